@@ -1,0 +1,64 @@
+package dev.herald.common.api;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A failure that has a place in the error catalogue. Thrown (or failed into a {@code Uni}) anywhere in a
+ * service; the exception mappers turn it into the envelope with its status and headers.
+ */
+public class ApiException extends RuntimeException {
+    private final ErrorCode code;
+    private final Map<String, Object> details;
+    private final Map<String, String> headers;
+
+    public ApiException(ErrorCode code, String message) {
+        this(code, message, Map.of(), Map.of());
+    }
+
+    public ApiException(ErrorCode code, String message, Map<String, Object> details) {
+        this(code, message, details, Map.of());
+    }
+
+    public ApiException(ErrorCode code, String message, Map<String, Object> details, Map<String, String> headers) {
+        super(message, null, false, false);
+        this.code = code;
+        this.details = details == null ? Map.of() : details;
+        this.headers = headers == null ? Map.of() : headers;
+    }
+
+    public static ApiException notFound(String what) {
+        return new ApiException(ErrorCode.NOT_FOUND, "No such " + what + ".");
+    }
+
+    public static ApiException invalidRequest(String message) {
+        return new ApiException(ErrorCode.INVALID_REQUEST, message);
+    }
+
+    /** A query parameter that cannot be used as sent. */
+    public static ApiException invalidParameter(String parameter, String message) {
+        return new ApiException(ErrorCode.INVALID_REQUEST, message, Map.of("parameter", parameter));
+    }
+
+    public static ApiException validationFailed(List<FieldError> errors) {
+        return new ApiException(ErrorCode.VALIDATION_FAILED,
+                errors.size() == 1 ? errors.get(0).message() : "The request has " + errors.size() + " invalid fields.",
+                Map.of("errors", List.copyOf(errors)));
+    }
+
+    public ErrorCode code() {
+        return code;
+    }
+
+    public Map<String, Object> details() {
+        return details;
+    }
+
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    public ApiError toApiError() {
+        return new ApiError(code.code(), getMessage(), details);
+    }
+}

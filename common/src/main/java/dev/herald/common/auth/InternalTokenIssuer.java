@@ -1,0 +1,39 @@
+package dev.herald.common.auth;
+
+import io.smallrye.jwt.build.Jwt;
+import java.security.PrivateKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/** Mints the short-lived internal JWT a trusted caller attaches to a service call. */
+public final class InternalTokenIssuer {
+    private final PrivateKey key;
+    private final String issuer;
+    private final String audience;
+    private final Duration ttl;
+    private final Clock clock;
+
+    public InternalTokenIssuer(PrivateKey key, String issuer, String audience, Duration ttl, Clock clock) {
+        this.key = key;
+        this.issuer = issuer;
+        this.audience = audience;
+        this.ttl = ttl;
+        this.clock = clock;
+    }
+
+    public String issue(InternalToken token) {
+        Instant now = clock.instant();
+        return Jwt.issuer(issuer)
+                .audience(audience)
+                .subject(token.keyId())
+                .claim(InternalTokenVerifier.WORKSPACE_CLAIM, token.workspaceId())
+                .claim(InternalTokenVerifier.MODE_CLAIM, token.mode().wireName())
+                .claim(InternalTokenVerifier.SCOPE_CLAIM, String.join(" ", token.scopes()))
+                .issuedAt(now)
+                .expiresAt(now.plus(ttl))
+                .jws()
+                .algorithm(io.smallrye.jwt.algorithm.SignatureAlgorithm.RS256)
+                .sign(key);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.herald.common.ids;
+
+import java.util.regex.Pattern;
+
+/** The kinds of Herald ids: a prefix, an underscore and 24 lowercase hex characters (96 random bits). */
+public enum IdPrefix {
+    WORKSPACE("ws"),
+    API_KEY("key"),
+    PROFILE("prf"),
+    ACCOUNT("acc"),
+    POST("pst"),
+    CONNECT_SESSION("cs"),
+    WEBHOOK_ENDPOINT("whe"),
+    EVENT("evt"),
+    DELIVERY("dlv"),
+    REQUEST("req");
+
+    private final String prefix;
+    private final Pattern pattern;
+
+    IdPrefix(String prefix) {
+        this.prefix = prefix;
+        this.pattern = Pattern.compile("^" + prefix + "_[a-f0-9]{24}$");
+    }
+
+    public String prefix() {
+        return prefix;
+    }
+
+    public boolean matches(String id) {
+        return id != null && pattern.matcher(id).matches();
+    }
+}

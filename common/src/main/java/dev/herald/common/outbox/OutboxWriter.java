@@ -1,0 +1,36 @@
+package dev.herald.common.outbox;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import org.hibernate.reactive.mutiny.Mutiny;
+
+/**
+ * Appends an event to the outbox within the caller's transaction, so the event exists exactly when the
+ * change it describes committed. Every service's schema has the same {@code outbox} table (see its V1
+ * migration).
+ */
+public final class OutboxWriter {
+    private final ObjectMapper mapper;
+
+    public OutboxWriter(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    public Uni<Void> append(Mutiny.Session session, String eventId, String topic, String key, Object event) {
+        String payload;
+        try {
+            payload = mapper.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            return Uni.createFrom().failure(new IllegalStateException("event " + eventId + " cannot be serialized", e));
+        }
+        return session.createNativeQuery(
+                        "insert into outbox (event_id, topic, message_key, payload) values (?1, ?2, ?3, cast(?4 as jsonb))")
+                .setParameter(1, eventId)
+                .setParameter(2, topic)
+                .setParameter(3, key)
+                .setParameter(4, payload)
+                .executeUpdate()
+                .replaceWithVoid();
+    }
+}

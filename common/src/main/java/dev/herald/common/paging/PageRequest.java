@@ -1,0 +1,49 @@
+package dev.herald.common.paging;
+
+import dev.herald.common.api.ApiException;
+import java.util.Optional;
+
+/** A validated page request: {@code limit} 1 to 100 (default 50) and, past the first page, a position. */
+public record PageRequest(int limit, Optional<CursorPosition> after) {
+    public static final int DEFAULT_LIMIT = 50;
+    public static final int MAX_LIMIT = 100;
+
+    /**
+     * Validates the raw query values. {@code limit} arrives as text so a wrong type is our error to word,
+     * not the framework's.
+     */
+    public static PageRequest parse(String limit, String cursor, CursorScope scope, CursorCodec codec) {
+        return new PageRequest(parseLimit(limit), parseCursor(cursor, scope, codec));
+    }
+
+    static int parseLimit(String limit) {
+        if (limit == null) {
+            return DEFAULT_LIMIT;
+        }
+        int value;
+        try {
+            value = Integer.parseInt(limit.trim());
+        } catch (NumberFormatException e) {
+            throw ApiException.invalidParameter("limit", "limit must be an integer from 1 to " + MAX_LIMIT + ".");
+        }
+        if (value < 1 || value > MAX_LIMIT) {
+            throw ApiException.invalidParameter("limit", "limit must be an integer from 1 to " + MAX_LIMIT + ".");
+        }
+        return value;
+    }
+
+    private static Optional<CursorPosition> parseCursor(String cursor, CursorScope scope, CursorCodec codec) {
+        if (cursor == null) {
+            return Optional.empty();
+        }
+        if (cursor.length() > CursorCodec.MAX_LENGTH) {
+            throw ApiException.invalidParameter("cursor", "cursor must be at most " + CursorCodec.MAX_LENGTH + " characters.");
+        }
+        return Optional.of(codec.decode(scope, cursor));
+    }
+
+    /** How many rows to fetch: one more than the page, so {@code has_more} is known without a count. */
+    public int fetchSize() {
+        return limit + 1;
+    }
+}

@@ -1,0 +1,138 @@
+package dev.herald.local;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real single-node Kafka broker (KRaft, broker and controller in one) run as a child JVM on the jars of
+ * the Apache Kafka distribution, exactly as {@code kafka-server-start.sh} runs it. The jars are copied by
+ * the {@code deploy/kafka-broker} module.
+ */
+public final class KafkaBroker implements AutoCloseable {
+    private final Process process;
+    private final String bootstrapServers;
+    private final Path log;
+
+    private KafkaBroker(Process process, String bootstrapServers, Path log) {
+        this.process = process;
+        this.bootstrapServers = bootstrapServers;
+        this.log = log;
+    }
+
+    /** Where the broker jars are: {@code herald.kafka.libs}, else under the build root. */
+    public static Path brokerLibs(Path projectRoot) {
+        String configured = System.getProperty("herald.kafka.libs", System.getenv("HERALD_KAFKA_LIBS"));
+        Path libs = configured != null ? Path.of(configured) : projectRoot.resolve("deploy/kafka-broker/target/kafka-libs");
+        if (!Files.isDirectory(libs)) {
+            throw new IllegalStateException("Kafka broker jars not found in " + libs + "; build with ./mvnw install first");
+        }
+        return libs;
+    }
+
+    public static KafkaBroker start(Path libs, Path workDirectory, int port, int controllerPort, Duration timeout)
+            throws IOException, InterruptedException {
+        Files.createDirectories(workDirectory);
+        Path data = workDirectory.resolve("data");
+        Path properties = workDirectory.resolve("server.properties");
+        Path log = workDirectory.resolve("kafka.log");
+        Files.writeString(properties, String.join("\n",
+                "process.roles=broker,controller",
+                "node.id=1",
+                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "controller.listener.names=CONTROLLER",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "log.dirs=" + data.toAbsolutePath(),
+                "num.partitions=3",
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.num.partitions=3",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "auto.create.topics.enable=true",
+                ""), StandardCharsets.UTF_8);
+        String classpath = libs.toAbsolutePath() + "/*";
+        if (!Files.exists(data.resolve("meta.properties"))) {
+            String clusterId = randomClusterId();
+            Process format = new ProcessBuilder(java(), "-cp", classpath, "kafka.tools.StorageTool", "format",
+                    "-t", clusterId, "-c", properties.toString(), "--ignore-formatted")
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
+                format.destroyForcibly();
+                throw new IOException("formatting Kafka storage failed; see " + log);
+            }
+        }
+        List<String> command = new ArrayList<>(List.of(java(), "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
+                "-Dlog4j2.configurationFactory=", "-cp", classpath, "kafka.Kafka", properties.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        KafkaBroker broker = new KafkaBroker(process, "127.0.0.1:" + port, log);
+        broker.awaitListening(port, timeout);
+        return broker;
+    }
+
+    private void awaitListening(int port, Duration timeout) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IOException("the Kafka broker exited with " + process.exitValue() + "; see " + log);
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                return;
+            } catch (IOException notYet) {
+                // still starting
+            }
+            Thread.sleep(200);
+        }
+        close();
+        throw new IOException("the Kafka broker did not start within " + timeout.toSeconds() + " s; see " + log);
+    }
+
+    private static String randomClusterId() {
+        UUID uuid = UUID.randomUUID();
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(16);
+        buffer.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(buffer.array());
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.herald.local;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Pattern;
+
+/**
+ * The PostgreSQL server Herald's services keep their databases in: an embedded PostgreSQL 17 (zonky) by
+ * default, or an existing server given as {@code postgresql://user:password@host:port}. Each service gets
+ * its own database on it.
+ */
+public final class PostgresServer implements AutoCloseable {
+    private static final Pattern DATABASE_NAME = Pattern.compile("^[a-z][a-z0-9_]{0,62}$");
+
+    private final EmbeddedPostgres embedded;
+    private final String host;
+    private final int port;
+    private final String username;
+    private final String password;
+
+    private PostgresServer(EmbeddedPostgres embedded, String host, int port, String username, String password) {
+        this.embedded = embedded;
+        this.host = host;
+        this.port = port;
+        this.username = username;
+        this.password = password;
+    }
+
+    /** Starts an embedded server; with a data directory its data survives restarts. */
+    public static PostgresServer startEmbedded(int port, Path dataDirectory) throws IOException {
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setPort(port)
+                .setServerConfig("max_connections", "300")
+                .setServerConfig("listen_addresses", "127.0.0.1");
+        if (dataDirectory != null) {
+            builder.setDataDirectory(dataDirectory).setCleanDataDirectory(false);
+        }
+        EmbeddedPostgres postgres = builder.start();
+        return new PostgresServer(postgres, "127.0.0.1", postgres.getPort(), "postgres", "");
+    }
+
+    /** An existing server, {@code postgresql://user:password@host:port[/anything]}. */
+    public static PostgresServer existing(String url) {
+        URI uri = URI.create(url.replaceFirst("^jdbc:", "").replaceFirst("^postgres://", "postgresql://"));
+        String userInfo = uri.getUserInfo() == null ? "postgres" : uri.getUserInfo();
+        int colon = userInfo.indexOf(':');
+        String user = colon < 0 ? userInfo : userInfo.substring(0, colon);
+        String password = colon < 0 ? "" : userInfo.substring(colon + 1);
+        return new PostgresServer(null, uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort(), user, password);
+    }
+
+    /** Creates the database unless it exists. */
+    public void ensureDatabase(String name) throws SQLException {
+        if (!DATABASE_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("not a database name: " + name);
+        }
+        try (Connection connection = DriverManager.getConnection(jdbcUrl("postgres"), username, password);
+             PreparedStatement exists = connection.prepareStatement("select 1 from pg_database where datname = ?")) {
+            exists.setString(1, name);
+            try (ResultSet rows = exists.executeQuery()) {
+                if (rows.next()) {
+                    return;
+                }
+            }
+            try (Statement create = connection.createStatement()) {
+                create.execute("create database " + name);
+            } catch (SQLException e) {
+                // Another process created it between our check and our create.
+                if (!"42P04".equals(e.getSQLState())) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://" + host + ":" + port + "/" + database;
+    }
+
+    public String reactiveUrl(String database) {
+        return "postgresql://" + host + ":" + port + "/" + database;
+    }
+
+    public String username() {
+        return username;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public boolean isEmbedded() {
+        return embedded != null;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+}
