@@ -6,5 +6,5 @@ import io.smallrye.config.ConfigMapping;
 @ConfigMapping(prefix = "herald.cursor")
 public interface CursorConfig {
     /** At least 16 bytes of secret text. */
-    String secret();
+    java.util.Optional<String> secret();
 }

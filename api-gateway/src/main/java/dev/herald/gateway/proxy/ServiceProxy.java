@@ -1,0 +1,104 @@
+package dev.herald.gateway.proxy;
+
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.rest.RequestIds;
+import dev.herald.gateway.config.ServicesConfig;
+import dev.herald.gateway.routing.Upstream;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URI;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import org.jboss.logging.Logger;
+
+/**
+ * Forwards an authenticated request to the service that owns it, with the internal JWT in place of the
+ * customer's key, and streams the service's answer back. A service that does not answer in bounded time
+ * is {@code 503 service_unavailable}, never a hang.
+ */
+@ApplicationScoped
+public class ServiceProxy {
+    private static final Logger LOG = Logger.getLogger(ServiceProxy.class);
+    /** Request headers a service may see; everything else (cookies, the customer's key) stays at the edge. */
+    private static final Set<String> FORWARDED_REQUEST_HEADERS = Set.of("content-type", "accept", "idempotency-key");
+    /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
+    private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding",
+            "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", RequestIds.HEADER,
+            "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset");
+
+    private final HttpClient client;
+    private final Map<Upstream, URI> upstreams = new EnumMap<>(Upstream.class);
+    private final long idleTimeoutMillis;
+    private final GatewayErrors errors;
+
+    public ServiceProxy(Vertx vertx, ServicesConfig config, GatewayErrors errors) {
+        this.errors = errors;
+        this.idleTimeoutMillis = config.idleTimeout().toMillis();
+        this.client = vertx.createHttpClient(new HttpClientOptions()
+                .setConnectTimeout((int) config.connectTimeout().toMillis())
+                .setKeepAlive(true)
+                .setMaxPoolSize(64));
+        upstreams.put(Upstream.PROFILES, config.profiles().url());
+        upstreams.put(Upstream.ACCOUNTS, config.accounts().url());
+        upstreams.put(Upstream.POSTS, config.posts().url());
+        upstreams.put(Upstream.WEBHOOKS, config.webhooks().url());
+        upstreams.put(Upstream.USAGE, config.usage().url());
+    }
+
+    public void forward(RoutingContext rc, Upstream upstream, String servicePath, String internalJwt, Buffer body) {
+        URI base = upstreams.get(upstream);
+        String query = rc.request().query();
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.valueOf(rc.request().method().name()))
+                .setAbsoluteURI(base.toString().replaceAll("/$", "") + servicePath + (query == null ? "" : "?" + query))
+                .setIdleTimeout(idleTimeoutMillis)
+                .setFollowRedirects(false);
+        MultiMap incoming = rc.request().headers();
+        for (String name : FORWARDED_REQUEST_HEADERS) {
+            if (incoming.contains(name)) {
+                incoming.getAll(name).forEach(value -> options.addHeader(name, value));
+            }
+        }
+        options.putHeader(RequestIds.HEADER, incoming.get(RequestIds.HEADER));
+        options.putHeader("authorization", "Bearer " + internalJwt);
+
+        client.request(options)
+                .compose(request -> body == null || body.length() == 0 ? request.send() : request.send(body))
+                .onSuccess(response -> relay(rc, response))
+                .onFailure(failure -> {
+                    LOG.warnf("request %s: %s service unavailable: %s", incoming.get(RequestIds.HEADER), upstream, failure.toString());
+                    errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly.");
+                });
+    }
+
+    private void relay(RoutingContext rc, HttpClientResponse response) {
+        var out = rc.response();
+        out.setStatusCode(response.statusCode());
+        response.headers().forEach(header -> {
+            if (!DROPPED_RESPONSE_HEADERS.contains(header.getKey().toLowerCase())) {
+                out.headers().add(header.getKey(), header.getValue());
+            }
+        });
+        response.pipeTo(out).onFailure(failure -> {
+            LOG.warnf("request %s: response stream broke: %s", rc.request().getHeader(RequestIds.HEADER), failure.toString());
+            if (!out.ended()) {
+                out.reset();
+            }
+        });
+    }
+
+    @PreDestroy
+    void close() {
+        client.close();
+    }
+}

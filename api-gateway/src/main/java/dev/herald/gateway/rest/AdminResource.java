@@ -1,0 +1,101 @@
+package dev.herald.gateway.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.api.DataEnvelope;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.auth.Scopes;
+import dev.herald.common.validation.FieldValue;
+import dev.herald.common.validation.JsonBody;
+import dev.herald.common.wire.AdminApiKey;
+import dev.herald.common.wire.AdminWorkspace;
+import dev.herald.gateway.model.ApiKey;
+import dev.herald.gateway.model.Workspace;
+import dev.herald.gateway.service.WorkspaceService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** The admin API (DESIGN section 4): workspaces and API keys, for the dashboard and for scripts. */
+@Path("/admin/v1")
+@AdminAuthenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class AdminResource {
+    private static final Pattern MODE = Pattern.compile("^(test|live)$");
+
+    private final WorkspaceService workspaces;
+
+    public AdminResource(WorkspaceService workspaces) {
+        this.workspaces = workspaces;
+    }
+
+    @POST
+    @Path("/workspaces")
+    public Uni<Response> createWorkspace(JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("name"));
+        FieldValue<String> name = body.string("name").required().trimmed().length(1, 100).read();
+        body.validate();
+        return workspaces.createWorkspace(name.orNull())
+                .map(workspace -> Response.status(201).entity(DataEnvelope.of(toWire(workspace))).build());
+    }
+
+    @POST
+    @Path("/workspaces/{id}/api-keys")
+    public Uni<Response> createApiKey(@PathParam("id") String workspaceId, JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("mode", "scopes", "name"));
+        FieldValue<String> mode = body.string("mode").required().matching(MODE, "test or live").read();
+        FieldValue<String> name = body.string("name").nullable().trimmed().length(1, 100).read();
+        Set<String> scopes = readScopes(json.get("scopes"), body);
+        body.validate();
+        return workspaces.createApiKey(workspaceId, Mode.fromWire(mode.orNull()).orElseThrow(), scopes, name.orNull())
+                .map(issued -> Response.status(201).entity(DataEnvelope.of(toWire(issued.key(), issued.secret()))).build());
+    }
+
+    @DELETE
+    @Path("/api-keys/{id}")
+    public Uni<DataEnvelope<AdminApiKey>> revokeApiKey(@PathParam("id") String keyId) {
+        return workspaces.revokeApiKey(keyId).map(key -> DataEnvelope.of(toWire(key, null)));
+    }
+
+    /** Absent means every scope; otherwise a non-empty array of known scope names. */
+    private static Set<String> readScopes(JsonNode scopes, JsonBody body) {
+        if (scopes == null) {
+            return new LinkedHashSet<>(Scopes.ALL);
+        }
+        if (!scopes.isArray() || scopes.isEmpty()) {
+            body.reject("scopes", "invalid_type", "scopes must be a non-empty array of scope names.");
+            return Set.of();
+        }
+        Set<String> result = new LinkedHashSet<>();
+        for (JsonNode scope : scopes) {
+            if (!scope.isTextual() || !Scopes.ALL.contains(scope.textValue())) {
+                body.reject("scopes", "invalid_value", "scopes may only hold " + String.join(", ", Scopes.ALL) + ".");
+                return Set.of();
+            }
+            result.add(scope.textValue());
+        }
+        return result;
+    }
+
+    private static AdminWorkspace toWire(Workspace workspace) {
+        return new AdminWorkspace(workspace.id, workspace.name, workspace.createdAt);
+    }
+
+    private static AdminApiKey toWire(ApiKey key, String secret) {
+        List<String> scopes = new ArrayList<>(key.scopeSet());
+        scopes.sort(null);
+        return new AdminApiKey(key.id, key.workspaceId, key.mode, scopes, key.name, key.secretLast4, secret,
+                key.createdAt, key.revokedAt);
+    }
+}

@@ -1,0 +1,10 @@
+package dev.herald.gateway.routing;
+
+/** The service that owns a route. */
+public enum Upstream {
+    PROFILES,
+    ACCOUNTS,
+    POSTS,
+    WEBHOOKS,
+    USAGE
+}
