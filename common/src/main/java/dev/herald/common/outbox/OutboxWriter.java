@@ -24,8 +24,9 @@ public final class OutboxWriter {
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(new IllegalStateException("event " + eventId + " cannot be serialized", e));
         }
+        // Bound as text and cast: a String bound straight to a jsonb parameter is stored as a JSON string.
         return session.createNativeQuery(
-                        "insert into outbox (event_id, topic, message_key, payload) values (?1, ?2, ?3, cast(?4 as jsonb))")
+                        "insert into outbox (event_id, topic, message_key, payload) values (?1, ?2, ?3, cast(cast(?4 as text) as jsonb))")
                 .setParameter(1, eventId)
                 .setParameter(2, topic)
                 .setParameter(3, key)

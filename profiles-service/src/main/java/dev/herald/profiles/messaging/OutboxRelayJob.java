@@ -24,7 +24,7 @@ public class OutboxRelayJob {
         this.relay = new OutboxRelay(pool, message -> send(emitter, message), BATCH_SIZE);
     }
 
-    @Scheduled(every = "${herald.outbox.poll-interval:0.2s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${herald.outbox.poll-interval:0.2s}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> publishPending() {
         return drain().onFailure().invoke(failure -> LOG.warnf("outbox relay: %s (will retry)", failure.toString()))
                 .onFailure().recoverWithNull().replaceWithVoid();
