@@ -41,10 +41,15 @@ public final class KafkaBroker implements AutoCloseable {
 
     public static KafkaBroker start(Path libs, Path workDirectory, int port, int controllerPort, Duration timeout)
             throws IOException, InterruptedException {
+        return start(libs, workDirectory, port, controllerPort, timeout, workDirectory.resolve("kafka.log"));
+    }
+
+    /** Like {@link #start(Path, Path, int, int, Duration)}, with the broker's output appended to {@code log}. */
+    public static KafkaBroker start(Path libs, Path workDirectory, int port, int controllerPort, Duration timeout,
+                                    Path log) throws IOException, InterruptedException {
         Files.createDirectories(workDirectory);
         Path data = workDirectory.resolve("data");
         Path properties = workDirectory.resolve("server.properties");
-        Path log = workDirectory.resolve("kafka.log");
         Files.writeString(properties, String.join("\n",
                 "process.roles=broker,controller",
                 "node.id=1",
@@ -67,7 +72,7 @@ public final class KafkaBroker implements AutoCloseable {
             String clusterId = randomClusterId();
             Process format = new ProcessBuilder(java(), "-cp", classpath, "kafka.tools.StorageTool", "format",
                     "-t", clusterId, "-c", properties.toString(), "--ignore-formatted")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
                 format.destroyForcibly();
                 throw new IOException("formatting Kafka storage failed; see " + log);
@@ -105,6 +110,11 @@ public final class KafkaBroker implements AutoCloseable {
         java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(16);
         buffer.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
         return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(buffer.array());
+    }
+
+    /** Text in the broker's command line: its properties file, unique to the work directory. */
+    public static String processMarker(Path workDirectory) {
+        return workDirectory.resolve("server.properties").toString();
     }
 
     static String java() {

@@ -4,6 +4,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalLong;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -21,13 +23,16 @@ public final class PostgresServer implements AutoCloseable {
     private static final Pattern DATABASE_NAME = Pattern.compile("^[a-z][a-z0-9_]{0,62}$");
 
     private final EmbeddedPostgres embedded;
+    private final Path dataDirectory;
     private final String host;
     private final int port;
     private final String username;
     private final String password;
 
-    private PostgresServer(EmbeddedPostgres embedded, String host, int port, String username, String password) {
+    private PostgresServer(EmbeddedPostgres embedded, Path dataDirectory, String host, int port, String username,
+                           String password) {
         this.embedded = embedded;
+        this.dataDirectory = dataDirectory;
         this.host = host;
         this.port = port;
         this.username = username;
@@ -36,15 +41,38 @@ public final class PostgresServer implements AutoCloseable {
 
     /** Starts an embedded server; with a data directory its data survives restarts. */
     public static PostgresServer startEmbedded(int port, Path dataDirectory) throws IOException {
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                .setPort(port)
-                .setServerConfig("max_connections", "300")
-                .setServerConfig("listen_addresses", "127.0.0.1");
+        EmbeddedPostgres.Builder builder = builder(port);
         if (dataDirectory != null) {
             builder.setDataDirectory(dataDirectory).setCleanDataDirectory(false);
         }
         EmbeddedPostgres postgres = builder.start();
-        return new PostgresServer(postgres, "127.0.0.1", postgres.getPort(), "postgres", "");
+        return new PostgresServer(postgres, dataDirectory, "127.0.0.1", postgres.getPort(), "postgres", "");
+    }
+
+    /**
+     * Starts an embedded server whose lifecycle the caller owns: data kept in {@code dataDirectory}, server
+     * output appended to {@code logFile}, and no JVM shutdown hook of its own, so the caller can stop the
+     * services that use it before it (zonky's hook would stop it concurrently with them).
+     */
+    public static PostgresServer startEmbedded(int port, Path dataDirectory, Path logFile) throws IOException {
+        Path data = dataDirectory.toAbsolutePath().normalize();
+        ProcessBuilder.Redirect log = ProcessBuilder.Redirect.appendTo(logFile.toFile());
+        EmbeddedPostgres postgres = builder(port)
+                .setDataDirectory(data)
+                .setCleanDataDirectory(false)
+                .setRegisterShutdownHook(false)
+                .setOutputRedirector(log)
+                .setErrorRedirector(log)
+                .setPGStartupWait(Duration.ofSeconds(60))
+                .start();
+        return new PostgresServer(postgres, data, "127.0.0.1", postgres.getPort(), "postgres", "");
+    }
+
+    private static EmbeddedPostgres.Builder builder(int port) {
+        return EmbeddedPostgres.builder()
+                .setPort(port)
+                .setServerConfig("max_connections", "300")
+                .setServerConfig("listen_addresses", "127.0.0.1");
     }
 
     /** An existing server, {@code postgresql://user:password@host:port[/anything]}. */
@@ -54,7 +82,7 @@ public final class PostgresServer implements AutoCloseable {
         int colon = userInfo.indexOf(':');
         String user = colon < 0 ? userInfo : userInfo.substring(0, colon);
         String password = colon < 0 ? "" : userInfo.substring(colon + 1);
-        return new PostgresServer(null, uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort(), user, password);
+        return new PostgresServer(null, null, uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort(), user, password);
     }
 
     /** Creates the database unless it exists. */
@@ -101,14 +129,42 @@ public final class PostgresServer implements AutoCloseable {
         return port;
     }
 
+    public String host() {
+        return host;
+    }
+
     public boolean isEmbedded() {
         return embedded != null;
     }
 
+    /**
+     * The pid of the running postmaster, from the first line of {@code postmaster.pid} in the data directory
+     * (zonky starts it through {@code pg_ctl}, so it is not a child process of ours).
+     */
+    public OptionalLong postmasterPid() {
+        return dataDirectory == null ? OptionalLong.empty()
+                : StateDirectory.readPid(dataDirectory.resolve("postmaster.pid"));
+    }
+
     @Override
     public void close() throws IOException {
-        if (embedded != null) {
-            embedded.close();
+        if (embedded == null) {
+            return;
+        }
+        OptionalLong postmaster = postmasterPid();
+        // zonky runs "pg_ctl stop -m fast" and only logs a failure; make sure the server is really gone so its
+        // port and data directory are free for the next start.
+        embedded.close();
+        if (postmaster.isPresent()) {
+            var leftover = ProcessTree.of(postmaster.getAsLong()).filter(p -> p.runs(dataDirectory.toString()));
+            if (leftover.isPresent()) {
+                try {
+                    leftover.get().stop(Duration.ofSeconds(15));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while stopping PostgreSQL", e);
+                }
+            }
         }
     }
 }

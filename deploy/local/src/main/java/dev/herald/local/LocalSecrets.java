@@ -1,0 +1,106 @@
+package dev.herald.local;
+
+import dev.herald.common.auth.RsaKeys;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Properties;
+
+/**
+ * The secrets of a local suite: the internal JWT key pair, the cursor signing secret, the admin token and the
+ * demo workspace's API keys. Generated on the first start and kept in {@code secrets.properties} (mode 600) so
+ * that keys handed out, cursors and tokens stay valid across {@code down}/{@code up}.
+ */
+public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivateKey, String cursorSecret,
+                           String adminToken, String demoTestKey, String demoLiveKey) {
+
+    private static final String BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Reads the stored secrets, generating (and storing) whatever is missing. */
+    public static LocalSecrets loadOrGenerate(Path file) throws IOException {
+        Properties stored = new Properties();
+        if (Files.exists(file)) {
+            try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                stored.load(reader);
+            }
+        }
+        boolean changed = false;
+        if (stored.getProperty("internal-jwt.public-key") == null || stored.getProperty("internal-jwt.private-key") == null) {
+            KeyPair keys = RsaKeys.generate();
+            stored.setProperty("internal-jwt.public-key", RsaKeys.publicKeyPem(keys.getPublic()));
+            stored.setProperty("internal-jwt.private-key", RsaKeys.privateKeyPem(keys.getPrivate()));
+            changed = true;
+        }
+        changed |= generateIfMissing(stored, "cursor-secret", () -> randomBase64(32));
+        changed |= generateIfMissing(stored, "admin-token", () -> "hat_" + randomBase62(32));
+        changed |= generateIfMissing(stored, "demo-test-key", () -> "sk_test_" + randomBase62(32));
+        changed |= generateIfMissing(stored, "demo-live-key", () -> "sk_live_" + randomBase62(32));
+        LocalSecrets secrets = new LocalSecrets(stored.getProperty("internal-jwt.public-key"),
+                stored.getProperty("internal-jwt.private-key"), stored.getProperty("cursor-secret"),
+                stored.getProperty("admin-token"), stored.getProperty("demo-test-key"),
+                stored.getProperty("demo-live-key"));
+        secrets.validate(file);
+        if (changed) {
+            StringWriter text = new StringWriter();
+            stored.store(text, "Herald local runtime secrets; delete this file to generate new ones");
+            StateDirectory.writeAtomically(file, text.toString(), true);
+        } else {
+            // An older or hand-copied file may be readable by others; these are credentials.
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        }
+        return secrets;
+    }
+
+    /** The configured fixed credentials take the place of the stored ones (which stay stored). */
+    public LocalSecrets withOverrides(LocalSuiteConfig config) {
+        return new LocalSecrets(internalJwtPublicKey, internalJwtPrivateKey, cursorSecret,
+                config.adminToken() != null ? config.adminToken() : adminToken,
+                config.demoTestKey() != null ? config.demoTestKey() : demoTestKey,
+                config.demoLiveKey() != null ? config.demoLiveKey() : demoLiveKey);
+    }
+
+    private void validate(Path file) {
+        try {
+            RsaKeys.readPublicKey(internalJwtPublicKey);
+            RsaKeys.readPrivateKey(internalJwtPrivateKey);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(file + " holds an unusable internal JWT key; delete the file to generate new secrets", e);
+        }
+    }
+
+    private static boolean generateIfMissing(Properties stored, String key, java.util.function.Supplier<String> generator) {
+        if (stored.getProperty(key) == null || stored.getProperty(key).isBlank()) {
+            stored.setProperty(key, generator.get());
+            return true;
+        }
+        return false;
+    }
+
+    static String randomBase62(int length) {
+        StringBuilder text = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            text.append(BASE62.charAt(RANDOM.nextInt(BASE62.length())));
+        }
+        return text.toString();
+    }
+
+    private static String randomBase64(int bytes) {
+        byte[] secret = new byte[bytes];
+        RANDOM.nextBytes(secret);
+        return Base64.getEncoder().encodeToString(secret);
+    }
+
+    /** Never prints a secret. */
+    @Override
+    public String toString() {
+        return "LocalSecrets[redacted]";
+    }
+}

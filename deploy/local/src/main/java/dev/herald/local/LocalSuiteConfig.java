@@ -1,0 +1,300 @@
+package dev.herald.local;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Everything {@link LocalSuite} needs to know. {@link #fromEnvironment} reads what {@code ./herald} users set;
+ * tests build one with {@link #builder} (typically {@link Builder#freePorts()} and a temporary state dir).
+ *
+ * @param existingDatabaseUrl {@code postgresql://user:password@host:port} of a server to use instead of the
+ *                            embedded one, or null
+ * @param existingKafka       bootstrap servers of a broker to use instead of the embedded one, or null
+ * @param demoTestKey         fixed demo workspace test key, or null to use the generated one (same for the
+ *                            live key and the admin token)
+ */
+public record LocalSuiteConfig(
+        Path projectRoot,
+        Path stateDir,
+        Map<HeraldService, Integer> ports,
+        int postgresPort,
+        int kafkaPort,
+        int kafkaControllerPort,
+        String existingDatabaseUrl,
+        String existingKafka,
+        String demoTestKey,
+        String demoLiveKey,
+        String adminToken,
+        ServiceCommand serviceCommand,
+        Duration readinessTimeout,
+        Duration stopGracePeriod,
+        Consumer<String> progress) {
+
+    public static final int DEFAULT_POSTGRES_PORT = 54329;
+    public static final int DEFAULT_KAFKA_PORT = 19092;
+    public static final int DEFAULT_KAFKA_CONTROLLER_PORT = 19093;
+
+    public LocalSuiteConfig {
+        Objects.requireNonNull(projectRoot, "projectRoot");
+        Objects.requireNonNull(stateDir, "stateDir");
+        Objects.requireNonNull(serviceCommand, "serviceCommand");
+        Objects.requireNonNull(readinessTimeout, "readinessTimeout");
+        Objects.requireNonNull(stopGracePeriod, "stopGracePeriod");
+        Objects.requireNonNull(progress, "progress");
+        projectRoot = projectRoot.toAbsolutePath().normalize();
+        stateDir = stateDir.toAbsolutePath().normalize();
+        EnumMap<HeraldService, Integer> complete = new EnumMap<>(HeraldService.class);
+        for (HeraldService service : HeraldService.values()) {
+            complete.put(service, ports.getOrDefault(service, service.defaultPort()));
+        }
+        ports = Map.copyOf(complete);
+        existingDatabaseUrl = blankToNull(existingDatabaseUrl);
+        existingKafka = blankToNull(existingKafka);
+        demoTestKey = blankToNull(demoTestKey);
+        demoLiveKey = blankToNull(demoLiveKey);
+        adminToken = blankToNull(adminToken);
+        requirePrefix("HERALD_DEMO_TEST_KEY", demoTestKey, "sk_test_");
+        requirePrefix("HERALD_DEMO_LIVE_KEY", demoLiveKey, "sk_live_");
+        requireDistinctPorts(wantedPorts(ports, existingDatabaseUrl == null ? postgresPort : null,
+                existingKafka == null ? kafkaPort : null, existingKafka == null ? kafkaControllerPort : null));
+    }
+
+    public static Builder builder(Path projectRoot) {
+        return new Builder(projectRoot);
+    }
+
+    /**
+     * The configuration {@code ./herald} runs with: state under {@code HERALD_STATE_DIR} (default
+     * {@code <root>/.herald}), ports and existing servers and fixed credentials from the variables documented in
+     * {@code docs/local-runtime.md}.
+     */
+    public static LocalSuiteConfig fromEnvironment(Path projectRoot, Map<String, String> env) {
+        Builder builder = builder(projectRoot);
+        String stateDir = env.get("HERALD_STATE_DIR");
+        if (stateDir != null && !stateDir.isBlank()) {
+            builder.stateDir(Path.of(stateDir));
+        }
+        builder.gatewayPort(port(env, "HERALD_PORT", HeraldService.API_GATEWAY.defaultPort()))
+                .postgresPort(port(env, "HERALD_POSTGRES_PORT", DEFAULT_POSTGRES_PORT))
+                .kafkaPorts(port(env, "HERALD_KAFKA_PORT", DEFAULT_KAFKA_PORT),
+                        port(env, "HERALD_KAFKA_CONTROLLER_PORT", DEFAULT_KAFKA_CONTROLLER_PORT))
+                .existingDatabaseUrl(env.get("HERALD_DATABASE_URL"))
+                .existingKafka(env.get("KAFKA_BOOTSTRAP_SERVERS"))
+                .demoTestKey(env.get("HERALD_DEMO_TEST_KEY"))
+                .demoLiveKey(env.get("HERALD_DEMO_LIVE_KEY"))
+                .adminToken(env.get("HERALD_ADMIN_TOKEN"));
+        return builder.build();
+    }
+
+    public int port(HeraldService service) {
+        return ports.get(service);
+    }
+
+    public int gatewayPort() {
+        return port(HeraldService.API_GATEWAY);
+    }
+
+    public boolean embeddedPostgres() {
+        return existingDatabaseUrl == null;
+    }
+
+    public boolean embeddedKafka() {
+        return existingKafka == null;
+    }
+
+    public StateDirectory state() {
+        return new StateDirectory(stateDir);
+    }
+
+    /** Every port this configuration listens on, named by what listens there (existing servers excluded). */
+    public Map<String, Integer> listeningPorts() {
+        return wantedPorts(ports, embeddedPostgres() ? postgresPort : null,
+                embeddedKafka() ? kafkaPort : null, embeddedKafka() ? kafkaControllerPort : null);
+    }
+
+    public Builder toBuilder() {
+        Builder builder = new Builder(projectRoot).stateDir(stateDir).postgresPort(postgresPort)
+                .kafkaPorts(kafkaPort, kafkaControllerPort).existingDatabaseUrl(existingDatabaseUrl)
+                .existingKafka(existingKafka).demoTestKey(demoTestKey).demoLiveKey(demoLiveKey)
+                .adminToken(adminToken).serviceCommand(serviceCommand).readinessTimeout(readinessTimeout)
+                .stopGracePeriod(stopGracePeriod).progress(progress);
+        ports.forEach(builder::port);
+        return builder;
+    }
+
+    /** Never prints the credential overrides. */
+    @Override
+    public String toString() {
+        return "LocalSuiteConfig[projectRoot=" + projectRoot + ", stateDir=" + stateDir + ", ports="
+                + listeningPorts() + ", existingDatabase=" + (existingDatabaseUrl != null)
+                + ", existingKafka=" + existingKafka + ", fixedCredentials=" + (demoTestKey != null) + "/"
+                + (demoLiveKey != null) + "/" + (adminToken != null) + "]";
+    }
+
+    private static Map<String, Integer> wantedPorts(Map<HeraldService, Integer> ports, Integer postgres,
+                                                    Integer kafka, Integer kafkaController) {
+        Map<String, Integer> wanted = new LinkedHashMap<>();
+        for (HeraldService service : HeraldService.values()) {
+            wanted.put(service.module(), ports.get(service));
+        }
+        if (postgres != null) {
+            wanted.put("postgres", postgres);
+        }
+        if (kafka != null) {
+            wanted.put("kafka", kafka);
+            wanted.put("kafka-controller", kafkaController);
+        }
+        return wanted;
+    }
+
+    private static void requireDistinctPorts(Map<String, Integer> wanted) {
+        Set<Integer> seen = new HashSet<>();
+        wanted.forEach((component, port) -> {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port of " + component + " out of range: " + port);
+            }
+            if (!seen.add(port)) {
+                throw new IllegalArgumentException("port " + port + " is configured twice (again for " + component + ")");
+            }
+        });
+    }
+
+    private static void requirePrefix(String name, String value, String prefix) {
+        if (value != null && !value.startsWith(prefix)) {
+            // The gateway derives the key's mode from its prefix; a key without it would never authenticate.
+            throw new IllegalArgumentException(name + " must start with " + prefix);
+        }
+    }
+
+    private static int port(Map<String, String> env, String name, int fallback) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " is not a port number: '" + value + "'", e);
+        }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    public static final class Builder {
+        private final Path projectRoot;
+        private Path stateDir;
+        private final Map<HeraldService, Integer> ports = new EnumMap<>(HeraldService.class);
+        private int postgresPort = DEFAULT_POSTGRES_PORT;
+        private int kafkaPort = DEFAULT_KAFKA_PORT;
+        private int kafkaControllerPort = DEFAULT_KAFKA_CONTROLLER_PORT;
+        private String existingDatabaseUrl;
+        private String existingKafka;
+        private String demoTestKey;
+        private String demoLiveKey;
+        private String adminToken;
+        private ServiceCommand serviceCommand;
+        private Duration readinessTimeout = Duration.ofSeconds(120);
+        private Duration stopGracePeriod = Duration.ofSeconds(15);
+        private Consumer<String> progress = message -> { };
+
+        private Builder(Path projectRoot) {
+            this.projectRoot = Objects.requireNonNull(projectRoot, "projectRoot");
+        }
+
+        public Builder stateDir(Path stateDir) {
+            this.stateDir = stateDir;
+            return this;
+        }
+
+        public Builder port(HeraldService service, int port) {
+            ports.put(service, port);
+            return this;
+        }
+
+        public Builder gatewayPort(int port) {
+            return port(HeraldService.API_GATEWAY, port);
+        }
+
+        public Builder postgresPort(int port) {
+            this.postgresPort = port;
+            return this;
+        }
+
+        public Builder kafkaPorts(int port, int controllerPort) {
+            this.kafkaPort = port;
+            this.kafkaControllerPort = controllerPort;
+            return this;
+        }
+
+        /** Picks unused ports for everything, so a test suite never collides with a running {@code ./herald up}. */
+        public Builder freePorts() {
+            for (HeraldService service : HeraldService.values()) {
+                port(service, FreePorts.next());
+            }
+            return postgresPort(FreePorts.next()).kafkaPorts(FreePorts.next(), FreePorts.next());
+        }
+
+        public Builder existingDatabaseUrl(String url) {
+            this.existingDatabaseUrl = url;
+            return this;
+        }
+
+        public Builder existingKafka(String bootstrapServers) {
+            this.existingKafka = bootstrapServers;
+            return this;
+        }
+
+        public Builder demoTestKey(String key) {
+            this.demoTestKey = key;
+            return this;
+        }
+
+        public Builder demoLiveKey(String key) {
+            this.demoLiveKey = key;
+            return this;
+        }
+
+        public Builder adminToken(String token) {
+            this.adminToken = token;
+            return this;
+        }
+
+        public Builder serviceCommand(ServiceCommand command) {
+            this.serviceCommand = command;
+            return this;
+        }
+
+        public Builder readinessTimeout(Duration timeout) {
+            this.readinessTimeout = timeout;
+            return this;
+        }
+
+        public Builder stopGracePeriod(Duration gracePeriod) {
+            this.stopGracePeriod = gracePeriod;
+            return this;
+        }
+
+        /** Receives one line per step while the suite starts and stops (the CLI prints them). */
+        public Builder progress(Consumer<String> progress) {
+            this.progress = progress;
+            return this;
+        }
+
+        public LocalSuiteConfig build() {
+            Path root = projectRoot.toAbsolutePath().normalize();
+            return new LocalSuiteConfig(root, stateDir != null ? stateDir : root.resolve(".herald"), ports,
+                    postgresPort, kafkaPort, kafkaControllerPort, existingDatabaseUrl, existingKafka, demoTestKey,
+                    demoLiveKey, adminToken, serviceCommand != null ? serviceCommand : ServiceCommand.quarkusJar(root),
+                    readinessTimeout, stopGracePeriod, progress);
+        }
+    }
+}
