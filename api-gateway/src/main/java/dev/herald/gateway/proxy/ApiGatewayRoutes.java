@@ -12,7 +12,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.Map;
@@ -52,14 +53,15 @@ public class ApiGatewayRoutes {
     void register(@Observes Router router) {
         router.route(API_PREFIX + "/*").order(-100)
                 .handler(this::admit)
-                .handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES))
-                .handler(this::forward)
+                .handler(this::readBodyAndForward)
                 .failureHandler(this::fail);
         router.route(API_PREFIX).order(-100).handler(this::admit);
     }
 
     /** Everything that can refuse a request before its body is read. */
     private void admit(RoutingContext rc) {
+        // Hold the body back until the caller is known: nobody gets to upload to us without a key.
+        rc.request().pause();
         authenticator.authenticate(rc.request().getHeader("authorization"))
                 .flatMap(key -> countRequest(rc, key).map(status -> {
                     setRateLimitHeaders(rc, status);
@@ -101,17 +103,56 @@ public class ApiGatewayRoutes {
                 });
     }
 
-    private void forward(RoutingContext rc) {
-        ApiRoute route = rc.get(ROUTE);
-        ApiKey key = rc.get(KEY);
-        proxy.forward(rc, route.upstream(), servicePath(rc), tokens.tokenFor(key), rc.body().buffer());
+    /**
+     * Buffers the body (at most 1 MiB) before anything reaches a service, so an oversized request is
+     * refused whole instead of arriving half-written.
+     */
+    private void readBodyAndForward(RoutingContext rc) {
+        HttpServerRequest request = rc.request();
+        String declared = request.getHeader("content-length");
+        if (declared != null && exceeds(declared)) {
+            tooLarge(rc);
+            return;
+        }
+        Buffer body = Buffer.buffer();
+        boolean[] refused = {false};
+        request.handler(chunk -> {
+            if (refused[0]) {
+                return;
+            }
+            if (body.length() + chunk.length() > MAX_BODY_BYTES) {
+                refused[0] = true;
+                tooLarge(rc);
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        request.exceptionHandler(failure -> LOG.debugf("request %s: body not received: %s", request.getHeader("x-request-id"), failure));
+        request.endHandler(ended -> {
+            if (!refused[0]) {
+                ApiRoute route = rc.get(ROUTE);
+                ApiKey key = rc.get(KEY);
+                proxy.forward(rc, route.upstream(), servicePath(rc), tokens.tokenFor(key), body);
+            }
+        });
+        request.resume();
+    }
+
+    private void tooLarge(RoutingContext rc) {
+        // The rest of the upload is not wanted; closing after the answer stops the client from sending it.
+        rc.response().putHeader("connection", "close");
+        errors.send(rc, ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MiB.");
+    }
+
+    private static boolean exceeds(String contentLength) {
+        try {
+            return Long.parseLong(contentLength.trim()) > MAX_BODY_BYTES;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private void fail(RoutingContext rc) {
-        if (rc.statusCode() == 413) {
-            errors.send(rc, ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MiB.");
-            return;
-        }
         LOG.errorf(rc.failure(), "request %s failed", rc.request().getHeader("x-request-id"));
         errors.send(rc, ErrorCode.INTERNAL_ERROR, "Something went wrong on our side.");
     }

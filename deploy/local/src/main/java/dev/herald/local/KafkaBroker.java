@@ -71,7 +71,8 @@ public final class KafkaBroker implements AutoCloseable {
         if (!Files.exists(data.resolve("meta.properties"))) {
             String clusterId = randomClusterId();
             Process format = new ProcessBuilder(java(), "-cp", classpath, "kafka.tools.StorageTool", "format",
-                    "-t", clusterId, "-c", properties.toString(), "--ignore-formatted")
+                    // "=": a random id may start with "-", which would otherwise read as an option.
+                    "--cluster-id=" + clusterId, "-c", properties.toString(), "--ignore-formatted")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
                 format.destroyForcibly();

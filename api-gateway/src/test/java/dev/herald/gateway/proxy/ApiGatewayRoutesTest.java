@@ -1,0 +1,164 @@
+package dev.herald.gateway.proxy;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.herald.common.auth.InternalTokenVerifier;
+import dev.herald.common.auth.InternalTokens;
+import dev.herald.common.auth.Mode;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(EchoUpstream.class)
+class ApiGatewayRoutesTest {
+    static final String ADMIN = "Bearer test-admin-token-0123456789";
+
+    @Inject
+    InternalTokens tokens;
+
+    private String workspace;
+
+    @BeforeEach
+    void newWorkspace() {
+        workspace = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"name\":\"Gateway test\"}")
+                .post("/admin/v1/workspaces").then().statusCode(201).extract().path("data.id");
+    }
+
+    private String key(String mode, String... scopes) {
+        String body = scopes.length == 0 ? "{\"mode\":\"" + mode + "\"}"
+                : "{\"mode\":\"" + mode + "\",\"scopes\":[\"" + String.join("\",\"", scopes) + "\"]}";
+        return given().header("Authorization", ADMIN).contentType(ContentType.JSON).body(body)
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().statusCode(201).extract().path("data.secret");
+    }
+
+    @Test
+    void forwardsWithAnInternalTokenInsteadOfTheCustomersKey() {
+        String key = key("test");
+        given().header("Authorization", "Bearer " + key).header("Cookie", "session=1").header("Idempotency-Key", "k-1")
+                .queryParam("q", "a b").get("/api/v1/profiles").then()
+                .statusCode(200)
+                .header("x-upstream", "echo")
+                .header("x-request-id", matchesPattern("^req_[a-f0-9]{24}$"))
+                .body("data.method", equalTo("GET"))
+                .body("data.path", equalTo("/profiles"))
+                .body("data.query", matchesPattern("^q=a(\\+|%20)b$"));
+        String forwarded = EchoUpstream.lastHeaders.get("authorization");
+        assertThat(forwarded).startsWith("Bearer ").doesNotContain(key);
+        var caller = tokens.verifier().verify(forwarded.substring(7)).orElseThrow();
+        assertThat(caller.workspaceId()).isEqualTo(workspace);
+        assertThat(caller.mode()).isEqualTo(Mode.TEST);
+        assertThat(caller.hasScope("profiles:read")).isTrue();
+        assertThat(EchoUpstream.lastHeaders).doesNotContainKey("cookie").containsEntry("idempotency-key", "k-1");
+        assertThat(EchoUpstream.lastHeaders.get("x-request-id")).matches("^req_[a-f0-9]{24}$");
+    }
+
+    @Test
+    void everyAnswerCarriesRequestIdAndRateLimitHeaders() {
+        String key = key("live");
+        for (Response response : List.of(
+                given().header("Authorization", "Bearer " + key).get("/api/v1/profiles"),
+                given().header("Authorization", "Bearer " + key).get("/api/v1/nowhere"),
+                given().get("/api/v1/profiles"))) {
+            response.then().header("x-request-id", notNullValue())
+                    .header("X-RateLimit-Limit", notNullValue())
+                    .header("X-RateLimit-Remaining", notNullValue())
+                    .header("X-RateLimit-Reset", notNullValue());
+            long reset = Long.parseLong(response.header("X-RateLimit-Reset"));
+            assertThat(reset % 60).isZero();
+            assertThat(reset).isGreaterThan(Instant.now().getEpochSecond() - 1).isLessThanOrEqualTo(Instant.now().getEpochSecond() + 60);
+        }
+    }
+
+    @Test
+    void theWindowCountsDownPerWorkspaceAndModeAcrossKeys() {
+        String first = key("test");
+        String second = key("test");
+        int before = Integer.parseInt(given().header("Authorization", "Bearer " + first).get("/api/v1/profiles").header("X-RateLimit-Remaining"));
+        int after = Integer.parseInt(given().header("Authorization", "Bearer " + second).get("/api/v1/profiles").header("X-RateLimit-Remaining"));
+        int limit = Integer.parseInt(given().header("Authorization", "Bearer " + second).get("/api/v1/profiles").header("X-RateLimit-Limit"));
+        assertThat(limit).isEqualTo(30);
+        // Both requests can straddle a minute boundary; then the second window starts fresh.
+        assertThat(after).isIn(before - 1, limit - 1);
+    }
+
+    @Test
+    void missingMalformedUnknownAndRevokedKeysAreRefused() {
+        given().get("/api/v1/profiles").then().statusCode(401).body("error.code", equalTo("authentication_failed"))
+                .body("request_id", matchesPattern("^req_.*"));
+        given().header("Authorization", "Basic abc").get("/api/v1/profiles").then().statusCode(401);
+        given().header("Authorization", "Bearer sk_test_" + "A".repeat(32)).get("/api/v1/profiles").then().statusCode(401);
+        var created = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"mode\":\"test\"}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().statusCode(201).extract().jsonPath();
+        String key = created.getString("data.secret");
+        given().header("Authorization", "Bearer " + key).get("/api/v1/profiles").then().statusCode(200);
+        // A live key's text with the test prefix is not the same key.
+        given().header("Authorization", "Bearer " + key.replace("sk_test_", "sk_live_")).get("/api/v1/profiles").then().statusCode(401);
+
+        given().header("Authorization", ADMIN).delete("/admin/v1/api-keys/" + created.getString("data.id")).then().statusCode(200)
+                .body("data.revoked_at", notNullValue())
+                .body("data.secret", nullValue());
+        given().header("Authorization", "Bearer " + key).get("/api/v1/profiles").then().statusCode(401)
+                .body("error.code", equalTo("authentication_failed"));
+    }
+
+    @Test
+    void aKeyWithoutTheRoutesScopeIsForbidden() {
+        String readOnly = key("test", "profiles:read");
+        given().header("Authorization", "Bearer " + readOnly).contentType(ContentType.JSON).body("{\"name\":\"x\"}")
+                .post("/api/v1/profiles").then().statusCode(403)
+                .body("error.code", equalTo("insufficient_scope"))
+                .body("error.details.required_scope", equalTo("profiles:write"));
+        given().header("Authorization", "Bearer " + readOnly).get("/api/v1/profiles").then().statusCode(200);
+        given().header("Authorization", "Bearer " + readOnly).get("/api/v1/usage").then().statusCode(200);
+    }
+
+    @Test
+    void unknownRoutesAreNotFoundAndWrongMethodsNotAllowed() {
+        String key = key("test");
+        given().header("Authorization", "Bearer " + key).get("/api/v1/profilez").then().statusCode(404)
+                .body("error.code", equalTo("not_found"));
+        given().header("Authorization", "Bearer " + key).get("/api/v1/profiles/prf_1/extra").then().statusCode(404);
+        given().header("Authorization", "Bearer " + key).put("/api/v1/profiles/prf_1").then().statusCode(405)
+                .header("allow", "DELETE, GET, PATCH")
+                .body("error.code", equalTo("method_not_allowed"));
+    }
+
+    @Test
+    void bodiesMustBeJsonAndAtMostOneMebibyte() {
+        String key = key("test");
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.TEXT).body("name=Acme")
+                .post("/api/v1/profiles").then().statusCode(415).body("error.code", equalTo("unsupported_media_type"))
+                .header("X-RateLimit-Limit", notNullValue());
+        String big = "{\"name\":\"" + "a".repeat(2 * 1024 * 1024) + "\"}";
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(big)
+                .post("/api/v1/profiles").then().statusCode(413).body("error.code", equalTo("payload_too_large"))
+                .header("x-request-id", notNullValue());
+        given().header("Authorization", "Bearer " + key).contentType("application/json; charset=utf-8").body("{\"name\":\"ok\"}")
+                .post("/api/v1/profiles").then().statusCode(200).body("data.body_length", equalTo(13));
+    }
+
+    @Test
+    void aServiceThatIsDownIsUnavailableNotAHang() {
+        String key = key("test");
+        long started = System.nanoTime();
+        given().header("Authorization", "Bearer " + key).get("/api/v1/accounts").then().statusCode(503)
+                .body("error.code", equalTo("service_unavailable"))
+                .header("X-RateLimit-Limit", notNullValue());
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(5_000);
+    }
+}
