@@ -1,0 +1,66 @@
+package dev.herald.system;
+
+import dev.herald.local.LocalSuite;
+import dev.herald.local.LocalSuiteConfig;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The whole suite, started once per test JVM exactly as {@code ./herald up} starts it (same launcher,
+ * built artifacts, embedded PostgreSQL and Kafka) but on free ports and a temporary state directory, so a
+ * developer's running suite is never touched. Tests reach it only over HTTP, through the gateway.
+ */
+public final class RunningSuite {
+    private static LocalSuite suite;
+
+    private RunningSuite() {
+    }
+
+    public static synchronized LocalSuite get() {
+        if (suite == null) {
+            Path root = Path.of(System.getProperty("herald.root", "..")).toAbsolutePath().normalize();
+            Path state;
+            try {
+                state = Files.createTempDirectory("herald-system-test");
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts().build());
+            Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
+        }
+        return suite;
+    }
+
+    public static String baseUrl() {
+        return get().baseUrl();
+    }
+
+    /** A request to the public API with this key. */
+    public static RequestSpecification as(String apiKey) {
+        return RestAssured.given().baseUri(baseUrl()).header("Authorization", "Bearer " + apiKey);
+    }
+
+    /** A request to the admin API (the dashboard back end). */
+    public static RequestSpecification admin() {
+        return RestAssured.given().baseUri(get().gatewayUrl()).header("Authorization", "Bearer " + get().adminToken())
+                .contentType(ContentType.JSON);
+    }
+
+    /** A fresh workspace, so tests never see each other's data. */
+    public static String newWorkspace(String name) {
+        return admin().body("{\"name\":\"" + name + "\"}").post("/admin/v1/workspaces").then().statusCode(201)
+                .extract().path("data.id");
+    }
+
+    /** A new key's secret; without scopes, a key with every scope. */
+    public static String newKey(String workspaceId, String mode, String... scopes) {
+        String body = scopes.length == 0 ? "{\"mode\":\"" + mode + "\"}"
+                : "{\"mode\":\"" + mode + "\",\"scopes\":[\"" + String.join("\",\"", scopes) + "\"]}";
+        return admin().body(body).post("/admin/v1/workspaces/" + workspaceId + "/api-keys").then().statusCode(201)
+                .extract().path("data.secret");
+    }
+}
