@@ -79,7 +79,12 @@ public final class LocalSuite implements AutoCloseable {
     }
 
     public void startAll() {
-        startupThread = Thread.currentThread();
+        synchronized (this) {
+            if (startupThread != null) {
+                throw new IllegalStateException("this suite was started already; create a new one");
+            }
+            startupThread = Thread.currentThread();
+        }
         try {
             state.create();
             lockState();
@@ -342,7 +347,8 @@ public final class LocalSuite implements AutoCloseable {
                 postgres.ensureDatabase(service.database());
             }
         } catch (IOException | SQLException | RuntimeException e) {
-            throw new LocalSuiteStartException("postgres", "did not start: " + e.getMessage(), log, e);
+            String problem = config.embeddedPostgres() ? "did not start: " : "(existing server) is not usable: ";
+            throw new LocalSuiteStartException("postgres", problem + e.getMessage(), log, e);
         }
     }
 
