@@ -78,19 +78,25 @@ public class DemoWorkspaceSeeder {
         }
         String hash = ApiKeySecrets.hash(secret);
         return keys.findActiveDemoKeys(DEMO_WORKSPACE_ID, mode).flatMap(demoKeys -> {
-            boolean present = false;
             for (ApiKey key : demoKeys) {
-                if (key.secretHash.equals(hash)) {
-                    present = true;
-                } else {
+                if (!key.secretHash.equals(hash)) {
                     key.revokedAt = Timestamps.now(clock);
                 }
             }
-            if (present) {
-                return Uni.createFrom().voidItem();
+            return keys.findBySecretHash(hash);
+        }).flatMap(existing -> {
+            if (existing == null) {
+                ApiKey key = workspaceService.newKey(DEMO_WORKSPACE_ID, mode, secret, new HashSet<>(Scopes.ALL),
+                        "Demo " + mode.wireName() + " key", true);
+                return keys.persist(key).replaceWithVoid();
             }
-            ApiKey key = workspaceService.newKey(DEMO_WORKSPACE_ID, mode, secret, new HashSet<>(Scopes.ALL), "Demo " + mode.wireName() + " key", true);
-            return keys.persist(key).replaceWithVoid();
+            if (!existing.demo || !existing.workspaceId.equals(DEMO_WORKSPACE_ID)) {
+                return Uni.createFrom().failure(new IllegalArgumentException(
+                        "the configured demo " + mode.wireName() + " key is already in use by another workspace"));
+            }
+            // A demo key configured again after a rotation comes back into service.
+            existing.revokedAt = null;
+            return Uni.createFrom().voidItem();
         });
     }
 }

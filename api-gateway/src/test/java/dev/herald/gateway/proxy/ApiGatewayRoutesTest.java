@@ -50,6 +50,7 @@ class ApiGatewayRoutesTest {
     void forwardsWithAnInternalTokenInsteadOfTheCustomersKey() {
         String key = key("test");
         given().header("Authorization", "Bearer " + key).header("Cookie", "session=1").header("Idempotency-Key", "k-1")
+                .header("x-request-id", "chosen-by-client")
                 .queryParam("q", "a b").get("/api/v1/profiles").then()
                 .statusCode(200)
                 .header("x-upstream", "echo")
