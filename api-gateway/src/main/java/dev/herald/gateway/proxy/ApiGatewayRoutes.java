@@ -1,29 +1,37 @@
 package dev.herald.gateway.proxy;
 
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.auth.InternalToken;
+import dev.herald.common.auth.InternalTokens;
+import dev.herald.gateway.config.UsageConfig;
 import dev.herald.gateway.model.ApiKey;
 import dev.herald.gateway.routing.ApiRoute;
 import dev.herald.gateway.routing.RouteCatalog;
 import dev.herald.gateway.routing.RouteMatch;
+import dev.herald.gateway.service.Admission;
 import dev.herald.gateway.service.ApiKeyAuthenticator;
 import dev.herald.gateway.service.RateLimitStatus;
-import dev.herald.gateway.service.RateLimiter;
+import dev.herald.gateway.service.RequestAdmission;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * The public API under {@code /api/v1}: authenticate the key, count the request in its rate window,
- * find the route and check its scope, read the body (at most 1 MiB, JSON only), then forward it to the
- * owning service. Each refusal answers with the envelope and the rate-limit headers.
+ * The public API under {@code /api/v1}: authenticate the key, find the route and check its scope, count
+ * the request (rate window, monthly allowance), read the body (at most 1 MiB, JSON only), then forward it
+ * to the owning service. Each refusal answers with the envelope and the rate-limit headers.
  */
 @ApplicationScoped
 public class ApiGatewayRoutes {
@@ -32,22 +40,32 @@ public class ApiGatewayRoutes {
     private static final Logger LOG = Logger.getLogger(ApiGatewayRoutes.class);
     private static final String ROUTE = "herald.route";
     private static final String KEY = "herald.key";
+    private static final String ADMISSION = "herald.admission";
+    /** The one claim GET /usage needs from the edge: the month's API requests, this one included. */
+    private static final String API_REQUESTS_USED_CLAIM = "api_requests_used";
 
     private final ApiKeyAuthenticator authenticator;
-    private final RateLimiter rateLimiter;
+    private final RequestAdmission admission;
     private final RouteCatalog catalog;
     private final ServiceProxy proxy;
     private final InternalTokenCache tokens;
+    private final InternalTokens issuers;
     private final GatewayErrors errors;
+    private final UsageConfig usage;
+    private final Clock clock;
 
-    public ApiGatewayRoutes(ApiKeyAuthenticator authenticator, RateLimiter rateLimiter, RouteCatalog catalog,
-                            ServiceProxy proxy, InternalTokenCache tokens, GatewayErrors errors) {
+    public ApiGatewayRoutes(ApiKeyAuthenticator authenticator, RequestAdmission admission, RouteCatalog catalog,
+                            ServiceProxy proxy, InternalTokenCache tokens, InternalTokens issuers, GatewayErrors errors,
+                            UsageConfig usage, Clock clock) {
         this.authenticator = authenticator;
-        this.rateLimiter = rateLimiter;
+        this.admission = admission;
         this.catalog = catalog;
         this.proxy = proxy;
         this.tokens = tokens;
+        this.issuers = issuers;
         this.errors = errors;
+        this.usage = usage;
+        this.clock = clock;
     }
 
     void register(@Observes Router router) {
@@ -63,44 +81,107 @@ public class ApiGatewayRoutes {
         // Hold the body back until the caller is known: nobody gets to upload to us without a key.
         rc.request().pause();
         authenticator.authenticate(rc.request().getHeader("authorization"))
-                .flatMap(key -> countRequest(rc, key).map(status -> {
-                    setRateLimitHeaders(rc, status);
-                    return key;
-                }))
-                .subscribe().with(key -> {
-                    if (key.isEmpty()) {
-                        errors.send(rc, ErrorCode.AUTHENTICATION_FAILED,
-                                "No valid API key was provided. Send Authorization: Bearer <your API key>.");
-                        return;
+                .flatMap(key -> key.isPresent() ? admitKeyRequest(rc, key.get()) : refuseAnonymous(rc))
+                .subscribe().with(admitted -> {
+                    if (admitted) {
+                        rc.next();
                     }
-                    String method = rc.request().method().name();
-                    RouteMatch match = catalog.match(method, servicePath(rc));
-                    if (match.route().isEmpty()) {
-                        if (match.pathExists()) {
-                            rc.response().putHeader("allow", String.join(", ", match.allowedMethods()));
-                            errors.send(rc, ErrorCode.METHOD_NOT_ALLOWED, method + " is not supported on this route.");
-                        } else {
-                            errors.send(rc, ErrorCode.NOT_FOUND, "No such route: " + method + " " + API_PREFIX + servicePath(rc) + ".");
-                        }
-                        return;
-                    }
-                    ApiRoute route = match.route().get();
-                    if (route.scope() != null && !key.get().scopeSet().contains(route.scope())) {
-                        errors.send(rc, ErrorCode.INSUFFICIENT_SCOPE, "This API key lacks the " + route.scope() + " scope.",
-                                Map.of("required_scope", route.scope()));
-                        return;
-                    }
-                    if (hasBody(rc) && !isJson(rc.request().getHeader("content-type"))) {
-                        errors.send(rc, ErrorCode.UNSUPPORTED_MEDIA_TYPE, "The request body must be application/json.");
-                        return;
-                    }
-                    rc.put(ROUTE, route);
-                    rc.put(KEY, key.get());
-                    rc.next();
                 }, failure -> {
                     LOG.errorf(failure, "request %s: admission failed", rc.request().getHeader("x-request-id"));
                     errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "Herald is temporarily unavailable. Retry shortly.");
                 });
+    }
+
+    private Uni<Boolean> refuseAnonymous(RoutingContext rc) {
+        return admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).map(rate -> {
+            setRateLimitHeaders(rc, rate);
+            errors.send(rc, ErrorCode.AUTHENTICATION_FAILED,
+                    "No valid API key was provided. Send Authorization: Bearer <your API key>.");
+            return false;
+        });
+    }
+
+    /**
+     * Refusals for the route itself (unknown, wrong method, missing scope, not JSON) are decided first but
+     * answered after the rate window counted the request: they are rate limited, never metered.
+     */
+    private Uni<Boolean> admitKeyRequest(RoutingContext rc, ApiKey key) {
+        String method = rc.request().method().name();
+        RouteMatch match = catalog.match(method, servicePath(rc));
+        Optional<Runnable> refusal = routeRefusal(rc, method, match, key);
+        boolean metered = refusal.isEmpty() && match.route().get().metered();
+        return admission.admitKeyRequest(key.workspaceId, key.mode, metered).map(verdict -> {
+            setRateLimitHeaders(rc, verdict.rateLimit());
+            switch (verdict.outcome()) {
+                case RATE_LIMITED -> {
+                    rateLimited(rc, verdict.rateLimit());
+                    return false;
+                }
+                case ALLOWANCE_SPENT -> {
+                    allowanceSpent(rc, key, verdict);
+                    return false;
+                }
+                default -> {
+                }
+            }
+            if (refusal.isPresent()) {
+                refusal.get().run();
+                return false;
+            }
+            rc.put(ROUTE, match.route().get());
+            rc.put(KEY, key);
+            rc.put(ADMISSION, verdict);
+            return true;
+        });
+    }
+
+    private Optional<Runnable> routeRefusal(RoutingContext rc, String method, RouteMatch match, ApiKey key) {
+        if (match.route().isEmpty()) {
+            if (match.pathExists()) {
+                return Optional.of(() -> {
+                    rc.response().putHeader("allow", String.join(", ", match.allowedMethods()));
+                    errors.send(rc, ErrorCode.METHOD_NOT_ALLOWED, method + " is not supported on this route.");
+                });
+            }
+            return Optional.of(() -> errors.send(rc, ErrorCode.NOT_FOUND,
+                    "No such route: " + method + " " + API_PREFIX + servicePath(rc) + "."));
+        }
+        ApiRoute route = match.route().get();
+        if (route.scope() != null && !key.scopeSet().contains(route.scope())) {
+            return Optional.of(() -> errors.send(rc, ErrorCode.INSUFFICIENT_SCOPE,
+                    "This API key lacks the " + route.scope() + " scope.", Map.of("required_scope", route.scope())));
+        }
+        if (hasBody(rc) && !isJson(rc.request().getHeader("content-type"))) {
+            return Optional.of(() -> errors.send(rc, ErrorCode.UNSUPPORTED_MEDIA_TYPE, "The request body must be application/json."));
+        }
+        return Optional.empty();
+    }
+
+    private void rateLimited(RoutingContext rc, RateLimitStatus rate) {
+        long retryAfter = Math.max(1, rate.resetEpochSeconds() - clock.instant().getEpochSecond());
+        rc.response().putHeader("Retry-After", Long.toString(retryAfter));
+        errors.send(rc, ErrorCode.RATE_LIMIT_EXCEEDED, "Too many requests this minute. Retry after " + retryAfter + " s.",
+                Map.of("retry_after_seconds", retryAfter, "limit", rate.limit()));
+    }
+
+    private void allowanceSpent(RoutingContext rc, ApiKey key, Admission verdict) {
+        var plan = verdict.entitlements();
+        long retryAfter = Math.max(1, Duration.between(clock.instant(), plan.period().end()).toSeconds());
+        long limit = plan.apiRequestsLimit();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("metric", "api_requests");
+        details.put("mode", key.mode.wireName());
+        details.put("plan", plan.plan());
+        details.put("limit", limit);
+        details.put("used", verdict.meteredUsed());
+        details.put("reserved", 0);
+        details.put("remaining", Math.max(0, limit - verdict.meteredUsed()));
+        details.put("reset_at", plan.period().end().toString());
+        details.put("upgrade_url", usage.upgradeUrl());
+        details.put("retry_after_seconds", retryAfter);
+        rc.response().putHeader("Retry-After", Long.toString(retryAfter));
+        errors.send(rc, ErrorCode.USAGE_LIMIT_EXCEEDED,
+                "This month's API request allowance is used up; it resets at " + plan.period().end() + ".", details);
     }
 
     /**
@@ -130,18 +211,53 @@ public class ApiGatewayRoutes {
         request.exceptionHandler(failure -> LOG.debugf("request %s: body not received: %s", request.getHeader("x-request-id"), failure));
         request.endHandler(ended -> {
             if (!refused[0]) {
-                ApiRoute route = rc.get(ROUTE);
-                ApiKey key = rc.get(KEY);
-                proxy.forward(rc, route.upstream(), servicePath(rc), tokens.tokenFor(key), body);
+                forward(rc, body);
             }
         });
         request.resume();
+    }
+
+    private void forward(RoutingContext rc, Buffer body) {
+        ApiRoute route = rc.get(ROUTE);
+        ApiKey key = rc.get(KEY);
+        Admission verdict = rc.get(ADMISSION);
+        String jwt = isUsageRead(route)
+                ? issuers.issuer().issue(new InternalToken(key.workspaceId, key.mode, key.id, key.scopeSet()),
+                        Map.of(API_REQUESTS_USED_CLAIM, verdict.meteredUsed()))
+                : tokens.tokenFor(key);
+        proxy.forward(rc, route.upstream(), servicePath(rc), jwt, body, (status, headers) -> {
+            if (route.metered() && !counts(status, headers)) {
+                admission.refund(verdict).subscribe().with(ignored -> { },
+                        failure -> LOG.warnf("request %s: refund of an uncounted request failed: %s",
+                                rc.request().getHeader("x-request-id"), failure.toString()));
+            }
+        });
+    }
+
+    /** Server errors, limit refusals, exact replays and cached reads never count toward the allowance. */
+    private static boolean counts(int status, MultiMap headers) {
+        if (status >= 500 || status == 429) {
+            return false;
+        }
+        return !"true".equalsIgnoreCase(headers.get("idempotency-replayed"))
+                && !"hit".equalsIgnoreCase(headers.get(ServiceProxy.CACHE_HEADER));
+    }
+
+    private static boolean isUsageRead(ApiRoute route) {
+        return route.template().equals("/usage");
     }
 
     private void tooLarge(RoutingContext rc) {
         // The rest of the upload is not wanted; closing after the answer stops the client from sending it.
         rc.response().putHeader("connection", "close");
         errors.send(rc, ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MiB.");
+        Admission verdict = rc.get(ADMISSION);
+        ApiRoute route = rc.get(ROUTE);
+        if (verdict != null && route != null && route.metered()) {
+            // Refused before any service saw it: like a validation failure it would count, but the
+            // body never arrived, so it is treated as not served.
+            admission.refund(verdict).subscribe().with(ignored -> { }, failure -> { });
+        }
     }
 
     private static boolean exceeds(String contentLength) {
@@ -155,13 +271,6 @@ public class ApiGatewayRoutes {
     private void fail(RoutingContext rc) {
         LOG.errorf(rc.failure(), "request %s failed", rc.request().getHeader("x-request-id"));
         errors.send(rc, ErrorCode.INTERNAL_ERROR, "Something went wrong on our side.");
-    }
-
-    private Uni<RateLimitStatus> countRequest(RoutingContext rc, Optional<ApiKey> key) {
-        if (key.isPresent()) {
-            return rateLimiter.countKeyRequest(key.get().workspaceId, key.get().mode.wireName());
-        }
-        return rateLimiter.countAnonymousRequest(rc.request().remoteAddress().hostAddress());
     }
 
     private static void setRateLimitHeaders(RoutingContext rc, RateLimitStatus status) {

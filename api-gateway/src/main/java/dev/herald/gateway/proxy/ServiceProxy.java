@@ -19,6 +19,7 @@ import java.net.URI;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,12 +30,14 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class ServiceProxy {
     private static final Logger LOG = Logger.getLogger(ServiceProxy.class);
+    /** Set by a service when it answered a read from its cache (free of charge); never shown to customers. */
+    public static final String CACHE_HEADER = "x-herald-cache";
     /** Request headers a service may see; everything else (cookies, the customer's key) stays at the edge. */
     private static final Set<String> FORWARDED_REQUEST_HEADERS = Set.of("content-type", "accept", "idempotency-key");
     /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
     private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding",
             "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", RequestIds.HEADER,
-            "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset");
+            "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", CACHE_HEADER);
 
     private final HttpClient client;
     private final Map<Upstream, URI> upstreams = new EnumMap<>(Upstream.class);
@@ -55,7 +58,12 @@ public class ServiceProxy {
         upstreams.put(Upstream.USAGE, config.usage().url());
     }
 
-    public void forward(RoutingContext rc, Upstream upstream, String servicePath, String internalJwt, Buffer body) {
+    /**
+     * Forwards the request; {@code onAnswer} learns the status and headers the customer gets (503 when
+     * the service could not be reached), for metering.
+     */
+    public void forward(RoutingContext rc, Upstream upstream, String servicePath, String internalJwt, Buffer body,
+                        BiConsumer<Integer, MultiMap> onAnswer) {
         URI base = upstreams.get(upstream);
         String query = rc.request().query();
         RequestOptions options = new RequestOptions()
@@ -74,9 +82,13 @@ public class ServiceProxy {
 
         client.request(options)
                 .compose(request -> body == null || body.length() == 0 ? request.send() : request.send(body))
-                .onSuccess(response -> relay(rc, response))
+                .onSuccess(response -> {
+                    onAnswer.accept(response.statusCode(), response.headers());
+                    relay(rc, response);
+                })
                 .onFailure(failure -> {
                     LOG.warnf("request %s: %s service unavailable: %s", incoming.get(RequestIds.HEADER), upstream, failure.toString());
+                    onAnswer.accept(ErrorCode.SERVICE_UNAVAILABLE.httpStatus(), MultiMap.caseInsensitiveMultiMap());
                     errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly.");
                 });
     }

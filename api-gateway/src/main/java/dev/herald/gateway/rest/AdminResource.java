@@ -11,10 +11,16 @@ import dev.herald.common.wire.AdminWorkspace;
 import dev.herald.gateway.model.ApiKey;
 import dev.herald.gateway.model.Workspace;
 import dev.herald.gateway.service.WorkspaceService;
+import dev.herald.gateway.service.EntitlementsCache;
+import dev.herald.gateway.client.UsageClient;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.ErrorCode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -35,9 +41,13 @@ public class AdminResource {
     private static final Pattern MODE = Pattern.compile("^(test|live)$");
 
     private final WorkspaceService workspaces;
+    private final UsageClient usage;
+    private final EntitlementsCache entitlements;
 
-    public AdminResource(WorkspaceService workspaces) {
+    public AdminResource(WorkspaceService workspaces, UsageClient usage, EntitlementsCache entitlements) {
         this.workspaces = workspaces;
+        this.usage = usage;
+        this.entitlements = entitlements;
     }
 
     @POST
@@ -66,6 +76,34 @@ public class AdminResource {
     @Path("/api-keys/{id}")
     public Uni<DataEnvelope<AdminApiKey>> revokeApiKey(@PathParam("id") String keyId) {
         return workspaces.revokeApiKey(keyId).map(key -> DataEnvelope.of(toWire(key, null)));
+    }
+
+    /**
+     * Puts a workspace+mode on a plan. usage-service owns plans and decides (upgrades now, downgrades at
+     * renewal); its answer, the resulting usage, is passed through. This gateway forgets its cached limits
+     * at once.
+     */
+    @PUT
+    @Path("/workspaces/{id}/plan")
+    public Uni<Response> changePlan(@PathParam("id") String workspaceId, JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("mode", "plan", "plan_source", "grace_ends_at"));
+        FieldValue<String> mode = body.string("mode").required().matching(MODE, "test or live").read();
+        body.string("plan").required().read();
+        body.string("plan_source").required().read();
+        body.string("grace_ends_at").nullable().read();
+        body.validate();
+        Mode target = Mode.fromWire(mode.orNull()).orElseThrow();
+        ObjectNode forwarded = ((ObjectNode) json).deepCopy();
+        forwarded.remove("mode");
+        return workspaces.requireWorkspace(workspaceId)
+                .flatMap(workspace -> usage.changeSubscription(workspaceId, target, forwarded))
+                .onFailure(UsageClient.UsageServiceUnavailable.class).transform(failure ->
+                        new ApiException(ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly."))
+                .map(answer -> {
+                    entitlements.forget(workspaceId, target);
+                    return Response.status(answer.getStatus()).type(MediaType.APPLICATION_JSON)
+                            .entity(answer.readEntity(String.class)).build();
+                });
     }
 
     /** Absent means every scope; otherwise a non-empty array of known scope names. */

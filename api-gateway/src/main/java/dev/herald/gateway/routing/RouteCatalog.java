@@ -18,46 +18,46 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Every public operation under {@code /api/v1}, with its scope and owning service: the one place that
- * says which key may call what. A path not listed here is {@code 404 not_found}; a listed path with an
+ * Every public operation under {@code /api/v1}, with its scope, owning service and metering: the one place
+ * that says which key may call what and what it costs. A path not listed here is {@code 404 not_found}; a listed path with an
  * unlisted method is {@code 405 method_not_allowed}.
  */
 @ApplicationScoped
 public class RouteCatalog {
     private static final List<ApiRoute> ROUTES = List.of(
-            new ApiRoute("GET", "/profiles", PROFILES_READ, Upstream.PROFILES),
-            new ApiRoute("POST", "/profiles", PROFILES_WRITE, Upstream.PROFILES),
-            new ApiRoute("GET", "/profiles/{id}", PROFILES_READ, Upstream.PROFILES),
-            new ApiRoute("PATCH", "/profiles/{id}", PROFILES_WRITE, Upstream.PROFILES),
-            new ApiRoute("DELETE", "/profiles/{id}", PROFILES_WRITE, Upstream.PROFILES),
+            ApiRoute.exempt("GET", "/profiles", PROFILES_READ, Upstream.PROFILES),
+            ApiRoute.metered("POST", "/profiles", PROFILES_WRITE, Upstream.PROFILES),
+            ApiRoute.exempt("GET", "/profiles/{id}", PROFILES_READ, Upstream.PROFILES),
+            ApiRoute.metered("PATCH", "/profiles/{id}", PROFILES_WRITE, Upstream.PROFILES),
+            ApiRoute.exempt("DELETE", "/profiles/{id}", PROFILES_WRITE, Upstream.PROFILES),
 
-            new ApiRoute("GET", "/accounts", ACCOUNTS_READ, Upstream.ACCOUNTS),
-            new ApiRoute("POST", "/accounts", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
-            new ApiRoute("GET", "/accounts/{id}", ACCOUNTS_READ, Upstream.ACCOUNTS),
-            new ApiRoute("PATCH", "/accounts/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
-            new ApiRoute("DELETE", "/accounts/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
-            new ApiRoute("POST", "/accounts/{id}/analytics-consent", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
-            new ApiRoute("GET", "/accounts/{id}/publishing-options", ACCOUNTS_READ, Upstream.ACCOUNTS),
-            new ApiRoute("GET", "/accounts/{id}/boards", ACCOUNTS_READ, Upstream.ACCOUNTS),
-            new ApiRoute("GET", "/accounts/{id}/boards/{board_id}/sections", ACCOUNTS_READ, Upstream.ACCOUNTS),
-            new ApiRoute("POST", "/connect-sessions", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
-            new ApiRoute("GET", "/connect-sessions/{id}", ACCOUNTS_READ, Upstream.ACCOUNTS),
-            new ApiRoute("DELETE", "/connect-sessions/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.exempt("GET", "/accounts", ACCOUNTS_READ, Upstream.ACCOUNTS),
+            ApiRoute.metered("POST", "/accounts", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.metered("GET", "/accounts/{id}", ACCOUNTS_READ, Upstream.ACCOUNTS),
+            ApiRoute.metered("PATCH", "/accounts/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.exempt("DELETE", "/accounts/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.exempt("POST", "/accounts/{id}/analytics-consent", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.metered("GET", "/accounts/{id}/publishing-options", ACCOUNTS_READ, Upstream.ACCOUNTS),
+            ApiRoute.metered("GET", "/accounts/{id}/boards", ACCOUNTS_READ, Upstream.ACCOUNTS),
+            ApiRoute.metered("GET", "/accounts/{id}/boards/{board_id}/sections", ACCOUNTS_READ, Upstream.ACCOUNTS),
+            ApiRoute.metered("POST", "/connect-sessions", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.exempt("GET", "/connect-sessions/{id}", ACCOUNTS_READ, Upstream.ACCOUNTS),
+            ApiRoute.exempt("DELETE", "/connect-sessions/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
 
-            new ApiRoute("GET", "/posts", POSTS_READ, Upstream.POSTS),
-            new ApiRoute("POST", "/posts", POSTS_WRITE, Upstream.POSTS),
-            new ApiRoute("GET", "/posts/{id}", POSTS_READ, Upstream.POSTS),
-            new ApiRoute("DELETE", "/posts/{id}", POSTS_WRITE, Upstream.POSTS),
-            new ApiRoute("GET", "/comments", COMMENTS_READ, Upstream.POSTS),
-            new ApiRoute("POST", "/comments", COMMENTS_WRITE, Upstream.POSTS),
+            ApiRoute.metered("GET", "/posts", POSTS_READ, Upstream.POSTS),
+            ApiRoute.metered("POST", "/posts", POSTS_WRITE, Upstream.POSTS),
+            ApiRoute.exempt("GET", "/posts/{id}", POSTS_READ, Upstream.POSTS),
+            ApiRoute.exempt("DELETE", "/posts/{id}", POSTS_WRITE, Upstream.POSTS),
+            ApiRoute.metered("GET", "/comments", COMMENTS_READ, Upstream.POSTS),
+            ApiRoute.metered("POST", "/comments", COMMENTS_WRITE, Upstream.POSTS),
 
-            new ApiRoute("GET", "/webhooks", WEBHOOKS_READ, Upstream.WEBHOOKS),
-            new ApiRoute("POST", "/webhooks", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
-            new ApiRoute("GET", "/webhooks/{id}", WEBHOOKS_READ, Upstream.WEBHOOKS),
-            new ApiRoute("DELETE", "/webhooks/{id}", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
-            new ApiRoute("GET", "/deliveries", WEBHOOKS_READ, Upstream.WEBHOOKS),
+            ApiRoute.metered("GET", "/webhooks", WEBHOOKS_READ, Upstream.WEBHOOKS),
+            ApiRoute.metered("POST", "/webhooks", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
+            ApiRoute.metered("GET", "/webhooks/{id}", WEBHOOKS_READ, Upstream.WEBHOOKS),
+            ApiRoute.exempt("DELETE", "/webhooks/{id}", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
+            ApiRoute.metered("GET", "/deliveries", WEBHOOKS_READ, Upstream.WEBHOOKS),
 
-            new ApiRoute("GET", "/usage", null, Upstream.USAGE));
+            ApiRoute.metered("GET", "/usage", null, Upstream.USAGE));
 
     /** Looks up {@code path}, relative to {@code /api/v1} and starting with a slash. */
     public RouteMatch match(String method, String path) {

@@ -1,6 +1,6 @@
 package dev.herald.gateway.service;
 
-import dev.herald.gateway.repository.RateLimitWindowRepository;
+import dev.herald.gateway.repository.AdmissionRepository;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,16 +12,16 @@ import java.time.Duration;
 public class RateLimitWindowCleanup {
     private static final Duration KEEP = Duration.ofMinutes(10);
 
-    private final RateLimitWindowRepository windows;
+    private final AdmissionRepository windows;
     private final Clock clock;
 
-    public RateLimitWindowCleanup(RateLimitWindowRepository windows, Clock clock) {
+    public RateLimitWindowCleanup(AdmissionRepository windows, Clock clock) {
         this.windows = windows;
         this.clock = clock;
     }
 
     @Scheduled(every = "5m", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> dropEndedWindows() {
-        return windows.deleteEndedBefore(clock.instant().minus(KEEP)).replaceWithVoid();
+        return windows.deleteWindowsEndedBefore(clock.instant().minus(KEEP)).replaceWithVoid();
     }
 }

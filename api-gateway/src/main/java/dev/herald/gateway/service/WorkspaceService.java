@@ -9,6 +9,7 @@ import dev.herald.gateway.model.ApiKey;
 import dev.herald.gateway.model.Workspace;
 import dev.herald.gateway.repository.ApiKeyRepository;
 import dev.herald.gateway.repository.WorkspaceRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,6 +49,11 @@ public class WorkspaceService {
                     return keys.persist(newKey(workspaceId, mode, secret, scopes, name, false))
                             .map(key -> new IssuedApiKey(key, secret));
                 });
+    }
+
+    @WithSession
+    public Uni<Workspace> requireWorkspace(String workspaceId) {
+        return workspaces.findById(workspaceId).onItem().ifNull().failWith(() -> ApiException.notFound("workspace"));
     }
 
     @WithTransaction

@@ -1,5 +1,8 @@
 package dev.herald.gateway.proxy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.herald.local.FreePorts;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -7,16 +10,25 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Stands in for the services behind the gateway: answers every request with 200 and a JSON echo of what
- * it received (method, path, query, body) and remembers the headers of the last request, so tests can
- * check what the gateway forwards. The accounts service is pointed at a port nobody listens on.
+ * Stands in for the services behind the gateway. It answers every request with a JSON echo of what it
+ * received (method, path, query, body length, and the {@code api_requests_used} claim of the internal JWT)
+ * and remembers the headers of the last request. {@code ?status=N} makes it answer with status N and
+ * {@code ?replayed=true} with {@code Idempotency-Replayed: true}. As usage-service it answers
+ * {@code /internal/entitlements} from {@link #ENTITLEMENTS} (free plan when absent) and echoes
+ * {@code PUT /internal/subscription}. The accounts service is pointed at a port nobody listens on.
  */
 public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
+    /** "workspace:mode" -> {per_minute, api_requests_limit}. */
+    public static final Map<String, long[]> ENTITLEMENTS = new ConcurrentHashMap<>();
+    private static final ObjectMapper JSON = new ObjectMapper();
     private HttpServer server;
 
     @Override
@@ -26,20 +38,7 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        server.createContext("/", exchange -> {
-            lastHeaders.clear();
-            exchange.getRequestHeaders().forEach((name, values) -> lastHeaders.put(name.toLowerCase(), String.join(",", values)));
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            String query = exchange.getRequestURI().getRawQuery();
-            String echo = "{\"data\":{\"method\":\"" + exchange.getRequestMethod() + "\",\"path\":\"" + exchange.getRequestURI().getRawPath()
-                    + "\",\"query\":" + (query == null ? "null" : "\"" + query + "\"") + ",\"body_length\":" + body.length() + "}}";
-            byte[] bytes = echo.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("content-type", "application/json");
-            exchange.getResponseHeaders().add("x-upstream", "echo");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
+        server.createContext("/", this::answer);
         server.start();
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
         return Map.of(
@@ -48,6 +47,60 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
                 "herald.services.webhooks.url", url,
                 "herald.services.usage.url", url,
                 "herald.services.accounts.url", "http://127.0.0.1:" + FreePorts.next());
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        Map<String, String> headers = new ConcurrentHashMap<>();
+        exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), String.join(",", values)));
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        JsonNode claims = claims(headers.get("authorization"));
+        String path = exchange.getRequestURI().getRawPath();
+        String query = exchange.getRequestURI().getRawQuery();
+        int status = 200;
+        String answer;
+        if (path.equals("/internal/entitlements")) {
+            answer = entitlements(claims.path("wid").asText() + ":" + claims.path("mode").asText());
+        } else if (path.equals("/internal/subscription")) {
+            answer = "{\"data\":{\"forwarded\":" + body + ",\"workspace\":\"" + claims.path("wid").asText()
+                    + "\",\"mode\":\"" + claims.path("mode").asText() + "\"}}";
+        } else {
+            lastHeaders.clear();
+            lastHeaders.putAll(headers);
+            if (query != null && query.matches(".*status=\\d{3}.*")) {
+                status = Integer.parseInt(query.replaceAll(".*status=(\\d{3}).*", "$1"));
+            }
+            if (query != null && query.contains("replayed=true")) {
+                exchange.getResponseHeaders().add("Idempotency-Replayed", "true");
+            }
+            answer = "{\"data\":{\"method\":\"" + exchange.getRequestMethod() + "\",\"path\":\"" + path
+                    + "\",\"query\":" + (query == null ? "null" : "\"" + query + "\"") + ",\"body_length\":" + body.length()
+                    + ",\"api_requests_used\":" + (claims.has("api_requests_used") ? claims.get("api_requests_used").asLong() : "null")
+                    + "}}";
+        }
+        byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("content-type", "application/json");
+        exchange.getResponseHeaders().add("x-upstream", "echo");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    private static String entitlements(String tenant) {
+        long[] limits = ENTITLEMENTS.getOrDefault(tenant, new long[] {30, tenant.endsWith(":test") ? 10_000 : 2_000});
+        YearMonth month = YearMonth.now(ZoneOffset.UTC);
+        return "{\"data\":{\"plan\":\"free\",\"plan_source\":\"free\",\"period\":{\"start\":\""
+                + month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC) + "\",\"end\":\""
+                + month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC) + "\"},\"rate_limit\":{\"per_minute\":"
+                + limits[0] + "},\"api_requests_limit\":" + limits[1] + "}}";
+    }
+
+    private static JsonNode claims(String authorization) {
+        try {
+            String payload = authorization.substring("Bearer ".length()).split("\\.")[1];
+            return JSON.readTree(Base64.getUrlDecoder().decode(payload));
+        } catch (Exception e) {
+            return JSON.createObjectNode();
+        }
     }
 
     @Override

@@ -5,6 +5,8 @@ import java.security.PrivateKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import io.smallrye.jwt.build.JwtClaimsBuilder;
 
 /** Mints the short-lived internal JWT a trusted caller attaches to a service call. */
 public final class InternalTokenIssuer {
@@ -23,8 +25,14 @@ public final class InternalTokenIssuer {
     }
 
     public String issue(InternalToken token) {
+        return issue(token, Map.of());
+    }
+
+    /** A token carrying facts only the caller knows, such as the gateway's API-request count for GET /usage. */
+    public String issue(InternalToken token, Map<String, Object> extraClaims) {
         Instant now = clock.instant();
-        return Jwt.issuer(issuer)
+        JwtClaimsBuilder claims = Jwt.claims(extraClaims);
+        return claims.issuer(issuer)
                 .audience(audience)
                 .subject(token.keyId())
                 .claim(InternalTokenVerifier.WORKSPACE_CLAIM, token.workspaceId())

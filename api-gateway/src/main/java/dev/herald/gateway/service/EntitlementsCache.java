@@ -1,0 +1,73 @@
+package dev.herald.gateway.service;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.wire.Entitlements;
+import dev.herald.gateway.client.UsageClient;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * Each workspace+mode's plan limits, read from usage-service and kept for a few seconds so admission costs
+ * no extra round trip. A plan changed through this gateway's admin API is forgotten at once; other replicas
+ * see it within the refresh interval. When usage-service cannot be reached, the last known entitlements
+ * stay in force, and a tenant never seen before gets the free plan's.
+ */
+@ApplicationScoped
+public class EntitlementsCache {
+    private static final Logger LOG = Logger.getLogger(EntitlementsCache.class);
+    static final Duration REFRESH_AFTER = Duration.ofSeconds(5);
+    static final int FREE_PER_MINUTE = 30;
+    static final long FREE_LIVE_API_REQUESTS = 2_000;
+    static final long TEST_API_REQUESTS = 10_000;
+
+    private record Cached(Entitlements entitlements, Instant fetchedAt) {
+    }
+
+    private final UsageClient usage;
+    private final Clock clock;
+    private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+
+    public EntitlementsCache(UsageClient usage, Clock clock) {
+        this.usage = usage;
+        this.clock = clock;
+    }
+
+    public Uni<Entitlements> get(String workspaceId, Mode mode) {
+        String key = workspaceId + ":" + mode.wireName();
+        Instant now = clock.instant();
+        Cached cached = cache.get(key);
+        if (cached != null && now.isBefore(cached.fetchedAt().plus(REFRESH_AFTER)) && now.isBefore(cached.entitlements().period().end())) {
+            return Uni.createFrom().item(cached.entitlements());
+        }
+        return usage.entitlements(workspaceId, mode)
+                .invoke(fresh -> cache.put(key, new Cached(fresh, now)))
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.warnf("entitlements of %s unavailable (%s); using %s", key, failure.toString(),
+                            cached != null ? "the last known ones" : "the free plan's");
+                    Entitlements fallback = cached != null && now.isBefore(cached.entitlements().period().end())
+                            ? cached.entitlements() : freePlan(mode, now);
+                    // Kept like an answer, so an outage costs one attempt per tenant per interval, not per request.
+                    cache.put(key, new Cached(fallback, now));
+                    return fallback;
+                });
+    }
+
+    public void forget(String workspaceId, Mode mode) {
+        cache.remove(workspaceId + ":" + mode.wireName());
+    }
+
+    static Entitlements freePlan(Mode mode, Instant now) {
+        YearMonth month = YearMonth.from(now.atOffset(ZoneOffset.UTC));
+        Instant start = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+        Instant end = month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+        return new Entitlements("free", "free", new Entitlements.Period(start, end), new Entitlements.RateLimit(FREE_PER_MINUTE),
+                mode == Mode.TEST ? TEST_API_REQUESTS : FREE_LIVE_API_REQUESTS);
+    }
+}

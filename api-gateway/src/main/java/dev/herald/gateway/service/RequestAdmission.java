@@ -1,0 +1,78 @@
+package dev.herald.gateway.service;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Entitlements;
+import dev.herald.gateway.config.RateLimitConfig;
+import dev.herald.gateway.repository.AdmissionRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Rate limiting and monthly API-request metering (DESIGN section 3). Every request counts in its
+ * workspace+mode's fixed calendar-minute window, exempt or not, refused or not; a metered request also
+ * takes one unit of the month's allowance, atomically and only when it is within the rate limit. Requests
+ * without a valid credential count in a per-address window, for truthful headers.
+ */
+@ApplicationScoped
+public class RequestAdmission {
+    private final AdmissionRepository counters;
+    private final EntitlementsCache entitlements;
+    private final RateLimitConfig config;
+    private final Clock clock;
+
+    public RequestAdmission(AdmissionRepository counters, EntitlementsCache entitlements, RateLimitConfig config, Clock clock) {
+        this.counters = counters;
+        this.entitlements = entitlements;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    public Uni<Admission> admitKeyRequest(String workspaceId, Mode mode, boolean metered) {
+        String subject = workspaceId + ":" + mode.wireName();
+        return entitlements.get(workspaceId, mode).flatMap(plan -> {
+            Instant windowStart = windowStart();
+            int perMinute = plan.rateLimit().perMinute();
+            long monthly = plan.apiRequestsLimit() == null ? Long.MAX_VALUE : plan.apiRequestsLimit();
+            return counters.admit(subject, windowStart, plan.period().start(), metered, perMinute, monthly).map(counts -> {
+                RateLimitStatus rate = rateStatus(perMinute, counts.windowCount(), windowStart);
+                Admission.Outcome outcome;
+                if (counts.windowCount() > perMinute) {
+                    outcome = Admission.Outcome.RATE_LIMITED;
+                } else if (metered ? !counts.metered() : counts.meterUsedBefore() >= monthly) {
+                    // Once the allowance is spent every request is refused until reset, exempt routes too.
+                    outcome = Admission.Outcome.ALLOWANCE_SPENT;
+                } else {
+                    outcome = Admission.Outcome.ADMITTED;
+                }
+                long used = counts.metered() ? counts.meterUsedBefore() + 1 : counts.meterUsedBefore();
+                return new Admission(outcome, rate, plan, used, subject);
+            });
+        });
+    }
+
+    public Uni<RateLimitStatus> countAnonymousRequest(String clientAddress) {
+        Instant windowStart = windowStart();
+        int limit = config.anonymousPerMinute();
+        Entitlements.Period none = new Entitlements.Period(windowStart, windowStart);
+        return counters.admit("ip:" + clientAddress, windowStart, none.start(), false, limit, 0)
+                .map(counts -> rateStatus(limit, counts.windowCount(), windowStart));
+    }
+
+    /** A metered request whose answer does not count gives its unit back. */
+    public Uni<Void> refund(Admission admission) {
+        return counters.refund(admission.subject(), admission.entitlements().period().start());
+    }
+
+    private Instant windowStart() {
+        return Timestamps.now(clock).truncatedTo(ChronoUnit.MINUTES);
+    }
+
+    private RateLimitStatus rateStatus(int limit, int count, Instant windowStart) {
+        long reset = windowStart.plus(1, ChronoUnit.MINUTES).getEpochSecond();
+        return new RateLimitStatus(limit, Math.max(0, limit - count), reset);
+    }
+}

@@ -1,0 +1,21 @@
+package dev.herald.common.wire;
+
+import java.time.Instant;
+
+/**
+ * A reservation of units of a monthly meter, made by a service before it accepts work (usage-service's
+ * {@code POST /internal/reservations}). {@code id} is the caller's own id, unique per workspace and mode.
+ * {@code period} is where the units are reserved; {@code consumedPeriod} where they were counted as used
+ * (null unless consumed).
+ */
+public record UsageReservation(String id, String meter, long units, String status, UsagePeriod period,
+                               UsagePeriod consumedPeriod, Instant createdAt, Instant updatedAt) {
+    public static final String METER_PUBLICATIONS = "publications";
+    public static final String METER_MEDIA_BYTES = "media_bytes";
+    public static final String METER_COMMENT_REQUESTS = "comment_requests";
+    public static final String METER_NEW_CONNECTIONS = "new_connections";
+
+    public static final String STATUS_RESERVED = "reserved";
+    public static final String STATUS_CONSUMED = "consumed";
+    public static final String STATUS_RELEASED = "released";
+}
