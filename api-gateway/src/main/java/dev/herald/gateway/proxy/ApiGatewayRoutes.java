@@ -1,6 +1,17 @@
 package dev.herald.gateway.proxy;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.rest.RequestIds;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.RequestLog;
+import dev.herald.gateway.repository.RequestLogRepository;
+import dev.herald.gateway.routing.Upstream;
+import dev.herald.gateway.service.RequestLogService;
+import dev.herald.gateway.service.RequestLogWriter;
+import java.time.Instant;
 import dev.herald.common.auth.InternalToken;
 import dev.herald.common.auth.InternalTokens;
 import dev.herald.gateway.config.UsageConfig;
@@ -52,11 +63,15 @@ public class ApiGatewayRoutes {
     private final InternalTokens issuers;
     private final GatewayErrors errors;
     private final UsageConfig usage;
+    private final RequestLogWriter logWriter;
+    private final RequestLogService logService;
+    private final ObjectMapper mapper;
     private final Clock clock;
 
     public ApiGatewayRoutes(ApiKeyAuthenticator authenticator, RequestAdmission admission, RouteCatalog catalog,
                             ServiceProxy proxy, InternalTokenCache tokens, InternalTokens issuers, GatewayErrors errors,
-                            UsageConfig usage, Clock clock) {
+                            UsageConfig usage, RequestLogWriter logWriter, RequestLogService logService,
+                            ObjectMapper mapper, Clock clock) {
         this.authenticator = authenticator;
         this.admission = admission;
         this.catalog = catalog;
@@ -65,6 +80,9 @@ public class ApiGatewayRoutes {
         this.issuers = issuers;
         this.errors = errors;
         this.usage = usage;
+        this.logWriter = logWriter;
+        this.logService = logService;
+        this.mapper = mapper;
         this.clock = clock;
     }
 
@@ -107,6 +125,7 @@ public class ApiGatewayRoutes {
      */
     private Uni<Boolean> admitKeyRequest(RoutingContext rc, ApiKey key) {
         String method = rc.request().method().name();
+        logWhenAnswered(rc, key);
         RouteMatch match = catalog.match(method, servicePath(rc));
         Optional<Runnable> refusal = routeRefusal(rc, method, match, key);
         boolean metered = refusal.isEmpty() && match.route().get().metered();
@@ -221,6 +240,10 @@ public class ApiGatewayRoutes {
         ApiRoute route = rc.get(ROUTE);
         ApiKey key = rc.get(KEY);
         Admission verdict = rc.get(ADMISSION);
+        if (route.upstream() == Upstream.GATEWAY) {
+            serveLocally(rc, key);
+            return;
+        }
         String jwt = isUsageRead(route)
                 ? issuers.issuer().issue(new InternalToken(key.workspaceId, key.mode, key.id, key.scopeSet()),
                         Map.of(API_REQUESTS_USED_CLAIM, verdict.meteredUsed()))
@@ -232,6 +255,41 @@ public class ApiGatewayRoutes {
                                 rc.request().getHeader("x-request-id"), failure.toString()));
             }
         });
+    }
+
+    /** Records the request in the workspace's request log once its answer is complete, whatever it was. */
+    private void logWhenAnswered(RoutingContext rc, ApiKey key) {
+        Instant received = Timestamps.now(clock);
+        long started = System.nanoTime();
+        String requestId = rc.request().getHeader(RequestIds.HEADER);
+        String method = rc.request().method().name();
+        String path = rc.normalizedPath();
+        rc.addEndHandler(ended -> {
+            int durationMs = (int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - started) / 1_000_000);
+            logWriter.append(new RequestLogRepository.Entry(key.workspaceId, new RequestLog(requestId, method, path,
+                    rc.response().getStatusCode(), durationMs, key.id, key.mode, received)));
+        });
+    }
+
+    /** Routes the gateway answers itself; today only {@code GET /logs}. */
+    private void serveLocally(RoutingContext rc, ApiKey key) {
+        Map<String, String> query = new LinkedHashMap<>();
+        rc.queryParams().forEach(parameter -> query.putIfAbsent(parameter.getKey(), parameter.getValue()));
+        Uni.createFrom().deferred(() -> logService.list(key.workspaceId, key.mode, query))
+                .subscribe().with(list -> {
+                    try {
+                        rc.response().setStatusCode(200).putHeader("content-type", "application/json")
+                                .end(mapper.writeValueAsString(list));
+                    } catch (JsonProcessingException e) {
+                        fail(rc, e);
+                    }
+                }, failure -> {
+                    if (failure instanceof ApiException refusal) {
+                        errors.send(rc, refusal.code(), refusal.getMessage(), refusal.details());
+                    } else {
+                        fail(rc, failure);
+                    }
+                });
     }
 
     /** Server errors, limit refusals, exact replays and cached reads never count toward the allowance. */
@@ -269,7 +327,11 @@ public class ApiGatewayRoutes {
     }
 
     private void fail(RoutingContext rc) {
-        LOG.errorf(rc.failure(), "request %s failed", rc.request().getHeader("x-request-id"));
+        fail(rc, rc.failure());
+    }
+
+    private void fail(RoutingContext rc, Throwable failure) {
+        LOG.errorf(failure, "request %s failed", rc.request().getHeader("x-request-id"));
         errors.send(rc, ErrorCode.INTERNAL_ERROR, "Something went wrong on our side.");
     }
 

@@ -4,6 +4,7 @@ import static dev.herald.common.auth.Scopes.ACCOUNTS_READ;
 import static dev.herald.common.auth.Scopes.ACCOUNTS_WRITE;
 import static dev.herald.common.auth.Scopes.COMMENTS_READ;
 import static dev.herald.common.auth.Scopes.COMMENTS_WRITE;
+import static dev.herald.common.auth.Scopes.LOGS_READ;
 import static dev.herald.common.auth.Scopes.POSTS_READ;
 import static dev.herald.common.auth.Scopes.POSTS_WRITE;
 import static dev.herald.common.auth.Scopes.PROFILES_READ;
@@ -56,6 +57,8 @@ public class RouteCatalog {
             ApiRoute.metered("GET", "/webhooks/{id}", WEBHOOKS_READ, Upstream.WEBHOOKS),
             ApiRoute.exempt("DELETE", "/webhooks/{id}", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("GET", "/deliveries", WEBHOOKS_READ, Upstream.WEBHOOKS),
+
+            ApiRoute.metered("GET", "/logs", LOGS_READ, Upstream.GATEWAY),
 
             ApiRoute.metered("GET", "/usage", null, Upstream.USAGE));
 

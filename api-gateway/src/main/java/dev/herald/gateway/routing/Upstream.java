@@ -6,5 +6,7 @@ public enum Upstream {
     ACCOUNTS,
     POSTS,
     WEBHOOKS,
-    USAGE
+    USAGE,
+    /** Served by the gateway itself. */
+    GATEWAY
 }

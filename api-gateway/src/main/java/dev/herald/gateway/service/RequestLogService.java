@@ -1,0 +1,88 @@
+package dev.herald.gateway.service;
+
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.ListEnvelope;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.paging.CursorCodec;
+import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.paging.CursorScope;
+import dev.herald.common.paging.Page;
+import dev.herald.common.paging.PageRequest;
+import dev.herald.common.validation.QueryParameters;
+import dev.herald.common.wire.RequestLog;
+import dev.herald.gateway.repository.RequestLogRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code GET /logs}: a workspace+mode's API requests, newest first. */
+@ApplicationScoped
+public class RequestLogService {
+    private static final Set<String> METHODS = Set.of("GET", "POST", "PATCH", "PUT", "DELETE");
+
+    private final RequestLogRepository logs;
+    private final CursorCodec cursors;
+
+    public RequestLogService(RequestLogRepository logs, CursorCodec cursors) {
+        this.logs = logs;
+        this.cursors = cursors;
+    }
+
+    public Uni<ListEnvelope<RequestLog>> list(String workspaceId, Mode mode, Map<String, String> query) {
+        RequestLogRepository.Filters filters = new RequestLogRepository.Filters(status(query.get("status")),
+                method(query.get("method")), path(query.get("path")), requestId(query.get("request_id")));
+        Map<String, String> scopeFilters = new LinkedHashMap<>();
+        scopeFilters.put("status", query.get("status"));
+        scopeFilters.put("method", filters.method());
+        scopeFilters.put("path", filters.pathPrefix());
+        scopeFilters.put("request_id", filters.requestId());
+        CursorScope scope = CursorScope.of("logs", workspaceId, mode, scopeFilters);
+        PageRequest page = PageRequest.parse(query.get("limit"), query.get("cursor"), scope, cursors);
+        return logs.listPage(workspaceId, mode, filters, page.after(), page.fetchSize())
+                .map(rows -> Page.of(rows, page, log -> new CursorPosition(log.createdAt(), log.id()), log -> log, scope, cursors));
+    }
+
+    private static Integer status(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            int status = Integer.parseInt(value);
+            if (status >= 100 && status <= 599) {
+                return status;
+            }
+        } catch (NumberFormatException ignored) {
+            // answered below
+        }
+        throw ApiException.invalidParameter("status", "status must be an HTTP status code from 100 to 599.");
+    }
+
+    private static String method(String value) {
+        if (value == null) {
+            return null;
+        }
+        String method = value.toUpperCase();
+        if (!METHODS.contains(method)) {
+            throw ApiException.invalidParameter("method", "method must be one of GET, POST, PATCH, PUT, DELETE.");
+        }
+        return method;
+    }
+
+    private static String path(String value) {
+        String path = QueryParameters.boundedText("path", value, 200);
+        if (path != null && !path.startsWith("/")) {
+            throw ApiException.invalidParameter("path", "path must start with /, e.g. /api/v1/posts.");
+        }
+        return path;
+    }
+
+    private static String requestId(String value) {
+        if (value != null && !IdPrefix.REQUEST.matches(value)) {
+            throw ApiException.invalidParameter("request_id", "request_id must look like req_ followed by 24 hex characters.");
+        }
+        return value;
+    }
+}
