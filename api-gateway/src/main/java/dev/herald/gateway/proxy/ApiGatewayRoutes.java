@@ -15,12 +15,12 @@ import java.time.Instant;
 import dev.herald.common.auth.InternalToken;
 import dev.herald.common.auth.InternalTokens;
 import dev.herald.gateway.config.UsageConfig;
-import dev.herald.gateway.model.ApiKey;
 import dev.herald.gateway.routing.ApiRoute;
 import dev.herald.gateway.routing.RouteCatalog;
 import dev.herald.gateway.routing.RouteMatch;
 import dev.herald.gateway.service.Admission;
-import dev.herald.gateway.service.ApiKeyAuthenticator;
+import dev.herald.gateway.service.CallerAuthenticator;
+import dev.herald.gateway.service.Credential;
 import dev.herald.gateway.service.RateLimitStatus;
 import dev.herald.gateway.service.RequestAdmission;
 import io.smallrye.mutiny.Uni;
@@ -55,7 +55,7 @@ public class ApiGatewayRoutes {
     /** The one claim GET /usage needs from the edge: the month's API requests, this one included. */
     private static final String API_REQUESTS_USED_CLAIM = "api_requests_used";
 
-    private final ApiKeyAuthenticator authenticator;
+    private final CallerAuthenticator authenticator;
     private final RequestAdmission admission;
     private final RouteCatalog catalog;
     private final ServiceProxy proxy;
@@ -68,7 +68,7 @@ public class ApiGatewayRoutes {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public ApiGatewayRoutes(ApiKeyAuthenticator authenticator, RequestAdmission admission, RouteCatalog catalog,
+    public ApiGatewayRoutes(CallerAuthenticator authenticator, RequestAdmission admission, RouteCatalog catalog,
                             ServiceProxy proxy, InternalTokenCache tokens, InternalTokens issuers, GatewayErrors errors,
                             UsageConfig usage, RequestLogWriter logWriter, RequestLogService logService,
                             ObjectMapper mapper, Clock clock) {
@@ -114,7 +114,7 @@ public class ApiGatewayRoutes {
         return admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).map(rate -> {
             setRateLimitHeaders(rc, rate);
             errors.send(rc, ErrorCode.AUTHENTICATION_FAILED,
-                    "No valid API key was provided. Send Authorization: Bearer <your API key>.");
+                    "No valid credential was provided. Send Authorization: Bearer <your API key or access token>.");
             return false;
         });
     }
@@ -123,13 +123,13 @@ public class ApiGatewayRoutes {
      * Refusals for the route itself (unknown, wrong method, missing scope, not JSON) are decided first but
      * answered after the rate window counted the request: they are rate limited, never metered.
      */
-    private Uni<Boolean> admitKeyRequest(RoutingContext rc, ApiKey key) {
+    private Uni<Boolean> admitKeyRequest(RoutingContext rc, Credential key) {
         String method = rc.request().method().name();
         logWhenAnswered(rc, key);
         RouteMatch match = catalog.match(method, servicePath(rc));
         Optional<Runnable> refusal = routeRefusal(rc, method, match, key);
         boolean metered = refusal.isEmpty() && match.route().get().metered();
-        return admission.admitKeyRequest(key.workspaceId, key.mode, metered).map(verdict -> {
+        return admission.admitKeyRequest(key.workspaceId(), key.mode(), metered).map(verdict -> {
             setRateLimitHeaders(rc, verdict.rateLimit());
             switch (verdict.outcome()) {
                 case RATE_LIMITED -> {
@@ -154,7 +154,7 @@ public class ApiGatewayRoutes {
         });
     }
 
-    private Optional<Runnable> routeRefusal(RoutingContext rc, String method, RouteMatch match, ApiKey key) {
+    private Optional<Runnable> routeRefusal(RoutingContext rc, String method, RouteMatch match, Credential key) {
         if (match.route().isEmpty()) {
             if (match.pathExists()) {
                 return Optional.of(() -> {
@@ -166,7 +166,7 @@ public class ApiGatewayRoutes {
                     "No such route: " + method + " " + API_PREFIX + servicePath(rc) + "."));
         }
         ApiRoute route = match.route().get();
-        if (route.scope() != null && !key.scopeSet().contains(route.scope())) {
+        if (route.scope() != null && !key.scopes().contains(route.scope())) {
             return Optional.of(() -> errors.send(rc, ErrorCode.INSUFFICIENT_SCOPE,
                     "This API key lacks the " + route.scope() + " scope.", Map.of("required_scope", route.scope())));
         }
@@ -183,13 +183,13 @@ public class ApiGatewayRoutes {
                 Map.of("retry_after_seconds", retryAfter, "limit", rate.limit()));
     }
 
-    private void allowanceSpent(RoutingContext rc, ApiKey key, Admission verdict) {
+    private void allowanceSpent(RoutingContext rc, Credential key, Admission verdict) {
         var plan = verdict.entitlements();
         long retryAfter = Math.max(1, Duration.between(clock.instant(), plan.period().end()).toSeconds());
         long limit = plan.apiRequestsLimit();
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("metric", "api_requests");
-        details.put("mode", key.mode.wireName());
+        details.put("mode", key.mode().wireName());
         details.put("plan", plan.plan());
         details.put("limit", limit);
         details.put("used", verdict.meteredUsed());
@@ -238,14 +238,14 @@ public class ApiGatewayRoutes {
 
     private void forward(RoutingContext rc, Buffer body) {
         ApiRoute route = rc.get(ROUTE);
-        ApiKey key = rc.get(KEY);
+        Credential key = rc.get(KEY);
         Admission verdict = rc.get(ADMISSION);
         if (route.upstream() == Upstream.GATEWAY) {
             serveLocally(rc, key);
             return;
         }
         String jwt = isUsageRead(route)
-                ? issuers.issuer().issue(new InternalToken(key.workspaceId, key.mode, key.id, key.scopeSet()),
+                ? issuers.issuer().issue(new InternalToken(key.workspaceId(), key.mode(), key.id(), key.scopes()),
                         Map.of(API_REQUESTS_USED_CLAIM, verdict.meteredUsed()))
                 : tokens.tokenFor(key);
         proxy.forward(rc, route.upstream(), servicePath(rc), jwt, body, (status, headers) -> {
@@ -258,7 +258,7 @@ public class ApiGatewayRoutes {
     }
 
     /** Records the request in the workspace's request log once its answer is complete, whatever it was. */
-    private void logWhenAnswered(RoutingContext rc, ApiKey key) {
+    private void logWhenAnswered(RoutingContext rc, Credential key) {
         Instant received = Timestamps.now(clock);
         long started = System.nanoTime();
         String requestId = rc.request().getHeader(RequestIds.HEADER);
@@ -266,16 +266,16 @@ public class ApiGatewayRoutes {
         String path = rc.normalizedPath();
         rc.addEndHandler(ended -> {
             int durationMs = (int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - started) / 1_000_000);
-            logWriter.append(new RequestLogRepository.Entry(key.workspaceId, new RequestLog(requestId, method, path,
-                    rc.response().getStatusCode(), durationMs, key.id, key.mode, received)));
+            logWriter.append(new RequestLogRepository.Entry(key.workspaceId(), new RequestLog(requestId, method, path,
+                    rc.response().getStatusCode(), durationMs, key.id(), key.mode(), received)));
         });
     }
 
     /** Routes the gateway answers itself; today only {@code GET /logs}. */
-    private void serveLocally(RoutingContext rc, ApiKey key) {
+    private void serveLocally(RoutingContext rc, Credential key) {
         Map<String, String> query = new LinkedHashMap<>();
         rc.queryParams().forEach(parameter -> query.putIfAbsent(parameter.getKey(), parameter.getValue()));
-        Uni.createFrom().deferred(() -> logService.list(key.workspaceId, key.mode, query))
+        Uni.createFrom().deferred(() -> logService.list(key.workspaceId(), key.mode(), query))
                 .subscribe().with(list -> {
                     try {
                         rc.response().setStatusCode(200).putHeader("content-type", "application/json")

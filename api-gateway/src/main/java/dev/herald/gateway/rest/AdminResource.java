@@ -10,6 +10,9 @@ import dev.herald.common.wire.AdminApiKey;
 import dev.herald.common.wire.AdminWorkspace;
 import dev.herald.gateway.model.ApiKey;
 import dev.herald.gateway.model.Workspace;
+import dev.herald.gateway.model.OAuthClient;
+import dev.herald.gateway.service.OAuthTokenService;
+import dev.herald.common.wire.AdminOAuthClient;
 import dev.herald.gateway.service.WorkspaceService;
 import dev.herald.gateway.service.EntitlementsCache;
 import dev.herald.gateway.client.UsageClient;
@@ -43,11 +46,14 @@ public class AdminResource {
     private final WorkspaceService workspaces;
     private final UsageClient usage;
     private final EntitlementsCache entitlements;
+    private final OAuthTokenService oauth;
 
-    public AdminResource(WorkspaceService workspaces, UsageClient usage, EntitlementsCache entitlements) {
+    public AdminResource(WorkspaceService workspaces, UsageClient usage, EntitlementsCache entitlements,
+                         OAuthTokenService oauth) {
         this.workspaces = workspaces;
         this.usage = usage;
         this.entitlements = entitlements;
+        this.oauth = oauth;
     }
 
     @POST
@@ -76,6 +82,24 @@ public class AdminResource {
     @Path("/api-keys/{id}")
     public Uni<DataEnvelope<AdminApiKey>> revokeApiKey(@PathParam("id") String keyId) {
         return workspaces.revokeApiKey(keyId).map(key -> DataEnvelope.of(toWire(key, null)));
+    }
+
+    @POST
+    @Path("/workspaces/{id}/oauth-clients")
+    public Uni<Response> createOAuthClient(@PathParam("id") String workspaceId, JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("mode", "scopes", "name"));
+        FieldValue<String> mode = body.string("mode").required().matching(MODE, "test or live").read();
+        FieldValue<String> name = body.string("name").nullable().trimmed().length(1, 100).read();
+        Set<String> scopes = readScopes(json.get("scopes"), body);
+        body.validate();
+        return oauth.createClient(workspaceId, Mode.fromWire(mode.orNull()).orElseThrow(), scopes, name.orNull())
+                .map(issued -> Response.status(201).entity(DataEnvelope.of(toWire(issued.client(), issued.secret()))).build());
+    }
+
+    @DELETE
+    @Path("/oauth-clients/{id}")
+    public Uni<DataEnvelope<AdminOAuthClient>> revokeOAuthClient(@PathParam("id") String clientId) {
+        return oauth.revokeClient(clientId).map(client -> DataEnvelope.of(toWire(client, null)));
     }
 
     /**
@@ -124,6 +148,13 @@ public class AdminResource {
             result.add(scope.textValue());
         }
         return result;
+    }
+
+    private static AdminOAuthClient toWire(OAuthClient client, String secret) {
+        List<String> scopes = new ArrayList<>(client.scopeSet());
+        scopes.sort(null);
+        return new AdminOAuthClient(client.id, client.workspaceId, client.mode, scopes, client.name, secret,
+                client.createdAt, client.revokedAt);
     }
 
     private static AdminWorkspace toWire(Workspace workspace) {

@@ -20,11 +20,16 @@ public final class ApiKeySecrets {
     }
 
     public static String generate(Mode mode) {
-        StringBuilder key = new StringBuilder("sk_").append(mode.wireName()).append('_');
-        for (int i = 0; i < 32; i++) {
-            key.append(BASE62[RANDOM.nextInt(BASE62.length)]);
+        return "sk_" + mode.wireName() + "_" + randomBase62(32);
+    }
+
+    /** Random letters and digits, about 5.95 bits each; also the body of OAuth client secrets. */
+    public static String randomBase62(int length) {
+        StringBuilder text = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            text.append(BASE62[RANDOM.nextInt(BASE62.length)]);
         }
-        return key.toString();
+        return text.toString();
     }
 
     /** The mode a well-formed key names; empty for anything that is not a Herald API key. */

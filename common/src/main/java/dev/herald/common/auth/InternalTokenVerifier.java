@@ -23,6 +23,8 @@ public final class InternalTokenVerifier {
         JWTAuthContextInfo info = new JWTAuthContextInfo(key, issuer);
         info.setExpectedAudience(Set.of(audience));
         info.setSignatureAlgorithm(Set.of(SignatureAlgorithm.RS256));
+        // A few seconds of tolerance for clocks of different hosts; smallrye-jwt's default is a minute.
+        info.setClockSkew(5);
         this.parser = new DefaultJWTParser(info);
     }
 

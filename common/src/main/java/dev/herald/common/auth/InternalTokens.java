@@ -14,6 +14,7 @@ public class InternalTokens {
     private final Clock clock;
     private volatile InternalTokenVerifier verifier;
     private volatile InternalTokenIssuer issuer;
+    private volatile java.security.PrivateKey signingKey;
 
     public InternalTokens(InternalJwtConfig config, Clock clock) {
         this.config = config;
@@ -34,6 +35,14 @@ public class InternalTokens {
             issuer = new InternalTokenIssuer(RsaKeys.readPrivateKey(pem), config.issuer(), config.audience(), config.ttl(), clock);
         }
         return issuer;
+    }
+
+    /** The private key this service signs with (the internal JWT's, also used for OAuth access tokens). */
+    public java.security.PrivateKey signingKey() {
+        if (signingKey == null) {
+            signingKey = RsaKeys.readPrivateKey(required(config.privateKey(), "herald.internal-jwt.private-key"));
+        }
+        return signingKey;
     }
 
     private static String required(Optional<String> value, String property) {

@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 public enum IdPrefix {
     WORKSPACE("ws"),
     API_KEY("key"),
+    OAUTH_CLIENT("cli"),
     PROFILE("prf"),
     ACCOUNT("acc"),
     POST("pst"),

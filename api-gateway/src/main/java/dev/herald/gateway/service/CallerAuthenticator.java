@@ -1,0 +1,27 @@
+package dev.herald.gateway.service;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
+
+/** {@code Authorization: Bearer <API key or OAuth access token>} to a credential, or nothing. */
+@ApplicationScoped
+public class CallerAuthenticator {
+    private static final String BEARER = "Bearer ";
+
+    private final ApiKeyAuthenticator apiKeys;
+    private final AccessTokenVerifier accessTokens;
+
+    public CallerAuthenticator(ApiKeyAuthenticator apiKeys, AccessTokenVerifier accessTokens) {
+        this.apiKeys = apiKeys;
+        this.accessTokens = accessTokens;
+    }
+
+    public Uni<Optional<Credential>> authenticate(String authorization) {
+        if (authorization == null || !authorization.startsWith(BEARER)) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        String presented = authorization.substring(BEARER.length()).trim();
+        return presented.startsWith("sk_") ? apiKeys.authenticate(presented) : accessTokens.verify(presented);
+    }
+}

@@ -1,0 +1,144 @@
+package dev.herald.gateway.proxy;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.herald.common.auth.InternalTokens;
+import dev.herald.common.auth.Mode;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.smallrye.jwt.algorithm.SignatureAlgorithm;
+import io.smallrye.jwt.build.Jwt;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.Base64;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(EchoUpstream.class)
+class OAuthAccessTokenTest {
+    static final String ADMIN = "Bearer test-admin-token-0123456789";
+    static final String RESOURCE = "http://localhost:8081/api/v1";
+
+    @Inject
+    InternalTokens keys;
+
+    private String workspace;
+    private String clientId;
+    private String clientSecret;
+
+    @BeforeEach
+    void newClient() {
+        workspace = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"name\":\"OAuth\"}")
+                .post("/admin/v1/workspaces").then().statusCode(201).extract().path("data.id");
+        JsonPath client = given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+                .body("{\"mode\":\"live\",\"scopes\":[\"profiles:read\",\"posts:read\"]}")
+                .post("/admin/v1/workspaces/" + workspace + "/oauth-clients").then().statusCode(201)
+                .body("data.client_id", matchesPattern("^cli_[a-f0-9]{24}$"))
+                .body("data.client_secret", matchesPattern("^hcs_[A-Za-z0-9]{40}$"))
+                .extract().jsonPath();
+        clientId = client.getString("data.client_id");
+        clientSecret = client.getString("data.client_secret");
+    }
+
+    private JsonPath token(String scope) {
+        var request = given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").formParam("resource", RESOURCE);
+        if (scope != null) {
+            request.formParam("scope", scope);
+        }
+        return request.post("/oauth/token").then().statusCode(200)
+                .header("Cache-Control", "no-store")
+                .body("token_type", equalTo("Bearer"))
+                .body("expires_in", equalTo(3600))
+                .extract().jsonPath();
+    }
+
+    @Test
+    void aClientCredentialsTokenActsForItsWorkspaceModeAndScopes() {
+        JsonPath granted = token(null);
+        assertThat(granted.getString("scope")).isEqualTo("posts:read profiles:read");
+        String accessToken = granted.getString("access_token");
+        given().header("Authorization", "Bearer " + accessToken).get("/api/v1/profiles").then().statusCode(200)
+                .header("X-RateLimit-Limit", "30");
+        var caller = keys.verifier().verify(EchoUpstream.lastHeaders.get("authorization").substring(7)).orElseThrow();
+        assertThat(caller.workspaceId()).isEqualTo(workspace);
+        assertThat(caller.mode()).isEqualTo(Mode.LIVE);
+        assertThat(caller.scopes()).containsExactlyInAnyOrder("profiles:read", "posts:read");
+        assertThat(caller.keyId()).isEqualTo(clientId);
+    }
+
+    @Test
+    void aNarrowerScopeCanBeAskedForAndIsEnforced() {
+        String accessToken = token("profiles:read").getString("access_token");
+        given().header("Authorization", "Bearer " + accessToken).get("/api/v1/posts").then().statusCode(403)
+                .body("error.code", equalTo("insufficient_scope")).body("error.details.required_scope", equalTo("posts:read"));
+    }
+
+    @Test
+    void theTokenEndpointRefusesBadRequestsInOAuthTerms() {
+        given().auth().preemptive().basic(clientId, "wrong").contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").post("/oauth/token").then()
+                .statusCode(401).body("error", equalTo("invalid_client"));
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").formParam("resource", "https://other.example/api/v1")
+                .post("/oauth/token").then().statusCode(400).body("error", equalTo("invalid_target"));
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .formParam("grant_type", "password").post("/oauth/token").then()
+                .statusCode(400).body("error", equalTo("unsupported_grant_type"));
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").formParam("scope", "webhooks:write")
+                .post("/oauth/token").then().statusCode(400).body("error", equalTo("invalid_scope"));
+        given().contentType(ContentType.URLENC).formParam("grant_type", "client_credentials")
+                .post("/oauth/token").then().statusCode(400).body("error", equalTo("invalid_request"));
+    }
+
+    @Test
+    void tokensForAnotherResourceExpiredForgedOrUnsignedAreRefused() {
+        Instant now = Instant.now();
+        String wrongAudience = mint(keys, "herald", "https://other.example/api/v1", now.plusSeconds(600));
+        String expired = mint(keys, "herald", RESOURCE, now.minusSeconds(30));
+        String foreignIssuer = mint(keys, "https://evil.example", RESOURCE, now.plusSeconds(600));
+        String valid = mint(keys, "herald", RESOURCE, now.plusSeconds(600));
+        String[] parts = valid.split("\\.");
+        String unsigned = Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes())
+                + "." + parts[1] + ".";
+        java.util.Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("wrong audience", wrongAudience);
+        refused.put("expired", expired);
+        refused.put("foreign issuer", foreignIssuer);
+        refused.put("alg none", unsigned);
+        refused.put("bad signature", parts[0] + "." + parts[1] + ".AAAA");
+        refused.forEach((why, bad) -> assertThat(given().header("Authorization", "Bearer " + bad).get("/api/v1/profiles").statusCode())
+                .as(why).isEqualTo(401));
+        given().header("Authorization", "Bearer " + valid).get("/api/v1/profiles").then().statusCode(200);
+    }
+
+    @Test
+    void revokingTheClientCutsItsTokensOff() {
+        String accessToken = token(null).getString("access_token");
+        given().header("Authorization", "Bearer " + accessToken).get("/api/v1/profiles").then().statusCode(200);
+        given().header("Authorization", ADMIN).delete("/admin/v1/oauth-clients/" + clientId).then().statusCode(200)
+                .body("data.revoked_at", org.hamcrest.Matchers.notNullValue())
+                .body("data.client_secret", nullValue());
+        given().header("Authorization", "Bearer " + accessToken).get("/api/v1/profiles").then().statusCode(401);
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").post("/oauth/token").then().statusCode(401);
+    }
+
+    private String mint(InternalTokens keys, String issuer, String audience, Instant expiresAt) {
+        return Jwt.issuer(issuer).audience(audience).subject(clientId)
+                .claim("wid", workspace).claim("mode", "live").claim("scope", "profiles:read")
+                .issuedAt(expiresAt.minusSeconds(3600)).expiresAt(expiresAt)
+                .jws().algorithm(SignatureAlgorithm.RS256).sign(keys.signingKey());
+    }
+}
