@@ -1,0 +1,106 @@
+package dev.herald.usage.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.api.DataEnvelope;
+import dev.herald.common.auth.Caller;
+import dev.herald.common.auth.InternalCaller;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.validation.JsonBody;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.usage.catalog.Meter;
+import dev.herald.usage.service.ReservationRequest;
+import dev.herald.usage.service.ReservationService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * {@code /internal/reservations}: other services reserve units of a monthly meter before accepting work,
+ * then consume them when the work completes or release them when it does not. The internal JWT's
+ * workspace and mode scope every reservation.
+ */
+@Path("/internal/reservations")
+@InternalCaller
+@Produces(MediaType.APPLICATION_JSON)
+public class ReservationResource {
+    static final Pattern RESERVATION_ID = Pattern.compile("^[A-Za-z0-9_-]+$");
+    static final int MAX_RESERVATION_ID_LENGTH = 100;
+    /** 10^15: far above any allowance (500 GB of media is 5 * 10^11 bytes). */
+    static final long MAX_UNITS = 1_000_000_000_000_000L;
+    /** {@code at} may be a post's scheduled time (up to a year ahead) or a completion time; beyond this it is a mistake. */
+    static final Duration MAX_AT_DISTANCE = Duration.ofDays(400);
+
+    private final ReservationService reservations;
+    private final Caller caller;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
+    public ReservationResource(ReservationService reservations, Caller caller, ObjectMapper mapper, Clock clock) {
+        this.reservations = reservations;
+        this.caller = caller;
+        this.mapper = mapper;
+        this.clock = clock;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> reserve(JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("reservation_id", "meter", "units", "at"));
+        String id = body.string("reservation_id").required().length(1, MAX_RESERVATION_ID_LENGTH)
+                .matching(RESERVATION_ID, "letters, digits, '_' and '-'").read().orNull();
+        Meter meter = BodyFields.oneOf(body, "meter", Meter.values(), Meter::wireName);
+        Long units = BodyFields.integer(body, json, "units", 1, MAX_UNITS);
+        Instant at = at(body);
+        body.validate();
+        return reservations.reserve(caller.workspaceId(), caller.mode(), new ReservationRequest(id, meter, units, at))
+                .map(outcome -> Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
+                        .entity(DataEnvelope.of(outcome.reservation())).build());
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<DataEnvelope<UsageReservation>> get(@PathParam("id") String id) {
+        return reservations.get(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    /** Optional body {@code {"at": RFC 3339}}: when the work completed (default now). */
+    @POST
+    @Path("/{id}/consume")
+    public Uni<DataEnvelope<UsageReservation>> consume(@PathParam("id") String id, String raw, HttpHeaders headers)
+            throws IOException {
+        JsonBody body = JsonBody.of(BodyFields.optionalObject(mapper, raw, headers.getMediaType()), Set.of("at"));
+        Instant at = at(body);
+        body.validate();
+        return reservations.consume(caller.workspaceId(), caller.mode(), id, at).map(DataEnvelope::of);
+    }
+
+    @POST
+    @Path("/{id}/release")
+    public Uni<DataEnvelope<UsageReservation>> release(@PathParam("id") String id, String raw, HttpHeaders headers)
+            throws IOException {
+        JsonBody.of(BodyFields.optionalObject(mapper, raw, headers.getMediaType()), Set.of()).validate();
+        return reservations.release(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    private Instant at(JsonBody body) {
+        Instant at = BodyFields.timestamp(body, "at");
+        if (at != null && Duration.between(Timestamps.now(clock), at).abs().compareTo(MAX_AT_DISTANCE) > 0) {
+            body.reject("at", "invalid_value", "at must be within " + MAX_AT_DISTANCE.toDays() + " days of now.");
+        }
+        return at;
+    }
+}

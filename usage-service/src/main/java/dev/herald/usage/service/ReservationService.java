@@ -1,0 +1,265 @@
+package dev.herald.usage.service;
+
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.UsageEvent;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.UsagePeriod;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.usage.catalog.Meter;
+import dev.herald.usage.config.UsageConfig;
+import dev.herald.usage.messaging.UsageEventOutbox;
+import dev.herald.usage.model.ReservationEntity;
+import dev.herald.usage.model.UsageMeterEntity;
+import dev.herald.usage.repository.ReservationRepository;
+import dev.herald.usage.repository.SubscriptionRepository;
+import dev.herald.usage.repository.UsageMeterRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reservations of monthly meters: the synchronous admission of work that a limit can refuse (spec section
+ * 8, DESIGN rule "admission is synchronous"). A reservation locks its meter row and checks
+ * {@code used + reserved + units <= limit}, so concurrent callers can never overshoot an allowance; a
+ * refusal writes nothing. Every change commits with its {@code usage.*} event in the outbox.
+ */
+@ApplicationScoped
+public class ReservationService {
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final ReservationRepository reservations;
+    private final UsageMeterRepository meters;
+    private final SubscriptionRepository subscriptions;
+    private final UsageEventOutbox events;
+    private final UsageConfig config;
+    private final Clock clock;
+
+    public ReservationService(ReservationRepository reservations, UsageMeterRepository meters,
+                              SubscriptionRepository subscriptions, UsageEventOutbox events, UsageConfig config, Clock clock) {
+        this.reservations = reservations;
+        this.meters = meters;
+        this.subscriptions = subscriptions;
+        this.events = events;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /**
+     * Reserves {@code units} in the period containing {@code at} (default now). The same id again answers
+     * the existing reservation; with another meter or number of units it is a conflict.
+     */
+    public Uni<ReservationOutcome> reserve(String workspaceId, Mode mode, ReservationRequest request) {
+        return Panache.withTransaction(() -> reserveOnce(workspaceId, mode, request))
+                // Two first calls with one id raced on different meter rows: the loser answers as a replay.
+                .onFailure(ReservationService::isUniqueViolation).recoverWithUni(() -> Panache.withSession(() ->
+                        reservations.findInTenant(workspaceId, mode, request.id())
+                                .map(existing -> replay(existing, request))));
+    }
+
+    private Uni<ReservationOutcome> reserveOnce(String workspaceId, Mode mode, ReservationRequest request) {
+        return reservations.findInTenant(workspaceId, mode, request.id()).flatMap(existing -> {
+            if (existing != null) {
+                return Uni.createFrom().item(replay(existing, request));
+            }
+            Instant now = Timestamps.now(clock);
+            Instant at = request.at() == null ? now : request.at();
+            return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
+                SubscriptionState state = SubscriptionState.of(mode, row);
+                UsagePeriod period = state.periodAt(at);
+                Long limit = request.meter().limitIn(state.allowancesAt(at));
+                return meters.lockOrCreate(workspaceId, mode, request.meter(), period, now)
+                        // Under the meter's lock: a concurrent first call with this id has committed by now.
+                        .flatMap(meter -> reservations.findInTenant(workspaceId, mode, request.id()).flatMap(raced -> {
+                            if (raced != null) {
+                                return Uni.createFrom().item(replay(raced, request));
+                            }
+                            if (limit != null && meter.used + meter.reserved + request.units() > limit) {
+                                return Uni.createFrom().failure(limitExceeded(mode, state, at, now, request.meter(), limit, meter));
+                            }
+                            meter.reserved += request.units();
+                            meter.updatedAt = now;
+                            ReservationEntity reservation = newReservation(workspaceId, mode, request, period, now);
+                            return reservations.persistAndFlush(reservation)
+                                    .flatMap(saved -> emit(UsageEvent.RESERVED, saved))
+                                    .map(wire -> new ReservationOutcome(wire, true));
+                        }));
+            });
+        });
+    }
+
+    /**
+     * Reserved to consumed: the units leave {@code reserved} of the reservation's period and count as used in
+     * the period containing {@code at} (the completion time; default now). Consuming again answers the
+     * reservation as it is; a released reservation cannot be consumed.
+     */
+    @WithTransaction
+    public Uni<UsageReservation> consume(String workspaceId, Mode mode, String id, Instant at) {
+        return lockedOrNotFound(workspaceId, mode, id).flatMap(reservation -> switch (reservation.status) {
+            case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().item(toWire(reservation));
+            case UsageReservation.STATUS_RELEASED -> Uni.createFrom().failure(impossible(reservation, "consumed"));
+            default -> {
+                Instant now = Timestamps.now(clock);
+                Instant completedAt = at == null ? now : at;
+                yield subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
+                    UsagePeriod reservedIn = new UsagePeriod(reservation.periodStart, reservation.periodEnd);
+                    UsagePeriod usedIn = SubscriptionState.of(mode, row).periodAt(completedAt);
+                    Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
+                    return lockInOrder(workspaceId, mode, meter, reservedIn, usedIn, now).flatMap(rows -> {
+                        rows.get(reservedIn.start()).reserved -= reservation.units;
+                        rows.get(usedIn.start()).used += reservation.units;
+                        rows.values().forEach(touched -> touched.updatedAt = now);
+                        reservation.status = UsageReservation.STATUS_CONSUMED;
+                        reservation.consumedPeriodStart = usedIn.start();
+                        reservation.consumedPeriodEnd = usedIn.end();
+                        reservation.updatedAt = now;
+                        return reservations.flush().flatMap(flushed -> emit(UsageEvent.CONSUMED, reservation));
+                    });
+                });
+            }
+        });
+    }
+
+    /** Reserved to released: the units go back to the period's allowance. Releasing again answers it as it is. */
+    @WithTransaction
+    public Uni<UsageReservation> release(String workspaceId, Mode mode, String id) {
+        return lockedOrNotFound(workspaceId, mode, id).flatMap(reservation -> switch (reservation.status) {
+            case UsageReservation.STATUS_RELEASED -> Uni.createFrom().item(toWire(reservation));
+            case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().failure(impossible(reservation, "released"));
+            default -> {
+                Instant now = Timestamps.now(clock);
+                UsagePeriod reservedIn = new UsagePeriod(reservation.periodStart, reservation.periodEnd);
+                Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
+                yield meters.lockOrCreate(workspaceId, mode, meter, reservedIn, now).flatMap(row -> {
+                    row.reserved -= reservation.units;
+                    row.updatedAt = now;
+                    reservation.status = UsageReservation.STATUS_RELEASED;
+                    reservation.updatedAt = now;
+                    return reservations.flush().flatMap(flushed -> emit(UsageEvent.RELEASED, reservation));
+                });
+            }
+        });
+    }
+
+    @WithSession
+    public Uni<UsageReservation> get(String workspaceId, Mode mode, String id) {
+        return reservations.findInTenant(workspaceId, mode, id)
+                .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"))
+                .map(ReservationService::toWire);
+    }
+
+    private Uni<ReservationEntity> lockedOrNotFound(String workspaceId, Mode mode, String id) {
+        return reservations.findInTenantForUpdate(workspaceId, mode, id)
+                .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"));
+    }
+
+    /**
+     * Locks the meter rows of both periods, earliest period first (every transaction takes meter locks in
+     * that order, so two consumptions never deadlock). One row when both periods are the same.
+     */
+    private Uni<Map<Instant, UsageMeterEntity>> lockInOrder(String workspaceId, Mode mode, Meter meter,
+                                                           UsagePeriod a, UsagePeriod b, Instant now) {
+        UsagePeriod first = a.start().isAfter(b.start()) ? b : a;
+        UsagePeriod second = first == a ? b : a;
+        Map<Instant, UsageMeterEntity> rows = new LinkedHashMap<>();
+        return meters.lockOrCreate(workspaceId, mode, meter, first, now).flatMap(row -> {
+            rows.put(first.start(), row);
+            if (second.start().equals(first.start())) {
+                return Uni.createFrom().item(rows);
+            }
+            return meters.lockOrCreate(workspaceId, mode, meter, second, now).map(other -> {
+                rows.put(second.start(), other);
+                return rows;
+            });
+        });
+    }
+
+    private Uni<UsageReservation> emit(String type, ReservationEntity reservation) {
+        UsageReservation wire = toWire(reservation);
+        return events.record(type, reservation.workspaceId, Mode.fromWire(reservation.mode).orElseThrow(), wire).replaceWith(wire);
+    }
+
+    private static ReservationOutcome replay(ReservationEntity existing, ReservationRequest request) {
+        if (existing == null) {
+            throw new IllegalStateException("a reservation that violated the unique key is gone");
+        }
+        if (!existing.meter.equals(request.meter().wireName()) || existing.units != request.units()) {
+            throw new ApiException(ErrorCode.CONFLICT,
+                    "Reservation " + existing.id + " already exists with another meter or number of units.",
+                    Map.of("reservation_id", existing.id, "meter", existing.meter, "units", existing.units));
+        }
+        return new ReservationOutcome(toWire(existing), false);
+    }
+
+    private static ApiException impossible(ReservationEntity reservation, String wanted) {
+        return new ApiException(ErrorCode.CONFLICT,
+                "Reservation " + reservation.id + " is " + reservation.status + " and cannot be " + wanted + ".",
+                Map.of("reservation_id", reservation.id, "status", reservation.status));
+    }
+
+    /** {@code 429 usage_limit_exceeded} with the spec's details; Retry-After is the time until the period resets. */
+    private ApiException limitExceeded(Mode mode, SubscriptionState state, Instant at, Instant now, Meter meter, long limit,
+                                       UsageMeterEntity row) {
+        UsagePeriod period = state.periodAt(at);
+        long retryAfter = Math.max(0, (Duration.between(now, period.end()).toMillis() + 999) / 1000);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("metric", meter.wireName());
+        details.put("mode", mode.wireName());
+        details.put("plan", state.termsAt(at).plan().wireName());
+        details.put("limit", limit);
+        details.put("used", row.used);
+        details.put("reserved", row.reserved);
+        details.put("remaining", Math.max(0, limit - row.used - row.reserved));
+        details.put("reset_at", period.end());
+        details.put("upgrade_url", config.upgradeUrl());
+        details.put("retry_after_seconds", retryAfter);
+        return new ApiException(ErrorCode.USAGE_LIMIT_EXCEEDED,
+                "The " + meter.wireName().replace('_', ' ') + " allowance of this period is used up.",
+                details, Map.of("Retry-After", Long.toString(retryAfter)));
+    }
+
+    private static ReservationEntity newReservation(String workspaceId, Mode mode, ReservationRequest request,
+                                                    UsagePeriod period, Instant now) {
+        ReservationEntity reservation = new ReservationEntity();
+        reservation.workspaceId = workspaceId;
+        reservation.mode = mode.wireName();
+        reservation.id = request.id();
+        reservation.meter = request.meter().wireName();
+        reservation.units = request.units();
+        reservation.status = UsageReservation.STATUS_RESERVED;
+        reservation.periodStart = period.start();
+        reservation.periodEnd = period.end();
+        reservation.createdAt = now;
+        reservation.updatedAt = now;
+        return reservation;
+    }
+
+    static boolean isUniqueViolation(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof io.vertx.pgclient.PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())) {
+                return true;
+            }
+            if (cause instanceof org.hibernate.exception.ConstraintViolationException violation
+                    && UNIQUE_VIOLATION.equals(violation.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public static UsageReservation toWire(ReservationEntity reservation) {
+        UsagePeriod consumedIn = reservation.consumedPeriodStart == null ? null
+                : new UsagePeriod(reservation.consumedPeriodStart, reservation.consumedPeriodEnd);
+        return new UsageReservation(reservation.id, reservation.meter, reservation.units, reservation.status,
+                new UsagePeriod(reservation.periodStart, reservation.periodEnd), consumedIn,
+                reservation.createdAt, reservation.updatedAt);
+    }
+}

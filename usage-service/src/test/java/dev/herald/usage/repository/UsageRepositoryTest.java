@@ -1,0 +1,93 @@
+package dev.herald.usage.repository;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.wire.UsagePeriod;
+import dev.herald.testing.RealInfrastructure;
+import dev.herald.usage.catalog.Meter;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.vertx.RunOnVertxContext;
+import io.quarkus.test.vertx.UniAsserter;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "usage_test"))
+class UsageRepositoryTest {
+    private static final UsagePeriod MARCH = new UsagePeriod(Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z"));
+    private static final Instant NOW = Instant.parse("2026-03-10T12:00:00Z");
+
+    @Inject
+    UsageMeterRepository meters;
+
+    @Inject
+    ConnectedAccountRepository accounts;
+
+    @Inject
+    SubscriptionRepository subscriptions;
+
+    @Test
+    @RunOnVertxContext
+    void aMeterRowIsCreatedAtZeroOnceAndKeepsWhatWasCounted(UniAsserter asserter) {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        asserter.assertThat(() -> Panache.withTransaction(() -> meters.lockOrCreate(workspace, Mode.LIVE, Meter.PUBLICATIONS, MARCH, NOW)
+                        .invoke(row -> row.reserved += 5)),
+                row -> assertThat(row.periodEnd).isEqualTo(MARCH.end()));
+        asserter.assertThat(() -> Panache.withTransaction(() -> meters.lockOrCreate(workspace, Mode.LIVE, Meter.PUBLICATIONS, MARCH, NOW)),
+                row -> {
+                    assertThat(row.reserved).isEqualTo(5);
+                    assertThat(row.used).isZero();
+                });
+    }
+
+    @Test
+    @RunOnVertxContext
+    void metersAreReadPerWorkspaceModeAndPeriod(UniAsserter asserter) {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        UsagePeriod april = new UsagePeriod(MARCH.end(), Instant.parse("2026-05-01T00:00:00Z"));
+        asserter.execute(() -> Panache.withTransaction(() -> meters.lockOrCreate(workspace, Mode.LIVE, Meter.PUBLICATIONS, MARCH, NOW)
+                .invoke(row -> row.used = 2)
+                .flatMap(x -> meters.lockOrCreate(workspace, Mode.LIVE, Meter.MEDIA_BYTES, MARCH, NOW)).invoke(row -> row.used = 7)
+                .flatMap(x -> meters.lockOrCreate(workspace, Mode.TEST, Meter.PUBLICATIONS, MARCH, NOW)).invoke(row -> row.used = 9)
+                .flatMap(x -> meters.lockOrCreate(workspace, Mode.LIVE, Meter.PUBLICATIONS, april, NOW)).invoke(row -> row.used = 11)
+                .flatMap(x -> meters.lockOrCreate(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.LIVE, Meter.PUBLICATIONS, MARCH, NOW))));
+        asserter.assertThat(() -> Panache.withSession(() -> meters.inPeriod(workspace, Mode.LIVE, MARCH.start())), rows -> {
+            assertThat(rows).containsOnlyKeys(Meter.PUBLICATIONS, Meter.MEDIA_BYTES);
+            assertThat(rows.get(Meter.PUBLICATIONS).used).isEqualTo(2);
+            assertThat(rows.get(Meter.MEDIA_BYTES).used).isEqualTo(7);
+        });
+    }
+
+    @Test
+    @RunOnVertxContext
+    void connectedAccountsAreCountedOncePerAccountAndMode(UniAsserter asserter) {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        asserter.execute(() -> Panache.withTransaction(() -> accounts.add(workspace, Mode.LIVE, "acc_1")
+                .flatMap(x -> accounts.add(workspace, Mode.LIVE, "acc_1"))
+                .flatMap(x -> accounts.add(workspace, Mode.LIVE, "acc_2"))
+                .flatMap(x -> accounts.add(workspace, Mode.TEST, "acc_3"))));
+        asserter.assertThat(() -> Panache.withSession(() -> accounts.count(workspace, Mode.LIVE)), count -> assertThat(count).isEqualTo(2));
+        asserter.execute(() -> Panache.withTransaction(() -> accounts.remove(workspace, Mode.LIVE, "acc_1")));
+        asserter.assertThat(() -> Panache.withSession(() -> accounts.count(workspace, Mode.LIVE)), count -> assertThat(count).isEqualTo(1));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aMissingSubscriptionIsCreatedAsFree(UniAsserter asserter) {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        asserter.assertThat(() -> Panache.withSession(() -> subscriptions.findInTenant(workspace, Mode.LIVE)), row -> assertThat(row).isNull());
+        asserter.assertThat(() -> Panache.withTransaction(() -> subscriptions.lockOrCreate(workspace, Mode.LIVE, NOW)), row -> {
+            assertThat(row.plan).isEqualTo("free");
+            assertThat(row.planSource).isEqualTo("free");
+            assertThat(row.pendingPlan).isNull();
+        });
+        asserter.assertThat(() -> Panache.withSession(() -> subscriptions.findInTenant(workspace, Mode.TEST)), row -> assertThat(row).isNull());
+    }
+}
