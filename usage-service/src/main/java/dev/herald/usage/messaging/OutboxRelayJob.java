@@ -24,7 +24,8 @@ public class OutboxRelayJob {
         this.relay = new OutboxRelay(pool, message -> send(emitter, message), BATCH_SIZE);
     }
 
-    @Scheduled(every = "${herald.outbox.poll-interval:0.2s}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /** The first run waits until messaging has wired the emitter (sooner, on a busy machine, it is not there yet). */
+    @Scheduled(every = "${herald.outbox.poll-interval:0.2s}", delayed = "${herald.outbox.initial-delay:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> publishPending() {
         return drain().onFailure().invoke(failure -> LOG.warnf("outbox relay: %s (will retry)", failure.toString()))
                 .onFailure().recoverWithNull().replaceWithVoid();
