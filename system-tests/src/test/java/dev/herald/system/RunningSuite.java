@@ -8,6 +8,7 @@ import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The whole suite, started once per test JVM exactly as {@code ./herald up} starts it (same launcher,
@@ -15,6 +16,8 @@ import java.nio.file.Path;
  * developer's running suite is never touched. Tests reach it only over HTTP, through the gateway.
  */
 public final class RunningSuite {
+    /** The starter plan's monthly API requests in the system-test suite. */
+    public static final int STARTER_API_REQUESTS = 5;
     private static LocalSuite suite;
 
     private RunningSuite() {
@@ -29,7 +32,11 @@ public final class RunningSuite {
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts().build());
+            // The starter plan gets an allowance a test can spend: the real catalog's smallest is 2,000 requests
+            // at 30 a minute. No other system test uses the starter plan.
+            suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts()
+                    .serviceEnvironment(Map.of("HERALD_USAGE_PLAN_OVERRIDES", "starter.api_requests=" + STARTER_API_REQUESTS))
+                    .build());
             Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
         }
         return suite;

@@ -417,7 +417,7 @@ public final class LocalSuite implements AutoCloseable {
      * properties). Every service learns every service URL, since some ask others synchronously (admission).
      */
     Map<String, String> environmentFor(HeraldService service) {
-        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>(config.serviceEnvironment());
         env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
         env.put("QUARKUS_HTTP_PORT", Integer.toString(config.port(service)));
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);

@@ -35,7 +35,8 @@ public record LocalSuiteConfig(
         ServiceCommand serviceCommand,
         Duration readinessTimeout,
         Duration stopGracePeriod,
-        Consumer<String> progress) {
+        Consumer<String> progress,
+        Map<String, String> serviceEnvironment) {
 
     public static final int DEFAULT_POSTGRES_PORT = 54329;
     public static final int DEFAULT_KAFKA_PORT = 19092;
@@ -48,6 +49,7 @@ public record LocalSuiteConfig(
         Objects.requireNonNull(readinessTimeout, "readinessTimeout");
         Objects.requireNonNull(stopGracePeriod, "stopGracePeriod");
         Objects.requireNonNull(progress, "progress");
+        serviceEnvironment = serviceEnvironment == null ? Map.of() : Map.copyOf(serviceEnvironment);
         projectRoot = projectRoot.toAbsolutePath().normalize();
         stateDir = stateDir.toAbsolutePath().normalize();
         EnumMap<HeraldService, Integer> complete = new EnumMap<>(HeraldService.class);
@@ -124,7 +126,7 @@ public record LocalSuiteConfig(
                 .kafkaPorts(kafkaPort, kafkaControllerPort).existingDatabaseUrl(existingDatabaseUrl)
                 .existingKafka(existingKafka).demoTestKey(demoTestKey).demoLiveKey(demoLiveKey)
                 .adminToken(adminToken).serviceCommand(serviceCommand).readinessTimeout(readinessTimeout)
-                .stopGracePeriod(stopGracePeriod).progress(progress);
+                .stopGracePeriod(stopGracePeriod).progress(progress).serviceEnvironment(serviceEnvironment);
         ports.forEach(builder::port);
         return builder;
     }
@@ -205,6 +207,7 @@ public record LocalSuiteConfig(
         private Duration readinessTimeout = Duration.ofSeconds(120);
         private Duration stopGracePeriod = Duration.ofSeconds(15);
         private Consumer<String> progress = message -> { };
+        private Map<String, String> serviceEnvironment = Map.of();
 
         private Builder(Path projectRoot) {
             this.projectRoot = Objects.requireNonNull(projectRoot, "projectRoot");
@@ -289,12 +292,21 @@ public record LocalSuiteConfig(
             return this;
         }
 
+        /**
+         * Extra variables for every service, on top of the launcher's contract (a system test's plan
+         * overrides, say). {@code ./herald} needs none: services inherit its environment.
+         */
+        public Builder serviceEnvironment(Map<String, String> environment) {
+            this.serviceEnvironment = environment;
+            return this;
+        }
+
         public LocalSuiteConfig build() {
             Path root = projectRoot.toAbsolutePath().normalize();
             return new LocalSuiteConfig(root, stateDir != null ? stateDir : root.resolve(".herald"), ports,
                     postgresPort, kafkaPort, kafkaControllerPort, existingDatabaseUrl, existingKafka, demoTestKey,
                     demoLiveKey, adminToken, serviceCommand != null ? serviceCommand : ServiceCommand.quarkusJar(root),
-                    readinessTimeout, stopGracePeriod, progress);
+                    readinessTimeout, stopGracePeriod, progress, serviceEnvironment);
         }
     }
 }
