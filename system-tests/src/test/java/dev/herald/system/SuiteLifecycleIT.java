@@ -25,6 +25,7 @@ class SuiteLifecycleIT {
     void aStoppedServiceIsUnavailableUntilItIsBack() {
         LocalSuite suite = RunningSuite.get();
         String key = suite.demoTestKey();
+        as(key).get("/profiles").then().statusCode(200);
         suite.stop("profiles-service");
         try {
             Instant started = Instant.now();
