@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Gateway overhead benchmark: GET /profiles/{id} directly on profiles-service and through api-gateway, in the
+# same run, on a suite this script starts (./herald up --detach, its own state directory and ports) and stops.
+# See bench/README.md.
+set -euo pipefail
+
+BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH/.." && pwd)"
+
+usage() {
+  cat <<'EOF'
+Usage: bench/gateway-overhead.sh [options]
+
+  --ref REF          benchmark this commit (default HEAD): exported with git archive into
+                     $BENCH_CACHE/<sha> (default ~/.cache/herald-bench) and built there once with
+                     ./mvnw -B -q -DskipTests package (no install, nothing in the repository is touched)
+  --worktree         benchmark the working tree instead, uncommitted changes included (./herald builds
+                     what is stale, as ./herald up would)
+  --limit-mode MODE  how phases 2 and 3 get past the plans' per-minute limit (see bench/README.md):
+                     auto (default): override when the code measured has the plan catalog override, else relay
+                     override: usage-service runs with HERALD_USAGE_PLAN_OVERRIDES=scale.per_minute=1000000000
+                     relay: the gateway reads entitlements through the bench's relay, which lifts per_minute
+                     real: keep the plan's limit (phases 2 and 3 are then rate limited; 429s are counted)
+  --connections N    concurrent keep-alive connections (default 8)
+  --warmup S         minimum warm-up seconds per target (default 10); the warm-up alternates 5 s chunks of
+                     each target until each served --warmup-requests N (30000) and both throughputs are
+                     steady (within 10% of the previous chunk), at most --warmup-max S (60) per target
+  --duration S       measured seconds per target (default 30), split into --slices (default 2) in ABBA order
+  --real-phase S     seconds of phase 1, the gateway under the real plan limit (default 10; 0 skips it)
+  --low-load S       measured seconds per target of phase 3, one connection (default 10; 0 skips it)
+  --wait-idle S      before the warm-up, wait up to S seconds (default 60) for other processes to use under
+                     10% of the CPU; the run goes on regardless, and the results say how busy the machine was
+  --out FILE         results file (default bench/results/<UTC date-time>.md); --no-results writes none
+  --keep-state       keep the suite's temporary state directory (logs) after the run
+  -h, --help
+
+Ports (all 127.0.0.1): gateway $BENCH_GATEWAY_PORT (18080), PostgreSQL $BENCH_POSTGRES_PORT (15329), Kafka
+$BENCH_KAFKA_PORT/$BENCH_KAFKA_CONTROLLER_PORT (19192/19193), relay $BENCH_RELAY_PORT (18186). The services'
+ports 8181-8186 are fixed, so the benchmark refuses to run while another Herald suite is up.
+EOF
+}
+
+REF=HEAD
+WORKTREE=0
+LIMIT_MODE=auto
+CONNECTIONS=8
+WARMUP=10
+WARMUP_MAX=60
+WARMUP_REQUESTS=30000
+DURATION=30
+SLICES=2
+REAL_PHASE=10
+LOW_LOAD=10
+WAIT_IDLE=60
+OUT=""
+NO_RESULTS=0
+KEEP_STATE=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --ref) REF="$2"; shift 2 ;;
+    --worktree) WORKTREE=1; shift ;;
+    --limit-mode) LIMIT_MODE="$2"; shift 2 ;;
+    --connections) CONNECTIONS="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
+    --warmup-max) WARMUP_MAX="$2"; shift 2 ;;
+    --warmup-requests) WARMUP_REQUESTS="$2"; shift 2 ;;
+    --duration) DURATION="$2"; shift 2 ;;
+    --slices) SLICES="$2"; shift 2 ;;
+    --real-phase) REAL_PHASE="$2"; shift 2 ;;
+    --wait-idle) WAIT_IDLE="$2"; shift 2 ;;
+    --low-load) LOW_LOAD="$2"; shift 2 ;;
+    --out) OUT="$2"; shift 2 ;;
+    --no-results) NO_RESULTS=1; shift ;;
+    --keep-state) KEEP_STATE=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+case "$LIMIT_MODE" in auto|override|relay|real) ;; *) echo "--limit-mode is auto, override, relay or real" >&2; exit 2 ;; esac
+
+GATEWAY_PORT="${BENCH_GATEWAY_PORT:-18080}"
+POSTGRES_PORT="${BENCH_POSTGRES_PORT:-15329}"
+KAFKA_PORT="${BENCH_KAFKA_PORT:-19192}"
+KAFKA_CONTROLLER_PORT="${BENCH_KAFKA_CONTROLLER_PORT:-19193}"
+RELAY_PORT="${BENCH_RELAY_PORT:-18186}"
+CACHE="${BENCH_CACHE:-$HOME/.cache/herald-bench}"
+
+say() { echo "[bench $(date +%H:%M:%S)] $*"; }
+command -v java >/dev/null || { echo "java (JDK 17) is required on the PATH" >&2; exit 1; }
+
+# ---- refuse to run next to another suite: the service ports are fixed
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for port in 8181 8182 8183 8184 8185 8186 "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$RELAY_PORT"; do
+  if listening "$port"; then
+    echo "Refusing to run: something already listens on 127.0.0.1:$port." >&2
+    if (( port >= 8181 && port <= 8186 )); then
+      echo "Herald's service ports 8181-8186 are fixed, so only one suite can run at a time: stop the other" >&2
+      echo "suite (./herald down, with its HERALD_STATE_DIR) and run the benchmark again." >&2
+    else
+      echo "Choose another port with BENCH_GATEWAY_PORT, BENCH_POSTGRES_PORT, BENCH_KAFKA_PORT," >&2
+      echo "BENCH_KAFKA_CONTROLLER_PORT or BENCH_RELAY_PORT." >&2
+    fi
+    exit 1
+  fi
+done
+
+# ---- the code to measure
+if [[ "$WORKTREE" == 1 ]]; then
+  SRC="$ROOT"
+  dirty="$(git -C "$ROOT" status --porcelain --untracked-files=normal -- . ':!bench' | wc -l | tr -d ' ')"
+  SOURCE="working tree of $(git -C "$ROOT" rev-parse --short HEAD) with $dirty changed or untracked paths outside bench/"
+else
+  SHA="$(git -C "$ROOT" rev-parse --verify "$REF^{commit}")"
+  SRC="$CACHE/$SHA"
+  SOURCE="commit \`${SHA:0:12}\` ($(git -C "$ROOT" log -1 --format=%s "$SHA" | cut -c1-90))"
+  if [[ ! -f "$SRC/.bench-built" ]]; then
+    say "building $SHA in $SRC (once per commit; a few minutes)"
+    rm -rf "$SRC"
+    mkdir -p "$SRC"
+    git -C "$ROOT" archive "$SHA" | tar -x -C "$SRC"
+    (cd "$SRC" && ./mvnw -B -q -DskipTests package) > "$SRC.build.log" 2>&1 || {
+      echo "build of $SHA failed; see $SRC.build.log" >&2; tail -30 "$SRC.build.log" >&2; exit 1; }
+    touch "$SRC/.bench-built"
+    # Keep the two newest builds (about 350 MB each).
+    find "$CACHE" -mindepth 1 -maxdepth 1 -type d -regextype posix-extended -regex '.*/[0-9a-f]{40}' -printf '%T@ %p\n' \
+      | sort -rn | tail -n +3 | cut -d' ' -f2- | while read -r old; do rm -rf "$old" "$old.build.log"; done
+  fi
+  touch "$SRC"
+fi
+
+# ---- start the suite in a state directory of its own
+STATE="$(mktemp -d "${TMPDIR:-/tmp}/herald-bench.XXXXXX")"
+STARTED=0
+cleanup() {
+  local rc=$?
+  if [[ "$STARTED" == 1 ]]; then
+    say "stopping the suite"
+    (cd "$SRC" && HERALD_STATE_DIR="$STATE" HERALD_SKIP_BUILD=1 ./herald down) >/dev/null 2>&1 || \
+      echo "./herald down failed; state in $STATE" >&2
+  fi
+  if [[ "$rc" != 0 || "$KEEP_STATE" == 1 ]]; then
+    echo "suite state and logs kept in $STATE" >&2
+  else
+    rm -rf "$STATE"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [[ "$WORKTREE" == 1 && -f "$ROOT/.herald/build.stamp" ]]; then
+  # Stale exactly when ./herald up would think so.
+  cp -p "$ROOT/.herald/build.stamp" "$STATE/build.stamp"
+fi
+
+suite_env=(HERALD_STATE_DIR="$STATE" HERALD_PORT="$GATEWAY_PORT" HERALD_POSTGRES_PORT="$POSTGRES_PORT"
+  HERALD_KAFKA_PORT="$KAFKA_PORT" HERALD_KAFKA_CONTROLLER_PORT="$KAFKA_CONTROLLER_PORT")
+[[ "$WORKTREE" == 1 ]] || suite_env+=(HERALD_SKIP_BUILD=1)
+OVERRIDE="scale.per_minute=1000000000"
+if [[ "$LIMIT_MODE" == auto ]]; then
+  # The plan catalog override (docs/decisions.md, "Plan catalog overrides") exists from commit ec1433f on.
+  if grep -rqs planOverrides "$SRC/usage-service/src/main/java"; then LIMIT_MODE=override; else LIMIT_MODE=relay; fi
+fi
+case "$LIMIT_MODE" in
+  override) suite_env+=(HERALD_USAGE_PLAN_OVERRIDES="$OVERRIDE") ;;
+  # The gateway's usage-service client (quarkus.rest-client.usage-service.url) goes through the bench's relay;
+  # the launcher passes its environment on to every service.
+  relay) suite_env+=(QUARKUS_REST_CLIENT_USAGE_SERVICE_URL="http://127.0.0.1:$RELAY_PORT") ;;
+esac
+
+say "starting the suite ($SOURCE, limit mode $LIMIT_MODE) in $STATE"
+STARTED=1
+t0=$SECONDS
+if ! env -u HERALD_DATABASE_URL -u KAFKA_BOOTSTRAP_SERVERS -u HERALD_DEMO_TEST_KEY -u HERALD_DEMO_LIVE_KEY \
+      -u HERALD_ADMIN_TOKEN -u HERALD_KAFKA_LIBS -u HERALD_USAGE_PLAN_OVERRIDES -u QUARKUS_REST_CLIENT_USAGE_SERVICE_URL "${suite_env[@]}" \
+      timeout 600 bash -c 'cd "$1" && ./herald up --detach' _ "$SRC" > "$STATE/up.out" 2>&1; then
+  cat "$STATE/up.out" >&2
+  exit 1
+fi
+say "suite ready in $((SECONDS - t0)) s"
+
+# ---- run
+if [[ "$NO_RESULTS" == 1 ]]; then
+  OUT=""
+elif [[ -z "$OUT" ]]; then
+  OUT="$BENCH/results/$(date -u +%Y-%m-%d-%H%M).md"
+fi
+MACHINE="$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//' || echo unknown)), $(awk '/MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo 2>/dev/null); load client on the same machine"
+budget=$(( 2 * (WARMUP > WARMUP_MAX ? WARMUP : WARMUP_MAX) + 2 * DURATION + 2 * LOW_LOAD + REAL_PHASE + WAIT_IDLE + 120 ))
+timeout "$budget" java -Xms64m -Xmx512m -XX:+UseSerialGC "$BENCH/Bench.java" \
+  --state="$STATE" --gateway-port="$GATEWAY_PORT" --direct-port=8181 --relay-port="$RELAY_PORT" \
+  --usage-url=http://127.0.0.1:8186 --limit-mode="$LIMIT_MODE" --override="HERALD_USAGE_PLAN_OVERRIDES=$OVERRIDE" --connections="$CONNECTIONS" \
+  --warmup="$WARMUP" --warmup-max="$WARMUP_MAX" --warmup-requests="$WARMUP_REQUESTS" --duration="$DURATION" --slices="$SLICES" --real-phase="$REAL_PHASE" --wait-idle="$WAIT_IDLE" --low-load="$LOW_LOAD" \
+  --clk-tck="$(getconf CLK_TCK 2>/dev/null || echo 100)" --source="$SOURCE" --machine="$MACHINE" --results="$OUT"
