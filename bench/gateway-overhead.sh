@@ -12,7 +12,7 @@ usage() {
 Usage: bench/gateway-overhead.sh [options]
 
   --ref REF          benchmark this commit (default HEAD): exported with git archive into
-                     $BENCH_CACHE/<sha> (default ~/.cache/herald-bench) and built there once with
+                     $BENCH_CACHE/<key> (default ~/.cache/herald-bench; key: the files outside bench/) and built there once with
                      ./mvnw -B -q -DskipTests package (no install, nothing in the repository is touched)
   --worktree         benchmark the working tree instead, uncommitted changes included (./herald builds
                      what is stale, as ./herald up would)
@@ -111,10 +111,13 @@ if [[ "$WORKTREE" == 1 ]]; then
   SOURCE="working tree of $(git -C "$ROOT" rev-parse --short HEAD) with $dirty changed or untracked paths outside bench/"
 else
   SHA="$(git -C "$ROOT" rev-parse --verify "$REF^{commit}")"
-  SRC="$CACHE/$SHA"
+  # Builds are keyed by the commit's content outside bench/, so a commit that only touches the benchmark
+  # (or its results) reuses the previous build.
+  KEY="$(git -C "$ROOT" ls-tree -r "$SHA" | grep -v $'\tbench/' | sha1sum | cut -c1-40)"
+  SRC="$CACHE/$KEY"
   SOURCE="commit \`${SHA:0:12}\` ($(git -C "$ROOT" log -1 --format=%s "$SHA" | cut -c1-90))"
   if [[ ! -f "$SRC/.bench-built" ]]; then
-    say "building $SHA in $SRC (once per commit; a few minutes)"
+    say "building $SHA in $SRC (once per content outside bench/; a few minutes)"
     rm -rf "$SRC"
     mkdir -p "$SRC"
     git -C "$ROOT" archive "$SHA" | tar -x -C "$SRC"
