@@ -8,6 +8,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
 
 /**
  * Publishes a service's outbox to Kafka. One relay at a time per database (a transaction-scoped advisory
@@ -19,6 +23,8 @@ import java.util.function.Function;
 public final class OutboxRelay {
     /** Arbitrary, fixed: the advisory lock id of the outbox relay in every service database. */
     private static final long RELAY_LOCK = 0x68657261_6c64L;
+    private static final int DEFAULT_BATCH_SIZE = 200;
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
 
     private final Pool pool;
     private final Function<OutboxMessage, Uni<Void>> sender;
@@ -28,6 +34,28 @@ public final class OutboxRelay {
         this.pool = pool;
         this.sender = sender;
         this.batchSize = batchSize;
+    }
+
+    /** A relay that sends each message to its topic, keyed by its aggregate, through a Kafka emitter. */
+    public static OutboxRelay toKafka(Pool pool, MutinyEmitter<String> emitter) {
+        return new OutboxRelay(pool, message -> emitter.sendMessage(Message.of(message.payload())
+                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
+                        .withTopic(message.topic())
+                        .withKey(message.messageKey())
+                        .build())), DEFAULT_BATCH_SIZE);
+    }
+
+    /**
+     * Publishes batches until the outbox is empty. A failure is logged and swallowed: the rows stay
+     * unpublished and the next run sends them.
+     */
+    public Uni<Void> drain() {
+        return drainBatches().onFailure().invoke(failure -> LOG.warnf("outbox relay: %s (will retry)", failure.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    private Uni<Integer> drainBatches() {
+        return publishBatch().flatMap(sent -> sent == batchSize ? drainBatches() : Uni.createFrom().item(sent));
     }
 
     /** Sends one batch; the number of messages published (0 when idle or another replica holds the lock). */
