@@ -6,13 +6,32 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Picks ports nobody listens on, for tests that must not collide with a running suite. */
 public final class FreePorts {
+    /**
+     * Ports already handed out in this JVM. The kernel may give the same ephemeral port to two probes in a row
+     * (each probe closes its socket before anything binds the port), so callers picking several ports at once
+     * would otherwise sometimes get a duplicate.
+     */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
     private FreePorts() {
     }
 
     public static int next() {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = probe();
+            if (HANDED_OUT.add(port)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port found that was not handed out already");
+    }
+
+    private static int probe() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
