@@ -10,19 +10,14 @@ import dev.herald.common.events.Topics;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.testing.RealInfrastructure;
+import dev.herald.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
 /** The outbox reaches the real broker: every change of a reservation, in order, keyed by workspace and mode. */
@@ -70,26 +65,7 @@ class UsageEventsTest {
         assertThat(recordsKeyed(key, 5, Duration.ofSeconds(2))).hasSize(4);
     }
 
-    /** Reads the topic from the start until {@code expected} records with this key arrived, or the time is up. */
     private static List<ConsumerRecord<String, String>> recordsKeyed(String key, int expected, Duration timeout) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, RealInfrastructure.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        List<ConsumerRecord<String, String>> found = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-            consumer.subscribe(List.of(Topics.USAGE_RESERVED));
-            Instant deadline = Instant.now().plus(timeout);
-            while (found.size() < expected && Instant.now().isBefore(deadline)) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (key.equals(record.key())) {
-                        found.add(record);
-                    }
-                }
-            }
-        }
-        return found;
+        return TopicReader.recordsKeyed(Topics.USAGE_RESERVED, key, expected, timeout);
     }
 }
