@@ -1,0 +1,16 @@
+package dev.herald.accounts.provider;
+
+import dev.herald.common.wire.PinterestBoard;
+import dev.herald.common.wire.PinterestBoardSection;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Live Pinterest boards and sections (API v5). {@code sandbox} selects Pinterest's trial host, which never
+ * shows production boards; {@code bookmark} is Pinterest's cursor (null for the first page).
+ */
+public interface PinterestBoardsReader {
+    Uni<ProviderPage<PinterestBoard>> boards(String accessToken, boolean sandbox, String bookmark, int pageSize);
+
+    Uni<ProviderPage<PinterestBoardSection>> sections(String accessToken, boolean sandbox, String boardId, String bookmark,
+                                                      int pageSize);
+}
