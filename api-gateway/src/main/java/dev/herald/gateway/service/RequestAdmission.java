@@ -4,7 +4,9 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Entitlements;
 import dev.herald.gateway.config.RateLimitConfig;
+import dev.herald.gateway.repository.AdmissionBatcher;
 import dev.herald.gateway.repository.AdmissionRepository;
+import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -19,12 +21,15 @@ import java.time.temporal.ChronoUnit;
  */
 @ApplicationScoped
 public class RequestAdmission {
+    private final AdmissionBatcher batcher;
     private final AdmissionRepository counters;
     private final EntitlementsCache entitlements;
     private final RateLimitConfig config;
     private final Clock clock;
 
-    public RequestAdmission(AdmissionRepository counters, EntitlementsCache entitlements, RateLimitConfig config, Clock clock) {
+    public RequestAdmission(AdmissionBatcher batcher, AdmissionRepository counters, EntitlementsCache entitlements,
+                            RateLimitConfig config, Clock clock) {
+        this.batcher = batcher;
         this.counters = counters;
         this.entitlements = entitlements;
         this.config = config;
@@ -37,7 +42,7 @@ public class RequestAdmission {
             Instant windowStart = windowStart();
             int perMinute = plan.rateLimit().perMinute();
             long monthly = plan.apiRequestsLimit() == null ? Long.MAX_VALUE : plan.apiRequestsLimit();
-            return counters.admit(subject, windowStart, plan.period().start(), metered, perMinute, monthly).map(counts -> {
+            return batcher.count(new CountRequest(subject, windowStart, plan.period().start(), metered, perMinute, monthly)).map(counts -> {
                 RateLimitStatus rate = rateStatus(perMinute, counts.windowCount(), windowStart);
                 Admission.Outcome outcome;
                 if (counts.windowCount() > perMinute) {
@@ -58,7 +63,7 @@ public class RequestAdmission {
         Instant windowStart = windowStart();
         int limit = config.anonymousPerMinute();
         Entitlements.Period none = new Entitlements.Period(windowStart, windowStart);
-        return counters.admit("ip:" + clientAddress, windowStart, none.start(), false, limit, 0)
+        return batcher.count(new CountRequest("ip:" + clientAddress, windowStart, none.start(), false, limit, 0))
                 .map(counts -> rateStatus(limit, counts.windowCount(), windowStart));
     }
 

@@ -1,0 +1,112 @@
+package dev.herald.gateway.repository;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
+import dev.herald.gateway.repository.AdmissionRepository.Counts;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.vertx.RunOnVertxContext;
+import io.quarkus.test.vertx.UniAsserter;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+class AdmissionRepositoryTest {
+    static final Instant WINDOW = Instant.parse("2026-11-22T10:15:00Z");
+    static final Instant PERIOD = Instant.parse("2026-11-01T00:00:00Z");
+
+    @Inject
+    AdmissionRepository counters;
+
+    @Inject
+    AdmissionBatcher batcher;
+
+    private static String subject() {
+        return "ws_" + UUID.randomUUID().toString().replace("-", "").substring(0, 24) + ":live";
+    }
+
+    private static List<CountRequest> requests(String subject, int count, boolean meter, int perMinute, long monthly) {
+        return IntStream.range(0, count).mapToObj(i -> new CountRequest(subject, WINDOW, PERIOD, meter, perMinute, monthly)).toList();
+    }
+
+    @Test
+    @RunOnVertxContext
+    void oneBatchPlacesEachRequestInTheWindowAndGrantsUnitsInOrderUpToTheAllowance(UniAsserter asserter) {
+        String subject = subject();
+        // per minute 4, allowance 2: requests 1-2 metered, 3-4 within the rate but over the allowance, 5-6 rate limited
+        asserter.assertThat(() -> counters.admitAll(requests(subject, 6, true, 4, 2)), counts -> {
+            assertThat(counts).extracting(Counts::windowCount).containsExactly(1, 2, 3, 4, 5, 6);
+            assertThat(counts).extracting(Counts::metered).containsExactly(true, true, false, false, false, false);
+            assertThat(counts).extracting(Counts::meterUsedBefore).containsExactly(0L, 1L, 2L, 2L, 2L, 2L);
+        });
+        // the next statement continues the same window and finds the allowance spent
+        asserter.assertThat(() -> counters.admitAll(requests(subject, 1, true, 100, 2)), counts ->
+                assertThat(counts).containsExactly(new Counts(7, 2, false)));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void subjectsInOneBatchCountSeparatelyAndExemptRequestsTakeNoUnit(UniAsserter asserter) {
+        String first = subject();
+        String second = subject();
+        List<CountRequest> mixed = List.of(
+                new CountRequest(first, WINDOW, PERIOD, true, 30, 10),
+                new CountRequest(second, WINDOW, PERIOD, false, 30, 10),
+                new CountRequest(first, WINDOW, PERIOD, false, 30, 10),
+                new CountRequest(second, WINDOW, PERIOD, true, 30, 10),
+                new CountRequest(first, WINDOW, PERIOD, true, 30, 10));
+        asserter.assertThat(() -> counters.admitAll(mixed), counts -> assertThat(counts).containsExactly(
+                new Counts(1, 0, true),
+                new Counts(1, 1, false),
+                new Counts(2, 2, false),
+                new Counts(2, 0, true),
+                new Counts(3, 1, true)));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void racingStatementsNeverGrantMoreThanTheLastUnits(UniAsserter asserter) {
+        String subject = subject();
+        // 90 of 100 units are spent; 50 concurrent statements of 3 requests each race for the last 10
+        asserter.execute(() -> counters.admitAll(requests(subject, 90, true, 1_000, 100)));
+        List<Uni<List<Counts>>> racers = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            racers.add(counters.admitAll(requests(subject, 3, true, 1_000, 100)));
+        }
+        asserter.assertThat(() -> Uni.join().all(racers).andFailFast(), answers -> {
+            List<Counts> all = answers.stream().flatMap(List::stream).toList();
+            assertThat(all).filteredOn(Counts::metered).hasSize(10);
+            // every granted unit is a different one: 90..99 before the grant
+            List<Long> granted = new ArrayList<>(all.stream().filter(Counts::metered).map(Counts::meterUsedBefore).toList());
+            Collections.sort(granted);
+            assertThat(granted).containsExactlyElementsOf(IntStream.range(90, 100).mapToObj(Long::valueOf).toList());
+            assertThat(all).extracting(Counts::windowCount).doesNotHaveDuplicates().allMatch(n -> n > 90 && n <= 240);
+        });
+    }
+
+    @Test
+    @RunOnVertxContext
+    void concurrentRequestsThroughTheBatcherEachGetTheirOwnPlace(UniAsserter asserter) {
+        String subject = subject();
+        List<Uni<Counts>> requests = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            requests.add(batcher.count(new CountRequest(subject, WINDOW, PERIOD, true, 1_000, 25)));
+        }
+        asserter.assertThat(() -> Uni.join().all(requests).andFailFast(), counts -> {
+            assertThat(counts).extracting(Counts::windowCount).containsExactlyInAnyOrderElementsOf(
+                    IntStream.rangeClosed(1, 40).boxed().toList());
+            assertThat(counts).filteredOn(Counts::metered).hasSize(25);
+        });
+    }
+}
