@@ -37,7 +37,12 @@ public final class CursorCodec {
     }
 
     public CursorPosition decode(CursorScope scope, String cursor) {
-        if (cursor.isEmpty() || cursor.length() > MAX_LENGTH) {
+        return decode(scope, cursor, MAX_LENGTH);
+    }
+
+    /** The same, for lists whose cursors may be longer (Pinterest boards and sections: 8192 characters). */
+    public CursorPosition decode(CursorScope scope, String cursor, int maxLength) {
+        if (cursor.isEmpty() || cursor.length() > maxLength) {
             throw invalid();
         }
         int dot = cursor.indexOf('.');

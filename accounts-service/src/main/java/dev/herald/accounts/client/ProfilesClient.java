@@ -1,0 +1,66 @@
+package dev.herald.accounts.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.auth.InternalToken;
+import dev.herald.common.auth.InternalTokens;
+import dev.herald.common.auth.Mode;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.temporal.ChronoUnit;
+import java.util.Set;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+/**
+ * An account assigned to a profile holds it: profiles-service refuses to delete a profile while any hold
+ * exists (its {@code profile_holds}). Holding also proves the profile exists in the caller's workspace and
+ * mode, under the profile's row lock, so an assignment and a deletion cannot cross.
+ */
+@ApplicationScoped
+public class ProfilesClient {
+    static final String SERVICE = "profiles-service";
+
+    private final ProfilesServiceApi api;
+    private final InternalTokens tokens;
+    private final ObjectMapper mapper;
+
+    public ProfilesClient(@RestClient ProfilesServiceApi api, InternalTokens tokens, ObjectMapper mapper) {
+        this.api = api;
+        this.tokens = tokens;
+        this.mapper = mapper;
+    }
+
+    /** True when the profile exists in this workspace and mode and now holds the account; false when it does not exist. */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    public Uni<Boolean> hold(String workspaceId, Mode mode, String profileId, String accountId) {
+        return api.hold(bearer(workspaceId, mode), profileId, accountId)
+                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .map(response -> switch (response.getStatus()) {
+                    case 200, 204 -> true;
+                    case 404 -> false;
+                    default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);
+                });
+    }
+
+    /** Drops the account's hold on the profile; a hold that is not there (or a profile that is gone) is fine. */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
+    public Uni<Void> release(String workspaceId, Mode mode, String profileId, String accountId) {
+        return api.release(bearer(workspaceId, mode), profileId, accountId)
+                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .map(response -> switch (response.getStatus()) {
+                    case 200, 204, 404 -> null;
+                    default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);
+                });
+    }
+
+    private String bearer(String workspaceId, Mode mode) {
+        return "Bearer " + tokens.issuer().issue(new InternalToken(workspaceId, mode, "accounts-service", Set.of()));
+    }
+}

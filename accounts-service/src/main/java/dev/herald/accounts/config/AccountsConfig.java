@@ -1,0 +1,41 @@
+package dev.herald.accounts.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+@ConfigMapping(prefix = "herald.accounts")
+public interface AccountsConfig {
+    /** Base64 of the 32-byte AES key that encrypts provider credentials at rest. */
+    Optional<String> credentialKey();
+
+    /** The privacy policy a YouTube account owner accepts in the analytics-consent step. */
+    @WithDefault("2026-09-01")
+    String youtubePolicyVersion();
+
+    /** How long a provider answer (publishing options, a page of boards or sections) is served from cache. */
+    @WithDefault("PT60S")
+    Duration providerCacheTtl();
+
+    Revocation revocation();
+
+    interface Revocation {
+        /** How long an encrypted grant waits for its revocation at most; then it is deleted unrevoked (and logged). */
+        @WithDefault("P7D")
+        Duration retention();
+
+        @WithDefault("12")
+        int maxAttempts();
+
+        /** The first retry's delay; each next one doubles, up to {@link #maxDelay()}. */
+        @WithDefault("PT30S")
+        Duration firstDelay();
+
+        @WithDefault("PT6H")
+        Duration maxDelay();
+
+        @WithDefault("30s")
+        String pollInterval();
+    }
+}

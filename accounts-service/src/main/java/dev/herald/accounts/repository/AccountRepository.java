@@ -1,0 +1,72 @@
+package dev.herald.accounts.repository;
+
+import dev.herald.accounts.model.AccountEntity;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.wire.Platform;
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.quarkus.panache.common.Parameters;
+import io.quarkus.panache.common.Sort;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import java.util.List;
+import java.util.Optional;
+
+/** Accounts, always read within one workspace and mode: another tenant's account simply does not exist here. */
+@ApplicationScoped
+public class AccountRepository implements PanacheRepositoryBase<AccountEntity, String> {
+
+    public Uni<AccountEntity> findInTenant(String workspaceId, Mode mode, String id) {
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+    }
+
+    /** The same, locked for the rest of the transaction. */
+    public Uni<AccountEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
+    public Uni<AccountEntity> findIdentity(String workspaceId, Mode mode, Platform platform, String externalId) {
+        return find("workspaceId = ?1 and mode = ?2 and platform = ?3 and externalId = ?4",
+                workspaceId, mode.wireName(), platform.wireName(), externalId).firstResult();
+    }
+
+    /** The account of one provider identity, locked: a reconnection updates it in place. */
+    public Uni<AccountEntity> findIdentityForUpdate(String workspaceId, Mode mode, Platform platform, String externalId) {
+        return find("workspaceId = ?1 and mode = ?2 and platform = ?3 and externalId = ?4",
+                workspaceId, mode.wireName(), platform.wireName(), externalId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
+    /**
+     * One page, newest first, {@code fetchSize} rows at most. {@code text} matches name or username
+     * case-insensitively as a plain substring (no wildcards).
+     */
+    public Uni<List<AccountEntity>> listPage(String workspaceId, Mode mode, String profileId, Platform platform, String text,
+                                             Optional<CursorPosition> after, int fetchSize) {
+        StringBuilder query = new StringBuilder("workspaceId = :workspace and mode = :mode");
+        Parameters parameters = Parameters.with("workspace", workspaceId).and("mode", mode.wireName());
+        if (profileId != null) {
+            query.append(" and profileId = :profile");
+            parameters.and("profile", profileId);
+        }
+        if (platform != null) {
+            query.append(" and platform = :platform");
+            parameters.and("platform", platform.wireName());
+        }
+        if (text != null && !text.isEmpty()) {
+            query.append(" and (name ilike :pattern escape '\\' or username ilike :pattern escape '\\')");
+            parameters.and("pattern", "%" + escapeLike(text) + "%");
+        }
+        if (after.isPresent()) {
+            query.append(" and (createdAt < :afterCreated or (createdAt = :afterCreated and id < :afterId))");
+            parameters.and("afterCreated", after.get().createdAt()).and("afterId", after.get().id());
+        }
+        return find(query.toString(), Sort.descending("createdAt", "id"), parameters).range(0, fetchSize - 1).list();
+    }
+
+    static String escapeLike(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+}

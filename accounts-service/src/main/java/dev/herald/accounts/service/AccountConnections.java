@@ -1,0 +1,251 @@
+package dev.herald.accounts.service;
+
+import dev.herald.accounts.client.ProfilesClient;
+import dev.herald.accounts.client.UsageClient;
+import dev.herald.accounts.credentials.GrantEncryption;
+import dev.herald.accounts.messaging.AccountEventOutbox;
+import dev.herald.accounts.model.AccountEntity;
+import dev.herald.accounts.repository.AccountRepository;
+import dev.herald.accounts.repository.ProviderCredentialRepository;
+import dev.herald.accounts.repository.ProviderRevocationRepository;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.FieldError;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.AccountEvent;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Account;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jboss.logging.Logger;
+
+/**
+ * Connecting accounts: the one way an account becomes connected, whether a customer authorized it in a
+ * connect session or a developer made a sandbox account through the API.
+ *
+ * <p>A new account, or a disconnected one connecting again, first takes a connected-account slot (and, live,
+ * one new connection of the month) from usage-service, which checks both atomically; only then is the account
+ * written, with its {@code account.connected} event. Re-authorizing a connected account is free: it keeps its
+ * slot and gets a new authorization revision (so a YouTube account needs analytics consent again). If the
+ * write fails after the slot was taken, the slot is given back.
+ */
+@ApplicationScoped
+public class AccountConnections {
+    private static final Logger LOG = Logger.getLogger(AccountConnections.class);
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final AccountRepository accounts;
+    private final ProviderCredentialRepository credentials;
+    private final ProviderRevocationRepository revocations;
+    private final GrantEncryption grants;
+    private final UsageClient usage;
+    private final ProfilesClient profiles;
+    private final AccountEventOutbox events;
+    private final Clock clock;
+
+    public AccountConnections(AccountRepository accounts, ProviderCredentialRepository credentials,
+                              ProviderRevocationRepository revocations, GrantEncryption grants, UsageClient usage,
+                              ProfilesClient profiles, AccountEventOutbox events, Clock clock) {
+        this.accounts = accounts;
+        this.credentials = credentials;
+        this.revocations = revocations;
+        this.grants = grants;
+        this.usage = usage;
+        this.profiles = profiles;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /**
+     * Connects (or re-authorizes) the identity. Fails with {@code 409 account_limit_reached} when no slot is
+     * free, {@code 429 usage_limit_exceeded} (metric {@code new_connections}) when the month's new connections
+     * are used up, {@code 422 validation_failed} (field {@code profile_id}) when the profile does not exist in
+     * this workspace and mode, and {@code 409 conflict} while a previous disconnection's provider revocation is
+     * still pending.
+     */
+    public Uni<Account> connect(AccountConnection connection) {
+        Objects.requireNonNull(connection.platform(), "platform");
+        Objects.requireNonNull(connection.externalId(), "externalId");
+        if (connection.mode() == Mode.LIVE && connection.grant() == null) {
+            throw new IllegalArgumentException("a live connection needs the provider grant");
+        }
+        return Panache.withSession(() -> accounts.findIdentity(connection.workspaceId(), connection.mode(),
+                        connection.platform(), connection.externalId())
+                .flatMap(existing -> existing == null ? Uni.createFrom().item(new Plan(null, false))
+                        : revocations.pendingFor(existing.id).map(pending -> new Plan(existing, pending))))
+                .flatMap(plan -> {
+                    if (plan.revocationPending()) {
+                        return Uni.createFrom().failure(revocationPending(plan.existing().id));
+                    }
+                    if (plan.existing() != null && Account.CONNECTED.equals(plan.existing().status)) {
+                        return reauthorize(connection, plan.existing().id);
+                    }
+                    return connectAnew(connection, plan.existing());
+                });
+    }
+
+    private record Plan(AccountEntity existing, boolean revocationPending) {
+    }
+
+    /** A connected account authorized again: no slot, no new connection, a new authorization revision. */
+    private Uni<Account> reauthorize(AccountConnection connection, String accountId) {
+        return Panache.withTransaction(() -> accounts.findInTenantForUpdate(connection.workspaceId(), connection.mode(), accountId)
+                .flatMap(account -> {
+                    Instant now = Timestamps.now(clock);
+                    account.name = displayName(connection, account.name);
+                    account.username = username(connection, account.username);
+                    newAuthorization(account, connection, now);
+                    return storeGrant(account.id, connection, now).replaceWith(AccountViews.toWire(account));
+                }));
+    }
+
+    /**
+     * A new account, or a disconnected one coming back. The profile's hold comes first (it also proves the
+     * profile exists, so nothing is charged for a connection that cannot be made), then the slot and new
+     * connection, then the write. What was taken is given back when a later step fails.
+     */
+    private Uni<Account> connectAnew(AccountConnection connection, AccountEntity previous) {
+        String accountId = previous == null ? ResourceIds.newId(IdPrefix.ACCOUNT) : previous.id;
+        boolean keepsProfile = previous != null && previous.profileId != null;
+        String profileId = keepsProfile ? previous.profileId : connection.profileId();
+        String newHold = keepsProfile ? null : profileId;
+        String workspaceId = connection.workspaceId();
+        Mode mode = connection.mode();
+        return holdProfile(workspaceId, mode, newHold, accountId)
+                .flatMap(held -> usage.connect(workspaceId, mode, accountId, true)
+                        .onFailure().call(refused -> releaseHold(workspaceId, mode, newHold, accountId)))
+                .flatMap(slot -> Panache.withTransaction(() -> write(connection, accountId, profileId))
+                        .onFailure().call(failure -> giveBack(connection, accountId, newHold, failure)))
+                .onFailure(AccountConnections::isUniqueViolation)
+                // A concurrent first connection of the same identity won; this one re-authorizes that account.
+                .recoverWithUni(() -> connect(connection));
+    }
+
+    private Uni<Account> write(AccountConnection connection, String accountId, String profileId) {
+        return accounts.findIdentityForUpdate(connection.workspaceId(), connection.mode(), connection.platform(),
+                connection.externalId()).flatMap(account -> {
+                    Instant now = Timestamps.now(clock);
+                    String previousProfile;
+                    Uni<AccountEntity> saved;
+                    if (account == null) {
+                        AccountEntity created = new AccountEntity();
+                        created.id = accountId;
+                        created.workspaceId = connection.workspaceId();
+                        created.mode = connection.mode().wireName();
+                        created.platform = connection.platform().wireName();
+                        created.externalId = connection.externalId();
+                        created.profileId = profileId;
+                        created.name = displayName(connection, null);
+                        created.username = username(connection, null);
+                        created.status = Account.CONNECTED;
+                        created.authorizationRevision = 0;
+                        created.createdAt = now;
+                        newAuthorization(created, connection, now);
+                        created.connectedAt = now;
+                        previousProfile = null;
+                        saved = accounts.persistAndFlush(created);
+                    } else {
+                        previousProfile = account.profileId;
+                        account.profileId = profileId;
+                        account.name = displayName(connection, account.name);
+                        account.username = username(connection, account.username);
+                        account.status = Account.CONNECTED;
+                        account.disconnectedAt = null;
+                        account.connectedAt = now;
+                        newAuthorization(account, connection, now);
+                        saved = accounts.flush().replaceWith(account);
+                    }
+                    return saved.flatMap(row -> storeGrant(row.id, connection, now)
+                            .flatMap(stored -> {
+                                Account wire = AccountViews.toWire(row);
+                                return events.record(AccountEvent.CONNECTED, row.workspaceId, connection.mode(), wire,
+                                        previousProfile).replaceWith(wire);
+                            }));
+                });
+    }
+
+    private static void newAuthorization(AccountEntity account, AccountConnection connection, Instant now) {
+        account.authorizationRevision += 1;
+        // Consent is never carried over from an earlier authorization (spec: reconnection needs new acceptance).
+        account.consentAcceptedAt = null;
+        account.consentPolicyVersion = null;
+        account.connectSessionId = connection.connectSessionId();
+        account.updatedAt = now;
+    }
+
+    private Uni<Void> storeGrant(String accountId, AccountConnection connection, Instant now) {
+        if (connection.grant() == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return credentials.store(accountId, grants.seal(connection.grant(), accountId), now);
+    }
+
+    private Uni<Void> holdProfile(String workspaceId, Mode mode, String profileId, String accountId) {
+        if (profileId == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return profiles.hold(workspaceId, mode, profileId, accountId).flatMap(held -> held ? Uni.createFrom().voidItem()
+                : Uni.createFrom().failure(unknownProfile()));
+    }
+
+    private Uni<Void> giveBack(AccountConnection connection, String accountId, String newHold, Throwable failure) {
+        if (!isUniqueViolation(failure)) {
+            LOG.warnf("connecting %s failed after its slot was taken; giving it back: %s", accountId, failure.toString());
+        }
+        return usage.disconnect(connection.workspaceId(), connection.mode(), accountId)
+                .onFailure().invoke(e -> LOG.warnf("the slot of %s was not given back: %s", accountId, e.toString()))
+                .onFailure().recoverWithNull()
+                .flatMap(ignored -> releaseHold(connection.workspaceId(), connection.mode(), newHold, accountId));
+    }
+
+    private Uni<Void> releaseHold(String workspaceId, Mode mode, String profileId, String accountId) {
+        if (profileId == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return profiles.release(workspaceId, mode, profileId, accountId)
+                .onFailure().invoke(e -> LOG.warnf("the hold of %s on %s was not released: %s", accountId, profileId, e.toString()))
+                .onFailure().recoverWithNull();
+    }
+
+    static ApiException unknownProfile() {
+        return ApiException.validationFailed(List.of(new FieldError("profile_id", "invalid_value",
+                "No profile with this id exists in this workspace and mode.")));
+    }
+
+    private static ApiException revocationPending(String accountId) {
+        return new ApiException(ErrorCode.CONFLICT,
+                "This account was disconnected and its provider authorization is still being revoked; reconnect it shortly.",
+                Map.of("account_id", accountId, "reason", "revocation_pending"));
+    }
+
+    private static String displayName(AccountConnection connection, String current) {
+        return connection.name() != null && !connection.name().isBlank() ? connection.name().strip()
+                : current != null ? current : connection.platform().wireName() + " account";
+    }
+
+    private static String username(AccountConnection connection, String current) {
+        return connection.username() != null && !connection.username().isBlank() ? connection.username().strip()
+                : current != null ? current : connection.externalId();
+    }
+
+    static boolean isUniqueViolation(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof io.vertx.pgclient.PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())) {
+                return true;
+            }
+            if (cause instanceof org.hibernate.exception.ConstraintViolationException violation
+                    && UNIQUE_VIOLATION.equals(violation.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
