@@ -27,6 +27,24 @@ public class ConnectedAccountRepository {
                 .executeUpdate()).replaceWithVoid();
     }
 
+    public Uni<Boolean> contains(String workspaceId, Mode mode, String accountId) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery(
+                        "select count(*) from connected_accounts where workspace_id = ?1 and mode = ?2 and account_id = ?3", Long.class)
+                .setParameter(1, workspaceId).setParameter(2, mode.wireName()).setParameter(3, accountId)
+                .getSingleResult()).map(count -> count > 0);
+    }
+
+    /**
+     * Serializes slot changes of one workspace and mode until the transaction ends (an advisory lock: the
+     * count and the insert that follows cannot interleave with another connection's).
+     */
+    public Uni<Void> lockTenant(String workspaceId, Mode mode) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery(
+                        "select cast(pg_advisory_xact_lock(hashtextextended(?1, 0)) as text)", String.class)
+                .setParameter(1, "connected_accounts:" + workspaceId + ":" + mode.wireName())
+                .getSingleResult()).replaceWithVoid();
+    }
+
     public Uni<Long> count(String workspaceId, Mode mode) {
         return Panache.getSession().flatMap(session -> session.createNativeQuery(
                         "select count(*) from connected_accounts where workspace_id = ?1 and mode = ?2", Long.class)

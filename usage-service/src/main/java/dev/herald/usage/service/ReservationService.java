@@ -206,7 +206,7 @@ public class ReservationService {
     }
 
     /** {@code 429 usage_limit_exceeded} with the spec's details; Retry-After is the time until the period resets. */
-    private ApiException limitExceeded(Mode mode, SubscriptionState state, Instant at, Instant now, Meter meter, long limit,
+    ApiException limitExceeded(Mode mode, SubscriptionState state, Instant at, Instant now, Meter meter, long limit,
                                        UsageMeterEntity row) {
         UsagePeriod period = state.periodAt(at);
         long retryAfter = Math.max(0, (Duration.between(now, period.end()).toMillis() + 999) / 1000);
