@@ -15,4 +15,13 @@ public enum ProfileHoldKind {
     public String column() {
         return column;
     }
+
+    public static java.util.Optional<ProfileHoldKind> fromColumn(String value) {
+        for (ProfileHoldKind kind : values()) {
+            if (kind.column.equals(value)) {
+                return java.util.Optional.of(kind);
+            }
+        }
+        return java.util.Optional.empty();
+    }
 }

@@ -16,6 +16,7 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Profile;
 import dev.herald.profiles.messaging.ProfileEventOutbox;
 import dev.herald.profiles.model.ProfileEntity;
+import dev.herald.profiles.model.ProfileHoldKind;
 import dev.herald.profiles.repository.ProfileHoldRepository;
 import dev.herald.profiles.repository.ProfileRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -122,6 +123,28 @@ public class ProfileService {
                             .flatMap(ignored -> events.record(ProfileEvent.DELETED, workspaceId, mode, deleted))
                             .replaceWith(deleted);
                 }));
+    }
+
+    /**
+     * Records that {@code holderId} (an account, a pending post, a media item) belongs to the profile, so the
+     * profile cannot be deleted while it does. Under the profile's row lock, like deletion, so the two never
+     * cross. A profile of another workspace or mode is not found. Holding again changes nothing.
+     */
+    @WithTransaction
+    public Uni<Void> hold(String workspaceId, Mode mode, String profileId, ProfileHoldKind kind, String holderId) {
+        if (!IdPrefix.PROFILE.matches(profileId)) {
+            return Uni.createFrom().failure(ApiException.notFound("profile"));
+        }
+        return profiles.findInTenantForUpdate(workspaceId, mode, profileId)
+                .onItem().ifNull().failWith(() -> ApiException.notFound("profile"))
+                .flatMap(profile -> holds.add(profile.id, kind.column(), holderId));
+    }
+
+    /** Drops the holder's hold; one that is not there (or a profile that is gone) changes nothing. */
+    @WithTransaction
+    public Uni<Void> release(String workspaceId, Mode mode, String profileId, ProfileHoldKind kind, String holderId) {
+        return profiles.findInTenant(workspaceId, mode, profileId).flatMap(profile -> profile == null
+                ? Uni.createFrom().voidItem() : holds.remove(profile.id, kind.column(), holderId));
     }
 
     private Uni<ProfileEntity> findOrFail(String workspaceId, Mode mode, String id) {
