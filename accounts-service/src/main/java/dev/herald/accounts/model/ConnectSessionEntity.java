@@ -1,0 +1,61 @@
+package dev.herald.accounts.model;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+
+/** A hosted connection link; see V10__connect_sessions.sql for what is (and is not) stored. */
+@Entity
+@Table(name = "connect_sessions")
+public class ConnectSessionEntity {
+    @Id
+    public String id;
+
+    @Column(name = "workspace_id", nullable = false)
+    public String workspaceId;
+
+    @Column(nullable = false)
+    public String mode;
+
+    @Column(name = "profile_id", nullable = false)
+    public String profileId;
+
+    /** Offered platforms' wire names, comma-separated. */
+    @Column(nullable = false)
+    public String platforms;
+
+    @Column(name = "redirect_url")
+    public String redirectUrl;
+
+    @Column(name = "embed_origin")
+    public String embedOrigin;
+
+    /** SHA-256 (hex) of the capability token in the session's URL. */
+    @Column(name = "token_hash", nullable = false)
+    public String tokenHash;
+
+    /** {@code open}, {@code completed} or {@code revoked}; {@code expired} is derived from {@link #expiresAt}. */
+    @Column(nullable = false)
+    public String status;
+
+    /** Connected account ids, comma-separated, in connection order. */
+    @Column(name = "account_ids", nullable = false)
+    public String accountIds;
+
+    @Column(name = "expires_at", nullable = false)
+    public Instant expiresAt;
+
+    @Column(name = "completed_at")
+    public Instant completedAt;
+
+    @Column(name = "revoked_at")
+    public Instant revokedAt;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    public Instant updatedAt;
+}

@@ -1,0 +1,48 @@
+package dev.herald.accounts.repository;
+
+import dev.herald.accounts.model.ConnectSessionEntity;
+import dev.herald.common.auth.Mode;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import java.time.Instant;
+
+/** Connect sessions. API reads are scoped by workspace and mode; hosted pages find a session by its token's hash. */
+@ApplicationScoped
+public class ConnectSessionRepository implements PanacheRepositoryBase<ConnectSessionEntity, String> {
+
+    public Uni<ConnectSessionEntity> findInTenant(String workspaceId, Mode mode, String id) {
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+    }
+
+    public Uni<ConnectSessionEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
+    public Uni<ConnectSessionEntity> findByTokenHash(String tokenHash) {
+        return find("tokenHash", tokenHash).firstResult();
+    }
+
+    /** Locked, so connections, completion and revocation of one session happen one after another. */
+    public Uni<ConnectSessionEntity> findByIdForUpdate(String id) {
+        return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
+    /** Revokes every open, unexpired session of a profile; answers how many. */
+    public Uni<Integer> revokeOpenOfProfile(String workspaceId, Mode mode, String profileId, Instant now) {
+        return update("status = 'revoked', revokedAt = ?1, updatedAt = ?1 where workspaceId = ?2 and mode = ?3"
+                + " and profileId = ?4 and status = 'open' and expiresAt > ?1", now, workspaceId, mode.wireName(), profileId);
+    }
+
+    /** Records an event as applied; false when it was applied before (a redelivery). */
+    public Uni<Boolean> markEventProcessed(String eventId) {
+        return Panache.getSession().flatMap(session -> session
+                .createNativeQuery("insert into connect_session_processed_events (event_id) values (?1) on conflict do nothing")
+                .setParameter(1, eventId)
+                .executeUpdate())
+                .map(inserted -> inserted > 0);
+    }
+}

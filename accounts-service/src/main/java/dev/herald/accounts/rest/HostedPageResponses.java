@@ -1,0 +1,75 @@
+package dev.herald.accounts.rest;
+
+import dev.herald.accounts.config.ConnectConfig;
+import dev.herald.accounts.service.ConnectBrowserBinding;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.NewCookie;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * Every hosted page answer carries the same protections: a Content-Security-Policy that allows only the page's
+ * own nonce-tagged style sheet and framing only by the session's {@code embed_origin} (none when it has
+ * none), no MIME sniffing, no referrer (the link's token is in the URL), and no caching anywhere.
+ */
+@ApplicationScoped
+public class HostedPageResponses {
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+    private final ConnectBrowserBinding binding;
+    private final boolean secureCookies;
+
+    public HostedPageResponses(ConnectBrowserBinding binding, ConnectConfig config) {
+        this.binding = binding;
+        URI publicUrl = config.publicUrl();
+        // Browsers drop Secure cookies on plain http, which is only ever a developer's own machine.
+        this.secureCookies = "https".equalsIgnoreCase(publicUrl.getScheme())
+                || publicUrl.getHost() == null || !LOOPBACK_HOSTS.contains(publicUrl.getHost().toLowerCase(Locale.ROOT));
+    }
+
+    /** A page rendered with a fresh CSP nonce. */
+    public Response.ResponseBuilder page(int status, String embedOrigin, BiFunction<String, String, TemplateInstance> template) {
+        String nonce = binding.styleNonce();
+        return secured(Response.status(status), embedOrigin, nonce)
+                .type("text/html;charset=UTF-8")
+                .entity(template.apply(nonce, embedOrigin).render());
+    }
+
+    /** A 303 to another page (or to the platform, or the customer's redirect URL), with the same headers. */
+    public Response.ResponseBuilder seeOther(URI location, String embedOrigin) {
+        return secured(Response.seeOther(location), embedOrigin, binding.styleNonce());
+    }
+
+    /** The cookie binding this browser to a session, for as long as the session can be used. */
+    public NewCookie bindingCookie(String value, Instant expiresAt, Instant now) {
+        long maxAge = Math.max(1, Duration.between(now, expiresAt).toSeconds());
+        return new NewCookie.Builder(ConnectBrowserBinding.COOKIE)
+                .value(value)
+                .path("/connect")
+                .httpOnly(true)
+                .secure(secureCookies)
+                .sameSite(NewCookie.SameSite.LAX)
+                .maxAge((int) Math.min(Integer.MAX_VALUE, maxAge))
+                .build();
+    }
+
+    static String contentSecurityPolicy(String embedOrigin, String nonce) {
+        return "default-src 'none'; style-src 'nonce-" + nonce + "'; img-src 'self' data:; base-uri 'none'; "
+                + "frame-ancestors " + (embedOrigin == null ? "'none'" : embedOrigin);
+    }
+
+    private static Response.ResponseBuilder secured(Response.ResponseBuilder response, String embedOrigin, String nonce) {
+        return response
+                .header("Content-Security-Policy", contentSecurityPolicy(embedOrigin, nonce))
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Referrer-Policy", "no-referrer")
+                .header("Cache-Control", "no-store")
+                .header("Pragma", "no-cache");
+    }
+}

@@ -1,0 +1,43 @@
+package dev.herald.accounts.rest;
+
+import dev.herald.common.wire.Platform;
+import java.util.List;
+
+/** What the hosted page templates show; built by {@link HostedConnectResource}. */
+public final class HostedPageViews {
+    private HostedPageViews() {
+    }
+
+    /** The session page. {@code consentNeeded}: YouTube accounts whose owner has not passed the legal step yet. */
+    public record SessionView(String sessionId, boolean testMode, String csrf, List<PlatformView> platforms,
+                              List<AccountView> accounts, List<AccountView> consentNeeded, String notice, String error,
+                              String policyVersion) {
+        public boolean canFinish() {
+            return !accounts.isEmpty();
+        }
+    }
+
+    public record PlatformView(String id, String label) {
+        static PlatformView of(Platform platform) {
+            return new PlatformView(platform.wireName(), HostedPageViews.label(platform));
+        }
+    }
+
+    public record AccountView(String id, String platformLabel, String name, String username) {
+    }
+
+    /** A page that only explains: a dead link, another browser, a provider failure, or the end of the flow. */
+    public record MessageView(String title, String message, String code, String backUrl) {
+    }
+
+    static String label(Platform platform) {
+        return switch (platform) {
+            case TIKTOK -> "TikTok";
+            case INSTAGRAM -> "Instagram";
+            case FACEBOOK -> "Facebook";
+            case YOUTUBE -> "YouTube";
+            case PINTEREST -> "Pinterest";
+            case LINKEDIN -> "LinkedIn";
+        };
+    }
+}

@@ -1,0 +1,73 @@
+package dev.herald.accounts.provider;
+
+import dev.herald.common.wire.Platform;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A LinkedIn provider for connect-page tests: its authorization URL carries what it was asked (state, PKCE
+ * challenge, callback), code {@code good} grants a member and one organization, anything else is refused.
+ * It remembers the last verifier and callback it was given, so tests can check the PKCE and callback binding.
+ */
+@ApplicationScoped
+public class FakeLinkedInProvider implements OAuthProvider {
+    private final AtomicReference<String> lastVerifier = new AtomicReference<>();
+    private final AtomicReference<URI> lastRedirectUri = new AtomicReference<>();
+
+    public String lastVerifier() {
+        return lastVerifier.get();
+    }
+
+    public URI lastRedirectUri() {
+        return lastRedirectUri.get();
+    }
+
+    @Override
+    public Platform platform() {
+        return Platform.LINKEDIN;
+    }
+
+    @Override
+    public boolean supportsPkce() {
+        return true;
+    }
+
+    @Override
+    public URI authorizationUrl(AuthorizationRequest request) {
+        return URI.create("https://linkedin.example/oauth/authorize?state=" + request.state() + "&code_challenge="
+                + request.codeChallenge() + "&redirect_uri=" + request.redirectUri());
+    }
+
+    @Override
+    public Uni<ProviderGrant> exchangeCode(String code, String codeVerifier, URI redirectUri) {
+        lastVerifier.set(codeVerifier);
+        lastRedirectUri.set(redirectUri);
+        if (!"good".equals(code)) {
+            return Uni.createFrom().failure(new ProviderException("invalid_grant", "bad code", false, false));
+        }
+        return Uni.createFrom().item(new ProviderGrant("access-" + code, "refresh-" + code,
+                Instant.now().plusSeconds(3600), null, Set.of("w_member_social"), "member-1"));
+    }
+
+    @Override
+    public Uni<ProviderGrant> refresh(ProviderGrant grant) {
+        return Uni.createFrom().item(grant);
+    }
+
+    @Override
+    public Uni<Void> revoke(ProviderGrant grant) {
+        return Uni.createFrom().voidItem();
+    }
+
+    @Override
+    public Uni<List<ProviderIdentity>> identities(ProviderGrant grant) {
+        return Uni.createFrom().item(List.of(
+                new ProviderIdentity("urn:li:person:member-1", "member", "Mia Member", "mia", null),
+                new ProviderIdentity("urn:li:organization:42", "organization", "Acme Corp", "acme", null)));
+    }
+}
