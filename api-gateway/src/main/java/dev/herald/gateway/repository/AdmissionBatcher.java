@@ -9,7 +9,10 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Counts concurrent requests together, the way a database groups commits: a request arriving while few
@@ -66,10 +69,7 @@ public class AdmissionBatcher {
                 return;
             }
             inFlight++;
-            batch = new ArrayList<>(Math.min(waiting.size(), MAX_BATCH));
-            while (batch.size() < MAX_BATCH && !waiting.isEmpty()) {
-                batch.add(waiting.poll());
-            }
+            batch = takeBatch();
         }
         List<CountRequest> requests = new ArrayList<>(batch.size());
         for (Waiting entry : batch) {
@@ -84,6 +84,24 @@ public class AdmissionBatcher {
             finished();
             batch.forEach(entry -> entry.fail(failure));
         });
+    }
+
+    /**
+     * Up to {@link #MAX_BATCH} waiting requests, in arrival order. A request whose subject is already in the
+     * batch under other counters (a new minute, a plan change) waits for the next statement.
+     */
+    private List<Waiting> takeBatch() {
+        List<Waiting> batch = new ArrayList<>(Math.min(waiting.size(), MAX_BATCH));
+        Map<String, CountRequest> subjects = new HashMap<>();
+        for (Iterator<Waiting> it = waiting.iterator(); it.hasNext() && batch.size() < MAX_BATCH; ) {
+            Waiting next = it.next();
+            CountRequest sameSubject = subjects.putIfAbsent(next.request().subject(), next.request());
+            if (sameSubject == null || sameSubject.sameCounters(next.request())) {
+                batch.add(next);
+                it.remove();
+            }
+        }
+        return batch;
     }
 
     private void finished() {

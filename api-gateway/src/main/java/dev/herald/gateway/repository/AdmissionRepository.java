@@ -9,59 +9,55 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The two counters every request meets, shared by all gateway replicas through PostgreSQL: the
  * calendar-minute rate window and the monthly API-request meter. One statement counts a whole batch of
  * requests: the window always counts each request; the meter grants a unit only to metered requests within
- * the rate limit and only while under the allowance, in request order, so racing requests (in one batch
- * or in concurrent statements from other replicas) can never push the meter past its limit.
+ * the rate limit and only while under the allowance, so racing requests (in one batch or in concurrent
+ * statements from other replicas) can never push the meter past its limit.
  */
 @ApplicationScoped
 public class AdmissionRepository {
+    /** One row per subject: how many requests it has in the batch, and how many of them are metered. */
     private static final String ADMIT_ALL = """
             with request as (
-                select * from unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::boolean[], $5::integer[], $6::bigint[])
-                    with ordinality as r(subject, window_start, period_start, meter, per_minute, monthly_limit, ord)
+                select * from unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::integer[], $5::integer[],
+                                     $6::integer[], $7::bigint[])
+                    as r(subject, window_start, period_start, requests, metered, per_minute, monthly_limit)
             ), window_count as (
                 insert into rate_limit_windows as w (subject, window_start, request_count)
-                select subject, window_start, count(*) from request group by subject, window_start
+                select subject, window_start, requests from request
                 on conflict (subject, window_start) do update set request_count = w.request_count + excluded.request_count
-                returning subject, window_start, request_count
-            ), placed as (
-                -- the batch's requests take the window's last positions, in request order
-                select r.*, w.request_count - count(*) over same_window + row_number() over (same_window order by r.ord)
-                           as window_position
-                from request r join window_count w on w.subject = r.subject and w.window_start = r.window_start
-                window same_window as (partition by r.subject, r.window_start)
+                returning subject, request_count
             ), chargeable as (
-                select p.ord, p.subject, p.period_start, p.monthly_limit,
-                       row_number() over (partition by p.subject, p.period_start order by p.ord) as charge_rank
-                from placed p where p.meter and p.window_position <= p.per_minute
-            ), wanted as (
-                select subject, period_start, count(*) as units, min(monthly_limit) as monthly_limit
-                from chargeable group by subject, period_start
+                -- metered requests take their subject's first positions in the window; those within the limit are chargeable
+                select r.subject, r.period_start, r.monthly_limit,
+                       greatest(0, least(r.metered, r.per_minute - (w.request_count - r.requests))) as units
+                from request r join window_count w on w.subject = r.subject
+                where r.metered > 0
             ), metered as (
                 insert into api_request_counts as c (subject, period_start, used, last_grant)
-                select subject, period_start, least(units, monthly_limit), least(units, monthly_limit) from wanted
+                select subject, period_start, least(units, monthly_limit), least(units, monthly_limit) from chargeable
                 on conflict (subject, period_start) do update
-                    set used = greatest(c.used, least(c.used + excluded.used, (select monthly_limit from wanted
-                                   where wanted.subject = c.subject and wanted.period_start = c.period_start))),
-                        last_grant = greatest(c.used, least(c.used + excluded.used, (select monthly_limit from wanted
-                                   where wanted.subject = c.subject and wanted.period_start = c.period_start))) - c.used
-                returning subject, period_start, used, last_grant
+                    set used = greatest(c.used, least(c.used + excluded.used,
+                                   (select monthly_limit from request r where r.subject = c.subject))),
+                        last_grant = greatest(c.used, least(c.used + excluded.used,
+                                   (select monthly_limit from request r where r.subject = c.subject))) - c.used
+                returning subject, used, last_grant
             )
-            select p.ord, p.window_position,
-                   coalesce(ch.charge_rank <= m.last_grant, false) as metered,
-                   case when ch.charge_rank <= m.last_grant then m.used - m.last_grant + ch.charge_rank - 1
-                        else coalesce(m.used, current_count.used, 0) end as used_before
-            from placed p
-            left join chargeable ch on ch.ord = p.ord
-            left join metered m on m.subject = p.subject and m.period_start = p.period_start
+            select r.subject, w.request_count as window_count, coalesce(m.last_grant, 0) as granted,
+                   coalesce(m.used, current_count.used, 0) as used_now
+            from request r
+            join window_count w on w.subject = r.subject
+            left join metered m on m.subject = r.subject
             left join api_request_counts current_count
-                   on current_count.subject = p.subject and current_count.period_start = p.period_start
-            order by p.ord""";
+                   on current_count.subject = r.subject and current_count.period_start = r.period_start""";
 
     private final Pool pool;
 
@@ -75,42 +71,78 @@ public class AdmissionRepository {
      */
     public record CountRequest(String subject, Instant windowStart, Instant periodStart, boolean meter, int perMinute,
                                long monthlyLimit) {
+        /** Whether both requests count in the same window and meter, under the same limits. */
+        public boolean sameCounters(CountRequest other) {
+            return subject.equals(other.subject) && windowStart.equals(other.windowStart)
+                    && periodStart.equals(other.periodStart) && perMinute == other.perMinute
+                    && monthlyLimit == other.monthlyLimit;
+        }
     }
 
     /** What the statement saw for one request: its position in the window, and the meter before it. */
     public record Counts(int windowCount, long meterUsedBefore, boolean metered) {
     }
 
-    /** Counts the requests in one statement; the answers come back in the same order. */
+    /**
+     * Counts the requests in one statement; the answers come back in the same order. A subject's requests
+     * must agree on window, period and limits (they do, but for a request straddling a minute or a plan
+     * change: {@link AdmissionBatcher} sends those in the next statement). Within a subject, metered requests
+     * take the first window positions: they arrived together, so any order is a true one, and this one lets
+     * the statement work per subject instead of per request.
+     */
     public Uni<List<Counts>> admitAll(List<CountRequest> requests) {
-        int size = requests.size();
-        String[] subjects = new String[size];
-        OffsetDateTime[] windows = new OffsetDateTime[size];
-        OffsetDateTime[] periods = new OffsetDateTime[size];
-        Boolean[] meters = new Boolean[size];
-        Integer[] perMinute = new Integer[size];
-        Long[] monthly = new Long[size];
-        for (int i = 0; i < size; i++) {
+        Map<String, List<Integer>> bySubject = new LinkedHashMap<>();
+        for (int i = 0; i < requests.size(); i++) {
             CountRequest request = requests.get(i);
-            subjects[i] = request.subject();
-            windows[i] = utc(request.windowStart());
-            periods[i] = utc(request.periodStart());
-            meters[i] = request.meter();
-            perMinute[i] = request.perMinute();
-            monthly[i] = request.monthlyLimit();
+            List<Integer> members = bySubject.computeIfAbsent(request.subject(), subject -> new ArrayList<>());
+            if (!members.isEmpty() && !requests.get(members.get(0)).sameCounters(request)) {
+                throw new IllegalArgumentException("requests of " + request.subject() + " disagree on window, period or limits");
+            }
+            members.add(i);
+        }
+        int groups = bySubject.size();
+        String[] subjects = new String[groups];
+        OffsetDateTime[] windows = new OffsetDateTime[groups];
+        OffsetDateTime[] periods = new OffsetDateTime[groups];
+        Integer[] counts = new Integer[groups];
+        Integer[] metered = new Integer[groups];
+        Integer[] perMinute = new Integer[groups];
+        Long[] monthly = new Long[groups];
+        int g = 0;
+        for (List<Integer> members : bySubject.values()) {
+            // metered first, each kind in arrival order
+            members.sort(Comparator.comparing((Integer i) -> !requests.get(i).meter()));
+            CountRequest first = requests.get(members.get(0));
+            subjects[g] = first.subject();
+            windows[g] = utc(first.windowStart());
+            periods[g] = utc(first.periodStart());
+            counts[g] = members.size();
+            metered[g] = (int) members.stream().filter(i -> requests.get(i).meter()).count();
+            perMinute[g] = first.perMinute();
+            monthly[g] = first.monthlyLimit();
+            g++;
         }
         return pool.preparedQuery(ADMIT_ALL)
-                .execute(Tuple.of(subjects, windows, periods, meters, perMinute, monthly))
+                .execute(Tuple.from(List.of(subjects, windows, periods, counts, metered, perMinute, monthly)))
                 .map(rows -> {
-                    List<Counts> counts = new ArrayList<>(size);
+                    Counts[] answers = new Counts[requests.size()];
                     for (Row row : rows) {
-                        counts.add(new Counts(row.getLong("window_position").intValue(), row.getLong("used_before"),
-                                row.getBoolean("metered")));
+                        List<Integer> members = bySubject.get(row.getString("subject"));
+                        long granted = row.getLong("granted");
+                        long usedNow = row.getLong("used_now");
+                        long usedBeforeGrants = usedNow - granted;
+                        int firstPosition = row.getInteger("window_count") - members.size() + 1;
+                        for (int n = 0; n < members.size(); n++) {
+                            boolean grantedHere = requests.get(members.get(n)).meter() && n < granted;
+                            answers[members.get(n)] = new Counts(firstPosition + n,
+                                    grantedHere ? usedBeforeGrants + n : usedNow, grantedHere);
+                        }
                     }
-                    if (counts.size() != size) {
-                        throw new IllegalStateException("admission answered " + counts.size() + " of " + size + " requests");
+                    List<Counts> inOrder = Arrays.asList(answers);
+                    if (inOrder.contains(null)) {
+                        throw new IllegalStateException("admission answered " + rows.size() + " of " + groups + " subjects");
                     }
-                    return counts;
+                    return inOrder;
                 });
     }
 

@@ -66,12 +66,31 @@ class AdmissionRepositoryTest {
                 new CountRequest(first, WINDOW, PERIOD, false, 30, 10),
                 new CountRequest(second, WINDOW, PERIOD, true, 30, 10),
                 new CountRequest(first, WINDOW, PERIOD, true, 30, 10));
+        // within a subject the metered requests take the first places, then the exempt ones see the meter after them
         asserter.assertThat(() -> counters.admitAll(mixed), counts -> assertThat(counts).containsExactly(
                 new Counts(1, 0, true),
-                new Counts(1, 1, false),
-                new Counts(2, 2, false),
-                new Counts(2, 0, true),
-                new Counts(3, 1, true)));
+                new Counts(2, 1, false),
+                new Counts(3, 2, false),
+                new Counts(1, 0, true),
+                new Counts(2, 1, true)));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aRequestOfANewMinuteWaitsForTheNextStatementInsteadOfJoiningTheOldMinutesBatch(UniAsserter asserter) {
+        String subject = subject();
+        List<Uni<Counts>> requests = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            Instant window = i % 2 == 0 ? WINDOW : WINDOW.plusSeconds(60);
+            requests.add(batcher.count(new CountRequest(subject, window, PERIOD, false, 1_000, 25)));
+        }
+        // the two minutes' requests never share a statement (it could not count them), and each minute counts 1, 2, 3
+        asserter.assertThat(() -> Uni.join().all(requests).andFailFast(), counts -> {
+            assertThat(List.of(counts.get(0), counts.get(2), counts.get(4))).extracting(Counts::windowCount)
+                    .containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(List.of(counts.get(1), counts.get(3), counts.get(5))).extracting(Counts::windowCount)
+                    .containsExactlyInAnyOrder(1, 2, 3);
+        });
     }
 
     @Test
