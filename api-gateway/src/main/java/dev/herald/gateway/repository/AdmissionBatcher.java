@@ -15,15 +15,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Counts concurrent requests together, the way a database groups commits: a request arriving while few
- * statements are in flight is sent at once (no added latency when the gateway is quiet); requests arriving
- * while the statements are busy wait and go together in the next one. Under load one round trip and one
+ * Counts concurrent requests together, the way a database groups commits: a request arriving while no
+ * statement is in flight is sent at once (no added latency when the gateway is quiet); requests arriving
+ * while one is in flight wait and go together in the next one. Under load one round trip and one
  * transaction then serve many requests, which is most of the gateway's database work per request.
+ * Requests of all workspaces share the statement, so batching also works for many quiet tenants.
  */
 @ApplicationScoped
 public class AdmissionBatcher {
-    /** Enough to keep both cores of a small database busy; more would only queue inside PostgreSQL. */
-    static final int MAX_STATEMENTS_IN_FLIGHT = 2;
+    /**
+     * One statement at a time per gateway: while it runs, the next batch fills. More in flight would make
+     * batches smaller (more statements, more database work per request) without counting any sooner.
+     */
+    static final int MAX_STATEMENTS_IN_FLIGHT = 1;
     static final int MAX_BATCH = 256;
 
     private final AdmissionRepository counters;
