@@ -24,8 +24,12 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class AdmissionRepository {
-    /** One row per subject: how many requests it has in the batch, and how many of them are metered. */
-    private static final String ADMIT_ALL = """
+    /**
+     * One row per subject: how many requests it has in the batch, and how many of them are metered. Keep it
+     * under {@link #CACHEABLE_SQL_LENGTH}: longer statements are parsed and planned by PostgreSQL on every
+     * execution, which costs several times the statement itself.
+     */
+    static final String ADMIT_ALL = """
             with request as (
                 select * from unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::integer[], $5::integer[],
                                      $6::integer[], $7::bigint[])
@@ -58,6 +62,9 @@ public class AdmissionRepository {
             left join metered m on m.subject = r.subject
             left join api_request_counts current_count
                    on current_count.subject = r.subject and current_count.period_start = r.period_start""";
+
+    /** The Vert.x PostgreSQL client caches prepared statements up to this SQL length (its default limit). */
+    static final int CACHEABLE_SQL_LENGTH = 2048;
 
     private final Pool pool;
 

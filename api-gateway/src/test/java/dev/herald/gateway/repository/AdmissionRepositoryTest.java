@@ -41,6 +41,11 @@ class AdmissionRepositoryTest {
     }
 
     @Test
+    void theAdmissionStatementStaysShortEnoughForTheClientsPreparedStatementCache() {
+        assertThat(AdmissionRepository.ADMIT_ALL.length()).isLessThan(AdmissionRepository.CACHEABLE_SQL_LENGTH);
+    }
+
+    @Test
     @RunOnVertxContext
     void oneBatchPlacesEachRequestInTheWindowAndGrantsUnitsInOrderUpToTheAllowance(UniAsserter asserter) {
         String subject = subject();
