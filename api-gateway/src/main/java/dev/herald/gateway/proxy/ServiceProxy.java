@@ -34,6 +34,8 @@ public class ServiceProxy {
     public static final String CACHE_HEADER = "x-herald-cache";
     /** Request headers a service may see; everything else (cookies, the customer's key) stays at the edge. */
     private static final Set<String> FORWARDED_REQUEST_HEADERS = Set.of("content-type", "accept", "idempotency-key");
+    /** What a browser's hosted-page request may carry to accounts-service. */
+    private static final Set<String> HOSTED_PAGE_REQUEST_HEADERS = Set.of("content-type", "accept", "cookie");
     /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
     private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding",
             "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", RequestIds.HEADER,
@@ -64,6 +66,19 @@ public class ServiceProxy {
      */
     public void forward(RoutingContext rc, Upstream upstream, String servicePath, String internalJwt, Buffer body,
                         BiConsumer<Integer, MultiMap> onAnswer) {
+        send(rc, upstream, servicePath, FORWARDED_REQUEST_HEADERS, internalJwt, body, onAnswer);
+    }
+
+    /**
+     * Forwards a hosted page request (no credential: the link is the capability). The browser's cookies go
+     * along, since the pages bind a session to the browser with one; nothing else the browser sent does.
+     */
+    public void forwardHostedPage(RoutingContext rc, Upstream upstream, Buffer body) {
+        send(rc, upstream, rc.normalizedPath(), HOSTED_PAGE_REQUEST_HEADERS, null, body, (status, headers) -> { });
+    }
+
+    private void send(RoutingContext rc, Upstream upstream, String servicePath, Set<String> forwardedHeaders,
+                      String internalJwt, Buffer body, BiConsumer<Integer, MultiMap> onAnswer) {
         URI base = upstreams.get(upstream);
         String query = rc.request().query();
         RequestOptions options = new RequestOptions()
@@ -72,13 +87,15 @@ public class ServiceProxy {
                 .setIdleTimeout(idleTimeoutMillis)
                 .setFollowRedirects(false);
         MultiMap incoming = rc.request().headers();
-        for (String name : FORWARDED_REQUEST_HEADERS) {
+        for (String name : forwardedHeaders) {
             if (incoming.contains(name)) {
                 incoming.getAll(name).forEach(value -> options.addHeader(name, value));
             }
         }
         options.putHeader(RequestIds.HEADER, incoming.get(RequestIds.HEADER));
-        options.putHeader("authorization", "Bearer " + internalJwt);
+        if (internalJwt != null) {
+            options.putHeader("authorization", "Bearer " + internalJwt);
+        }
 
         client.request(options)
                 .compose(request -> body == null || body.length() == 0 ? request.send() : request.send(body))

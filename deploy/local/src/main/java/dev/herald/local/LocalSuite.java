@@ -433,6 +433,10 @@ public final class LocalSuite implements AutoCloseable {
                 env.put(other.urlVariable(), "http://127.0.0.1:" + config.port(other));
             }
         }
+        if (service == HeraldService.ACCOUNTS) {
+            // Hosted connect links point at the gateway, which routes /connect/** to accounts-service.
+            env.put("HERALD_CONNECT_PUBLIC_URL", gatewayUrl());
+        }
         if (service == HeraldService.API_GATEWAY) {
             env.put("HERALD_ADMIN_TOKEN", secrets.adminToken());
             env.put("HERALD_DEMO_TEST_KEY", secrets.demoTestKey());
