@@ -1,0 +1,194 @@
+package dev.herald.accounts.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.accounts.service.AccountService;
+import dev.herald.accounts.service.PlatformReads;
+import dev.herald.accounts.service.ProviderRead;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.DataEnvelope;
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.ListEnvelope;
+import dev.herald.common.auth.Caller;
+import dev.herald.common.auth.InternalCaller;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.validation.FieldValue;
+import dev.herald.common.validation.JsonBody;
+import dev.herald.common.validation.QueryParameters;
+import dev.herald.common.wire.Account;
+import dev.herald.common.wire.Platform;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** {@code /accounts}: social accounts of one workspace and mode, and what can be read from their platforms. */
+@Path("/accounts")
+@InternalCaller
+@Produces(MediaType.APPLICATION_JSON)
+public class AccountResource {
+    static final int MAX_NAME_LENGTH = 100;
+    static final int MAX_FILTER_LENGTH = 200;
+    /** The gateway refunds the API request of a read answered from cache (DESIGN section 3). */
+    static final String CACHE_HEADER = "x-herald-cache";
+    static final Pattern PROFILE_ID = Pattern.compile("^prf_[a-f0-9]{24}$");
+    private static final String PLATFORMS = String.join(", ", Arrays.stream(Platform.values()).map(Platform::wireName).toList());
+
+    private final AccountService accounts;
+    private final PlatformReads reads;
+    private final Caller caller;
+
+    public AccountResource(AccountService accounts, PlatformReads reads, Caller caller) {
+        this.accounts = accounts;
+        this.reads = reads;
+        this.caller = caller;
+    }
+
+    @GET
+    public Uni<ListEnvelope<Account>> list(@QueryParam("profile_id") String profileId, @QueryParam("platform") String platform,
+                                           @QueryParam("q") String q, @QueryParam("limit") String limit,
+                                           @QueryParam("cursor") String cursor) {
+        if (profileId != null && !PROFILE_ID.matcher(profileId).matches()) {
+            throw ApiException.invalidParameter("profile_id", "profile_id must be a profile id (prf_ and 24 hex characters).");
+        }
+        Platform platformFilter = platform == null ? null : Platform.fromWire(platform).orElseThrow(() ->
+                ApiException.invalidParameter("platform", "platform must be one of " + PLATFORMS + "."));
+        String text = QueryParameters.boundedText("q", q, MAX_FILTER_LENGTH);
+        return accounts.list(caller.workspaceId(), caller.mode(), profileId, platformFilter, text, limit, cursor);
+    }
+
+    /** A sandbox account; test keys only (checked before the body, which a live key has no business sending). */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> create(JsonNode json) {
+        if (caller.mode() != Mode.TEST) {
+            throw new ApiException(ErrorCode.TEST_MODE_ONLY, "Sandbox accounts can be created with a test key only.");
+        }
+        JsonBody body = JsonBody.of(json, Set.of("platform", "profile_id", "name", "username"));
+        Platform platform = platform(body);
+        FieldValue<String> profileId = body.string("profile_id").matching(PROFILE_ID, "a profile id (prf_ and 24 hex characters)").read();
+        FieldValue<String> name = body.string("name").trimmed().length(1, MAX_NAME_LENGTH).read();
+        FieldValue<String> username = body.string("username").trimmed().length(1, MAX_NAME_LENGTH).read();
+        body.validate();
+        return accounts.createSandbox(caller.workspaceId(), caller.mode(), platform, profileId.orNull(), name.orNull(),
+                        username.orNull())
+                .map(account -> Response.status(Response.Status.CREATED).entity(DataEnvelope.of(account)).build());
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<DataEnvelope<Account>> get(@PathParam("id") String id) {
+        return accounts.get(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    @PATCH
+    @Path("/{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<DataEnvelope<Account>> update(@PathParam("id") String id, JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("profile_id"));
+        FieldValue<String> profileId = body.string("profile_id").nullable()
+                .matching(PROFILE_ID, "a profile id (prf_ and 24 hex characters) or null").read();
+        if (profileId.isAbsent() && !json.has("profile_id")) {
+            body.reject("profile_id", "required", "profile_id is required (null unassigns the account).");
+        }
+        body.validate();
+        return accounts.reassign(caller.workspaceId(), caller.mode(), id, profileId.orNull()).map(DataEnvelope::of);
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Uni<DataEnvelope<Account>> disconnect(@PathParam("id") String id) {
+        return accounts.disconnect(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    /**
+     * Body {@code {"accepted": true, "policy_version": "<current>", "authorization_revision": n?}}: the owner
+     * expressly accepted that policy for the account's current authorization (docs/decisions.md).
+     */
+    @POST
+    @Path("/{id}/analytics-consent")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<DataEnvelope<Account>> analyticsConsent(@PathParam("id") String id, JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("accepted", "policy_version", "authorization_revision"));
+        JsonNode accepted = json.get("accepted");
+        if (accepted == null || accepted.isNull()) {
+            body.reject("accepted", "required", "accepted is required and must be true.");
+        } else if (!accepted.isBoolean()) {
+            body.reject("accepted", "invalid_type", "accepted must be a boolean.");
+        } else if (!accepted.booleanValue()) {
+            body.reject("accepted", "invalid_value", "accepted must be true: consent is recorded only once the owner accepts.");
+        }
+        String policyVersion = body.string("policy_version").required().length(1, MAX_NAME_LENGTH).read().orNull();
+        JsonNode revision = json.get("authorization_revision");
+        Long authorizationRevision = null;
+        if (revision != null && !revision.isNull()) {
+            if (!revision.isIntegralNumber() || !revision.canConvertToLong() || revision.asLong() < 1) {
+                body.reject("authorization_revision", "invalid_value", "authorization_revision must be a positive integer.");
+            } else {
+                authorizationRevision = revision.asLong();
+            }
+        }
+        body.validate();
+        return accounts.acceptAnalyticsConsent(caller.workspaceId(), caller.mode(), id, policyVersion, authorizationRevision)
+                .map(DataEnvelope::of);
+    }
+
+    @GET
+    @Path("/{id}/publishing-options")
+    public Uni<Response> publishingOptions(@PathParam("id") String id) {
+        return reads.publishingOptions(caller.workspaceId(), caller.mode(), id).map(read -> answer(read, DataEnvelope.of(read.data())));
+    }
+
+    @GET
+    @Path("/{id}/boards")
+    public Uni<Response> boards(@PathParam("id") String id, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
+                                @Context UriInfo uri) {
+        return reads.boards(caller.workspaceId(), caller.mode(), id, limit, sent(cursor, uri))
+                .map(read -> answer(read, read.data()));
+    }
+
+    @GET
+    @Path("/{id}/boards/{boardId}/sections")
+    public Uni<Response> sections(@PathParam("id") String id, @PathParam("boardId") String boardId,
+                                  @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
+                                  @Context UriInfo uri) {
+        return reads.sections(caller.workspaceId(), caller.mode(), id, boardId, limit, sent(cursor, uri))
+                .map(read -> answer(read, read.data()));
+    }
+
+    /** An empty {@code cursor=} arrives as null; it is a cursor of length 0, which the board lists refuse. */
+    private static String sent(String cursor, UriInfo uri) {
+        return cursor == null && uri.getQueryParameters().containsKey("cursor") ? "" : cursor;
+    }
+
+    private static Response answer(ProviderRead<?> read, Object entity) {
+        Response.ResponseBuilder response = Response.ok(entity);
+        if (read.cached()) {
+            response.header(CACHE_HEADER, "hit");
+        }
+        return response.build();
+    }
+
+    private static Platform platform(JsonBody body) {
+        String text = body.string("platform").required().read().orNull();
+        if (text == null) {
+            return null;
+        }
+        return Platform.fromWire(text).orElseGet(() -> {
+            body.reject("platform", "invalid_value", "platform must be one of " + PLATFORMS + ".");
+            return null;
+        });
+    }
+}

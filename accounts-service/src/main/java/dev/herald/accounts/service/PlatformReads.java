@@ -1,0 +1,262 @@
+package dev.herald.accounts.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.accounts.config.AccountsConfig;
+import dev.herald.accounts.credentials.GrantEncryption;
+import dev.herald.accounts.model.AccountEntity;
+import dev.herald.accounts.provider.PinterestBoardsReader;
+import dev.herald.accounts.provider.ProviderException;
+import dev.herald.accounts.provider.ProviderGrant;
+import dev.herald.accounts.provider.ProviderPage;
+import dev.herald.accounts.provider.TikTokCreatorInfoReader;
+import dev.herald.accounts.repository.ProviderCredentialRepository;
+import dev.herald.accounts.repository.ProviderReadCacheRepository;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.ListEnvelope;
+import dev.herald.common.api.ListMeta;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.paging.CursorCodec;
+import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.paging.CursorScope;
+import dev.herald.common.paging.PageRequest;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Account;
+import dev.herald.common.wire.PinterestBoard;
+import dev.herald.common.wire.PinterestBoardSection;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.TikTokPublishingOptions;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Reads from the platforms on behalf of an account: TikTok publishing options, Pinterest boards and their
+ * sections. Test accounts answer simulated, deterministic data; live accounts ask the provider with their
+ * stored grant, and a live answer is kept for {@code herald.accounts.provider-cache-ttl}, during which the same
+ * read is served from the cache (and not metered).
+ */
+@ApplicationScoped
+public class PlatformReads {
+    public static final int MAX_BOARD_CURSOR_LENGTH = 8192;
+    static final Pattern BOARD_ID = Pattern.compile("^[0-9]{1,40}$");
+    private static final String BOARDS_KIND = "pinterest_boards";
+    private static final String SECTIONS_KIND = "pinterest_board_sections";
+    /** Offsets into simulated lists, bookmarks of the provider's own. */
+    private static final String OFFSET = "o:";
+    private static final String BOOKMARK = "b:";
+
+    private final AccountService accounts;
+    private final ProviderCredentialRepository credentials;
+    private final ProviderReadCacheRepository cache;
+    private final GrantEncryption grants;
+    private final Instance<TikTokCreatorInfoReader> tiktok;
+    private final Instance<PinterestBoardsReader> pinterest;
+    private final CursorCodec cursors;
+    private final ObjectMapper mapper;
+    private final AccountsConfig config;
+    private final Clock clock;
+
+    public PlatformReads(AccountService accounts, ProviderCredentialRepository credentials, ProviderReadCacheRepository cache,
+                         GrantEncryption grants, Instance<TikTokCreatorInfoReader> tiktok,
+                         Instance<PinterestBoardsReader> pinterest, CursorCodec cursors, ObjectMapper mapper,
+                         AccountsConfig config, Clock clock) {
+        this.accounts = accounts;
+        this.credentials = credentials;
+        this.cache = cache;
+        this.grants = grants;
+        this.tiktok = tiktok;
+        this.pinterest = pinterest;
+        this.cursors = cursors;
+        this.mapper = mapper;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** TikTok only, else {@code 422 publishing_options_unavailable}. */
+    public Uni<ProviderRead<TikTokPublishingOptions>> publishingOptions(String workspaceId, Mode mode, String id) {
+        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
+            if (!Platform.TIKTOK.wireName().equals(account.platform)) {
+                return Uni.createFrom().failure(new ApiException(ErrorCode.PUBLISHING_OPTIONS_UNAVAILABLE,
+                        "Publishing options exist for TikTok accounts only."));
+            }
+            requireConnected(account);
+            if (mode == Mode.TEST) {
+                return Uni.createFrom().item(new ProviderRead<>(
+                        SandboxPlatformData.publishingOptions(account.id, account.name, account.username), false));
+            }
+            return cachedOrFresh(account, "publishing_options", new TypeReference<TikTokPublishingOptions>() { },
+                    grant -> reader(tiktok, "TikTok").creatorInfo(grant.accessToken()));
+        });
+    }
+
+    /** Pinterest only; pages of at most {@code limit} boards. */
+    public Uni<ProviderRead<ListEnvelope<PinterestBoard>>> boards(String workspaceId, Mode mode, String id, String limit,
+                                                                  String cursor) {
+        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
+            requirePinterest(account);
+            CursorScope scope = new CursorScope(BOARDS_KIND, workspaceId, mode, account.id, Map.of());
+            int pageSize = PageRequest.parse(limit, null, scope, cursors).limit();
+            String position = position(scope, cursor);
+            if (mode == Mode.TEST) {
+                return Uni.createFrom().item(new ProviderRead<>(
+                        simulatedPage(SandboxPlatformData.boards(account.id), position, pageSize, scope), false));
+            }
+            String bookmark = bookmark(position);
+            return cachedOrFresh(account, "boards:" + pageSize + ":" + (bookmark == null ? "" : bookmark),
+                    new TypeReference<ProviderPage<PinterestBoard>>() { },
+                    grant -> reader(pinterest, "Pinterest").boards(grant.accessToken(), false, bookmark, pageSize))
+                    .map(read -> new ProviderRead<>(providerPage(read.data(), scope), read.cached()));
+        });
+    }
+
+    /** Sections of one of the account's boards; the cursor is bound to the account, the board and the mode. */
+    public Uni<ProviderRead<ListEnvelope<PinterestBoardSection>>> sections(String workspaceId, Mode mode, String id,
+                                                                           String boardId, String limit, String cursor) {
+        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
+            requirePinterest(account);
+            if (!BOARD_ID.matcher(boardId).matches()) {
+                return Uni.createFrom().failure(ApiException.notFound("board"));
+            }
+            CursorScope scope = new CursorScope(SECTIONS_KIND, workspaceId, mode, account.id + "/" + boardId, Map.of());
+            int pageSize = PageRequest.parse(limit, null, scope, cursors).limit();
+            String position = position(scope, cursor);
+            if (mode == Mode.TEST) {
+                List<PinterestBoardSection> sections = SandboxPlatformData.sections(account.id, boardId)
+                        .orElseThrow(() -> ApiException.notFound("board"));
+                return Uni.createFrom().item(new ProviderRead<>(simulatedPage(sections, position, pageSize, scope), false));
+            }
+            String bookmark = bookmark(position);
+            return cachedOrFresh(account, "sections:" + boardId + ":" + pageSize + ":" + (bookmark == null ? "" : bookmark),
+                    new TypeReference<ProviderPage<PinterestBoardSection>>() { },
+                    grant -> reader(pinterest, "Pinterest").sections(grant.accessToken(), false, boardId, bookmark, pageSize))
+                    .map(read -> new ProviderRead<>(providerPage(read.data(), scope), read.cached()));
+        });
+    }
+
+    private <T> Uni<ProviderRead<T>> cachedOrFresh(AccountEntity account, String readKey, TypeReference<T> type,
+                                                   Function<ProviderGrant, Uni<T>> fetch) {
+        Instant now = Timestamps.now(clock);
+        return Panache.withSession(() -> cache.find(account.id, readKey, now.minus(config.providerCacheTtl())))
+                .flatMap(hit -> {
+                    if (hit != null) {
+                        return Uni.createFrom().item(new ProviderRead<>(read(hit, type), true));
+                    }
+                    return Panache.withSession(() -> credentials.find(account.id)).flatMap(sealed -> {
+                        if (sealed == null) {
+                            return Uni.createFrom().failure(reconnectionNeeded(account.id));
+                        }
+                        ProviderGrant grant = grants.open(sealed, account.id);
+                        return fetch.apply(grant)
+                                .onFailure(ProviderException.class).transform(failure -> providerError(account.id, (ProviderException) failure))
+                                .flatMap(fresh -> Panache.withTransaction(() -> cache.store(account.id, readKey, write(fresh), now))
+                                        .replaceWith(new ProviderRead<>(fresh, false)));
+                    });
+                });
+    }
+
+    private String position(CursorScope scope, String cursor) {
+        if (cursor == null) {
+            return null;
+        }
+        if (cursor.isEmpty() || cursor.length() > MAX_BOARD_CURSOR_LENGTH) {
+            throw ApiException.invalidParameter("cursor", "cursor must be 1 to " + MAX_BOARD_CURSOR_LENGTH + " characters.");
+        }
+        return cursors.decode(scope, cursor, MAX_BOARD_CURSOR_LENGTH).id();
+    }
+
+    private static String bookmark(String position) {
+        if (position == null) {
+            return null;
+        }
+        if (!position.startsWith(BOOKMARK)) {
+            throw new ApiException(ErrorCode.INVALID_CURSOR, "The cursor is not valid for this list.");
+        }
+        return position.substring(BOOKMARK.length());
+    }
+
+    private <T> ListEnvelope<T> simulatedPage(List<T> items, String position, int pageSize, CursorScope scope) {
+        int offset = 0;
+        if (position != null) {
+            try {
+                offset = Integer.parseInt(position.substring(OFFSET.length()));
+            } catch (RuntimeException e) {
+                throw new ApiException(ErrorCode.INVALID_CURSOR, "The cursor is not valid for this list.");
+            }
+            if (!position.startsWith(OFFSET) || offset < 0 || offset > items.size()) {
+                throw new ApiException(ErrorCode.INVALID_CURSOR, "The cursor is not valid for this list.");
+            }
+        }
+        int end = Math.min(items.size(), offset + pageSize);
+        boolean hasMore = end < items.size();
+        String next = hasMore ? cursors.encode(scope, new CursorPosition(Instant.EPOCH, OFFSET + end)) : null;
+        return new ListEnvelope<>(List.copyOf(items.subList(offset, end)), new ListMeta(next, hasMore));
+    }
+
+    private <T> ListEnvelope<T> providerPage(ProviderPage<T> page, CursorScope scope) {
+        String next = page.nextBookmark() == null ? null
+                : cursors.encode(scope, new CursorPosition(Instant.EPOCH, BOOKMARK + page.nextBookmark()));
+        if (next != null && next.length() > MAX_BOARD_CURSOR_LENGTH) {
+            throw new ApiException(ErrorCode.PROVIDER_ERROR, "Pinterest answered a page marker too long to pass on.");
+        }
+        return new ListEnvelope<>(page.items(), new ListMeta(next, next != null));
+    }
+
+    private static void requirePinterest(AccountEntity account) {
+        if (!Platform.PINTEREST.wireName().equals(account.platform)) {
+            // Boards are Pinterest's; another platform's account has none to list.
+            throw new ApiException(ErrorCode.NOT_FOUND, "Boards exist for Pinterest accounts only.");
+        }
+        requireConnected(account);
+    }
+
+    private static void requireConnected(AccountEntity account) {
+        if (!Account.CONNECTED.equals(account.status)) {
+            throw reconnectionNeeded(account.id);
+        }
+    }
+
+    private static ApiException reconnectionNeeded(String accountId) {
+        return new ApiException(ErrorCode.CONFLICT, "The account is disconnected; reconnect it to read from the platform.",
+                Map.of("account_id", accountId, "reason", "account_disconnected"));
+    }
+
+    private static ApiException providerError(String accountId, ProviderException failure) {
+        return new ApiException(ErrorCode.PROVIDER_ERROR, "The platform refused or failed the read; try again later"
+                + (failure.revoked() ? " after reconnecting the account." : "."),
+                Map.of("account_id", accountId, "provider_code", failure.code() == null ? "unknown" : failure.code(),
+                        "reconnect_required", failure.revoked()));
+    }
+
+    private static <R> R reader(Instance<R> readers, String platform) {
+        if (!readers.isResolvable()) {
+            throw new ApiException(ErrorCode.SERVICE_UNAVAILABLE, platform + " is not configured on this server.");
+        }
+        return readers.get();
+    }
+
+    private <T> T read(String json, TypeReference<T> type) {
+        try {
+            return mapper.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a cached provider answer could not be read");
+        }
+    }
+
+    private String write(Object value) {
+        try {
+            return mapper.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a provider answer could not be cached");
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.herald.accounts.service;
+
+import dev.herald.accounts.config.AccountsConfig;
+import dev.herald.accounts.credentials.GrantEncryption;
+import dev.herald.accounts.provider.OAuthProvider;
+import dev.herald.accounts.provider.ProviderException;
+import dev.herald.accounts.repository.ProviderRevocationRepository;
+import dev.herald.accounts.repository.ProviderRevocationRepository.PendingRevocation;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Platform;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * Works the revocation queue: asks the provider to revoke each due grant, deletes the row (and the encrypted
+ * grant in it) once revoked, retries transient failures with doubling delays, and gives up, deleting the
+ * grant unrevoked and logging it, after {@code max-attempts} or {@code retention}. A refusal that says the
+ * grant is already invalid counts as revoked.
+ */
+@ApplicationScoped
+public class ProviderRevocations {
+    private static final Logger LOG = Logger.getLogger(ProviderRevocations.class);
+    private static final int BATCH = 20;
+
+    private final ProviderRevocationRepository queue;
+    private final GrantEncryption grants;
+    private final Instance<OAuthProvider> providers;
+    private final AccountsConfig config;
+    private final Clock clock;
+
+    public ProviderRevocations(ProviderRevocationRepository queue, GrantEncryption grants, Instance<OAuthProvider> providers,
+                               AccountsConfig config, Clock clock) {
+        this.queue = queue;
+        this.grants = grants;
+        this.providers = providers;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    @Scheduled(every = "${herald.accounts.revocation.poll-interval:30s}", delayed = "5s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduled() {
+        return revokeDue();
+    }
+
+    /** One pass over the due revocations (claimed with SKIP LOCKED, so replicas share the queue). */
+    public Uni<Void> revokeDue() {
+        Instant now = Timestamps.now(clock);
+        return Panache.withTransaction(() -> queue.claimDue(now, BATCH).flatMap(due -> Multi.createFrom().iterable(due)
+                .onItem().transformToUniAndConcatenate(revocation -> attempt(revocation, now))
+                .collect().last().replaceWithVoid()));
+    }
+
+    private Uni<Void> attempt(PendingRevocation revocation, Instant now) {
+        Optional<OAuthProvider> provider = Platform.fromWire(revocation.platform())
+                .flatMap(platform -> providers.stream().filter(candidate -> candidate.platform() == platform).findFirst());
+        if (provider.isEmpty()) {
+            return retryOrGiveUp(revocation, now, "no OAuth provider is configured for " + revocation.platform());
+        }
+        Uni<Void> revoke;
+        try {
+            revoke = provider.get().revoke(grants.open(revocation.ciphertext(), revocation.accountId()));
+        } catch (RuntimeException e) {
+            return retryOrGiveUp(revocation, now, e.getClass().getSimpleName());
+        }
+        return revoke.ifNoItem().after(Duration.ofSeconds(10)).fail()
+                .flatMap(done -> {
+                    LOG.infof("revoked the provider grant of disconnected account %s", revocation.accountId());
+                    return queue.delete(revocation.id());
+                })
+                .onFailure().recoverWithUni(failure -> {
+                    if (failure instanceof ProviderException refused && !refused.retryable()) {
+                        // The provider no longer honours the grant: nothing is left to revoke.
+                        LOG.infof("the provider grant of account %s was already invalid (%s)", revocation.accountId(), refused.code());
+                        return queue.delete(revocation.id());
+                    }
+                    String reason = failure instanceof ProviderException refused ? refused.code() : failure.getClass().getSimpleName();
+                    return retryOrGiveUp(revocation, now, reason);
+                });
+    }
+
+    private Uni<Void> retryOrGiveUp(PendingRevocation revocation, Instant now, String reason) {
+        int attempts = revocation.attempts() + 1;
+        Duration delay = config.revocation().firstDelay().multipliedBy(1L << Math.min(20, attempts - 1));
+        if (delay.compareTo(config.revocation().maxDelay()) > 0) {
+            delay = config.revocation().maxDelay();
+        }
+        Instant next = now.plus(delay);
+        if (attempts >= config.revocation().maxAttempts() || !next.isBefore(revocation.expiresAt())) {
+            LOG.errorf("gave up revoking the provider grant of account %s after %d attempts (%s); the encrypted grant is deleted",
+                    revocation.accountId(), attempts, reason);
+            return queue.delete(revocation.id());
+        }
+        LOG.warnf("revoking the provider grant of account %s failed (%s); attempt %d again at %s",
+                revocation.accountId(), reason, attempts + 1, next);
+        return queue.reschedule(revocation.id(), attempts, next, reason);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.herald.accounts.support;
+
+import static io.restassured.RestAssured.given;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.testing.RealInfrastructure;
+import dev.herald.testing.TestTokens;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+
+/** Calls and direct SQL the accounts tests share. */
+public final class AccountsTestSupport {
+    public static final String DATABASE = "accounts_test";
+
+    private AccountsTestSupport() {
+    }
+
+    public static RequestSpecification as(String workspaceId, Mode mode) {
+        return given().header("Authorization", TestTokens.bearer(workspaceId, mode, "accounts:read", "accounts:write"))
+                .contentType(ContentType.JSON);
+    }
+
+    public static long count(String sql, Object... parameters) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /** Runs a service call on a Vert.x context, as a request would (Hibernate Reactive needs one), and waits for it. */
+    public static <T> T onVertx(java.util.function.Supplier<io.smallrye.mutiny.Uni<T>> call) {
+        try {
+            return io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(call);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
