@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 @QuarkusTest
 @QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
-@QuarkusTestResource(HostedPageUpstream.class)
+@QuarkusTestResource(value = HostedPageUpstream.class, restrictToAnnotatedClass = true)
 // The address limit's test runs last: it spends this minute's allowance of the test client's address.
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HostedPageRoutesTest {
