@@ -8,6 +8,7 @@ import dev.herald.accounts.rest.HostedPageViews.AccountView;
 import dev.herald.accounts.rest.HostedPageViews.MessageView;
 import dev.herald.accounts.rest.HostedPageViews.PlatformView;
 import dev.herald.accounts.rest.HostedPageViews.SessionView;
+import dev.herald.accounts.service.AccountService;
 import dev.herald.accounts.service.ConnectBrowserBinding;
 import dev.herald.accounts.service.ConnectRefusal;
 import dev.herald.accounts.service.ConnectSessionService;
@@ -59,17 +60,19 @@ public class HostedConnectResource {
     private final ConnectBrowserBinding binding;
     private final HostedPageResponses responses;
     private final AccountRepository accounts;
+    private final AccountService accountService;
     private final AccountsConfig accountsConfig;
     private final Clock clock;
 
     public HostedConnectResource(ConnectSessionService sessions, HostedConnectFlow flow, ConnectBrowserBinding binding,
-                                 HostedPageResponses responses, AccountRepository accounts, AccountsConfig accountsConfig,
-                                 Clock clock) {
+                                 HostedPageResponses responses, AccountRepository accounts, AccountService accountService,
+                                 AccountsConfig accountsConfig, Clock clock) {
         this.sessions = sessions;
         this.flow = flow;
         this.binding = binding;
         this.responses = responses;
         this.accounts = accounts;
+        this.accountService = accountService;
         this.accountsConfig = accountsConfig;
         this.clock = clock;
     }
@@ -81,7 +84,7 @@ public class HostedConnectResource {
         return sessions.findByToken(token).flatMap(session -> {
             sessions.requireUsable(session);
             String bound = binding.cookieBindsSession(cookie, session.id) ? cookie : binding.newCookie(session.id);
-            return sessionPage(session, bound, 200, null, null)
+            return sessionPage(session, bound, 200, null, null, null)
                     .map(page -> page.cookie(responses.bindingCookie(bound, session.expiresAt, Timestamps.now(clock))).build());
         }).onFailure().recoverWithItem(this::refusalPage);
     }
@@ -89,10 +92,10 @@ public class HostedConnectResource {
     @GET
     @Path("/sessions/{id}")
     public Uni<Response> show(@PathParam("id") String id, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
-                              @QueryParam("connected") String connected) {
+                              @QueryParam("connected") String connected, @QueryParam("consented") String consented) {
         return boundSession(id, cookie).flatMap(session -> {
             sessions.requireUsable(session);
-            return sessionPage(session, cookie, 200, connected, null).map(Response.ResponseBuilder::build);
+            return sessionPage(session, cookie, 200, connected, consented, null).map(Response.ResponseBuilder::build);
         }).onFailure().recoverWithItem(this::refusalPage);
     }
 
@@ -116,7 +119,7 @@ public class HostedConnectResource {
             String displayName = trimmed(name);
             String handle = trimmed(username);
             if (displayName == null || handle == null) {
-                return sessionPage(session, cookie, 422, null, "Enter a display name and a username of 1 to "
+                return sessionPage(session, cookie, 422, null, null, "Enter a display name and a username of 1 to "
                         + MAX_NAME_LENGTH + " characters.").map(Response.ResponseBuilder::build);
             }
             return flow.authorizeSimulated(id, platform, displayName, handle)
@@ -166,10 +169,44 @@ public class HostedConnectResource {
                 .onFailure().recoverWithItem(this::refusalPage);
     }
 
+    /**
+     * The YouTube legal step: the channel owner expressly accepts the current privacy policy for the
+     * authorization the page showed. Recorded through the accounts' own consent rule (server timestamp,
+     * bound to the authorization revision).
+     */
+    @POST
+    @Path("/sessions/{id}/analytics-consent")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Uni<Response> analyticsConsent(@PathParam("id") String id, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
+                                          @FormParam("csrf") String csrf, @FormParam("account_id") String accountId,
+                                          @FormParam("revision") String revision, @FormParam("accept") String accept) {
+        return postedByBoundBrowser(id, cookie, csrf).flatMap(session -> {
+            sessions.requireUsable(session);
+            if (accountId == null || !ConnectSessionService.accountIds(session).contains(accountId)
+                    || revision == null || !revision.matches("\\d{1,18}")) {
+                throw new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, id);
+            }
+            if (!"yes".equals(accept)) {
+                return sessionPage(session, cookie, 422, null, null,
+                        "Tick the box to accept the privacy policy, or skip this step.").map(Response.ResponseBuilder::build);
+            }
+            return accountService.acceptAnalyticsConsent(session.workspaceId, Mode.fromWire(session.mode).orElseThrow(),
+                            accountId, accountsConfig.youtubePolicyVersion(), Long.parseLong(revision))
+                    .map(account -> responses.seeOther(UriBuilder.fromPath("/connect/sessions/{id}")
+                            .queryParam("consented", accountId).build(id), session.embedOrigin).build())
+                    .onFailure(ApiException.class).recoverWithUni(refused -> connectRefused(session, cookie, (ApiException) refused));
+        }).onFailure().recoverWithItem(this::refusalPage);
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------
 
+    /**
+     * The session, if this browser opened its link. A dead session is reported as such first: its cookie may
+     * be gone with it, and "this link has expired" is the true answer either way.
+     */
     private Uni<ConnectSessionEntity> boundSession(String id, String cookie) {
         return sessions.findById(id).invoke(session -> {
+            sessions.requireUsable(session);
             if (!binding.cookieBindsSession(cookie, session.id)) {
                 throw new ConnectRefusal(ConnectRefusal.Reason.OTHER_BROWSER);
             }
@@ -185,7 +222,7 @@ public class HostedConnectResource {
     }
 
     private Uni<Response.ResponseBuilder> sessionPage(ConnectSessionEntity session, String cookie, int status,
-                                                      String connectedAccountId, String error) {
+                                                      String connectedAccountId, String consentedAccountId, String error) {
         List<String> ids = ConnectSessionService.accountIds(session);
         Uni<List<AccountEntity>> connected = ids.isEmpty() ? Uni.createFrom().item(List.of())
                 : Panache.withSession(() -> accounts.list("id in ?1 and workspaceId = ?2 and mode = ?3",
@@ -200,6 +237,8 @@ public class HostedConnectResource {
                     .map(HostedConnectResource::view).toList();
             String notice = sorted.stream().filter(row -> row.id.equals(connectedAccountId)).findFirst()
                     .map(row -> "Connected " + view(row).platformLabel() + " account " + row.name + " (@" + row.username + ").")
+                    .or(() -> sorted.stream().filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
+                            .findFirst().map(row -> "Analytics consent recorded for " + row.name + "."))
                     .orElse(null);
             SessionView page = new SessionView(session.id, Mode.TEST.wireName().equals(session.mode), binding.csrfToken(cookie),
                     ConnectSessionService.platforms(session).stream().map(PlatformView::of).toList(), views, consentNeeded,
@@ -213,9 +252,10 @@ public class HostedConnectResource {
         String message = switch (refused.code()) {
             case ACCOUNT_LIMIT_REACHED -> "No more accounts can be connected: the account limit is reached.";
             case USAGE_LIMIT_EXCEEDED -> "No more new accounts can be connected this month.";
-            default -> "This account could not be connected (" + refused.code().code() + ").";
+            case CONFLICT -> "This account cannot be changed right now: " + refused.getMessage();
+            default -> "This step could not be completed (" + refused.code().code() + ").";
         };
-        return sessionPage(session, cookie, refused.code().httpStatus(), null, message).map(Response.ResponseBuilder::build);
+        return sessionPage(session, cookie, refused.code().httpStatus(), null, null, message).map(Response.ResponseBuilder::build);
     }
 
     private Optional<String> sessionIdFromState(String state, String platform, String cookie) {
@@ -247,8 +287,8 @@ public class HostedConnectResource {
     }
 
     private static AccountView view(AccountEntity account) {
-        return new AccountView(account.id, HostedPageViews.label(Platform.fromWire(account.platform).orElseThrow()),
-                account.name, account.username);
+        return new AccountView(account.id, Platform.fromWire(account.platform).orElseThrow().displayName(),
+                account.name, account.username, account.authorizationRevision);
     }
 
     private static String trimmed(String value) {

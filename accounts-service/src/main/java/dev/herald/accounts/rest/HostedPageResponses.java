@@ -20,6 +20,7 @@ import java.util.function.BiFunction;
  */
 @ApplicationScoped
 public class HostedPageResponses {
+    private static final Duration COOKIE_GRACE = Duration.ofHours(1);
     private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
     private final ConnectBrowserBinding binding;
@@ -46,9 +47,12 @@ public class HostedPageResponses {
         return secured(Response.seeOther(location), embedOrigin, binding.styleNonce());
     }
 
-    /** The cookie binding this browser to a session, for as long as the session can be used. */
+    /**
+     * The cookie binding this browser to a session, kept an hour past the session's expiry so that a page left
+     * open is told the link expired rather than that it is in the wrong browser.
+     */
     public NewCookie bindingCookie(String value, Instant expiresAt, Instant now) {
-        long maxAge = Math.max(1, Duration.between(now, expiresAt).toSeconds());
+        long maxAge = Math.max(1, Duration.between(now, expiresAt).toSeconds()) + COOKIE_GRACE.toSeconds();
         return new NewCookie.Builder(ConnectBrowserBinding.COOKIE)
                 .value(value)
                 .path("/connect")

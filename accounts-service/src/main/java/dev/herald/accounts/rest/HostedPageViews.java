@@ -19,25 +19,15 @@ public final class HostedPageViews {
 
     public record PlatformView(String id, String label) {
         static PlatformView of(Platform platform) {
-            return new PlatformView(platform.wireName(), HostedPageViews.label(platform));
+            return new PlatformView(platform.wireName(), platform.displayName());
         }
     }
 
-    public record AccountView(String id, String platformLabel, String name, String username) {
+    /** {@code authorizationRevision}: the authorization the page shows, which a consent given on it is bound to. */
+    public record AccountView(String id, String platformLabel, String name, String username, long authorizationRevision) {
     }
 
     /** A page that only explains: a dead link, another browser, a provider failure, or the end of the flow. */
     public record MessageView(String title, String message, String code, String backUrl) {
-    }
-
-    static String label(Platform platform) {
-        return switch (platform) {
-            case TIKTOK -> "TikTok";
-            case INSTAGRAM -> "Instagram";
-            case FACEBOOK -> "Facebook";
-            case YOUTUBE -> "YouTube";
-            case PINTEREST -> "Pinterest";
-            case LINKEDIN -> "LinkedIn";
-        };
     }
 }

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
-@QuarkusTestResource(ConnectFakeUpstreams.class)
-class ConnectSessionResourceTest {
+@QuarkusTestResource(value = ConnectFakeUpstreams.class, restrictToAnnotatedClass = true)
+public class ConnectSessionResourceTest {
     static final String DATABASE = "accounts_test";
     private String workspace;
     private String profile;
@@ -45,7 +45,7 @@ class ConnectSessionResourceTest {
         profile = ResourceIds.newId(IdPrefix.PROFILE);
     }
 
-    static RequestSpecification as(String workspaceId, Mode mode) {
+    public static RequestSpecification as(String workspaceId, Mode mode) {
         return given().header("Authorization", TestTokens.bearer(workspaceId, mode, "accounts:read", "accounts:write"))
                 .contentType(ContentType.JSON);
     }
@@ -147,7 +147,7 @@ class ConnectSessionResourceTest {
                 .body("data.status", equalTo("expired")).body("data.revoked_at", nullValue());
     }
 
-    static String create(String workspaceId, Mode mode, String body) {
+    public static String create(String workspaceId, Mode mode, String body) {
         return as(workspaceId, mode).body(body).post("/connect-sessions").then().statusCode(201).extract().path("data.id");
     }
 

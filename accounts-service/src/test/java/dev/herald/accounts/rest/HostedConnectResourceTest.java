@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
-@QuarkusTestResource(ConnectFakeUpstreams.class)
+@QuarkusTestResource(value = ConnectFakeUpstreams.class, restrictToAnnotatedClass = true)
 class HostedConnectResourceTest {
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
     private static final String FORM = "application/x-www-form-urlencoded";
@@ -144,6 +144,43 @@ class HostedConnectResourceTest {
     }
 
     @Test
+    void theYouTubeLegalStepRecordsConsentForTheAuthorizationThePageShowed() {
+        Link link = newLink(Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"youtube\"]}");
+        Browser browser = open(link);
+        String location = authorize(link, browser, "youtube", "Channel One", "channel1").getHeader("Location");
+        String accountId = query(location, "connected");
+        String page = given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .get("/connect/sessions/" + link.id()).then().statusCode(200).extract().asString();
+        Matcher revision = Pattern.compile("name=\"revision\" value=\"(\\d+)\"").matcher(page);
+        assertThat(revision.find()).isTrue();
+
+        consent(link, browser, accountId, revision.group(1), null).then().statusCode(422)
+                .body(containsString("Tick the box to accept"));
+        as(workspace, Mode.TEST).get("/accounts/" + accountId).then().body("data.analytics_consent.status", equalTo("required"));
+        // A revision the owner never saw (the account was authorized again since) is not accepted.
+        consent(link, browser, accountId, Long.toString(Long.parseLong(revision.group(1)) + 1), "yes").then().statusCode(409);
+
+        consent(link, browser, accountId, revision.group(1), "yes").then().statusCode(303)
+                .header("Location", containsString("consented=" + accountId));
+        as(workspace, Mode.TEST).get("/accounts/" + accountId).then().statusCode(200)
+                .body("data.analytics_consent.status", equalTo("accepted"))
+                .body("data.analytics_consent.authorization_revision", equalTo(Integer.parseInt(revision.group(1))));
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).queryParam("consented", accountId)
+                .get("/connect/sessions/" + link.id()).then().statusCode(200)
+                .body(containsString("Analytics consent recorded for Channel One."))
+                .body(not(containsString("name=\"revision\"")));
+    }
+
+    private Response consent(Link link, Browser browser, String accountId, String revision, String accept) {
+        var request = given().redirects().follow(false).contentType(FORM).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .formParam("csrf", browser.csrf()).formParam("account_id", accountId).formParam("revision", revision);
+        if (accept != null) {
+            request.formParam("accept", accept);
+        }
+        return request.post("/connect/sessions/" + link.id() + "/analytics-consent");
+    }
+
+    @Test
     void finishingCompletesTheSessionAndReturnsToTheRedirectUrl() {
         Link link = newLink(Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com/back?from=herald\"}");
         Browser browser = open(link);
@@ -174,6 +211,9 @@ class HostedConnectResourceTest {
         ConnectSessionResourceTest.expire(expired.id());
         given().get(expired.path()).then().statusCode(410).body(containsString("connect_session_expired"));
         authorize(expired, expiredBrowser, "tiktok", "Ada", "ada").then().statusCode(410);
+        // Without the browser's cookie (gone with the session) the page still says what happened to the link.
+        authorize(expired, new Browser(null, expiredBrowser.csrf()), "tiktok", "Ada", "ada").then().statusCode(410)
+                .body(containsString("connect_session_expired"));
         as(workspace, Mode.TEST).get("/connect-sessions/" + expired.id()).then().body("data.account_ids", hasSize(0));
     }
 

@@ -5,17 +5,24 @@ import java.util.Optional;
 
 /** The social platforms Herald publishes to, by their wire names. */
 public enum Platform {
-    TIKTOK("tiktok"),
-    INSTAGRAM("instagram"),
-    FACEBOOK("facebook"),
-    YOUTUBE("youtube"),
-    PINTEREST("pinterest"),
-    LINKEDIN("linkedin");
+    TIKTOK("tiktok", "TikTok"),
+    INSTAGRAM("instagram", "Instagram"),
+    FACEBOOK("facebook", "Facebook"),
+    YOUTUBE("youtube", "YouTube"),
+    PINTEREST("pinterest", "Pinterest"),
+    LINKEDIN("linkedin", "LinkedIn");
 
     private final String wireName;
+    private final String displayName;
 
-    Platform(String wireName) {
+    Platform(String wireName, String displayName) {
         this.wireName = wireName;
+        this.displayName = displayName;
+    }
+
+    /** The platform's own spelling of its name, for people (hosted pages, sandbox account names). */
+    public String displayName() {
+        return displayName;
     }
 
     @JsonValue
