@@ -2,13 +2,10 @@ package dev.herald.accounts.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.common.auth.InternalToken;
-import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
-import java.util.Set;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -25,12 +22,12 @@ public class PostsClient {
     static final String SERVICE = "posts-service";
 
     private final PostsServiceApi api;
-    private final InternalTokens tokens;
+    private final InternalBearer bearer;
     private final ObjectMapper mapper;
 
-    public PostsClient(@RestClient PostsServiceApi api, InternalTokens tokens, ObjectMapper mapper) {
+    public PostsClient(@RestClient PostsServiceApi api, InternalBearer bearer, ObjectMapper mapper) {
         this.api = api;
-        this.tokens = tokens;
+        this.bearer = bearer;
         this.mapper = mapper;
     }
 
@@ -39,7 +36,7 @@ public class PostsClient {
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Long> pendingPosts(String workspaceId, Mode mode, String accountId) {
-        return api.pendingPosts(bearer(workspaceId, mode), accountId)
+        return api.pendingPosts(bearer.of(workspaceId, mode), accountId)
                 .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() != 200) {
@@ -51,9 +48,5 @@ public class PostsClient {
                     }
                     return count.asLong();
                 });
-    }
-
-    private String bearer(String workspaceId, Mode mode) {
-        return "Bearer " + tokens.issuer().issue(new InternalToken(workspaceId, mode, "accounts-service", Set.of()));
     }
 }

@@ -1,13 +1,10 @@
 package dev.herald.accounts.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.common.auth.InternalToken;
-import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
-import java.util.Set;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -24,12 +21,12 @@ public class ProfilesClient {
     static final String SERVICE = "profiles-service";
 
     private final ProfilesServiceApi api;
-    private final InternalTokens tokens;
+    private final InternalBearer bearer;
     private final ObjectMapper mapper;
 
-    public ProfilesClient(@RestClient ProfilesServiceApi api, InternalTokens tokens, ObjectMapper mapper) {
+    public ProfilesClient(@RestClient ProfilesServiceApi api, InternalBearer bearer, ObjectMapper mapper) {
         this.api = api;
-        this.tokens = tokens;
+        this.bearer = bearer;
         this.mapper = mapper;
     }
 
@@ -39,7 +36,7 @@ public class ProfilesClient {
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> hold(String workspaceId, Mode mode, String profileId, String accountId) {
-        return api.hold(bearer(workspaceId, mode), profileId, accountId)
+        return api.hold(bearer.of(workspaceId, mode), profileId, accountId)
                 .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> switch (response.getStatus()) {
                     case 200, 204 -> true;
@@ -52,15 +49,11 @@ public class ProfilesClient {
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
     public Uni<Void> release(String workspaceId, Mode mode, String profileId, String accountId) {
-        return api.release(bearer(workspaceId, mode), profileId, accountId)
+        return api.release(bearer.of(workspaceId, mode), profileId, accountId)
                 .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> switch (response.getStatus()) {
                     case 200, 204, 404 -> null;
                     default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);
                 });
-    }
-
-    private String bearer(String workspaceId, Mode mode) {
-        return "Bearer " + tokens.issuer().issue(new InternalToken(workspaceId, mode, "accounts-service", Set.of()));
     }
 }

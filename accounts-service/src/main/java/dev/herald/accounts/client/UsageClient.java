@@ -3,13 +3,10 @@ package dev.herald.accounts.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.api.ErrorCode;
-import dev.herald.common.auth.InternalToken;
-import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
-import java.util.Set;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -25,12 +22,12 @@ public class UsageClient {
     static final String SERVICE = "usage-service";
 
     private final UsageServiceApi api;
-    private final InternalTokens tokens;
+    private final InternalBearer bearer;
     private final ObjectMapper mapper;
 
-    public UsageClient(@RestClient UsageServiceApi api, InternalTokens tokens, ObjectMapper mapper) {
+    public UsageClient(@RestClient UsageServiceApi api, InternalBearer bearer, ObjectMapper mapper) {
         this.api = api;
-        this.tokens = tokens;
+        this.bearer = bearer;
         this.mapper = mapper;
     }
 
@@ -45,7 +42,7 @@ public class UsageClient {
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Void> connect(String workspaceId, Mode mode, String accountId, boolean newConnection) {
         ObjectNode body = mapper.createObjectNode().put("account_id", accountId).put("new_connection", newConnection);
-        return api.connect(bearer(workspaceId, mode), body.toString())
+        return api.connect(bearer.of(workspaceId, mode), body.toString())
                 .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() == 200 || response.getStatus() == 201) {
@@ -60,7 +57,7 @@ public class UsageClient {
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
     public Uni<Void> disconnect(String workspaceId, Mode mode, String accountId) {
-        return api.disconnect(bearer(workspaceId, mode), accountId)
+        return api.disconnect(bearer.of(workspaceId, mode), accountId)
                 .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() == 200 || response.getStatus() == 204) {
@@ -68,9 +65,5 @@ public class UsageClient {
                     }
                     throw UpstreamResponses.refusal(mapper, response, SERVICE);
                 });
-    }
-
-    private String bearer(String workspaceId, Mode mode) {
-        return "Bearer " + tokens.issuer().issue(new InternalToken(workspaceId, mode, "accounts-service", Set.of()));
     }
 }

@@ -188,7 +188,8 @@ public class AccountConnections {
         return credentials.store(accountId, grants.seal(connection.grant(), accountId), now);
     }
 
-    private Uni<Void> holdProfile(String workspaceId, Mode mode, String profileId, String accountId) {
+    /** Holds the profile for the account (nothing when null); a profile not in this workspace and mode is a 422. */
+    Uni<Void> holdProfile(String workspaceId, Mode mode, String profileId, String accountId) {
         if (profileId == null) {
             return Uni.createFrom().voidItem();
         }
@@ -206,7 +207,8 @@ public class AccountConnections {
                 .flatMap(ignored -> releaseHold(connection.workspaceId(), connection.mode(), newHold, accountId));
     }
 
-    private Uni<Void> releaseHold(String workspaceId, Mode mode, String profileId, String accountId) {
+    /** Releases the account's hold on the profile (nothing when null); a failure is logged, not passed on. */
+    Uni<Void> releaseHold(String workspaceId, Mode mode, String profileId, String accountId) {
         if (profileId == null) {
             return Uni.createFrom().voidItem();
         }

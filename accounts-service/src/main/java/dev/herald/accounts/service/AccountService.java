@@ -1,7 +1,6 @@
 package dev.herald.accounts.service;
 
 import dev.herald.accounts.client.PostsClient;
-import dev.herald.accounts.client.ProfilesClient;
 import dev.herald.accounts.client.UsageClient;
 import dev.herald.accounts.messaging.AccountEventOutbox;
 import dev.herald.accounts.model.AccountEntity;
@@ -55,7 +54,6 @@ public class AccountService {
     private final ProviderRevocationRepository revocations;
     private final ProviderReadCacheRepository cache;
     private final UsageClient usage;
-    private final ProfilesClient profiles;
     private final PostsClient posts;
     private final AccountEventOutbox events;
     private final CursorCodec cursors;
@@ -64,7 +62,7 @@ public class AccountService {
 
     public AccountService(AccountRepository accounts, AccountConnections connections, ProviderCredentialRepository credentials,
                           ProviderRevocationRepository revocations, ProviderReadCacheRepository cache, UsageClient usage,
-                          ProfilesClient profiles, PostsClient posts, AccountEventOutbox events, CursorCodec cursors,
+                          PostsClient posts, AccountEventOutbox events, CursorCodec cursors,
                           AccountsConfig config, Clock clock) {
         this.accounts = accounts;
         this.connections = connections;
@@ -72,7 +70,6 @@ public class AccountService {
         this.revocations = revocations;
         this.cache = cache;
         this.usage = usage;
-        this.profiles = profiles;
         this.posts = posts;
         this.events = events;
         this.cursors = cursors;
@@ -132,12 +129,12 @@ public class AccountService {
                                     + " still pending; wait until they finish or cancel them before moving it.",
                             Map.of("account_id", id, "pending_posts", pending)));
                 }
-                return hold(workspaceId, mode, profileId, id)
+                return connections.holdProfile(workspaceId, mode, profileId, id)
                         .flatMap(held -> Panache.withTransaction(() -> writeAssignment(workspaceId, mode, id, profileId))
-                                .onFailure().call(failure -> releaseQuietly(workspaceId, mode, profileId, id)))
+                                .onFailure().call(failure -> connections.releaseHold(workspaceId, mode, profileId, id)))
                         .call(change -> change.previousProfileId() == null
                                 || change.previousProfileId().equals(profileId) ? Uni.createFrom().voidItem()
-                                : releaseQuietly(workspaceId, mode, change.previousProfileId(), id))
+                                : connections.releaseHold(workspaceId, mode, change.previousProfileId(), id))
                         .map(Assignment::account);
             });
         });
@@ -264,22 +261,7 @@ public class AccountService {
         return accounts.findInTenant(workspaceId, mode, id).onItem().ifNull().failWith(() -> ApiException.notFound("account"));
     }
 
-    private Uni<Void> hold(String workspaceId, Mode mode, String profileId, String accountId) {
-        if (profileId == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return profiles.hold(workspaceId, mode, profileId, accountId).flatMap(held -> held ? Uni.createFrom().voidItem()
-                : Uni.createFrom().failure(AccountConnections.unknownProfile()));
-    }
 
-    private Uni<Void> releaseQuietly(String workspaceId, Mode mode, String profileId, String accountId) {
-        if (profileId == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return profiles.release(workspaceId, mode, profileId, accountId)
-                .onFailure().invoke(e -> LOG.warnf("the hold of %s on %s was not released: %s", accountId, profileId, e))
-                .onFailure().recoverWithNull();
-    }
 
     static ApiException testModeOnly() {
         return new ApiException(ErrorCode.TEST_MODE_ONLY, "Sandbox accounts can be created with a test key only.");

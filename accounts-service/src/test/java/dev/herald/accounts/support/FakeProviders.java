@@ -29,9 +29,11 @@ public final class FakeProviders {
     private FakeProviders() {
     }
 
+    /**
+     * Not an alternative: providers are picked by platform from all OAuthProvider beans, and an alternative
+     * would hide the other platforms' providers from the connect-flow tests.
+     */
     @Singleton
-    @Alternative
-    @Priority(1)
     public static class YouTube implements OAuthProvider {
         public final List<String> revokedAccessTokens = new CopyOnWriteArrayList<>();
         /** How many revocations fail (retryably) before they succeed. */
