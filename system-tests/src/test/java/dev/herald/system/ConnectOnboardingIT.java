@@ -1,0 +1,216 @@
+package dev.herald.system;
+
+import static dev.herald.system.RunningSuite.as;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.restassured.http.ContentType;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The hosted onboarding as an end user meets it: Debian's headless Chromium opens the private link served
+ * through the gateway, authorizes simulated accounts, and meets dead links and foreign framing. Screenshots of
+ * each page go to target/screenshots/.
+ */
+class ConnectOnboardingIT {
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+    private static ChromeDriverService service;
+    private static WebDriver browser;
+
+    @BeforeAll
+    static void startBrowser() throws IOException {
+        // Never skipped: .ci/run installs Debian's chromium and chromium-driver when they are missing.
+        assertThat(CHROMIUM).as("Debian's chromium (apt-get install chromium)").isExecutable();
+        assertThat(CHROMEDRIVER).as("Debian's chromedriver (apt-get install chromium-driver)").isExecutable();
+        Files.createDirectories(SCREENSHOTS);
+        RunningSuite.get();
+        service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
+                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                        "--window-size=1100,1400", "--no-first-run", "--disable-extensions");
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (service != null) {
+            service.stop();
+        }
+    }
+
+    private record Tenant(String key, String profileId) {
+    }
+
+    private static Tenant newTenant(String name) {
+        String workspace = RunningSuite.newWorkspace(name);
+        String key = RunningSuite.newKey(workspace, "test");
+        String profileId = as(key).contentType(ContentType.JSON).body("{\"name\":\"" + name + " profile\"}")
+                .post("/profiles").then().statusCode(201).extract().path("data.id");
+        return new Tenant(key, profileId);
+    }
+
+    private record Session(String id, String url) {
+    }
+
+    private static Session newSession(Tenant tenant, String extraFields) {
+        var created = as(tenant.key()).contentType(ContentType.JSON)
+                .body("{\"profile_id\":\"" + tenant.profileId() + "\"" + extraFields + "}")
+                .post("/connect-sessions").then().statusCode(201).extract();
+        String url = created.path("data.url");
+        assertThat(url).startsWith(RunningSuite.get().gatewayUrl() + "/connect/");
+        return new Session(created.path("data.id"), url);
+    }
+
+    private static void screenshot(String name) throws IOException {
+        byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+    }
+
+    private static void authorizeInBrowser(String platform, String name, String username) {
+        browser.findElement(By.id("name-" + platform)).sendKeys(name);
+        browser.findElement(By.id("username-" + platform)).sendKeys(username);
+        browser.findElement(By.id("authorize-" + platform)).click();
+    }
+
+    private static int status(String url) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    void anEndUserConnectsTwoSimulatedAccountsThroughTheHostedPage() throws Exception {
+        Tenant tenant = newTenant("Onboarding");
+        Session session = newSession(tenant, ",\"platforms\":[\"tiktok\",\"youtube\",\"linkedin\"]");
+
+        browser.get(session.url());
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Connect your social accounts");
+        assertThat(browser.findElements(By.cssSelector("form button[id^=authorize-]")).stream().map(WebElement::getText))
+                .containsExactly("Authorize TikTok", "Authorize YouTube", "Authorize LinkedIn");
+        screenshot("01-connect-page");
+
+        authorizeInBrowser("tiktok", "Ada Lovelace", "ada");
+        assertThat(browser.findElement(By.id("notice")).getText()).isEqualTo("Connected TikTok account Ada Lovelace (@ada).");
+        screenshot("02-first-account-connected");
+
+        authorizeInBrowser("youtube", "Grace Hopper", "grace");
+        assertThat(browser.findElement(By.id("notice")).getText()).contains("YouTube account Grace Hopper (@grace)");
+        assertThat(browser.findElements(By.cssSelector("#connected-accounts li"))).hasSize(2);
+        screenshot("03-second-account-connected");
+
+        List<String> accountIds = as(tenant.key()).get("/connect-sessions/" + session.id()).then().statusCode(200)
+                .extract().path("data.account_ids");
+        assertThat(accountIds).hasSize(2);
+        List<String> listed = as(tenant.key()).queryParam("profile_id", tenant.profileId()).get("/accounts").then()
+                .statusCode(200).extract().path("data.id");
+        assertThat(listed).containsExactlyInAnyOrderElementsOf(accountIds);
+        List<String> usernames = as(tenant.key()).queryParam("profile_id", tenant.profileId()).get("/accounts").then()
+                .extract().path("data.username");
+        assertThat(usernames).containsExactlyInAnyOrder("ada", "grace");
+    }
+
+    @Test
+    void revokedAndExpiredLinksRefuseFurtherAuthorization() throws Exception {
+        Tenant tenant = newTenant("Dead links");
+        // The shortest lifetime the API allows; the page is opened now and used after it expired.
+        Session expiring = newSession(tenant, ",\"expires_in\":60");
+        Instant expiresAt = Instant.now().plusSeconds(60);
+        Session revoked = newSession(tenant, "");
+
+        browser.get(revoked.url());
+        as(tenant.key()).delete("/connect-sessions/" + revoked.id()).then().statusCode(200);
+        // The page was loaded while the link worked; authorizing from it now is refused.
+        authorizeInBrowser("tiktok", "Late Larry", "larry");
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("This link was canceled");
+        assertThat(browser.findElement(By.id("code")).getText()).isEqualTo("connect_session_revoked");
+        screenshot("04-revoked-link");
+        assertThat(status(revoked.url())).isEqualTo(410);
+
+        browser.get(expiring.url());
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Connect your social accounts");
+        long wait = Duration.between(Instant.now(), expiresAt).toMillis() + 1500;
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+        authorizeInBrowser("tiktok", "Slow Sam", "sam");
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("This link has expired");
+        assertThat(browser.findElement(By.id("code")).getText()).isEqualTo("connect_session_expired");
+        screenshot("05-expired-link");
+        assertThat(status(expiring.url())).isEqualTo(410);
+
+        for (Session dead : List.of(revoked, expiring)) {
+            assertThat(as(tenant.key()).get("/connect-sessions/" + dead.id()).then().statusCode(200)
+                    .extract().<List<String>>path("data.account_ids")).isEmpty();
+        }
+        assertThat(as(tenant.key()).get("/accounts").then().statusCode(200).extract().<List<String>>path("data.id")).isEmpty();
+    }
+
+    @Test
+    void onlyTheConfiguredEmbedOriginMayFrameThePage() throws Exception {
+        HttpServer embedder = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        embedder.createContext("/", exchange -> {
+            String src = exchange.getRequestURI().getRawQuery().substring("src=".length());
+            byte[] page = ("<!DOCTYPE html><html><head><title>Customer app</title></head><body><h1>Customer app</h1>"
+                    + "<iframe id=\"connect\" src=\"" + java.net.URLDecoder.decode(src, StandardCharsets.UTF_8)
+                    + "\" width=\"900\" height=\"600\"></iframe></body></html>").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("content-type", "text/html;charset=UTF-8");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        embedder.start();
+        try {
+            String origin = "http://127.0.0.1:" + embedder.getAddress().getPort();
+            Tenant tenant = newTenant("Embedding");
+            Session allowed = newSession(tenant, ",\"embed_origin\":\"" + origin + "\"");
+            Session foreign = newSession(tenant, ",\"embed_origin\":\"https://app.example.com\"");
+
+            assertThat(framedHeading(origin, allowed)).isEqualTo("Connect your social accounts");
+            screenshot("06-embedded-by-configured-origin");
+            assertThat(framedHeading(origin, foreign)).isNotEqualTo("Connect your social accounts");
+            screenshot("07-embedding-refused-by-csp");
+        } finally {
+            embedder.stop(0);
+        }
+    }
+
+    /** The h1 the framed page shows inside the customer's page, or "" when the frame shows none of ours. */
+    private static String framedHeading(String embedderOrigin, Session session) throws InterruptedException {
+        browser.get(embedderOrigin + "/?src=" + java.net.URLEncoder.encode(session.url(), StandardCharsets.UTF_8));
+        Thread.sleep(1500); // the frame loads after the outer page
+        browser.switchTo().frame(browser.findElement(By.id("connect")));
+        try {
+            List<WebElement> headings = browser.findElements(By.tagName("h1"));
+            return headings.isEmpty() ? "" : headings.get(0).getText();
+        } finally {
+            browser.switchTo().defaultContent();
+        }
+    }
+}
