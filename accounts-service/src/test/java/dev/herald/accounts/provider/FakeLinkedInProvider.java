@@ -2,8 +2,6 @@ package dev.herald.accounts.provider;
 
 import dev.herald.common.wire.Platform;
 import io.smallrye.mutiny.Uni;
-import jakarta.annotation.Priority;
-import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.time.Instant;
@@ -15,12 +13,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * A LinkedIn provider for connect-page tests: its authorization URL carries what it was asked (state, PKCE
  * challenge, callback), code {@code good} grants a member and one organization, anything else is refused.
  * It remembers the last verifier and callback it was given, so tests can check the PKCE and callback binding.
- * An alternative like the other test providers: once any OAuthProvider alternative is enabled, CDI resolves
- * {@code Instance<OAuthProvider>} to the alternatives only.
+ * Not an alternative: providers are picked by platform from all OAuthProvider beans, and an enabled
+ * alternative would hide every other provider from {@code Instance<OAuthProvider>}.
  */
 @Singleton
-@Alternative
-@Priority(1)
 public class FakeLinkedInProvider implements OAuthProvider {
     private final AtomicReference<String> lastVerifier = new AtomicReference<>();
     private final AtomicReference<URI> lastRedirectUri = new AtomicReference<>();
