@@ -18,6 +18,13 @@ public interface AccountsConfig {
     @WithDefault("PT60S")
     Duration providerCacheTtl();
 
+    /**
+     * Whether Herald's Pinterest app has trial access only: live board and section reads then go to
+     * Pinterest's sandbox host, which never shows production boards (spec: trial reads use the sandbox).
+     */
+    @WithDefault("false")
+    boolean pinterestTrialAccess();
+
     Revocation revocation();
 
     interface Revocation {

@@ -114,7 +114,7 @@ public class PlatformReads {
             String bookmark = bookmark(position);
             return cachedOrFresh(account, "boards:" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                     new TypeReference<ProviderPage<PinterestBoard>>() { },
-                    grant -> reader(pinterest, "Pinterest").boards(grant.accessToken(), false, bookmark, pageSize))
+                    grant -> reader(pinterest, "Pinterest").boards(grant.accessToken(), config.pinterestTrialAccess(), bookmark, pageSize))
                     .map(read -> new ProviderRead<>(providerPage(read.data(), scope), read.cached()));
         });
     }
@@ -138,7 +138,7 @@ public class PlatformReads {
             String bookmark = bookmark(position);
             return cachedOrFresh(account, "sections:" + boardId + ":" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                     new TypeReference<ProviderPage<PinterestBoardSection>>() { },
-                    grant -> reader(pinterest, "Pinterest").sections(grant.accessToken(), false, boardId, bookmark, pageSize))
+                    grant -> reader(pinterest, "Pinterest").sections(grant.accessToken(), config.pinterestTrialAccess(), boardId, bookmark, pageSize))
                     .map(read -> new ProviderRead<>(providerPage(read.data(), scope), read.cached()));
         });
     }

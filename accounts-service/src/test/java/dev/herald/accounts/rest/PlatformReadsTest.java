@@ -175,6 +175,8 @@ class PlatformReadsTest {
                 .then().statusCode(200).body("data[0].id", equalTo("9007199254740995")).body("meta.has_more", equalTo(false));
         as(workspace, Mode.LIVE).get("/accounts/" + id + "/boards").then().statusCode(200).header("x-herald-cache", equalTo("hit"));
         assertThat(pinterest.calls.get() - before).isEqualTo(2);
+        // Herald's Pinterest app has full access here (herald.accounts.pinterest-trial-access=false): production host.
+        assertThat(pinterest.sandboxFlags).containsOnly(false);
     }
 
     @Test

@@ -100,10 +100,12 @@ public final class FakeProviders {
     @Priority(1)
     public static class Pinterest implements PinterestBoardsReader {
         public final AtomicInteger calls = new AtomicInteger();
+        public final List<Boolean> sandboxFlags = new CopyOnWriteArrayList<>();
 
         @Override
         public Uni<ProviderPage<PinterestBoard>> boards(String accessToken, boolean sandbox, String bookmark, int pageSize) {
             calls.incrementAndGet();
+            sandboxFlags.add(sandbox);
             if (bookmark == null) {
                 return Uni.createFrom().item(new ProviderPage<>(List.of(new PinterestBoard("9007199254740993", "First", "", "PUBLIC")),
                         "bookmark-2"));
