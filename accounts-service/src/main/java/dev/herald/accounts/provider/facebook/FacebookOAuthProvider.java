@@ -97,13 +97,25 @@ public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
                 found.add(new ProviderIdentity(text(page, "id"), "page", text(page, "name"), text(page, "username"),
                         text(page, "access_token")));
             }
-            // paging.next is a complete URL (cursor included) on Graph's own host.
+            // paging.next is a complete URL (cursor included); it is followed only on Graph's own origin, since
+            // the request carries the user's token.
             String next = body.getJsonObject("paging", new JsonObject()).getString("next");
-            if (next == null || data.isEmpty() || requests + 1 >= MAX_PAGE_REQUESTS) {
+            if (next == null || data.isEmpty() || requests + 1 >= MAX_PAGE_REQUESTS || !sameOrigin(next, config.apiUrl())) {
                 return Uni.createFrom().item(List.copyOf(found));
             }
             return pages(next, Map.of(), accessToken, found, requests + 1);
         });
+    }
+
+    private static boolean sameOrigin(String url, String base) {
+        try {
+            URI next = URI.create(url);
+            URI api = URI.create(base);
+            return api.getScheme().equals(next.getScheme()) && api.getHost().equals(next.getHost())
+                    && api.getPort() == next.getPort();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return false;
+        }
     }
 
     private Uni<JsonObject> whoGranted(String accessToken) {

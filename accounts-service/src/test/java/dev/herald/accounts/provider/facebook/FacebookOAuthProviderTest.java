@@ -100,6 +100,18 @@ class FacebookOAuthProviderTest {
     }
 
     @Test
+    void aNextPageOnAnotherHostIsNotFollowedWithTheUsersToken() {
+        fake.server().stubFor(get(urlPathEqualTo("/me/accounts")).willReturn(okJson("""
+                {"data":[{"id":"p1","name":"Ana's Bakery","access_token":"EAA.page1"}],
+                 "paging":{"next":"https://collector.example/me/accounts?after=CUR"}}""")));
+
+        var identities = await(provider().identities(grant(null)));
+
+        assertThat(identities).extracting(ProviderIdentity::externalId).containsExactly("p1");
+        fake.server().verify(1, com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(urlPathEqualTo("/me/accounts")));
+    }
+
+    @Test
     void anInvalidatedSessionIsRevokedAndRateLimitsAreRetryable() {
         fake.server().stubFor(get(urlPathEqualTo("/me/accounts")).willReturn(aResponse().withStatus(400)
                 .withHeader("Content-Type", "application/json").withBody(graphError(190, "Error validating access token"))));
