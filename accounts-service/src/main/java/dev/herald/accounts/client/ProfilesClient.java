@@ -12,7 +12,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * An account assigned to a profile holds it: profiles-service refuses to delete a profile while any hold
+ * profiles-service, the owner of profiles. An account assigned to a profile holds it: profiles-service refuses to delete a profile while any hold
  * exists (its {@code profile_holds}). Holding also proves the profile exists in the caller's workspace and
  * mode, under the profile's row lock, so an assignment and a deletion cannot cross.
  */
@@ -28,6 +28,21 @@ public class ProfilesClient {
         this.api = api;
         this.bearer = bearer;
         this.mapper = mapper;
+    }
+
+    /** Whether the profile exists in this workspace and mode (a connect session is created for one). */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    public Uni<Boolean> exists(String workspaceId, Mode mode, String profileId) {
+        return api.get(bearer.of(workspaceId, mode), profileId)
+                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .map(response -> switch (response.getStatus()) {
+                    case 200 -> true;
+                    case 404 -> false;
+                    default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);
+                });
     }
 
     /** True when the profile exists in this workspace and mode and now holds the account; false when it does not exist. */

@@ -3,12 +3,9 @@ package dev.herald.accounts.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
-import java.util.Optional;
 
 @ConfigMapping(prefix = "herald.accounts")
 public interface AccountsConfig {
-    /** Base64 of the 32-byte AES key that encrypts provider credentials at rest. */
-    Optional<String> credentialKey();
 
     /** The privacy policy a YouTube account owner accepts in the analytics-consent step. */
     @WithDefault("2026-09-01")

@@ -3,31 +3,38 @@ package dev.herald.accounts.credentials;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.accounts.provider.ProviderGrant;
+import dev.herald.common.crypto.SecretCipher;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
-/** A provider grant as stored: JSON sealed by the {@link CredentialCipher}, bound to its account id. */
+/**
+ * A provider grant as stored: JSON sealed by common's {@link SecretCipher}, bound to its account id, so a
+ * sealed grant copied to another account's row does not open.
+ */
 @ApplicationScoped
 public class GrantEncryption {
-    private final CredentialCipher cipher;
+    private final SecretCipher cipher;
     private final ObjectMapper mapper;
 
-    public GrantEncryption(CredentialCipher cipher, ObjectMapper mapper) {
+    public GrantEncryption(SecretCipher cipher, ObjectMapper mapper) {
         this.cipher = cipher;
         this.mapper = mapper;
     }
 
     public byte[] seal(ProviderGrant grant, String accountId) {
         try {
-            return cipher.seal(mapper.writeValueAsBytes(grant), accountId);
+            return cipher.encrypt(mapper.writeValueAsString(grant), accountId).getBytes(StandardCharsets.US_ASCII);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a provider grant could not be serialized");
         }
     }
 
+    /** Fails with common's SecretDecryptionException when the value was altered or belongs to another account. */
     public ProviderGrant open(byte[] sealed, String accountId) {
         try {
-            return mapper.readValue(cipher.open(sealed, accountId), ProviderGrant.class);
-        } catch (java.io.IOException e) {
+            return mapper.readValue(cipher.decrypt(new String(sealed, StandardCharsets.US_ASCII), accountId), ProviderGrant.class);
+        } catch (IOException e) {
             throw new IllegalStateException("a stored provider grant could not be read");
         }
     }

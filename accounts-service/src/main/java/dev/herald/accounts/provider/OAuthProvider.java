@@ -13,6 +13,14 @@ import java.util.List;
 public interface OAuthProvider {
     Platform platform();
 
+    /**
+     * Whether the operator gave this platform's client credentials. An unconfigured provider refuses every
+     * call with {@code provider_not_configured}; the service still starts, and test mode never needs one.
+     */
+    default boolean configured() {
+        return true;
+    }
+
     /** Whether the provider accepts PKCE (RFC 7636, S256); when false the request carries no challenge. */
     boolean supportsPkce();
 

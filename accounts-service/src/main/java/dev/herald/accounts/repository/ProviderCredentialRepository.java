@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
 
-/** Live accounts' provider grants, stored only as ciphertext (see CredentialCipher). */
+/** Live accounts' provider grants, stored only as ciphertext (see GrantEncryption). */
 @ApplicationScoped
 public class ProviderCredentialRepository {
 

@@ -15,6 +15,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.events.AccountEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -40,7 +41,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class AccountConnections {
     private static final Logger LOG = Logger.getLogger(AccountConnections.class);
-    private static final String UNIQUE_VIOLATION = "23505";
 
     private final AccountRepository accounts;
     private final ProviderCredentialRepository credentials;
@@ -124,7 +124,7 @@ public class AccountConnections {
                         .onFailure().call(refused -> releaseHold(workspaceId, mode, newHold, accountId)))
                 .flatMap(slot -> Panache.withTransaction(() -> write(connection, accountId, profileId))
                         .onFailure().call(failure -> giveBack(connection, accountId, newHold, failure)))
-                .onFailure(AccountConnections::isUniqueViolation)
+                .onFailure(UniqueViolation::causedBy)
                 // A concurrent first connection of the same identity won; this one re-authorizes that account.
                 .recoverWithUni(() -> connect(connection));
     }
@@ -198,7 +198,7 @@ public class AccountConnections {
     }
 
     private Uni<Void> giveBack(AccountConnection connection, String accountId, String newHold, Throwable failure) {
-        if (!isUniqueViolation(failure)) {
+        if (!UniqueViolation.causedBy(failure)) {
             LOG.warnf("connecting %s failed after its slot was taken; giving it back: %s", accountId, failure.toString());
         }
         return usage.disconnect(connection.workspaceId(), connection.mode(), accountId)
@@ -238,16 +238,4 @@ public class AccountConnections {
                 : current != null ? current : connection.externalId();
     }
 
-    static boolean isUniqueViolation(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof io.vertx.pgclient.PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())) {
-                return true;
-            }
-            if (cause instanceof org.hibernate.exception.ConstraintViolationException violation
-                    && UNIQUE_VIOLATION.equals(violation.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

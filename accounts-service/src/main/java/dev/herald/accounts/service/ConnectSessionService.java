@@ -1,6 +1,6 @@
 package dev.herald.accounts.service;
 
-import dev.herald.accounts.client.ConnectProfilesClient;
+import dev.herald.accounts.client.ProfilesClient;
 import dev.herald.accounts.config.ConnectConfig;
 import dev.herald.accounts.model.ConnectSessionEntity;
 import dev.herald.accounts.repository.ConnectSessionRepository;
@@ -38,12 +38,12 @@ public class ConnectSessionService {
     private static final Logger LOG = Logger.getLogger(ConnectSessionService.class);
 
     private final ConnectSessionRepository sessions;
-    private final ConnectProfilesClient profiles;
+    private final ProfilesClient profiles;
     private final ConnectBrowserBinding binding;
     private final ConnectConfig config;
     private final Clock clock;
 
-    public ConnectSessionService(ConnectSessionRepository sessions, ConnectProfilesClient profiles,
+    public ConnectSessionService(ConnectSessionRepository sessions, ProfilesClient profiles,
                                  ConnectBrowserBinding binding, ConnectConfig config, Clock clock) {
         this.sessions = sessions;
         this.profiles = profiles;

@@ -4,6 +4,7 @@ import dev.herald.accounts.config.ConnectConfig;
 import dev.herald.accounts.model.ConnectSessionEntity;
 import dev.herald.accounts.provider.AuthorizationRequest;
 import dev.herald.accounts.provider.OAuthProvider;
+import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.accounts.provider.ProviderIdentity;
@@ -13,7 +14,6 @@ import dev.herald.common.wire.Platform;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
 import java.net.URI;
 import java.time.Clock;
 import java.util.List;
@@ -34,12 +34,12 @@ public class HostedConnectFlow {
 
     private final ConnectSessionService sessions;
     private final AccountConnections connections;
-    private final Instance<OAuthProvider> providers;
+    private final OAuthProviders providers;
     private final ConnectBrowserBinding binding;
     private final ConnectConfig config;
     private final Clock clock;
 
-    public HostedConnectFlow(ConnectSessionService sessions, AccountConnections connections, Instance<OAuthProvider> providers,
+    public HostedConnectFlow(ConnectSessionService sessions, AccountConnections connections, OAuthProviders providers,
                              ConnectBrowserBinding binding, ConnectConfig config, Clock clock) {
         this.sessions = sessions;
         this.connections = connections;
@@ -115,7 +115,7 @@ public class HostedConnectFlow {
     }
 
     private Optional<OAuthProvider> provider(Platform platform) {
-        return providers.stream().filter(provider -> provider.platform() == platform).findFirst();
+        return providers.forPlatform(platform);
     }
 
     private static void requireOffered(ConnectSessionEntity session, Platform platform) {

@@ -3,6 +3,7 @@ package dev.herald.accounts.service;
 import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.credentials.GrantEncryption;
 import dev.herald.accounts.provider.OAuthProvider;
+import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.repository.ProviderRevocationRepository;
 import dev.herald.accounts.repository.ProviderRevocationRepository.PendingRevocation;
@@ -13,7 +14,6 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,11 +33,11 @@ public class ProviderRevocations {
 
     private final ProviderRevocationRepository queue;
     private final GrantEncryption grants;
-    private final Instance<OAuthProvider> providers;
+    private final OAuthProviders providers;
     private final AccountsConfig config;
     private final Clock clock;
 
-    public ProviderRevocations(ProviderRevocationRepository queue, GrantEncryption grants, Instance<OAuthProvider> providers,
+    public ProviderRevocations(ProviderRevocationRepository queue, GrantEncryption grants, OAuthProviders providers,
                                AccountsConfig config, Clock clock) {
         this.queue = queue;
         this.grants = grants;
@@ -62,7 +62,7 @@ public class ProviderRevocations {
 
     private Uni<Void> attempt(PendingRevocation revocation, Instant now) {
         Optional<OAuthProvider> provider = Platform.fromWire(revocation.platform())
-                .flatMap(platform -> providers.stream().filter(candidate -> candidate.platform() == platform).findFirst());
+                .flatMap(providers::forPlatform);
         if (provider.isEmpty()) {
             return retryOrGiveUp(revocation, now, "no OAuth provider is configured for " + revocation.platform());
         }

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * challenge, callback), code {@code good} grants a member and one organization, anything else is refused.
  * It remembers the last verifier and callback it was given, so tests can check the PKCE and callback binding.
  * Not an alternative: providers are picked by platform from all OAuthProvider beans, and an enabled
- * alternative would hide every other provider from {@code Instance<OAuthProvider>}.
+ * alternative would hide every other provider from {@code Instance<OAuthProvider>}; being configured, it wins
+ * over the built-in LinkedIn provider in {@link OAuthProviders}.
  */
 @Singleton
 public class FakeLinkedInProvider implements OAuthProvider {

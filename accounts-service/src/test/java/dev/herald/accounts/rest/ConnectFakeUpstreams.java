@@ -45,10 +45,8 @@ public class ConnectFakeUpstreams implements QuarkusTestResourceLifecycleManager
         });
         server.start();
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
-        // Live connections store the provider grant encrypted; any 32-byte key will do here.
         return Map.of("herald.services.profiles.url", url, "herald.services.usage.url", url,
                 "herald.services.posts.url", url,
-                "herald.accounts.credential-key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
                 "herald.connect.public-url", "http://127.0.0.1:18080");
     }
 

@@ -88,7 +88,6 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
         // The REST clients' own URL keys: they win over any herald.services.* another (global) test resource sets.
         return Map.of("quarkus.rest-client.usage-service.url", url, "quarkus.rest-client.profiles-service.url", url,
                 "quarkus.rest-client.posts-service.url", url,
-                "herald.accounts.credential-key", Base64.getEncoder().encodeToString(new byte[32]),
                 "herald.accounts.revocation.poll-interval", "1s",
                 "herald.accounts.revocation.first-delay", "PT1S");
     }

@@ -1,6 +1,7 @@
 package dev.herald.local;
 
 import dev.herald.common.auth.RsaKeys;
+import dev.herald.common.crypto.SecretCipher;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
@@ -19,7 +20,7 @@ import java.util.Properties;
  * that keys handed out, cursors and tokens stay valid across {@code down}/{@code up}.
  */
 public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivateKey, String cursorSecret,
-                           String adminToken, String demoTestKey, String demoLiveKey) {
+                           String adminToken, String demoTestKey, String demoLiveKey, String secretCipherKey) {
 
     private static final String BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -43,10 +44,12 @@ public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivat
         changed |= generateIfMissing(stored, "admin-token", () -> "hat_" + randomBase62(32));
         changed |= generateIfMissing(stored, "demo-test-key", () -> "sk_test_" + randomBase62(32));
         changed |= generateIfMissing(stored, "demo-live-key", () -> "sk_live_" + randomBase62(32));
+        // Added after the first suites were created: an older file gains the key on its next start.
+        changed |= generateIfMissing(stored, "secret-cipher-key", () -> "local1:" + randomBase64(32));
         LocalSecrets secrets = new LocalSecrets(stored.getProperty("internal-jwt.public-key"),
                 stored.getProperty("internal-jwt.private-key"), stored.getProperty("cursor-secret"),
                 stored.getProperty("admin-token"), stored.getProperty("demo-test-key"),
-                stored.getProperty("demo-live-key"));
+                stored.getProperty("demo-live-key"), stored.getProperty("secret-cipher-key"));
         secrets.validate(file);
         if (changed) {
             StringWriter text = new StringWriter();
@@ -64,7 +67,7 @@ public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivat
         return new LocalSecrets(internalJwtPublicKey, internalJwtPrivateKey, cursorSecret,
                 config.adminToken() != null ? config.adminToken() : adminToken,
                 config.demoTestKey() != null ? config.demoTestKey() : demoTestKey,
-                config.demoLiveKey() != null ? config.demoLiveKey() : demoLiveKey);
+                config.demoLiveKey() != null ? config.demoLiveKey() : demoLiveKey, secretCipherKey);
     }
 
     private void validate(Path file) {
@@ -73,6 +76,12 @@ public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivat
             RsaKeys.readPrivateKey(internalJwtPrivateKey);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(file + " holds an unusable internal JWT key; delete the file to generate new secrets", e);
+        }
+        try {
+            SecretCipher.SecretKey.parse(secretCipherKey);
+        } catch (IllegalArgumentException e) {
+            // Deleting the file would orphan secrets stored under the old key; say what is wrong instead.
+            throw new IllegalStateException(file + " holds an unusable secret-cipher-key: " + e.getMessage(), e);
         }
     }
 

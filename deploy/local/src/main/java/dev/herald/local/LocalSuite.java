@@ -428,6 +428,7 @@ public final class LocalSuite implements AutoCloseable {
         env.put("HERALD_INTERNAL_JWT_PUBLIC_KEY", secrets.internalJwtPublicKey());
         env.put("HERALD_INTERNAL_JWT_PRIVATE_KEY", secrets.internalJwtPrivateKey());
         env.put("HERALD_CURSOR_SECRET", secrets.cursorSecret());
+        env.put("HERALD_SECRET_CIPHER_CURRENT_KEY", secrets.secretCipherKey());
         for (HeraldService other : HeraldService.values()) {
             if (other.urlVariable() != null) {
                 env.put(other.urlVariable(), "http://127.0.0.1:" + config.port(other));

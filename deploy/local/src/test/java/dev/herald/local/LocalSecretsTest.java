@@ -1,8 +1,10 @@
 package dev.herald.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.common.auth.RsaKeys;
+import dev.herald.common.crypto.SecretCipher;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -27,6 +29,7 @@ class LocalSecretsTest {
         assertThat(first.demoLiveKey()).matches("sk_live_[0-9A-Za-z]{32}");
         assertThat(first.adminToken()).matches("hat_[0-9A-Za-z]{32}");
         assertThat(Base64.getDecoder().decode(first.cursorSecret())).hasSize(32);
+        assertThat(SecretCipher.SecretKey.parse(first.secretCipherKey()).id()).isEqualTo("local1");
         assertThat(RsaKeys.readPublicKey(first.internalJwtPublicKey()).getAlgorithm()).isEqualTo("RSA");
         assertThat(RsaKeys.readPrivateKey(first.internalJwtPrivateKey()).getAlgorithm()).isEqualTo("RSA");
     }
@@ -71,6 +74,33 @@ class LocalSecretsTest {
     void secretsNeverShowInToString() throws Exception {
         LocalSecrets secrets = LocalSecrets.loadOrGenerate(state.resolve("secrets.properties"));
 
-        assertThat(secrets.toString()).doesNotContain(secrets.demoTestKey(), secrets.adminToken(), secrets.cursorSecret());
+        assertThat(secrets.toString()).doesNotContain(secrets.demoTestKey(), secrets.adminToken(), secrets.cursorSecret(),
+                secrets.secretCipherKey());
+    }
+
+    @Test
+    void aSecretsFileFromBeforeTheCipherKeyGainsOneAndKeepsTheRest() throws Exception {
+        Path file = state.resolve("secrets.properties");
+        LocalSecrets first = LocalSecrets.loadOrGenerate(file);
+        java.util.List<String> lines = Files.readAllLines(file);
+        Files.write(file, lines.stream().filter(line -> !line.startsWith("secret-cipher-key")).toList());
+
+        LocalSecrets upgraded = LocalSecrets.loadOrGenerate(file);
+
+        assertThat(upgraded.secretCipherKey()).isNotBlank().isNotEqualTo(first.secretCipherKey());
+        assertThat(upgraded.demoTestKey()).isEqualTo(first.demoTestKey());
+        assertThat(LocalSecrets.loadOrGenerate(file).secretCipherKey()).isEqualTo(upgraded.secretCipherKey());
+    }
+
+    @Test
+    void anUnusableCipherKeyIsReportedNotReplaced() throws Exception {
+        Path file = state.resolve("secrets.properties");
+        LocalSecrets.loadOrGenerate(file);
+        java.util.List<String> lines = Files.readAllLines(file).stream()
+                .map(line -> line.startsWith("secret-cipher-key") ? "secret-cipher-key=local1\\:c2hvcnQ\\=" : line).toList();
+        Files.write(file, lines);
+
+        assertThatThrownBy(() -> LocalSecrets.loadOrGenerate(file)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("unusable secret-cipher-key").hasMessageContaining("exactly 32 bytes");
     }
 }

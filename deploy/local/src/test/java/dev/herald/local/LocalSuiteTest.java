@@ -64,6 +64,7 @@ class LocalSuiteTest {
                     .containsEntry("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://127.0.0.1:" + pg + "/herald_posts")
                     .containsEntry("QUARKUS_DATASOURCE_USERNAME", "postgres")
                     .containsEntry("HERALD_CURSOR_SECRET", secretsOfTheCrashedRun.get("cursor-secret"))
+                    .containsEntry("HERALD_SECRET_CIPHER_CURRENT_KEY", secretsOfTheCrashedRun.get("secret-cipher-key"))
                     .containsEntry("HERALD_INTERNAL_JWT_PUBLIC_KEY",
                             secretsOfTheCrashedRun.get("internal-jwt.public-key").replace("\n", "\\n"))
                     .containsKey("HERALD_INTERNAL_JWT_PRIVATE_KEY")

@@ -12,6 +12,7 @@ import dev.herald.common.paging.CursorPosition;
 import dev.herald.common.paging.CursorScope;
 import dev.herald.common.paging.Page;
 import dev.herald.common.paging.PageRequest;
+import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Profile;
 import dev.herald.profiles.messaging.ProfileEventOutbox;
@@ -35,7 +36,6 @@ import java.util.Objects;
 @ApplicationScoped
 public class ProfileService {
     public static final String CURSOR_KIND = "profiles";
-    private static final String UNIQUE_VIOLATION = "23505";
 
     private final ProfileRepository profiles;
     private final ProfileHoldRepository holds;
@@ -64,7 +64,7 @@ public class ProfileService {
         profile.updatedAt = profile.createdAt;
         return ensureExternalIdFree(workspaceId, mode, externalId, null)
                 .flatMap(free -> profiles.persistAndFlush(profile))
-                .onFailure(ProfileService::isUniqueViolation).transform(failure -> externalIdTaken(externalId))
+                .onFailure(UniqueViolation::causedBy).transform(failure -> externalIdTaken(externalId))
                 .flatMap(saved -> emit(ProfileEvent.CREATED, saved));
     }
 
@@ -101,7 +101,7 @@ public class ProfileService {
                         profile.updatedAt = Timestamps.now(clock);
                         return profiles.flush();
                     })
-                    .onFailure(ProfileService::isUniqueViolation).transform(failure -> externalIdTaken(newExternalId))
+                    .onFailure(UniqueViolation::causedBy).transform(failure -> externalIdTaken(newExternalId))
                     .flatMap(flushed -> emit(ProfileEvent.UPDATED, profile));
         });
     }
@@ -178,20 +178,6 @@ public class ProfileService {
                 "The profile still has " + String.join(", ", counts.keySet()).replace('_', ' ')
                         + ". Move or unassign its accounts, finish or cancel its pending posts and delete its media first.",
                 Map.of("blocking", counts));
-    }
-
-    /** A unique-index violation from a concurrent insert that passed our own check at the same moment. */
-    static boolean isUniqueViolation(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof io.vertx.pgclient.PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())) {
-                return true;
-            }
-            if (cause instanceof org.hibernate.exception.ConstraintViolationException violation
-                    && UNIQUE_VIOLATION.equals(violation.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     public static Profile toWire(ProfileEntity profile) {

@@ -4,6 +4,7 @@ import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.UsageEvent;
+import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageReservation;
@@ -34,7 +35,6 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class ReservationService {
-    private static final String UNIQUE_VIOLATION = "23505";
 
     private final ReservationRepository reservations;
     private final UsageMeterRepository meters;
@@ -60,7 +60,7 @@ public class ReservationService {
     public Uni<ReservationOutcome> reserve(String workspaceId, Mode mode, ReservationRequest request) {
         return Panache.withTransaction(() -> reserveOnce(workspaceId, mode, request))
                 // Two first calls with one id raced on different meter rows: the loser answers as a replay.
-                .onFailure(ReservationService::isUniqueViolation).recoverWithUni(() -> Panache.withSession(() ->
+                .onFailure(UniqueViolation::causedBy).recoverWithUni(() -> Panache.withSession(() ->
                         reservations.findInTenant(workspaceId, mode, request.id())
                                 .map(existing -> replay(existing, request))));
     }
@@ -240,19 +240,6 @@ public class ReservationService {
         reservation.createdAt = now;
         reservation.updatedAt = now;
         return reservation;
-    }
-
-    static boolean isUniqueViolation(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof io.vertx.pgclient.PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())) {
-                return true;
-            }
-            if (cause instanceof org.hibernate.exception.ConstraintViolationException violation
-                    && UNIQUE_VIOLATION.equals(violation.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     public static UsageReservation toWire(ReservationEntity reservation) {
