@@ -21,7 +21,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -95,10 +97,31 @@ class ConnectOnboardingIT {
         Files.write(SCREENSHOTS.resolve(name + ".png"), png);
     }
 
-    private static void authorizeInBrowser(String platform, String name, String username) {
+    private static void authorizeInBrowser(String platform, String name, String username) throws InterruptedException {
         browser.findElement(By.id("name-" + platform)).sendKeys(name);
         browser.findElement(By.id("username-" + platform)).sendKeys(username);
+        WebElement page = browser.findElement(By.tagName("html"));
         browser.findElement(By.id("authorize-" + platform)).click();
+        awaitNextPage(page);
+    }
+
+    /**
+     * A click that submits a form returns before the answer is shown (and, on a busy machine, before the old
+     * page is gone), so wait until the old document is replaced and the new one has loaded.
+     */
+    private static void awaitNextPage(WebElement oldPage) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                oldPage.getTagName();
+            } catch (StaleElementReferenceException replaced) {
+                if ("complete".equals(((JavascriptExecutor) browser).executeScript("return document.readyState"))) {
+                    return;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the page did not change within 20 s after submitting the form");
     }
 
     private static int status(String url) throws Exception {
