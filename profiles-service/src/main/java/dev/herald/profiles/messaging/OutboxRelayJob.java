@@ -17,8 +17,11 @@ public class OutboxRelayJob {
         this.relay = OutboxRelay.toKafka(pool, emitter);
     }
 
-    /** The first run waits until messaging has wired the emitter (on a busy machine that takes a while). */
-    @Scheduled(every = "${herald.outbox.poll-interval:0.2s}", delayed = "${herald.outbox.initial-delay:1s}",
+    /**
+     * Runs only once the application is up: before that, messaging may not have wired the emitter yet (on a
+     * busy machine startup takes a while), and a run would fail with an error in the log.
+     */
+    @Scheduled(every = "${herald.outbox.poll-interval:0.2s}", skipExecutionIf = Scheduled.ApplicationNotRunning.class,
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> publishPending() {
         return relay.drain();
