@@ -124,8 +124,7 @@ public abstract class ConfiguredOAuthProvider implements OAuthProvider {
 
     @Override
     public boolean configured() {
-        return client.clientId().filter(value -> !value.isBlank()).isPresent()
-                && client.clientSecret().filter(value -> !value.isBlank()).isPresent();
+        return ProviderCredentials.present(client.clientId(), client.clientSecret());
     }
 
     /** The client id and secret, or {@code provider_not_configured}. */

@@ -11,14 +11,18 @@ public record ProviderCredentials(String clientId, String clientSecret) {
      * without credentials is not offered live, and that must not stop the service from starting.
      */
     public static ProviderCredentials require(Platform platform, Optional<String> clientId, Optional<String> clientSecret) {
-        String id = clientId.filter(value -> !value.isBlank()).orElse(null);
-        String secret = clientSecret.filter(value -> !value.isBlank()).orElse(null);
-        if (id == null || secret == null) {
+        if (!present(clientId, clientSecret)) {
             String prefix = "herald.providers." + platform.wireName();
             throw new ProviderException("provider_not_configured", platform.wireName() + " is not configured: set "
                     + prefix + ".client-id and " + prefix + ".client-secret", false, false);
         }
-        return new ProviderCredentials(id, secret);
+        return new ProviderCredentials(clientId.get(), clientSecret.get());
+    }
+
+    /** Whether both the client id and the secret are set (and not blank). */
+    public static boolean present(Optional<String> clientId, Optional<String> clientSecret) {
+        return clientId.filter(value -> !value.isBlank()).isPresent()
+                && clientSecret.filter(value -> !value.isBlank()).isPresent();
     }
 
     @Override
