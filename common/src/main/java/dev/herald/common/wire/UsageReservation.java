@@ -18,4 +18,9 @@ public record UsageReservation(String id, String meter, long units, String statu
     public static final String STATUS_RESERVED = "reserved";
     public static final String STATUS_CONSUMED = "consumed";
     public static final String STATUS_RELEASED = "released";
+
+    /** The id of the publication reservation that a post's target holds: one per post and account. */
+    public static String publicationId(String postId, String accountId) {
+        return postId + "-" + accountId;
+    }
 }

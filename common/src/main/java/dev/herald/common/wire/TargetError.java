@@ -1,0 +1,16 @@
+package dev.herald.common.wire;
+
+import java.util.Map;
+
+/**
+ * Why a target failed: an error {@code code} (the API's own codes where one fits, such as
+ * {@code usage_limit_exceeded} or {@code account_capacity_exceeded}, else a delivery code such as
+ * {@code provider_error}), a human {@code message}, whether retrying the same post could succeed, and the
+ * code's {@code details} ({@code {}} when none).
+ */
+public record TargetError(String code, String message, boolean retryable, Map<String, Object> details) {
+    public static final String PROVIDER_ERROR = "provider_error";
+    public static final String ACCOUNT_DISCONNECTED = "account_disconnected";
+    public static final String PUBLISHER_UNAVAILABLE = "publisher_unavailable";
+    public static final String ATTEMPTS_EXHAUSTED = "attempts_exhausted";
+}
