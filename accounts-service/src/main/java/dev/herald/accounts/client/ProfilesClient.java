@@ -1,5 +1,7 @@
 package dev.herald.accounts.client;
 
+import dev.herald.common.client.UpstreamResponses;
+import dev.herald.common.client.UpstreamUnavailable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
 import io.smallrye.mutiny.Uni;

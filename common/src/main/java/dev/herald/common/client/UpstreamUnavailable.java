@@ -1,4 +1,4 @@
-package dev.herald.accounts.client;
+package dev.herald.common.client;
 
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;

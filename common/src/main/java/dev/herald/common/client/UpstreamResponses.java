@@ -1,4 +1,4 @@
-package dev.herald.accounts.client;
+package dev.herald.common.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,11 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Reads another Herald service's answers: the {@code data} of a success, or its error envelope as an ApiException. */
-final class UpstreamResponses {
+public final class UpstreamResponses {
     private UpstreamResponses() {
     }
 
-    static JsonNode data(ObjectMapper mapper, Response response, String service) {
+    public static JsonNode data(ObjectMapper mapper, Response response, String service) {
         try {
             JsonNode envelope = mapper.readTree(response.readEntity(String.class));
             JsonNode data = envelope == null ? null : envelope.get("data");
@@ -34,7 +34,7 @@ final class UpstreamResponses {
      * The upstream's refusal, passed on with its code, message, details and Retry-After, when it is one of
      * {@code passedOn}; anything else means the upstream is not working.
      */
-    static ApiException refusal(ObjectMapper mapper, Response response, String service, ErrorCode... passedOn) {
+    public static ApiException refusal(ObjectMapper mapper, Response response, String service, ErrorCode... passedOn) {
         JsonNode error;
         try {
             JsonNode envelope = mapper.readTree(response.readEntity(String.class));
