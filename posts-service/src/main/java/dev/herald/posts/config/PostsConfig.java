@@ -1,0 +1,32 @@
+package dev.herald.posts.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+@ConfigMapping(prefix = "herald.posts")
+public interface PostsConfig {
+    /** How long an accepted request's Idempotency-Key answers replays (DESIGN section 3: 24 h). */
+    @WithDefault("24h")
+    Duration idempotencyRetention();
+
+    /** How long a key stays claimed by a request that never finished (its process died) before another may take it. */
+    @WithDefault("60s")
+    Duration idempotencyClaimTimeout();
+
+    /** How often the dispatcher looks for due posts (it also runs right after a post is accepted). */
+    @WithDefault("200ms")
+    Duration dispatchInterval();
+
+    /** Posts handed to delivery per dispatcher transaction. */
+    @WithDefault("200")
+    int dispatchBatchSize();
+
+    /** How often the outbox is moved to Kafka (it also runs right after events are committed). */
+    @WithDefault("200ms")
+    Duration outboxInterval();
+
+    /** How often profile holds of final posts are given back to profiles-service. */
+    @WithDefault("1s")
+    Duration holdReleaseInterval();
+}

@@ -1,0 +1,45 @@
+package dev.herald.posts.messaging;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.events.PostFinalizedEvent;
+import dev.herald.common.events.Topics;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.outbox.OutboxWriter;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Post;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.util.List;
+
+/** Records post events in the outbox, inside the transaction that made the change; keyed by post id. */
+@ApplicationScoped
+public class PostEventOutbox {
+    private final OutboxWriter writer;
+    private final Clock clock;
+
+    public PostEventOutbox(ObjectMapper mapper, Clock clock) {
+        this.writer = new OutboxWriter(mapper);
+        this.clock = clock;
+    }
+
+    /** The post is handed to delivery. */
+    public Uni<Void> accepted(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries) {
+        String eventId = ResourceIds.newId(IdPrefix.EVENT);
+        PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
+                workspaceId, post.mode(), post, deliveries);
+        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_ACCEPTED, post.id(), event));
+    }
+
+    /** The post reached a final status (published, partially failed, failed or canceled). */
+    public Uni<Void> finalized(String workspaceId, Mode mode, Post post) {
+        String eventId = ResourceIds.newId(IdPrefix.EVENT);
+        PostFinalizedEvent event = new PostFinalizedEvent(eventId, PostFinalizedEvent.typeFor(post.status()),
+                Timestamps.now(clock), workspaceId, mode, post);
+        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_FINALIZED, post.id(), event));
+    }
+}

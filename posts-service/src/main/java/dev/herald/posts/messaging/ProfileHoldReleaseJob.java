@@ -1,0 +1,58 @@
+package dev.herald.posts.messaging;
+
+import dev.herald.common.scheduling.RepeatingTask;
+import dev.herald.posts.client.ProfilesClient;
+import dev.herald.posts.config.PostsConfig;
+import dev.herald.posts.repository.ProfileHoldReleaseRepository;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+/**
+ * Gives the profile holds of final posts back to profiles-service, from the rows their final transaction
+ * wrote. Releasing is idempotent, so a release repeated after a crash (or by two replicas) does no harm; a
+ * failed one stays for the next run.
+ */
+@ApplicationScoped
+public class ProfileHoldReleaseJob {
+    private static final Logger LOG = Logger.getLogger(ProfileHoldReleaseJob.class);
+    private static final int BATCH = 100;
+
+    private final ProfileHoldReleaseRepository releases;
+    private final ProfilesClient profiles;
+    private final RepeatingTask task;
+
+    public ProfileHoldReleaseJob(ProfileHoldReleaseRepository releases, ProfilesClient profiles, Vertx vertx,
+                                 PostsConfig config) {
+        this.releases = releases;
+        this.profiles = profiles;
+        this.task = new RepeatingTask(vertx, "profile hold release", config.holdReleaseInterval(), this::releaseAll);
+    }
+
+    void start(@Observes StartupEvent started) {
+        task.start();
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        task.stop();
+    }
+
+    private Uni<Void> releaseAll() {
+        return releases.oldest(BATCH).flatMap(batch -> {
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (ProfileHoldReleaseRepository.HoldRelease release : batch) {
+                chain = chain.chain(() -> profiles.release(release.workspaceId(), release.mode(), release.profileId(),
+                                release.postId())
+                        .chain(() -> releases.done(release))
+                        .onFailure().invoke(e -> LOG.warnf("hold of profile %s on post %s not released yet: %s",
+                                release.profileId(), release.postId(), e.toString()))
+                        .onFailure().recoverWithNull());
+            }
+            return chain;
+        });
+    }
+}

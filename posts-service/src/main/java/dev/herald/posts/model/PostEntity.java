@@ -1,0 +1,60 @@
+package dev.herald.posts.model;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+@Entity
+@Table(name = "posts")
+public class PostEntity {
+    @Id
+    public String id;
+
+    @Column(name = "workspace_id", nullable = false)
+    public String workspaceId;
+
+    /** {@code test} or {@code live}. */
+    @Column(nullable = false)
+    public String mode;
+
+    @Column(nullable = false)
+    public String text;
+
+    @Column(name = "media_url")
+    public String mediaUrl;
+
+    @Column(name = "media_type")
+    public String mediaType;
+
+    @Column(name = "scheduled_at")
+    public Instant scheduledAt;
+
+    /** When the post is handed to delivery: its scheduled time, or its acceptance when not scheduled. */
+    @Column(name = "due_at", nullable = false)
+    public Instant dueAt;
+
+    /** The accepted {@code platform_options} object, as JSON text. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "platform_options", nullable = false)
+    public String platformOptions;
+
+    /** A {@code Post} status. */
+    @Column(nullable = false)
+    public String status;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    public Instant updatedAt;
+
+    @Column(name = "dispatched_at")
+    public Instant dispatchedAt;
+
+    @Column(name = "finalized_at")
+    public Instant finalizedAt;
+}

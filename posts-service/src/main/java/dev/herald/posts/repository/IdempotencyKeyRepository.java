@@ -1,0 +1,106 @@
+package dev.herald.posts.repository;
+
+import dev.herald.common.auth.Mode;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+/**
+ * Idempotency keys of {@code POST /posts}. A claim is one statement on its own (no transaction is held
+ * open while the request runs); the claim becomes the stored answer inside the transaction that accepts the
+ * post, or is given back when the request is refused. A claim whose request died is taken over once it
+ * expires.
+ */
+@ApplicationScoped
+public class IdempotencyKeyRepository {
+    public static final String IN_FLIGHT = "in_flight";
+    public static final String COMPLETED = "completed";
+
+    private final Pool pool;
+
+    public IdempotencyKeyRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** A key as stored: who holds it, for which request, and the answer once there is one. */
+    public record StoredKey(String fingerprint, String state, String claimToken, String response) {
+    }
+
+    /**
+     * Claims the key for a request with this fingerprint. Answers the claim (its token is {@code claimToken})
+     * when this request now holds it, or the key as another request left it.
+     */
+    public Uni<StoredKey> claim(String workspaceId, Mode mode, String key, String fingerprint, String claimToken,
+                                Instant now, Instant claimExpiresAt) {
+        return pool.preparedQuery("""
+                        insert into idempotency_keys (workspace_id, mode, key, fingerprint, state, claim_token, claimed_at, expires_at)
+                        values ($1, $2, $3, $4, 'in_flight', $5, $6, $7)
+                        on conflict (workspace_id, mode, key) do update
+                            set fingerprint = excluded.fingerprint, state = 'in_flight', claim_token = excluded.claim_token,
+                                post_id = null, response = null, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at
+                            where idempotency_keys.expires_at <= excluded.claimed_at
+                        returning fingerprint, state, claim_token, response""")
+                .execute(Tuple.of(workspaceId, mode.wireName(), key, fingerprint, claimToken)
+                        .addOffsetDateTime(now.atOffset(ZoneOffset.UTC)).addOffsetDateTime(claimExpiresAt.atOffset(ZoneOffset.UTC)))
+                .flatMap(claimed -> claimed.rowCount() == 1 ? Uni.createFrom().item(stored(claimed))
+                        : pool.preparedQuery("""
+                                        select fingerprint, state, claim_token, response from idempotency_keys
+                                        where workspace_id = $1 and mode = $2 and key = $3""")
+                                .execute(Tuple.of(workspaceId, mode.wireName(), key))
+                                .map(IdempotencyKeyRepository::stored));
+    }
+
+    /** Gives a refused request's claim back, so a corrected retry with the same key is accepted. */
+    public Uni<Void> release(String workspaceId, Mode mode, String key, String claimToken) {
+        return pool.preparedQuery("""
+                        delete from idempotency_keys
+                        where workspace_id = $1 and mode = $2 and key = $3 and claim_token = $4 and state = 'in_flight'""")
+                .execute(Tuple.of(workspaceId, mode.wireName(), key, claimToken))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Inside the accepting transaction: the claim becomes the stored answer. False when the claim was lost
+     * (it expired and another request took the key over), in which case the transaction must not commit.
+     */
+    public Uni<Boolean> complete(String workspaceId, Mode mode, String key, String claimToken, String postId,
+                                 String response, Instant expiresAt) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery("""
+                        update idempotency_keys set state = 'completed', post_id = ?5, response = ?6, expires_at = ?7
+                        where workspace_id = ?1 and mode = ?2 and key = ?3 and claim_token = ?4 and state = 'in_flight'""")
+                .setParameter(1, workspaceId)
+                .setParameter(2, mode.wireName())
+                .setParameter(3, key)
+                .setParameter(4, claimToken)
+                .setParameter(5, postId)
+                .setParameter(6, response)
+                .setParameter(7, expiresAt)
+                .executeUpdate()
+                .map(updated -> updated == 1));
+    }
+
+    /** Forgets keys past their retention; the number removed. */
+    public Uni<Integer> purgeExpired(Instant now, int limit) {
+        return pool.preparedQuery("""
+                        delete from idempotency_keys where ctid in
+                            (select ctid from idempotency_keys where expires_at <= $1 limit $2)""")
+                .execute(Tuple.tuple().addOffsetDateTime(now.atOffset(ZoneOffset.UTC)).addInteger(limit))
+                .map(RowSet::rowCount);
+    }
+
+    private static StoredKey stored(RowSet<Row> rows) {
+        if (rows.rowCount() == 0) {
+            // Deleted between the insert and the read: a refused request gave it back. The caller retries.
+            return null;
+        }
+        Row row = rows.iterator().next();
+        return new StoredKey(row.getString("fingerprint"), row.getString("state"), row.getString("claim_token"),
+                row.getString("response"));
+    }
+}

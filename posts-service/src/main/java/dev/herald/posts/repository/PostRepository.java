@@ -1,0 +1,94 @@
+package dev.herald.posts.repository;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.paging.CursorPosition;
+import dev.herald.posts.model.PostEntity;
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.quarkus.panache.common.Parameters;
+import io.quarkus.panache.common.Sort;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Posts, always read within one workspace and mode: another tenant's post simply does not exist here. */
+@ApplicationScoped
+public class PostRepository implements PanacheRepositoryBase<PostEntity, String> {
+
+    public Uni<PostEntity> findInTenant(String workspaceId, Mode mode, String id) {
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+    }
+
+    /** The same, locked for the rest of the transaction. */
+    public Uni<PostEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
+    public Uni<PostEntity> findForUpdate(String id) {
+        return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
+    /**
+     * Up to {@code limit} queued posts whose time has come, oldest due first, locked; rows another replica's
+     * dispatcher holds are skipped, so replicas share the work without handing a post over twice.
+     */
+    public Uni<List<PostEntity>> lockDue(Instant now, int limit) {
+        return getSession().flatMap(session -> session.createNativeQuery("""
+                        select * from posts where status = 'queued' and due_at <= ?1
+                        order by due_at limit ?2 for update skip locked""", PostEntity.class)
+                .setParameter(1, now)
+                .setParameter(2, limit)
+                .getResultList());
+    }
+
+    /** How many of the tenant's posts that are not final have a target on the account. */
+    public Uni<Long> countPendingForAccount(String workspaceId, Mode mode, String accountId) {
+        return count("""
+                workspaceId = ?1 and mode = ?2 and status in ('queued', 'publishing')
+                and id in (select t.postId from PostTargetEntity t where t.accountId = ?3)""",
+                workspaceId, mode.wireName(), accountId);
+    }
+
+    /**
+     * One page, newest first, {@code fetchSize} rows at most. {@code text} matches the post's text
+     * case-insensitively as a plain substring; {@code platform}, {@code accountId} and {@code profileId}
+     * match any of its targets.
+     */
+    public Uni<List<PostEntity>> listPage(String workspaceId, Mode mode, PostFilters filters,
+                                          Optional<CursorPosition> after, int fetchSize) {
+        StringBuilder query = new StringBuilder("workspaceId = :workspace and mode = :mode");
+        Parameters parameters = Parameters.with("workspace", workspaceId).and("mode", mode.wireName());
+        if (filters.status() != null) {
+            query.append(" and status = :status");
+            parameters.and("status", filters.status());
+        }
+        if (filters.text() != null && !filters.text().isEmpty()) {
+            query.append(" and text ilike :pattern escape '\\'");
+            parameters.and("pattern", "%" + escapeLike(filters.text()) + "%");
+        }
+        if (filters.platform() != null) {
+            query.append(" and id in (select t.postId from PostTargetEntity t where t.platform = :platform)");
+            parameters.and("platform", filters.platform().wireName());
+        }
+        if (filters.accountId() != null) {
+            query.append(" and id in (select t.postId from PostTargetEntity t where t.accountId = :account)");
+            parameters.and("account", filters.accountId());
+        }
+        if (filters.profileId() != null) {
+            query.append(" and id in (select t.postId from PostTargetEntity t where t.profileId = :profile)");
+            parameters.and("profile", filters.profileId());
+        }
+        if (after.isPresent()) {
+            query.append(" and (createdAt < :afterCreated or (createdAt = :afterCreated and id < :afterId))");
+            parameters.and("afterCreated", after.get().createdAt()).and("afterId", after.get().id());
+        }
+        return find(query.toString(), Sort.descending("createdAt", "id"), parameters).range(0, fetchSize - 1).list();
+    }
+
+    static String escapeLike(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+}

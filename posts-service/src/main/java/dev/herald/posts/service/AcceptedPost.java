@@ -1,0 +1,52 @@
+package dev.herald.posts.service;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** A valid post about to be accepted: the rows to write, queued, with one target per account in request order. */
+record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds) {
+
+    static AcceptedPost of(String workspaceId, Mode mode, PostDraft draft, List<AccountForPosting> destinations,
+                           Instant now) {
+        PostEntity post = new PostEntity();
+        post.id = ResourceIds.newId(IdPrefix.POST);
+        post.workspaceId = workspaceId;
+        post.mode = mode.wireName();
+        post.text = draft.text();
+        post.mediaUrl = draft.media() == null ? null : draft.media().url();
+        post.mediaType = draft.media() == null ? null : draft.media().type();
+        post.scheduledAt = draft.scheduledAt();
+        post.dueAt = draft.scheduledAt() == null ? now : draft.scheduledAt();
+        post.platformOptions = draft.platformOptions().toString();
+        post.status = Post.QUEUED;
+        post.createdAt = now;
+        post.updatedAt = now;
+        List<PostTargetEntity> targets = new ArrayList<>();
+        for (AccountForPosting destination : destinations) {
+            PostTargetEntity target = new PostTargetEntity();
+            target.postId = post.id;
+            target.accountId = destination.account().id();
+            target.position = targets.size();
+            target.platform = destination.account().platform().wireName();
+            target.profileId = destination.account().profileId();
+            target.accountUsername = destination.account().username();
+            target.reservationId = UsageReservation.publicationId(post.id, target.accountId);
+            target.status = PostTarget.QUEUED;
+            target.attempts = 0;
+            target.updatedAt = now;
+            targets.add(target);
+        }
+        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets));
+    }
+}

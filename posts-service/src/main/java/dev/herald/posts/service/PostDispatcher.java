@@ -1,0 +1,122 @@
+package dev.herald.posts.service;
+
+import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.scheduling.RepeatingTask;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.posts.config.PostsConfig;
+import dev.herald.posts.messaging.OutboxRelayJob;
+import dev.herald.posts.messaging.PostEventOutbox;
+import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.repository.PostRepository;
+import dev.herald.posts.repository.PostTargetRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Hands due posts to delivery: queued posts whose time has come (at once for immediate posts, at
+ * {@code scheduled_at} for scheduled ones) become {@code publishing}, with a {@code post.accepted} event in the
+ * same transaction. Safe with several replicas: due rows are claimed with {@code FOR UPDATE SKIP LOCKED}, and a
+ * post that was canceled first is no longer queued. Runs every 200 ms (so a scheduled post leaves well within
+ * a second of its time) and right after a post is accepted.
+ */
+@ApplicationScoped
+public class PostDispatcher {
+    private final PostRepository posts;
+    private final PostTargetRepository targets;
+    private final PostEventOutbox events;
+    private final PostViews views;
+    private final OutboxRelayJob relay;
+    private final PostsConfig config;
+    private final Clock clock;
+    private final RepeatingTask task;
+
+    public PostDispatcher(PostRepository posts, PostTargetRepository targets, PostEventOutbox events, PostViews views,
+                          OutboxRelayJob relay, PostsConfig config, Clock clock, Vertx vertx) {
+        this.posts = posts;
+        this.targets = targets;
+        this.events = events;
+        this.views = views;
+        this.relay = relay;
+        this.config = config;
+        this.clock = clock;
+        this.task = new RepeatingTask(vertx, "post dispatcher", config.dispatchInterval(), this::dispatchAllDue);
+    }
+
+    void start(@Observes StartupEvent started) {
+        task.start();
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        task.stop();
+    }
+
+    /** A post was just accepted: dispatch now rather than at the next tick. */
+    public void nudge() {
+        task.nudge();
+    }
+
+    /** Events were just committed elsewhere in this service: send them now rather than at the next tick. */
+    public void eventsWritten() {
+        relay.nudge();
+    }
+
+    private Uni<Void> dispatchAllDue() {
+        return dispatchDue().flatMap(count -> {
+            if (count > 0) {
+                relay.nudge();
+            }
+            return count == config.dispatchBatchSize() ? dispatchAllDue() : Uni.createFrom().voidItem();
+        });
+    }
+
+    /** One batch in one transaction; the number of posts handed over. */
+    Uni<Integer> dispatchDue() {
+        return Panache.withTransaction(() -> {
+            Instant now = Timestamps.now(clock);
+            return posts.lockDue(now, config.dispatchBatchSize()).flatMap(due -> {
+                if (due.isEmpty()) {
+                    return Uni.createFrom().item(0);
+                }
+                return targets.forPosts(due.stream().map(post -> post.id).toList()).flatMap(all -> {
+                    Map<String, List<PostTargetEntity>> byPost = all.stream()
+                            .collect(Collectors.groupingBy(target -> target.postId));
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (PostEntity post : due) {
+                        List<PostTargetEntity> postTargets = byPost.getOrDefault(post.id, List.of());
+                        chain = chain.chain(() -> handOver(post, postTargets, now));
+                    }
+                    return chain.replaceWith(due.size());
+                });
+            });
+        });
+    }
+
+    private Uni<Void> handOver(PostEntity post, List<PostTargetEntity> postTargets, Instant now) {
+        post.status = Post.PUBLISHING;
+        post.dispatchedAt = now;
+        post.updatedAt = now;
+        for (PostTargetEntity target : postTargets) {
+            target.status = PostTarget.PUBLISHING;
+            target.updatedAt = now;
+        }
+        List<PostAcceptedEvent.Delivery> deliveries = postTargets.stream()
+                .map(target -> new PostAcceptedEvent.Delivery(target.accountId, Platform.fromWire(target.platform).orElseThrow(),
+                        target.accountUsername, target.reservationId))
+                .toList();
+        return events.accepted(post.workspaceId, views.toWire(post, postTargets), deliveries);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.herald.posts.service;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.posts.messaging.PostEventOutbox;
+import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.repository.PostRepository;
+import dev.herald.posts.repository.PostTargetRepository;
+import dev.herald.posts.repository.ProcessedEventRepository;
+import dev.herald.posts.repository.ProfileHoldReleaseRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.jboss.logging.Logger;
+
+/**
+ * Applies delivery outcomes: a target takes the worker's result, and once every target is final the post
+ * takes its final status ({@code published}, {@code partially_failed}, {@code failed}) and {@code post.finalized}
+ * is emitted in the same transaction, with the event id recorded so a redelivered event changes nothing.
+ */
+@ApplicationScoped
+public class PostFinalization {
+    private static final Logger LOG = Logger.getLogger(PostFinalization.class);
+    private static final Set<String> OUTCOMES = Set.of(PostTarget.PUBLISHED, PostTarget.FAILED, PostTarget.UNCERTAIN);
+
+    private final PostRepository posts;
+    private final PostTargetRepository targets;
+    private final ProcessedEventRepository processed;
+    private final ProfileHoldReleaseRepository holdReleases;
+    private final PostEventOutbox events;
+    private final PostViews views;
+    private final PostDispatcher dispatcher;
+    private final Clock clock;
+
+    public PostFinalization(PostRepository posts, PostTargetRepository targets, ProcessedEventRepository processed,
+                            ProfileHoldReleaseRepository holdReleases, PostEventOutbox events, PostViews views,
+                            PostDispatcher dispatcher, Clock clock) {
+        this.posts = posts;
+        this.targets = targets;
+        this.processed = processed;
+        this.holdReleases = holdReleases;
+        this.events = events;
+        this.views = views;
+        this.dispatcher = dispatcher;
+        this.clock = clock;
+    }
+
+    public Uni<Void> apply(TargetCompletedEvent event) {
+        return Panache.withTransaction(() -> processed.markProcessed(event.eventId()).flatMap(first -> {
+            if (!first) {
+                return Uni.createFrom().item(false);
+            }
+            return settle(event);
+        })).invoke(finalized -> {
+            if (finalized) {
+                dispatcher.eventsWritten();
+            }
+        }).replaceWithVoid();
+    }
+
+    /** True when this outcome made the post final. */
+    private Uni<Boolean> settle(TargetCompletedEvent event) {
+        if (!OUTCOMES.contains(event.status())) {
+            LOG.errorf("target.completed %s has status %s; ignored", event.eventId(), event.status());
+            return Uni.createFrom().item(false);
+        }
+        // The post's lock orders concurrent outcomes of its targets (the event key keeps them on one partition,
+        // but a rebalance can hand the partition over mid-flight).
+        return posts.findForUpdate(event.postId()).flatMap(post -> {
+            if (post == null || !post.workspaceId.equals(event.workspaceId()) || !post.mode.equals(event.mode().wireName())) {
+                LOG.errorf("target.completed %s names post %s, which this tenant does not have; ignored",
+                        event.eventId(), event.postId());
+                return Uni.createFrom().item(false);
+            }
+            return targets.forPost(post.id).flatMap(rows -> {
+                PostTargetEntity target = rows.stream().filter(row -> row.accountId.equals(event.accountId()))
+                        .findFirst().orElse(null);
+                if (target == null) {
+                    LOG.errorf("target.completed %s names account %s, not a target of post %s; ignored",
+                            event.eventId(), event.accountId(), post.id);
+                    return Uni.createFrom().item(false);
+                }
+                if (target.isFinal()) {
+                    // Already settled (for instance canceled, or a reconciler got there first): the first outcome stands.
+                    LOG.warnf("post %s target %s is already %s; outcome %s ignored", post.id, target.accountId,
+                            target.status, event.status());
+                    return Uni.createFrom().item(false);
+                }
+                Instant now = Timestamps.now(clock);
+                target.status = event.status();
+                target.attempts = Math.max(target.attempts, event.attempts());
+                target.providerPostId = event.providerPostId();
+                target.url = event.url();
+                target.error = event.error() == null ? null : views.json(event.error());
+                target.completedAt = PostTarget.UNCERTAIN.equals(event.status()) ? null : event.completedAt();
+                target.updatedAt = now;
+                post.updatedAt = now;
+                String finalStatus = finalStatus(rows);
+                if (finalStatus == null) {
+                    return Uni.createFrom().item(false);
+                }
+                post.status = finalStatus;
+                post.finalizedAt = now;
+                Post wire = views.toWire(post, rows);
+                return events.finalized(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(), wire)
+                        .chain(() -> holdReleases.schedule(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(),
+                                post.id, PostService.profileIds(rows)))
+                        .replaceWith(true);
+            });
+        });
+    }
+
+    /** The post's final status once every target is final, else null. */
+    static String finalStatus(List<PostTargetEntity> rows) {
+        long published = rows.stream().filter(row -> PostTarget.PUBLISHED.equals(row.status)).count();
+        long failed = rows.stream().filter(row -> PostTarget.FAILED.equals(row.status)).count();
+        if (published + failed < rows.size()) {
+            return null;
+        }
+        if (failed == 0) {
+            return Post.PUBLISHED;
+        }
+        return published == 0 ? Post.FAILED : Post.PARTIALLY_FAILED;
+    }
+}

@@ -1,0 +1,298 @@
+package dev.herald.posts.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.DataEnvelope;
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.FieldError;
+import dev.herald.common.api.ListEnvelope;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.paging.CursorCodec;
+import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.paging.CursorScope;
+import dev.herald.common.paging.Page;
+import dev.herald.common.paging.PageRequest;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.ReservationBatch;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.posts.client.AccountsClient;
+import dev.herald.posts.client.ProfilesClient;
+import dev.herald.posts.client.UsageClient;
+import dev.herald.posts.config.PostsConfig;
+import dev.herald.posts.messaging.PostEventOutbox;
+import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.repository.IdempotencyKeyRepository;
+import dev.herald.posts.repository.PostFilters;
+import dev.herald.posts.repository.PostRepository;
+import dev.herald.posts.repository.PostTargetRepository;
+import dev.herald.posts.repository.ProfileHoldReleaseRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * Posts: acceptance (idempotent, validated against the accounts, charged by reservation), reads, and
+ * cancellation. Acceptance asks the owners of every limit synchronously and commits the post only once all
+ * of them said yes (DESIGN rule 1); anything refused or failed after a reservation gives it back, so a refusal
+ * charges nothing.
+ */
+@ApplicationScoped
+public class PostService {
+    static final String CURSOR_KIND = "posts";
+    private static final Logger LOG = Logger.getLogger(PostService.class);
+
+    private final PostRepository posts;
+    private final PostTargetRepository targets;
+    private final IdempotencyKeyRepository idempotencyKeys;
+    private final ProfileHoldReleaseRepository holdReleases;
+    private final AccountsClient accounts;
+    private final UsageClient usage;
+    private final ProfilesClient profiles;
+    private final PostEventOutbox events;
+    private final PostDispatcher dispatcher;
+    private final PostViews views;
+    private final CursorCodec cursors;
+    private final PostsConfig config;
+    private final Clock clock;
+
+    public PostService(PostRepository posts, PostTargetRepository targets, IdempotencyKeyRepository idempotencyKeys,
+                       ProfileHoldReleaseRepository holdReleases, AccountsClient accounts, UsageClient usage,
+                       ProfilesClient profiles, PostEventOutbox events, PostDispatcher dispatcher, PostViews views,
+                       CursorCodec cursors, PostsConfig config, Clock clock) {
+        this.posts = posts;
+        this.targets = targets;
+        this.idempotencyKeys = idempotencyKeys;
+        this.holdReleases = holdReleases;
+        this.accounts = accounts;
+        this.usage = usage;
+        this.profiles = profiles;
+        this.events = events;
+        this.dispatcher = dispatcher;
+        this.views = views;
+        this.cursors = cursors;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /**
+     * {@code POST /posts}. The key is claimed first: an identical earlier request is answered from its stored
+     * response, a different one under the same key is {@code 422 idempotency_key_reused}, one still running is
+     * {@code 409 idempotency_key_in_use}. A refused request gives its claim back.
+     */
+    public Uni<PostAcceptance> create(String workspaceId, Mode mode, String idempotencyKey, JsonNode body, PostDraft draft) {
+        String fingerprint = RequestFingerprint.of(body);
+        String claimToken = UUID.randomUUID().toString();
+        Instant now = Timestamps.now(clock);
+        return claim(workspaceId, mode, idempotencyKey, fingerprint, claimToken, now, true).flatMap(stored -> {
+            if (!claimToken.equals(stored.claimToken())) {
+                return Uni.createFrom().item(answerFromStored(stored, fingerprint));
+            }
+            return accept(workspaceId, mode, idempotencyKey, claimToken, draft)
+                    .onFailure().call(failure -> idempotencyKeys.release(workspaceId, mode, idempotencyKey, claimToken)
+                            .onFailure().invoke(e -> LOG.warnf("could not give back idempotency key claim: %s", e.toString()))
+                            .onFailure().recoverWithNull());
+        });
+    }
+
+    private Uni<IdempotencyKeyRepository.StoredKey> claim(String workspaceId, Mode mode, String key, String fingerprint,
+                                                          String claimToken, Instant now, boolean retryIfGone) {
+        return idempotencyKeys.claim(workspaceId, mode, key, fingerprint, claimToken, now,
+                now.plus(config.idempotencyClaimTimeout())).flatMap(stored -> {
+            if (stored == null && retryIfGone) {
+                // The holder gave the key back between our insert and our read: claim again.
+                return claim(workspaceId, mode, key, fingerprint, claimToken, now, false);
+            }
+            if (stored == null) {
+                return Uni.createFrom().failure(inUse());
+            }
+            return Uni.createFrom().item(stored);
+        });
+    }
+
+    private static PostAcceptance answerFromStored(IdempotencyKeyRepository.StoredKey stored, String fingerprint) {
+        if (!stored.fingerprint().equals(fingerprint)) {
+            throw new ApiException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                    "This Idempotency-Key was used with a different request; use a new key for a new post.");
+        }
+        if (IdempotencyKeyRepository.COMPLETED.equals(stored.state())) {
+            return PostAcceptance.replay(stored.response());
+        }
+        throw inUse();
+    }
+
+    private static ApiException inUse() {
+        return new ApiException(ErrorCode.IDEMPOTENCY_KEY_IN_USE,
+                "A request with this Idempotency-Key is still being processed; retry shortly to get its answer.");
+    }
+
+    private Uni<PostAcceptance> accept(String workspaceId, Mode mode, String idempotencyKey, String claimToken, PostDraft draft) {
+        List<String> ids = draft.accountIds().stream().filter(Objects::nonNull).toList();
+        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty() ? Uni.createFrom().item(Map.of())
+                : accounts.lookup(workspaceId, mode, ids);
+        return lookup.flatMap(found -> {
+            Instant now = Timestamps.now(clock);
+            List<FieldError> errors = new ArrayList<>(draft.errors());
+            List<AccountForPosting> destinations = PostRules.check(draft, found, now, errors);
+            if (!errors.isEmpty()) {
+                return Uni.createFrom().failure(ApiException.validationFailed(errors));
+            }
+            AcceptedPost accepted = AcceptedPost.of(workspaceId, mode, draft, destinations, now);
+            return reserve(accepted)
+                    .chain(() -> holdProfiles(accepted))
+                    .chain(() -> persist(accepted, idempotencyKey, claimToken))
+                    .onFailure().call(() -> giveBack(accepted))
+                    .invoke(dispatcher::nudge)
+                    .map(PostAcceptance::accepted);
+        });
+    }
+
+    private Uni<Void> reserve(AcceptedPost accepted) {
+        List<ReservationBatch.Item> items = accepted.targets().stream()
+                .map(target -> new ReservationBatch.Item(target.reservationId, UsageReservation.METER_PUBLICATIONS, 1,
+                        accepted.post().scheduledAt))
+                .toList();
+        return usage.reserve(accepted.post().workspaceId, accepted.mode(),
+                new ReservationBatch(items, accepted.mode() == Mode.LIVE));
+    }
+
+    private Uni<Void> holdProfiles(AcceptedPost accepted) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (String profileId : accepted.profileIds()) {
+            // A profile that is gone (deleted after the account was read) simply cannot be held.
+            chain = chain.chain(() -> profiles.hold(accepted.post().workspaceId, accepted.mode(), profileId,
+                    accepted.post().id).replaceWithVoid());
+        }
+        return chain;
+    }
+
+    /** The post, its targets and the key's stored answer, in one transaction. */
+    private Uni<Post> persist(AcceptedPost accepted, String idempotencyKey, String claimToken) {
+        Post wire = views.toWire(accepted.post(), accepted.targets());
+        String response = views.json(DataEnvelope.of(wire));
+        return Panache.withTransaction(() -> posts.persist(accepted.post())
+                .chain(() -> targets.persist(accepted.targets()))
+                .chain(() -> idempotencyKeys.complete(accepted.post().workspaceId, accepted.mode(), idempotencyKey,
+                        claimToken, accepted.post().id, response, accepted.post().createdAt.plus(config.idempotencyRetention())))
+                .map(completed -> {
+                    if (!completed) {
+                        // Our claim expired and another request took the key: that one answers, this one must not commit.
+                        throw inUse();
+                    }
+                    return wire;
+                }));
+    }
+
+    /** After a failure: the reservations and holds the request took are given back (best effort, logged). */
+    private Uni<Void> giveBack(AcceptedPost accepted) {
+        String workspaceId = accepted.post().workspaceId;
+        List<Uni<Void>> returns = new ArrayList<>();
+        for (PostTargetEntity target : accepted.targets()) {
+            returns.add(usage.release(workspaceId, accepted.mode(), target.reservationId)
+                    .onFailure().invoke(e -> LOG.warnf("post %s: reservation %s not released: %s", accepted.post().id,
+                            target.reservationId, e.toString()))
+                    .onFailure().recoverWithNull());
+        }
+        for (String profileId : accepted.profileIds()) {
+            returns.add(profiles.release(workspaceId, accepted.mode(), profileId, accepted.post().id)
+                    .onFailure().invoke(e -> LOG.warnf("post %s: hold on %s not released: %s", accepted.post().id,
+                            profileId, e.toString()))
+                    .onFailure().recoverWithNull());
+        }
+        return Uni.join().all(returns).andCollectFailures().replaceWithVoid();
+    }
+
+    @WithSession
+    public Uni<Post> get(String workspaceId, Mode mode, String id) {
+        return posts.findInTenant(workspaceId, mode, id)
+                .onItem().ifNull().failWith(() -> ApiException.notFound("post"))
+                .flatMap(post -> targets.forPost(post.id).map(rows -> views.toWire(post, rows)));
+    }
+
+    @WithSession
+    public Uni<ListEnvelope<Post>> list(String workspaceId, Mode mode, PostFilters filters, String limit, String cursor) {
+        Map<String, String> scopeFilters = new LinkedHashMap<>();
+        scopeFilters.put("status", filters.status());
+        scopeFilters.put("platform", filters.platform() == null ? null : filters.platform().wireName());
+        scopeFilters.put("q", filters.text() == null || filters.text().isEmpty() ? null : filters.text());
+        scopeFilters.put("account_id", filters.accountId());
+        scopeFilters.put("profile_id", filters.profileId());
+        CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, scopeFilters);
+        PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
+        return posts.listPage(workspaceId, mode, filters, page.after(), page.fetchSize())
+                .flatMap(rows -> targets.forPosts(rows.stream().map(row -> row.id).toList()).map(all -> {
+                    Map<String, List<PostTargetEntity>> byPost = all.stream()
+                            .collect(Collectors.groupingBy(target -> target.postId, LinkedHashMap::new, Collectors.toList()));
+                    return Page.of(rows, page, row -> new CursorPosition(row.createdAt, row.id),
+                            row -> views.toWire(row, byPost.getOrDefault(row.id, List.of())), scope, cursors);
+                }));
+    }
+
+    /**
+     * {@code DELETE /posts/{id}}: a post still queued (not yet handed to delivery) is canceled with its targets;
+     * {@code post.canceled} is emitted, which also releases its reservations in usage-service, and its profile
+     * holds are given back. Otherwise {@code 409 post_not_cancelable}.
+     */
+    public Uni<Post> cancel(String workspaceId, Mode mode, String id) {
+        return Panache.withTransaction(() -> cancelQueued(workspaceId, mode, id)).invoke(dispatcher::eventsWritten);
+    }
+
+    private Uni<Post> cancelQueued(String workspaceId, Mode mode, String id) {
+        return posts.findInTenantForUpdate(workspaceId, mode, id)
+                .onItem().ifNull().failWith(() -> ApiException.notFound("post"))
+                .flatMap(post -> {
+                    if (!Post.QUEUED.equals(post.status)) {
+                        return Uni.createFrom().failure(new ApiException(ErrorCode.POST_NOT_CANCELABLE,
+                                "Only a queued post can be canceled; this one is " + post.status + ".",
+                                Map.of("status", post.status)));
+                    }
+                    Instant now = Timestamps.now(clock);
+                    post.status = Post.CANCELED;
+                    post.updatedAt = now;
+                    post.finalizedAt = now;
+                    return targets.forPost(post.id).flatMap(rows -> {
+                        for (PostTargetEntity target : rows) {
+                            target.status = PostTarget.CANCELED;
+                            target.completedAt = now;
+                            target.updatedAt = now;
+                        }
+                        Post wire = views.toWire(post, rows);
+                        return events.finalized(workspaceId, mode, wire)
+                                .chain(() -> holdReleases.schedule(workspaceId, mode, post.id, profileIds(rows)))
+                                .replaceWith(wire);
+                    });
+                });
+    }
+
+    /** How many posts that are not final target the account (accounts-service asks before reassigning it). */
+    @WithSession
+    public Uni<Long> pendingForAccount(String workspaceId, Mode mode, String accountId) {
+        return posts.countPendingForAccount(workspaceId, mode, accountId);
+    }
+
+    static Set<String> profileIds(List<PostTargetEntity> targets) {
+        Set<String> ids = new LinkedHashSet<>();
+        targets.forEach(target -> {
+            if (target.profileId != null) {
+                ids.add(target.profileId);
+            }
+        });
+        return ids;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.herald.posts.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.TargetError;
+import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+
+/** Posts as the API shows them. */
+@ApplicationScoped
+public class PostViews {
+    private final ObjectMapper mapper;
+
+    public PostViews(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    public Post toWire(PostEntity post, List<PostTargetEntity> targets) {
+        Post.Media media = post.mediaUrl == null ? null : new Post.Media(post.mediaUrl, post.mediaType);
+        return new Post(post.id, post.text, post.status, Mode.fromWire(post.mode).orElseThrow(), media, post.scheduledAt,
+                read(post.platformOptions, ObjectNode.class), targets.stream().map(this::toWire).toList(),
+                post.createdAt, post.updatedAt);
+    }
+
+    public PostTarget toWire(PostTargetEntity target) {
+        TargetError error = target.error == null ? null : read(target.error, TargetError.class);
+        return new PostTarget(target.accountId, Platform.fromWire(target.platform).orElseThrow(), target.profileId,
+                target.status, target.attempts, target.providerPostId, target.url, error, target.completedAt);
+    }
+
+    public String json(Object value) {
+        try {
+            return mapper.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    private <T> T read(String json, Class<T> type) {
+        try {
+            return mapper.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored " + type.getSimpleName() + " is unreadable", e);
+        }
+    }
+}

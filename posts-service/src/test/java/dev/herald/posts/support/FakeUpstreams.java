@@ -1,0 +1,215 @@
+package dev.herald.posts.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A local HTTP stand-in for the internal APIs posts-service calls: accounts-service's lookup (accounts
+ * registered with {@link #addAccount}), usage-service's publication reservations (an allowance per tenant,
+ * all-or-nothing batches, live capacity refusals for tenants marked {@link #overCapacity}) and profiles-service's
+ * holds. The real rules are tested in those services; this checks what posts-service sends and how it reads
+ * the answers. Tenancy comes from the internal JWT's claims (the signature is not checked here).
+ */
+public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern RELEASE = Pattern.compile("^/internal/reservations/([^/]+)/release$");
+    private static final Pattern HOLD = Pattern.compile("^/internal/profiles/([^/]+)/holds/pending_posts/([^/]+)$");
+    private static final String PORT_PROPERTY = "herald.test.fake-upstreams.port";
+
+    /** tenant ("ws:mode") -> account id -> the lookup's item. */
+    private static final Map<String, Map<String, ObjectNode>> ACCOUNTS = new ConcurrentHashMap<>();
+    /** reservation id -> "reserved" or "released". */
+    public static final Map<String, String> RESERVATIONS = new ConcurrentHashMap<>();
+    private static final Map<String, Integer> PUBLICATION_LIMITS = new ConcurrentHashMap<>();
+    private static final Map<String, Set<String>> TENANT_RESERVATIONS = new ConcurrentHashMap<>();
+    public static final Set<String> OVER_CAPACITY = ConcurrentHashMap.newKeySet();
+    /** profile id -> post ids holding it. */
+    public static final Map<String, Set<String>> HOLDS = new ConcurrentHashMap<>();
+    public static final AtomicInteger BATCHES = new AtomicInteger();
+    /** How long a reservation batch takes, to hold requests in flight. */
+    public static volatile long reserveDelayMillis;
+
+    private static HttpServer server;
+
+    public static String addAccount(String workspaceId, String mode, String platform, String username, String profileId) {
+        String id = ResourceIds.newId(IdPrefix.ACCOUNT);
+        ObjectNode account = JSON.createObjectNode()
+                .put("id", id).put("platform", platform).put("profile_id", profileId).put("name", "Account " + username)
+                .put("username", username).put("status", "connected").put("mode", mode)
+                .put("connected_at", "2026-11-01T00:00:00Z").putNull("disconnected_at")
+                .put("created_at", "2026-11-01T00:00:00Z").put("updated_at", "2026-11-01T00:00:00Z");
+        ObjectNode item = JSON.createObjectNode();
+        item.set("account", account);
+        if (platform.equals("tiktok")) {
+            ObjectNode options = item.putObject("publishing_options").put("creator_nickname", "Creator")
+                    .put("creator_username", username).putNull("creator_avatar_url")
+                    .put("comment_disabled", false).put("duet_disabled", false).put("stitch_disabled", true)
+                    .put("max_video_post_duration_sec", 600);
+            options.putArray("privacy_level_options").add("PUBLIC_TO_EVERYONE").add("SELF_ONLY");
+        }
+        ACCOUNTS.computeIfAbsent(workspaceId + ":" + mode, key -> new ConcurrentHashMap<>()).put(id, item);
+        return id;
+    }
+
+    public static void disconnect(String workspaceId, String mode, String accountId) {
+        ((ObjectNode) ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account")).put("status", "disconnected");
+    }
+
+    public static void setPublicationLimit(String workspaceId, String mode, int limit) {
+        PUBLICATION_LIMITS.put(workspaceId + ":" + mode, limit);
+    }
+
+    /** Reservations of the tenant still reserved. */
+    public static long reserved(String workspaceId, String mode) {
+        return TENANT_RESERVATIONS.getOrDefault(workspaceId + ":" + mode, Set.of()).stream()
+                .filter(id -> "reserved".equals(RESERVATIONS.get(id))).count();
+    }
+
+    public static Set<String> holders(String profileId) {
+        return HOLDS.getOrDefault(profileId, Set.of());
+    }
+
+    /** Starts the stand-in in the tests' own class loader, on the port the resource reserved. Call before each test. */
+    public static synchronized void ensureStarted() {
+        if (server != null) {
+            return;
+        }
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", Integer.getInteger(PORT_PROPERTY)), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        FakeUpstreams handler = new FakeUpstreams();
+        server.createContext("/", handler::handle);
+        server.setExecutor(Executors.newFixedThreadPool(16, runnable -> {
+            Thread thread = new Thread(runnable, "fake-upstreams");
+            thread.setDaemon(true);
+            return thread;
+        }));
+        server.start();
+    }
+
+    @Override
+    public Map<String, String> start() {
+        int port = dev.herald.local.FreePorts.next();
+        System.setProperty(PORT_PROPERTY, Integer.toString(port));
+        String url = "http://127.0.0.1:" + port;
+        return Map.of("quarkus.rest-client.accounts-service.url", url, "quarkus.rest-client.usage-service.url", url,
+                "quarkus.rest-client.profiles-service.url", url);
+    }
+
+    @Override
+    public void stop() {
+        // The server belongs to the tests' class loader and stops with the JVM (daemon threads).
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String tenant = tenant(exchange);
+            String path = exchange.getRequestURI().getPath();
+            String method = exchange.getRequestMethod();
+            Matcher release = RELEASE.matcher(path);
+            Matcher hold = HOLD.matcher(path);
+            if (path.equals("/internal/accounts/lookup") && method.equals("POST")) {
+                JsonNode body = JSON.readTree(exchange.getRequestBody());
+                ArrayNode data = JSON.createArrayNode();
+                Map<String, ObjectNode> accounts = ACCOUNTS.getOrDefault(tenant, Map.of());
+                body.get("ids").forEach(id -> {
+                    if (accounts.containsKey(id.asText())) {
+                        data.add(accounts.get(id.asText()));
+                    }
+                });
+                send(exchange, 200, JSON.createObjectNode().set("data", data).toString(), Map.of());
+            } else if (path.equals("/internal/reservations/batch") && method.equals("POST")) {
+                reserve(exchange, tenant, JSON.readTree(exchange.getRequestBody()));
+            } else if (release.matches() && method.equals("POST")) {
+                if (!RESERVATIONS.containsKey(release.group(1))) {
+                    send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"No such reservation.\",\"details\":{}}}", Map.of());
+                    return;
+                }
+                RESERVATIONS.put(release.group(1), "released");
+                send(exchange, 200, "{\"data\":{\"id\":\"" + release.group(1) + "\",\"status\":\"released\"}}", Map.of());
+            } else if (hold.matches()) {
+                if (method.equals("PUT")) {
+                    HOLDS.computeIfAbsent(hold.group(1), key -> ConcurrentHashMap.newKeySet()).add(hold.group(2));
+                } else {
+                    HOLDS.getOrDefault(hold.group(1), ConcurrentHashMap.newKeySet()).remove(hold.group(2));
+                }
+                exchange.sendResponseHeaders(204, -1);
+            } else {
+                send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}", Map.of());
+            }
+        }
+    }
+
+    private void reserve(HttpExchange exchange, String tenant, JsonNode body) throws IOException {
+        BATCHES.incrementAndGet();
+        if (reserveDelayMillis > 0) {
+            try {
+                Thread.sleep(reserveDelayMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (FakeUpstreams.class) {
+            boolean live = tenant.endsWith(":live");
+            if (live && body.path("require_account_capacity").asBoolean() && OVER_CAPACITY.contains(tenant)) {
+                send(exchange, 409, "{\"error\":{\"code\":\"account_capacity_exceeded\",\"message\":\"over capacity\",\"details\":"
+                        + "{\"mode\":\"live\",\"plan\":\"free\",\"limit\":2,\"connected\":3,\"upgrade_url\":\"https://herald.dev/pricing\"}}}",
+                        Map.of());
+                return;
+            }
+            Set<String> mine = TENANT_RESERVATIONS.computeIfAbsent(tenant, key -> ConcurrentHashMap.newKeySet());
+            long used = mine.stream().filter(id -> "reserved".equals(RESERVATIONS.get(id))).count();
+            int limit = PUBLICATION_LIMITS.getOrDefault(tenant, 1000);
+            int wanted = body.get("reservations").size();
+            if (used + wanted > limit) {
+                send(exchange, 429, "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"used up\",\"details\":"
+                        + "{\"metric\":\"publications\",\"mode\":\"" + (live ? "live" : "test") + "\",\"plan\":\"free\",\"limit\":" + limit
+                        + ",\"used\":0,\"reserved\":" + used + ",\"remaining\":" + Math.max(0, limit - used)
+                        + ",\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
+                        + "\"retry_after_seconds\":777}}}", Map.of("Retry-After", "777"));
+                return;
+            }
+            body.get("reservations").forEach(item -> {
+                String id = item.get("reservation_id").asText();
+                RESERVATIONS.put(id, "reserved");
+                mine.add(id);
+            });
+            send(exchange, 201, "{\"data\":[]}", Map.of());
+        }
+    }
+
+    private static String tenant(HttpExchange exchange) throws IOException {
+        String bearer = exchange.getRequestHeaders().getFirst("authorization");
+        String[] parts = bearer.substring("Bearer ".length()).split("\\.");
+        JsonNode claims = JSON.readTree(Base64.getUrlDecoder().decode(parts[1]));
+        return claims.get("wid").asText() + ":" + claims.get("mode").asText();
+    }
+
+    private static void send(HttpExchange exchange, int status, String body, Map<String, String> headers) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("content-type", "application/json");
+        headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+    }
+}
