@@ -1,5 +1,6 @@
 package dev.herald.common.wire;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
 import java.time.Instant;
@@ -25,6 +26,7 @@ public record Post(String id, String text, String status, Mode mode, Media media
         public static final String IMAGE = "image";
     }
 
+    @JsonIgnore
     public boolean isFinal() {
         return PUBLISHED.equals(status) || PARTIALLY_FAILED.equals(status) || FAILED.equals(status)
                 || CANCELED.equals(status);

@@ -1,5 +1,6 @@
 package dev.herald.common.wire;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 
@@ -21,6 +22,7 @@ public record PostTarget(String accountId, Platform platform, String profileId, 
     /** The provider's outcome is unknown; the target keeps its reservation until a reconciler settles it. */
     public static final String UNCERTAIN = "uncertain";
 
+    @JsonIgnore
     public boolean isFinal() {
         return PUBLISHED.equals(status) || FAILED.equals(status) || CANCELED.equals(status);
     }

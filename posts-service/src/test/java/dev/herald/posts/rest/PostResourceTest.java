@@ -84,6 +84,8 @@ class PostResourceTest {
                 .body("data.targets[0].status", equalTo("queued"))
                 .body("data.targets[0].attempts", equalTo(0))
                 .body("data.targets[1].account_id", equalTo(tiktok))
+                .body("data.containsKey('final')", equalTo(false))
+                .body("data.targets[0].containsKey('final')", equalTo(false))
                 .body("data.created_at", matchesPattern("^\\d{4}-\\d{2}-\\d{2}T.*Z$"))
                 .extract().path("data.id");
 
