@@ -29,6 +29,7 @@ public enum ErrorCode {
     VALIDATION_FAILED(422, "validation_failed"),
     IDEMPOTENCY_KEY_REUSED(422, "idempotency_key_reused"),
     PUBLISHING_OPTIONS_UNAVAILABLE(422, "publishing_options_unavailable"),
+    COMMENTS_UNAVAILABLE(422, "comments_unavailable"),
     USAGE_LIMIT_EXCEEDED(429, "usage_limit_exceeded"),
     RATE_LIMIT_EXCEEDED(429, "rate_limit_exceeded"),
     INTERNAL_ERROR(500, "internal_error"),

@@ -13,6 +13,7 @@ public enum IdPrefix {
     CONNECT_SESSION("cs"),
     WEBHOOK_ENDPOINT("whe"),
     EVENT("evt"),
+    COMMENT("cmt"),
     DELIVERY("dlv"),
     REQUEST("req");
 

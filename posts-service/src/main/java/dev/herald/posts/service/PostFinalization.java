@@ -8,6 +8,7 @@ import dev.herald.common.wire.PostTarget;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.repository.CommentRepository;
 import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import dev.herald.posts.repository.ProcessedEventRepository;
@@ -38,11 +39,12 @@ public class PostFinalization {
     private final PostEventOutbox events;
     private final PostViews views;
     private final PostDispatcher dispatcher;
+    private final CommentRepository comments;
     private final Clock clock;
 
     public PostFinalization(PostRepository posts, PostTargetRepository targets, ProcessedEventRepository processed,
                             ProfileHoldReleaseRepository holdReleases, PostEventOutbox events, PostViews views,
-                            PostDispatcher dispatcher, Clock clock) {
+                            PostDispatcher dispatcher, CommentRepository comments, Clock clock) {
         this.posts = posts;
         this.targets = targets;
         this.processed = processed;
@@ -50,6 +52,7 @@ public class PostFinalization {
         this.events = events;
         this.views = views;
         this.dispatcher = dispatcher;
+        this.comments = comments;
         this.clock = clock;
     }
 
@@ -103,19 +106,33 @@ public class PostFinalization {
                 target.completedAt = PostTarget.UNCERTAIN.equals(event.status()) ? null : event.completedAt();
                 target.updatedAt = now;
                 post.updatedAt = now;
-                String finalStatus = finalStatus(rows);
-                if (finalStatus == null) {
-                    return Uni.createFrom().item(false);
-                }
-                post.status = finalStatus;
-                post.finalizedAt = now;
-                Post wire = views.toWire(post, rows);
-                return events.finalized(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(), wire)
-                        .chain(() -> holdReleases.schedule(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(),
-                                post.id, PostService.profileIds(rows)))
-                        .replaceWith(true);
+                return simulatedAudience(post, target).chain(() -> finalizeIfDone(post, rows, now));
             });
         });
+    }
+
+    /** A test target that published receives its simulated comments, as a real one would receive real ones. */
+    private Uni<Void> simulatedAudience(PostEntity post, PostTargetEntity target) {
+        if (!Mode.TEST.wireName().equals(post.mode) || !PostTarget.PUBLISHED.equals(target.status)) {
+            return Uni.createFrom().voidItem();
+        }
+        Instant publishedAt = target.completedAt == null ? target.updatedAt : target.completedAt;
+        return comments.persist(SandboxComments.forPublished(post.workspaceId, post.mode, target, publishedAt));
+    }
+
+    /** The post's final status and {@code post.finalized}, once every target is final; true when that happened. */
+    private Uni<Boolean> finalizeIfDone(PostEntity post, List<PostTargetEntity> rows, Instant now) {
+        String finalStatus = finalStatus(rows);
+        if (finalStatus == null) {
+            return Uni.createFrom().item(false);
+        }
+        post.status = finalStatus;
+        post.finalizedAt = now;
+        Post wire = views.toWire(post, rows);
+        return events.finalized(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(), wire)
+                .chain(() -> holdReleases.schedule(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(),
+                        post.id, PostService.profileIds(rows)))
+                .replaceWith(true);
     }
 
     /** The post's final status once every target is final, else null. */

@@ -1,0 +1,152 @@
+package dev.herald.posts.service;
+
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.FieldError;
+import dev.herald.common.api.ListEnvelope;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.paging.CursorCodec;
+import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.paging.CursorScope;
+import dev.herald.common.paging.Page;
+import dev.herald.common.paging.PageRequest;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.Comment;
+import dev.herald.common.wire.Platform;
+import dev.herald.posts.client.AccountsClient;
+import dev.herald.posts.model.CommentEntity;
+import dev.herald.posts.repository.CommentRepository;
+import dev.herald.posts.repository.PostRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Comments on published posts and replies to them. Test mode answers from the simulated audience
+ * ({@link SandboxComments}) and keeps replies; live comments need the platforms' comment APIs, which come
+ * with the live publishers (until then live calls answer {@code 503}).
+ */
+@ApplicationScoped
+public class CommentService {
+    static final String CURSOR_KIND = "comments";
+    /** Each platform's own reply limit, in characters. */
+    static final Map<Platform, Integer> REPLY_LIMITS = Map.of(Platform.TIKTOK, 150, Platform.INSTAGRAM, 2200,
+            Platform.FACEBOOK, 8000, Platform.YOUTUBE, 10000, Platform.LINKEDIN, 1250, Platform.PINTEREST, 500);
+
+    private final CommentRepository comments;
+    private final PostRepository posts;
+    private final AccountsClient accounts;
+    private final CursorCodec cursors;
+    private final Clock clock;
+
+    public CommentService(CommentRepository comments, PostRepository posts, AccountsClient accounts, CursorCodec cursors,
+                          Clock clock) {
+        this.comments = comments;
+        this.posts = posts;
+        this.accounts = accounts;
+        this.cursors = cursors;
+        this.clock = clock;
+    }
+
+    /** The comments on a post and/or an account, newest first; 404 when either is not the caller's. */
+    public Uni<ListEnvelope<Comment>> list(String workspaceId, Mode mode, String postId, String accountId, String limit,
+                                           String cursor) {
+        requireTestMode(mode);
+        Map<String, String> filters = new LinkedHashMap<>();
+        filters.put("post_id", postId);
+        filters.put("account_id", accountId);
+        CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, filters);
+        PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
+        Uni<Void> parents = Uni.createFrom().voidItem();
+        if (accountId != null) {
+            parents = parents.chain(() -> account(workspaceId, mode, accountId).map(account -> {
+                if (!SandboxComments.supported(account.platform())) {
+                    throw commentsUnavailable(account.platform());
+                }
+                return null;
+            }));
+        }
+        if (postId != null) {
+            parents = parents.chain(() -> Panache.withSession(() -> posts.findInTenant(workspaceId, mode, postId))
+                    .onItem().ifNull().failWith(() -> ApiException.notFound("post")).replaceWithVoid());
+        }
+        return parents.chain(() -> Panache.withSession(() ->
+                comments.listPage(workspaceId, mode, postId, accountId, page.after(), page.fetchSize())
+                        .map(rows -> Page.of(rows, page, row -> new CursorPosition(row.createdAt, row.id),
+                                CommentService::toWire, scope, cursors))));
+    }
+
+    /** A reply, posted as the account the comment was made to. */
+    public Uni<Comment> reply(String workspaceId, Mode mode, String commentId, String text) {
+        requireTestMode(mode);
+        return Panache.withSession(() -> comments.findInTenant(workspaceId, mode, commentId)).flatMap(parent -> {
+            if (parent == null) {
+                throw ApiException.validationFailed(List.of(new FieldError("comment_id", "invalid_value",
+                        "No comment " + commentId + " exists in this workspace and mode.")));
+            }
+            Platform platform = Platform.fromWire(parent.platform).orElseThrow();
+            int limit = REPLY_LIMITS.get(platform);
+            if (text.codePointCount(0, text.length()) > limit) {
+                throw ApiException.validationFailed(List.of(new FieldError("text", "too_long",
+                        platform.displayName() + " replies are at most " + limit + " characters.")));
+            }
+            return account(workspaceId, mode, parent.accountId).flatMap(account -> {
+                if (!Account.CONNECTED.equals(account.status())) {
+                    throw ApiException.validationFailed(List.of(new FieldError("comment_id", "invalid_value",
+                            "Account " + account.id() + " is disconnected; reconnect it to reply.")));
+                }
+                CommentEntity reply = new CommentEntity();
+                reply.id = ResourceIds.newId(IdPrefix.COMMENT);
+                reply.workspaceId = workspaceId;
+                reply.mode = mode.wireName();
+                reply.accountId = parent.accountId;
+                reply.postId = parent.postId;
+                reply.platform = parent.platform;
+                reply.parentId = parent.id;
+                reply.text = text;
+                reply.authorName = account.name();
+                reply.authorUsername = account.username();
+                reply.fromAccount = true;
+                reply.createdAt = Timestamps.now(clock);
+                return Panache.withTransaction(() -> comments.persist(reply)).map(CommentService::toWire);
+            });
+        });
+    }
+
+    private Uni<Account> account(String workspaceId, Mode mode, String accountId) {
+        return accounts.lookup(workspaceId, mode, List.of(accountId)).map(found -> {
+            AccountForPosting account = found.get(accountId);
+            if (account == null) {
+                throw ApiException.notFound("account");
+            }
+            return account.account();
+        });
+    }
+
+    private static void requireTestMode(Mode mode) {
+        if (mode != Mode.TEST) {
+            throw new ApiException(ErrorCode.SERVICE_UNAVAILABLE,
+                    "Live comments are not available yet: they arrive with the live platform integrations.");
+        }
+    }
+
+    private static ApiException commentsUnavailable(Platform platform) {
+        return new ApiException(ErrorCode.COMMENTS_UNAVAILABLE,
+                platform.displayName() + " does not offer comments through its API.");
+    }
+
+    static Comment toWire(CommentEntity comment) {
+        return new Comment(comment.id, comment.accountId, comment.postId, Platform.fromWire(comment.platform).orElseThrow(),
+                comment.parentId, comment.text, comment.authorName, comment.authorUsername, comment.fromAccount,
+                comment.createdAt);
+    }
+}
