@@ -21,6 +21,11 @@ public class AccountRepository implements PanacheRepositoryBase<AccountEntity, S
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
     }
 
+    /** Those of {@code ids} that exist in the tenant, whatever their status, in one query. */
+    public Uni<List<AccountEntity>> findAllInTenant(String workspaceId, Mode mode, List<String> ids) {
+        return find("workspaceId = ?1 and mode = ?2 and id in ?3", workspaceId, mode.wireName(), ids).list();
+    }
+
     /** The same, locked for the rest of the transaction. */
     public Uni<AccountEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())

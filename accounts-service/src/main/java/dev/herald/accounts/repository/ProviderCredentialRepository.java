@@ -4,7 +4,9 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Live accounts' provider grants, stored only as ciphertext (see GrantEncryption). */
 @ApplicationScoped
@@ -25,6 +27,21 @@ public class ProviderCredentialRepository {
                         "select ciphertext from provider_credentials where account_id = ?1", byte[].class)
                 .setParameter(1, accountId).getResultList())
                 .map(rows -> ((List<byte[]>) (List<?>) rows).isEmpty() ? null : ((List<byte[]>) (List<?>) rows).get(0));
+    }
+
+    /** The sealed grants of several accounts, by account id; accounts without one are absent. */
+    @SuppressWarnings("unchecked")
+    public Uni<Map<String, byte[]>> findAll(List<String> accountIds) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery(
+                        "select account_id, ciphertext from provider_credentials where account_id in (?1)", Object[].class)
+                .setParameter(1, accountIds).getResultList())
+                .map(rows -> {
+                    Map<String, byte[]> grants = new HashMap<>();
+                    for (Object[] row : (List<Object[]>) (List<?>) rows) {
+                        grants.put((String) row[0], (byte[]) row[1]);
+                    }
+                    return grants;
+                });
     }
 
     public Uni<Void> delete(String accountId) {

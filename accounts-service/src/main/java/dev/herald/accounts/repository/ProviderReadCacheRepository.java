@@ -4,7 +4,9 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Provider answers cached per account and read (publishing options, one page of boards or sections), as JSON. */
 @ApplicationScoped
@@ -18,6 +20,22 @@ public class ProviderReadCacheRepository {
                         String.class)
                 .setParameter(1, accountId).setParameter(2, readKey).setParameter(3, freshSince).getResultList())
                 .map(rows -> ((List<String>) (List<?>) rows).isEmpty() ? null : ((List<String>) (List<?>) rows).get(0));
+    }
+
+    /** The cached JSON of one read for several accounts, by account id; accounts without a fresh answer are absent. */
+    @SuppressWarnings("unchecked")
+    public Uni<Map<String, String>> findAll(List<String> accountIds, String readKey, Instant freshSince) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery(
+                        "select account_id, cast(payload as text) from provider_read_cache "
+                                + "where account_id in (?1) and read_key = ?2 and fetched_at >= ?3", Object[].class)
+                .setParameter(1, accountIds).setParameter(2, readKey).setParameter(3, freshSince).getResultList())
+                .map(rows -> {
+                    Map<String, String> payloads = new HashMap<>();
+                    for (Object[] row : (List<Object[]>) (List<?>) rows) {
+                        payloads.put((String) row[0], (String) row[1]);
+                    }
+                    return payloads;
+                });
     }
 
     public Uni<Void> store(String accountId, String readKey, String json, Instant now) {

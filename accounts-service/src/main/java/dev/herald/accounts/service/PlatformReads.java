@@ -34,6 +34,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -50,6 +52,8 @@ public class PlatformReads {
     public static final int MAX_BOARD_CURSOR_LENGTH = 8192;
     static final Pattern BOARD_ID = Pattern.compile("^[0-9]{1,40}$");
     private static final String BOARDS_KIND = "pinterest_boards";
+    /** The cache key of TikTok publishing options (one answer per account). */
+    private static final String PUBLISHING_OPTIONS = "publishing_options";
     private static final String SECTIONS_KIND = "pinterest_board_sections";
     /** Offsets into simulated lists, bookmarks of the provider's own. */
     private static final String OFFSET = "o:";
@@ -94,9 +98,75 @@ public class PlatformReads {
                 return Uni.createFrom().item(new ProviderRead<>(
                         SandboxPlatformData.publishingOptions(account.id, account.name, account.username), false));
             }
-            return cachedOrFresh(account, "publishing_options", new TypeReference<TikTokPublishingOptions>() { },
+            return cachedOrFresh(account, PUBLISHING_OPTIONS, new TypeReference<TikTokPublishingOptions>() { },
                     grant -> reader(tiktok, "TikTok").creatorInfo(grant.accessToken()));
         });
+    }
+
+    /**
+     * The publishing options of several TikTok accounts of one mode, by account id, for checking a post against
+     * them: simulated for test accounts; for live ones the cached answer when fresh, else a fresh read (all
+     * fresh reads at once, then cached). A provider that cannot answer fails the whole call with the same errors
+     * as a single read ({@code 502 provider_error}, {@code 503} when TikTok is not configured), since a post
+     * cannot be validated without them.
+     */
+    public Uni<Map<String, TikTokPublishingOptions>> publishingOptionsOf(Mode mode, List<AccountEntity> tiktokAccounts) {
+        Map<String, TikTokPublishingOptions> options = new HashMap<>();
+        if (tiktokAccounts.isEmpty()) {
+            return Uni.createFrom().item(options);
+        }
+        if (mode == Mode.TEST) {
+            tiktokAccounts.forEach(account -> options.put(account.id,
+                    SandboxPlatformData.publishingOptions(account.id, account.name, account.username)));
+            return Uni.createFrom().item(options);
+        }
+        Instant now = Timestamps.now(clock);
+        List<String> ids = tiktokAccounts.stream().map(account -> account.id).toList();
+        return Panache.withSession(() -> cache.findAll(ids, PUBLISHING_OPTIONS, now.minus(config.providerCacheTtl())))
+                .flatMap(cached -> {
+                    cached.forEach((id, json) -> options.put(id, read(json, new TypeReference<TikTokPublishingOptions>() { })));
+                    List<AccountEntity> stale = tiktokAccounts.stream().filter(account -> !options.containsKey(account.id)).toList();
+                    if (stale.isEmpty()) {
+                        return Uni.createFrom().item(options);
+                    }
+                    return freshPublishingOptions(stale, now).map(fresh -> {
+                        options.putAll(fresh);
+                        return options;
+                    });
+                });
+    }
+
+    /** Reads every account's options from TikTok at once, then caches them all in one transaction. */
+    private Uni<Map<String, TikTokPublishingOptions>> freshPublishingOptions(List<AccountEntity> accounts, Instant now) {
+        List<String> ids = accounts.stream().map(account -> account.id).toList();
+        return Panache.withSession(() -> credentials.findAll(ids)).flatMap(sealedGrants -> {
+            TikTokCreatorInfoReader reader = reader(tiktok, "TikTok");
+            List<Uni<Map.Entry<String, TikTokPublishingOptions>>> reads = new ArrayList<>();
+            for (AccountEntity account : accounts) {
+                byte[] sealed = sealedGrants.get(account.id);
+                if (sealed == null) {
+                    return Uni.createFrom().failure(reconnectionNeeded(account.id));
+                }
+                ProviderGrant grant = grants.open(sealed, account.id);
+                reads.add(reader.creatorInfo(grant.accessToken())
+                        .onFailure(ProviderException.class).transform(failure -> providerError(account.id, (ProviderException) failure))
+                        .map(read -> Map.entry(account.id, read)));
+            }
+            return Uni.join().all(reads).andFailFast().flatMap(entries -> {
+                Map<String, TikTokPublishingOptions> fresh = new HashMap<>();
+                entries.forEach(entry -> fresh.put(entry.getKey(), entry.getValue()));
+                return Panache.withTransaction(() -> cacheAll(fresh, now)).replaceWith(fresh);
+            });
+        });
+    }
+
+    /** One statement after another: a reactive session runs one at a time. */
+    private Uni<Void> cacheAll(Map<String, TikTokPublishingOptions> fresh, Instant now) {
+        Uni<Void> storing = Uni.createFrom().voidItem();
+        for (Map.Entry<String, TikTokPublishingOptions> entry : fresh.entrySet()) {
+            storing = storing.flatMap(stored -> cache.store(entry.getKey(), PUBLISHING_OPTIONS, write(entry.getValue()), now));
+        }
+        return storing;
     }
 
     /** Pinterest only; pages of at most {@code limit} boards. */

@@ -85,11 +85,16 @@ public final class FakeProviders {
     public static class TikTok implements TikTokCreatorInfoReader {
         public final AtomicInteger calls = new AtomicInteger();
         public final List<String> tokens = new CopyOnWriteArrayList<>();
+        /** When set, every read fails with it (TikTok is down, or refuses the token). */
+        public volatile ProviderException failure;
 
         @Override
         public Uni<TikTokPublishingOptions> creatorInfo(String accessToken) {
             calls.incrementAndGet();
             tokens.add(accessToken);
+            if (failure != null) {
+                return Uni.createFrom().failure(failure);
+            }
             return Uni.createFrom().item(new TikTokPublishingOptions("Live Creator", "live.creator", null,
                     List.of("PUBLIC_TO_EVERYONE", "SELF_ONLY"), true, false, false, 180));
         }

@@ -36,6 +36,12 @@ public class UsageMeterRepository implements PanacheRepositoryBase<UsageMeterEnt
                         .withLock(LockModeType.PESSIMISTIC_WRITE).singleResult());
     }
 
+    /** The meter's row for this period without a lock (a read that changes nothing); null when none exists yet. */
+    public Uni<UsageMeterEntity> find(String workspaceId, Mode mode, Meter meter, Instant periodStart) {
+        return find("workspaceId = ?1 and mode = ?2 and meter = ?3 and periodStart = ?4",
+                workspaceId, mode.wireName(), meter.wireName(), periodStart).firstResult();
+    }
+
     /** Every meter row of the period that starts at {@code periodStart}; meters without a row are absent. */
     public Uni<Map<Meter, UsageMeterEntity>> inPeriod(String workspaceId, Mode mode, Instant periodStart) {
         return find("workspaceId = ?1 and mode = ?2 and periodStart = ?3", workspaceId, mode.wireName(), periodStart)

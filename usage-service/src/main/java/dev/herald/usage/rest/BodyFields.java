@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.FieldError;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -35,6 +37,36 @@ final class BodyFields {
             return null;
         }
         return value.asLong();
+    }
+
+    /** An optional boolean: absent or null is false; anything but true or false is recorded as a failure. */
+    static boolean optionalBoolean(JsonBody body, JsonNode json, String name) {
+        JsonNode value = json.get(name);
+        if (value == null || value.isNull()) {
+            return false;
+        }
+        if (!value.isBoolean()) {
+            body.reject(name, "invalid_type", name + " must be true or false.");
+            return false;
+        }
+        return value.booleanValue();
+    }
+
+    /**
+     * Copies the failures of an object nested in {@code body} at {@code path} (an array item, say) into
+     * {@code body}, each field named {@code path.field}, so one 422 lists every failing field of the request.
+     */
+    static void nested(JsonBody body, String path, JsonBody nested) {
+        try {
+            nested.validate();
+        } catch (ApiException failure) {
+            if (failure.details().get("errors") instanceof List<?> errors) {
+                for (Object error : errors) {
+                    FieldError field = (FieldError) error;
+                    body.reject(path + "." + field.field(), field.code(), path + "." + field.message());
+                }
+            }
+        }
     }
 
     /** An optional, nullable RFC 3339 timestamp with an explicit offset; null when absent, null or failed. */

@@ -9,6 +9,7 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.usage.catalog.Meter;
+import dev.herald.usage.service.ReservationBatchService;
 import dev.herald.usage.service.ReservationRequest;
 import dev.herald.usage.service.ReservationService;
 import io.smallrye.mutiny.Uni;
@@ -25,6 +26,9 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -44,13 +48,20 @@ public class ReservationResource {
     /** {@code at} may be a post's scheduled time (up to a year ahead) or a completion time; beyond this it is a mistake. */
     static final Duration MAX_AT_DISTANCE = Duration.ofDays(400);
 
+    /** A batch holds one reservation per destination of a post, and a post has at most this many. */
+    static final int MAX_BATCH_ITEMS = 100;
+    private static final Set<String> ITEM_FIELDS = Set.of("reservation_id", "meter", "units", "at");
+
     private final ReservationService reservations;
+    private final ReservationBatchService batches;
     private final Caller caller;
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public ReservationResource(ReservationService reservations, Caller caller, ObjectMapper mapper, Clock clock) {
+    public ReservationResource(ReservationService reservations, ReservationBatchService batches, Caller caller,
+                               ObjectMapper mapper, Clock clock) {
         this.reservations = reservations;
+        this.batches = batches;
         this.caller = caller;
         this.mapper = mapper;
         this.clock = clock;
@@ -59,16 +70,30 @@ public class ReservationResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> reserve(JsonNode json) {
-        JsonBody body = JsonBody.of(json, Set.of("reservation_id", "meter", "units", "at"));
-        String id = body.string("reservation_id").required().length(1, MAX_RESERVATION_ID_LENGTH)
-                .matching(RESERVATION_ID, "letters, digits, '_' and '-'").read().orNull();
-        Meter meter = BodyFields.oneOf(body, "meter", Meter.values(), Meter::wireName);
-        Long units = BodyFields.integer(body, json, "units", 1, MAX_UNITS);
-        Instant at = at(body);
+        JsonBody body = JsonBody.of(json, ITEM_FIELDS);
+        ReservationRequest request = readItem(body, json);
         body.validate();
-        return reservations.reserve(caller.workspaceId(), caller.mode(), new ReservationRequest(id, meter, units, at))
+        return reservations.reserve(caller.workspaceId(), caller.mode(), request)
                 .map(outcome -> Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
                         .entity(DataEnvelope.of(outcome.reservation())).build());
+    }
+
+    /**
+     * {@code {"reservations": [item, ...], "require_account_capacity": bool}}: 1 to 100 items, each validated
+     * like a single reservation (failures named {@code reservations[i].field}), ids distinct. All or nothing:
+     * {@code 201} when something was reserved, {@code 200} when every item already was.
+     */
+    @POST
+    @Path("/batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> reserveBatch(JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("reservations", "require_account_capacity"));
+        List<ReservationRequest> items = readItems(body, json.get("reservations"));
+        boolean requireCapacity = BodyFields.optionalBoolean(body, json, "require_account_capacity");
+        body.validate();
+        return batches.reserveAll(caller.workspaceId(), caller.mode(), items, requireCapacity)
+                .map(outcome -> Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
+                        .entity(DataEnvelope.of(outcome.reservations())).build());
     }
 
     @GET
@@ -88,12 +113,79 @@ public class ReservationResource {
         return reservations.consume(caller.workspaceId(), caller.mode(), id, at).map(DataEnvelope::of);
     }
 
+    /**
+     * Optional body {@code {"require_account_capacity": bool, "at": RFC 3339 | null}}: could the reservation be
+     * consumed at {@code at} (default now)? Changes nothing.
+     */
+    @POST
+    @Path("/{id}/check")
+    public Uni<DataEnvelope<UsageReservation>> check(@PathParam("id") String id, String raw, HttpHeaders headers)
+            throws IOException {
+        JsonNode json = BodyFields.optionalObject(mapper, raw, headers.getMediaType());
+        JsonBody body = JsonBody.of(json, Set.of("require_account_capacity", "at"));
+        boolean requireCapacity = BodyFields.optionalBoolean(body, json, "require_account_capacity");
+        Instant at = at(body);
+        body.validate();
+        return reservations.check(caller.workspaceId(), caller.mode(), id, requireCapacity, at).map(DataEnvelope::of);
+    }
+
     @POST
     @Path("/{id}/release")
     public Uni<DataEnvelope<UsageReservation>> release(@PathParam("id") String id, String raw, HttpHeaders headers)
             throws IOException {
         JsonBody.of(BodyFields.optionalObject(mapper, raw, headers.getMediaType()), Set.of()).validate();
         return reservations.release(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    private ReservationRequest readItem(JsonBody body, JsonNode json) {
+        String id = body.string("reservation_id").required().length(1, MAX_RESERVATION_ID_LENGTH)
+                .matching(RESERVATION_ID, "letters, digits, '_' and '-'").read().orNull();
+        Meter meter = BodyFields.oneOf(body, "meter", Meter.values(), Meter::wireName);
+        Long units = BodyFields.integer(body, json, "units", 1, MAX_UNITS);
+        Instant at = at(body);
+        return body.hasErrors() ? null : new ReservationRequest(id, meter, units, at);
+    }
+
+    /** Each item read like a single reservation's body; its failures are reported under {@code reservations[i].}. */
+    private List<ReservationRequest> readItems(JsonBody body, JsonNode array) {
+        if (array == null || array.isNull()) {
+            body.reject("reservations", "required", "reservations is required.");
+            return List.of();
+        }
+        if (!array.isArray()) {
+            body.reject("reservations", "invalid_type", "reservations must be an array of reservations.");
+            return List.of();
+        }
+        if (array.isEmpty()) {
+            body.reject("reservations", "too_short", "reservations must hold at least one reservation.");
+            return List.of();
+        }
+        if (array.size() > MAX_BATCH_ITEMS) {
+            body.reject("reservations", "too_long", "reservations must hold at most " + MAX_BATCH_ITEMS + " reservations.");
+            return List.of();
+        }
+        List<ReservationRequest> items = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < array.size(); i++) {
+            String field = "reservations[" + i + "]";
+            JsonNode item = array.get(i);
+            if (!item.isObject()) {
+                body.reject(field, "invalid_type", field + " must be an object.");
+                continue;
+            }
+            JsonBody itemBody = JsonBody.of(item, ITEM_FIELDS);
+            ReservationRequest request = readItem(itemBody, item);
+            BodyFields.nested(body, field, itemBody);
+            if (request == null) {
+                continue;
+            }
+            if (!ids.add(request.id())) {
+                body.reject(field + ".reservation_id", "invalid_value", request.id() + " is listed twice.");
+                continue;
+            }
+            items.add(request);
+        }
+        return items;
     }
 
     private Instant at(JsonBody body) {

@@ -7,7 +7,6 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.AccountSlot;
 import dev.herald.usage.catalog.Allowances;
 import dev.herald.usage.catalog.Meter;
-import dev.herald.usage.config.UsageConfig;
 import dev.herald.usage.repository.ConnectedAccountRepository;
 import dev.herald.usage.repository.SubscriptionRepository;
 import dev.herald.usage.repository.UsageMeterRepository;
@@ -16,7 +15,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -31,17 +29,17 @@ public class ConnectedAccountService {
     private final SubscriptionRepository subscriptions;
     private final UsageMeterRepository meters;
     private final ReservationService reservations;
-    private final UsageConfig config;
+    private final AccountCapacity capacity;
     private final Clock clock;
 
     public ConnectedAccountService(ConnectedAccountRepository accounts, SubscriptionRepository subscriptions,
-                                   UsageMeterRepository meters, ReservationService reservations, UsageConfig config,
+                                   UsageMeterRepository meters, ReservationService reservations, AccountCapacity capacity,
                                    Clock clock) {
         this.accounts = accounts;
         this.subscriptions = subscriptions;
         this.meters = meters;
         this.reservations = reservations;
-        this.config = config;
+        this.capacity = capacity;
         this.clock = clock;
     }
 
@@ -101,12 +99,7 @@ public class ConnectedAccountService {
     }
 
     private ApiException limitReached(Mode mode, SubscriptionState state, Instant now, long limit, long connected) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("mode", mode.wireName());
-        details.put("plan", state.termsAt(now).plan().wireName());
-        details.put("limit", limit);
-        details.put("connected", connected);
-        details.put("upgrade_url", config.upgradeUrl());
+        Map<String, Object> details = capacity.details(mode, state, now, limit, connected);
         String message = mode == Mode.TEST
                 ? "A test workspace holds at most " + limit + " connected simulated accounts; disconnect one first."
                 : "The plan allows " + limit + " connected accounts; disconnect one or upgrade the plan.";

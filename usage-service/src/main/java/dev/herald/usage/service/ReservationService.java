@@ -16,6 +16,7 @@ import dev.herald.usage.model.UsageMeterEntity;
 import dev.herald.usage.repository.ReservationRepository;
 import dev.herald.usage.repository.SubscriptionRepository;
 import dev.herald.usage.repository.UsageMeterRepository;
+import dev.herald.usage.service.MeterLocks.MeterPeriod;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -24,7 +25,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -39,15 +42,20 @@ public class ReservationService {
     private final ReservationRepository reservations;
     private final UsageMeterRepository meters;
     private final SubscriptionRepository subscriptions;
+    private final MeterLocks meterLocks;
+    private final AccountCapacity capacity;
     private final UsageEventOutbox events;
     private final UsageConfig config;
     private final Clock clock;
 
     public ReservationService(ReservationRepository reservations, UsageMeterRepository meters,
-                              SubscriptionRepository subscriptions, UsageEventOutbox events, UsageConfig config, Clock clock) {
+                              SubscriptionRepository subscriptions, MeterLocks meterLocks, AccountCapacity capacity,
+                              UsageEventOutbox events, UsageConfig config, Clock clock) {
         this.reservations = reservations;
         this.meters = meters;
         this.subscriptions = subscriptions;
+        this.meterLocks = meterLocks;
+        this.capacity = capacity;
         this.events = events;
         this.config = config;
         this.clock = clock;
@@ -106,25 +114,7 @@ public class ReservationService {
         return lockedOrNotFound(workspaceId, mode, id).flatMap(reservation -> switch (reservation.status) {
             case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().item(toWire(reservation));
             case UsageReservation.STATUS_RELEASED -> Uni.createFrom().failure(impossible(reservation, "consumed"));
-            default -> {
-                Instant now = Timestamps.now(clock);
-                Instant completedAt = at == null ? now : at;
-                yield subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
-                    UsagePeriod reservedIn = new UsagePeriod(reservation.periodStart, reservation.periodEnd);
-                    UsagePeriod usedIn = SubscriptionState.of(mode, row).periodAt(completedAt);
-                    Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
-                    return lockInOrder(workspaceId, mode, meter, reservedIn, usedIn, now).flatMap(rows -> {
-                        rows.get(reservedIn.start()).reserved -= reservation.units;
-                        rows.get(usedIn.start()).used += reservation.units;
-                        rows.values().forEach(touched -> touched.updatedAt = now);
-                        reservation.status = UsageReservation.STATUS_CONSUMED;
-                        reservation.consumedPeriodStart = usedIn.start();
-                        reservation.consumedPeriodEnd = usedIn.end();
-                        reservation.updatedAt = now;
-                        return reservations.flush().flatMap(flushed -> emit(UsageEvent.CONSUMED, reservation));
-                    });
-                });
-            }
+            default -> consumeReserved(reservation, at);
         });
     }
 
@@ -134,18 +124,111 @@ public class ReservationService {
         return lockedOrNotFound(workspaceId, mode, id).flatMap(reservation -> switch (reservation.status) {
             case UsageReservation.STATUS_RELEASED -> Uni.createFrom().item(toWire(reservation));
             case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().failure(impossible(reservation, "released"));
-            default -> {
-                Instant now = Timestamps.now(clock);
-                UsagePeriod reservedIn = new UsagePeriod(reservation.periodStart, reservation.periodEnd);
-                Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
-                yield meters.lockOrCreate(workspaceId, mode, meter, reservedIn, now).flatMap(row -> {
-                    row.reserved -= reservation.units;
-                    row.updatedAt = now;
-                    reservation.status = UsageReservation.STATUS_RELEASED;
-                    reservation.updatedAt = now;
-                    return reservations.flush().flatMap(flushed -> emit(UsageEvent.RELEASED, reservation));
-                });
+            default -> releaseReserved(List.of(reservation)).map(released -> released.get(0));
+        });
+    }
+
+    /**
+     * Consumes a reservation that is {@code reserved} and locked by the caller's transaction, in the period
+     * containing {@code at} (default now). Emits {@code usage.consumed}.
+     */
+    Uni<UsageReservation> consumeReserved(ReservationEntity reservation, Instant at) {
+        Mode mode = Mode.fromWire(reservation.mode).orElseThrow();
+        Instant now = Timestamps.now(clock);
+        Instant completedAt = at == null ? now : at;
+        return subscriptions.findInTenant(reservation.workspaceId, mode).flatMap(row -> {
+            Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
+            MeterPeriod reservedIn = new MeterPeriod(meter, new UsagePeriod(reservation.periodStart, reservation.periodEnd));
+            MeterPeriod usedIn = new MeterPeriod(meter, SubscriptionState.of(mode, row).periodAt(completedAt));
+            return meterLocks.lockInOrder(reservation.workspaceId, mode, List.of(reservedIn, usedIn), now).flatMap(rows -> {
+                rows.get(reservedIn).reserved -= reservation.units;
+                rows.get(usedIn).used += reservation.units;
+                rows.values().forEach(touched -> touched.updatedAt = now);
+                reservation.status = UsageReservation.STATUS_CONSUMED;
+                reservation.consumedPeriodStart = usedIn.period().start();
+                reservation.consumedPeriodEnd = usedIn.period().end();
+                reservation.updatedAt = now;
+                return reservations.flush().flatMap(flushed -> emit(UsageEvent.CONSUMED, reservation));
+            });
+        });
+    }
+
+    /**
+     * Releases reservations of one workspace and mode that are {@code reserved} and locked by the caller's
+     * transaction (in id order): their units go back to their periods' allowances, whose meter rows are locked in
+     * {@link MeterLocks}' order. Emits one {@code usage.released} per reservation.
+     */
+    Uni<List<UsageReservation>> releaseReserved(List<ReservationEntity> locked) {
+        if (locked.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        String workspaceId = locked.get(0).workspaceId;
+        Mode mode = Mode.fromWire(locked.get(0).mode).orElseThrow();
+        Instant now = Timestamps.now(clock);
+        Map<MeterPeriod, Long> units = new LinkedHashMap<>();
+        for (ReservationEntity reservation : locked) {
+            units.merge(reservedIn(reservation), reservation.units, Long::sum);
+        }
+        return meterLocks.lockInOrder(workspaceId, mode, units.keySet(), now).flatMap(rows -> {
+            units.forEach((key, released) -> {
+                UsageMeterEntity row = rows.get(key);
+                row.reserved -= released;
+                row.updatedAt = now;
+            });
+            for (ReservationEntity reservation : locked) {
+                reservation.status = UsageReservation.STATUS_RELEASED;
+                reservation.updatedAt = now;
             }
+            return reservations.flush().flatMap(flushed -> emitEach(UsageEvent.RELEASED, locked));
+        });
+    }
+
+    /**
+     * Whether the reserved units could be consumed at {@code at} (default now), changing nothing: in the
+     * reservation's own period they are already counted; in another period that period needs room for them
+     * ({@code used + reserved + units <= limit}, else {@code 429 usage_limit_exceeded} with that period's
+     * details). With {@code requireAccountCapacity} a live workspace over its connected-account limit is
+     * {@code 409 account_capacity_exceeded}. A consumed or released reservation is {@code 409 conflict}.
+     */
+    @WithSession
+    public Uni<UsageReservation> check(String workspaceId, Mode mode, String id, boolean requireAccountCapacity, Instant at) {
+        return reservations.findInTenant(workspaceId, mode, id)
+                .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"))
+                .flatMap(reservation -> {
+                    if (!UsageReservation.STATUS_RESERVED.equals(reservation.status)) {
+                        return Uni.createFrom().failure(new ApiException(ErrorCode.CONFLICT,
+                                "Reservation " + reservation.id + " is " + reservation.status + "; only a reserved one can be consumed.",
+                                Map.of("reservation_id", reservation.id, "status", reservation.status)));
+                    }
+                    Instant now = Timestamps.now(clock);
+                    Instant consumedAt = at == null ? now : at;
+                    return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
+                        SubscriptionState state = SubscriptionState.of(mode, row);
+                        Uni<Void> admitted = requireAccountCapacity ? capacity.require(workspaceId, mode, state, now)
+                                : Uni.createFrom().voidItem();
+                        return admitted.flatMap(ok -> requireRoomAt(reservation, state, consumedAt, now))
+                                .replaceWith(() -> toWire(reservation));
+                    });
+                });
+    }
+
+    private Uni<Void> requireRoomAt(ReservationEntity reservation, SubscriptionState state, Instant consumedAt, Instant now) {
+        UsagePeriod period = state.periodAt(consumedAt);
+        if (period.start().equals(reservation.periodStart)) {
+            return Uni.createFrom().voidItem();
+        }
+        Mode mode = state.mode();
+        Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
+        Long limit = meter.limitIn(state.allowancesAt(consumedAt));
+        if (limit == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return meters.find(reservation.workspaceId, mode, meter, period.start()).flatMap(row -> {
+            UsageMeterEntity counted = row != null ? row : emptyMeter(reservation.workspaceId, mode, meter, period, now);
+            if (counted.used + counted.reserved + reservation.units > limit) {
+                return Uni.createFrom().failure(limitExceeded(mode, state, consumedAt, now, meter, limit, counted));
+            }
+            return Uni.createFrom().voidItem();
         });
     }
 
@@ -161,33 +244,38 @@ public class ReservationService {
                 .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"));
     }
 
-    /**
-     * Locks the meter rows of both periods, earliest period first (every transaction takes meter locks in
-     * that order, so two consumptions never deadlock). One row when both periods are the same.
-     */
-    private Uni<Map<Instant, UsageMeterEntity>> lockInOrder(String workspaceId, Mode mode, Meter meter,
-                                                           UsagePeriod a, UsagePeriod b, Instant now) {
-        UsagePeriod first = a.start().isAfter(b.start()) ? b : a;
-        UsagePeriod second = first == a ? b : a;
-        Map<Instant, UsageMeterEntity> rows = new LinkedHashMap<>();
-        return meters.lockOrCreate(workspaceId, mode, meter, first, now).flatMap(row -> {
-            rows.put(first.start(), row);
-            if (second.start().equals(first.start())) {
-                return Uni.createFrom().item(rows);
-            }
-            return meters.lockOrCreate(workspaceId, mode, meter, second, now).map(other -> {
-                rows.put(second.start(), other);
-                return rows;
-            });
-        });
-    }
-
-    private Uni<UsageReservation> emit(String type, ReservationEntity reservation) {
+    Uni<UsageReservation> emit(String type, ReservationEntity reservation) {
         UsageReservation wire = toWire(reservation);
         return events.record(type, reservation.workspaceId, Mode.fromWire(reservation.mode).orElseThrow(), wire).replaceWith(wire);
     }
 
-    private static ReservationOutcome replay(ReservationEntity existing, ReservationRequest request) {
+    /** One event per reservation, recorded one after another (a session runs one statement at a time). */
+    Uni<List<UsageReservation>> emitEach(String type, List<ReservationEntity> changed) {
+        List<UsageReservation> wires = new ArrayList<>();
+        Uni<Void> recording = Uni.createFrom().voidItem();
+        for (ReservationEntity reservation : changed) {
+            recording = recording.flatMap(previous -> emit(type, reservation).invoke(wires::add).replaceWithVoid());
+        }
+        return recording.replaceWith(wires);
+    }
+
+    private static MeterPeriod reservedIn(ReservationEntity reservation) {
+        return new MeterPeriod(Meter.fromWire(reservation.meter).orElseThrow(),
+                new UsagePeriod(reservation.periodStart, reservation.periodEnd));
+    }
+
+    private static UsageMeterEntity emptyMeter(String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
+        UsageMeterEntity row = new UsageMeterEntity();
+        row.workspaceId = workspaceId;
+        row.mode = mode.wireName();
+        row.meter = meter.wireName();
+        row.periodStart = period.start();
+        row.periodEnd = period.end();
+        row.updatedAt = now;
+        return row;
+    }
+
+    static ReservationOutcome replay(ReservationEntity existing, ReservationRequest request) {
         if (existing == null) {
             throw new IllegalStateException("a reservation that violated the unique key is gone");
         }
@@ -199,7 +287,7 @@ public class ReservationService {
         return new ReservationOutcome(toWire(existing), false);
     }
 
-    private static ApiException impossible(ReservationEntity reservation, String wanted) {
+    static ApiException impossible(ReservationEntity reservation, String wanted) {
         return new ApiException(ErrorCode.CONFLICT,
                 "Reservation " + reservation.id + " is " + reservation.status + " and cannot be " + wanted + ".",
                 Map.of("reservation_id", reservation.id, "status", reservation.status));
@@ -226,7 +314,7 @@ public class ReservationService {
                 details, Map.of("Retry-After", Long.toString(retryAfter)));
     }
 
-    private static ReservationEntity newReservation(String workspaceId, Mode mode, ReservationRequest request,
+    static ReservationEntity newReservation(String workspaceId, Mode mode, ReservationRequest request,
                                                     UsagePeriod period, Instant now) {
         ReservationEntity reservation = new ReservationEntity();
         reservation.workspaceId = workspaceId;

@@ -17,24 +17,15 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TestTokens;
 import dev.herald.usage.support.MutableClock;
+import dev.herald.usage.support.UsageTestSupport;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -261,32 +252,7 @@ class ReservationResourceTest {
                 .then().statusCode(200).body("data.status", equalTo("released"));
     }
 
-    /** Fires every body at POST /internal/reservations at once, each on its own thread; the statuses in order. */
     private List<Integer> race(List<String> bodies) throws Exception {
-        String bearer = TestTokens.bearer(workspace, Mode.LIVE);
-        URI uri = URI.create("http://127.0.0.1:" + RestAssured.port + "/internal/reservations");
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
-        ExecutorService pool = Executors.newFixedThreadPool(bodies.size());
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Integer>> calls = new ArrayList<>();
-            for (String body : bodies) {
-                calls.add(pool.submit(() -> {
-                    start.await();
-                    HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                            .header("Authorization", bearer).header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-                    return http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
-                }));
-            }
-            start.countDown();
-            List<Integer> statuses = new ArrayList<>();
-            for (Future<Integer> call : calls) {
-                statuses.add(call.get());
-            }
-            return statuses;
-        } finally {
-            pool.shutdownNow();
-        }
+        return UsageTestSupport.race(workspace, Mode.LIVE, "/internal/reservations", bodies);
     }
 }

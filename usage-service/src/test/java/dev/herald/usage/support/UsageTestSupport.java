@@ -8,16 +8,29 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.auth.RsaKeys;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TestTokens;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.build.Jwt;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /** Calls and direct SQL the usage tests share. */
@@ -78,6 +91,44 @@ public final class UsageTestSupport {
                 return rows.getLong(1);
             }
         }
+    }
+
+    /**
+     * Fires every request at once, each body at its path with the tenant's internal JWT, each on its own thread;
+     * the statuses in order. For tests of what concurrent callers can and cannot overshoot.
+     */
+    public static List<Integer> race(String workspaceId, Mode mode, List<String> paths, List<String> bodies) throws Exception {
+        String bearer = TestTokens.bearer(workspaceId, mode);
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        ExecutorService pool = Executors.newFixedThreadPool(bodies.size());
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Integer>> calls = new ArrayList<>();
+            for (int i = 0; i < bodies.size(); i++) {
+                String body = bodies.get(i);
+                URI uri = URI.create("http://127.0.0.1:" + RestAssured.port + paths.get(i));
+                calls.add(pool.submit(() -> {
+                    start.await();
+                    HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
+                            .header("Authorization", bearer).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                    return http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+                }));
+            }
+            start.countDown();
+            List<Integer> statuses = new ArrayList<>();
+            for (Future<Integer> call : calls) {
+                statuses.add(call.get());
+            }
+            return statuses;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** {@link #race} with every body sent to the same path. */
+    public static List<Integer> race(String workspaceId, Mode mode, String path, List<String> bodies) throws Exception {
+        return race(workspaceId, mode, Collections.nCopies(bodies.size(), path), bodies);
     }
 
     public static void connectAccounts(String workspaceId, Mode mode, int accounts) throws Exception {

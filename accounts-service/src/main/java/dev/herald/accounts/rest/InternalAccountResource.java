@@ -1,0 +1,78 @@
+package dev.herald.accounts.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.accounts.service.PostingAccounts;
+import dev.herald.common.api.DataEnvelope;
+import dev.herald.common.auth.Caller;
+import dev.herald.common.auth.InternalCaller;
+import dev.herald.common.validation.JsonBody;
+import dev.herald.common.wire.AccountForPosting;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code /internal/accounts}: what other services ask of accounts (the gateway never routes here). The internal
+ * JWT's workspace and mode scope every answer.
+ */
+@Path("/internal/accounts")
+@InternalCaller
+@Produces(MediaType.APPLICATION_JSON)
+public class InternalAccountResource {
+    private final PostingAccounts postingAccounts;
+    private final Caller caller;
+
+    public InternalAccountResource(PostingAccounts postingAccounts, Caller caller) {
+        this.postingAccounts = postingAccounts;
+        this.caller = caller;
+    }
+
+    /**
+     * Body {@code {"ids": [1 to 100 strings]}}: answers {@code {"data": [AccountForPosting]}} for the ids that are
+     * accounts of the caller's workspace and mode, in the order asked; the others are absent.
+     */
+    @POST
+    @Path("/lookup")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<DataEnvelope<List<AccountForPosting>>> lookup(JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("ids"));
+        List<String> ids = readIds(body, json.get("ids"));
+        body.validate();
+        return postingAccounts.lookup(caller.workspaceId(), caller.mode(), ids).map(DataEnvelope::of);
+    }
+
+    private static List<String> readIds(JsonBody body, JsonNode value) {
+        if (value == null || value.isNull()) {
+            body.reject("ids", "required", "ids is required.");
+            return List.of();
+        }
+        if (!value.isArray()) {
+            body.reject("ids", "invalid_type", "ids must be an array of account ids.");
+            return List.of();
+        }
+        if (value.isEmpty()) {
+            body.reject("ids", "too_short", "ids must name at least one account.");
+            return List.of();
+        }
+        if (value.size() > AccountForPosting.MAX_IDS) {
+            body.reject("ids", "too_long", "ids must name at most " + AccountForPosting.MAX_IDS + " accounts.");
+            return List.of();
+        }
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < value.size(); i++) {
+            JsonNode id = value.get(i);
+            if (!id.isTextual()) {
+                body.reject("ids[" + i + "]", "invalid_type", "ids[" + i + "] must be a string.");
+            } else {
+                ids.add(id.textValue());
+            }
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.herald.accounts.service;
+
+import dev.herald.accounts.model.AccountEntity;
+import dev.herald.accounts.repository.AccountRepository;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.TikTokPublishingOptions;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The accounts a post names, with what posts-service validates the post against ({@code POST
+ * /internal/accounts/lookup}). One query reads every account, whatever its status; TikTok accounts that are
+ * connected also carry their publishing options. Ids of another workspace or mode, or of no account, are
+ * simply absent: the caller tells its customer which ones it does not know.
+ */
+@ApplicationScoped
+public class PostingAccounts {
+    private final AccountRepository accounts;
+    private final PlatformReads reads;
+
+    public PostingAccounts(AccountRepository accounts, PlatformReads reads) {
+        this.accounts = accounts;
+        this.reads = reads;
+    }
+
+    /** The accounts among {@code ids}, in the order first asked (an id asked twice is answered once). */
+    public Uni<List<AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
+        // Only well-formed ids can exist; the others need no query (and an empty list none at all).
+        List<String> wanted = List.copyOf(new LinkedHashSet<>(ids.stream().filter(IdPrefix.ACCOUNT::matches).toList()));
+        if (wanted.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Panache.withSession(() -> accounts.findAllInTenant(workspaceId, mode, wanted)).flatMap(found -> {
+            Map<String, AccountEntity> byId = new HashMap<>();
+            found.forEach(account -> byId.put(account.id, account));
+            // A disconnected account has no options to read (a live one has no grant left), and no post can target it.
+            List<AccountEntity> connectedTikTok = found.stream()
+                    .filter(account -> Platform.TIKTOK.wireName().equals(account.platform))
+                    .filter(account -> Account.CONNECTED.equals(account.status))
+                    .toList();
+            return reads.publishingOptionsOf(mode, connectedTikTok).map(options -> {
+                List<AccountForPosting> answer = new ArrayList<>();
+                for (String id : wanted) {
+                    AccountEntity account = byId.get(id);
+                    if (account != null) {
+                        TikTokPublishingOptions publishingOptions = options.get(id);
+                        answer.add(new AccountForPosting(AccountViews.toWire(account), publishingOptions));
+                    }
+                }
+                return answer;
+            });
+        });
+    }
+}

@@ -1,0 +1,81 @@
+package dev.herald.usage.messaging;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.events.PostFinalizedEvent;
+import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.usage.service.ReservationSettlement;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+/**
+ * {@code target.completed} and {@code post.finalized}: delivery outcomes that settle publication reservations
+ * ({@link ReservationSettlement}). The offset of a record is committed only after its transaction has committed.
+ * A record nobody can read is logged and skipped; a failure to apply one (the database is away) is retried with
+ * backoff for as long as it takes, holding the partition back rather than losing an effect.
+ */
+@ApplicationScoped
+public class DeliveryOutcomeEvents {
+    private static final Logger LOG = Logger.getLogger(DeliveryOutcomeEvents.class);
+    private static final Duration FIRST_RETRY = Duration.ofMillis(500);
+    private static final Duration MAX_RETRY = Duration.ofSeconds(30);
+
+    private final ReservationSettlement settlement;
+    private final ObjectMapper events;
+
+    public DeliveryOutcomeEvents(ReservationSettlement settlement, ObjectMapper mapper) {
+        this.settlement = settlement;
+        // A tolerant reader: request bodies refuse unknown fields, but an event may carry fields a newer producer
+        // added (and Post and PostTarget serialize their isFinal() as "final"), which must not make it unreadable.
+        this.events = mapper.copy().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    @Incoming("target-completed")
+    public Uni<Void> targetCompleted(String payload) {
+        TargetCompletedEvent event = read(payload, TargetCompletedEvent.class);
+        if (event == null || withoutId(event.eventId(), TargetCompletedEvent.TYPE)) {
+            return Uni.createFrom().voidItem();
+        }
+        return applied(event.eventId(), () -> settlement.targetCompleted(event));
+    }
+
+    @Incoming("post-finalized")
+    public Uni<Void> postFinalized(String payload) {
+        PostFinalizedEvent event = read(payload, PostFinalizedEvent.class);
+        if (event == null || withoutId(event.eventId(), "post.finalized")) {
+            return Uni.createFrom().voidItem();
+        }
+        return applied(event.eventId(), () -> settlement.postFinalized(event));
+    }
+
+    private static Uni<Void> applied(String eventId, Supplier<Uni<? extends Void>> apply) {
+        // Deferred: every retry calls the service again, so it runs in a new transaction.
+        return Uni.createFrom().<Void>deferred(apply)
+                .onFailure().invoke(failure -> LOG.errorf(failure, "applying event %s failed; retrying", eventId))
+                .onFailure().retry().withBackOff(FIRST_RETRY, MAX_RETRY).indefinitely();
+    }
+
+    /** The event, or null when the record cannot be one (logged): a record nobody can read would stop the channel. */
+    private <T> T read(String payload, Class<T> type) {
+        try {
+            return events.readValue(payload, type);
+        } catch (JsonProcessingException e) {
+            LOG.errorf("skipping an unreadable %s record: %s", type.getSimpleName(), e.getOriginalMessage());
+            return null;
+        }
+    }
+
+    /** An event without an id cannot be deduplicated, so it is not applied at all (logged). */
+    private static boolean withoutId(String eventId, String kind) {
+        if (eventId == null || eventId.isBlank()) {
+            LOG.errorf("skipping a %s record without event_id", kind);
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,183 @@
+package dev.herald.usage.service;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.UsageEvent;
+import dev.herald.common.persistence.UniqueViolation;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.UsagePeriod;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.usage.model.ReservationEntity;
+import dev.herald.usage.model.UsageMeterEntity;
+import dev.herald.usage.repository.ReservationRepository;
+import dev.herald.usage.repository.SubscriptionRepository;
+import dev.herald.usage.service.MeterLocks.MeterPeriod;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Several reservations admitted together, all or none (a post reserves one publication per destination, and
+ * "a limit error means nothing was accepted and nothing was charged"). One transaction locks every meter row
+ * the new items touch, in {@link MeterLocks}' order (so a batch never deadlocks with another batch or with a
+ * single reservation), checks each period's allowance against the sum of its items, and only then reserves
+ * everything, with one {@code usage.reserved} event per new reservation.
+ */
+@ApplicationScoped
+public class ReservationBatchService {
+
+    /** The reservations in the order asked, and whether this call created any of them ({@code 201}). */
+    public record BatchOutcome(List<UsageReservation> reservations, boolean created) {
+    }
+
+    /** The new items of one meter and period, and what they add up to. */
+    private record Demand(MeterPeriod key, Instant at, Long limit, long units) {
+        Demand plus(long more) {
+            return new Demand(key, at, limit, units + more);
+        }
+    }
+
+    private final ReservationRepository reservations;
+    private final SubscriptionRepository subscriptions;
+    private final MeterLocks meterLocks;
+    private final AccountCapacity capacity;
+    private final ReservationService single;
+    private final Clock clock;
+
+    public ReservationBatchService(ReservationRepository reservations, SubscriptionRepository subscriptions,
+                                   MeterLocks meterLocks, AccountCapacity capacity, ReservationService single, Clock clock) {
+        this.reservations = reservations;
+        this.subscriptions = subscriptions;
+        this.meterLocks = meterLocks;
+        this.capacity = capacity;
+        this.single = single;
+        this.clock = clock;
+    }
+
+    /**
+     * Reserves every item (ids distinct), or fails with nothing written: {@code 409 conflict} when an id exists
+     * with another meter or number of units, {@code 409 account_capacity_exceeded} (live, with
+     * {@code requireAccountCapacity}) when more accounts are connected than the plan allows now, {@code 429
+     * usage_limit_exceeded} when a period's allowance cannot hold its items. Items that exist already are
+     * answered as they are and checked against nothing: they were admitted by an earlier call.
+     */
+    public Uni<BatchOutcome> reserveAll(String workspaceId, Mode mode, List<ReservationRequest> items,
+                                        boolean requireAccountCapacity) {
+        return Panache.withTransaction(() -> reserveAllOnce(workspaceId, mode, items, requireAccountCapacity))
+                // A concurrent first call with one of these ids reserved on a meter row this batch does not lock,
+                // so only the unique key stopped it. Run again: that reservation now exists and is answered as such.
+                .onFailure(UniqueViolation::causedBy).recoverWithUni(() -> Panache.withTransaction(() ->
+                        reserveAllOnce(workspaceId, mode, items, requireAccountCapacity)));
+    }
+
+    private Uni<BatchOutcome> reserveAllOnce(String workspaceId, Mode mode, List<ReservationRequest> items,
+                                             boolean requireAccountCapacity) {
+        List<String> ids = items.stream().map(ReservationRequest::id).toList();
+        return reservations.findAllInTenant(workspaceId, mode, ids).flatMap(found -> {
+            Map<String, ReservationEntity> existing = byId(found);
+            List<ReservationRequest> fresh = unreserved(items, existing);
+            if (fresh.isEmpty()) {
+                return Uni.createFrom().item(outcome(items, existing, false));
+            }
+            Instant now = Timestamps.now(clock);
+            return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
+                SubscriptionState state = SubscriptionState.of(mode, row);
+                Uni<Void> admitted = requireAccountCapacity ? capacity.require(workspaceId, mode, state, now)
+                        : Uni.createFrom().voidItem();
+                return admitted
+                        .flatMap(ok -> meterLocks.lockInOrder(workspaceId, mode, demands(fresh, state, now).keySet(), now))
+                        // Under the meters' locks: a concurrent first call with one of these ids (on the same meter
+                        // and period) has committed by now, and counts as existing.
+                        .flatMap(rows -> reservations.findAllInTenant(workspaceId, mode, ids).flatMap(raced -> {
+                            Map<String, ReservationEntity> known = byId(raced);
+                            List<ReservationRequest> stillFresh = unreserved(items, known);
+                            if (stillFresh.isEmpty()) {
+                                return Uni.createFrom().item(outcome(items, known, false));
+                            }
+                            return reserve(workspaceId, mode, state, now, stillFresh, rows)
+                                    .map(created -> {
+                                        created.forEach(reservation -> known.put(reservation.id, reservation));
+                                        return outcome(items, known, true);
+                                    });
+                        }));
+            });
+        });
+    }
+
+    /** Checks every period's allowance first, so a refusal has changed nothing; then reserves each item. */
+    private Uni<List<ReservationEntity>> reserve(String workspaceId, Mode mode, SubscriptionState state, Instant now,
+                                                 List<ReservationRequest> fresh, Map<MeterPeriod, UsageMeterEntity> rows) {
+        Map<MeterPeriod, Demand> demands = demands(fresh, state, now);
+        for (Demand demand : demands.values().stream().sorted(Comparator.comparing(Demand::key, MeterPeriod.LOCK_ORDER)).toList()) {
+            UsageMeterEntity row = rows.get(demand.key());
+            if (demand.limit() != null && row.used + row.reserved + demand.units() > demand.limit()) {
+                return Uni.createFrom().failure(single.limitExceeded(mode, state, demand.at(), now, demand.key().meter(),
+                        demand.limit(), row));
+            }
+        }
+        List<ReservationEntity> created = new ArrayList<>();
+        for (ReservationRequest item : fresh) {
+            MeterPeriod key = keyOf(item, state, now);
+            UsageMeterEntity row = rows.get(key);
+            row.reserved += item.units();
+            row.updatedAt = now;
+            created.add(ReservationService.newReservation(workspaceId, mode, item, key.period(), now));
+        }
+        return reservations.persist(created)
+                .flatMap(persisted -> reservations.flush())
+                .flatMap(flushed -> single.emitEach(UsageEvent.RESERVED, created))
+                .replaceWith(created);
+    }
+
+    /** What the new items ask of each meter and period; the limit is the plan's at the first item's time. */
+    private static Map<MeterPeriod, Demand> demands(List<ReservationRequest> fresh, SubscriptionState state, Instant now) {
+        Map<MeterPeriod, Demand> demands = new LinkedHashMap<>();
+        for (ReservationRequest item : fresh) {
+            MeterPeriod key = keyOf(item, state, now);
+            Instant at = at(item, now);
+            demands.merge(key, new Demand(key, at, item.meter().limitIn(state.allowancesAt(at)), item.units()),
+                    (sum, next) -> sum.plus(next.units()));
+        }
+        return demands;
+    }
+
+    private static MeterPeriod keyOf(ReservationRequest item, SubscriptionState state, Instant now) {
+        UsagePeriod period = state.periodAt(at(item, now));
+        return new MeterPeriod(item.meter(), period);
+    }
+
+    private static Instant at(ReservationRequest item, Instant now) {
+        return item.at() == null ? now : item.at();
+    }
+
+    /** The items not reserved yet; an existing one with another meter or number of units fails the batch (409). */
+    private static List<ReservationRequest> unreserved(List<ReservationRequest> items, Map<String, ReservationEntity> existing) {
+        List<ReservationRequest> fresh = new ArrayList<>();
+        for (ReservationRequest item : items) {
+            ReservationEntity found = existing.get(item.id());
+            if (found == null) {
+                fresh.add(item);
+            } else {
+                ReservationService.replay(found, item);
+            }
+        }
+        return fresh;
+    }
+
+    private static Map<String, ReservationEntity> byId(List<ReservationEntity> found) {
+        Map<String, ReservationEntity> byId = new HashMap<>();
+        found.forEach(reservation -> byId.put(reservation.id, reservation));
+        return byId;
+    }
+
+    private static BatchOutcome outcome(List<ReservationRequest> items, Map<String, ReservationEntity> known, boolean created) {
+        return new BatchOutcome(items.stream().map(item -> ReservationService.toWire(known.get(item.id()))).toList(), created);
+    }
+}

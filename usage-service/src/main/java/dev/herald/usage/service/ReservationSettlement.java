@@ -1,0 +1,162 @@
+package dev.herald.usage.service;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.PostFinalizedEvent;
+import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.events.Topics;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.usage.model.ReservationEntity;
+import dev.herald.usage.repository.ProcessedEventRepository;
+import dev.herald.usage.repository.ReservationRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.jboss.logging.Logger;
+
+/**
+ * Settles publication reservations from delivery outcomes (spec sections 3 and 8): a published target consumes
+ * its reservation in the period of completion, a failed one releases it, an uncertain one keeps it until it is
+ * reconciled, and a canceled post releases the reservations of all its targets. Each event is applied once:
+ * its id is recorded in {@code processed_events} in the same transaction as the effect. A reservation that is
+ * unknown or already settled the other way is logged and the event still recorded, so one odd event never
+ * blocks the partition behind it.
+ */
+@ApplicationScoped
+public class ReservationSettlement {
+    private static final Logger LOG = Logger.getLogger(ReservationSettlement.class);
+
+    private final ProcessedEventRepository processed;
+    private final ReservationRepository reservations;
+    private final ReservationService transitions;
+
+    public ReservationSettlement(ProcessedEventRepository processed, ReservationRepository reservations,
+                                 ReservationService transitions) {
+        this.processed = processed;
+        this.reservations = reservations;
+        this.transitions = transitions;
+    }
+
+    @WithTransaction
+    public Uni<Void> targetCompleted(TargetCompletedEvent event) {
+        return processed.markProcessed(event.eventId(), Topics.TARGET_COMPLETED).flatMap(fresh -> {
+            if (!fresh) {
+                LOG.debugf("target.completed %s was applied before", event.eventId());
+                return Uni.createFrom().voidItem();
+            }
+            return switch (event.status() == null ? "" : event.status()) {
+                case PostTarget.PUBLISHED -> consume(event);
+                case PostTarget.FAILED -> release(event);
+                // The provider's outcome is unknown: the reservation stays until a reconciler settles it.
+                case PostTarget.UNCERTAIN -> Uni.createFrom().voidItem();
+                default -> {
+                    LOG.warnf("target.completed %s has status %s, which settles nothing", event.eventId(), event.status());
+                    yield Uni.createFrom().voidItem();
+                }
+            };
+        });
+    }
+
+    @WithTransaction
+    public Uni<Void> postFinalized(PostFinalizedEvent event) {
+        return processed.markProcessed(event.eventId(), Topics.POST_FINALIZED).flatMap(fresh -> {
+            // Published, partially failed and failed posts were settled target by target (target.completed).
+            if (!fresh || !PostFinalizedEvent.CANCELED.equals(event.type())) {
+                return Uni.createFrom().voidItem();
+            }
+            if (event.post() == null || event.post().targets() == null) {
+                LOG.warnf("post.canceled %s carries no post targets; nothing to release", event.eventId());
+                return Uni.createFrom().voidItem();
+            }
+            return releaseCanceled(event);
+        });
+    }
+
+    private Uni<Void> consume(TargetCompletedEvent event) {
+        return locked(event).flatMap(reservation -> {
+            if (reservation == null) {
+                return Uni.createFrom().voidItem();
+            }
+            return switch (reservation.status) {
+                case UsageReservation.STATUS_RESERVED -> transitions.consumeReserved(reservation,
+                        event.completedAt() != null ? event.completedAt() : event.occurredAt()).replaceWithVoid();
+                case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().voidItem();
+                default -> {
+                    LOG.warnf("target.completed %s: post %s published to %s, but reservation %s is %s; nothing consumed",
+                            event.eventId(), event.postId(), event.accountId(), reservation.id, reservation.status);
+                    yield Uni.createFrom().voidItem();
+                }
+            };
+        });
+    }
+
+    private Uni<Void> release(TargetCompletedEvent event) {
+        return locked(event).flatMap(reservation -> {
+            if (reservation == null) {
+                return Uni.createFrom().voidItem();
+            }
+            return switch (reservation.status) {
+                case UsageReservation.STATUS_RESERVED -> transitions.releaseReserved(List.of(reservation)).replaceWithVoid();
+                case UsageReservation.STATUS_RELEASED -> Uni.createFrom().voidItem();
+                default -> {
+                    LOG.warnf("target.completed %s: post %s failed on %s, but reservation %s is %s; nothing released",
+                            event.eventId(), event.postId(), event.accountId(), reservation.id, reservation.status);
+                    yield Uni.createFrom().voidItem();
+                }
+            };
+        });
+    }
+
+    /** The event's reservation, locked; null (logged) when the event names none or it does not exist. */
+    private Uni<ReservationEntity> locked(TargetCompletedEvent event) {
+        if (event.reservationId() == null || event.workspaceId() == null || event.mode() == null) {
+            LOG.warnf("target.completed %s names no reservation, workspace or mode; nothing settled", event.eventId());
+            return Uni.createFrom().nullItem();
+        }
+        return reservations.findInTenantForUpdate(event.workspaceId(), event.mode(), event.reservationId())
+                .invoke(reservation -> {
+                    if (reservation == null) {
+                        LOG.warnf("target.completed %s: no reservation %s in %s/%s; nothing settled", event.eventId(),
+                                event.reservationId(), event.workspaceId(), event.mode().wireName());
+                    }
+                });
+    }
+
+    /** Releases every target's publication reservation that is still reserved, locked together in id order. */
+    private Uni<Void> releaseCanceled(PostFinalizedEvent event) {
+        String postId = event.post().id();
+        Mode mode = event.mode();
+        Set<String> ids = new LinkedHashSet<>();
+        for (PostTarget target : event.post().targets()) {
+            ids.add(UsageReservation.publicationId(postId, target.accountId()));
+        }
+        if (ids.isEmpty() || event.workspaceId() == null || mode == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return reservations.lockAllInTenant(event.workspaceId(), mode, ids).flatMap(found -> {
+            List<ReservationEntity> reserved = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
+            for (ReservationEntity reservation : found) {
+                seen.add(reservation.id);
+                if (UsageReservation.STATUS_RESERVED.equals(reservation.status)) {
+                    reserved.add(reservation);
+                } else if (UsageReservation.STATUS_CONSUMED.equals(reservation.status)) {
+                    LOG.warnf("post.canceled %s: reservation %s of post %s was consumed; it stays consumed",
+                            event.eventId(), reservation.id, postId);
+                }
+            }
+            for (String id : ids) {
+                if (!seen.contains(id)) {
+                    LOG.warnf("post.canceled %s: no reservation %s in %s/%s; skipped", event.eventId(), id,
+                            event.workspaceId(), mode.wireName());
+                }
+            }
+            return transitions.releaseReserved(reserved).replaceWithVoid();
+        });
+    }
+}
