@@ -1,0 +1,91 @@
+package dev.herald.delivery.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.wire.ReservationCheck;
+import dev.herald.common.wire.TargetError;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+/**
+ * Asks usage-service, right before a delivery, whether its publication reservation may still be consumed
+ * (spec section 3: a destination over account capacity or out of allowance at delivery fails with the matching
+ * error). The check changes nothing, so retrying it is always safe.
+ */
+@ApplicationScoped
+public class UsageClient {
+    private final UsageServiceApi api;
+    private final InternalBearer bearer;
+    private final ObjectMapper mapper;
+
+    public UsageClient(@RestClient UsageServiceApi api, InternalBearer bearer, ObjectMapper mapper) {
+        this.api = api;
+        this.bearer = bearer;
+        this.mapper = mapper;
+    }
+
+    /**
+     * {@link UsageVerdict#ALLOWED} on {@code 200 {"data": ...}}; a refusal on {@code 429 usage_limit_exceeded} or
+     * {@code 409 account_capacity_exceeded} (live deliveries ask for the capacity check). Anything else fails with
+     * {@link UsageServiceUnavailable} (or a timeout, or an open circuit): the caller asks again later.
+     */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+            failOn = {UsageServiceUnavailable.class, TimeoutException.class})
+    public Uni<UsageVerdict> check(String workspaceId, Mode mode, String reservationId, Instant at) {
+        String body;
+        try {
+            body = mapper.writeValueAsString(new ReservationCheck(mode == Mode.LIVE, at));
+        } catch (JsonProcessingException e) {
+            return Uni.createFrom().failure(new IllegalStateException("a reservation check cannot be serialized", e));
+        }
+        return api.check(bearer.of(workspaceId, mode), reservationId, body)
+                .onFailure().transform(failure -> failure instanceof UsageServiceUnavailable ? failure
+                        : new UsageServiceUnavailable("no answer (" + failure + ")"))
+                .map(this::verdict);
+    }
+
+    private UsageVerdict verdict(Response response) {
+        JsonNode envelope = readEnvelope(response);
+        int status = response.getStatus();
+        if (status == 200 && envelope.path("data").isObject()) {
+            return UsageVerdict.ALLOWED;
+        }
+        JsonNode error = envelope.path("error");
+        String code = error.path("code").asText("");
+        if (refusal(ErrorCode.USAGE_LIMIT_EXCEEDED, status, code) || refusal(ErrorCode.ACCOUNT_CAPACITY_EXCEEDED, status, code)) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> details = error.path("details").isObject()
+                    ? mapper.convertValue(error.get("details"), LinkedHashMap.class) : Map.of();
+            return new UsageVerdict(new TargetError(code, error.path("message").asText(""), false, details));
+        }
+        throw new UsageServiceUnavailable("answered " + status + (code.isEmpty() ? "" : " " + code));
+    }
+
+    private static boolean refusal(ErrorCode expected, int status, String code) {
+        return expected.httpStatus() == status && expected.code().equals(code);
+    }
+
+    private JsonNode readEnvelope(Response response) {
+        try {
+            JsonNode envelope = mapper.readTree(response.readEntity(String.class));
+            return envelope == null ? mapper.createObjectNode() : envelope;
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new UsageServiceUnavailable("an unreadable answer with status " + response.getStatus());
+        }
+    }
+}

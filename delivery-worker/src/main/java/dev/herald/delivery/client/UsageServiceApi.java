@@ -1,0 +1,24 @@
+package dev.herald.delivery.client;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** usage-service's reservations, as the worker calls them. Answers are read by {@link UsageClient}. */
+@RegisterRestClient(configKey = "usage-service")
+@Path("/internal/reservations")
+@Produces(MediaType.APPLICATION_JSON)
+public interface UsageServiceApi {
+    @POST
+    @Path("/{reservationId}/check")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> check(@HeaderParam("authorization") String bearer, @PathParam("reservationId") String reservationId,
+                        String body);
+}

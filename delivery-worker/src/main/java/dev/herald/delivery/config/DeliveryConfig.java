@@ -1,0 +1,57 @@
+package dev.herald.delivery.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** How the worker claims, attempts and retries deliveries ({@code herald.delivery.*}); tests compress the times. */
+@ConfigMapping(prefix = "herald.delivery")
+public interface DeliveryConfig {
+
+    /** Provider calls a target gets before a retryable failure becomes final. */
+    @WithDefault("5")
+    int maxAttempts();
+
+    /**
+     * How long a claimed delivery belongs to the worker that claimed it. It must outlast a usage check plus
+     * {@link #publishTimeout()}; a worker that dies holding one delays that target by at most this long.
+     */
+    @WithDefault("PT60S")
+    Duration lease();
+
+    /** A provider call that has not answered by then is a retryable failure (it is repeated with the same token). */
+    @WithDefault("PT30S")
+    Duration publishTimeout();
+
+    /** How often the claim loop looks for due retries and lapsed leases. */
+    @WithDefault("PT0.2S")
+    Duration pollInterval();
+
+    /** Rows claimed per look at most. */
+    @WithDefault("50")
+    int claimBatchSize();
+
+    /** Deliveries this worker attempts at once at most; the claim loop takes no more than the free places. */
+    @WithDefault("64")
+    int maxConcurrentAttempts();
+
+    Backoff backoff();
+
+    Sandbox sandbox();
+
+    /** The wait before the n-th retry: a random time between half and all of min(max, base * 2^(n-1)). */
+    interface Backoff {
+        @WithDefault("PT1S")
+        Duration base();
+
+        @WithDefault("PT60S")
+        Duration max();
+    }
+
+    /** The test-mode provider. */
+    interface Sandbox {
+        /** How long a {@code slow_} account's publication takes. */
+        @WithDefault("PT3S")
+        Duration slowDelay();
+    }
+}

@@ -1,0 +1,21 @@
+package dev.herald.delivery.model;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import java.util.UUID;
+
+/**
+ * A delivery this worker holds the lease of: everything an attempt needs, and the {@code leaseToken} that every
+ * write about it must present. A write that finds another token (the lease lapsed and another worker claimed
+ * the row) changes nothing.
+ *
+ * @param attempts  provider calls made before this lease
+ * @param deferrals consecutive postponements because usage-service could not answer
+ * @param platformOptions the post's options for this target's platform ({@code {}} when none)
+ */
+public record LeasedDelivery(String postId, String accountId, String workspaceId, Mode mode, Platform platform,
+                             String accountUsername, String reservationId, String text, Post.Media media,
+                             ObjectNode platformOptions, int attempts, int deferrals, UUID leaseToken) {
+}

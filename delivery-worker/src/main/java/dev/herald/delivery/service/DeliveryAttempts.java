@@ -1,0 +1,210 @@
+package dev.herald.delivery.service;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.TargetError;
+import dev.herald.delivery.client.UsageClient;
+import dev.herald.delivery.client.UsageVerdict;
+import dev.herald.delivery.config.DeliveryConfig;
+import dev.herald.delivery.messaging.OutboxRelayJob;
+import dev.herald.delivery.messaging.TargetCompletedOutbox;
+import dev.herald.delivery.model.DeliveryStatus;
+import dev.herald.delivery.model.LeasedDelivery;
+import dev.herald.delivery.provider.PublishOutcome;
+import dev.herald.delivery.provider.PublishRequest;
+import dev.herald.delivery.provider.Publishers;
+import dev.herald.delivery.repository.DeliveryRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * One attempt at a leased delivery: ask usage-service whether the reservation may be consumed, call the
+ * platform's publisher, record the outcome. Every write presents the lease token, so a worker that lost its
+ * lease (it was too slow, another worker claimed the row) drops its outcome instead of writing a second one;
+ * the publisher's idempotency token makes the other worker's repeated call harmless at the provider.
+ * <ul>
+ *   <li>usage-service refuses ({@code usage_limit_exceeded}, {@code account_capacity_exceeded}): failed, not
+ *       retryable, and not an attempt (the provider was never called);</li>
+ *   <li>usage-service cannot answer: postponed with backoff, not an attempt, never a failure;</li>
+ *   <li>published: final; failed and not retryable, or out of attempts: final with the error;</li>
+ *   <li>failed and retryable: pending again after {@link RetryBackoff}.</li>
+ * </ul>
+ * A final outcome and its {@code target.completed} commit together; the outbox relay is then woken at once.
+ */
+@ApplicationScoped
+public class DeliveryAttempts {
+    private static final Logger LOG = Logger.getLogger(DeliveryAttempts.class);
+
+    private final Pool pool;
+    private final DeliveryRepository deliveries;
+    private final UsageClient usage;
+    private final Publishers publishers;
+    private final TargetCompletedOutbox outbox;
+    private final OutboxRelayJob relay;
+    private final RetryBackoff backoff;
+    private final DeliveryConfig config;
+    private final Clock clock;
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    public DeliveryAttempts(Pool pool, DeliveryRepository deliveries, UsageClient usage, Publishers publishers,
+                            TargetCompletedOutbox outbox, OutboxRelayJob relay, RetryBackoff backoff, DeliveryConfig config,
+                            Clock clock) {
+        if (config.lease().compareTo(config.publishTimeout()) <= 0) {
+            // Otherwise every slow publication would lose its lease and be published (idempotently) again.
+            throw new IllegalStateException("herald.delivery.lease (" + config.lease()
+                    + ") must be longer than herald.delivery.publish-timeout (" + config.publishTimeout() + ")");
+        }
+        this.pool = pool;
+        this.deliveries = deliveries;
+        this.usage = usage;
+        this.publishers = publishers;
+        this.outbox = outbox;
+        this.relay = relay;
+        this.backoff = backoff;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** How many more deliveries this worker may take on now. */
+    public int freePlaces() {
+        return Math.max(0, config.maxConcurrentAttempts() - inFlight.get());
+    }
+
+    /**
+     * Starts an attempt at each delivery without waiting for them. An attempt that breaks off (the database went
+     * away) is only logged: its lease lapses and the claim loop tries again.
+     */
+    public void startAll(List<LeasedDelivery> leased) {
+        for (LeasedDelivery delivery : leased) {
+            inFlight.incrementAndGet();
+            attempt(delivery)
+                    .onTermination().invoke(inFlight::decrementAndGet)
+                    .subscribe().with(done -> { }, failure -> LOG.errorf(failure,
+                            "delivery of post %s to account %s broke off; it is claimed again when its lease lapses",
+                            delivery.postId(), delivery.accountId()));
+        }
+    }
+
+    Uni<Void> attempt(LeasedDelivery delivery) {
+        if (delivery.attempts() > config.maxAttempts()) {
+            // Only a worker that died during the one call allowed beyond the last attempt (see publish) leaves this.
+            return finish(delivery, DeliveryStatus.UNCERTAIN, null, null, new TargetError(TargetError.ATTEMPTS_EXHAUSTED,
+                    "The last delivery attempt was interrupted and no attempt is left to learn whether the platform"
+                            + " published the post.", false, Map.of()), delivery.attempts());
+        }
+        return usage.check(delivery.workspaceId(), delivery.mode(), delivery.reservationId(), Timestamps.now(clock))
+                .map(Optional::of)
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.warnf("usage check of post %s to account %s could not be made: %s", delivery.postId(),
+                            delivery.accountId(), failure.toString());
+                    return Optional.<UsageVerdict>empty();
+                })
+                .flatMap(verdict -> {
+                    if (verdict.isEmpty()) {
+                        return defer(delivery);
+                    }
+                    if (!verdict.get().allowed()) {
+                        return finish(delivery, DeliveryStatus.FAILED, null, null, verdict.get().refusal(), delivery.attempts());
+                    }
+                    return publish(delivery);
+                });
+    }
+
+    /**
+     * Counts the attempt before calling the provider, so a call interrupted by a crash still counts. A delivery
+     * whose lease lapsed during its last attempt gets one more call: with the same idempotency token it only
+     * learns what the interrupted call did. If that one is interrupted too, the outcome is uncertain.
+     */
+    private Uni<Void> publish(LeasedDelivery delivery) {
+        Instant now = Timestamps.now(clock);
+        return deliveries.startAttempt(delivery, now, now.plus(config.lease())).flatMap(started -> {
+            if (started.isEmpty()) {
+                return lostLease(delivery);
+            }
+            int attempt = started.get();
+            PublishRequest request = PublishRequest.of(delivery, attempt);
+            return Uni.createFrom().deferred(() -> publishers.of(delivery.mode(), delivery.platform()).publish(request))
+                    .ifNoItem().after(config.publishTimeout()).fail()
+                    .onFailure().recoverWithItem(failure -> {
+                        LOG.warnf("publishing post %s to account %s (attempt %d) failed: %s", delivery.postId(),
+                                delivery.accountId(), attempt, failure.toString());
+                        return PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
+                                "The platform did not answer the delivery attempt.", true, Map.of()));
+                    })
+                    .flatMap(outcome -> record(delivery, attempt, outcome));
+        });
+    }
+
+    private Uni<Void> record(LeasedDelivery delivery, int attempt, PublishOutcome outcome) {
+        if (outcome.published()) {
+            return finish(delivery, DeliveryStatus.PUBLISHED, outcome.providerPostId(), outcome.url(), null, attempt);
+        }
+        TargetError error = outcome.error();
+        if (!error.retryable() || attempt >= config.maxAttempts()) {
+            return finish(delivery, DeliveryStatus.FAILED, null, null, error, attempt);
+        }
+        Instant now = Timestamps.now(clock);
+        Duration wait = backoff.before(attempt);
+        return deliveries.scheduleRetry(delivery, error, now.plus(wait), now).flatMap(held -> {
+            if (!held) {
+                return lostLease(delivery);
+            }
+            LOG.infof("post %s to account %s: attempt %d failed (%s), retry in %d ms", delivery.postId(),
+                    delivery.accountId(), attempt, error.code(), wait.toMillis());
+            return Uni.createFrom().voidItem();
+        });
+    }
+
+    private Uni<Void> defer(LeasedDelivery delivery) {
+        int deferrals = delivery.deferrals() + 1;
+        Instant now = Timestamps.now(clock);
+        Duration wait = backoff.before(deferrals);
+        return deliveries.defer(delivery, deferrals, now.plus(wait), now).flatMap(held -> {
+            if (!held) {
+                return lostLease(delivery);
+            }
+            LOG.infof("post %s to account %s postponed %d ms: usage-service could not be asked", delivery.postId(),
+                    delivery.accountId(), wait.toMillis());
+            return Uni.createFrom().voidItem();
+        });
+    }
+
+    /** Makes the delivery final and puts its target.completed in the outbox, in one transaction. */
+    private Uni<Void> finish(LeasedDelivery delivery, String status, String providerPostId, String url, TargetError error,
+                             int attempts) {
+        Instant now = Timestamps.now(clock);
+        TargetCompletedEvent event = new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE,
+                now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
+                delivery.reservationId(), status, attempts, providerPostId, url, error, now);
+        return pool.withTransaction(connection -> deliveries.complete(connection, delivery, status, providerPostId, url, error, now)
+                        .flatMap(held -> held ? outbox.append(connection, event).replaceWith(true) : Uni.createFrom().item(false)))
+                .flatMap(held -> {
+                    if (!held) {
+                        return lostLease(delivery);
+                    }
+                    relay.trigger();
+                    LOG.infof("post %s to account %s (%s): %s after %d attempt(s)%s", delivery.postId(), delivery.accountId(),
+                            delivery.mode() == Mode.LIVE ? "live" : "test", status, attempts,
+                            error == null ? "" : " (" + error.code() + ")");
+                    return Uni.createFrom().voidItem();
+                });
+    }
+
+    private static Uni<Void> lostLease(LeasedDelivery delivery) {
+        LOG.infof("post %s to account %s: lease lost to another worker; this worker's outcome is dropped",
+                delivery.postId(), delivery.accountId());
+        return Uni.createFrom().voidItem();
+    }
+}

@@ -1,0 +1,302 @@
+package dev.herald.delivery.messaging;
+
+import static dev.herald.delivery.support.DeliveryTestSupport.accepted;
+import static dev.herald.delivery.support.DeliveryTestSupport.await;
+import static dev.herald.delivery.support.DeliveryTestSupport.completions;
+import static dev.herald.delivery.support.DeliveryTestSupport.deferrals;
+import static dev.herald.delivery.support.DeliveryTestSupport.delivery;
+import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
+import static dev.herald.delivery.support.DeliveryTestSupport.rows;
+import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
+import static dev.herald.delivery.support.DeliveryTestSupport.send;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.wire.Platform;
+import dev.herald.delivery.provider.PublishRequest;
+import dev.herald.delivery.provider.SandboxPublisher;
+import dev.herald.delivery.support.DeliveryTestSupport.Target;
+import dev.herald.delivery.support.FakeUsageService;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * post.accepted in, target.completed out, through the real broker and database: the sandbox provider's steerable
+ * outcomes (DESIGN section 3), redelivered events, live targets, and the reservation check before every delivery
+ * against a fake usage-service (a refusal fails the target with usage-service's code and details and nothing is
+ * published; a usage-service that cannot answer only postpones the delivery).
+ */
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+        restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
+class PostAcceptedDeliveryTest {
+    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+
+    @BeforeEach
+    void startFakes() {
+        FakeUsageService.ensureStarted();
+    }
+
+    @Test
+    void aTestAccountIsPublishedWithTheSandboxsPostIdAndUrl() throws Exception {
+        Target target = Target.of(Platform.TIKTOK, "acme_tiktok");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        String postId = event.post().id();
+        Instant before = Instant.now();
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        String expectedPostId = SandboxPublisher.providerPostIdOf(PublishRequest.tokenOf(postId, target.accountId()));
+        assertThat(completed.get("type").asText()).isEqualTo("target.completed");
+        assertThat(completed.get("event_id").asText()).matches("^evt_[a-f0-9]{24}$");
+        assertThat(completed.get("workspace_id").asText()).isEqualTo(workspace);
+        assertThat(completed.get("mode").asText()).isEqualTo("test");
+        assertThat(completed.get("post_id").asText()).isEqualTo(postId);
+        assertThat(completed.get("reservation_id").asText()).isEqualTo(target.reservationId(postId));
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(completed.get("provider_post_id").asText()).isEqualTo(expectedPostId).matches("^sbx_[a-f0-9]{24}$");
+        assertThat(completed.get("url").asText()).isEqualTo("https://sandbox.herald.invalid/tiktok/" + expectedPostId);
+        assertThat(completed.get("error").isNull()).isTrue();
+        assertThat(Instant.parse(completed.get("completed_at").asText())).isAfterOrEqualTo(before.minusSeconds(1));
+
+        Map<String, Object> row = delivery(postId, target.accountId());
+        assertThat(row).containsEntry("status", "published").containsEntry("attempts", 1)
+                .containsEntry("provider_post_id", expectedPostId).containsEntry("text", "Hello from Herald")
+                .containsEntry("media_url", "https://cdn.example.com/clip.mp4").containsEntry("media_type", "video")
+                .containsEntry("account_username", "acme_tiktok").containsEntry("lease_token", null);
+        assertThat(sandboxPublications(postId, target.accountId())).singleElement()
+                .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1)
+                        .containsEntry("provider_post_id", expectedPostId));
+
+        // The check asked usage-service about this reservation, as this tenant, without the live capacity check.
+        List<FakeUsageService.Call> calls = FakeUsageService.calls(target.reservationId(postId));
+        assertThat(calls).singleElement().satisfies(call -> {
+            assertThat(call.claims().get("wid").asText()).isEqualTo(workspace);
+            assertThat(call.claims().get("mode").asText()).isEqualTo("test");
+            assertThat(call.claims().get("sub").asText()).isEqualTo("delivery-worker");
+            assertThat(call.body().get("require_account_capacity").asBoolean()).isFalse();
+            assertThat(call.body().get("at").asText()).isNotBlank();
+        });
+    }
+
+    @Test
+    void eachTargetOfAPostKeepsOnlyItsOwnPlatformsOptions() throws Exception {
+        Target youtube = Target.of(Platform.YOUTUBE, "acme_channel");
+        Target pinterest = Target.of(Platform.PINTEREST, "acme_pins");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, youtube, pinterest);
+        String postId = event.post().id();
+
+        send(event);
+
+        List<JsonNode> completed = completions(postId, 2);
+        assertThat(completed).extracting(e -> e.get("account_id").asText())
+                .containsExactlyInAnyOrder(youtube.accountId(), pinterest.accountId());
+        assertThat(completed).allSatisfy(e -> assertThat(e.get("status").asText()).isEqualTo("published"));
+        assertThat(rows("select platform_options::text as options from deliveries where post_id = ? and account_id = ?",
+                postId, youtube.accountId()).get(0).get("options").toString())
+                .isEqualTo("{\"made_for_kids\": false, \"privacy_status\": \"public\"}");
+        assertThat(rows("select platform_options::text as options from deliveries where post_id = ? and account_id = ?",
+                postId, pinterest.accountId()).get(0).get("options").toString()).isEqualTo("{}");
+    }
+
+    @Test
+    void aFailAccountFailsAtOnceWithANonRetryableProviderError() throws Exception {
+        Target target = Target.of(Platform.INSTAGRAM, "fail_always");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(event.post().id(), target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("failed");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(completed.get("provider_post_id").isNull()).isTrue();
+        assertThat(completed.get("url").isNull()).isTrue();
+        assertThat(completed.get("error").get("code").asText()).isEqualTo("provider_error");
+        assertThat(completed.get("error").get("retryable").asBoolean()).isFalse();
+        assertThat(completed.get("error").get("message").asText()).contains("fail_");
+        assertThat(completed.get("error").get("details").isObject()).isTrue();
+        assertThat(sandboxPublications(event.post().id(), target.accountId())).singleElement()
+                .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1)
+                        .containsEntry("provider_post_id", null));
+    }
+
+    @Test
+    void aFlakyAccountIsPublishedOnItsSecondAttempt() throws Exception {
+        Target target = Target.of(Platform.FACEBOOK, "flaky_page");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(event.post().id(), target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(2);
+        assertThat(completed.get("provider_post_id").asText()).startsWith("sbx_");
+        assertThat(sandboxPublications(event.post().id(), target.accountId())).singleElement()
+                .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 2));
+        // Each attempt asked usage-service first.
+        assertThat(FakeUsageService.calls(target.reservationId(event.post().id()))).hasSize(2);
+    }
+
+    @Test
+    void aSlowAccountIsPublishedAfterTheSandboxsDelay() throws Exception {
+        Target target = Target.of(Platform.LINKEDIN, "slow_member");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        long started = System.nanoTime();
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(event.post().id(), target.accountId());
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void theSameEventDeliveredTwiceIsDeliveredOnce() throws Exception {
+        Target target = Target.of(Platform.TIKTOK, "twice_told");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        String postId = event.post().id();
+
+        // At least once, as the outbox relay promises: the second copy must change nothing.
+        send(event);
+        send(event);
+        // The same post handed over again under a new event id (posts-service re-sent it) is no new delivery either.
+        send(new PostAcceptedEvent(ResourceIds.newId(IdPrefix.EVENT), event.type(), event.occurredAt(), event.workspaceId(),
+                event.mode(), event.post(), event.deliveries()));
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(rows("select * from deliveries where post_id = ?", postId)).hasSize(1);
+        assertThat(sandboxPublications(postId, target.accountId())).singleElement()
+                .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1));
+        assertThat(rows("select * from processed_events where event_id = ?", event.eventId())).hasSize(1);
+        assertThat(rows("select * from outbox where message_key = ?", postId)).hasSize(1);
+    }
+
+    @Test
+    void aLiveTargetFailsWithPublisherUnavailableAfterTheCapacityCheck() throws Exception {
+        Target target = Target.of(Platform.YOUTUBE, "acme_live_channel");
+        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, target);
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(event.post().id(), target.accountId());
+        assertThat(completed.get("mode").asText()).isEqualTo("live");
+        assertThat(completed.get("status").asText()).isEqualTo("failed");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(completed.get("error").get("code").asText()).isEqualTo("publisher_unavailable");
+        assertThat(completed.get("error").get("retryable").asBoolean()).isFalse();
+        assertThat(completed.get("error").get("message").asText()).contains("YouTube").contains("live");
+        assertThat(sandboxPublications(event.post().id(), target.accountId())).isEmpty();
+        assertThat(FakeUsageService.calls(target.reservationId(event.post().id()))).singleElement().satisfies(call -> {
+            assertThat(call.claims().get("mode").asText()).isEqualTo("live");
+            assertThat(call.body().get("require_account_capacity").asBoolean()).isTrue();
+        });
+    }
+
+    @Test
+    void anAllowanceUsedUpFailsTheTargetWithUsageLimitExceededAndItsDetails() throws Exception {
+        Target target = Target.of(Platform.TIKTOK, "acme_tiktok");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        String postId = event.post().id();
+        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(429, "usage_limit_exceeded",
+                "{\"metric\":\"publications\",\"mode\":\"test\",\"plan\":\"free\",\"limit\":1000,\"used\":1000,\"reserved\":0,"
+                        + "\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
+                        + "\"retry_after_seconds\":777}"));
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("failed");
+        // The provider was never called: no attempt, no publication.
+        assertThat(completed.get("attempts").asInt()).isZero();
+        JsonNode error = completed.get("error");
+        assertThat(error.get("code").asText()).isEqualTo("usage_limit_exceeded");
+        assertThat(error.get("message").asText()).isEqualTo("Refused: usage_limit_exceeded.");
+        assertThat(error.get("retryable").asBoolean()).isFalse();
+        assertThat(error.get("details").get("metric").asText()).isEqualTo("publications");
+        assertThat(error.get("details").get("limit").asInt()).isEqualTo(1000);
+        assertThat(error.get("details").get("reset_at").asText()).isEqualTo("2026-12-01T00:00:00Z");
+        assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
+    }
+
+    @Test
+    void aLiveWorkspaceOverCapacityFailsTheTargetWithAccountCapacityExceeded() throws Exception {
+        Target target = Target.of(Platform.INSTAGRAM, "acme_insta");
+        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, target);
+        String postId = event.post().id();
+        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(409, "account_capacity_exceeded",
+                "{\"mode\":\"live\",\"plan\":\"free\",\"limit\":2,\"connected\":3,\"upgrade_url\":\"https://herald.dev/pricing\"}"));
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("failed");
+        assertThat(completed.get("attempts").asInt()).isZero();
+        JsonNode error = completed.get("error");
+        assertThat(error.get("code").asText()).isEqualTo("account_capacity_exceeded");
+        assertThat(error.get("retryable").asBoolean()).isFalse();
+        assertThat(error.get("details").get("connected").asInt()).isEqualTo(3);
+        assertThat(error.get("details").get("limit").asInt()).isEqualTo(2);
+        assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
+                .satisfies(call -> assertThat(call.body().get("require_account_capacity").asBoolean()).isTrue());
+    }
+
+    @Test
+    void aRefusalCodeThatDoesNotMatchItsStatusIsNoRefusal() throws Exception {
+        // A 409 that is not account_capacity_exceeded says nothing about this delivery: it is asked again.
+        Target target = Target.of(Platform.TIKTOK, "acme_tiktok");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        String postId = event.post().id();
+        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(409, "conflict", "{}"));
+
+        send(event);
+
+        await("the delivery was postponed", () -> deferrals(postId, target.accountId()) >= 1);
+        FakeUsageService.allow(target.reservationId(postId));
+        assertThat(onlyCompletion(postId, target.accountId()).get("status").asText()).isEqualTo("published");
+    }
+
+    @Test
+    void whileUsageServiceIsDownTheTargetIsRetriedLaterNotFailed() throws Exception {
+        Target target = Target.of(Platform.PINTEREST, "acme_pins");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        String postId = event.post().id();
+        String reservation = target.reservationId(postId);
+        FakeUsageService.answer(reservation, FakeUsageService.down());
+
+        send(event);
+
+        // Asked again and again (each check is retried in place, then the delivery is postponed with backoff)...
+        await("usage-service was asked about the delivery at least twice over",
+                () -> deferrals(postId, target.accountId()) >= 2);
+        Map<String, Object> waiting = delivery(postId, target.accountId());
+        assertThat(waiting.get("status")).isIn("pending", "publishing");
+        // ...without an attempt, a publication or an outcome.
+        assertThat(waiting).containsEntry("attempts", 0).containsEntry("completed_at", null);
+        assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
+        assertThat(completions(postId, 1, Duration.ofSeconds(2))).isEmpty();
+
+        FakeUsageService.allow(reservation);
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(delivery(postId, target.accountId())).containsEntry("deferrals", 0);
+    }
+}

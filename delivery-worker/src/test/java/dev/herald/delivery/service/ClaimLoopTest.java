@@ -1,0 +1,226 @@
+package dev.herald.delivery.service;
+
+import static dev.herald.delivery.support.DeliveryTestSupport.completions;
+import static dev.herald.delivery.support.DeliveryTestSupport.delivery;
+import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
+import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
+import static dev.herald.delivery.support.DeliveryTestSupport.update;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.wire.TargetError;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.delivery.model.LeasedDelivery;
+import dev.herald.delivery.provider.PublishRequest;
+import dev.herald.delivery.provider.SandboxPublisher;
+import dev.herald.delivery.repository.DeliveryRepository;
+import dev.herald.delivery.support.FakeUsageService;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The claim loop and its leases. A worker that dies mid-delivery leaves a {@code publishing} row whose lease
+ * lapses; the claim loop of any worker finishes it, once, and the sandbox's idempotency token keeps the repeated
+ * provider call from publishing twice (those rows are written here as a dead worker would have left them).
+ * Claims and lease-guarded writes are also made directly, as several replicas would make them, on rows due a day
+ * from now, which the running worker's own claim loop never sees (the claims here ask "as of" later).
+ */
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+        restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
+class ClaimLoopTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @Inject
+    DeliveryRepository deliveries;
+
+    @Inject
+    Pool pool;
+
+    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+
+    @BeforeEach
+    void startFakes() {
+        FakeUsageService.ensureStarted();
+    }
+
+    @Test
+    void aDeliveryWhoseWorkerDiedDuringTheProviderCallIsCompletedOnceWithoutASecondPublication() throws Exception {
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
+        String token = PublishRequest.tokenOf(postId, accountId);
+        String publishedBefore = SandboxPublisher.providerPostIdOf(token);
+        // The dead worker counted its attempt and the sandbox published, but the outcome was never recorded.
+        insertAbandoned(postId, accountId, 1, "interval '1 minute'");
+        update("insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
+                + " values (?, ?, 1, now(), now())", token, publishedBefore);
+
+        JsonNode completed = onlyCompletion(postId, accountId);
+
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("provider_post_id").asText()).isEqualTo(publishedBefore);
+        assertThat(completed.get("url").asText()).isEqualTo("https://sandbox.herald.invalid/tiktok/" + publishedBefore);
+        assertThat(completed.get("attempts").asInt()).isEqualTo(2);
+        // The provider was called again (the worker could not know what the first call did), and answered the
+        // same post: one publication.
+        assertThat(sandboxPublications(postId, accountId)).singleElement().satisfies(publication -> assertThat(publication)
+                .containsEntry("publish_calls", 2).containsEntry("provider_post_id", publishedBefore));
+        assertThat(delivery(postId, accountId)).containsEntry("status", "published").containsEntry("lease_token", null);
+    }
+
+    @Test
+    void aDeliveryWhoseWorkerDiedBeforeCallingTheProviderIsPublished() throws Exception {
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
+        insertAbandoned(postId, accountId, 0, "interval '1 second'");
+
+        JsonNode completed = onlyCompletion(postId, accountId);
+
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(sandboxPublications(postId, accountId)).singleElement()
+                .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1));
+    }
+
+    @Test
+    void aDeliveryInterruptedAfterItsLastAttemptEndsUncertainWithoutAnotherCall() throws Exception {
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
+        // Five attempts, then the one call allowed to learn what the fifth did, which was interrupted too.
+        insertAbandoned(postId, accountId, 6, "interval '1 minute'");
+
+        JsonNode completed = onlyCompletion(postId, accountId);
+
+        assertThat(completed.get("status").asText()).isEqualTo("uncertain");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(6);
+        assertThat(completed.get("error").get("code").asText()).isEqualTo("attempts_exhausted");
+        assertThat(completed.get("error").get("retryable").asBoolean()).isFalse();
+        assertThat(sandboxPublications(postId, accountId)).isEmpty();
+        assertThat(FakeUsageService.calls(UsageReservation.publicationId(postId, accountId))).isEmpty();
+        assertThat(delivery(postId, accountId)).containsEntry("status", "uncertain");
+    }
+
+    @Test
+    void aDeliveryWhoseLeaseHasNotLapsedIsLeftToItsWorker() throws Exception {
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
+        insertAbandoned(postId, accountId, 1, "interval '-1 hour'");
+        try {
+            assertThat(completions(postId, 1, Duration.ofSeconds(3))).isEmpty();
+            assertThat(delivery(postId, accountId)).containsEntry("status", "publishing").containsEntry("attempts", 1);
+            assertThat(sandboxPublications(postId, accountId)).isEmpty();
+        } finally {
+            update("delete from deliveries where post_id = ?", postId);
+        }
+    }
+
+    /** A {@code publishing} row whose lease ended {@code leaseAgo} ago (a negative interval: not yet). */
+    private void insertAbandoned(String postId, String accountId, int attempts, String leaseAgo) throws Exception {
+        update("""
+                insert into deliveries (post_id, account_id, workspace_id, mode, platform, account_username, reservation_id,
+                    text, platform_options, status, attempts, lease_token, lease_until, source_event_id, created_at, updated_at)
+                values (?, ?, ?, 'test', 'tiktok', 'acme_tiktok', ?, 'Hello from Herald', '{}', 'publishing', ?,
+                    gen_random_uuid(), now() - %s, ?, now(), now())""".formatted(leaseAgo),
+                postId, accountId, workspace, UsageReservation.publicationId(postId, accountId), attempts,
+                ResourceIds.newId(IdPrefix.EVENT));
+    }
+
+    @Test
+    void concurrentClaimsNeverTakeTheSameDelivery() throws Exception {
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        for (int i = 0; i < 40; i++) {
+            insertPendingTomorrow(postId, ResourceIds.newId(IdPrefix.ACCOUNT));
+        }
+        try {
+            Instant later = Instant.now().plus(Duration.ofDays(2));
+            List<Uni<List<LeasedDelivery>>> claims = new ArrayList<>();
+            for (int worker = 0; worker < 4; worker++) {
+                claims.add(deliveries.claimDue(later, later.plus(Duration.ofDays(1)), 15));
+            }
+            List<List<LeasedDelivery>> claimed = Uni.join().all(claims).andFailFast().await().atMost(WAIT);
+
+            Set<String> accounts = new HashSet<>();
+            Set<UUID> tokens = new HashSet<>();
+            int total = 0;
+            for (List<LeasedDelivery> batch : claimed) {
+                assertThat(batch.size()).isLessThanOrEqualTo(15);
+                for (LeasedDelivery delivery : batch) {
+                    if (delivery.postId().equals(postId)) {
+                        total++;
+                        accounts.add(delivery.accountId());
+                        tokens.add(delivery.leaseToken());
+                    }
+                }
+            }
+            assertThat(total).as("claims of this post's deliveries").isEqualTo(40);
+            assertThat(accounts).as("distinct deliveries claimed").hasSize(40);
+            assertThat(tokens).as("distinct lease tokens").hasSize(40);
+        } finally {
+            update("delete from deliveries where post_id = ?", postId);
+        }
+    }
+
+    @Test
+    void aWorkerWhoseLeaseWasTakenOverWritesNothing() throws Exception {
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
+        insertPendingTomorrow(postId, accountId);
+        try {
+            Instant later = Instant.now().plus(Duration.ofDays(2));
+            LeasedDelivery first = claimOnly(postId, later);
+            // The first worker's lease lapses; a second worker claims the row with a new token.
+            LeasedDelivery second = claimOnly(postId, later.plus(Duration.ofDays(2)));
+            assertThat(second.leaseToken()).isNotEqualTo(first.leaseToken());
+
+            TargetError error = new TargetError(TargetError.PROVIDER_ERROR, "late", true, Map.of());
+            assertThat(deliveries.startAttempt(first, later, later.plusSeconds(60)).await().atMost(WAIT)).isEmpty();
+            assertThat(deliveries.scheduleRetry(first, error, later, later).await().atMost(WAIT)).isFalse();
+            assertThat(deliveries.defer(first, 1, later, later).await().atMost(WAIT)).isFalse();
+            assertThat(pool.withTransaction(connection -> deliveries.complete(connection, first, "published", "sbx_x", null,
+                    null, later)).await().atMost(WAIT)).isFalse();
+
+            assertThat(deliveries.startAttempt(second, later, later.plusSeconds(60)).await().atMost(WAIT)).contains(1);
+            assertThat(pool.withTransaction(connection -> deliveries.complete(connection, second, "published", "sbx_y",
+                    "https://sandbox.herald.invalid/tiktok/sbx_y", null, later)).await().atMost(WAIT)).isTrue();
+            var row = delivery(postId, accountId);
+            assertThat(row).containsEntry("status", "published").containsEntry("provider_post_id", "sbx_y")
+                    .containsEntry("attempts", 1).containsEntry("lease_token", null);
+        } finally {
+            update("delete from deliveries where post_id = ?", postId);
+        }
+    }
+
+    private LeasedDelivery claimOnly(String postId, Instant asOf) {
+        List<LeasedDelivery> claimed = deliveries.claimDue(asOf, asOf.plus(Duration.ofDays(1)), 100).await().atMost(WAIT)
+                .stream().filter(delivery -> delivery.postId().equals(postId)).toList();
+        assertThat(claimed).hasSize(1);
+        return claimed.get(0);
+    }
+
+    private static void insertPendingTomorrow(String postId, String accountId) throws Exception {
+        update("""
+                insert into deliveries (post_id, account_id, workspace_id, mode, platform, account_username, reservation_id,
+                    text, platform_options, status, next_attempt_at, source_event_id, created_at, updated_at)
+                values (?, ?, 'ws_000000000000000000000abc', 'test', 'tiktok', 'acme', ?, 'Hello', '{}', 'pending',
+                    now() + interval '1 day', 'evt_000000000000000000000abc', now(), now())""",
+                postId, accountId, postId + "-" + accountId);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.herald.delivery.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RetryBackoffTest {
+    private static final Duration BASE = Duration.ofSeconds(1);
+    private static final Duration MAX = Duration.ofSeconds(60);
+
+    @Test
+    void eachRetryWaitsBetweenHalfAndAllOfADoublingCeiling() {
+        assertThat(RetryBackoff.delay(BASE, MAX, 1, 0.0)).isEqualTo(Duration.ofMillis(500));
+        assertThat(RetryBackoff.delay(BASE, MAX, 1, 0.999_999)).isBetween(Duration.ofMillis(999), Duration.ofSeconds(1));
+        assertThat(RetryBackoff.delay(BASE, MAX, 2, 0.0)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(RetryBackoff.delay(BASE, MAX, 3, 0.5)).isEqualTo(Duration.ofSeconds(3));
+        assertThat(RetryBackoff.delay(BASE, MAX, 4, 0.0)).isEqualTo(Duration.ofSeconds(4));
+    }
+
+    @Test
+    void theCeilingStopsAtTheMaximumHoweverManyRetries() {
+        assertThat(RetryBackoff.delay(BASE, MAX, 7, 0.999_999)).isBetween(Duration.ofSeconds(59), MAX);
+        assertThat(RetryBackoff.delay(BASE, MAX, 7, 0.0)).isEqualTo(Duration.ofSeconds(30));
+        for (int n : new int[] {8, 40, 64, 1_000, Integer.MAX_VALUE}) {
+            assertThat(RetryBackoff.delay(BASE, MAX, n, 0.0)).isEqualTo(Duration.ofSeconds(30));
+            assertThat(RetryBackoff.delay(BASE, MAX, n, 0.999_999)).isLessThanOrEqualTo(MAX);
+        }
+    }
+
+    @Test
+    void aRetryNumberBelowOneWaitsLikeTheFirst() {
+        assertThat(RetryBackoff.delay(BASE, MAX, 0, 0.0)).isEqualTo(Duration.ofMillis(500));
+    }
+}

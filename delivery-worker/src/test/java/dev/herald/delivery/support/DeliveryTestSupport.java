@@ -1,0 +1,177 @@
+package dev.herald.delivery.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.events.Topics;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.rest.JsonMapperCustomizer;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.testing.RealInfrastructure;
+import dev.herald.testing.TopicReader;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** What the delivery tests share: events on the real broker, direct SQL on the worker's database. */
+public final class DeliveryTestSupport {
+    public static final String DATABASE = "delivery_test";
+    /** Herald's own JSON (snake_case, RFC 3339), as posts-service writes its events. */
+    public static final ObjectMapper JSON = JsonMapperCustomizer.configure(new ObjectMapper());
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private DeliveryTestSupport() {
+    }
+
+    /** One target of a post: an account with its platform and username. */
+    public record Target(String accountId, Platform platform, String username) {
+        public static Target of(Platform platform, String username) {
+            return new Target(ResourceIds.newId(IdPrefix.ACCOUNT), platform, username);
+        }
+
+        public String reservationId(String postId) {
+            return UsageReservation.publicationId(postId, accountId);
+        }
+    }
+
+    /** A post.accepted event for a new post with these targets, as posts-service sends it. */
+    public static PostAcceptedEvent accepted(String workspaceId, Mode mode, Target... targets) {
+        Instant now = Instant.now();
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        ObjectNode options = JSON.createObjectNode();
+        options.putObject("youtube").put("privacy_status", "public").put("made_for_kids", false);
+        List<PostTarget> postTargets = new ArrayList<>();
+        List<PostAcceptedEvent.Delivery> deliveries = new ArrayList<>();
+        for (Target target : targets) {
+            postTargets.add(new PostTarget(target.accountId(), target.platform(), null, PostTarget.PUBLISHING, 0, null, null,
+                    null, null));
+            deliveries.add(new PostAcceptedEvent.Delivery(target.accountId(), target.platform(), target.username(),
+                    target.reservationId(postId)));
+        }
+        Post post = new Post(postId, "Hello from Herald", Post.PUBLISHING, mode,
+                new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO), null, options, postTargets, now, now);
+        return new PostAcceptedEvent(ResourceIds.newId(IdPrefix.EVENT), PostAcceptedEvent.TYPE, now, workspaceId, mode,
+                post, deliveries);
+    }
+
+    public static void send(PostAcceptedEvent event) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
+                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
+            producer.send(new ProducerRecord<>(Topics.POST_ACCEPTED, event.post().id(), JSON.writeValueAsString(event))).get();
+        }
+    }
+
+    /** The post's target.completed events, waiting until {@code expected} arrived (or a minute passed). */
+    public static List<JsonNode> completions(String postId, int expected) throws Exception {
+        return completions(postId, expected, WAIT);
+    }
+
+    public static List<JsonNode> completions(String postId, int expected, Duration wait) throws Exception {
+        List<JsonNode> events = new ArrayList<>();
+        for (ConsumerRecord<String, String> record : TopicReader.recordsKeyed(Topics.TARGET_COMPLETED, postId, expected, wait)) {
+            events.add(JSON.readTree(record.value()));
+        }
+        return events;
+    }
+
+    /** The one completion of a target; fails if none came, or if another came for it within a few seconds. */
+    public static JsonNode onlyCompletion(String postId, String accountId) throws Exception {
+        List<JsonNode> found = completions(postId, 1);
+        assertThat(found).as("target.completed of post %s", postId).hasSize(1);
+        // Anything duplicated would be on the topic by the time the first one is read back again.
+        List<JsonNode> again = completions(postId, 2, Duration.ofSeconds(3));
+        assertThat(again).as("target.completed of post %s after a while", postId).hasSize(1);
+        JsonNode event = again.get(0);
+        assertThat(event.get("account_id").asText()).isEqualTo(accountId);
+        return event;
+    }
+
+    /** The rows a query answers, as column name to value. */
+    public static List<Map<String, Object>> rows(String sql, Object... parameters) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            List<Map<String, Object>> rows = new ArrayList<>();
+            try (ResultSet results = statement.executeQuery()) {
+                ResultSetMetaData meta = results.getMetaData();
+                while (results.next()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    for (int column = 1; column <= meta.getColumnCount(); column++) {
+                        row.put(meta.getColumnLabel(column), results.getObject(column));
+                    }
+                    rows.add(row);
+                }
+            }
+            return rows;
+        }
+    }
+
+    public static int update(String sql, Object... parameters) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement.executeUpdate();
+        }
+    }
+
+    public static Map<String, Object> delivery(String postId, String accountId) throws Exception {
+        List<Map<String, Object>> found = rows("select * from deliveries where post_id = ? and account_id = ?", postId, accountId);
+        assertThat(found).hasSize(1);
+        return found.get(0);
+    }
+
+    /** How often the target's delivery was postponed so far (0 before its row exists). */
+    public static int deferrals(String postId, String accountId) throws Exception {
+        List<Map<String, Object>> found = rows("select deferrals from deliveries where post_id = ? and account_id = ?",
+                postId, accountId);
+        return found.isEmpty() ? 0 : (Integer) found.get(0).get("deferrals");
+    }
+
+    /** The sandbox's rows for a target's token (at most one). */
+    public static List<Map<String, Object>> sandboxPublications(String postId, String accountId) throws Exception {
+        return rows("select * from sandbox_publications where token = ?", dev.herald.delivery.provider.PublishRequest.tokenOf(postId, accountId));
+    }
+
+    /** Polls until the condition holds, or fails after a minute. */
+    public static void await(String what, ThrowingCondition condition) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    @FunctionalInterface
+    public interface ThrowingCondition {
+        boolean holds() throws Exception;
+    }
+}

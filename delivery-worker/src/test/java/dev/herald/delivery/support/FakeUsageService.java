@@ -1,0 +1,141 @@
+package dev.herald.delivery.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * usage-service's {@code POST /internal/reservations/{id}/check} on a local HTTP server. Every reservation may
+ * be consumed ({@code 200 {"data": reservation}}) unless a test gave it another answer with {@link #answer}
+ * (a refusal, or {@link #down} for a service that is not working). Every call is recorded with the internal
+ * JWT's claims and the body, for tests to assert on. The real rules are tested in usage-service.
+ *
+ * <p>Also compresses the worker's timings, so retries and slow sandbox accounts take fractions of a second.
+ */
+public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern CHECK = Pattern.compile("^/internal/reservations/([^/]+)/check$");
+    private static final String PORT_PROPERTY = "herald.test.fake-usage.port";
+
+    /** A canned answer: HTTP status and body. */
+    public record Answer(int status, String body) {
+    }
+
+    /** One check the worker made: the reservation, the token's claims and the body it sent. */
+    public record Call(String reservationId, JsonNode claims, JsonNode body) {
+    }
+
+    private static final Map<String, Answer> ANSWERS = new ConcurrentHashMap<>();
+    private static final Map<String, List<Call>> CALLS = new ConcurrentHashMap<>();
+    private static HttpServer server;
+
+    public static void answer(String reservationId, Answer answer) {
+        ANSWERS.put(reservationId, answer);
+    }
+
+    /** Back to the default: the reservation may be consumed. */
+    public static void allow(String reservationId) {
+        ANSWERS.remove(reservationId);
+    }
+
+    public static Answer down() {
+        return new Answer(503, "{\"error\":{\"code\":\"service_unavailable\",\"message\":\"down\",\"details\":{}},"
+                + "\"request_id\":\"req_000000000000000000000000\"}");
+    }
+
+    public static Answer refusal(int status, String code, String detailsJson) {
+        return new Answer(status, "{\"error\":{\"code\":\"" + code + "\",\"message\":\"Refused: " + code + ".\",\"details\":"
+                + detailsJson + "},\"request_id\":\"req_000000000000000000000000\"}");
+    }
+
+    public static List<Call> calls(String reservationId) {
+        return List.copyOf(CALLS.getOrDefault(reservationId, List.of()));
+    }
+
+    /**
+     * Starts the stand-in in the tests' own class loader (Quarkus loads test resources in another one, whose
+     * static state the tests would not see), on the port the resource reserved. Call before each test.
+     */
+    public static synchronized void ensureStarted() {
+        if (server != null) {
+            return;
+        }
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", Integer.getInteger(PORT_PROPERTY)), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server.createContext("/", FakeUsageService::handle);
+        server.start();
+    }
+
+    @Override
+    public Map<String, String> start() {
+        int port = dev.herald.local.FreePorts.next();
+        System.setProperty(PORT_PROPERTY, Integer.toString(port));
+        return Map.of(
+                // The REST client's own URL key, so that no other setting of herald.services.usage.url can win.
+                "quarkus.rest-client.usage-service.url", "http://127.0.0.1:" + port,
+                "herald.delivery.backoff.base", "PT0.05S",
+                "herald.delivery.backoff.max", "PT0.2S",
+                "herald.delivery.sandbox.slow-delay", "PT1S",
+                "herald.delivery.lease", "PT10S",
+                "herald.delivery.publish-timeout", "PT5S");
+    }
+
+    @Override
+    public void stop() {
+        // The server belongs to the tests' class loader and stops with the JVM (a daemon dispatcher).
+    }
+
+    private static void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Matcher check = CHECK.matcher(exchange.getRequestURI().getPath());
+            if (!check.matches() || !exchange.getRequestMethod().equals("POST")) {
+                send(exchange, new Answer(404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}"));
+                return;
+            }
+            String reservationId = check.group(1);
+            JsonNode body = JSON.readTree(exchange.getRequestBody());
+            CALLS.computeIfAbsent(reservationId, key -> new CopyOnWriteArrayList<>())
+                    .add(new Call(reservationId, claims(exchange), body));
+            Answer answer = ANSWERS.get(reservationId);
+            send(exchange, answer != null ? answer : new Answer(200, reservation(reservationId)));
+        }
+    }
+
+    private static String reservation(String id) {
+        ObjectNode data = JSON.createObjectNode().put("id", id).put("meter", "publications").put("units", 1)
+                .put("status", "reserved");
+        return JSON.createObjectNode().set("data", data).toString();
+    }
+
+    private static JsonNode claims(HttpExchange exchange) throws IOException {
+        String bearer = exchange.getRequestHeaders().getFirst("authorization");
+        if (bearer == null || !bearer.startsWith("Bearer ")) {
+            return JSON.createObjectNode();
+        }
+        String[] parts = bearer.substring("Bearer ".length()).split("\\.");
+        return JSON.readTree(Base64.getUrlDecoder().decode(parts[1]));
+    }
+
+    private static void send(HttpExchange exchange, Answer answer) throws IOException {
+        byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("content-type", "application/json");
+        exchange.sendResponseHeaders(answer.status(), bytes.length);
+        exchange.getResponseBody().write(bytes);
+    }
+}
