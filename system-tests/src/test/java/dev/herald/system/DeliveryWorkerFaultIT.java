@@ -84,7 +84,7 @@ class DeliveryWorkerFaultIT {
                 assertThat(post.get("status")).as("post %s", post.get("id")).isEqualTo("published");
                 @SuppressWarnings("unchecked")
                 Map<String, Object> target = ((List<Map<String, Object>>) post.get("targets")).get(0);
-                providerPostIds.put(post.get("id") + "-" + target.get("account_id"), (String) target.get("provider_post_id"));
+                providerPostIds.put(post.get("id") + ":" + target.get("account_id"), (String) target.get("provider_post_id"));
             }
             JsonPath usage = as(tenant.key()).get("/usage").then().statusCode(200).extract().jsonPath();
             long deadline = System.currentTimeMillis() + 30_000;

@@ -35,7 +35,10 @@ public final class RunningSuite {
             // The starter plan gets an allowance a test can spend: the real catalog's smallest is 2,000 requests
             // at 30 a minute. No other system test uses the starter plan.
             suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts()
-                    .serviceEnvironment(Map.of("HERALD_USAGE_PLAN_OVERRIDES", "starter.api_requests=" + STARTER_API_REQUESTS))
+                    .serviceEnvironment(Map.of("HERALD_USAGE_PLAN_OVERRIDES", "starter.api_requests=" + STARTER_API_REQUESTS,
+                            // A killed delivery-worker's leases lapse in 10 s rather than 60 (the sandbox's
+                            // slowest publication takes 3 s), so the fault test does not wait a minute.
+                            "HERALD_DELIVERY_LEASE", "PT10S", "HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S"))
                     .build());
             Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
         }

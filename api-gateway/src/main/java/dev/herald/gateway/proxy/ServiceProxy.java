@@ -118,6 +118,10 @@ public class ServiceProxy {
                 out.headers().add(header.getKey(), header.getValue());
             }
         });
+        if (response.getHeader("content-length") == null) {
+            // A streamed answer (a large list, say) has no length up front: pass it on chunked as it came.
+            out.setChunked(true);
+        }
         response.pipeTo(out).onFailure(failure -> {
             LOG.warnf("request %s: response stream broke: %s", rc.request().getHeader(RequestIds.HEADER), failure.toString());
             if (!out.ended()) {

@@ -69,6 +69,16 @@ class ApiGatewayRoutesTest {
     }
 
     @Test
+    void aStreamedAnswerWithoutALengthReachesTheCustomerWhole() {
+        String key = key("test");
+        given().header("Authorization", "Bearer " + key).queryParam("chunked", "true").get("/api/v1/posts").then()
+                .statusCode(200)
+                .header("x-upstream", "echo")
+                .body("data.path", equalTo("/posts"))
+                .body("data.query", equalTo("chunked=true"));
+    }
+
+    @Test
     void everyAnswerCarriesRequestIdAndRateLimitHeaders() {
         String key = key("live");
         for (Response response : List.of(

@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Stands in for the services behind the gateway. It answers every request with a JSON echo of what it
  * received (method, path, query, body length, and the {@code api_requests_used} claim of the internal JWT)
  * and remembers the headers of the last request. {@code ?status=N} makes it answer with status N and
- * {@code ?replayed=true} with {@code Idempotency-Replayed: true}. As usage-service it answers
+ * {@code ?replayed=true} with {@code Idempotency-Replayed: true}; {@code ?chunked=true} streams the
+ * answer without a Content-Length. As usage-service it answers
  * {@code /internal/entitlements} from {@link #ENTITLEMENTS} (free plan when absent) and echoes
  * {@code PUT /internal/subscription}. The accounts service is pointed at a port nobody listens on.
  */
@@ -80,7 +81,12 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
         byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("content-type", "application/json");
         exchange.getResponseHeaders().add("x-upstream", "echo");
-        exchange.sendResponseHeaders(status, bytes.length);
+        if (query != null && query.contains("chunked=true")) {
+            // Length 0: the JDK server streams the answer with chunked transfer encoding, as a large list would be.
+            exchange.sendResponseHeaders(status, 0);
+        } else {
+            exchange.sendResponseHeaders(status, bytes.length);
+        }
         exchange.getResponseBody().write(bytes);
         exchange.close();
     }
