@@ -1,5 +1,6 @@
 package dev.herald.accounts.client;
 
+import dev.herald.common.client.InternalBearer;
 import dev.herald.common.client.UpstreamResponses;
 import dev.herald.common.client.UpstreamUnavailable;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
 package dev.herald.delivery.client;
 
+import dev.herald.common.client.InternalBearer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
 package dev.herald.posts.client;
 
+import dev.herald.common.client.InternalBearer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.client.UpstreamResponses;
