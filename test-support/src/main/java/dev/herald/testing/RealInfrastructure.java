@@ -5,6 +5,7 @@ import dev.herald.local.FreePorts;
 import dev.herald.local.KafkaBroker;
 import dev.herald.local.PostgresServer;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -19,6 +20,14 @@ import java.util.Map;
  * database (created if missing).
  */
 public class RealInfrastructure implements QuarkusTestResourceLifecycleManager {
+    /**
+     * Where the servers this JVM started listen. Quarkus may load this class again (another class loader) when
+     * it restarts the application for a test class with its own resources; the statics below are then fresh,
+     * and without these JVM-wide properties every restart would start another PostgreSQL and Kafka broker.
+     */
+    private static final String SHARED_DATABASE = "herald.test.shared-database-url";
+    private static final String SHARED_KAFKA = "herald.test.shared-kafka-bootstrap";
+
     private static PostgresServer postgres;
     private static KafkaBroker kafka;
     private static String bootstrapServers;
@@ -59,19 +68,32 @@ public class RealInfrastructure implements QuarkusTestResourceLifecycleManager {
         }
         if (postgres == null) {
             String url = System.getenv("HERALD_TEST_DATABASE_URL");
-            postgres = url != null && !url.isBlank() ? PostgresServer.existing(url)
-                    : PostgresServer.startEmbedded(FreePorts.next(), null);
+            String started = System.getProperty(SHARED_DATABASE);
+            if (url != null && !url.isBlank()) {
+                postgres = PostgresServer.existing(url);
+            } else if (started != null) {
+                postgres = PostgresServer.existing(started);
+            } else {
+                postgres = PostgresServer.startEmbedded(FreePorts.next(), null);
+                URI server = URI.create(postgres.reactiveUrl("postgres"));
+                System.setProperty(SHARED_DATABASE, "postgresql://" + postgres.username() + ":" + postgres.password()
+                        + "@" + server.getHost() + ":" + server.getPort());
+            }
         }
         if (bootstrapServers == null) {
             String servers = System.getenv("KAFKA_BOOTSTRAP_SERVERS");
+            String started = System.getProperty(SHARED_KAFKA);
             if (servers != null && !servers.isBlank()) {
                 bootstrapServers = servers;
+            } else if (started != null) {
+                bootstrapServers = started;
             } else {
                 Path root = Path.of(System.getProperty("herald.root", ".."));
                 Path work = Files.createTempDirectory("herald-test-kafka");
                 kafka = KafkaBroker.start(KafkaBroker.brokerLibs(root), work, FreePorts.next(), FreePorts.next(),
                         Duration.ofSeconds(90));
                 bootstrapServers = kafka.bootstrapServers();
+                System.setProperty(SHARED_KAFKA, bootstrapServers);
             }
         }
         if (!stopHookInstalled) {
