@@ -1,29 +1,38 @@
 package dev.herald.accounts.messaging;
 
 import dev.herald.common.outbox.OutboxRelay;
-import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Uni;
+import dev.herald.common.scheduling.RepeatingTask;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 
-/** Moves committed events from the outbox table to Kafka, until the outbox is empty, every 200 ms. */
+/**
+ * Moves committed events from the outbox table to Kafka, until the outbox is empty, every
+ * {@code herald.outbox.poll-interval} (200 ms; a Vert.x timer, since Quarkus's scheduler cannot tick faster
+ * than once a second).
+ */
 @ApplicationScoped
 public class OutboxRelayJob {
-    private final OutboxRelay relay;
+    private final RepeatingTask task;
 
-    public OutboxRelayJob(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter) {
-        this.relay = OutboxRelay.toKafka(pool, emitter);
+    public OutboxRelayJob(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx,
+                          @ConfigProperty(name = "herald.outbox.poll-interval", defaultValue = "0.2s") Duration interval) {
+        OutboxRelay relay = OutboxRelay.toKafka(pool, emitter);
+        this.task = new RepeatingTask(vertx, "outbox relay", interval, relay::drain);
     }
 
-    /**
-     * Runs only once the application is up: before that, messaging may not have wired the emitter yet (on a
-     * busy machine startup takes a while), and a run would fail with an error in the log.
-     */
-    @Scheduled(every = "${herald.outbox.poll-interval:0.2s}", skipExecutionIf = Scheduled.ApplicationNotRunning.class,
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> publishPending() {
-        return relay.drain();
+    void start(@Observes StartupEvent started) {
+        task.start();
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        task.stop();
     }
 }
