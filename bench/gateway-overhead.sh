@@ -6,6 +6,8 @@ set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH/.." && pwd)"
+# shellcheck source=lib.sh
+source "$BENCH/lib.sh"
 
 usage() {
   cat <<'EOF'
@@ -85,80 +87,18 @@ KAFKA_CONTROLLER_PORT="${BENCH_KAFKA_CONTROLLER_PORT:-19193}"
 RELAY_PORT="${BENCH_RELAY_PORT:-18186}"
 CACHE="${BENCH_CACHE:-$HOME/.cache/herald-bench}"
 
-say() { echo "[bench $(date +%H:%M:%S)] $*"; }
-command -v java >/dev/null || { echo "java (JDK 17) is required on the PATH" >&2; exit 1; }
+bench_require_java
 
 # ---- refuse to run next to another suite: the service ports are fixed
-listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for port in 8181 8182 8183 8184 8185 8186 "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$RELAY_PORT"; do
-  if listening "$port"; then
-    echo "Refusing to run: something already listens on 127.0.0.1:$port." >&2
-    if (( port >= 8181 && port <= 8186 )); then
-      echo "Herald's service ports 8181-8186 are fixed, so only one suite can run at a time: stop the other" >&2
-      echo "suite (./herald down, with its HERALD_STATE_DIR) and run the benchmark again." >&2
-    else
-      echo "Choose another port with BENCH_GATEWAY_PORT, BENCH_POSTGRES_PORT, BENCH_KAFKA_PORT," >&2
-      echo "BENCH_KAFKA_CONTROLLER_PORT or BENCH_RELAY_PORT." >&2
-    fi
-    exit 1
-  fi
-done
+bench_refuse_busy_ports "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$RELAY_PORT"
 
-# ---- the code to measure
-if [[ "$WORKTREE" == 1 ]]; then
-  SRC="$ROOT"
-  dirty="$(git -C "$ROOT" status --porcelain --untracked-files=normal -- . ':!bench' | wc -l | tr -d ' ')"
-  SOURCE="working tree of $(git -C "$ROOT" rev-parse --short HEAD) with $dirty changed or untracked paths outside bench/"
-else
-  SHA="$(git -C "$ROOT" rev-parse --verify "$REF^{commit}")"
-  # Builds are keyed by the commit's content outside bench/, so a commit that only touches the benchmark
-  # (or its results) reuses the previous build.
-  KEY="$(git -C "$ROOT" ls-tree -r "$SHA" | grep -v $'\tbench/' | sha1sum | cut -c1-40)"
-  SRC="$CACHE/$KEY"
-  SOURCE="commit \`${SHA:0:12}\` ($(git -C "$ROOT" log -1 --format=%s "$SHA" | cut -c1-90))"
-  if [[ ! -f "$SRC/.bench-built" ]]; then
-    say "building $SHA in $SRC (once per content outside bench/; a few minutes)"
-    rm -rf "$SRC"
-    mkdir -p "$SRC"
-    git -C "$ROOT" archive "$SHA" | tar -x -C "$SRC"
-    (cd "$SRC" && ./mvnw -B -q -DskipTests package) > "$SRC.build.log" 2>&1 || {
-      echo "build of $SHA failed; see $SRC.build.log" >&2; tail -30 "$SRC.build.log" >&2; exit 1; }
-    touch "$SRC/.bench-built"
-    # Keep the two newest builds (about 350 MB each).
-    find "$CACHE" -mindepth 1 -maxdepth 1 -type d -regextype posix-extended -regex '.*/[0-9a-f]{40}' -printf '%T@ %p\n' \
-      | sort -rn | tail -n +3 | cut -d' ' -f2- | while read -r old; do rm -rf "$old" "$old.build.log"; done
-  fi
-  touch "$SRC"
-fi
+# ---- the code to measure (sets SRC and SOURCE)
+bench_prepare_source
 
-# ---- start the suite in a state directory of its own
-STATE="$(mktemp -d "${TMPDIR:-/tmp}/herald-bench.XXXXXX")"
-STARTED=0
-cleanup() {
-  local rc=$?
-  if [[ "$STARTED" == 1 ]]; then
-    say "stopping the suite"
-    (cd "$SRC" && HERALD_STATE_DIR="$STATE" HERALD_SKIP_BUILD=1 ./herald down) >/dev/null 2>&1 || \
-      echo "./herald down failed; state in $STATE" >&2
-  fi
-  if [[ "$rc" != 0 || "$KEEP_STATE" == 1 ]]; then
-    echo "suite state and logs kept in $STATE" >&2
-  else
-    rm -rf "$STATE"
-  fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# ---- start the suite in a state directory of its own (stopped on every exit)
+bench_make_state
 
-if [[ "$WORKTREE" == 1 && -f "$ROOT/.herald/build.stamp" ]]; then
-  # Stale exactly when ./herald up would think so.
-  cp -p "$ROOT/.herald/build.stamp" "$STATE/build.stamp"
-fi
-
-suite_env=(HERALD_STATE_DIR="$STATE" HERALD_PORT="$GATEWAY_PORT" HERALD_POSTGRES_PORT="$POSTGRES_PORT"
-  HERALD_KAFKA_PORT="$KAFKA_PORT" HERALD_KAFKA_CONTROLLER_PORT="$KAFKA_CONTROLLER_PORT")
-[[ "$WORKTREE" == 1 ]] || suite_env+=(HERALD_SKIP_BUILD=1)
+bench_suite_env "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
 OVERRIDE="scale.per_minute=1000000000"
 if [[ "$LIMIT_MODE" == auto ]]; then
   # The plan catalog override (docs/decisions.md, "Plan catalog overrides") exists from commit ec1433f on.
@@ -171,16 +111,7 @@ case "$LIMIT_MODE" in
   relay) suite_env+=(QUARKUS_REST_CLIENT_USAGE_SERVICE_URL="http://127.0.0.1:$RELAY_PORT") ;;
 esac
 
-say "starting the suite ($SOURCE, limit mode $LIMIT_MODE) in $STATE"
-STARTED=1
-t0=$SECONDS
-if ! env -u HERALD_DATABASE_URL -u KAFKA_BOOTSTRAP_SERVERS -u HERALD_DEMO_TEST_KEY -u HERALD_DEMO_LIVE_KEY \
-      -u HERALD_ADMIN_TOKEN -u HERALD_KAFKA_LIBS -u HERALD_USAGE_PLAN_OVERRIDES -u QUARKUS_REST_CLIENT_USAGE_SERVICE_URL "${suite_env[@]}" \
-      timeout 600 bash -c 'cd "$1" && ./herald up --detach' _ "$SRC" > "$STATE/up.out" 2>&1; then
-  cat "$STATE/up.out" >&2
-  exit 1
-fi
-say "suite ready in $((SECONDS - t0)) s"
+bench_start_suite "$SOURCE, limit mode $LIMIT_MODE"
 
 # ---- run
 if [[ "$NO_RESULTS" == 1 ]]; then
@@ -188,7 +119,7 @@ if [[ "$NO_RESULTS" == 1 ]]; then
 elif [[ -z "$OUT" ]]; then
   OUT="$BENCH/results/$(date -u +%Y-%m-%d-%H%M).md"
 fi
-MACHINE="$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//' || echo unknown)), $(awk '/MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo 2>/dev/null); load client on the same machine"
+MACHINE="$(bench_machine)"
 budget=$(( 2 * (WARMUP > WARMUP_MAX ? WARMUP : WARMUP_MAX) + 2 * DURATION + 2 * LOW_LOAD + REAL_PHASE + WAIT_IDLE + 120 ))
 timeout "$budget" java -Xms64m -Xmx512m -XX:+UseSerialGC "$BENCH/Bench.java" \
   --state="$STATE" --gateway-port="$GATEWAY_PORT" --direct-port=8181 --relay-port="$RELAY_PORT" \
