@@ -147,10 +147,11 @@ class LocalSuiteTest {
         LocalSuiteConfig config = fakeSuite()
                 .existingKafka("127.0.0.1:9") // the fakes never connect; saves starting a broker
                 .serviceCommand(new FakeService.Command(Map.of(HeraldService.WEBHOOKS, "never-ready")))
-                .readinessTimeout(java.time.Duration.ofSeconds(2)).build();
+                // Long enough for the other fakes to come up on a busy machine (2 s was not, under load).
+                .readinessTimeout(java.time.Duration.ofSeconds(15)).build();
 
         assertThatThrownBy(() -> LocalSuite.start(config))
-                .hasMessageContaining("webhooks-service was not ready within 2 s (last readiness answer: HTTP 503)")
+                .hasMessageContaining("webhooks-service was not ready within 15 s (last readiness answer: HTTP 503)")
                 .hasMessageContaining(config.state().log("webhooks-service").toString());
         assertNothingListens(config);
     }
