@@ -97,14 +97,19 @@ public class PostsBench {
     final int postgresPort = intOpt("postgres-port", 54329);
     final List<Integer> connectionCounts = Arrays.stream(opt("connections", "8,16,32").split(","))
             .map(String::trim).filter(s -> !s.isEmpty()).map(Integer::parseInt).toList();
-    final int warmupSeconds = intOpt("warmup", 60);
+    final int warmupSeconds = intOpt("warmup", 120);
     final int warmupMaxSeconds = Math.max(warmupSeconds, intOpt("warmup-max", 300));
     static final int WARMUP_CHUNK_SECONDS = 15;
     String warmupOutcome = "";
-    final int durationSeconds = intOpt("duration", 30);
+    final int durationSeconds = intOpt("duration", 20);
     final String openRateOption = opt("open-rate", "auto");
     final int openConnections = intOpt("open-connections", 64);
     final int drainTimeoutSeconds = intOpt("drain-timeout", 120);
+    final int backlogCap = intOpt("backlog", 500);
+    final boolean sustainedPhase = !opt("sustained", "true").equals("false");
+    Pg postsDb;
+    Pg statsDb;
+    final BacklogGate gate = new BacklogGate();
     final int pgbenchClients = intOpt("pgbench-clients", 8);
     final int pgbenchThreads = intOpt("pgbench-threads", 2);
     final int pgbenchWarmup = intOpt("pgbench-warmup", 5);
@@ -140,6 +145,8 @@ public class PostsBench {
         String gateway = "http://127.0.0.1:" + gatewayPort;
         size();
         log("sizing: " + sizing);
+        postsDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "herald_posts");
+        statsDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "postgres");
         postgresSettings = psqlQuery("herald_posts", "select current_setting('server_version') || ', synchronous_commit ' "
                 + "|| current_setting('synchronous_commit') || ', fsync ' || current_setting('fsync') || ', shared_buffers ' "
                 + "|| current_setting('shared_buffers') || ', max_connections ' || current_setting('max_connections')").trim();
@@ -161,18 +168,37 @@ public class PostsBench {
         idleReport = waitForQuietMachine();
         log("machine: " + idleReport);
 
-        // ---- warm-up (JIT), then each closed-loop connection count, then the open loop; the pipeline drains between
+        // ---- warm-up (JIT), then each closed-loop connection count, the sustained phase, the open loop; the
+        // pipeline drains between phases
+        gate.start();
         Pacer pacer = new Pacer(rate);
         warmUp(pacer);
+        int maxConnections = connectionCounts.stream().mapToInt(Integer::intValue).max().orElse(8);
+        Phase sustained = null;
+        if (sustainedPhase) {
+            // Straight after the warm-up, which ran the same gated loop: the pipeline is in its steady state.
+            sustained = closedLoop("sustained: closed loop, " + maxConnections + " connections, backlog at most " + backlogCap,
+                    maxConnections, durationSeconds, pacer, false, true);
+            sustainedPublished = Long.parseLong(postsDb.query("select count(*) from posts where status = 'published' and finalized_at >= "
+                    + "to_timestamp(" + sustained.startedAt.toEpochMilli() / 1000.0 + ") and finalized_at < to_timestamp("
+                    + sustained.endedAt.toEpochMilli() / 1000.0 + ")").get(0)[0]) * 1e9 / sustained.nanos;
+            log("  " + sustained.summary() + ", sending paused " + fmt0(sustained.gateClosedNanos / 1e9) + " s, published "
+                    + fmt0(sustainedPublished) + " posts/s");
+            drain(sustained);
+        } else if (warmLast != null) {
+            drain(warmLast);
+        }
         List<Phase> phases = new ArrayList<>();
         for (int c : connectionCounts) {
-            Phase p = closedLoop("closed loop, " + c + " connections", c, durationSeconds, pacer);
+            Phase p = closedLoop("closed loop, " + c + " connections", c, durationSeconds, pacer, false, false);
             log("  " + p.summary());
             drain(p);
             phases.add(p);
         }
         Phase best = phases.stream().max((a, b) -> Double.compare(a.throughput(), b.throughput())).orElseThrow();
-        double openRate = openRateOption.equals("auto") ? Math.floor(0.7 * best.throughput()) : Double.parseDouble(openRateOption);
+        double openRate = openRateOption.equals("auto")
+                ? Math.floor(sustained != null ? 0.8 * Math.min(sustained.throughput(), sustainedPublished) : 0.7 * best.throughput())
+                : Double.parseDouble(openRateOption);
         Phase open = null;
         if (openRate > 0) {
             if (openRate > rate) {
@@ -184,7 +210,12 @@ public class PostsBench {
             log("  " + open.summary());
             drain(open);
         }
-        List<Phase> measured = new ArrayList<>(phases);
+        gate.stop();
+        List<Phase> measured = new ArrayList<>();
+        if (sustained != null) {
+            measured.add(sustained);
+        }
+        measured.addAll(phases);
         if (open != null) {
             measured.add(open);
         }
@@ -195,7 +226,7 @@ public class PostsBench {
         // ---- the physical reference: the acceptance path's SQL writes with pgbench, on an idle suite
         Reference reference = directSql();
 
-        String report = report(measured, best, open, reference);
+        String report = report(measured, best, sustained, open, reference);
         System.out.println();
         System.out.println(report);
         String results = opt("results", "");
@@ -216,7 +247,7 @@ public class PostsBench {
         String w = opt("workspaces", "auto");
         String r = opt("rate", "auto");
         double loadedSeconds = warmupSeconds + (double) durationSeconds * connectionCounts.size()
-                + (openRateOption.equals("0") ? 0 : durationSeconds);
+                + (openRateOption.equals("0") ? 0 : durationSeconds) + (sustainedPhase ? durationSeconds : 0);
         // The open loop may send up to OPEN_LOOP_MAX_LATE late, so a minute can hold 61 s of its schedule.
         double minuteSeconds = 60.0 + OPEN_LOOP_MAX_LATE_NANOS / 1e9;
         int publicationsUsable = publicationsPerMonth - 10;
@@ -308,8 +339,10 @@ public class PostsBench {
     }
 
     /**
-     * Closed loop at the largest connection count in 15 s chunks, at least --warmup and at most --warmup-max
-     * seconds, until the accepted rate is steady: the last two chunks no more than 4% above the two before them. Eight JVMs share two cores here, and at tens of posts per second their JIT compilers need minutes to
+     * Closed loop at the largest connection count in 15 s chunks, with the backlog gate (so delivery runs and warms
+     * up too, and no backlog is left for the measurement), at least --warmup and at most --warmup-max seconds,
+     * until the accepted rate is steady (the last two chunks no more than 5% above the two before them) and the
+     * JIT compiler threads use under 10% of the machine. Eight JVMs share two cores here, and at tens of posts per second their JIT compilers need minutes to
      * compile the hot paths (C2 threads took a third of the services' CPU three minutes into a run). Then the
      * pipeline drains.
      */
@@ -324,7 +357,7 @@ public class PostsBench {
         int elapsed = 0;
         boolean steady = false;
         while (elapsed < warmupMaxSeconds && !budgetExhausted()) {
-            last = closedLoop("warm-up", connections, WARMUP_CHUNK_SECONDS, pacer, true);
+            last = closedLoop("warm-up", connections, WARMUP_CHUNK_SECONDS, pacer, true, true);
             elapsed += WARMUP_CHUNK_SECONDS;
             accepted += last.accepted();
             rates.add(last.throughput());
@@ -332,8 +365,10 @@ public class PostsBench {
             log("  warm-up " + elapsed + " s: " + last.summary() + ", JIT compiler threads "
                     + share(last.threadsLoad.getOrDefault(CpuSnapshot.JIT, 0L), last.loadTotal));
             int n = rates.size();
-            // Steady: the last 30 s no more than 4% above the 30 s before (a slow JIT climb keeps going otherwise).
-            steady = n >= 4 && rates.get(n - 1) + rates.get(n - 2) <= 1.04 * (rates.get(n - 3) + rates.get(n - 4));
+            // Steady: the last 30 s no more than 5% above the 30 s before, and the JIT compilers of the suite's JVMs
+            // under 10% of the machine (the accepted rate alone climbs too slowly to tell).
+            double jit = last.loadTotal == 0 ? 1 : (double) last.threadsLoad.getOrDefault(CpuSnapshot.JIT, 0L) / last.loadTotal;
+            steady = n >= 4 && rates.get(n - 1) + rates.get(n - 2) <= 1.05 * (rates.get(n - 3) + rates.get(n - 4)) && jit < 0.10;
             if (elapsed >= warmupSeconds && steady) {
                 break;
             }
@@ -343,10 +378,13 @@ public class PostsBench {
             notes.append("- The warm-up reached its maximum (").append(elapsed).append(" s) before a steady rate (posts/s per 15 s chunk: ")
                     .append(String.join(", ", trace)).append("); the measurement may still include JIT warm-up.\n");
         }
-        if (last != null) {
-            drain(last);
-        }
+        warmLast = last;
     }
+
+    /** The warm-up's last chunk (drained after the sustained phase, or at once without it). */
+    Phase warmLast;
+    /** Posts published per second while the sustained phase ran (any post: the pipeline's output). */
+    double sustainedPublished;
 
     // ---------------------------------------------------------------- load
 
@@ -398,6 +436,8 @@ public class PostsBench {
         long ioErrors;
         long dropped;
         CpuSnapshot cpuBefore;
+        boolean gated;
+        long gateClosedNanos;
         Map<String, Long> threadsLoad = new TreeMap<>();
         Map<String, Long> threadsAll = new TreeMap<>();
         Map<String, long[]> dbBefore = new TreeMap<>();
@@ -450,22 +490,29 @@ public class PostsBench {
         }
     }
 
-    Phase closedLoop(String name, int connections, int seconds, Pacer pacer) throws Exception {
-        return closedLoop(name, connections, seconds, pacer, false);
-    }
-
-    Phase closedLoop(String name, int connections, int seconds, Pacer pacer, boolean quiet) throws Exception {
+    /**
+     * Closed loop: each connection sends its next post when the previous answer is read, through the pacer. With
+     * {@code gated}, no post is sent while the backlog gate is closed (too many posts queued or publishing).
+     */
+    Phase closedLoop(String name, int connections, int seconds, Pacer pacer, boolean quiet, boolean gated) throws Exception {
         if (!quiet) {
             log(name + ": " + seconds + " s, pacer at most " + fmt0(rate) + " posts/s over " + workspaceCount + " workspaces");
         }
         Phase phase = new Phase(name, connections, false);
+        phase.gated = gated;
+        long closedBefore = gate.closedNanos();
         Worker[] workers = new Worker[connections];
         for (int i = 0; i < connections; i++) {
             workers[i] = new Worker(phase);
             workers[i].connect();
         }
+        gate.enabled = gated;
         runWorkers(phase, workers, seconds, w -> {
             while (System.nanoTime() < w.deadline) {
+                if (gated && !gate.open) {
+                    LockSupport.parkNanos(20_000_000L);
+                    continue;
+                }
                 long k = pacer.acquire();
                 if (System.nanoTime() >= w.deadline || !takeFromBudget()) {
                     break;
@@ -474,7 +521,66 @@ public class PostsBench {
                 w.exchange(k, t0, t0);
             }
         });
+        gate.enabled = false;
+        phase.gateClosedNanos = gate.closedNanos() - closedBefore;
         return phase;
+    }
+
+    /**
+     * Closes while more than --backlog posts are queued or publishing (polled every 250 ms from herald_posts), and
+     * opens again below half of it: a closed loop that waits on it accepts, over time, as fast as the pipeline
+     * publishes.
+     */
+    final class BacklogGate {
+        volatile boolean enabled;
+        volatile boolean open = true;
+        volatile long pending;
+        long closedTotal;
+        long closedSince = -1;
+        Thread thread;
+        volatile boolean running = true;
+
+        void start() {
+            thread = new Thread(() -> {
+                while (running) {
+                    try {
+                        if (enabled) {
+                            pending = Long.parseLong(postsDb.query("select count(*) from posts where status in ('queued', 'publishing')").get(0)[0]);
+                            synchronized (this) {
+                                if (open && pending > backlogCap) {
+                                    open = false;
+                                    closedSince = System.nanoTime();
+                                } else if (!open && pending < backlogCap / 2) {
+                                    open = true;
+                                    closedTotal += System.nanoTime() - closedSince;
+                                }
+                            }
+                        } else if (!open) {
+                            synchronized (this) {
+                                open = true;
+                                closedTotal += System.nanoTime() - closedSince;
+                            }
+                        }
+                        Thread.sleep(250);
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (Exception e) {
+                        log("backlog gate: " + e);
+                    }
+                }
+            }, "backlog-gate");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        synchronized long closedNanos() {
+            return closedTotal + (open ? 0 : System.nanoTime() - closedSince);
+        }
+
+        void stop() {
+            running = false;
+            thread.interrupt();
+        }
     }
 
     /**
@@ -806,7 +912,7 @@ public class PostsBench {
         long deadline = t0 + drainTimeoutSeconds * 1_000_000_000L;
         String pending = "?";
         while (System.nanoTime() < deadline) {
-            pending = psqlQuery("herald_posts", "select count(*) from posts where status in ('queued', 'publishing')").trim();
+            pending = postsDb.query("select count(*) from posts where status in ('queued', 'publishing')").get(0)[0];
             if (pending.equals("0")) {
                 break;
             }
@@ -844,10 +950,10 @@ public class PostsBench {
      */
     Map<String, long[]> databaseCounters() throws Exception {
         Map<String, long[]> counters = new TreeMap<>();
-        String out = psqlQuery("postgres", "select datname, xact_commit + xact_rollback, tup_returned, tup_fetched, tup_inserted, "
-                + "tup_updated, tup_deleted from pg_stat_database where datname like 'herald%'");
-        for (String row : out.split("\n")) {
-            String[] f = row.trim().split("\\|");
+        // Statistics of other backends reach the view within about a second; a fresh snapshot per call.
+        statsDb.query("select pg_stat_clear_snapshot()");
+        for (String[] f : statsDb.query("select datname, xact_commit + xact_rollback, tup_returned, tup_fetched, tup_inserted, "
+                + "tup_updated, tup_deleted from pg_stat_database where datname like 'herald%'")) {
             if (f.length == 7) {
                 long[] v = new long[6];
                 for (int i = 0; i < 6; i++) {
@@ -880,11 +986,15 @@ public class PostsBench {
             StringBuilder sql = new StringBuilder();
             sql.append("create temp table m (phase text, id text);\n");
             sql.append("\\copy m from '").append(ids.toAbsolutePath()).append("' with (format csv)\n");
-            sql.append("create temp table e (phase text, ended double precision);\n");
+            sql.append("create temp table e (phase text, started double precision, ended double precision);\n");
             for (Map.Entry<String, Phase> e : byKey.entrySet()) {
                 sql.append("insert into e values ('").append(e.getKey()).append("', ")
+                        .append(e.getValue().startedAt.toEpochMilli() / 1000.0).append(", ")
                         .append(e.getValue().endedAt.toEpochMilli() / 1000.0).append(");\n");
             }
+            // Every post (of any phase) that became published while the phase's load ran: the pipeline's output.
+            sql.append("select 'W', e.phase, (select count(*) from posts where status = 'published' and finalized_at >= to_timestamp(e.started) "
+                    + "and finalized_at < to_timestamp(e.ended)) from e;\n");
             sql.append("""
                     select m.phase, count(*), count(p.id), count(*) filter (where p.status = 'published'),
                            coalesce((select string_agg(s.status || '=' || s.n, ' ') from (select p2.status, count(*) n from m m2
@@ -896,15 +1006,21 @@ public class PostsBench {
                            array_to_string(percentile_disc(array[0.5, 0.99]) within group
                                (order by extract(epoch from p.dispatched_at - p.created_at) * 1000)
                                filter (where p.dispatched_at is not null), ' '),
-                           max(extract(epoch from p.finalized_at)) - max(e.ended),
-                           count(*) filter (where p.status = 'published' and extract(epoch from p.finalized_at) <= e.ended)
+                           max(extract(epoch from p.finalized_at)) - max(e.ended)
                     from m left join posts p on p.id = m.id join e on e.phase = m.phase
                     group by m.phase order by m.phase;
                     """);
             String out = psqlScript("herald_posts", sql.toString());
+            Map<String, Long> publishedInWindow = new HashMap<>();
             for (String row : out.split("\n")) {
                 String[] f = row.split("\\|", -1);
-                if (f.length < 10 || !byKey.containsKey(f[0])) {
+                if (f.length == 3 && f[0].equals("W")) {
+                    publishedInWindow.put(f[1], Long.parseLong(f[2].trim()));
+                }
+            }
+            for (String row : out.split("\n")) {
+                String[] f = row.split("\\|", -1);
+                if (f.length < 9 || !byKey.containsKey(f[0])) {
                     continue;
                 }
                 Phase p = byKey.get(f[0]);
@@ -917,7 +1033,7 @@ public class PostsBench {
                 }
                 p.published = new Published(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), statuses,
                         doubles(f[5]), f[6].isEmpty() ? Double.NaN : Double.parseDouble(f[6]), doubles(f[7]),
-                        f[8].isEmpty() ? Double.NaN : Double.parseDouble(f[8]), Long.parseLong(f[9]));
+                        f[8].isEmpty() ? Double.NaN : Double.parseDouble(f[8]), publishedInWindow.getOrDefault(f[0], 0L));
                 log(String.format(Locale.ROOT, "  %s: %d accepted, %d published, accepted -> published p50 %s ms, p99 %s ms, drained %.2f s after the load",
                         p.name, p.published.posts(), p.published.published(), fmtMs(at(p.published.finalMs(), 0)),
                         fmtMs(at(p.published.finalMs(), 2)), p.published.drainSeconds()));
@@ -1045,29 +1161,37 @@ public class PostsBench {
 
     // ---------------------------------------------------------------- report
 
-    String report(List<Phase> phases, Phase best, Phase open, Reference ref) {
+    String report(List<Phase> phases, Phase best, Phase sustained, Phase open, Reference ref) {
         StringBuilder out = new StringBuilder();
         out.append("# Posts pipeline: accepted posts/s through the gateway, accepted -> published, direct-SQL reference\n\n");
 
-        long[] bestLat = best.sorted();
-        double p99 = pct(bestLat, 0.99);
+        double p99 = pct(best.sorted(), 0.99);
         double pubP99 = best.published == null ? Double.NaN : at(best.published.finalMs(), 2);
         double ratio = ref.tps() == 0 ? 0 : best.throughput() / ref.tps();
         out.append("| result | measured | target | verdict |\n|---|---:|---:|---|\n");
         out.append("| accepted posts/s through the gateway (best closed loop: ").append(best.connections).append(" connections) | ")
                 .append(fmt0(best.throughput())).append(" | >= 1,000 | ").append(verdict(best.throughput() >= 1000)).append(" |\n");
-        out.append("| p99 acceptance latency (202), same phase | ").append(ms(p99)).append(" ms | < 50 ms | ")
+        if (sustained != null) {
+            double published = sustained.published == null ? Double.NaN : sustained.published.publishedDuringLoad() * 1e9 / sustained.nanos;
+            out.append("| end to end: accepted / published posts/s with the backlog held under ").append(backlogCap)
+                    .append(" (sustained phase) | ").append(fmt0(sustained.throughput())).append(" / ").append(fmt0(published))
+                    .append(" | >= 1,000 | ").append(verdict(sustained.throughput() >= 1000 && published >= 1000)).append(" |\n");
+        }
+        out.append("| p99 acceptance latency (202), best closed loop | ").append(ms(p99)).append(" ms | < 50 ms | ")
                 .append(verdict(p99 < 50_000_000)).append(" |\n");
         if (open != null) {
             double openP99 = pct(open.sorted(), 0.99);
-            out.append("| p99 acceptance latency, open loop at ").append(fmt0(open.offeredRate)).append(" posts/s offered (")
-                    .append(fmt0(open.throughput())).append(" accepted/s) | ").append(ms(openP99)).append(" ms | < 50 ms | ")
-                    .append(open.offeredRate >= 1000 ? verdict(openP99 < 50_000_000)
-                            : (openP99 < 50_000_000 ? "met at this lower rate only" : "**not met** even at this lower rate"))
-                    .append(" |\n");
+            out.append("| p99 acceptance latency, open loop at ").append(fmt0(open.offeredRate)).append(" posts/s offered | ")
+                    .append(ms(openP99)).append(" ms | < 50 ms | ").append(atRate(open, openP99 < 50_000_000)).append(" |\n");
         }
         out.append("| accepted -> published p99, best closed loop | ").append(fmtMs(pubP99)).append(" ms | < 1,000 ms | ")
                 .append(Double.isNaN(pubP99) ? "not measurable" : verdict(pubP99 < 1000)).append(" |\n");
+        if (open != null && open.published != null) {
+            double openPub = at(open.published.finalMs(), 2);
+            out.append("| accepted -> published p99, open loop at ").append(fmt0(open.offeredRate)).append(" posts/s offered | ")
+                    .append(fmtMs(openPub)).append(" ms | < 1,000 ms | ")
+                    .append(Double.isNaN(openPub) ? "not measurable" : atRate(open, openPub < 1000)).append(" |\n");
+        }
         out.append("| accepted posts/s / direct-SQL posts/s | ").append(fmt0(best.throughput())).append(" / ").append(fmt0(ref.tps()))
                 .append(" = ").append(String.format(Locale.ROOT, "%.1f%%", 100 * ratio)).append(" | >= 40% | ")
                 .append(verdict(ratio >= 0.40)).append(" |\n\n");
@@ -1089,13 +1213,17 @@ public class PostsBench {
                 + "), one sandbox account (`POST /api/v1/accounts`, which counts as a request). Limits on, as in production: "
                 + "the gateway announced `X-RateLimit-Limit: " + rateLimitSeen + "`");
         row(out, "sanity check", "one post before the load: " + sanity);
-        row(out, "load", "warm-up: closed loop, " + connectionCounts.stream().mapToInt(Integer::intValue).max().orElse(8)
-                + " connections, " + warmupOutcome + "; then " + durationSeconds + " s per phase: closed loop (keep-alive "
-                + "HTTP/1.1, each connection sends its next post when the previous answer is read, pacer at most " + fmt0(rate)
-                + " posts/s) at " + connectionCounts.stream().map(String::valueOf).collect(Collectors.joining(", ")) + " connections"
-                + (open == null ? "" : ", then open loop (" + openConnections + " connections, a post due every 1/rate s, latency "
-                + "from its due time; " + (openRateOption.equals("auto") ? "rate: 70% of the best closed loop" : "rate given") + ")")
-                + ". After each phase the pipeline drains (no post queued or publishing) before the next begins");
+        int maxConnections = connectionCounts.stream().mapToInt(Integer::intValue).max().orElse(8);
+        row(out, "load", "warm-up: closed loop, " + maxConnections + " connections, waiting while more than " + backlogCap
+                + " posts are queued or publishing (so delivery warms up too), " + warmupOutcome + ". Then " + durationSeconds
+                + " s per phase, in this order: "
+                + (sustained == null ? "" : "the sustained phase, straight after the warm-up (the same gated closed loop: it accepts "
+                + "as fast as the pipeline publishes); ")
+                + "closed loop (keep-alive HTTP/1.1, each connection sends its next post when the previous answer is read, "
+                + "pacer at most " + fmt0(rate) + " posts/s) at " + connectionCounts.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                + " connections" + (open == null ? "" : "; open loop (" + openConnections + " connections, a post due every 1/rate s, latency "
+                + "from its due time; " + (openRateOption.equals("auto") ? "rate: 80% of the lower of the sustained phase's accepted and published rates" : "rate given") + ")")
+                + ". The pipeline drains (no post queued or publishing) after each phase");
         out.append('\n');
 
         out.append("## Acceptance: `POST /posts` through the gateway\n\n");
@@ -1105,7 +1233,9 @@ public class PostsBench {
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (Phase p : phases) {
             long[] s = p.sorted();
-            out.append("| ").append(p == best ? "**" + p.name + "**" : p.name).append(" | ").append(p.accepted()).append(" | ")
+            String label = (p == best ? "**" + p.name + "**" : p.name)
+                    + (p.gated ? " (sending paused " + fmt0(p.gateClosedNanos / 1e9) + " s of " + fmt0(p.nanos / 1e9) + ")" : "");
+            out.append("| ").append(label).append(" | ").append(p.accepted()).append(" | ")
                     .append(fmt0(p.throughput())).append(" | ").append(ms(pct(s, 0.5))).append(" | ").append(ms(pct(s, 0.9)))
                     .append(" | ").append(ms(pct(s, 0.99))).append(" | ").append(ms(pct(s, 0.999))).append(" | ")
                     .append(ms(s.length == 0 ? -1 : s[s.length - 1])).append(" | ")
@@ -1129,8 +1259,9 @@ public class PostsBench {
         out.append("## Accepted -> published\n\n");
         out.append("From posts-service's database (`herald_posts.posts`) for the posts each phase accepted: `created_at` is the ")
                 .append("acceptance, `finalized_at` when the post became final, `dispatched_at` when it was handed to delivery. ")
-                .append("Published during the load: the phase's posts final before its load ended, per second of load (below the ")
-                .append("accepted rate when delivery falls behind). Drain: last `finalized_at` of the phase's posts minus the end of its load.\n\n");
+                .append("Published during the load: posts that became published while the phase's load ran, per second (the ")
+                .append("pipeline's output; below the accepted rate when delivery falls behind; the sustained phase follows the ")
+                .append("warm-up without a drain, so its output is the steady state's). Drain: last `finalized_at` of the phase's posts minus the end of its load.\n\n");
         out.append("| phase | accepted | published | other statuses | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | accepted -> dispatched p50 / p99 ms | published during the load, posts/s | drain after the load |\n");
         out.append("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Phase p : phases) {
@@ -1300,6 +1431,14 @@ public class PostsBench {
 
     static String verdict(boolean met) {
         return met ? "met" : "**not met**";
+    }
+
+    /** A latency verdict measured at a rate below the target's 1,000 posts/s says so. */
+    static String atRate(Phase p, boolean met) {
+        if (p.offeredRate >= 1000) {
+            return verdict(met);
+        }
+        return met ? "met at " + fmt0(p.offeredRate) + " posts/s only (the target is at 1,000)" : "**not met**, even at " + fmt0(p.offeredRate) + " posts/s";
     }
 
     static void row(StringBuilder out, String k, String v) {
@@ -1486,6 +1625,143 @@ public class PostsBench {
     }
 
     // ---------------------------------------------------------------- small helpers
+
+    /**
+     * A minimal PostgreSQL client (protocol 3, simple queries, trust authentication as the embedded server has) for
+     * the polls during the run: a psql process per poll costs tens of milliseconds of CPU on this machine.
+     */
+    static final class Pg implements AutoCloseable {
+        final Socket socket;
+        final java.io.DataInputStream in;
+        final java.io.DataOutputStream out;
+
+        private Pg(Socket socket) throws IOException {
+            this.socket = socket;
+            this.in = new java.io.DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            this.out = new java.io.DataOutputStream(new java.io.BufferedOutputStream(socket.getOutputStream()));
+        }
+
+        static Pg connect(String host, int port, String user, String database) throws IOException {
+            Socket s = new Socket();
+            s.setTcpNoDelay(true);
+            s.setSoTimeout(60_000);
+            s.connect(new InetSocketAddress(host, port), 5_000);
+            Pg pg = new Pg(s);
+            ByteArrayOutputStreamX body = new ByteArrayOutputStreamX();
+            body.writeInt(196608);
+            for (String kv : new String[] {"user", user, "database", database, "application_name", "posts-bench"}) {
+                body.writeCString(kv);
+            }
+            body.write(0);
+            pg.out.writeInt(body.size() + 4);
+            body.writeTo(pg.out);
+            pg.out.flush();
+            while (true) {
+                int type = pg.in.readUnsignedByte();
+                byte[] payload = pg.readPayload();
+                if (type == 'R' && java.nio.ByteBuffer.wrap(payload).getInt() != 0) {
+                    throw new IOException("PostgreSQL asks for a password (authentication request "
+                            + java.nio.ByteBuffer.wrap(payload).getInt() + "); the bench expects trust authentication");
+                }
+                if (type == 'E') {
+                    throw new IOException("PostgreSQL refused the connection: " + errorText(payload));
+                }
+                if (type == 'Z') {
+                    return pg;
+                }
+            }
+        }
+
+        /** Runs one statement; the rows as text (null for SQL NULL). */
+        synchronized List<String[]> query(String sql) throws IOException {
+            byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+            out.writeByte('Q');
+            out.writeInt(text.length + 5);
+            out.write(text);
+            out.writeByte(0);
+            out.flush();
+            List<String[]> rows = new ArrayList<>();
+            String error = null;
+            while (true) {
+                int type = in.readUnsignedByte();
+                byte[] payload = readPayload();
+                switch (type) {
+                    case 'D' -> {
+                        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(payload);
+                        String[] row = new String[b.getShort()];
+                        for (int i = 0; i < row.length; i++) {
+                            int len = b.getInt();
+                            if (len >= 0) {
+                                row[i] = new String(payload, b.position(), len, StandardCharsets.UTF_8);
+                                b.position(b.position() + len);
+                            }
+                        }
+                        rows.add(row);
+                    }
+                    case 'E' -> error = errorText(payload);
+                    case 'Z' -> {
+                        if (error != null) {
+                            throw new IOException("PostgreSQL: " + error + " (" + sql + ")");
+                        }
+                        return rows;
+                    }
+                    default -> { }
+                }
+            }
+        }
+
+        byte[] readPayload() throws IOException {
+            int length = in.readInt();
+            byte[] payload = new byte[length - 4];
+            in.readFully(payload);
+            return payload;
+        }
+
+        static String errorText(byte[] payload) {
+            StringBuilder text = new StringBuilder();
+            int i = 0;
+            while (i < payload.length && payload[i] != 0) {
+                char field = (char) payload[i++];
+                int end = i;
+                while (end < payload.length && payload[end] != 0) {
+                    end++;
+                }
+                if (field == 'M' || field == 'C') {
+                    text.append(field == 'C' ? " [" : "").append(new String(payload, i, end - i, StandardCharsets.UTF_8))
+                            .append(field == 'C' ? "]" : "");
+                }
+                i = end + 1;
+            }
+            return text.toString().trim();
+        }
+
+        @Override
+        public void close() {
+            try {
+                out.writeByte('X');
+                out.writeInt(4);
+                out.flush();
+                socket.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+    }
+
+    static final class ByteArrayOutputStreamX extends java.io.ByteArrayOutputStream {
+        void writeInt(int v) {
+            write(v >>> 24);
+            write(v >>> 16);
+            write(v >>> 8);
+            write(v);
+        }
+
+        void writeCString(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            write(b, 0, b.length);
+            write(0);
+        }
+    }
 
     static final class LongList {
         long[] values = new long[4096];

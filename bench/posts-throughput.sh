@@ -24,10 +24,15 @@ Usage: bench/posts-throughput.sh [options]
                        no workspace passes 290 of its 300 requests in any calendar minute nor 990 of its 1,000 test
                        publications; the limits stay on)
   --connections LIST   closed-loop phases, comma-separated connection counts (default 8,16,32)
-  --warmup S           minimum warm-up (default 60 s) before the first phase: closed loop at the largest count in
-                       15 s chunks until the accepted rate is steady, at most --warmup-max S (default 300)
-  --duration S         measured seconds per phase, and of the pgbench reference (default 30)
-  --open-rate R        open-loop phase at R posts/s offered; auto (default): 70% of the best closed loop; 0 skips it
+  --warmup S           minimum warm-up (default 120 s) before the first phase: closed loop at the largest count,
+                       gated by --backlog, in 15 s chunks until the accepted rate is steady and the JIT compilers
+                       use under 10% of the machine, at most --warmup-max S (default 300)
+  --duration S         measured seconds per phase, and of the pgbench reference (default 20)
+  --backlog N          the gate of the warm-up and of the sustained phase: no post is sent while more than N
+                       (default 500) are queued or publishing, until fewer than N/2 are
+  --no-sustained       skip the sustained phase (straight after the warm-up, the same gated closed loop, measured)
+  --open-rate R        open-loop phase at R posts/s offered; auto (default): 80% of the sustained phase's accepted
+                       and published rates, the lower (70% of the best closed loop without it); 0 skips it
   --open-connections N connections of the open loop (default 64)
   --drain-timeout S    after each phase, wait at most S s (default 120) for the pipeline to drain
   --pgbench-clients N  pgbench -c (default 8)
@@ -49,9 +54,11 @@ WORKTREE=0
 RATE=auto
 WORKSPACES=auto
 CONNECTIONS=8,16,32
-WARMUP=60
+WARMUP=120
 WARMUP_MAX=300
-DURATION=30
+DURATION=20
+BACKLOG=500
+SUSTAINED=true
 OPEN_RATE=auto
 OPEN_CONNECTIONS=64
 DRAIN_TIMEOUT=120
@@ -71,6 +78,8 @@ while [[ $# -gt 0 ]]; do
     --warmup) WARMUP="$2"; shift 2 ;;
     --warmup-max) WARMUP_MAX="$2"; shift 2 ;;
     --duration) DURATION="$2"; shift 2 ;;
+    --backlog) BACKLOG="$2"; shift 2 ;;
+    --no-sustained) SUSTAINED=false; shift ;;
     --open-rate) OPEN_RATE="$2"; shift 2 ;;
     --open-connections) OPEN_CONNECTIONS="$2"; shift 2 ;;
     --drain-timeout) DRAIN_TIMEOUT="$2"; shift 2 ;;
@@ -114,11 +123,11 @@ if [[ "$NO_RESULTS" == 1 ]]; then
 elif [[ -z "$OUT" ]]; then
   OUT="$BENCH/results/$(date -u +%Y-%m-%d-%H%M)-posts.md"
 fi
-phases=$(( $(tr ',' '\n' <<<"$CONNECTIONS" | wc -l) + 1 ))
+phases=$(( $(tr ',' '\n' <<<"$CONNECTIONS" | wc -l) + 2 ))
 budget=$(( WAIT_IDLE + (WARMUP > WARMUP_MAX ? WARMUP : WARMUP_MAX) + DRAIN_TIMEOUT + (phases + 1) * (DURATION + DRAIN_TIMEOUT) + DURATION + 5 + 420 ))
 timeout "$budget" java -Xms64m -Xmx768m -XX:+UseSerialGC "$BENCH/PostsBench.java" \
   --state="$STATE" --src="$SRC" --bench-dir="$BENCH" --gateway-port="$GATEWAY_PORT" --postgres-port="$POSTGRES_PORT" \
   --rate="$RATE" --workspaces="$WORKSPACES" --connections="$CONNECTIONS" --warmup="$WARMUP" --warmup-max="$WARMUP_MAX" --duration="$DURATION" \
-  --open-rate="$OPEN_RATE" --open-connections="$OPEN_CONNECTIONS" --drain-timeout="$DRAIN_TIMEOUT" \
+  --backlog="$BACKLOG" --sustained="$SUSTAINED" --open-rate="$OPEN_RATE" --open-connections="$OPEN_CONNECTIONS" --drain-timeout="$DRAIN_TIMEOUT" \
   --pgbench-clients="$PGBENCH_CLIENTS" --pgbench-threads="$PGBENCH_THREADS" --wait-idle="$WAIT_IDLE" \
   --clk-tck="$(getconf CLK_TCK 2>/dev/null || echo 100)" --source="$SOURCE" --machine="$(bench_machine)" --results="$OUT"
