@@ -12,6 +12,7 @@ import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The SSRF guard: where a receiver URL may point. A URL must be absolute {@code https} with a host, no user
@@ -21,11 +22,12 @@ import java.util.Optional;
  * created and again before every attempt (DNS can change), and the attempt connects to the very address that
  * was checked, so a name that re-resolves elsewhere in between (DNS rebinding) reaches nothing new.
  * {@code herald.webhooks.allow-private-urls} (local runs only) lifts the address rules and admits plain http.
- * Resolution blocks, so it runs on a worker thread, never on the event loop.
+ * Resolving a name blocks, so it runs on a worker thread, never on the event loop (a literal address needs no lookup).
  */
 @ApplicationScoped
 public class ReceiverAddresses {
     public static final int MAX_URL_LENGTH = 2048;
+    private static final Pattern IPV4_LITERAL = Pattern.compile("^\\d{1,3}(\\.\\d{1,3}){3}$");
 
     private final Vertx vertx;
     private final boolean allowPrivate;
@@ -93,25 +95,42 @@ public class ReceiverAddresses {
         int port = uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80;
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         String requestUri = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
-        return vertx.executeBlocking(Uni.createFrom().item(() -> {
-            InetAddress[] addresses;
-            try {
-                addresses = resolver.resolve(host);
-            } catch (UnknownHostException e) {
-                throw new RefusedUrl("must have a host that resolves (" + host + " does not)", false);
+        if (isLiteral(host)) {
+            // No lookup: the JDK parses a literal address without asking DNS, so no worker thread is needed.
+            return Uni.createFrom().item(() -> check(host, port, ssl, requestUri));
+        }
+        return vertx.executeBlocking(Uni.createFrom().item(() -> check(host, port, ssl, requestUri)), false);
+    }
+
+    private Receiver check(String host, int port, boolean ssl, String requestUri) {
+        InetAddress[] addresses;
+        try {
+            addresses = resolver.resolve(host);
+        } catch (UnknownHostException e) {
+            throw new RefusedUrl("must have a host that resolves (" + host + " does not)", false);
+        }
+        if (addresses == null || addresses.length == 0) {
+            throw new RefusedUrl("must have a host that resolves (" + host + " does not)", false);
+        }
+        if (!allowPrivate) {
+            Optional<InetAddress> refused = Arrays.stream(addresses).filter(address -> !isPublic(address)).findFirst();
+            if (refused.isPresent()) {
+                throw new RefusedUrl("must resolve to public addresses only (" + host + " resolves to "
+                        + refused.get().getHostAddress() + ")", false);
             }
-            if (addresses == null || addresses.length == 0) {
-                throw new RefusedUrl("must have a host that resolves (" + host + " does not)", false);
-            }
-            if (!allowPrivate) {
-                Optional<InetAddress> refused = Arrays.stream(addresses).filter(address -> !isPublic(address)).findFirst();
-                if (refused.isPresent()) {
-                    throw new RefusedUrl("must resolve to public addresses only (" + host + " resolves to "
-                            + refused.get().getHostAddress() + ")", false);
-                }
-            }
-            return new Receiver(host, port, ssl, requestUri, addresses[0]);
-        }), false);
+        }
+        return new Receiver(host, port, ssl, requestUri, addresses[0]);
+    }
+
+    /** Whether the JDK reads {@code host} as an address without any lookup. */
+    private static boolean isLiteral(String host) {
+        if (host.indexOf(':') >= 0) {
+            return true; // IPv6: never a name, parsed (or refused) without DNS
+        }
+        if (!IPV4_LITERAL.matcher(host).matches()) {
+            return false;
+        }
+        return Arrays.stream(host.split("\\.")).allMatch(octet -> Integer.parseInt(octet) <= 255);
     }
 
     private URI parse(String url) {

@@ -26,8 +26,6 @@ public final class Receiver implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Deque<Answer> script = new ConcurrentLinkedDeque<>();
     private volatile Answer otherwise = Answer.status(200);
-    private final java.util.concurrent.atomic.AtomicInteger concurrent = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicInteger maxConcurrent = new java.util.concurrent.atomic.AtomicInteger();
 
     /** What the receiver answers: a status, headers and a body, after a delay (or never). */
     public record Answer(int status, Map<String, String> headers, String body, long delayMillis, boolean hangs) {
@@ -109,21 +107,7 @@ public final class Receiver implements AutoCloseable {
         return requests();
     }
 
-    /** The most requests this receiver was answering at once. */
-    public int maxConcurrent() {
-        return maxConcurrent.get();
-    }
-
     private void handle(HttpExchange exchange) throws IOException {
-        maxConcurrent.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
-        try {
-            answer(exchange);
-        } finally {
-            concurrent.decrementAndGet();
-        }
-    }
-
-    private void answer(HttpExchange exchange) throws IOException {
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readAllBytes();
