@@ -38,7 +38,11 @@ public final class RunningSuite {
                     .serviceEnvironment(Map.of("HERALD_USAGE_PLAN_OVERRIDES", "starter.api_requests=" + STARTER_API_REQUESTS,
                             // A killed delivery-worker's leases lapse in 10 s rather than 60 (the sandbox's
                             // slowest publication takes 3 s), so the fault test does not wait a minute.
-                            "HERALD_DELIVERY_LEASE", "PT10S", "HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S"))
+                            "HERALD_DELIVERY_LEASE", "PT10S", "HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S",
+                            // Webhook retries after 1 s, 1 s and 1 s (four attempts) instead of 5 s to 10 h, a 2 s
+                            // request timeout instead of 10 s, and a killed webhooks-service's leases lapse in 5 s.
+                            "HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S", "HERALD_WEBHOOKS_REQUEST_TIMEOUT", "PT2S",
+                            "HERALD_WEBHOOKS_LEASE", "PT5S"))
                     .build());
             Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
         }

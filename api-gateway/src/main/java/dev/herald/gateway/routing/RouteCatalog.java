@@ -56,7 +56,10 @@ public class RouteCatalog {
             ApiRoute.metered("POST", "/webhooks", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("GET", "/webhooks/{id}", WEBHOOKS_READ, Upstream.WEBHOOKS),
             ApiRoute.exempt("DELETE", "/webhooks/{id}", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
+            ApiRoute.metered("POST", "/webhooks/{id}/rotate-secret", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
+            ApiRoute.metered("POST", "/webhooks/{id}/test", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("GET", "/deliveries", WEBHOOKS_READ, Upstream.WEBHOOKS),
+            ApiRoute.metered("POST", "/deliveries/{id}/retry", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
 
             ApiRoute.metered("GET", "/logs", LOGS_READ, Upstream.GATEWAY),
 

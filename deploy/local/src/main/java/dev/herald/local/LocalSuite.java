@@ -438,6 +438,11 @@ public final class LocalSuite implements AutoCloseable {
             // Hosted connect links point at the gateway, which routes /connect/** to accounts-service.
             env.put("HERALD_CONNECT_PUBLIC_URL", gatewayUrl());
         }
+        if (service == HeraldService.WEBHOOKS) {
+            // Local receivers (http://127.0.0.1:...) for ./herald up and the system tests; production refuses
+            // plain http and non-public addresses.
+            env.put("HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS", "true");
+        }
         if (service == HeraldService.API_GATEWAY) {
             env.put("HERALD_ADMIN_TOKEN", secrets.adminToken());
             env.put("HERALD_DEMO_TEST_KEY", secrets.demoTestKey());

@@ -1,0 +1,96 @@
+package dev.herald.webhooks.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.validation.FieldValue;
+import dev.herald.common.validation.JsonBody;
+import dev.herald.webhooks.model.EventTypes;
+import dev.herald.webhooks.service.ReceiverAddresses;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads {@code POST /webhooks}: {@code url} (required, at most 2048 characters, absolute https without user
+ * information), {@code description} (optional, at most 500 characters, null allowed), {@code events} (required,
+ * a non-empty array of distinct event names). Every problem is collected; the caller adds the address check and
+ * calls {@link JsonBody#validate()}.
+ */
+final class EndpointRequestReader {
+    static final int MAX_DESCRIPTION_LENGTH = 500;
+    private static final Set<String> FIELDS = Set.of("url", "description", "events");
+
+    private EndpointRequestReader() {
+    }
+
+    /** A read body: the values that passed (null where a field failed) and the reader holding the problems. */
+    record EndpointRequest(JsonBody body, String url, String description, List<String> events) {
+    }
+
+    static EndpointRequest read(JsonNode json, ReceiverAddresses addresses) {
+        JsonBody body = JsonBody.of(json, FIELDS);
+        FieldValue<String> url = body.string("url").required().length(1, ReceiverAddresses.MAX_URL_LENGTH).read();
+        String acceptedUrl = url.orNull();
+        if (acceptedUrl != null) {
+            String problem = addresses.formProblem(acceptedUrl).orElse(null);
+            if (problem != null) {
+                body.reject("url", "invalid_format", "url " + problem + ".");
+                acceptedUrl = null;
+            }
+        }
+        FieldValue<String> description = body.string("description").nullable().length(0, MAX_DESCRIPTION_LENGTH).read();
+        return new EndpointRequest(body, acceptedUrl, description.orNull(), events(body, json.get("events")));
+    }
+
+    private static List<String> events(JsonBody body, JsonNode events) {
+        if (events == null || events.isNull()) {
+            body.reject("events", "required", "events is required: name at least one of " + names() + ".");
+            return List.of();
+        }
+        if (!events.isArray()) {
+            body.reject("events", "invalid_type", "events must be an array of event names.");
+            return List.of();
+        }
+        if (events.isEmpty()) {
+            body.reject("events", "too_short", "events must name at least one of " + names() + ".");
+            return List.of();
+        }
+        Set<String> accepted = new LinkedHashSet<>();
+        for (int i = 0; i < events.size(); i++) {
+            JsonNode event = events.get(i);
+            String field = "events[" + i + "]";
+            if (!event.isTextual()) {
+                body.reject(field, "invalid_type", field + " must be a string.");
+            } else if (!EventTypes.SUBSCRIBABLE.contains(event.textValue())) {
+                body.reject(field, "invalid_value", field + " must be one of " + names() + ".");
+            } else if (!accepted.add(event.textValue())) {
+                body.reject(field, "invalid_value", field + " repeats " + event.textValue() + ".");
+            }
+        }
+        return new ArrayList<>(accepted);
+    }
+
+    private static String names() {
+        return String.join(", ", EventTypes.SUBSCRIBABLE);
+    }
+
+    /**
+     * Bodies of the POST actions that take none: absent, empty or {@code {}}; JSON that is not an object is a 400,
+     * any field a 422 ({@code unknown_field}).
+     */
+    static void noFields(String raw, ObjectMapper mapper) {
+        if (raw == null || raw.isBlank()) {
+            return;
+        }
+        JsonNode json;
+        try {
+            json = mapper.readTree(raw);
+        } catch (JsonProcessingException e) {
+            throw ApiException.invalidRequest("The request body is not valid JSON.");
+        }
+        JsonBody.of(json, Set.of()).validate();
+    }
+}

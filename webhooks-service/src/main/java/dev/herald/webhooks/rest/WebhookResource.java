@@ -1,0 +1,85 @@
+package dev.herald.webhooks.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.api.DataEnvelope;
+import dev.herald.common.api.ListEnvelope;
+import dev.herald.common.auth.Caller;
+import dev.herald.common.auth.InternalCaller;
+import dev.herald.webhooks.model.WebhookDelivery;
+import dev.herald.webhooks.model.WebhookEndpoint;
+import dev.herald.webhooks.rest.EndpointRequestReader.EndpointRequest;
+import dev.herald.webhooks.service.EndpointService;
+import dev.herald.webhooks.service.ReceiverAddresses;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** {@code /webhooks}: register, list, read and disable endpoints; rotate a secret; send a test event. */
+@Path("/webhooks")
+@InternalCaller
+@Produces(MediaType.APPLICATION_JSON)
+public class WebhookResource {
+    private final EndpointService endpoints;
+    private final ReceiverAddresses addresses;
+    private final Caller caller;
+    private final ObjectMapper mapper;
+
+    public WebhookResource(EndpointService endpoints, ReceiverAddresses addresses, Caller caller, ObjectMapper mapper) {
+        this.endpoints = endpoints;
+        this.addresses = addresses;
+        this.caller = caller;
+        this.mapper = mapper;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> create(JsonNode json) {
+        EndpointRequest request = EndpointRequestReader.read(json, addresses);
+        return endpoints.create(caller.workspaceId(), caller.mode(), request.body(), request.url(), request.description(),
+                        request.events())
+                .map(endpoint -> Response.status(Response.Status.CREATED).entity(DataEnvelope.of(endpoint)).build());
+    }
+
+    @GET
+    public Uni<ListEnvelope<WebhookEndpoint>> list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        return endpoints.list(caller.workspaceId(), caller.mode(), limit, cursor);
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<DataEnvelope<WebhookEndpoint>> get(@PathParam("id") String id) {
+        return endpoints.get(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    /** Disables the endpoint (the spec's DELETE); idempotent, answering the endpoint. */
+    @DELETE
+    @Path("/{id}")
+    public Uni<DataEnvelope<WebhookEndpoint>> disable(@PathParam("id") String id) {
+        return endpoints.disable(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    @POST
+    @Path("/{id}/rotate-secret")
+    public Uni<DataEnvelope<WebhookEndpoint>> rotateSecret(@PathParam("id") String id, String body) {
+        EndpointRequestReader.noFields(body, mapper);
+        return endpoints.rotateSecret(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    /** Sends a signed {@code webhook.test} event to the endpoint; answers its delivery (202: on its way). */
+    @POST
+    @Path("/{id}/test")
+    public Uni<Response> test(@PathParam("id") String id, String body) {
+        EndpointRequestReader.noFields(body, mapper);
+        return endpoints.sendTest(caller.workspaceId(), caller.mode(), id)
+                .map(delivery -> Response.status(Response.Status.ACCEPTED).entity(DataEnvelope.<WebhookDelivery>of(delivery)).build());
+    }
+}

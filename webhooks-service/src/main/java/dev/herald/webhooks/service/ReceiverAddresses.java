@@ -1,0 +1,251 @@
+package dev.herald.webhooks.service;
+
+import dev.herald.webhooks.config.WebhooksConfig;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The SSRF guard: where a receiver URL may point. A URL must be absolute {@code https} with a host, no user
+ * information and no fragment; its host must resolve, and <em>every</em> address it resolves to must be public
+ * (not loopback, private, link-local, the cloud metadata address, CGNAT, unspecified, multicast, reserved or
+ * documentation ranges, nor IPv6 forms that embed such an IPv4 address). The check runs when an endpoint is
+ * created and again before every attempt (DNS can change), and the attempt connects to the very address that
+ * was checked, so a name that re-resolves elsewhere in between (DNS rebinding) reaches nothing new.
+ * {@code herald.webhooks.allow-private-urls} (local runs only) lifts the address rules and admits plain http.
+ * Resolving a name blocks, so it runs on a worker thread, never on the event loop (a literal address needs no lookup).
+ */
+@ApplicationScoped
+public class ReceiverAddresses {
+    public static final int MAX_URL_LENGTH = 2048;
+    private static final Pattern IPV4_LITERAL = Pattern.compile("^\\d{1,3}(\\.\\d{1,3}){3}$");
+
+    private final Vertx vertx;
+    private final boolean allowPrivate;
+    private final Resolver resolver;
+
+    @Inject
+    public ReceiverAddresses(Vertx vertx, WebhooksConfig config) {
+        this(vertx, config.allowPrivateUrls(), InetAddress::getAllByName);
+    }
+
+    ReceiverAddresses(Vertx vertx, boolean allowPrivate, Resolver resolver) {
+        this.vertx = vertx;
+        this.allowPrivate = allowPrivate;
+        this.resolver = resolver;
+    }
+
+    /** Turns a host name into its addresses (the JDK's resolver, or a test's). */
+    @FunctionalInterface
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
+    /** Where an attempt goes: the URL's parts and the checked address to connect to. */
+    public record Receiver(String host, int port, boolean ssl, String requestUri, InetAddress address) {
+    }
+
+    /** A URL that may not be used; the message is the end of a sentence about {@code url} ("must ..."). */
+    public static final class RefusedUrl extends RuntimeException {
+        private final boolean format;
+
+        RefusedUrl(String message, boolean format) {
+            super(message, null, false, false);
+            this.format = format;
+        }
+
+        /** True when the URL's form is wrong, false when its host does not resolve to an acceptable address. */
+        public boolean format() {
+            return format;
+        }
+    }
+
+    /** What is wrong with the form of {@code url} ("must ..."), or empty when the form is acceptable. */
+    public Optional<String> formProblem(String url) {
+        try {
+            parse(url);
+            return Optional.empty();
+        } catch (RefusedUrl e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /**
+     * Resolves and checks {@code url}; fails with {@link RefusedUrl} when it may not be used. The item names the
+     * address to connect to.
+     */
+    public Uni<Receiver> vet(String url) {
+        URI uri;
+        try {
+            uri = parse(url);
+        } catch (RefusedUrl e) {
+            return Uni.createFrom().failure(e);
+        }
+        String host = bareHost(uri.getHost());
+        boolean ssl = "https".equalsIgnoreCase(uri.getScheme());
+        int port = uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80;
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        String requestUri = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+        if (isLiteral(host)) {
+            // No lookup: the JDK parses a literal address without asking DNS, so no worker thread is needed.
+            return Uni.createFrom().item(() -> check(host, port, ssl, requestUri));
+        }
+        return vertx.executeBlocking(Uni.createFrom().item(() -> check(host, port, ssl, requestUri)), false);
+    }
+
+    private Receiver check(String host, int port, boolean ssl, String requestUri) {
+        InetAddress[] addresses;
+        try {
+            addresses = resolver.resolve(host);
+        } catch (UnknownHostException e) {
+            throw new RefusedUrl("must have a host that resolves (" + host + " does not)", false);
+        }
+        if (addresses == null || addresses.length == 0) {
+            throw new RefusedUrl("must have a host that resolves (" + host + " does not)", false);
+        }
+        if (!allowPrivate) {
+            Optional<InetAddress> refused = Arrays.stream(addresses).filter(address -> !isPublic(address)).findFirst();
+            if (refused.isPresent()) {
+                throw new RefusedUrl("must resolve to public addresses only (" + host + " resolves to "
+                        + refused.get().getHostAddress() + ")", false);
+            }
+        }
+        return new Receiver(host, port, ssl, requestUri, addresses[0]);
+    }
+
+    /** Whether the JDK reads {@code host} as an address without any lookup. */
+    private static boolean isLiteral(String host) {
+        if (host.indexOf(':') >= 0) {
+            return true; // IPv6: never a name, parsed (or refused) without DNS
+        }
+        if (!IPV4_LITERAL.matcher(host).matches()) {
+            return false;
+        }
+        return Arrays.stream(host.split("\\.")).allMatch(octet -> Integer.parseInt(octet) <= 255);
+    }
+
+    private URI parse(String url) {
+        if (url == null || url.isEmpty()) {
+            throw new RefusedUrl("must be an absolute https URL", true);
+        }
+        if (url.length() > MAX_URL_LENGTH) {
+            throw new RefusedUrl("must be at most " + MAX_URL_LENGTH + " characters", true);
+        }
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new RefusedUrl(schemeRule(), true);
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!uri.isAbsolute() || uri.isOpaque() || !(scheme.equals("https") || (allowPrivate && scheme.equals("http")))) {
+            throw new RefusedUrl(schemeRule(), true);
+        }
+        if (uri.getRawUserInfo() != null || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
+            throw new RefusedUrl("must not contain user information (user:password@)", true);
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+            throw new RefusedUrl("must have a valid host name", true);
+        }
+        if (uri.getRawFragment() != null) {
+            throw new RefusedUrl("must not contain a fragment (#...)", true);
+        }
+        return uri;
+    }
+
+    private String schemeRule() {
+        return allowPrivate ? "must be an absolute https (or, locally, http) URL" : "must be an absolute https URL";
+    }
+
+    private static String bareHost(String host) {
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    /** Whether an address is one a receiver may have: publicly routable unicast. */
+    public static boolean isPublic(InetAddress address) {
+        if (address.isAnyLocalAddress() || address.isLoopbackAddress() || address.isLinkLocalAddress()
+                || address.isSiteLocalAddress() || address.isMulticastAddress()) {
+            return false;
+        }
+        byte[] bytes = address.getAddress();
+        return bytes.length == 4 ? isPublicV4(bytes, 0) : isPublicV6(bytes);
+    }
+
+    private static boolean isPublicV4(byte[] bytes, int offset) {
+        int a = bytes[offset] & 0xff;
+        int b = bytes[offset + 1] & 0xff;
+        int c = bytes[offset + 2] & 0xff;
+        if (a == 0 || a == 10 || a == 127) {
+            return false; // "this network" (0.0.0.0 included), private, loopback
+        }
+        if (a == 100 && (b & 0xc0) == 64) {
+            return false; // 100.64.0.0/10, carrier-grade NAT
+        }
+        if (a == 169 && b == 254) {
+            return false; // link-local, including 169.254.169.254 (cloud metadata)
+        }
+        if (a == 172 && (b & 0xf0) == 16) {
+            return false; // 172.16.0.0/12
+        }
+        if (a == 192 && b == 168) {
+            return false; // 192.168.0.0/16
+        }
+        if (a == 192 && b == 0 && (c == 0 || c == 2)) {
+            return false; // IETF protocol assignments, TEST-NET-1
+        }
+        if (a == 198 && (b & 0xfe) == 18) {
+            return false; // 198.18.0.0/15, benchmarking
+        }
+        if ((a == 198 && b == 51 && c == 100) || (a == 203 && b == 0 && c == 113)) {
+            return false; // TEST-NET-2, TEST-NET-3
+        }
+        return a < 224; // multicast 224/4, reserved 240/4 and broadcast
+    }
+
+    private static boolean isPublicV6(byte[] bytes) {
+        int first = bytes[0] & 0xff;
+        int second = bytes[1] & 0xff;
+        if ((first & 0xfe) == 0xfc) {
+            return false; // fc00::/7, unique local
+        }
+        if (first == 0xfe && (second & 0xc0) == 0x80) {
+            return false; // fe80::/10, link-local
+        }
+        if (first == 0xff) {
+            return false; // multicast
+        }
+        boolean zeroPrefix = true;
+        for (int i = 0; i < 10; i++) {
+            zeroPrefix &= bytes[i] == 0;
+        }
+        if (zeroPrefix && ((bytes[10] == 0 && bytes[11] == 0) || (bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff))) {
+            return isPublicV4(bytes, 12); // IPv4-compatible ::a.b.c.d and IPv4-mapped ::ffff:a.b.c.d
+        }
+        if (first == 0x00 && second == 0x64 && (bytes[2] & 0xff) == 0xff && (bytes[3] & 0xff) == 0x9b) {
+            return isPublicV4(bytes, 12); // 64:ff9b::/96, NAT64
+        }
+        if (first == 0x20 && second == 0x02) {
+            return isPublicV4(bytes, 2); // 2002::/16, 6to4
+        }
+        if (first == 0x20 && second == 0x01 && bytes[2] == 0 && bytes[3] == 0) {
+            return false; // 2001::/32, Teredo (an obfuscated IPv4 address)
+        }
+        if (first == 0x20 && second == 0x01 && (bytes[2] & 0xff) == 0x0d && (bytes[3] & 0xff) == 0xb8) {
+            return false; // 2001:db8::/32, documentation
+        }
+        if (first == 0x01 && second == 0x00 && bytes[2] == 0 && bytes[3] == 0 && bytes[4] == 0 && bytes[5] == 0
+                && bytes[6] == 0 && bytes[7] == 0) {
+            return false; // 100::/64, discard-only
+        }
+        return true;
+    }
+}

@@ -1,0 +1,152 @@
+package dev.herald.webhooks.support;
+
+import static io.restassured.RestAssured.given;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.PostFinalizedEvent;
+import dev.herald.common.events.Topics;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.rest.JsonMapperCustomizer;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.testing.RealInfrastructure;
+import dev.herald.testing.TestTokens;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** What the webhooks tests share: calls with an internal JWT, events on the real broker, direct SQL. */
+public final class WebhooksTestSupport {
+    public static final String DATABASE = "webhooks_test";
+    /** Herald's own JSON (snake_case, RFC 3339), as posts-service writes its events. */
+    public static final ObjectMapper JSON = JsonMapperCustomizer.configure(new ObjectMapper());
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private WebhooksTestSupport() {
+    }
+
+    public static RequestSpecification as(String workspaceId, Mode mode) {
+        return given().header("Authorization", TestTokens.bearer(workspaceId, mode, "webhooks:read", "webhooks:write"))
+                .contentType(ContentType.JSON);
+    }
+
+    /** Registers an endpoint and answers its id and secret. */
+    public static Registered register(String workspaceId, Mode mode, String url, String... events) {
+        String body = "{\"url\":\"" + url + "\",\"description\":\"test receiver\",\"events\":[\"" + String.join("\",\"", events) + "\"]}";
+        var json = as(workspaceId, mode).body(body).post("/webhooks").then().statusCode(201).extract().jsonPath();
+        return new Registered(json.getString("data.id"), json.getString("data.secret"));
+    }
+
+    public record Registered(String id, String secret) {
+    }
+
+    /** A post.finalized event of a new post in the tenant, as posts-service sends it. */
+    public static PostFinalizedEvent finalized(String workspaceId, Mode mode, String type) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        String status = switch (type) {
+            case PostFinalizedEvent.PUBLISHED -> Post.PUBLISHED;
+            case PostFinalizedEvent.PARTIALLY_FAILED -> Post.PARTIALLY_FAILED;
+            case PostFinalizedEvent.FAILED -> Post.FAILED;
+            default -> Post.CANCELED;
+        };
+        String targetStatus = status.equals(Post.CANCELED) ? PostTarget.CANCELED
+                : status.equals(Post.FAILED) ? PostTarget.FAILED : PostTarget.PUBLISHED;
+        PostTarget target = new PostTarget(ResourceIds.newId(IdPrefix.ACCOUNT), Platform.LINKEDIN, null, targetStatus, 1,
+                targetStatus.equals(PostTarget.PUBLISHED) ? "sbx_0123" : null, null, null, now);
+        ObjectNode options = JSON.createObjectNode();
+        Post post = new Post(postId, "Hello, webhooks \u2713", status, mode, null, null, options, List.of(target), now, now);
+        return new PostFinalizedEvent(ResourceIds.newId(IdPrefix.EVENT), type, now, workspaceId, mode, post);
+    }
+
+    public static void send(PostFinalizedEvent... events) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
+                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
+            for (PostFinalizedEvent event : events) {
+                producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event))).get();
+            }
+        }
+    }
+
+    public static void sendRaw(String key, String value) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
+                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
+            producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, key, value)).get();
+        }
+    }
+
+    /** The rows a query answers, as column name to value. */
+    public static List<Map<String, Object>> rows(String sql, Object... parameters) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            List<Map<String, Object>> rows = new ArrayList<>();
+            try (ResultSet results = statement.executeQuery()) {
+                ResultSetMetaData meta = results.getMetaData();
+                while (results.next()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    for (int column = 1; column <= meta.getColumnCount(); column++) {
+                        row.put(meta.getColumnLabel(column), results.getObject(column));
+                    }
+                    rows.add(row);
+                }
+            }
+            return rows;
+        }
+    }
+
+    public static int update(String sql, Object... parameters) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement.executeUpdate();
+        }
+    }
+
+    /** The deliveries of an endpoint, oldest first. */
+    public static List<Map<String, Object>> deliveriesOf(String endpointId) throws Exception {
+        return rows("select * from deliveries where endpoint_id = ? order by created_at, id", endpointId);
+    }
+
+    /** Polls until the condition holds, or fails after 30 s. */
+    public static void await(String what, ThrowingCondition condition) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    @FunctionalInterface
+    public interface ThrowingCondition {
+        boolean holds() throws Exception;
+    }
+}
