@@ -132,7 +132,7 @@ class PostsPipelineIT {
     void aScheduledPostStaysQueuedUntilDueThenPublishes() throws Exception {
         String key = testKey("Scheduled");
         String account = account(key, "linkedin", "brand");
-        Instant at = Instant.now().plusSeconds(8).truncatedTo(ChronoUnit.SECONDS);
+        Instant at = Instant.now().plusSeconds(12).truncatedTo(ChronoUnit.SECONDS);
         String id = accepted(key, "{\"text\":\"Later\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\"" + at + "\"}");
         assertThat(awaitPublications(key, meter(0, 1))).containsEntry("reserved", 1);
         Thread.sleep(Math.max(0, at.toEpochMilli() - System.currentTimeMillis() - 2000));
