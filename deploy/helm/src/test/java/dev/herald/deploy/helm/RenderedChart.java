@@ -1,5 +1,9 @@
 package dev.herald.deploy.helm;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -10,14 +14,17 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The chart rendered by {@code helm template} (helm-java: Helm compiled into the test's classpath, no binary),
@@ -44,6 +51,41 @@ final class RenderedChart {
 
     static Path chart() {
         return Path.of(System.getProperty("herald.chart", "herald")).toAbsolutePath();
+    }
+
+    /**
+     * A copy of the chart in {@code target} whose values.yaml is the chart's defaults with {@code valuesFile} laid
+     * over them as Helm does (maps merged key by key, anything else replaced), for commands that read only
+     * values.yaml.
+     */
+    static Path chartWithValues(String valuesFile, Path target) throws IOException {
+        Path chart = chart();
+        try (Stream<Path> files = Files.walk(chart)) {
+            for (Path file : files.toList()) {
+                Path copy = target.resolve(chart.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode merged = yaml.readTree(chart.resolve("values.yaml").toFile());
+        merge((ObjectNode) merged, (ObjectNode) yaml.readTree(chart.resolve(valuesFile).toFile()));
+        yaml.writeValue(target.resolve("values.yaml").toFile(), merged);
+        return target;
+    }
+
+    private static void merge(ObjectNode base, ObjectNode overlay) {
+        overlay.properties().forEach(entry -> {
+            JsonNode current = base.get(entry.getKey());
+            if (current instanceof ObjectNode currentObject && entry.getValue() instanceof ObjectNode overlayObject) {
+                merge(currentObject, overlayObject);
+            } else {
+                base.set(entry.getKey(), entry.getValue());
+            }
+        });
     }
 
     /** The chart with the given values file of the chart (null: values.yaml alone) and {@code --set}s. */
