@@ -1,0 +1,201 @@
+package dev.herald.deploy.helm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.TemplateCommand;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The chart rendered by {@code helm template} (helm-java: Helm compiled into the test's classpath, no binary),
+ * every document read into its fabric8 Kubernetes model class. Reading fails on anything the model does not
+ * know: a kind or apiVersion Kubernetes does not serve (fabric8 falls back to {@link GenericKubernetesResource})
+ * or a field a type does not have (fabric8 keeps those in {@code additionalProperties} rather than failing, so
+ * {@link #unknownFields} walks every object for them).
+ */
+final class RenderedChart {
+    static final String RELEASE = "herald";
+    static final String NAMESPACE = "herald";
+    /** The oldest Kubernetes the chart claims (Chart.yaml's kubeVersion); helm-java would assume 1.20. */
+    static final String KUBE_VERSION = "1.25.0";
+
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    final String yaml;
+    final List<HasMetadata> objects;
+
+    private RenderedChart(String yaml, List<HasMetadata> objects) {
+        this.yaml = yaml;
+        this.objects = objects;
+    }
+
+    static Path chart() {
+        return Path.of(System.getProperty("herald.chart", "herald")).toAbsolutePath();
+    }
+
+    /**
+     * A copy of the chart in {@code target} whose values.yaml is the chart's defaults with {@code valuesFile} laid
+     * over them as Helm does (maps merged key by key, anything else replaced), for commands that read only
+     * values.yaml.
+     */
+    static Path chartWithValues(String valuesFile, Path target) throws IOException {
+        Path chart = chart();
+        try (Stream<Path> files = Files.walk(chart)) {
+            for (Path file : files.toList()) {
+                Path copy = target.resolve(chart.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode merged = yaml.readTree(chart.resolve("values.yaml").toFile());
+        merge((ObjectNode) merged, (ObjectNode) yaml.readTree(chart.resolve(valuesFile).toFile()));
+        yaml.writeValue(target.resolve("values.yaml").toFile(), merged);
+        return target;
+    }
+
+    private static void merge(ObjectNode base, ObjectNode overlay) {
+        overlay.properties().forEach(entry -> {
+            JsonNode current = base.get(entry.getKey());
+            if (current instanceof ObjectNode currentObject && entry.getValue() instanceof ObjectNode overlayObject) {
+                merge(currentObject, overlayObject);
+            } else {
+                base.set(entry.getKey(), entry.getValue());
+            }
+        });
+    }
+
+    /** The chart with the given values file of the chart (null: values.yaml alone) and {@code --set}s. */
+    static RenderedChart render(String valuesFile, Consumer<TemplateCommand> settings) {
+        TemplateCommand template = new Helm(chart()).template().withName(RELEASE).withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION);
+        if (valuesFile != null) {
+            Path values = chart().resolve(valuesFile);
+            if (!Files.isRegularFile(values)) {
+                throw new IllegalArgumentException("no values file " + values);
+            }
+            template.withValuesFile(values);
+        }
+        settings.accept(template);
+        return parse(template.call());
+    }
+
+    static RenderedChart render(String valuesFile) {
+        return render(valuesFile, template -> {
+        });
+    }
+
+    static RenderedChart parse(String yaml) {
+        List<HasMetadata> objects = new ArrayList<>();
+        for (String document : yaml.split("(?m)^---\\s*$")) {
+            if (document.lines().allMatch(line -> line.isBlank() || line.startsWith("#"))) {
+                continue;
+            }
+            Object parsed = SERIALIZATION.unmarshal(document);
+            if (!(parsed instanceof HasMetadata object) || parsed instanceof GenericKubernetesResource) {
+                throw new AssertionError("not a Kubernetes kind the model knows:\n" + document);
+            }
+            List<String> unknown = unknownFields(object);
+            if (!unknown.isEmpty()) {
+                throw new AssertionError(object.getKind() + " " + object.getMetadata().getName()
+                        + " has fields Kubernetes does not know: " + unknown);
+            }
+            objects.add(object);
+        }
+        return new RenderedChart(yaml, List.copyOf(objects));
+    }
+
+    <T extends HasMetadata> List<T> all(Class<T> type) {
+        return objects.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    <T extends HasMetadata> Optional<T> find(Class<T> type, String name) {
+        return all(type).stream().filter(object -> object.getMetadata().getName().equals(name)).findFirst();
+    }
+
+    <T extends HasMetadata> T get(Class<T> type, String name) {
+        return find(type, name).orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
+    }
+
+    Deployment deployment(String service) {
+        return get(Deployment.class, RELEASE + "-" + service);
+    }
+
+    Map<String, String> config(String service) {
+        return get(ConfigMap.class, RELEASE + "-" + service).getData();
+    }
+
+    /**
+     * Paths of every field fabric8 could not map to the model (its {@code additionalProperties}), e.g.
+     * {@code spec.template.spec.containers[0].readinesProbe}.
+     */
+    static List<String> unknownFields(Object object) {
+        List<String> found = new ArrayList<>();
+        collectUnknown(object, "", found);
+        return found;
+    }
+
+    private static void collectUnknown(Object value, String path, List<String> found) {
+        if (value == null) {
+            return;
+        }
+        if (value instanceof Collection<?> items) {
+            int i = 0;
+            for (Object item : items) {
+                collectUnknown(item, path + "[" + i++ + "]", found);
+            }
+            return;
+        }
+        if (value instanceof Map<?, ?> entries) {
+            entries.forEach((key, item) -> collectUnknown(item, path + "." + key, found));
+            return;
+        }
+        if (!value.getClass().getName().startsWith("io.fabric8.")) {
+            return;
+        }
+        for (Method getter : value.getClass().getMethods()) {
+            if (getter.getParameterCount() != 0 || Modifier.isStatic(getter.getModifiers())
+                    || !getter.getName().startsWith("get") || getter.getDeclaringClass() == Object.class) {
+                continue;
+            }
+            Object child;
+            try {
+                child = getter.invoke(value);
+            } catch (IllegalAccessException | InvocationTargetException e) {
+                continue;
+            }
+            String field = Character.toLowerCase(getter.getName().charAt(3)) + getter.getName().substring(4);
+            String childPath = path.isEmpty() ? field : path + "." + field;
+            if (getter.getName().equals("getAdditionalProperties")) {
+                if (child instanceof Map<?, ?> extra) {
+                    extra.keySet().forEach(key -> found.add((path.isEmpty() ? "" : path + ".") + key));
+                }
+            } else {
+                collectUnknown(child, childPath, found);
+            }
+        }
+    }
+}
