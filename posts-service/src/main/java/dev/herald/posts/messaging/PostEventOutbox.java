@@ -14,6 +14,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Records post events in the outbox, inside the transaction that made the change; keyed by post id. */
@@ -27,12 +28,20 @@ public class PostEventOutbox {
         this.clock = clock;
     }
 
-    /** The post is handed to delivery. */
-    public Uni<Void> accepted(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries) {
-        String eventId = ResourceIds.newId(IdPrefix.EVENT);
-        PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
-                workspaceId, post.mode(), post, deliveries);
-        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_ACCEPTED, post.id(), event));
+    /** A post handed to delivery: the post as it now is, and what to deliver where. */
+    public record Handover(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries) {
+    }
+
+    /** The posts are handed to delivery: one {@code post.accepted} each, written with one statement. */
+    public Uni<Void> accepted(List<Handover> handovers) {
+        List<OutboxWriter.Entry> entries = new ArrayList<>(handovers.size());
+        for (Handover handover : handovers) {
+            String eventId = ResourceIds.newId(IdPrefix.EVENT);
+            PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
+                    handover.workspaceId(), handover.post().mode(), handover.post(), handover.deliveries());
+            entries.add(new OutboxWriter.Entry(eventId, Topics.POST_ACCEPTED, handover.post().id(), event));
+        }
+        return Panache.getSession().flatMap(session -> writer.appendAll(session, entries));
     }
 
     /** The post reached a final status (published, partially failed, failed or canceled). */
