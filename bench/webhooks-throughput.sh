@@ -36,7 +36,8 @@ Usage: bench/webhooks-throughput.sh [options]
   --wait-idle S             before the warm-up, wait up to S s (default 60) for other processes to use under 10% of the
                             CPU; the run goes on regardless, and the results say how busy the machine was
   --wait-quiet S            before starting the suite, wait up to S s (default 0: don't) for a 1-minute load average
-                            under 0.8 and no other java, mvn or postgres process; the results record what was seen
+                            under 0.8, no other java, mvn or postgres process and no other suite on the service ports
+                            (polled every 30 s); the results record what was seen
   --out FILE                results file (default bench/results/<UTC date-time>-webhooks.md); --no-results writes none
   --keep-state              keep the suite's temporary state directory (logs) after the run
   -h, --help
@@ -121,7 +122,9 @@ if (( WAIT_QUIET > 0 )); then
   while :; do
     load1="$(cut -d' ' -f1 /proc/loadavg)"
     busy="$(others | wc -l | tr -d ' ')"
-    if awk -v l="$load1" 'BEGIN { exit !(l < 0.8) }' && [[ "$busy" == 0 ]]; then
+    suite=""
+    listening 8181 && suite=", another Herald suite on 127.0.0.1:8181"
+    if awk -v l="$load1" 'BEGIN { exit !(l < 0.8) }' && [[ "$busy" == 0 && -z "$suite" ]]; then
       QUIET_REPORT="before the suite started: 1-minute load average $load1, no other java/mvn/postgres process (waited ${waited} s); "
       break
     fi
@@ -130,7 +133,7 @@ if (( WAIT_QUIET > 0 )); then
       say "the machine is still busy after ${waited} s (load $load1, $busy other java/mvn/postgres processes); running anyway"
       break
     fi
-    say "waiting for a quiet machine: 1-minute load average $load1, $busy other java/mvn/postgres processes"
+    say "waiting for a quiet machine: 1-minute load average $load1, $busy other java/mvn/postgres processes$suite"
     sleep 30
     waited=$(( waited + 30 ))
   done
