@@ -12,6 +12,7 @@ import dev.herald.gateway.model.ApiKey;
 import dev.herald.gateway.model.Workspace;
 import dev.herald.gateway.model.OAuthClient;
 import dev.herald.gateway.service.OAuthTokenService;
+import dev.herald.gateway.service.ApiKeyAuthenticator;
 import dev.herald.common.wire.AdminOAuthClient;
 import dev.herald.gateway.service.WorkspaceService;
 import dev.herald.gateway.service.EntitlementsCache;
@@ -47,13 +48,15 @@ public class AdminResource {
     private final UsageClient usage;
     private final EntitlementsCache entitlements;
     private final OAuthTokenService oauth;
+    private final ApiKeyAuthenticator apiKeys;
 
     public AdminResource(WorkspaceService workspaces, UsageClient usage, EntitlementsCache entitlements,
-                         OAuthTokenService oauth) {
+                         OAuthTokenService oauth, ApiKeyAuthenticator apiKeys) {
         this.workspaces = workspaces;
         this.usage = usage;
         this.entitlements = entitlements;
         this.oauth = oauth;
+        this.apiKeys = apiKeys;
     }
 
     @POST
@@ -81,7 +84,9 @@ public class AdminResource {
     @DELETE
     @Path("/api-keys/{id}")
     public Uni<DataEnvelope<AdminApiKey>> revokeApiKey(@PathParam("id") String keyId) {
-        return workspaces.revokeApiKey(keyId).map(key -> DataEnvelope.of(toWire(key, null)));
+        // Once committed, this replica forgets the key at once; other replicas within their one second.
+        return workspaces.revokeApiKey(keyId).invoke(key -> apiKeys.forget(key.secretHash))
+                .map(key -> DataEnvelope.of(toWire(key, null)));
     }
 
     @POST

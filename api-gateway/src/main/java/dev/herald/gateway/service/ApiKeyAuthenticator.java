@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Resolves an API key ({@code sk_test_...}, {@code sk_live_...}) to an active key's credential. Lookup is by
  * the key's SHA-256, so the database never compares secrets. A found key is remembered for one second:
  * a busy key costs one lookup a second instead of one a request, and a revocation still takes effect
- * within a second (DESIGN's bound for revocation).
+ * within a second (DESIGN's bound for revocation) on every replica, and at once on the replica that revoked it
+ * ({@link #forget}).
  */
 @ApplicationScoped
 public class ApiKeyAuthenticator {
@@ -58,5 +59,10 @@ public class ApiKeyAuthenticator {
                         recent.remove(hash);
                     }
                 });
+    }
+
+    /** Drops a remembered key (by its secret's hash), so a revocation made here applies to the next request. */
+    public void forget(String secretHash) {
+        recent.remove(secretHash);
     }
 }

@@ -123,16 +123,10 @@ class ApiGatewayRoutesTest {
         given().header("Authorization", ADMIN).delete("/admin/v1/api-keys/" + created.getString("data.id")).then().statusCode(200)
                 .body("data.revoked_at", notNullValue())
                 .body("data.secret", nullValue());
-        // Revocation takes effect within a second (keys are remembered that long).
-        long revokedAt = System.nanoTime();
-        int status = 200;
-        while (status != 401 && System.nanoTime() - revokedAt < 3_000_000_000L) {
-            // Paced: a tight loop would spend the workspace's 30 requests a minute.
-            Thread.sleep(100);
-            status = given().header("Authorization", "Bearer " + key).get("/api/v1/profiles").statusCode();
-        }
-        assertThat(status).isEqualTo(401);
-        assertThat((System.nanoTime() - revokedAt) / 1_000_000).isLessThan(1_500);
+        // Keys are remembered for a second, but the replica that revoked one forgets it at once: the very next
+        // request is refused, although the key was used (and remembered) a moment ago.
+        given().header("Authorization", "Bearer " + key).get("/api/v1/profiles").then().statusCode(401)
+                .body("error.code", equalTo("authentication_failed"));
     }
 
     @Test

@@ -12,6 +12,7 @@ import dev.herald.common.validation.QueryParameters;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.posts.repository.PostFilters;
+import dev.herald.posts.service.MediaUrlGuard;
 import dev.herald.posts.service.PostDraft;
 import dev.herald.posts.service.PostService;
 import io.smallrye.mutiny.Uni;
@@ -45,18 +46,22 @@ public class PostResource {
 
     private final PostService posts;
     private final Caller caller;
+    private final MediaUrlGuard mediaUrls;
 
-    public PostResource(PostService posts, Caller caller) {
+    public PostResource(PostService posts, Caller caller, MediaUrlGuard mediaUrls) {
         this.posts = posts;
         this.caller = caller;
+        this.mediaUrls = mediaUrls;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode json, HttpHeaders headers) {
         String key = idempotencyKey(headers.getRequestHeader(IDEMPOTENCY_KEY));
-        PostDraft draft = PostRequestReader.read(json);
-        return posts.create(caller.workspaceId(), caller.mode(), key, json, draft).map(answer -> answer.replayed()
+        PostDraft read = PostRequestReader.read(json);
+        // The media URL's host is resolved off the event loop; its problem joins the draft's others in one 422.
+        return mediaUrls.vet(read).flatMap(draft -> posts.create(caller.workspaceId(), caller.mode(), key, json, draft))
+                .map(answer -> answer.replayed()
                 ? Response.ok(answer.replayedBody(), MediaType.APPLICATION_JSON_TYPE).header(REPLAYED, "true").build()
                 : Response.status(Response.Status.ACCEPTED).entity(DataEnvelope.of(answer.post())).build());
     }

@@ -209,7 +209,7 @@ class PostFinalizedDeliveryTest {
     }
 
     @Test
-    void redirectsAndClientErrorsAreFailuresAndAreNotFollowed() throws Exception {
+    void api7_redirectsAreFailuresAndAreNeverFollowed() throws Exception {
         Receiver target = receiver();
         Receiver receiver = receiver().then(Answer.status(301).withHeader("Location", target.url()), Answer.status(400));
         Registered endpoint = register(workspace, Mode.TEST, receiver.url(), "post.published");

@@ -53,7 +53,7 @@ class PublicAddressesOnlyTest {
             "https://172.16.0.1/", "https://192.168.1.1/", "https://169.254.169.254/latest/meta-data/",
             "https://100.64.0.1/", "https://0.0.0.0/", "https://[::1]/", "https://[fd00::1]/", "https://[fe80::1]/",
             "https://[::ffff:127.0.0.1]/", "https://224.0.0.1/"})
-    void aUrlThatResolvesToANonPublicAddressIsRefused(String url) {
+    void api7_aUrlThatIsOrResolvesToANonPublicAddressIsRefused(String url) {
         as(workspace, Mode.TEST).body("{\"url\":\"" + url + "\",\"events\":[\"post.published\"]}").post("/webhooks")
                 .then().statusCode(422)
                 .body("error.details.errors[0].field", equalTo("url"))
@@ -62,7 +62,7 @@ class PublicAddressesOnlyTest {
     }
 
     @Test
-    void plainHttpIsRefused() {
+    void api7_plainHttpIsRefused() {
         as(workspace, Mode.TEST).body("{\"url\":\"http://example.com/hooks\",\"events\":[\"post.published\"]}").post("/webhooks")
                 .then().statusCode(422)
                 .body("error.details.errors[0].code", equalTo("invalid_format"))
@@ -70,7 +70,7 @@ class PublicAddressesOnlyTest {
     }
 
     @Test
-    void theAddressIsCheckedAgainAtEveryAttempt() throws Exception {
+    void api7_theAddressIsCheckedAgainAtEveryAttemptAgainstDnsRebinding() throws Exception {
         try (Receiver receiver = new Receiver()) {
             // An endpoint that was public when registered and whose host now resolves to a local address (DNS can
             // change): stored directly, since the API would refuse it today.

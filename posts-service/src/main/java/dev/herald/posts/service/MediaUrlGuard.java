@@ -1,0 +1,106 @@
+package dev.herald.posts.service;
+
+import dev.herald.common.api.FieldError;
+import dev.herald.common.net.PublicAddresses;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The SSRF guard for {@code media.url} at acceptance (OWASP API7): Herald fetches media on the customer's
+ * behalf, so a URL whose host is, or resolves to, a non-public address (loopback, private ranges, link-local and
+ * the cloud metadata address, IPv6 loopback and unique-local, ...: {@link PublicAddresses}) is refused with
+ * {@code 422 validation_failed}. A host whose last label is numeric is an IP address in some other notation
+ * ({@code 2130706433}, {@code 0x7f.1}) that fetchers read differently: only the dotted-quad form is accepted.
+ * A name that does not resolve now is accepted: the address is what it resolves to at transfer time, which the
+ * fetcher must check again and connect to (DNS can change between acceptance and delivery; docs/decisions.md).
+ * Resolving blocks, so it runs on a worker thread.
+ */
+@ApplicationScoped
+public class MediaUrlGuard {
+    static final String FIELD = "media.url";
+    private static final Pattern NUMERIC_LABEL = Pattern.compile("^(0x[0-9a-f]*|[0-9]+)$");
+
+    private final Vertx vertx;
+    private final Resolver resolver;
+
+    @Inject
+    public MediaUrlGuard(Vertx vertx) {
+        this(vertx, InetAddress::getAllByName);
+    }
+
+    MediaUrlGuard(Vertx vertx, Resolver resolver) {
+        this.vertx = vertx;
+        this.resolver = resolver;
+    }
+
+    /** Turns a host name into its addresses (the JDK's resolver, or a test's). */
+    @FunctionalInterface
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
+    /** The draft, with a {@code media.url} error added when its media URL points at a non-public address. */
+    public Uni<PostDraft> vet(PostDraft draft) {
+        if (draft.media() == null) {
+            return Uni.createFrom().item(draft);
+        }
+        String host;
+        try {
+            host = new URI(draft.media().url()).getHost();
+        } catch (URISyntaxException e) {
+            return Uni.createFrom().item(draft); // the reader refused its form already
+        }
+        if (host == null) {
+            return Uni.createFrom().item(draft);
+        }
+        String bare = (host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host)
+                .toLowerCase(Locale.ROOT);
+        if (PublicAddresses.isLiteral(bare)) {
+            // No lookup: the JDK parses a literal address without asking DNS.
+            return Uni.createFrom().item(() -> withProblem(draft, problem(bare, lookup(bare))));
+        }
+        String[] labels = bare.split("\\.");
+        if (labels.length > 0 && NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches()) {
+            return Uni.createFrom().item(withProblem(draft, Optional.of(new FieldError(FIELD, "invalid_format",
+                    FIELD + " must name its host or give an IPv4 address as four decimal numbers (" + bare + ")."))));
+        }
+        return vertx.executeBlocking(Uni.createFrom().item(() -> withProblem(draft, problem(bare, lookup(bare)))), false);
+    }
+
+    private InetAddress[] lookup(String host) {
+        try {
+            InetAddress[] addresses = resolver.resolve(host);
+            return addresses == null ? new InetAddress[0] : addresses;
+        } catch (UnknownHostException e) {
+            return new InetAddress[0];
+        }
+    }
+
+    private static Optional<FieldError> problem(String host, InetAddress[] addresses) {
+        return Arrays.stream(addresses).filter(address -> !PublicAddresses.isPublic(address)).findFirst()
+                .map(refused -> new FieldError(FIELD, "invalid_value", FIELD + " must resolve to public addresses only ("
+                        + host + " resolves to " + refused.getHostAddress() + ")."));
+    }
+
+    private static PostDraft withProblem(PostDraft draft, Optional<FieldError> problem) {
+        if (problem.isEmpty()) {
+            return draft;
+        }
+        List<FieldError> errors = new ArrayList<>(draft.errors());
+        errors.add(problem.get());
+        return new PostDraft(draft.text(), draft.accountIds(), draft.media(), draft.scheduledAt(),
+                draft.platformOptions(), errors);
+    }
+}

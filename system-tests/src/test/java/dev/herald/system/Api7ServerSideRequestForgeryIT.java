@@ -1,0 +1,76 @@
+package dev.herald.system;
+
+import static dev.herald.system.RunningSuite.as;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * OWASP API7:2023, server side request forgery, through the gateway. Media URLs (fetched by Herald on the
+ * customer's behalf) that are, or resolve to, non-public addresses are refused at acceptance with a precise 422.
+ * Webhook receivers: this suite runs webhooks-service as {@code ./herald up} does, with private receivers allowed
+ * (local receivers must work), so the address rules are proven where they are on, in webhooks-service's
+ * {@code PublicAddressesOnlyTest} (production settings: loopback, metadata, private ranges, IPv6 loopback and ULA,
+ * names that resolve to them, re-checked at every attempt against DNS rebinding) and {@code
+ * PostFinalizedDeliveryTest} (redirects are never followed); here, only what holds even locally: no scheme but
+ * http(s), no credentials in the URL.
+ */
+class Api7ServerSideRequestForgeryIT {
+    private static final List<String> NON_PUBLIC_MEDIA = List.of("https://127.0.0.1/video.mp4", "https://localhost/video.mp4",
+            "https://169.254.169.254/latest/meta-data/iam/security-credentials/", "https://10.0.0.5/a.jpg",
+            "https://172.16.0.1/a.jpg", "https://172.31.255.254/a.jpg", "https://192.168.1.10/a.jpg", "https://[::1]/a.jpg",
+            "https://[fd12:3456:789a::1]/a.jpg", "https://[::ffff:169.254.169.254]/a.jpg", "https://0.0.0.0/a.jpg",
+            "https://2130706433/a.jpg", "https://0x7f000001/a.jpg");
+
+    @Test
+    void api7_mediaUrlsPointingAtNonPublicAddressesAreRefusedWithAPrecise422() {
+        String key = SecuritySupport.scopedTestKey("API7 media");
+        String account = PostsPipelineIT.account(key, "linkedin", "brand");
+        SoftAssertions softly = new SoftAssertions();
+        for (String url : NON_PUBLIC_MEDIA) {
+            Response response = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                    .body("{\"text\":\"Look\",\"account_ids\":[\"" + account + "\"],\"media\":{\"url\":\"" + url + "\",\"type\":\"image\"}}")
+                    .post("/posts");
+            SecuritySupport.assertError(softly, "media " + url, response, 422, "validation_failed");
+            List<Map<String, Object>> errors = response.jsonPath().getList("error.details.errors");
+            softly.assertThat(errors).as("media " + url + ": the one failing field").hasSize(1);
+            if (errors != null && errors.size() == 1) {
+                softly.assertThat(errors.get(0)).as("media " + url).containsEntry("field", "media.url");
+                softly.assertThat((String) errors.get(0).get("message")).as("media " + url + ": the message")
+                        .matches("media\\.url must (resolve to public addresses only \\(.+ resolves to .+\\)"
+                                + "|name its host or give an IPv4 address as four decimal numbers \\(.+\\))\\.");
+            }
+        }
+        softly.assertAll();
+        // Nothing was accepted, and a public media URL is (the refusals above are about the address alone).
+        assertThat(as(key).get("/posts").then().statusCode(200).extract().jsonPath().getList("data")).isEmpty();
+        as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"Look\",\"account_ids\":[\"" + account + "\"],\"media\":{\"url\":\"https://93.184.216.34/a.jpg\",\"type\":\"image\"}}")
+                .post("/posts").then().statusCode(202);
+    }
+
+    @Test
+    void api7_webhookUrlsWithOtherSchemesOrCredentialsAreRefusedEvenWhereLocalReceiversAreAllowed() {
+        String key = SecuritySupport.scopedTestKey("API7 webhooks");
+        SoftAssertions softly = new SoftAssertions();
+        for (String url : List.of("file:///etc/passwd", "gopher://127.0.0.1:6379/_INFO", "ftp://127.0.0.1/", "dict://127.0.0.1:11211/",
+                "jar:http://127.0.0.1/x!/", "http://user:pass@127.0.0.1/hooks", "https://169.254.169.254@evil.example/")) {
+            Response response = as(key).contentType(ContentType.JSON)
+                    .body("{\"url\":\"" + url + "\",\"events\":[\"post.published\"]}").post("/webhooks");
+            SecuritySupport.assertError(softly, "webhook " + url, response, 422, "validation_failed");
+            JsonPath body = response.jsonPath();
+            softly.assertThat(body.getString("error.details.errors[0].field")).as("webhook " + url).isEqualTo("url");
+            softly.assertThat(body.getString("error.details.errors[0].message")).as("webhook " + url)
+                    .startsWith("url must");
+        }
+        softly.assertAll();
+        assertThat(as(key).get("/webhooks").then().statusCode(200).extract().jsonPath().getList("data")).isEmpty();
+    }
+}
