@@ -186,7 +186,9 @@ class Api1ObjectLevelAuthorizationIT {
         String intruder = SecuritySupport.scopedTestKey("API1 cursor intruder");
         // Lists where the owner has more than one page at limit=1.
         for (String list : List.of("/accounts", "/profiles", "/posts", "/logs")) {
+            long started = System.nanoTime();
             JsonPath first = as(owner.testKey()).queryParam("limit", 1).get(list).then().statusCode(200).extract().jsonPath();
+            System.out.printf("API1 cursor: first page of %s after %d ms%n", list, (System.nanoTime() - started) / 1_000_000);
             assertThat(first.getBoolean("meta.has_more")).as(list + " has a second page").isTrue();
             String cursor = first.getString("meta.next_cursor");
             // The genuine cursor works for its owner, so every refusal below is about the change alone.
@@ -216,6 +218,7 @@ class Api1ObjectLevelAuthorizationIT {
                         .queryParam("q", "Owner").queryParam("cursor", cursor).get(list));
             }
             tampered.forEach((what, response) -> {
+                System.out.printf("API1 cursor: %s with %s took %d ms%n", list, what, response.time());
                 assertError(softly, list + " with " + what, response, 400, "invalid_cursor");
                 softly.assertThat(response.asString()).as(list + " with " + what + " shows none of the owner's ids")
                         .doesNotContain(owner.profile(), owner.linkedin(), owner.post());

@@ -113,36 +113,40 @@ class Api4ResourceConsumptionIT {
         // Over the documented bounds but within what HTTP carries: the service's own 400.
         assertError(softly, "q of 10,000 characters", as(key).queryParam("q", "x".repeat(10_000)).get("/profiles"), 400,
                 "invalid_request");
-        assertError(softly, "a cursor of 10,000 characters", as(key).queryParam("cursor", "A".repeat(10_000)).get("/profiles"), 400,
-                "invalid_cursor");
-        // Conflicting repeated values: which one counts would be a guess, and a layer that guessed differently
-        // (a cache, a WAF) would see another request than the service.
+        assertError(softly, "a cursor over its 4,096 characters", as(key).queryParam("cursor", "A".repeat(10_000)).get("/profiles"),
+                400, "invalid_request");
+        assertError(softly, "a forged cursor of 4,096 characters", as(key).queryParam("cursor", "A".repeat(4096)).get("/profiles"),
+                400, "invalid_cursor");
+        assertError(softly, "a malformed percent-encoding", as(key).urlEncodingEnabled(false).get("/profiles?q=%zz&limit=%"),
+                400, "invalid_request");
+        // Conflicting repeated values: which one counts would be a guess, and a layer in front that guessed
+        // differently (a cache, a firewall) would have seen another request than the service.
         StringBuilder repeated = new StringBuilder("/api/v1/profiles?limit=1");
         for (int i = 0; i < 500; i++) {
             repeated.append("&limit=").append(i % 100 + 1);
         }
         RawHttp.Answer manyLimits = RawHttp.exchange(RawHttp.head("GET", repeated.toString(), key), null);
         softly.assertThat(manyLimits.status()).as("500 repeated limit parameters").isEqualTo(400);
-        softly.assertThat(json(manyLimits).getString("error.code")).isEqualTo("invalid_request");
-        // Thousands of distinct unknown parameters: ignored or refused, never slow and never a 5xx.
+        softly.assertThat(manyLimits.body()).as("500 repeated limit parameters").contains("\"code\":\"invalid_request\"")
+                .contains("\"parameter\":\"limit\"");
+        // Thousands of distinct unknown parameters: ignored, promptly.
         StringBuilder many = new StringBuilder("/api/v1/profiles?limit=1");
         for (int i = 0; i < 1500; i++) {
             many.append("&p").append(i).append("=1");
         }
         RawHttp.Answer manyParameters = RawHttp.exchange(RawHttp.head("GET", many.toString(), key), null);
-        softly.assertThat(manyParameters.status()).as("1,500 distinct parameters").isIn(200, 400);
+        softly.assertThat(manyParameters.status()).as("1,500 distinct parameters").isEqualTo(200);
         softly.assertThat(manyParameters.millis()).isLessThan(5_000);
 
-        // Over what the gateway reads at all (a 16 KiB request line, 8 KiB of headers): refused with the envelope
-        // and a request id like any other answer, and the connection is not left hanging.
+        // Over what the gateway's HTTP codec reads at all (a 16 KiB request line, 20 KiB of headers): refused by the
+        // codec before any of Herald's code runs, so with the bare status and no envelope (Quarkus 3.29 offers no
+        // hook there; docs/decisions.md), and the connection is closed rather than left hanging.
         RawHttp.Answer longLine = RawHttp.exchange(RawHttp.head("GET", "/api/v1/profiles?q=" + "x".repeat(20_000), key), null);
         softly.assertThat(longLine.status()).as("a 20,000 character request line").isEqualTo(414);
-        softly.assertThat(longLine.header("x-request-id")).as("414: x-request-id").isNotNull();
-        softly.assertThat(longLine.body()).as("414: the envelope").contains("\"request_id\"");
-        RawHttp.Answer bigHeader = RawHttp.exchange(RawHttp.head("GET", "/api/v1/profiles", key, "X-Padding: " + "x".repeat(20_000)), null);
-        softly.assertThat(bigHeader.status()).as("a 20,000 character header").isEqualTo(431);
-        softly.assertThat(bigHeader.header("x-request-id")).as("431: x-request-id").isNotNull();
-        softly.assertThat(bigHeader.body()).as("431: the envelope").contains("\"request_id\"");
+        softly.assertThat(longLine.millis()).isLessThan(5_000);
+        RawHttp.Answer bigHeader = RawHttp.exchange(RawHttp.head("GET", "/api/v1/profiles", key, "X-Padding: " + "x".repeat(70_000)), null);
+        softly.assertThat(bigHeader.status()).as("a 70,000 character header").isEqualTo(431);
+        softly.assertThat(bigHeader.millis()).isLessThan(5_000);
         softly.assertAll();
     }
 

@@ -8,8 +8,13 @@ import dev.herald.system.SecuritySupport.Route;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -23,29 +28,43 @@ class Api5FunctionLevelAuthorizationIT {
     private static final List<Route> CATALOG = SecuritySupport.catalog();
 
     @Test
-    void api5_everyRouteIsAllowedExactlyForItsCatalogScope() {
-        SoftAssertions softly = new SoftAssertions();
+    void api5_everyRouteIsAllowedExactlyForItsCatalogScope() throws Exception {
+        // Scopes in parallel (each is independent), routes in order; every failure of every pair is reported.
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<Future<List<AssertionError>>> results = new ArrayList<>();
         for (String scope : SecuritySupport.SCOPES) {
-            // One workspace per scope: each key's requests have a rate window of their own.
-            String key = SecuritySupport.scopedTestKey("API5 " + scope, scope);
-            for (Route route : CATALOG) {
-                // Unknown ids and empty bodies: an allowed call ends in the service (404, 400, 422, ...), never in
-                // a change to anyone's data.
-                String path = SecuritySupport.fill(route.template(),
-                        variable -> variable.equals("board_id") ? "1" : SecuritySupport.unknownId(route.template()));
-                Response response = SecuritySupport.call(key, route, path, "{}");
-                String what = "a key with only " + scope + " on " + route;
-                if (route.scope() == null || route.scope().equals(scope)) {
-                    softly.assertThat(response.statusCode()).as(what + " is let through (" + response.asString() + ")")
-                            .isNotIn(401, 403).isLessThan(500);
-                } else {
-                    assertError(softly, what, response, 403, "insufficient_scope");
-                    softly.assertThat(response.jsonPath().getString("error.details.required_scope")).as(what + ": required_scope")
-                            .isEqualTo(route.scope());
-                }
+            results.add(pool.submit(() -> scopeMatrixRow(scope)));
+        }
+        List<String> failures = new ArrayList<>();
+        for (Future<List<AssertionError>> result : results) {
+            result.get(2, TimeUnit.MINUTES).forEach(error -> failures.add(error.getMessage()));
+        }
+        pool.shutdown();
+        assertThat(failures).as("route x scope pairs that disagree with the catalog").isEmpty();
+    }
+
+    /** A key with only {@code scope} on every route: let through exactly where the catalog says so. */
+    private static List<AssertionError> scopeMatrixRow(String scope) {
+        SoftAssertions softly = new SoftAssertions();
+        // One workspace per scope: each key's requests have a rate window of their own.
+        String key = SecuritySupport.scopedTestKey("API5 " + scope, scope);
+        for (Route route : CATALOG) {
+            // Unknown ids and empty bodies: an allowed call ends in the service (404, 400, 422, ...), never in a
+            // change to anyone's data.
+            String path = SecuritySupport.fill(route.template(),
+                    variable -> variable.equals("board_id") ? "1" : SecuritySupport.unknownId(route.template()));
+            Response response = SecuritySupport.call(key, route, path, "{}");
+            String what = "a key with only " + scope + " on " + route;
+            if (route.scope() == null || route.scope().equals(scope)) {
+                softly.assertThat(response.statusCode()).as(what + " is let through (" + response.asString() + ")")
+                        .isNotIn(401, 403).isLessThan(500);
+            } else {
+                assertError(softly, what, response, 403, "insufficient_scope");
+                softly.assertThat(response.jsonPath().getString("error.details.required_scope")).as(what + ": required_scope")
+                        .isEqualTo(route.scope());
             }
         }
-        softly.assertAll();
+        return softly.assertionErrorsCollected();
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.assertj.core.api.SoftAssertions;
@@ -29,8 +30,6 @@ class Api8HeaderInjectionIT {
         requests.put("a request id with non-ASCII bytes", RawHttp.head("GET", "/api/v1/profiles", key, "X-Request-Id: req-" + nonAscii));
         requests.put("a request id with percent-encoded CR/LF", RawHttp.head("GET", "/api/v1/profiles", key,
                 "X-Request-Id: req" + CRLF_INJECTION));
-        requests.put("a request id with a bare CR", RawHttp.head("GET", "/api/v1/profiles", key,
-                "X-Request-Id: req\rSet-Cookie: injected=1"));
         requests.put("a request id followed by an injected line", RawHttp.head("GET", "/api/v1/profiles", key,
                 "X-Request-Id: req-1\r\nX-Injected: 1"));
         requests.put("a request id with a tab and spaces", RawHttp.head("GET", "/api/v1/profiles", key, "X-Request-Id: a\tb c"));
@@ -38,9 +37,6 @@ class Api8HeaderInjectionIT {
         String post = "{\"text\":\"x\",\"account_ids\":[\"acc_000000000000000000000000\"]}";
         requests.put("an Idempotency-Key with non-ASCII bytes", RawHttp.head("POST", "/api/v1/posts", key,
                 "Content-Type: application/json", "Content-Length: " + post.length(), "Idempotency-Key: key-" + nonAscii) + "\r\n\r\n" + post);
-        requests.put("an Idempotency-Key with a bare CR", RawHttp.head("POST", "/api/v1/posts", key,
-                "Content-Type: application/json", "Content-Length: " + post.length(), "Idempotency-Key: key\rX-Injected: 1")
-                + "\r\n\r\n" + post);
         requests.put("an Idempotency-Key with percent-encoded CR/LF", RawHttp.head("POST", "/api/v1/posts", key,
                 "Content-Type: application/json", "Content-Length: " + post.length(), "Idempotency-Key: key" + CRLF_INJECTION)
                 + "\r\n\r\n" + post);
@@ -70,6 +66,16 @@ class Api8HeaderInjectionIT {
                 softly.assertThat(line.toLowerCase()).as(what + ": nothing injected in a value").doesNotContain("injected");
             }
             softly.assertThat(answer.header("x-request-id")).as(what + ": x-request-id").isNotNull().matches(REQUEST_ID);
+        }
+
+        // A bare CR inside a header is how requests are smuggled past proxies that split lines differently: the
+        // gateway's HTTP codec refuses the request outright (400, before any of Herald's code, so without the
+        // envelope; docs/decisions.md) instead of reading it either way.
+        for (String smuggled : List.of(RawHttp.head("GET", "/api/v1/profiles", key, "X-Request-Id: req\rSet-Cookie: injected=1"),
+                RawHttp.head("GET", "/api/v1/profiles", key, "Idempotency-Key: key\rX-Injected: 1"))) {
+            RawHttp.Answer answer = RawHttp.exchange(smuggled, null);
+            softly.assertThat(answer.status()).as("a bare CR in a header").isEqualTo(400);
+            softly.assertThat(answer.headerNames()).as("a bare CR in a header").doesNotContain("set-cookie", "x-injected");
         }
         softly.assertAll();
 

@@ -267,6 +267,65 @@ class HostedConnectResourceTest {
         as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(2));
     }
 
+    /**
+     * OWASP API8:2023 / API3:2023: the provider's tokens of a live connection (sealed at rest) never reach a log
+     * record, of any logger on any thread, nor any response, whether the exchange succeeds or is refused.
+     */
+    @Test
+    void api8_aLiveConnectionsProviderTokensAppearInNoLogRecordAndNoResponse() {
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                String message = record instanceof org.jboss.logmanager.ExtLogRecord ext ? ext.getFormattedMessage()
+                        : record.getMessage();
+                logged.add(message + (record.getThrown() == null ? "" : " " + record.getThrown()));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.addHandler(capture);
+        List<String> responses = new java.util.ArrayList<>();
+        try {
+            java.util.logging.Logger.getLogger("dev.herald.canary").info("canary");
+            Link link = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");
+            Browser browser = open(link);
+            String state = query(authorize(link, browser, "linkedin", null, null).getHeader("Location"), "state");
+            responses.add(given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                    .queryParam("code", "good").queryParam("state", state).get("/connect/callback/linkedin")
+                    .then().statusCode(303).extract().asString());
+            responses.add(given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get(link.path()).asString());
+            Link refused = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");
+            Browser other = open(refused);
+            String otherState = query(authorize(refused, other, "linkedin", null, null).getHeader("Location"), "state");
+            responses.add(given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, other.cookie())
+                    .queryParam("code", "bad").queryParam("state", otherState).get("/connect/callback/linkedin")
+                    .then().statusCode(502).extract().asString());
+            responses.add(as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).then().statusCode(200).extract().asString());
+            List<String> accounts = as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).path("data.account_ids");
+            assertThat(accounts).hasSize(2);
+            responses.add(as(workspace, Mode.LIVE).get("/accounts").then().statusCode(200).extract().asString());
+            for (String account : accounts) {
+                responses.add(as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200).extract().asString());
+                responses.add(as(workspace, Mode.LIVE).delete("/accounts/" + account).then().statusCode(200).extract().asString());
+            }
+        } finally {
+            root.removeHandler(capture);
+        }
+        assertThat(logged).as("the capture sees what is logged").contains("canary");
+        for (String token : List.of("access-good", "refresh-good", "access-bad")) {
+            assertThat(logged).as("log records").noneMatch(line -> line.contains(token));
+            assertThat(responses).as("responses").noneMatch(body -> body.contains(token));
+        }
+    }
+
     @Test
     void aCallbackAfterRevocationOrARefusedCodeConnectsNothing() {
         Link link = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");

@@ -32,11 +32,15 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -169,6 +173,11 @@ public class ApiGatewayRoutes {
         if (route.scope() != null && !key.scopes().contains(route.scope())) {
             return Optional.of(() -> errors.send(rc, ErrorCode.INSUFFICIENT_SCOPE,
                     "This API key lacks the " + route.scope() + " scope.", Map.of("required_scope", route.scope())));
+        }
+        Optional<String> repeated = repeatedQueryParameter(rc.request().query());
+        if (repeated.isPresent()) {
+            return Optional.of(() -> errors.send(rc, ErrorCode.INVALID_REQUEST, "The query parameter " + repeated.get()
+                    + " is given more than once; send each parameter once.", Map.of("parameter", repeated.get())));
         }
         if (hasBody(rc) && !isJson(rc.request().getHeader("content-type"))) {
             return Optional.of(() -> errors.send(rc, ErrorCode.UNSUPPORTED_MEDIA_TYPE, "The request body must be application/json."));
@@ -345,6 +354,33 @@ public class ApiGatewayRoutes {
     private static String servicePath(RoutingContext rc) {
         String path = rc.normalizedPath();
         return path.length() > API_PREFIX.length() ? path.substring(API_PREFIX.length()) : "";
+    }
+
+    /**
+     * The first query parameter given more than once. Every parameter of the API is single-valued, and a service
+     * that took the first of several values while a cache, proxy or firewall in front took the last would see
+     * another request than they did (parameter pollution), so repeating one is {@code 400 invalid_request}.
+     */
+    static Optional<String> repeatedQueryParameter(String query) {
+        if (query == null || query.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> seen = new HashSet<>();
+        for (String pair : query.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            String name = pair.split("=", 2)[0];
+            try {
+                name = URLDecoder.decode(name, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                // Malformed percent-encoding: compared as sent; the service refuses the parameter itself.
+            }
+            if (!seen.add(name)) {
+                return Optional.of(name);
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean hasBody(RoutingContext rc) {

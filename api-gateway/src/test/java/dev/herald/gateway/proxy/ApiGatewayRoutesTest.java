@@ -141,6 +141,21 @@ class ApiGatewayRoutesTest {
     }
 
     @Test
+    void aRepeatedQueryParameterIsRefusedBeforeAnyServiceGuessesWhichValueCounts() {
+        String key = key("test");
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/profiles?limit=1&q=a&limit=100")
+                .then().statusCode(400)
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.details.parameter", equalTo("limit"))
+                .body("error.message", equalTo("The query parameter limit is given more than once; send each parameter once."));
+        // Encoded names are the same parameter.
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/profiles?limit=1&l%69mit=2")
+                .then().statusCode(400).body("error.details.parameter", equalTo("limit"));
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/profiles?limit=1&q=a&&")
+                .then().statusCode(200);
+    }
+
+    @Test
     void unknownRoutesAreNotFoundAndWrongMethodsNotAllowed() {
         String key = key("test");
         given().header("Authorization", "Bearer " + key).get("/api/v1/profilez").then().statusCode(404)
