@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
 public class MediaUrlGuard {
     static final String FIELD = "media.url";
     private static final Pattern NUMERIC_LABEL = Pattern.compile("^(0x[0-9a-f]*|[0-9]+)$");
+    private static final Pattern CANONICAL_QUAD = Pattern.compile(
+            "^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$");
 
     private final Vertx vertx;
     private final Resolver resolver;
@@ -67,16 +69,27 @@ public class MediaUrlGuard {
         }
         String bare = (host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host)
                 .toLowerCase(Locale.ROOT);
-        if (PublicAddresses.isLiteral(bare)) {
-            // No lookup: the JDK parses a literal address without asking DNS.
-            return Uni.createFrom().item(() -> withProblem(draft, problem(bare, lookup(bare))));
-        }
         String[] labels = bare.split("\\.");
-        if (labels.length > 0 && NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches()) {
+        if (bare.indexOf(':') < 0 && labels.length > 0 && NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches()
+                && !CANONICAL_QUAD.matcher(bare).matches()) {
+            // 2130706433, 0x7f000001 or 012.0.0.1: Java reads them as a name or as 12.0.0.1, curl as 127.0.0.1 or
+            // 10.0.0.1. Refuse what readers disagree on.
             return Uni.createFrom().item(withProblem(draft, Optional.of(new FieldError(FIELD, "invalid_format",
                     FIELD + " must name its host or give an IPv4 address as four decimal numbers (" + bare + ")."))));
         }
+        if (PublicAddresses.isLiteral(bare)) {
+            // No lookup: the JDK parses a literal address without asking DNS.
+            return Uni.createFrom().item(() -> withProblem(draft, problem(bare, literal(bare))));
+        }
         return vertx.executeBlocking(Uni.createFrom().item(() -> withProblem(draft, problem(bare, lookup(bare)))), false);
+    }
+
+    private static InetAddress[] literal(String host) {
+        try {
+            return new InetAddress[] {InetAddress.getByName(host)};
+        } catch (UnknownHostException e) {
+            return new InetAddress[0]; // not a valid address after all: nothing to refuse here
+        }
     }
 
     private InetAddress[] lookup(String host) {
