@@ -32,13 +32,11 @@ class Api2AuthenticationIT {
         RunningSuite.admin().delete("/admin/v1/api-keys/" + created.getString("data.id")).then().statusCode(200);
         long revoked = System.nanoTime();
         Response refused = RunningSuite.as(key).get("/profiles");
-        List<Integer> answers = new ArrayList<>(List.of(refused.statusCode()));
-        while (refused.statusCode() == 200 && System.nanoTime() - revoked < 3_000_000_000L) {
-            refused = RunningSuite.as(key).get("/profiles");
-            answers.add(refused.statusCode());
-        }
         long millis = (System.nanoTime() - revoked) / 1_000_000;
-        assertThat(millis).as("ms from the revocation's answer to the first refusal (answers " + answers + ")").isLessThan(1_000);
+        System.out.printf("API2: the first request after the revocation answered %d, %d ms after it%n", refused.statusCode(), millis);
+        // The spec's bound is a second. The gateway that revoked the key forgets it at once, so the very first
+        // request after the revocation's answer is refused: within the bound however slow the machine is (a
+        // wall-clock threshold here would fail on a loaded CI runner, not on a defect).
         assertError(refused, 401, "authentication_failed");
         // And it stays refused.
         assertError(RunningSuite.as(key).get("/usage"), 401, "authentication_failed");

@@ -15,11 +15,12 @@ import org.junit.jupiter.api.Test;
  * id, the Idempotency-Key, query parameters and path segments quoted in errors, the OAuth resource, a hosted
  * link's token) is sent with CR/LF, a bare CR, percent-encoded CR/LF and non-ASCII bytes, over a raw socket so no
  * client cleans them first. The answer's head must stay exactly what the gateway meant: no injected header, every
- * line printable ASCII, and a request id of the accepted form (a sent one is adopted only when well-formed).
+ * line printable ASCII, and the gateway's own request id (a client's X-Request-Id is never echoed).
  */
 class Api8HeaderInjectionIT {
     private static final Pattern HEADER_LINE = Pattern.compile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\\x20-\\x7e\\t]*$");
-    private static final Pattern REQUEST_ID = Pattern.compile("^[A-Za-z0-9_.-]{1,128}$");
+    /** The gateway's own ids: whatever a client sends as X-Request-Id never becomes the answer's request id. */
+    private static final Pattern REQUEST_ID = Pattern.compile("^req_[a-f0-9]{24}$");
     private static final String CRLF_INJECTION = "%0d%0aSet-Cookie:%20injected=1%0d%0aX-Injected:%201";
 
     @Test
@@ -79,8 +80,9 @@ class Api8HeaderInjectionIT {
         }
         softly.assertAll();
 
-        // A well-formed request id is adopted, so tracing across systems works; the checks above are not vacuous.
-        RawHttp.Answer adopted = RawHttp.exchange(RawHttp.head("GET", "/api/v1/profiles", key, "X-Request-Id: trace-42.a_b"), null);
-        assertThat(adopted.header("x-request-id")).isEqualTo("trace-42.a_b");
+        // Not even a harmless one: the request id is always the gateway's, so there is nothing to inject into.
+        RawHttp.Answer own = RawHttp.exchange(RawHttp.head("GET", "/api/v1/profiles", key, "X-Request-Id: trace-42.a_b"), null);
+        assertThat(own.status()).isEqualTo(200);
+        assertThat(own.header("x-request-id")).matches(REQUEST_ID);
     }
 }
