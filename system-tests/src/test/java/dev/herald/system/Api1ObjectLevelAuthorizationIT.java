@@ -84,8 +84,8 @@ class Api1ObjectLevelAuthorizationIT {
     static void createTheOwnersResources() throws Exception {
         String workspace = RunningSuite.newWorkspace("API1 owner");
         for (String mode : List.of("test", "live")) {
-            RunningSuite.admin().body("{\"mode\":\"" + mode + "\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                    .put("/admin/v1/workspaces/" + workspace + "/plan").then().statusCode(200);
+            SecuritySupport.retrying503(() -> RunningSuite.admin().body("{\"mode\":\"" + mode + "\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                    .put("/admin/v1/workspaces/" + workspace + "/plan")).then().statusCode(200);
         }
         String key = RunningSuite.newKey(workspace, "test");
         String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"Owner\",\"external_id\":\"owner-1\"}")

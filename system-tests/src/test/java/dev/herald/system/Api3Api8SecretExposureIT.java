@@ -34,8 +34,8 @@ class Api3Api8SecretExposureIT {
     @Test
     void api3_api8_noSecretAppearsInALaterResponseOrInAnyLogLine() throws Exception {
         String workspace = RunningSuite.newWorkspace("API3 secrets");
-        RunningSuite.admin().body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                .put("/admin/v1/workspaces/" + workspace + "/plan").then().statusCode(200);
+        SecuritySupport.retrying503(() -> RunningSuite.admin().body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                .put("/admin/v1/workspaces/" + workspace + "/plan")).then().statusCode(200);
         Map<String, String> secrets = new LinkedHashMap<>();
 
         // An API key, used for everything below; a second one revoked.
@@ -91,10 +91,8 @@ class Api3Api8SecretExposureIT {
         // A hosted connect link: its token is the capability, shown once in the URL.
         String profile = as(apiKey).contentType(ContentType.JSON).body("{\"name\":\"Secrets\"}").post("/profiles").then()
                 .statusCode(201).extract().path("data.id");
-        Response session = as(apiKey).contentType(ContentType.JSON).body("{\"profile_id\":\"" + profile + "\"}").post("/connect-sessions");
-        if (session.statusCode() == 503) {
-            session = as(apiKey).contentType(ContentType.JSON).body("{\"profile_id\":\"" + profile + "\"}").post("/connect-sessions");
-        }
+        Response session = SecuritySupport.retrying503(() -> as(apiKey).contentType(ContentType.JSON)
+                .body("{\"profile_id\":\"" + profile + "\"}").post("/connect-sessions"));
         String url = session.then().statusCode(201).extract().path("data.url");
         String sessionId = session.path("data.id");
         String connectToken = url.substring(url.lastIndexOf('/') + 1);
