@@ -117,10 +117,10 @@ class Api4ResourceConsumptionIT {
                 400, "invalid_request");
         assertError(softly, "a forged cursor of 4,096 characters", as(key).queryParam("cursor", "A".repeat(4096)).get("/profiles"),
                 400, "invalid_cursor");
-        // (Sent raw: HTTP clients refuse to send a malformed percent-encoding.)
+        // (Sent raw: HTTP clients refuse to send a malformed percent-encoding.) Vert.x refuses the URI before any
+        // route runs, so the 400 is bare like the codec's refusals below (docs/decisions.md 90); never a 500.
         RawHttp.Answer malformed = RawHttp.exchange(RawHttp.head("GET", "/api/v1/profiles?q=%zz&limit=%", key), null);
         softly.assertThat(malformed.status()).as("a malformed percent-encoding (" + malformed.body() + ")").isEqualTo(400);
-        softly.assertThat(malformed.body()).as("a malformed percent-encoding").contains("\"code\":\"invalid_request\"");
         // Conflicting repeated values: which one counts would be a guess, and a layer in front that guessed
         // differently (a cache, a firewall) would have seen another request than the service.
         StringBuilder repeated = new StringBuilder("/api/v1/profiles?limit=1");
