@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.delivery.service.DeliveryIntake;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.time.Duration;
@@ -15,7 +17,8 @@ import org.jboss.logging.Logger;
 /**
  * {@code post.accepted}: a post handed to delivery. Its deliveries are recorded with the event id in one
  * transaction (a redelivered event changes nothing), then attempted at once; the offset is committed after that
- * transaction, not after the deliveries, which their leases keep safe.
+ * transaction, not after the deliveries, which their leases keep safe. The record's {@code traceparent} header (the
+ * request that accepted the post) is stored with the deliveries, so their attempts continue that trace.
  */
 @ApplicationScoped
 public class PostAcceptedConsumer {
@@ -33,7 +36,7 @@ public class PostAcceptedConsumer {
     }
 
     @Incoming("post-accepted")
-    public Uni<Void> consume(String payload) {
+    public Uni<Void> consume(String payload, IncomingKafkaRecordMetadata<String, String> record) {
         PostAcceptedEvent event;
         try {
             event = events.readValue(payload);
@@ -47,7 +50,7 @@ public class PostAcceptedConsumer {
             LOG.errorf("skipping post.accepted event %s: %s", event == null ? null : event.eventId(), problem);
             return Uni.createFrom().voidItem();
         }
-        return intake.accept(event)
+        return intake.accept(event, TraceParents.header(record.getHeaders()))
                 .onFailure().invoke(failure -> LOG.warnf("post.accepted %s not stored yet: %s (retrying)", event.eventId(), failure.toString()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).atMost(STORE_RETRIES)
                 .replaceWithVoid();
