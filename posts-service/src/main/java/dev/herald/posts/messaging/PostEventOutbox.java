@@ -9,6 +9,7 @@ import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.Post;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -35,11 +36,16 @@ public class PostEventOutbox {
         return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_ACCEPTED, post.id(), event));
     }
 
-    /** The post reached a final status (published, partially failed, failed or canceled). */
+    /** The post reached a final status (published, partially failed, failed or canceled) in the current request. */
     public Uni<Void> finalized(String workspaceId, Mode mode, Post post) {
+        return finalized(workspaceId, mode, post, TraceParents.current());
+    }
+
+    /** The same, in the trace {@code traceParent} names (a delivery outcome's). */
+    public Uni<Void> finalized(String workspaceId, Mode mode, Post post, String traceParent) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         PostFinalizedEvent event = new PostFinalizedEvent(eventId, PostFinalizedEvent.typeFor(post.status()),
                 Timestamps.now(clock), workspaceId, mode, post);
-        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_FINALIZED, post.id(), event));
+        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_FINALIZED, post.id(), event, traceParent));
     }
 }
