@@ -28,12 +28,13 @@ public class PostEventOutbox {
         this.clock = clock;
     }
 
-    /** The post is handed to delivery. */
-    public Uni<Void> accepted(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries) {
+    /** The post is handed to delivery, in the trace of the request that accepted it ({@code traceParent}, or null). */
+    public Uni<Void> accepted(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries,
+                              String traceParent) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
                 workspaceId, post.mode(), post, deliveries);
-        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_ACCEPTED, post.id(), event));
+        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_ACCEPTED, post.id(), event, traceParent));
     }
 
     /** The post reached a final status (published, partially failed, failed or canceled) in the current request. */

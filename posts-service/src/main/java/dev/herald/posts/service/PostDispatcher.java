@@ -117,6 +117,6 @@ public class PostDispatcher {
                 .map(target -> new PostAcceptedEvent.Delivery(target.accountId, Platform.fromWire(target.platform).orElseThrow(),
                         target.accountUsername, target.reservationId))
                 .toList();
-        return events.accepted(post.workspaceId, views.toWire(post, postTargets), deliveries);
+        return events.accepted(post.workspaceId, views.toWire(post, postTargets), deliveries, post.traceParent);
     }
 }
