@@ -84,9 +84,15 @@ class ConnectOnboardingIT {
     }
 
     private static Session newSession(Tenant tenant, String extraFields) {
-        var created = as(tenant.key()).contentType(ContentType.JSON)
-                .body("{\"profile_id\":\"" + tenant.profileId() + "\"" + extraFields + "}")
-                .post("/connect-sessions").then().statusCode(201).extract();
+        String body = "{\"profile_id\":\"" + tenant.profileId() + "\"" + extraFields + "}";
+        var response = as(tenant.key()).contentType(ContentType.JSON).body(body).post("/connect-sessions");
+        if (response.statusCode() == 503) {
+            // 503 service_unavailable is the API's transient answer, retried by clients. Twice in CI, on a machine
+            // shared with other test suites, accounts-service's 3 s check of the profile timed out exactly when its
+            // profile.events consumer first got its partitions and read the backlog of the run (see issue 5's note).
+            response = as(tenant.key()).contentType(ContentType.JSON).body(body).post("/connect-sessions");
+        }
+        var created = response.then().statusCode(201).extract();
         String url = created.path("data.url");
         assertThat(url).startsWith(RunningSuite.get().gatewayUrl() + "/connect/");
         return new Session(created.path("data.id"), url);

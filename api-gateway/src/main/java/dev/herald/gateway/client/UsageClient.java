@@ -2,15 +2,13 @@ package dev.herald.gateway.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.common.auth.InternalToken;
-import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.InternalBearer;
 import dev.herald.common.wire.Entitlements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.time.temporal.ChronoUnit;
-import java.util.Set;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -23,12 +21,12 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class UsageClient {
     private final UsageServiceApi api;
-    private final InternalTokens tokens;
+    private final InternalBearer bearer;
     private final ObjectMapper mapper;
 
-    public UsageClient(@RestClient UsageServiceApi api, InternalTokens tokens, ObjectMapper mapper) {
+    public UsageClient(@RestClient UsageServiceApi api, InternalBearer bearer, ObjectMapper mapper) {
         this.api = api;
-        this.tokens = tokens;
+        this.bearer = bearer;
         this.mapper = mapper;
     }
 
@@ -36,7 +34,7 @@ public class UsageClient {
     @Retry(maxRetries = 2, delay = 50, retryOn = UsageServiceUnavailable.class)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS)
     public Uni<Entitlements> entitlements(String workspaceId, Mode mode) {
-        return api.entitlements(bearer(workspaceId, mode))
+        return api.entitlements(bearer.of(workspaceId, mode))
                 .onFailure().transform(UsageServiceUnavailable::new)
                 .map(response -> {
                     if (response.getStatus() != 200) {
@@ -53,7 +51,7 @@ public class UsageClient {
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
     public Uni<Response> changeSubscription(String workspaceId, Mode mode, JsonNode body) {
-        return api.changeSubscription(bearer(workspaceId, mode), body.toString())
+        return api.changeSubscription(bearer.of(workspaceId, mode), body.toString())
                 .onFailure().transform(UsageServiceUnavailable::new)
                 .map(response -> {
                     if (response.getStatus() >= 500) {
@@ -61,10 +59,6 @@ public class UsageClient {
                     }
                     return response;
                 });
-    }
-
-    private String bearer(String workspaceId, Mode mode) {
-        return "Bearer " + tokens.issuer().issue(new InternalToken(workspaceId, mode, "api-gateway", Set.of()));
     }
 
     private <T> T read(Response response, Class<T> type) {

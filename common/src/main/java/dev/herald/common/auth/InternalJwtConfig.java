@@ -23,6 +23,13 @@ public interface InternalJwtConfig {
     @WithDefault("herald-services")
     String audience();
 
-    @WithDefault("PT60S")
+    /**
+     * Lifetime of an internal token; callers reuse one for half of it. Internal tokens never leave the cluster and
+     * the gateway checks the API key on every request before it forwards one, so a revoked key stops at the
+     * gateway at once whatever this is. Ten minutes keeps RSA signing off the hot path when the traffic is spread
+     * over many workspaces (each workspace and mode needs its own token): at 60 s, a few hundred workspaces cost
+     * every caller several signatures a second.
+     */
+    @WithDefault("PT10M")
     Duration ttl();
 }

@@ -5,27 +5,48 @@ import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.ParseException;
 import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import java.security.PublicKey;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
-/** Checks an internal JWT's signature, issuer, audience and expiry, and reads the caller from it. */
+/**
+ * Checks an internal JWT's signature, issuer, audience and expiry, and reads the caller from it.
+ *
+ * <p>Callers reuse a token for many calls (for half its lifetime), so a token verified once is remembered until
+ * it expires: parsing and checking an RS256 signature on every internal call cost about as much CPU as the
+ * call's own work. Only the identical string is answered from memory, and its expiry is checked on every use.
+ */
 public final class InternalTokenVerifier {
     static final String WORKSPACE_CLAIM = "wid";
     static final String MODE_CLAIM = "mode";
     static final String SCOPE_CLAIM = "scope";
+    /** Tolerance for clocks of different hosts; smallrye-jwt's default is a minute. */
+    static final int CLOCK_SKEW_SECONDS = 5;
+    private static final int MAX_REMEMBERED = 10_000;
+
+    private record Verified(InternalToken token, Instant usableUntil) {
+    }
 
     private final DefaultJWTParser parser;
+    private final Clock clock;
+    private final ConcurrentHashMap<String, Verified> verified = new ConcurrentHashMap<>();
 
     public InternalTokenVerifier(PublicKey key, String issuer, String audience) {
+        this(key, issuer, audience, Clock.systemUTC());
+    }
+
+    InternalTokenVerifier(PublicKey key, String issuer, String audience, Clock clock) {
         JWTAuthContextInfo info = new JWTAuthContextInfo(key, issuer);
         info.setExpectedAudience(Set.of(audience));
         info.setSignatureAlgorithm(Set.of(SignatureAlgorithm.RS256));
-        // A few seconds of tolerance for clocks of different hosts; smallrye-jwt's default is a minute.
-        info.setClockSkew(5);
+        info.setClockSkew(CLOCK_SKEW_SECONDS);
         this.parser = new DefaultJWTParser(info);
+        this.clock = clock;
     }
 
     /** The caller the token vouches for; empty when the token is missing, forged, expired or malformed. */
@@ -33,17 +54,44 @@ public final class InternalTokenVerifier {
         if (jwt == null || jwt.isBlank()) {
             return Optional.empty();
         }
+        Instant now = clock.instant();
+        Verified known = verified.get(jwt);
+        if (known != null) {
+            if (now.isBefore(known.usableUntil())) {
+                return Optional.of(known.token());
+            }
+            verified.remove(jwt);
+            return Optional.empty();
+        }
+        Optional<Verified> checked = parse(jwt);
+        checked.ifPresent(entry -> remember(jwt, entry, now));
+        return checked.map(Verified::token);
+    }
+
+    private void remember(String jwt, Verified entry, Instant now) {
+        if (verified.size() >= MAX_REMEMBERED) {
+            // Expired entries are dropped when met again; a full map of live ones is simply started afresh.
+            verified.values().removeIf(known -> !now.isBefore(known.usableUntil()));
+            if (verified.size() >= MAX_REMEMBERED) {
+                verified.clear();
+            }
+        }
+        verified.put(jwt, entry);
+    }
+
+    private Optional<Verified> parse(String jwt) {
         try {
             JsonWebToken parsed = parser.parse(jwt);
             String workspace = parsed.getClaim(WORKSPACE_CLAIM);
             Optional<Mode> mode = Mode.fromWire(parsed.getClaim(MODE_CLAIM));
             String scope = parsed.getClaim(SCOPE_CLAIM);
-            if (workspace == null || mode.isEmpty()) {
+            if (workspace == null || mode.isEmpty() || parsed.getExpirationTime() <= 0) {
                 return Optional.empty();
             }
             Set<String> scopes = scope == null || scope.isBlank() ? Set.of()
                     : Arrays.stream(scope.trim().split(" +")).collect(Collectors.toUnmodifiableSet());
-            return Optional.of(new InternalToken(workspace, mode.get(), parsed.getSubject(), scopes));
+            InternalToken token = new InternalToken(workspace, mode.get(), parsed.getSubject(), scopes);
+            return Optional.of(new Verified(token, Instant.ofEpochSecond(parsed.getExpirationTime()).plusSeconds(CLOCK_SKEW_SECONDS)));
         } catch (ParseException | RuntimeException e) {
             return Optional.empty();
         }

@@ -4,15 +4,33 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.tracing.TraceParents;
 import io.smallrye.mutiny.Uni;
+import java.util.ArrayList;
+import java.util.List;
 import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
- * Appends an event to the outbox within the caller's transaction, so the event exists exactly when the
- * change it describes committed. Every service's schema has the same {@code outbox} table (see its V1
- * migration, and the migration that added {@code trace_parent}). The row keeps the traceparent of the
- * current trace (the request being served), which the relay sends along as a Kafka header.
+ * Appends events to the outbox within the caller's transaction, so an event exists exactly when the change it
+ * describes committed. Every service's schema has the same {@code outbox} table (see its V1 migration, and the
+ * migration that added {@code trace_parent}). Each row keeps the traceparent of the trace it belongs to (by default
+ * the request being served), which the relay sends along as a Kafka header.
  */
 public final class OutboxWriter {
+    /**
+     * One event for the outbox: its id, topic, message key (the aggregate's id), the event itself and the
+     * traceparent of the trace it belongs to (null outside any sampled trace).
+     */
+    public record Entry(String eventId, String topic, String key, Object event, String traceParent) {
+        /** An event of the trace being served now. */
+        public Entry(String eventId, String topic, String key, Object event) {
+            this(eventId, topic, key, event, TraceParents.current());
+        }
+    }
+
+    private static final int PARAMETERS_PER_ROW = 5;
+
+    /** Rows per insert statement: five parameters each, far below PostgreSQL's 65,535. */
+    private static final int ROWS_PER_STATEMENT = 500;
+
     private final ObjectMapper mapper;
 
     public OutboxWriter(ObjectMapper mapper) {
@@ -26,22 +44,52 @@ public final class OutboxWriter {
     /** The same, with the trace named explicitly (work that is not running inside the trace it belongs to). */
     public Uni<Void> append(Mutiny.Session session, String eventId, String topic, String key, Object event,
                             String traceParent) {
-        String payload;
-        try {
-            payload = mapper.writeValueAsString(event);
-        } catch (JsonProcessingException e) {
-            return Uni.createFrom().failure(new IllegalStateException("event " + eventId + " cannot be serialized", e));
+        return appendAll(session, List.of(new Entry(eventId, topic, key, event, traceParent)));
+    }
+
+    /**
+     * Appends several events with one statement (per {@value #ROWS_PER_STATEMENT}). This matters beyond the
+     * round trips: every native statement makes Hibernate flush and dirty-check each entity of the session first,
+     * so one insert per event after changing many entities costs time quadratic in the batch.
+     */
+    public Uni<Void> appendAll(Mutiny.Session session, List<Entry> entries) {
+        List<String> payloads = new ArrayList<>(entries.size());
+        for (Entry entry : entries) {
+            try {
+                payloads.add(mapper.writeValueAsString(entry.event()));
+            } catch (JsonProcessingException e) {
+                return Uni.createFrom().failure(new IllegalStateException("event " + entry.eventId() + " cannot be serialized", e));
+            }
         }
-        // Bound as text and cast: a String bound straight to a jsonb parameter is stored as a JSON string.
-        return session.createNativeQuery(
-                        "insert into outbox (event_id, topic, message_key, payload, trace_parent)"
-                                + " values (?1, ?2, ?3, cast(cast(?4 as text) as jsonb), cast(?5 as text))")
-                .setParameter(1, eventId)
-                .setParameter(2, topic)
-                .setParameter(3, key)
-                .setParameter(4, payload)
-                .setParameter(5, traceParent)
-                .executeUpdate()
-                .replaceWithVoid();
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (int from = 0; from < entries.size(); from += ROWS_PER_STATEMENT) {
+            int start = from;
+            int end = Math.min(entries.size(), from + ROWS_PER_STATEMENT);
+            chain = chain.chain(() -> insert(session, entries.subList(start, end), payloads.subList(start, end)));
+        }
+        return chain;
+    }
+
+    private static Uni<Void> insert(Mutiny.Session session, List<Entry> entries, List<String> payloads) {
+        StringBuilder sql = new StringBuilder("insert into outbox (event_id, topic, message_key, payload, trace_parent) values ");
+        for (int i = 0; i < entries.size(); i++) {
+            int p = i * PARAMETERS_PER_ROW;
+            // Bound as text and cast: a String bound straight to a jsonb parameter is stored as a JSON string, and
+            // a null traceparent needs a type.
+            sql.append(i == 0 ? "" : ", ").append("(?").append(p + 1).append(", ?").append(p + 2).append(", ?")
+                    .append(p + 3).append(", cast(cast(?").append(p + 4).append(" as text) as jsonb), cast(?")
+                    .append(p + 5).append(" as text))");
+        }
+        var query = session.createNativeQuery(sql.toString());
+        for (int i = 0; i < entries.size(); i++) {
+            Entry entry = entries.get(i);
+            int p = i * PARAMETERS_PER_ROW;
+            query.setParameter(p + 1, entry.eventId())
+                    .setParameter(p + 2, entry.topic())
+                    .setParameter(p + 3, entry.key())
+                    .setParameter(p + 4, payloads.get(i))
+                    .setParameter(p + 5, entry.traceParent());
+        }
+        return query.executeUpdate().replaceWithVoid();
     }
 }

@@ -46,4 +46,53 @@ class InternalTokenVerifierTest {
         assertThat(verifier.verify("garbage")).isEmpty();
         assertThat(verifier.verify(null)).isEmpty();
     }
+
+    @Test
+    void aTokenVerifiedOnceIsAnsweredFromMemoryOnlyUntilItExpires() {
+        Instant issued = Instant.now();
+        String jwt = issuer(KEYS, "herald-gateway", "herald-services", Clock.fixed(issued, ZoneOffset.UTC)).issue(caller);
+        MutableClock clock = new MutableClock(issued);
+        InternalTokenVerifier remembering = new InternalTokenVerifier(
+                RsaKeys.readPublicKey(RsaKeys.publicKeyPem(KEYS.getPublic())), "herald-gateway", "herald-services", clock);
+
+        assertThat(remembering.verify(jwt)).contains(caller);
+        clock.now = issued.plusSeconds(60 + InternalTokenVerifier.CLOCK_SKEW_SECONDS - 1);
+        assertThat(remembering.verify(jwt)).contains(caller);
+        clock.now = issued.plusSeconds(60 + InternalTokenVerifier.CLOCK_SKEW_SECONDS);
+        assertThat(remembering.verify(jwt)).isEmpty();
+    }
+
+    @Test
+    void aTamperedCopyOfARememberedTokenIsStillRefused() {
+        String jwt = issuer(KEYS, "herald-gateway", "herald-services", Clock.systemUTC()).issue(caller);
+        assertThat(verifier.verify(jwt)).contains(caller);
+        String[] parts = jwt.split("\\.");
+        String otherWorkspace = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                new String(java.util.Base64.getUrlDecoder().decode(parts[1])).replace("ws_1", "ws_2").getBytes());
+        assertThat(verifier.verify(parts[0] + "." + otherWorkspace + "." + parts[2])).isEmpty();
+        assertThat(verifier.verify(jwt)).contains(caller);
+    }
+
+    private static final class MutableClock extends Clock {
+        private Instant now;
+
+        private MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
 }

@@ -15,6 +15,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Records post events in the outbox, inside the transaction that made the change; keyed by post id. */
@@ -28,13 +29,24 @@ public class PostEventOutbox {
         this.clock = clock;
     }
 
-    /** The post is handed to delivery, in the trace of the request that accepted it ({@code traceParent}, or null). */
-    public Uni<Void> accepted(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries,
-                              String traceParent) {
-        String eventId = ResourceIds.newId(IdPrefix.EVENT);
-        PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
-                workspaceId, post.mode(), post, deliveries);
-        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_ACCEPTED, post.id(), event, traceParent));
+    /**
+     * A post handed to delivery: the post as it now is, what to deliver where, and the trace of the request that
+     * accepted it (or null).
+     */
+    public record Handover(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries, String traceParent) {
+    }
+
+    /** The posts are handed to delivery: one {@code post.accepted} each, written with one statement. */
+    public Uni<Void> accepted(List<Handover> handovers) {
+        List<OutboxWriter.Entry> entries = new ArrayList<>(handovers.size());
+        for (Handover handover : handovers) {
+            String eventId = ResourceIds.newId(IdPrefix.EVENT);
+            PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
+                    handover.workspaceId(), handover.post().mode(), handover.post(), handover.deliveries());
+            entries.add(new OutboxWriter.Entry(eventId, Topics.POST_ACCEPTED, handover.post().id(), event,
+                    handover.traceParent()));
+        }
+        return Panache.getSession().flatMap(session -> writer.appendAll(session, entries));
     }
 
     /** The post reached a final status (published, partially failed, failed or canceled) in the current request. */

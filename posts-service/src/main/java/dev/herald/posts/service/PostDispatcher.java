@@ -94,18 +94,16 @@ public class PostDispatcher {
                 return targets.forPosts(due.stream().map(post -> post.id).toList()).flatMap(all -> {
                     Map<String, List<PostTargetEntity>> byPost = all.stream()
                             .collect(Collectors.groupingBy(target -> target.postId));
-                    Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (PostEntity post : due) {
-                        List<PostTargetEntity> postTargets = byPost.getOrDefault(post.id, List.of());
-                        chain = chain.chain(() -> handOver(post, postTargets, now));
-                    }
-                    return chain.replaceWith(due.size());
+                    List<PostEventOutbox.Handover> handovers = due.stream()
+                            .map(post -> handOver(post, byPost.getOrDefault(post.id, List.of()), now))
+                            .toList();
+                    return events.accepted(handovers).replaceWith(due.size());
                 });
             });
         });
     }
 
-    private Uni<Void> handOver(PostEntity post, List<PostTargetEntity> postTargets, Instant now) {
+    private PostEventOutbox.Handover handOver(PostEntity post, List<PostTargetEntity> postTargets, Instant now) {
         post.status = Post.PUBLISHING;
         post.dispatchedAt = now;
         post.updatedAt = now;
@@ -117,6 +115,6 @@ public class PostDispatcher {
                 .map(target -> new PostAcceptedEvent.Delivery(target.accountId, Platform.fromWire(target.platform).orElseThrow(),
                         target.accountUsername, target.reservationId))
                 .toList();
-        return events.accepted(post.workspaceId, views.toWire(post, postTargets), deliveries, post.traceParent);
+        return new PostEventOutbox.Handover(post.workspaceId, views.toWire(post, postTargets), deliveries, post.traceParent);
     }
 }

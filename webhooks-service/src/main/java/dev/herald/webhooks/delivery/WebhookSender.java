@@ -123,8 +123,11 @@ public class WebhookSender {
         Instant now = Timestamps.now(clock);
         return deliveries.claimDue(now, now.plus(config.lease()), room, config.maxInFlightPerEndpoint())
                 .invoke(claimed -> {
-                    // A full batch means more may be due: look again as soon as attempts finish.
-                    backlog.set(claimed.size() == room);
+                    // While attempts are in flight, look again as soon as one's outcome is written: the batch may
+                    // have been cut short by the per-endpoint limit (endpoints at it are left out, so a batch is
+                    // rarely full), and each written outcome frees a slot. Waiting for the next poll instead held
+                    // every endpoint to max-in-flight-per-endpoint attempts per poll interval (16 per 200 ms).
+                    backlog.set(!claimed.isEmpty() || inFlight.get() > 0);
                     for (ClaimedDelivery delivery : claimed) {
                         start(delivery);
                     }
