@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.delivery.service.DeliveryIntake;
+import dev.herald.common.messaging.EventRetry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
-import java.time.Duration;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -23,8 +23,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class PostAcceptedConsumer {
     private static final Logger LOG = Logger.getLogger(PostAcceptedConsumer.class);
-    /** Database trouble is retried in place (the partition waits) for about twenty seconds, then the channel fails. */
-    private static final int STORE_RETRIES = 8;
 
     private final DeliveryIntake intake;
     private final ObjectReader events;
@@ -50,9 +48,8 @@ public class PostAcceptedConsumer {
             LOG.errorf("skipping post.accepted event %s: %s", event == null ? null : event.eventId(), problem);
             return Uni.createFrom().voidItem();
         }
-        return intake.accept(event, TraceParents.header(record.getHeaders()))
-                .onFailure().invoke(failure -> LOG.warnf("post.accepted %s not stored yet: %s (retrying)", event.eventId(), failure.toString()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).atMost(STORE_RETRIES)
+        String traceParent = TraceParents.header(record.getHeaders());
+        return EventRetry.untilApplied("post.accepted " + event.eventId(), () -> intake.accept(event, traceParent))
                 .replaceWithVoid();
     }
 

@@ -3,6 +3,7 @@ package dev.herald.posts.messaging;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.messaging.EventRetry;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.posts.service.PostFinalization;
 import io.smallrye.mutiny.Uni;
@@ -13,7 +14,7 @@ import org.jboss.logging.Logger;
 
 /**
  * {@code target.completed}: delivery outcomes. Each event is applied once (its id recorded in the same
- * transaction as the effect); the offset is committed after that. The record's {@code traceparent} header (the
+ * transaction as the effect), retried until it is ({@link EventRetry}); the offset is committed after that. The record's {@code traceparent} header (the
  * delivery's trace) goes on with the {@code post.finalized} it may cause.
  */
 @ApplicationScoped
@@ -42,6 +43,7 @@ public class TargetCompletedConsumer {
             LOG.errorf("skipping a target.completed event without event_id, post_id, account_id or mode");
             return Uni.createFrom().voidItem();
         }
-        return finalization.apply(event, TraceParents.header(record.getHeaders()));
+        String traceParent = TraceParents.header(record.getHeaders());
+        return EventRetry.untilApplied("target.completed " + event.eventId(), () -> finalization.apply(event, traceParent));
     }
 }

@@ -12,11 +12,11 @@ import dev.herald.webhooks.model.EventTypes;
 import dev.herald.webhooks.repository.EventRepository;
 import dev.herald.webhooks.repository.EventRepository.IncomingEvent;
 import dev.herald.webhooks.service.EventBodies;
+import dev.herald.common.messaging.EventRetry;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,10 +64,7 @@ public class PostFinalizedConsumer {
         if (batch.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return Uni.createFrom().deferred(() -> events.intake(batch, Timestamps.now(clock)))
-                .onFailure().invoke(failure -> LOG.warnf("%d post.finalized events not stored yet: %s (retrying)", batch.size(),
-                        failure.toString()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(30)).indefinitely()
+        return EventRetry.untilApplied(batch.size() + " post.finalized events", () -> events.intake(batch, Timestamps.now(clock)))
                 .invoke(created -> {
                     if (created > 0) {
                         sender.nudge();
