@@ -43,7 +43,7 @@ class CrashRecoveryIT {
                     crash(suite, component);
                     Thread.sleep(DOWN_MILLIS);
                     recover(suite, component);
-                    Thread.sleep(2000);
+                    Thread.sleep(1000);
                 }
             }
             SteadyPostLoad.Summary summary = load.finishAndVerify();
