@@ -14,6 +14,15 @@ KAFKA_BOOTSTRAP_SERVERS: {{ required "kafka.bootstrapServers is required" $root.
 {{- range $property, $value := $root.Values.kafka.config }}
 {{ printf "KAFKA_%s" ($property | replace "." "_" | upper) }}: {{ $value | toString | quote }}
 {{- end }}
+# Readiness turns DOWN this long before the server stops on SIGTERM, so the pod leaves its Service first.
+QUARKUS_SHUTDOWN_DELAY: {{ $root.Values.shutdownDelay | quote }}
+QUARKUS_LOG_CONSOLE_JSON_ENABLED: {{ $root.Values.observability.jsonLogs | toString | quote }}
+{{- with $root.Values.observability.tracing }}
+{{- if .otlpEndpoint }}
+QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT: {{ .otlpEndpoint | quote }}
+QUARKUS_OTEL_TRACES_SAMPLER_ARG: {{ .sampleRatio | toString | quote }}
+{{- end }}
+{{- end }}
 {{- range $peer := $topology.calls }}
 {{ include "herald.urlVariable" $peer }}: {{ printf "http://%s:8080" (include "herald.fullname" (dict "root" $root "name" $peer)) | quote }}
 {{- end }}

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.accounts.service.ConnectSessionService;
 import dev.herald.common.events.ProfileEvent;
+import dev.herald.common.messaging.EventRetry;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -39,6 +40,6 @@ public class ConnectSessionProfileEvents {
             LOG.errorf("skipping a profile event without event_id or type");
             return Uni.createFrom().voidItem();
         }
-        return sessions.apply(event);
+        return EventRetry.untilApplied("profile event " + event.eventId(), () -> sessions.apply(event));
     }
 }

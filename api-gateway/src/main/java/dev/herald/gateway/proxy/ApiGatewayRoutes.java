@@ -100,6 +100,7 @@ public class ApiGatewayRoutes {
 
     /** Everything that can refuse a request before its body is read. */
     private void admit(RoutingContext rc) {
+        MetricsRouteNames.name(rc, API_PREFIX + "/*");
         // Hold the body back until the caller is known: nobody gets to upload to us without a key.
         rc.request().pause();
         authenticator.authenticate(rc.request().getHeader("authorization"))
@@ -131,6 +132,7 @@ public class ApiGatewayRoutes {
         String method = rc.request().method().name();
         logWhenAnswered(rc, key);
         RouteMatch match = catalog.match(method, servicePath(rc));
+        match.route().ifPresent(route -> MetricsRouteNames.name(rc, API_PREFIX + route.template()));
         Optional<Runnable> refusal = routeRefusal(rc, method, match, key);
         boolean metered = refusal.isEmpty() && match.route().get().metered();
         return admission.admitKeyRequest(key.workspaceId(), key.mode(), metered).map(verdict -> {

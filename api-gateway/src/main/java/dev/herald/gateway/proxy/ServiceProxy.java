@@ -1,6 +1,7 @@
 package dev.herald.gateway.proxy;
 
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.rest.RequestIdRoute;
 import dev.herald.common.rest.RequestIds;
 import dev.herald.gateway.config.ServicesConfig;
 import dev.herald.gateway.routing.Upstream;
@@ -38,7 +39,7 @@ public class ServiceProxy {
     private static final Set<String> HOSTED_PAGE_REQUEST_HEADERS = Set.of("content-type", "accept", "cookie");
     /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
     private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding",
-            "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", RequestIds.HEADER,
+            "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", RequestIds.HEADER, RequestIdRoute.TRACE_ID_HEADER,
             "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", CACHE_HEADER);
 
     private final HttpClient client;

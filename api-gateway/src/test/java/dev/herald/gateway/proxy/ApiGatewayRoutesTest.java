@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.nullValue;
 import dev.herald.common.auth.InternalTokenVerifier;
 import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -66,6 +67,19 @@ class ApiGatewayRoutesTest {
         assertThat(caller.hasScope("profiles:read")).isTrue();
         assertThat(EchoUpstream.lastHeaders).doesNotContainKey("cookie").containsEntry("idempotency-key", "k-1");
         assertThat(EchoUpstream.lastHeaders.get("x-request-id")).matches("^req_[a-f0-9]{24}$");
+    }
+
+    @Test
+    void theServiceContinuesTheRequestsTraceWhoseIdTheCustomerGetsInXTraceId() {
+        String key = key("test");
+        String traceId = given().header("Authorization", "Bearer " + key).get("/api/v1/profiles").then().statusCode(200)
+                .header("x-trace-id", matchesPattern("^[0-9a-f]{32}$")).extract().header("x-trace-id");
+        assertThat(TraceParents.traceId(EchoUpstream.lastHeaders.get("traceparent"))).as("the forwarded traceparent")
+                .isEqualTo(traceId);
+
+        // An error the gateway answers itself names its trace too.
+        given().header("Authorization", "Bearer " + key).get("/api/v1/no-such-route").then().statusCode(404)
+                .header("x-trace-id", matchesPattern("^[0-9a-f]{32}$"));
     }
 
     @Test

@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import dev.herald.common.tracing.TraceParents;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
@@ -36,13 +39,25 @@ public final class OutboxRelay {
         this.batchSize = batchSize;
     }
 
-    /** A relay that sends each message to its topic, keyed by its aggregate, through a Kafka emitter. */
+    /**
+     * A relay that sends each message to its topic, keyed by its aggregate, through a Kafka emitter, with the
+     * writer's {@code traceparent} header when it had one: the consumer continues that trace.
+     */
     public static OutboxRelay toKafka(Pool pool, MutinyEmitter<String> emitter) {
         return new OutboxRelay(pool, message -> emitter.sendMessage(Message.of(message.payload())
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
                         .withTopic(message.topic())
                         .withKey(message.messageKey())
+                        .withHeaders(headersOf(message))
                         .build())), DEFAULT_BATCH_SIZE);
+    }
+
+    private static RecordHeaders headersOf(OutboxMessage message) {
+        RecordHeaders headers = new RecordHeaders();
+        if (message.traceParent() != null) {
+            headers.add(TraceParents.HEADER, message.traceParent().getBytes(StandardCharsets.US_ASCII));
+        }
+        return headers;
     }
 
     /**
@@ -67,14 +82,14 @@ public final class OutboxRelay {
 
     private Uni<Integer> claimAndSend(SqlConnection connection) {
         return connection.preparedQuery("""
-                        select id, event_id, topic, message_key, payload::text as payload from outbox
+                        select id, event_id, topic, message_key, payload::text as payload, trace_parent from outbox
                         where published_at is null order by id limit $1 for update skip locked""")
                 .execute(Tuple.of(batchSize))
                 .flatMap(rows -> {
                     List<OutboxMessage> messages = new ArrayList<>();
                     for (Row row : rows) {
                         messages.add(new OutboxMessage(row.getLong("id"), row.getString("event_id"), row.getString("topic"),
-                                row.getString("message_key"), row.getString("payload")));
+                                row.getString("message_key"), row.getString("payload"), row.getString("trace_parent")));
                     }
                     if (messages.isEmpty()) {
                         return Uni.createFrom().item(0);

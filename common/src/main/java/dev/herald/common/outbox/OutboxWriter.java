@@ -2,6 +2,7 @@ package dev.herald.common.outbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.tracing.TraceParents;
 import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,14 +10,25 @@ import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
  * Appends events to the outbox within the caller's transaction, so an event exists exactly when the change it
- * describes committed. Every service's schema has the same {@code outbox} table (see its V1 migration).
+ * describes committed. Every service's schema has the same {@code outbox} table (see its V1 migration, and the
+ * migration that added {@code trace_parent}). Each row keeps the traceparent of the trace it belongs to (by default
+ * the request being served), which the relay sends along as a Kafka header.
  */
 public final class OutboxWriter {
-    /** One event for the outbox: its id, topic, message key (the aggregate's id) and the event itself. */
-    public record Entry(String eventId, String topic, String key, Object event) {
+    /**
+     * One event for the outbox: its id, topic, message key (the aggregate's id), the event itself and the
+     * traceparent of the trace it belongs to (null outside any sampled trace).
+     */
+    public record Entry(String eventId, String topic, String key, Object event, String traceParent) {
+        /** An event of the trace being served now. */
+        public Entry(String eventId, String topic, String key, Object event) {
+            this(eventId, topic, key, event, TraceParents.current());
+        }
     }
 
-    /** Rows per insert statement: four parameters each, far below PostgreSQL's 65,535. */
+    private static final int PARAMETERS_PER_ROW = 5;
+
+    /** Rows per insert statement: five parameters each, far below PostgreSQL's 65,535. */
     private static final int ROWS_PER_STATEMENT = 500;
 
     private final ObjectMapper mapper;
@@ -26,7 +38,13 @@ public final class OutboxWriter {
     }
 
     public Uni<Void> append(Mutiny.Session session, String eventId, String topic, String key, Object event) {
-        return appendAll(session, List.of(new Entry(eventId, topic, key, event)));
+        return append(session, eventId, topic, key, event, TraceParents.current());
+    }
+
+    /** The same, with the trace named explicitly (work that is not running inside the trace it belongs to). */
+    public Uni<Void> append(Mutiny.Session session, String eventId, String topic, String key, Object event,
+                            String traceParent) {
+        return appendAll(session, List.of(new Entry(eventId, topic, key, event, traceParent)));
     }
 
     /**
@@ -53,21 +71,24 @@ public final class OutboxWriter {
     }
 
     private static Uni<Void> insert(Mutiny.Session session, List<Entry> entries, List<String> payloads) {
-        StringBuilder sql = new StringBuilder("insert into outbox (event_id, topic, message_key, payload) values ");
+        StringBuilder sql = new StringBuilder("insert into outbox (event_id, topic, message_key, payload, trace_parent) values ");
         for (int i = 0; i < entries.size(); i++) {
-            int p = i * 4;
-            // Bound as text and cast: a String bound straight to a jsonb parameter is stored as a JSON string.
+            int p = i * PARAMETERS_PER_ROW;
+            // Bound as text and cast: a String bound straight to a jsonb parameter is stored as a JSON string, and
+            // a null traceparent needs a type.
             sql.append(i == 0 ? "" : ", ").append("(?").append(p + 1).append(", ?").append(p + 2).append(", ?")
-                    .append(p + 3).append(", cast(cast(?").append(p + 4).append(" as text) as jsonb))");
+                    .append(p + 3).append(", cast(cast(?").append(p + 4).append(" as text) as jsonb), cast(?")
+                    .append(p + 5).append(" as text))");
         }
         var query = session.createNativeQuery(sql.toString());
         for (int i = 0; i < entries.size(); i++) {
             Entry entry = entries.get(i);
-            int p = i * 4;
+            int p = i * PARAMETERS_PER_ROW;
             query.setParameter(p + 1, entry.eventId())
                     .setParameter(p + 2, entry.topic())
                     .setParameter(p + 3, entry.key())
-                    .setParameter(p + 4, payloads.get(i));
+                    .setParameter(p + 4, payloads.get(i))
+                    .setParameter(p + 5, entry.traceParent());
         }
         return query.executeUpdate().replaceWithVoid();
     }

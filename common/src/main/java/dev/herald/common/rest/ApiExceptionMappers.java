@@ -6,6 +6,7 @@ import dev.herald.common.api.ApiError;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.ErrorEnvelope;
+import dev.herald.common.persistence.DatabaseUnavailable;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
@@ -19,8 +20,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * Turns every failure of a JAX-RS resource into the error envelope. Nothing escapes as a framework page
- * or a stack trace: unexpected exceptions are logged with the request id and answered with
- * {@code 500 internal_error}.
+ * or a stack trace: an unreachable database is {@code 503 service_unavailable} (clients retry); other unexpected
+ * exceptions are logged with the request id and answered with {@code 500 internal_error}.
  */
 public class ApiExceptionMappers {
     private static final Logger LOG = Logger.getLogger(ApiExceptionMappers.class);
@@ -76,6 +77,11 @@ public class ApiExceptionMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e, HttpHeaders headers) {
+        if (DatabaseUnavailable.explains(e)) {
+            // An outage, not a bug: the client is told to retry (with the same Idempotency-Key, for writes).
+            LOG.warnf("request %s failed: the database is unavailable (%s)", requestId(headers), e.toString());
+            return error(ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly.", headers);
+        }
         LOG.errorf(e, "request %s failed", requestId(headers));
         return error(ErrorCode.INTERNAL_ERROR, "Something went wrong on our side.", headers);
     }

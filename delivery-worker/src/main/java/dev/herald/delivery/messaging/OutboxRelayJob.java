@@ -1,9 +1,11 @@
 package dev.herald.delivery.messaging;
 
+import dev.herald.common.metrics.OutboxBacklog;
 import dev.herald.common.outbox.OutboxRelay;
 import dev.herald.delivery.config.OutboxConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -23,13 +25,16 @@ public class OutboxRelayJob {
     private final OutboxRelay relay;
     private final Vertx vertx;
     private final OutboxConfig config;
+    private final OutboxBacklog backlog;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean requested = new AtomicBoolean();
     private volatile boolean running;
     private volatile long timerId = -1;
 
-    public OutboxRelayJob(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx, OutboxConfig config) {
+    public OutboxRelayJob(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx, MeterRegistry registry,
+                          OutboxConfig config) {
         this.relay = OutboxRelay.toKafka(pool, emitter);
+        this.backlog = new OutboxBacklog(pool, registry, vertx.getDelegate());
         this.vertx = vertx;
         this.config = config;
     }
@@ -38,6 +43,7 @@ public class OutboxRelayJob {
     void start(@Observes StartupEvent event) {
         running = true;
         timerId = vertx.setPeriodic(config.pollInterval().toMillis(), id -> trigger());
+        backlog.start();
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -45,6 +51,7 @@ public class OutboxRelayJob {
         if (timerId >= 0) {
             vertx.cancelTimer(timerId);
         }
+        backlog.stop();
     }
 
     /** Publishes what the outbox holds now, or right after the drain in progress. */

@@ -4,24 +4,25 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.delivery.service.DeliveryIntake;
+import dev.herald.common.messaging.EventRetry;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
-import java.time.Duration;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
  * {@code post.accepted}: a post handed to delivery. Its deliveries are recorded with the event id in one
  * transaction (a redelivered event changes nothing), then attempted at once; the offset is committed after that
- * transaction, not after the deliveries, which their leases keep safe.
+ * transaction, not after the deliveries, which their leases keep safe. The record's {@code traceparent} header (the
+ * request that accepted the post) is stored with the deliveries, so their attempts continue that trace.
  */
 @ApplicationScoped
 public class PostAcceptedConsumer {
     private static final Logger LOG = Logger.getLogger(PostAcceptedConsumer.class);
-    /** Database trouble is retried in place (the partition waits) for about twenty seconds, then the channel fails. */
-    private static final int STORE_RETRIES = 8;
 
     private final DeliveryIntake intake;
     private final ObjectReader events;
@@ -33,7 +34,7 @@ public class PostAcceptedConsumer {
     }
 
     @Incoming("post-accepted")
-    public Uni<Void> consume(String payload) {
+    public Uni<Void> consume(String payload, IncomingKafkaRecordMetadata<String, String> record) {
         PostAcceptedEvent event;
         try {
             event = events.readValue(payload);
@@ -47,9 +48,8 @@ public class PostAcceptedConsumer {
             LOG.errorf("skipping post.accepted event %s: %s", event == null ? null : event.eventId(), problem);
             return Uni.createFrom().voidItem();
         }
-        return intake.accept(event)
-                .onFailure().invoke(failure -> LOG.warnf("post.accepted %s not stored yet: %s (retrying)", event.eventId(), failure.toString()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).atMost(STORE_RETRIES)
+        String traceParent = TraceParents.header(record.getHeaders());
+        return EventRetry.untilApplied("post.accepted " + event.eventId(), () -> intake.accept(event, traceParent))
                 .replaceWithVoid();
     }
 

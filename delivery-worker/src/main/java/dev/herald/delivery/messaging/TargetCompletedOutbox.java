@@ -22,7 +22,8 @@ public class TargetCompletedOutbox {
         this.mapper = mapper;
     }
 
-    public Uni<Void> append(SqlConnection connection, TargetCompletedEvent event) {
+    /** {@code traceParent}: the delivery's trace, sent on with the event (null when it has none). */
+    public Uni<Void> append(SqlConnection connection, TargetCompletedEvent event, String traceParent) {
         String payload;
         try {
             payload = mapper.writeValueAsString(event);
@@ -30,8 +31,9 @@ public class TargetCompletedOutbox {
             return Uni.createFrom().failure(new IllegalStateException("event " + event.eventId() + " cannot be serialized", e));
         }
         // Bound as text and cast: a string bound straight to a jsonb parameter would be stored as a JSON string.
-        return connection.preparedQuery("insert into outbox (event_id, topic, message_key, payload) values ($1, $2, $3, $4::text::jsonb)")
-                .execute(Tuple.of(event.eventId(), Topics.TARGET_COMPLETED, event.postId(), payload))
+        return connection.preparedQuery("insert into outbox (event_id, topic, message_key, payload, trace_parent)"
+                        + " values ($1, $2, $3, $4::text::jsonb, $5)")
+                .execute(Tuple.of(event.eventId(), Topics.TARGET_COMPLETED, event.postId(), payload, traceParent))
                 .replaceWithVoid();
     }
 }

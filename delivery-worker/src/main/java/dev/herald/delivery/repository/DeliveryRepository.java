@@ -36,7 +36,8 @@ public class DeliveryRepository {
     private static final String RETURNING_LEASED = """
 
             returning d.post_id, d.account_id, d.workspace_id, d.mode, d.platform, d.account_username, d.reservation_id, d.text,
-            d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals, d.lease_token""";
+            d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals, d.lease_token,
+            d.trace_parent""";
 
     private final Pool pool;
     private final ObjectMapper mapper;
@@ -49,10 +50,10 @@ public class DeliveryRepository {
     /**
      * Inserts one {@code publishing} row per delivery of the event, leased to the caller until {@code leaseUntil},
      * within the caller's transaction. A target that already has a row (the same post handed over again) is left
-     * alone; only the rows inserted here are answered.
+     * alone; only the rows inserted here are answered. {@code traceParent} is the trace the event came with (or null).
      */
-    public Uni<List<LeasedDelivery>> insertLeased(SqlConnection connection, PostAcceptedEvent event, Instant now,
-                                                  Instant leaseUntil) {
+    public Uni<List<LeasedDelivery>> insertLeased(SqlConnection connection, PostAcceptedEvent event, String traceParent,
+                                                  Instant now, Instant leaseUntil) {
         Post post = event.post();
         int count = event.deliveries().size();
         String[] accountIds = new String[count];
@@ -74,16 +75,16 @@ public class DeliveryRepository {
         return connection.preparedQuery("""
                         insert into deliveries as d (post_id, account_id, workspace_id, mode, platform, account_username,
                             reservation_id, text, media_url, media_type, platform_options, status, lease_token, lease_until,
-                            source_event_id, created_at, updated_at)
+                            source_event_id, created_at, updated_at, trace_parent)
                         select $1::text, t.account_id, $2::text, $3::text, t.platform, t.account_username, t.reservation_id,
                             $4::text, $5::text, $6::text, t.platform_options::jsonb, 'publishing', gen_random_uuid(),
-                            $7::timestamptz, $8::text, $9::timestamptz, $9::timestamptz
+                            $7::timestamptz, $8::text, $9::timestamptz, $9::timestamptz, $15::text
                         from unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
                             as t(account_id, platform, account_username, reservation_id, platform_options)
                         on conflict (post_id, account_id) do nothing""" + RETURNING_LEASED)
                 .execute(SqlParameters.of(post.id(), event.workspaceId(), event.mode().wireName(), post.text(),
                         media == null ? null : media.url(), media == null ? null : media.type(), leaseUntil,
-                        event.eventId(), now, accountIds, platforms, usernames, reservationIds, platformOptions))
+                        event.eventId(), now, accountIds, platforms, usernames, reservationIds, platformOptions, traceParent))
                 .map(this::leasedRows);
     }
 
@@ -199,6 +200,7 @@ public class DeliveryRepository {
                 Mode.fromWire(row.getString("mode")).orElseThrow(),
                 Platform.fromWire(row.getString("platform")).orElseThrow(),
                 row.getString("account_username"), row.getString("reservation_id"), row.getString("text"), media,
-                platformOptions, row.getInteger("attempts"), row.getInteger("deferrals"), row.getUUID("lease_token"));
+                platformOptions, row.getInteger("attempts"), row.getInteger("deferrals"), row.getUUID("lease_token"),
+                row.getString("trace_parent"));
     }
 }

@@ -5,6 +5,7 @@ import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.client.UsageClient;
 import dev.herald.delivery.client.UsageVerdict;
@@ -17,6 +18,11 @@ import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publishers;
 import dev.herald.delivery.repository.DeliveryRepository;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,6 +48,11 @@ import org.jboss.logging.Logger;
  *   <li>failed and retryable: pending again after {@link RetryBackoff}.</li>
  * </ul>
  * A final outcome and its {@code target.completed} commit together; the outbox relay is then woken at once.
+ * <p>
+ * Each attempt is a span of the trace the post was accepted in (the delivery's stored traceparent), so the usage
+ * check, the outcome's log line and {@code target.completed} belong to the customer's request. Metrics:
+ * {@code herald_deliveries_total{platform,mode,outcome}} counts final outcomes and
+ * {@code herald_delivery_attempts_seconds{platform,mode,outcome}} times the provider calls.
  */
 @ApplicationScoped
 public class DeliveryAttempts {
@@ -56,11 +67,13 @@ public class DeliveryAttempts {
     private final RetryBackoff backoff;
     private final DeliveryConfig config;
     private final Clock clock;
+    private final Tracer tracer;
+    private final MeterRegistry metrics;
     private final AtomicInteger inFlight = new AtomicInteger();
 
     public DeliveryAttempts(Pool pool, DeliveryRepository deliveries, UsageClient usage, Publishers publishers,
                             TargetCompletedOutbox outbox, OutboxRelayJob relay, RetryBackoff backoff, DeliveryConfig config,
-                            Clock clock) {
+                            Clock clock, Tracer tracer, MeterRegistry metrics) {
         if (config.lease().compareTo(config.publishTimeout()) <= 0) {
             // Otherwise every slow publication would lose its lease and be published (idempotently) again.
             throw new IllegalStateException("herald.delivery.lease (" + config.lease()
@@ -75,6 +88,8 @@ public class DeliveryAttempts {
         this.backoff = backoff;
         this.config = config;
         this.clock = clock;
+        this.tracer = tracer;
+        this.metrics = metrics;
     }
 
     /** How many more deliveries this worker may take on now. */
@@ -89,11 +104,22 @@ public class DeliveryAttempts {
     public void startAll(List<LeasedDelivery> leased) {
         for (LeasedDelivery delivery : leased) {
             inFlight.incrementAndGet();
-            attempt(delivery)
-                    .onTermination().invoke(inFlight::decrementAndGet)
-                    .subscribe().with(done -> { }, failure -> LOG.errorf(failure,
-                            "delivery of post %s to account %s broke off; it is claimed again when its lease lapses",
-                            delivery.postId(), delivery.accountId()));
+            Span span = tracer.spanBuilder("deliver " + delivery.platform().wireName())
+                    .setParent(TraceParents.asParent(delivery.traceParent()))
+                    .setAttribute("herald.post_id", delivery.postId())
+                    .setAttribute("herald.account_id", delivery.accountId())
+                    .startSpan();
+            // Current while the attempt is subscribed, so the usage check's HTTP call carries the trace too.
+            try (Scope ignored = span.makeCurrent()) {
+                attempt(delivery.inTrace(TraceParents.of(span.getSpanContext())))
+                        .onTermination().invoke(() -> {
+                            inFlight.decrementAndGet();
+                            span.end();
+                        })
+                        .subscribe().with(done -> { }, failure -> LOG.errorf(failure,
+                                "delivery of post %s to account %s broke off; it is claimed again when its lease lapses",
+                                delivery.postId(), delivery.accountId()));
+            }
         }
     }
 
@@ -135,6 +161,7 @@ public class DeliveryAttempts {
             }
             int attempt = started.get();
             PublishRequest request = PublishRequest.of(delivery, attempt);
+            Timer.Sample call = Timer.start(metrics);
             return Uni.createFrom().deferred(() -> publishers.of(delivery.mode(), delivery.platform()).publish(request))
                     .ifNoItem().after(config.publishTimeout()).fail()
                     .onFailure().recoverWithItem(failure -> {
@@ -143,6 +170,9 @@ public class DeliveryAttempts {
                         return PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
                                 "The platform did not answer the delivery attempt.", true, Map.of()));
                     })
+                    .invoke(outcome -> call.stop(metrics.timer("herald.delivery.attempts", "platform", delivery.platform().wireName(),
+                            "mode", delivery.mode().wireName(), "outcome", outcome.published() ? "published"
+                                    : outcome.error().retryable() ? "retryable_failure" : "failed")))
                     .flatMap(outcome -> record(delivery, attempt, outcome));
         });
     }
@@ -189,15 +219,19 @@ public class DeliveryAttempts {
                 now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
                 delivery.reservationId(), status, attempts, providerPostId, url, error, now);
         return pool.withTransaction(connection -> deliveries.complete(connection, delivery, status, providerPostId, url, error, now)
-                        .flatMap(held -> held ? outbox.append(connection, event).replaceWith(true) : Uni.createFrom().item(false)))
+                        .flatMap(held -> held ? outbox.append(connection, event, delivery.traceParent()).replaceWith(true) : Uni.createFrom().item(false)))
                 .flatMap(held -> {
                     if (!held) {
                         return lostLease(delivery);
                     }
                     relay.trigger();
-                    LOG.infof("post %s to account %s (%s): %s after %d attempt(s)%s", delivery.postId(), delivery.accountId(),
-                            delivery.mode() == Mode.LIVE ? "live" : "test", status, attempts,
-                            error == null ? "" : " (" + error.code() + ")");
+                    metrics.counter("herald.deliveries", "platform", delivery.platform().wireName(), "mode",
+                            delivery.mode().wireName(), "outcome", status).increment();
+                    // The trace id is written out: this line runs after the attempt's span stopped being current.
+                    LOG.infof("post %s to account %s (%s, %s): %s after %d attempt(s)%s, trace %s", delivery.postId(),
+                            delivery.accountId(), delivery.platform().wireName(), delivery.mode() == Mode.LIVE ? "live" : "test",
+                            status, attempts, error == null ? "" : " (" + error.code() + ")",
+                            TraceParents.traceId(delivery.traceParent()));
                     return Uni.createFrom().voidItem();
                 });
     }

@@ -38,13 +38,14 @@ public class DeliveryIntake {
      * the attempts (a slow provider must not hold up the partition). The rows are leased to this worker from the
      * start: if it dies before an attempt ends, the claim loop of any worker takes them over once the lease
      * lapses. Answers how many deliveries were new (none for a redelivered event or an already known target).
+     * {@code traceParent} (the record's header, or null) is kept with each delivery: its attempts continue that trace.
      */
-    public Uni<Integer> accept(PostAcceptedEvent event) {
+    public Uni<Integer> accept(PostAcceptedEvent event, String traceParent) {
         return Uni.createFrom().deferred(() -> {
                     Instant now = Timestamps.now(clock);
                     return pool.withTransaction(connection -> processedEvents.markProcessed(connection, event.eventId(), now)
                             .flatMap(fresh -> fresh
-                                    ? deliveries.insertLeased(connection, event, now, now.plus(config.lease()))
+                                    ? deliveries.insertLeased(connection, event, traceParent, now, now.plus(config.lease()))
                                     : Uni.createFrom().item(List.<LeasedDelivery>of())));
                 })
                 .invoke(attempts::startAll)

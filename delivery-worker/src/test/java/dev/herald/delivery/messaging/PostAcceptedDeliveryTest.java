@@ -9,19 +9,23 @@ import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
 import static dev.herald.delivery.support.DeliveryTestSupport.rows;
 import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
 import static dev.herald.delivery.support.DeliveryTestSupport.send;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.events.Topics;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.Platform;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.SandboxPublisher;
 import dev.herald.delivery.support.DeliveryTestSupport.Target;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.testing.RealInfrastructure;
+import dev.herald.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -29,6 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +97,34 @@ class PostAcceptedDeliveryTest {
             assertThat(call.body().get("require_account_capacity").asBoolean()).isFalse();
             assertThat(call.body().get("at").asText()).isNotBlank();
         });
+    }
+
+    @Test
+    void aDeliveryContinuesTheTraceOfItsPostAndPassesItOnWithItsOutcome() throws Exception {
+        Target target = Target.of(Platform.LINKEDIN, "acme_traced");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        String postId = event.post().id();
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String acceptedIn = "00-" + traceId + "-00f067aa0ba902b7-00";
+
+        send(event, acceptedIn);
+
+        List<ConsumerRecord<String, String>> completed = TopicReader.recordsKeyed(Topics.TARGET_COMPLETED, postId, 1,
+                Duration.ofMinutes(1));
+        assertThat(completed).hasSize(1);
+        String passedOn = TraceParents.header(completed.get(0).headers());
+        assertThat(TraceParents.traceId(passedOn)).as("target.completed's traceparent").isEqualTo(traceId);
+        assertThat(passedOn).as("the attempt is a span of its own").isNotEqualTo(acceptedIn);
+        // Kept with the delivery, so a retry by any worker continues the same trace.
+        assertThat(delivery(postId, target.accountId())).containsEntry("trace_parent", acceptedIn);
+        assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
+                .satisfies(call -> assertThat(TraceParents.traceId(call.traceParent())).as("the usage check's traceparent")
+                        .isEqualTo(traceId));
+
+        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString().lines())
+                .anyMatch(line -> line.startsWith("herald_deliveries_total{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}"))
+                .anyMatch(line -> line.startsWith(
+                        "herald_delivery_attempts_seconds_count{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}"));
     }
 
     @Test

@@ -17,6 +17,7 @@ import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TopicReader;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -75,10 +76,20 @@ public final class DeliveryTestSupport {
     }
 
     public static void send(PostAcceptedEvent event) throws Exception {
+        send(event, null);
+    }
+
+    /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it (none when null). */
+    public static void send(PostAcceptedEvent event, String traceParent) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 "bootstrap.servers", RealInfrastructure.bootstrapServers(),
                 "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
-            producer.send(new ProducerRecord<>(Topics.POST_ACCEPTED, event.post().id(), JSON.writeValueAsString(event))).get();
+            ProducerRecord<String, String> record = new ProducerRecord<>(Topics.POST_ACCEPTED, event.post().id(),
+                    JSON.writeValueAsString(event));
+            if (traceParent != null) {
+                record.headers().add("traceparent", traceParent.getBytes(StandardCharsets.US_ASCII));
+            }
+            producer.send(record).get();
         }
     }
 

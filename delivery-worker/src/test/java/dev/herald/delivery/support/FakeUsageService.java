@@ -35,7 +35,8 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
     }
 
     /** One check the worker made: the reservation, the token's claims and the body it sent. */
-    public record Call(String reservationId, JsonNode claims, JsonNode body) {
+    /** {@code traceParent}: the call's {@code traceparent} header, or null. */
+    public record Call(String reservationId, JsonNode claims, JsonNode body, String traceParent) {
     }
 
     private static final Map<String, Answer> ANSWERS = new ConcurrentHashMap<>();
@@ -111,7 +112,7 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
             String reservationId = check.group(1);
             JsonNode body = JSON.readTree(exchange.getRequestBody());
             CALLS.computeIfAbsent(reservationId, key -> new CopyOnWriteArrayList<>())
-                    .add(new Call(reservationId, claims(exchange), body));
+                    .add(new Call(reservationId, claims(exchange), body, exchange.getRequestHeaders().getFirst("traceparent")));
             Answer answer = ANSWERS.get(reservationId);
             send(exchange, answer != null ? answer : new Answer(200, reservation(reservationId)));
         }

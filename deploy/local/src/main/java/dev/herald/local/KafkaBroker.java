@@ -134,6 +134,14 @@ public final class KafkaBroker implements AutoCloseable {
         return log;
     }
 
+    /** SIGKILL, as a crash of its machine would end it: no controlled shutdown, unflushed log pages lost. */
+    public void kill() throws InterruptedException {
+        if (process.isAlive()) {
+            new ProcessTree(process.toHandle()).kill();
+            process.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
     @Override
     public void close() {
         process.destroy();

@@ -196,6 +196,55 @@ public final class LocalSuite implements AutoCloseable {
         }
     }
 
+    /**
+     * Kills the embedded Kafka broker with SIGKILL, as a crash would. Services keep running and retry; {@link
+     * #restartBroker()} brings it back on the same data and port.
+     */
+    public void killBroker() {
+        KafkaBroker broker = requireEmbedded(kafka, "Kafka");
+        try {
+            progress("killing Kafka");
+            broker.kill();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing Kafka", e);
+        }
+    }
+
+    /** Starts the embedded Kafka broker again (after {@link #killBroker()}) on its data and port. */
+    public void restartBroker() {
+        requireEmbedded(kafka, "Kafka");
+        startKafka();
+    }
+
+    /**
+     * Kills the embedded PostgreSQL server (postmaster and backends) with SIGKILL, as a crash would. Services keep
+     * running; their connections fail until {@link #restartDatabase()}.
+     */
+    public void killDatabase() {
+        PostgresServer database = requireEmbedded(postgres, "PostgreSQL");
+        try {
+            progress("killing PostgreSQL");
+            database.kill();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing PostgreSQL", e);
+        }
+    }
+
+    /** Starts the embedded PostgreSQL server again (after {@link #killDatabase()}); it recovers from its WAL. */
+    public void restartDatabase() {
+        requireEmbedded(postgres, "PostgreSQL");
+        startPostgres();
+    }
+
+    private <T> T requireEmbedded(T component, String name) {
+        if (component == null || (component instanceof PostgresServer server && !server.isEmbedded())) {
+            throw new IllegalStateException(name + " is not embedded in this suite");
+        }
+        return component;
+    }
+
     /** Starts a stopped (or killed) service again and waits until it is ready. */
     public void start(String module) {
         ServiceProcess process = requireService(module);

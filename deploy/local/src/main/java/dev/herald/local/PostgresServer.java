@@ -2,6 +2,7 @@ package dev.herald.local;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +65,9 @@ public final class PostgresServer implements AutoCloseable {
                 .setOutputRedirector(log)
                 .setErrorRedirector(log)
                 .setPGStartupWait(Duration.ofSeconds(60))
+                // zonky turns synchronous commit off, for tests; here a commit must survive a crash of the server
+                // the moment it is acknowledged, as on any production PostgreSQL (CrashRecoveryIT kills it).
+                .setServerConfig("synchronous_commit", "on")
                 .start();
         return new PostgresServer(postgres, data, "127.0.0.1", postgres.getPort(), "postgres", "");
     }
@@ -144,6 +148,30 @@ public final class PostgresServer implements AutoCloseable {
     public OptionalLong postmasterPid() {
         return dataDirectory == null ? OptionalLong.empty()
                 : StateDirectory.readPid(dataDirectory.resolve("postmaster.pid"));
+    }
+
+    /**
+     * SIGKILL for the postmaster and every backend, as a crash of its machine would end them: no checkpoint, the
+     * next start replays the write-ahead log. Embedded servers only.
+     */
+    public void kill() throws InterruptedException {
+        if (embedded == null) {
+            throw new IllegalStateException("only an embedded server can be killed");
+        }
+        OptionalLong postmaster = postmasterPid();
+        if (postmaster.isPresent()) {
+            var tree = ProcessTree.of(postmaster.getAsLong()).filter(p -> p.runs(dataDirectory.toString()));
+            if (tree.isPresent()) {
+                tree.get().kill();
+            }
+        }
+        // Releases zonky's lock on the data directory, which the next start in this JVM takes again; its "pg_ctl
+        // stop" finds no server and only logs that.
+        try {
+            embedded.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.Post;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -28,8 +29,11 @@ public class PostEventOutbox {
         this.clock = clock;
     }
 
-    /** A post handed to delivery: the post as it now is, and what to deliver where. */
-    public record Handover(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries) {
+    /**
+     * A post handed to delivery: the post as it now is, what to deliver where, and the trace of the request that
+     * accepted it (or null).
+     */
+    public record Handover(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries, String traceParent) {
     }
 
     /** The posts are handed to delivery: one {@code post.accepted} each, written with one statement. */
@@ -39,16 +43,22 @@ public class PostEventOutbox {
             String eventId = ResourceIds.newId(IdPrefix.EVENT);
             PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
                     handover.workspaceId(), handover.post().mode(), handover.post(), handover.deliveries());
-            entries.add(new OutboxWriter.Entry(eventId, Topics.POST_ACCEPTED, handover.post().id(), event));
+            entries.add(new OutboxWriter.Entry(eventId, Topics.POST_ACCEPTED, handover.post().id(), event,
+                    handover.traceParent()));
         }
         return Panache.getSession().flatMap(session -> writer.appendAll(session, entries));
     }
 
-    /** The post reached a final status (published, partially failed, failed or canceled). */
+    /** The post reached a final status (published, partially failed, failed or canceled) in the current request. */
     public Uni<Void> finalized(String workspaceId, Mode mode, Post post) {
+        return finalized(workspaceId, mode, post, TraceParents.current());
+    }
+
+    /** The same, in the trace {@code traceParent} names (a delivery outcome's). */
+    public Uni<Void> finalized(String workspaceId, Mode mode, Post post, String traceParent) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         PostFinalizedEvent event = new PostFinalizedEvent(eventId, PostFinalizedEvent.typeFor(post.status()),
                 Timestamps.now(clock), workspaceId, mode, post);
-        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_FINALIZED, post.id(), event));
+        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_FINALIZED, post.id(), event, traceParent));
     }
 }

@@ -57,4 +57,8 @@ public class PostEntity {
 
     @Column(name = "finalized_at")
     public Instant finalizedAt;
+
+    /** The trace of the request that accepted the post; its post.accepted event, written later, continues it. */
+    @Column(name = "trace_parent")
+    public String traceParent;
 }

@@ -3,6 +3,7 @@ package dev.herald.posts.service;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
@@ -32,6 +33,7 @@ record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, 
         post.status = Post.QUEUED;
         post.createdAt = now;
         post.updatedAt = now;
+        post.traceParent = TraceParents.current();
         List<PostTargetEntity> targets = new ArrayList<>();
         for (AccountForPosting destination : destinations) {
             PostTargetEntity target = new PostTargetEntity();

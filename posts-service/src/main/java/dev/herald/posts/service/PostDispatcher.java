@@ -115,6 +115,6 @@ public class PostDispatcher {
                 .map(target -> new PostAcceptedEvent.Delivery(target.accountId, Platform.fromWire(target.platform).orElseThrow(),
                         target.accountUsername, target.reservationId))
                 .toList();
-        return new PostEventOutbox.Handover(post.workspaceId, views.toWire(post, postTargets), deliveries);
+        return new PostEventOutbox.Handover(post.workspaceId, views.toWire(post, postTargets), deliveries, post.traceParent);
     }
 }

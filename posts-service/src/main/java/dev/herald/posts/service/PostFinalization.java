@@ -56,12 +56,16 @@ public class PostFinalization {
         this.clock = clock;
     }
 
-    public Uni<Void> apply(TargetCompletedEvent event) {
+    /**
+     * Applies a delivery outcome once. {@code traceParent} is the trace the outcome came with (the request that
+     * accepted the post, through delivery): a {@code post.finalized} it causes carries it on to webhooks-service.
+     */
+    public Uni<Void> apply(TargetCompletedEvent event, String traceParent) {
         return Panache.withTransaction(() -> processed.markProcessed(event.eventId()).flatMap(first -> {
             if (!first) {
                 return Uni.createFrom().item(false);
             }
-            return settle(event);
+            return settle(event, traceParent);
         })).invoke(finalized -> {
             if (finalized) {
                 dispatcher.eventsWritten();
@@ -70,7 +74,7 @@ public class PostFinalization {
     }
 
     /** True when this outcome made the post final. */
-    private Uni<Boolean> settle(TargetCompletedEvent event) {
+    private Uni<Boolean> settle(TargetCompletedEvent event, String traceParent) {
         if (!OUTCOMES.contains(event.status())) {
             LOG.errorf("target.completed %s has status %s; ignored", event.eventId(), event.status());
             return Uni.createFrom().item(false);
@@ -106,7 +110,7 @@ public class PostFinalization {
                 target.completedAt = PostTarget.UNCERTAIN.equals(event.status()) ? null : event.completedAt();
                 target.updatedAt = now;
                 post.updatedAt = now;
-                return simulatedAudience(post, target).chain(() -> finalizeIfDone(post, rows, now));
+                return simulatedAudience(post, target).chain(() -> finalizeIfDone(post, rows, now, traceParent));
             });
         });
     }
@@ -121,7 +125,7 @@ public class PostFinalization {
     }
 
     /** The post's final status and {@code post.finalized}, once every target is final; true when that happened. */
-    private Uni<Boolean> finalizeIfDone(PostEntity post, List<PostTargetEntity> rows, Instant now) {
+    private Uni<Boolean> finalizeIfDone(PostEntity post, List<PostTargetEntity> rows, Instant now, String traceParent) {
         String finalStatus = finalStatus(rows);
         if (finalStatus == null) {
             return Uni.createFrom().item(false);
@@ -129,7 +133,7 @@ public class PostFinalization {
         post.status = finalStatus;
         post.finalizedAt = now;
         Post wire = views.toWire(post, rows);
-        return events.finalized(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(), wire)
+        return events.finalized(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(), wire, traceParent)
                 .chain(() -> holdReleases.schedule(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(),
                         post.id, PostService.profileIds(rows)))
                 .replaceWith(true);

@@ -13,6 +13,7 @@ import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.events.Topics;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.posts.support.FakeUpstreams;
@@ -23,6 +24,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -174,6 +176,30 @@ class PostEventsTest {
     }
 
     @Test
+    void aRequestsTraceGoesToDeliveryWithItsEventAndAnOutcomesTraceGoesOnToFinalization() throws Exception {
+        String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "brand", null);
+        String requestTrace = "0af7651916cd43dd8448eb211c80319c";
+        String id = posting(workspace, Mode.TEST).header("traceparent", "00-" + requestTrace + "-b7ad6b7169203331-00")
+                .body("{\"text\":\"Traced\",\"account_ids\":[\"" + account + "\"]}").post("/posts")
+                .then().statusCode(202).header("x-trace-id", requestTrace).extract().path("data.id");
+
+        List<ConsumerRecord<String, String>> accepted = TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20));
+        assertThat(accepted).hasSize(1);
+        assertThat(TraceParents.traceId(TraceParents.header(accepted.get(0).headers()))).as("post.accepted's traceparent")
+                .isEqualTo(requestTrace);
+
+        String deliveryTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        Instant done = Instant.now();
+        send(id, new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE, done, workspace,
+                Mode.TEST, id, account, UsageReservation.publicationId(id, account), "published", 1, "p1", null, null, done),
+                "00-" + deliveryTrace + "-00f067aa0ba902b7-00");
+        List<ConsumerRecord<String, String>> finals = TopicReader.recordsKeyed(Topics.POST_FINALIZED, id, 1, Duration.ofSeconds(20));
+        assertThat(finals).hasSize(1);
+        assertThat(TraceParents.header(finals.get(0).headers())).as("post.finalized's traceparent")
+                .isEqualTo("00-" + deliveryTrace + "-00f067aa0ba902b7-00");
+    }
+
+    @Test
     void cancelingEmitsPostCanceled() throws Exception {
         String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "brand", null);
         String id = post("{\"text\":\"Never\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
@@ -189,10 +215,19 @@ class PostEventsTest {
     }
 
     private void send(String postId, TargetCompletedEvent event) throws Exception {
+        send(postId, event, null);
+    }
+
+    /** With a {@code traceparent} header when given, as delivery-worker's outbox relay sends it. */
+    private void send(String postId, TargetCompletedEvent event, String traceParent) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 "bootstrap.servers", RealInfrastructure.bootstrapServers(),
                 "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
-            producer.send(new ProducerRecord<>(Topics.TARGET_COMPLETED, postId, mapper.writeValueAsString(event))).get();
+            ProducerRecord<String, String> record = new ProducerRecord<>(Topics.TARGET_COMPLETED, postId, mapper.writeValueAsString(event));
+            if (traceParent != null) {
+                record.headers().add(TraceParents.HEADER, traceParent.getBytes(StandardCharsets.US_ASCII));
+            }
+            producer.send(record).get();
         }
     }
 }

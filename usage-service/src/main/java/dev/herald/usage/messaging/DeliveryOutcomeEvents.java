@@ -5,12 +5,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.events.PostFinalizedEvent;
 import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.messaging.EventRetry;
 import dev.herald.usage.service.ReservationSettlement;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
@@ -24,8 +22,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class DeliveryOutcomeEvents {
     private static final Logger LOG = Logger.getLogger(DeliveryOutcomeEvents.class);
-    private static final Duration FIRST_RETRY = Duration.ofMillis(500);
-    private static final Duration MAX_RETRY = Duration.ofSeconds(30);
 
     private final ReservationSettlement settlement;
     private final ObjectMapper events;
@@ -56,18 +52,7 @@ public class DeliveryOutcomeEvents {
     }
 
     private static Uni<Void> applied(String eventId, Supplier<Uni<? extends Void>> apply) {
-        // Deferred: every retry calls the service again, so it runs in a new transaction. A retry after a backoff
-        // is resubscribed on Mutiny's timer thread, where Hibernate Reactive refuses to work (HR000068) and every
-        // later retry failed the same way, stalling the partition for good: each attempt goes back to the Vert.x
-        // context the record was delivered on.
-        Context context = Vertx.currentContext();
-        Uni<Void> attempt = Uni.createFrom().<Void>deferred(apply);
-        if (context != null) {
-            attempt = attempt.runSubscriptionOn(task -> context.runOnContext(ignored -> task.run()));
-        }
-        return attempt
-                .onFailure().invoke(failure -> LOG.errorf(failure, "applying event %s failed; retrying", eventId))
-                .onFailure().retry().withBackOff(FIRST_RETRY, MAX_RETRY).indefinitely();
+        return EventRetry.untilApplied("event " + eventId, apply);
     }
 
     /** The event, or null when the record cannot be one (logged): a record nobody can read would stop the channel. */

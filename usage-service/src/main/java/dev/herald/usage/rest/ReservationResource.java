@@ -10,6 +10,7 @@ import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.service.ReservationBatchService;
+import dev.herald.usage.service.ReservationMetrics;
 import dev.herald.usage.service.ReservationRequest;
 import dev.herald.usage.service.ReservationService;
 import io.smallrye.mutiny.Uni;
@@ -57,14 +58,16 @@ public class ReservationResource {
     private final Caller caller;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private final ReservationMetrics metrics;
 
     public ReservationResource(ReservationService reservations, ReservationBatchService batches, Caller caller,
-                               ObjectMapper mapper, Clock clock) {
+                               ObjectMapper mapper, Clock clock, ReservationMetrics metrics) {
         this.reservations = reservations;
         this.batches = batches;
         this.caller = caller;
         this.mapper = mapper;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     @POST
@@ -73,7 +76,7 @@ public class ReservationResource {
         JsonBody body = JsonBody.of(json, ITEM_FIELDS);
         ReservationRequest request = readItem(body, json);
         body.validate();
-        return reservations.reserve(caller.workspaceId(), caller.mode(), request)
+        return metrics.counted(request, reservations.reserve(caller.workspaceId(), caller.mode(), request))
                 .map(outcome -> Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
                         .entity(DataEnvelope.of(outcome.reservation())).build());
     }
@@ -91,7 +94,8 @@ public class ReservationResource {
         List<ReservationRequest> items = readItems(body, json.get("reservations"));
         boolean requireCapacity = BodyFields.optionalBoolean(body, json, "require_account_capacity");
         body.validate();
-        return batches.reserveAll(caller.workspaceId(), caller.mode(), items, requireCapacity)
+        return metrics.counted(items, batches.reserveAll(caller.workspaceId(), caller.mode(), items, requireCapacity),
+                        ReservationBatchService.BatchOutcome::created)
                 .map(outcome -> Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
                         .entity(DataEnvelope.of(outcome.reservations())).build());
     }

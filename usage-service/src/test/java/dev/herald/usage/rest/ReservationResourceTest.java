@@ -66,6 +66,31 @@ class ReservationResourceTest {
                 + Math.max(0, limit - used - reserved) + ",\"reset_at\":\"" + resetAt + "\"}");
     }
 
+    /** The value of {@code herald_usage_reservations_total} for the publications meter and this outcome (0 before any). */
+    private static double reservationsCounted(String outcome) {
+        String series = "herald_usage_reservations_total{meter=\"publications\",outcome=\"" + outcome + "\"} ";
+        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(line -> line.startsWith(series)).mapToDouble(line -> Double.parseDouble(line.substring(series.length())))
+                .findFirst().orElse(0);
+    }
+
+    @Test
+    void everyReservationAskedForIsCountedByMeterAndOutcome() {
+        double reserved = reservationsCounted("reserved");
+        double replayed = reservationsCounted("replayed");
+        double refused = reservationsCounted("limit_exceeded");
+
+        reserve(Mode.LIVE, "pst_counted-tgt_1", "publications", 1, null).then().statusCode(201);
+        reserve(Mode.LIVE, "pst_counted-tgt_1", "publications", 1, null).then().statusCode(200);
+        reserve(Mode.LIVE, "pst_counted-tgt_2", "publications", 1000, null).then().statusCode(429);
+
+        assertThat(reservationsCounted("reserved")).isEqualTo(reserved + 1);
+        assertThat(reservationsCounted("replayed")).isEqualTo(replayed + 1);
+        assertThat(reservationsCounted("limit_exceeded")).isEqualTo(refused + 1);
+        // Never a workspace: the series stay few whatever the number of tenants.
+        assertThat(given().get("/q/metrics").then().extract().asString()).doesNotContain(workspace);
+    }
+
     @Test
     void reserveConsumeAndReleaseMoveTheMeter() {
         JsonNode created = json(reserve(Mode.LIVE, "pst_1-tgt_1", "publications", 3, null).then().statusCode(201)

@@ -8,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.WebClient;
@@ -42,7 +43,10 @@ public class ReceiverClient {
                 .setMaxPoolSize(config.maxInFlightPerEndpoint())
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.requestTimeout().toMillis()))
                 .setVerifyHost(true)
-                .setForceSni(true));
+                .setForceSni(true)
+                // Customers' receivers are not part of our traces: no traceparent (our trace and span ids) goes to
+                // them, and no client span is made per attempt (WebhookSender makes one).
+                .setTracingPolicy(TracingPolicy.IGNORE));
     }
 
     @PreDestroy

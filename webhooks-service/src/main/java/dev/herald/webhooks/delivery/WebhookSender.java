@@ -2,6 +2,7 @@ package dev.herald.webhooks.delivery;
 
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.model.AttemptOutcome;
 import dev.herald.webhooks.model.ClaimedDelivery;
@@ -14,6 +15,11 @@ import dev.herald.webhooks.service.SigningSecrets;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.TimeoutException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,13 +62,15 @@ public class WebhookSender {
     private final WebhooksConfig config;
     private final Vertx vertx;
     private final Clock clock;
+    private final MeterRegistry metrics;
+    private final Tracer tracer;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean backlog = new AtomicBoolean();
     private volatile RepeatingTask loop;
 
     public WebhookSender(DeliveryRepository deliveries, OutcomeWriter outcomes, ReceiverAddresses addresses,
                          ReceiverClient client, SigningSecrets secrets, RetrySchedule schedule, WebhooksConfig config,
-                         Vertx vertx, Clock clock) {
+                         Vertx vertx, Clock clock, MeterRegistry metrics, Tracer tracer) {
         if (config.lease().compareTo(config.requestTimeout().plusSeconds(1)) < 0) {
             // Otherwise a slow receiver's attempt would lose its lease and be sent again while it runs.
             throw new IllegalStateException("herald.webhooks.lease (" + config.lease()
@@ -77,6 +85,8 @@ public class WebhookSender {
         this.config = config;
         this.vertx = vertx;
         this.clock = clock;
+        this.metrics = metrics;
+        this.tracer = tracer;
     }
 
     void start(@Observes StartupEvent event) {
@@ -126,13 +136,32 @@ public class WebhookSender {
 
     private void start(ClaimedDelivery delivery) {
         inFlight.incrementAndGet();
+        Timer.Sample attemptTime = Timer.start(metrics);
+        // A span of the trace the event came with (the customer's request, through delivery and finalization).
+        Span span = tracer.spanBuilder("webhook attempt")
+                .setParent(TraceParents.asParent(delivery.traceParent()))
+                .setAttribute("herald.delivery_id", delivery.id())
+                .setAttribute("herald.event_id", delivery.eventId())
+                .startSpan();
+        try (Scope ignored = span.makeCurrent()) {
+            send(delivery, attemptTime, span);
+        }
+    }
+
+    private void send(ClaimedDelivery delivery, Timer.Sample attemptTime, Span span) {
         Uni.createFrom().deferred(() -> attempt(delivery))
                 .onFailure().recoverWithItem(failure -> {
                     LOG.errorf(failure, "webhook delivery %s: the attempt broke off", delivery.id());
                     return retryOrFail(delivery, null, "The attempt could not be made (internal error).", Optional.empty());
                 })
+                .invoke(outcome -> {
+                    String result = metricOutcome(outcome);
+                    metrics.counter("herald.webhook.attempts", "outcome", result).increment();
+                    attemptTime.stop(metrics.timer("herald.webhook.attempt.duration", "outcome", result));
+                })
                 .flatMap(outcomes::write)
                 .onTermination().invoke(() -> {
+                    span.end();
                     inFlight.decrementAndGet();
                     if (backlog.getAndSet(false)) {
                         nudge();
@@ -144,6 +173,17 @@ public class WebhookSender {
                     }
                 }, failure -> LOG.debugf("webhook delivery %s: outcome not written (%s); retried when its lease lapses",
                         delivery.id(), failure.toString()));
+    }
+
+    /**
+     * The {@code outcome} label of {@code herald_webhook_attempts_total}: {@code succeeded}, {@code retrying} (failed,
+     * another attempt is scheduled), {@code failed} (failed for good) or {@code not_sent} (the endpoint was disabled).
+     */
+    static String metricOutcome(AttemptOutcome outcome) {
+        if (!outcome.attempted()) {
+            return "not_sent";
+        }
+        return WebhookDelivery.PENDING.equals(outcome.status()) ? "retrying" : outcome.status();
     }
 
     Uni<AttemptOutcome> attempt(ClaimedDelivery delivery) {
@@ -203,8 +243,8 @@ public class WebhookSender {
         String body = answer == null ? null : answer.body();
         Optional<Duration> wait = delivery.finalAttempt() ? Optional.empty() : schedule.after(delivery.attempts(), retryAfter);
         if (wait.isEmpty()) {
-            LOG.infof("webhook delivery %s to endpoint %s failed after %d attempt(s): %s", delivery.id(), delivery.endpointId(),
-                    delivery.attempts(), error);
+            LOG.infof("webhook delivery %s to endpoint %s failed after %d attempt(s): %s (trace %s)", delivery.id(),
+                    delivery.endpointId(), delivery.attempts(), error, TraceParents.traceId(delivery.traceParent()));
             return new AttemptOutcome(delivery, WebhookDelivery.FAILED, null, status, error, body, now, false, true);
         }
         LOG.debugf("webhook delivery %s: attempt %d failed (%s); next in %d ms", delivery.id(), delivery.attempts(), error,

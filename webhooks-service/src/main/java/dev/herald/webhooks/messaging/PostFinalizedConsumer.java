@@ -6,20 +6,23 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.webhooks.delivery.WebhookSender;
 import dev.herald.webhooks.model.EventTypes;
 import dev.herald.webhooks.repository.EventRepository;
 import dev.herald.webhooks.repository.EventRepository.IncomingEvent;
 import dev.herald.webhooks.service.EventBodies;
+import dev.herald.common.messaging.EventRetry;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -52,18 +55,16 @@ public class PostFinalizedConsumer {
     }
 
     @Incoming("post-finalized")
-    public Uni<Void> consume(List<String> payloads) {
-        List<IncomingEvent> batch = new ArrayList<>(payloads.size());
-        for (String payload : payloads) {
-            read(payload).ifPresent(batch::add);
+    public Uni<Void> consume(ConsumerRecords<String, String> records) {
+        List<IncomingEvent> batch = new ArrayList<>(records.count());
+        for (ConsumerRecord<String, String> record : records) {
+            // The traceparent header (posts-service's outbox relay sets it) stays with the event for its attempts.
+            read(record.value(), TraceParents.header(record.headers())).ifPresent(batch::add);
         }
         if (batch.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return Uni.createFrom().deferred(() -> events.intake(batch, Timestamps.now(clock)))
-                .onFailure().invoke(failure -> LOG.warnf("%d post.finalized events not stored yet: %s (retrying)", batch.size(),
-                        failure.toString()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(30)).indefinitely()
+        return EventRetry.untilApplied(batch.size() + " post.finalized events", () -> events.intake(batch, Timestamps.now(clock)))
                 .invoke(created -> {
                     if (created > 0) {
                         sender.nudge();
@@ -73,7 +74,7 @@ public class PostFinalizedConsumer {
     }
 
     /** The event as a webhook event, or empty (logged) when it cannot be one. */
-    Optional<IncomingEvent> read(String payload) {
+    Optional<IncomingEvent> read(String payload, String traceParent) {
         JsonNode event;
         try {
             event = payload == null ? null : reader.readTree(payload);
@@ -109,7 +110,7 @@ public class PostFinalizedConsumer {
         Instant occurredAt = Timestamps.parseRfc3339(text(event, "occurred_at")).orElseGet(() -> Timestamps.now(clock));
         String id = EventBodies.eventIdFor(eventId);
         return Optional.of(new IncomingEvent(eventId, id, workspaceId, mode.get(), type,
-                bodies.body(id, type, occurredAt, mode.get(), post), occurredAt));
+                bodies.body(id, type, occurredAt, mode.get(), post), occurredAt, traceParent));
     }
 
     private static String text(JsonNode node, String field) {

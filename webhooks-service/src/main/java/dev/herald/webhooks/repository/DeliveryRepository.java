@@ -149,7 +149,7 @@ public class DeliveryRepository {
                         from locked, events e, endpoints w
                         where d.id = locked.id and e.id = d.event_id and w.id = d.endpoint_id
                         returning d.id, d.event_id, d.event_type, d.endpoint_id, d.attempts, d.final_attempt, d.lease_token,
-                            e.payload, w.url, w.status as endpoint_status,
+                            e.payload, e.trace_parent, w.url, w.status as endpoint_status,
                             array(select s.sealed from endpoint_secrets s
                                   where s.endpoint_id = d.endpoint_id and (s.expires_at is null or s.expires_at > $1)
                                   order by s.expires_at desc nulls first, s.id desc) as secrets""")
@@ -160,7 +160,8 @@ public class DeliveryRepository {
                         claimed.add(new ClaimedDelivery(row.getString("id"), row.getString("event_id"), row.getString("event_type"),
                                 row.getString("endpoint_id"), row.getInteger("attempts"), row.getBoolean("final_attempt"),
                                 row.getUUID("lease_token"), row.getString("payload"), row.getString("url"),
-                                row.getString("endpoint_status"), Arrays.asList(row.getArrayOfStrings("secrets"))));
+                                row.getString("endpoint_status"), Arrays.asList(row.getArrayOfStrings("secrets")),
+                                row.getString("trace_parent")));
                     }
                     return claimed;
                 });

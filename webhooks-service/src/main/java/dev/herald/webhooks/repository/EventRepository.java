@@ -3,6 +3,7 @@ package dev.herald.webhooks.repository;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.webhooks.model.WebhookDelivery;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -32,7 +33,7 @@ public class EventRepository {
      * it came from.
      */
     public record IncomingEvent(String sourceEventId, String eventId, String workspaceId, Mode mode, String type,
-                                String payload, Instant createdAt) {
+                                String payload, Instant createdAt, String traceParent) {
     }
 
     /**
@@ -86,8 +87,9 @@ public class EventRepository {
 
     private static Uni<Void> insertEvents(SqlConnection connection, List<IncomingEvent> events) {
         return connection.preparedQuery("""
-                        insert into events (id, workspace_id, mode, type, source_event_id, payload, created_at)
-                        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+                        insert into events (id, workspace_id, mode, type, source_event_id, payload, created_at, trace_parent)
+                        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
+                            $8::text[])
                         on conflict do nothing""")
                 .execute(Tuple.tuple()
                         .addArrayOfString(events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
@@ -96,7 +98,8 @@ public class EventRepository {
                         .addArrayOfString(events.stream().map(IncomingEvent::type).toArray(String[]::new))
                         .addArrayOfString(events.stream().map(IncomingEvent::sourceEventId).toArray(String[]::new))
                         .addArrayOfString(events.stream().map(IncomingEvent::payload).toArray(String[]::new))
-                        .addArrayOfOffsetDateTime(SqlParameters.offsets(events.stream().map(IncomingEvent::createdAt).toArray(Instant[]::new))))
+                        .addArrayOfOffsetDateTime(SqlParameters.offsets(events.stream().map(IncomingEvent::createdAt).toArray(Instant[]::new)))
+                        .addArrayOfString(events.stream().map(IncomingEvent::traceParent).toArray(String[]::new)))
                 .replaceWithVoid();
     }
 
@@ -136,9 +139,9 @@ public class EventRepository {
                                            Instant now) {
         String deliveryId = ResourceIds.newId(IdPrefix.DELIVERY);
         return pool.withTransaction(connection -> connection.preparedQuery("""
-                        insert into events (id, workspace_id, mode, type, payload, created_at)
-                        values ($1, $2, $3, 'webhook.test', $4, $5)""")
-                .execute(SqlParameters.of(eventId, workspaceId, mode.wireName(), payload, now))
+                        insert into events (id, workspace_id, mode, type, payload, created_at, trace_parent)
+                        values ($1, $2, $3, 'webhook.test', $4, $5, $6)""")
+                .execute(SqlParameters.of(eventId, workspaceId, mode.wireName(), payload, now, TraceParents.current()))
                 .flatMap(ignored -> connection.preparedQuery("""
                                 insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status,
                                     next_attempt_at, due_at, created_at, updated_at)

@@ -8,6 +8,8 @@ import static dev.herald.webhooks.support.WebhooksTestSupport.finalized;
 import static dev.herald.webhooks.support.WebhooksTestSupport.register;
 import static dev.herald.webhooks.support.WebhooksTestSupport.send;
 import static dev.herald.webhooks.support.WebhooksTestSupport.sendRaw;
+import static dev.herald.webhooks.support.WebhooksTestSupport.sendTraced;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -105,6 +107,25 @@ class PostFinalizedDeliveryTest {
                 .body("data[0].attempts", equalTo(1))
                 .body("data[0].last_response_status", equalTo(200))
                 .body("data[0].next_attempt_at", equalTo(null));
+    }
+
+    @Test
+    void anAttemptBelongsToTheEventsTraceWhichIsNotSentToTheReceiverAndIsCounted() throws Exception {
+        Receiver receiver = receiver();
+        Registered endpoint = register(workspace, Mode.TEST, receiver.url(), "post.published");
+        PostFinalizedEvent event = finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED);
+        String traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00";
+
+        sendTraced(event, traceParent);
+
+        Receiver.Request request = receiver.awaitRequests(1, 20_000).get(0);
+        assertThat(request.header("traceparent")).as("our trace is not the receiver's business").isNull();
+        assertThat(WebhooksTestSupport.rows("select trace_parent from events where source_event_id = ?", event.eventId()))
+                .singleElement().satisfies(row -> assertThat(row).containsEntry("trace_parent", traceParent));
+        await("the delivery succeeded", () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
+        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString().lines())
+                .anyMatch(line -> line.startsWith("herald_webhook_attempts_total{outcome=\"succeeded\"}"))
+                .anyMatch(line -> line.startsWith("herald_webhook_attempt_duration_seconds_count{outcome=\"succeeded\"}"));
     }
 
     @Test

@@ -17,6 +17,7 @@ import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TestTokens;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -84,6 +85,18 @@ public final class WebhooksTestSupport {
             for (PostFinalizedEvent event : events) {
                 producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event))).get();
             }
+        }
+    }
+
+    /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it. */
+    public static void sendTraced(PostFinalizedEvent event, String traceParent) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
+                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
+            ProducerRecord<String, String> record = new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(),
+                    JSON.writeValueAsString(event));
+            record.headers().add("traceparent", traceParent.getBytes(StandardCharsets.US_ASCII));
+            producer.send(record).get();
         }
     }
 

@@ -28,6 +28,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -354,6 +355,40 @@ class HeraldChartTest {
         assertThat(chart.all(Ingress.class).get(0).getSpec().getRules().get(0).getHost()).isEqualTo("social.example.org");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"values.yaml", "values-production.yaml", "values-minimal.yaml"})
+    void theGracePeriodCoversTheShutdownDelayAndTheRequestDrain(String valuesFile) {
+        RenderedChart chart = RenderedChart.render(valuesFile);
+        for (String service : SERVICES) {
+            long delaySeconds = Duration.parse("PT" + chart.config(service).get("QUARKUS_SHUTDOWN_DELAY").toUpperCase())
+                    .toSeconds();
+            // 20 s is quarkus.shutdown.timeout, common's META-INF/microprofile-config.properties.
+            assertThat(chart.deployment(service).getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
+                    .as(service).isGreaterThanOrEqualTo(delaySeconds + 20);
+        }
+    }
+
+    @Test
+    void logsAreJsonAndTracesStayUnexportedUntilACollectorIsNamed() {
+        RenderedChart defaults = RenderedChart.render(null);
+        for (String service : SERVICES) {
+            assertThat(defaults.config(service)).containsEntry("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true")
+                    .containsEntry("QUARKUS_SHUTDOWN_DELAY", "5s")
+                    .doesNotContainKey("QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT").doesNotContainKey("QUARKUS_OTEL_TRACES_SAMPLER_ARG");
+        }
+
+        RenderedChart traced = RenderedChart.render(null, template -> template
+                .set("observability.tracing.otlpEndpoint", "http://otel-collector.observability:4317")
+                .set("observability.tracing.sampleRatio", "0.25")
+                .set("observability.jsonLogs", "false"));
+        for (String service : SERVICES) {
+            assertThat(traced.config(service))
+                    .containsEntry("QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel-collector.observability:4317")
+                    .containsEntry("QUARKUS_OTEL_TRACES_SAMPLER_ARG", "0.25")
+                    .containsEntry("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
+        }
+    }
+
     @Test
     void everyVariableTheChartSetsIsOneTheServicesDocumentReading() throws IOException {
         Path root = Path.of(System.getProperty("herald.root", "../.."));
@@ -469,7 +504,7 @@ class HeraldChartTest {
 
     private static List<String> basicVariables() {
         return List.of("QUARKUS_HTTP_HOST", "QUARKUS_HTTP_PORT", "QUARKUS_DATASOURCE_REACTIVE_URL", "QUARKUS_DATASOURCE_JDBC_URL",
-                "KAFKA_BOOTSTRAP_SERVERS");
+                "KAFKA_BOOTSTRAP_SERVERS", "QUARKUS_SHUTDOWN_DELAY", "QUARKUS_LOG_CONSOLE_JSON_ENABLED");
     }
 
     /** The topic Job as a plain Job: helm-java, like helm template, leaves hooks out of what it prints. */

@@ -1,0 +1,24 @@
+package dev.herald.gateway.proxy;
+
+import io.vertx.core.http.impl.HttpServerRequestInternal;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Names a request's route in the HTTP server metrics ({@code http_server_requests_seconds{uri}}). Quarkus's Micrometer
+ * binder takes the label from the template a REST endpoint leaves in the request's context ({@code UrlPathTemplate});
+ * the gateway's own routes are catch-alls, so without a name every path, ids included, would become a series of its
+ * own (decision 87). Each request is first named by its catch-all, then by the catalog's template once it matched.
+ */
+final class MetricsRouteNames {
+    /** The context key Quarkus REST and Quarkus's Micrometer binder share. */
+    private static final String TEMPLATE_KEY = "UrlPathTemplate";
+
+    private MetricsRouteNames() {
+    }
+
+    static void name(RoutingContext rc, String template) {
+        if (rc.request() instanceof HttpServerRequestInternal request) {
+            request.context().putLocal(TEMPLATE_KEY, template);
+        }
+    }
+}

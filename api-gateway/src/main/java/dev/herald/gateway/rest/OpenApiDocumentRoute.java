@@ -1,0 +1,49 @@
+package dev.herald.gateway.rest;
+
+import dev.herald.gateway.proxy.ApiGatewayRoutes;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * {@code GET /api/v1/openapi.json}: the OpenAPI 3.1 document of the public API, a hand-maintained resource
+ * ({@value #RESOURCE}). Public like any API reference: no credential, no rate window, no metering. It is
+ * registered ahead of {@link ApiGatewayRoutes}, whose catch-all would otherwise demand a key; only this exact
+ * path and method are public, so the route map stays unprobeable anonymously.
+ */
+@ApplicationScoped
+public class OpenApiDocumentRoute {
+    public static final String PATH = ApiGatewayRoutes.API_PREFIX + "/openapi.json";
+    static final String RESOURCE = "openapi/herald-public-api.json";
+
+    private final Buffer document = Buffer.buffer(load());
+
+    void register(@Observes Router router) {
+        // Lower order runs first: ahead of the /api/v1/* admission chain (order -100).
+        router.get(PATH).order(-200).handler(this::serve);
+    }
+
+    private void serve(RoutingContext rc) {
+        rc.response().setStatusCode(200)
+                .putHeader("content-type", "application/json")
+                // Changes only with a deployment; a short cache spares clients that poll it.
+                .putHeader("cache-control", "public, max-age=300")
+                .end(document);
+    }
+
+    private static byte[] load() {
+        try (InputStream in = OpenApiDocumentRoute.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(RESOURCE + " is missing from the classpath");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.herald.gateway.rest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.nullValue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET /api/v1/openapi.json} is public and free, and the answers the gateway gives on its own (before any
+ * service is involved) are the ones the document promises.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+class OpenApiDocumentRouteTest {
+    private static final String ADMIN = "Bearer test-admin-token-0123456789";
+
+    private final OpenApiDocument document = OpenApiDocument.load();
+
+    @Test
+    void theDocumentIsServedWithoutACredential() {
+        Response response = given().get("/api/v1/openapi.json");
+        response.then().statusCode(200)
+                .contentType(ContentType.JSON)
+                .header("content-type", equalTo("application/json"))
+                .header("x-request-id", matchesPattern("^req_[a-f0-9]{24}$"))
+                // Outside the rate window: nothing was counted, so nothing is reported.
+                .header("X-RateLimit-Limit", nullValue())
+                .body("openapi", equalTo("3.1.0"));
+        assertThat(response.asString()).isEqualTo(document.text);
+    }
+
+    @Test
+    void fetchingItCountsInNoRateWindow() {
+        int before = anonymousRemaining();
+        for (int i = 0; i < 5; i++) {
+            given().get("/api/v1/openapi.json").then().statusCode(200);
+        }
+        int after = anonymousRemaining();
+        // Only the second anonymous request counted (unless a new minute began in between: a fresh window).
+        assertThat(after).isIn(before - 1, 59);
+    }
+
+    @Test
+    void onlyTheDocumentsGetIsPublic() {
+        given().contentType(ContentType.JSON).body("{}").post("/api/v1/openapi.json").then().statusCode(401)
+                .body("error.code", equalTo("authentication_failed"));
+        given().get("/api/v1/openapi.yaml").then().statusCode(401);
+    }
+
+    @Test
+    void theGatewaysOwnRefusalsAreTheDocumentsAnswers() {
+        Response anonymous = given().get("/api/v1/profiles");
+        anonymous.then().statusCode(401);
+        assertConforms(anonymous, "GET", "/profiles", 401);
+
+        String workspace = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"name\":\"OpenAPI test\"}")
+                .post("/admin/v1/workspaces").then().statusCode(201).extract().path("data.id");
+        String key = given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+                .body("{\"mode\":\"test\",\"scopes\":[\"profiles:read\",\"profiles:write\"]}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().statusCode(201).extract().path("data.secret");
+
+        Response noScope = given().header("Authorization", "Bearer " + key).get("/api/v1/posts");
+        noScope.then().statusCode(403).body("error.details.required_scope", equalTo("posts:read"));
+        assertConforms(noScope, "GET", "/posts", 403);
+
+        Response notJson = given().header("Authorization", "Bearer " + key).contentType(ContentType.TEXT).body("name=Acme")
+                .patch("/api/v1/profiles/prf_0123456789abcdef01234567");
+        notJson.then().statusCode(415);
+        assertConforms(notJson, "PATCH", "/profiles/{id}", 415);
+    }
+
+    private void assertConforms(Response response, String method, String template, int status) {
+        JsonNode schema = document.responseSchema(method, template, status);
+        assertThat(OpenApiDocument.problems(document.validator(schema), parse(response.asString()))).as(method + " " + template + " " + status).isEmpty();
+        for (String header : new String[] {"x-request-id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}) {
+            assertThat(response.header(header)).as(header).isNotNull();
+        }
+    }
+
+    private static int anonymousRemaining() {
+        return Integer.parseInt(given().get("/api/v1/profiles").then().statusCode(401).extract().header("X-RateLimit-Remaining"));
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return OpenApiDocument.JSON.readTree(json);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package dev.herald.gateway.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.common.api.ApiError;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.DataEnvelope;
+import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.ErrorEnvelope;
+import dev.herald.common.api.FieldError;
+import dev.herald.common.api.ListEnvelope;
+import dev.herald.common.api.ListMeta;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.rest.JsonMapperCustomizer;
+import dev.herald.common.wire.Account;
+import dev.herald.common.wire.Comment;
+import dev.herald.common.wire.ConnectSession;
+import dev.herald.common.wire.DeletedResource;
+import dev.herald.common.wire.PinterestBoard;
+import dev.herald.common.wire.PinterestBoardSection;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.Profile;
+import dev.herald.common.wire.RequestLog;
+import dev.herald.common.wire.TargetError;
+import dev.herald.common.wire.TikTokPublishingOptions;
+import dev.herald.common.wire.Usage;
+import dev.herald.common.wire.UsagePeriod;
+import java.lang.reflect.RecordComponent;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The document's schemas describe the wire types of {@code common} as Herald's own ObjectMapper writes them:
+ * the same property names, and sample values of each type conform (nulls, optional members and enums included).
+ */
+class OpenApiWireTypesTest {
+    private static final ObjectMapper WIRE = JsonMapperCustomizer.configure(new ObjectMapper());
+    private static final Instant T = Instant.parse("2026-05-01T10:15:30Z");
+    private static final String PROFILE = "prf_0123456789abcdef01234567";
+    private static final String ACCOUNT = "acc_0123456789abcdef01234567";
+    private static final String POST = "pst_0123456789abcdef01234567";
+    private static final String REQUEST = "req_0123456789abcdef01234567";
+
+    private final OpenApiDocument document = OpenApiDocument.load();
+
+    @Test
+    void eachWireTypesPropertiesAreTheSchemasProperties() {
+        Map<Class<? extends Record>, String> schemas = Map.ofEntries(
+                Map.entry(Profile.class, "Profile"), Map.entry(Account.class, "Account"),
+                Map.entry(Account.AnalyticsConsent.class, "AnalyticsConsent"),
+                Map.entry(ConnectSession.class, "CreatedConnectSession"), Map.entry(Post.class, "Post"),
+                Map.entry(Post.Media.class, "PostMedia"), Map.entry(PostTarget.class, "PostTarget"),
+                Map.entry(TargetError.class, "TargetError"), Map.entry(Comment.class, "Comment"),
+                Map.entry(RequestLog.class, "RequestLog"), Map.entry(Usage.class, "Usage"),
+                Map.entry(Usage.Meter.class, "UsageMeter"), Map.entry(TikTokPublishingOptions.class, "TikTokPublishingOptions"),
+                Map.entry(PinterestBoard.class, "PinterestBoard"), Map.entry(PinterestBoardSection.class, "PinterestBoardSection"),
+                Map.entry(DeletedResource.class, "DeletedProfile"), Map.entry(ListMeta.class, "ListMeta"),
+                Map.entry(FieldError.class, "FieldError"));
+        var snakeCase = new PropertyNamingStrategies.SnakeCaseStrategy();
+        schemas.forEach((type, schema) -> {
+            Set<String> wire = new TreeSet<>();
+            Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).map(snakeCase::translate).forEach(wire::add);
+            Set<String> documented = new TreeSet<>();
+            document.root.path("components").path("schemas").path(schema).path("properties").fieldNames().forEachRemaining(documented::add);
+            assertThat(documented).as(type.getSimpleName() + " vs " + schema).isEqualTo(wire);
+        });
+    }
+
+    @Test
+    void profilesAndTheirDeletionConform() {
+        conforms("ProfileEnvelope", DataEnvelope.of(new Profile(PROFILE, "Acme", null, Mode.TEST, T, T)));
+        conforms("ProfileList", new ListEnvelope<>(List.of(new Profile(PROFILE, "Acme", "crm-42", Mode.LIVE, T, T)),
+                new ListMeta("eyJhIjoxfQ.c2ln", true)));
+        conforms("ProfileList", new ListEnvelope<>(List.of(), new ListMeta(null, false)));
+        conforms("DeletedProfileEnvelope", DataEnvelope.of(DeletedResource.of(PROFILE, "profile")));
+    }
+
+    @Test
+    void accountsConformWithAndWithoutTheirConsentReceipt() {
+        conforms("AccountEnvelope", DataEnvelope.of(new Account(ACCOUNT, Platform.LINKEDIN, null, "Acme", "acme",
+                Account.CONNECTED, Mode.TEST, T, null, T, T, null)));
+        conforms("AccountEnvelope", DataEnvelope.of(new Account(ACCOUNT, Platform.YOUTUBE, PROFILE, "Acme", "acme",
+                Account.DISCONNECTED, Mode.LIVE, T, T, T, T, new Account.AnalyticsConsent(Account.AnalyticsConsent.ACCEPTED, 2,
+                "2026-01", T))));
+        conforms("AccountEnvelope", DataEnvelope.of(new Account(ACCOUNT, Platform.YOUTUBE, PROFILE, "Acme", "acme",
+                Account.CONNECTED, Mode.LIVE, T, null, T, T, new Account.AnalyticsConsent(Account.AnalyticsConsent.REQUIRED, 1,
+                null, null))));
+    }
+
+    @Test
+    void aConnectSessionShowsItsUrlAtCreationOnly() {
+        ConnectSession created = new ConnectSession("cs_0123456789abcdef01234567", PROFILE, Mode.TEST, ConnectSession.OPEN,
+                List.of(Platform.TIKTOK, Platform.YOUTUBE), "https://app.example.com/done", null, List.of(ACCOUNT), T, null,
+                null, T, T, "https://herald.example.com/connect/abc");
+        conforms("CreatedConnectSessionEnvelope", DataEnvelope.of(created));
+        conforms("ConnectSessionEnvelope", DataEnvelope.of(created.withoutUrl()));
+        // Strict enough to catch a leak: a read that carried the private URL would not conform.
+        assertThat(problems("ConnectSessionEnvelope", DataEnvelope.of(created))).isNotEmpty();
+    }
+
+    @Test
+    void postsConformInEveryShapeTheyTake() {
+        ObjectNode options = WIRE.createObjectNode();
+        options.putObject("youtube").put("privacy_status", "public").put("made_for_kids", false);
+        options.putObject("tiktok").put("privacy_level", "SELF_ONLY").putNull("disable_duet");
+        Post queued = new Post(POST, "Hello", Post.QUEUED, Mode.TEST, null, null, WIRE.createObjectNode(),
+                List.of(new PostTarget(ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null)), T, T);
+        Post finished = new Post(POST, "", Post.PARTIALLY_FAILED, Mode.LIVE,
+                new Post.Media("https://cdn.example.com/v.mp4", Post.Media.VIDEO), T, options,
+                List.of(new PostTarget(ACCOUNT, Platform.YOUTUBE, PROFILE, PostTarget.PUBLISHED, 1, "yt_1",
+                                "https://youtu.be/1", null, T),
+                        new PostTarget("acc_fedcba9876543210fedcba98", Platform.TIKTOK, PROFILE, PostTarget.FAILED, 5, null, null,
+                                new TargetError(TargetError.PROVIDER_ERROR, "TikTok refused the video.", false, Map.of("provider_code", "x")), T)),
+                T, T);
+        conforms("PostEnvelope", DataEnvelope.of(queued));
+        conforms("PostList", new ListEnvelope<>(List.of(finished, queued), new ListMeta(null, false)));
+    }
+
+    @Test
+    void commentsLogsAndPlatformReadsConform() {
+        conforms("CommentEnvelope", DataEnvelope.of(new Comment("cmt_0123456789abcdef01234567", ACCOUNT, POST, Platform.YOUTUBE,
+                null, "Nice!", "Ann", "ann", false, T)));
+        conforms("RequestLogList", new ListEnvelope<>(List.of(new RequestLog(REQUEST, "OPTIONS", "/api/v1/posts", 405, 3,
+                "key_0123456789abcdef01234567", Mode.TEST, T)), new ListMeta(null, false)));
+        conforms("TikTokPublishingOptionsEnvelope", DataEnvelope.of(new TikTokPublishingOptions("Ann", "ann", null,
+                List.of("PUBLIC_TO_EVERYONE", "SELF_ONLY"), false, false, true, 600)));
+        conforms("PinterestBoardList", new ListEnvelope<>(List.of(new PinterestBoard("549755885175", "Recipes", null, "PUBLIC")),
+                new ListMeta("eyJhIjoxfQ.c2ln", true)));
+        conforms("PinterestBoardSectionList", new ListEnvelope<>(List.of(new PinterestBoardSection("4987", "Soups")),
+                new ListMeta(null, false)));
+    }
+
+    @Test
+    void usageConformsInBothModes() {
+        Usage.Meter meter = new Usage.Meter(3, 1, 20, 16, T);
+        conforms("UsageEnvelope", DataEnvelope.of(new Usage(Mode.TEST, "free", "free", "2026-09", new UsagePeriod(T, T), T, null,
+                new Usage.Accounts(1, 10, 9), meter, meter, null, null, null, new Usage.RateLimit(30), 1)));
+        conforms("UsageEnvelope", DataEnvelope.of(new Usage(Mode.LIVE, "growth", "beta", "2026-09", new UsagePeriod(T, T), T, T,
+                new Usage.Accounts(41, 40, 0), meter, meter, meter, meter, meter, new Usage.RateLimit(120), 5)));
+    }
+
+    @Test
+    void errorsConformToTheirCodesSchema() {
+        ApiException invalid = ApiException.validationFailed(List.of(new FieldError("account_ids[0]", "invalid_value", "No account."),
+                new FieldError("platform_options.tiktok.privacy_level", "required", "privacy_level is required.")));
+        conforms("ErrorValidationFailed", new ErrorEnvelope(invalid.toApiError(), REQUEST));
+        conforms("ErrorInvalidRequest", new ErrorEnvelope(ApiException.invalidParameter("limit", "limit must be 1 to 100.").toApiError(), REQUEST));
+        conforms("ErrorInvalidRequest", new ErrorEnvelope(ApiException.invalidRequest("The request body is not valid JSON.").toApiError(), REQUEST));
+        conforms("ErrorNotFound", new ErrorEnvelope(ApiException.notFound("post").toApiError(), REQUEST));
+        conforms("ErrorPostNotCancelable", new ErrorEnvelope(new ApiError(ErrorCode.POST_NOT_CANCELABLE.code(), "No.",
+                Map.of("status", Post.PUBLISHED)), REQUEST));
+        conforms("ErrorEnvelope", new ErrorEnvelope(ApiException.notFound("post").toApiError(), REQUEST));
+        // Each code's schema takes that code only.
+        assertThat(problems("ErrorNotFound", new ErrorEnvelope(invalid.toApiError(), REQUEST))).isNotEmpty();
+    }
+
+    @Test
+    void everyErrorCodeOfTheCatalogueHasItsSchemaWithTheRightStatus() {
+        for (ErrorCode code : ErrorCode.values()) {
+            if (code == ErrorCode.METHOD_NOT_ALLOWED || code == ErrorCode.CONNECT_SESSION_EXPIRED
+                    || code == ErrorCode.CONNECT_SESSION_REVOKED) {
+                continue; // not an answer of a documented operation: wrong method, and the hosted pages
+            }
+            String name = "Error" + Arrays.stream(code.code().split("_"))
+                    .map(part -> Character.toUpperCase(part.charAt(0)) + part.substring(1)).reduce("", String::concat);
+            JsonNode schema = document.root.path("components").path("schemas").path(name);
+            assertThat(schema.at("/properties/error/properties/code/const").asText()).as(name).isEqualTo(code.code());
+            assertThat(schema.path("description").asText()).as(name).startsWith("HTTP " + code.httpStatus() + " ");
+        }
+    }
+
+    private void conforms(String schema, Object value) {
+        assertThat(problems(schema, value)).as(schema + " " + WIRE.valueToTree(value)).isEmpty();
+    }
+
+    private List<String> problems(String schema, Object value) {
+        JsonNode json = WIRE.valueToTree(value);
+        return OpenApiDocument.problems(document.component(schema), json);
+    }
+}
