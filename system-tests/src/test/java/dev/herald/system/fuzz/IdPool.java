@@ -21,8 +21,11 @@ public final class IdPool {
     /** Recent ids are the likeliest to still exist; older ones are forgotten beyond this many per kind. */
     private static final int KEPT_PER_KIND = 40;
 
-    /** A cursor and the query parameters of the page that handed it out (a cursor is bound to its filters). */
-    public record Cursor(Map<String, String> query, String cursor) {
+    /**
+     * A cursor with the path and query parameters of the page that handed it out: a cursor is bound to its filters
+     * and to its parent resource (the account of a board list, the board of a section list).
+     */
+    public record Cursor(String path, Map<String, String> query, String cursor) {
     }
 
     private final Map<String, List<String>> ids = new HashMap<>();
@@ -49,7 +52,7 @@ public final class IdPool {
     }
 
     /** Takes every id in a successful answer, Pinterest boards of a board list, and the list's next cursor. */
-    public void harvest(String operationId, Map<String, String> query, JsonNode body) {
+    public void harvest(String operationId, String path, Map<String, String> query, JsonNode body) {
         walk(body);
         if ("listBoards".equals(operationId)) {
             body.path("data").forEach(board -> add("board", board.path("id").asText()));
@@ -57,7 +60,7 @@ public final class IdPool {
         JsonNode next = body.path("meta").path("next_cursor");
         if (next.isTextual()) {
             List<Cursor> kept = cursors.computeIfAbsent(operationId, k -> new ArrayList<>());
-            kept.add(new Cursor(new HashMap<>(query), next.asText()));
+            kept.add(new Cursor(path, new HashMap<>(query), next.asText()));
             if (kept.size() > KEPT_PER_KIND) {
                 kept.remove(0);
             }

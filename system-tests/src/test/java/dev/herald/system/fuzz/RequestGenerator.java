@@ -73,13 +73,15 @@ public final class RequestGenerator {
         JsonNode body;
         /** Replaces the serialized body (malformed JSON, oversized bodies). */
         byte[] rawBody;
+        /** Replaces the path built from the parameters (a cursor's own page, whose parent it is bound to). */
+        String fixedPath;
 
         Draft(Operation operation) {
             this.operation = operation;
         }
 
         FuzzRequest build(String variant) {
-            String path = operation.template();
+            String path = fixedPath != null ? fixedPath : operation.template();
             for (Map.Entry<String, String> parameter : pathParameters.entrySet()) {
                 path = path.replace("{" + parameter.getKey() + "}", java.net.URLEncoder.encode(parameter.getValue(), StandardCharsets.UTF_8));
             }
@@ -145,6 +147,7 @@ public final class RequestGenerator {
                 draft.query.clear();
                 draft.query.putAll(cursor.query());
                 draft.query.put("cursor", cursor.cursor());
+                draft.fixedPath = cursor.path();
             });
         }
         if ("listComments".equals(operation.id()) && !draft.query.containsKey("post_id") && !draft.query.containsKey("account_id")) {
@@ -566,8 +569,10 @@ public final class RequestGenerator {
         if (!hasQuery(draft, "limit")) {
             return null;
         }
-        draft.query.put("limit", List.of("0", "101", "-1", "ten", "1.5", "", "99999999999999999999").get(random.nextInt(7)));
-        return "query.bad_limit:" + draft.query.get("limit");
+        String limit = List.of("0", "101", "-1", "ten", "1.5", "", "99999999999999999999").get(random.nextInt(7));
+        draft.query.put("limit", limit);
+        // The empty one has its own name: a known open finding (see ContractFuzzIT.KNOWN_OPEN).
+        return limit.isEmpty() ? "query.empty_limit" : "query.bad_limit:" + limit;
     }
 
     private String badCursor(Draft draft) {
@@ -584,6 +589,7 @@ public final class RequestGenerator {
             int at = random.nextInt(Math.max(1, cursor.length() - 1));
             char flipped = cursor.charAt(at) == 'A' ? 'B' : 'A';
             draft.query.putAll(real.get().query());
+            draft.fixedPath = real.get().path();
             draft.query.put("cursor", cursor.substring(0, at) + flipped + cursor.substring(at + 1));
             return "query.tampered_cursor";
         }
