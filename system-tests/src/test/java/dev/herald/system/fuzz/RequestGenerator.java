@@ -519,6 +519,7 @@ public final class RequestGenerator {
         }
         List<String> names = new ArrayList<>(draft.pathParameters.keySet());
         String name = names.get(random.nextInt(names.size()));
+        draft.fixedPath = null; // a cursor's page path would hide the broken parameter
         draft.pathParameters.put(name, "board_id".equals(name) ? List.of("abc", "1".repeat(41), "-1").get(random.nextInt(3)) : badId());
         return "path.bad_id:" + name;
     }
