@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class PostsPipelineIT {
     static final Set<String> FINAL = Set.of("published", "partially_failed", "failed", "canceled");
 
-    /** A test key of a fresh workspace on the scale plan (300 requests a minute: these tests poll). */
+    /** A test key of a fresh workspace on the scale plan (these tests poll; see RunningSuite.SCALE_PER_MINUTE). */
     static String testKey(String name) {
         String workspace = RunningSuite.newWorkspace(name);
         RunningSuite.admin().body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")

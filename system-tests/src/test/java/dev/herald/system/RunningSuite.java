@@ -18,6 +18,8 @@ import java.util.Map;
 public final class RunningSuite {
     /** The starter plan's monthly API requests in the system-test suite. */
     public static final int STARTER_API_REQUESTS = 5;
+    /** The scale plan's per-minute rate limit in the system-test suite. */
+    public static final int SCALE_PER_MINUTE = 2000;
     private static LocalSuite suite;
 
     private RunningSuite() {
@@ -33,9 +35,11 @@ public final class RunningSuite {
                 throw new IllegalStateException(e);
             }
             // The starter plan gets an allowance a test can spend: the real catalog's smallest is 2,000 requests
-            // at 30 a minute. No other system test uses the starter plan.
+            // at 30 a minute. No other system test uses the starter plan. The scale plan (tests that poll, and
+            // ContractFuzzIT, which sends thousands of requests in minutes) gets SCALE_PER_MINUTE rather than 300.
             suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts()
-                    .serviceEnvironment(Map.of("HERALD_USAGE_PLAN_OVERRIDES", "starter.api_requests=" + STARTER_API_REQUESTS,
+                    .serviceEnvironment(Map.of("HERALD_USAGE_PLAN_OVERRIDES",
+                            "starter.api_requests=" + STARTER_API_REQUESTS + ",scale.per_minute=" + SCALE_PER_MINUTE,
                             // A killed delivery-worker's leases lapse in 10 s rather than 60 (the sandbox's
                             // slowest publication takes 3 s), so the fault test does not wait a minute.
                             "HERALD_DELIVERY_LEASE", "PT10S", "HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S",
