@@ -11,6 +11,7 @@ import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.paging.Paginated;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.validation.QueryParameters;
@@ -26,10 +27,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -57,6 +56,7 @@ public class AccountResource {
     }
 
     @GET
+    @Paginated
     public Uni<ListEnvelope<Account>> list(@QueryParam("profile_id") String profileId, @QueryParam("platform") String platform,
                                            @QueryParam("q") String q, @QueryParam("limit") String limit,
                                            @QueryParam("cursor") String cursor) {
@@ -153,24 +153,19 @@ public class AccountResource {
 
     @GET
     @Path("/{id}/boards")
-    public Uni<Response> boards(@PathParam("id") String id, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
-                                @Context UriInfo uri) {
-        return reads.boards(caller.workspaceId(), caller.mode(), id, limit, sent(cursor, uri))
+    @Paginated
+    public Uni<Response> boards(@PathParam("id") String id, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        return reads.boards(caller.workspaceId(), caller.mode(), id, limit, cursor)
                 .map(read -> answer(read, read.data()));
     }
 
     @GET
     @Path("/{id}/boards/{boardId}/sections")
+    @Paginated
     public Uni<Response> sections(@PathParam("id") String id, @PathParam("boardId") String boardId,
-                                  @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
-                                  @Context UriInfo uri) {
-        return reads.sections(caller.workspaceId(), caller.mode(), id, boardId, limit, sent(cursor, uri))
+                                  @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        return reads.sections(caller.workspaceId(), caller.mode(), id, boardId, limit, cursor)
                 .map(read -> answer(read, read.data()));
-    }
-
-    /** An empty {@code cursor=} arrives as null; it is a cursor of length 0, which the board lists refuse. */
-    private static String sent(String cursor, UriInfo uri) {
-        return cursor == null && uri.getQueryParameters().containsKey("cursor") ? "" : cursor;
     }
 
     private static Response answer(ProviderRead<?> read, Object entity) {

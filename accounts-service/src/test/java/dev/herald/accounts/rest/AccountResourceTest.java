@@ -173,6 +173,8 @@ class AccountResourceTest {
                 .body("error.details.parameter", equalTo("q"));
         as(workspace, Mode.TEST).get("/accounts?q=" + "q".repeat(200)).then().statusCode(200);
         as(workspace, Mode.TEST).get("/accounts?limit=0").then().statusCode(400).body("error.details.parameter", equalTo("limit"));
+        as(workspace, Mode.TEST).get("/accounts?limit=").then().statusCode(400).body("error.details.parameter", equalTo("limit"));
+        as(workspace, Mode.TEST).get("/accounts?cursor=").then().statusCode(400).body("error.details.parameter", equalTo("cursor"));
     }
 
     @Test

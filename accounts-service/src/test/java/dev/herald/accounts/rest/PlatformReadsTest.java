@@ -148,6 +148,8 @@ class PlatformReadsTest {
                 .body("error.details.parameter", equalTo("cursor"));
         as(workspace, Mode.TEST).get("/accounts/" + id + "/boards?limit=101").then().statusCode(400)
                 .body("error.details.parameter", equalTo("limit"));
+        as(workspace, Mode.TEST).get("/accounts/" + id + "/boards?limit=").then().statusCode(400)
+                .body("error.details.parameter", equalTo("limit"));
     }
 
     @Test

@@ -24,4 +24,16 @@ class PageRequestTest {
             });
         }
     }
+
+    @Test
+    void anEmptyLimitOrCursorIsNamedAsSuch() {
+        assertThatThrownBy(() -> PageRequest.parse("", null, null, null)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.details()).containsEntry("parameter", "limit");
+            assertThat(e.getMessage()).contains("leave it out for the default");
+        });
+        assertThatThrownBy(() -> PageRequest.parse(null, "", null, null)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.details()).containsEntry("parameter", "cursor");
+            assertThat(e.getMessage()).contains("leave it out for the first page");
+        });
+    }
 }

@@ -7,6 +7,7 @@ import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
 import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.paging.Paginated;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.Comment;
 import dev.herald.posts.service.CommentService;
@@ -40,6 +41,7 @@ public class CommentResource {
 
     /** {@code post_id} or {@code account_id} (or both) is required. */
     @GET
+    @Paginated
     public Uni<ListEnvelope<Comment>> list(@QueryParam("post_id") String postId, @QueryParam("account_id") String accountId,
                                            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         if (postId == null && accountId == null) {

@@ -8,6 +8,7 @@ import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
 import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.paging.Paginated;
 import dev.herald.common.validation.QueryParameters;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
@@ -67,6 +68,7 @@ public class PostResource {
     }
 
     @GET
+    @Paginated
     public Uni<ListEnvelope<Post>> list(@QueryParam("status") String status, @QueryParam("platform") String platform,
                                         @QueryParam("q") String q, @QueryParam("account_id") String accountId,
                                         @QueryParam("profile_id") String profileId, @QueryParam("limit") String limit,

@@ -92,6 +92,8 @@ class CommentResourceTest {
                 .extract().path("data.id");
         as(workspace, Mode.TEST).get("/comments?account_id=" + account + "&limit=2").then().statusCode(200)
                 .body("data", hasSize(2)).body("data[0].id", equalTo(reply)).body("meta.has_more", equalTo(true));
+        as(workspace, Mode.TEST).get("/comments?account_id=" + account + "&cursor=").then().statusCode(400)
+                .body("error.details.parameter", equalTo("cursor"));
 
         as(workspace, Mode.TEST).body("{\"comment_id\":\"" + ids.get(0) + "\",\"text\":\"" + "x".repeat(151) + "\"}")
                 .post("/comments").then().statusCode(422).body("error.details.errors[0].field", equalTo("text"));

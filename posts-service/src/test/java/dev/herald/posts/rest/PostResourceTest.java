@@ -320,6 +320,8 @@ class PostResourceTest {
         as(workspace, Mode.TEST).get("/posts?status=done").then().statusCode(400)
                 .body("error.details.parameter", equalTo("status"));
         as(workspace, Mode.TEST).get("/posts?profile_id=nope").then().statusCode(400);
+        as(workspace, Mode.TEST).get("/posts?limit=").then().statusCode(400).body("error.details.parameter", equalTo("limit"));
+        as(workspace, Mode.TEST).get("/posts?cursor=").then().statusCode(400).body("error.details.parameter", equalTo("cursor"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
+import dev.herald.common.paging.Paginated;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.validation.QueryParameters;
@@ -44,6 +45,7 @@ public class ProfileResource {
     }
 
     @GET
+    @Paginated
     public Uni<ListEnvelope<Profile>> list(@QueryParam("q") String q, @QueryParam("external_id") String externalId,
                                            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         String nameContains = QueryParameters.boundedText("q", q, MAX_FILTER_LENGTH);

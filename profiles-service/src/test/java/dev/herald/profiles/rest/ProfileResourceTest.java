@@ -201,6 +201,15 @@ class ProfileResourceTest {
     }
 
     @Test
+    void anEmptyLimitOrCursorIsRefusedNotReadAsAbsent() {
+        asTest().get("/profiles?limit=").then().statusCode(400)
+                .body("error.code", equalTo("invalid_request")).body("error.details.parameter", equalTo("limit"));
+        asTest().get("/profiles?cursor=").then().statusCode(400)
+                .body("error.code", equalTo("invalid_request")).body("error.details.parameter", equalTo("cursor"));
+        asTest().get("/profiles?cursor").then().statusCode(400).body("error.details.parameter", equalTo("cursor"));
+    }
+
+    @Test
     void deleteRemovesAnUnheldProfile() {
         String id = create("{\"name\":\"Gone\",\"external_id\":\"reuse-me\"}");
         asTest().delete("/profiles/" + id).then().statusCode(200)

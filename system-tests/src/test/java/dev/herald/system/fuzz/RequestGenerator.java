@@ -572,7 +572,7 @@ public final class RequestGenerator {
         }
         String limit = List.of("0", "101", "-1", "ten", "1.5", "", "99999999999999999999").get(random.nextInt(7));
         draft.query.put("limit", limit);
-        // The empty one has its own name: a known open finding (see ContractFuzzIT.KNOWN_OPEN).
+        // The empty one has its own name: the services once read it as absent (see PaginatedRequestFilter).
         return limit.isEmpty() ? "query.empty_limit" : "query.bad_limit:" + limit;
     }
 
@@ -595,7 +595,7 @@ public final class RequestGenerator {
             return "query.tampered_cursor";
         }
         if (choice == 2) {
-            // Its own name: the document says 1 character at least, and the services disagree (see ContractFuzzIT).
+            // Its own name: the document says 1 character at least, and the services once read it as absent.
             draft.query.put("cursor", "");
             return "query.empty_cursor";
         }

@@ -7,6 +7,7 @@ import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
 import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.paging.Paginated;
 import dev.herald.webhooks.model.DeliveryFilters;
 import dev.herald.webhooks.model.WebhookDelivery;
 import dev.herald.webhooks.service.DeliveryService;
@@ -39,6 +40,7 @@ public class DeliveryResource {
     }
 
     @GET
+    @Paginated
     public Uni<ListEnvelope<WebhookDelivery>> list(@QueryParam("endpoint_id") String endpointId,
                                                    @QueryParam("event_id") String eventId,
                                                    @QueryParam("status") String status,

@@ -6,6 +6,7 @@ import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
+import dev.herald.common.paging.Paginated;
 import dev.herald.webhooks.model.WebhookDelivery;
 import dev.herald.webhooks.model.WebhookEndpoint;
 import dev.herald.webhooks.rest.EndpointRequestReader.EndpointRequest;
@@ -50,6 +51,7 @@ public class WebhookResource {
     }
 
     @GET
+    @Paginated
     public Uni<ListEnvelope<WebhookEndpoint>> list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return endpoints.list(caller.workspaceId(), caller.mode(), limit, cursor);
     }

@@ -87,6 +87,8 @@ class DeliveryResourceTest {
                 .statusCode(400).body("error.details.parameter", equalTo("event_id"));
         as(workspace, Mode.TEST).queryParam("limit", "x").get("/deliveries").then()
                 .statusCode(400).body("error.details.parameter", equalTo("limit"));
+        as(workspace, Mode.TEST).get("/deliveries?limit=").then()
+                .statusCode(400).body("error.details.parameter", equalTo("limit"));
     }
 
     @Test

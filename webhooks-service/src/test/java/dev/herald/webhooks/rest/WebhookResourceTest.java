@@ -152,6 +152,8 @@ class WebhookResourceTest {
                 .body("error.code", equalTo("invalid_cursor"));
         as(workspace, Mode.TEST).queryParam("limit", 0).get("/webhooks").then().statusCode(400)
                 .body("error.details.parameter", equalTo("limit"));
+        as(workspace, Mode.TEST).get("/webhooks?cursor=").then().statusCode(400)
+                .body("error.details.parameter", equalTo("cursor"));
     }
 
     @Test
