@@ -17,10 +17,12 @@ cd "$ROOT"
 rm -f "$REPORT"
 mkdir -p "$(dirname "$LOG")"
 status=0
-# -am: the system tests start the suite from every module's freshly built artifacts.
-nice -n 10 ./mvnw -B verify -pl system-tests -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+# The suite runs every service's packaged jar, and system-tests does not depend on the services: package them
+# first (a fresh checkout has none), then run the test.
+nice -n 10 ./mvnw -B -q package -DskipTests "$@" >"$LOG" 2>&1 || status=$?
+[[ $status -eq 0 ]] && nice -n 10 ./mvnw -B verify -pl system-tests -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test=ContractFuzzIT -Dfailsafe.failIfNoSpecifiedTests=false \
-  -Dherald.fuzz.requests="$REQUESTS" ${HERALD_FUZZ_SEED:+-Dherald.fuzz.seed="$HERALD_FUZZ_SEED"} "$@" >"$LOG" 2>&1 || status=$?
+  -Dherald.fuzz.requests="$REQUESTS" ${HERALD_FUZZ_SEED:+-Dherald.fuzz.seed="$HERALD_FUZZ_SEED"} "$@" >>"$LOG" 2>&1 || status=$?
 
 if [[ -f "$REPORT" ]]; then
   cat "$REPORT"

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -70,7 +71,12 @@ class PostsPipelineIT {
 
     /** The publications meter once it shows {@code expected} (usage settles asynchronously), or as it is at the deadline. */
     static Map<String, Object> awaitPublications(String key, Predicate<Map<String, Object>> expected) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
+        return awaitPublications(key, expected, Duration.ofSeconds(20));
+    }
+
+    static Map<String, Object> awaitPublications(String key, Predicate<Map<String, Object>> expected, Duration patience)
+            throws InterruptedException {
+        long deadline = System.currentTimeMillis() + patience.toMillis();
         Map<String, Object> meter = as(key).get("/usage").then().statusCode(200).extract().jsonPath().getMap("data.publications");
         while (!expected.test(meter) && System.currentTimeMillis() < deadline) {
             Thread.sleep(300);

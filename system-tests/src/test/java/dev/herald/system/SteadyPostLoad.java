@@ -18,6 +18,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -118,8 +119,11 @@ final class SteadyPostLoad implements AutoCloseable {
                 Map<String, Object> target = ((List<Map<String, Object>>) post.get("targets")).get(0);
                 providerPostIds.put(post.get("id") + ":" + target.get("account_id"), (String) target.get("provider_post_id"));
             }
+            // A request cut off between its reservation and its commit (posts- or usage-service killed) leaves a
+            // reservation that posts-service gives back once the Idempotency-Key claim timeout (60 s) has passed.
             Map<String, Object> publications = PostsPipelineIT.awaitPublications(tenant.key(),
-                    meter -> meter.get("used").equals(tenant.posts().size()) && meter.get("reserved").equals(0));
+                    meter -> meter.get("used").equals(tenant.posts().size()) && meter.get("reserved").equals(0),
+                    Duration.ofSeconds(90));
             assertThat(publications).containsEntry("used", tenant.posts().size()).containsEntry("reserved", 0);
         }
         assertThat(providerPostIds.values()).doesNotContainNull().doesNotHaveDuplicates();

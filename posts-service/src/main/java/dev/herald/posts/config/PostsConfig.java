@@ -29,4 +29,8 @@ public interface PostsConfig {
     /** How often profile holds of final posts are given back to profiles-service. */
     @WithDefault("1s")
     Duration holdReleaseInterval();
+
+    /** How often acceptances whose request died are looked for, to give their reservations and holds back. */
+    @WithDefault("10s")
+    Duration abandonedAcceptanceInterval();
 }

@@ -30,6 +30,8 @@ import dev.herald.posts.repository.PostFilters;
 import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import dev.herald.posts.repository.ProfileHoldReleaseRepository;
+import dev.herald.posts.repository.UnfinishedAcceptanceRepository;
+import dev.herald.posts.repository.UnfinishedAcceptanceRepository.UnfinishedAcceptance;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -62,6 +64,7 @@ public class PostService {
     private final PostTargetRepository targets;
     private final IdempotencyKeyRepository idempotencyKeys;
     private final ProfileHoldReleaseRepository holdReleases;
+    private final UnfinishedAcceptanceRepository acceptances;
     private final AccountsClient accounts;
     private final UsageClient usage;
     private final ProfilesClient profiles;
@@ -73,13 +76,14 @@ public class PostService {
     private final Clock clock;
 
     public PostService(PostRepository posts, PostTargetRepository targets, IdempotencyKeyRepository idempotencyKeys,
-                       ProfileHoldReleaseRepository holdReleases, AccountsClient accounts, UsageClient usage,
-                       ProfilesClient profiles, PostEventOutbox events, PostDispatcher dispatcher, PostViews views,
+                       ProfileHoldReleaseRepository holdReleases, UnfinishedAcceptanceRepository acceptances,
+                       AccountsClient accounts, UsageClient usage, ProfilesClient profiles, PostEventOutbox events, PostDispatcher dispatcher, PostViews views,
                        CursorCodec cursors, PostsConfig config, Clock clock) {
         this.posts = posts;
         this.targets = targets;
         this.idempotencyKeys = idempotencyKeys;
         this.holdReleases = holdReleases;
+        this.acceptances = acceptances;
         this.accounts = accounts;
         this.usage = usage;
         this.profiles = profiles;
@@ -154,13 +158,23 @@ public class PostService {
                 return Uni.createFrom().failure(ApiException.validationFailed(errors));
             }
             AcceptedPost accepted = AcceptedPost.of(workspaceId, mode, draft, destinations, now);
-            return reserve(accepted)
+            return acceptances.begin(unfinished(accepted, idempotencyKey, claimToken), now)
+                    .chain(() -> reserve(accepted))
                     .chain(() -> holdProfiles(accepted))
                     .chain(() -> persist(accepted, idempotencyKey, claimToken))
-                    .onFailure().call(() -> giveBack(accepted))
+                    .onFailure().call(() -> giveBack(accepted).call(allGivenBack -> allGivenBack
+                            ? acceptances.forget(accepted.post().id).onFailure().recoverWithNull()
+                            : Uni.createFrom().voidItem()))
                     .invoke(dispatcher::nudge)
                     .map(PostAcceptance::accepted);
         });
+    }
+
+    /** What the acceptance is about to take, recorded first so it is given back should this process die. */
+    private static UnfinishedAcceptance unfinished(AcceptedPost accepted, String idempotencyKey, String claimToken) {
+        return new UnfinishedAcceptance(accepted.post().id, accepted.post().workspaceId, accepted.mode(), idempotencyKey,
+                claimToken, accepted.targets().stream().map(target -> target.reservationId).toList(),
+                List.copyOf(accepted.profileIds()));
     }
 
     private Uni<Void> reserve(AcceptedPost accepted) {
@@ -186,7 +200,8 @@ public class PostService {
     private Uni<Post> persist(AcceptedPost accepted, String idempotencyKey, String claimToken) {
         Post wire = views.toWire(accepted.post(), accepted.targets());
         String response = views.json(DataEnvelope.of(wire));
-        return Panache.withTransaction(() -> posts.persist(accepted.post())
+        return Panache.withTransaction(() -> acceptances.finishInTransaction(accepted.post().id)
+                .chain(() -> posts.persist(accepted.post()))
                 .chain(() -> targets.persist(accepted.targets()))
                 .chain(() -> idempotencyKeys.complete(accepted.post().workspaceId, accepted.mode(), idempotencyKey,
                         claimToken, accepted.post().id, response, accepted.post().createdAt.plus(config.idempotencyRetention())))
@@ -199,23 +214,26 @@ public class PostService {
                 }));
     }
 
-    /** After a failure: the reservations and holds the request took are given back (best effort, logged). */
-    private Uni<Void> giveBack(AcceptedPost accepted) {
+    /**
+     * After a failure: the reservations and holds the request took are given back. True when all were; what could
+     * not be given back now is left to {@code AbandonedAcceptanceJob}.
+     */
+    private Uni<Boolean> giveBack(AcceptedPost accepted) {
         String workspaceId = accepted.post().workspaceId;
-        List<Uni<Void>> returns = new ArrayList<>();
+        List<Uni<Boolean>> returns = new ArrayList<>();
         for (PostTargetEntity target : accepted.targets()) {
-            returns.add(usage.release(workspaceId, accepted.mode(), target.reservationId)
+            returns.add(usage.release(workspaceId, accepted.mode(), target.reservationId).replaceWith(true)
                     .onFailure().invoke(e -> LOG.warnf("post %s: reservation %s not released: %s", accepted.post().id,
                             target.reservationId, e.toString()))
-                    .onFailure().recoverWithNull());
+                    .onFailure().recoverWithItem(false));
         }
         for (String profileId : accepted.profileIds()) {
-            returns.add(profiles.release(workspaceId, accepted.mode(), profileId, accepted.post().id)
+            returns.add(profiles.release(workspaceId, accepted.mode(), profileId, accepted.post().id).replaceWith(true)
                     .onFailure().invoke(e -> LOG.warnf("post %s: hold on %s not released: %s", accepted.post().id,
                             profileId, e.toString()))
-                    .onFailure().recoverWithNull());
+                    .onFailure().recoverWithItem(false));
         }
-        return Uni.join().all(returns).andCollectFailures().replaceWithVoid();
+        return Uni.join().all(returns).andCollectFailures().map(given -> !given.contains(false));
     }
 
     @WithSession

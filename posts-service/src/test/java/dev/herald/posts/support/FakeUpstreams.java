@@ -77,6 +77,12 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
         PUBLICATION_LIMITS.put(workspaceId + ":" + mode, limit);
     }
 
+    /** A reservation as a batch would have made it: what a request that then died leaves behind. */
+    public static void addReservation(String workspaceId, String mode, String reservationId) {
+        RESERVATIONS.put(reservationId, "reserved");
+        TENANT_RESERVATIONS.computeIfAbsent(workspaceId + ":" + mode, key -> ConcurrentHashMap.newKeySet()).add(reservationId);
+    }
+
     /** Reservations of the tenant still reserved. */
     public static long reserved(String workspaceId, String mode) {
         return TENANT_RESERVATIONS.getOrDefault(workspaceId + ":" + mode, Set.of()).stream()

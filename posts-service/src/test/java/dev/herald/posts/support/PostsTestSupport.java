@@ -30,6 +30,18 @@ public final class PostsTestSupport {
         return as(workspaceId, mode).header("Idempotency-Key", UUID.randomUUID().toString());
     }
 
+    /** One statement, committed on its own. */
+    public static void execute(String sql, Object... parameters) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.execute();
+        }
+    }
+
     public static long count(String sql, Object... parameters) throws Exception {
         var postgres = RealInfrastructure.postgres();
         try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
