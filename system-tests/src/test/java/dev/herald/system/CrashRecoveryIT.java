@@ -29,8 +29,8 @@ class CrashRecoveryIT {
 
     @Test
     void crashesOfServicesBrokerAndDatabaseLoseNothingAndPublishNothingTwice() throws Exception {
-        List<String> crashed = "all".equals(System.getProperty("herald.faults")) ? ALL : SHORT;
-        int rounds = Integer.getInteger("herald.faults.rounds", 1);
+        List<String> crashed = FaultScope.components(SHORT, ALL);
+        int rounds = FaultScope.rounds();
         LocalSuite suite = RunningSuite.get();
         try (SteadyPostLoad load = SteadyPostLoad.start("Crash recovery", 3)) {
             Thread.sleep(3000);

@@ -21,7 +21,7 @@ class RollingRestartIT {
 
     @Test
     void aRollingRestartLosesNothingAndPublishesNothingTwice() throws Exception {
-        List<String> restarted = "all".equals(System.getProperty("herald.faults")) ? ALL : SHORT;
+        List<String> restarted = FaultScope.components(SHORT, ALL);
         try (SteadyPostLoad load = SteadyPostLoad.start("Rolling restart", 3)) {
             Thread.sleep(3000);
             for (String service : restarted) {

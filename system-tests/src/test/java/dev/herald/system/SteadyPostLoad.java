@@ -259,16 +259,7 @@ final class SteadyPostLoad implements AutoCloseable {
 
     private static List<Map<String, Object>> allPosts(String key) {
         List<Map<String, Object>> posts = new ArrayList<>();
-        String cursor = null;
-        do {
-            var request = as(key).queryParam("limit", 100);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            JsonPath page = request.get("/posts").then().statusCode(200).extract().jsonPath();
-            posts.addAll(page.getList("data"));
-            cursor = page.getString("meta.next_cursor");
-        } while (cursor != null);
+        ApiLists.pages(() -> as(key), "/posts", 100).forEach(page -> posts.addAll(page.getList("data")));
         return posts;
     }
 }

@@ -8,6 +8,7 @@ import com.networknt.schema.SchemaId;
 import com.networknt.schema.SchemaLocation;
 import dev.herald.gateway.routing.ApiRoute;
 import dev.herald.gateway.routing.RouteCatalog;
+import dev.herald.openapi.OpenApiDocument;
 import io.swagger.v3.oas.models.SpecVersion;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
@@ -31,16 +32,16 @@ class OpenApiDocumentTest {
     private static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
     private static final Pattern TEMPLATE_VARIABLE = Pattern.compile("\\{([^}]+)}");
 
-    private final OpenApiDocument document = OpenApiDocument.load();
+    private final OpenApiDocument document = OpenApiDocument.fromClasspath(OpenApiDocumentRoute.RESOURCE);
     private final List<ApiRoute> catalog = new RouteCatalog().routes();
 
     @Test
     void conformsToTheOpenApiInitiativesSchemaForOpenApi31() {
-        JsonSchema oas31 = OpenApiDocument.SCHEMAS.getSchema(parse(OpenApiDocument.resource("openapi/oas-3.1-schema-2022-10-07.json")));
-        assertThat(document.root.path("openapi").asText()).isEqualTo("3.1.0");
-        assertThat(OpenApiDocument.problems(oas31, document.root)).isEmpty();
+        JsonSchema oas31 = OpenApiDocument.SCHEMAS.getSchema(parse(OpenApiDocument.classpathResource("openapi/oas-3.1-schema-2022-10-07.json")));
+        assertThat(document.root().path("openapi").asText()).isEqualTo("3.1.0");
+        assertThat(OpenApiDocument.problems(oas31, document.root())).isEmpty();
         // The validator is awake: a document without its info object is refused.
-        assertThat(OpenApiDocument.problems(oas31, ((com.fasterxml.jackson.databind.node.ObjectNode) document.root.deepCopy()).without("info")))
+        assertThat(OpenApiDocument.problems(oas31, ((com.fasterxml.jackson.databind.node.ObjectNode) document.root().deepCopy()).without("info")))
                 .isNotEmpty();
     }
 
@@ -58,7 +59,7 @@ class OpenApiDocumentTest {
     void theReferenceParserReadsItAsOpenApi31WithoutAMessage() {
         ParseOptions options = new ParseOptions();
         options.setResolve(true);
-        SwaggerParseResult result = new OpenAPIV3Parser().readContents(document.text, null, options);
+        SwaggerParseResult result = new OpenAPIV3Parser().readContents(document.text(), null, options);
         assertThat(result.getMessages()).isEmpty();
         assertThat(result.getOpenAPI().getSpecVersion()).isEqualTo(SpecVersion.V31);
         assertThat(result.getOpenAPI().getPaths()).hasSize((int) catalog.stream().map(ApiRoute::template).distinct().count());
@@ -67,9 +68,9 @@ class OpenApiDocumentTest {
     @Test
     void everyReferenceResolvesWithinTheDocument() {
         List<String> dangling = new ArrayList<>();
-        walk(document.root, "", (where, node) -> {
+        walk(document.root(), "", (where, node) -> {
             JsonNode ref = node.get("$ref");
-            if (ref != null && (!ref.asText().startsWith("#/") || document.root.at(ref.asText().substring(1)).isMissingNode())) {
+            if (ref != null && (!ref.asText().startsWith("#/") || document.root().at(ref.asText().substring(1)).isMissingNode())) {
                 dangling.add(where + " -> " + ref.asText());
             }
         });
@@ -81,7 +82,7 @@ class OpenApiDocumentTest {
         Set<String> routes = new TreeSet<>();
         catalog.forEach(route -> routes.add(route.method() + " " + route.template()));
         Set<String> operations = new TreeSet<>();
-        document.root.path("paths").fields().forEachRemaining(path -> path.getValue().fieldNames().forEachRemaining(method -> {
+        document.root().path("paths").fields().forEachRemaining(path -> path.getValue().fieldNames().forEachRemaining(method -> {
             if (HTTP_METHODS.contains(method)) {
                 operations.add(method.toUpperCase() + " " + path.getKey());
             }
@@ -156,9 +157,9 @@ class OpenApiDocumentTest {
 
     /** Every Schema Object: the components' schemas and each {@code schema} of a parameter, header or media type. */
     private void eachSchema(BiConsumer<String, JsonNode> visit) {
-        document.root.path("components").path("schemas").fields()
+        document.root().path("components").path("schemas").fields()
                 .forEachRemaining(entry -> visit.accept("#/components/schemas/" + entry.getKey(), entry.getValue()));
-        walk(document.root, "", (where, node) -> {
+        walk(document.root(), "", (where, node) -> {
             if (node.has("schema") && !where.startsWith("/components/schemas")) {
                 visit.accept(where + "/schema", node.get("schema"));
             }

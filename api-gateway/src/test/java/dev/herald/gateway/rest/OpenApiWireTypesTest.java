@@ -31,6 +31,7 @@ import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.TikTokPublishingOptions;
 import dev.herald.common.wire.Usage;
 import dev.herald.common.wire.UsagePeriod;
+import dev.herald.openapi.OpenApiDocument;
 import java.lang.reflect.RecordComponent;
 import java.time.Instant;
 import java.util.Arrays;
@@ -52,7 +53,7 @@ class OpenApiWireTypesTest {
     private static final String POST = "pst_0123456789abcdef01234567";
     private static final String REQUEST = "req_0123456789abcdef01234567";
 
-    private final OpenApiDocument document = OpenApiDocument.load();
+    private final OpenApiDocument document = OpenApiDocument.fromClasspath(OpenApiDocumentRoute.RESOURCE);
 
     @Test
     void eachWireTypesPropertiesAreTheSchemasProperties() {
@@ -72,7 +73,7 @@ class OpenApiWireTypesTest {
             Set<String> wire = new TreeSet<>();
             Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).map(snakeCase::translate).forEach(wire::add);
             Set<String> documented = new TreeSet<>();
-            document.root.path("components").path("schemas").path(schema).path("properties").fieldNames().forEachRemaining(documented::add);
+            document.root().path("components").path("schemas").path(schema).path("properties").fieldNames().forEachRemaining(documented::add);
             assertThat(documented).as(type.getSimpleName() + " vs " + schema).isEqualTo(wire);
         });
     }
@@ -174,7 +175,7 @@ class OpenApiWireTypesTest {
             }
             String name = "Error" + Arrays.stream(code.code().split("_"))
                     .map(part -> Character.toUpperCase(part.charAt(0)) + part.substring(1)).reduce("", String::concat);
-            JsonNode schema = document.root.path("components").path("schemas").path(name);
+            JsonNode schema = document.root().path("components").path("schemas").path(name);
             assertThat(schema.at("/properties/error/properties/code/const").asText()).as(name).isEqualTo(code.code());
             assertThat(schema.path("description").asText()).as(name).startsWith("HTTP " + code.httpStatus() + " ");
         }

@@ -44,10 +44,10 @@ class MediaUrlGuardTest {
         return guard.vet(draft(mediaUrl)).await().atMost(Duration.ofSeconds(5)).errors();
     }
 
+    // Which addresses are non-public is PublicAddressesTest's (common); here, that a literal host, IPv4 or bracketed
+    // IPv6, is checked without DNS and refused as a media.url field error.
     @ParameterizedTest
-    @ValueSource(strings = {"https://127.0.0.1/v.mp4", "https://169.254.169.254/latest/meta-data/", "https://10.0.0.8/v.mp4",
-            "https://172.16.9.9/v.mp4", "https://192.168.1.1/v.mp4", "https://[::1]/v.mp4", "https://[fd00::1]/v.mp4",
-            "https://[::ffff:127.0.0.1]/v.mp4", "https://0.0.0.0/v.mp4"})
+    @ValueSource(strings = {"https://169.254.169.254/latest/meta-data/", "https://[fd00::1]/v.mp4"})
     void api7_aLiteralNonPublicAddressIsRefusedWithoutALookup(String url) {
         assertThat(problems(NO_DNS, url)).singleElement().satisfies(error -> {
             assertThat(error.field()).isEqualTo("media.url");

@@ -3,12 +3,8 @@ package dev.herald.system.fuzz;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SchemaValidatorsConfig;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
+import dev.herald.openapi.OpenApiDocument;
 import java.net.http.HttpHeaders;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -23,10 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * headers present and well-typed, and the body valid against the declared schema, formats included.
  */
 public final class OpenApiContract {
-    static final ObjectMapper JSON = new ObjectMapper();
-    private static final JsonSchemaFactory SCHEMAS = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
-    /** date-time and uri are promises of the document, so formats are asserted, not just annotations. */
-    private static final SchemaValidatorsConfig STRICT = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+    static final ObjectMapper JSON = OpenApiDocument.JSON;
     private static final List<String> METHODS = List.of("get", "post", "put", "patch", "delete");
 
     /** One operation of the document: its method, path template and the operation object. */
@@ -41,20 +34,16 @@ public final class OpenApiContract {
         }
     }
 
-    private final JsonNode root;
+    private final OpenApiDocument document;
     private final Map<String, JsonSchema> validators = new ConcurrentHashMap<>();
 
     public OpenApiContract(String documentText) {
-        try {
-            this.root = JSON.readTree(documentText);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the served OpenAPI document is not JSON", e);
-        }
+        this.document = OpenApiDocument.parse(documentText);
     }
 
     public List<Operation> operations() {
         List<Operation> operations = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> paths = root.path("paths").fields(); paths.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> paths = document.root().path("paths").fields(); paths.hasNext(); ) {
             Map.Entry<String, JsonNode> path = paths.next();
             for (String method : METHODS) {
                 if (path.getValue().has(method)) {
@@ -67,11 +56,7 @@ public final class OpenApiContract {
 
     /** Follows {@code $ref}s within the document until a node without one. */
     public JsonNode resolve(JsonNode node) {
-        JsonNode current = node;
-        while (current != null && current.has("$ref")) {
-            current = root.at(current.get("$ref").asText().substring(1));
-        }
-        return current;
+        return document.resolve(node);
     }
 
     /** The name of the component a schema node refers to ({@code ProfileId}), if it is a reference. */
@@ -163,26 +148,9 @@ public final class OpenApiContract {
 
     /** Validation problems of an instance against any schema node of the document. */
     public List<String> problems(JsonNode schema, JsonNode instance) {
-        JsonSchema validator = validators.computeIfAbsent(schema.toString(), key -> validator(schema));
-        List<String> problems = new ArrayList<>();
-        for (ValidationMessage message : validator.validate(instance)) {
-            problems.add(message.getMessage());
-        }
-        problems.sort(null);
-        return problems;
-    }
-
-    /** The document's components become the validator's {@code $defs}, its references rewritten to match. */
-    private JsonSchema validator(JsonNode schema) {
-        ObjectNode wrapper = schema.deepCopy();
-        wrapper.put("$schema", "https://json-schema.org/draft/2020-12/schema");
-        wrapper.set("$defs", root.path("components").path("schemas"));
-        try {
-            String rewritten = JSON.writeValueAsString(wrapper).replace("\"#/components/schemas/", "\"#/$defs/");
-            return SCHEMAS.getSchema(JSON.readTree(rewritten), STRICT);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        // Cached: the fuzzer checks thousands of answers against the same few dozen schemas.
+        JsonSchema validator = validators.computeIfAbsent(schema.toString(), key -> document.validator(schema));
+        return OpenApiDocument.problems(validator, instance);
     }
 
     static String abbreviate(String text) {

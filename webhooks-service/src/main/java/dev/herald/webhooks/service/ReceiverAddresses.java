@@ -112,7 +112,7 @@ public class ReceiverAddresses {
             throw new RefusedUrl("must have a host that resolves (" + host + " does not)", false);
         }
         if (!allowPrivate) {
-            Optional<InetAddress> refused = Arrays.stream(addresses).filter(address -> !isPublic(address)).findFirst();
+            Optional<InetAddress> refused = Arrays.stream(addresses).filter(address -> !PublicAddresses.isPublic(address)).findFirst();
             if (refused.isPresent()) {
                 throw new RefusedUrl("must resolve to public addresses only (" + host + " resolves to "
                         + refused.get().getHostAddress() + ")", false);
@@ -156,10 +156,5 @@ public class ReceiverAddresses {
 
     private static String bareHost(String host) {
         return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    }
-
-    /** Whether an address is one a receiver may have: publicly routable unicast ({@link PublicAddresses}). */
-    public static boolean isPublic(InetAddress address) {
-        return PublicAddresses.isPublic(address);
     }
 }

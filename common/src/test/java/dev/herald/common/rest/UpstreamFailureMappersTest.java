@@ -1,4 +1,4 @@
-package dev.herald.gateway.rest;
+package dev.herald.common.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
