@@ -65,7 +65,8 @@ public class PostsBench {
         return Integer.parseInt(opt(name, String.valueOf(fallback)));
     }
 
-    public static void main(String[] args) throws Exception {
+    /** Reads {@code --name=value} arguments into {@link #opts} (before any instance is made: fields read them). */
+    static void parseOptions(String[] args) {
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (!arg.startsWith("--") || eq < 0) {
@@ -73,6 +74,10 @@ public class PostsBench {
             }
             opts.put(arg.substring(2, eq), arg.substring(eq + 1));
         }
+    }
+
+    public static void main(String[] args) throws Exception {
+        parseOptions(args);
         PostsBench bench = new PostsBench();
         try {
             bench.run();
@@ -246,8 +251,7 @@ public class PostsBench {
     void size() {
         String w = opt("workspaces", "auto");
         String r = opt("rate", "auto");
-        double loadedSeconds = warmupSeconds + (double) durationSeconds * connectionCounts.size()
-                + (openRateOption.equals("0") ? 0 : durationSeconds) + (sustainedPhase ? durationSeconds : 0);
+        double loadedSeconds = loadedSeconds();
         // The open loop may send up to OPEN_LOOP_MAX_LATE late, so a minute can hold 61 s of its schedule.
         double minuteSeconds = 60.0 + OPEN_LOOP_MAX_LATE_NANOS / 1e9;
         int publicationsUsable = publicationsPerMonth - 10;
@@ -274,6 +278,12 @@ public class PostsBench {
                         .append(" posts/s)**: 429s are expected if the system is that fast.\n");
             }
         }
+    }
+
+    /** Seconds of load the run may send at the pacer's rate (the publications allowance must last that long). */
+    double loadedSeconds() {
+        return warmupSeconds + (double) durationSeconds * connectionCounts.size()
+                + (openRateOption.equals("0") ? 0 : durationSeconds) + (sustainedPhase ? durationSeconds : 0);
     }
 
     // ---------------------------------------------------------------- setup
