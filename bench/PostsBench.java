@@ -161,14 +161,7 @@ public class PostsBench {
         setup(gateway, adminToken);
 
         // ---- one post by hand: must be 202 with a pst_ id
-        Workspace first = workspaces[0];
-        Answer probe = send("POST", gateway + "/api/v1/posts", first.key, body(-1, first),
-                Map.of("Idempotency-Key", "pb-" + runId + "-probe"));
-        if (probe.status != 202 || !probe.body.contains("\"pst_")) {
-            throw new IllegalStateException("POST /api/v1/posts answered " + probe.status + ": " + abbreviate(probe.body, 400));
-        }
-        sanity = "202, " + probe.body.length() + " bytes, X-RateLimit-Limit " + probe.header("x-ratelimit-limit");
-        log("sanity: POST /api/v1/posts -> " + sanity);
+        probe(gateway);
 
         idleReport = waitForQuietMachine();
         log("machine: " + idleReport);
@@ -231,7 +224,23 @@ public class PostsBench {
         // ---- the physical reference: the acceptance path's SQL writes with pgbench, on an idle suite
         Reference reference = directSql();
 
-        String report = report(measured, best, sustained, open, reference);
+        writeResults(report(measured, best, sustained, open, reference));
+    }
+
+    /** One post by hand, with the first workspace: must be 202 with a pst_ id (sets {@link #sanity}). */
+    void probe(String gateway) throws Exception {
+        Workspace first = workspaces[0];
+        Answer probe = send("POST", gateway + "/api/v1/posts", first.key, body(-1, first),
+                Map.of("Idempotency-Key", "pb-" + runId + "-probe"));
+        if (probe.status != 202 || !probe.body.contains("\"pst_")) {
+            throw new IllegalStateException("POST /api/v1/posts answered " + probe.status + ": " + abbreviate(probe.body, 400));
+        }
+        sanity = "202, " + probe.body.length() + " bytes, X-RateLimit-Limit " + probe.header("x-ratelimit-limit");
+        log("sanity: POST /api/v1/posts -> " + sanity);
+    }
+
+    /** Prints the report, and writes it to --results when given. */
+    static void writeResults(String report) throws IOException {
         System.out.println();
         System.out.println(report);
         String results = opt("results", "");
