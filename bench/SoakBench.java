@@ -223,7 +223,7 @@ public class SoakBench extends PostsBench {
     void soak() throws Exception {
         layout = Layout.of(sampleSeconds, warmupSeconds, intOpt("window", 300), durationSeconds, Double.parseDouble(opt("rate", "12")));
         if (!layout.adjusted().isEmpty()) {
-            notes.append("- Layout adjusted: ").append(layout.adjusted()).append('\n');
+            notes.append("- Layout adjusted: ").append(layout.adjusted().replaceAll("; $", "")).append(".\n");
         }
         slots = new Slot[layout.samples()];
         for (int i = 0; i < slots.length; i++) {
@@ -260,6 +260,10 @@ public class SoakBench extends PostsBench {
         log("baseline (idle suite, after a forced GC): " + baseline.describe());
         idleReport = waitForQuietMachine();
         log("machine: " + idleReport);
+        int cpuTable = notes.indexOf("See the `other` row of the CPU table.");
+        if (cpuTable >= 0) {
+            notes.replace(cpuTable, cpuTable + 37, "See the CPU column of the samples.");
+        }
 
         runLoad();
         drainAtEnd();
@@ -484,8 +488,8 @@ public class SoakBench extends PostsBench {
 
         String describe() {
             return String.format(Locale.ROOT, "heap after GC %s MiB%s, RSS %s MiB, outbox %s, lag %s, in flight %d, DB %s MiB, CPU %s%% (other %s%%)%s",
-                    mib(sum(heapAfterGc)), forcedGc ? " (forced, " + gcMillis + " ms)" : "", mib(sum(rss)), sum(outbox), lag.isEmpty() ? "-" : sum(lag),
-                    inFlight, mib(dbBytes), fmt0(cpuBusy), fmt0(cpuOther), problems.isEmpty() ? "" : " [" + String.join("; ", problems) + "]");
+                    mib(sum(heapAfterGc)), forcedGc ? " (forced, " + gcMillis + " ms)" : "", mib(sum(rss)), fmt0(sum(outbox)), lag.isEmpty() ? "-" : fmt0(sum(lag)),
+                    inFlight, mib(dbBytes), fmtMs(cpuBusy), fmtMs(cpuOther), problems.isEmpty() ? "" : " [" + String.join("; ", problems) + "]");
         }
     }
 
@@ -499,9 +503,9 @@ public class SoakBench extends PostsBench {
             for (String service : SERVICES) {
                 Long pid = pids.get(service);
                 if (pid != null) {
-                    String out = run(List.of(jcmd(), String.valueOf(pid), "GC.run"), 60);
-                    if (!out.contains("Command executed successfully")) {
-                        s.problems.add("jcmd GC.run " + service + ": " + abbreviate(out, 120));
+                    String problem = gcRun(pid);
+                    if (problem != null) {
+                        s.problems.add("GC.run " + service + ": " + abbreviate(problem, 120));
                     }
                 }
             }
@@ -590,6 +594,29 @@ public class SoakBench extends PostsBench {
             // gone
         }
         return -1;
+    }
+
+    /**
+     * {@code jcmd <pid> GC.run}, through the attach API in this JVM (a jcmd process per service is a JVM start each,
+     * seconds of CPU on this machine); the jcmd tool when the attach API is not open to this class. Null when done.
+     */
+    static String gcRun(long pid) {
+        try {
+            Class<?> vmClass = Class.forName("com.sun.tools.attach.VirtualMachine");
+            Object vm = vmClass.getMethod("attach", String.class).invoke(null, String.valueOf(pid));
+            try {
+                java.lang.reflect.Method jcmd = Class.forName("sun.tools.attach.HotSpotVirtualMachine").getMethod("executeJCmd", String.class);
+                try (InputStream in = (InputStream) jcmd.invoke(vm, "GC.run")) {
+                    in.readAllBytes();
+                }
+                return null;
+            } finally {
+                vmClass.getMethod("detach").invoke(vm);
+            }
+        } catch (ReflectiveOperationException | RuntimeException | IOException e) {
+            String out = run(List.of(jcmd(), String.valueOf(pid), "GC.run"), 60);
+            return out.contains("Command executed successfully") ? null : out;
+        }
     }
 
     static String jcmd() {
@@ -921,12 +948,12 @@ public class SoakBench extends PostsBench {
         row(out, "offered rate", fmt1(rate) + " posts/s, open loop (" + capacityNote + ")");
         row(out, "layout", String.format(Locale.ROOT, "%d s of load, a sample every %d s; warm-up %d s (not judged); first window %d-%d s, last window %d-%d s%s",
                 layout.duration(), layout.sample(), layout.warmup(), layout.warmup(), layout.warmup() + layout.window(),
-                layout.duration() - layout.window(), layout.duration(), layout.adjusted().isEmpty() ? "" : " (" + layout.adjusted().trim() + ")"));
+                layout.duration() - layout.window(), layout.duration(), layout.adjusted().isEmpty() ? "" : " (" + layout.adjusted().replaceAll("; $", "") + ")"));
         row(out, "workspaces", sizing + "; " + planAnswers + " plan changes to scale, X-RateLimit-Limit " + rateLimitSeen);
         row(out, "posts", "`POST /api/v1/posts` through the gateway, one LinkedIn sandbox target, test mode, a unique Idempotency-Key, workspace k mod W for post k; "
                 + connections + " keep-alive connections; a post more than 1 s behind its due time is dropped and counted; latency from the due time");
         row(out, "webhooks", webhooks ? setupReport : "off (--no-webhooks)");
-        row(out, "forced full GCs", "`jcmd <pid> GC.run` on every service JVM at " + gcTimes() + " s, just before those readings (marked *); "
+        row(out, "forced full GCs", "`GC.run` (jcmd's command, through the attach API) on every service JVM at " + gcTimes() + " s, just before those readings (marked *); "
                 + "heap after GC = `jvm_gc_live_data_size_bytes` (old generation after the last major GC)");
         row(out, "drain", drainReport);
         row(out, "PostgreSQL", postgresSettings);

@@ -165,7 +165,7 @@ elif [[ -z "$OUT" ]]; then
   OUT="$BENCH/results/$(date -u +%Y-%m-%d-%H%M)-soak.md"
 fi
 budget=$(( WAIT_IDLE + DURATION + DRAIN_TIMEOUT + 600 ))
-timeout "$budget" java -Xms64m -Xmx768m -XX:+UseSerialGC -cp "$STATE/soak-classes" SoakBench \
+timeout "$budget" java -Xms64m -Xmx768m -XX:+UseSerialGC --add-exports jdk.attach/sun.tools.attach=ALL-UNNAMED -cp "$STATE/soak-classes" SoakBench \
   --state="$STATE" --src="$SRC" --gateway-port="$GATEWAY_PORT" --postgres-port="$POSTGRES_PORT" --receiver-port="$RECEIVER_PORT" \
   --rate="$RATE" --rate-note="$RATE_NOTE" --workspaces="$WORKSPACES" --duration="$DURATION" --sample="$SAMPLE" --warmup="$WARMUP" \
   --window="$WINDOW" --gc-every="$GC_EVERY" --connections="$CONNECTIONS" --webhooks="$WEBHOOKS" --drain-timeout="$DRAIN_TIMEOUT" \
