@@ -65,7 +65,8 @@ public class PostsBench {
         return Integer.parseInt(opt(name, String.valueOf(fallback)));
     }
 
-    public static void main(String[] args) throws Exception {
+    /** Reads {@code --name=value} arguments into {@link #opts} (before any instance is made: fields read them). */
+    static void parseOptions(String[] args) {
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (!arg.startsWith("--") || eq < 0) {
@@ -73,6 +74,10 @@ public class PostsBench {
             }
             opts.put(arg.substring(2, eq), arg.substring(eq + 1));
         }
+    }
+
+    public static void main(String[] args) throws Exception {
+        parseOptions(args);
         PostsBench bench = new PostsBench();
         try {
             bench.run();
@@ -156,14 +161,7 @@ public class PostsBench {
         setup(gateway, adminToken);
 
         // ---- one post by hand: must be 202 with a pst_ id
-        Workspace first = workspaces[0];
-        Answer probe = send("POST", gateway + "/api/v1/posts", first.key, body(-1, first),
-                Map.of("Idempotency-Key", "pb-" + runId + "-probe"));
-        if (probe.status != 202 || !probe.body.contains("\"pst_")) {
-            throw new IllegalStateException("POST /api/v1/posts answered " + probe.status + ": " + abbreviate(probe.body, 400));
-        }
-        sanity = "202, " + probe.body.length() + " bytes, X-RateLimit-Limit " + probe.header("x-ratelimit-limit");
-        log("sanity: POST /api/v1/posts -> " + sanity);
+        probe(gateway);
 
         idleReport = waitForQuietMachine();
         log("machine: " + idleReport);
@@ -226,7 +224,23 @@ public class PostsBench {
         // ---- the physical reference: the acceptance path's SQL writes with pgbench, on an idle suite
         Reference reference = directSql();
 
-        String report = report(measured, best, sustained, open, reference);
+        writeResults(report(measured, best, sustained, open, reference));
+    }
+
+    /** One post by hand, with the first workspace: must be 202 with a pst_ id (sets {@link #sanity}). */
+    void probe(String gateway) throws Exception {
+        Workspace first = workspaces[0];
+        Answer probe = send("POST", gateway + "/api/v1/posts", first.key, body(-1, first),
+                Map.of("Idempotency-Key", "pb-" + runId + "-probe"));
+        if (probe.status != 202 || !probe.body.contains("\"pst_")) {
+            throw new IllegalStateException("POST /api/v1/posts answered " + probe.status + ": " + abbreviate(probe.body, 400));
+        }
+        sanity = "202, " + probe.body.length() + " bytes, X-RateLimit-Limit " + probe.header("x-ratelimit-limit");
+        log("sanity: POST /api/v1/posts -> " + sanity);
+    }
+
+    /** Prints the report, and writes it to --results when given. */
+    static void writeResults(String report) throws IOException {
         System.out.println();
         System.out.println(report);
         String results = opt("results", "");
@@ -246,8 +260,7 @@ public class PostsBench {
     void size() {
         String w = opt("workspaces", "auto");
         String r = opt("rate", "auto");
-        double loadedSeconds = warmupSeconds + (double) durationSeconds * connectionCounts.size()
-                + (openRateOption.equals("0") ? 0 : durationSeconds) + (sustainedPhase ? durationSeconds : 0);
+        double loadedSeconds = loadedSeconds();
         // The open loop may send up to OPEN_LOOP_MAX_LATE late, so a minute can hold 61 s of its schedule.
         double minuteSeconds = 60.0 + OPEN_LOOP_MAX_LATE_NANOS / 1e9;
         int publicationsUsable = publicationsPerMonth - 10;
@@ -274,6 +287,12 @@ public class PostsBench {
                         .append(" posts/s)**: 429s are expected if the system is that fast.\n");
             }
         }
+    }
+
+    /** Seconds of load the run may send at the pacer's rate (the publications allowance must last that long). */
+    double loadedSeconds() {
+        return warmupSeconds + (double) durationSeconds * connectionCounts.size()
+                + (openRateOption.equals("0") ? 0 : durationSeconds) + (sustainedPhase ? durationSeconds : 0);
     }
 
     // ---------------------------------------------------------------- setup

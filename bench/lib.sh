@@ -111,6 +111,38 @@ bench_start_suite() {
   say "suite ready in $((SECONDS - t0)) s"
 }
 
+# bench_wait_quiet SECONDS: before the suite starts, wait up to SECONDS (0: don't wait) for a 1-minute load average
+# under 0.8, no other java, mvn or postgres process and no other suite on 127.0.0.1:8181, polled every 30 s. Sets
+# QUIET_REPORT, what was seen, for the results file (empty when not waiting).
+bench_other_processes() {
+  # java, mvn and postgres processes on the machine (the caller has started none yet)
+  ps -eo pid=,comm=,args= | awk '$2 ~ /^(java|mvn|postgres)$/ || $3 ~ /(^|\/)mvnw?( |$)/ {print $1 " " $2}' | grep -v "^$$ " || true
+}
+
+bench_wait_quiet() {
+  QUIET_REPORT=""
+  local limit="$1" waited=0 load1 busy suite
+  (( limit > 0 )) || return 0
+  while :; do
+    load1="$(cut -d' ' -f1 /proc/loadavg)"
+    busy="$(bench_other_processes | wc -l | tr -d ' ')"
+    suite=""
+    listening 8181 && suite=", another Herald suite on 127.0.0.1:8181"
+    if awk -v l="$load1" 'BEGIN { exit !(l < 0.8) }' && [[ "$busy" == 0 && -z "$suite" ]]; then
+      QUIET_REPORT="before the suite started: 1-minute load average $load1, no other java/mvn/postgres process (waited ${waited} s); "
+      return 0
+    fi
+    if (( waited >= limit )); then
+      QUIET_REPORT="**the machine never got quiet** before the suite started (after ${waited} s: 1-minute load average $load1, $busy other java/mvn/postgres processes); "
+      say "the machine is still busy after ${waited} s (load $load1, $busy other java/mvn/postgres processes); running anyway"
+      return 0
+    fi
+    say "waiting for a quiet machine: 1-minute load average $load1, $busy other java/mvn/postgres processes$suite"
+    sleep 30
+    waited=$(( waited + 30 ))
+  done
+}
+
 bench_machine() {
   echo "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//' || echo unknown)), $(awk '/MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo 2>/dev/null); load client on the same machine"
 }

@@ -112,32 +112,7 @@ ENDPOINTS=$(( WORKSPACES * PER_WORKSPACE ))
 bench_require_java
 
 # ---- before the suite starts: optionally wait for a quiet machine (load average and other servers)
-QUIET_REPORT=""
-others() {
-  # java, mvn and postgres processes on the machine (this script has started none yet)
-  ps -eo pid=,comm=,args= | awk '$2 ~ /^(java|mvn|postgres)$/ || $3 ~ /(^|\/)mvnw?( |$)/ {print $1 " " $2}' | grep -v "^$$ " || true
-}
-if (( WAIT_QUIET > 0 )); then
-  waited=0
-  while :; do
-    load1="$(cut -d' ' -f1 /proc/loadavg)"
-    busy="$(others | wc -l | tr -d ' ')"
-    suite=""
-    listening 8181 && suite=", another Herald suite on 127.0.0.1:8181"
-    if awk -v l="$load1" 'BEGIN { exit !(l < 0.8) }' && [[ "$busy" == 0 && -z "$suite" ]]; then
-      QUIET_REPORT="before the suite started: 1-minute load average $load1, no other java/mvn/postgres process (waited ${waited} s); "
-      break
-    fi
-    if (( waited >= WAIT_QUIET )); then
-      QUIET_REPORT="**the machine never got quiet** before the suite started (after ${waited} s: 1-minute load average $load1, $busy other java/mvn/postgres processes); "
-      say "the machine is still busy after ${waited} s (load $load1, $busy other java/mvn/postgres processes); running anyway"
-      break
-    fi
-    say "waiting for a quiet machine: 1-minute load average $load1, $busy other java/mvn/postgres processes$suite"
-    sleep 30
-    waited=$(( waited + 30 ))
-  done
-fi
+bench_wait_quiet "$WAIT_QUIET"
 
 receiver_ports=()
 for (( i = 0; i < ENDPOINTS; i++ )); do receiver_ports+=( $(( RECEIVER_PORT + i )) ); done
