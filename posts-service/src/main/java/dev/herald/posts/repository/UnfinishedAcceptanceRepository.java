@@ -5,6 +5,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -79,21 +80,13 @@ public class UnfinishedAcceptanceRepository {
                                 from unfinished_acceptances where not abandoned and started_at < $1
                                 order by started_at limit $2 for update skip locked""")
                         .execute(Tuple.tuple().addOffsetDateTime(cutoff.atOffset(ZoneOffset.UTC)).addInteger(limit))
-                        .map(rows -> {
-                            List<UnfinishedAcceptance> stale = new ArrayList<>();
-                            rows.forEach(row -> stale.add(acceptance(row)));
-                            return stale;
-                        })
+                        .map(UnfinishedAcceptanceRepository::acceptances)
                         .call(stale -> abandon(connection, stale)))
                 .chain(() -> pool.preparedQuery("""
                                 select post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids, profile_ids
                                 from unfinished_acceptances where abandoned order by started_at limit $1""")
                         .execute(Tuple.of(limit))
-                        .map(rows -> {
-                            List<UnfinishedAcceptance> abandoned = new ArrayList<>();
-                            rows.forEach(row -> abandoned.add(acceptance(row)));
-                            return abandoned;
-                        }));
+                        .map(UnfinishedAcceptanceRepository::acceptances));
     }
 
     private static Uni<Void> abandon(SqlConnection connection, Collection<UnfinishedAcceptance> stale) {
@@ -117,6 +110,12 @@ public class UnfinishedAcceptanceRepository {
                     .replaceWithVoid();
         }
         return chain;
+    }
+
+    private static List<UnfinishedAcceptance> acceptances(RowSet<Row> rows) {
+        List<UnfinishedAcceptance> acceptances = new ArrayList<>();
+        rows.forEach(row -> acceptances.add(acceptance(row)));
+        return acceptances;
     }
 
     private static UnfinishedAcceptance acceptance(Row row) {
