@@ -20,9 +20,11 @@ status=0
 # The suite runs every service's packaged jar, and system-tests does not depend on the services: package them
 # first (a fresh checkout has none), then run the test.
 nice -n 10 ./mvnw -B -q package -DskipTests "$@" >"$LOG" 2>&1 || status=$?
-[[ $status -eq 0 ]] && nice -n 10 ./mvnw -B verify -pl system-tests -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dit.test=ContractFuzzIT -Dfailsafe.failIfNoSpecifiedTests=false \
-  -Dherald.fuzz.requests="$REQUESTS" ${HERALD_FUZZ_SEED:+-Dherald.fuzz.seed="$HERALD_FUZZ_SEED"} "$@" >>"$LOG" 2>&1 || status=$?
+if [[ $status -eq 0 ]]; then
+  nice -n 10 ./mvnw -B verify -pl system-tests -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dit.test=ContractFuzzIT -Dfailsafe.failIfNoSpecifiedTests=false \
+    -Dherald.fuzz.requests="$REQUESTS" ${HERALD_FUZZ_SEED:+-Dherald.fuzz.seed="$HERALD_FUZZ_SEED"} "$@" >>"$LOG" 2>&1 || status=$?
+fi
 
 if [[ -f "$REPORT" ]]; then
   cat "$REPORT"
