@@ -76,6 +76,9 @@ public class SoakBench extends PostsBench {
 
     final int sampleSeconds = intOpt("sample", 30);
     final int gcEverySeconds = intOpt("gc-every", 300);
+    /** The offered rate climbs linearly from RAMP_FROM x rate to the rate over the first --ramp s (inside the warm-up). */
+    final int rampSeconds = intOpt("ramp", 0);
+    static final double RAMP_FROM = 0.1;
     final boolean webhooks = !opt("webhooks", "true").equals("false");
     final int receiverPort = intOpt("receiver-port", 18390);
     final int connections = intOpt("connections", 32);
@@ -174,6 +177,7 @@ public class SoakBench extends PostsBench {
         final Map<String, Long> heapAfterGc = new TreeMap<>(); // jvm_gc_live_data_size_bytes (after the last major GC)
         final Map<String, Long> heapUsed = new TreeMap<>();
         final Map<String, Long> rss = new TreeMap<>();
+        final Map<String, Long> rssFile = new TreeMap<>(); // the file-backed part of rss: mapped files (Kafka's indexes), reclaimable
         final Map<String, Long> outbox = new TreeMap<>(); // per database
         final Map<String, Long> lag = new TreeMap<>(); // per service (sum over its partitions)
         long inFlight = -1;
@@ -355,7 +359,7 @@ public class SoakBench extends PostsBench {
             workers[i].connect();
         }
         AtomicLong nextSlot = new AtomicLong();
-        double interval = 1e9 / rate;
+        double ramp = Math.min(rampSeconds, layout.warmup());
         lastCpu = CpuSnapshot.take(state);
         loadStartNanos = System.nanoTime();
         loadStartedAt = Instant.now();
@@ -371,7 +375,7 @@ public class SoakBench extends PostsBench {
             threads[c] = new Thread(() -> {
                 while (true) {
                     long k = nextSlot.getAndIncrement();
-                    long due = loadStartNanos + (long) (k * interval);
+                    long due = loadStartNanos + (long) (dueSeconds(k, rate, ramp) * 1e9);
                     if (due >= deadline) {
                         return;
                     }
@@ -444,6 +448,20 @@ public class SoakBench extends PostsBench {
         w.ioErrors = 0;
     }
 
+    /**
+     * When post k is due, in seconds from the load's start: the rate climbs linearly from RAMP_FROM x rate to the rate
+     * over the first {@code ramp} seconds, then stays. Posts due by t: r0 t + (r - r0) t^2 / 2T during the ramp.
+     */
+    static double dueSeconds(long k, double rate, double ramp) {
+        double r0 = RAMP_FROM * rate;
+        double rampPosts = (r0 + rate) / 2 * ramp;
+        if (ramp <= 0 || k >= rampPosts) {
+            return Math.max(0, ramp) + (k - Math.max(0, rampPosts)) / rate;
+        }
+        double a = (rate - r0) / (2 * ramp);
+        return (-r0 + Math.sqrt(r0 * r0 + 4 * a * k)) / (2 * a);
+    }
+
     /** A full GC is forced at the warm-up's end, every --gc-every s after it, at both ends of both windows, and at the end. */
     boolean forceGcAt(int t) {
         int w = layout.warmup();
@@ -460,6 +478,7 @@ public class SoakBench extends PostsBench {
         final Map<String, Long> heapAfterGc = new TreeMap<>();
         final Map<String, Long> heapUsed = new TreeMap<>();
         final Map<String, Long> rss = new TreeMap<>();
+        final Map<String, Long> rssFile = new TreeMap<>();
         final Map<String, Long> outbox = new TreeMap<>();
         final Map<String, Long> lag = new TreeMap<>();
         long inFlight = -1;
@@ -476,6 +495,7 @@ public class SoakBench extends PostsBench {
                 s.heapAfterGc.putAll(heapAfterGc);
                 s.heapUsed.putAll(heapUsed);
                 s.rss.putAll(rss);
+                s.rssFile.putAll(rssFile);
                 s.outbox.putAll(outbox);
                 s.lag.putAll(lag);
                 s.inFlight = inFlight;
@@ -500,13 +520,23 @@ public class SoakBench extends PostsBench {
         Map<String, Long> pids = pids();
         if (forceGc) {
             long t0 = System.nanoTime();
-            for (String service : SERVICES) {
-                Long pid = pids.get(service);
+            for (String process : concat(SERVICES, KAFKA)) {
+                Long pid = pids.get(process);
                 if (pid != null) {
                     String problem = gcRun(pid);
                     if (problem != null) {
-                        s.problems.add("GC.run " + service + ": " + abbreviate(problem, 120));
+                        s.problems.add("GC.run " + process + ": " + abbreviate(problem, 120));
                     }
+                }
+            }
+            // The broker exposes no Micrometer endpoint; right after its full GC, the heap in use is its live set.
+            Long broker = pids.get(KAFKA);
+            if (broker != null) {
+                long used = heapUsedBytes(jcmd(broker, "GC.heap_info"));
+                if (used >= 0) {
+                    s.heapAfterGc.put(KAFKA, used);
+                } else {
+                    s.problems.add("GC.heap_info " + KAFKA + ": no heap figures");
                 }
             }
             s.forcedGc = true;
@@ -536,9 +566,10 @@ public class SoakBench extends PostsBench {
             }
         }
         for (Map.Entry<String, Long> p : pids.entrySet()) {
-            long rss = rssBytes(p.getValue());
+            long rss = procStatusBytes(p.getValue(), "VmRSS:");
             if (rss >= 0) {
                 s.rss.put(p.getKey(), rss);
+                s.rssFile.put(p.getKey(), procStatusBytes(p.getValue(), "RssFile:"));
             }
         }
         for (Map.Entry<String, Pg> db : outboxDbs.entrySet()) {
@@ -583,10 +614,11 @@ public class SoakBench extends PostsBench {
         return all;
     }
 
-    static long rssBytes(long pid) {
+    /** A size line of /proc/<pid>/status (VmRSS:, RssFile:, ...) in bytes; -1 when the process is gone. */
+    static long procStatusBytes(long pid, String field) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
-                if (line.startsWith("VmRSS:")) {
+                if (line.startsWith(field)) {
                     return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
                 }
             }
@@ -596,27 +628,43 @@ public class SoakBench extends PostsBench {
         return -1;
     }
 
-    /**
-     * {@code jcmd <pid> GC.run}, through the attach API in this JVM (a jcmd process per service is a JVM start each,
-     * seconds of CPU on this machine); the jcmd tool when the attach API is not open to this class. Null when done.
-     */
+    /** {@code jcmd <pid> GC.run}; null when done, else what went wrong. */
     static String gcRun(long pid) {
+        String out = jcmd(pid, "GC.run");
+        return out.isBlank() || out.contains("Command executed successfully") ? null : out;
+    }
+
+    /**
+     * A diagnostic command's output, through the attach API in this JVM (a jcmd process per call is a JVM start each,
+     * seconds of CPU on this machine); the jcmd tool when the attach API is not open to this class.
+     */
+    static String jcmd(long pid, String command) {
         try {
             Class<?> vmClass = Class.forName("com.sun.tools.attach.VirtualMachine");
             Object vm = vmClass.getMethod("attach", String.class).invoke(null, String.valueOf(pid));
             try {
                 java.lang.reflect.Method jcmd = Class.forName("sun.tools.attach.HotSpotVirtualMachine").getMethod("executeJCmd", String.class);
-                try (InputStream in = (InputStream) jcmd.invoke(vm, "GC.run")) {
-                    in.readAllBytes();
+                try (InputStream in = (InputStream) jcmd.invoke(vm, command)) {
+                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
                 }
-                return null;
             } finally {
                 vmClass.getMethod("detach").invoke(vm);
             }
         } catch (ReflectiveOperationException | RuntimeException | IOException e) {
-            String out = run(List.of(jcmd(), String.valueOf(pid), "GC.run"), 60);
-            return out.contains("Command executed successfully") ? null : out;
+            return run(List.of(jcmd(), String.valueOf(pid), command), 60);
         }
+    }
+
+    static final Pattern HEAP_SPACE = Pattern.compile("(?:generation|heap)\\s+total\\s+\\d+K,\\s+used\\s+(\\d+)K");
+
+    /** Heap in use from {@code GC.heap_info} (Serial: young + tenured generations; G1: the one heap line); -1 if absent. */
+    static long heapUsedBytes(String heapInfo) {
+        Matcher m = HEAP_SPACE.matcher(heapInfo);
+        long used = -1;
+        while (m.find()) {
+            used = Math.max(used, 0) + Long.parseLong(m.group(1)) * 1024;
+        }
+        return used;
     }
 
     static String jcmd() {
@@ -781,10 +829,10 @@ public class SoakBench extends PostsBench {
     static List<Check> verdict(Layout layout, Slot[] slots, Totals totals, boolean webhooks) {
         List<Check> checks = new ArrayList<>();
         // heap after a forced full GC, per JVM
-        for (String service : SERVICES) {
-            double f = mean(slots, layout, true, s -> s.forcedGc ? value(s.heapAfterGc, service) : Double.NaN);
-            double l = mean(slots, layout, false, s -> s.forcedGc ? value(s.heapAfterGc, service) : Double.NaN);
-            checks.add(growth("heap after forced GC, " + service, f, l, HEAP_GROWTH_MAX, HEAP_GROWTH_FLOOR));
+        for (String process : concat(SERVICES, KAFKA)) {
+            double f = mean(slots, layout, true, s -> s.forcedGc ? value(s.heapAfterGc, process) : Double.NaN);
+            double l = mean(slots, layout, false, s -> s.forcedGc ? value(s.heapAfterGc, process) : Double.NaN);
+            checks.add(growth("heap after forced GC, " + process, f, l, HEAP_GROWTH_MAX, HEAP_GROWTH_FLOOR));
         }
         for (String process : concat(SERVICES, KAFKA)) {
             double f = mean(slots, layout, true, s -> value(s.rss, process));
@@ -945,7 +993,9 @@ public class SoakBench extends PostsBench {
         row(out, "machine load", opt("quiet", "") + idleReport + "; during the load: other processes " + fmt1(avg(s -> s.cpuOther)) + "% of the CPU on average (max "
                 + fmt1(maxOf(s -> s.cpuOther)) + "%), whole machine busy " + fmt1(avg(s -> s.cpuBusy)) + "%");
         row(out, "command", "`" + opt("command", "bench/soak.sh") + "`");
-        row(out, "offered rate", fmt1(rate) + " posts/s, open loop (" + capacityNote + ")");
+        row(out, "offered rate", fmt1(rate) + " posts/s, open loop (" + capacityNote + ")"
+                + (rampSeconds > 0 ? String.format(Locale.ROOT, "; climbing linearly from %s posts/s over the first %d s of the warm-up",
+                        fmt1(RAMP_FROM * rate), Math.min(rampSeconds, layout.warmup())) : ""));
         row(out, "layout", String.format(Locale.ROOT, "%d s of load, a sample every %d s; warm-up %d s (not judged); first window %d-%d s, last window %d-%d s%s",
                 layout.duration(), layout.sample(), layout.warmup(), layout.warmup(), layout.warmup() + layout.window(),
                 layout.duration() - layout.window(), layout.duration(), layout.adjusted().isEmpty() ? "" : " (" + layout.adjusted().replaceAll("; $", "") + ")"));
@@ -953,8 +1003,9 @@ public class SoakBench extends PostsBench {
         row(out, "posts", "`POST /api/v1/posts` through the gateway, one LinkedIn sandbox target, test mode, a unique Idempotency-Key, workspace k mod W for post k; "
                 + connections + " keep-alive connections; a post more than 1 s behind its due time is dropped and counted; latency from the due time");
         row(out, "webhooks", webhooks ? setupReport : "off (--no-webhooks)");
-        row(out, "forced full GCs", "`GC.run` (jcmd's command, through the attach API) on every service JVM at " + gcTimes() + " s, just before those readings (marked *); "
-                + "heap after GC = `jvm_gc_live_data_size_bytes` (old generation after the last major GC)");
+        row(out, "forced full GCs", "`GC.run` (jcmd's command, through the attach API) on every service JVM and the Kafka broker at " + gcTimes() + " s, just before those readings (marked *); "
+                + "heap after GC = `jvm_gc_live_data_size_bytes` (old generation after the last major GC) for the services, "
+                + "the heap in use per `GC.heap_info` right after the forced GC for the broker (it has no metrics endpoint)");
         row(out, "drain", drainReport);
         row(out, "PostgreSQL", postgresSettings);
         row(out, "baseline (idle, after setup, forced GC)", baseline.describe());
@@ -997,7 +1048,7 @@ public class SoakBench extends PostsBench {
 
         out.append("## Samples\n\nOne row per sample: the load by due time in the interval ending at `t`, `published` = posts of the run that became published in "
                 + "the interval (the pipeline's output), latencies of the posts due in the interval, then point readings at `t`. Heap after GC is the sum over "
-                + "the seven service JVMs (* = full GC forced just before); RSS = the service JVMs and the Kafka broker; outbox = unpublished rows in every "
+                + "the seven service JVMs and the Kafka broker (* = full GC forced just before); RSS = the service JVMs and the Kafka broker; outbox = unpublished rows in every "
                 + "service database; lag = the services' consumer lag (sum of `kafka_consumer_fetch_manager_records_lag`); DB = size of the herald databases. "
                 + "W = warm-up, F = first window, L = last window.\n\n");
         out.append("| t (s) | | offered | accepted | other | dropped | accept p50 / p99 / max (ms) | acc -> pub p50 / p99 (ms) | published | webhooks | "
@@ -1023,9 +1074,10 @@ public class SoakBench extends PostsBench {
                     .append(" |\n");
         }
         out.append('\n');
-        perProcess(out, "Heap after the last major GC per JVM (MiB; * = forced just before)", SERVICES, s -> s.heapAfterGc, true);
+        perProcess(out, "Heap after the last major GC per JVM (MiB; * = forced just before)", concat(SERVICES, KAFKA), s -> s.heapAfterGc, true);
         perProcess(out, "Heap used at the reading per JVM (MiB)", SERVICES, s -> s.heapUsed, false);
         perProcess(out, "RSS per process (MiB)", concat(SERVICES, KAFKA), s -> s.rss, false);
+        perProcess(out, "Of which file-backed (RssFile: mapped files, reclaimable; MiB)", concat(SERVICES, KAFKA), s -> s.rssFile, false);
         String[] dbs = outboxDbs.keySet().toArray(new String[0]);
         perCount(out, "Outbox backlog per database (unpublished rows)", dbs, s -> s.outbox);
         perCount(out, "Kafka consumer lag per service (records)", SERVICES, s -> s.lag);
@@ -1102,6 +1154,19 @@ public class SoakBench extends PostsBench {
         failures += expect("flat run", layout, (i, s) -> { }, null, true);
         failures += expect("heap +20% over the run (posts-service)", layout, (i, s) -> s.heapAfterGc.put("posts-service", (long) (100e6 * (1 + 0.2 * i / 60.0))),
                 "heap after forced GC, posts-service", false);
+        failures += expect("broker heap +30% in the last window", layout, (i, s) -> s.heapAfterGc.put(KAFKA, i > 40 ? 120_000_000L : 90_000_000L),
+                "heap after forced GC, kafka", false);
+        failures += expectEqual("GC.heap_info, Serial (young + tenured; not Metaspace)", (1024L + 46976L) << 10, heapUsedBytes(
+                " def new generation   total 39296K, used 1024K [0x00000000e0000000, 0x00000000e2aa0000)\n"
+                        + "  eden space 34944K,   2% used\n tenured generation   total 87424K, used 46976K [0x00000000e2aa0000)\n"
+                        + " Metaspace       used 60000K, committed 61000K, reserved 1114112K\n"));
+        failures += expectEqual("GC.heap_info, G1", 81920L << 10, heapUsedBytes(" garbage-first heap   total 262144K, used 81920K [0x0000000700000000)\n"));
+        failures += expectEqual("GC.heap_info, nothing recognisable", -1L, heapUsedBytes("Could not find any processes"));
+        failures += expectEqual("ramp: post 0 due at once", 0, Math.round(dueSeconds(0, 12, 180) * 1000));
+        failures += expectEqual("ramp: the ramp's posts (0.1 + 1) / 2 x 12/s x 180 s = 1188 end at 180 s", 180_000, Math.round(dueSeconds(1188, 12, 180) * 1000));
+        failures += expectEqual("ramp: then the full rate", 181_000, Math.round(dueSeconds(1200, 12, 180) * 1000));
+        failures += expectEqual("ramp: at 60 s, 1.2 x 60 + 10.8 x 3600 / 360 = 180 posts", 60_000, Math.round(dueSeconds(180, 12, 180) * 1000));
+        failures += expectEqual("no ramp: k / rate", 100_000, Math.round(dueSeconds(1200, 12, 0) * 1000));
         failures += expect("heap +3 MiB (under the floor)", layout, (i, s) -> s.heapAfterGc.put("api-gateway", 30_000_000L + (i > 40 ? 3L << 20 : 0)),
                 "heap after forced GC, api-gateway", true);
         failures += expect("RSS +100 MiB (kafka)", layout, (i, s) -> s.rss.put(KAFKA, (400L << 20) + (i > 40 ? 100L << 20 : 0)), "RSS, kafka", false);
@@ -1148,6 +1213,11 @@ public class SoakBench extends PostsBench {
         System.out.println("self-test: every case as expected");
     }
 
+    static int expectEqual(String name, long want, long got) {
+        System.out.println("self-test: " + name + (want == got ? ": ok" : ": WRONG, got " + got + ", expected " + want));
+        return want == got ? 0 : 1;
+    }
+
     interface Shape {
         void apply(int i, Slot s);
     }
@@ -1167,6 +1237,7 @@ public class SoakBench extends PostsBench {
                 s.lag.put(service, (long) random.nextInt(5));
             }
             s.rss.put(KAFKA, 400_000_000L);
+            s.heapAfterGc.put(KAFKA, 90_000_000L + random.nextInt(1_000_000));
             s.outbox.put("herald_posts", (long) random.nextInt(4));
             s.inFlight = random.nextInt(6);
             s.offered = 360;

@@ -33,13 +33,16 @@ Usage: bench/soak.sh [options]
                      end to end in the latest complete posts result, results/2026-11-22-2209-posts.md: 24 accepted and
                      28 published per second with the backlog bounded; the 57/s of its closed loop is a burst the
                      pipeline cannot publish). After a faster posts result, pass half its sustained rate.
-  --duration S       seconds of load, warm-up included (default 1800)
+  --duration S       seconds of load, warm-up included (default 2100: 30 minutes judged after the warm-up)
   --sample S         seconds per sample (default 30)
-  --warmup S         first seconds of the load not judged (default 120)
+  --warmup S         first seconds of the load not judged (default 300)
+  --ramp S           the offered rate climbs linearly from a tenth of --rate to --rate over the first S s of the warm-up
+                     (default 180; 0: full rate from the start). A cold suite (no JIT yet) offered the full rate at once
+                     builds a backlog that takes minutes to drain, which is start-up, not what a soak measures
   --window S         length of the two windows the verdict compares (default 300): the first right after the warm-up,
                      the last at the end of the load. When warm-up and windows do not fit in --duration, a sixth of it
                      is the warm-up and the rest is split into the two windows (the results say so)
-  --gc-every S       force a full GC in every service JVM (jcmd GC.run) every S s after the warm-up (default 300; 0:
+  --gc-every S       force a full GC in every service JVM and the broker (jcmd GC.run) every S s after the warm-up (default 300; 0:
                      only at the warm-up's end, both ends of both windows and the end), just before that sample's readings
   --connections N    keep-alive connections of the open loop (default 32)
   --workspaces N     workspaces (default: derived from --rate and --duration so that none passes 290 of its 300 requests
@@ -65,9 +68,10 @@ EOF
 REF=HEAD
 WORKTREE=0
 RATE=""
-DURATION=1800
+DURATION=2100
 SAMPLE=30
-WARMUP=120
+WARMUP=300
+RAMP=180
 WINDOW=300
 GC_EVERY=300
 CONNECTIONS=32
@@ -88,6 +92,7 @@ while [[ $# -gt 0 ]]; do
     --duration) DURATION="$2"; shift 2 ;;
     --sample) SAMPLE="$2"; shift 2 ;;
     --warmup) WARMUP="$2"; shift 2 ;;
+    --ramp) RAMP="$2"; shift 2 ;;
     --window) WINDOW="$2"; shift 2 ;;
     --gc-every) GC_EVERY="$2"; shift 2 ;;
     --connections) CONNECTIONS="$2"; shift 2 ;;
@@ -167,7 +172,7 @@ fi
 budget=$(( WAIT_IDLE + DURATION + DRAIN_TIMEOUT + 600 ))
 timeout "$budget" java -Xms64m -Xmx768m -XX:+UseSerialGC --add-exports jdk.attach/sun.tools.attach=ALL-UNNAMED -cp "$STATE/soak-classes" SoakBench \
   --state="$STATE" --src="$SRC" --gateway-port="$GATEWAY_PORT" --postgres-port="$POSTGRES_PORT" --receiver-port="$RECEIVER_PORT" \
-  --rate="$RATE" --rate-note="$RATE_NOTE" --workspaces="$WORKSPACES" --duration="$DURATION" --sample="$SAMPLE" --warmup="$WARMUP" \
+  --rate="$RATE" --rate-note="$RATE_NOTE" --workspaces="$WORKSPACES" --duration="$DURATION" --sample="$SAMPLE" --warmup="$WARMUP" --ramp="$RAMP" \
   --window="$WINDOW" --gc-every="$GC_EVERY" --connections="$CONNECTIONS" --webhooks="$WEBHOOKS" --drain-timeout="$DRAIN_TIMEOUT" \
   --wait-idle="$WAIT_IDLE" --clk-tck="$(getconf CLK_TCK 2>/dev/null || echo 100)" --source="$SOURCE" --machine="$(bench_machine)" \
   --quiet="${QUIET_REPORT:-}" --command="$COMMAND" --results="$OUT"
