@@ -33,11 +33,13 @@ Usage: bench/soak.sh [options]
                      end to end in the latest complete posts result, results/2026-11-22-2209-posts.md: 24 accepted and
                      28 published per second with the backlog bounded; the 57/s of its closed loop is a burst the
                      pipeline cannot publish). After a faster posts result, pass half its sustained rate.
-  --duration S       seconds of load, warm-up included (default 2100: 30 minutes judged after the warm-up)
+  --duration S       seconds of load, warm-up included (default 2580: 30 minutes judged after the warm-up)
   --sample S         seconds per sample (default 30)
-  --warmup S         first seconds of the load not judged (default 300)
+  --warmup S         first seconds of the load not judged (default 780: at 12 posts/s the freshly started suite
+                     on a 2-core machine builds a backlog while its JVMs compile, which took until t = 600 s to drain
+                     on 2026-11-23; the first window must start on a warm, drained suite)
   --ramp S           the offered rate climbs linearly from a tenth of --rate to --rate over the first S s of the warm-up
-                     (default 180; 0: full rate from the start). A cold suite (no JIT yet) offered the full rate at once
+                     (default 120; 0: full rate from the start). A cold suite (no JIT yet) offered the full rate at once
                      builds a backlog that takes minutes to drain, which is start-up, not what a soak measures
   --window S         length of the two windows the verdict compares (default 300): the first right after the warm-up,
                      the last at the end of the load. When warm-up and windows do not fit in --duration, a sixth of it
@@ -68,10 +70,10 @@ EOF
 REF=HEAD
 WORKTREE=0
 RATE=""
-DURATION=2100
+DURATION=2580
 SAMPLE=30
-WARMUP=300
-RAMP=180
+WARMUP=780
+RAMP=120
 WINDOW=300
 GC_EVERY=300
 CONNECTIONS=32
