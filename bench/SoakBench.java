@@ -1048,7 +1048,7 @@ public class SoakBench extends PostsBench {
 
         out.append("## Samples\n\nOne row per sample: the load by due time in the interval ending at `t`, `published` = posts of the run that became published in "
                 + "the interval (the pipeline's output), latencies of the posts due in the interval, then point readings at `t`. Heap after GC is the sum over "
-                + "the seven service JVMs and the Kafka broker (* = full GC forced just before); RSS = the service JVMs and the Kafka broker; outbox = unpublished rows in every "
+                + "the seven service JVMs, plus the Kafka broker in the readings after a forced full GC (*); RSS = the service JVMs and the Kafka broker; outbox = unpublished rows in every "
                 + "service database; lag = the services' consumer lag (sum of `kafka_consumer_fetch_manager_records_lag`); DB = size of the herald databases. "
                 + "W = warm-up, F = first window, L = last window.\n\n");
         out.append("| t (s) | | offered | accepted | other | dropped | accept p50 / p99 / max (ms) | acc -> pub p50 / p99 (ms) | published | webhooks | "
