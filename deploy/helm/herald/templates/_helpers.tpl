@@ -22,7 +22,7 @@ posts-service:
   mintsTokens: true
   cursor: true
 delivery-worker:
-  calls: [usage-service]
+  calls: [accounts-service, usage-service]
   mintsTokens: true
 webhooks-service:
   calls: []

@@ -29,6 +29,15 @@ public class ProviderCredentialRepository {
                 .map(rows -> ((List<byte[]>) (List<?>) rows).isEmpty() ? null : ((List<byte[]>) (List<?>) rows).get(0));
     }
 
+    /** The sealed grant, its row locked until the transaction ends (one refresh at a time per account); null when none. */
+    @SuppressWarnings("unchecked")
+    public Uni<byte[]> findForUpdate(String accountId) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery(
+                        "select ciphertext from provider_credentials where account_id = ?1 for update", byte[].class)
+                .setParameter(1, accountId).getResultList())
+                .map(rows -> ((List<byte[]>) (List<?>) rows).isEmpty() ? null : ((List<byte[]>) (List<?>) rows).get(0));
+    }
+
     /** The sealed grants of several accounts, by account id; accounts without one are absent. */
     @SuppressWarnings("unchecked")
     public Uni<Map<String, byte[]>> findAll(List<String> accountIds) {

@@ -2,20 +2,24 @@ package dev.herald.accounts.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.accounts.service.PostingAccounts;
+import dev.herald.accounts.service.ProviderAccessTokens;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.ProviderAccess;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * {@code /internal/accounts}: what other services ask of accounts (the gateway never routes here). The internal
@@ -25,11 +29,15 @@ import java.util.Set;
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)
 public class InternalAccountResource {
+    private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+
     private final PostingAccounts postingAccounts;
+    private final ProviderAccessTokens accessTokens;
     private final Caller caller;
 
-    public InternalAccountResource(PostingAccounts postingAccounts, Caller caller) {
+    public InternalAccountResource(PostingAccounts postingAccounts, ProviderAccessTokens accessTokens, Caller caller) {
         this.postingAccounts = postingAccounts;
+        this.accessTokens = accessTokens;
         this.caller = caller;
     }
 
@@ -45,6 +53,21 @@ public class InternalAccountResource {
         List<String> ids = readIds(body, json.get("ids"));
         body.validate();
         return postingAccounts.lookup(caller.workspaceId(), caller.mode(), ids).map(DataEnvelope::of);
+    }
+
+    /**
+     * Body {@code {"rejected_token_sha256": "<hex>"}} (optional field): answers {@code {"data": ProviderAccess}}, a token
+     * refreshed first when it is about to expire or is the one the platform just refused. Errors as
+     * {@link ProviderAccessTokens#current} says.
+     */
+    @POST
+    @Path("/{id}/access-token")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<DataEnvelope<ProviderAccess>> accessToken(@PathParam("id") String id, JsonNode json) {
+        JsonBody body = JsonBody.of(json, Set.of("rejected_token_sha256"));
+        String rejected = body.string("rejected_token_sha256").matching(SHA256_HEX, "64 lower-case hex digits").read().orNull();
+        body.validate();
+        return accessTokens.current(caller.workspaceId(), caller.mode(), id, rejected).map(DataEnvelope::of);
     }
 
     private static List<String> readIds(JsonBody body, JsonNode value) {

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -16,11 +17,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * Not an alternative: providers are picked by platform from all OAuthProvider beans, and an enabled
  * alternative would hide every other provider from {@code Instance<OAuthProvider>}; being configured, it wins
  * over the built-in LinkedIn provider in {@link OAuthProviders}.
+ * <p>
+ * Refreshing answers a new access token ({@code <old>~r<n>}, valid an hour, the refresh token rotated) after
+ * {@link #refreshDelayMillis}, or fails with {@link #refreshFailure} when set; {@link #refreshes} counts the calls.
  */
 @Singleton
 public class FakeLinkedInProvider implements OAuthProvider {
     private final AtomicReference<String> lastVerifier = new AtomicReference<>();
     private final AtomicReference<URI> lastRedirectUri = new AtomicReference<>();
+    public final AtomicInteger refreshes = new AtomicInteger();
+    public volatile ProviderException refreshFailure;
+    public volatile long refreshDelayMillis;
+    /** Refresh as LinkedIn does without a refresh token: the unexpired grant comes back as it is. */
+    public volatile boolean keepTokens;
 
     public String lastVerifier() {
         return lastVerifier.get();
@@ -59,7 +68,19 @@ public class FakeLinkedInProvider implements OAuthProvider {
 
     @Override
     public Uni<ProviderGrant> refresh(ProviderGrant grant) {
-        return Uni.createFrom().item(grant);
+        int n = refreshes.incrementAndGet();
+        ProviderException failure = refreshFailure;
+        Uni<ProviderGrant> answer = failure != null ? Uni.createFrom().failure(failure)
+                : keepTokens ? Uni.createFrom().item(grant)
+                : Uni.createFrom().item(new ProviderGrant(grant.accessToken() + "~r" + n, grant.refreshToken() + "~r" + n,
+                        Instant.now().plusSeconds(3600), null, grant.scopes(), grant.subject()));
+        long delay = refreshDelayMillis;
+        if (delay <= 0) {
+            return answer;
+        }
+        // A timer on the caller's Vert.x context, so the answer comes back on it, as the real web client's does.
+        return Uni.createFrom().<Void>emitter(emitter -> io.vertx.core.Vertx.currentContext().owner()
+                .setTimer(delay, id -> emitter.complete(null))).flatMap(waited -> answer);
     }
 
     @Override

@@ -199,7 +199,7 @@ class HeraldChartTest {
         assertThat(callers(chart, "usage-service"))
                 .containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service", "delivery-worker");
         assertThat(callers(chart, "profiles-service")).containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service");
-        assertThat(callers(chart, "accounts-service")).containsExactlyInAnyOrder("api-gateway", "posts-service");
+        assertThat(callers(chart, "accounts-service")).containsExactlyInAnyOrder("api-gateway", "posts-service", "delivery-worker");
         assertThat(callers(chart, "posts-service")).containsExactlyInAnyOrder("api-gateway", "accounts-service");
         assertThat(callers(chart, "webhooks-service")).containsExactly("api-gateway");
         // Nothing calls delivery-worker: its policy admits nobody.
@@ -225,7 +225,7 @@ class HeraldChartTest {
             }
         }
         assertThat(chart.config("delivery-worker")).containsOnlyKeys(Stream.concat(basicVariables().stream(),
-                Stream.of("HERALD_SERVICES_USAGE_URL")).toList());
+                Stream.of("HERALD_SERVICES_ACCOUNTS_URL", "HERALD_SERVICES_USAGE_URL")).toList());
     }
 
     @Test

@@ -1,0 +1,24 @@
+package dev.herald.delivery.client;
+
+import dev.herald.common.wire.ProviderAccess;
+import dev.herald.common.wire.TargetError;
+
+/**
+ * accounts-service's answer to "how may this worker act on the account at its platform?": the access, or the
+ * reason it cannot, as the target's error (a disconnected account or revoked grant, not retryable; a provider
+ * that could not refresh the token now, retryable).
+ */
+public record AccountAccess(ProviderAccess access, TargetError refusal) {
+
+    public static AccountAccess granted(ProviderAccess access) {
+        return new AccountAccess(access, null);
+    }
+
+    public static AccountAccess refused(TargetError refusal) {
+        return new AccountAccess(null, refusal);
+    }
+
+    public boolean granted() {
+        return access != null;
+    }
+}

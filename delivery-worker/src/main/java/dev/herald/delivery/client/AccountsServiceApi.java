@@ -1,0 +1,23 @@
+package dev.herald.delivery.client;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** accounts-service's provider access, as live publishers ask for it. Answers are read by {@link AccountsClient}. */
+@RegisterRestClient(configKey = "accounts-service")
+@Path("/internal/accounts")
+@Produces(MediaType.APPLICATION_JSON)
+public interface AccountsServiceApi {
+    @POST
+    @Path("/{accountId}/access-token")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> accessToken(@HeaderParam("authorization") String bearer, @PathParam("accountId") String accountId, String body);
+}

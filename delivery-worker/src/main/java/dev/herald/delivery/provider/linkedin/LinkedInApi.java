@@ -1,0 +1,41 @@
+package dev.herald.delivery.provider.linkedin;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.Encoded;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/**
+ * LinkedIn's versioned Posts API ({@code /rest/posts}), as {@link LinkedInPublisher} calls it. Every call carries
+ * {@code LinkedIn-Version} and {@code X-Restli-Protocol-Version: 2.0.0}.
+ */
+@RegisterRestClient(configKey = "linkedin-api")
+@Path("/rest/posts")
+@Produces(MediaType.APPLICATION_JSON)
+public interface LinkedInApi {
+    String PROTOCOL_VERSION = "2.0.0";
+
+    /** Creates a post; {@code 201} with the post's URN in {@code x-restli-id}. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> createPost(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
+                             @HeaderParam("X-Restli-Protocol-Version") String protocol, String body);
+
+    /**
+     * The author's posts, newest first ({@code q=author}). Rest.li 2.0 wants the URN percent-encoded in the query,
+     * so the caller encodes it and the client sends it as it is.
+     */
+    @GET
+    Uni<Response> postsByAuthor(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
+                                @HeaderParam("X-Restli-Protocol-Version") String protocol, @QueryParam("q") String finder,
+                                @Encoded @QueryParam("author") String encodedAuthor, @QueryParam("count") int count,
+                                @QueryParam("sortBy") String sortBy);
+}

@@ -1,0 +1,38 @@
+package dev.herald.delivery.support;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.util.Map;
+
+/**
+ * One local WireMock server standing in for what live publishers call: the platforms' APIs (LinkedIn's
+ * {@code /rest/posts}) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
+ * through {@link #client()}, WireMock's admin API over HTTP, which works whatever class loader started the server.
+ */
+public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
+    private static final String PORT_PROPERTY = "herald.test.fake-platforms.port";
+    private WireMockServer server;
+
+    @Override
+    public Map<String, String> start() {
+        server = new WireMockServer(WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
+        server.start();
+        System.setProperty(PORT_PROPERTY, Integer.toString(server.port()));
+        String url = "http://127.0.0.1:" + server.port();
+        return Map.of("quarkus.rest-client.linkedin-api.url", url,
+                "quarkus.rest-client.accounts-service.url", url);
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    public static WireMock client() {
+        return new WireMock("127.0.0.1", Integer.getInteger(PORT_PROPERTY));
+    }
+}
