@@ -11,6 +11,9 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "herald.publishers.linkedin")
 public interface LinkedInConfig {
 
+    /** LinkedIn's API host (set in application.properties, which hands it to the REST client). */
+    String apiUrl();
+
     /** The {@code LinkedIn-Version} header (YYYYMM): the versioned API's contract the publisher was written against. */
     @WithDefault("202601")
     String apiVersion();
