@@ -46,6 +46,10 @@ public interface DeliveryConfig {
 
         @WithDefault("PT60S")
         Duration max();
+
+        /** The longest a provider's Retry-After may hold a retry back. */
+        @WithDefault("PT15M")
+        Duration retryAfterMax();
     }
 
     /** The test-mode provider. */

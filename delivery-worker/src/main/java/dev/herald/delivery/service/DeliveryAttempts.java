@@ -186,7 +186,7 @@ public class DeliveryAttempts {
             return finish(delivery, DeliveryStatus.FAILED, null, null, error, attempt);
         }
         Instant now = Timestamps.now(clock);
-        Duration wait = backoff.before(attempt);
+        Duration wait = backoff.before(attempt, providerAsked(error));
         return deliveries.scheduleRetry(delivery, error, now.plus(wait), now).flatMap(held -> {
             if (!held) {
                 return lostLease(delivery);
@@ -195,6 +195,12 @@ public class DeliveryAttempts {
                     delivery.accountId(), attempt, error.code(), wait.toMillis());
             return Uni.createFrom().voidItem();
         });
+    }
+
+    /** The provider's Retry-After, as publishers put it in the error's {@code details.retry_after_seconds}; null if none. */
+    static Duration providerAsked(TargetError error) {
+        Object seconds = error.details() == null ? null : error.details().get("retry_after_seconds");
+        return seconds instanceof Number number && number.longValue() >= 0 ? Duration.ofSeconds(number.longValue()) : null;
     }
 
     private Uni<Void> defer(LeasedDelivery delivery) {

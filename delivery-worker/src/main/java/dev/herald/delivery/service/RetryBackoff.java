@@ -23,6 +23,23 @@ public class RetryBackoff {
         return delay(config.backoff().base(), config.backoff().max(), n, ThreadLocalRandom.current().nextDouble());
     }
 
+    /**
+     * The wait before the {@code n}-th retry of a target the provider refused with {@code details.retry_after_seconds}
+     * (its Retry-After): never sooner than the provider asked, capped at {@code herald.delivery.backoff.retry-after-max}
+     * (a provider asking for hours gets the cap; the attempt after it may be refused again and count as such).
+     */
+    public Duration before(int n, Duration providerAsked) {
+        return atLeast(before(n), providerAsked, config.backoff().retryAfterMax());
+    }
+
+    static Duration atLeast(Duration backoff, Duration providerAsked, Duration cap) {
+        if (providerAsked == null || providerAsked.isNegative()) {
+            return backoff;
+        }
+        Duration asked = providerAsked.compareTo(cap) > 0 ? cap : providerAsked;
+        return asked.compareTo(backoff) > 0 ? asked : backoff;
+    }
+
     /** {@code random} in [0, 1) picks where in the upper half of the ceiling the wait falls. */
     static Duration delay(Duration base, Duration max, int n, double random) {
         long baseNanos = base.toNanos();

@@ -1,5 +1,11 @@
 package dev.herald.delivery.messaging;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static dev.herald.delivery.support.DeliveryTestSupport.accepted;
 import static dev.herald.delivery.support.DeliveryTestSupport.await;
 import static dev.herald.delivery.support.DeliveryTestSupport.completions;
@@ -23,6 +29,7 @@ import dev.herald.common.wire.Platform;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.SandboxPublisher;
 import dev.herald.delivery.support.DeliveryTestSupport.Target;
+import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TopicReader;
@@ -47,6 +54,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 class PostAcceptedDeliveryTest {
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
 
@@ -240,6 +248,34 @@ class PostAcceptedDeliveryTest {
             assertThat(call.claims().get("mode").asText()).isEqualTo("live");
             assertThat(call.body().get("require_account_capacity").asBoolean()).isTrue();
         });
+    }
+
+    @Test
+    void aLiveLinkedInTextPostIsPublishedThroughLinkedInAfterTheCapacityCheck() throws Exception {
+        Target target = Target.of(Platform.LINKEDIN, "acme_live_page");
+        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Live on LinkedIn", null, target);
+        String postId = event.post().id();
+        var fake = FakePlatformApis.client();
+        fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+                        {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
+                         "access_token":"li-live-token","expires_at":null}}""".formatted(target.accountId()))));
+        fake.register(post(urlPathEqualTo("/rest/posts")).withRequestBody(matchingJsonPath("$.author", equalTo("urn:li:person:782bbtaQ")))
+                .willReturn(aResponse().withStatus(201).withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("mode").asText()).isEqualTo("live");
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(completed.get("provider_post_id").asText()).isEqualTo("urn:li:share:" + postId.substring(4));
+        assertThat(completed.get("url").asText()).isEqualTo("https://www.linkedin.com/feed/update/urn:li:share:" + postId.substring(4) + "/");
+        assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
+        assertThat(rows("select state, calls from provider_publications where token = ?",
+                PublishRequest.tokenOf(postId, target.accountId()))).singleElement()
+                .satisfies(row -> assertThat(row).containsEntry("state", "published").containsEntry("calls", 1));
+        assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
+                .satisfies(call -> assertThat(call.body().get("require_account_capacity").asBoolean()).isTrue());
     }
 
     @Test

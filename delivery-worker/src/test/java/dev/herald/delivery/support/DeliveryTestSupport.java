@@ -57,6 +57,12 @@ public final class DeliveryTestSupport {
 
     /** A post.accepted event for a new post with these targets, as posts-service sends it. */
     public static PostAcceptedEvent accepted(String workspaceId, Mode mode, Target... targets) {
+        return accepted(workspaceId, mode, "Hello from Herald", new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO),
+                targets);
+    }
+
+    /** The same with this text and media (null for a text post). */
+    public static PostAcceptedEvent accepted(String workspaceId, Mode mode, String text, Post.Media media, Target... targets) {
         Instant now = Instant.now();
         String postId = ResourceIds.newId(IdPrefix.POST);
         ObjectNode options = JSON.createObjectNode();
@@ -69,8 +75,7 @@ public final class DeliveryTestSupport {
             deliveries.add(new PostAcceptedEvent.Delivery(target.accountId(), target.platform(), target.username(),
                     target.reservationId(postId)));
         }
-        Post post = new Post(postId, "Hello from Herald", Post.PUBLISHING, mode,
-                new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO), null, options, postTargets, now, now);
+        Post post = new Post(postId, text, Post.PUBLISHING, mode, media, null, options, postTargets, now, now);
         return new PostAcceptedEvent(ResourceIds.newId(IdPrefix.EVENT), PostAcceptedEvent.TYPE, now, workspaceId, mode,
                 post, deliveries);
     }
