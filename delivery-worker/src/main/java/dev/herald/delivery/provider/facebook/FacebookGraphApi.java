@@ -1,0 +1,58 @@
+package dev.herald.delivery.provider.facebook;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/**
+ * The Pages API of Meta's Graph API, as {@link FacebookPublisher} calls it, with the Page's own access token. The
+ * base URL carries the Graph version ({@code https://graph.facebook.com/v24.0}). Photos and videos are fetched by
+ * Facebook from their URL; Herald moves no media bytes for Facebook.
+ */
+@RegisterRestClient(configKey = "facebook-graph")
+@Produces(MediaType.APPLICATION_JSON)
+public interface FacebookGraphApi {
+
+    /** A text post on the Page's feed; {@code {"id": "<page id>_<post id>"}}. */
+    @POST
+    @Path("/{pageId}/feed")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    Uni<Response> feed(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
+                       @FormParam("message") String message);
+
+    /** A photo post from an image URL; {@code {"id": "<photo id>", "post_id": "<page id>_<post id>"}}. */
+    @POST
+    @Path("/{pageId}/photos")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    Uni<Response> photo(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
+                        @FormParam("url") String url, @FormParam("message") String message);
+
+    /** A video post from a video URL (processed by Facebook after the answer); {@code {"id": "<video id>"}}. */
+    @POST
+    @Path("/{pageId}/videos")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    Uni<Response> video(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
+                        @FormParam("file_url") String fileUrl, @FormParam("description") String description);
+
+    /** The Page's latest posts, newest first ({@code fields=id,message,created_time}). */
+    @GET
+    @Path("/{pageId}/feed")
+    Uni<Response> posts(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
+                        @QueryParam("fields") String fields, @QueryParam("limit") int limit);
+
+    /** The Page's latest videos ({@code fields=id,description,created_time}). */
+    @GET
+    @Path("/{pageId}/videos")
+    Uni<Response> videos(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
+                         @QueryParam("fields") String fields, @QueryParam("limit") int limit);
+}

@@ -1,0 +1,182 @@
+package dev.herald.delivery.provider.facebook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.ProviderAccess;
+import dev.herald.common.wire.TargetError;
+import dev.herald.delivery.config.FacebookConfig;
+import dev.herald.delivery.provider.PlatformAnswer;
+import dev.herald.delivery.provider.PlatformCalls;
+import dev.herald.delivery.provider.PublicationLedger;
+import dev.herald.delivery.provider.PublishOutcome;
+import dev.herald.delivery.provider.PublishRequest;
+import dev.herald.delivery.provider.Publisher;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+/**
+ * Live Facebook Page posts through the Graph API's Pages endpoints, with the Page's token (the account's external id
+ * is the Page id): text on the feed, a photo from the post's image URL, a video from its video URL (decision 116).
+ * The Graph API takes no idempotency key, so {@link PublicationLedger} drives the calls; after an unknown outcome the
+ * next attempt looks through the Page's latest posts (or videos) for the same text before publishing again.
+ * <p>
+ * Graph errors ({@code {"error": {"code", "message", "is_transient", ...}}}): code 190 or HTTP 401 is a refused
+ * token (Meta issues no refresh tokens, so accounts-service then disconnects the account); rate limits (4, 17, 32,
+ * 613, 80001-80014) and transient errors (1, 2, {@code is_transient}) are retryable and created nothing; a 5xx may
+ * have created the post; anything else (invalid parameter 100, permissions 10 and 200-299, policy 368) is final.
+ */
+@ApplicationScoped
+public class FacebookPublisher implements Publisher {
+    static final String PUBLICATION_UNCONFIRMED = "publication_unconfirmed";
+    private static final Set<Integer> RETRYABLE = Set.of(1, 2, 4, 17, 32, 341, 613);
+    private static final String SITE = "https://www.facebook.com/";
+
+    private final FacebookGraphApi api;
+    private final PublicationLedger ledger;
+    private final FacebookConfig config;
+    private final ObjectMapper mapper;
+
+    public FacebookPublisher(@RestClient FacebookGraphApi api, PublicationLedger ledger, FacebookConfig config, ObjectMapper mapper) {
+        this.api = api;
+        this.ledger = ledger;
+        this.config = config;
+        this.mapper = mapper;
+    }
+
+    @Override
+    public boolean publishes(Mode mode, Platform platform) {
+        return mode == Mode.LIVE && platform == Platform.FACEBOOK;
+    }
+
+    @Override
+    public Uni<PublishOutcome> publish(PublishRequest request) {
+        Post.Media media = request.media();
+        String text = request.text() == null ? "" : request.text();
+        boolean video = media != null && Post.Media.VIDEO.equals(media.type());
+        return ledger.publish(request, new PlatformCalls() {
+            @Override
+            public Uni<PlatformAnswer> create(ProviderAccess access) {
+                String page = access.externalId();
+                Uni<Response> call = media == null ? api.feed(bearer(access), page, text)
+                        : video ? api.video(bearer(access), page, media.url(), text)
+                        : api.photo(bearer(access), page, media.url(), text);
+                return call.map(response -> created(response, page, video));
+            }
+
+            @Override
+            public Uni<PlatformAnswer> find(ProviderAccess access) {
+                return findPost(access, text, video);
+            }
+        });
+    }
+
+    private PlatformAnswer created(Response response, String page, boolean video) {
+        int status = response.getStatus();
+        JsonNode body = read(response);
+        if (status == 200 && body.hasNonNull("id")) {
+            if (video) {
+                String id = body.get("id").asText();
+                return new PlatformAnswer.Published(id, SITE + page + "/videos/" + id + "/");
+            }
+            // A photo answers its own id and the feed post's; the post is what the Page shows.
+            String postId = body.hasNonNull("post_id") ? body.get("post_id").asText() : body.get("id").asText();
+            return new PlatformAnswer.Published(postId, postUrl(page, postId));
+        }
+        return failure(status, body, "Facebook refused the post");
+    }
+
+    private Uni<PlatformAnswer> findPost(ProviderAccess access, String text, boolean video) {
+        if (text.isBlank()) {
+            // Nothing to recognise the post by: looking could only guess.
+            return Uni.createFrom().item(unconfirmed(Map.of()));
+        }
+        String page = access.externalId();
+        Uni<Response> listing = video
+                ? api.videos(bearer(access), page, "id,description,created_time", config.reconcileWindow())
+                : api.posts(bearer(access), page, "id,message,created_time", config.reconcileWindow());
+        return listing.map(response -> {
+            int status = response.getStatus();
+            JsonNode body = read(response);
+            if (status != 200) {
+                PlatformAnswer failure = failure(status, body, "Facebook could not list the Page's posts");
+                // Not allowed to look (a permission error): a final answer, never a second post.
+                return failure instanceof PlatformAnswer.Refused refused && !refused.error().retryable()
+                        ? unconfirmed(refused.error().details()) : failure;
+            }
+            for (JsonNode item : body.path("data")) {
+                if (text.equals(item.path(video ? "description" : "message").asText(null)) && item.hasNonNull("id")) {
+                    String id = item.get("id").asText();
+                    return new PlatformAnswer.Published(id, video ? SITE + page + "/videos/" + id + "/" : postUrl(page, id));
+                }
+            }
+            return new PlatformAnswer.NotFound();
+        });
+    }
+
+    private static PlatformAnswer unconfirmed(Map<String, Object> details) {
+        return new PlatformAnswer.Refused(new TargetError(PUBLICATION_UNCONFIRMED,
+                "An earlier call to Facebook got no answer, and Herald cannot tell from the Page whether it published;"
+                        + " check the Page before posting again.", false, details));
+    }
+
+    /** Classifies a Graph API error answer. */
+    private static PlatformAnswer failure(int status, JsonNode body, String what) {
+        JsonNode error = body.path("error");
+        Integer code = error.path("code").isNumber() ? error.get("code").asInt() : null;
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("provider_status", status);
+        if (code != null) {
+            details.put("provider_code", String.valueOf(code));
+        }
+        if (error.path("error_subcode").isNumber()) {
+            details.put("provider_subcode", String.valueOf(error.get("error_subcode").asInt()));
+        }
+        String message = error.path("message").asText("");
+        String text = what + " (HTTP " + status + (message.isEmpty() ? "" : ": " + abbreviate(message)) + ").";
+        if (status == 401 || (code != null && code == 190)) {
+            return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR, text, false, details));
+        }
+        boolean rateLimited = code != null && (RETRYABLE.contains(code) || (code >= 80001 && code <= 80014));
+        if (rateLimited || error.path("is_transient").asBoolean(false) || status == 429) {
+            return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, text, true, details));
+        }
+        if (status >= 500 || status / 100 == 2) {
+            // A 5xx, or a success without the post's id: the post may exist.
+            return new PlatformAnswer.Unknown(new TargetError(TargetError.PROVIDER_ERROR, text, true, details));
+        }
+        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, text, false, details));
+    }
+
+    /** {@code <page id>_<post id>} is shown at {@code facebook.com/<page id>/posts/<post id>}. */
+    private static String postUrl(String page, String postId) {
+        int separator = postId.indexOf('_');
+        return separator > 0 ? SITE + postId.substring(0, separator) + "/posts/" + postId.substring(separator + 1) + "/"
+                : SITE + page + "/posts/" + postId + "/";
+    }
+
+    private JsonNode read(Response response) {
+        try {
+            String text = response.readEntity(String.class);
+            JsonNode body = text == null || text.isBlank() ? null : mapper.readTree(text);
+            return body == null || !body.isObject() ? mapper.createObjectNode() : body;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | RuntimeException e) {
+            return mapper.createObjectNode();
+        }
+    }
+
+    private static String bearer(ProviderAccess access) {
+        return "Bearer " + access.accessToken();
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 300 ? text : text.substring(0, 300) + "...";
+    }
+}
