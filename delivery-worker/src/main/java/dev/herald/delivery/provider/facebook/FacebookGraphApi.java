@@ -23,12 +23,12 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 @Produces(MediaType.APPLICATION_JSON)
 public interface FacebookGraphApi {
 
-    /** A text post on the Page's feed; {@code {"id": "<page id>_<post id>"}}. */
+    /** A text post on the Page's feed, with a link preview when {@code link} is set; {@code {"id": "<page id>_<post id>"}}. */
     @POST
     @Path("/{pageId}/feed")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     Uni<Response> feed(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
-                       @FormParam("message") String message);
+                       @FormParam("message") String message, @FormParam("link") String link);
 
     /** A photo post from an image URL; {@code {"id": "<photo id>", "post_id": "<page id>_<post id>"}}. */
     @POST

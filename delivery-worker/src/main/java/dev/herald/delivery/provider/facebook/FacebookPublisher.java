@@ -61,11 +61,13 @@ public class FacebookPublisher implements Publisher {
         Post.Media media = request.media();
         String text = request.text() == null ? "" : request.text();
         boolean video = media != null && Post.Media.VIDEO.equals(media.type());
+        // The post's Facebook option: a link preview, for text posts (a photo or video post has no link).
+        String link = request.platformOptions().hasNonNull("link") ? request.platformOptions().get("link").asText() : null;
         return ledger.publish(request, new PlatformCalls() {
             @Override
             public Uni<PlatformAnswer> create(ProviderAccess access) {
                 String page = access.externalId();
-                Uni<Response> call = media == null ? api.feed(bearer(access), page, text)
+                Uni<Response> call = media == null ? api.feed(bearer(access), page, text, link)
                         : video ? api.video(bearer(access), page, media.url(), text)
                         : api.photo(bearer(access), page, media.url(), text);
                 return call.map(response -> created(response, page, video));

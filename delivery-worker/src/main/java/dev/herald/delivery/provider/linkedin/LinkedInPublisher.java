@@ -65,10 +65,11 @@ public class LinkedInPublisher implements Publisher {
                             + " was sent to LinkedIn.", false, Map.of("platform", "linkedin", "media_type", request.media().type()))));
         }
         String commentary = LinkedInCommentary.of(request.text());
+        String visibility = request.platformOptions().path("visibility").asText("PUBLIC");
         return ledger.publish(request, new PlatformCalls() {
             @Override
             public Uni<PlatformAnswer> create(ProviderAccess access) {
-                return createPost(access, commentary);
+                return createPost(access, commentary, visibility);
             }
 
             @Override
@@ -78,10 +79,10 @@ public class LinkedInPublisher implements Publisher {
         });
     }
 
-    private Uni<PlatformAnswer> createPost(ProviderAccess access, String commentary) {
+    private Uni<PlatformAnswer> createPost(ProviderAccess access, String commentary, String visibility) {
         String body;
         try {
-            body = mapper.writeValueAsString(postOf(access.externalId(), commentary));
+            body = mapper.writeValueAsString(postOf(access.externalId(), commentary, visibility));
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(new IllegalStateException("a LinkedIn post cannot be serialized", e));
         }
@@ -134,11 +135,12 @@ public class LinkedInPublisher implements Publisher {
         return new PlatformAnswer.Published(urn, urn == null ? null : POST_URL + urn + "/");
     }
 
-    private ObjectNode postOf(String author, String commentary) {
+    /** {@code visibility}: the post's LinkedIn option ({@code PUBLIC}, the default, or {@code CONNECTIONS}). */
+    private ObjectNode postOf(String author, String commentary, String visibility) {
         ObjectNode post = mapper.createObjectNode();
         post.put("author", author);
         post.put("commentary", commentary);
-        post.put("visibility", "PUBLIC");
+        post.put("visibility", visibility);
         ObjectNode distribution = post.putObject("distribution");
         distribution.put("feedDistribution", "MAIN_FEED");
         distribution.putArray("targetEntities");

@@ -11,6 +11,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.herald.common.auth.Mode;
@@ -76,8 +77,12 @@ class FacebookPublisherTest {
     }
 
     private PublishOutcome publish(String text, Post.Media media, int attempt) {
+        return publish(text, media, DeliveryTestSupport.JSON.createObjectNode(), attempt);
+    }
+
+    private PublishOutcome publish(String text, Post.Media media, ObjectNode options, int attempt) {
         PublishRequest request = new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE,
-                Platform.FACEBOOK, postId, accountId, "acme", text, media, DeliveryTestSupport.JSON.createObjectNode(), attempt);
+                Platform.FACEBOOK, postId, accountId, "acme", text, media, options, attempt);
         return publisher.publish(request).await().atMost(Duration.ofSeconds(30));
     }
 
@@ -89,7 +94,8 @@ class FacebookPublisherTest {
     void aTextPostGoesOnThePagesFeedWithThePageToken() {
         fake.register(post(urlPathEqualTo(GRAPH + "/feed")).willReturn(okJson("{\"id\":\"" + PAGE + "_5551\"}")));
 
-        PublishOutcome outcome = publish("Doors open at 9 (really)", null, 1);
+        PublishOutcome outcome = publish("Doors open at 9 (really)", null,
+                DeliveryTestSupport.JSON.createObjectNode().put("link", "https://acme.example/open"), 1);
 
         assertThat(outcome.published()).isTrue();
         assertThat(outcome.providerPostId()).isEqualTo(PAGE + "_5551");
@@ -97,7 +103,8 @@ class FacebookPublisherTest {
         fake.verifyThat(1, postRequestedFor(urlPathEqualTo(GRAPH + "/feed"))
                 .withHeader("Authorization", equalTo("Bearer EAAG-page-token"))
                 .withHeader("Content-Type", WireMock.containing("application/x-www-form-urlencoded"))
-                .withFormParam("message", equalTo("Doors open at 9 (really)")));
+                .withFormParam("message", equalTo("Doors open at 9 (really)"))
+                .withFormParam("link", equalTo("https://acme.example/open")));
     }
 
     @Test

@@ -87,8 +87,12 @@ class LinkedInPublisherTest {
     }
 
     private PublishOutcome publish(String text, Post.Media media, int attempt) {
+        return publish(text, media, DeliveryTestSupport.JSON.createObjectNode(), attempt);
+    }
+
+    private PublishOutcome publish(String text, Post.Media media, com.fasterxml.jackson.databind.node.ObjectNode options, int attempt) {
         PublishRequest request = new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE,
-                Platform.LINKEDIN, postId, accountId, "acme", text, media, DeliveryTestSupport.JSON.createObjectNode(), attempt);
+                Platform.LINKEDIN, postId, accountId, "acme", text, media, options, attempt);
         return publisher.publish(request).await().atMost(Duration.ofSeconds(30));
     }
 
@@ -123,6 +127,17 @@ class LinkedInPublisherTest {
         String claims = new String(java.util.Base64.getUrlDecoder().decode(asked.getHeader("authorization").split("\\.")[1]),
                 StandardCharsets.UTF_8);
         assertThat(claims).contains("\"wid\":\"" + workspace + "\"").contains("\"mode\":\"live\"");
+    }
+
+    @Test
+    void theVisibilityOptionIsPassedOn() {
+        accountsAnswer("li-token-1");
+        fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(created("urn:li:share:4")));
+
+        publish("For my network", null, DeliveryTestSupport.JSON.createObjectNode().put("visibility", "CONNECTIONS"), 1);
+
+        fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/rest/posts"))
+                .withRequestBody(matchingJsonPath("$.visibility", equalTo("CONNECTIONS"))));
     }
 
     @Test
