@@ -10,6 +10,7 @@ import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.config.FacebookConfig;
 import dev.herald.delivery.provider.PlatformAnswer;
 import dev.herald.delivery.provider.PlatformCalls;
+import dev.herald.delivery.provider.PlatformResponses;
 import dev.herald.delivery.provider.PublicationLedger;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
@@ -35,7 +36,6 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  */
 @ApplicationScoped
 public class FacebookPublisher implements Publisher {
-    static final String PUBLICATION_UNCONFIRMED = "publication_unconfirmed";
     private static final Set<Integer> RETRYABLE = Set.of(1, 2, 4, 17, 32, 341, 613);
     private static final String SITE = "https://www.facebook.com/";
 
@@ -67,9 +67,9 @@ public class FacebookPublisher implements Publisher {
             @Override
             public Uni<PlatformAnswer> create(ProviderAccess access) {
                 String page = access.externalId();
-                Uni<Response> call = media == null ? api.feed(bearer(access), page, text, link)
-                        : video ? api.video(bearer(access), page, media.url(), text)
-                        : api.photo(bearer(access), page, media.url(), text);
+                Uni<Response> call = media == null ? api.feed(PlatformResponses.bearer(access), page, text, link)
+                        : video ? api.video(PlatformResponses.bearer(access), page, media.url(), text)
+                        : api.photo(PlatformResponses.bearer(access), page, media.url(), text);
                 return call.map(response -> created(response, page, video));
             }
 
@@ -82,7 +82,7 @@ public class FacebookPublisher implements Publisher {
 
     private PlatformAnswer created(Response response, String page, boolean video) {
         int status = response.getStatus();
-        JsonNode body = read(response);
+        JsonNode body = PlatformResponses.body(mapper, response);
         if (status == 200 && body.hasNonNull("id")) {
             if (video) {
                 String id = body.get("id").asText();
@@ -98,20 +98,20 @@ public class FacebookPublisher implements Publisher {
     private Uni<PlatformAnswer> findPost(ProviderAccess access, String text, boolean video) {
         if (text.isBlank()) {
             // Nothing to recognise the post by: looking could only guess.
-            return Uni.createFrom().item(unconfirmed(Map.of()));
+            return Uni.createFrom().item(PlatformResponses.unconfirmed("Facebook", "the Page", Map.of()));
         }
         String page = access.externalId();
         Uni<Response> listing = video
-                ? api.videos(bearer(access), page, "id,description,created_time", config.reconcileWindow())
-                : api.posts(bearer(access), page, "id,message,created_time", config.reconcileWindow());
+                ? api.videos(PlatformResponses.bearer(access), page, "id,description,created_time", config.reconcileWindow())
+                : api.posts(PlatformResponses.bearer(access), page, "id,message,created_time", config.reconcileWindow());
         return listing.map(response -> {
             int status = response.getStatus();
-            JsonNode body = read(response);
+            JsonNode body = PlatformResponses.body(mapper, response);
             if (status != 200) {
                 PlatformAnswer failure = failure(status, body, "Facebook could not list the Page's posts");
                 // Not allowed to look (a permission error): a final answer, never a second post.
                 return failure instanceof PlatformAnswer.Refused refused && !refused.error().retryable()
-                        ? unconfirmed(refused.error().details()) : failure;
+                        ? PlatformResponses.unconfirmed("Facebook", "the Page", refused.error().details()) : failure;
             }
             for (JsonNode item : body.path("data")) {
                 if (text.equals(item.path(video ? "description" : "message").asText(null)) && item.hasNonNull("id")) {
@@ -121,12 +121,6 @@ public class FacebookPublisher implements Publisher {
             }
             return new PlatformAnswer.NotFound();
         });
-    }
-
-    private static PlatformAnswer unconfirmed(Map<String, Object> details) {
-        return new PlatformAnswer.Refused(new TargetError(PUBLICATION_UNCONFIRMED,
-                "An earlier call to Facebook got no answer, and Herald cannot tell from the Page whether it published;"
-                        + " check the Page before posting again.", false, details));
     }
 
     /** Classifies a Graph API error answer. */
@@ -142,7 +136,7 @@ public class FacebookPublisher implements Publisher {
             details.put("provider_subcode", String.valueOf(error.get("error_subcode").asInt()));
         }
         String message = error.path("message").asText("");
-        String text = what + " (HTTP " + status + (message.isEmpty() ? "" : ": " + abbreviate(message)) + ").";
+        String text = PlatformResponses.message(what, status, message);
         if (status == 401 || (code != null && code == 190)) {
             return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR, text, false, details));
         }
@@ -162,23 +156,5 @@ public class FacebookPublisher implements Publisher {
         int separator = postId.indexOf('_');
         return separator > 0 ? SITE + postId.substring(0, separator) + "/posts/" + postId.substring(separator + 1) + "/"
                 : SITE + page + "/posts/" + postId + "/";
-    }
-
-    private JsonNode read(Response response) {
-        try {
-            String text = response.readEntity(String.class);
-            JsonNode body = text == null || text.isBlank() ? null : mapper.readTree(text);
-            return body == null || !body.isObject() ? mapper.createObjectNode() : body;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | RuntimeException e) {
-            return mapper.createObjectNode();
-        }
-    }
-
-    private static String bearer(ProviderAccess access) {
-        return "Bearer " + access.accessToken();
-    }
-
-    private static String abbreviate(String text) {
-        return text.length() <= 300 ? text : text.substring(0, 300) + "...";
     }
 }

@@ -11,6 +11,7 @@ import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.config.LinkedInConfig;
 import dev.herald.delivery.provider.PlatformAnswer;
 import dev.herald.delivery.provider.PlatformCalls;
+import dev.herald.delivery.provider.PlatformResponses;
 import dev.herald.delivery.provider.PublicationLedger;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
@@ -37,7 +38,6 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  */
 @ApplicationScoped
 public class LinkedInPublisher implements Publisher {
-    static final String PUBLICATION_UNCONFIRMED = "publication_unconfirmed";
     private static final String POST_URL = "https://www.linkedin.com/feed/update/";
 
     private final LinkedInApi api;
@@ -86,13 +86,13 @@ public class LinkedInPublisher implements Publisher {
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(new IllegalStateException("a LinkedIn post cannot be serialized", e));
         }
-        return api.createPost(bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, body).map(response -> {
+        return api.createPost(PlatformResponses.bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, body).map(response -> {
             int status = response.getStatus();
             if (status == 201 || status == 200) {
                 String urn = response.getHeaderString("x-restli-id");
                 return published(urn != null ? urn : response.getHeaderString("x-linkedin-id"));
             }
-            JsonNode answer = read(response);
+            JsonNode answer = PlatformResponses.body(mapper, response);
             if (status == 401) {
                 return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR,
                         "LinkedIn refused the access token (HTTP 401), also after it was refreshed.", false, details(status, answer)));
@@ -104,11 +104,11 @@ public class LinkedInPublisher implements Publisher {
     }
 
     private Uni<PlatformAnswer> findPost(ProviderAccess access, String commentary) {
-        return api.postsByAuthor(bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, "author",
+        return api.postsByAuthor(PlatformResponses.bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, "author",
                         URLEncoder.encode(access.externalId(), StandardCharsets.UTF_8), config.reconcileWindow(), "LAST_MODIFIED")
                 .map(response -> {
                     int status = response.getStatus();
-                    JsonNode body = read(response);
+                    JsonNode body = PlatformResponses.body(mapper, response);
                     if (status == 200) {
                         for (JsonNode post : body.path("elements")) {
                             if (commentary.equals(post.path("commentary").asText(null)) && post.hasNonNull("id")) {
@@ -122,10 +122,8 @@ public class LinkedInPublisher implements Publisher {
                                 "LinkedIn refused the access token (HTTP 401), also after it was refreshed.", false, details(status, body)));
                     }
                     if (status == 403) {
-                        return new PlatformAnswer.Refused(new TargetError(PUBLICATION_UNCONFIRMED,
-                                "An earlier call to LinkedIn got no answer, and LinkedIn does not let Herald read this author's"
-                                        + " posts to learn whether it published; check the profile before posting again.",
-                                false, details(status, body)));
+                        // Members' posts need r_member_social, which LinkedIn grants few apps.
+                        return PlatformResponses.unconfirmed("LinkedIn", "the author's profile", details(status, body));
                     }
                     return new PlatformAnswer.Unknown(error(status, response, body, "LinkedIn could not list the author's posts"));
                 });
@@ -153,13 +151,13 @@ public class LinkedInPublisher implements Publisher {
     /** 429 and 5xx are worth another attempt; other refusals are LinkedIn's final word on this post. */
     private static TargetError error(int status, Response response, JsonNode body, String what) {
         Map<String, Object> details = details(status, body);
-        String retryAfter = response.getHeaderString("Retry-After");
-        if (status == 429 && retryAfter != null && retryAfter.strip().matches("\\d{1,6}")) {
-            details.put("retry_after_seconds", Integer.parseInt(retryAfter.strip()));
+        Integer retryAfter = PlatformResponses.retryAfterSeconds(response);
+        if (status == 429 && retryAfter != null) {
+            details.put("retry_after_seconds", retryAfter);
         }
         String message = body.path("message").asText("");
         return new TargetError(TargetError.PROVIDER_ERROR,
-                what + " (HTTP " + status + (message.isEmpty() ? "" : ": " + abbreviate(message)) + ").",
+                PlatformResponses.message(what, status, message),
                 status == 429 || status >= 500, details);
     }
 
@@ -170,23 +168,5 @@ public class LinkedInPublisher implements Publisher {
             details.put("provider_code", body.get("serviceErrorCode").asText());
         }
         return details;
-    }
-
-    private JsonNode read(Response response) {
-        try {
-            String text = response.readEntity(String.class);
-            JsonNode body = text == null || text.isBlank() ? null : mapper.readTree(text);
-            return body == null ? mapper.createObjectNode() : body;
-        } catch (JsonProcessingException | RuntimeException e) {
-            return mapper.createObjectNode();
-        }
-    }
-
-    private static String bearer(ProviderAccess access) {
-        return "Bearer " + access.accessToken();
-    }
-
-    private static String abbreviate(String text) {
-        return text.length() <= 300 ? text : text.substring(0, 300) + "...";
     }
 }

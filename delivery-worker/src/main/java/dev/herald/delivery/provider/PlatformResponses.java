@@ -1,0 +1,53 @@
+package dev.herald.delivery.provider;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.wire.ProviderAccess;
+import dev.herald.common.wire.TargetError;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+
+/** Reading a platform's HTTP answers the way every live publisher does. */
+public final class PlatformResponses {
+    /** The target error of a call whose outcome cannot be checked (see {@link PlatformCalls#find}). */
+    public static final String PUBLICATION_UNCONFIRMED = "publication_unconfirmed";
+
+    private PlatformResponses() {
+    }
+
+    /** The body as a JSON object; an empty one when there is none or it is not JSON (an HTML error page). */
+    public static JsonNode body(ObjectMapper mapper, Response response) {
+        try {
+            String text = response.readEntity(String.class);
+            JsonNode body = text == null || text.isBlank() ? null : mapper.readTree(text);
+            return body == null || !body.isObject() ? mapper.createObjectNode() : body;
+        } catch (JsonProcessingException | RuntimeException e) {
+            return mapper.createObjectNode();
+        }
+    }
+
+    public static String bearer(ProviderAccess access) {
+        return "Bearer " + access.accessToken();
+    }
+
+    /** {@code Retry-After} in seconds (the delta form), or null. */
+    public static Integer retryAfterSeconds(Response response) {
+        String value = response.getHeaderString("Retry-After");
+        return value != null && value.strip().matches("\\d{1,6}") ? Integer.parseInt(value.strip()) : null;
+    }
+
+    /** "what (HTTP status: the platform's message)." with the message cut at 300 characters. */
+    public static String message(String what, int status, String platformMessage) {
+        String message = platformMessage == null ? "" : platformMessage.length() <= 300 ? platformMessage
+                : platformMessage.substring(0, 300) + "...";
+        return what + " (HTTP " + status + (message.isEmpty() ? "" : ": " + message) + ").";
+    }
+
+    /** An earlier call's outcome is unknown and the platform will not show whether it published: final, never a second post. */
+    public static PlatformAnswer unconfirmed(String platform, String where, Map<String, Object> details) {
+        return new PlatformAnswer.Refused(new TargetError(PUBLICATION_UNCONFIRMED, "An earlier call to " + platform
+                + " got no answer, and Herald cannot tell from " + where + " whether it published; check " + where
+                + " before posting again.", false, details));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.herald.delivery.provider.pinterest;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * Pinterest's API v5, as {@link PinterestPublisher} calls it; built for the production or the sandbox host (trial
+ * apps), so it is not a configured REST client.
+ */
+@Path("/v5")
+@Produces(MediaType.APPLICATION_JSON)
+public interface PinterestApi {
+
+    /** Creates a pin; {@code 201 {"id": ...}}. */
+    @POST
+    @Path("/pins")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> createPin(@HeaderParam("Authorization") String bearer, String body);
+
+    /** A board's pins, newest first ({@code {"items": [...], "bookmark": ...}}). */
+    @GET
+    @Path("/boards/{boardId}/pins")
+    Uni<Response> boardPins(@HeaderParam("Authorization") String bearer, @PathParam("boardId") String boardId,
+                            @QueryParam("page_size") int pageSize);
+}
