@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * One local WireMock server standing in for what live publishers call: the platforms' APIs (LinkedIn's
- * {@code /rest/posts}, Graph's Pages endpoints under {@code /v24.0}, Pinterest's {@code /v5}) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
+ * {@code /rest/posts}, Graph's Pages endpoints under {@code /v24.0}, Pinterest's {@code /v5}, Instagram's under {@code /ig/v24.0}) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
  * through {@link #client()}, WireMock's admin API over HTTP, which works whatever class loader started the server.
  */
 public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
@@ -24,6 +24,8 @@ public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
         return Map.of("quarkus.rest-client.linkedin-api.url", url,
                 "quarkus.rest-client.facebook-graph.url", url + "/v24.0",
                 "herald.publishers.pinterest.api-url", url,
+                "quarkus.rest-client.instagram-graph.url", url + "/ig/v24.0",
+                "herald.publishers.instagram.status-interval", "PT0.05S",
                 "quarkus.rest-client.accounts-service.url", url);
     }
 

@@ -14,6 +14,7 @@ import dev.herald.delivery.provider.PlatformResponses;
 import dev.herald.delivery.provider.PublicationLedger;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
+import dev.herald.delivery.provider.meta.GraphErrors;
 import dev.herald.delivery.provider.Publisher;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,15 +29,11 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * is the Page id): text on the feed, a photo from the post's image URL, a video from its video URL (decision 116).
  * The Graph API takes no idempotency key, so {@link PublicationLedger} drives the calls; after an unknown outcome the
  * next attempt looks through the Page's latest posts (or videos) for the same text before publishing again.
- * <p>
- * Graph errors ({@code {"error": {"code", "message", "is_transient", ...}}}): code 190 or HTTP 401 is a refused
- * token (Meta issues no refresh tokens, so accounts-service then disconnects the account); rate limits (4, 17, 32,
- * 613, 80001-80014) and transient errors (1, 2, {@code is_transient}) are retryable and created nothing; a 5xx may
- * have created the post; anything else (invalid parameter 100, permissions 10 and 200-299, policy 368) is final.
+ * Errors as {@link GraphErrors} reads them; a refused token cannot be refreshed (Meta issues no refresh tokens), so
+ * accounts-service then disconnects the account.
  */
 @ApplicationScoped
 public class FacebookPublisher implements Publisher {
-    private static final Set<Integer> RETRYABLE = Set.of(1, 2, 4, 17, 32, 341, 613);
     private static final String SITE = "https://www.facebook.com/";
 
     private final FacebookGraphApi api;
@@ -92,7 +89,7 @@ public class FacebookPublisher implements Publisher {
             String postId = body.hasNonNull("post_id") ? body.get("post_id").asText() : body.get("id").asText();
             return new PlatformAnswer.Published(postId, postUrl(page, postId));
         }
-        return failure(status, body, "Facebook refused the post");
+        return GraphErrors.answer(status, body, "Facebook refused the post");
     }
 
     private Uni<PlatformAnswer> findPost(ProviderAccess access, String text, boolean video) {
@@ -108,7 +105,7 @@ public class FacebookPublisher implements Publisher {
             int status = response.getStatus();
             JsonNode body = PlatformResponses.body(mapper, response);
             if (status != 200) {
-                PlatformAnswer failure = failure(status, body, "Facebook could not list the Page's posts");
+                PlatformAnswer failure = GraphErrors.answer(status, body, "Facebook could not list the Page's posts");
                 // Not allowed to look (a permission error): a final answer, never a second post.
                 return failure instanceof PlatformAnswer.Refused refused && !refused.error().retryable()
                         ? PlatformResponses.unconfirmed("Facebook", "the Page", refused.error().details()) : failure;
@@ -121,34 +118,6 @@ public class FacebookPublisher implements Publisher {
             }
             return new PlatformAnswer.NotFound();
         });
-    }
-
-    /** Classifies a Graph API error answer. */
-    private static PlatformAnswer failure(int status, JsonNode body, String what) {
-        JsonNode error = body.path("error");
-        Integer code = error.path("code").isNumber() ? error.get("code").asInt() : null;
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("provider_status", status);
-        if (code != null) {
-            details.put("provider_code", String.valueOf(code));
-        }
-        if (error.path("error_subcode").isNumber()) {
-            details.put("provider_subcode", String.valueOf(error.get("error_subcode").asInt()));
-        }
-        String message = error.path("message").asText("");
-        String text = PlatformResponses.message(what, status, message);
-        if (status == 401 || (code != null && code == 190)) {
-            return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR, text, false, details));
-        }
-        boolean rateLimited = code != null && (RETRYABLE.contains(code) || (code >= 80001 && code <= 80014));
-        if (rateLimited || error.path("is_transient").asBoolean(false) || status == 429) {
-            return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, text, true, details));
-        }
-        if (status >= 500 || status / 100 == 2) {
-            // A 5xx, or a success without the post's id: the post may exist.
-            return new PlatformAnswer.Unknown(new TargetError(TargetError.PROVIDER_ERROR, text, true, details));
-        }
-        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, text, false, details));
     }
 
     /** {@code <page id>_<post id>} is shown at {@code facebook.com/<page id>/posts/<post id>}. */
