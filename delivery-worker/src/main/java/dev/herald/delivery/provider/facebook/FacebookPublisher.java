@@ -6,7 +6,6 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.ProviderAccess;
-import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.config.FacebookConfig;
 import dev.herald.delivery.provider.PlatformAnswer;
 import dev.herald.delivery.provider.PlatformCalls;
@@ -19,9 +18,7 @@ import dev.herald.delivery.provider.Publisher;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
