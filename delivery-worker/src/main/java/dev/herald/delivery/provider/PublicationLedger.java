@@ -57,7 +57,7 @@ public class PublicationLedger {
 
     private Uni<PublishOutcome> find(PublishRequest request, ProviderAccess access, PlatformCalls calls,
                                      boolean mayReplaceToken) {
-        return calls.find(access).flatMap(answer -> {
+        return calls.find().apply(access).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
                 LOG.infof("post %s to account %s: an earlier %s call had published it as %s", request.postId(),
                         request.accountId(), request.platform().wireName(), published.providerPostId());
@@ -76,7 +76,7 @@ public class PublicationLedger {
 
     private Uni<PublishOutcome> create(PublishRequest request, ProviderAccess access, PlatformCalls calls,
                                        boolean mayReplaceToken) {
-        return calls.create(access).flatMap(answer -> {
+        return calls.create().apply(access).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
                 return recordPublished(request, published);
             }

@@ -57,21 +57,17 @@ public class FacebookPublisher implements Publisher {
         boolean video = media != null && Post.Media.VIDEO.equals(media.type());
         // The post's Facebook option: a link preview, for text posts (a photo or video post has no link).
         String link = request.platformOptions().hasNonNull("link") ? request.platformOptions().get("link").asText() : null;
-        return ledger.publish(request, new PlatformCalls() {
-            @Override
-            public Uni<PlatformAnswer> create(ProviderAccess access) {
-                String page = access.externalId();
-                Uni<Response> call = media == null ? api.feed(PlatformResponses.bearer(access), page, text, link)
-                        : video ? api.video(PlatformResponses.bearer(access), page, media.url(), text)
-                        : api.photo(PlatformResponses.bearer(access), page, media.url(), text);
-                return call.map(response -> created(response, page, video));
-            }
+        return ledger.publish(request, new PlatformCalls(
+                access -> createPost(access, media, video, text, link),
+                access -> findPost(access, text, video)));
+    }
 
-            @Override
-            public Uni<PlatformAnswer> find(ProviderAccess access) {
-                return findPost(access, text, video);
-            }
-        });
+    private Uni<PlatformAnswer> createPost(ProviderAccess access, Post.Media media, boolean video, String text, String link) {
+        String page = access.externalId();
+        Uni<Response> call = media == null ? api.feed(PlatformResponses.bearer(access), page, text, link)
+                : video ? api.video(PlatformResponses.bearer(access), page, media.url(), text)
+                : api.photo(PlatformResponses.bearer(access), page, media.url(), text);
+        return call.map(response -> created(response, page, video));
     }
 
     private PlatformAnswer created(Response response, String page, boolean video) {

@@ -65,17 +65,9 @@ public class InstagramPublisher implements Publisher {
         }
         String caption = request.text() == null ? "" : request.text();
         ObjectNode container = mapper.createObjectNode().put("image_url", media.url()).put("caption", caption);
-        return ledger.publish(request, new PlatformCalls() {
-            @Override
-            public Uni<PlatformAnswer> create(ProviderAccess access) {
-                return createPost(access, container);
-            }
-
-            @Override
-            public Uni<PlatformAnswer> find(ProviderAccess access) {
-                return findPost(access, caption);
-            }
-        });
+        return ledger.publish(request, new PlatformCalls(
+                access -> createPost(access, container),
+                access -> findPost(access, caption)));
     }
 
     private Uni<PlatformAnswer> createPost(ProviderAccess access, ObjectNode container) {

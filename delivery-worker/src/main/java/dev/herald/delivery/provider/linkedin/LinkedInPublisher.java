@@ -66,17 +66,9 @@ public class LinkedInPublisher implements Publisher {
         }
         String commentary = LinkedInCommentary.of(request.text());
         String visibility = request.platformOptions().path("visibility").asText("PUBLIC");
-        return ledger.publish(request, new PlatformCalls() {
-            @Override
-            public Uni<PlatformAnswer> create(ProviderAccess access) {
-                return createPost(access, commentary, visibility);
-            }
-
-            @Override
-            public Uni<PlatformAnswer> find(ProviderAccess access) {
-                return findPost(access, commentary);
-            }
-        });
+        return ledger.publish(request, new PlatformCalls(
+                access -> createPost(access, commentary, visibility),
+                access -> findPost(access, commentary)));
     }
 
     private Uni<PlatformAnswer> createPost(ProviderAccess access, String commentary, String visibility) {

@@ -85,17 +85,9 @@ public class PinterestPublisher implements Publisher {
         }
         pin.put("description", description);
         pin.putObject("media_source").put("source_type", "image_url").put("url", media.url());
-        return ledger.publish(request, new PlatformCalls() {
-            @Override
-            public Uni<PlatformAnswer> create(ProviderAccess access) {
-                return createPin(access, pin);
-            }
-
-            @Override
-            public Uni<PlatformAnswer> find(ProviderAccess access) {
-                return findPin(access, boardId, description);
-            }
-        });
+        return ledger.publish(request, new PlatformCalls(
+                access -> createPin(access, pin),
+                access -> findPin(access, boardId, description)));
     }
 
     private Uni<PlatformAnswer> createPin(ProviderAccess access, ObjectNode pin) {

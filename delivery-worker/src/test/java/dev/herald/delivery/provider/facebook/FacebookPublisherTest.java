@@ -14,15 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import dev.herald.common.auth.Mode;
-import dev.herald.common.ids.IdPrefix;
-import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.delivery.provider.PublishOutcome;
-import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
+import dev.herald.delivery.support.LiveTarget;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -48,27 +45,15 @@ class FacebookPublisherTest {
     @Inject
     FacebookPublisher publisher;
 
-    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-    private final String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
-    private final String postId = ResourceIds.newId(IdPrefix.POST);
     private WireMock fake;
+    private LiveTarget target;
+    private String accountId;
 
     @BeforeEach
-    void resetFakes() {
-        fake = FakePlatformApis.client();
-        fake.resetMappings();
-        fake.resetRequests();
-        fake.register(post(urlPathEqualTo(accessPath())).willReturn(okJson(access("EAAG-page-token"))));
-    }
-
-    private String accessPath() {
-        return "/internal/accounts/" + accountId + "/access-token";
-    }
-
-    private String access(String token) {
-        return """
-                {"data":{"account_id":"%s","platform":"facebook","external_id":"%s","access_token":"%s","expires_at":null}}"""
-                .formatted(accountId, PAGE, token);
+    void newTarget() {
+        target = new LiveTarget(Platform.FACEBOOK, PAGE, "EAAG-page-token");
+        fake = target.fake;
+        accountId = target.accountId;
     }
 
     private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder graphError(int status, int code, String message) {
@@ -81,9 +66,7 @@ class FacebookPublisherTest {
     }
 
     private PublishOutcome publish(String text, Post.Media media, ObjectNode options, int attempt) {
-        PublishRequest request = new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE,
-                Platform.FACEBOOK, postId, accountId, "acme", text, media, options, attempt);
-        return publisher.publish(request).await().atMost(Duration.ofSeconds(30));
+        return publisher.publish(target.request(text, media, options, attempt)).await().atMost(Duration.ofSeconds(30));
     }
 
     private List<LoggedRequest> calls(String path) {
@@ -153,7 +136,7 @@ class FacebookPublisherTest {
     @Test
     void aRefusedPageTokenIsReportedOnceAndAccountsServicesRefusalFailsTheTarget() throws Exception {
         fake.register(post(urlPathEqualTo(GRAPH + "/feed")).willReturn(graphError(400, 190, "Error validating access token")));
-        fake.register(post(urlPathEqualTo(accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
+        fake.register(post(urlPathEqualTo(target.accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
                 .willReturn(aResponse().withStatus(409).withHeader("Content-Type", "application/json").withBody("""
                         {"error":{"code":"conflict","message":"Facebook revoked Herald's access to the account; the account is now disconnected.",
                          "details":{"account_id":"%s","reason":"grant_revoked","provider_code":"token_refused"}},

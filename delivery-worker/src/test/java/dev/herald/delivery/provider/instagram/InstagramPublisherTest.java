@@ -12,15 +12,11 @@ import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.client.WireMock;
-import dev.herald.common.auth.Mode;
-import dev.herald.common.ids.IdPrefix;
-import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.delivery.provider.PublishOutcome;
-import dev.herald.delivery.provider.PublishRequest;
-import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
+import dev.herald.delivery.support.LiveTarget;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -43,26 +39,17 @@ class InstagramPublisherTest {
     @Inject
     InstagramPublisher publisher;
 
-    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-    private final String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
-    private final String postId = ResourceIds.newId(IdPrefix.POST);
     private WireMock fake;
+    private LiveTarget target;
 
     @BeforeEach
-    void resetFakes() {
-        fake = FakePlatformApis.client();
-        fake.resetMappings();
-        fake.resetRequests();
-        fake.resetScenarios();
-        fake.register(post(urlPathEqualTo("/internal/accounts/" + accountId + "/access-token")).willReturn(okJson("""
-                {"data":{"account_id":"%s","platform":"instagram","external_id":"%s","access_token":"IGAA-token",
-                 "expires_at":"2027-01-20T00:00:00Z"}}""".formatted(accountId, USER))));
+    void newTarget() {
+        target = new LiveTarget(Platform.INSTAGRAM, USER, "IGAA-token");
+        fake = target.fake;
     }
 
     private PublishOutcome publish(String text, Post.Media media, int attempt) {
-        PublishRequest request = new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE,
-                Platform.INSTAGRAM, postId, accountId, "acme", text, media, DeliveryTestSupport.JSON.createObjectNode(), attempt);
-        return publisher.publish(request).await().atMost(Duration.ofSeconds(30));
+        return publisher.publish(target.request(text, media, LiveTarget.noOptions(), attempt)).await().atMost(Duration.ofSeconds(30));
     }
 
     private void containerCreated(String containerId) {

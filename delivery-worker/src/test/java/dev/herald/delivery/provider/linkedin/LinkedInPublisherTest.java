@@ -14,15 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import dev.herald.common.auth.Mode;
-import dev.herald.common.ids.IdPrefix;
-import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.delivery.provider.PublishOutcome;
-import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
+import dev.herald.delivery.support.LiveTarget;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -52,16 +49,17 @@ class LinkedInPublisherTest {
     @Inject
     LinkedInPublisher publisher;
 
-    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-    private final String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
-    private final String postId = ResourceIds.newId(IdPrefix.POST);
     private WireMock fake;
+    private LiveTarget target;
+    private String workspace;
+    private String accountId;
 
     @BeforeEach
-    void resetFakes() {
-        fake = FakePlatformApis.client();
-        fake.resetMappings();
-        fake.resetRequests();
+    void newTarget() {
+        target = new LiveTarget(Platform.LINKEDIN, ORGANIZATION, "li-token-1");
+        fake = target.fake;
+        workspace = target.workspace;
+        accountId = target.accountId;
     }
 
     private void accountsAnswer(String token) {
@@ -69,13 +67,11 @@ class LinkedInPublisherTest {
     }
 
     private String accessPath() {
-        return "/internal/accounts/" + accountId + "/access-token";
+        return target.accessPath();
     }
 
     private String access(String token) {
-        return """
-                {"data":{"account_id":"%s","platform":"linkedin","external_id":"%s","access_token":"%s",
-                 "expires_at":"2026-12-31T00:00:00Z"}}""".formatted(accountId, ORGANIZATION, token);
+        return target.access(token);
     }
 
     private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder created(String urn) {
@@ -91,9 +87,7 @@ class LinkedInPublisherTest {
     }
 
     private PublishOutcome publish(String text, Post.Media media, com.fasterxml.jackson.databind.node.ObjectNode options, int attempt) {
-        PublishRequest request = new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE,
-                Platform.LINKEDIN, postId, accountId, "acme", text, media, options, attempt);
-        return publisher.publish(request).await().atMost(Duration.ofSeconds(30));
+        return publisher.publish(target.request(text, media, options, attempt)).await().atMost(Duration.ofSeconds(30));
     }
 
     private List<LoggedRequest> postsCreated() {

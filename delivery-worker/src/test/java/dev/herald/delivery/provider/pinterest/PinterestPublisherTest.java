@@ -14,15 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import dev.herald.common.auth.Mode;
-import dev.herald.common.ids.IdPrefix;
-import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.delivery.provider.PublishOutcome;
-import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
+import dev.herald.delivery.support.LiveTarget;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -45,19 +42,13 @@ class PinterestPublisherTest {
     @Inject
     PinterestPublisher publisher;
 
-    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-    private final String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
-    private final String postId = ResourceIds.newId(IdPrefix.POST);
     private WireMock fake;
+    private LiveTarget target;
 
     @BeforeEach
-    void resetFakes() {
-        fake = FakePlatformApis.client();
-        fake.resetMappings();
-        fake.resetRequests();
-        fake.register(post(urlPathEqualTo("/internal/accounts/" + accountId + "/access-token")).willReturn(okJson("""
-                {"data":{"account_id":"%s","platform":"pinterest","external_id":"1122334455","access_token":"pina_token",
-                 "expires_at":"2026-12-31T00:00:00Z"}}""".formatted(accountId))));
+    void newTarget() {
+        target = new LiveTarget(Platform.PINTEREST, "1122334455", "pina_token");
+        fake = target.fake;
     }
 
     private static ObjectNode options() {
@@ -65,9 +56,7 @@ class PinterestPublisherTest {
     }
 
     private PublishOutcome publish(String text, Post.Media media, ObjectNode options, int attempt) {
-        PublishRequest request = new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE,
-                Platform.PINTEREST, postId, accountId, "acme", text, media, options, attempt);
-        return publisher.publish(request).await().atMost(Duration.ofSeconds(30));
+        return publisher.publish(target.request(text, media, options, attempt)).await().atMost(Duration.ofSeconds(30));
     }
 
     private List<LoggedRequest> pinsCreated() {

@@ -1,0 +1,57 @@
+package dev.herald.delivery.support;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.delivery.provider.PublishRequest;
+
+/**
+ * One live target for a publisher test: new workspace, account and post ids, the {@link FakePlatformApis} fake reset,
+ * and accounts-service's access endpoint answering the account's identity and a token.
+ */
+public final class LiveTarget {
+    public final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+    public final String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
+    public final String postId = ResourceIds.newId(IdPrefix.POST);
+    public final WireMock fake = FakePlatformApis.client();
+    private final Platform platform;
+    private final String externalId;
+
+    /** A target whose account is {@code externalId} at {@code platform}, its access token {@code token}. */
+    public LiveTarget(Platform platform, String externalId, String token) {
+        this.platform = platform;
+        this.externalId = externalId;
+        fake.resetMappings();
+        fake.resetRequests();
+        fake.resetScenarios();
+        fake.register(post(urlPathEqualTo(accessPath())).willReturn(okJson(access(token))));
+    }
+
+    public String accessPath() {
+        return "/internal/accounts/" + accountId + "/access-token";
+    }
+
+    /** accounts-service's answer handing out {@code token}. */
+    public String access(String token) {
+        return """
+                {"data":{"account_id":"%s","platform":"%s","external_id":"%s","access_token":"%s",
+                 "expires_at":"2026-12-31T00:00:00Z"}}""".formatted(accountId, platform.wireName(), externalId, token);
+    }
+
+    public PublishRequest request(String text, Post.Media media, ObjectNode options, int attempt) {
+        return new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE, platform, postId,
+                accountId, "acme", text, media, options, attempt);
+    }
+
+    public static ObjectNode noOptions() {
+        return DeliveryTestSupport.JSON.createObjectNode();
+    }
+}
