@@ -1,15 +1,38 @@
 package dev.herald.delivery.provider;
 
 import dev.herald.common.wire.TargetError;
+import java.time.Duration;
 
-/** A provider's answer: published (with its post id and url when it gives them), or failed with an error. */
-public record PublishOutcome(boolean published, String providerPostId, String url, TargetError error) {
+/**
+ * A provider's answer: published (with its post id and url when it gives them), failed with an error, or not yet
+ * decided ({@link #later}).
+ *
+ * @param checkAgainIn set only by {@link #later}
+ */
+public record PublishOutcome(boolean published, String providerPostId, String url, TargetError error, Duration checkAgainIn) {
 
     public static PublishOutcome published(String providerPostId, String url) {
-        return new PublishOutcome(true, providerPostId, url, null);
+        return new PublishOutcome(true, providerPostId, url, null, null);
     }
 
     public static PublishOutcome failed(TargetError error) {
-        return new PublishOutcome(false, null, null, error);
+        return new PublishOutcome(false, null, null, error, null);
+    }
+
+    /**
+     * Nothing went wrong and nothing is final yet: the platform is still processing what an earlier call handed it,
+     * or the delivery waits its turn (a media ingest slot). The worker gives the lease back, does not count the call
+     * as an attempt, and calls the publisher again after {@code checkAgainIn}. A publisher answering this must bound
+     * the wait itself (a processing deadline), or the target would never end.
+     */
+    public static PublishOutcome later(Duration checkAgainIn) {
+        if (checkAgainIn == null || checkAgainIn.isNegative()) {
+            throw new IllegalArgumentException("checkAgainIn must be zero or positive: " + checkAgainIn);
+        }
+        return new PublishOutcome(false, null, null, null, checkAgainIn);
+    }
+
+    public boolean isLater() {
+        return checkAgainIn != null;
     }
 }

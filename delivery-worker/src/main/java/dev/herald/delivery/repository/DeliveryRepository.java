@@ -162,6 +162,19 @@ public class DeliveryRepository {
                 .map(rows -> rows.rowCount() > 0);
     }
 
+    /**
+     * Gives the lease back and the attempt {@link #startAttempt} counted: the publisher answered that nothing is
+     * final yet ({@code PublishOutcome.later}). Due again at {@code nextCheckAt}; the last error stays as it was.
+     */
+    public Uni<Boolean> checkLater(LeasedDelivery delivery, Instant nextCheckAt, Instant now) {
+        return pool.preparedQuery("""
+                        update deliveries set status = 'pending', attempts = greatest(attempts - 1, 0), next_attempt_at = $4,
+                            updated_at = $5, lease_token = null, lease_until = null
+                        where post_id = $1 and account_id = $2 and lease_token = $3""")
+                .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), nextCheckAt, now))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
     /** The post's platform_options entry for one platform, or {@code {}}. */
     private ObjectNode optionsFor(ObjectNode platformOptions, Platform platform) {
         JsonNode options = platformOptions == null ? null : platformOptions.get(platform.wireName());

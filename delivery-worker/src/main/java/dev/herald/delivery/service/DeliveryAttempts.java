@@ -45,7 +45,9 @@ import org.jboss.logging.Logger;
  *       retryable, and not an attempt (the provider was never called);</li>
  *   <li>usage-service cannot answer: postponed with backoff, not an attempt, never a failure;</li>
  *   <li>published: final; failed and not retryable, or out of attempts: final with the error;</li>
- *   <li>failed and retryable: pending again after {@link RetryBackoff}.</li>
+ *   <li>failed and retryable: pending again after {@link RetryBackoff};</li>
+ *   <li>not final yet ({@link PublishOutcome#later}: the platform is processing, or an ingest slot is busy):
+ *       pending again after the publisher's delay, and the call is not counted as an attempt.</li>
  * </ul>
  * A final outcome and its {@code target.completed} commit together; the outbox relay is then woken at once.
  * <p>
@@ -171,13 +173,25 @@ public class DeliveryAttempts {
                                 "The platform did not answer the delivery attempt.", true, Map.of()));
                     })
                     .invoke(outcome -> call.stop(metrics.timer("herald.delivery.attempts", "platform", delivery.platform().wireName(),
-                            "mode", delivery.mode().wireName(), "outcome", outcome.published() ? "published"
-                                    : outcome.error().retryable() ? "retryable_failure" : "failed")))
+                            "mode", delivery.mode().wireName(), "outcome", callOutcome(outcome))))
                     .flatMap(outcome -> record(delivery, attempt, outcome));
         });
     }
 
+    private static String callOutcome(PublishOutcome outcome) {
+        if (outcome.published()) {
+            return "published";
+        }
+        if (outcome.isLater()) {
+            return "later";
+        }
+        return outcome.error().retryable() ? "retryable_failure" : "failed";
+    }
+
     private Uni<Void> record(LeasedDelivery delivery, int attempt, PublishOutcome outcome) {
+        if (outcome.isLater()) {
+            return checkLater(delivery, attempt, outcome.checkAgainIn());
+        }
         if (outcome.published()) {
             return finish(delivery, DeliveryStatus.PUBLISHED, outcome.providerPostId(), outcome.url(), null, attempt);
         }
@@ -193,6 +207,18 @@ public class DeliveryAttempts {
             }
             LOG.infof("post %s to account %s: attempt %d failed (%s), retry in %d ms", delivery.postId(),
                     delivery.accountId(), attempt, error.code(), wait.toMillis());
+            return Uni.createFrom().voidItem();
+        });
+    }
+
+    private Uni<Void> checkLater(LeasedDelivery delivery, int attempt, Duration wait) {
+        Instant now = Timestamps.now(clock);
+        return deliveries.checkLater(delivery, now.plus(wait), now).flatMap(held -> {
+            if (!held) {
+                return lostLease(delivery);
+            }
+            LOG.debugf("post %s to account %s: call %d is not final yet, next look in %d ms", delivery.postId(),
+                    delivery.accountId(), attempt, wait.toMillis());
             return Uni.createFrom().voidItem();
         });
     }
