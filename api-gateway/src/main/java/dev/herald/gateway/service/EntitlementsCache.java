@@ -63,11 +63,14 @@ public class EntitlementsCache {
         cache.remove(workspaceId + ":" + mode.wireName());
     }
 
+    /** The free plan's, as the spec's plan table gives it (the gateway never ingests; the field is for completeness). */
+    private static final int FREE_CONCURRENT_INGESTS = 1;
+
     static Entitlements freePlan(Mode mode, Instant now) {
         YearMonth month = YearMonth.from(now.atOffset(ZoneOffset.UTC));
         Instant start = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
         Instant end = month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
         return new Entitlements("free", "free", new Entitlements.Period(start, end), new Entitlements.RateLimit(FREE_PER_MINUTE),
-                mode == Mode.TEST ? TEST_API_REQUESTS : FREE_LIVE_API_REQUESTS);
+                mode == Mode.TEST ? TEST_API_REQUESTS : FREE_LIVE_API_REQUESTS, FREE_CONCURRENT_INGESTS);
     }
 }

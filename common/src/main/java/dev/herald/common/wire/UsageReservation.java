@@ -19,6 +19,14 @@ public record UsageReservation(String id, String meter, long units, String statu
     public static final String STATUS_CONSUMED = "consumed";
     public static final String STATUS_RELEASED = "released";
 
+    /**
+     * The id of the media-bytes reservation of one destination (post and account): one per destination however
+     * often its upload is attempted, so the destination is charged once, for its largest transfer.
+     */
+    public static String mediaBytesId(String postId, String accountId) {
+        return "media-" + postId + "-" + accountId;
+    }
+
     /** The id of the publication reservation that a post's target holds: one per post and account. */
     public static String publicationId(String postId, String accountId) {
         return postId + "-" + accountId;

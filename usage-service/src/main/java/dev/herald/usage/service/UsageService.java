@@ -53,7 +53,8 @@ public class UsageService {
             Allowances allowances = PlanCatalog.allowances(terms.plan(), mode);
             return new Entitlements(terms.plan().wireName(), terms.source().wireName(),
                     new Entitlements.Period(period.start(), period.end()),
-                    new Entitlements.RateLimit(allowances.requestsPerMinute()), allowances.apiRequests());
+                    new Entitlements.RateLimit(allowances.requestsPerMinute()), allowances.apiRequests(),
+                    allowances.concurrentIngests());
         });
     }
 
