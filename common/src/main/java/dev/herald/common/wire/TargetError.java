@@ -13,4 +13,6 @@ public record TargetError(String code, String message, boolean retryable, Map<St
     public static final String ACCOUNT_DISCONNECTED = "account_disconnected";
     public static final String PUBLISHER_UNAVAILABLE = "publisher_unavailable";
     public static final String ATTEMPTS_EXHAUSTED = "attempts_exhausted";
+    /** A live publisher cannot tell whether the platform published the post, and will not risk a second one. */
+    public static final String PUBLICATION_UNCONFIRMED = "publication_unconfirmed";
 }

@@ -22,6 +22,17 @@ public interface InstagramConfig {
     @WithDefault("8")
     int statusChecks();
 
+    /**
+     * How long after creating a Reels container, and then between checks, its status is asked: each check is a
+     * delivery attempt of its own that gives its turn back while Instagram processes the video (decision 128).
+     */
+    @WithDefault("PT30S")
+    Duration reelsCheckInterval();
+
+    /** How long Instagram may process a Reels container before the target fails (retryable, with a new container). */
+    @WithDefault("PT15M")
+    Duration reelsProcessingDeadline();
+
     /** How many of the account's latest media a repeated attempt looks through for an unknown call's post. */
     @WithDefault("25")
     int reconcileWindow();

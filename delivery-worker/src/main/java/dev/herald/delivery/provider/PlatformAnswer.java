@@ -21,6 +21,14 @@ public sealed interface PlatformAnswer {
     record TokenRefused(TargetError error) implements PlatformAnswer {
     }
 
+    /**
+     * The platform took the media and is still processing it (an Instagram Reels container, a TikTok publish id):
+     * nothing is final yet. {@code ref} is what the platform handed back to ask about it, kept in the ledger for the
+     * next attempt's {@link PlatformCalls#check}.
+     */
+    record Processing(String ref) implements PlatformAnswer {
+    }
+
     /** A look for the post of an earlier call found none. */
     record NotFound() implements PlatformAnswer {
     }

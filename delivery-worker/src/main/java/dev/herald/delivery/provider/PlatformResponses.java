@@ -10,9 +10,6 @@ import java.util.Map;
 
 /** Reading a platform's HTTP answers the way every live publisher does. */
 public final class PlatformResponses {
-    /** The target error of a call whose outcome cannot be checked (see {@link PlatformCalls#find}). */
-    public static final String PUBLICATION_UNCONFIRMED = "publication_unconfirmed";
-
     private PlatformResponses() {
     }
 
@@ -46,7 +43,7 @@ public final class PlatformResponses {
 
     /** An earlier call's outcome is unknown and the platform will not show whether it published: final, never a second post. */
     public static PlatformAnswer unconfirmed(String platform, String where, Map<String, Object> details) {
-        return new PlatformAnswer.Refused(new TargetError(PUBLICATION_UNCONFIRMED, "An earlier call to " + platform
+        return new PlatformAnswer.Refused(new TargetError(TargetError.PUBLICATION_UNCONFIRMED, "An earlier call to " + platform
                 + " got no answer, and Herald cannot tell from " + where + " whether it published; check " + where
                 + " before posting again.", false, details));
     }

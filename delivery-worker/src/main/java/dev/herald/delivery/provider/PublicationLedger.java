@@ -8,6 +8,9 @@ import dev.herald.delivery.repository.ProviderPublicationRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -19,7 +22,11 @@ import org.jboss.logging.Logger;
  *   <li>each call is written down first ({@code provider_publications}: {@code calling}); a token already
  *       {@code published} answers its post without a call; after a refusal ({@code refused}) the next attempt calls
  *       again; after an unknown outcome ({@code calling} left behind by a timeout, a 5xx or a dead worker) the next
- *       attempt looks for the post first and publishes only if the platform shows none.</li>
+ *       attempt looks for the post first and publishes only if the platform shows none;</li>
+ *   <li>a create call the platform answers with something to process (an Instagram Reels container) leaves the token
+ *       {@code processing} with the platform's reference, and the attempt ends {@link PublishOutcome#later later}:
+ *       each later attempt checks that reference ({@link PlatformCalls#check}) instead of creating or looking, until
+ *       the check publishes, fails or finds the publisher's deadline passed (decision 127).</li>
  * </ul>
  */
 @ApplicationScoped
@@ -46,6 +53,9 @@ public class PublicationLedger {
                     .flatMap(before -> {
                         if (ProviderPublicationRepository.PUBLISHED.equals(before.state())) {
                             return Uni.createFrom().item(PublishOutcome.published(before.providerPostId(), before.url()));
+                        }
+                        if (ProviderPublicationRepository.PROCESSING.equals(before.state())) {
+                            return check(request, access.access(), calls, before, true);
                         }
                         if (ProviderPublicationRepository.CALLING.equals(before.state())) {
                             return find(request, access.access(), calls, true);
@@ -91,8 +101,77 @@ public class PublicationLedger {
             if (answer instanceof PlatformAnswer.Unknown unknown) {
                 return Uni.createFrom().item(PublishOutcome.failed(unknown.error()));
             }
+            if (answer instanceof PlatformAnswer.Processing processing && calls.check() != null) {
+                return publications.processing(request.idempotencyToken(), processing.ref(), Timestamps.now(clock))
+                        .replaceWith(PublishOutcome.later(calls.processing().checkEvery()));
+            }
             return Uni.createFrom().failure(new IllegalStateException("a create call answered " + answer));
         });
+    }
+
+    /**
+     * One look at what the platform is processing. The token stays {@code processing} unless the check ends it
+     * (published, or refused: the processing failed and nothing was published), so a check that breaks off (a
+     * timeout, a lapsed lease) is simply made again by the next attempt, which never creates a second one.
+     */
+    private Uni<PublishOutcome> check(PublishRequest request, ProviderAccess access, PlatformCalls calls,
+                                      ProviderPublicationRepository.Before before, boolean mayReplaceToken) {
+        if (calls.check() == null) {
+            return Uni.createFrom().failure(new IllegalStateException("token " + request.idempotencyToken()
+                    + " is processing at " + request.platform().wireName() + " but its publisher makes no checks"));
+        }
+        return calls.check().apply(access, before.providerRef()).flatMap(answer -> {
+            if (answer instanceof PlatformAnswer.Published published) {
+                LOG.infof("post %s to account %s: published on %s after %d check(s)", request.postId(),
+                        request.accountId(), request.platform().wireName(), before.checks());
+                return recordPublished(request, published);
+            }
+            if (answer instanceof PlatformAnswer.Processing) {
+                return stillProcessing(request, calls.processing(), before);
+            }
+            if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
+                return withFreshToken(request, access, fresh -> check(request, fresh, calls, before, false));
+            }
+            if (answer instanceof PlatformAnswer.Refused refused) {
+                return refused(request, refused.error());
+            }
+            if (answer instanceof PlatformAnswer.Unknown || answer instanceof PlatformAnswer.TokenRefused) {
+                // The reference stays: the next attempt checks it again.
+                return Uni.createFrom().item(PublishOutcome.failed(errorOf(answer)));
+            }
+            return Uni.createFrom().failure(new IllegalStateException("a processing check answered " + answer));
+        });
+    }
+
+    private Uni<PublishOutcome> stillProcessing(PublishRequest request, PlatformCalls.ProcessingLimits limits,
+                                                ProviderPublicationRepository.Before before) {
+        Duration processed = Duration.between(before.processingStartedAt(), Timestamps.now(clock));
+        if (processed.compareTo(limits.giveUpAfter()) < 0) {
+            return Uni.createFrom().item(PublishOutcome.later(limits.checkEvery()));
+        }
+        String platform = request.platform().displayName();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("reason", "processing_deadline");
+        details.put("provider_ref", before.providerRef());
+        details.put("processing_seconds", processed.toSeconds());
+        details.put("checks", before.checks());
+        LOG.infof("post %s to account %s: %s still processing %s after %d s, given up", request.postId(),
+                request.accountId(), platform, before.providerRef(), processed.toSeconds());
+        if (limits.restartable()) {
+            // Nothing is published without Herald's own last call: the reference is dropped, the next attempt starts over.
+            return refused(request, new TargetError(TargetError.PROVIDER_ERROR, platform + " was still processing the"
+                    + " media after " + spoken(processed) + " (Herald waits " + spoken(limits.giveUpAfter())
+                    + "); nothing was published, and the next attempt hands it over again.", true, details));
+        }
+        // The platform publishes on its own when done: the token stays processing and no second post is made.
+        return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PUBLICATION_UNCONFIRMED,
+                platform + " was still processing the media after " + spoken(processed) + " and may yet"
+                        + " publish it; check the account before posting again.", false, details)));
+    }
+
+    private static String spoken(Duration duration) {
+        long seconds = duration.toSeconds();
+        return seconds >= 120 ? seconds / 60 + " minutes" : seconds + " seconds";
     }
 
     private static TargetError errorOf(PlatformAnswer answer) {

@@ -14,6 +14,8 @@ public class ProviderPublicationRepository {
     public static final String CALLING = "calling";
     public static final String REFUSED = "refused";
     public static final String PUBLISHED = "published";
+    /** The platform is processing what a create call handed it; {@code provider_ref} names it (decision 127). */
+    public static final String PROCESSING = "processing";
 
     private final Pool pool;
 
@@ -23,10 +25,13 @@ public class ProviderPublicationRepository {
 
     /**
      * The token's state before this call: null on its first call, else {@code refused} or {@code published} (as the
-     * last answer left it) or {@code calling} (the last call's outcome is unknown). Marks the token {@code calling}
-     * unless it is published.
+     * last answer left it), {@code calling} (the last call's outcome is unknown) or {@code processing} (with the
+     * platform's reference, when processing started and how many checks this one makes, from 1). Marks the token
+     * {@code calling} unless it is published or processing; a processing one stays so (a check that breaks off must
+     * leave the reference for the next, never a create) and counts the check.
      */
-    public record Before(String state, String providerPostId, String url) {
+    public record Before(String state, String providerPostId, String url, String providerRef, Instant processingStartedAt,
+                         int checks) {
     }
 
     public Uni<Before> startCall(String token, String platform, Instant now) {
@@ -37,15 +42,26 @@ public class ProviderPublicationRepository {
                 .execute(SqlParameters.of(token, platform, now))
                 .flatMap(inserted -> {
                     if (inserted.rowCount() == 1) {
-                        return Uni.createFrom().item(new Before(null, null, null));
+                        return Uni.createFrom().item(new Before(null, null, null, null, null, 0));
                     }
-                    return connection.preparedQuery("select state, provider_post_id, url from provider_publications where token = $1 for update")
+                    return connection.preparedQuery("""
+                                    select state, provider_post_id, url, provider_ref, processing_started_at, checks
+                                    from provider_publications where token = $1 for update""")
                             .execute(SqlParameters.of(token))
                             .flatMap(rows -> {
                                 var row = rows.iterator().next();
-                                Before before = new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url"));
+                                var started = row.getOffsetDateTime("processing_started_at");
+                                Before before = new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url"),
+                                        row.getString("provider_ref"), started == null ? null : started.toInstant(),
+                                        row.getInteger("checks") + 1);
                                 if (PUBLISHED.equals(before.state())) {
                                     return Uni.createFrom().item(before);
+                                }
+                                if (PROCESSING.equals(before.state())) {
+                                    return connection.preparedQuery("""
+                                                    update provider_publications set checks = checks + 1, updated_at = $2
+                                                    where token = $1""")
+                                            .execute(SqlParameters.of(token, now)).replaceWith(before);
                                 }
                                 return connection.preparedQuery("""
                                                 update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2
@@ -63,9 +79,26 @@ public class ProviderPublicationRepository {
                 .execute(SqlParameters.of(token, providerPostId, url, now)).replaceWithVoid();
     }
 
-    /** The platform answered and created nothing: the next attempt may call again. */
+    /**
+     * The platform answered and created nothing, or what it was processing failed and can never be published: the
+     * next attempt may call again.
+     */
     public Uni<Void> refused(String token, Instant now) {
-        return pool.preparedQuery("update provider_publications set state = 'refused', updated_at = $2 where token = $1 and state = 'calling'")
+        return pool.preparedQuery("""
+                        update provider_publications set state = 'refused', updated_at = $2
+                        where token = $1 and state in ('calling', 'processing')""")
                 .execute(SqlParameters.of(token, now)).replaceWithVoid();
+    }
+
+    /**
+     * The create call was answered with {@code providerRef}, which the platform is still processing: later attempts
+     * check it instead of calling again. Only a call this ledger marked {@code calling} gets there.
+     */
+    public Uni<Void> processing(String token, String providerRef, Instant now) {
+        return pool.preparedQuery("""
+                        update provider_publications set state = 'processing', provider_ref = $2, processing_started_at = $3,
+                            checks = 0, updated_at = $3
+                        where token = $1 and state = 'calling'""")
+                .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
     }
 }

@@ -2,9 +2,13 @@ package dev.herald.delivery.messaging;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static dev.herald.delivery.support.DeliveryTestSupport.accepted;
 import static dev.herald.delivery.support.DeliveryTestSupport.await;
@@ -19,6 +23,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.ids.IdPrefix;
@@ -26,6 +31,7 @@ import dev.herald.common.events.Topics;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.SandboxPublisher;
 import dev.herald.delivery.support.DeliveryTestSupport.Target;
@@ -276,6 +282,64 @@ class PostAcceptedDeliveryTest {
                 .satisfies(row -> assertThat(row).containsEntry("state", "published").containsEntry("calls", 1));
         assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
                 .satisfies(call -> assertThat(call.body().get("require_account_capacity").asBoolean()).isTrue());
+    }
+
+    @Test
+    void aLiveInstagramReelIsPublishedAfterSeveralChecksThatAreNotCountedAsAttempts() throws Exception {
+        Target target = Target.of(Platform.INSTAGRAM, "acme_reels");
+        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Reel through the worker",
+                new Post.Media("https://cdn.example.com/reel.mp4", Post.Media.VIDEO), target);
+        String postId = event.post().id();
+        String user = "1784" + postId.substring(4, 14).replaceAll("[^0-9]", "7");
+        String container = "c-" + postId;
+        String ig = "/ig/v24.0/";
+        var fake = FakePlatformApis.client();
+        fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+                        {"data":{"account_id":"%s","platform":"instagram","external_id":"%s",
+                         "access_token":"IGAA-live","expires_at":"2026-12-31T00:00:00Z"}}""".formatted(target.accountId(), user))));
+        fake.register(post(urlPathEqualTo(ig + user + "/media")).willReturn(okJson("{\"id\":\"" + container + "\"}")));
+        String[] statuses = {"IN_PROGRESS", "IN_PROGRESS", "FINISHED"};
+        for (int i = 0; i < statuses.length; i++) {
+            fake.register(get(urlPathEqualTo(ig + container)).inScenario(container)
+                    .whenScenarioStateIs(i == 0 ? Scenario.STARTED : "check " + i)
+                    .willReturn(okJson("{\"status_code\":\"" + statuses[i] + "\",\"id\":\"" + container + "\"}"))
+                    .willSetStateTo("check " + (i + 1)));
+        }
+        fake.register(post(urlPathEqualTo(ig + user + "/media_publish")).willReturn(okJson("{\"id\":\"m-" + postId + "\"}")));
+        fake.register(get(urlPathEqualTo(ig + "m-" + postId))
+                .willReturn(okJson("{\"permalink\":\"https://www.instagram.com/reel/R" + postId.substring(4) + "/\"}")));
+
+        send(event);
+
+        // Between checks the delivery waits as pending, its attempt given back, due one check interval later.
+        String waiting = "select status, attempts, extract(epoch from next_attempt_at - updated_at)::float8 as wait_seconds"
+                + " from deliveries where post_id = ? and account_id = ?";
+        await("the reel's delivery waits for its next check", () -> {
+            List<Map<String, Object>> found = rows(waiting, postId, target.accountId());
+            return !found.isEmpty() && "pending".equals(found.get(0).get("status"));
+        });
+        assertThat(rows(waiting, postId, target.accountId())).singleElement().satisfies(row -> {
+            assertThat(row).containsEntry("status", "pending").containsEntry("attempts", 0);
+            assertThat((Double) row.get("wait_seconds")).isEqualTo(1.0);
+        });
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("mode").asText()).isEqualTo("live");
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).as("the create call and three checks were one attempt").isEqualTo(1);
+        assertThat(completed.get("provider_post_id").asText()).isEqualTo("m-" + postId);
+        assertThat(completed.get("url").asText()).isEqualTo("https://www.instagram.com/reel/R" + postId.substring(4) + "/");
+        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(ig + user + "/media")));
+        fake.verifyThat(3, getRequestedFor(urlPathEqualTo(ig + container)));
+        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(ig + user + "/media_publish"))
+                .withRequestBody(equalToJson("{\"creation_id\":\"" + container + "\"}")));
+        assertThat(rows("select state, provider_ref, checks, calls from provider_publications where token = ?",
+                PublishRequest.tokenOf(postId, target.accountId()))).singleElement()
+                .satisfies(row -> assertThat(row).containsEntry("state", "published").containsEntry("provider_ref", container)
+                        .containsEntry("checks", 3).containsEntry("calls", 1));
+        // usage-service was asked before the create call and before each check.
+        assertThat(FakeUsageService.calls(target.reservationId(postId))).hasSize(4);
+        assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
     }
 
     @Test

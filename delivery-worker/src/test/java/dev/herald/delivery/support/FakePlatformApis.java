@@ -26,6 +26,7 @@ public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
                 "herald.publishers.pinterest.api-url", url,
                 "quarkus.rest-client.instagram-graph.url", url + "/ig/v24.0",
                 "herald.publishers.instagram.status-interval", "PT0.05S",
+                "herald.publishers.instagram.reels-check-interval", "PT1S",
                 "quarkus.rest-client.accounts-service.url", url);
     }
 

@@ -24,16 +24,23 @@ import java.util.Map;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * Live Instagram image posts through the Instagram API with Instagram Login (the account's external id is the
- * professional account's user id): a media container from the image URL (Instagram fetches it) with the caption,
- * its status asked until {@code FINISHED}, then {@code media_publish}; the answer's media id and permalink are the
- * target's (decision 118). Reels need minutes of processing at Instagram, longer than one delivery attempt, and come
- * with the processing slice: until then video posts fail {@code publisher_unavailable}.
- * <p>
+ * Live Instagram posts through the Instagram API with Instagram Login (the account's external id is the professional
+ * account's user id), from a media container that Instagram fetches the media into, then {@code media_publish}; the
+ * answer's media id and permalink are the target's.
+ * <ul>
+ *   <li>Images (decision 118): the container ({@code image_url}, {@code caption}) is asked about within the attempt
+ *       until {@code FINISHED}, then published. One still in progress after {@code status-checks} is retryable (the
+ *       unused container expires at Instagram, nothing is published).</li>
+ *   <li>Reels (decision 128): the container ({@code media_type=REELS}, {@code video_url}, {@code caption}, the post's
+ *       {@code share_to_feed}) takes Instagram minutes, so the create call answers
+ *       {@link PlatformAnswer.Processing} and each later attempt checks the container once: {@code IN_PROGRESS}
+ *       waits again, {@code FINISHED} is published, {@code ERROR} is final with Instagram's {@code status},
+ *       {@code EXPIRED} retryable with a new container, {@code PUBLISHED} (an earlier {@code media_publish} whose
+ *       answer was lost) is looked up by caption. {@code reels-processing-deadline} bounds the wait.</li>
+ * </ul>
  * No idempotency key here either, so {@link PublicationLedger} drives the calls; after an unknown outcome the next
- * attempt looks through the account's latest media for the same caption. A container that fails processing is a
- * final refusal with Instagram's status; one still in progress after {@code status-checks} is retryable (the
- * unused container expires at Instagram, nothing is published). Errors otherwise as {@link GraphErrors} reads them.
+ * attempt looks through the account's latest media for the same caption. Nothing is published without
+ * {@code media_publish}, so an abandoned container is harmless. Errors otherwise as {@link GraphErrors} reads them.
  */
 @ApplicationScoped
 public class InstagramPublisher implements Publisher {
@@ -58,16 +65,101 @@ public class InstagramPublisher implements Publisher {
     @Override
     public Uni<PublishOutcome> publish(PublishRequest request) {
         Post.Media media = request.media();
-        if (media == null || !Post.Media.IMAGE.equals(media.type())) {
-            return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PUBLISHER_UNAVAILABLE,
-                    "Instagram Reels are not available in this Herald build yet (image posts are); nothing was sent to"
-                            + " Instagram.", false, Map.of("platform", "instagram", "media_type", media == null ? "none" : media.type()))));
+        if (media == null) {
+            // posts-service refuses Instagram posts without media; this only guards against a hand-made event.
+            return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
+                    "Instagram posts need an image or a video; nothing was sent to Instagram.", false, Map.of())));
         }
         String caption = request.text() == null ? "" : request.text();
+        if (Post.Media.VIDEO.equals(media.type())) {
+            ObjectNode container = mapper.createObjectNode().put("media_type", "REELS").put("video_url", media.url())
+                    .put("caption", caption);
+            JsonNode shareToFeed = request.platformOptions() == null ? null : request.platformOptions().get("share_to_feed");
+            if (shareToFeed != null && shareToFeed.isBoolean()) {
+                container.put("share_to_feed", shareToFeed.asBoolean());
+            }
+            return ledger.publish(request, new PlatformCalls(
+                    access -> createReel(access, container),
+                    access -> findPost(access, caption),
+                    (access, containerId) -> checkReel(access, containerId, caption),
+                    new PlatformCalls.ProcessingLimits(config.reelsCheckInterval(), config.reelsProcessingDeadline(), true)));
+        }
         ObjectNode container = mapper.createObjectNode().put("image_url", media.url()).put("caption", caption);
         return ledger.publish(request, new PlatformCalls(
                 access -> createPost(access, container),
                 access -> findPost(access, caption)));
+    }
+
+    /** The Reels container; Instagram then fetches and processes the video, which later attempts check. */
+    private Uni<PlatformAnswer> createReel(ProviderAccess access, ObjectNode container) {
+        return api.createContainer(PlatformResponses.bearer(access), access.externalId(), json(container)).map(response -> {
+            JsonNode body = PlatformResponses.body(mapper, response);
+            if (response.getStatus() != 200 || !body.hasNonNull("id")) {
+                return containerRefused(GraphErrors.answer(response.getStatus(), body, "Instagram refused the video"));
+            }
+            return new PlatformAnswer.Processing(body.get("id").asText());
+        });
+    }
+
+    /** A failed container creation created nothing that can be published: never an unknown outcome. */
+    private static PlatformAnswer containerRefused(PlatformAnswer failure) {
+        return failure instanceof PlatformAnswer.Unknown unknown ? new PlatformAnswer.Refused(unknown.error()) : failure;
+    }
+
+    /**
+     * One look at a Reels container, and its publication when Instagram has finished it. Anything that leaves the
+     * container's fate open answers Unknown, so the ledger keeps it for the next check rather than make another.
+     */
+    private Uni<PlatformAnswer> checkReel(ProviderAccess access, String containerId, String caption) {
+        return api.container(PlatformResponses.bearer(access), containerId, "status_code,status").flatMap(response -> {
+            JsonNode body = PlatformResponses.body(mapper, response);
+            if (response.getStatus() != 200) {
+                return Uni.createFrom().item(keepContainer(GraphErrors.answer(response.getStatus(), body,
+                        "Instagram could not report the video's processing")));
+            }
+            String status = body.path("status_code").asText("");
+            Map<String, Object> details = Map.of("container_status", status, "container_id", containerId);
+            switch (status) {
+                case "IN_PROGRESS":
+                    return Uni.createFrom().item(new PlatformAnswer.Processing(containerId));
+                case "FINISHED":
+                    return publishContainer(access, containerId).map(answer ->
+                            answer instanceof PlatformAnswer.Refused refused && refused.error().retryable()
+                                    // A rate limit on media_publish: the finished container waits for the next check.
+                                    ? new PlatformAnswer.Unknown(refused.error()) : answer);
+                case "PUBLISHED":
+                    // An earlier media_publish went through but its answer was lost: the media is found by its caption.
+                    return findPost(access, caption).map(found -> {
+                        if (found instanceof PlatformAnswer.Published || found instanceof PlatformAnswer.TokenRefused) {
+                            return found;
+                        }
+                        if (found instanceof PlatformAnswer.NotFound) {
+                            return new PlatformAnswer.Unknown(new TargetError(TargetError.PUBLICATION_UNCONFIRMED,
+                                    "Instagram reports the video's container published, but the account's latest media"
+                                            + " show no post with its caption; check the account before posting again.",
+                                    false, details));
+                        }
+                        return keepContainer(found);
+                    });
+                case "ERROR":
+                case "EXPIRED":
+                    // Either way nothing was published; an expired container is replaced by the next attempt.
+                    return Uni.createFrom().item(new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
+                            "Instagram could not process the video (" + status + (body.hasNonNull("status")
+                                    ? ": " + body.get("status").asText() : "") + ").", "EXPIRED".equals(status), details)));
+                default:
+                    return Uni.createFrom().item(new PlatformAnswer.Unknown(new TargetError(TargetError.PROVIDER_ERROR,
+                            "Instagram reported the video's container as '" + status + "'.", true, details)));
+            }
+        });
+    }
+
+    /** A failed read about a container says nothing about the container: it is kept, the error fails the attempt. */
+    private static PlatformAnswer keepContainer(PlatformAnswer failure) {
+        if (failure instanceof PlatformAnswer.Refused refused) {
+            return new PlatformAnswer.Unknown(refused.error());
+        }
+        return failure;
     }
 
     private Uni<PlatformAnswer> createPost(ProviderAccess access, ObjectNode container) {
@@ -76,9 +168,7 @@ public class InstagramPublisher implements Publisher {
             JsonNode body = PlatformResponses.body(mapper, response);
             if (response.getStatus() != 200 || !body.hasNonNull("id")) {
                 // No container, so nothing can have been published.
-                PlatformAnswer failure = GraphErrors.answer(response.getStatus(), body, "Instagram refused the image");
-                return Uni.createFrom().item(failure instanceof PlatformAnswer.Unknown unknown
-                        ? new PlatformAnswer.Refused(unknown.error()) : failure);
+                return Uni.createFrom().item(containerRefused(GraphErrors.answer(response.getStatus(), body, "Instagram refused the image")));
             }
             String containerId = body.get("id").asText();
             return awaitFinished(access, containerId, 1).flatMap(ready -> ready != null ? Uni.createFrom().item(ready)
@@ -120,7 +210,7 @@ public class InstagramPublisher implements Publisher {
                 .flatMap(response -> {
                     JsonNode body = PlatformResponses.body(mapper, response);
                     if (response.getStatus() != 200 || !body.hasNonNull("id")) {
-                        return Uni.createFrom().item(GraphErrors.answer(response.getStatus(), body, "Instagram refused to publish the image"));
+                        return Uni.createFrom().item(GraphErrors.answer(response.getStatus(), body, "Instagram refused to publish the media"));
                     }
                     String mediaId = body.get("id").asText();
                     // The permalink is a nicety: published is published, with or without it.
