@@ -290,24 +290,11 @@ class PostAcceptedDeliveryTest {
         PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Reel through the worker",
                 new Post.Media("https://cdn.example.com/reel.mp4", Post.Media.VIDEO), target);
         String postId = event.post().id();
-        String user = "1784" + postId.substring(4, 14).replaceAll("[^0-9]", "7");
-        String container = "c-" + postId;
-        String ig = "/ig/v24.0/";
+        FakeReel reel = FakeReel.of(target, postId, "IN_PROGRESS", "IN_PROGRESS", "FINISHED");
+        String ig = FakeReel.IG;
+        String user = reel.user();
+        String container = reel.container();
         var fake = FakePlatformApis.client();
-        fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
-                        {"data":{"account_id":"%s","platform":"instagram","external_id":"%s",
-                         "access_token":"IGAA-live","expires_at":"2026-12-31T00:00:00Z"}}""".formatted(target.accountId(), user))));
-        fake.register(post(urlPathEqualTo(ig + user + "/media")).willReturn(okJson("{\"id\":\"" + container + "\"}")));
-        String[] statuses = {"IN_PROGRESS", "IN_PROGRESS", "FINISHED"};
-        for (int i = 0; i < statuses.length; i++) {
-            fake.register(get(urlPathEqualTo(ig + container)).inScenario(container)
-                    .whenScenarioStateIs(i == 0 ? Scenario.STARTED : "check " + i)
-                    .willReturn(okJson("{\"status_code\":\"" + statuses[i] + "\",\"id\":\"" + container + "\"}"))
-                    .willSetStateTo("check " + (i + 1)));
-        }
-        fake.register(post(urlPathEqualTo(ig + user + "/media_publish")).willReturn(okJson("{\"id\":\"m-" + postId + "\"}")));
-        fake.register(get(urlPathEqualTo(ig + "m-" + postId))
-                .willReturn(okJson("{\"permalink\":\"https://www.instagram.com/reel/R" + postId.substring(4) + "/\"}")));
 
         send(event);
 
@@ -340,6 +327,58 @@ class PostAcceptedDeliveryTest {
         // usage-service was asked before the create call and before each check.
         assertThat(FakeUsageService.calls(target.reservationId(postId))).hasSize(4);
         assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
+    }
+
+    /** Instagram's side of a live Reel of one post: the account's token, its container's statuses, media_publish. */
+    private record FakeReel(String user, String container) {
+        static final String IG = "/ig/v24.0/";
+
+        static FakeReel of(Target target, String postId, String... statuses) {
+            FakeReel reel = new FakeReel("1784" + postId.substring(4, 14).replaceAll("[^0-9]", "7"), "c-" + postId);
+            var fake = FakePlatformApis.client();
+            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+                            {"data":{"account_id":"%s","platform":"instagram","external_id":"%s",
+                             "access_token":"IGAA-live","expires_at":"2026-12-31T00:00:00Z"}}""".formatted(target.accountId(), reel.user()))));
+            fake.register(post(urlPathEqualTo(IG + reel.user() + "/media")).willReturn(okJson("{\"id\":\"" + reel.container() + "\"}")));
+            for (int i = 0; i < statuses.length; i++) {
+                fake.register(get(urlPathEqualTo(IG + reel.container())).inScenario(reel.container())
+                        .whenScenarioStateIs(i == 0 ? Scenario.STARTED : "check " + i)
+                        .willReturn(okJson("{\"status_code\":\"" + statuses[i] + "\",\"id\":\"" + reel.container() + "\"}"))
+                        .willSetStateTo("check " + (i + 1)));
+            }
+            fake.register(post(urlPathEqualTo(IG + reel.user() + "/media_publish")).willReturn(okJson("{\"id\":\"m-" + postId + "\"}")));
+            fake.register(get(urlPathEqualTo(IG + "m-" + postId))
+                    .willReturn(okJson("{\"permalink\":\"https://www.instagram.com/reel/R" + postId.substring(4) + "/\"}")));
+            return reel;
+        }
+    }
+
+    @Test
+    void aUsageRefusalWhileInstagramProcessesAReelFailsTheTargetAndLeavesTheContainerUnpublished() throws Exception {
+        Target target = Target.of(Platform.INSTAGRAM, "acme_reels_capped");
+        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Reel over the limit",
+                new Post.Media("https://cdn.example.com/reel.mp4", Post.Media.VIDEO), target);
+        String postId = event.post().id();
+        FakeReel reel = FakeReel.of(target, postId, "FINISHED");
+        var fake = FakePlatformApis.client();
+
+        send(event);
+
+        await("the reel's container was created", () -> "pending".equals(delivery(postId, target.accountId()).get("status")));
+        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(429, "usage_limit_exceeded",
+                "{\"metric\":\"publications\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":10,\"used\":10,\"reserved\":0,"
+                        + "\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\"}"));
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("failed");
+        assertThat(completed.get("attempts").asInt()).isZero();
+        assertThat(completed.get("error").get("code").asText()).isEqualTo("usage_limit_exceeded");
+        // Instagram publishes nothing without media_publish: the finished container is never checked nor published.
+        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(FakeReel.IG + reel.user() + "/media")));
+        fake.verifyThat(0, getRequestedFor(urlPathEqualTo(FakeReel.IG + reel.container())));
+        fake.verifyThat(0, postRequestedFor(urlPathEqualTo(FakeReel.IG + reel.user() + "/media_publish")));
+        assertThat(rows("select state from provider_publications where token = ?", PublishRequest.tokenOf(postId, target.accountId())))
+                .singleElement().satisfies(row -> assertThat(row).containsEntry("state", "processing"));
     }
 
     @Test
