@@ -8,6 +8,8 @@ import dev.herald.delivery.repository.ProviderPublicationRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -36,8 +38,14 @@ public class PublicationLedger {
         this.clock = clock;
     }
 
-    /** {@code calls} are this request's (they know its text, media and options). */
+    /**
+     * {@code calls} are this request's (they know its text, media and options). A {@link PublishRequest#reconciling}
+     * request only looks ({@link #reconcile}).
+     */
     public Uni<PublishOutcome> publish(PublishRequest request, PlatformCalls calls) {
+        if (request.reconciling()) {
+            return reconcile(request, calls);
+        }
         return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access -> {
             if (!access.granted()) {
                 return Uni.createFrom().item(PublishOutcome.failed(access.refusal()));
@@ -70,7 +78,7 @@ public class PublicationLedger {
                 return withFreshToken(request, access, fresh -> find(request, fresh, calls, false));
             }
             // Could not look: the ledger stays "calling", so a later attempt looks again rather than post.
-            return Uni.createFrom().item(PublishOutcome.failed(errorOf(answer)));
+            return Uni.createFrom().item(couldNotLook(errorOf(answer)));
         });
     }
 
@@ -89,10 +97,58 @@ public class PublicationLedger {
                 return refused(request, refused.error());
             }
             if (answer instanceof PlatformAnswer.Unknown unknown) {
-                return Uni.createFrom().item(PublishOutcome.failed(unknown.error()));
+                return Uni.createFrom().item(PublishOutcome.unknown(unknown.error()));
             }
             return Uni.createFrom().failure(new IllegalStateException("a create call answered " + answer));
         });
+    }
+
+    /**
+     * Settles an uncertain target from the ledger and, when its last call's outcome is unknown ({@code calling}), from
+     * what the platform shows; never calls create. No call made, or the last one refused: nothing can exist.
+     */
+    private Uni<PublishOutcome> reconcile(PublishRequest request, PlatformCalls calls) {
+        return publications.find(request.idempotencyToken()).flatMap(state -> {
+            if (state != null && ProviderPublicationRepository.PUBLISHED.equals(state.state())) {
+                return Uni.createFrom().item(PublishOutcome.published(state.providerPostId(), state.url()));
+            }
+            if (state == null || !ProviderPublicationRepository.CALLING.equals(state.state())) {
+                return Uni.createFrom().item(PublishOutcome.failed(notPublished(request)));
+            }
+            return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access ->
+                    access.granted() ? look(request, access.access(), calls, true)
+                            : Uni.createFrom().item(PublishOutcome.failed(access.refusal())));
+        });
+    }
+
+    private Uni<PublishOutcome> look(PublishRequest request, ProviderAccess access, PlatformCalls calls, boolean mayReplaceToken) {
+        return calls.find().apply(access).flatMap(answer -> {
+            if (answer instanceof PlatformAnswer.Published published) {
+                LOG.infof("post %s to account %s: reconciled, %s had published it as %s", request.postId(),
+                        request.accountId(), request.platform().wireName(), published.providerPostId());
+                return recordPublished(request, published);
+            }
+            if (answer instanceof PlatformAnswer.NotFound) {
+                return publications.refused(request.idempotencyToken(), Timestamps.now(clock))
+                        .replaceWith(PublishOutcome.failed(notPublished(request)));
+            }
+            if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
+                return withFreshToken(request, access, fresh -> look(request, fresh, calls, false));
+            }
+            TargetError error = errorOf(answer);
+            return Uni.createFrom().item(error.retryable() ? PublishOutcome.later(Duration.ZERO) : PublishOutcome.failed(error));
+        });
+    }
+
+    /** A look that could not be made: a retryable one leaves the outcome unknown, a final one fails the target. */
+    private static PublishOutcome couldNotLook(TargetError error) {
+        return error.retryable() ? PublishOutcome.unknown(error) : PublishOutcome.failed(error);
+    }
+
+    private static TargetError notPublished(PublishRequest request) {
+        return new TargetError(TargetError.PROVIDER_ERROR, "The delivery's last call to " + request.platform().displayName()
+                + " was interrupted, and " + request.platform().displayName() + " shows no post from it: nothing was published.",
+                false, Map.of("platform", request.platform().wireName(), "reconciled", true));
     }
 
     private static TargetError errorOf(PlatformAnswer answer) {

@@ -55,6 +55,19 @@ public class ProviderPublicationRepository {
                 }));
     }
 
+    /** The token's state as it stands, without a call (null when no call was ever made). */
+    public Uni<Before> find(String token) {
+        return pool.preparedQuery("select state, provider_post_id, url from provider_publications where token = $1")
+                .execute(SqlParameters.of(token))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    var row = rows.iterator().next();
+                    return new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url"));
+                });
+    }
+
     /** The platform published the token's post: later attempts answer it. */
     public Uni<Void> published(String token, String providerPostId, String url, Instant now) {
         return pool.preparedQuery("""

@@ -70,6 +70,12 @@ public class InstagramPublisher implements Publisher {
                 access -> findPost(access, caption)));
     }
 
+    /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
+    @Override
+    public Uni<PublishOutcome> reconcile(PublishRequest request) {
+        return publish(request);
+    }
+
     private Uni<PlatformAnswer> createPost(ProviderAccess access, ObjectNode container) {
         String user = access.externalId();
         return api.createContainer(PlatformResponses.bearer(access), user, json(container)).flatMap(response -> {
