@@ -97,7 +97,7 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
         return "{\"data\":{\"plan\":\"free\",\"plan_source\":\"free\",\"period\":{\"start\":\""
                 + month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC) + "\",\"end\":\""
                 + month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC) + "\"},\"rate_limit\":{\"per_minute\":"
-                + limits[0] + "},\"api_requests_limit\":" + limits[1] + "}}";
+                + limits[0] + "},\"api_requests_limit\":" + limits[1] + ",\"concurrent_ingests\":1}}";
     }
 
     private static JsonNode claims(String authorization) {

@@ -39,6 +39,8 @@ public interface DeliveryConfig {
 
     Sandbox sandbox();
 
+    Reconcile reconcile();
+
     /** The wait before the n-th retry: a random time between half and all of min(max, base * 2^(n-1)). */
     interface Backoff {
         @WithDefault("PT1S")
@@ -57,5 +59,28 @@ public interface DeliveryConfig {
         /** How long a {@code slow_} account's publication takes. */
         @WithDefault("PT3S")
         Duration slowDelay();
+    }
+
+    /** How uncertain deliveries are settled ({@code UncertainReconciler}). */
+    interface Reconcile {
+        /** How often the reconciler looks for uncertain deliveries due a look. */
+        @WithDefault("PT5S")
+        Duration interval();
+
+        /** The first look after a delivery became uncertain: time for a platform that just failed to recover. */
+        @WithDefault("PT30S")
+        Duration firstLook();
+
+        /** The longest wait between two looks (they double from {@link #firstLook()}). */
+        @WithDefault("PT15M")
+        Duration maxWait();
+
+        /** Uncertain for longer than this, a target is settled failed ({@code publication_unconfirmed}). */
+        @WithDefault("P1D")
+        Duration giveUpAfter();
+
+        /** Deliveries claimed per look at most. */
+        @WithDefault("20")
+        int batchSize();
     }
 }

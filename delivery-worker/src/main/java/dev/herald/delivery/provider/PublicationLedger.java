@@ -26,7 +26,8 @@ import org.jboss.logging.Logger;
  *   <li>a create call the platform answers with something to process (an Instagram Reels container) leaves the token
  *       {@code processing} with the platform's reference, and the attempt ends {@link PublishOutcome#later later}:
  *       each later attempt checks that reference ({@link PlatformCalls#check}) instead of creating or looking, until
- *       the check publishes, fails or finds the publisher's deadline passed (decision 127).</li>
+ *       the check publishes, fails or finds the publisher's deadline passed (decision 127); a reconciler looks for a
+ *       processing token's post as for an interrupted call's.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -43,8 +44,14 @@ public class PublicationLedger {
         this.clock = clock;
     }
 
-    /** {@code calls} are this request's (they know its text, media and options). */
+    /**
+     * {@code calls} are this request's (they know its text, media and options). A {@link PublishRequest#reconciling}
+     * request only looks ({@link #reconcile}).
+     */
     public Uni<PublishOutcome> publish(PublishRequest request, PlatformCalls calls) {
+        if (request.reconciling()) {
+            return reconcile(request, calls);
+        }
         return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access -> {
             if (!access.granted()) {
                 return Uni.createFrom().item(PublishOutcome.failed(access.refusal()));
@@ -80,7 +87,7 @@ public class PublicationLedger {
                 return withFreshToken(request, access, fresh -> find(request, fresh, calls, false));
             }
             // Could not look: the ledger stays "calling", so a later attempt looks again rather than post.
-            return Uni.createFrom().item(PublishOutcome.failed(errorOf(answer)));
+            return Uni.createFrom().item(couldNotLook(errorOf(answer)));
         });
     }
 
@@ -99,7 +106,7 @@ public class PublicationLedger {
                 return refused(request, refused.error());
             }
             if (answer instanceof PlatformAnswer.Unknown unknown) {
-                return Uni.createFrom().item(PublishOutcome.failed(unknown.error()));
+                return Uni.createFrom().item(PublishOutcome.unknown(unknown.error()));
             }
             if (answer instanceof PlatformAnswer.Processing processing && calls.check() != null) {
                 return publications.processing(request.idempotencyToken(), processing.ref(), Timestamps.now(clock))
@@ -135,9 +142,13 @@ public class PublicationLedger {
             if (answer instanceof PlatformAnswer.Refused refused) {
                 return refused(request, refused.error());
             }
-            if (answer instanceof PlatformAnswer.Unknown || answer instanceof PlatformAnswer.TokenRefused) {
-                // The reference stays: the next attempt checks it again.
-                return Uni.createFrom().item(PublishOutcome.failed(errorOf(answer)));
+            if (answer instanceof PlatformAnswer.Unknown unknown) {
+                // The reference stays: the next attempt checks it again. Out of attempts, the target is uncertain,
+                // since the check's own publish call may have gone through.
+                return Uni.createFrom().item(PublishOutcome.unknown(unknown.error()));
+            }
+            if (answer instanceof PlatformAnswer.TokenRefused refused) {
+                return Uni.createFrom().item(PublishOutcome.failed(refused.error()));
             }
             return Uni.createFrom().failure(new IllegalStateException("a processing check answered " + answer));
         });
@@ -172,6 +183,57 @@ public class PublicationLedger {
     private static String spoken(Duration duration) {
         long seconds = duration.toSeconds();
         return seconds >= 120 ? seconds / 60 + " minutes" : seconds + " seconds";
+    }
+
+    /**
+     * Settles an uncertain target from the ledger and, when its last call's outcome is unknown ({@code calling}), from
+     * what the platform shows; never calls create. No call made, or the last one refused: nothing can exist.
+     */
+    private Uni<PublishOutcome> reconcile(PublishRequest request, PlatformCalls calls) {
+        return publications.find(request.idempotencyToken()).flatMap(state -> {
+            if (state != null && ProviderPublicationRepository.PUBLISHED.equals(state.state())) {
+                return Uni.createFrom().item(PublishOutcome.published(state.providerPostId(), state.url()));
+            }
+            // A processing token is looked for like an interrupted call: a check may have sent the platform's last call
+            // (media_publish) before the worker lost the target. A reconciler never checks, which could publish.
+            if (state == null || !(ProviderPublicationRepository.CALLING.equals(state.state())
+                    || ProviderPublicationRepository.PROCESSING.equals(state.state()))) {
+                return Uni.createFrom().item(PublishOutcome.failed(notPublished(request)));
+            }
+            return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access ->
+                    access.granted() ? look(request, access.access(), calls, true)
+                            : Uni.createFrom().item(PublishOutcome.failed(access.refusal())));
+        });
+    }
+
+    private Uni<PublishOutcome> look(PublishRequest request, ProviderAccess access, PlatformCalls calls, boolean mayReplaceToken) {
+        return calls.find().apply(access).flatMap(answer -> {
+            if (answer instanceof PlatformAnswer.Published published) {
+                LOG.infof("post %s to account %s: reconciled, %s had published it as %s", request.postId(),
+                        request.accountId(), request.platform().wireName(), published.providerPostId());
+                return recordPublished(request, published);
+            }
+            if (answer instanceof PlatformAnswer.NotFound) {
+                return publications.refused(request.idempotencyToken(), Timestamps.now(clock))
+                        .replaceWith(PublishOutcome.failed(notPublished(request)));
+            }
+            if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
+                return withFreshToken(request, access, fresh -> look(request, fresh, calls, false));
+            }
+            TargetError error = errorOf(answer);
+            return Uni.createFrom().item(error.retryable() ? PublishOutcome.later(Duration.ZERO) : PublishOutcome.failed(error));
+        });
+    }
+
+    /** A look that could not be made: a retryable one leaves the outcome unknown, a final one fails the target. */
+    private static PublishOutcome couldNotLook(TargetError error) {
+        return error.retryable() ? PublishOutcome.unknown(error) : PublishOutcome.failed(error);
+    }
+
+    private static TargetError notPublished(PublishRequest request) {
+        return new TargetError(TargetError.PROVIDER_ERROR, "The delivery's last call to " + request.platform().displayName()
+                + " was interrupted, and " + request.platform().displayName() + " shows no post from it: nothing was published.",
+                false, Map.of("platform", request.platform().wireName(), "reconciled", true));
     }
 
     private static TargetError errorOf(PlatformAnswer answer) {

@@ -8,15 +8,26 @@ import java.time.Duration;
  * decided ({@link #later}).
  *
  * @param checkAgainIn set only by {@link #later}
+ * @param mayHavePublished set only by {@link #unknown}
  */
-public record PublishOutcome(boolean published, String providerPostId, String url, TargetError error, Duration checkAgainIn) {
+public record PublishOutcome(boolean published, String providerPostId, String url, TargetError error, Duration checkAgainIn,
+                             boolean mayHavePublished) {
 
     public static PublishOutcome published(String providerPostId, String url) {
-        return new PublishOutcome(true, providerPostId, url, null, null);
+        return new PublishOutcome(true, providerPostId, url, null, null, false);
     }
 
     public static PublishOutcome failed(TargetError error) {
-        return new PublishOutcome(false, null, null, error, null);
+        return new PublishOutcome(false, null, null, error, null, false);
+    }
+
+    /**
+     * Failed, but the platform may have published all the same (a timeout, a 5xx after the request reached it): a
+     * retry looks before it publishes, and when no attempt is left the target is {@code uncertain} until the
+     * reconciler learns what the platform did.
+     */
+    public static PublishOutcome unknown(TargetError error) {
+        return new PublishOutcome(false, null, null, error, null, true);
     }
 
     /**
@@ -29,7 +40,7 @@ public record PublishOutcome(boolean published, String providerPostId, String ur
         if (checkAgainIn == null || checkAgainIn.isNegative()) {
             throw new IllegalArgumentException("checkAgainIn must be zero or positive: " + checkAgainIn);
         }
-        return new PublishOutcome(false, null, null, null, checkAgainIn);
+        return new PublishOutcome(false, null, null, null, checkAgainIn, false);
     }
 
     public boolean isLater() {

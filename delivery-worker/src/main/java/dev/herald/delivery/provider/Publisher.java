@@ -2,7 +2,9 @@ package dev.herald.delivery.provider;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.TargetError;
 import io.smallrye.mutiny.Uni;
+import java.util.Map;
 
 /**
  * Publishes one target's post on its platform. Calls carry an idempotency token (post id + account id), and a
@@ -19,4 +21,16 @@ public interface Publisher {
      * explained is an item ({@link PublishOutcome#failed}).
      */
     Uni<PublishOutcome> publish(PublishRequest request);
+
+    /**
+     * Settles a target whose last call's outcome is unknown ({@code uncertain}) without ever publishing: published
+     * when the platform shows the post, failed (final) when it shows none, {@link PublishOutcome#later} when it cannot
+     * say now. A publisher that cannot look answers {@code publication_unconfirmed}.
+     */
+    default Uni<PublishOutcome> reconcile(PublishRequest request) {
+        return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PUBLICATION_UNCONFIRMED,
+                "Herald cannot ask " + request.platform().displayName() + " whether the interrupted delivery published"
+                        + " the post; check the account before posting it again.", false,
+                Map.of("platform", request.platform().wireName()))));
+    }
 }

@@ -80,6 +80,16 @@ public class SandboxPublisher implements Publisher {
                 });
     }
 
+    /** The sandbox remembers every token: its post if it published one, else nothing was published. */
+    @Override
+    public Uni<PublishOutcome> reconcile(PublishRequest request) {
+        return publications.publishedPost(request.idempotencyToken()).map(postId -> postId != null
+                ? PublishOutcome.published(postId, urlOf(request.platform(), postId))
+                : PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR, "The delivery's last call to the"
+                        + " sandbox provider was interrupted, and the sandbox published nothing.", false,
+                        Map.of("reconciled", true))));
+    }
+
     private static Behaviour behaviourOf(String username) {
         String name = username == null ? "" : username.toLowerCase(Locale.ROOT);
         if (name.startsWith(FAIL_PREFIX)) {

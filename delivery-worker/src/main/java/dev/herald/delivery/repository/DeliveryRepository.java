@@ -127,13 +127,73 @@ public class DeliveryRepository {
      * within the caller's transaction. False when the lease was lost: the caller then writes nothing else.
      */
     public Uni<Boolean> complete(SqlConnection connection, LeasedDelivery delivery, String status, String providerPostId,
-                                 String url, TargetError error, Instant now) {
+                                 String url, TargetError error, Instant now, Instant reconcileAt) {
         return connection.preparedQuery("""
                         update deliveries set status = $4, provider_post_id = $5, url = $6, last_error = $7::text::jsonb,
-                            completed_at = $8, updated_at = $8, lease_token = null, lease_until = null, next_attempt_at = null
+                            completed_at = $8, updated_at = $8, lease_token = null, lease_until = null, next_attempt_at = null,
+                            reconcile_at = $9
                         where post_id = $1 and account_id = $2 and lease_token = $3""")
                 .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), status,
+                        providerPostId, url, json(error), now, reconcileAt))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /** An uncertain delivery the reconciler holds, since when it is uncertain, and the looks made so far (this one included). */
+    public record UncertainDelivery(LeasedDelivery delivery, Instant uncertainSince, int checks) {
+    }
+
+    /**
+     * Claims up to {@code limit} uncertain deliveries whose next look is due, for the caller until {@code leaseUntil}
+     * (a reconciler that dies mid-look leaves them due again then). Each claim gets a new token, which
+     * {@link #settle} and {@link #reconcileLater} must present; rows another reconciler is claiming are skipped.
+     */
+    public Uni<List<UncertainDelivery>> claimUncertain(Instant now, Instant leaseUntil, int limit) {
+        return pool.preparedQuery("""
+                        with due as (
+                            select post_id, account_id from deliveries
+                            where status = 'uncertain' and reconcile_at <= $1
+                            order by reconcile_at
+                            limit $2
+                            for update skip locked)
+                        update deliveries d set reconcile_token = gen_random_uuid(), reconcile_at = $3,
+                            reconcile_checks = d.reconcile_checks + 1, updated_at = $1
+                        from due where d.post_id = due.post_id and d.account_id = due.account_id
+                        returning d.post_id, d.account_id, d.workspace_id, d.mode, d.platform, d.account_username, d.reservation_id,
+                            d.text, d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals,
+                            d.reconcile_token as lease_token, d.trace_parent, d.completed_at, d.reconcile_checks""")
+                .execute(SqlParameters.of(now, limit, leaseUntil))
+                .map(rows -> {
+                    List<UncertainDelivery> claimed = new ArrayList<>(rows.rowCount());
+                    for (Row row : rows) {
+                        // An uncertain row always has completed_at (the table's check): when it became uncertain.
+                        claimed.add(new UncertainDelivery(leased(row), row.getOffsetDateTime("completed_at").toInstant(),
+                                row.getInteger("reconcile_checks")));
+                    }
+                    return claimed;
+                });
+    }
+
+    /**
+     * Settles an uncertain delivery ({@code published} or {@code failed}) within the caller's transaction, if the
+     * caller's claim still holds. False otherwise: the caller then writes nothing else.
+     */
+    public Uni<Boolean> settle(SqlConnection connection, LeasedDelivery claimed, String status, String providerPostId,
+                               String url, TargetError error, Instant now) {
+        return connection.preparedQuery("""
+                        update deliveries set status = $4, provider_post_id = $5, url = $6, last_error = $7::text::jsonb,
+                            completed_at = $8, updated_at = $8, reconcile_token = null, reconcile_at = null
+                        where post_id = $1 and account_id = $2 and status = 'uncertain' and reconcile_token = $3""")
+                .execute(SqlParameters.of(claimed.postId(), claimed.accountId(), claimed.leaseToken(), status,
                         providerPostId, url, json(error), now))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /** The platform could not say yet: the uncertain delivery is looked at again at {@code nextLookAt}. */
+    public Uni<Boolean> reconcileLater(LeasedDelivery claimed, Instant nextLookAt, Instant now) {
+        return pool.preparedQuery("""
+                        update deliveries set reconcile_at = $4, reconcile_token = null, updated_at = $5
+                        where post_id = $1 and account_id = $2 and status = 'uncertain' and reconcile_token = $3""")
+                .execute(SqlParameters.of(claimed.postId(), claimed.accountId(), claimed.leaseToken(), nextLookAt, now))
                 .map(rows -> rows.rowCount() > 0);
     }
 

@@ -2,6 +2,7 @@ package dev.herald.delivery.repository;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 
@@ -49,11 +50,7 @@ public class ProviderPublicationRepository {
                                     from provider_publications where token = $1 for update""")
                             .execute(SqlParameters.of(token))
                             .flatMap(rows -> {
-                                var row = rows.iterator().next();
-                                var started = row.getOffsetDateTime("processing_started_at");
-                                Before before = new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url"),
-                                        row.getString("provider_ref"), started == null ? null : started.toInstant(),
-                                        row.getInteger("checks") + 1);
+                                Before before = before(rows.iterator().next(), 1);
                                 if (PUBLISHED.equals(before.state())) {
                                     return Uni.createFrom().item(before);
                                 }
@@ -69,6 +66,22 @@ public class ProviderPublicationRepository {
                                         .execute(SqlParameters.of(token, now)).replaceWith(before);
                             });
                 }));
+    }
+
+    /** The token's state as it stands, without a call (null when no call was ever made). */
+    public Uni<Before> find(String token) {
+        return pool.preparedQuery("""
+                        select state, provider_post_id, url, provider_ref, processing_started_at, checks
+                        from provider_publications where token = $1""")
+                .execute(SqlParameters.of(token))
+                .map(rows -> rows.rowCount() == 0 ? null : before(rows.iterator().next(), 0));
+    }
+
+    /** The row as {@link Before}, {@code checks} counting {@code newChecks} more than the row's. */
+    private static Before before(Row row, int newChecks) {
+        var started = row.getOffsetDateTime("processing_started_at");
+        return new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url"),
+                row.getString("provider_ref"), started == null ? null : started.toInstant(), row.getInteger("checks") + newChecks);
     }
 
     /** The platform published the token's post: later attempts answer it. */

@@ -36,4 +36,11 @@ public class SandboxPublicationRepository {
                     return new SandboxCall(row.getString("provider_post_id"), row.getInteger("publish_calls"));
                 });
     }
+
+    /** The post the sandbox published for {@code token}, or null when it published none (or was never called). */
+    public Uni<String> publishedPost(String token) {
+        return pool.preparedQuery("select provider_post_id from sandbox_publications where token = $1")
+                .execute(SqlParameters.of(token))
+                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("provider_post_id"));
+    }
 }

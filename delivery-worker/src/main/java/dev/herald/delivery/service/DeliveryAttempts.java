@@ -44,7 +44,8 @@ import org.jboss.logging.Logger;
  *   <li>usage-service refuses ({@code usage_limit_exceeded}, {@code account_capacity_exceeded}): failed, not
  *       retryable, and not an attempt (the provider was never called);</li>
  *   <li>usage-service cannot answer: postponed with backoff, not an attempt, never a failure;</li>
- *   <li>published: final; failed and not retryable, or out of attempts: final with the error;</li>
+ *   <li>published: final; failed and not retryable, or out of attempts: final with the error, as {@code uncertain}
+ *       when the last call's outcome is unknown (the {@link UncertainReconciler} settles it later);</li>
  *   <li>failed and retryable: pending again after {@link RetryBackoff};</li>
  *   <li>not final yet ({@link PublishOutcome#later}: the platform is processing, or an ingest slot is busy):
  *       pending again after the publisher's delay, and the call is not counted as an attempt.</li>
@@ -169,7 +170,8 @@ public class DeliveryAttempts {
                     .onFailure().recoverWithItem(failure -> {
                         LOG.warnf("publishing post %s to account %s (attempt %d) failed: %s", delivery.postId(),
                                 delivery.accountId(), attempt, failure.toString());
-                        return PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
+                        // No answer: the platform may have published all the same.
+                        return PublishOutcome.unknown(new TargetError(TargetError.PROVIDER_ERROR,
                                 "The platform did not answer the delivery attempt.", true, Map.of()));
                     })
                     .invoke(outcome -> call.stop(metrics.timer("herald.delivery.attempts", "platform", delivery.platform().wireName(),
@@ -197,7 +199,9 @@ public class DeliveryAttempts {
         }
         TargetError error = outcome.error();
         if (!error.retryable() || attempt >= config.maxAttempts()) {
-            return finish(delivery, DeliveryStatus.FAILED, null, null, error, attempt);
+            // A last call whose outcome is unknown leaves the target uncertain, for the reconciler to settle.
+            return finish(delivery, outcome.mayHavePublished() ? DeliveryStatus.UNCERTAIN : DeliveryStatus.FAILED,
+                    null, null, error, attempt);
         }
         Instant now = Timestamps.now(clock);
         Duration wait = backoff.before(attempt, providerAsked(error));
@@ -250,7 +254,9 @@ public class DeliveryAttempts {
         TargetCompletedEvent event = new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE,
                 now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
                 delivery.reservationId(), status, attempts, providerPostId, url, error, now);
-        return pool.withTransaction(connection -> deliveries.complete(connection, delivery, status, providerPostId, url, error, now)
+        Instant reconcileAt = DeliveryStatus.UNCERTAIN.equals(status) ? now.plus(config.reconcile().firstLook()) : null;
+        return pool.withTransaction(connection -> deliveries.complete(connection, delivery, status, providerPostId, url, error,
+                        now, reconcileAt)
                         .flatMap(held -> held ? outbox.append(connection, event, delivery.traceParent()).replaceWith(true) : Uni.createFrom().item(false)))
                 .flatMap(held -> {
                     if (!held) {

@@ -195,11 +195,11 @@ class ClaimLoopTest {
             assertThat(deliveries.scheduleRetry(first, error, later, later).await().atMost(WAIT)).isFalse();
             assertThat(deliveries.defer(first, 1, later, later).await().atMost(WAIT)).isFalse();
             assertThat(pool.withTransaction(connection -> deliveries.complete(connection, first, "published", "sbx_x", null,
-                    null, later)).await().atMost(WAIT)).isFalse();
+                    null, later, null)).await().atMost(WAIT)).isFalse();
 
             assertThat(deliveries.startAttempt(second, later, later.plusSeconds(60)).await().atMost(WAIT)).contains(1);
             assertThat(pool.withTransaction(connection -> deliveries.complete(connection, second, "published", "sbx_y",
-                    "https://sandbox.herald.invalid/tiktok/sbx_y", null, later)).await().atMost(WAIT)).isTrue();
+                    "https://sandbox.herald.invalid/tiktok/sbx_y", null, later, null)).await().atMost(WAIT)).isTrue();
             var row = delivery(postId, accountId);
             assertThat(row).containsEntry("status", "published").containsEntry("provider_post_id", "sbx_y")
                     .containsEntry("attempts", 1).containsEntry("lease_token", null);

@@ -20,6 +20,21 @@ public enum Meter {
         return wireName;
     }
 
+    /** How far the spec lets media's last transfer of a period go past the allowance: one file of 128 MiB. */
+    public static final long MEDIA_OVERAGE_BYTES = 128L * 1024 * 1024;
+
+    /**
+     * Whether {@code units} more fit when {@code counted} (used plus reserved) are already taken of {@code limit}.
+     * Media may overshoot by {@link #MEDIA_OVERAGE_BYTES} once, with the transfer that begins while something is
+     * left; other meters never overshoot.
+     */
+    public boolean admits(long counted, long units, long limit) {
+        if (counted + units <= limit) {
+            return true;
+        }
+        return this == MEDIA_BYTES && counted < limit && counted + units - limit <= MEDIA_OVERAGE_BYTES;
+    }
+
     /** This meter's monthly allowance; null when unlimited. */
     public Long limitIn(Allowances allowances) {
         return switch (this) {

@@ -63,14 +63,68 @@ public class ReservationService {
 
     /**
      * Reserves {@code units} in the period containing {@code at} (default now). The same id again answers
-     * the existing reservation; with another meter or number of units it is a conflict.
+     * the existing reservation; with another meter or number of units it is a conflict, except for media
+     * ({@link #reserveMedia}).
      */
     public Uni<ReservationOutcome> reserve(String workspaceId, Mode mode, ReservationRequest request) {
+        if (request.meter() == Meter.MEDIA_BYTES) {
+            return Panache.withTransaction(() -> reserveMedia(workspaceId, mode, request))
+                    // Two first calls with one id raced: the loser's second look finds the winner's row.
+                    .onFailure(UniqueViolation::causedBy).recoverWithUni(() ->
+                            Panache.withTransaction(() -> reserveMedia(workspaceId, mode, request)));
+        }
         return Panache.withTransaction(() -> reserveOnce(workspaceId, mode, request))
                 // Two first calls with one id raced on different meter rows: the loser answers as a replay.
                 .onFailure(UniqueViolation::causedBy).recoverWithUni(() -> Panache.withSession(() ->
                         reservations.findInTenant(workspaceId, mode, request.id())
                                 .map(existing -> replay(existing, request))));
+    }
+
+    /**
+     * Media bytes: one reservation per destination, whatever its number of transfers, charged once for the largest
+     * (the spec's rule). The same id with more units grows the reservation to them, checked like a new transfer of
+     * that size; with the same or fewer units it answers the reservation unchanged. Growth happens only while the
+     * reservation is {@code reserved}; a consumed or released one is answered as it is. The reservation's row is
+     * locked before its meter's (consume's order), so concurrent growths of one destination count once.
+     */
+    private Uni<ReservationOutcome> reserveMedia(String workspaceId, Mode mode, ReservationRequest request) {
+        return reservations.findInTenantForUpdate(workspaceId, mode, request.id()).flatMap(existing -> {
+            if (existing == null) {
+                return reserveOnce(workspaceId, mode, request);
+            }
+            if (!existing.meter.equals(request.meter().wireName())) {
+                return Uni.createFrom().item(replay(existing, request));
+            }
+            if (!UsageReservation.STATUS_RESERVED.equals(existing.status) || existing.units >= request.units()) {
+                return Uni.createFrom().item(new ReservationOutcome(toWire(existing), false));
+            }
+            return grow(existing, request);
+        });
+    }
+
+    private Uni<ReservationOutcome> grow(ReservationEntity reservation, ReservationRequest request) {
+        Mode mode = Mode.fromWire(reservation.mode).orElseThrow();
+        Instant now = Timestamps.now(clock);
+        Meter meterKind = request.meter();
+        UsagePeriod period = new UsagePeriod(reservation.periodStart, reservation.periodEnd);
+        return subscriptions.findInTenant(reservation.workspaceId, mode).flatMap(row -> {
+            SubscriptionState state = SubscriptionState.of(mode, row);
+            // The allowance as it stands now (an upgrade mid-period counts), in the reservation's own period.
+            Long limit = meterKind.limitIn(state.allowancesAt(now));
+            return meters.lockOrCreate(reservation.workspaceId, mode, meterKind, period, now).flatMap(meter -> {
+                long othersCounted = meter.used + meter.reserved - reservation.units;
+                if (limit != null && !meterKind.admits(othersCounted, request.units(), limit)) {
+                    return Uni.createFrom().failure(limitExceeded(mode, state, reservation.periodStart, now, meterKind, limit, meter));
+                }
+                meter.reserved += request.units() - reservation.units;
+                meter.updatedAt = now;
+                reservation.units = request.units();
+                reservation.updatedAt = now;
+                return reservations.flush()
+                        .flatMap(flushed -> emit(UsageEvent.RESERVED, reservation))
+                        .map(wire -> new ReservationOutcome(wire, false));
+            });
+        });
     }
 
     private Uni<ReservationOutcome> reserveOnce(String workspaceId, Mode mode, ReservationRequest request) {
@@ -90,7 +144,7 @@ public class ReservationService {
                             if (raced != null) {
                                 return Uni.createFrom().item(replay(raced, request));
                             }
-                            if (limit != null && meter.used + meter.reserved + request.units() > limit) {
+                            if (limit != null && !request.meter().admits(meter.used + meter.reserved, request.units(), limit)) {
                                 return Uni.createFrom().failure(limitExceeded(mode, state, at, now, request.meter(), limit, meter));
                             }
                             meter.reserved += request.units();
@@ -225,7 +279,7 @@ public class ReservationService {
         }
         return meters.find(reservation.workspaceId, mode, meter, period.start()).flatMap(row -> {
             UsageMeterEntity counted = row != null ? row : emptyMeter(reservation.workspaceId, mode, meter, period, now);
-            if (counted.used + counted.reserved + reservation.units > limit) {
+            if (!meter.admits(counted.used + counted.reserved, reservation.units, limit)) {
                 return Uni.createFrom().failure(limitExceeded(mode, state, consumedAt, now, meter, limit, counted));
             }
             return Uni.createFrom().voidItem();

@@ -191,12 +191,46 @@ class ReservationResourceTest {
         as(workspace, Mode.LIVE).get("/internal/reservations/too-many").then().statusCode(404);
         assertThat(count("select count(*) from outbox where message_key = ?", workspace + ":live")).isEqualTo(events);
 
-        // Refused in a period nobody has reserved in yet: not even the meter row is left behind.
-        reserve(Mode.LIVE, "huge", "media_bytes", 1_000_000_001L, null).then().statusCode(429)
+        // Refused in a period nobody has reserved in yet: not even the meter row is left behind. (Media may
+        // overshoot its allowance by one file of 128 MiB, so "huge" is one byte more than that.)
+        reserve(Mode.LIVE, "huge", "media_bytes", 1_000_000_000L + 128L * 1024 * 1024 + 1, null).then().statusCode(429)
                 .body("error.details.limit", equalTo(1_000_000_000)).body("error.details.used", equalTo(0));
         assertThat(count("select count(*) from usage_meters where workspace_id = ? and meter = 'media_bytes'", workspace)).isZero();
         // The rest of the allowance is still there.
         reserve(Mode.LIVE, "fits", "publications", 2, null).then().statusCode(201);
+    }
+
+    @Test
+    void mediaIsChargedOnceForItsLargestTransferAndTheLastMayOvershootByOneFile() throws Exception {
+        long events = count("select count(*) from outbox where message_key = ?", workspace + ":live");
+        reserve(Mode.LIVE, "media-a", "media_bytes", 600_000_000L, null).then().statusCode(201).body("data.units", equalTo(600_000_000));
+        // A smaller transfer of the same destination changes nothing; a larger one grows its reservation.
+        reserve(Mode.LIVE, "media-a", "media_bytes", 500_000_000L, null).then().statusCode(200).body("data.units", equalTo(600_000_000));
+        reserve(Mode.LIVE, "media-a", "media_bytes", 700_000_000L, null).then().statusCode(200)
+                .body("data.units", equalTo(700_000_000)).body("data.status", equalTo("reserved"));
+        assertThat(media()).isEqualTo(meter(0, 700_000_000L, 1_000_000_000L, MARCH_END));
+
+        // 300 MB are left: a 400 MB transfer starts while something is left and overshoots by 100 MB (< 128 MiB).
+        reserve(Mode.LIVE, "media-b", "media_bytes", 400_000_000L, null).then().statusCode(201);
+        assertThat(media()).isEqualTo(meter(0, 1_100_000_000L, 1_000_000_000L, MARCH_END));
+        // Nothing is left, so nothing more starts, however small.
+        reserve(Mode.LIVE, "media-c", "media_bytes", 1, null).then().statusCode(429)
+                .body("error.details.metric", equalTo("media_bytes")).body("error.details.remaining", equalTo(0));
+        // Growing the last transfer past one file of overshoot is refused and leaves it as it was.
+        reserve(Mode.LIVE, "media-b", "media_bytes", 300_000_000L + 128L * 1024 * 1024 + 1, null).then().statusCode(429);
+        as(workspace, Mode.LIVE).get("/internal/reservations/media-b").then().statusCode(200).body("data.units", equalTo(400_000_000));
+
+        as(workspace, Mode.LIVE).post("/internal/reservations/media-a/consume").then().statusCode(200);
+        // A consumed destination was charged for its largest transfer; a later, larger call charges nothing more.
+        reserve(Mode.LIVE, "media-a", "media_bytes", 800_000_000L, null).then().statusCode(200)
+                .body("data.units", equalTo(700_000_000)).body("data.status", equalTo("consumed"));
+        assertThat(media()).isEqualTo(meter(700_000_000L, 400_000_000L, 1_000_000_000L, MARCH_END));
+        // Created, grown, created, consumed: one event per change.
+        assertThat(count("select count(*) from outbox where message_key = ?", workspace + ":live")).isEqualTo(events + 4);
+    }
+
+    private JsonNode media() {
+        return usage(workspace, Mode.LIVE).get("media_bytes");
     }
 
     @Test

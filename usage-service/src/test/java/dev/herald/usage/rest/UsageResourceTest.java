@@ -119,18 +119,19 @@ class UsageResourceTest {
     }
 
     @Test
-    void entitlementsTellTheGatewayTheRateAndTheApiRequestAllowance() {
+    void entitlementsTellTheRateTheApiRequestAllowanceAndTheConcurrentIngests() {
         JsonNode body = json(as(workspace, Mode.LIVE).get("/internal/entitlements").then().statusCode(200).extract().response());
         assertThat(body).isEqualTo(json("""
                 {"data":{"plan":"free","plan_source":"free",
                  "period":{"start":"2026-03-01T00:00:00Z","end":"2026-04-01T00:00:00Z"},
-                 "rate_limit":{"per_minute":30},"api_requests_limit":2000}}"""));
+                 "rate_limit":{"per_minute":30},"api_requests_limit":2000,"concurrent_ingests":1}}"""));
         as(workspace, Mode.TEST).body("{\"plan\":\"scale\",\"plan_source\":\"comp\",\"grace_ends_at\":\"2026-06-30T00:00:00Z\"}")
                 .put("/internal/subscription").then().statusCode(200)
                 .body("data.grace_ends_at", equalTo("2026-06-30T00:00:00Z"));
         as(workspace, Mode.TEST).get("/internal/entitlements").then().statusCode(200)
                 .body("data.plan", equalTo("scale")).body("data.plan_source", equalTo("comp"))
-                .body("data.rate_limit.per_minute", equalTo(300)).body("data.api_requests_limit", equalTo(10000));
+                .body("data.rate_limit.per_minute", equalTo(300)).body("data.api_requests_limit", equalTo(10000))
+                .body("data.concurrent_ingests", equalTo(10));
     }
 
     @Test

@@ -62,6 +62,12 @@ public class FacebookPublisher implements Publisher {
                 access -> findPost(access, text, video)));
     }
 
+    /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
+    @Override
+    public Uni<PublishOutcome> reconcile(PublishRequest request) {
+        return publish(request);
+    }
+
     private Uni<PlatformAnswer> createPost(ProviderAccess access, Post.Media media, boolean video, String text, String link) {
         String page = access.externalId();
         Uni<Response> call = media == null ? api.feed(PlatformResponses.bearer(access), page, text, link)

@@ -90,6 +90,12 @@ public class InstagramPublisher implements Publisher {
                 access -> findPost(access, caption)));
     }
 
+    /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
+    @Override
+    public Uni<PublishOutcome> reconcile(PublishRequest request) {
+        return publish(request);
+    }
+
     /** The Reels container; Instagram then fetches and processes the video, which later attempts check. */
     private Uni<PlatformAnswer> createReel(ProviderAccess access, ObjectNode container) {
         return api.createContainer(PlatformResponses.bearer(access), access.externalId(), json(container)).map(response -> {

@@ -71,6 +71,12 @@ public class LinkedInPublisher implements Publisher {
                 access -> findPost(access, commentary)));
     }
 
+    /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
+    @Override
+    public Uni<PublishOutcome> reconcile(PublishRequest request) {
+        return publish(request);
+    }
+
     private Uni<PlatformAnswer> createPost(ProviderAccess access, String commentary, String visibility) {
         String body;
         try {

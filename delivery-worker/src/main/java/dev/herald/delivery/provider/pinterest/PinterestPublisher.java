@@ -90,6 +90,12 @@ public class PinterestPublisher implements Publisher {
                 access -> findPin(access, boardId, description)));
     }
 
+    /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
+    @Override
+    public Uni<PublishOutcome> reconcile(PublishRequest request) {
+        return publish(request);
+    }
+
     private Uni<PlatformAnswer> createPin(ProviderAccess access, ObjectNode pin) {
         String body;
         try {

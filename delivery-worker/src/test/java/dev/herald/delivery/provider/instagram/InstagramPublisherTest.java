@@ -307,6 +307,29 @@ class InstagramPublisherTest {
         assertThat(fake.find(postRequestedFor(urlPathEqualTo(IG + USER + "/media_publish")))).isEmpty();
     }
 
+    @Test
+    void anUncertainReelIsSettledByLookingForItsCaptionNeverByPublishingItsContainer() throws Exception {
+        containerCreated("c-unsure");
+        assertThat(publish("Unsure reel", REEL, 1).isLater()).isTrue();
+        fake.register(get(urlPathEqualTo(IG + "c-unsure")).willReturn(okJson("{\"status_code\":\"FINISHED\",\"id\":\"c-unsure\"}")));
+        fake.register(post(urlPathEqualTo(IG + USER + "/media_publish")).willReturn(aResponse().withStatus(503)));
+        PublishOutcome lost = publish("Unsure reel", REEL, 5);
+        assertThat(lost.mayHavePublished()).as("media_publish may have gone through").isTrue();
+        fake.register(get(urlPathEqualTo(IG + USER + "/media")).willReturn(okJson("{\"data\":[]}")));
+
+        PublishOutcome settled = publisher.reconcile(target.reconciling("Unsure reel", REEL, LiveTarget.noOptions(), 5))
+                .await().atMost(Duration.ofSeconds(30));
+
+        assertThat(settled.published()).isFalse();
+        assertThat(settled.error().retryable()).isFalse();
+        assertThat(settled.error().details()).containsEntry("reconciled", true);
+        // Looked only: the finished container was neither checked again nor published.
+        fake.verifyThat(1, WireMock.getRequestedFor(urlPathEqualTo(IG + "c-unsure")));
+        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(IG + USER + "/media_publish")));
+        fake.verifyThat(1, WireMock.getRequestedFor(urlPathEqualTo(IG + USER + "/media")).withQueryParam("limit", equalTo("25")));
+        assertThat(ledger()).containsEntry("state", "refused");
+    }
+
     private static String sha256(String text) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     }
