@@ -39,7 +39,7 @@ public class FacebookComments implements CommentsProvider {
     @Override
     public Uni<List<ProviderComment>> read(ActingAccount account, String providerPostId) {
         return api.comments(account.bearer(), providerPostId, FIELDS, "stream", "reverse_chronological", PAGE_SIZE)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), failure))
+                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     Instant now = clock.instant();
@@ -62,10 +62,10 @@ public class FacebookComments implements CommentsProvider {
     @Override
     public Uni<ProviderComment> reply(ActingAccount account, String providerCommentId, String text) {
         return api.reply(account.bearer(), providerCommentId, text)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), failure))
+                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
-                    String id = ProviderAnswers.requiredText(platform(), body.path("id"));
+                    String id = ProviderAnswers.requiredText(platform(), account, body.path("id"));
                     return new ProviderComment(id, providerCommentId, text, account.name(), account.username(), true,
                             clock.instant());
                 });

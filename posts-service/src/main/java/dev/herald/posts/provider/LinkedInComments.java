@@ -52,7 +52,7 @@ public class LinkedInComments implements CommentsProvider {
     public Uni<List<ProviderComment>> read(ActingAccount account, String providerPostId) {
         return api.comments(account.bearer(), config.linkedinApiVersion(), LinkedInCommentsApi.PROTOCOL_VERSION,
                         encode(providerPostId), PAGE_SIZE)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), failure))
+                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
                     Instant now = clock.instant();
@@ -89,7 +89,7 @@ public class LinkedInComments implements CommentsProvider {
         }
         return api.create(account.bearer(), config.linkedinApiVersion(), LinkedInCommentsApi.PROTOCOL_VERSION,
                         encode(providerCommentId), body)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), failure))
+                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     String restliId = response.getHeaderString("x-restli-id");
                     JsonNode created = PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
@@ -97,7 +97,7 @@ public class LinkedInComments implements CommentsProvider {
                     if (urn == null && restliId != null && parts.matches()) {
                         urn = restliId.startsWith("urn:") ? restliId : "urn:li:comment:(" + parts.group(1) + "," + restliId + ")";
                     }
-                    urn = ProviderAnswers.requiredText(platform(), urn == null ? mapper.nullNode() : mapper.getNodeFactory().textNode(urn));
+                    urn = ProviderAnswers.requiredText(platform(), account, urn == null ? mapper.nullNode() : mapper.getNodeFactory().textNode(urn));
                     return new ProviderComment(urn, providerCommentId, text, account.name(), account.access().externalId(), true,
                             millis(created.path("created").path("time"), clock.instant()));
                 });

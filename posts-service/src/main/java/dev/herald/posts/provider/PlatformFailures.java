@@ -19,8 +19,9 @@ import java.util.function.BiFunction;
 /**
  * How a comment call's answer reaches the customer (decision 138): a 2xx is read; a refused token is
  * {@link TokenRefused}; the platform's own rate limit is {@code 503 service_unavailable} with its Retry-After (it is
- * not the customer's allowance, so never {@code 429}); anything else the platform answered, and no answer at all, is
- * {@code 502 provider_error} with {@code platform}, {@code provider_status} and {@code provider_code}.
+ * not the customer's allowance, so never {@code 429}; the envelope's 503 carries no details, so the message names the
+ * platform and the wait); anything else the platform answered, and no answer at all, is {@code 502 provider_error}
+ * with {@code account_id}, {@code platform}, {@code provider_status} and {@code provider_code}.
  */
 public final class PlatformFailures {
     static final long DEFAULT_RETRY_AFTER_SECONDS = 60;
@@ -46,7 +47,7 @@ public final class PlatformFailures {
         } catch (Exception e) {
             body = mapper.createObjectNode();
             if (status / 100 == 2) {
-                throw failed(platform, status, null, "answered something Herald cannot read");
+                throw failed(platform, account, status, null, "answered something Herald cannot read");
             }
         }
         if (status / 100 == 2) {
@@ -58,42 +59,45 @@ public final class PlatformFailures {
         }
         if (error.kind() == Kind.RATE_LIMITED) {
             long seconds = retryAfterSeconds(response.getHeaderString("Retry-After"));
-            Map<String, Object> details = details(platform, status, error.providerCode());
-            details.put("retry_after_seconds", seconds);
             return throwing(new ApiException(ErrorCode.SERVICE_UNAVAILABLE, platform.displayName()
-                    + " is limiting Herald's calls for this account; try again in " + seconds + " seconds.",
-                    details, Map.of("Retry-After", Long.toString(seconds))));
+                    + " is limiting Herald's calls for this account (" + (error.providerCode() == null ? "HTTP " + status
+                    : error.providerCode()) + "); try again in " + seconds + " seconds.",
+                    Map.of(), Map.of("Retry-After", Long.toString(seconds))));
         }
-        throw failed(platform, status, error.providerCode(), error.message());
+        throw failed(platform, account, status, error.providerCode(), error.message());
     }
 
     /** No answer (a timeout, a refused or broken connection); the cause stays in the log. */
-    static <T> Uni<T> unreachable(Platform platform, Throwable failure) {
+    static <T> Uni<T> unreachable(Platform platform, ActingAccount account, Throwable failure) {
         if (failure instanceof ApiException || failure instanceof TokenRefused) {
             return Uni.createFrom().failure(failure);
         }
         org.jboss.logging.Logger.getLogger(PlatformFailures.class).warnf("%s comments: no answer (%s)",
                 platform.wireName(), failure.toString());
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("account_id", account.access().accountId());
+        details.put("platform", platform.wireName());
         return Uni.createFrom().failure(new ApiException(ErrorCode.PROVIDER_ERROR,
-                platform.displayName() + " did not answer; try again shortly.", Map.of("platform", platform.wireName())));
+                platform.displayName() + " did not answer; try again shortly.", details));
     }
 
     /** The platform refused the token accounts-service had just renewed: nothing more Herald can do now. */
-    public static ApiException refusedAgain(Platform platform) {
+    public static ApiException refusedAgain(Platform platform, ActingAccount account) {
         return new ApiException(ErrorCode.PROVIDER_ERROR, platform.displayName()
                 + " refused the account's renewed access token; reconnect the account if this persists.",
-                details(platform, 401, null));
+                details(platform, account, 401, null));
     }
 
-    private static ApiException failed(Platform platform, int status, String providerCode, String message) {
+    private static ApiException failed(Platform platform, ActingAccount account, int status, String providerCode, String message) {
         String text = message == null || message.isBlank()
                 ? platform.displayName() + " answered HTTP " + status + "."
                 : platform.displayName() + " answered HTTP " + status + ": " + message;
-        return new ApiException(ErrorCode.PROVIDER_ERROR, text, details(platform, status, providerCode));
+        return new ApiException(ErrorCode.PROVIDER_ERROR, text, details(platform, account, status, providerCode));
     }
 
-    private static Map<String, Object> details(Platform platform, int status, String providerCode) {
+    private static Map<String, Object> details(Platform platform, ActingAccount account, int status, String providerCode) {
         Map<String, Object> details = new LinkedHashMap<>();
+        details.put("account_id", account.access().accountId());
         details.put("platform", platform.wireName());
         details.put("provider_status", status);
         if (providerCode != null && !providerCode.isBlank()) {

@@ -12,11 +12,11 @@ final class ProviderAnswers {
     }
 
     /** The id a created comment comes back with; a success without one cannot be stored or replied to later. */
-    static String requiredText(Platform platform, JsonNode value) {
+    static String requiredText(Platform platform, ActingAccount account, JsonNode value) {
         if (!value.isTextual() || value.asText().isBlank()) {
             throw new ApiException(ErrorCode.PROVIDER_ERROR, platform.displayName()
                     + " accepted the reply but did not say its id; look for it on " + platform.displayName() + ".",
-                    Map.of("platform", platform.wireName()));
+                    Map.of("account_id", account.access().accountId(), "platform", platform.wireName()));
         }
         return value.asText();
     }

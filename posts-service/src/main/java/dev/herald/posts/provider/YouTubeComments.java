@@ -44,7 +44,7 @@ public class YouTubeComments implements CommentsProvider {
     @Override
     public Uni<List<ProviderComment>> read(ActingAccount account, String providerPostId) {
         return api.threads(account.bearer(), "snippet,replies", providerPostId, PAGE_SIZE, "time", "plainText")
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), failure))
+                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
                     Instant now = clock.instant();
@@ -92,10 +92,10 @@ public class YouTubeComments implements CommentsProvider {
             return Uni.createFrom().failure(new IllegalStateException("a reply cannot be serialized", e));
         }
         return api.reply(account.bearer(), "snippet", body)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), failure))
+                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode created = PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
-                    String id = ProviderAnswers.requiredText(platform(), created.path("id"));
+                    String id = ProviderAnswers.requiredText(platform(), account, created.path("id"));
                     return new ProviderComment(id, providerCommentId, text, account.name(), account.username(), true,
                             time(created.path("snippet").path("publishedAt"), clock.instant()));
                 });

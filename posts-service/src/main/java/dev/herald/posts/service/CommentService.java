@@ -169,11 +169,10 @@ public class CommentService {
     private static ApiException commentsUnavailable(Mode mode, Platform platform) {
         if (mode == Mode.LIVE && platform == Platform.TIKTOK) {
             return new ApiException(ErrorCode.COMMENTS_UNAVAILABLE, "TikTok's public APIs (Content Posting, Display) do not "
-                    + "let apps like Herald read or answer comments, so live TikTok accounts have no comments here.",
-                    Map.of("platform", platform.wireName()));
+                    + "let apps like Herald read or answer comments, so live TikTok accounts have no comments here.");
         }
         return new ApiException(ErrorCode.COMMENTS_UNAVAILABLE,
-                platform.displayName() + " does not offer comments through its API.", Map.of("platform", platform.wireName()));
+                platform.displayName() + " does not offer comments through its API.");
     }
 
     static Comment toWire(CommentEntity comment) {

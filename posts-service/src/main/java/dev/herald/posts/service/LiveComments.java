@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
@@ -140,6 +141,15 @@ public class LiveComments {
         return failure instanceof ApiException api && api.code() == ErrorCode.CONFLICT;
     }
 
+    /**
+     * The account cannot be replied as: the spec's {@code 409 conflict} with {@code reason: account_disconnected} (a
+     * revoked grant disconnects the account, decision 114) and accounts-service's message, which says why.
+     */
+    private static ApiException disconnected(Account account, Throwable failure) {
+        return new ApiException(ErrorCode.CONFLICT, failure.getMessage(),
+                Map.of("reason", "account_disconnected", "account_id", account.id()));
+    }
+
     private Uni<Void> store(String workspaceId, List<Read> reads, Instant readAt) {
         return Panache.withTransaction(() -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
@@ -189,6 +199,7 @@ public class LiveComments {
                             CommentEntity row = row(workspaceId, thread.postId, thread.accountId, thread.platform, created);
                             return Panache.withTransaction(() -> comments.upsertLive(row)).replaceWith(row);
                         })
+                        .onFailure(LiveComments::cannotActAs).transform(failure -> disconnected(account, failure))
                         .onFailure().call(failure -> release(workspaceId, reservationId)))
                 .call(() -> consume(workspaceId, reservationId));
     }
@@ -204,7 +215,7 @@ public class LiveComments {
         return call.apply(acting).onFailure(TokenRefused.class).recoverWithUni(refused ->
                 accounts.access(workspaceId, Mode.LIVE, acting.access().accountId(), ((TokenRefused) refused).refusedToken())
                         .flatMap(renewed -> call.apply(acting.with(renewed)))
-                        .onFailure(TokenRefused.class).transform(again -> PlatformFailures.refusedAgain(platform)));
+                        .onFailure(TokenRefused.class).transform(again -> PlatformFailures.refusedAgain(platform, acting)));
     }
 
     private CommentEntity row(String workspaceId, String postId, String accountId, String platform, ProviderComment comment) {
