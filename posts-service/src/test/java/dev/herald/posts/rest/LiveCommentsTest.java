@@ -348,6 +348,46 @@ class LiveCommentsTest {
     }
 
     @Test
+    void aTokenRefusedAgainAfterItsRenewalIsAProviderErrorAndNothingIsCharged() throws Exception {
+        String account = liveAccount("linkedin", "urn:li:person:brand2", "AQV-stale");
+        String post = publishedLive(account, "linkedin", "urn:li:share:7002");
+        fake.register(get(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7002/comments"))
+                .willReturn(aResponse().withStatus(401).withHeader("Content-Type", "application/json")
+                        .withBody("{\"status\":401,\"serviceErrorCode\":65601,\"code\":\"REVOKED_ACCESS_TOKEN\","
+                                + "\"message\":\"The token used in the request has been revoked by the user\"}")));
+
+        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(502)
+                .body("error.code", equalTo("provider_error"))
+                .body("error.details.provider_status", equalTo(401))
+                .body("error.details.platform", equalTo("linkedin"));
+        assertThat(FakeUpstreams.renewals(account)).isEqualTo(1);
+        fake.verifyThat(1, getRequestedFor(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7002/comments"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer AQV-stale")));
+        fake.verifyThat(1, getRequestedFor(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7002/comments"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer AQV-stale-renewed")));
+        assertThat(commentRequests()).isEqualTo(Map.of("released", 1L));
+    }
+
+    @Test
+    void aReplyWhoseConnectionBreaksIsAProviderErrorAndItsCommentRequestIsReleased() throws Exception {
+        String account = liveAccount("instagram", "17841400000000002", "IGAA-token-2");
+        String post = publishedLive(account, "instagram", "17895695668004551");
+        fake.register(get(urlPathEqualTo("/ig/v24.0/17895695668004551/comments")).willReturn(okJson("""
+                {"data":[{"id":"17873440459141031","text":"Nice","username":"grace","timestamp":"2026-11-20T10:00:00+0000"}]}""")));
+        fake.register(post(urlPathEqualTo("/ig/v24.0/17873440459141031/replies"))
+                .willReturn(aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
+        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200).body("data", hasSize(1));
+
+        as(workspace, Mode.LIVE).body("{\"comment_id\":\"" + stableId(account, "17873440459141031") + "\",\"text\":\"Thanks\"}")
+                .post("/comments").then().statusCode(502)
+                .body("error.code", equalTo("provider_error"))
+                .body("error.message", equalTo("Instagram did not answer; try again shortly."))
+                .body("error.details.account_id", equalTo(account));
+        assertThat(commentRequests()).isEqualTo(Map.of("consumed", 1L, "released", 1L));
+        assertThat(PostsTestSupport.count("select count(*) from comments where account_id = ?", account)).isEqualTo(1);
+    }
+
+    @Test
     void aUsedUpAllowanceRefusesWithTheUsageDetailsBeforeAnyPlatformCall() throws Exception {
         String account = liveAccount("facebook", PAGE, "EAAG-page-token");
         String post = publishedLive(account, "facebook", PAGE + "_5554");
