@@ -5,17 +5,27 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
-/** accounts-service's account lookup, as posts-service calls it. Answers are read by {@link AccountsClient}. */
+/**
+ * accounts-service's account lookup and provider access (decision 114), as posts-service calls them. Answers are
+ * read by {@link AccountsClient}.
+ */
 @RegisterRestClient(configKey = "accounts-service")
-@Path("/internal/accounts/lookup")
+@Path("/internal/accounts")
 @Produces(MediaType.APPLICATION_JSON)
 public interface AccountsServiceApi {
     @POST
+    @Path("/lookup")
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<Response> lookup(@HeaderParam("authorization") String bearer, String body);
+
+    @POST
+    @Path("/{id}/access-token")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> accessToken(@HeaderParam("authorization") String bearer, @PathParam("id") String accountId, String body);
 }

@@ -18,7 +18,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * Publication reservations, owned by usage-service, which checks the allowance and live account capacity
+ * Publication and comment-request reservations, owned by usage-service, which checks the allowance and live account capacity
  * atomically (spec section 8). Both calls are idempotent per reservation id, so a retry never charges twice.
  */
 @ApplicationScoped
@@ -70,6 +70,20 @@ public class UsageClient {
                 .map(response -> switch (response.getStatus()) {
                     case 200, 404 -> null;
                     default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);
+                });
+    }
+
+    /** Counts a reservation as used (a comment request whose platform call succeeded); a consumed one is fine. */
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
+    public Uni<Void> consume(String workspaceId, Mode mode, String reservationId) {
+        return api.consume(bearer.of(workspaceId, mode), reservationId, "{}")
+                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .map(response -> {
+                    if (response.getStatus() == 200) {
+                        return null;
+                    }
+                    throw UpstreamResponses.refusal(mapper, response, SERVICE);
                 });
     }
 }

@@ -22,6 +22,11 @@ public interface UsageServiceApi {
     Uni<Response> reserveBatch(@HeaderParam("authorization") String bearer, String body);
 
     @POST
+    @Path("/{id}/consume")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> consume(@HeaderParam("authorization") String bearer, @PathParam("id") String id, String body);
+
+    @POST
     @Path("/{id}/release")
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<Response> release(@HeaderParam("authorization") String bearer, @PathParam("id") String id, String body);

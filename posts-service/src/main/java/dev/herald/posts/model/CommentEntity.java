@@ -44,4 +44,8 @@ public class CommentEntity {
 
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
+
+    /** The platform's id of a live comment (null in test mode). */
+    @Column(name = "provider_comment_id")
+    public String providerCommentId;
 }

@@ -62,6 +62,10 @@ public class PostTargetEntity {
     @Column(name = "updated_at", nullable = false)
     public Instant updatedAt;
 
+    /** When a live target's comments were last read from its platform (decision 136); null when never. */
+    @Column(name = "comments_read_at")
+    public Instant commentsReadAt;
+
     /** Published, failed or canceled: nothing changes it any more. */
     public boolean isFinal() {
         return "published".equals(status) || "failed".equals(status) || "canceled".equals(status);

@@ -3,6 +3,7 @@ package dev.herald.posts.repository;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
 import dev.herald.posts.model.CommentEntity;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
@@ -37,5 +38,36 @@ public class CommentRepository implements PanacheRepositoryBase<CommentEntity, S
             parameters.and("afterCreated", after.get().createdAt()).and("afterId", after.get().id());
         }
         return find(query.toString(), Sort.descending("createdAt", "id"), parameters).range(0, fetchSize - 1).list();
+    }
+
+    /**
+     * Stores a live comment as its platform reports it now: a new row, or the text and author of the row with the
+     * same id (derived from account and provider id, so concurrent reads agree). Its parent is linked when stored
+     * already (parents are stored first); a parent older than what the platform listed stays unlinked.
+     */
+    public Uni<Void> upsertLive(CommentEntity comment) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery("""
+                        insert into comments (id, workspace_id, mode, account_id, post_id, platform, parent_id, text,
+                                              author_name, author_username, from_account, created_at, provider_comment_id)
+                        values (?1, ?2, ?3, ?4, ?5, ?6, (select p.id from comments p where p.id = nullif(?7, '')), ?8,
+                                ?9, ?10, ?11, ?12, ?13)
+                        on conflict (id) do update set text = excluded.text, author_name = excluded.author_name,
+                            author_username = excluded.author_username, from_account = excluded.from_account,
+                            parent_id = coalesce(excluded.parent_id, comments.parent_id)""")
+                .setParameter(1, comment.id)
+                .setParameter(2, comment.workspaceId)
+                .setParameter(3, comment.mode)
+                .setParameter(4, comment.accountId)
+                .setParameter(5, comment.postId)
+                .setParameter(6, comment.platform)
+                .setParameter(7, comment.parentId == null ? "" : comment.parentId)
+                .setParameter(8, comment.text)
+                .setParameter(9, comment.authorName)
+                .setParameter(10, comment.authorUsername)
+                .setParameter(11, comment.fromAccount)
+                .setParameter(12, comment.createdAt)
+                .setParameter(13, comment.providerCommentId)
+                .executeUpdate()
+                .replaceWithVoid());
     }
 }

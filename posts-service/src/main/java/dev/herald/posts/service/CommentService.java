@@ -32,8 +32,8 @@ import java.util.Map;
 
 /**
  * Comments on published posts and replies to them. Test mode answers from the simulated audience
- * ({@link SandboxComments}) and keeps replies; live comments need the platforms' comment APIs, which come
- * with the live publishers (until then live calls answer {@code 503}).
+ * ({@link SandboxComments}) and keeps replies; live mode reads the platforms' comments into the same table and
+ * replies on the platforms ({@link LiveComments}, decisions 136 to 139).
  */
 @ApplicationScoped
 public class CommentService {
@@ -45,22 +45,26 @@ public class CommentService {
     private final CommentRepository comments;
     private final PostRepository posts;
     private final AccountsClient accounts;
+    private final LiveComments live;
     private final CursorCodec cursors;
     private final Clock clock;
 
-    public CommentService(CommentRepository comments, PostRepository posts, AccountsClient accounts, CursorCodec cursors,
-                          Clock clock) {
+    public CommentService(CommentRepository comments, PostRepository posts, AccountsClient accounts, LiveComments live,
+                          CursorCodec cursors, Clock clock) {
         this.comments = comments;
         this.posts = posts;
         this.accounts = accounts;
+        this.live = live;
         this.cursors = cursors;
         this.clock = clock;
     }
 
-    /** The comments on a post and/or an account, newest first; 404 when either is not the caller's. */
+    /**
+     * The comments on a post and/or an account, newest first; 404 when either is not the caller's. A live first page
+     * reads the platforms first (unless read within the freshness window); later pages page through what is stored.
+     */
     public Uni<ListEnvelope<Comment>> list(String workspaceId, Mode mode, String postId, String accountId, String limit,
                                            String cursor) {
-        requireTestMode(mode);
         Map<String, String> filters = new LinkedHashMap<>();
         filters.put("post_id", postId);
         filters.put("account_id", accountId);
@@ -69,8 +73,8 @@ public class CommentService {
         Uni<Void> parents = Uni.createFrom().voidItem();
         if (accountId != null) {
             parents = parents.chain(() -> account(workspaceId, mode, accountId).map(account -> {
-                if (!SandboxComments.supported(account.platform())) {
-                    throw commentsUnavailable(account.platform());
+                if (!offered(mode, account.platform())) {
+                    throw commentsUnavailable(mode, account.platform());
                 }
                 return null;
             }));
@@ -79,21 +83,26 @@ public class CommentService {
             parents = parents.chain(() -> Panache.withSession(() -> posts.findInTenant(workspaceId, mode, postId))
                     .onItem().ifNull().failWith(() -> ApiException.notFound("post")).replaceWithVoid());
         }
+        if (mode == Mode.LIVE && cursor == null) {
+            parents = parents.chain(() -> live.refresh(workspaceId, postId, accountId));
+        }
         return parents.chain(() -> Panache.withSession(() ->
                 comments.listPage(workspaceId, mode, postId, accountId, page.after(), page.fetchSize())
                         .map(rows -> Page.of(rows, page, row -> new CursorPosition(row.createdAt, row.id),
                                 CommentService::toWire, scope, cursors))));
     }
 
-    /** A reply, posted as the account the comment was made to. */
+    /** A reply, posted as the account the comment was made to (on the platform, in live mode). */
     public Uni<Comment> reply(String workspaceId, Mode mode, String commentId, String text) {
-        requireTestMode(mode);
         return Panache.withSession(() -> comments.findInTenant(workspaceId, mode, commentId)).flatMap(parent -> {
             if (parent == null) {
                 throw ApiException.validationFailed(List.of(new FieldError("comment_id", "invalid_value",
                         "No comment " + commentId + " exists in this workspace and mode.")));
             }
             Platform platform = Platform.fromWire(parent.platform).orElseThrow();
+            if (!offered(mode, platform)) {
+                throw commentsUnavailable(mode, platform);
+            }
             int limit = REPLY_LIMITS.get(platform);
             if (text.codePointCount(0, text.length()) > limit) {
                 throw ApiException.validationFailed(List.of(new FieldError("text", "too_long",
@@ -103,6 +112,11 @@ public class CommentService {
                 if (!Account.CONNECTED.equals(account.status())) {
                     throw ApiException.validationFailed(List.of(new FieldError("comment_id", "invalid_value",
                             "Account " + account.id() + " is disconnected; reconnect it to reply.")));
+                }
+                if (mode == Mode.LIVE) {
+                    Uni<CommentEntity> posted = thread(workspaceId, mode, parent)
+                            .flatMap(thread -> live.reply(workspaceId, thread, account, text));
+                    return posted.map(CommentService::toWire);
                 }
                 CommentEntity reply = new CommentEntity();
                 reply.id = ResourceIds.newId(IdPrefix.COMMENT);
@@ -132,14 +146,31 @@ public class CommentService {
         });
     }
 
-    private static void requireTestMode(Mode mode) {
-        if (mode != Mode.TEST) {
-            throw new ApiException(ErrorCode.SERVICE_UNAVAILABLE,
-                    "Live comments are not available yet: they arrive with the live platform integrations.");
-        }
+    /**
+     * The top-level comment of the parent's thread: the platforms take replies to top-level comments only (a reply
+     * to a reply goes to its thread, as Instagram and YouTube do themselves; decision 137).
+     */
+    private Uni<CommentEntity> thread(String workspaceId, Mode mode, CommentEntity parent) {
+        Uni<CommentEntity> top = parent.parentId == null ? Uni.createFrom().item(parent)
+                : Panache.withSession(() -> comments.findInTenant(workspaceId, mode, parent.parentId));
+        return top.map(thread -> {
+            if (thread == null || thread.providerCommentId == null) {
+                throw ApiException.validationFailed(List.of(new FieldError("comment_id", "invalid_value",
+                        "Comment " + parent.id + " cannot be answered on " + parent.platform + ".")));
+            }
+            return thread;
+        });
     }
 
-    private static ApiException commentsUnavailable(Platform platform) {
+    private boolean offered(Mode mode, Platform platform) {
+        return mode == Mode.TEST ? SandboxComments.supported(platform) : live.supports(platform);
+    }
+
+    private static ApiException commentsUnavailable(Mode mode, Platform platform) {
+        if (mode == Mode.LIVE && platform == Platform.TIKTOK) {
+            return new ApiException(ErrorCode.COMMENTS_UNAVAILABLE, "TikTok's public APIs (Content Posting, Display) do not "
+                    + "let apps like Herald read or answer comments, so live TikTok accounts have no comments here.");
+        }
         return new ApiException(ErrorCode.COMMENTS_UNAVAILABLE,
                 platform.displayName() + " does not offer comments through its API.");
     }

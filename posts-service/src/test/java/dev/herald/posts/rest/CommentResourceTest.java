@@ -116,10 +116,10 @@ class CommentResourceTest {
     }
 
     @Test
-    void pinterestHasNoCommentsAndLiveCommentsAreNotAvailableYet() {
+    void pinterestHasNoCommentsAndAnUnknownLiveAccountIsNotFound() {
         String pinterest = FakeUpstreams.addAccount(workspace, "test", "pinterest", "brand", null);
         as(workspace, Mode.TEST).get("/comments?account_id=" + pinterest).then().statusCode(422)
                 .body("error.code", equalTo("comments_unavailable"));
-        as(workspace, Mode.LIVE).get("/comments?account_id=" + ResourceIds.newId(IdPrefix.ACCOUNT)).then().statusCode(503);
+        as(workspace, Mode.LIVE).get("/comments?account_id=" + ResourceIds.newId(IdPrefix.ACCOUNT)).then().statusCode(404);
     }
 }

@@ -23,14 +23,16 @@ import java.util.regex.Pattern;
 
 /**
  * A local HTTP stand-in for the internal APIs posts-service calls: accounts-service's lookup (accounts
- * registered with {@link #addAccount}), usage-service's publication reservations (an allowance per tenant,
- * all-or-nothing batches, live capacity refusals for tenants marked {@link #overCapacity}) and profiles-service's
- * holds. The real rules are tested in those services; this checks what posts-service sends and how it reads
+ * registered with {@link #addAccount}) and provider access (granted with {@link #grantAccess}, decision 114),
+ * usage-service's reservations (an allowance per tenant and meter, all-or-nothing batches, live capacity refusals
+ * for tenants marked {@link #overCapacity}, consume and release) and profiles-service's holds. The real rules are tested in those services; this checks what posts-service sends and how it reads
  * the answers. Tenancy comes from the internal JWT's claims (the signature is not checked here).
  */
 public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RELEASE = Pattern.compile("^/internal/reservations/([^/]+)/release$");
+    private static final Pattern CONSUME = Pattern.compile("^/internal/reservations/([^/]+)/consume$");
+    private static final Pattern ACCESS = Pattern.compile("^/internal/accounts/([^/]+)/access-token$");
     private static final Pattern HOLD = Pattern.compile("^/internal/profiles/([^/]+)/holds/pending_posts/([^/]+)$");
     private static final String PORT_PROPERTY = "herald.test.fake-upstreams.port";
 
@@ -44,6 +46,14 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     /** profile id -> post ids holding it. */
     public static final Map<String, Set<String>> HOLDS = new ConcurrentHashMap<>();
     public static final AtomicInteger BATCHES = new AtomicInteger();
+    /** reservation id -> meter, for the meters other than publications. */
+    private static final Map<String, String> METERS = new ConcurrentHashMap<>();
+    /** tenant -> comment requests allowed. */
+    private static final Map<String, Integer> COMMENT_LIMITS = new ConcurrentHashMap<>();
+    /** account id -> its provider access (platform, external id, current token, renewals, revoked). */
+    private static final Map<String, ObjectNode> GRANTS = new ConcurrentHashMap<>();
+    /** account id -> the rejected_token_sha256 of each access request ("" when none was named). */
+    public static final Map<String, java.util.List<String>> ACCESS_REQUESTS = new ConcurrentHashMap<>();
     /** How long a reservation batch takes, to hold requests in flight. */
     public static volatile long reserveDelayMillis;
 
@@ -71,6 +81,35 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
 
     public static void disconnect(String workspaceId, String mode, String accountId) {
         ((ObjectNode) ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account")).put("status", "disconnected");
+    }
+
+    /** The live account's provider access: accounts-service hands out {@code token}, renewed when it is named refused. */
+    public static void grantAccess(String accountId, String platform, String externalId, String token) {
+        GRANTS.put(accountId, JSON.createObjectNode().put("account_id", accountId).put("platform", platform)
+                .put("external_id", externalId).put("access_token", token).put("expires_at", "2027-01-01T00:00:00Z")
+                .put("renewals", 0).put("revoked", false));
+    }
+
+    /** The platform revoked the grant: the next access request disconnects the account (409 grant_revoked). */
+    public static void revokeGrant(String accountId) {
+        GRANTS.get(accountId).put("revoked", true);
+    }
+
+    public static int renewals(String accountId) {
+        return GRANTS.get(accountId).get("renewals").asInt();
+    }
+
+    public static void setCommentRequestLimit(String workspaceId, String mode, int limit) {
+        COMMENT_LIMITS.put(workspaceId + ":" + mode, limit);
+    }
+
+    /** The tenant's comment-request reservations by status ("reserved", "consumed", "released"). */
+    public static Map<String, Long> commentRequests(String workspaceId, String mode) {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        TENANT_RESERVATIONS.getOrDefault(workspaceId + ":" + mode, Set.of()).stream()
+                .filter(id -> "comment_requests".equals(METERS.get(id)))
+                .forEach(id -> counts.merge(RESERVATIONS.get(id), 1L, Long::sum));
+        return counts;
     }
 
     public static void setPublicationLimit(String workspaceId, String mode, int limit) {
@@ -133,6 +172,8 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
             Matcher release = RELEASE.matcher(path);
+            Matcher consume = CONSUME.matcher(path);
+            Matcher access = ACCESS.matcher(path);
             Matcher hold = HOLD.matcher(path);
             if (path.equals("/internal/accounts/lookup") && method.equals("POST")) {
                 JsonNode body = JSON.readTree(exchange.getRequestBody());
@@ -146,9 +187,22 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
                 send(exchange, 200, JSON.createObjectNode().set("data", data).toString(), Map.of());
             } else if (path.equals("/internal/reservations/batch") && method.equals("POST")) {
                 reserve(exchange, tenant, JSON.readTree(exchange.getRequestBody()));
+            } else if (access.matches() && method.equals("POST")) {
+                access(exchange, access.group(1), JSON.readTree(exchange.getRequestBody()));
+            } else if (consume.matches() && method.equals("POST")) {
+                if (!RESERVATIONS.containsKey(consume.group(1)) || "released".equals(RESERVATIONS.get(consume.group(1)))) {
+                    send(exchange, 409, "{\"error\":{\"code\":\"conflict\",\"message\":\"not reserved\",\"details\":{}}}", Map.of());
+                    return;
+                }
+                RESERVATIONS.put(consume.group(1), "consumed");
+                send(exchange, 200, "{\"data\":{\"id\":\"" + consume.group(1) + "\",\"status\":\"consumed\"}}", Map.of());
             } else if (release.matches() && method.equals("POST")) {
                 if (!RESERVATIONS.containsKey(release.group(1))) {
                     send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"No such reservation.\",\"details\":{}}}", Map.of());
+                    return;
+                }
+                if ("consumed".equals(RESERVATIONS.get(release.group(1)))) {
+                    send(exchange, 409, "{\"error\":{\"code\":\"conflict\",\"message\":\"consumed\",\"details\":{}}}", Map.of());
                     return;
                 }
                 RESERVATIONS.put(release.group(1), "released");
@@ -163,6 +217,41 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
             } else {
                 send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}", Map.of());
             }
+        }
+    }
+
+    private void access(HttpExchange exchange, String accountId, JsonNode body) throws IOException {
+        String rejected = body.path("rejected_token_sha256").asText("");
+        ACCESS_REQUESTS.computeIfAbsent(accountId, key -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(rejected);
+        ObjectNode grant = GRANTS.get(accountId);
+        if (grant == null) {
+            send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"No such account.\",\"details\":{}}}", Map.of());
+            return;
+        }
+        synchronized (grant) {
+            if (grant.get("revoked").asBoolean()) {
+                send(exchange, 409, "{\"error\":{\"code\":\"conflict\",\"message\":\"The account's grant was revoked; "
+                        + "reconnect it.\",\"details\":{\"reason\":\"grant_revoked\",\"account_id\":\"" + accountId
+                        + "\",\"provider_code\":\"invalid_grant\"}}}", Map.of());
+                return;
+            }
+            if (rejected.equals(sha256(grant.get("access_token").asText()))) {
+                grant.put("access_token", grant.get("access_token").asText() + "-renewed");
+                grant.put("renewals", grant.get("renewals").asInt() + 1);
+            }
+            ObjectNode data = grant.deepCopy();
+            data.remove("renewals");
+            data.remove("revoked");
+            send(exchange, 200, JSON.createObjectNode().set("data", data).toString(), Map.of());
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -184,7 +273,11 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
                 return;
             }
             Set<String> mine = TENANT_RESERVATIONS.computeIfAbsent(tenant, key -> ConcurrentHashMap.newKeySet());
-            long used = mine.stream().filter(id -> "reserved".equals(RESERVATIONS.get(id))).count();
+            if ("comment_requests".equals(body.get("reservations").get(0).path("meter").asText())) {
+                reserveCommentRequests(exchange, tenant, mine, body);
+                return;
+            }
+            long used = mine.stream().filter(id -> "reserved".equals(RESERVATIONS.get(id)) && !METERS.containsKey(id)).count();
             int limit = PUBLICATION_LIMITS.getOrDefault(tenant, 1000);
             int wanted = body.get("reservations").size();
             if (used + wanted > limit) {
@@ -202,6 +295,28 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
             });
             send(exchange, 201, "{\"data\":[]}", Map.of());
         }
+    }
+
+    /** Comment requests: reserved and consumed ones count against the tenant's limit. */
+    private void reserveCommentRequests(HttpExchange exchange, String tenant, Set<String> mine, JsonNode body) throws IOException {
+        long used = mine.stream().filter(id -> "comment_requests".equals(METERS.get(id)) && "consumed".equals(RESERVATIONS.get(id))).count();
+        long reserved = mine.stream().filter(id -> "comment_requests".equals(METERS.get(id)) && "reserved".equals(RESERVATIONS.get(id))).count();
+        int limit = COMMENT_LIMITS.getOrDefault(tenant, 1000);
+        if (used + reserved + body.get("reservations").size() > limit) {
+            send(exchange, 429, "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"The comment requests of this month are used up.\","
+                    + "\"details\":{\"metric\":\"comment_requests\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":" + limit
+                    + ",\"used\":" + used + ",\"reserved\":" + reserved + ",\"remaining\":" + Math.max(0, limit - used - reserved)
+                    + ",\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
+                    + "\"retry_after_seconds\":654321}}}", Map.of("Retry-After", "654321"));
+            return;
+        }
+        body.get("reservations").forEach(item -> {
+            String id = item.get("reservation_id").asText();
+            RESERVATIONS.put(id, "reserved");
+            METERS.put(id, "comment_requests");
+            mine.add(id);
+        });
+        send(exchange, 201, "{\"data\":[]}", Map.of());
     }
 
     private static String tenant(HttpExchange exchange) throws IOException {

@@ -1,0 +1,35 @@
+package dev.herald.posts.provider;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** The Graph API's {@code /comments} edge, as {@link FacebookComments} calls it with the Page's token. */
+@RegisterRestClient(configKey = "facebook-comments")
+@Produces(MediaType.APPLICATION_JSON)
+public interface FacebookCommentsApi {
+
+    /** Comments on a Page post ({@code filter=stream}: replies too, each with its {@code parent}). */
+    @GET
+    @Path("/{objectId}/comments")
+    Uni<Response> comments(@HeaderParam("Authorization") String bearer, @PathParam("objectId") String objectId,
+                           @QueryParam("fields") String fields, @QueryParam("filter") String filter,
+                           @QueryParam("order") String order, @QueryParam("limit") int limit);
+
+    /** A reply to a comment; {@code {"id": "<comment id>"}}. */
+    @POST
+    @Path("/{commentId}/comments")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    Uni<Response> reply(@HeaderParam("Authorization") String bearer, @PathParam("commentId") String commentId,
+                        @FormParam("message") String message);
+}

@@ -1,0 +1,31 @@
+package dev.herald.posts.provider;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** Instagram API with Instagram Login's comment endpoints, as {@link InstagramComments} calls them. */
+@RegisterRestClient(configKey = "instagram-comments")
+@Produces(MediaType.APPLICATION_JSON)
+public interface InstagramCommentsApi {
+
+    /** Comments on a media object, newest first. */
+    @GET
+    @Path("/{mediaId}/comments")
+    Uni<Response> comments(@HeaderParam("Authorization") String bearer, @PathParam("mediaId") String mediaId,
+                           @QueryParam("fields") String fields, @QueryParam("limit") int limit);
+
+    /** A reply to a top-level comment ({@code message} in the query, as documented); {@code {"id": ...}}. */
+    @POST
+    @Path("/{commentId}/replies")
+    Uni<Response> reply(@HeaderParam("Authorization") String bearer, @PathParam("commentId") String commentId,
+                        @QueryParam("message") String message);
+}
