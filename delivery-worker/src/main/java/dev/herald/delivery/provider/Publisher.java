@@ -19,4 +19,13 @@ public interface Publisher {
      * explained is an item ({@link PublishOutcome#failed}).
      */
     Uni<PublishOutcome> publish(PublishRequest request);
+
+    /**
+     * Whether this publisher streams the post's media to the platform (decision 121): its calls may run for as long as
+     * the upload takes ({@code herald.delivery.ingest-timeout}) rather than {@code publish-timeout}, and the worker
+     * renews the delivery's lease while they do.
+     */
+    default boolean ingestsMedia() {
+        return false;
+    }
 }
