@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * One local WireMock server standing in for what live publishers call: the platforms' APIs (LinkedIn's
- * {@code /rest/posts}, Graph's Pages endpoints under {@code /v24.0}, Pinterest's {@code /v5}, Instagram's under {@code /ig/v24.0}) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
+ * {@code /rest/posts}, Graph's Pages endpoints under {@code /v24.0}, Pinterest's {@code /v5}, Instagram's under {@code /ig/v24.0}, YouTube's {@code /upload/youtube/v3}, and media files for uploads) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
  * through {@link #client()}, WireMock's admin API over HTTP, which works whatever class loader started the server.
  */
 public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
@@ -26,7 +26,11 @@ public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
                 "herald.publishers.pinterest.api-url", url,
                 "quarkus.rest-client.instagram-graph.url", url + "/ig/v24.0",
                 "herald.publishers.instagram.status-interval", "PT0.05S",
-                "quarkus.rest-client.accounts-service.url", url);
+                "quarkus.rest-client.accounts-service.url", url,
+                "herald.publishers.youtube.api-url", url,
+                "herald.publishers.youtube.upload-url", url,
+                // WireMock serves the tests' media over plain http on 127.0.0.1.
+                "herald.media.allow-private-urls", "true");
     }
 
     @Override

@@ -163,18 +163,19 @@ public class MediaSource {
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         String requestUri = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
         if (PublicAddresses.isLiteral(host)) {
-            return Uni.createFrom().item(() -> new StreamingHttp.Endpoint(host, port, ssl, requestUri, checked(url, host)));
+            return Uni.createFrom().item(() -> new StreamingHttp.Endpoint(host, port, ssl, requestUri, checked(url, host, true)));
         }
         // Resolving blocks: on a worker thread, never the event loop.
-        return Uni.createFrom().completionStage(() -> vertx.<InetAddress>executeBlocking(() -> checked(url, host), false)
+        return Uni.createFrom().completionStage(() -> vertx.<InetAddress>executeBlocking(() -> checked(url, host, false), false)
                         .toCompletionStage())
                 .map(address -> new StreamingHttp.Endpoint(host, port, ssl, requestUri, address));
     }
 
-    private InetAddress checked(String url, String host) {
+    private InetAddress checked(String url, String host, boolean literal) {
         InetAddress[] addresses;
         try {
-            addresses = resolver.resolve(host);
+            // The JDK parses a literal address without asking DNS.
+            addresses = literal ? new InetAddress[] {InetAddress.getByName(host)} : resolver.resolve(host);
         } catch (UnknownHostException e) {
             addresses = null;
         }

@@ -39,7 +39,7 @@ final class YouTubeErrors {
         if (status == 401) {
             return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR, message, false, details));
         }
-        if (status == 429 || RATE_LIMITS.contains(reason)) {
+        if (status == 429 || (reason != null && RATE_LIMITS.contains(reason))) {
             if (retryAfterSeconds != null) {
                 details.put("retry_after_seconds", retryAfterSeconds);
             }

@@ -18,15 +18,16 @@ import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.media.MediaIngest;
-import dev.herald.delivery.provider.media.MediaRefused;
 import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.StreamingHttp;
 import dev.herald.delivery.repository.YouTubeUploadSessionRepository;
 import dev.herald.delivery.repository.YouTubeUploadSessionRepository.Session;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.VertxException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -111,11 +112,12 @@ public class YouTubePublisher implements Publisher {
             if (found.isPresent() && found.get().size() == source.size()) {
                 return resume(request, access, source, video, found.get(), config.resumes());
             }
-            return start(request, access, source, video);
+            return start(request, access, source, video, config.resumes());
         });
     }
 
-    private Uni<PlatformAnswer> start(PublishRequest request, ProviderAccess access, MediaSource.Located source, ObjectNode video) {
+    private Uni<PlatformAnswer> start(PublishRequest request, ProviderAccess access, MediaSource.Located source, ObjectNode video,
+                                      int resumesLeft) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Authorization", PlatformResponses.bearer(access));
         headers.put("Content-Type", "application/json; charset=UTF-8");
@@ -132,7 +134,7 @@ public class YouTubePublisher implements Publisher {
                     }
                     Session session = new Session(URI.create(config.uploadUrl()).resolve(location).toString(), source.size());
                     return sessions.save(request.idempotencyToken(), session, Timestamps.now(clock))
-                            .flatMap(saved -> send(request, access, source, video, session, 0, config.resumes()));
+                            .flatMap(saved -> send(request, access, source, video, session, 0, resumesLeft));
                 });
     }
 
@@ -153,8 +155,10 @@ public class YouTubePublisher implements Publisher {
                         return send(request, access, source, video, session, offset, resumesLeft);
                     }
                     if (answer.status() == 404 || answer.status() == 410) {
-                        // The session lapsed unfinished: it made no video.
-                        return sessions.forget(request.idempotencyToken()).flatMap(gone -> start(request, access, source, video));
+                        // The session lapsed unfinished: it made no video, and a new one may start.
+                        return sessions.forget(request.idempotencyToken()).flatMap(gone -> resumesLeft > 0
+                                ? start(request, access, source, video, resumesLeft - 1)
+                                : Uni.createFrom().item(lapsed(answer.status())));
                     }
                     return Uni.createFrom().item(error(answer, "YouTube could not report the upload's progress", true));
                 });
@@ -180,9 +184,7 @@ public class YouTubePublisher implements Publisher {
                         return resume(request, access, source, video, session, resumesLeft - 1);
                     }
                     if (answer.status() == 404 || answer.status() == 410) {
-                        return sessions.forget(request.idempotencyToken()).replaceWith(new PlatformAnswer.Refused(new TargetError(
-                                TargetError.PROVIDER_ERROR, "YouTube's upload session lapsed; the next attempt uploads again.",
-                                true, Map.of("provider_status", answer.status()))));
+                        return sessions.forget(request.idempotencyToken()).replaceWith(lapsed(answer.status()));
                     }
                     PlatformAnswer failure = error(answer, "YouTube refused the upload", true);
                     if (failure instanceof PlatformAnswer.Refused refused && !refused.error().retryable()) {
@@ -190,11 +192,19 @@ public class YouTubePublisher implements Publisher {
                     }
                     return Uni.createFrom().item(failure);
                 })
-                .onFailure(failure -> !(failure instanceof MediaRefused) && resumesLeft > 0).recoverWithUni(failure -> {
+                // A broken connection or a stalled transfer, not a refusal of the source or a defect here.
+                .onFailure(failure -> (failure instanceof IOException || failure instanceof VertxException) && resumesLeft > 0)
+                .recoverWithUni(failure -> {
                     LOG.infof("post %s to account %s: the upload to YouTube broke off (%s); asking the session where it stands",
                             request.postId(), request.accountId(), failure.toString());
                     return resume(request, access, source, video, session, resumesLeft - 1);
                 });
+    }
+
+    private static PlatformAnswer lapsed(int status) {
+        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
+                "YouTube's upload session lapsed before the upload finished; the next attempt uploads again.", true,
+                Map.of("provider_status", status)));
     }
 
     private PlatformAnswer published(StreamingHttp.Answer answer) {
