@@ -1,6 +1,7 @@
 package dev.herald.delivery.provider.media;
 
 import dev.herald.common.net.PublicAddresses;
+import dev.herald.common.net.PublicUrls;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.config.MediaIngestConfig;
 import io.smallrye.mutiny.Uni;
@@ -8,22 +9,17 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import java.net.InetAddress;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.UnknownHostException;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A post's media at its URL, fetched for upload (the SSRF guard at transfer time, OWASP API7). posts-service checked
  * the URL at acceptance, but DNS can change since: here the URL must be absolute {@code https}, its host must resolve
- * now, every address it resolves to must be public ({@link PublicAddresses}), and the connection goes to the very
- * address checked. Redirects are not followed (a redirect could lead anywhere; the customer gives the final URL).
+ * now, every address it resolves to must be public ({@link PublicUrls}, shared with webhook receivers), and the
+ * connection goes to the very address checked. Redirects are not followed (a redirect could lead anywhere; the customer gives the final URL).
  * The size comes first ({@code HEAD}, else the {@code GET}'s {@code Content-Length}); a source without one, or above
  * {@code herald.media.max-bytes}, is refused before any byte moves. {@code herald.media.allow-private-urls} (local runs
  * and tests only) admits plain http and non-public addresses.
@@ -43,16 +39,16 @@ public class MediaSource {
 
     private final Vertx vertx;
     private final StreamingHttp http;
-    private final boolean allowPrivate;
     private final long maxBytes;
-    private final Resolver resolver;
+    private final PublicUrls urls;
 
     public MediaSource(Vertx vertx, StreamingHttp http, MediaIngestConfig config, Resolver resolver) {
         this.vertx = vertx;
         this.http = http;
-        this.allowPrivate = config.allowPrivateUrls();
         this.maxBytes = config.maxBytes();
-        this.resolver = resolver;
+        // A literal address is parsed, never looked up.
+        this.urls = new PublicUrls(config.allowPrivateUrls(), host -> PublicAddresses.isLiteral(host)
+                ? new InetAddress[] {InetAddress.getByName(host)} : resolver.resolve(host));
     }
 
     /** Checks the URL and learns the size; fails with {@link MediaRefused} when the source may or can not be used. */
@@ -149,66 +145,42 @@ public class MediaSource {
         return header != null && header.strip().matches("\\d{1,18}") ? Long.parseLong(header.strip()) : null;
     }
 
-    /** The URL's endpoint at a checked address; fails with {@link MediaRefused} (not retryable) when it may not be used. */
+    /**
+     * The URL's endpoint at a checked address ({@link PublicUrls}, the rules webhook receivers follow too); fails with
+     * {@link MediaRefused} when it may not be used. A fragment never reaches the host, so it is dropped, not refused.
+     */
     Uni<StreamingHttp.Endpoint> vet(String url) {
-        URI uri;
-        try {
-            uri = parse(url);
-        } catch (MediaRefused refused) {
-            return Uni.createFrom().failure(refused);
-        }
-        String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
-        boolean ssl = "https".equalsIgnoreCase(uri.getScheme());
-        int port = uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80;
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        String requestUri = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
-        if (PublicAddresses.isLiteral(host)) {
-            return Uni.createFrom().item(() -> new StreamingHttp.Endpoint(host, port, ssl, requestUri, checked(url, host, true)));
+        String requested = url != null && url.indexOf('#') >= 0 ? url.substring(0, url.indexOf('#')) : url;
+        Uni<StreamingHttp.Endpoint> checked = Uni.createFrom().item(() -> endpoint(url, requested));
+        if (urls.checksWithoutLookup(requested)) {
+            return checked;
         }
         // Resolving blocks: on a worker thread, never the event loop.
-        return Uni.createFrom().completionStage(() -> vertx.<InetAddress>executeBlocking(() -> checked(url, host, false), false)
-                        .toCompletionStage())
-                .map(address -> new StreamingHttp.Endpoint(host, port, ssl, requestUri, address));
+        return Uni.createFrom().completionStage(() -> vertx.<StreamingHttp.Endpoint>executeBlocking(() -> endpoint(url, requested), false)
+                .toCompletionStage());
     }
 
-    private InetAddress checked(String url, String host, boolean literal) {
-        InetAddress[] addresses;
+    private StreamingHttp.Endpoint endpoint(String url, String requested) {
         try {
-            // The JDK parses a literal address without asking DNS.
-            addresses = literal ? new InetAddress[] {InetAddress.getByName(host)} : resolver.resolve(host);
-        } catch (UnknownHostException e) {
-            addresses = null;
+            PublicUrls.Target target = urls.check(requested);
+            return new StreamingHttp.Endpoint(target.host(), target.port(), target.ssl(), target.requestUri(), target.address());
+        } catch (PublicUrls.RefusedUrl refused) {
+            String message = "The media URL " + refused.getMessage() + "; nothing was fetched.";
+            Map<String, Object> details = Map.of("reason", reason(refused.problem()), "media_url", String.valueOf(url));
+            // DNS may be back later (the URL passed acceptance); a wrong form or a private address will not change.
+            throw new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, message,
+                    refused.problem() == PublicUrls.Problem.UNRESOLVED, details));
         }
-        if (addresses == null || addresses.length == 0) {
-            // DNS may be back later; the URL passed acceptance.
-            throw new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, "The media host " + host
-                    + " does not resolve.", true, Map.of("reason", "host_unresolved", "media_url", url)));
-        }
-        if (!allowPrivate) {
-            Optional<InetAddress> refused = Arrays.stream(addresses).filter(address -> !PublicAddresses.isPublic(address)).findFirst();
-            if (refused.isPresent()) {
-                throw new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, "The media URL must resolve to public"
-                        + " addresses only (" + host + " resolves to " + refused.get().getHostAddress() + "); nothing was fetched.",
-                        false, Map.of("reason", "private_address", "media_url", url)));
-            }
-        }
-        return addresses[0];
     }
 
-    private URI parse(String url) {
-        URI uri;
-        try {
-            uri = url == null ? null : new URI(url);
-        } catch (URISyntaxException e) {
-            uri = null;
+    private static String reason(PublicUrls.Problem problem) {
+        switch (problem) {
+            case FORM:
+                return "invalid_url";
+            case UNRESOLVED:
+                return "host_unresolved";
+            default:
+                return "private_address";
         }
-        String scheme = uri == null || uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        boolean schemeAllowed = scheme.equals("https") || (allowPrivate && scheme.equals("http"));
-        if (uri == null || !uri.isAbsolute() || uri.isOpaque() || !schemeAllowed || uri.getHost() == null
-                || uri.getRawUserInfo() != null) {
-            throw new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, "The media URL must be an absolute https"
-                    + " URL with a host; nothing was fetched.", false, Map.of("reason", "not_https", "media_url", String.valueOf(url))));
-        }
-        return uri;
     }
 }

@@ -22,7 +22,7 @@ class MediaSourceTest {
     @BeforeAll
     static void start() throws Exception {
         vertx = Vertx.vertx();
-        http = new StreamingHttp(vertx, Duration.ofSeconds(10));
+        http = new StreamingHttp(vertx, Duration.ofSeconds(30));
         media = new GeneratedMedia();
     }
 
@@ -44,7 +44,7 @@ class MediaSourceTest {
     }
 
     private static MediaRefused refusal(MediaSource source, String url) {
-        return catchThrowableOfType(MediaRefused.class, () -> source.locate(url).await().atMost(Duration.ofSeconds(10)));
+        return catchThrowableOfType(MediaRefused.class, () -> source.locate(url).await().atMost(Duration.ofSeconds(30)));
     }
 
     @Test
@@ -53,7 +53,7 @@ class MediaSourceTest {
 
         assertThat(refused.error().code()).isEqualTo("media_unavailable");
         assertThat(refused.error().retryable()).isFalse();
-        assertThat(refused.error().details()).containsEntry("reason", "not_https");
+        assertThat(refused.error().details()).containsEntry("reason", "invalid_url");
     }
 
     @Test
@@ -81,7 +81,7 @@ class MediaSourceTest {
         assertThat(missing.error().details()).containsEntry("reason", "source_status").containsEntry("source_status", 404);
         assertThat(missing.error().retryable()).isFalse();
 
-        MediaSource.Located located = local.locate(media.file("small.mp4", 1000)).await().atMost(Duration.ofSeconds(10));
+        MediaSource.Located located = local.locate(media.file("small.mp4", 1000)).await().atMost(Duration.ofSeconds(30));
         assertThat(located.size()).isEqualTo(1000);
         assertThat(located.contentType()).isEqualTo("video/mp4");
     }

@@ -17,6 +17,6 @@ record TestMediaConfig(boolean allowPrivateUrls, long maxBytes) implements Media
 
     @Override
     public Duration idleTimeout() {
-        return Duration.ofSeconds(10);
+        return Duration.ofSeconds(30);
     }
 }
