@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
@@ -18,6 +19,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * HTTP on Vert.x's client for moving media: fetching a source (to the address the SSRF guard checked) and sending a
@@ -112,28 +114,34 @@ public final class StreamingHttp {
      */
     public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length,
                               HttpClientResponse body) {
+        return stream(method, endpoint, headers, length, body, () -> discard(body));
+    }
+
+    /**
+     * The same with a body from any stream; {@code closeBody} closes its source when the transfer breaks off. A
+     * cancelled transfer (the attempt's timeout) resets the request, so no upload goes on unobserved.
+     */
+    public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length,
+                              ReadStream<Buffer> body, Runnable closeBody) {
+        AtomicReference<HttpClientRequest> sending = new AtomicReference<>();
         Future<Answer> answer = client.request(options(method, endpoint, headers)).compose(request -> {
+            sending.set(request);
             request.putHeader("Content-Length", Long.toString(length));
             Future<HttpClientResponse> response = request.response();
             body.pipe().endOnFailure(false).to(request).onFailure(failure -> {
                 request.reset(0, failure);
-                discard(body);
+                closeBody.run();
             });
-            return response.compose(StreamingHttp::read).onFailure(failure -> discard(body));
+            return response.compose(StreamingHttp::read).onFailure(failure -> closeBody.run());
         });
-        return Uni.createFrom().completionStage(answer::toCompletionStage);
-    }
-
-    /** The same with a body from any stream (tests, generated content). */
-    public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length,
-                              ReadStream<Buffer> body) {
-        Future<Answer> answer = client.request(options(method, endpoint, headers)).compose(request -> {
-            request.putHeader("Content-Length", Long.toString(length));
-            Future<HttpClientResponse> response = request.response();
-            body.pipe().endOnFailure(false).to(request).onFailure(failure -> request.reset(0, failure));
-            return response.compose(StreamingHttp::read);
-        });
-        return Uni.createFrom().completionStage(answer::toCompletionStage);
+        return Uni.createFrom().completionStage(answer::toCompletionStage)
+                .onCancellation().invoke(() -> {
+                    HttpClientRequest request = sending.get();
+                    if (request != null) {
+                        request.reset();
+                    }
+                    closeBody.run();
+                });
     }
 
     private static Future<Answer> read(HttpClientResponse response) {
