@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * What a live publisher has done at its platform for each idempotency token ({@code provider_publications}), so
@@ -67,5 +68,18 @@ public class ProviderPublicationRepository {
     public Uni<Void> refused(String token, Instant now) {
         return pool.preparedQuery("update provider_publications set state = 'refused', updated_at = $2 where token = $1 and state = 'calling'")
                 .execute(SqlParameters.of(token, now)).replaceWithVoid();
+    }
+
+    /** The token's post when a call published it (its state {@code published}), read only. */
+    public Uni<Optional<Before>> publishedPost(String token) {
+        return pool.preparedQuery("select state, provider_post_id, url from provider_publications where token = $1 and state = 'published'")
+                .execute(SqlParameters.of(token))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return Optional.<Before>empty();
+                    }
+                    var row = rows.iterator().next();
+                    return Optional.of(new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url")));
+                });
     }
 }

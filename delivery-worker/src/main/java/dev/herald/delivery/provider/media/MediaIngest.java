@@ -87,7 +87,7 @@ public class MediaIngest {
                         .flatMap(verdict -> verdict.allowed() ? inSlot(request, source, upload)
                                 : Uni.createFrom().item(PublishOutcome.failed(verdict.refusal()))))
                 .onFailure(MediaRefused.class).recoverWithItem(failure -> PublishOutcome.failed(((MediaRefused) failure).error()))
-                .flatMap(outcome -> settle(request, reservationId, outcome));
+                .flatMap(outcome -> settle(request, outcome));
     }
 
     private Uni<PublishOutcome> inSlot(PublishRequest request, MediaSource.Located source,
@@ -126,7 +126,13 @@ public class MediaIngest {
                 });
     }
 
-    private Uni<PublishOutcome> settle(PublishRequest request, String reservationId, PublishOutcome outcome) {
+    /**
+     * Charges or frees the destination's media reservation for {@code outcome}: consumed when published (repeatable:
+     * usage-service consumes a reservation once), released when the destination ends failed, kept otherwise. For a
+     * publisher that learned the outcome without ingesting (its post was published by an earlier attempt).
+     */
+    public Uni<PublishOutcome> settle(PublishRequest request, PublishOutcome outcome) {
+        String reservationId = UsageReservation.mediaBytesId(request.postId(), request.accountId());
         if (outcome.published()) {
             return usage.consume(request.workspaceId(), request.mode(), reservationId, Timestamps.now(clock))
                     .onFailure().invoke(failure -> LOG.warnf("media reservation %s could not be consumed: %s", reservationId, failure.toString()))

@@ -20,6 +20,7 @@ import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.StreamingHttp;
+import dev.herald.delivery.repository.ProviderPublicationRepository;
 import dev.herald.delivery.repository.YouTubeUploadSessionRepository;
 import dev.herald.delivery.repository.YouTubeUploadSessionRepository.Session;
 import io.smallrye.mutiny.Uni;
@@ -66,17 +67,19 @@ public class YouTubePublisher implements Publisher {
     private final MediaSource sources;
     private final PublicationLedger ledger;
     private final YouTubeUploadSessionRepository sessions;
+    private final ProviderPublicationRepository publications;
     private final YouTubeConfig config;
     private final ObjectMapper mapper;
     private final Clock clock;
 
     public YouTubePublisher(MediaIngest ingest, PublicationLedger ledger, YouTubeUploadSessionRepository sessions,
-                            YouTubeConfig config, ObjectMapper mapper, Clock clock) {
+                            ProviderPublicationRepository publications, YouTubeConfig config, ObjectMapper mapper, Clock clock) {
         this.ingest = ingest;
         this.http = ingest.http();
         this.sources = ingest.sources();
         this.ledger = ledger;
         this.sessions = sessions;
+        this.publications = publications;
         this.config = config;
         this.mapper = mapper;
         this.clock = clock;
@@ -101,9 +104,12 @@ public class YouTubePublisher implements Publisher {
                     Map.of("platform", "youtube", "media_type", media == null ? "none" : media.type()))));
         }
         ObjectNode video = video(request);
-        return ingest.ingest(request, source -> ledger.publish(request, new PlatformCalls(
-                access -> upload(request, access, source, video),
-                access -> upload(request, access, source, video))));
+        // A video an earlier attempt published is answered before the source is looked at: the file may be gone since.
+        return publications.publishedPost(request.idempotencyToken()).flatMap(earlier -> earlier.isPresent()
+                ? ingest.settle(request, PublishOutcome.published(earlier.get().providerPostId(), earlier.get().url()))
+                : ingest.ingest(request, source -> ledger.publish(request, new PlatformCalls(
+                        access -> upload(request, access, source, video),
+                        access -> upload(request, access, source, video)))));
     }
 
     /** Continues the target's session if it has one for this source, else opens one; either way ends with YouTube's answer. */

@@ -269,9 +269,15 @@ class YouTubePublisherTest {
         fake.verifyThat(1, uploadOf("s-unknown").withHeader("Content-Range", absent()));
         fake.verifyThat(1, uploadOf("s-unknown").withHeader("Content-Range", equalTo("bytes */" + SIZE)));
         assertThat(mediaCallKinds()).containsExactly("reserve", "reserve", "consume");
-        // A third attempt (a lost answer) answers from the ledger, without calling YouTube.
-        assertThat(publish("Did it land?", 3).providerPostId()).isEqualTo("v-landed");
+        // A third attempt (the second's answer was lost) answers from the ledger without calling YouTube, even with
+        // the file gone from its URL meanwhile; the consume is repeated (usage-service consumes a reservation once).
+        Post.Media gone = new Post.Media(media.url(target.postId + "-deleted.mp4"), Post.Media.VIDEO);
+        PublishOutcome third = publish(target, "Did it land?", gone, 3);
+        assertThat(third.providerPostId()).isEqualTo("v-landed");
+        assertThat(third.url()).isEqualTo("https://www.youtube.com/watch?v=v-landed");
         fake.verifyThat(2, putRequestedFor(urlPathEqualTo(UPLOADS)));
+        assertThat(media.requests()).filteredOn(r -> r.path().endsWith(target.postId + "-deleted.mp4")).isEmpty();
+        assertThat(mediaCallKinds()).containsExactly("reserve", "reserve", "consume", "consume");
     }
 
     @Test
