@@ -15,4 +15,11 @@ public record TargetError(String code, String message, boolean retryable, Map<St
     public static final String ATTEMPTS_EXHAUSTED = "attempts_exhausted";
     /** A live publisher cannot tell whether the platform published the post, and will not risk a second one. */
     public static final String PUBLICATION_UNCONFIRMED = "publication_unconfirmed";
+    /**
+     * The post's media could not be fetched for upload: its URL is not https, resolves to a non-public address at
+     * delivery time, gives no length, or its host refused or failed ({@code details.reason}).
+     */
+    public static final String MEDIA_UNAVAILABLE = "media_unavailable";
+    /** The post's media is larger than Herald uploads ({@code details.size_bytes}, {@code details.max_bytes}). */
+    public static final String MEDIA_TOO_LARGE = "media_too_large";
 }

@@ -60,6 +60,83 @@ public class UsageClient {
                 .map(this::verdict);
     }
 
+    /**
+     * Reserves {@code units} of {@code media_bytes} for one destination's upload before any byte moves
+     * ({@link dev.herald.common.wire.UsageReservation#mediaBytesId}): a new id is created ({@code 201}), the same id
+     * with more units grows, with as many or fewer answers unchanged ({@code 200}), so every attempt of the destination
+     * shares one reservation and it is charged once, for its largest transfer. A refusal is
+     * {@code 429 usage_limit_exceeded} with the spec's details. Safe to repeat.
+     */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
+    public Uni<UsageVerdict> reserveMediaBytes(String workspaceId, Mode mode, String reservationId, long units, Instant at) {
+        var body = mapper.createObjectNode().put("reservation_id", reservationId)
+                .put("meter", dev.herald.common.wire.UsageReservation.METER_MEDIA_BYTES).put("units", units)
+                .put("at", at.toString());
+        return api.reserve(bearer.of(workspaceId, mode), body.toString())
+                .onFailure().transform(UsageClient::unavailable)
+                .map(response -> response.getStatus() == 201 ? readEnvelopeThen(response, UsageVerdict.ALLOWED)
+                        : verdict(response));
+    }
+
+    /** Counts the reservation as used (the transfer completed). Already consumed is done. */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
+    public Uni<Void> consume(String workspaceId, Mode mode, String reservationId, Instant at) {
+        String body = mapper.createObjectNode().put("at", at.toString()).toString();
+        return api.consume(bearer.of(workspaceId, mode), reservationId, body)
+                .onFailure().transform(UsageClient::unavailable)
+                .map(response -> settled(response, "consume"));
+    }
+
+    /** Gives the reservation's units back (the destination ended without a completed transfer). */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
+    public Uni<Void> release(String workspaceId, Mode mode, String reservationId) {
+        return api.release(bearer.of(workspaceId, mode), reservationId, "{}")
+                .onFailure().transform(UsageClient::unavailable)
+                .map(response -> settled(response, "release"));
+    }
+
+    /** The plan's concurrent media ingests for the workspace and mode ({@code GET /internal/entitlements}). */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
+    public Uni<Integer> concurrentIngests(String workspaceId, Mode mode) {
+        return api.entitlements(bearer.of(workspaceId, mode))
+                .onFailure().transform(UsageClient::unavailable)
+                .map(response -> {
+                    JsonNode limit = readEnvelope(response).path("data").path("concurrent_ingests");
+                    if (response.getStatus() != 200 || !limit.canConvertToInt()) {
+                        throw new UsageServiceUnavailable("entitlements answered " + response.getStatus());
+                    }
+                    return limit.asInt();
+                });
+    }
+
+    private static Throwable unavailable(Throwable failure) {
+        return failure instanceof UsageServiceUnavailable ? failure : new UsageServiceUnavailable("no answer (" + failure + ")");
+    }
+
+    private UsageVerdict readEnvelopeThen(Response response, UsageVerdict verdict) {
+        if (!readEnvelope(response).path("data").isObject()) {
+            throw new UsageServiceUnavailable("answered " + response.getStatus() + " without a reservation");
+        }
+        return verdict;
+    }
+
+    /**
+     * {@code 200}: done. {@code 409}: the reservation is in another final state already (consumed, released, expired),
+     * which a repeated call after a lost answer also meets: nothing left to do. {@code 404}: there is none to settle.
+     */
+    private Void settled(Response response, String what) {
+        int status = response.getStatus();
+        if (status == 200 || status == 409 || status == 404) {
+            response.close();
+            return null;
+        }
+        throw new UsageServiceUnavailable(what + " answered " + status);
+    }
+
     private UsageVerdict verdict(Response response) {
         JsonNode envelope = readEnvelope(response);
         int status = response.getStatus();

@@ -23,6 +23,13 @@ public interface DeliveryConfig {
     @WithDefault("PT30S")
     Duration publishTimeout();
 
+    /**
+     * The same for publishers that upload the media's bytes (YouTube): an upload of gigabytes takes minutes, so such a
+     * call may run this long, and the delivery's lease is renewed every third of {@link #lease()} while it does.
+     */
+    @WithDefault("PT2H")
+    Duration ingestTimeout();
+
     /** How often the claim loop looks for due retries and lapsed leases. */
     @WithDefault("PT0.2S")
     Duration pollInterval();

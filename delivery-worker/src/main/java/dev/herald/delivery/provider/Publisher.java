@@ -33,4 +33,13 @@ public interface Publisher {
                         + " the post; check the account before posting it again.", false,
                 Map.of("platform", request.platform().wireName()))));
     }
+
+    /**
+     * Whether this publisher streams the post's media to the platform (decision 121): its calls may run for as long as
+     * the upload takes ({@code herald.delivery.ingest-timeout}) rather than {@code publish-timeout}, and the worker
+     * renews the delivery's lease while they do.
+     */
+    default boolean ingestsMedia() {
+        return false;
+    }
 }

@@ -122,6 +122,15 @@ public class DeliveryRepository {
                         : Optional.of(rows.iterator().next().getInteger("attempts")));
     }
 
+    /** Extends the lease of a delivery whose call is still running (an upload); false when the lease was lost. */
+    public Uni<Boolean> renewLease(LeasedDelivery delivery, Instant leaseUntil) {
+        return pool.preparedQuery("""
+                        update deliveries set lease_until = $4
+                        where post_id = $1 and account_id = $2 and lease_token = $3 and status = 'publishing'""")
+                .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), leaseUntil))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
     /**
      * Makes the delivery final ({@code published} with the provider's post, or {@code failed} with the error)
      * within the caller's transaction. False when the lease was lost: the caller then writes nothing else.

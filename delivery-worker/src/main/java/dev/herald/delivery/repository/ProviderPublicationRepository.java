@@ -5,6 +5,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * What a live publisher has done at its platform for each idempotency token ({@code provider_publications}), so
@@ -113,5 +114,18 @@ public class ProviderPublicationRepository {
                             checks = 0, updated_at = $3
                         where token = $1 and state = 'calling'""")
                 .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
+    }
+
+    /** The token's post when a call published it (its state {@code published}), read only. */
+    public Uni<Optional<Before>> publishedPost(String token) {
+        return pool.preparedQuery("select state, provider_post_id, url from provider_publications where token = $1 and state = 'published'")
+                .execute(SqlParameters.of(token))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return Optional.<Before>empty();
+                    }
+                    var row = rows.iterator().next();
+                    return Optional.of(new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url"), null, null, 0));
+                });
     }
 }

@@ -16,6 +16,7 @@ import dev.herald.delivery.model.DeliveryStatus;
 import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
+import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.Publishers;
 import dev.herald.delivery.repository.DeliveryRepository;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,7 +24,9 @@ import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -165,8 +168,12 @@ public class DeliveryAttempts {
             int attempt = started.get();
             PublishRequest request = PublishRequest.of(delivery, attempt);
             Timer.Sample call = Timer.start(metrics);
-            return Uni.createFrom().deferred(() -> publishers.of(delivery.mode(), delivery.platform()).publish(request))
-                    .ifNoItem().after(config.publishTimeout()).fail()
+            Publisher publisher = publishers.of(delivery.mode(), delivery.platform());
+            // An upload outlasts one lease: its lease is renewed while the call runs, bounded by the ingest timeout.
+            Cancellable renewal = publisher.ingestsMedia() ? renewLeaseWhileCalling(delivery) : () -> { };
+            return Uni.createFrom().deferred(() -> publisher.publish(request))
+                    .ifNoItem().after(publisher.ingestsMedia() ? config.ingestTimeout() : config.publishTimeout()).fail()
+                    .onTermination().invoke(renewal::cancel)
                     .onFailure().recoverWithItem(failure -> {
                         LOG.warnf("publishing post %s to account %s (attempt %d) failed: %s", delivery.postId(),
                                 delivery.accountId(), attempt, failure.toString());
@@ -178,6 +185,17 @@ public class DeliveryAttempts {
                             "mode", delivery.mode().wireName(), "outcome", callOutcome(outcome))))
                     .flatMap(outcome -> record(delivery, attempt, outcome));
         });
+    }
+
+    private Cancellable renewLeaseWhileCalling(LeasedDelivery delivery) {
+        return Multi.createFrom().ticks().every(config.lease().dividedBy(3))
+                .onItem().transformToUniAndConcatenate(tick -> deliveries.renewLease(delivery, Timestamps.now(clock).plus(config.lease()))
+                        .onFailure().recoverWithItem(true))
+                .subscribe().with(held -> {
+                    if (!held) {
+                        LOG.warnf("post %s to account %s: lease lost while uploading", delivery.postId(), delivery.accountId());
+                    }
+                });
     }
 
     private static String callOutcome(PublishOutcome outcome) {

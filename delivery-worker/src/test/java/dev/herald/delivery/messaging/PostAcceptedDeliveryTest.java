@@ -9,6 +9,8 @@ import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.put;
+import static com.github.tomakehurst.wiremock.client.WireMock.putRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static dev.herald.delivery.support.DeliveryTestSupport.accepted;
 import static dev.herald.delivery.support.DeliveryTestSupport.await;
@@ -32,11 +34,13 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
+import dev.herald.common.wire.UsageReservation;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.SandboxPublisher;
 import dev.herald.delivery.support.DeliveryTestSupport.Target;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.FakeUsageService;
+import dev.herald.delivery.support.GeneratedMedia;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -236,24 +240,36 @@ class PostAcceptedDeliveryTest {
     }
 
     @Test
-    void aLiveTargetFailsWithPublisherUnavailableAfterTheCapacityCheck() throws Exception {
+    void aLiveYouTubeUploadLongerThanTheDeliveryLeaseKeepsItsLeaseAndIsPublishedOnce() throws Exception {
+        // The tests' lease is 10 s and their publish timeout 5 s; this upload takes 12 s (decision 123).
         Target target = Target.of(Platform.YOUTUBE, "acme_live_channel");
-        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, target);
+        try (GeneratedMedia media = new GeneratedMedia()) {
+            PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Launch video",
+                    new Post.Media(media.file("launch.mp4", 2_000_000), Post.Media.VIDEO), target);
+            String postId = event.post().id();
+            String token = "ya29-" + postId;
+            var fake = FakePlatformApis.client();
+            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+                            {"data":{"account_id":"%s","platform":"youtube","external_id":"UC_live_channel",
+                             "access_token":"%s","expires_at":null}}""".formatted(target.accountId(), token))));
+            fake.register(post(urlPathEqualTo("/upload/youtube/v3/videos")).withHeader("Authorization", equalTo("Bearer " + token))
+                    .willReturn(aResponse().withStatus(200).withHeader("Location", "http://127.0.0.1:"
+                            + Integer.getInteger("herald.test.fake-platforms.port") + "/upload/youtube/v3/videos?uploadType=resumable&upload_id=" + postId)));
+            fake.register(put(urlPathEqualTo("/upload/youtube/v3/videos")).withQueryParam("upload_id", equalTo(postId))
+                    .willReturn(okJson("{\"id\":\"v-" + postId.substring(4, 15) + "\"}").withFixedDelay(12_000)));
 
-        send(event);
+            send(event);
 
-        JsonNode completed = onlyCompletion(event.post().id(), target.accountId());
-        assertThat(completed.get("mode").asText()).isEqualTo("live");
-        assertThat(completed.get("status").asText()).isEqualTo("failed");
-        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
-        assertThat(completed.get("error").get("code").asText()).isEqualTo("publisher_unavailable");
-        assertThat(completed.get("error").get("retryable").asBoolean()).isFalse();
-        assertThat(completed.get("error").get("message").asText()).contains("YouTube").contains("live");
-        assertThat(sandboxPublications(event.post().id(), target.accountId())).isEmpty();
-        assertThat(FakeUsageService.calls(target.reservationId(event.post().id()))).singleElement().satisfies(call -> {
-            assertThat(call.claims().get("mode").asText()).isEqualTo("live");
-            assertThat(call.body().get("require_account_capacity").asBoolean()).isTrue();
-        });
+            JsonNode completed = onlyCompletion(postId, target.accountId());
+            assertThat(completed.get("status").asText()).isEqualTo("published");
+            assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+            assertThat(completed.get("provider_post_id").asText()).isEqualTo("v-" + postId.substring(4, 15));
+            assertThat(completed.get("url").asText()).isEqualTo("https://www.youtube.com/watch?v=v-" + postId.substring(4, 15));
+            fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/upload/youtube/v3/videos")).withHeader("Authorization", equalTo("Bearer " + token)));
+            fake.verifyThat(1, putRequestedFor(urlPathEqualTo("/upload/youtube/v3/videos")).withQueryParam("upload_id", equalTo(postId)));
+            assertThat(FakeUsageService.mediaCalls(UsageReservation.mediaBytesId(postId, target.accountId())))
+                    .extracting(FakeUsageService.MediaCall::kind).containsExactly("reserve", "consume");
+        }
     }
 
     @Test

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * One local WireMock server standing in for what live publishers call: the platforms' APIs (LinkedIn's
- * {@code /rest/posts}, Graph's Pages endpoints under {@code /v24.0}, Pinterest's {@code /v5}, Instagram's under {@code /ig/v24.0}) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
+ * {@code /rest/posts}, Graph's Pages endpoints under {@code /v24.0}, Pinterest's {@code /v5}, Instagram's under {@code /ig/v24.0}, YouTube's {@code /upload/youtube/v3}, and media files for uploads) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
  * through {@link #client()}, WireMock's admin API over HTTP, which works whatever class loader started the server.
  */
 public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
@@ -21,14 +21,27 @@ public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
         server.start();
         System.setProperty(PORT_PROPERTY, Integer.toString(server.port()));
         String url = "http://127.0.0.1:" + server.port();
-        return Map.of("quarkus.rest-client.linkedin-api.url", url,
+        return properties("quarkus.rest-client.linkedin-api.url", url,
                 "quarkus.rest-client.facebook-graph.url", url + "/v24.0",
                 "herald.publishers.pinterest.api-url", url,
                 "quarkus.rest-client.instagram-graph.url", url + "/ig/v24.0",
                 "herald.publishers.instagram.status-interval", "PT0.05S",
                 "herald.publishers.instagram.reels-check-interval", "PT1S",
                 "quarkus.rest-client.accounts-service.url", url,
-                "herald.delivery.reconcile.interval", "PT0.2S");
+                "herald.delivery.reconcile.interval", "PT0.2S",
+                "herald.publishers.youtube.api-url", url,
+                "herald.publishers.youtube.upload-url", url,
+                // WireMock serves the tests' media over plain http on 127.0.0.1.
+                "herald.media.allow-private-urls", "true");
+    }
+
+    /** Map.of stops at ten pairs. */
+    private static Map<String, String> properties(String... keysAndValues) {
+        Map<String, String> properties = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            properties.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return properties;
     }
 
     @Override

@@ -23,6 +23,11 @@ import java.util.regex.Pattern;
  * (a refusal, or {@link #down} for a service that is not working). Every call is recorded with the internal
  * JWT's claims and the body, for tests to assert on. The real rules are tested in usage-service.
  *
+ * <p>Media ingest's calls too: {@code POST /internal/reservations} (201 for a new id, 200 for a known one, growing
+ * it when more units are asked, or the answer a test gave the id), {@code .../consume} and {@code .../release}
+ * (200), and {@code GET /internal/entitlements} ({@code concurrent_ingests} per workspace, 2 unless
+ * {@link #concurrentIngests} said otherwise); recorded as {@link MediaCall}s.
+ *
  * <p>Also compresses the worker's timings, so retries and slow sandbox accounts take fractions of a second.
  */
 public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
@@ -37,6 +42,33 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
     /** One check the worker made: the reservation, the token's claims and the body it sent. */
     /** {@code traceParent}: the call's {@code traceparent} header, or null. */
     public record Call(String reservationId, JsonNode claims, JsonNode body, String traceParent) {
+    }
+
+    /** A media-ingest call: {@code reserve}, {@code consume} or {@code release} of a reservation, or {@code entitlements}. */
+    public record MediaCall(String kind, String reservationId, JsonNode body) {
+    }
+
+    private static final Pattern SETTLE = Pattern.compile("^/internal/reservations/([^/]+)/(consume|release)$");
+    private static final Map<String, List<MediaCall>> MEDIA_CALLS = new ConcurrentHashMap<>();
+    private static final Map<String, Answer> RESERVE_ANSWERS = new ConcurrentHashMap<>();
+    private static final Map<String, Long> RESERVED_UNITS = new ConcurrentHashMap<>();
+    private static final Map<String, Integer> CONCURRENT_INGESTS = new ConcurrentHashMap<>();
+
+    /** The answer to {@code POST /internal/reservations} for this id (a refusal); null back to the default. */
+    public static void answerReservation(String reservationId, Answer answer) {
+        if (answer == null) {
+            RESERVE_ANSWERS.remove(reservationId);
+        } else {
+            RESERVE_ANSWERS.put(reservationId, answer);
+        }
+    }
+
+    public static void concurrentIngests(String workspaceId, int limit) {
+        CONCURRENT_INGESTS.put(workspaceId, limit);
+    }
+
+    public static List<MediaCall> mediaCalls(String reservationId) {
+        return List.copyOf(MEDIA_CALLS.getOrDefault(reservationId, List.of()));
     }
 
     private static final Map<String, Answer> ANSWERS = new ConcurrentHashMap<>();
@@ -104,7 +136,11 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
 
     private static void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            Matcher check = CHECK.matcher(exchange.getRequestURI().getPath());
+            String path = exchange.getRequestURI().getPath();
+            if (handleMedia(exchange, path)) {
+                return;
+            }
+            Matcher check = CHECK.matcher(path);
             if (!check.matches() || !exchange.getRequestMethod().equals("POST")) {
                 send(exchange, new Answer(404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}"));
                 return;
@@ -116,6 +152,46 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
             Answer answer = ANSWERS.get(reservationId);
             send(exchange, answer != null ? answer : new Answer(200, reservation(reservationId)));
         }
+    }
+
+    private static boolean handleMedia(HttpExchange exchange, String path) throws IOException {
+        String method = exchange.getRequestMethod();
+        if (method.equals("GET") && path.equals("/internal/entitlements")) {
+            String workspace = claims(exchange).path("wid").asText();
+            ObjectNode data = JSON.createObjectNode().put("plan", "free").put("plan_source", "free")
+                    .put("concurrent_ingests", CONCURRENT_INGESTS.getOrDefault(workspace, 2));
+            send(exchange, new Answer(200, JSON.createObjectNode().set("data", data).toString()));
+            return true;
+        }
+        if (method.equals("POST") && path.equals("/internal/reservations")) {
+            JsonNode body = JSON.readTree(exchange.getRequestBody());
+            String id = body.path("reservation_id").asText();
+            MEDIA_CALLS.computeIfAbsent(id, key -> new CopyOnWriteArrayList<>()).add(new MediaCall("reserve", id, body));
+            Answer canned = RESERVE_ANSWERS.get(id);
+            if (canned != null) {
+                send(exchange, canned);
+                return true;
+            }
+            long units = body.path("units").asLong();
+            Long before = RESERVED_UNITS.get(id);
+            RESERVED_UNITS.merge(id, units, Math::max);
+            ObjectNode data = JSON.createObjectNode().put("id", id).put("meter", body.path("meter").asText())
+                    .put("units", RESERVED_UNITS.get(id)).put("status", "reserved");
+            send(exchange, new Answer(before == null ? 201 : 200, JSON.createObjectNode().set("data", data).toString()));
+            return true;
+        }
+        Matcher settle = SETTLE.matcher(path);
+        if (method.equals("POST") && settle.matches()) {
+            String id = settle.group(1);
+            byte[] raw = exchange.getRequestBody().readAllBytes();
+            JsonNode body = raw.length == 0 ? JSON.createObjectNode() : JSON.readTree(raw);
+            MEDIA_CALLS.computeIfAbsent(id, key -> new CopyOnWriteArrayList<>()).add(new MediaCall(settle.group(2), id, body));
+            ObjectNode data = JSON.createObjectNode().put("id", id).put("meter", "media_bytes")
+                    .put("status", settle.group(2).equals("consume") ? "consumed" : "released");
+            send(exchange, new Answer(200, JSON.createObjectNode().set("data", data).toString()));
+            return true;
+        }
+        return false;
     }
 
     private static String reservation(String id) {

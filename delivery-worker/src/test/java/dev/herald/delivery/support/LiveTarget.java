@@ -18,7 +18,7 @@ import dev.herald.delivery.provider.PublishRequest;
  * and accounts-service's access endpoint answering the account's identity and a token.
  */
 public final class LiveTarget {
-    public final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+    public final String workspace;
     public final String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
     public final String postId = ResourceIds.newId(IdPrefix.POST);
     public final WireMock fake = FakePlatformApis.client();
@@ -27,11 +27,20 @@ public final class LiveTarget {
 
     /** A target whose account is {@code externalId} at {@code platform}, its access token {@code token}. */
     public LiveTarget(Platform platform, String externalId, String token) {
+        this.workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
         this.platform = platform;
         this.externalId = externalId;
         fake.resetMappings();
         fake.resetRequests();
         fake.resetScenarios();
+        fake.register(post(urlPathEqualTo(accessPath())).willReturn(okJson(access(token))));
+    }
+
+    /** Another target of {@code workspace}, next to one made before: the fake keeps its stubs and requests. */
+    public LiveTarget(Platform platform, String externalId, String token, String workspace) {
+        this.workspace = workspace;
+        this.platform = platform;
+        this.externalId = externalId;
         fake.register(post(urlPathEqualTo(accessPath())).willReturn(okJson(access(token))));
     }
 

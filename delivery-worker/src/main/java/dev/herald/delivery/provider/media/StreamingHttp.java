@@ -1,0 +1,155 @@
+package dev.herald.delivery.provider.media;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.core.streams.ReadStream;
+import io.vertx.core.tracing.TracingPolicy;
+import java.net.InetAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * HTTP on Vert.x's client for moving media: fetching a source (to the address the SSRF guard checked) and sending a
+ * stream of unknown origin as a request body with back-pressure, so a file of any size passes through a few buffers
+ * and never sits in memory. Answers' bodies are small (a platform's JSON) and read whole, up to 1 MiB.
+ */
+public final class StreamingHttp {
+    /** A platform's answer: its status, headers and body (JSON, an error page). */
+    public record Answer(int status, MultiMap headers, String body) {
+        public String header(String name) {
+            return headers.get(name);
+        }
+    }
+
+    private static final int MAX_ANSWER_BYTES = 1 << 20;
+
+    private final HttpClient client;
+    private final long idleMillis;
+
+    public StreamingHttp(Vertx vertx, Duration idleTimeout) {
+        this.idleMillis = idleTimeout.toMillis();
+        this.client = vertx.createHttpClient(new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_1_1)
+                .setKeepAlive(true)
+                .setTryUseCompression(false)
+                .setVerifyHost(true)
+                .setForceSni(true)
+                .setMaxPoolSize(64)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, idleMillis))
+                // Sources are customers' hosts: no traceparent (our trace ids) goes to them.
+                .setTracingPolicy(TracingPolicy.IGNORE));
+    }
+
+    public void close() {
+        client.close();
+    }
+
+    /** Where a request goes: a URL's parts, and the address to connect to (null: the host's own resolution). */
+    public record Endpoint(String host, int port, boolean ssl, String requestUri, InetAddress address) {
+        /** A platform URL from configuration or a platform's answer (not a customer's: no address check). */
+        public static Endpoint of(String url) {
+            URI uri = URI.create(url);
+            boolean ssl = "https".equalsIgnoreCase(uri.getScheme());
+            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            return new Endpoint(uri.getHost(), uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80, ssl,
+                    uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery(), null);
+        }
+    }
+
+    private RequestOptions options(HttpMethod method, Endpoint endpoint, Map<String, String> headers) {
+        RequestOptions options = new RequestOptions().setMethod(method).setHost(endpoint.host()).setPort(endpoint.port())
+                .setSsl(endpoint.ssl()).setURI(endpoint.requestUri()).setFollowRedirects(false)
+                .setIdleTimeout(idleMillis).setConnectTimeout(idleMillis);
+        if (endpoint.address() != null) {
+            // The checked address, not a new lookup: a name re-pointed since the check (DNS rebinding) reaches nothing new.
+            options.setServer(SocketAddress.inetSocketAddress(endpoint.port(), endpoint.address().getHostAddress()));
+        }
+        headers.forEach(options::putHeader);
+        return options;
+    }
+
+    /** A request with a small body (or none), its answer read whole. */
+    public Uni<Answer> send(HttpMethod method, Endpoint endpoint, Map<String, String> headers, Buffer body) {
+        Future<Answer> answer = client.request(options(method, endpoint, headers))
+                .compose(request -> (body == null ? request.send() : request.send(body)))
+                .compose(StreamingHttp::read);
+        return Uni.createFrom().completionStage(answer::toCompletionStage);
+    }
+
+    /**
+     * Opens a response whose body the caller streams: paused at once, so no byte is lost before the caller pipes it.
+     * The caller must consume it or {@link #discard} it.
+     */
+    public Uni<HttpClientResponse> open(HttpMethod method, Endpoint endpoint, Map<String, String> headers) {
+        Future<HttpClientResponse> opened = client.request(options(method, endpoint, headers))
+                .compose(request -> request.send().map(response -> {
+                    response.pause();
+                    return response;
+                }));
+        return Uni.createFrom().completionStage(opened::toCompletionStage);
+    }
+
+    /** Drops an opened response without reading it: its connection is closed rather than drained. */
+    public static void discard(HttpClientResponse response) {
+        response.request().reset();
+    }
+
+    /**
+     * Sends {@code body} (exactly {@code length} bytes) as the request's body at the pace the receiver takes it. A body
+     * that breaks off resets the request (never a short body the receiver could take for complete); a request that
+     * breaks off closes the body's source. Fails when either side breaks.
+     */
+    public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length,
+                              HttpClientResponse body) {
+        return stream(method, endpoint, headers, length, body, () -> discard(body));
+    }
+
+    /**
+     * The same with a body from any stream; {@code closeBody} closes its source when the transfer breaks off. A
+     * cancelled transfer (the attempt's timeout) resets the request, so no upload goes on unobserved.
+     */
+    public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length,
+                              ReadStream<Buffer> body, Runnable closeBody) {
+        AtomicReference<HttpClientRequest> sending = new AtomicReference<>();
+        Future<Answer> answer = client.request(options(method, endpoint, headers)).compose(request -> {
+            sending.set(request);
+            request.putHeader("Content-Length", Long.toString(length));
+            Future<HttpClientResponse> response = request.response();
+            body.pipe().endOnFailure(false).to(request).onFailure(failure -> {
+                request.reset(0, failure);
+                closeBody.run();
+            });
+            return response.compose(StreamingHttp::read).onFailure(failure -> closeBody.run());
+        });
+        return Uni.createFrom().completionStage(answer::toCompletionStage)
+                .onCancellation().invoke(() -> {
+                    HttpClientRequest request = sending.get();
+                    if (request != null) {
+                        request.reset();
+                    }
+                    closeBody.run();
+                });
+    }
+
+    private static Future<Answer> read(HttpClientResponse response) {
+        String length = response.getHeader("Content-Length");
+        if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > MAX_ANSWER_BYTES) {
+            response.request().reset();
+            return Future.succeededFuture(new Answer(response.statusCode(), response.headers(), ""));
+        }
+        return response.body().map(body -> new Answer(response.statusCode(), response.headers(), body.toString()));
+    }
+}
