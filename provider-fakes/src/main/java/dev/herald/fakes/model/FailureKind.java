@@ -17,7 +17,10 @@ public enum FailureKind {
     REVOKED_TOKEN("revoked_token"),
     /** The answer comes {@code delay_ms} late (a slow provider; a client with a shorter deadline times out). */
     DELAY("delay"),
-    /** The request is carried out, but answered with a server error (504 unless {@code status}): the outcome is unknown to the caller. */
+    /**
+     * The request is carried out, but the caller gets a proxy's timeout page (HTTP 504 unless {@code status}, not the
+     * platform's error shape): the outcome is unknown to it.
+     */
     LOST_RESPONSE("lost_response"),
     /** An Instagram media container created by the request reports {@code status_code: ERROR}. */
     PROCESSING_ERROR("processing_error"),

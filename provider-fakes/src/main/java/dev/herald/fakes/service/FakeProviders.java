@@ -82,9 +82,10 @@ public class FakeProviders {
                 }
                 return fake.handle(request);
             case LOST_RESPONSE:
-                // Done, but the caller cannot know it: the answer it gets is the gateway's timeout.
+                // Done, but the caller cannot know it: what it gets is a proxy's timeout page, not the platform's answer.
                 fake.handle(request);
-                return fake.serverError(failure.statusOr(504));
+                int status = failure.statusOr(504);
+                return FakeResponse.html(status, "<html><body><h1>" + status + " Gateway Time-out</h1></body></html>");
             default:
                 // delay, and the kinds the platform acts on itself (deny, processing_error)
                 return fake.handle(request.withFailure(failure));
