@@ -8,7 +8,7 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -32,7 +32,7 @@ import java.util.Set;
  * Tokens are read from {@code Authorization: Bearer} or the {@code access_token} parameter, as Graph accepts both.
  * Errors are Graph's; throttling is code 4 (32 for Page calls) with HTTP 400, as Graph answers it.
  */
-@ApplicationScoped
+@Singleton
 public class FacebookGraphFake extends StatefulPlatformFake {
     public static final String USER_ID = "10229876543210987";
     public static final String PAGE_ID = "108765432109876";

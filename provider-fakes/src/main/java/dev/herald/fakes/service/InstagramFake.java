@@ -9,7 +9,7 @@ import dev.herald.fakes.model.FailureKind;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -36,7 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Parameters are read from the JSON body, the form or the query, as Graph accepts all three; tokens from a Bearer
  * header or {@code access_token}.
  */
-@ApplicationScoped
+@Singleton
 public class InstagramFake extends StatefulPlatformFake {
     public static final String USER_ID = "17841400000000001";
     public static final String APP_SCOPED_ID = "9876543210123456";

@@ -8,7 +8,7 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,7 +32,7 @@ import java.util.Set;
  * Errors are LinkedIn's {@code {"status", "serviceErrorCode", "code", "message"}}; OAuth errors
  * {@code {"error", "error_description"}}.
  */
-@ApplicationScoped
+@Singleton
 public class LinkedInFake extends StatefulPlatformFake {
     public static final String MEMBER_ID = "hF4k3Mbr0q";
     public static final String MEMBER_NAME = "Fay Kerr";

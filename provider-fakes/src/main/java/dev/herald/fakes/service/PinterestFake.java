@@ -8,7 +8,7 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -29,7 +29,7 @@ import java.util.Set;
  * </ul>
  * Errors are Pinterest's {@code {"code", "message"}}.
  */
-@ApplicationScoped
+@Singleton
 public class PinterestFake extends StatefulPlatformFake {
     public static final String ACCOUNT_ID = "1125899906842624";
     public static final String USERNAME = "heraldfakekitchen";

@@ -14,7 +14,10 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
-/** What every fake platform keeps: the shared token and code stores and its own published items. */
+/**
+ * What every fake platform keeps: the shared token and code stores and its own published items. The fakes are
+ * {@code @Singleton}s (no client proxy, so their state can live in final fields here).
+ */
 public abstract class StatefulPlatformFake implements PlatformFake {
     protected final IssuedTokens tokens;
     protected final AuthorizationServer authorization;

@@ -6,7 +6,7 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +21,7 @@ import java.util.Set;
  * API answers are TikTok's envelope {@code {"data": {...}, "error": {"code", "message", "log_id"}}}; token
  * endpoint refusals are {@code {"error", "error_description", "log_id"}} with HTTP 200, as TikTok sends them.
  */
-@ApplicationScoped
+@Singleton
 public class TikTokFake extends StatefulPlatformFake {
     public static final String OPEN_ID = "-000Fk3OpenIdHeraldFakeCreator01";
     public static final String USERNAME = "heraldfake.dance";

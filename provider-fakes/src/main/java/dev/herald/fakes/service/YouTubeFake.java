@@ -6,7 +6,7 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +21,7 @@ import java.util.Set;
  * OAuth errors are {@code {"error", "error_description"}}; API errors Google's
  * {@code {"error": {"code", "message", "errors": [{"reason", "domain"}], "status"}}}.
  */
-@ApplicationScoped
+@Singleton
 public class YouTubeFake extends StatefulPlatformFake {
     public static final String GOOGLE_SUBJECT = "109876543210987654321";
     public static final String CHANNEL_ID = "UCq3HeraldFakeChannel0001";
