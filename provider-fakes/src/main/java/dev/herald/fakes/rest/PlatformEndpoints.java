@@ -3,82 +3,62 @@ package dev.herald.fakes.rest;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.service.FakeProviders;
-import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Every fake platform's endpoints: {@code /<platform>/<the platform's own path>}. Herald's configurable base URLs
- * point at these prefixes (docs/local-runtime.md lists them); each platform's fake routes the rest itself, so paths
- * such as TikTok's trailing slashes and Graph's {@code /{node-id}/{edge}} keep their exact shape.
+ * point at these prefixes (docs/local-runtime.md lists them); each platform's fake routes the rest itself. A plain
+ * Vert.x route rather than JAX-RS resources, so paths keep their exact shape: TikTok's and Pinterest's trailing
+ * slashes, Graph's {@code /{node-id}/{edge}}.
  */
-@Path("/{platform: [a-z]+}")
+@ApplicationScoped
 public class PlatformEndpoints {
+    /** The platforms' requests are small JSON or form bodies (media travel by URL). */
+    private static final long MAX_BODY_BYTES = 1024 * 1024;
+
     private final FakeProviders providers;
 
     public PlatformEndpoints(FakeProviders providers) {
         this.providers = providers;
     }
 
-    @GET
-    @Path("/{path: .*}")
-    public Uni<Response> get(@PathParam("platform") String platform, @Context UriInfo uri, @Context HttpHeaders headers) {
-        return handle("GET", platform, uri, headers, null);
+    void routes(@Observes Router router) {
+        String platforms = String.join("|", providers.platforms());
+        router.routeWithRegex("/(" + platforms + ")(/.*)?").handler(BodyHandler.create().setBodyLimit(MAX_BODY_BYTES))
+                .handler(this::handle);
     }
 
-    @DELETE
-    @Path("/{path: .*}")
-    public Uni<Response> delete(@PathParam("platform") String platform, @Context UriInfo uri, @Context HttpHeaders headers) {
-        return handle("DELETE", platform, uri, headers, null);
-    }
-
-    @POST
-    @Path("/{path: .*}")
-    public Uni<Response> post(@PathParam("platform") String platform, @Context UriInfo uri, @Context HttpHeaders headers,
-                              String body) {
-        return handle("POST", platform, uri, headers, body);
-    }
-
-    @PUT
-    @Path("/{path: .*}")
-    public Uni<Response> put(@PathParam("platform") String platform, @Context UriInfo uri, @Context HttpHeaders headers,
-                             String body) {
-        return handle("PUT", platform, uri, headers, body);
-    }
-
-    private Uni<Response> handle(String method, String platform, UriInfo uri, HttpHeaders headers, String body) {
-        if (!providers.knows(platform)) {
-            return Uni.createFrom().item(Response.status(404).type(MediaType.APPLICATION_JSON)
-                    .entity("{\"message\":\"no fake platform '" + platform + "'\"}").build());
-        }
-        String path = uri.getPath().substring(platform.length() + 1);
+    private void handle(RoutingContext context) {
+        String fullPath = context.request().path();
+        int slash = fullPath.indexOf('/', 1);
+        String platform = slash < 0 ? fullPath.substring(1) : fullPath.substring(1, slash);
+        String path = slash < 0 ? "/" : fullPath.substring(slash);
         Map<String, List<String>> query = new LinkedHashMap<>();
-        uri.getQueryParameters().forEach((name, values) -> query.put(name, List.copyOf(values)));
-        Map<String, List<String>> headerValues = new LinkedHashMap<>();
-        headers.getRequestHeaders().forEach((name, values) -> headerValues.put(name.toLowerCase(), List.copyOf(values)));
-        FakeRequest request = new FakeRequest(platform, method, path.isEmpty() ? "/" : path, Map.copyOf(query),
-                uri.getRequestUri().getRawQuery(), headerValues, body == null || body.isEmpty() ? null : body, null);
-        return providers.handle(request).map(PlatformEndpoints::response);
+        context.queryParams().names().forEach(name -> query.put(name, List.copyOf(context.queryParams().getAll(name))));
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        context.request().headers().names().forEach(name -> headers.put(name.toLowerCase(),
+                List.copyOf(context.request().headers().getAll(name))));
+        String body = context.body() == null ? null : context.body().asString();
+        FakeRequest request = new FakeRequest(platform, context.request().method().name(), path, Map.copyOf(query),
+                context.request().query(), headers, body == null || body.isEmpty() ? null : body, null);
+        providers.handle(request).subscribe().with(answer -> respond(context.response(), answer), context::fail);
     }
 
-    private static Response response(FakeResponse answer) {
-        Response.ResponseBuilder response = Response.status(answer.status());
-        answer.headers().forEach(response::header);
-        if (answer.body() != null) {
-            response.type(answer.contentType()).entity(answer.body());
+    private static void respond(HttpServerResponse response, FakeResponse answer) {
+        response.setStatusCode(answer.status());
+        answer.headers().forEach(response::putHeader);
+        if (answer.body() == null) {
+            response.end();
+        } else {
+            response.putHeader("Content-Type", answer.contentType()).end(answer.body());
         }
-        return response.build();
     }
 }
