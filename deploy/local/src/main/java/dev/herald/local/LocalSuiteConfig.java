@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * @param existingKafka       bootstrap servers of a broker to use instead of the embedded one, or null
  * @param demoTestKey         fixed demo workspace test key, or null to use the generated one (same for the
  *                            live key and the admin token)
- * @param providerFakesPort   where the provider fakes listen when the suite runs them ({@code ./herald up
- *                            --fake-providers}), or null when it does not
+ * @param providerFakes       whether the suite runs the provider fakes and points live mode at them
+ *                            ({@code ./herald up --fake-providers})
+ * @param providerFakesPort   where the provider fakes listen when they run
  */
 public record LocalSuiteConfig(
         Path projectRoot,
@@ -39,7 +40,8 @@ public record LocalSuiteConfig(
         Duration stopGracePeriod,
         Consumer<String> progress,
         Map<String, String> serviceEnvironment,
-        Integer providerFakesPort) {
+        boolean providerFakes,
+        int providerFakesPort) {
 
     public static final int DEFAULT_POSTGRES_PORT = 54329;
     public static final int DEFAULT_KAFKA_PORT = 19092;
@@ -69,7 +71,7 @@ public record LocalSuiteConfig(
         requirePrefix("HERALD_DEMO_LIVE_KEY", demoLiveKey, "sk_live_");
         requireDistinctPorts(wantedPorts(ports, existingDatabaseUrl == null ? postgresPort : null,
                 existingKafka == null ? kafkaPort : null, existingKafka == null ? kafkaControllerPort : null,
-                providerFakesPort));
+                providerFakes ? providerFakesPort : null));
     }
 
     public static Builder builder(Path projectRoot) {
@@ -116,14 +118,9 @@ public record LocalSuiteConfig(
         return existingKafka == null;
     }
 
-    /** Whether the suite runs the provider fakes and points live mode at them. */
-    public boolean providerFakes() {
-        return providerFakesPort != null;
-    }
-
     /** {@code http://127.0.0.1:<port>} of the provider fakes (only when {@link #providerFakes()}). */
     public String providerFakesUrl() {
-        if (providerFakesPort == null) {
+        if (!providerFakes) {
             throw new IllegalStateException("this suite runs no provider fakes");
         }
         return "http://127.0.0.1:" + providerFakesPort;
@@ -136,7 +133,8 @@ public record LocalSuiteConfig(
     /** Every port this configuration listens on, named by what listens there (existing servers excluded). */
     public Map<String, Integer> listeningPorts() {
         return wantedPorts(ports, embeddedPostgres() ? postgresPort : null,
-                embeddedKafka() ? kafkaPort : null, embeddedKafka() ? kafkaControllerPort : null, providerFakesPort);
+                embeddedKafka() ? kafkaPort : null, embeddedKafka() ? kafkaControllerPort : null,
+                providerFakes ? providerFakesPort : null);
     }
 
     public Builder toBuilder() {
@@ -145,9 +143,7 @@ public record LocalSuiteConfig(
                 .existingKafka(existingKafka).demoTestKey(demoTestKey).demoLiveKey(demoLiveKey)
                 .adminToken(adminToken).serviceCommand(serviceCommand).readinessTimeout(readinessTimeout)
                 .stopGracePeriod(stopGracePeriod).progress(progress).serviceEnvironment(serviceEnvironment);
-        if (providerFakesPort != null) {
-            builder.providerFakesPort(providerFakesPort).providerFakes(true);
-        }
+        builder.providerFakes(providerFakes).providerFakesPort(providerFakesPort);
         ports.forEach(builder::port);
         return builder;
     }
@@ -349,7 +345,7 @@ public record LocalSuiteConfig(
                     postgresPort, kafkaPort, kafkaControllerPort, existingDatabaseUrl, existingKafka, demoTestKey,
                     demoLiveKey, adminToken, serviceCommand != null ? serviceCommand : ServiceCommand.quarkusJar(root),
                     readinessTimeout, stopGracePeriod, progress, serviceEnvironment,
-                    providerFakes ? providerFakesPort : null);
+                    providerFakes, providerFakesPort);
         }
     }
 }
