@@ -9,7 +9,9 @@ import java.util.Map;
 /**
  * One request a fake platform received and what it answered. The {@code authorization} header keeps its scheme and
  * replaces the credential with {@code sha256:<first 16 hex digits>}, so a test can tell tokens apart (and see a
- * refreshed one) without the journal handing out usable tokens.
+ * refreshed one) without reading them. Parameters and bodies are kept as sent, tokens and client secrets included
+ * where a platform takes them there (Meta's {@code access_token}, token requests): they are the fake's own, good
+ * nowhere else, and a test may need to check exactly what was sent.
  *
  * @param failure the armed failure's kind that shaped the answer, or null
  */

@@ -16,7 +16,7 @@ import java.util.Set;
  * {@code /v2/oauth/token/} (code and refresh; a refresh answers a new refresh token), {@code /v2/oauth/revoke/},
  * {@code /v2/user/info/} and the Content Posting API's {@code /v2/post/publish/creator_info/query/}
  * (https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info). Publishing is not faked
- * yet (a {@code TikTokPublishingFake} would add the video init, upload and status endpoints here).
+ * yet: the Content Posting API's video init, chunk upload and status fetch belong in {@link #handle} next to these.
  * <p>
  * API answers are TikTok's envelope {@code {"data": {...}, "error": {"code", "message", "log_id"}}}; token
  * endpoint refusals are {@code {"error", "error_description", "log_id"}} with HTTP 200, as TikTok sends them.

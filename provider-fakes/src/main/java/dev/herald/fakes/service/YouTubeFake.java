@@ -15,8 +15,8 @@ import java.util.Set;
  * YouTube below {@code /youtube}: Google's authorization endpoint {@code /o/oauth2/v2/auth} (PKCE S256 checked),
  * {@code /oauth2/token} and {@code /oauth2/revoke} (point {@code oauth-url} at {@code /youtube/oauth2}), and the Data
  * API's {@code /youtube/v3/channels?mine=true}. Google issues a refresh token with {@code access_type=offline} and
- * does not rotate it. Publishing (the resumable upload) is not faked yet: a {@code YouTubeUploadFake} would add
- * {@code /upload/youtube/v3/videos} here.
+ * does not rotate it. Publishing (the resumable upload) is not faked yet: {@code /upload/youtube/v3/videos} belongs in
+ * {@link #handle} next to these, reading the bytes as a stream rather than through the journal's text body.
  * <p>
  * OAuth errors are {@code {"error", "error_description"}}; API errors Google's
  * {@code {"error": {"code", "message", "errors": [{"reason", "domain"}], "status"}}}.
