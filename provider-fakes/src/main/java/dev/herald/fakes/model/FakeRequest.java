@@ -58,6 +58,16 @@ public record FakeRequest(String platform, String method, String path, Map<Strin
         return values == null || values.isEmpty() ? null : values.get(0);
     }
 
+    /** A positive integer query parameter ({@code count}, {@code limit}, {@code page_size}), else the fallback. */
+    public int intQueryParameter(String name, int fallback) {
+        try {
+            String value = queryParameter(name);
+            return value == null ? fallback : Math.max(1, Integer.parseInt(value));
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
     /** The token of an {@code Authorization: Bearer} header, or null. */
     public String bearerToken() {
         String authorization = header("authorization");

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -200,9 +201,9 @@ public class FacebookGraphFake extends StatefulPlatformFake {
             return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
                     "(#10) This endpoint requires the 'pages_read_engagement' permission", false));
         }
-        int limit = LinkedInFake.intParameter(request, "limit", 25);
-        List<String> fields = List.of(request.queryParameter("fields") == null ? "id" : request.queryParameter("fields"));
-        Set<String> wanted = Set.of(fields.get(0).split(","));
+        int limit = request.intQueryParameter("limit", 25);
+        String fields = request.queryParameter("fields");
+        Set<String> wanted = new LinkedHashSet<>(List.of((fields == null ? "id" : fields).split(",")));
         ObjectNode body = object();
         ArrayNode data = body.putArray("data");
         // A Page's feed shows its photo posts too; its videos edge only videos.

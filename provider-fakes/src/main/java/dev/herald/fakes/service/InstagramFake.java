@@ -220,7 +220,7 @@ public class InstagramFake extends StatefulPlatformFake {
         if (refused != null) {
             return refused;
         }
-        int limit = LinkedInFake.intParameter(request, "limit", 25);
+        int limit = request.intQueryParameter("limit", 25);
         ObjectNode body = object();
         ArrayNode data = body.putArray("data");
         published().stream().limit(limit).forEach(item -> data.add(selected((ObjectNode) item, request)));

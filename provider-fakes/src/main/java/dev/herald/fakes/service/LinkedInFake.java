@@ -207,7 +207,7 @@ public class LinkedInFake extends StatefulPlatformFake {
             return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.FINDER-author."
                     + request.header("linkedin-version"));
         }
-        int count = intParameter(request, "count", 10);
+        int count = request.intQueryParameter("count", 10);
         ObjectNode body = object();
         ArrayNode elements = body.putArray("elements");
         publishedWhere(post -> post.path("author").asText("").equals(author)).stream().limit(count).forEach(elements::add);
@@ -243,14 +243,5 @@ public class LinkedInFake extends StatefulPlatformFake {
             body.put("serviceErrorCode", serviceErrorCode);
         }
         return json(status, body.put("code", code).put("message", message));
-    }
-
-    static int intParameter(FakeRequest request, String name, int fallback) {
-        try {
-            String value = request.queryParameter(name);
-            return value == null ? fallback : Math.max(1, Integer.parseInt(value));
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
     }
 }

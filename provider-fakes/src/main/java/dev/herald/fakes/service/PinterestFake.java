@@ -95,7 +95,7 @@ public class PinterestFake extends StatefulPlatformFake {
             if (!BOARD_ID.equals(pinsOf.get(0))) {
                 return error(404, 3, "Board not found.");
             }
-            int pageSize = Math.min(250, LinkedInFake.intParameter(request, "page_size", 25));
+            int pageSize = Math.min(250, request.intQueryParameter("page_size", 25));
             ObjectNode body = object();
             ArrayNode items = body.putArray("items");
             publishedWhere(pin -> pinsOf.get(0).equals(pin.path("board_id").asText())).stream().limit(pageSize).forEach(items::add);
