@@ -74,6 +74,38 @@ class LiveLinkedInIT {
         assertThat(target.getInt("attempts")).isEqualTo(1);
     }
 
+    @Test
+    void aRateLimitedPostWaitsForRetryAfterAndIsPublishedOnce() throws Exception {
+        String workspace = RunningSuite.newWorkspace("Live LinkedIn 429");
+        String key = RunningSuite.newKey(workspace, "live");
+        String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"Live LinkedIn 429\"}").post("/profiles")
+                .then().statusCode(201).extract().path("data.id");
+        String accountId = connectLinkedInMember(key, profile);
+        fakes().delete("/_fakes/linkedin/requests").then().statusCode(204);
+        fakes().contentType(ContentType.JSON)
+                .body("{\"kind\":\"rate_limit\",\"method\":\"POST\",\"path\":\"/rest/posts\",\"retry_after_seconds\":2}")
+                .post("/_fakes/linkedin/failures").then().statusCode(201);
+
+        String text = "Throttled, then fine " + UUID.randomUUID();
+        String postId = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"]}")
+                .post("/posts").then().statusCode(202).extract().path("data.id");
+        JsonPath target = awaitTarget(key, postId);
+
+        assertThat(target.getString("status")).isEqualTo("published");
+        assertThat(target.getInt("attempts")).isEqualTo(2);
+        List<Map<String, Object>> calls = fakes().get("/_fakes/linkedin/requests").then().statusCode(200)
+                .extract().jsonPath().getList("data");
+        assertThat(calls).extracting(call -> call.get("path") + " " + call.get("status") + " " + call.get("failure"))
+                .containsExactly("/rest/posts 429 rate_limit", "/rest/posts 201 null");
+        Instant limited = Instant.parse((String) calls.get(0).get("received_at"));
+        Instant retried = Instant.parse((String) calls.get(1).get("received_at"));
+        assertThat(Duration.between(limited, retried)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        List<String> published = fakes().get("/_fakes/linkedin/posts").then().extract().jsonPath().getList("data.commentary");
+        assertThat(published).filteredOn(commentary -> commentary.startsWith("Throttled, then fine")
+                && commentary.endsWith(text.substring(text.length() - 12))).hasSize(1);
+    }
+
     /** The hosted page as a browser walks it: open the link, choose LinkedIn, approve at the fake, come back. */
     private String connectLinkedInMember(String key, String profile) {
         Response created = as(key).contentType(ContentType.JSON).body("{\"profile_id\":\"" + profile + "\"}").post("/connect-sessions");
