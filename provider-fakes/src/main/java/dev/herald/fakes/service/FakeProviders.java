@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -44,7 +45,7 @@ public class FakeProviders {
         return fake;
     }
 
-    public java.util.Set<String> platforms() {
+    public Set<String> platforms() {
         return fakes.keySet();
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
+import dev.herald.fakes.model.IssuedGrant;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.function.Predicate;
 
 /**
  * What every fake platform keeps: the shared token and code stores and its own published items. The fakes are
@@ -46,7 +48,7 @@ public abstract class StatefulPlatformFake implements PlatformFake {
         return item;
     }
 
-    protected List<ObjectNode> publishedWhere(java.util.function.Predicate<ObjectNode> filter) {
+    protected List<ObjectNode> publishedWhere(Predicate<ObjectNode> filter) {
         List<ObjectNode> items = new ArrayList<>();
         published.forEach(item -> {
             if (filter.test(item)) {
@@ -62,7 +64,7 @@ public abstract class StatefulPlatformFake implements PlatformFake {
     }
 
     /** The grant behind the request's access token (call after {@link #tokenState} said VALID). */
-    protected dev.herald.fakes.model.IssuedGrant grant(FakeRequest request) {
+    protected IssuedGrant grant(FakeRequest request) {
         return tokens.grant(platform(), accessToken(request));
     }
 
