@@ -37,7 +37,8 @@ public final class RunningSuite {
             // The starter plan gets an allowance a test can spend: the real catalog's smallest is 2,000 requests
             // at 30 a minute. No other system test uses the starter plan. The scale plan (tests that poll, and
             // ContractFuzzIT, which sends thousands of requests in minutes) gets SCALE_PER_MINUTE rather than 300.
-            suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts()
+            // The provider fakes stand in for the six platforms, so live accounts and posts run end to end (LiveIT).
+            suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts().providerFakes(true)
                     .serviceEnvironment(Map.of("HERALD_USAGE_PLAN_OVERRIDES",
                             "starter.api_requests=" + STARTER_API_REQUESTS + ",scale.per_minute=" + SCALE_PER_MINUTE,
                             // A killed delivery-worker's leases lapse in 10 s rather than 60 (the sandbox's
@@ -55,6 +56,11 @@ public final class RunningSuite {
 
     public static String baseUrl() {
         return get().baseUrl();
+    }
+
+    /** A request to the provider fakes' control API ({@code /_fakes/...}). */
+    public static RequestSpecification fakes() {
+        return RestAssured.given().baseUri(get().providerFakesUrl());
     }
 
     /** A request to the public API with this key. */

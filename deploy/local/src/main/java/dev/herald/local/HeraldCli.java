@@ -86,22 +86,24 @@ public final class HeraldCli {
         stream.println("""
                 Usage: ./herald <command>
 
-                  up [--detach]   build what is stale, start PostgreSQL, Kafka and every service, print the base URL
+                  up [--detach] [--fake-providers]
+                                  build what is stale, start PostgreSQL, Kafka and every service, print the base URL
                                   and demo credentials; stays in the foreground (Ctrl-C stops everything) unless
-                                  --detach, which returns once everything is ready
+                                  --detach, which returns once everything is ready. --fake-providers also starts
+                                  provider-fakes and points live mode's OAuth and publishing at it
                   down            stop what 'up' started
                   status          show each component, its pid and readiness (exit 0 all up, 1 degraded,
                                   3 not running)
 
                 State, logs and pids live in .herald/ (HERALD_STATE_DIR). Settings: HERALD_PORT, HERALD_POSTGRES_PORT,
                 HERALD_DATABASE_URL, KAFKA_BOOTSTRAP_SERVERS, HERALD_DEMO_TEST_KEY, HERALD_DEMO_LIVE_KEY,
-                HERALD_ADMIN_TOKEN; see docs/local-runtime.md.""");
+                HERALD_ADMIN_TOKEN, HERALD_FAKE_PROVIDERS_PORT; see docs/local-runtime.md.""");
     }
 
     // ---- up -------------------------------------------------------------------------------------------------
 
     private int up(List<String> options) throws IOException, InterruptedException {
-        Set<String> known = Set.of("--background");
+        Set<String> known = Set.of("--background", "--fake-providers");
         for (String option : options) {
             if (option.equals("--detach")) {
                 throw new IllegalArgumentException("--detach is handled by the ./herald script; run ./herald up --detach");
@@ -113,6 +115,7 @@ public final class HeraldCli {
         // Run by './herald up --detach': the script shows the credentials, so the log does not get them.
         boolean background = options.contains("--background");
         LocalSuiteConfig config = LocalSuiteConfig.fromEnvironment(root, env).toBuilder()
+                .providerFakes(options.contains("--fake-providers"))
                 .progress(line -> out.println("  " + line)).build();
         StateDirectory state = config.state();
         Optional<ProcessTree> running = supervisor(state);
@@ -155,6 +158,10 @@ public final class HeraldCli {
             out.println("  Admin token    " + suite.adminToken());
             out.println("  Credentials    " + state.credentials() + " (same values)");
         }
+        if (config.providerFakes()) {
+            out.println("  Fake providers " + config.providerFakesUrl() + " (requests at " + config.providerFakesUrl()
+                    + "/_fakes/<platform>/requests)");
+        }
         out.println("  Logs           " + state.logs() + "/<service>.log");
         if (!background) {
             out.println("Press Ctrl-C to stop (or run ./herald down in another terminal).");
@@ -167,7 +174,11 @@ public final class HeraldCli {
     private void watchServices(LocalSuite suite) throws InterruptedException {
         Set<String> reported = new HashSet<>();
         while (!suite.isClosing()) {
-            for (String module : HeraldService.modules()) {
+            List<String> modules = new ArrayList<>(HeraldService.modules());
+            if (suite.config().providerFakes()) {
+                modules.add(ProviderFakes.MODULE);
+            }
+            for (String module : modules) {
                 if (!suite.isRunning(module) && reported.add(module) && !suite.isClosing()) {
                     err.println("WARNING: " + module + " is no longer running; see " + suite.logFile(module));
                 }
@@ -202,7 +213,8 @@ public final class HeraldCli {
         String text = "HERALD_BASE_URL=" + suite.baseUrl() + "\n"
                 + "HERALD_DEMO_TEST_KEY=" + suite.demoTestKey() + "\n"
                 + "HERALD_DEMO_LIVE_KEY=" + suite.demoLiveKey() + "\n"
-                + "HERALD_ADMIN_TOKEN=" + suite.adminToken() + "\n";
+                + "HERALD_ADMIN_TOKEN=" + suite.adminToken() + "\n"
+                + (suite.config().providerFakes() ? "HERALD_FAKE_PROVIDERS_URL=" + suite.providerFakesUrl() + "\n" : "");
         StateDirectory.writeAtomically(state.credentials(), text, true);
     }
 
@@ -342,6 +354,16 @@ public final class HeraldCli {
         if (alive == 0) {
             out.println("Herald is not running.");
             return NOT_RUNNING;
+        }
+        String fakesUrl = suite.getProperty("provider-fakes.url");
+        if (fakesUrl != null) {
+            Optional<ProcessTree> process = component(state, ProviderFakes.MODULE, markers.get(ProviderFakes.MODULE));
+            ReadinessProbe.Result result = process.isEmpty() ? null
+                    : probe.probe(Integer.parseInt(fakesUrl.substring(fakesUrl.lastIndexOf(':') + 1))).join();
+            alive += process.isPresent() ? 1 : 0;
+            allUp &= result != null && result.ready();
+            rows.add(new String[] {ProviderFakes.MODULE, process.map(p -> Long.toString(p.pid())).orElse("-"),
+                    result == null ? "not running" : result.ready() ? "ready" : "not ready (" + result + ")", fakesUrl});
         }
         out.printf("%-18s %-8s %-28s %s%n", "COMPONENT", "PID", "STATE", "ADDRESS");
         rows.forEach(row -> out.printf("%-18s %-8s %-28s %s%n", (Object[]) row));

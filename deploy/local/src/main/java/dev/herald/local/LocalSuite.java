@@ -46,6 +46,8 @@ public final class LocalSuite implements AutoCloseable {
     private final StateDirectory state;
     private final ReadinessProbe probe = new ReadinessProbe();
     private final Map<HeraldService, ServiceProcess> services = new EnumMap<>(HeraldService.class);
+    /** The provider fakes' process, when the configuration asks for them. */
+    private ServiceProcess providerFakes;
     private final CountDownLatch startupFinished = new CountDownLatch(1);
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean closing;
@@ -99,7 +101,8 @@ public final class LocalSuite implements AutoCloseable {
             startInfrastructure();
             writeSuiteProperties();
             startServices();
-            progress("all " + services.size() + " services are ready");
+            progress("all " + services.size() + " services are ready"
+                    + (providerFakes != null ? ", and the provider fakes at " + config.providerFakesUrl() : ""));
         } catch (LocalSuiteStartException e) {
             throw stopAfterFailure(e);
         } catch (InterruptedException e) {
@@ -150,6 +153,11 @@ public final class LocalSuite implements AutoCloseable {
         return ports;
     }
 
+    /** {@code http://127.0.0.1:<port>} of the provider fakes and their {@code /_fakes} control API. */
+    public String providerFakesUrl() {
+        return config.providerFakesUrl();
+    }
+
     public PostgresServer postgres() {
         return postgres;
     }
@@ -163,7 +171,7 @@ public final class LocalSuite implements AutoCloseable {
     }
 
     public Path logFile(String module) {
-        return state.log(HeraldService.ofModule(module).module());
+        return state.log(ProviderFakes.MODULE.equals(module) ? module : HeraldService.ofModule(module).module());
     }
 
     public boolean isRunning(String module) {
@@ -336,6 +344,11 @@ public final class LocalSuite implements AutoCloseable {
                 throw new LocalSuiteStartException(service.module(), "cannot start: " + reason, null, null);
             });
         }
+        if (config.providerFakes()) {
+            ProviderFakes.unavailableReason(config.projectRoot()).ifPresent(reason -> {
+                throw new LocalSuiteStartException(ProviderFakes.MODULE, "cannot start: " + reason, null, null);
+            });
+        }
     }
 
     /** PostgreSQL and Kafka start at the same time; both take a few seconds. */
@@ -432,6 +445,9 @@ public final class LocalSuite implements AutoCloseable {
         properties.setProperty("gateway.url", gatewayUrl());
         properties.setProperty("postgres", config.embeddedPostgres() ? "embedded" : "existing");
         properties.setProperty("kafka", config.embeddedKafka() ? "embedded" : "existing");
+        if (config.providerFakes()) {
+            properties.setProperty("provider-fakes.url", config.providerFakesUrl());
+        }
         config.listeningPorts().forEach((component, port) -> properties.setProperty("port." + component, port.toString()));
         StringWriter text = new StringWriter();
         properties.store(text, "Herald local suite started " + Instant.now());
@@ -445,7 +461,7 @@ public final class LocalSuite implements AutoCloseable {
             checkNotClosing();
             Path log = state.log(service.module());
             Files.deleteIfExists(log);
-            ServiceProcess process = new ServiceProcess(service, config.port(service),
+            ServiceProcess process = new ServiceProcess(service.module(), config.port(service),
                     config.serviceCommand().commandLine(service), environmentFor(service), log,
                     state.pidFile(service.module()));
             synchronized (this) {
@@ -457,6 +473,23 @@ public final class LocalSuite implements AutoCloseable {
                 throw new LocalSuiteStartException(service.module(), "could not be launched: " + e.getMessage(), log, e);
             }
             started.add(process);
+        }
+        if (config.providerFakes()) {
+            // Nothing calls a provider while starting, so the fakes start alongside the services.
+            Path log = state.log(ProviderFakes.MODULE);
+            Files.deleteIfExists(log);
+            ServiceProcess fakes = new ServiceProcess(ProviderFakes.MODULE, config.providerFakesPort(),
+                    ProviderFakes.commandLine(config.projectRoot()), providerFakesEnvironment(), log,
+                    state.pidFile(ProviderFakes.MODULE));
+            synchronized (this) {
+                providerFakes = fakes;
+            }
+            try {
+                fakes.start();
+            } catch (IOException e) {
+                throw new LocalSuiteStartException(ProviderFakes.MODULE, "could not be launched: " + e.getMessage(), log, e);
+            }
+            started.add(fakes);
         }
         awaitReady(started);
     }
@@ -487,6 +520,12 @@ public final class LocalSuite implements AutoCloseable {
             // Hosted connect links point at the gateway, which routes /connect/** to accounts-service.
             env.put("HERALD_CONNECT_PUBLIC_URL", gatewayUrl());
         }
+        if (config.providerFakes() && service == HeraldService.ACCOUNTS) {
+            env.putAll(ProviderFakes.accountsEnvironment(config.providerFakesUrl()));
+        }
+        if (config.providerFakes() && service == HeraldService.DELIVERY_WORKER) {
+            env.putAll(ProviderFakes.deliveryEnvironment(config.providerFakesUrl()));
+        }
         if (service == HeraldService.WEBHOOKS) {
             // Local receivers (http://127.0.0.1:...) for ./herald up and the system tests; production refuses
             // plain http and non-public addresses.
@@ -500,6 +539,13 @@ public final class LocalSuite implements AutoCloseable {
         return env;
     }
 
+    private Map<String, String> providerFakesEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(config.providerFakesPort()));
+        return env;
+    }
+
     /** Polls every pending service's readiness each 250 ms until all answer 200, one dies, or time runs out. */
     private void awaitReady(Collection<ServiceProcess> processes) throws InterruptedException {
         Instant started = Instant.now();
@@ -510,7 +556,7 @@ public final class LocalSuite implements AutoCloseable {
             checkNotClosing();
             for (ServiceProcess process : pending) {
                 if (!process.isAlive()) {
-                    throw new LocalSuiteStartException(process.service().module(), "exited with code "
+                    throw new LocalSuiteStartException(process.name(), "exited with code "
                             + process.exitCode() + " before it was ready", process.log(), null);
                 }
             }
@@ -521,7 +567,7 @@ public final class LocalSuite implements AutoCloseable {
                 lastAnswer.put(process, result);
                 if (result.ready()) {
                     pending.remove(process);
-                    progress(process.service().module() + " is ready on port " + process.port() + " ("
+                    progress(process.name() + " is ready on port " + process.port() + " ("
                             + Duration.between(started, Instant.now()).toMillis() / 100 / 10.0 + " s)");
                 }
             });
@@ -530,7 +576,7 @@ public final class LocalSuite implements AutoCloseable {
             }
             if (Instant.now().isAfter(deadline)) {
                 ServiceProcess late = pending.iterator().next();
-                throw new LocalSuiteStartException(late.service().module(), "was not ready within "
+                throw new LocalSuiteStartException(late.name(), "was not ready within "
                         + config.readinessTimeout().toSeconds() + " s (last readiness answer: " + lastAnswer.get(late)
                         + ")", late.log(), null);
             }
@@ -549,10 +595,14 @@ public final class LocalSuite implements AutoCloseable {
     /** Stops whatever this instance started, in reverse dependency order; keeps going past failures. */
     private synchronized void stopEverything() {
         List<Exception> failures = new ArrayList<>();
-        if (!services.isEmpty()) {
+        List<ServiceProcess> processes = new ArrayList<>(services.values());
+        if (providerFakes != null) {
+            processes.add(providerFakes);
+        }
+        if (!processes.isEmpty()) {
             progress("stopping services");
-            services.values().forEach(ServiceProcess::signalStop);
-            for (ServiceProcess process : services.values()) {
+            processes.forEach(ServiceProcess::signalStop);
+            for (ServiceProcess process : processes) {
                 try {
                     process.stop(config.stopGracePeriod());
                 } catch (InterruptedException e) {
@@ -563,6 +613,7 @@ public final class LocalSuite implements AutoCloseable {
                 }
             }
             services.clear();
+            providerFakes = null;
         }
         if (kafka != null) {
             progress("stopping Kafka");
@@ -638,6 +689,9 @@ public final class LocalSuite implements AutoCloseable {
     }
 
     private synchronized ServiceProcess service(String module) {
+        if (ProviderFakes.MODULE.equals(module)) {
+            return providerFakes;
+        }
         return services.get(HeraldService.ofModule(module));
     }
 

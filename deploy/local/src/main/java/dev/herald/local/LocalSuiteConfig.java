@@ -19,6 +19,9 @@ import java.util.function.Consumer;
  * @param existingKafka       bootstrap servers of a broker to use instead of the embedded one, or null
  * @param demoTestKey         fixed demo workspace test key, or null to use the generated one (same for the
  *                            live key and the admin token)
+ * @param providerFakes       whether the suite runs the provider fakes and points live mode at them
+ *                            ({@code ./herald up --fake-providers})
+ * @param providerFakesPort   where the provider fakes listen when they run
  */
 public record LocalSuiteConfig(
         Path projectRoot,
@@ -36,7 +39,9 @@ public record LocalSuiteConfig(
         Duration readinessTimeout,
         Duration stopGracePeriod,
         Consumer<String> progress,
-        Map<String, String> serviceEnvironment) {
+        Map<String, String> serviceEnvironment,
+        boolean providerFakes,
+        int providerFakesPort) {
 
     public static final int DEFAULT_POSTGRES_PORT = 54329;
     public static final int DEFAULT_KAFKA_PORT = 19092;
@@ -65,7 +70,8 @@ public record LocalSuiteConfig(
         requirePrefix("HERALD_DEMO_TEST_KEY", demoTestKey, "sk_test_");
         requirePrefix("HERALD_DEMO_LIVE_KEY", demoLiveKey, "sk_live_");
         requireDistinctPorts(wantedPorts(ports, existingDatabaseUrl == null ? postgresPort : null,
-                existingKafka == null ? kafkaPort : null, existingKafka == null ? kafkaControllerPort : null));
+                existingKafka == null ? kafkaPort : null, existingKafka == null ? kafkaControllerPort : null,
+                providerFakes ? providerFakesPort : null));
     }
 
     public static Builder builder(Path projectRoot) {
@@ -91,7 +97,8 @@ public record LocalSuiteConfig(
                 .existingKafka(env.get("KAFKA_BOOTSTRAP_SERVERS"))
                 .demoTestKey(env.get("HERALD_DEMO_TEST_KEY"))
                 .demoLiveKey(env.get("HERALD_DEMO_LIVE_KEY"))
-                .adminToken(env.get("HERALD_ADMIN_TOKEN"));
+                .adminToken(env.get("HERALD_ADMIN_TOKEN"))
+                .providerFakesPort(port(env, "HERALD_FAKE_PROVIDERS_PORT", ProviderFakes.DEFAULT_PORT));
         return builder.build();
     }
 
@@ -111,6 +118,14 @@ public record LocalSuiteConfig(
         return existingKafka == null;
     }
 
+    /** {@code http://127.0.0.1:<port>} of the provider fakes (only when {@link #providerFakes()}). */
+    public String providerFakesUrl() {
+        if (!providerFakes) {
+            throw new IllegalStateException("this suite runs no provider fakes");
+        }
+        return "http://127.0.0.1:" + providerFakesPort;
+    }
+
     public StateDirectory state() {
         return new StateDirectory(stateDir);
     }
@@ -118,7 +133,8 @@ public record LocalSuiteConfig(
     /** Every port this configuration listens on, named by what listens there (existing servers excluded). */
     public Map<String, Integer> listeningPorts() {
         return wantedPorts(ports, embeddedPostgres() ? postgresPort : null,
-                embeddedKafka() ? kafkaPort : null, embeddedKafka() ? kafkaControllerPort : null);
+                embeddedKafka() ? kafkaPort : null, embeddedKafka() ? kafkaControllerPort : null,
+                providerFakes ? providerFakesPort : null);
     }
 
     public Builder toBuilder() {
@@ -127,6 +143,7 @@ public record LocalSuiteConfig(
                 .existingKafka(existingKafka).demoTestKey(demoTestKey).demoLiveKey(demoLiveKey)
                 .adminToken(adminToken).serviceCommand(serviceCommand).readinessTimeout(readinessTimeout)
                 .stopGracePeriod(stopGracePeriod).progress(progress).serviceEnvironment(serviceEnvironment);
+        builder.providerFakes(providerFakes).providerFakesPort(providerFakesPort);
         ports.forEach(builder::port);
         return builder;
     }
@@ -137,11 +154,11 @@ public record LocalSuiteConfig(
         return "LocalSuiteConfig[projectRoot=" + projectRoot + ", stateDir=" + stateDir + ", ports="
                 + listeningPorts() + ", existingDatabase=" + (existingDatabaseUrl != null)
                 + ", existingKafka=" + existingKafka + ", fixedCredentials=" + (demoTestKey != null) + "/"
-                + (demoLiveKey != null) + "/" + (adminToken != null) + "]";
+                + (demoLiveKey != null) + "/" + (adminToken != null) + ", providerFakes=" + providerFakes() + "]";
     }
 
     private static Map<String, Integer> wantedPorts(Map<HeraldService, Integer> ports, Integer postgres,
-                                                    Integer kafka, Integer kafkaController) {
+                                                    Integer kafka, Integer kafkaController, Integer providerFakes) {
         Map<String, Integer> wanted = new LinkedHashMap<>();
         for (HeraldService service : HeraldService.values()) {
             wanted.put(service.module(), ports.get(service));
@@ -152,6 +169,9 @@ public record LocalSuiteConfig(
         if (kafka != null) {
             wanted.put("kafka", kafka);
             wanted.put("kafka-controller", kafkaController);
+        }
+        if (providerFakes != null) {
+            wanted.put(ProviderFakes.MODULE, providerFakes);
         }
         return wanted;
     }
@@ -208,6 +228,8 @@ public record LocalSuiteConfig(
         private Duration stopGracePeriod = Duration.ofSeconds(15);
         private Consumer<String> progress = message -> { };
         private Map<String, String> serviceEnvironment = Map.of();
+        private boolean providerFakes;
+        private int providerFakesPort = ProviderFakes.DEFAULT_PORT;
 
         private Builder(Path projectRoot) {
             this.projectRoot = Objects.requireNonNull(projectRoot, "projectRoot");
@@ -243,7 +265,8 @@ public record LocalSuiteConfig(
             for (HeraldService service : HeraldService.values()) {
                 port(service, FreePorts.next());
             }
-            return postgresPort(FreePorts.next()).kafkaPorts(FreePorts.next(), FreePorts.next());
+            return postgresPort(FreePorts.next()).kafkaPorts(FreePorts.next(), FreePorts.next())
+                    .providerFakesPort(FreePorts.next());
         }
 
         public Builder existingDatabaseUrl(String url) {
@@ -301,12 +324,28 @@ public record LocalSuiteConfig(
             return this;
         }
 
+        /**
+         * Runs the provider fakes next to the services and points accounts-service's OAuth clients and
+         * delivery-worker's publishers at them ({@code ./herald up --fake-providers}).
+         */
+        public Builder providerFakes(boolean run) {
+            this.providerFakes = run;
+            return this;
+        }
+
+        /** Where the provider fakes listen (default 8190), when they run. */
+        public Builder providerFakesPort(int port) {
+            this.providerFakesPort = port;
+            return this;
+        }
+
         public LocalSuiteConfig build() {
             Path root = projectRoot.toAbsolutePath().normalize();
             return new LocalSuiteConfig(root, stateDir != null ? stateDir : root.resolve(".herald"), ports,
                     postgresPort, kafkaPort, kafkaControllerPort, existingDatabaseUrl, existingKafka, demoTestKey,
                     demoLiveKey, adminToken, serviceCommand != null ? serviceCommand : ServiceCommand.quarkusJar(root),
-                    readinessTimeout, stopGracePeriod, progress, serviceEnvironment);
+                    readinessTimeout, stopGracePeriod, progress, serviceEnvironment,
+                    providerFakes, providerFakesPort);
         }
     }
 }

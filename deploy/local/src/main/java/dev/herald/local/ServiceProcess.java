@@ -10,9 +10,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** One service of the suite running as a child process, its output going to its log file. */
+/**
+ * One service of the suite (or the provider fakes next to it) running as a child process, its output going to its
+ * log file.
+ */
 public final class ServiceProcess {
-    private final HeraldService service;
+    private final String name;
     private final int port;
     private final List<String> command;
     private final Map<String, String> environment;
@@ -20,9 +23,10 @@ public final class ServiceProcess {
     private final Path pidFile;
     private Process process;
 
-    public ServiceProcess(HeraldService service, int port, List<String> command, Map<String, String> environment,
+    /** @param name the Maven module, also the name of its log and pid files */
+    public ServiceProcess(String name, int port, List<String> command, Map<String, String> environment,
                           Path log, Path pidFile) {
-        this.service = service;
+        this.name = name;
         this.port = port;
         this.command = List.copyOf(command);
         this.environment = Map.copyOf(environment);
@@ -33,10 +37,10 @@ public final class ServiceProcess {
     /** Starts the process and records its pid; output is appended so a restart keeps the earlier story. */
     public synchronized void start() throws IOException {
         if (process != null && process.isAlive()) {
-            throw new IllegalStateException(service.module() + " is already running (pid " + process.pid() + ")");
+            throw new IllegalStateException(name + " is already running (pid " + process.pid() + ")");
         }
         Files.createDirectories(log.getParent());
-        Files.writeString(log, "=== " + Instant.now() + " starting " + service.module() + " on port " + port + "\n",
+        Files.writeString(log, "=== " + Instant.now() + " starting " + name + " on port " + port + "\n",
                 StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -90,8 +94,8 @@ public final class ServiceProcess {
         return process == null ? -1 : process.pid();
     }
 
-    public HeraldService service() {
-        return service;
+    public String name() {
+        return name;
     }
 
     public int port() {

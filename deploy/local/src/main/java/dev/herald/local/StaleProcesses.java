@@ -43,6 +43,8 @@ public final class StaleProcesses {
         for (HeraldService service : HeraldService.values()) {
             markers.put(service.module(), config.serviceCommand().processMarker(service));
         }
+        // Whether or not this run asks for them: the fakes of an earlier run are leftovers too.
+        markers.put(ProviderFakes.MODULE, ProviderFakes.jar(config.projectRoot()).toString());
         // The postmaster runs as "postgres -D <data dir> ...", the broker with its server.properties path.
         markers.put("postgres", config.state().postgresData().toString());
         markers.put("kafka", KafkaBroker.processMarker(config.state().kafkaWork()));

@@ -79,6 +79,28 @@ class LocalSuiteConfigTest {
     }
 
     @Test
+    void theProviderFakesListenOnlyWhenAskedForOnTheirConfiguredPort() {
+        LocalSuiteConfig plain = LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_FAKE_PROVIDERS_PORT", "18190"));
+
+        assertThat(plain.providerFakes()).isFalse();
+        assertThat(plain.listeningPorts()).doesNotContainKey("provider-fakes");
+        assertThatThrownBy(plain::providerFakesUrl).isInstanceOf(IllegalStateException.class);
+
+        LocalSuiteConfig withFakes = plain.toBuilder().providerFakes(true).build();
+        assertThat(withFakes.listeningPorts()).containsEntry("provider-fakes", 18190);
+        assertThat(withFakes.providerFakesUrl()).isEqualTo("http://127.0.0.1:18190");
+        assertThat(withFakes.toBuilder().build().providerFakes()).isTrue();
+    }
+
+    @Test
+    void theProviderFakesMayNotTakeAServicesPort() {
+        LocalSuiteConfig.Builder builder = LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_FAKE_PROVIDERS_PORT", "8182"))
+                .toBuilder().providerFakes(true);
+
+        assertThatThrownBy(builder::build).hasMessageContaining("port 8182 is configured twice (again for provider-fakes)");
+    }
+
+    @Test
     void credentialsNeverShowInToString() {
         LocalSuiteConfig config = LocalSuiteConfig.builder(ROOT).demoTestKey("sk_test_supersecret")
                 .adminToken("hat_supersecret").build();

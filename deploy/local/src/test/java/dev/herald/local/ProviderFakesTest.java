@@ -1,0 +1,46 @@
+package dev.herald.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class ProviderFakesTest {
+    private static final List<String> PLATFORMS = List.of("linkedin", "facebook", "instagram", "pinterest", "tiktok", "youtube");
+
+    /** accounts-service must present the client the fake accepts, or every token exchange fails invalid_client. */
+    @Test
+    void accountsServiceGetsTheClientIdsAndSecretsTheFakeAccepts() throws IOException {
+        Properties fake = new Properties();
+        Path root = Path.of(System.getProperty("herald.root", "../.."));
+        try (Reader reader = Files.newBufferedReader(root.resolve("provider-fakes/src/main/resources/application.properties"))) {
+            fake.load(reader);
+        }
+        Map<String, String> env = ProviderFakes.accountsEnvironment("http://127.0.0.1:8190");
+
+        for (String platform : PLATFORMS) {
+            String prefix = "HERALD_PROVIDERS_" + platform.toUpperCase() + "_";
+            assertThat(env.get(prefix + "CLIENT_ID")).as(platform).isEqualTo(fake.getProperty("herald.fakes.clients." + platform + ".client-id"));
+            assertThat(env.get(prefix + "CLIENT_SECRET")).as(platform)
+                    .isEqualTo(fake.getProperty("herald.fakes.clients." + platform + ".client-secret"));
+            assertThat(env.get(prefix + "AUTHORIZE_URL")).as(platform).startsWith("http://127.0.0.1:8190/" + platform + "/");
+            assertThat(env.get(prefix + "API_URL")).as(platform).startsWith("http://127.0.0.1:8190/" + platform);
+        }
+    }
+
+    @Test
+    void everyLivePublisherPointsAtTheFake() {
+        Map<String, String> env = ProviderFakes.deliveryEnvironment("http://127.0.0.1:8190");
+
+        assertThat(env).containsEntry("HERALD_PUBLISHERS_LINKEDIN_API_URL", "http://127.0.0.1:8190/linkedin")
+                .containsEntry("HERALD_PUBLISHERS_FACEBOOK_API_URL", "http://127.0.0.1:8190/facebook/v24.0")
+                .containsEntry("HERALD_PUBLISHERS_INSTAGRAM_API_URL", "http://127.0.0.1:8190/instagram/v24.0")
+                .containsEntry("HERALD_PUBLISHERS_PINTEREST_API_URL", "http://127.0.0.1:8190/pinterest");
+    }
+}

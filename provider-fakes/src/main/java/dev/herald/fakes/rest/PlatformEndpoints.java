@@ -1,0 +1,64 @@
+package dev.herald.fakes.rest;
+
+import dev.herald.fakes.model.FakeRequest;
+import dev.herald.fakes.model.FakeResponse;
+import dev.herald.fakes.service.FakeProviders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every fake platform's endpoints: {@code /<platform>/<the platform's own path>}. Herald's configurable base URLs
+ * point at these prefixes (docs/local-runtime.md lists them); each platform's fake routes the rest itself. A plain
+ * Vert.x route rather than JAX-RS resources, so paths keep their exact shape: TikTok's and Pinterest's trailing
+ * slashes, Graph's {@code /{node-id}/{edge}}.
+ */
+@ApplicationScoped
+public class PlatformEndpoints {
+    /** The platforms' requests are small JSON or form bodies (media travel by URL). */
+    private static final long MAX_BODY_BYTES = 1024 * 1024;
+
+    private final FakeProviders providers;
+
+    public PlatformEndpoints(FakeProviders providers) {
+        this.providers = providers;
+    }
+
+    void routes(@Observes Router router) {
+        String platforms = String.join("|", providers.platforms());
+        router.routeWithRegex("/(" + platforms + ")(/.*)?").handler(BodyHandler.create().setBodyLimit(MAX_BODY_BYTES))
+                .handler(this::handle);
+    }
+
+    private void handle(RoutingContext context) {
+        String fullPath = context.request().path();
+        int slash = fullPath.indexOf('/', 1);
+        String platform = slash < 0 ? fullPath.substring(1) : fullPath.substring(1, slash);
+        String path = slash < 0 ? "/" : fullPath.substring(slash);
+        Map<String, List<String>> query = new LinkedHashMap<>();
+        context.queryParams().names().forEach(name -> query.put(name, List.copyOf(context.queryParams().getAll(name))));
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        context.request().headers().names().forEach(name -> headers.put(name.toLowerCase(),
+                List.copyOf(context.request().headers().getAll(name))));
+        String body = context.body() == null ? null : context.body().asString();
+        FakeRequest request = new FakeRequest(platform, context.request().method().name(), path, Map.copyOf(query),
+                context.request().query(), headers, body == null || body.isEmpty() ? null : body, null);
+        providers.handle(request).subscribe().with(answer -> respond(context.response(), answer), context::fail);
+    }
+
+    private static void respond(HttpServerResponse response, FakeResponse answer) {
+        response.setStatusCode(answer.status());
+        answer.headers().forEach(response::putHeader);
+        if (answer.body() == null) {
+            response.end();
+        } else {
+            response.putHeader("Content-Type", answer.contentType()).end(answer.body());
+        }
+    }
+}

@@ -1,0 +1,250 @@
+package dev.herald.fakes.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.fakes.model.ArmedFailure;
+import dev.herald.fakes.model.FakeRequest;
+import dev.herald.fakes.model.FakeResponse;
+import dev.herald.fakes.model.IssuedGrant;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Facebook below {@code /facebook}: the login dialog {@code /{version}/dialog/oauth} and the Graph API
+ * {@code /{version}/...} (any {@code vNN.N}).
+ * <ul>
+ * <li>Facebook Login's manual flow: the code exchanged at {@code GET /oauth/access_token} for a short-lived user
+ * token, swapped ({@code grant_type=fb_exchange_token}) for a 60-day one; {@code /me?fields=id,permissions};
+ * {@code /me/accounts} lists the one Page the user manages with its Page token, which never expires but dies with
+ * the user's grant; {@code DELETE /me/permissions} revokes it.</li>
+ * <li>Pages publishing (https://developers.facebook.com/docs/pages-api/posts): {@code POST /{page}/feed}
+ * ({@code message}, {@code link}), {@code /{page}/photos} ({@code url}) and {@code /{page}/videos}
+ * ({@code file_url}), with the Page token; {@code GET /{page}/feed} and {@code /{page}/videos} list them.</li>
+ * </ul>
+ * Tokens are read from {@code Authorization: Bearer} or the {@code access_token} parameter, as Graph accepts both.
+ * Errors are Graph's; throttling is code 4 (32 for Page calls) with HTTP 400, as Graph answers it.
+ */
+@Singleton
+public class FacebookGraphFake extends StatefulPlatformFake {
+    public static final String USER_ID = "10229876543210987";
+    public static final String PAGE_ID = "108765432109876";
+    public static final String PAGE_NAME = "Herald Fake Bakery";
+    private static final String VERSION = "(v[0-9]+\\.[0-9]+)";
+    private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
+
+    public FacebookGraphFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
+        super(tokens, authorization, mapper);
+    }
+
+    @Override
+    public String platform() {
+        return "facebook";
+    }
+
+    @Override
+    public boolean isAuthorizationPage(FakeRequest request) {
+        return request.is("GET", "/" + VERSION + "/dialog/oauth");
+    }
+
+    @Override
+    public String accessToken(FakeRequest request) {
+        String bearer = request.bearerToken();
+        if (bearer != null) {
+            return bearer;
+        }
+        String parameter = request.queryParameter("access_token");
+        return parameter != null ? parameter : request.form().get("access_token");
+    }
+
+    @Override
+    public FakeResponse handle(FakeRequest request) {
+        if (isAuthorizationPage(request)) {
+            return authorization.authorize(request, "client_id");
+        }
+        if (request.is("GET", "/" + VERSION + "/oauth/access_token")) {
+            return token(request);
+        }
+        IssuedTokens.State state = tokenState(request);
+        if (state != IssuedTokens.State.VALID) {
+            return json(400, GraphErrorShapes.invalidToken(object(), state));
+        }
+        IssuedGrant grant = grant(request);
+        if (request.is("GET", "/" + VERSION + "/me")) {
+            ObjectNode me = object().put("id", grant.subject());
+            ArrayNode permissions = me.putObject("permissions").putArray("data");
+            grant.scopes().forEach(scope -> permissions.addObject().put("permission", scope).put("status", "granted"));
+            return json(200, me);
+        }
+        if (request.is("GET", "/" + VERSION + "/me/accounts")) {
+            return pages(grant);
+        }
+        if (request.is("DELETE", "/" + VERSION + "/me/permissions")) {
+            tokens.revokeGrant(grant.grantId());
+            return json(200, object().put("success", true));
+        }
+        List<String> edge = request.match("POST", "/" + VERSION + "/([0-9]+)/(feed|photos|videos)");
+        if (edge != null) {
+            return create(request, grant, edge.get(1), edge.get(2));
+        }
+        edge = request.match("GET", "/" + VERSION + "/([0-9]+)/(feed|videos)");
+        if (edge != null) {
+            return list(request, grant, edge.get(1), edge.get(2));
+        }
+        return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33,
+                "Unsupported " + request.method().toLowerCase() + " request. (the fake has no " + request.path() + ")", false));
+    }
+
+    private FakeResponse token(FakeRequest request) {
+        try {
+            authorization.authenticate(platform(), request.queryParameter("client_id"), request.queryParameter("client_secret"));
+            if ("fb_exchange_token".equals(request.queryParameter("grant_type"))) {
+                String shortLived = request.queryParameter("fb_exchange_token");
+                if (tokens.state(platform(), shortLived, false) != IssuedTokens.State.VALID) {
+                    throw new OAuthRefusal(400, "invalid_grant", "Error validating access token: the token to exchange is invalid.");
+                }
+                IssuedGrant grant = tokens.grant(platform(), shortLived);
+                return json(200, object().put("access_token", tokens.issueAccess(platform(), grant.grantId(), USER_ID,
+                                grant.scopes(), Duration.ofDays(60), FakeIds.token("EAAG", 180)))
+                        .put("token_type", "bearer").put("expires_in", Duration.ofDays(60).toSeconds()));
+            }
+            AuthorizationServer.PendingCode code = authorization.redeem(platform(), request.queryParameter("code"),
+                    request.queryParameter("client_id"), request.queryParameter("redirect_uri"), null);
+            String grantId = FakeIds.alphanumeric(16);
+            return json(200, object().put("access_token", tokens.issueAccess(platform(), grantId, USER_ID, code.scopes(),
+                            Duration.ofHours(2), FakeIds.token("EAAG", 180)))
+                    .put("token_type", "bearer").put("expires_in", Duration.ofHours(2).toSeconds()));
+        } catch (OAuthRefusal refusal) {
+            // Graph answers code exchange problems as OAuthException code 100 (invalid parameter) or 101 (bad client).
+            int code = "invalid_client".equals(refusal.error()) ? 101 : 100;
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", code, null, refusal.getMessage(), false));
+        }
+    }
+
+    private FakeResponse pages(IssuedGrant grant) {
+        ObjectNode body = object();
+        ArrayNode data = body.putArray("data");
+        if (grant.scopes().contains("pages_show_list")) {
+            String pageToken = tokens.issueAccess(platform(), grant.grantId(), PAGE_ID, grant.scopes(), null,
+                    FakeIds.token("EAAG", 180));
+            ObjectNode page = data.addObject().put("id", PAGE_ID).put("name", PAGE_NAME).put("username", "heraldfakebakery")
+                    .put("access_token", pageToken).put("category", "Bakery");
+            page.putArray("tasks").add("ANALYZE").add("ADVERTISE").add("MODERATE").add("CREATE_CONTENT").add("MANAGE");
+        }
+        body.putObject("paging").putObject("cursors").put("before", "QVFIUjFha2VCZAWZAvcmU").put("after", "QVFIUjFha2VBZAWZAdGVy");
+        return json(200, body);
+    }
+
+    private FakeResponse create(FakeRequest request, IssuedGrant grant, String page, String edge) {
+        if (!page.equals(grant.subject())) {
+            return json(403, GraphErrorShapes.error(object(), "OAuthException", 200, null,
+                    "(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with"
+                            + " sufficient administrative permission", false));
+        }
+        if (!grant.scopes().containsAll(Set.of("pages_manage_posts", "pages_read_engagement"))) {
+            return json(403, GraphErrorShapes.error(object(), "OAuthException", 200, null,
+                    "(#200) The token lacks pages_manage_posts and pages_read_engagement", false));
+        }
+        Map<String, String> fields = request.form();
+        String now = OffsetDateTime.now(ZoneOffset.UTC).format(GRAPH_TIME);
+        switch (edge) {
+            case "feed": {
+                if (blank(fields.get("message")) && blank(fields.get("link"))) {
+                    return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
+                            "(#100) Either message or link must be supplied", false));
+                }
+                String id = page + "_" + FakeIds.digits(16);
+                ObjectNode post = object().put("id", id).put("created_time", now).put("edge", "feed");
+                putIfPresent(post, "message", fields.get("message"));
+                putIfPresent(post, "link", fields.get("link"));
+                publish(post);
+                return json(200, object().put("id", id));
+            }
+            case "photos": {
+                if (blank(fields.get("url"))) {
+                    return json(400, GraphErrorShapes.error(object(), "OAuthException", 324, 2069019,
+                            "(#324) Requires upload file", false));
+                }
+                String photoId = FakeIds.digits(16);
+                String postId = page + "_" + FakeIds.digits(16);
+                ObjectNode post = object().put("id", postId).put("photo_id", photoId).put("created_time", now)
+                        .put("edge", "photos").put("url", fields.get("url"));
+                putIfPresent(post, "message", fields.get("message"));
+                publish(post);
+                return json(200, object().put("id", photoId).put("post_id", postId));
+            }
+            default: {
+                if (blank(fields.get("file_url"))) {
+                    return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
+                            "(#100) file_url or source is required", false));
+                }
+                String videoId = FakeIds.digits(16);
+                ObjectNode video = object().put("id", videoId).put("created_time", now).put("edge", "videos")
+                        .put("file_url", fields.get("file_url"));
+                putIfPresent(video, "description", fields.get("description"));
+                publish(video);
+                return json(200, object().put("id", videoId));
+            }
+        }
+    }
+
+    private FakeResponse list(FakeRequest request, IssuedGrant grant, String page, String edge) {
+        if (!page.equals(grant.subject()) && !grant.subject().equals(USER_ID)) {
+            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
+                    "(#10) This endpoint requires the 'pages_read_engagement' permission", false));
+        }
+        int limit = request.intQueryParameter("limit", 25);
+        String fields = request.queryParameter("fields");
+        Set<String> wanted = new LinkedHashSet<>(List.of((fields == null ? "id" : fields).split(",")));
+        ObjectNode body = object();
+        ArrayNode data = body.putArray("data");
+        // A Page's feed shows its photo posts too; its videos edge only videos.
+        publishedWhere(item -> "videos".equals(edge) == "videos".equals(item.path("edge").asText()))
+                .stream().filter(item -> item.path("id").asText().startsWith(page) || "videos".equals(edge))
+                .limit(limit).forEach(item -> {
+                    ObjectNode shown = data.addObject();
+                    wanted.forEach(field -> {
+                        JsonNode value = item.get(field.trim());
+                        if (value != null) {
+                            shown.set(field.trim(), value);
+                        }
+                    });
+                });
+        body.putObject("paging").putObject("cursors").put("before", "QVFIUmJlZAm9yZQ").put("after", "QVFIUmFmdGVy");
+        return json(200, body);
+    }
+
+    @Override
+    public FakeResponse rateLimited(ArmedFailure failure) {
+        // Page-level throttling is code 32; Graph sends it as HTTP 400 with a usage header.
+        return json(failure.statusOr(400), GraphErrorShapes.error(object(), "OAuthException", 32, null,
+                "(#32) Page request limit reached", true))
+                .withHeader("X-Business-Use-Case-Usage", "{\"" + PAGE_ID + "\":[{\"type\":\"pages\",\"call_count\":100,"
+                        + "\"total_cputime\":25,\"total_time\":25,\"estimated_time_to_regain_access\":"
+                        + Math.max(1, (failure.getRetryAfterSeconds() == null ? 60 : failure.getRetryAfterSeconds()) / 60) + "}]}");
+    }
+
+    @Override
+    public FakeResponse serverError(int status) {
+        return json(status, GraphErrorShapes.error(object(), "OAuthException", 2, null,
+                "An unexpected error has occurred. Please retry your request later.", true));
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    private static void putIfPresent(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
+        }
+    }
+}

@@ -1,0 +1,300 @@
+package dev.herald.fakes.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.fakes.model.ArmedFailure;
+import dev.herald.fakes.model.FailureKind;
+import dev.herald.fakes.model.FakeRequest;
+import dev.herald.fakes.model.FakeResponse;
+import dev.herald.fakes.model.IssuedGrant;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Instagram API with Instagram Login below {@code /instagram}; its three hosts share the prefix (their paths do not
+ * overlap).
+ * <ul>
+ * <li>Business Login: {@code /oauth/authorize}, the code exchanged at {@code POST /oauth/access_token} for a
+ * short-lived token ({@code {"data": [{access_token, user_id, permissions}]}}), swapped at
+ * {@code GET /access_token} ({@code ig_exchange_token}) for a 60-day token that {@code GET /refresh_access_token}
+ * ({@code ig_refresh_token}) renews; no refresh tokens. {@code /{version}/me} is one professional account.</li>
+ * <li>Content publishing (https://developers.facebook.com/docs/instagram-platform/content-publishing):
+ * {@code POST /{version}/{user}/media} makes a container ({@code image_url}, or {@code video_url} with
+ * {@code media_type} {@code REELS}), {@code GET /{version}/{container}?fields=status_code} reports it
+ * ({@code FINISHED} at once, {@code ERROR} when a {@code processing_error} failure met its creation),
+ * {@code POST /{version}/{user}/media_publish} publishes it, {@code GET /{version}/{media}} and
+ * {@code GET /{version}/{user}/media} read the result.</li>
+ * </ul>
+ * Parameters are read from the JSON body, the form or the query, as Graph accepts all three; tokens from a Bearer
+ * header or {@code access_token}.
+ */
+@Singleton
+public class InstagramFake extends StatefulPlatformFake {
+    public static final String USER_ID = "17841400000000001";
+    public static final String APP_SCOPED_ID = "9876543210123456";
+    public static final String USERNAME = "heraldfake.studio";
+    private static final String VERSION = "(v[0-9]+\\.[0-9]+)";
+    private static final Duration LONG_LIVED = Duration.ofDays(60);
+    private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
+
+    private final Map<String, ObjectNode> containers = new ConcurrentHashMap<>();
+
+    public InstagramFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
+        super(tokens, authorization, mapper);
+    }
+
+    @Override
+    public String platform() {
+        return "instagram";
+    }
+
+    @Override
+    public boolean isAuthorizationPage(FakeRequest request) {
+        return request.is("GET", "/oauth/authorize/?");
+    }
+
+    @Override
+    public boolean actsOn(FailureKind kind, FakeRequest request) {
+        if (kind == FailureKind.PROCESSING_ERROR) {
+            return request.is("POST", "/" + VERSION + "/[0-9]+/media");
+        }
+        return super.actsOn(kind, request);
+    }
+
+    @Override
+    public String accessToken(FakeRequest request) {
+        String bearer = request.bearerToken();
+        return bearer != null ? bearer : parameter(request, "access_token");
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        containers.clear();
+    }
+
+    @Override
+    public FakeResponse handle(FakeRequest request) {
+        if (isAuthorizationPage(request)) {
+            return authorization.authorize(request, "client_id");
+        }
+        if (request.is("POST", "/oauth/access_token")) {
+            return exchangeCode(request);
+        }
+        boolean exchange = request.is("GET", "/access_token");
+        boolean refresh = request.is("GET", "/refresh_access_token");
+        IssuedTokens.State state = tokenState(request);
+        if (state != IssuedTokens.State.VALID) {
+            return json(400, GraphErrorShapes.invalidToken(object(), state));
+        }
+        IssuedGrant grant = grant(request);
+        if (exchange || refresh) {
+            return longLivedToken(request, grant, exchange);
+        }
+        if (request.is("GET", "/" + VERSION + "/me")) {
+            return json(200, object().put("id", APP_SCOPED_ID).put("user_id", USER_ID).put("username", USERNAME)
+                    .put("name", "Herald Fake Studio").put("account_type", "BUSINESS"));
+        }
+        List<String> path = request.match("POST", "/" + VERSION + "/([0-9]+)/media");
+        if (path != null) {
+            return createContainer(request, grant, path.get(1));
+        }
+        path = request.match("POST", "/" + VERSION + "/([0-9]+)/media_publish");
+        if (path != null) {
+            return publishContainer(request, grant, path.get(1));
+        }
+        path = request.match("GET", "/" + VERSION + "/([0-9]+)/media");
+        if (path != null) {
+            return recentMedia(request, grant, path.get(1));
+        }
+        path = request.match("GET", "/" + VERSION + "/([0-9]+)");
+        if (path != null) {
+            return node(request, path.get(1));
+        }
+        return json(400, GraphErrorShapes.error(object(), "IGApiException", 100, 33,
+                "Unsupported " + request.method().toLowerCase() + " request. (the fake has no " + request.path() + ")", false));
+    }
+
+    private FakeResponse exchangeCode(FakeRequest request) {
+        Map<String, String> form = request.form();
+        try {
+            authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
+            if (!"authorization_code".equals(form.get("grant_type"))) {
+                throw new OAuthRefusal(400, "OAuthException", "Invalid grant_type");
+            }
+            AuthorizationServer.PendingCode code = authorization.redeem(platform(), form.get("code"), form.get("client_id"),
+                    form.get("redirect_uri"), null);
+            String token = tokens.issueAccess(platform(), FakeIds.alphanumeric(16), USER_ID, code.scopes(), Duration.ofHours(1),
+                    FakeIds.token("IGAA", 160));
+            ObjectNode body = object();
+            body.putArray("data").addObject().put("access_token", token).put("user_id", USER_ID)
+                    .put("permissions", String.join(",", code.scopes()));
+            return json(200, body);
+        } catch (OAuthRefusal refusal) {
+            return json(400, object().put("error_type", "OAuthException").put("code", 400)
+                    .put("error_message", refusal.getMessage()));
+        }
+    }
+
+    private FakeResponse longLivedToken(FakeRequest request, IssuedGrant grant, boolean exchange) {
+        if (exchange) {
+            if (!"ig_exchange_token".equals(request.queryParameter("grant_type"))
+                    || !authorization.client(platform()).clientSecret().equals(request.queryParameter("client_secret"))) {
+                return json(400, GraphErrorShapes.error(object(), "OAuthException", 101, null,
+                        "Error validating client secret or grant_type.", false));
+            }
+        } else if (!"ig_refresh_token".equals(request.queryParameter("grant_type"))) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "grant_type must be ig_refresh_token",
+                    false));
+        }
+        String token = tokens.issueAccess(platform(), grant.grantId(), grant.subject(), grant.scopes(), LONG_LIVED,
+                FakeIds.token("IGAA", 160));
+        return json(200, object().put("access_token", token).put("token_type", "bearer").put("expires_in", LONG_LIVED.toSeconds()));
+    }
+
+    private FakeResponse createContainer(FakeRequest request, IssuedGrant grant, String user) {
+        FakeResponse refused = refuseOtherAccount(grant, user, "instagram_business_content_publish");
+        if (refused != null) {
+            return refused;
+        }
+        String imageUrl = parameter(request, "image_url");
+        String videoUrl = parameter(request, "video_url");
+        String mediaType = parameter(request, "media_type");
+        if (imageUrl == null && !(videoUrl != null && ("REELS".equals(mediaType) || "VIDEO".equals(mediaType)))) {
+            return json(400, GraphErrorShapes.error(object(), "IGApiException", 100, 2207052,
+                    "The media could not be fetched from this URI: image_url or video_url with media_type REELS is required",
+                    false));
+        }
+        String id = FakeIds.digits(17);
+        boolean fails = request.failure() != null && request.failure().getKind() == FailureKind.PROCESSING_ERROR;
+        ObjectNode container = object().put("id", id).put("user", user)
+                .put("media_type", imageUrl != null ? "IMAGE" : mediaType)
+                .put("status_code", fails ? "ERROR" : "FINISHED")
+                .put("status", fails ? "Error: Media upload has failed with error code 2207026" : "Finished: Media has been uploaded and it is ready to be published.");
+        putIfPresent(container, "image_url", imageUrl);
+        putIfPresent(container, "video_url", videoUrl);
+        putIfPresent(container, "caption", parameter(request, "caption"));
+        putIfPresent(container, "alt_text", parameter(request, "alt_text"));
+        containers.put(id, container);
+        return json(200, object().put("id", id));
+    }
+
+    private FakeResponse publishContainer(FakeRequest request, IssuedGrant grant, String user) {
+        FakeResponse refused = refuseOtherAccount(grant, user, "instagram_business_content_publish");
+        if (refused != null) {
+            return refused;
+        }
+        ObjectNode container = containers.get(String.valueOf(parameter(request, "creation_id")));
+        if (container == null || !user.equals(container.path("user").asText())) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, 2207001,
+                    "Invalid parameter: creation_id is not a container of this account", false));
+        }
+        if (!"FINISHED".equals(container.path("status_code").asText())) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 9007, 2207027,
+                    "Media ID is not available: the container is " + container.path("status_code").asText(), false));
+        }
+        container.put("status_code", "PUBLISHED");
+        String mediaId = FakeIds.digits(17);
+        ObjectNode media = object().put("id", mediaId).put("media_type", container.path("media_type").asText())
+                .put("permalink", "https://www.instagram.com/p/" + FakeIds.token("C", 10) + "/")
+                .put("timestamp", OffsetDateTime.now(ZoneOffset.UTC).format(GRAPH_TIME)).put("username", USERNAME)
+                .put("container_id", container.path("id").asText());
+        if (container.hasNonNull("caption")) {
+            media.put("caption", container.get("caption").asText());
+        }
+        media.put("media_url", container.path(container.hasNonNull("image_url") ? "image_url" : "video_url").asText());
+        publish(media);
+        return json(200, object().put("id", mediaId));
+    }
+
+    private FakeResponse recentMedia(FakeRequest request, IssuedGrant grant, String user) {
+        FakeResponse refused = refuseOtherAccount(grant, user, "instagram_business_basic");
+        if (refused != null) {
+            return refused;
+        }
+        int limit = request.intQueryParameter("limit", 25);
+        ObjectNode body = object();
+        ArrayNode data = body.putArray("data");
+        published().stream().limit(limit).forEach(item -> data.add(selected((ObjectNode) item, request)));
+        body.putObject("paging").putObject("cursors").put("before", "QVFIUmJlZm9yZQ").put("after", "QVFIUmFmdGVy");
+        return json(200, body);
+    }
+
+    /** A container or a media object, with the fields asked for. */
+    private FakeResponse node(FakeRequest request, String id) {
+        ObjectNode container = containers.get(id);
+        if (container != null) {
+            return json(200, selected(container, request));
+        }
+        for (JsonNode media : published()) {
+            if (id.equals(media.path("id").asText())) {
+                return json(200, selected((ObjectNode) media, request));
+            }
+        }
+        return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33,
+                "Unsupported get request. Object with ID '" + id + "' does not exist", false));
+    }
+
+    private ObjectNode selected(ObjectNode item, FakeRequest request) {
+        String fields = parameter(request, "fields");
+        ObjectNode shown = object();
+        for (String field : (fields == null ? "id" : fields + ",id").split(",")) {
+            JsonNode value = item.get(field.trim());
+            if (value != null) {
+                shown.set(field.trim(), value);
+            }
+        }
+        return shown;
+    }
+
+    private FakeResponse refuseOtherAccount(IssuedGrant grant, String user, String permission) {
+        if (!user.equals(grant.subject())) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, 33,
+                    "Unsupported request: the token does not belong to account " + user, false));
+        }
+        if (!grant.scopes().contains(permission)) {
+            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
+                    "(#10) Application does not have permission for this action (" + permission + ")", false));
+        }
+        return null;
+    }
+
+    /** A parameter from the JSON body, the form or the query (Graph reads all three). */
+    private String parameter(FakeRequest request, String name) {
+        JsonNode body = jsonBody(request);
+        if (body != null && body.hasNonNull(name)) {
+            return body.get(name).asText();
+        }
+        String header = request.header("content-type");
+        if (header != null && header.startsWith("application/x-www-form-urlencoded") && request.form().containsKey(name)) {
+            return request.form().get(name);
+        }
+        return request.queryParameter(name);
+    }
+
+    @Override
+    public FakeResponse rateLimited(ArmedFailure failure) {
+        return json(failure.statusOr(400), GraphErrorShapes.error(object(), "OAuthException", 4, null,
+                "(#4) Application request limit reached", true));
+    }
+
+    @Override
+    public FakeResponse serverError(int status) {
+        return json(status, GraphErrorShapes.error(object(), "OAuthException", 2, null,
+                "An unexpected error has occurred. Please retry your request later.", true));
+    }
+
+    private static void putIfPresent(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package dev.herald.fakes.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.fakes.model.ArmedFailure;
+import dev.herald.fakes.model.FakeRequest;
+import dev.herald.fakes.model.FakeResponse;
+import dev.herald.fakes.model.IssuedGrant;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * LinkedIn below {@code /linkedin}: both of its hosts share the prefix, since their paths do not overlap.
+ * <ul>
+ * <li>OAuth 2.0 (https://learn.microsoft.com/en-us/linkedin/shared/authentication/authorization-code-flow):
+ * {@code /oauth/v2/authorization}, {@code /oauth/v2/accessToken} (code and refresh; LinkedIn issues refresh tokens
+ * to approved partners, and the fake behaves as one so refresh can be tested; refresh does not rotate),
+ * {@code /oauth/v2/revoke}; an ID token when {@code openid} is granted.</li>
+ * <li>{@code /v2/userinfo}, {@code /rest/organizationAcls}, {@code /rest/organizations/{id}}: one member who
+ * administers one organization.</li>
+ * <li>The Posts API (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api):
+ * {@code POST /rest/posts} answers 201 with the URN in {@code x-restli-id}; {@code GET /rest/posts?q=author} lists
+ * the author's posts, and like LinkedIn refuses (403) to read a member's posts without {@code r_member_social} or an
+ * organization's without {@code r_organization_social}. {@code /rest} calls need {@code LinkedIn-Version}.</li>
+ * </ul>
+ * Errors are LinkedIn's {@code {"status", "serviceErrorCode", "code", "message"}}; OAuth errors
+ * {@code {"error", "error_description"}}.
+ */
+@Singleton
+public class LinkedInFake extends StatefulPlatformFake {
+    public static final String MEMBER_ID = "hF4k3Mbr0q";
+    public static final String MEMBER_NAME = "Fay Kerr";
+    public static final String ORGANIZATION_ID = "90421377";
+    public static final String ORGANIZATION_NAME = "Herald Fake Industries";
+    private static final String PERSON_URN = "urn:li:person:" + MEMBER_ID;
+    private static final String ORGANIZATION_URN = "urn:li:organization:" + ORGANIZATION_ID;
+    private static final Duration ACCESS_LIFETIME = Duration.ofDays(60);
+    private static final Duration REFRESH_LIFETIME = Duration.ofDays(365);
+
+    public LinkedInFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
+        super(tokens, authorization, mapper);
+    }
+
+    @Override
+    public String platform() {
+        return "linkedin";
+    }
+
+    @Override
+    public boolean isAuthorizationPage(FakeRequest request) {
+        return request.is("GET", "/oauth/v2/authorization");
+    }
+
+    @Override
+    public FakeResponse handle(FakeRequest request) {
+        if (isAuthorizationPage(request)) {
+            return authorization.authorize(request, "client_id");
+        }
+        if (request.is("POST", "/oauth/v2/accessToken")) {
+            return token(request);
+        }
+        if (request.is("POST", "/oauth/v2/revoke")) {
+            return revoke(request);
+        }
+        if (request.path().startsWith("/rest/") && request.header("linkedin-version") == null) {
+            return error(400, 0, "VERSION_MISSING", "A version must be present. Please specify a version by adding the"
+                    + " LinkedIn-Version header.");
+        }
+        IssuedTokens.State state = tokenState(request);
+        if (state != IssuedTokens.State.VALID && (request.path().startsWith("/rest/") || request.path().startsWith("/v2/"))) {
+            return unauthorized(state);
+        }
+        if (request.is("GET", "/v2/userinfo")) {
+            return json(200, object().put("sub", MEMBER_ID).put("name", MEMBER_NAME).put("given_name", "Fay")
+                    .put("family_name", "Kerr").put("picture", "https://media.licdn.com/dms/image/fake/profile.jpg")
+                    .put("email", "fay.kerr@example.com").put("email_verified", true)
+                    .set("locale", object().put("country", "US").put("language", "en")));
+        }
+        if (request.is("GET", "/rest/organizationAcls")) {
+            ObjectNode body = object();
+            body.putArray("elements").addObject().put("roleAssignee", PERSON_URN).put("state", "APPROVED")
+                    .put("role", "ADMINISTRATOR").put("organization", ORGANIZATION_URN);
+            body.putObject("paging").put("count", 100).put("start", 0).putArray("links");
+            return json(200, body);
+        }
+        List<String> organization = request.match("GET", "/rest/organizations/([0-9]+)");
+        if (organization != null) {
+            if (!ORGANIZATION_ID.equals(organization.get(0))) {
+                return error(404, 0, "NOT_FOUND", "Not Found");
+            }
+            return json(200, object().put("id", Long.parseLong(ORGANIZATION_ID)).put("localizedName", ORGANIZATION_NAME)
+                    .put("vanityName", "herald-fake-industries"));
+        }
+        if (request.is("POST", "/rest/posts")) {
+            return createPost(request, grant(request));
+        }
+        if (request.is("GET", "/rest/posts")) {
+            return postsByAuthor(request, grant(request));
+        }
+        return notFound(request);
+    }
+
+    private FakeResponse token(FakeRequest request) {
+        Map<String, String> form = request.form();
+        try {
+            authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
+            if ("authorization_code".equals(form.get("grant_type"))) {
+                AuthorizationServer.PendingCode code = authorization.redeem(platform(), form.get("code"), form.get("client_id"),
+                        form.get("redirect_uri"), null);
+                String grantId = FakeIds.alphanumeric(16);
+                ObjectNode answer = tokenAnswer(grantId, code.scopes());
+                answer.put("refresh_token", tokens.issueRefresh(platform(), grantId, MEMBER_ID, code.scopes(), REFRESH_LIFETIME,
+                        FakeIds.token("AQX", 160)));
+                answer.put("refresh_token_expires_in", REFRESH_LIFETIME.toSeconds());
+                if (code.scopes().contains("openid")) {
+                    answer.put("id_token", idToken("https://www.linkedin.com/oauth", code.clientId(), MEMBER_ID, MEMBER_NAME));
+                }
+                return json(200, answer);
+            }
+            if ("refresh_token".equals(form.get("grant_type"))) {
+                String refreshToken = form.get("refresh_token");
+                if (tokens.state(platform(), refreshToken, true) != IssuedTokens.State.VALID) {
+                    throw new OAuthRefusal(400, "invalid_grant", "The provided refresh token is invalid, expired or revoked.");
+                }
+                IssuedGrant grant = tokens.grant(platform(), refreshToken);
+                ObjectNode answer = tokenAnswer(grant.grantId(), grant.scopes());
+                // LinkedIn keeps the refresh token; it answers it again with its remaining lifetime.
+                answer.put("refresh_token", refreshToken);
+                answer.put("refresh_token_expires_in", Math.max(0, Duration.between(Instant.now(), grant.expiresAt()).toSeconds()));
+                return json(200, answer);
+            }
+            throw new OAuthRefusal(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+        } catch (OAuthRefusal refusal) {
+            return json(refusal.status(), object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
+        }
+    }
+
+    private ObjectNode tokenAnswer(String grantId, Set<String> scopes) {
+        ObjectNode answer = object();
+        answer.put("access_token", tokens.issueAccess(platform(), grantId, MEMBER_ID, scopes, ACCESS_LIFETIME,
+                FakeIds.token("AQV", 180)));
+        answer.put("expires_in", ACCESS_LIFETIME.toSeconds());
+        answer.put("scope", String.join(",", scopes));
+        answer.put("token_type", "Bearer");
+        return answer;
+    }
+
+    private FakeResponse revoke(FakeRequest request) {
+        Map<String, String> form = request.form();
+        try {
+            authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
+        } catch (OAuthRefusal refusal) {
+            return json(refusal.status(), object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
+        }
+        IssuedGrant grant = tokens.grant(platform(), form.get("token"));
+        if (grant != null) {
+            tokens.revokeGrant(grant.grantId());
+        }
+        return FakeResponse.empty(200);
+    }
+
+    private FakeResponse createPost(FakeRequest request, IssuedGrant grant) {
+        JsonNode post = jsonBody(request);
+        if (post == null) {
+            return error(400, 0, "BAD_REQUEST", "The request body is not a JSON object.");
+        }
+        if (!"2.0.0".equals(request.header("x-restli-protocol-version"))) {
+            return error(400, 0, "BAD_REQUEST", "X-Restli-Protocol-Version 2.0.0 is required by the Posts API.");
+        }
+        String author = post.path("author").asText("");
+        if (!PERSON_URN.equals(author) && !ORGANIZATION_URN.equals(author)) {
+            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.CREATE."
+                    + request.header("linkedin-version"));
+        }
+        String scope = PERSON_URN.equals(author) ? "w_member_social" : "w_organization_social";
+        if (!grant.scopes().contains(scope)) {
+            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.CREATE."
+                    + request.header("linkedin-version") + " (the token lacks " + scope + ")");
+        }
+        for (String field : List.of("commentary", "visibility", "distribution", "lifecycleState")) {
+            if (!post.hasNonNull(field)) {
+                return error(422, 0, "UNPROCESSABLE_ENTITY", "/" + field + " :: field is required but not found and has no"
+                        + " default value");
+            }
+        }
+        String urn = "urn:li:share:" + FakeIds.digits(19);
+        long now = Instant.now().toEpochMilli();
+        ObjectNode stored = ((ObjectNode) post.deepCopy()).put("id", urn).put("createdAt", now).put("lastModifiedAt", now)
+                .put("publishedAt", now);
+        publish(stored);
+        return FakeResponse.empty(201).withHeader("x-restli-id", urn).withHeader("x-linkedin-id", urn);
+    }
+
+    private FakeResponse postsByAuthor(FakeRequest request, IssuedGrant grant) {
+        if (!"author".equals(request.queryParameter("q"))) {
+            return error(400, 0, "BAD_REQUEST", "Only the author finder (q=author) is faked.");
+        }
+        String author = request.queryParameter("author");
+        String scope = PERSON_URN.equals(author) ? "r_member_social" : "r_organization_social";
+        if (!grant.scopes().contains(scope)) {
+            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.FINDER-author."
+                    + request.header("linkedin-version"));
+        }
+        int count = request.intQueryParameter("count", 10);
+        ObjectNode body = object();
+        ArrayNode elements = body.putArray("elements");
+        publishedWhere(post -> post.path("author").asText("").equals(author)).stream().limit(count).forEach(elements::add);
+        body.putObject("paging").put("start", 0).put("count", count).putArray("links");
+        return json(200, body);
+    }
+
+    private FakeResponse unauthorized(IssuedTokens.State state) {
+        if (state == IssuedTokens.State.EXPIRED) {
+            return error(401, 65602, "EXPIRED_ACCESS_TOKEN", "The token used in the request has expired");
+        }
+        if (state == IssuedTokens.State.REVOKED) {
+            return error(401, 65601, "REVOKED_ACCESS_TOKEN", "The token used in the request has been revoked by the user");
+        }
+        return error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
+    }
+
+    @Override
+    public FakeResponse rateLimited(ArmedFailure failure) {
+        return error(failure.statusOr(429), 101, "TOO_MANY_REQUESTS",
+                "Resource level throttle APPLICATION DAY limit for calls to this resource is reached.");
+    }
+
+    @Override
+    public FakeResponse serverError(int status) {
+        return error(status, 0, status == 504 ? "GATEWAY_TIMEOUT" : "INTERNAL_SERVER_ERROR",
+                status == 504 ? "Gateway Timeout" : "Internal Server Error");
+    }
+
+    private FakeResponse error(int status, int serviceErrorCode, String code, String message) {
+        ObjectNode body = object().put("status", status);
+        if (serviceErrorCode > 0) {
+            body.put("serviceErrorCode", serviceErrorCode);
+        }
+        return json(status, body.put("code", code).put("message", message));
+    }
+}
