@@ -17,6 +17,7 @@ import static dev.herald.delivery.support.DeliveryTestSupport.await;
 import static dev.herald.delivery.support.DeliveryTestSupport.completions;
 import static dev.herald.delivery.support.DeliveryTestSupport.deferrals;
 import static dev.herald.delivery.support.DeliveryTestSupport.delivery;
+import static dev.herald.delivery.support.DeliveryTestSupport.deliveryStatus;
 import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
 import static dev.herald.delivery.support.DeliveryTestSupport.rows;
 import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
@@ -380,7 +381,7 @@ class PostAcceptedDeliveryTest {
 
         send(event);
 
-        await("the reel's container was created", () -> "pending".equals(delivery(postId, target.accountId()).get("status")));
+        await("the reel's container was created", () -> "pending".equals(deliveryStatus(postId, target.accountId())));
         FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(429, "usage_limit_exceeded",
                 "{\"metric\":\"publications\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":10,\"used\":10,\"reserved\":0,"
                         + "\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\"}"));

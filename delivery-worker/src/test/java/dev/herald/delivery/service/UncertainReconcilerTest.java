@@ -133,8 +133,7 @@ class UncertainReconcilerTest {
         assertThat(instant(row, "reconcile_at"))
                 .isAfter(instant(row, "completed_at").plus(Duration.ofSeconds(29)));
 
-        update("update deliveries set reconcile_at = now() where post_id = ?", postId);
-        List<JsonNode> both = completions(postId, 2);
+        List<JsonNode> both = lookNowUntilSettled(postId, 2);
 
         assertThat(both).hasSize(2);
         JsonNode settled = both.get(1);
@@ -171,8 +170,7 @@ class UncertainReconcilerTest {
         assertThat(completions(postId, 1, Duration.ofSeconds(2))).isEmpty();
 
         target.fake.register(get(urlPathEqualTo("/rest/posts")).willReturn(okJson(EMPTY_FEED)));
-        update("update deliveries set reconcile_at = now() where post_id = ?", postId);
-        JsonNode settled = settlement(postId);
+        JsonNode settled = lookNowUntilSettled(postId, 1).get(0);
 
         assertThat(settled.get("status").asText()).isEqualTo("failed");
         assertThat(settled.get("error").get("message").asText()).contains("LinkedIn shows no post from it");
@@ -180,7 +178,7 @@ class UncertainReconcilerTest {
         assertThat(target.fake.find(postRequestedFor(urlPathEqualTo("/rest/posts")))).isEmpty();
         assertThat(rows("select state from provider_publications where token = ?", PublishRequest.tokenOf(postId, accountId)))
                 .singleElement().satisfies(ledger -> assertThat(ledger).containsEntry("state", "refused"));
-        assertThat(delivery(postId, accountId)).containsEntry("reconcile_checks", 2);
+        assertThat((Integer) delivery(postId, accountId).get("reconcile_checks")).isGreaterThanOrEqualTo(2);
     }
 
     @Test
@@ -197,6 +195,23 @@ class UncertainReconcilerTest {
         assertThat(settled.get("error").get("retryable").asBoolean()).isFalse();
         assertThat(target.fake.find(getRequestedFor(urlPathEqualTo("/rest/posts")))).isEmpty();
         assertThat(target.fake.find(postRequestedFor(urlPathEqualTo("/rest/posts")))).isEmpty();
+    }
+
+    /**
+     * Brings the delivery's next look forward until its settlement arrives ({@code expected} completions in all). A look
+     * may find the worker's accounts-service circuit open after earlier tests' failures, and then only waits longer.
+     */
+    private static List<JsonNode> lookNowUntilSettled(String postId, int expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (true) {
+            update("update deliveries set reconcile_at = now() where post_id = ? and status = 'uncertain'"
+                    + " and reconcile_token is null", postId);
+            List<JsonNode> found = completions(postId, expected, Duration.ofSeconds(2));
+            if (found.size() >= expected || System.nanoTime() > deadline) {
+                assertThat(found).as("completions of post %s", postId).hasSize(expected);
+                return found;
+            }
+        }
     }
 
     private static Instant instant(Map<String, Object> row, String column) {

@@ -163,6 +163,13 @@ public final class DeliveryTestSupport {
         return found.get(0);
     }
 
+    /** The delivery's status, or null while its row does not exist yet (for polling). */
+    public static String deliveryStatus(String postId, String accountId) throws Exception {
+        List<Map<String, Object>> found = rows("select status from deliveries where post_id = ? and account_id = ?",
+                postId, accountId);
+        return found.isEmpty() ? null : (String) found.get(0).get("status");
+    }
+
     /** How often the target's delivery was postponed so far (0 before its row exists). */
     public static int deferrals(String postId, String accountId) throws Exception {
         List<Map<String, Object>> found = rows("select deferrals from deliveries where post_id = ? and account_id = ?",
