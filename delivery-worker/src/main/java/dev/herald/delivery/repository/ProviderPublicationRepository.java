@@ -118,14 +118,7 @@ public class ProviderPublicationRepository {
 
     /** The token's post when a call published it (its state {@code published}), read only. */
     public Uni<Optional<Before>> publishedPost(String token) {
-        return pool.preparedQuery("select state, provider_post_id, url from provider_publications where token = $1 and state = 'published'")
-                .execute(SqlParameters.of(token))
-                .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        return Optional.<Before>empty();
-                    }
-                    var row = rows.iterator().next();
-                    return Optional.of(new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url"), null, null, 0));
-                });
+        return find(token).map(before -> before != null && PUBLISHED.equals(before.state())
+                ? Optional.of(before) : Optional.<Before>empty());
     }
 }
