@@ -116,6 +116,17 @@ public class ProviderPublicationRepository {
                 .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
     }
 
+    /**
+     * Replaces a processing token's reference (the mark that a post is being made from what the platform processed,
+     * and its removal, decision 146); a token that left {@code processing} meanwhile is not touched.
+     */
+    public Uni<Void> processingRef(String token, String providerRef, Instant now) {
+        return pool.preparedQuery("""
+                        update provider_publications set provider_ref = $2, updated_at = $3
+                        where token = $1 and state = 'processing'""")
+                .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
+    }
+
     /** The token's post when a call published it (its state {@code published}), read only. */
     public Uni<Optional<Before>> publishedPost(String token) {
         return find(token).map(before -> before != null && PUBLISHED.equals(before.state())

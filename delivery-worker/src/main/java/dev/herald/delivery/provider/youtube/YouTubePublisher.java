@@ -258,12 +258,8 @@ public class YouTubePublisher implements Publisher {
     }
 
     private PlatformAnswer error(StreamingHttp.Answer answer, String what, boolean mayHaveCompleted) {
-        Integer retryAfter = null;
-        String value = answer.header("Retry-After");
-        if (value != null && value.strip().matches("\\d{1,6}")) {
-            retryAfter = Integer.parseInt(value.strip());
-        }
-        return YouTubeErrors.answer(answer.status(), body(answer), retryAfter, what, mayHaveCompleted);
+        return YouTubeErrors.answer(answer.status(), body(answer), PlatformResponses.retryAfterSeconds(answer.header("Retry-After")),
+                what, mayHaveCompleted);
     }
 
     private JsonNode body(StreamingHttp.Answer answer) {
