@@ -69,7 +69,7 @@ public class PublicationLedger {
                         if (ProviderPublicationRepository.PROCESSING.equals(before.state())) {
                             return check(request, access.access(), calls, before, true);
                         }
-                        if (ProviderPublicationRepository.CALLING.equals(before.state())) {
+                        if (ProviderPublicationRepository.CALLING.equals(before.state()) && calls.createPublishes()) {
                             return find(request, access.access(), calls, true);
                         }
                         return create(request, access.access(), calls, true);
@@ -267,8 +267,12 @@ public class PublicationLedger {
             }
             // A processing token is looked for like an interrupted call: a check may have sent the platform's last call
             // (media_publish) before the worker lost the target. A reconciler never checks, which could publish.
-            if (state == null || !(ProviderPublicationRepository.CALLING.equals(state.state())
-                    || ProviderPublicationRepository.PROCESSING.equals(state.state()))) {
+            // Where the create call publishes nothing (an upload), only a post call a check started (marked) can have.
+            boolean mayHavePublished = state != null
+                    && (ProviderPublicationRepository.CALLING.equals(state.state()) && calls.createPublishes()
+                    || ProviderPublicationRepository.PROCESSING.equals(state.state())
+                    && (calls.createPublishes() || state.providerRef().startsWith(POSTING)));
+            if (!mayHavePublished) {
                 return Uni.createFrom().item(PublishOutcome.failed(notPublished(request)));
             }
             return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access ->

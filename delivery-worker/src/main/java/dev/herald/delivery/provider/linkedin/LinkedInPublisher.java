@@ -101,7 +101,7 @@ public class LinkedInPublisher implements Publisher {
                     access -> uploadVideo(access, source),
                     access -> findPost(access, commentary),
                     (access, videoUrn) -> checkVideo(request, access, videoUrn, commentary, visibility),
-                    new PlatformCalls.ProcessingLimits(config.videoCheckInterval(), config.videoProcessingDeadline(), true)));
+                    new PlatformCalls.ProcessingLimits(config.videoCheckInterval(), config.videoProcessingDeadline(), true), false));
         }
         String altText = options.path("alt_text").asText(null);
         return ledger.publishUploading(request, ingest, source -> new PlatformCalls(
@@ -254,6 +254,7 @@ public class LinkedInPublisher implements Publisher {
     private Uni<PlatformAnswer> sendParts(List<VideoPart> parts, int index, ByteSlices slices, Runnable closeSource,
                                           List<String> etags) {
         if (index == parts.size()) {
+            slices.finish();
             return Uni.createFrom().nullItem();
         }
         VideoPart part = parts.get(index);

@@ -37,6 +37,14 @@ public final class ByteSlices {
         return current;
     }
 
+    /** After the last part: lets the source deliver its end, so its connection is released rather than left paused. */
+    public void finish() {
+        current = null;
+        if (!sourceEnded) {
+            source.resume();
+        }
+    }
+
     private void arrived(Buffer buffer) {
         read += buffer.length();
         carried = carried == null ? buffer : carried.appendBuffer(buffer);

@@ -110,7 +110,7 @@ public class PinterestPublisher implements Publisher {
                     access -> uploadVideo(access, source),
                     access -> findPin(access, boardId, description),
                     (access, mediaId) -> checkVideo(request, access, mediaId, pin),
-                    new PlatformCalls.ProcessingLimits(config.videoCheckInterval(), config.videoProcessingDeadline(), true)));
+                    new PlatformCalls.ProcessingLimits(config.videoCheckInterval(), config.videoProcessingDeadline(), true), false));
         }
         pin.putObject("media_source").put("source_type", "image_url").put("url", media.url());
         return ledger.publish(request, new PlatformCalls(

@@ -23,6 +23,7 @@ import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.delivery.provider.PublishOutcome;
+import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.FakeUsageService;
@@ -333,6 +334,63 @@ class LinkedInMediaPublisherTest {
         fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/posts")));
         fake.verifyThat(1, getRequestedFor(urlPathEqualTo("/rest/posts")).withQueryParam("q", equalTo("author")));
         assertThat(mediaCallKinds()).containsExactly("reserve", "consume");
+    }
+
+    @Test
+    void anUploadALostAttemptLeftUnfinishedIsUploadedAgainWithoutLookingForAPost() throws Exception {
+        // The worker died mid-upload: the ledger shows a create call whose answer never came.
+        DeliveryTestSupport.update("""
+                insert into provider_publications (token, platform, state, calls, created_at, updated_at)
+                values (?, 'linkedin', 'calling', 1, now(), now())""", PublishRequest.tokenOf(target.postId, target.accountId));
+        videoUploadOpens();
+
+        PublishOutcome outcome = publish("Uploaded again", video(), 2);
+
+        // An upload publishes nothing, so there is nothing to look for (members' posts could not even be listed).
+        assertThat(outcome.isLater()).isTrue();
+        assertThat(fake.find(getRequestedFor(urlPathEqualTo("/rest/posts")))).isEmpty();
+        fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/videos?action=finalizeUpload")));
+    }
+
+    @Test
+    void anUncertainVideoPostIsSettledFromTheAuthorsPostsAndAnUnstartedOneWithoutAskingLinkedIn() {
+        videoUploadOpens();
+        Post.Media video = video();
+        assertThat(publish("Last attempt", video, 5).isLater()).isTrue();
+        videoStatus("AVAILABLE");
+        fake.register(post(urlEqualTo("/rest/posts")).willReturn(aResponse().withStatus(502)));
+        assertThat(publish("Last attempt", video, 5).mayHavePublished()).isTrue();
+        assertThat(mediaCallKinds()).containsExactly("reserve");
+        fake.register(get(urlPathEqualTo("/rest/posts")).willReturn(okJson("""
+                {"paging":{"start":0,"count":20},"elements":[
+                  {"id":"urn:li:ugcPost:7100000000000000006","author":"%s","commentary":"Last attempt","lifecycleState":"PUBLISHED"}]}"""
+                .formatted(ORGANIZATION))));
+
+        PublishOutcome settled = publisher.reconcile(target.reconciling("Last attempt", video, LiveTarget.noOptions(), 5))
+                .await().atMost(Duration.ofSeconds(30));
+
+        assertThat(settled.providerPostId()).isEqualTo("urn:li:ugcPost:7100000000000000006");
+        fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/posts")));
+        assertThat(mediaCallKinds()).containsExactly("reserve", "consume");
+
+        // Another target whose video never got as far as its post: nothing to find, and nothing is asked.
+        LiveTarget other = new LiveTarget(Platform.LINKEDIN, ORGANIZATION, "li-token-1", target.workspace);
+        Post.Media otherVideo = new Post.Media(media.file(other.postId + ".mp4", VIDEO_SIZE), Post.Media.VIDEO);
+        fake.register(get(urlEqualTo(VIDEO_PATH)).willReturn(aResponse().withStatus(500)));
+        assertThat(publisher.publish(other.request("Never posted", otherVideo, LiveTarget.noOptions(), 5)).await()
+                .atMost(Duration.ofSeconds(60)).isLater()).isTrue();
+        assertThat(publisher.publish(other.request("Never posted", otherVideo, LiveTarget.noOptions(), 5)).await()
+                .atMost(Duration.ofSeconds(60)).mayHavePublished()).isTrue();
+        int listings = fake.find(getRequestedFor(urlPathEqualTo("/rest/posts"))).size();
+
+        PublishOutcome notPublished = publisher.reconcile(other.reconciling("Never posted", otherVideo, LiveTarget.noOptions(), 5))
+                .await().atMost(Duration.ofSeconds(30));
+
+        assertThat(notPublished.published()).isFalse();
+        assertThat(notPublished.error().details()).containsEntry("reconciled", true);
+        assertThat(fake.find(getRequestedFor(urlPathEqualTo("/rest/posts")))).hasSize(listings);
+        assertThat(FakeUsageService.mediaCalls(UsageReservation.mediaBytesId(other.postId, other.accountId)))
+                .extracting(FakeUsageService.MediaCall::kind).containsExactly("reserve", "release");
     }
 
     @Test
