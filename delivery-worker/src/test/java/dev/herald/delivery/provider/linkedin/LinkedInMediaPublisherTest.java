@@ -211,7 +211,7 @@ class LinkedInMediaPublisherTest {
         PublishOutcome uploaded = publish("Launch film", video, 1);
 
         assertThat(uploaded.isLater()).isTrue();
-        assertThat(uploaded.checkAgainIn()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(uploaded.checkAgainIn()).isEqualTo(Duration.ofSeconds(1));
         fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/videos?action=initializeUpload"))
                 .withHeader("LinkedIn-Version", equalTo("202601"))
                 .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))

@@ -144,7 +144,7 @@ class PinterestVideoPublisherTest {
                 .put("title", "Assembly").put("link", "https://acme.example/chair"), 1);
 
         assertThat(uploaded.isLater()).isTrue();
-        assertThat(uploaded.checkAgainIn()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(uploaded.checkAgainIn()).isEqualTo(Duration.ofSeconds(1));
         fake.verifyThat(1, postRequestedFor(urlEqualTo("/v5/media")).withHeader("Authorization", equalTo("Bearer pina_token"))
                 .withRequestBody(equalToJson("{\"media_type\":\"video\"}")));
         List<LoggedRequest> uploads = fake.find(postRequestedFor(urlEqualTo("/pinterest-media-upload/")));
