@@ -42,6 +42,16 @@ public final class PlatformResponses {
     }
 
     /**
+     * A check's failure that says nothing final about what the platform processed (a rate limit, an outage, a
+     * retryable refusal of the post made from it): an unknown outcome, so the ledger keeps the reference for the next
+     * check (decision 127) instead of dropping it and uploading again.
+     */
+    public static PlatformAnswer keptForNextCheck(PlatformAnswer answer) {
+        return answer instanceof PlatformAnswer.Refused refused && refused.error().retryable()
+                ? new PlatformAnswer.Unknown(refused.error()) : answer;
+    }
+
+    /**
      * A platform's upload host refused the media's bytes ({@code what} says which): nothing was published, and an
      * upload is started anew by the next attempt, so it is retryable unless the host judged the request itself
      * (a 4xx other than 408 and 429).

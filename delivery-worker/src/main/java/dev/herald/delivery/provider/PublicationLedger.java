@@ -214,14 +214,15 @@ public class PublicationLedger {
      * itself (a LinkedIn post of an uploaded video, a pin of a Pinterest video, decision 146): the platform does not
      * mark the media as used, so the token's ref is marked first, and an attempt that never learns the answer
      * (a timeout, a 5xx, a dead worker) looks for the post before it posts again. An answer that created nothing
-     * (a refusal, a refused token) removes the mark.
+     * (a refusal, a refused token) removes the mark; a retryable refusal (a rate limit) keeps the processed media for
+     * the next check ({@link PlatformResponses#keptForNextCheck}) rather than have it uploaded again.
      */
     public Uni<PlatformAnswer> postProcessed(PublishRequest request, String ref, Supplier<Uni<PlatformAnswer>> post) {
         String token = request.idempotencyToken();
         return publications.processingRef(token, POSTING + ref, Timestamps.now(clock))
                 .flatMap(marked -> post.get())
                 .flatMap(answer -> answer instanceof PlatformAnswer.Refused || answer instanceof PlatformAnswer.TokenRefused
-                        ? publications.processingRef(token, ref, Timestamps.now(clock)).replaceWith(answer)
+                        ? publications.processingRef(token, ref, Timestamps.now(clock)).replaceWith(PlatformResponses.keptForNextCheck(answer))
                         : Uni.createFrom().item(answer));
     }
 

@@ -294,17 +294,12 @@ public class LinkedInPublisher implements Publisher {
             JsonNode body = PlatformResponses.body(mapper, response);
             if (status != 200) {
                 PlatformAnswer failure = refusal(status, response, body, "LinkedIn could not report the video's processing");
-                // A rate limit or an outage says nothing about the video: it is kept for the next check.
-                return Uni.createFrom().item(failure instanceof PlatformAnswer.Refused refused && refused.error().retryable()
-                        ? new PlatformAnswer.Unknown(refused.error()) : failure);
+                return Uni.createFrom().item(PlatformResponses.keptForNextCheck(failure));
             }
             String state = body.path("status").asText("");
             if ("AVAILABLE".equals(state)) {
                 return ledger.postProcessed(request, urn, () -> createPost(access,
-                                withMedia(postOf(access.externalId(), commentary, visibility), urn, null)))
-                        .map(answer -> answer instanceof PlatformAnswer.Refused refused && refused.error().retryable()
-                                // A rate-limited post call: the processed video waits for the next check.
-                                ? new PlatformAnswer.Unknown(refused.error()) : answer);
+                                withMedia(postOf(access.externalId(), commentary, visibility), urn, null)));
             }
             if ("PROCESSING_FAILED".equals(state)) {
                 Map<String, Object> details = new LinkedHashMap<>();

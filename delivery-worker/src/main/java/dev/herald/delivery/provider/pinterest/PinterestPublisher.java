@@ -184,19 +184,14 @@ public class PinterestPublisher implements Publisher {
             JsonNode body = PlatformResponses.body(mapper, response);
             if (status != 200) {
                 PlatformAnswer failure = failure(status, response, body, "Pinterest could not report the video's processing");
-                // A rate limit or an outage says nothing about the video: it is kept for the next check.
-                return Uni.createFrom().item(failure instanceof PlatformAnswer.Refused refused && refused.error().retryable()
-                        ? new PlatformAnswer.Unknown(refused.error()) : failure);
+                return Uni.createFrom().item(PlatformResponses.keptForNextCheck(failure));
             }
             String state = body.path("status").asText("");
             if ("succeeded".equals(state)) {
                 ObjectNode videoPin = pin.deepCopy();
                 videoPin.putObject("media_source").put("source_type", "video_id")
                         .put("cover_image_key_frame_time", config.videoCoverKeyFrameTime()).put("media_id", mediaId);
-                return ledger.postProcessed(request, mediaId, () -> createPin(access, videoPin))
-                        .map(answer -> answer instanceof PlatformAnswer.Refused refused && refused.error().retryable()
-                                // A rate-limited pin call: the processed video waits for the next check.
-                                ? new PlatformAnswer.Unknown(refused.error()) : answer);
+                return ledger.postProcessed(request, mediaId, () -> createPin(access, videoPin));
             }
             if ("failed".equals(state)) {
                 return Uni.createFrom().item(new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,

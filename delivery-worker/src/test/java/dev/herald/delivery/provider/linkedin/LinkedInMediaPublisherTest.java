@@ -142,7 +142,7 @@ class LinkedInMediaPublisherTest {
     }
 
     private List<String> mediaCallKinds() {
-        return FakeUsageService.mediaCalls(reservationId).stream().map(FakeUsageService.MediaCall::kind).toList();
+        return FakeUsageService.mediaCallKinds(reservationId);
     }
 
     private List<GeneratedMedia.Request> sourceFetches(String file) {

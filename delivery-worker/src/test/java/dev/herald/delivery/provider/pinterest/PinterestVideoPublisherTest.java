@@ -124,7 +124,7 @@ class PinterestVideoPublisherTest {
     }
 
     private List<String> mediaCallKinds() {
-        return FakeUsageService.mediaCalls(reservationId).stream().map(FakeUsageService.MediaCall::kind).toList();
+        return FakeUsageService.mediaCallKinds(reservationId);
     }
 
     private static int indexOf(byte[] body, byte[] part, int from) {

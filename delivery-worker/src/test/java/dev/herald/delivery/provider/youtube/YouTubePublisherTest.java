@@ -117,7 +117,7 @@ class YouTubePublisherTest {
     }
 
     private List<String> mediaCallKinds() {
-        return FakeUsageService.mediaCalls(reservationId).stream().map(FakeUsageService.MediaCall::kind).toList();
+        return FakeUsageService.mediaCallKinds(reservationId);
     }
 
     private static String sha256(byte[] bytes) {
