@@ -9,9 +9,13 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Every fake platform's endpoints: {@code /<platform>/<the platform's own path>}. Herald's configurable base URLs
@@ -21,7 +25,7 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class PlatformEndpoints {
-    /** The platforms' requests are small JSON or form bodies (media travel by URL). */
+    /** The platforms' requests are small JSON or form bodies (media bytes go to the upload routes). */
     private static final long MAX_BODY_BYTES = 1024 * 1024;
 
     private final FakeProviders providers;
@@ -31,12 +35,45 @@ public class PlatformEndpoints {
     }
 
     void routes(@Observes Router router) {
+        for (String platform : providers.platforms()) {
+            String uploads = providers.fake(platform).uploadPathPrefix();
+            if (uploads != null) {
+                // Registered first, so media bytes never reach the body handler: they are counted and hashed as they come.
+                router.routeWithRegex("/" + platform + Pattern.quote(uploads) + ".*").handler(this::upload);
+            }
+        }
         String platforms = String.join("|", providers.platforms());
         router.routeWithRegex("/(" + platforms + ")(/.*)?").handler(BodyHandler.create().setBodyLimit(MAX_BODY_BYTES))
                 .handler(this::handle);
     }
 
+    /** A media upload: read as a stream, of any size, and handed on as its byte count and SHA-256. */
+    private void upload(RoutingContext context) {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            context.fail(e);
+            return;
+        }
+        long[] bytes = {0};
+        context.request().handler(buffer -> {
+            digest.update(buffer.getBytes());
+            bytes[0] += buffer.length();
+        });
+        context.request().exceptionHandler(context::fail);
+        context.request().endHandler(ended -> handle(context,
+                FakeRequest.uploadSummary(bytes[0], HexFormat.of().formatHex(digest.digest()))));
+        // The router holds a request's body until a handler asks for it.
+        context.request().resume();
+    }
+
     private void handle(RoutingContext context) {
+        String body = context.body() == null ? null : context.body().asString();
+        handle(context, body == null || body.isEmpty() ? null : body);
+    }
+
+    private void handle(RoutingContext context, String body) {
         String fullPath = context.request().path();
         int slash = fullPath.indexOf('/', 1);
         String platform = slash < 0 ? fullPath.substring(1) : fullPath.substring(1, slash);
@@ -46,9 +83,8 @@ public class PlatformEndpoints {
         Map<String, List<String>> headers = new LinkedHashMap<>();
         context.request().headers().names().forEach(name -> headers.put(name.toLowerCase(),
                 List.copyOf(context.request().headers().getAll(name))));
-        String body = context.body() == null ? null : context.body().asString();
         FakeRequest request = new FakeRequest(platform, context.request().method().name(), path, Map.copyOf(query),
-                context.request().query(), headers, body == null || body.isEmpty() ? null : body, null);
+                context.request().query(), headers, body, null);
         providers.handle(request).subscribe().with(answer -> respond(context.response(), answer), context::fail);
     }
 

@@ -43,6 +43,15 @@ public interface PlatformFake {
 
     boolean isAuthorizationPage(FakeRequest request);
 
+    /**
+     * Where the platform takes media bytes ({@code /dms-uploads/} for LinkedIn's upload URLs), below its prefix; null
+     * when it takes none. Such requests reach {@link #handle} with a summary of the bytes as their body
+     * ({@link FakeRequest#upload()}), never the bytes.
+     */
+    default String uploadPathPrefix() {
+        return null;
+    }
+
     /** What was published, newest first, as the platform would show it. */
     List<JsonNode> published();
 
