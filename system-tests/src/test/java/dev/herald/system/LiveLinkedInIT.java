@@ -138,6 +138,8 @@ class LiveLinkedInIT {
 
         Response back = RestAssured.given().redirects().follow(false).urlEncodingEnabled(false).cookies(cookies).get(callback);
         assertThat(back.statusCode()).as("callback answer: %s", back.asString()).isEqualTo(303);
+        // Back to the session page through the gateway, where the browser came from, not accounts-service's own port.
+        assertThat(back.header("Location")).startsWith(gateway + "/connect/sessions/" + session.getString("data.id") + "?connected=acc_");
 
         List<Map<String, Object>> accounts = as(key).get("/accounts").then().statusCode(200).extract().jsonPath().getList("data");
         assertThat(accounts).extracting(account -> account.get("username"))
