@@ -17,15 +17,16 @@ import java.util.regex.Pattern;
  * @param query    decoded query parameters
  * @param rawQuery the query string as sent (Rest.li wants URNs percent-encoded, which a test may check)
  * @param headers  header names in lower case
- * @param body     the body as text (these APIs take JSON or forms; media arrive by URL)
+ * @param body     the body as text (these APIs take JSON or forms), null for an upload
+ * @param upload   what an upload request's body carried ({@code PlatformFake.receivesBytes}), else null
  * @param failure  the armed failure this request consumed that its platform itself acts on (a denied
  *                 authorization, an Instagram container that fails processing), or null
  */
 public record FakeRequest(String platform, String method, String path, Map<String, List<String>> query, String rawQuery,
-                          Map<String, List<String>> headers, String body, ArmedFailure failure) {
+                          Map<String, List<String>> headers, String body, ReceivedBytes upload, ArmedFailure failure) {
 
     public FakeRequest withFailure(ArmedFailure consumed) {
-        return new FakeRequest(platform, method, path, query, rawQuery, headers, body, consumed);
+        return new FakeRequest(platform, method, path, query, rawQuery, headers, body, upload, consumed);
     }
 
     /** The path's regex groups when the method and the whole path match, else null. */

@@ -19,6 +19,14 @@ public interface PlatformFake {
 
     FakeResponse handle(FakeRequest request);
 
+    /**
+     * Whether requests of this method and path carry media bytes (an upload): their body is streamed through, counted and
+     * hashed, never held or journaled ({@link FakeRequest#upload}), so a test may upload hundreds of MiB.
+     */
+    default boolean receivesBytes(String method, String path) {
+        return false;
+    }
+
     /** The platform's rate-limit answer (HTTP status and body as it documents them). */
     FakeResponse rateLimited(ArmedFailure failure);
 
