@@ -116,6 +116,18 @@ public class ProviderPublicationRepository {
                 .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
     }
 
+    /**
+     * The call in flight got the platform's reference before it finished (TikTok's publish id, answered before any byte
+     * of the upload moves): kept with the token still {@code calling}, so that the look after an unknown outcome can ask
+     * the platform about it instead of guessing (decision 142).
+     */
+    public Uni<Void> callRef(String token, String providerRef, Instant now) {
+        return pool.preparedQuery("""
+                        update provider_publications set provider_ref = $2, updated_at = $3
+                        where token = $1 and state = 'calling'""")
+                .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
+    }
+
     /** The token's post when a call published it (its state {@code published}), read only. */
     public Uni<Optional<Before>> publishedPost(String token) {
         return find(token).map(before -> before != null && PUBLISHED.equals(before.state())
