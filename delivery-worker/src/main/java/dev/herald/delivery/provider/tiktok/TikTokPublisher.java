@@ -369,12 +369,17 @@ public class TikTokPublisher implements Publisher {
 
     /**
      * TikTok's media transfer guide: chunks of 5-64 MiB, the last one up to 128 MiB with the trailing bytes, the count
-     * {@code floor(size / chunk_size)}, 1 to 1000 of them; a file up to one chunk goes whole (below 5 MiB it must).
+     * {@code floor(size / chunk_size)}, 1 to 1000 of them, several for a file over 64 MiB; a file up to one chunk goes
+     * whole (below 5 MiB it must).
      */
     static ChunkPlan chunks(long size, long configured) {
         long chunk = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, configured));
         if (size <= chunk) {
             return new ChunkPlan(size, 1);
+        }
+        if (size > MAX_CHUNK) {
+            // TikTok wants a file over 64 MiB in several chunks, and floor(size / chunk) of them must be two at least.
+            chunk = Math.min(chunk, size / 2);
         }
         if (size / chunk > MAX_CHUNKS) {
             chunk = (size + MAX_CHUNKS - 1) / MAX_CHUNKS;
