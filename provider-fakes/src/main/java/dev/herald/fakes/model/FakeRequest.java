@@ -20,12 +20,22 @@ import java.util.regex.Pattern;
  * @param body     the body as text (these APIs take JSON or forms; media arrive by URL)
  * @param failure  the armed failure this request consumed that its platform itself acts on (a denied
  *                 authorization, an Instagram container that fails processing), or null
+ * @param upload   for a media upload (TikTok's chunk PUTs), what its body held, counted as it streamed in and never
+ *                 kept; {@code body} is then null
  */
 public record FakeRequest(String platform, String method, String path, Map<String, List<String>> query, String rawQuery,
-                          Map<String, List<String>> headers, String body, ArmedFailure failure) {
+                          Map<String, List<String>> headers, String body, ArmedFailure failure, Upload upload) {
+
+    /** A media upload's body: how many bytes, and their SHA-256 (hex), so a test can compare it with the file sent. */
+    public record Upload(long bytes, String sha256) {
+        @Override
+        public String toString() {
+            return "<" + bytes + " bytes, sha256 " + sha256 + ">";
+        }
+    }
 
     public FakeRequest withFailure(ArmedFailure consumed) {
-        return new FakeRequest(platform, method, path, query, rawQuery, headers, body, consumed);
+        return new FakeRequest(platform, method, path, query, rawQuery, headers, body, consumed, upload);
     }
 
     /** The path's regex groups when the method and the whole path match, else null. */
