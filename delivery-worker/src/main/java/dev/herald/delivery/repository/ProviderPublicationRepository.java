@@ -61,8 +61,10 @@ public class ProviderPublicationRepository {
                                                     where token = $1""")
                                             .execute(SqlParameters.of(token, now)).replaceWith(before);
                                 }
+                                // A call after a refusal starts afresh: the refused call's reference names nothing to ask about.
                                 return connection.preparedQuery("""
-                                                update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2
+                                                update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2,
+                                                    provider_ref = case when state = 'refused' then null else provider_ref end
                                                 where token = $1""")
                                         .execute(SqlParameters.of(token, now)).replaceWith(before);
                             });

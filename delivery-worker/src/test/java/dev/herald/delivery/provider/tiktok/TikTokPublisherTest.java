@@ -12,6 +12,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.putRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.client.WireMock;
@@ -383,6 +384,33 @@ class TikTokPublisherTest {
         // The new publish id is the one checked from now on.
         status(second, "{\"status\":\"PUBLISH_COMPLETE\",\"publicaly_available_post_id\":[" + POST_ID + "]}");
         assertThat(publish(3).providerPostId()).isEqualTo(POST_ID);
+    }
+
+    @Test
+    void aLostInitAnswerAfterARefusedUploadStartsAgainWithoutAskingAboutTheRefusedPublishId() {
+        readyToPost(PUBLISH_ID, "u-refused");
+        fake.register(put(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo("u-refused"))
+                .willReturn(aResponse().withStatus(400).withHeader("Content-Type", "application/json")
+                        .withBody(error("invalid_file_upload", "The uploaded file does not meet API specifications."))));
+        PublishOutcome refused = publish(1);
+        assertThat(refused.error().retryable()).isFalse();
+        assertThat(refused.error().details()).containsEntry("provider_code", "invalid_file_upload");
+        assertThat(chunksOf("u-refused")).hasSize(1);
+
+        // The next init's answer never arrives (the worker counts the failed call as retryable): nothing was uploaded.
+        fake.register(post(urlEqualTo(INIT)).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+        assertThatThrownBy(() -> publish(2)).hasRootCauseInstanceOf(java.net.SocketException.class);
+
+        String third = "v_pub_file~v2-1.7312345678901230003";
+        initAnswers(third, "u-third");
+        chunksTaken("u-third");
+        PublishOutcome again = publish(3);
+
+        assertThat(again.isLater()).isTrue();
+        // The refused call's publish id was forgotten when the next call started: TikTok was not asked about it.
+        assertThat(fake.find(postRequestedFor(urlEqualTo(STATUS)))).isEmpty();
+        assertThat(chunksOf("u-third")).hasSize(3);
+        fake.verifyThat(3, postRequestedFor(urlEqualTo(INIT)));
     }
 
     @Test
