@@ -52,7 +52,9 @@ public class PublicationLedger {
         if (request.reconciling()) {
             return reconcile(request, calls);
         }
-        return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access -> {
+        return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null)
+                .onFailure().transform(AccessUnavailable::new)
+                .flatMap(access -> {
             if (!access.granted()) {
                 return Uni.createFrom().item(PublishOutcome.failed(access.refusal()));
             }
