@@ -16,7 +16,15 @@ public final class PlatformResponses {
     /** The body as a JSON object; an empty one when there is none or it is not JSON (an HTML error page). */
     public static JsonNode body(ObjectMapper mapper, Response response) {
         try {
-            String text = response.readEntity(String.class);
+            return body(mapper, response.readEntity(String.class));
+        } catch (RuntimeException e) {
+            return mapper.createObjectNode();
+        }
+    }
+
+    /** The same for a body read already (a {@code StreamingHttp} answer's). */
+    public static JsonNode body(ObjectMapper mapper, String text) {
+        try {
             JsonNode body = text == null || text.isBlank() ? null : mapper.readTree(text);
             return body == null || !body.isObject() ? mapper.createObjectNode() : body;
         } catch (JsonProcessingException | RuntimeException e) {
@@ -30,7 +38,11 @@ public final class PlatformResponses {
 
     /** {@code Retry-After} in seconds (the delta form), or null. */
     public static Integer retryAfterSeconds(Response response) {
-        String value = response.getHeaderString("Retry-After");
+        return retryAfterSeconds(response.getHeaderString("Retry-After"));
+    }
+
+    /** A {@code Retry-After} header's value in seconds (the delta form), or null. */
+    public static Integer retryAfterSeconds(String value) {
         return value != null && value.strip().matches("\\d{1,6}") ? Integer.parseInt(value.strip()) : null;
     }
 

@@ -61,8 +61,10 @@ public class ProviderPublicationRepository {
                                                     where token = $1""")
                                             .execute(SqlParameters.of(token, now)).replaceWith(before);
                                 }
+                                // A call after a refusal starts afresh: the refused call's reference names nothing to ask about.
                                 return connection.preparedQuery("""
-                                                update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2
+                                                update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2,
+                                                    provider_ref = case when state = 'refused' then null else provider_ref end
                                                 where token = $1""")
                                         .execute(SqlParameters.of(token, now)).replaceWith(before);
                             });
@@ -112,6 +114,18 @@ public class ProviderPublicationRepository {
         return pool.preparedQuery("""
                         update provider_publications set state = 'processing', provider_ref = $2, processing_started_at = $3,
                             checks = 0, updated_at = $3
+                        where token = $1 and state = 'calling'""")
+                .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
+    }
+
+    /**
+     * The call in flight got the platform's reference before it finished (TikTok's publish id, answered before any byte
+     * of the upload moves): kept with the token still {@code calling}, so that the look after an unknown outcome can ask
+     * the platform about it instead of guessing (decision 142).
+     */
+    public Uni<Void> callRef(String token, String providerRef, Instant now) {
+        return pool.preparedQuery("""
+                        update provider_publications set provider_ref = $2, updated_at = $3
                         where token = $1 and state = 'calling'""")
                 .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
     }

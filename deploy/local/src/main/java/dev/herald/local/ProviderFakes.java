@@ -72,6 +72,7 @@ public final class ProviderFakes {
         env.put("HERALD_PUBLISHERS_PINTEREST_SANDBOX_API_URL", fakeUrl + "/pinterest");
         env.put("HERALD_PUBLISHERS_YOUTUBE_API_URL", fakeUrl + "/youtube");
         env.put("HERALD_PUBLISHERS_YOUTUBE_UPLOAD_URL", fakeUrl + "/youtube");
+        env.put("HERALD_PUBLISHERS_TIKTOK_API_URL", fakeUrl + "/tiktok");
         return env;
     }
 }

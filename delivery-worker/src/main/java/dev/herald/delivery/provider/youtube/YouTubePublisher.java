@@ -258,21 +258,12 @@ public class YouTubePublisher implements Publisher {
     }
 
     private PlatformAnswer error(StreamingHttp.Answer answer, String what, boolean mayHaveCompleted) {
-        Integer retryAfter = null;
-        String value = answer.header("Retry-After");
-        if (value != null && value.strip().matches("\\d{1,6}")) {
-            retryAfter = Integer.parseInt(value.strip());
-        }
-        return YouTubeErrors.answer(answer.status(), body(answer), retryAfter, what, mayHaveCompleted);
+        return YouTubeErrors.answer(answer.status(), body(answer), PlatformResponses.retryAfterSeconds(answer.header("Retry-After")),
+                what, mayHaveCompleted);
     }
 
     private JsonNode body(StreamingHttp.Answer answer) {
-        try {
-            JsonNode body = answer.body() == null || answer.body().isBlank() ? null : mapper.readTree(answer.body());
-            return body != null && body.isObject() ? body : mapper.createObjectNode();
-        } catch (Exception e) {
-            return mapper.createObjectNode();
-        }
+        return PlatformResponses.body(mapper, answer.body());
     }
 
     /** The first byte YouTube does not have yet: after {@code Range: bytes=0-N}, N+1; without the header, 0. */
