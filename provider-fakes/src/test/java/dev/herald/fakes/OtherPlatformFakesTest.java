@@ -120,25 +120,42 @@ class OtherPlatformFakesTest {
                 .post("/tiktok/v2/oauth/token/").then().statusCode(200).body("error", equalTo("invalid_grant"));
     }
 
+    private static final String YOUTUBE_VERIFIER = "a-verifier-of-at-least-forty-three-characters-long-0123456789";
+
+    /** Google's authorization request as accounts-service makes it (PKCE S256, offline access). */
+    static Map<String, String> youtubeAuthorization(String scope) throws Exception {
+        String challenge = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                MessageDigest.getInstance("SHA-256").digest(YOUTUBE_VERIFIER.getBytes(StandardCharsets.US_ASCII)));
+        return Map.of("client_id", "herald-fake-youtube-client", "redirect_uri", OAuthDance.REDIRECT + "youtube",
+                "response_type", "code", "scope", scope, "state", "y",
+                "code_challenge", challenge, "code_challenge_method", "S256", "access_type", "offline");
+    }
+
+    /** A YouTube grant: authorized at the fake's page, the code redeemed with the verifier. */
+    static JsonPath youtubeToken(Map<String, String> authorization, String verifier) {
+        String code = OAuthDance.authorize("/youtube/o/oauth2/v2/auth", authorization).get("code");
+        return given().formParams(Map.of("client_id", "herald-fake-youtube-client", "client_secret",
+                        "herald-fake-youtube-secret", "code", code, "code_verifier", verifier, "grant_type", "authorization_code",
+                        "redirect_uri", authorization.get("redirect_uri")))
+                .post("/youtube/oauth2/token").then().statusCode(200).extract().jsonPath();
+    }
+
+    static String youtubeUploadToken() throws Exception {
+        return youtubeToken(youtubeAuthorization("https://www.googleapis.com/auth/youtube.upload"), YOUTUBE_VERIFIER)
+                .getString("access_token");
+    }
+
     @Test
     void youtubeChecksThePkceVerifierAndListsTheChannel() throws Exception {
         String redirect = OAuthDance.REDIRECT + "youtube";
-        String verifier = "a-verifier-of-at-least-forty-three-characters-long-0123456789";
-        String challenge = Base64.getUrlEncoder().withoutPadding().encodeToString(
-                MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
-        Map<String, String> authorization = Map.of("client_id", "herald-fake-youtube-client", "redirect_uri", redirect,
-                "response_type", "code", "scope", "openid https://www.googleapis.com/auth/youtube.readonly", "state", "y",
-                "code_challenge", challenge, "code_challenge_method", "S256", "access_type", "offline");
+        String verifier = YOUTUBE_VERIFIER;
+        Map<String, String> authorization = youtubeAuthorization("openid https://www.googleapis.com/auth/youtube.readonly");
         String wrongCode = OAuthDance.authorize("/youtube/o/oauth2/v2/auth", authorization).get("code");
         given().formParams(Map.of("client_id", "herald-fake-youtube-client", "client_secret", "herald-fake-youtube-secret",
                         "code", wrongCode, "code_verifier", verifier + "x", "grant_type", "authorization_code", "redirect_uri", redirect))
                 .post("/youtube/oauth2/token").then().statusCode(400).body("error", equalTo("invalid_grant"));
 
-        String code = OAuthDance.authorize("/youtube/o/oauth2/v2/auth", authorization).get("code");
-        JsonPath token = given().formParams(Map.of("client_id", "herald-fake-youtube-client", "client_secret",
-                        "herald-fake-youtube-secret", "code", code, "code_verifier", verifier, "grant_type", "authorization_code",
-                        "redirect_uri", redirect))
-                .post("/youtube/oauth2/token").then().statusCode(200).extract().jsonPath();
+        JsonPath token = youtubeToken(authorization, verifier);
         assertThat(token.getString("refresh_token")).startsWith("1//0");
         assertThat(token.getString("id_token")).isNotBlank();
 

@@ -6,17 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import io.restassured.response.Response;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +21,6 @@ import org.junit.jupiter.api.Test;
  * exact request LinkedIn received and the target's final id and URL. HTTP only: the gateway and the fakes' control API.
  */
 class LiveLinkedInIT {
-    private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
     private static final String MEMBER = "urn:li:person:hF4k3Mbr0q";
     private final ObjectMapper mapper = new ObjectMapper();
 
@@ -106,44 +101,12 @@ class LiveLinkedInIT {
         assertThat(published).containsOnlyOnce(text);
     }
 
-    /** The hosted page as a browser walks it: open the link, choose LinkedIn, approve at the fake, come back. */
-    private String connectLinkedInMember(String key, String profile) {
-        Response created = as(key).contentType(ContentType.JSON).body("{\"profile_id\":\"" + profile + "\"}").post("/connect-sessions");
-        if (created.statusCode() == 503) {
-            // The transient answer while accounts-service's profile.events consumer first reads its backlog
-            // (ConnectOnboardingIT has the story); a client retries it.
-            created = as(key).contentType(ContentType.JSON).body("{\"profile_id\":\"" + profile + "\"}").post("/connect-sessions");
-        }
-        JsonPath session = created.then().statusCode(201).extract().jsonPath();
-        assertThat(session.getString("data.mode")).isEqualTo("live");
-
-        Response page = RestAssured.given().redirects().follow(false).get(session.getString("data.url"));
-        Map<String, String> cookies = page.cookies();
-        String gateway = RunningSuite.get().gatewayUrl();
-        Response sessionPage = RestAssured.given().cookies(cookies).get(gateway + "/connect/sessions/" + session.getString("data.id"));
-        Matcher csrf = CSRF.matcher(sessionPage.asString());
-        assertThat(csrf.find()).as("the session page carries a CSRF token").isTrue();
-
-        Response chosen = RestAssured.given().redirects().follow(false).cookies(cookies).contentType("application/x-www-form-urlencoded")
-                .formParam("csrf", csrf.group(1)).formParam("platform", "linkedin")
-                .post(gateway + "/connect/sessions/" + session.getString("data.id") + "/authorize");
-        assertThat(chosen.statusCode()).isEqualTo(303);
-        String authorization = chosen.header("Location");
-        assertThat(authorization).startsWith(RunningSuite.get().providerFakesUrl() + "/linkedin/oauth/v2/authorization?");
-
-        Response approved = RestAssured.given().redirects().follow(false).urlEncodingEnabled(false).get(authorization);
-        assertThat(approved.statusCode()).isEqualTo(302);
-        String callback = approved.header("Location");
-        assertThat(callback).startsWith(gateway + "/connect/callback/linkedin?");
-
-        Response back = RestAssured.given().redirects().follow(false).urlEncodingEnabled(false).cookies(cookies).get(callback);
-        assertThat(back.statusCode()).as("callback answer: %s", back.asString()).isEqualTo(303);
-
-        List<Map<String, Object>> accounts = as(key).get("/accounts").then().statusCode(200).extract().jsonPath().getList("data");
+    /** The hosted page as a browser walks it: the member and the organization they administer become accounts. */
+    private static String connectLinkedInMember(String key, String profile) {
+        List<Map<String, Object>> accounts = HostedConnect.connect(new HostedConnect.LiveWorkspace(key, profile), "linkedin");
         assertThat(accounts).extracting(account -> account.get("username"))
                 .containsExactlyInAnyOrder(MEMBER, "herald-fake-industries");
-        return accounts.stream().filter(account -> MEMBER.equals(account.get("username"))).findFirst()
-                .map(account -> (String) account.get("id")).orElseThrow();
+        return HostedConnect.accountNamed(accounts, MEMBER);
     }
 
     private static JsonPath awaitTarget(String key, String postId) throws InterruptedException {

@@ -25,10 +25,12 @@ public class HostedPageResponses {
 
     private final ConnectBrowserBinding binding;
     private final boolean secureCookies;
+    private final String publicBase;
 
     public HostedPageResponses(ConnectBrowserBinding binding, ConnectConfig config) {
         this.binding = binding;
         URI publicUrl = config.publicUrl();
+        this.publicBase = publicUrl.toString().replaceAll("/+$", "");
         // Browsers drop Secure cookies on plain http, which is only ever a developer's own machine.
         this.secureCookies = "https".equalsIgnoreCase(publicUrl.getScheme())
                 || publicUrl.getHost() == null || !LOOPBACK_HOSTS.contains(publicUrl.getHost().toLowerCase(Locale.ROOT));
@@ -42,9 +44,18 @@ public class HostedPageResponses {
                 .entity(template.apply(nonce, embedOrigin).render());
     }
 
-    /** A 303 to another page (or to the platform, or the customer's redirect URL), with the same headers. */
+    /**
+     * A 303 to another page (or to the platform, or the customer's redirect URL), with the same headers. A page of
+     * our own is named under the public URL: JAX-RS would resolve a relative location against the request this
+     * service received, which is its internal address behind the gateway, where no browser can follow.
+     */
     public Response.ResponseBuilder seeOther(URI location, String embedOrigin) {
-        return secured(Response.seeOther(location), embedOrigin, binding.styleNonce());
+        return secured(Response.seeOther(publicLocation(location)), embedOrigin, binding.styleNonce());
+    }
+
+    /** {@code location} as a browser must follow it: absolute ones as they are, our own paths under the public URL. */
+    URI publicLocation(URI location) {
+        return location.isAbsolute() ? location : URI.create(publicBase + location.toString());
     }
 
     /**

@@ -104,7 +104,7 @@ public class HostedConnectFlow {
                 // One identity after another: each connection takes a slot, and the plan's limit decides in order.
                 .onItem().transformToUniAndConcatenate(identity -> connections.connect(new AccountConnection(
                         session.workspaceId, Mode.fromWire(session.mode).orElseThrow(), session.profileId, platform,
-                        identity.externalId(), identity.name(), identity.username(), authorized.grant(), session.id)))
+                        identity.externalId(), identity.name(), identity.username(), authorized.grant().forIdentity(identity), session.id)))
                 .map(account -> account.id())
                 .collect().asList()))
                 .map(session -> session.id);

@@ -14,8 +14,9 @@ import java.util.function.Function;
  *                   {@link PlatformAnswer.Processing} with the platform's reference, which needs {@code check}
  * @param find       looks for the post an earlier call whose outcome is unknown may have made:
  *                   {@link PlatformAnswer.Published}, {@link PlatformAnswer.NotFound}, {@link PlatformAnswer.TokenRefused},
- *                   or any other answer, whose error then fails the attempt (a platform that does not let Herald look
- *                   answers a final one rather than risk a second post)
+ *                   {@link PlatformAnswer.Processing} (with a {@code check}: the earlier call handed the platform what it
+ *                   is still processing, which is checked from then on), or any other answer, whose error then fails the
+ *                   attempt (a platform that does not let Herald look answers a final one rather than risk a second post)
  * @param check      asks about what an earlier create left processing at the platform (its reference), and finishes
  *                   the publication when the platform is done: {@link PlatformAnswer.Published},
  *                   {@link PlatformAnswer.Processing} (still working), {@link PlatformAnswer.Refused} (processing

@@ -19,7 +19,15 @@ public final class PlatformResponses {
     /** The body as a JSON object; an empty one when there is none or it is not JSON (an HTML error page). */
     public static JsonNode body(ObjectMapper mapper, Response response) {
         try {
-            String text = response.readEntity(String.class);
+            return body(mapper, response.readEntity(String.class));
+        } catch (RuntimeException e) {
+            return mapper.createObjectNode();
+        }
+    }
+
+    /** The same for a body read already (a {@code StreamingHttp} answer's). */
+    public static JsonNode body(ObjectMapper mapper, String text) {
+        try {
             JsonNode body = text == null || text.isBlank() ? null : mapper.readTree(text);
             return body == null || !body.isObject() ? mapper.createObjectNode() : body;
         } catch (JsonProcessingException | RuntimeException e) {
@@ -36,7 +44,7 @@ public final class PlatformResponses {
         return retryAfterSeconds(response.getHeaderString("Retry-After"));
     }
 
-    /** A {@code Retry-After} header's seconds (the delta form), or null. */
+    /** A {@code Retry-After} header's value in seconds (the delta form), or null. */
     public static Integer retryAfterSeconds(String value) {
         return value != null && value.strip().matches("\\d{1,6}") ? Integer.parseInt(value.strip()) : null;
     }

@@ -57,7 +57,9 @@ public class PublicationLedger {
         if (request.reconciling()) {
             return reconcile(request, calls);
         }
-        return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access -> {
+        return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null)
+                .onFailure().transform(AccessUnavailable::new)
+                .flatMap(access -> {
             if (!access.granted()) {
                 return Uni.createFrom().item(PublishOutcome.failed(access.refusal()));
             }
@@ -107,6 +109,12 @@ public class PublicationLedger {
             }
             if (answer instanceof PlatformAnswer.NotFound) {
                 return create(request, access, calls, mayReplaceToken);
+            }
+            if (answer instanceof PlatformAnswer.Processing processing && calls.check() != null) {
+                // The interrupted call did hand the platform its media (a TikTok upload whose last answer was lost):
+                // from here on it is checked like any processing publication.
+                return publications.processing(request.idempotencyToken(), processing.ref(), Timestamps.now(clock))
+                        .replaceWith(PublishOutcome.later(calls.processing().checkEvery()));
             }
             if (answer instanceof PlatformAnswer.TokenRefused refused && mayReplaceToken) {
                 return withFreshToken(request, access, fresh -> find(request, fresh, calls, false));
@@ -295,6 +303,10 @@ public class PublicationLedger {
             }
             if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
                 return withFreshToken(request, access, fresh -> look(request, fresh, calls, false));
+            }
+            if (answer instanceof PlatformAnswer.Processing) {
+                // Still at work on the platform: it cannot say yet, the reconciler looks again later.
+                return Uni.createFrom().item(PublishOutcome.later(Duration.ZERO));
             }
             TargetError error = errorOf(answer);
             return Uni.createFrom().item(error.retryable() ? PublishOutcome.later(Duration.ZERO) : PublishOutcome.failed(error));

@@ -218,16 +218,19 @@ public class DeliveryRepository {
     }
 
     /**
-     * Gives the lease back without an attempt (usage-service could not say whether the delivery may go ahead):
-     * due again at {@code nextAttemptAt}, after {@code deferrals} consecutive postponements.
+     * Gives the lease back without an attempt (a Herald service could not be asked: usage-service whether the delivery
+     * may go ahead, or accounts-service for the account's access once {@link #startAttempt} had counted the attempt,
+     * which {@code giveBackAttempt} takes back): due again at {@code nextAttemptAt}, after {@code deferrals}
+     * consecutive postponements.
      */
-    public Uni<Boolean> defer(LeasedDelivery delivery, int deferrals, Instant nextAttemptAt, Instant now) {
+    public Uni<Boolean> defer(LeasedDelivery delivery, int deferrals, boolean giveBackAttempt, Instant nextAttemptAt,
+                              Instant now) {
         return pool.preparedQuery("""
                         update deliveries set status = 'pending', deferrals = $4, next_attempt_at = $5, updated_at = $6,
-                            lease_token = null, lease_until = null
+                            attempts = greatest(attempts - $7, 0), lease_token = null, lease_until = null
                         where post_id = $1 and account_id = $2 and lease_token = $3""")
                 .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), deferrals,
-                        nextAttemptAt, now))
+                        nextAttemptAt, now, giveBackAttempt ? 1 : 0))
                 .map(rows -> rows.rowCount() > 0);
     }
 

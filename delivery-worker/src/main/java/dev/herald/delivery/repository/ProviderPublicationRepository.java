@@ -61,8 +61,10 @@ public class ProviderPublicationRepository {
                                                     where token = $1""")
                                             .execute(SqlParameters.of(token, now)).replaceWith(before);
                                 }
+                                // A call after a refusal starts afresh: the refused call's reference names nothing to ask about.
                                 return connection.preparedQuery("""
-                                                update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2
+                                                update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2,
+                                                    provider_ref = case when state = 'refused' then null else provider_ref end
                                                 where token = $1""")
                                         .execute(SqlParameters.of(token, now)).replaceWith(before);
                             });
@@ -121,10 +123,23 @@ public class ProviderPublicationRepository {
      * and its removal, decision 146); a token that left {@code processing} meanwhile is not touched.
      */
     public Uni<Void> processingRef(String token, String providerRef, Instant now) {
+        return ref(token, PROCESSING, providerRef, now);
+    }
+
+    /**
+     * The call in flight got the platform's reference before it finished (TikTok's publish id, answered before any byte
+     * of the upload moves): kept with the token still {@code calling}, so that the look after an unknown outcome can ask
+     * the platform about it instead of guessing (decision 142).
+     */
+    public Uni<Void> callRef(String token, String providerRef, Instant now) {
+        return ref(token, CALLING, providerRef, now);
+    }
+
+    private Uni<Void> ref(String token, String state, String providerRef, Instant now) {
         return pool.preparedQuery("""
                         update provider_publications set provider_ref = $2, updated_at = $3
-                        where token = $1 and state = 'processing'""")
-                .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
+                        where token = $1 and state = $4""")
+                .execute(SqlParameters.of(token, providerRef, now, state)).replaceWithVoid();
     }
 
     /** The token's post when a call published it (its state {@code published}), read only. */

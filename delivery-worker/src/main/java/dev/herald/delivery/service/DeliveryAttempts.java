@@ -14,6 +14,7 @@ import dev.herald.delivery.messaging.OutboxRelayJob;
 import dev.herald.delivery.messaging.TargetCompletedOutbox;
 import dev.herald.delivery.model.DeliveryStatus;
 import dev.herald.delivery.model.LeasedDelivery;
+import dev.herald.delivery.provider.AccessUnavailable;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
@@ -46,7 +47,8 @@ import org.jboss.logging.Logger;
  * <ul>
  *   <li>usage-service refuses ({@code usage_limit_exceeded}, {@code account_capacity_exceeded}): failed, not
  *       retryable, and not an attempt (the provider was never called);</li>
- *   <li>usage-service cannot answer: postponed with backoff, not an attempt, never a failure;</li>
+ *   <li>usage-service cannot answer, or accounts-service cannot give the account's access before the platform is
+ *       called: postponed with backoff, not an attempt, never a failure;</li>
  *   <li>published: final; failed and not retryable, or out of attempts: final with the error, as {@code uncertain}
  *       when the last call's outcome is unknown (the {@link UncertainReconciler} settles it later);</li>
  *   <li>failed and retryable: pending again after {@link RetryBackoff};</li>
@@ -145,7 +147,7 @@ public class DeliveryAttempts {
                 })
                 .flatMap(verdict -> {
                     if (verdict.isEmpty()) {
-                        return defer(delivery);
+                        return defer(delivery, false);
                     }
                     if (!verdict.get().allowed()) {
                         return finish(delivery, DeliveryStatus.FAILED, null, null, verdict.get().refusal(), delivery.attempts());
@@ -174,16 +176,24 @@ public class DeliveryAttempts {
             return Uni.createFrom().deferred(() -> publisher.publish(request))
                     .ifNoItem().after(publisher.ingestsMedia() ? config.ingestTimeout() : config.publishTimeout()).fail()
                     .onTermination().invoke(renewal::cancel)
+                    .map(Optional::of)
+                    .onFailure(AccessUnavailable.class).recoverWithItem(failure -> {
+                        LOG.warnf("post %s to account %s: %s", delivery.postId(), delivery.accountId(), failure.getMessage());
+                        return Optional.empty();
+                    })
                     .onFailure().recoverWithItem(failure -> {
                         LOG.warnf("publishing post %s to account %s (attempt %d) failed: %s", delivery.postId(),
                                 delivery.accountId(), attempt, failure.toString());
                         // No answer: the platform may have published all the same.
-                        return PublishOutcome.unknown(new TargetError(TargetError.PROVIDER_ERROR,
-                                "The platform did not answer the delivery attempt.", true, Map.of()));
+                        return Optional.of(PublishOutcome.unknown(new TargetError(TargetError.PROVIDER_ERROR,
+                                "The platform did not answer the delivery attempt.", true, Map.of())));
                     })
-                    .invoke(outcome -> call.stop(metrics.timer("herald.delivery.attempts", "platform", delivery.platform().wireName(),
-                            "mode", delivery.mode().wireName(), "outcome", callOutcome(outcome))))
-                    .flatMap(outcome -> record(delivery, attempt, outcome));
+                    .flatMap(outcome -> {
+                        call.stop(metrics.timer("herald.delivery.attempts", "platform", delivery.platform().wireName(),
+                                "mode", delivery.mode().wireName(), "outcome", outcome.map(DeliveryAttempts::callOutcome).orElse("postponed")));
+                        // Nothing reached the platform: the attempt is given back, like a usage check that could not be made.
+                        return outcome.isPresent() ? record(delivery, attempt, outcome.get()) : defer(delivery, true);
+                    });
         });
     }
 
@@ -251,16 +261,20 @@ public class DeliveryAttempts {
         return seconds instanceof Number number && number.longValue() >= 0 ? Duration.ofSeconds(number.longValue()) : null;
     }
 
-    private Uni<Void> defer(LeasedDelivery delivery) {
+    /**
+     * Postpones a delivery that a Herald service kept from being attempted: usage-service could not check it, or
+     * ({@code attemptStarted}) accounts-service could not give the account's access, after the attempt was counted.
+     */
+    private Uni<Void> defer(LeasedDelivery delivery, boolean attemptStarted) {
         int deferrals = delivery.deferrals() + 1;
         Instant now = Timestamps.now(clock);
         Duration wait = backoff.before(deferrals);
-        return deliveries.defer(delivery, deferrals, now.plus(wait), now).flatMap(held -> {
+        return deliveries.defer(delivery, deferrals, attemptStarted, now.plus(wait), now).flatMap(held -> {
             if (!held) {
                 return lostLease(delivery);
             }
-            LOG.infof("post %s to account %s postponed %d ms: usage-service could not be asked", delivery.postId(),
-                    delivery.accountId(), wait.toMillis());
+            LOG.infof("post %s to account %s postponed %d ms: %s could not be asked", delivery.postId(),
+                    delivery.accountId(), wait.toMillis(), attemptStarted ? "accounts-service" : "usage-service");
             return Uni.createFrom().voidItem();
         });
     }

@@ -303,6 +303,40 @@ class PostAcceptedDeliveryTest {
     }
 
     @Test
+    void whileAccountsServiceCannotGiveTheAccessTheLiveTargetIsPostponedWithoutSpendingAnAttempt() throws Exception {
+        Target target = Target.of(Platform.LINKEDIN, "acme_live_member");
+        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Live while accounts-service is down", null, target);
+        String postId = event.post().id();
+        String accessPath = "/internal/accounts/" + target.accountId() + "/access-token";
+        var fake = FakePlatformApis.client();
+        fake.register(post(urlPathEqualTo(accessPath)).willReturn(aResponse().withStatus(503)));
+        fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(201)
+                .withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
+
+        send(event);
+
+        await("the delivery was postponed twice", () -> deferrals(postId, target.accountId()) >= 2);
+        Map<String, Object> waiting = delivery(postId, target.accountId());
+        assertThat(waiting.get("status")).isIn("pending", "publishing");
+        // Asked accounts-service, never LinkedIn, and the attempts it could not make are not counted.
+        assertThat(waiting).containsEntry("completed_at", null);
+        assertThat((Integer) waiting.get("attempts")).isLessThanOrEqualTo(1);
+        assertThat(fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))
+                .withRequestBody(matchingJsonPath("$.commentary", equalTo(event.post().text()))))).isEmpty();
+        assertThat(completions(postId, 1, Duration.ofSeconds(1))).isEmpty();
+
+        fake.register(post(urlPathEqualTo(accessPath)).willReturn(okJson("""
+                {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
+                 "access_token":"li-live-token","expires_at":null}}""".formatted(target.accountId()))));
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))
+                .withRequestBody(matchingJsonPath("$.commentary", equalTo(event.post().text()))))).hasSize(1);
+    }
+
+    @Test
     void aLiveInstagramReelIsPublishedAfterSeveralChecksThatAreNotCountedAsAttempts() throws Exception {
         Target target = Target.of(Platform.INSTAGRAM, "acme_reels");
         PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Reel through the worker",

@@ -193,7 +193,7 @@ class ClaimLoopTest {
             TargetError error = new TargetError(TargetError.PROVIDER_ERROR, "late", true, Map.of());
             assertThat(deliveries.startAttempt(first, later, later.plusSeconds(60)).await().atMost(WAIT)).isEmpty();
             assertThat(deliveries.scheduleRetry(first, error, later, later).await().atMost(WAIT)).isFalse();
-            assertThat(deliveries.defer(first, 1, later, later).await().atMost(WAIT)).isFalse();
+            assertThat(deliveries.defer(first, 1, false, later, later).await().atMost(WAIT)).isFalse();
             assertThat(pool.withTransaction(connection -> deliveries.complete(connection, first, "published", "sbx_x", null,
                     null, later, null)).await().atMost(WAIT)).isFalse();
 

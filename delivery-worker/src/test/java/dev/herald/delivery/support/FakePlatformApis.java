@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * One local WireMock server standing in for what live publishers call: the platforms' APIs (LinkedIn's
- * {@code /rest/posts}, Graph's Pages endpoints under {@code /v24.0}, Pinterest's {@code /v5}, Instagram's under {@code /ig/v24.0}, YouTube's {@code /upload/youtube/v3}, and media files for uploads) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
+ * {@code /rest/posts}, Graph's Pages endpoints under {@code /v24.0}, Pinterest's {@code /v5}, Instagram's under {@code /ig/v24.0}, YouTube's {@code /upload/youtube/v3}, TikTok's {@code /v2/post/publish}, and media files for uploads) and accounts-service's {@code /internal/accounts/{id}/access-token}. Tests stub and verify
  * through {@link #client()}, WireMock's admin API over HTTP, which works whatever class loader started the server.
  */
 public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
@@ -33,6 +33,9 @@ public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
                 "herald.delivery.reconcile.interval", "PT0.2S",
                 "herald.publishers.youtube.api-url", url,
                 "herald.publishers.youtube.upload-url", url,
+                "herald.publishers.tiktok.api-url", url,
+                // TikTok's smallest chunk, so a test file of a few chunks stays small.
+                "herald.publishers.tiktok.chunk-size", "5242880",
                 // WireMock serves the tests' media over plain http on 127.0.0.1.
                 "herald.media.allow-private-urls", "true");
     }

@@ -531,6 +531,11 @@ public final class LocalSuite implements AutoCloseable {
             // plain http and non-public addresses.
             env.put("HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS", "true");
         }
+        if (service == HeraldService.POSTS || service == HeraldService.DELIVERY_WORKER) {
+            // Local media (the provider fakes' sample files at http://127.0.0.1:...) may be posted and uploaded;
+            // production refuses plain http and non-public addresses at acceptance and again at transfer.
+            env.put("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true");
+        }
         if (service == HeraldService.API_GATEWAY) {
             env.put("HERALD_ADMIN_TOKEN", secrets.adminToken());
             env.put("HERALD_DEMO_TEST_KEY", secrets.demoTestKey());

@@ -70,6 +70,9 @@ public final class ProviderFakes {
         env.put("HERALD_PUBLISHERS_INSTAGRAM_API_URL", fakeUrl + "/instagram/v24.0");
         env.put("HERALD_PUBLISHERS_PINTEREST_API_URL", fakeUrl + "/pinterest");
         env.put("HERALD_PUBLISHERS_PINTEREST_SANDBOX_API_URL", fakeUrl + "/pinterest");
+        env.put("HERALD_PUBLISHERS_YOUTUBE_API_URL", fakeUrl + "/youtube");
+        env.put("HERALD_PUBLISHERS_YOUTUBE_UPLOAD_URL", fakeUrl + "/youtube");
+        env.put("HERALD_PUBLISHERS_TIKTOK_API_URL", fakeUrl + "/tiktok");
         return env;
     }
 }

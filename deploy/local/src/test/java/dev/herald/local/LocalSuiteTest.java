@@ -68,10 +68,14 @@ class LocalSuiteTest {
                     .containsEntry("HERALD_INTERNAL_JWT_PUBLIC_KEY",
                             secretsOfTheCrashedRun.get("internal-jwt.public-key").replace("\n", "\\n"))
                     .containsKey("HERALD_INTERNAL_JWT_PRIVATE_KEY")
+                    // Local media may be posted (decision 160).
+                    .containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true")
                     .doesNotContainKeys("HERALD_ADMIN_TOKEN", "HERALD_DEMO_TEST_KEY", "HERALD_DEMO_LIVE_KEY",
                             "HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS");
             // Local runs deliver webhooks to local receivers.
-            assertThat(environmentOf(config.port(HeraldService.WEBHOOKS))).containsEntry("HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS", "true");
+            assertThat(environmentOf(config.port(HeraldService.WEBHOOKS))).containsEntry("HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS", "true")
+                    .doesNotContainKey("HERALD_MEDIA_ALLOW_PRIVATE_URLS");
+            assertThat(environmentOf(config.port(HeraldService.DELIVERY_WORKER))).containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true");
             assertThat(gateway).containsEntry("QUARKUS_HTTP_PORT", Integer.toString(config.gatewayPort()))
                     .containsEntry("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://127.0.0.1:" + pg + "/herald_gateway")
                     .containsEntry("HERALD_ADMIN_TOKEN", suite.adminToken())

@@ -28,18 +28,21 @@ final class PostRequestReader {
     private static final Set<String> MEDIA_FIELDS = Set.of("url", "type");
 
     private final List<FieldError> errors = new ArrayList<>();
+    private final boolean allowHttpMedia;
 
-    private PostRequestReader() {
+    private PostRequestReader(boolean allowHttpMedia) {
+        this.allowHttpMedia = allowHttpMedia;
     }
 
-    static PostDraft read(JsonNode body) {
+    /** {@code allowHttpMedia}: local runs, where media may be served over plain http ({@code herald.media.allow-private-urls}). */
+    static PostDraft read(JsonNode body, boolean allowHttpMedia) {
         if (body == null || body.isMissingNode() || body.isNull()) {
             throw ApiException.invalidRequest("A JSON object body is required.");
         }
         if (!body.isObject()) {
             throw ApiException.invalidRequest("The request body must be a JSON object.");
         }
-        return new PostRequestReader().readPost(body);
+        return new PostRequestReader(allowHttpMedia).readPost(body);
     }
 
     private PostDraft readPost(JsonNode body) {
@@ -115,7 +118,7 @@ final class PostRequestReader {
             return null;
         }
         unknownFields(value, MEDIA_FIELDS, "media.");
-        String url = httpsUrl(value.get("url"), "media.url", true);
+        String url = httpsUrl(value.get("url"), "media.url", true, allowHttpMedia);
         String type = null;
         JsonNode typeNode = value.get("type");
         if (typeNode == null || typeNode.isNull()) {
@@ -158,7 +161,7 @@ final class PostRequestReader {
         return (ObjectNode) value;
     }
 
-    private String httpsUrl(JsonNode value, String field, boolean required) {
+    private String httpsUrl(JsonNode value, String field, boolean required, boolean allowHttp) {
         if (value == null || value.isNull()) {
             if (required) {
                 reject(field, "required", field + " is required.");
@@ -169,7 +172,7 @@ final class PostRequestReader {
             reject(field, "invalid_type", field + " must be a string.");
             return null;
         }
-        Optional<String> problem = HttpsUrls.problem(value.textValue());
+        Optional<String> problem = HttpsUrls.problem(value.textValue(), allowHttp);
         if (problem.isPresent()) {
             reject(field, problem.get().startsWith("must be at most") ? "too_long" : "invalid_format",
                     field + " " + problem.get() + ".");

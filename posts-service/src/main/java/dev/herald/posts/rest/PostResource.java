@@ -59,7 +59,7 @@ public class PostResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode json, HttpHeaders headers) {
         String key = idempotencyKey(headers.getRequestHeader(IDEMPOTENCY_KEY));
-        PostDraft read = PostRequestReader.read(json);
+        PostDraft read = PostRequestReader.read(json, mediaUrls.allowsPrivateUrls());
         // The media URL's host is resolved off the event loop; its problem joins the draft's others in one 422.
         return mediaUrls.vet(read).flatMap(draft -> posts.create(caller.workspaceId(), caller.mode(), key, json, draft))
                 .map(answer -> answer.replayed()

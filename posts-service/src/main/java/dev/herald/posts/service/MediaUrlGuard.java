@@ -2,6 +2,7 @@ package dev.herald.posts.service;
 
 import dev.herald.common.api.FieldError;
 import dev.herald.common.net.PublicAddresses;
+import dev.herald.posts.config.MediaConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,15 +37,26 @@ public class MediaUrlGuard {
 
     private final Vertx vertx;
     private final Resolver resolver;
+    private final boolean allowPrivateUrls;
 
     @Inject
-    public MediaUrlGuard(Vertx vertx) {
-        this(vertx, InetAddress::getAllByName);
+    public MediaUrlGuard(Vertx vertx, MediaConfig config) {
+        this(vertx, InetAddress::getAllByName, config.allowPrivateUrls());
     }
 
     MediaUrlGuard(Vertx vertx, Resolver resolver) {
+        this(vertx, resolver, false);
+    }
+
+    MediaUrlGuard(Vertx vertx, Resolver resolver, boolean allowPrivateUrls) {
         this.vertx = vertx;
         this.resolver = resolver;
+        this.allowPrivateUrls = allowPrivateUrls;
+    }
+
+    /** Local runs ({@link MediaConfig#allowPrivateUrls}): http and non-public addresses are accepted. */
+    public boolean allowsPrivateUrls() {
+        return allowPrivateUrls;
     }
 
     /** Turns a host name into its addresses (the JDK's resolver, or a test's). */
@@ -76,6 +88,10 @@ public class MediaUrlGuard {
             // 10.0.0.1. Refuse what readers disagree on.
             return Uni.createFrom().item(withProblem(draft, Optional.of(new FieldError(FIELD, "invalid_format",
                     FIELD + " must name its host or give an IPv4 address as four decimal numbers (" + bare + ")."))));
+        }
+        if (allowPrivateUrls) {
+            // Local runs: media on the developer's own machine; the notation rule above still holds.
+            return Uni.createFrom().item(draft);
         }
         if (PublicAddresses.isLiteral(bare)) {
             // No lookup: the JDK parses a literal address without asking DNS.

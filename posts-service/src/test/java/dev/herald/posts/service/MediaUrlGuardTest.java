@@ -90,6 +90,18 @@ class MediaUrlGuardTest {
     }
 
     @Test
+    void localRunsAcceptLoopbackAndPrivateMediaButStillRefuseOtherNotations() {
+        MediaUrlGuard local = new MediaUrlGuard(VERTX, host -> new InetAddress[] {ip("127.0.0.1")}, true);
+        assertThat(local.allowsPrivateUrls()).isTrue();
+        assertThat(problems(local, "http://127.0.0.1:8190/_fakes/media/clip.mp4")).isEmpty();
+        assertThat(problems(local, "https://localhost/v.mp4")).isEmpty();
+        assertThat(problems(local, "https://10.0.0.5/v.mp4")).isEmpty();
+        assertThat(problems(local, "https://2130706433/v.mp4")).singleElement()
+                .satisfies(error -> assertThat(error.code()).isEqualTo("invalid_format"));
+        assertThat(NO_DNS.allowsPrivateUrls()).isFalse();
+    }
+
+    @Test
     void aDraftWithoutMediaIsUntouched() {
         PostDraft none = new PostDraft("Hello", List.of(), null, null, JsonNodeFactory.instance.objectNode(), List.of());
         assertThat(NO_DNS.vet(none).await().atMost(Duration.ofSeconds(5))).isSameAs(none);

@@ -22,7 +22,10 @@ public enum FailureKind {
      * platform's error shape): the outcome is unknown to it.
      */
     LOST_RESPONSE("lost_response"),
-    /** An Instagram media container created by the request reports {@code status_code: ERROR}. */
+    /**
+     * An Instagram media container created by the request reports {@code status_code: ERROR}; a TikTok video post
+     * initialized by it ends {@code FAILED} with {@code file_format_check_failed}.
+     */
     PROCESSING_ERROR("processing_error"),
     /** The authorization page refuses: redirect back with {@code error=access_denied}. */
     DENY("deny");

@@ -17,17 +17,16 @@ import java.util.regex.Pattern;
  * @param query    decoded query parameters
  * @param rawQuery the query string as sent (Rest.li wants URNs percent-encoded, which a test may check)
  * @param headers  header names in lower case
- * @param body     the body as text (these APIs take JSON or forms); for a media upload ({@link #upload()}) a JSON
- *                 summary of the bytes, {@code {"bytes": <count>, "sha256": "<hex>"}}, which the journal keeps instead
- *                 of the bytes
+ * @param body     the body as text (these APIs take JSON or forms), null for an upload
+ * @param upload   what an upload request's body carried ({@code PlatformFake.receivesBytes}), else null
  * @param failure  the armed failure this request consumed that its platform itself acts on (a denied
  *                 authorization, an Instagram container that fails processing), or null
  */
 public record FakeRequest(String platform, String method, String path, Map<String, List<String>> query, String rawQuery,
-                          Map<String, List<String>> headers, String body, ArmedFailure failure) {
+                          Map<String, List<String>> headers, String body, ReceivedBytes upload, ArmedFailure failure) {
 
     public FakeRequest withFailure(ArmedFailure consumed) {
-        return new FakeRequest(platform, method, path, query, rawQuery, headers, body, consumed);
+        return new FakeRequest(platform, method, path, query, rawQuery, headers, body, upload, consumed);
     }
 
     /** The path's regex groups when the method and the whole path match, else null. */
@@ -77,24 +76,6 @@ public record FakeRequest(String platform, String method, String path, Map<Strin
             return null;
         }
         return authorization.substring(7).trim();
-    }
-
-    /** What a media upload carried: its byte count and SHA-256 (hex). */
-    public record Upload(long bytes, String sha256) {
-    }
-
-    /** The upload this request carried, or null when it is not one. */
-    public Upload upload() {
-        if (body == null || !body.startsWith("{\"bytes\":")) {
-            return null;
-        }
-        Matcher summary = Pattern.compile("^\\{\"bytes\":(\\d+),\"sha256\":\"([0-9a-f]{64})\"}$").matcher(body);
-        return summary.matches() ? new Upload(Long.parseLong(summary.group(1)), summary.group(2)) : null;
-    }
-
-    /** The summary {@link #upload()} reads. */
-    public static String uploadSummary(long bytes, String sha256) {
-        return "{\"bytes\":" + bytes + ",\"sha256\":\"" + sha256 + "\"}";
     }
 
     /** The body read as {@code application/x-www-form-urlencoded} (first value of each field). */

@@ -115,8 +115,8 @@ public class ControlResource {
         if (request.kind() == FailureKind.DELAY && request.delayMs() == null) {
             throw invalid("delay needs delay_ms");
         }
-        if (request.kind() == FailureKind.PROCESSING_ERROR && !"instagram".equals(platform)) {
-            throw invalid("processing_error applies to Instagram media containers only");
+        if (request.kind() == FailureKind.PROCESSING_ERROR && !"instagram".equals(platform) && !"tiktok".equals(platform)) {
+            throw invalid("processing_error applies to Instagram media containers and TikTok video posts only");
         }
         if (request.retryAfterSeconds() != null && request.retryAfterSeconds() < 0) {
             throw invalid("retry_after_seconds must not be negative");

@@ -2,7 +2,9 @@ package dev.herald.fakes.rest;
 
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
+import dev.herald.fakes.model.ReceivedBytes;
 import dev.herald.fakes.service.FakeProviders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -15,7 +17,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Every fake platform's endpoints: {@code /<platform>/<the platform's own path>}. Herald's configurable base URLs
@@ -25,7 +26,7 @@ import java.util.regex.Pattern;
  */
 @ApplicationScoped
 public class PlatformEndpoints {
-    /** The platforms' requests are small JSON or form bodies (media bytes go to the upload routes). */
+    /** The platforms' API requests are small JSON or form bodies; media bytes go to upload endpoints, streamed. */
     private static final long MAX_BODY_BYTES = 1024 * 1024;
 
     private final FakeProviders providers;
@@ -35,57 +36,65 @@ public class PlatformEndpoints {
     }
 
     void routes(@Observes Router router) {
-        for (String platform : providers.platforms()) {
-            String uploads = providers.fake(platform).uploadPathPrefix();
-            if (uploads != null) {
-                // Registered first, so media bytes never reach the body handler: they are counted and hashed as they come.
-                router.routeWithRegex("/" + platform + Pattern.quote(uploads) + ".*").handler(this::upload);
-            }
-        }
         String platforms = String.join("|", providers.platforms());
-        router.routeWithRegex("/(" + platforms + ")(/.*)?").handler(BodyHandler.create().setBodyLimit(MAX_BODY_BYTES))
-                .handler(this::handle);
+        // Two routes: Vert.x takes a body handler only first on its route, and an upload must not meet one.
+        router.routeWithRegex("/(" + platforms + ")(/.*)?").order(-1).handler(this::uploadOrNext);
+        router.routeWithRegex("/(" + platforms + ")(/.*)?")
+                .handler(BodyHandler.create().setBodyLimit(MAX_BODY_BYTES))
+                .handler(context -> handle(context, bodyOf(context), null));
     }
 
-    /** A media upload: read as a stream, of any size, and handed on as its byte count and SHA-256. */
-    private void upload(RoutingContext context) {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            context.fail(e);
+    /** An upload's body is counted and hashed as it streams in; any other request goes on to be read whole. */
+    private void uploadOrNext(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        Target target = Target.of(request.path());
+        if (!providers.fake(target.platform()).receivesBytes(request.method().name(), target.path())) {
+            context.next();
             return;
         }
-        long[] bytes = {0};
-        context.request().handler(buffer -> {
-            digest.update(buffer.getBytes());
-            bytes[0] += buffer.length();
+        MessageDigest digest = sha256();
+        long[] size = {0};
+        request.handler(chunk -> {
+            digest.update(chunk.getBytes());
+            size[0] += chunk.length();
         });
-        context.request().exceptionHandler(context::fail);
-        context.request().endHandler(ended -> handle(context,
-                FakeRequest.uploadSummary(bytes[0], HexFormat.of().formatHex(digest.digest()))));
-        // The router holds a request's body until a handler asks for it.
-        context.request().resume();
+        request.exceptionHandler(context::fail);
+        request.endHandler(ended -> handle(context, null, new ReceivedBytes(size[0], HexFormat.of().formatHex(digest.digest()))));
+        request.resume();
     }
 
-    private void handle(RoutingContext context) {
-        String body = context.body() == null ? null : context.body().asString();
-        handle(context, body == null || body.isEmpty() ? null : body);
-    }
-
-    private void handle(RoutingContext context, String body) {
-        String fullPath = context.request().path();
-        int slash = fullPath.indexOf('/', 1);
-        String platform = slash < 0 ? fullPath.substring(1) : fullPath.substring(1, slash);
-        String path = slash < 0 ? "/" : fullPath.substring(slash);
+    private void handle(RoutingContext context, String body, ReceivedBytes upload) {
+        Target target = Target.of(context.request().path());
         Map<String, List<String>> query = new LinkedHashMap<>();
         context.queryParams().names().forEach(name -> query.put(name, List.copyOf(context.queryParams().getAll(name))));
         Map<String, List<String>> headers = new LinkedHashMap<>();
         context.request().headers().names().forEach(name -> headers.put(name.toLowerCase(),
                 List.copyOf(context.request().headers().getAll(name))));
-        FakeRequest request = new FakeRequest(platform, context.request().method().name(), path, Map.copyOf(query),
-                context.request().query(), headers, body, null);
+        FakeRequest request = new FakeRequest(target.platform(), context.request().method().name(), target.path(),
+                Map.copyOf(query), context.request().query(), headers, body, upload, null);
         providers.handle(request).subscribe().with(answer -> respond(context.response(), answer), context::fail);
+    }
+
+    private static String bodyOf(RoutingContext context) {
+        String body = context.body() == null ? null : context.body().asString();
+        return body == null || body.isEmpty() ? null : body;
+    }
+
+    /** {@code /<platform><path>}: the platform's name and its own path. */
+    private record Target(String platform, String path) {
+        static Target of(String fullPath) {
+            int slash = fullPath.indexOf('/', 1);
+            return new Target(slash < 0 ? fullPath.substring(1) : fullPath.substring(1, slash),
+                    slash < 0 ? "/" : fullPath.substring(slash));
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void respond(HttpServerResponse response, FakeResponse answer) {

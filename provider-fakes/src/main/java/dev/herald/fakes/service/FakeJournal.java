@@ -34,7 +34,8 @@ public class FakeJournal {
     public void record(FakeRequest request, FakeResponse response, ArmedFailure failure) {
         Deque<JournalEntry> platform = entries.computeIfAbsent(request.platform(), name -> new ConcurrentLinkedDeque<>());
         platform.addLast(new JournalEntry(sequence.incrementAndGet(), request.platform(), Instant.now(), request.method(),
-                request.path(), request.query(), request.rawQuery(), masked(request.headers()), request.body(),
+                request.path(), request.query(), request.rawQuery(), masked(request.headers()),
+                request.upload() != null ? request.upload().summary() : request.body(),
                 response.status(), failure == null ? null : failure.getKind().wireName()));
         while (platform.size() > capacity) {
             platform.pollFirst();

@@ -8,6 +8,7 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
+import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -77,8 +78,8 @@ public class LinkedInFake extends StatefulPlatformFake {
     }
 
     @Override
-    public String uploadPathPrefix() {
-        return UPLOADS;
+    public boolean receivesBytes(String method, String path) {
+        return "PUT".equals(method) && path.startsWith(UPLOADS);
     }
 
     @Override
@@ -309,8 +310,8 @@ public class LinkedInFake extends StatefulPlatformFake {
     /** Bytes for an upload URL: an image is then available; a video part answers its ETag for the finalize call. */
     private FakeResponse receive(String uploadId, FakeRequest request) {
         String urn = uploads.get(uploadId);
-        FakeRequest.Upload bytes = request.upload();
-        if (urn == null || bytes == null || bytes.bytes() == 0) {
+        ReceivedBytes bytes = request.upload();
+        if (urn == null || bytes == null || bytes.size() == 0) {
             return error(400, 0, "BAD_REQUEST", "No upload is waiting at this URL, or it carried no bytes.");
         }
         if (urn.startsWith("urn:li:image:")) {

@@ -8,6 +8,7 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
+import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -54,8 +55,8 @@ public class PinterestFake extends StatefulPlatformFake {
     }
 
     @Override
-    public String uploadPathPrefix() {
-        return UPLOADS;
+    public boolean receivesBytes(String method, String path) {
+        return "POST".equals(method) && path.startsWith(UPLOADS);
     }
 
     @Override
@@ -205,8 +206,8 @@ public class PinterestFake extends StatefulPlatformFake {
     /** The presigned form POST of a registered upload: S3's empty 204, and the media is processed at once. */
     private FakeResponse receive(String mediaId, FakeRequest request) {
         String contentType = request.header("content-type");
-        FakeRequest.Upload bytes = request.upload();
-        if (!mediaStatus.containsKey(mediaId) || bytes == null || bytes.bytes() == 0 || contentType == null
+        ReceivedBytes bytes = request.upload();
+        if (!mediaStatus.containsKey(mediaId) || bytes == null || bytes.size() == 0 || contentType == null
                 || !contentType.startsWith("multipart/form-data")) {
             return FakeResponse.html(400, "<Error><Code>InvalidRequest</Code><Message>A multipart form POST to a registered"
                     + " upload is expected.</Message></Error>");

@@ -19,6 +19,14 @@ public interface PlatformFake {
 
     FakeResponse handle(FakeRequest request);
 
+    /**
+     * Whether requests of this method and path carry media bytes (an upload): their body is streamed through, counted and
+     * hashed, never held or journaled ({@link FakeRequest#upload}), so a test may upload hundreds of MiB.
+     */
+    default boolean receivesBytes(String method, String path) {
+        return false;
+    }
+
     /** The platform's rate-limit answer (HTTP status and body as it documents them). */
     FakeResponse rateLimited(ArmedFailure failure);
 
@@ -42,15 +50,6 @@ public interface PlatformFake {
     }
 
     boolean isAuthorizationPage(FakeRequest request);
-
-    /**
-     * Where the platform takes media bytes ({@code /dms-uploads/} for LinkedIn's upload URLs), below its prefix; null
-     * when it takes none. Such requests reach {@link #handle} with a summary of the bytes as their body
-     * ({@link FakeRequest#upload()}), never the bytes.
-     */
-    default String uploadPathPrefix() {
-        return null;
-    }
 
     /** What was published, newest first, as the platform would show it. */
     List<JsonNode> published();

@@ -7,16 +7,25 @@ import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
 import jakarta.inject.Singleton;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.fakes.model.FailureKind;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * TikTok below {@code /tiktok}: Login Kit's {@code /v2/auth/authorize/} ({@code client_key}), and on the API host
  * {@code /v2/oauth/token/} (code and refresh; a refresh answers a new refresh token), {@code /v2/oauth/revoke/},
- * {@code /v2/user/info/} and the Content Posting API's {@code /v2/post/publish/creator_info/query/}
- * (https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info). Publishing is not faked
- * yet: the Content Posting API's video init, chunk upload and status fetch belong in {@link #handle} next to these.
+ * {@code /v2/user/info/} and the Content Posting API's Direct Post (decision 145): {@code creator_info/query/},
+ * {@code video/init/} ({@code FILE_UPLOAD} only, its chunk arithmetic checked as TikTok's media transfer guide states
+ * it), the chunk {@code PUT}s to the upload URL it answers ({@code /tiktok/upload/?upload_id=&upload_token=}, in order,
+ * each as long as announced) and {@code status/fetch/}: a complete upload is {@code PROCESSING_UPLOAD} at its first
+ * status fetch and {@code PUBLISH_COMPLETE} from the next (an armed {@code processing_error} on init makes it
+ * {@code FAILED} with {@code file_format_check_failed} instead).
  * <p>
  * API answers are TikTok's envelope {@code {"data": {...}, "error": {"code", "message", "log_id"}}}; token
  * endpoint refusals are {@code {"error", "error_description", "log_id"}} with HTTP 200, as TikTok sends them.
@@ -27,6 +36,43 @@ public class TikTokFake extends StatefulPlatformFake {
     public static final String USERNAME = "heraldfake.dance";
     private static final Duration ACCESS_LIFETIME = Duration.ofHours(24);
     private static final Duration REFRESH_LIFETIME = Duration.ofDays(365);
+    private static final List<String> PRIVACY_LEVELS = List.of("PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY");
+    private static final long MIN_CHUNK = 5L * 1024 * 1024;
+    private static final long MAX_CHUNK = 64L * 1024 * 1024;
+    private static final long MAX_LAST_CHUNK = 128L * 1024 * 1024;
+    private static final Pattern CONTENT_RANGE = Pattern.compile("^bytes (\\d+)-(\\d+)/(\\d+)$");
+    private static final Set<String> VIDEO_TYPES = Set.of("video/mp4", "video/quicktime", "video/webm");
+
+    /** One Direct Post: what init was given and what of the file has arrived. */
+    private static final class Post {
+        final String publishId;
+        final String grantId;
+        final String uploadToken;
+        final JsonNode postInfo;
+        final long size;
+        final long chunkSize;
+        final long chunks;
+        final boolean fails;
+        long received;
+        long chunksReceived;
+        int fetchesSinceComplete;
+        String postId;
+
+        Post(String publishId, String grantId, String uploadToken, JsonNode postInfo, long size, long chunkSize, long chunks,
+             boolean fails) {
+            this.publishId = publishId;
+            this.grantId = grantId;
+            this.uploadToken = uploadToken;
+            this.postInfo = postInfo;
+            this.size = size;
+            this.chunkSize = chunkSize;
+            this.chunks = chunks;
+            this.fails = fails;
+        }
+    }
+
+    private final Map<String, Post> posts = new ConcurrentHashMap<>();
+    private final Map<String, Post> uploads = new ConcurrentHashMap<>();
 
     public TikTokFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -40,6 +86,11 @@ public class TikTokFake extends StatefulPlatformFake {
     @Override
     public boolean isAuthorizationPage(FakeRequest request) {
         return request.is("GET", "/v2/auth/authorize/?");
+    }
+
+    @Override
+    public boolean receivesBytes(String method, String path) {
+        return "PUT".equals(method) && ("/upload/".equals(path) || "/upload".equals(path));
     }
 
     @Override
@@ -63,6 +114,10 @@ public class TikTokFake extends StatefulPlatformFake {
             }
             return json(200, object());
         }
+        if (request.is("PUT", "/upload/?")) {
+            // The upload URL carries its own token: no Authorization.
+            return chunk(request);
+        }
         IssuedTokens.State state = tokenState(request);
         if (state != IssuedTokens.State.VALID) {
             return envelope(401, null, "access_token_invalid", "The access token is invalid or not found in the request.");
@@ -82,12 +137,175 @@ public class TikTokFake extends StatefulPlatformFake {
             }
             ObjectNode data = object().put("creator_avatar_url", "https://p16-sign.tiktokcdn-us.com/fake/avatar.jpeg")
                     .put("creator_username", USERNAME).put("creator_nickname", "Herald Fake Dance");
-            data.putArray("privacy_level_options").add("PUBLIC_TO_EVERYONE").add("MUTUAL_FOLLOW_FRIENDS").add("SELF_ONLY");
+            PRIVACY_LEVELS.forEach(data.putArray("privacy_level_options")::add);
             data.put("comment_disabled", false).put("duet_disabled", false).put("stitch_disabled", true)
                     .put("max_video_post_duration_sec", 600);
             return envelope(200, data, "ok", "");
         }
+        if (request.is("POST", "/v2/post/publish/video/init/?")) {
+            return grant.scopes().contains("video.publish") ? init(request, grant) : scopeMissing();
+        }
+        if (request.is("POST", "/v2/post/publish/status/fetch/?")) {
+            return grant.scopes().contains("video.publish") || grant.scopes().contains("video.upload")
+                    ? status(request, grant) : scopeMissing();
+        }
         return envelope(404, null, "invalid_params", "the fake TikTok has no endpoint " + request.method() + " " + request.path());
+    }
+
+    private FakeResponse scopeMissing() {
+        return envelope(403, null, "scope_not_authorized", "The user did not authorize the scope required for completing"
+                + " this request.");
+    }
+
+    @Override
+    public boolean actsOn(FailureKind kind, FakeRequest request) {
+        if (kind == FailureKind.PROCESSING_ERROR) {
+            return request.is("POST", "/v2/post/publish/video/init/?");
+        }
+        return super.actsOn(kind, request);
+    }
+
+    /** A Direct Post of a video Herald uploads itself; the chunk arithmetic as TikTok's media transfer guide states it. */
+    private FakeResponse init(FakeRequest request, IssuedGrant grant) {
+        JsonNode body = jsonBody(request);
+        if (body == null) {
+            return invalid("The request body must be JSON.");
+        }
+        JsonNode postInfo = body.path("post_info");
+        String privacy = postInfo.path("privacy_level").asText("");
+        if (!PRIVACY_LEVELS.contains(privacy)) {
+            return envelope(400, null, "privacy_level_option_mismatch", "privacy_level '" + privacy + "' is not one of the"
+                    + " creator's privacy_level_options.");
+        }
+        if (postInfo.path("title").asText("").codePointCount(0, postInfo.path("title").asText("").length()) > 2200) {
+            return invalid("post_info.title is longer than 2200 characters.");
+        }
+        JsonNode source = body.path("source_info");
+        if ("PULL_FROM_URL".equals(source.path("source").asText())) {
+            return envelope(403, null, "url_ownership_unverified", "The fake TikTok app has verified no URL prefix or domain.");
+        }
+        if (!"FILE_UPLOAD".equals(source.path("source").asText())) {
+            return invalid("source_info.source must be FILE_UPLOAD or PULL_FROM_URL.");
+        }
+        long size = source.path("video_size").asLong(0);
+        long chunkSize = source.path("chunk_size").asLong(0);
+        long chunks = source.path("total_chunk_count").asLong(0);
+        String wrong = chunkProblem(size, chunkSize, chunks);
+        if (wrong != null) {
+            return invalid(wrong);
+        }
+        String publishId = "v_pub_file~v2-1." + FakeIds.digits(19);
+        String uploadId = FakeIds.digits(19);
+        boolean fails = request.failure() != null && request.failure().getKind() == FailureKind.PROCESSING_ERROR;
+        Post post = new Post(publishId, grant.grantId(), FakeIds.alphanumeric(32), postInfo, size, chunkSize, chunks, fails);
+        posts.put(publishId, post);
+        uploads.put(uploadId, post);
+        String host = request.header("host") == null ? "127.0.0.1:8190" : request.header("host");
+        ObjectNode data = object().put("publish_id", publishId)
+                .put("upload_url", "http://" + host + "/tiktok/upload/?upload_id=" + uploadId + "&upload_token=" + post.uploadToken);
+        return envelope(200, data, "ok", "");
+    }
+
+    /** Null when the sizes follow TikTok's rules, else what is wrong with them. */
+    private static String chunkProblem(long size, long chunkSize, long chunks) {
+        if (size <= 0 || chunkSize <= 0 || chunks <= 0) {
+            return "source_info.video_size, chunk_size and total_chunk_count must be positive.";
+        }
+        if (size < MIN_CHUNK && (chunkSize != size || chunks != 1)) {
+            return "A video under 5 MB goes whole: chunk_size must be video_size and total_chunk_count 1.";
+        }
+        if (size >= MIN_CHUNK && (chunkSize < MIN_CHUNK || chunkSize > MAX_CHUNK)) {
+            return "chunk_size must be between 5 MB and 64 MB.";
+        }
+        if (chunks != size / chunkSize || chunks > 1000) {
+            return "total_chunk_count must be video_size / chunk_size rounded down (" + size / chunkSize + "), at most 1000.";
+        }
+        if (size > MAX_CHUNK && chunks < 2) {
+            return "A video over 64 MB goes in several chunks.";
+        }
+        if (size - (chunks - 1) * chunkSize > MAX_LAST_CHUNK) {
+            return "The last chunk would be over 128 MB.";
+        }
+        return null;
+    }
+
+    /** One chunk at the upload URL: in order, as long as its Content-Range says and the init announced. */
+    private FakeResponse chunk(FakeRequest request) {
+        Post post = uploads.get(String.valueOf(request.queryParameter("upload_id")));
+        if (post == null || !post.uploadToken.equals(request.queryParameter("upload_token"))) {
+            return envelope(404, null, "invalid_params", "No upload at this upload_id and upload_token.");
+        }
+        String type = request.header("content-type");
+        if (type == null || !VIDEO_TYPES.contains(type.split(";")[0].strip().toLowerCase())) {
+            return envelope(400, null, "invalid_file_upload", "Content-Type must be video/mp4, video/quicktime or video/webm.");
+        }
+        Matcher range = CONTENT_RANGE.matcher(String.valueOf(request.header("content-range")));
+        long bytes = request.upload() == null ? 0 : request.upload().size();
+        synchronized (post) {
+            if (!range.matches()) {
+                return envelope(400, null, "invalid_file_upload", "Content-Range must be 'bytes {first}-{last}/{total}'.");
+            }
+            long first = Long.parseLong(range.group(1));
+            long last = Long.parseLong(range.group(2));
+            boolean lastChunk = post.chunksReceived == post.chunks - 1;
+            long expectedLast = lastChunk ? post.size - 1 : first + post.chunkSize - 1;
+            if (Long.parseLong(range.group(3)) != post.size || first != post.received || last != expectedLast
+                    || bytes != last - first + 1) {
+                return envelope(416, null, "invalid_file_upload", "Expected bytes " + post.received + "-" + expectedLast + "/"
+                        + post.size + " (" + (expectedLast - post.received + 1) + " bytes), got " + request.header("content-range")
+                        + " with " + bytes + " bytes.");
+            }
+            post.received += bytes;
+            post.chunksReceived++;
+            return FakeResponse.empty(lastChunk ? 201 : 206);
+        }
+    }
+
+    /** A complete upload is still processing at its first status fetch, and published (or failed) from the next. */
+    private FakeResponse status(FakeRequest request, IssuedGrant grant) {
+        JsonNode body = jsonBody(request);
+        Post post = body == null ? null : posts.get(body.path("publish_id").asText(""));
+        if (post == null) {
+            return envelope(400, null, "invalid_publish_id", "The publish_id does not exist.");
+        }
+        if (!post.grantId.equals(grant.grantId())) {
+            return envelope(400, null, "token_not_authorized_for_specified_publish_id",
+                    "The access_token does not have authorization to the publish_id.");
+        }
+        ObjectNode data = object();
+        synchronized (post) {
+            data.put("uploaded_bytes", post.received);
+            if (post.received < post.size || post.fetchesSinceComplete++ == 0) {
+                data.put("status", "PROCESSING_UPLOAD");
+            } else if (post.fails) {
+                data.put("status", "FAILED").put("fail_reason", "file_format_check_failed");
+            } else {
+                if (post.postId == null) {
+                    post.postId = FakeIds.digits(19);
+                    ObjectNode item = object().put("id", post.postId).put("publish_id", post.publishId)
+                            .put("creator_username", USERNAME).put("video_size", post.size);
+                    item.set("post_info", post.postInfo);
+                    publish(item);
+                }
+                data.put("status", "PUBLISH_COMPLETE");
+                var ids = data.putArray("publicaly_available_post_id");
+                if ("PUBLIC_TO_EVERYONE".equals(post.postInfo.path("privacy_level").asText())) {
+                    ids.add(new java.math.BigInteger(post.postId));
+                }
+            }
+        }
+        return envelope(200, data, "ok", "");
+    }
+
+    private FakeResponse invalid(String message) {
+        return envelope(400, null, "invalid_params", message);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        posts.clear();
+        uploads.clear();
     }
 
     private FakeResponse token(FakeRequest request) {

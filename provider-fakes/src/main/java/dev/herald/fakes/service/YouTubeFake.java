@@ -1,22 +1,39 @@
 package dev.herald.fakes.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
+import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * YouTube below {@code /youtube}: Google's authorization endpoint {@code /o/oauth2/v2/auth} (PKCE S256 checked),
  * {@code /oauth2/token} and {@code /oauth2/revoke} (point {@code oauth-url} at {@code /youtube/oauth2}), and the Data
  * API's {@code /youtube/v3/channels?mine=true}. Google issues a refresh token with {@code access_type=offline} and
- * does not rotate it. Publishing (the resumable upload) is not faked yet: {@code /upload/youtube/v3/videos} belongs in
- * {@link #handle} next to these, reading the bytes as a stream rather than through the journal's text body.
+ * does not rotate it.
+ * <p>
+ * Uploads (https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol): {@code POST
+ * /upload/youtube/v3/videos?uploadType=resumable&part=snippet,status} with the video's JSON and
+ * {@code X-Upload-Content-Length}/{@code -Type} opens a session (its URI in {@code Location}); {@code PUT} to it sends
+ * the bytes, all at once or from an offset ({@code Content-Range: bytes a-b/size}), streamed and hashed, never held;
+ * {@code 308 Resume Incomplete} with {@code Range: bytes=0-n} until the last byte, then {@code 200} and the video.
+ * {@code PUT} with {@code Content-Range: bytes *}{@code /size} and no body asks where the session stands.
  * <p>
  * OAuth errors are {@code {"error", "error_description"}}; API errors Google's
  * {@code {"error": {"code", "message", "errors": [{"reason", "domain"}], "status"}}}.
@@ -26,6 +43,30 @@ public class YouTubeFake extends StatefulPlatformFake {
     public static final String GOOGLE_SUBJECT = "109876543210987654321";
     public static final String CHANNEL_ID = "UCq3HeraldFakeChannel0001";
     private static final Duration ACCESS_LIFETIME = Duration.ofSeconds(3599);
+    private static final String UPLOADS = "/upload/youtube/v3/videos";
+    private static final Pattern CONTENT_RANGE = Pattern.compile("^bytes (?:(\\d+)-(\\d+)|\\*)/(\\d+)$");
+
+    /** An open resumable upload: what the video will be, and how many of its bytes arrived (in which requests). */
+    private static final class UploadSession {
+        final String id;
+        final String channelId;
+        final JsonNode metadata;
+        final long size;
+        final String contentType;
+        final List<ReceivedBytes> parts = new ArrayList<>();
+        long received;
+        ObjectNode video;
+
+        UploadSession(String id, String channelId, JsonNode metadata, long size, String contentType) {
+            this.id = id;
+            this.channelId = channelId;
+            this.metadata = metadata;
+            this.size = size;
+            this.contentType = contentType;
+        }
+    }
+
+    private final Map<String, UploadSession> uploads = new ConcurrentHashMap<>();
 
     public YouTubeFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -66,6 +107,12 @@ public class YouTubeFake extends StatefulPlatformFake {
             return apiError(401, "authError", "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected"
                     + " OAuth 2 access token, login cookie or other valid authentication credential.");
         }
+        if (request.is("POST", UPLOADS)) {
+            return startUpload(request);
+        }
+        if (request.is("PUT", UPLOADS)) {
+            return continueUpload(request);
+        }
         if (request.is("GET", "/youtube/v3/channels")) {
             if (!"true".equals(request.queryParameter("mine"))) {
                 return apiError(400, "missingRequiredParameter", "INVALID_ARGUMENT", "Only mine=true is faked.");
@@ -79,6 +126,113 @@ public class YouTubeFake extends StatefulPlatformFake {
             return json(200, body);
         }
         return apiError(404, "notFound", "NOT_FOUND", "the fake YouTube has no endpoint " + request.method() + " " + request.path());
+    }
+
+    @Override
+    public boolean receivesBytes(String method, String path) {
+        return "PUT".equals(method) && UPLOADS.equals(path);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        uploads.clear();
+    }
+
+    private FakeResponse startUpload(FakeRequest request) {
+        if (!"resumable".equals(request.queryParameter("uploadType"))) {
+            return apiError(400, "invalidUploadType", "INVALID_ARGUMENT", "Only uploadType=resumable is faked.");
+        }
+        JsonNode video = jsonBody(request);
+        String part = request.queryParameter("part");
+        if (video == null || part == null || !Set.of(part.split(",")).containsAll(Set.of("snippet", "status"))) {
+            return apiError(400, "invalidPart", "INVALID_ARGUMENT", "part=snippet,status and the video's JSON are required.");
+        }
+        if (video.path("snippet").path("title").asText("").isBlank()) {
+            return apiError(400, "invalidTitle", "INVALID_ARGUMENT", "The request metadata specifies an invalid or empty video title.");
+        }
+        String length = request.header("x-upload-content-length");
+        String type = request.header("x-upload-content-type");
+        if (length == null || !length.matches("\\d{1,12}") || Long.parseLong(length) == 0 || type == null
+                || !(type.startsWith("video/") || type.equals("application/octet-stream"))) {
+            return apiError(400, "badContent", "INVALID_ARGUMENT",
+                    "X-Upload-Content-Length (bytes) and X-Upload-Content-Type (video/*) are required.");
+        }
+        UploadSession session = new UploadSession(FakeIds.alphanumeric(32), CHANNEL_ID, video, Long.parseLong(length), type);
+        uploads.put(session.id, session);
+        String host = request.header("host");
+        return FakeResponse.empty(200).withHeader("Location", "http://" + host + "/youtube" + UPLOADS
+                + "?uploadType=resumable&upload_id=" + session.id);
+    }
+
+    private FakeResponse continueUpload(FakeRequest request) {
+        UploadSession session = uploads.get(String.valueOf(request.queryParameter("upload_id")));
+        if (session == null) {
+            return apiError(404, "notFound", "NOT_FOUND", "No upload session " + request.queryParameter("upload_id") + ".");
+        }
+        long arrived = request.upload() == null ? 0 : request.upload().size();
+        String contentRange = request.header("content-range");
+        Matcher range = CONTENT_RANGE.matcher(contentRange == null ? "" : contentRange);
+        long from = 0;
+        if (contentRange != null) {
+            if (!range.matches() || Long.parseLong(range.group(3)) != session.size) {
+                return apiError(400, "badContent", "INVALID_ARGUMENT", "Content-Range " + contentRange + " does not fit the upload of "
+                        + session.size + " bytes.");
+            }
+            if (range.group(1) == null) {
+                // Where does the session stand?
+                return session.video != null ? json(200, session.video) : incomplete(session);
+            }
+            from = Long.parseLong(range.group(1));
+            if (Long.parseLong(range.group(2)) - from + 1 != arrived) {
+                return apiError(400, "badContent", "INVALID_ARGUMENT", "Content-Range " + contentRange + " announces other than the "
+                        + arrived + " bytes sent.");
+            }
+        }
+        if (session.video != null) {
+            return json(200, session.video);
+        }
+        if (from != session.received || session.received + arrived > session.size) {
+            return apiError(400, "badContent", "INVALID_ARGUMENT", "The upload continues at byte " + session.received + " of "
+                    + session.size + ", not " + from + ".");
+        }
+        session.received += arrived;
+        if (arrived > 0) {
+            session.parts.add(request.upload());
+        }
+        return session.received < session.size ? incomplete(session) : json(200, finish(session));
+    }
+
+    /** 308 Resume Incomplete, with the bytes the session holds (none: no Range header, as Google answers). */
+    private static FakeResponse incomplete(UploadSession session) {
+        FakeResponse answer = FakeResponse.empty(308);
+        return session.received == 0 ? answer : answer.withHeader("Range", "bytes=0-" + (session.received - 1));
+    }
+
+    /** The video resource YouTube answers; the published record adds what it received, for tests. */
+    private ObjectNode finish(UploadSession session) {
+        ObjectNode video = object().put("kind", "youtube#video").put("etag", FakeIds.alphanumeric(27))
+                .put("id", FakeIds.token("", 11));
+        ObjectNode snippet = video.putObject("snippet")
+                .put("publishedAt", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString())
+                .put("channelId", session.channelId)
+                .put("title", session.metadata.path("snippet").path("title").asText())
+                .put("description", session.metadata.path("snippet").path("description").asText(""))
+                .put("categoryId", session.metadata.path("snippet").path("categoryId").asText("22"));
+        snippet.put("channelTitle", "Herald Fake Garden");
+        JsonNode asked = session.metadata.path("status");
+        video.putObject("status").put("uploadStatus", "uploaded")
+                .put("privacyStatus", asked.path("privacyStatus").asText("public"))
+                .put("license", "youtube").put("embeddable", true).put("publicStatsViewable", true)
+                .put("madeForKids", asked.path("selfDeclaredMadeForKids").asBoolean(false))
+                .put("selfDeclaredMadeForKids", asked.path("selfDeclaredMadeForKids").asBoolean(false));
+        session.video = video;
+        ObjectNode received = video.deepCopy().put("upload_id", session.id).put("content_type", session.contentType)
+                .put("bytes", session.received);
+        ArrayNode parts = received.putArray("parts");
+        session.parts.forEach(part -> parts.addObject().put("bytes", part.size()).put("sha256", part.sha256()));
+        publish(received);
+        return video;
     }
 
     private FakeResponse token(FakeRequest request) {

@@ -100,6 +100,18 @@ class FacebookOAuthProviderTest {
     }
 
     @Test
+    void eachPageIsConnectedWithItsOwnPageTokenWhichNeverExpires() {
+        ProviderGrant user = grant(java.time.Instant.parse("2027-01-20T00:00:00Z"));
+        ProviderIdentity page = new ProviderIdentity("p1", "page", "Ana's Bakery", "anasbakery", "EAA.page1");
+
+        ProviderGrant pages = user.forIdentity(page);
+
+        assertThat(pages).isEqualTo(new ProviderGrant("EAA.page1", null, null, null, Set.of("pages_show_list"), "fb-user-1"));
+        // An identity without a token of its own (a LinkedIn organization, say) acts with the grant itself.
+        assertThat(user.forIdentity(new ProviderIdentity("urn:li:organization:1", "organization", "Org", null, null))).isSameAs(user);
+    }
+
+    @Test
     void aNextPageOnAnotherHostIsNotFollowedWithTheUsersToken() {
         fake.server().stubFor(get(urlPathEqualTo("/me/accounts")).willReturn(okJson("""
                 {"data":[{"id":"p1","name":"Ana's Bakery","access_token":"EAA.page1"}],

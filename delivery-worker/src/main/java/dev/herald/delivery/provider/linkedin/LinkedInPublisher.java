@@ -17,9 +17,9 @@ import dev.herald.delivery.provider.PublicationLedger;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
-import dev.herald.delivery.provider.media.ByteSlices;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
+import dev.herald.delivery.provider.media.SourceChunks;
 import dev.herald.delivery.provider.media.StreamingHttp;
 import io.vertx.core.http.HttpMethod;
 import io.smallrye.mutiny.Uni;
@@ -44,7 +44,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  *       from the post's {@code alt_text} option), all in one attempt;</li>
  *   <li>a video: {@code POST /rest/videos?action=initializeUpload} ({@code fileSizeBytes}, no captions, no thumbnail),
  *       one {@code PUT} per part of {@code uploadInstructions} (the source fetched once and carved by
- *       {@link ByteSlices}), {@code POST /rest/videos?action=finalizeUpload} with the parts' ETags; LinkedIn then
+ *       {@link SourceChunks}), {@code POST /rest/videos?action=finalizeUpload} with the parts' ETags; LinkedIn then
  *       processes it, so the attempt ends {@link PlatformAnswer.Processing} and later attempts ask
  *       {@code GET /rest/videos/{urn}} until {@code AVAILABLE}, then make the post with the video URN
  *       ({@link PublicationLedger#postProcessed}), within {@code video-processing-deadline}.</li>
@@ -218,7 +218,7 @@ public class LinkedInPublisher implements Publisher {
             }
             List<String> etags = new ArrayList<>();
             return ingest.sources().open(source, 0)
-                    .flatMap(file -> sendParts(parts, 0, new ByteSlices(file), () -> StreamingHttp.discard(file), etags))
+                    .flatMap(file -> sendParts(parts, 0, new SourceChunks(file), () -> StreamingHttp.discard(file), etags))
                     .flatMap(refused -> refused != null ? Uni.createFrom().item(refused)
                             : finalizeVideo(access, urn, value.path("uploadToken").asText(""), etags))
                     .onFailure().recoverWithItem(failure -> PlatformResponses.brokenUpload("LinkedIn", failure));
@@ -251,10 +251,9 @@ public class LinkedInPublisher implements Publisher {
     }
 
     /** Streams part {@code index} and the ones after it; null once LinkedIn took them all (their ETags in {@code etags}). */
-    private Uni<PlatformAnswer> sendParts(List<VideoPart> parts, int index, ByteSlices slices, Runnable closeSource,
+    private Uni<PlatformAnswer> sendParts(List<VideoPart> parts, int index, SourceChunks slices, Runnable closeSource,
                                           List<String> etags) {
         if (index == parts.size()) {
-            slices.finish();
             return Uni.createFrom().nullItem();
         }
         VideoPart part = parts.get(index);

@@ -263,12 +263,7 @@ public class YouTubePublisher implements Publisher {
     }
 
     private JsonNode body(StreamingHttp.Answer answer) {
-        try {
-            JsonNode body = answer.body() == null || answer.body().isBlank() ? null : mapper.readTree(answer.body());
-            return body != null && body.isObject() ? body : mapper.createObjectNode();
-        } catch (Exception e) {
-            return mapper.createObjectNode();
-        }
+        return PlatformResponses.body(mapper, answer.body());
     }
 
     /** The first byte YouTube does not have yet: after {@code Range: bytes=0-N}, N+1; without the header, 0. */

@@ -1,0 +1,105 @@
+package dev.herald.system;
+
+import static dev.herald.system.RunningSuite.as;
+import static dev.herald.system.RunningSuite.fakes;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.system.HostedConnect.LiveWorkspace;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Live Facebook Pages end to end against the provider fakes: a Page connected through the hosted page (Facebook
+ * Login against the fake), a photo post checked by the exact Graph request and the target's final id and URL, and a
+ * Page whose grant the user revoked. HTTP only: the gateway and the fakes' control API.
+ */
+class LiveFacebookIT {
+    private static final String PAGE_ID = "108765432109876";
+
+    @Test
+    void aPageConnectedThroughTheHostedPagePublishesAPhotoWithTheExactGraphRequest() throws Exception {
+        LiveWorkspace live = LiveWorkspace.create("Live Facebook");
+        String accountId = pageAccount(live);
+        fakes().delete("/_fakes/facebook/requests").then().statusCode(204);
+
+        String text = "Fresh loaves at 7 " + UUID.randomUUID();
+        String postId = post(live, "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
+                + "\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/loaves.jpg\"}}");
+        JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
+
+        List<Map<String, Object>> requests = fakes().get("/_fakes/facebook/requests").then().statusCode(200)
+                .extract().jsonPath().getList("data");
+        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+                .containsExactly("POST /v24.0/" + PAGE_ID + "/photos 200");
+        Map<String, Object> request = requests.get(0);
+        @SuppressWarnings("unchecked")
+        Map<String, List<String>> headers = (Map<String, List<String>>) request.get("headers");
+        assertThat(headers.get("content-type")).singleElement().asString().startsWith("application/x-www-form-urlencoded");
+        // The Page's own token, never the user's: Pages publishing is done as the Page.
+        assertThat(headers.get("authorization")).singleElement().asString().matches("Bearer sha256:[0-9a-f]{16}");
+        assertThat(form((String) request.get("body")))
+                .isEqualTo(Map.of("url", "https://media.example.com/loaves.jpg", "message", text));
+
+        String pagePost = fakes().get("/_fakes/facebook/posts").then().statusCode(200).extract().path("data[0].id");
+        assertThat(pagePost).startsWith(PAGE_ID + "_");
+        assertThat(target.getString("status")).isEqualTo("published");
+        assertThat(target.getString("provider_post_id")).isEqualTo(pagePost);
+        assertThat(target.getString("url"))
+                .isEqualTo("https://www.facebook.com/" + PAGE_ID + "/posts/" + pagePost.substring(PAGE_ID.length() + 1) + "/");
+        assertThat(target.getInt("attempts")).isEqualTo(1);
+        assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(1, 0)))
+                .containsEntry("used", 1).containsEntry("reserved", 0);
+    }
+
+    @Test
+    void aRevokedGrantFailsTheTargetAsDisconnectedDisconnectsTheAccountAndChargesNothing() throws Exception {
+        LiveWorkspace live = LiveWorkspace.create("Live Facebook revoked");
+        String accountId = pageAccount(live);
+        fakes().delete("/_fakes/facebook/requests").then().statusCode(204);
+        fakes().post("/_fakes/facebook/tokens/revoke").then().statusCode(200);
+
+        String postId = post(live, "{\"text\":\"Nobody will see this " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"]}");
+        JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
+
+        assertThat(target.getString("status")).isEqualTo("failed");
+        assertThat(target.getString("error.code")).isEqualTo("account_disconnected");
+        assertThat(target.getBoolean("error.retryable")).isFalse();
+        assertThat(as(live.key()).get("/accounts/" + accountId).then().statusCode(200).extract().<String>path("data.status"))
+                .isEqualTo("disconnected");
+        // Facebook refused the Page token once; a Page token cannot be renewed without the user, so nothing was posted.
+        assertThat(fakes().get("/_fakes/facebook/requests").then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("data"))
+                .extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+                .containsExactly("POST /v24.0/" + PAGE_ID + "/feed 400");
+        assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))
+                .containsEntry("used", 0).containsEntry("reserved", 0);
+    }
+
+    private static String pageAccount(LiveWorkspace live) {
+        List<Map<String, Object>> accounts = HostedConnect.connect(live, "facebook");
+        assertThat(accounts).extracting(account -> account.get("platform") + " " + account.get("name") + " @" + account.get("username"))
+                .containsExactly("facebook Herald Fake Bakery @heraldfakebakery");
+        return (String) accounts.get(0).get("id");
+    }
+
+    static String post(LiveWorkspace live, String body) {
+        return as(live.key()).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                .body(body).post("/posts").then().statusCode(202).extract().path("data.id");
+    }
+
+    private static Map<String, String> form(String body) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (String pair : body.split("&")) {
+            String[] parts = pair.split("=", 2);
+            fields.put(URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
+                    parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : "");
+        }
+        return fields;
+    }
+}
