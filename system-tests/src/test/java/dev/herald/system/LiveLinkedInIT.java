@@ -8,8 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -99,6 +101,47 @@ class LiveLinkedInIT {
         List<String> published = fakes().get("/_fakes/linkedin/posts").then().extract().jsonPath().getList("data.commentary");
         // The text has no character LinkedIn's little text format escapes, so it is the commentary as sent.
         assertThat(published).containsOnlyOnce(text);
+    }
+
+    @Test
+    void anImagePostStreamsTheFileToLinkedInsUploadUrlAndPostsItsUrnWithTheAltText() throws Exception {
+        String workspace = RunningSuite.newWorkspace("Live LinkedIn image");
+        String key = RunningSuite.newKey(workspace, "live");
+        String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"Live LinkedIn image\"}").post("/profiles")
+                .then().statusCode(201).extract().path("data.id");
+        String accountId = connectLinkedInMember(key, profile);
+        fakes().delete("/_fakes/linkedin/requests").then().statusCode(204);
+        int size = 1_234_567;
+        String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/new-office.png?bytes=" + size;
+        String sourceSha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                .digest(io.restassured.RestAssured.get(media).asByteArray()));
+
+        String postId = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"Our new office\",\"account_ids\":[\"" + accountId + "\"],"
+                        + "\"media\":{\"type\":\"image\",\"url\":\"" + media + "\"},"
+                        + "\"platform_options\":{\"linkedin\":{\"alt_text\":\"The team on the roof\"}}}")
+                .post("/posts").then().statusCode(202).extract().path("data.id");
+        JsonPath target = awaitTarget(key, postId);
+
+        List<Map<String, Object>> requests = fakes().get("/_fakes/linkedin/requests").then().statusCode(200)
+                .extract().jsonPath().getList("data");
+        assertThat(requests).extracting(request -> request.get("method") + " " + ((String) request.get("path")).replaceAll("[A-Za-z0-9]{24}$", "<id>")
+                        + " " + request.get("status"))
+                .containsExactly("POST /rest/images 200", "PUT /dms-uploads/<id> 201", "POST /rest/posts 201");
+        assertThat(mapper.readTree((String) requests.get(0).get("body")))
+                .isEqualTo(mapper.readTree("{\"initializeUploadRequest\":{\"owner\":\"" + MEMBER + "\"}}"));
+        // Every byte of the source, in one request, unchanged.
+        assertThat(requests.get(1).get("body")).isEqualTo("<" + size + " bytes, sha256 " + sourceSha256 + ">");
+        JsonNode post = mapper.readTree((String) requests.get(2).get("body"));
+        String image = post.path("content").path("media").path("id").asText();
+        assertThat(image).matches("urn:li:image:[A-Za-z0-9]{19}");
+        assertThat(post.path("content").path("media").path("altText").asText()).isEqualTo("The team on the roof");
+
+        assertThat(target.getString("status")).isEqualTo("published");
+        assertThat(target.getInt("attempts")).isEqualTo(1);
+        assertThat(target.getString("provider_post_id")).isEqualTo(
+                fakes().get("/_fakes/linkedin/posts").then().statusCode(200).extract().path("data[0].id"));
+        assertThat(LiveYouTubeIT.awaitMediaBytes(key, size)).isEqualTo(size);
     }
 
     /** The hosted page as a browser walks it: the member and the organization they administer become accounts. */
