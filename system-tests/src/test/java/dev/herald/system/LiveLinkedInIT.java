@@ -105,11 +105,9 @@ class LiveLinkedInIT {
 
     @Test
     void anImagePostStreamsTheFileToLinkedInsUploadUrlAndPostsItsUrnWithTheAltText() throws Exception {
-        String workspace = RunningSuite.newWorkspace("Live LinkedIn image");
-        String key = RunningSuite.newKey(workspace, "live");
-        String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"Live LinkedIn image\"}").post("/profiles")
-                .then().statusCode(201).extract().path("data.id");
-        String accountId = connectLinkedInMember(key, profile);
+        HostedConnect.LiveWorkspace live = HostedConnect.LiveWorkspace.create("Live LinkedIn image");
+        String key = live.key();
+        String accountId = connectLinkedInMember(key, live.profile());
         fakes().delete("/_fakes/linkedin/requests").then().statusCode(204);
         int size = 1_234_567;
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/new-office.png?bytes=" + size;

@@ -29,6 +29,7 @@ import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.delivery.support.GeneratedMedia;
 import dev.herald.delivery.support.LiveTarget;
+import dev.herald.delivery.support.UploadingPublisherTest;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -36,8 +37,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +49,7 @@ import org.junit.jupiter.api.Test;
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
-class LinkedInMediaPublisherTest {
+class LinkedInMediaPublisherTest extends UploadingPublisherTest {
     private static final String ORGANIZATION = "urn:li:organization:2414183";
     private static final String IMAGE_URN = "urn:li:image:C4E10AQFoyyAjHPMQuQ";
     private static final String VIDEO_URN = "urn:li:video:C5F10AQGKQg_6y2a4sQ";
@@ -60,31 +59,13 @@ class LinkedInMediaPublisherTest {
     private static final long VIDEO_SIZE = 2 * PART + 300_001;
     private static final long IMAGE_SIZE = 734_003;
 
-    private static GeneratedMedia media;
-
     @Inject
     LinkedInPublisher publisher;
 
-    private LiveTarget target;
-    private WireMock fake;
-    private String reservationId;
-
-    @BeforeAll
-    static void mediaHost() throws Exception {
-        media = new GeneratedMedia();
-    }
-
-    @AfterAll
-    static void stopMediaHost() throws Exception {
-        media.close();
-    }
 
     @BeforeEach
     void newTarget() {
-        FakeUsageService.ensureStarted();
-        target = new LiveTarget(Platform.LINKEDIN, ORGANIZATION, "li-token-1");
-        fake = target.fake;
-        reservationId = UsageReservation.mediaBytesId(target.postId, target.accountId);
+        newTarget(Platform.LINKEDIN, ORGANIZATION, "li-token-1");
     }
 
     private Post.Media image() {
@@ -139,10 +120,6 @@ class LinkedInMediaPublisherTest {
 
     private void postCreated(String urn) {
         fake.register(post(urlEqualTo("/rest/posts")).willReturn(aResponse().withStatus(201).withHeader("x-restli-id", urn)));
-    }
-
-    private List<String> mediaCallKinds() {
-        return FakeUsageService.mediaCallKinds(reservationId);
     }
 
     private List<GeneratedMedia.Request> sourceFetches(String file) {

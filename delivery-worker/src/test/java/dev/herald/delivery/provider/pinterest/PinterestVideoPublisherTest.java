@@ -18,13 +18,12 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
-import dev.herald.common.wire.UsageReservation;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.delivery.support.GeneratedMedia;
-import dev.herald.delivery.support.LiveTarget;
+import dev.herald.delivery.support.UploadingPublisherTest;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -36,8 +35,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,38 +47,20 @@ import org.junit.jupiter.api.Test;
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
-class PinterestVideoPublisherTest {
+class PinterestVideoPublisherTest extends UploadingPublisherTest {
     private static final String BOARD = "549755885175";
     private static final String MEDIA_ID = "5123456789012345678";
     private static final long SIZE = 2_097_169;
     private static final Pattern BOUNDARY = Pattern.compile("^multipart/form-data; boundary=(herald-[0-9a-f]{32})$");
 
-    private static GeneratedMedia media;
-
     @Inject
     PinterestPublisher publisher;
 
-    private LiveTarget target;
-    private WireMock fake;
-    private String reservationId;
     private Post.Media video;
-
-    @BeforeAll
-    static void mediaHost() throws Exception {
-        media = new GeneratedMedia();
-    }
-
-    @AfterAll
-    static void stopMediaHost() throws Exception {
-        media.close();
-    }
 
     @BeforeEach
     void newTarget() {
-        FakeUsageService.ensureStarted();
-        target = new LiveTarget(Platform.PINTEREST, "1122334455", "pina_token");
-        fake = target.fake;
-        reservationId = UsageReservation.mediaBytesId(target.postId, target.accountId);
+        newTarget(Platform.PINTEREST, "1122334455", "pina_token");
         video = new Post.Media(media.file(target.postId + ".mp4", SIZE), Post.Media.VIDEO);
     }
 
@@ -121,10 +100,6 @@ class PinterestVideoPublisherTest {
     private void pinCreated(String id) {
         fake.register(post(urlEqualTo("/v5/pins")).willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
                 .withBody("{\"id\":\"" + id + "\",\"board_id\":\"" + BOARD + "\"}")));
-    }
-
-    private List<String> mediaCallKinds() {
-        return FakeUsageService.mediaCallKinds(reservationId);
     }
 
     private static int indexOf(byte[] body, byte[] part, int from) {
