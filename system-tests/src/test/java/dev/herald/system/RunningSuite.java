@@ -46,6 +46,8 @@ public final class RunningSuite {
                             "HERALD_DELIVERY_LEASE", "PT10S", "HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S",
                             // An uncertain target is first looked at after 1 s rather than 30 (LivePinterestIT).
                             "HERALD_DELIVERY_RECONCILE_FIRST_LOOK", "PT1S", "HERALD_DELIVERY_RECONCILE_INTERVAL", "PT1S",
+                            // TikTok's smallest chunks (LiveTikTokIT uploads two), its status asked every second, not 30.
+                            "HERALD_PUBLISHERS_TIKTOK_CHUNK_SIZE", "5242880", "HERALD_PUBLISHERS_TIKTOK_CHECK_INTERVAL", "PT1S",
                             // Webhook retries after 1 s, 1 s and 1 s (four attempts) instead of 5 s to 10 h, a 2 s
                             // request timeout instead of 10 s, and a killed webhooks-service's leases lapse in 5 s.
                             "HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S", "HERALD_WEBHOOKS_REQUEST_TIMEOUT", "PT2S",
