@@ -27,16 +27,15 @@ class LiveFacebookIT {
     void aPageConnectedThroughTheHostedPagePublishesAPhotoWithTheExactGraphRequest() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Facebook");
         String accountId = pageAccount(live);
-        fakes().delete("/_fakes/facebook/requests").then().statusCode(204);
+        FakeRequests.clear("facebook");
 
         String text = "Fresh loaves at 7 " + UUID.randomUUID();
         String postId = post(live, "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/loaves.jpg\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/facebook/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+        List<Map<String, Object>> requests = FakeRequests.of("facebook");
+        assertThat(requests).extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + PAGE_ID + "/photos 200");
         Map<String, Object> request = requests.get(0);
         @SuppressWarnings("unchecked")
@@ -62,7 +61,7 @@ class LiveFacebookIT {
     void aRevokedGrantFailsTheTargetAsDisconnectedDisconnectsTheAccountAndChargesNothing() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Facebook revoked");
         String accountId = pageAccount(live);
-        fakes().delete("/_fakes/facebook/requests").then().statusCode(204);
+        FakeRequests.clear("facebook");
         fakes().post("/_fakes/facebook/tokens/revoke").then().statusCode(200);
 
         String postId = post(live, "{\"text\":\"Nobody will see this " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"]}");
@@ -74,8 +73,8 @@ class LiveFacebookIT {
         assertThat(as(live.key()).get("/accounts/" + accountId).then().statusCode(200).extract().<String>path("data.status"))
                 .isEqualTo("disconnected");
         // Facebook refused the Page token once; a Page token cannot be renewed without the user, so nothing was posted.
-        assertThat(fakes().get("/_fakes/facebook/requests").then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("data"))
-                .extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+        assertThat(FakeRequests.of("facebook"))
+                .extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + PAGE_ID + "/feed 400");
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))
                 .containsEntry("used", 0).containsEntry("reserved", 0);

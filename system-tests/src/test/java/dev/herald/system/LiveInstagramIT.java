@@ -26,19 +26,18 @@ class LiveInstagramIT {
     void anAccountConnectedThroughTheHostedPagePublishesAnImageThroughAContainer() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Instagram");
         String accountId = account(live);
-        fakes().delete("/_fakes/instagram/requests").then().statusCode(204);
+        FakeRequests.clear("instagram");
 
         String caption = "Studio light " + UUID.randomUUID();
         String postId = LiveFacebookIT.post(live, "{\"text\":\"" + caption + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"image\",\"url\":\"" + IMAGE + "\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/instagram/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
+        List<Map<String, Object>> requests = FakeRequests.of("instagram");
         String container = fakes().get("/_fakes/instagram/posts").then().statusCode(200).extract().path("data[0].container_id");
         String media = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].id");
         String permalink = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].permalink");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+        assertThat(requests).extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + USER_ID + "/media 200", "GET /v24.0/" + container + " 200",
                         "POST /v24.0/" + USER_ID + "/media_publish 200", "GET /v24.0/" + media + " 200");
         assertThat(mapper.readTree((String) requests.get(0).get("body")))
@@ -56,7 +55,7 @@ class LiveInstagramIT {
     void aContainerInstagramCannotProcessFailsTheTargetWithoutPublishingOrCharging() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Instagram processing error");
         String accountId = account(live);
-        fakes().delete("/_fakes/instagram/requests").then().statusCode(204);
+        FakeRequests.clear("instagram");
         fakes().contentType(ContentType.JSON)
                 .body("{\"kind\":\"processing_error\",\"method\":\"POST\",\"path\":\"/v[0-9.]+/" + USER_ID + "/media\"}")
                 .post("/_fakes/instagram/failures").then().statusCode(201);
@@ -70,7 +69,7 @@ class LiveInstagramIT {
         assertThat(target.getBoolean("error.retryable")).isFalse();
         assertThat(target.getString("error.details.container_status")).isEqualTo("ERROR");
         assertThat(target.getInt("attempts")).isEqualTo(1);
-        assertThat(fakes().get("/_fakes/instagram/requests").then().extract().jsonPath().<Map<String, Object>>getList("data"))
+        assertThat(FakeRequests.of("instagram"))
                 .extracting(request -> request.get("method") + " " + request.get("path"))
                 .doesNotContain("POST /v24.0/" + USER_ID + "/media_publish");
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))

@@ -8,10 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.system.HostedConnect.LiveWorkspace;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,7 +33,7 @@ class LiveTikTokIT {
         assertThat(accounts).extracting(account -> account.get("platform") + " @" + account.get("username"))
                 .containsExactly("tiktok @heraldfake.dance");
         String accountId = (String) accounts.get(0).get("id");
-        fakes().delete("/_fakes/tiktok/requests").then().statusCode(204);
+        FakeRequests.clear("tiktok");
 
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/routine.mp4?bytes=" + SIZE;
         byte[] source = RestAssured.get(media).asByteArray();
@@ -46,9 +44,8 @@ class LiveTikTokIT {
                 post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
                 .setRootPath("data.targets[0]");
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/tiktok/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
-        List<String> calls = requests.stream().map(request -> request.get("method") + " " + request.get("path") + " " + request.get("status")).toList();
+        List<Map<String, Object>> requests = FakeRequests.of("tiktok");
+        List<String> calls = FakeRequests.lines(requests);
         // The creator is asked first, the post initialised once, its two chunks sent in order, then its status fetched.
         assertThat(calls.get(0)).isEqualTo("POST /v2/post/publish/creator_info/query/ 200");
         assertThat(calls).filteredOn(call -> call.startsWith("POST /v2/post/publish/video/init/")).containsExactly("POST /v2/post/publish/video/init/ 200");
@@ -64,12 +61,11 @@ class LiveTikTokIT {
                 + "\"source_info\":{\"source\":\"FILE_UPLOAD\",\"video_size\":" + SIZE + ",\"chunk_size\":" + CHUNK
                 + ",\"total_chunk_count\":2}}"));
         List<Map<String, Object>> chunks = requests.stream().filter(request -> "PUT".equals(request.get("method"))).toList();
-        assertThat(chunks).extracting(chunk -> headers(chunk).get("content-range").get(0))
+        assertThat(chunks).extracting(chunk -> FakeRequests.headers(chunk).get("content-range").get(0))
                 .containsExactly("bytes 0-" + (CHUNK - 1) + "/" + SIZE, "bytes " + CHUNK + "-" + (SIZE - 1) + "/" + SIZE);
         assertThat(chunks).extracting(chunk -> chunk.get("body")).containsExactly(
-                "<" + CHUNK + " bytes, sha256 " + sha256(Arrays.copyOfRange(source, 0, CHUNK)) + ">",
-                "<" + (SIZE - CHUNK) + " bytes, sha256 " + sha256(Arrays.copyOfRange(source, CHUNK, SIZE)) + ">");
-        assertThat(chunks).extracting(chunk -> headers(chunk).get("content-type").get(0)).containsOnly("video/mp4");
+                FakeRequests.upload(Arrays.copyOfRange(source, 0, CHUNK)), FakeRequests.upload(Arrays.copyOfRange(source, CHUNK, SIZE)));
+        assertThat(chunks).extracting(chunk -> FakeRequests.headers(chunk).get("content-type").get(0)).containsOnly("video/mp4");
 
         String tiktokId = fakes().get("/_fakes/tiktok/posts").then().statusCode(200).extract().path("data[0].id");
         assertThat(target.getString("status")).isEqualTo("published");
@@ -79,12 +75,4 @@ class LiveTikTokIT {
                 .isEqualTo(SIZE);
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, List<String>> headers(Map<String, Object> request) {
-        return (Map<String, List<String>>) request.get("headers");
-    }
-
-    private static String sha256(byte[] bytes) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    }
 }
