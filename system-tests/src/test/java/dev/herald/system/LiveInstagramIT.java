@@ -52,6 +52,31 @@ class LiveInstagramIT {
     }
 
     @Test
+    void aReelIsPublishedOnceItsContainerHasFinishedWithoutCountingTheChecksAsAttempts() throws Exception {
+        LiveWorkspace live = LiveWorkspace.create("Live Instagram Reel");
+        String accountId = account(live);
+        FakeRequests.clear("instagram");
+
+        String caption = "Behind the lens " + UUID.randomUUID();
+        String postId = LiveFacebookIT.post(live, "{\"text\":\"" + caption + "\",\"account_ids\":[\"" + accountId + "\"],"
+                + "\"media\":{\"type\":\"video\",\"url\":\"https://media.example.com/reel.mp4\"},"
+                + "\"platform_options\":{\"instagram\":{\"share_to_feed\":true}}}");
+        JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
+
+        List<Map<String, Object>> requests = FakeRequests.of("instagram");
+        String container = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].container_id");
+        String media = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].id");
+        // The container is made in one attempt; a later one finds it finished and publishes it.
+        assertThat(requests).extracting(FakeRequests::line).containsExactly("POST /v24.0/" + USER_ID + "/media 200",
+                "GET /v24.0/" + container + " 200", "POST /v24.0/" + USER_ID + "/media_publish 200", "GET /v24.0/" + media + " 200");
+        assertThat(mapper.readTree((String) requests.get(0).get("body"))).isEqualTo(mapper.readTree("{\"media_type\":\"REELS\","
+                + "\"video_url\":\"https://media.example.com/reel.mp4\",\"caption\":\"" + caption + "\",\"share_to_feed\":true}"));
+        assertThat(target.getString("status")).isEqualTo("published");
+        assertThat(target.getString("provider_post_id")).isEqualTo(media);
+        assertThat(target.getInt("attempts")).isEqualTo(1);
+    }
+
+    @Test
     void aContainerInstagramCannotProcessFailsTheTargetWithoutPublishingOrCharging() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Instagram processing error");
         String accountId = account(live);
