@@ -27,16 +27,15 @@ class LiveFacebookIT {
     void aPageConnectedThroughTheHostedPagePublishesAPhotoWithTheExactGraphRequest() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Facebook");
         String accountId = pageAccount(live);
-        fakes().delete("/_fakes/facebook/requests").then().statusCode(204);
+        FakeRequests.clear("facebook");
 
         String text = "Fresh loaves at 7 " + UUID.randomUUID();
         String postId = post(live, "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/loaves.jpg\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/facebook/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+        List<Map<String, Object>> requests = FakeRequests.of("facebook");
+        assertThat(requests).extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + PAGE_ID + "/photos 200");
         Map<String, Object> request = requests.get(0);
         @SuppressWarnings("unchecked")
@@ -59,10 +58,45 @@ class LiveFacebookIT {
     }
 
     @Test
+    void aTextPostWithALinkAndAVideoGoToTheirOwnEdges() throws Exception {
+        LiveWorkspace live = LiveWorkspace.create("Live Facebook text and video");
+        String accountId = pageAccount(live);
+        FakeRequests.clear("facebook");
+
+        String text = "Open on Sunday " + UUID.randomUUID();
+        String textPost = post(live, "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
+                + "\"platform_options\":{\"facebook\":{\"link\":\"https://bakery.example.com/hours\"}}}");
+        JsonPath textTarget = PostsPipelineIT.awaitFinal(live.key(), textPost).setRootPath("data.targets[0]");
+        String description = "How we shape loaves " + UUID.randomUUID();
+        String videoPost = post(live, "{\"text\":\"" + description + "\",\"account_ids\":[\"" + accountId + "\"],"
+                + "\"media\":{\"type\":\"video\",\"url\":\"https://media.example.com/shaping.mp4\"}}");
+        JsonPath videoTarget = PostsPipelineIT.awaitFinal(live.key(), videoPost).setRootPath("data.targets[0]");
+
+        List<Map<String, Object>> requests = FakeRequests.of("facebook");
+        assertThat(requests).extracting(FakeRequests::line)
+                .containsExactly("POST /v24.0/" + PAGE_ID + "/feed 200", "POST /v24.0/" + PAGE_ID + "/videos 200");
+        assertThat(form((String) requests.get(0).get("body")))
+                .isEqualTo(Map.of("message", text, "link", "https://bakery.example.com/hours"));
+        // Facebook fetches the video from its URL itself: Herald moves no bytes for Facebook.
+        assertThat(form((String) requests.get(1).get("body")))
+                .isEqualTo(Map.of("file_url", "https://media.example.com/shaping.mp4", "description", description));
+
+        String feedPost = fakes().get("/_fakes/facebook/posts").then().extract().path("data.find { it.message == '" + text + "' }.id");
+        String video = fakes().get("/_fakes/facebook/posts").then().extract().path("data.find { it.description == '" + description + "' }.id");
+        assertThat(textTarget.getString("status")).isEqualTo("published");
+        assertThat(textTarget.getString("provider_post_id")).isEqualTo(feedPost);
+        assertThat(textTarget.getString("url"))
+                .isEqualTo("https://www.facebook.com/" + PAGE_ID + "/posts/" + feedPost.substring(PAGE_ID.length() + 1) + "/");
+        assertThat(videoTarget.getString("status")).isEqualTo("published");
+        assertThat(videoTarget.getString("provider_post_id")).isEqualTo(video);
+        assertThat(videoTarget.getString("url")).isEqualTo("https://www.facebook.com/" + PAGE_ID + "/videos/" + video + "/");
+    }
+
+    @Test
     void aRevokedGrantFailsTheTargetAsDisconnectedDisconnectsTheAccountAndChargesNothing() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Facebook revoked");
         String accountId = pageAccount(live);
-        fakes().delete("/_fakes/facebook/requests").then().statusCode(204);
+        FakeRequests.clear("facebook");
         fakes().post("/_fakes/facebook/tokens/revoke").then().statusCode(200);
 
         String postId = post(live, "{\"text\":\"Nobody will see this " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"]}");
@@ -74,8 +108,8 @@ class LiveFacebookIT {
         assertThat(as(live.key()).get("/accounts/" + accountId).then().statusCode(200).extract().<String>path("data.status"))
                 .isEqualTo("disconnected");
         // Facebook refused the Page token once; a Page token cannot be renewed without the user, so nothing was posted.
-        assertThat(fakes().get("/_fakes/facebook/requests").then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("data"))
-                .extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+        assertThat(FakeRequests.of("facebook"))
+                .extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + PAGE_ID + "/feed 400");
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))
                 .containsEntry("used", 0).containsEntry("reserved", 0);

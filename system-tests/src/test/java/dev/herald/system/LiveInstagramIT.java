@@ -26,19 +26,18 @@ class LiveInstagramIT {
     void anAccountConnectedThroughTheHostedPagePublishesAnImageThroughAContainer() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Instagram");
         String accountId = account(live);
-        fakes().delete("/_fakes/instagram/requests").then().statusCode(204);
+        FakeRequests.clear("instagram");
 
         String caption = "Studio light " + UUID.randomUUID();
         String postId = LiveFacebookIT.post(live, "{\"text\":\"" + caption + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"image\",\"url\":\"" + IMAGE + "\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/instagram/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
+        List<Map<String, Object>> requests = FakeRequests.of("instagram");
         String container = fakes().get("/_fakes/instagram/posts").then().statusCode(200).extract().path("data[0].container_id");
         String media = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].id");
         String permalink = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].permalink");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+        assertThat(requests).extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + USER_ID + "/media 200", "GET /v24.0/" + container + " 200",
                         "POST /v24.0/" + USER_ID + "/media_publish 200", "GET /v24.0/" + media + " 200");
         assertThat(mapper.readTree((String) requests.get(0).get("body")))
@@ -53,10 +52,35 @@ class LiveInstagramIT {
     }
 
     @Test
+    void aReelIsPublishedOnceItsContainerHasFinishedWithoutCountingTheChecksAsAttempts() throws Exception {
+        LiveWorkspace live = LiveWorkspace.create("Live Instagram Reel");
+        String accountId = account(live);
+        FakeRequests.clear("instagram");
+
+        String caption = "Behind the lens " + UUID.randomUUID();
+        String postId = LiveFacebookIT.post(live, "{\"text\":\"" + caption + "\",\"account_ids\":[\"" + accountId + "\"],"
+                + "\"media\":{\"type\":\"video\",\"url\":\"https://media.example.com/reel.mp4\"},"
+                + "\"platform_options\":{\"instagram\":{\"share_to_feed\":true}}}");
+        JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
+
+        List<Map<String, Object>> requests = FakeRequests.of("instagram");
+        String container = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].container_id");
+        String media = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].id");
+        // The container is made in one attempt; a later one finds it finished and publishes it.
+        assertThat(requests).extracting(FakeRequests::line).containsExactly("POST /v24.0/" + USER_ID + "/media 200",
+                "GET /v24.0/" + container + " 200", "POST /v24.0/" + USER_ID + "/media_publish 200", "GET /v24.0/" + media + " 200");
+        assertThat(mapper.readTree((String) requests.get(0).get("body"))).isEqualTo(mapper.readTree("{\"media_type\":\"REELS\","
+                + "\"video_url\":\"https://media.example.com/reel.mp4\",\"caption\":\"" + caption + "\",\"share_to_feed\":true}"));
+        assertThat(target.getString("status")).isEqualTo("published");
+        assertThat(target.getString("provider_post_id")).isEqualTo(media);
+        assertThat(target.getInt("attempts")).isEqualTo(1);
+    }
+
+    @Test
     void aContainerInstagramCannotProcessFailsTheTargetWithoutPublishingOrCharging() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Instagram processing error");
         String accountId = account(live);
-        fakes().delete("/_fakes/instagram/requests").then().statusCode(204);
+        FakeRequests.clear("instagram");
         fakes().contentType(ContentType.JSON)
                 .body("{\"kind\":\"processing_error\",\"method\":\"POST\",\"path\":\"/v[0-9.]+/" + USER_ID + "/media\"}")
                 .post("/_fakes/instagram/failures").then().statusCode(201);
@@ -70,7 +94,7 @@ class LiveInstagramIT {
         assertThat(target.getBoolean("error.retryable")).isFalse();
         assertThat(target.getString("error.details.container_status")).isEqualTo("ERROR");
         assertThat(target.getInt("attempts")).isEqualTo(1);
-        assertThat(fakes().get("/_fakes/instagram/requests").then().extract().jsonPath().<Map<String, Object>>getList("data"))
+        assertThat(FakeRequests.of("instagram"))
                 .extracting(request -> request.get("method") + " " + request.get("path"))
                 .doesNotContain("POST /v24.0/" + USER_ID + "/media_publish");
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))

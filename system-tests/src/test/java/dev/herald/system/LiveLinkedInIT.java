@@ -8,10 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -108,11 +106,10 @@ class LiveLinkedInIT {
         HostedConnect.LiveWorkspace live = HostedConnect.LiveWorkspace.create("Live LinkedIn image");
         String key = live.key();
         String accountId = connectLinkedInMember(key, live.profile());
-        fakes().delete("/_fakes/linkedin/requests").then().statusCode(204);
+        FakeRequests.clear("linkedin");
         int size = 1_234_567;
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/new-office.png?bytes=" + size;
-        String sourceSha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                .digest(io.restassured.RestAssured.get(media).asByteArray()));
+        byte[] source = io.restassured.RestAssured.get(media).asByteArray();
 
         String postId = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
                 .body("{\"text\":\"Our new office\",\"account_ids\":[\"" + accountId + "\"],"
@@ -121,15 +118,13 @@ class LiveLinkedInIT {
                 .post("/posts").then().statusCode(202).extract().path("data.id");
         JsonPath target = awaitTarget(key, postId);
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/linkedin/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
-        assertThat(requests).extracting(request -> request.get("method") + " " + ((String) request.get("path")).replaceAll("[A-Za-z0-9]{24}$", "<id>")
-                        + " " + request.get("status"))
+        List<Map<String, Object>> requests = FakeRequests.of("linkedin");
+        assertThat(FakeRequests.lines(requests)).extracting(line -> line.replaceAll("/dms-uploads/[A-Za-z0-9]{24} ", "/dms-uploads/<id> "))
                 .containsExactly("POST /rest/images 200", "PUT /dms-uploads/<id> 201", "POST /rest/posts 201");
         assertThat(mapper.readTree((String) requests.get(0).get("body")))
                 .isEqualTo(mapper.readTree("{\"initializeUploadRequest\":{\"owner\":\"" + MEMBER + "\"}}"));
         // Every byte of the source, in one request, unchanged.
-        assertThat(requests.get(1).get("body")).isEqualTo("<" + size + " bytes, sha256 " + sourceSha256 + ">");
+        assertThat(requests.get(1).get("body")).isEqualTo(FakeRequests.upload(source));
         JsonNode post = mapper.readTree((String) requests.get(2).get("body"));
         String image = post.path("content").path("media").path("id").asText();
         assertThat(image).matches("urn:li:image:[A-Za-z0-9]{19}");

@@ -27,14 +27,13 @@ class LivePinterestIT {
     void anAccountConnectedThroughTheHostedPagePinsAnImageWithTheExactRequest() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Pinterest");
         String accountId = account(live);
-        fakes().delete("/_fakes/pinterest/requests").then().statusCode(204);
+        FakeRequests.clear("pinterest");
 
         String description = "Weeknight noodles " + UUID.randomUUID();
         JsonPath target = pin(live, accountId, description);
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/pinterest/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+        List<Map<String, Object>> requests = FakeRequests.of("pinterest");
+        assertThat(requests).extracting(FakeRequests::line)
                 .containsExactly("POST /v5/pins 201");
         @SuppressWarnings("unchecked")
         Map<String, List<String>> headers = (Map<String, List<String>>) requests.get(0).get("headers");
@@ -54,14 +53,14 @@ class LivePinterestIT {
     void anExpiredAccessTokenIsRefreshedOnceAndThePinPublishedInTheSameAttempt() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Pinterest expired token");
         String accountId = account(live);
-        fakes().delete("/_fakes/pinterest/requests").then().statusCode(204);
+        FakeRequests.clear("pinterest");
         fakes().post("/_fakes/pinterest/tokens/expire").then().statusCode(200);
 
         JsonPath target = pin(live, accountId, "After a refresh " + UUID.randomUUID());
 
         // Pinterest refused the expired token, accounts-service refreshed it once, and the pin went through with the new one.
-        List<Map<String, Object>> requests = fakes().get("/_fakes/pinterest/requests").then().extract().jsonPath().getList("data");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
+        List<Map<String, Object>> requests = FakeRequests.of("pinterest");
+        assertThat(requests).extracting(FakeRequests::line)
                 .as("Pinterest's requests: %s", requests)
                 .containsExactly("POST /v5/pins 401", "POST /v5/oauth/token 200", "POST /v5/pins 201");
         assertThat(target.getString("status")).isEqualTo("published");
@@ -78,7 +77,7 @@ class LivePinterestIT {
     void aPinterestThatFailsEveryAttemptIsSettledByLookingAndReleasesThePublication() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Pinterest 500");
         String accountId = account(live);
-        fakes().delete("/_fakes/pinterest/requests").then().statusCode(204);
+        FakeRequests.clear("pinterest");
         fakes().contentType(ContentType.JSON).body("{\"kind\":\"server_error\",\"method\":\"POST\",\"path\":\"/v5/pins\",\"times\":5}")
                 .post("/_fakes/pinterest/failures").then().statusCode(201);
 
@@ -93,8 +92,7 @@ class LivePinterestIT {
         assertThat(target.getInt("attempts")).isEqualTo(5);
         assertThat(target.getString("error.code")).isEqualTo("provider_error");
         assertThat(target.getBoolean("error.details.reconciled")).isTrue();
-        List<String> calls = fakes().get("/_fakes/pinterest/requests").then().extract().jsonPath().<Map<String, Object>>getList("data")
-                .stream().map(request -> request.get("method") + " " + request.get("path") + " " + request.get("status")).toList();
+        List<String> calls = FakeRequests.lines(FakeRequests.of("pinterest"));
         // Every attempt after an unknown outcome looked at the board before pinning again; nothing was pinned.
         assertThat(calls).filteredOn(call -> call.startsWith("POST /v5/pins")).containsOnly("POST /v5/pins 500").hasSize(5);
         assertThat(calls).filteredOn(call -> call.startsWith("GET /v5/boards/" + BOARD_ID + "/pins")).hasSizeGreaterThanOrEqualTo(5);
@@ -108,7 +106,7 @@ class LivePinterestIT {
     void aVideoPinIsRegisteredUploadedAsAFormAndPinnedOncePinterestHasProcessedIt() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Pinterest video");
         String accountId = account(live);
-        fakes().delete("/_fakes/pinterest/requests").then().statusCode(204);
+        FakeRequests.clear("pinterest");
         int size = 2 * 1024 * 1024 + 5;
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/noodles.mp4?bytes=" + size;
 
@@ -120,11 +118,9 @@ class LivePinterestIT {
                 post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
                 .setRootPath("data.targets[0]");
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/pinterest/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
+        List<Map<String, Object>> requests = FakeRequests.of("pinterest");
         String mediaId = fakes().get("/_fakes/pinterest/posts").then().statusCode(200).extract().path("data[0].media.media_id");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
-                .containsExactly("POST /v5/media 201", "POST /media-uploads/" + mediaId + " 204", "GET /v5/media/" + mediaId + " 200",
+        assertThat(FakeRequests.lines(requests)).containsExactly("POST /v5/media 201", "POST /media-uploads/" + mediaId + " 204", "GET /v5/media/" + mediaId + " 200",
                         "POST /v5/pins 201");
         // The file and the form around it: more than the file's bytes, in one request.
         String upload = (String) requests.get(1).get("body");

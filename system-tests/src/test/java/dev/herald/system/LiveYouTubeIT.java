@@ -8,9 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.system.HostedConnect.LiveWorkspace;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,10 +31,10 @@ class LiveYouTubeIT {
         assertThat(accounts).extracting(account -> account.get("platform") + " " + account.get("name"))
                 .containsExactly("youtube Herald Fake Garden");
         String accountId = (String) accounts.get(0).get("id");
-        fakes().delete("/_fakes/youtube/requests").then().statusCode(204);
+        FakeRequests.clear("youtube");
 
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/garden-tour.mp4?bytes=" + SIZE;
-        String sourceSha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(RestAssured.get(media).asByteArray()));
+        byte[] source = RestAssured.get(media).asByteArray();
         String postId = LiveFacebookIT.post(live, "{\"text\":\"Garden tour, spring\\nFirst light over the beds\","
                 + "\"account_ids\":[\"" + accountId + "\"],\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},"
                 + "\"platform_options\":{\"youtube\":{\"privacy_status\":\"unlisted\",\"made_for_kids\":false}}}");
@@ -44,25 +42,24 @@ class LiveYouTubeIT {
                 post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(60).toMillis())
                 .setRootPath("data.targets[0]");
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/youtube/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path") + " " + request.get("status"))
-                .containsExactly("POST /upload/youtube/v3/videos 200", "PUT /upload/youtube/v3/videos 200");
+        List<Map<String, Object>> requests = FakeRequests.of("youtube");
+        assertThat(FakeRequests.lines(requests)).containsExactly("POST /upload/youtube/v3/videos 200", "PUT /upload/youtube/v3/videos 200");
         Map<String, Object> start = requests.get(0);
         assertThat(start.get("query")).isEqualTo(Map.of("uploadType", List.of("resumable"), "part", List.of("snippet,status")));
-        assertThat(headers(start).get("x-upload-content-length")).containsExactly(Integer.toString(SIZE));
-        assertThat(headers(start).get("x-upload-content-type")).containsExactly("video/mp4");
-        assertThat(headers(start).get("authorization")).singleElement().asString().matches("Bearer sha256:[0-9a-f]{16}");
+        assertThat(FakeRequests.headers(start).get("x-upload-content-length")).containsExactly(Integer.toString(SIZE));
+        assertThat(FakeRequests.headers(start).get("x-upload-content-type")).containsExactly("video/mp4");
+        assertThat(FakeRequests.headers(start).get("authorization")).singleElement().asString().matches("Bearer sha256:[0-9a-f]{16}");
         assertThat(mapper.readTree((String) start.get("body"))).isEqualTo(mapper.readTree("{\"snippet\":{\"title\":\"Garden tour, spring\","
                 + "\"description\":\"Garden tour, spring\\nFirst light over the beds\"},"
                 + "\"status\":{\"privacyStatus\":\"unlisted\",\"selfDeclaredMadeForKids\":false}}"));
         Map<String, Object> upload = requests.get(1);
-        assertThat(headers(upload).get("content-type")).containsExactly("video/mp4");
+        assertThat(FakeRequests.headers(upload).get("content-type")).containsExactly("video/mp4");
         // Every byte of the source, in one request, unchanged.
-        assertThat(upload.get("body")).isEqualTo("<" + SIZE + " bytes, sha256 " + sourceSha256 + ">");
+        assertThat(upload.get("body")).isEqualTo(FakeRequests.upload(source));
 
         Map<String, Object> video = fakes().get("/_fakes/youtube/posts").then().statusCode(200).extract().path("data[0]");
-        assertThat(video).containsEntry("bytes", SIZE).containsEntry("parts", List.of(Map.of("bytes", SIZE, "sha256", sourceSha256)));
+        assertThat(video).containsEntry("bytes", SIZE)
+                .containsEntry("parts", List.of(Map.of("bytes", SIZE, "sha256", FakeRequests.sha256(source))));
         String videoId = (String) video.get("id");
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getString("provider_post_id")).isEqualTo(videoId);
@@ -74,11 +71,6 @@ class LiveYouTubeIT {
                 .containsEntry("used", 1).containsEntry("reserved", 0);
         assertThat(video.get("snippet")).isInstanceOf(Map.class);
         assertThat(((Map<?, ?>) video.get("snippet")).get("channelId")).isEqualTo(CHANNEL_ID);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, List<String>> headers(Map<String, Object> request) {
-        return (Map<String, List<String>>) request.get("headers");
     }
 
     /** The workspace's {@code media_bytes} used, once it is {@code expected} or after 20 s. */

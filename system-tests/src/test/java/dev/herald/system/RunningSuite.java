@@ -39,17 +39,24 @@ public final class RunningSuite {
             // ContractFuzzIT, which sends thousands of requests in minutes) gets SCALE_PER_MINUTE rather than 300.
             // The provider fakes stand in for the six platforms, so live accounts and posts run end to end (LiveIT).
             suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts().providerFakes(true)
-                    .serviceEnvironment(Map.of("HERALD_USAGE_PLAN_OVERRIDES",
-                            "starter.api_requests=" + STARTER_API_REQUESTS + ",scale.per_minute=" + SCALE_PER_MINUTE,
+                    .serviceEnvironment(Map.ofEntries(
+                            Map.entry("HERALD_USAGE_PLAN_OVERRIDES",
+                                    "starter.api_requests=" + STARTER_API_REQUESTS + ",scale.per_minute=" + SCALE_PER_MINUTE),
                             // A killed delivery-worker's leases lapse in 10 s rather than 60 (the sandbox's
                             // slowest publication takes 3 s), so the fault test does not wait a minute.
-                            "HERALD_DELIVERY_LEASE", "PT10S", "HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S",
+                            Map.entry("HERALD_DELIVERY_LEASE", "PT10S"), Map.entry("HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S"),
                             // An uncertain target is first looked at after 1 s rather than 30 (LivePinterestIT).
-                            "HERALD_DELIVERY_RECONCILE_FIRST_LOOK", "PT1S", "HERALD_DELIVERY_RECONCILE_INTERVAL", "PT1S",
+                            Map.entry("HERALD_DELIVERY_RECONCILE_FIRST_LOOK", "PT1S"),
+                            Map.entry("HERALD_DELIVERY_RECONCILE_INTERVAL", "PT1S"),
+                            // TikTok's smallest chunks (LiveTikTokIT uploads two); TikTok's status and an Instagram
+                            // Reel's container asked about every second, not every 30.
+                            Map.entry("HERALD_PUBLISHERS_TIKTOK_CHUNK_SIZE", "5242880"),
+                            Map.entry("HERALD_PUBLISHERS_TIKTOK_CHECK_INTERVAL", "PT1S"),
+                            Map.entry("HERALD_PUBLISHERS_INSTAGRAM_REELS_CHECK_INTERVAL", "PT1S"),
                             // Webhook retries after 1 s, 1 s and 1 s (four attempts) instead of 5 s to 10 h, a 2 s
                             // request timeout instead of 10 s, and a killed webhooks-service's leases lapse in 5 s.
-                            "HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S", "HERALD_WEBHOOKS_REQUEST_TIMEOUT", "PT2S",
-                            "HERALD_WEBHOOKS_LEASE", "PT5S"))
+                            Map.entry("HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S"),
+                            Map.entry("HERALD_WEBHOOKS_REQUEST_TIMEOUT", "PT2S"), Map.entry("HERALD_WEBHOOKS_LEASE", "PT5S")))
                     .build());
             Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
         }
