@@ -181,4 +181,92 @@ class LinkedInFakeTest {
                 .post("/linkedin/oauth/v2/accessToken").then().statusCode(400).body("error", equalTo("invalid_grant"))
                 .body("error_description", startsWith("The provided refresh token"));
     }
+
+    private static io.restassured.specification.RequestSpecification rest(String token) {
+        return given().header("Authorization", "Bearer " + token).header("LinkedIn-Version", "202601")
+                .header("X-Restli-Protocol-Version", "2.0.0").contentType(ContentType.JSON);
+    }
+
+    private static Response postWithMedia(String token, String author, String mediaUrn) {
+        return rest(token).body("{\"author\":\"" + author + "\",\"commentary\":\"With media\",\"visibility\":\"PUBLIC\","
+                        + "\"distribution\":{\"feedDistribution\":\"MAIN_FEED\",\"targetEntities\":[],\"thirdPartyDistributionChannels\":[]},"
+                        + "\"content\":{\"media\":{\"id\":\"" + mediaUrn + "\"}},\"lifecycleState\":\"PUBLISHED\",\"isReshareDisabledByAuthor\":false}")
+                .post("/linkedin/rest/posts");
+    }
+
+    private static byte[] generated(int size) {
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) (i * 31 + 7);
+        }
+        return bytes;
+    }
+
+    private static String sha256(byte[] bytes) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    @Test
+    void anImageIsUploadedToTheUrlItsInitializationAnswersAndPostedByItsUrn() throws Exception {
+        String token = connect("openid profile w_member_social").getString("access_token");
+        String member = "urn:li:person:hF4k3Mbr0q";
+        JsonPath initialized = rest(token).body("{\"initializeUploadRequest\":{\"owner\":\"" + member + "\"}}")
+                .post("/linkedin/rest/images?action=initializeUpload").then().statusCode(200).extract().jsonPath();
+        String image = initialized.getString("value.image");
+        String uploadUrl = initialized.getString("value.uploadUrl");
+        assertThat(image).startsWith("urn:li:image:");
+        assertThat(uploadUrl).matches("^http://[^/]+/linkedin/dms-uploads/[A-Za-z0-9]+$");
+        // Not uploaded yet: LinkedIn would not show a post of it.
+        postWithMedia(token, member, image).then().statusCode(422);
+
+        byte[] bytes = generated(1_500_000);
+        given().header("Authorization", "Bearer " + token).contentType("image/png").body(bytes)
+                .put(java.net.URI.create(uploadUrl).getPath()).then().statusCode(201);
+        String urn = postWithMedia(token, member, image).then().statusCode(201).extract().header("x-restli-id");
+
+        given().get("/_fakes/linkedin/posts").then().statusCode(200).body("data[0].id", equalTo(urn))
+                .body("data[0].content.media.id", equalTo(image));
+        // The journal keeps what the upload carried, not the bytes.
+        List<String> bodies = given().get("/_fakes/linkedin/requests").then().extract().jsonPath()
+                .getList("data.findAll { it.method == 'PUT' }.body");
+        assertThat(bodies).containsExactly("<1500000 bytes, sha256 " + sha256(bytes) + ">");
+    }
+
+    @Test
+    void aVideoIsUploadedInFourMebibytePartsFinalizedWithTheirETagsInOrderAndThenAvailable() {
+        String token = connect("openid profile w_member_social").getString("access_token");
+        String member = "urn:li:person:hF4k3Mbr0q";
+        int size = 4 * 1024 * 1024 + 1000;
+        JsonPath initialized = rest(token).body("{\"initializeUploadRequest\":{\"owner\":\"" + member + "\",\"fileSizeBytes\":" + size
+                        + ",\"uploadCaptions\":false,\"uploadThumbnail\":false}}")
+                .post("/linkedin/rest/videos?action=initializeUpload").then().statusCode(200).extract().jsonPath();
+        String video = initialized.getString("value.video");
+        List<Map<String, Object>> parts = initialized.getList("value.uploadInstructions");
+        assertThat(parts).hasSize(2);
+        assertThat(parts.get(0)).containsEntry("firstByte", 0).containsEntry("lastByte", 4 * 1024 * 1024 - 1);
+        assertThat(parts.get(1)).containsEntry("firstByte", 4 * 1024 * 1024).containsEntry("lastByte", size - 1);
+
+        byte[] bytes = generated(size);
+        List<String> etags = new java.util.ArrayList<>();
+        for (Map<String, Object> part : parts) {
+            int first = (Integer) part.get("firstByte");
+            int last = (Integer) part.get("lastByte");
+            etags.add(given().contentType("application/octet-stream").body(java.util.Arrays.copyOfRange(bytes, first, last + 1))
+                    .put(java.net.URI.create((String) part.get("uploadUrl")).getPath()).then().statusCode(200)
+                    .extract().header("ETag"));
+        }
+        String encoded = video.replace(":", "%3A");
+        rest(token).body("{\"finalizeUploadRequest\":{\"video\":\"" + video + "\",\"uploadToken\":\"\",\"uploadedPartIds\":[\""
+                        + etags.get(1).replace("\"", "\\\"") + "\",\"" + etags.get(0).replace("\"", "\\\"") + "\"]}}")
+                .post("/linkedin/rest/videos?action=finalizeUpload").then().statusCode(400);
+        rest(token).urlEncodingEnabled(false).get("/linkedin/rest/videos/" + encoded).then().statusCode(200)
+                .body("status", equalTo("WAITING_UPLOAD"));
+        rest(token).body("{\"finalizeUploadRequest\":{\"video\":\"" + video + "\",\"uploadToken\":\"\",\"uploadedPartIds\":[\""
+                        + etags.get(0).replace("\"", "\\\"") + "\",\"" + etags.get(1).replace("\"", "\\\"") + "\"]}}")
+                .post("/linkedin/rest/videos?action=finalizeUpload").then().statusCode(200);
+
+        rest(token).urlEncodingEnabled(false).get("/linkedin/rest/videos/" + encoded).then().statusCode(200)
+                .body("id", equalTo(video)).body("status", equalTo("AVAILABLE"));
+        postWithMedia(token, member, video).then().statusCode(201);
+    }
 }

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 
+import dev.herald.fakes.service.PinterestFake;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -56,6 +57,28 @@ class OtherPlatformFakesTest {
         given().auth().oauth2(token).contentType(ContentType.JSON)
                 .body("{\"board_id\":\"42\",\"media_source\":{\"source_type\":\"image_url\",\"url\":\"https://example.com/a.jpg\"}}")
                 .post("/pinterest/v5/pins").then().statusCode(404).body("code", equalTo(3));
+    }
+
+    @Test
+    void aVideoPinNeedsItsRegisteredUploadToHaveArrivedAsAForm() {
+        String token = pinterestToken().getString("access_token");
+        JsonPath registered = given().auth().oauth2(token).contentType(ContentType.JSON).body("{\"media_type\":\"video\"}")
+                .post("/pinterest/v5/media").then().statusCode(201).extract().jsonPath();
+        String mediaId = registered.getString("media_id");
+        assertThat(registered.getString("upload_url")).matches("^http://[^/]+/pinterest/media-uploads/" + mediaId + "$");
+        assertThat(registered.getMap("upload_parameters")).containsKeys("key", "policy", "x-amz-signature");
+        String videoPin = "{\"board_id\":\"" + PinterestFake.BOARD_ID + "\",\"description\":\"Clip\",\"media_source\":"
+                + "{\"source_type\":\"video_id\",\"media_id\":\"" + mediaId + "\",\"cover_image_key_frame_time\":1}}";
+        given().auth().oauth2(token).get("/pinterest/v5/media/" + mediaId).then().statusCode(200).body("status", equalTo("registered"));
+        given().auth().oauth2(token).contentType(ContentType.JSON).body(videoPin).post("/pinterest/v5/pins").then().statusCode(400);
+
+        given().multiPart("key", "uploads/" + mediaId + ".mp4").multiPart("file", "clip.mp4", new byte[300_000], "video/mp4")
+                .post(java.net.URI.create(registered.getString("upload_url")).getPath()).then().statusCode(204);
+
+        given().auth().oauth2(token).get("/pinterest/v5/media/" + mediaId).then().statusCode(200).body("status", equalTo("succeeded"));
+        given().auth().oauth2(token).contentType(ContentType.JSON).body(videoPin).post("/pinterest/v5/pins").then().statusCode(201)
+                .body("media.media_type", equalTo("video")).body("media.media_id", equalTo(mediaId));
+        given().get("/_fakes/pinterest/posts").then().statusCode(200).body("data[0].media.media_id", equalTo(mediaId));
     }
 
     @Test

@@ -101,6 +101,42 @@ class LiveLinkedInIT {
         assertThat(published).containsOnlyOnce(text);
     }
 
+    @Test
+    void anImagePostStreamsTheFileToLinkedInsUploadUrlAndPostsItsUrnWithTheAltText() throws Exception {
+        HostedConnect.LiveWorkspace live = HostedConnect.LiveWorkspace.create("Live LinkedIn image");
+        String key = live.key();
+        String accountId = connectLinkedInMember(key, live.profile());
+        FakeRequests.clear("linkedin");
+        int size = 1_234_567;
+        String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/new-office.png?bytes=" + size;
+        byte[] source = io.restassured.RestAssured.get(media).asByteArray();
+
+        String postId = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"Our new office\",\"account_ids\":[\"" + accountId + "\"],"
+                        + "\"media\":{\"type\":\"image\",\"url\":\"" + media + "\"},"
+                        + "\"platform_options\":{\"linkedin\":{\"alt_text\":\"The team on the roof\"}}}")
+                .post("/posts").then().statusCode(202).extract().path("data.id");
+        JsonPath target = awaitTarget(key, postId);
+
+        List<Map<String, Object>> requests = FakeRequests.of("linkedin");
+        assertThat(FakeRequests.lines(requests)).extracting(line -> line.replaceAll("/dms-uploads/[A-Za-z0-9]{24} ", "/dms-uploads/<id> "))
+                .containsExactly("POST /rest/images 200", "PUT /dms-uploads/<id> 201", "POST /rest/posts 201");
+        assertThat(mapper.readTree((String) requests.get(0).get("body")))
+                .isEqualTo(mapper.readTree("{\"initializeUploadRequest\":{\"owner\":\"" + MEMBER + "\"}}"));
+        // Every byte of the source, in one request, unchanged.
+        assertThat(requests.get(1).get("body")).isEqualTo(FakeRequests.upload(source));
+        JsonNode post = mapper.readTree((String) requests.get(2).get("body"));
+        String image = post.path("content").path("media").path("id").asText();
+        assertThat(image).matches("urn:li:image:[A-Za-z0-9]{19}");
+        assertThat(post.path("content").path("media").path("altText").asText()).isEqualTo("The team on the roof");
+
+        assertThat(target.getString("status")).isEqualTo("published");
+        assertThat(target.getInt("attempts")).isEqualTo(1);
+        assertThat(target.getString("provider_post_id")).isEqualTo(
+                fakes().get("/_fakes/linkedin/posts").then().statusCode(200).extract().path("data[0].id"));
+        assertThat(LiveYouTubeIT.awaitMediaBytes(key, size)).isEqualTo(size);
+    }
+
     /** The hosted page as a browser walks it: the member and the organization they administer become accounts. */
     private static String connectLinkedInMember(String key, String profile) {
         List<Map<String, Object>> accounts = HostedConnect.connect(new HostedConnect.LiveWorkspace(key, profile), "linkedin");

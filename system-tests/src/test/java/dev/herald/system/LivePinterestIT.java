@@ -102,6 +102,38 @@ class LivePinterestIT {
                 .containsEntry("used", 0).containsEntry("reserved", 0);
     }
 
+    @Test
+    void aVideoPinIsRegisteredUploadedAsAFormAndPinnedOncePinterestHasProcessedIt() throws Exception {
+        LiveWorkspace live = LiveWorkspace.create("Live Pinterest video");
+        String accountId = account(live);
+        FakeRequests.clear("pinterest");
+        int size = 2 * 1024 * 1024 + 5;
+        String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/noodles.mp4?bytes=" + size;
+
+        String postId = LiveFacebookIT.post(live, "{\"text\":\"Noodles in a minute\",\"account_ids\":[\"" + accountId + "\"],"
+                + "\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},"
+                + "\"platform_options\":{\"pinterest\":{\"board_id\":\"" + BOARD_ID + "\"}}}");
+        // The first status check comes herald.publishers.pinterest.video-check-interval (20 s) after the upload.
+        JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
+                post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
+                .setRootPath("data.targets[0]");
+
+        List<Map<String, Object>> requests = FakeRequests.of("pinterest");
+        String mediaId = fakes().get("/_fakes/pinterest/posts").then().statusCode(200).extract().path("data[0].media.media_id");
+        assertThat(FakeRequests.lines(requests)).containsExactly("POST /v5/media 201", "POST /media-uploads/" + mediaId + " 204", "GET /v5/media/" + mediaId + " 200",
+                        "POST /v5/pins 201");
+        // The file and the form around it: more than the file's bytes, in one request.
+        String upload = (String) requests.get(1).get("body");
+        long formBytes = Long.parseLong(upload.substring(1, upload.indexOf(' ')));
+        assertThat(formBytes).isGreaterThan(size).isLessThan(size + 4096);
+        assertThat(mapper.readTree((String) requests.get(3).get("body"))).isEqualTo(mapper.readTree("{\"board_id\":\"" + BOARD_ID + "\","
+                + "\"description\":\"Noodles in a minute\","
+                + "\"media_source\":{\"source_type\":\"video_id\",\"cover_image_key_frame_time\":1,\"media_id\":\"" + mediaId + "\"}}"));
+        assertThat(target.getString("status")).isEqualTo("published");
+        assertThat(target.getInt("attempts")).isEqualTo(1);
+        assertThat(LiveYouTubeIT.awaitMediaBytes(live.key(), size)).isEqualTo(size);
+    }
+
     private static JsonPath pin(LiveWorkspace live, String accountId, String description) throws InterruptedException {
         String postId = LiveFacebookIT.post(live, body(accountId, description));
         return PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");

@@ -73,7 +73,8 @@ class LiveYouTubeIT {
         assertThat(((Map<?, ?>) video.get("snippet")).get("channelId")).isEqualTo(CHANNEL_ID);
     }
 
-    private static long awaitMediaBytes(String key, long expected) throws InterruptedException {
+    /** The workspace's {@code media_bytes} used, once it is {@code expected} or after 20 s. */
+    static long awaitMediaBytes(String key, long expected) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 20_000;
         long used = as(key).get("/usage").then().statusCode(200).extract().jsonPath().getLong("data.media_bytes.used");
         while (used != expected && System.currentTimeMillis() < deadline) {

@@ -2,6 +2,7 @@ package dev.herald.delivery.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 /**
  * The LinkedIn publisher ({@code herald.publishers.linkedin.*}). The base URL is the REST client's
@@ -21,4 +22,15 @@ public interface LinkedInConfig {
     /** How many of the author's latest posts a repeated attempt looks through for the one an unknown call may have made. */
     @WithDefault("20")
     int reconcileWindow();
+
+    /**
+     * How long after the upload, and then between checks, a video's status is asked for ({@code AVAILABLE} before
+     * its post is made, decision 147): each check is an attempt's round trip, and LinkedIn takes a minute or more.
+     */
+    @WithDefault("PT20S")
+    Duration videoCheckInterval();
+
+    /** A video LinkedIn is still processing this long after its upload is given up and uploaded anew. */
+    @WithDefault("PT30M")
+    Duration videoProcessingDeadline();
 }

@@ -26,6 +26,21 @@ public interface PinterestConfig {
     @WithDefault("25")
     int reconcileWindow();
 
+    /** How long after the upload, and then between checks, a video's media status is asked for (decision 148). */
+    @WithDefault("PT20S")
+    Duration videoCheckInterval();
+
+    /** A video Pinterest is still processing this long after its upload is given up and uploaded anew. */
+    @WithDefault("PT30M")
+    Duration videoProcessingDeadline();
+
+    /**
+     * The second of the video its pin's cover is taken from ({@code cover_image_key_frame_time}; Pinterest requires it
+     * or a cover image URL, and the post has none): 1 s, past a fade-in, within Pinterest's 4 s minimum length.
+     */
+    @WithDefault("1")
+    int videoCoverKeyFrameTime();
+
     @WithDefault("PT5S")
     Duration connectTimeout();
 

@@ -25,22 +25,37 @@ import java.util.function.Function;
  *                   its own publish call's outcome is unknown: the reference is kept for the next check); null when
  *                   the publisher never answers Processing
  * @param processing how often to check and for how long at most; null with {@code check}
+ * @param createPublishes whether the create call itself can publish; false where it only hands the platform media to
+ *                   process (an upload) and the post is made by a check: an interrupted create then needs no look
+ *                   before the next one, and a reconciler knows it published nothing (decision 146)
  */
 public record PlatformCalls(Function<ProviderAccess, Uni<PlatformAnswer>> create,
                             Function<ProviderAccess, Uni<PlatformAnswer>> find,
                             BiFunction<ProviderAccess, String, Uni<PlatformAnswer>> check,
-                            ProcessingLimits processing) {
+                            ProcessingLimits processing,
+                            boolean createPublishes) {
 
     public PlatformCalls {
         if ((check == null) != (processing == null)) {
             throw new IllegalArgumentException("a processing check needs its limits, and limits need a check");
         }
+        if (!createPublishes && check == null) {
+            throw new IllegalArgumentException("a create call that publishes nothing needs a check that does");
+        }
+    }
+
+    /** A publisher whose create call may publish, and may answer Processing for {@code check}. */
+    public PlatformCalls(Function<ProviderAccess, Uni<PlatformAnswer>> create,
+                         Function<ProviderAccess, Uni<PlatformAnswer>> find,
+                         BiFunction<ProviderAccess, String, Uni<PlatformAnswer>> check,
+                         ProcessingLimits processing) {
+        this(create, find, check, processing, true);
     }
 
     /** A publisher whose create call is final (published, refused or unknown) within the attempt. */
     public PlatformCalls(Function<ProviderAccess, Uni<PlatformAnswer>> create,
                          Function<ProviderAccess, Uni<PlatformAnswer>> find) {
-        this(create, find, null, null);
+        this(create, find, null, null, true);
     }
 
     /**

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
+import dev.herald.delivery.provider.media.MediaRefused;
+import dev.herald.delivery.provider.media.StreamingHttp;
 import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Reading a platform's HTTP answers the way every live publisher does. */
@@ -44,6 +47,47 @@ public final class PlatformResponses {
     /** A {@code Retry-After} header's value in seconds (the delta form), or null. */
     public static Integer retryAfterSeconds(String value) {
         return value != null && value.strip().matches("\\d{1,6}") ? Integer.parseInt(value.strip()) : null;
+    }
+
+    /**
+     * A check's failure that says nothing final about what the platform processed (a rate limit, an outage, a
+     * retryable refusal of the post made from it): an unknown outcome, so the ledger keeps the reference for the next
+     * check (decision 127) instead of dropping it and uploading again.
+     */
+    public static PlatformAnswer keptForNextCheck(PlatformAnswer answer) {
+        return answer instanceof PlatformAnswer.Refused refused && refused.error().retryable()
+                ? new PlatformAnswer.Unknown(refused.error()) : answer;
+    }
+
+    /**
+     * A platform's upload host refused the media's bytes ({@code what} says which): nothing was published, and an
+     * upload is started anew by the next attempt, so it is retryable unless the host judged the request itself
+     * (a 4xx other than 408 and 429).
+     */
+    public static PlatformAnswer uploadRefused(StreamingHttp.Answer answer, String what) {
+        int status = answer.status();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("provider_status", status);
+        Integer retryAfter = retryAfterSeconds(answer.header("Retry-After"));
+        if (status == 429 && retryAfter != null) {
+            details.put("retry_after_seconds", retryAfter);
+        }
+        boolean retryable = status == 429 || status == 408 || status >= 500 || status / 100 == 2;
+        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
+                message(what + "; nothing was published", status, ""), retryable, details));
+    }
+
+    /**
+     * An upload that broke off (the media's host or the platform's): nothing was published, and the next attempt
+     * uploads again; a source {@link MediaRefused refused} keeps its own error.
+     */
+    public static PlatformAnswer brokenUpload(String platform, Throwable failure) {
+        if (failure instanceof MediaRefused refused) {
+            return new PlatformAnswer.Refused(refused.error());
+        }
+        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, "The upload to " + platform + " broke off ("
+                + failure.getClass().getSimpleName() + "); nothing was published, and the next attempt uploads again.", true,
+                Map.of("reason", "upload_interrupted")));
     }
 
     /** "what (HTTP status: the platform's message)." with the message cut at 300 characters. */

@@ -4,6 +4,8 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.client.AccountsClient;
+import dev.herald.delivery.provider.media.MediaIngest;
+import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.repository.ProviderPublicationRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -33,6 +36,8 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class PublicationLedger {
     private static final Logger LOG = Logger.getLogger(PublicationLedger.class);
+    /** Prefixes a processing ref whose post call has been made and whose answer may be lost ({@link #postProcessed}). */
+    private static final String POSTING = "posting:";
 
     private final AccountsClient accounts;
     private final ProviderPublicationRepository publications;
@@ -66,11 +71,31 @@ public class PublicationLedger {
                         if (ProviderPublicationRepository.PROCESSING.equals(before.state())) {
                             return check(request, access.access(), calls, before, true);
                         }
-                        if (ProviderPublicationRepository.CALLING.equals(before.state())) {
+                        if (ProviderPublicationRepository.CALLING.equals(before.state()) && calls.createPublishes()) {
                             return find(request, access.access(), calls, true);
                         }
                         return create(request, access.access(), calls, true);
                     });
+        });
+    }
+
+    /**
+     * {@link #publish} for a publisher whose create call uploads the post's media through {@link MediaIngest}
+     * (decision 146): the source is measured, reserved and given an ingest slot only when bytes may move. A token an
+     * earlier attempt published answers its post, one the platform is processing is checked, and a reconciling
+     * request only looks: none of them touches the source (it may be gone since), and each settles the destination's
+     * media reservation with its outcome. {@code calls} are given the located source; without one (those three cases)
+     * their create call is never made.
+     */
+    public Uni<PublishOutcome> publishUploading(PublishRequest request, MediaIngest ingest,
+                                                Function<MediaSource.Located, PlatformCalls> calls) {
+        return publications.find(request.idempotencyToken()).flatMap(before -> {
+            boolean uploaded = before != null && (ProviderPublicationRepository.PUBLISHED.equals(before.state())
+                    || ProviderPublicationRepository.PROCESSING.equals(before.state()));
+            if (uploaded || request.reconciling()) {
+                return publish(request, calls.apply(null)).flatMap(outcome -> ingest.settle(request, outcome));
+            }
+            return ingest.ingest(request, source -> publish(request, calls.apply(source)));
         });
     }
 
@@ -135,6 +160,9 @@ public class PublicationLedger {
             return Uni.createFrom().failure(new IllegalStateException("token " + request.idempotencyToken()
                     + " is processing at " + request.platform().wireName() + " but its publisher makes no checks"));
         }
+        if (before.providerRef().startsWith(POSTING)) {
+            return findBeforePosting(request, access, calls, before, mayReplaceToken);
+        }
         return calls.check().apply(access, before.providerRef()).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
                 LOG.infof("post %s to account %s: published on %s after %d check(s)", request.postId(),
@@ -160,6 +188,50 @@ public class PublicationLedger {
             }
             return Uni.createFrom().failure(new IllegalStateException("a processing check answered " + answer));
         });
+    }
+
+    /**
+     * An earlier check found the media ready and started the post, but its answer was lost: the platform's latest posts
+     * are looked through first, as for a {@code calling} token, and only when they show none is the ref checked (and
+     * the post made) again.
+     */
+    private Uni<PublishOutcome> findBeforePosting(PublishRequest request, ProviderAccess access, PlatformCalls calls,
+                                                  ProviderPublicationRepository.Before before, boolean mayReplaceToken) {
+        String ref = before.providerRef().substring(POSTING.length());
+        return calls.find().apply(access).flatMap(answer -> {
+            if (answer instanceof PlatformAnswer.Published published) {
+                LOG.infof("post %s to account %s: an earlier %s call had published %s as %s", request.postId(),
+                        request.accountId(), request.platform().wireName(), ref, published.providerPostId());
+                return recordPublished(request, published);
+            }
+            if (answer instanceof PlatformAnswer.NotFound) {
+                ProviderPublicationRepository.Before unmarked = new ProviderPublicationRepository.Before(before.state(),
+                        before.providerPostId(), before.url(), ref, before.processingStartedAt(), before.checks());
+                return check(request, access, calls, unmarked, mayReplaceToken);
+            }
+            if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
+                return withFreshToken(request, access, fresh -> findBeforePosting(request, fresh, calls, before, false));
+            }
+            // Could not look: the mark stays, so a later attempt looks again rather than post.
+            return Uni.createFrom().item(couldNotLook(errorOf(answer)));
+        });
+    }
+
+    /**
+     * For a {@link PlatformCalls#check} that found what the platform processed ready and now makes the post from it
+     * itself (a LinkedIn post of an uploaded video, a pin of a Pinterest video, decision 146): the platform does not
+     * mark the media as used, so the token's ref is marked first, and an attempt that never learns the answer
+     * (a timeout, a 5xx, a dead worker) looks for the post before it posts again. An answer that created nothing
+     * (a refusal, a refused token) removes the mark; a retryable refusal (a rate limit) keeps the processed media for
+     * the next check ({@link PlatformResponses#keptForNextCheck}) rather than have it uploaded again.
+     */
+    public Uni<PlatformAnswer> postProcessed(PublishRequest request, String ref, Supplier<Uni<PlatformAnswer>> post) {
+        String token = request.idempotencyToken();
+        return publications.processingRef(token, POSTING + ref, Timestamps.now(clock))
+                .flatMap(marked -> post.get())
+                .flatMap(answer -> answer instanceof PlatformAnswer.Refused || answer instanceof PlatformAnswer.TokenRefused
+                        ? publications.processingRef(token, ref, Timestamps.now(clock)).replaceWith(PlatformResponses.keptForNextCheck(answer))
+                        : Uni.createFrom().item(answer));
     }
 
     private Uni<PublishOutcome> stillProcessing(PublishRequest request, PlatformCalls.ProcessingLimits limits,
@@ -204,8 +276,12 @@ public class PublicationLedger {
             }
             // A processing token is looked for like an interrupted call: a check may have sent the platform's last call
             // (media_publish) before the worker lost the target. A reconciler never checks, which could publish.
-            if (state == null || !(ProviderPublicationRepository.CALLING.equals(state.state())
-                    || ProviderPublicationRepository.PROCESSING.equals(state.state()))) {
+            // Where the create call publishes nothing (an upload), only a post call a check started (marked) can have.
+            boolean mayHavePublished = state != null
+                    && (ProviderPublicationRepository.CALLING.equals(state.state()) && calls.createPublishes()
+                    || ProviderPublicationRepository.PROCESSING.equals(state.state())
+                    && (calls.createPublishes() || state.providerRef().startsWith(POSTING)));
+            if (!mayHavePublished) {
                 return Uni.createFrom().item(PublishOutcome.failed(notPublished(request)));
             }
             return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access ->

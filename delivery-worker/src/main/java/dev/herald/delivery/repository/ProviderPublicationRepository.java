@@ -119,15 +119,27 @@ public class ProviderPublicationRepository {
     }
 
     /**
+     * Replaces a processing token's reference (the mark that a post is being made from what the platform processed,
+     * and its removal, decision 146); a token that left {@code processing} meanwhile is not touched.
+     */
+    public Uni<Void> processingRef(String token, String providerRef, Instant now) {
+        return ref(token, PROCESSING, providerRef, now);
+    }
+
+    /**
      * The call in flight got the platform's reference before it finished (TikTok's publish id, answered before any byte
      * of the upload moves): kept with the token still {@code calling}, so that the look after an unknown outcome can ask
      * the platform about it instead of guessing (decision 142).
      */
     public Uni<Void> callRef(String token, String providerRef, Instant now) {
+        return ref(token, CALLING, providerRef, now);
+    }
+
+    private Uni<Void> ref(String token, String state, String providerRef, Instant now) {
         return pool.preparedQuery("""
                         update provider_publications set provider_ref = $2, updated_at = $3
-                        where token = $1 and state = 'calling'""")
-                .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
+                        where token = $1 and state = $4""")
+                .execute(SqlParameters.of(token, providerRef, now, state)).replaceWithVoid();
     }
 
     /** The token's post when a call published it (its state {@code published}), read only. */

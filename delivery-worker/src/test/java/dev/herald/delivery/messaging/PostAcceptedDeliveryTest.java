@@ -26,6 +26,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostAcceptedEvent;
@@ -378,6 +379,54 @@ class PostAcceptedDeliveryTest {
         // usage-service was asked before the create call and before each check.
         assertThat(FakeUsageService.calls(target.reservationId(postId))).hasSize(4);
         assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
+    }
+
+    @Test
+    void aLivePinterestVideoIsUploadedOnceAndPinnedWhenPinterestHasProcessedItWithoutSpendingAttempts() throws Exception {
+        Target target = Target.of(Platform.PINTEREST, "acme_video_pins");
+        try (GeneratedMedia media = new GeneratedMedia()) {
+            PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Assembly in a minute",
+                    new Post.Media(media.file("assembly.mp4", 1_500_000), Post.Media.VIDEO), target);
+            ObjectNode options = event.post().platformOptions();
+            options.putObject("pinterest").put("board_id", "549755885175");
+            String postId = event.post().id();
+            String mediaId = "51" + postId.substring(4, 14).replaceAll("[^0-9]", "7");
+            var fake = FakePlatformApis.client();
+            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+                            {"data":{"account_id":"%s","platform":"pinterest","external_id":"1122334455",
+                             "access_token":"pina-live","expires_at":null}}""".formatted(target.accountId()))));
+            String upload = "/pinterest-upload-" + postId + "/";
+            fake.register(post(urlPathEqualTo("/v5/media")).willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
+                    .withBody("{\"media_id\":\"" + mediaId + "\",\"media_type\":\"video\",\"upload_url\":\"http://127.0.0.1:"
+                            + Integer.getInteger("herald.test.fake-platforms.port") + upload + "\",\"upload_parameters\":{\"key\":\"k\"}}")));
+            fake.register(post(urlPathEqualTo(upload)).willReturn(aResponse().withStatus(204)));
+            String[] statuses = {"registered", "processing", "succeeded"};
+            for (int i = 0; i < statuses.length; i++) {
+                fake.register(get(urlPathEqualTo("/v5/media/" + mediaId)).inScenario(mediaId)
+                        .whenScenarioStateIs(i == 0 ? Scenario.STARTED : "check " + i)
+                        .willReturn(okJson("{\"media_id\":\"" + mediaId + "\",\"status\":\"" + statuses[i] + "\"}"))
+                        .willSetStateTo("check " + (i + 1)));
+            }
+            fake.register(post(urlPathEqualTo("/v5/pins")).withRequestBody(matchingJsonPath("$.media_source.media_id", equalTo(mediaId)))
+                    .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json").withBody("{\"id\":\"p-" + mediaId + "\"}")));
+
+            send(event);
+
+            JsonNode completed = onlyCompletion(postId, target.accountId());
+            assertThat(completed.get("status").asText()).isEqualTo("published");
+            assertThat(completed.get("attempts").asInt()).as("the upload and three checks were one attempt").isEqualTo(1);
+            assertThat(completed.get("provider_post_id").asText()).isEqualTo("p-" + mediaId);
+            fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/v5/media")));
+            fake.verifyThat(1, postRequestedFor(urlPathEqualTo(upload)));
+            fake.verifyThat(3, getRequestedFor(urlPathEqualTo("/v5/media/" + mediaId)));
+            fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/v5/pins")));
+            assertThat(media.requests()).filteredOn(request -> "GET".equals(request.method())).hasSize(1);
+            assertThat(rows("select state, provider_ref, checks from provider_publications where token = ?",
+                    PublishRequest.tokenOf(postId, target.accountId()))).singleElement()
+                    .satisfies(row -> assertThat(row).containsEntry("state", "published").containsEntry("checks", 3));
+            assertThat(FakeUsageService.mediaCalls(UsageReservation.mediaBytesId(postId, target.accountId())))
+                    .extracting(FakeUsageService.MediaCall::kind).containsExactly("reserve", "consume");
+        }
     }
 
     /** Instagram's side of a live Reel of one post: the account's token, its container's statuses, media_publish. */

@@ -27,6 +27,8 @@ public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
                 "quarkus.rest-client.instagram-graph.url", url + "/ig/v24.0",
                 "herald.publishers.instagram.status-interval", "PT0.05S",
                 "herald.publishers.instagram.reels-check-interval", "PT1S",
+                "herald.publishers.linkedin.video-check-interval", "PT1S",
+                "herald.publishers.pinterest.video-check-interval", "PT1S",
                 "quarkus.rest-client.accounts-service.url", url,
                 "herald.delivery.reconcile.interval", "PT0.2S",
                 "herald.publishers.youtube.api-url", url,

@@ -71,6 +71,11 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
         return List.copyOf(MEDIA_CALLS.getOrDefault(reservationId, List.of()));
     }
 
+    /** The kinds of the media calls made for {@code reservationId}, in order ({@code reserve}, {@code consume}, ...). */
+    public static List<String> mediaCallKinds(String reservationId) {
+        return mediaCalls(reservationId).stream().map(MediaCall::kind).toList();
+    }
+
     private static final Map<String, Answer> ANSWERS = new ConcurrentHashMap<>();
     private static final Map<String, List<Call>> CALLS = new ConcurrentHashMap<>();
     private static HttpServer server;

@@ -193,11 +193,13 @@ final class PostRules {
                     url("link");
                 }
                 case LINKEDIN -> {
-                    known("visibility");
+                    known("visibility", "alt_text");
                     String visibility = string("visibility", false, 1, 20);
                     if (visibility != null && !LINKEDIN_VISIBILITY.contains(visibility)) {
                         reject(prefix + "visibility", "invalid_value", prefix + "visibility must be PUBLIC or CONNECTIONS.");
                     }
+                    // An image post's alternative text (LinkedIn's altText, at most 4086 characters; decision 150).
+                    string("alt_text", false, 1, 4086);
                 }
             }
         }

@@ -97,6 +97,22 @@ class PostResourceTest {
     }
 
     @Test
+    void aLinkedInImagePostTakesItsAltTextWithinLinkedInsLimit() {
+        String linkedIn = account("linkedin", null);
+        String image = "\"media\":{\"url\":\"https://cdn.example.com/office.png\",\"type\":\"image\"},";
+        posting(workspace, Mode.TEST)
+                .body("{\"text\":\"Our office\",\"account_ids\":[\"" + linkedIn + "\"]," + image
+                        + "\"platform_options\":{\"linkedin\":{\"visibility\":\"CONNECTIONS\",\"alt_text\":\"The team on the roof\"}}}")
+                .post("/posts").then().statusCode(202)
+                .body("data.platform_options.linkedin.alt_text", equalTo("The team on the roof"));
+        posting(workspace, Mode.TEST)
+                .body("{\"text\":\"Our office\",\"account_ids\":[\"" + linkedIn + "\"]," + image
+                        + "\"platform_options\":{\"linkedin\":{\"alt_text\":\"" + "a".repeat(4087) + "\"}}}")
+                .post("/posts").then().statusCode(422)
+                .body("error.details.errors.field", hasItems("platform_options.linkedin.alt_text"));
+    }
+
+    @Test
     void validationReportsEveryFailingFieldAtOnceAndChargesNothing() {
         String tiktok = account("tiktok", null);
         String youtube = account("youtube", null);

@@ -8,12 +8,17 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
+import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * LinkedIn below {@code /linkedin}: both of its hosts share the prefix, since their paths do not overlap.
@@ -28,6 +33,14 @@ import java.util.Set;
  * {@code POST /rest/posts} answers 201 with the URN in {@code x-restli-id}; {@code GET /rest/posts?q=author} lists
  * the author's posts, and like LinkedIn refuses (403) to read a member's posts without {@code r_member_social} or an
  * organization's without {@code r_organization_social}. {@code /rest} calls need {@code LinkedIn-Version}.</li>
+ * <li>The Images and Videos APIs' uploads
+ * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api, .../videos-api):
+ * {@code POST /rest/images?action=initializeUpload} answers an image URN and an {@code uploadUrl} below
+ * {@code /dms-uploads/} on the fake's own host; {@code POST /rest/videos?action=initializeUpload} a video URN and
+ * one upload instruction per 4 MiB part; each {@code PUT} there answers {@code 201} (a video part {@code 200} with an
+ * {@code ETag}); {@code POST /rest/videos?action=finalizeUpload} checks the parts' ETags in order, and
+ * {@code GET /rest/videos/{urn}} then answers {@code AVAILABLE} (the fake processes at once). A post's
+ * {@code content.media.id} must name an uploaded image or a finalized video.</li>
  * </ul>
  * Errors are LinkedIn's {@code {"status", "serviceErrorCode", "code", "message"}}; OAuth errors
  * {@code {"error", "error_description"}}.
@@ -43,8 +56,38 @@ public class LinkedInFake extends StatefulPlatformFake {
     private static final Duration ACCESS_LIFETIME = Duration.ofDays(60);
     private static final Duration REFRESH_LIFETIME = Duration.ofDays(365);
 
+    private static final String UPLOADS = "/dms-uploads/";
+    private static final long VIDEO_PART_BYTES = 4L * 1024 * 1024;
+
+    /** Media an owner registered, by URN: its upload state and, for a video, its parts' upload ids. */
+    private record Media(String urn, String owner, String status, List<String> parts) {
+        Media withStatus(String other) {
+            return new Media(urn, owner, other, parts);
+        }
+    }
+
+    /** By URN. */
+    private final Map<String, Media> media = new ConcurrentHashMap<>();
+    /** Upload id (the last path segment of an upload URL) to its media's URN. */
+    private final Map<String, String> uploads = new ConcurrentHashMap<>();
+    /** A video part's upload id to the ETag its PUT answered. */
+    private final Map<String, String> partEtags = new ConcurrentHashMap<>();
+
     public LinkedInFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
+    }
+
+    @Override
+    public boolean receivesBytes(String method, String path) {
+        return "PUT".equals(method) && path.startsWith(UPLOADS);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        media.clear();
+        uploads.clear();
+        partEtags.clear();
     }
 
     @Override
@@ -67,6 +110,10 @@ public class LinkedInFake extends StatefulPlatformFake {
         }
         if (request.is("POST", "/oauth/v2/revoke")) {
             return revoke(request);
+        }
+        List<String> upload = request.match("PUT", UPLOADS + "([A-Za-z0-9-]+)");
+        if (upload != null) {
+            return receive(upload.get(0), request);
         }
         if (request.path().startsWith("/rest/") && request.header("linkedin-version") == null) {
             return error(400, 0, "VERSION_MISSING", "A version must be present. Please specify a version by adding the"
@@ -99,6 +146,20 @@ public class LinkedInFake extends StatefulPlatformFake {
         }
         if (request.is("POST", "/rest/posts")) {
             return createPost(request, grant(request));
+        }
+        if (request.is("POST", "/rest/(images|videos)") && "initializeUpload".equals(request.queryParameter("action"))) {
+            return initializeUpload(request, request.path().endsWith("videos"));
+        }
+        if (request.is("POST", "/rest/videos") && "finalizeUpload".equals(request.queryParameter("action"))) {
+            return finalizeUpload(request);
+        }
+        List<String> video = request.match("GET", "/rest/videos/(urn%3Ali%3Avideo%3A[A-Za-z0-9_-]+)");
+        if (video != null) {
+            Media found = media.get(URLDecoder.decode(video.get(0), StandardCharsets.UTF_8));
+            if (found == null) {
+                return error(404, 0, "NOT_FOUND", "Not Found");
+            }
+            return json(200, object().put("id", found.urn()).put("owner", found.owner()).put("status", found.status()));
         }
         if (request.is("GET", "/rest/posts")) {
             return postsByAuthor(request, grant(request));
@@ -189,12 +250,95 @@ public class LinkedInFake extends StatefulPlatformFake {
                         + " default value");
             }
         }
+        String mediaUrn = post.path("content").path("media").path("id").asText(null);
+        if (mediaUrn != null) {
+            Media attached = media.get(mediaUrn);
+            if (attached == null || !"AVAILABLE".equals(attached.status()) || !attached.owner().equals(author)) {
+                return error(422, 0, "UNPROCESSABLE_ENTITY", "/content/media/id :: " + mediaUrn
+                        + " is not an available upload of the author");
+            }
+        }
         String urn = "urn:li:share:" + FakeIds.digits(19);
         long now = Instant.now().toEpochMilli();
         ObjectNode stored = ((ObjectNode) post.deepCopy()).put("id", urn).put("createdAt", now).put("lastModifiedAt", now)
                 .put("publishedAt", now);
         publish(stored);
         return FakeResponse.empty(201).withHeader("x-restli-id", urn).withHeader("x-linkedin-id", urn);
+    }
+
+    /** Registers an image or a video of the owner; its upload URL(s) on the host the caller reached the fake at. */
+    private FakeResponse initializeUpload(FakeRequest request, boolean video) {
+        if (!"2.0.0".equals(request.header("x-restli-protocol-version"))) {
+            return error(400, 0, "BAD_REQUEST", "X-Restli-Protocol-Version 2.0.0 is required.");
+        }
+        JsonNode body = jsonBody(request);
+        JsonNode initialize = body == null ? null : body.path("initializeUploadRequest");
+        String owner = initialize == null ? "" : initialize.path("owner").asText("");
+        if (!PERSON_URN.equals(owner) && !ORGANIZATION_URN.equals(owner)) {
+            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: the owner " + owner);
+        }
+        String base = "http://" + request.header("host") + "/" + platform() + UPLOADS;
+        long expiresAt = Instant.now().plus(Duration.ofDays(1)).toEpochMilli();
+        ObjectNode value = object();
+        if (!video) {
+            String urn = "urn:li:image:" + FakeIds.alphanumeric(19);
+            String uploadId = FakeIds.alphanumeric(24);
+            media.put(urn, new Media(urn, owner, "WAITING_UPLOAD", List.of(uploadId)));
+            uploads.put(uploadId, urn);
+            value.put("uploadUrlExpiresAt", expiresAt).put("uploadUrl", base + uploadId).put("image", urn);
+            return json(200, object().set("value", value));
+        }
+        long size = initialize.path("fileSizeBytes").asLong(0);
+        if (size <= 0) {
+            return error(422, 0, "UNPROCESSABLE_ENTITY", "/initializeUploadRequest/fileSizeBytes :: must be positive");
+        }
+        String urn = "urn:li:video:" + FakeIds.alphanumeric(19);
+        List<String> parts = new ArrayList<>();
+        ArrayNode instructions = value.put("uploadUrlsExpireAt", expiresAt).put("video", urn).put("uploadToken", "")
+                .putArray("uploadInstructions");
+        for (long first = 0; first < size; first += VIDEO_PART_BYTES) {
+            String uploadId = FakeIds.alphanumeric(24);
+            parts.add(uploadId);
+            uploads.put(uploadId, urn);
+            instructions.addObject().put("uploadUrl", base + uploadId).put("firstByte", first)
+                    .put("lastByte", Math.min(size, first + VIDEO_PART_BYTES) - 1);
+        }
+        media.put(urn, new Media(urn, owner, "WAITING_UPLOAD", List.copyOf(parts)));
+        return json(200, object().set("value", value));
+    }
+
+    /** Bytes for an upload URL: an image is then available; a video part answers its ETag for the finalize call. */
+    private FakeResponse receive(String uploadId, FakeRequest request) {
+        String urn = uploads.get(uploadId);
+        ReceivedBytes bytes = request.upload();
+        if (urn == null || bytes == null || bytes.size() == 0) {
+            return error(400, 0, "BAD_REQUEST", "No upload is waiting at this URL, or it carried no bytes.");
+        }
+        if (urn.startsWith("urn:li:image:")) {
+            media.computeIfPresent(urn, (key, image) -> image.withStatus("AVAILABLE"));
+            return FakeResponse.empty(201);
+        }
+        String etag = "\"" + bytes.sha256().substring(0, 32) + "\"";
+        partEtags.put(uploadId, etag);
+        return FakeResponse.empty(200).withHeader("ETag", etag);
+    }
+
+    private FakeResponse finalizeUpload(FakeRequest request) {
+        JsonNode body = jsonBody(request);
+        JsonNode finalize = body == null ? null : body.path("finalizeUploadRequest");
+        Media video = finalize == null ? null : media.get(finalize.path("video").asText(""));
+        if (video == null) {
+            return error(404, 0, "NOT_FOUND", "Not Found");
+        }
+        List<String> expected = video.parts().stream().map(partEtags::get).toList();
+        List<String> given = new ArrayList<>();
+        finalize.path("uploadedPartIds").forEach(id -> given.add(id.asText()));
+        if (!expected.equals(given)) {
+            return error(400, 0, "BAD_REQUEST", "/finalizeUploadRequest/uploadedPartIds :: the parts' ETags, in order, were "
+                    + "expected (" + given.size() + " of " + expected.size() + " given)");
+        }
+        media.put(video.urn(), video.withStatus("AVAILABLE"));
+        return FakeResponse.empty(200);
     }
 
     private FakeResponse postsByAuthor(FakeRequest request, IssuedGrant grant) {

@@ -8,6 +8,7 @@ import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
+import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -16,6 +17,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Pinterest API v5 below {@code /pinterest} (its production and sandbox hosts both point here).
@@ -26,6 +28,12 @@ import java.util.Set;
  * <li>{@code /v5/user_account}; {@code /v5/boards} (one board), {@code /v5/boards/{id}/sections} (none).</li>
  * <li>{@code POST /v5/pins} (https://developers.pinterest.com/docs/api/v5/pins-create) with
  * {@code media_source.source_type} {@code image_url}: 201 and the pin; {@code GET /v5/boards/{id}/pins}.</li>
+ * <li>Video pins (https://developers.pinterest.com/docs/api/v5/media-create, .../media-get): {@code POST /v5/media}
+ * registers an upload whose {@code upload_url} is on the fake's own host below {@code /media-uploads/} (Pinterest's
+ * is a presigned S3 form; the fake counts and hashes the form it gets, it does not parse it), {@code GET
+ * /v5/media/{id}} answers {@code registered} until the upload, then {@code succeeded} (the fake processes at once),
+ * and a pin's {@code media_source.source_type} {@code video_id} must name a succeeded upload and give
+ * {@code cover_image_url} or {@code cover_image_key_frame_time}.</li>
  * </ul>
  * Errors are Pinterest's {@code {"code", "message"}}.
  */
@@ -37,8 +45,24 @@ public class PinterestFake extends StatefulPlatformFake {
     private static final Duration ACCESS_LIFETIME = Duration.ofDays(30);
     private static final Duration REFRESH_LIFETIME = Duration.ofDays(60);
 
+    private static final String UPLOADS = "/media-uploads/";
+
+    /** Registered video uploads by media id: {@code registered}, then {@code succeeded} once their bytes came. */
+    private final Map<String, String> mediaStatus = new ConcurrentHashMap<>();
+
     public PinterestFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
+    }
+
+    @Override
+    public boolean receivesBytes(String method, String path) {
+        return "POST".equals(method) && path.startsWith(UPLOADS);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        mediaStatus.clear();
     }
 
     @Override
@@ -58,6 +82,10 @@ public class PinterestFake extends StatefulPlatformFake {
         }
         if (request.is("POST", "/v5/oauth/token")) {
             return token(request);
+        }
+        List<String> upload = request.match("POST", UPLOADS + "([0-9]+)");
+        if (upload != null) {
+            return receive(upload.get(0), request);
         }
         IssuedTokens.State state = tokenState(request);
         if (state != IssuedTokens.State.VALID) {
@@ -89,6 +117,17 @@ public class PinterestFake extends StatefulPlatformFake {
         }
         if (request.is("POST", "/v5/pins")) {
             return createPin(request, grant);
+        }
+        if (request.is("POST", "/v5/media")) {
+            return registerMedia(request, grant);
+        }
+        List<String> registered = request.match("GET", "/v5/media/([0-9]+)");
+        if (registered != null) {
+            String status = mediaStatus.get(registered.get(0));
+            if (status == null) {
+                return error(404, 4, "Media upload not found.");
+            }
+            return json(200, object().put("media_id", registered.get(0)).put("media_type", "video").put("status", status));
         }
         List<String> pinsOf = request.match("GET", "/v5/boards/([0-9]+)/pins");
         if (pinsOf != null) {
@@ -145,6 +184,38 @@ public class PinterestFake extends StatefulPlatformFake {
                 .put("expires_in", ACCESS_LIFETIME.toSeconds()).put("scope", String.join(",", scopes));
     }
 
+    private FakeResponse registerMedia(FakeRequest request, IssuedGrant grant) {
+        if (!grant.scopes().contains("pins:write")) {
+            return error(403, 29, "You are not permitted to access that resource (pins:write is required).");
+        }
+        JsonNode body = jsonBody(request);
+        if (body == null || !"video".equals(body.path("media_type").asText())) {
+            return error(400, 1, "Invalid request body: media_type must be video.");
+        }
+        String mediaId = FakeIds.digits(19);
+        mediaStatus.put(mediaId, "registered");
+        ObjectNode answer = object().put("media_id", mediaId).put("media_type", "video")
+                .put("upload_url", "http://" + request.header("host") + "/" + platform() + UPLOADS + mediaId);
+        answer.putObject("upload_parameters").put("x-amz-date", "20260101T000000Z").put("x-amz-signature", FakeIds.alphanumeric(64).toLowerCase())
+                .put("x-amz-security-token", FakeIds.token("IQoJ", 60)).put("x-amz-algorithm", "AWS4-HMAC-SHA256")
+                .put("key", "uploads/" + mediaId + ".mp4").put("policy", FakeIds.alphanumeric(80))
+                .put("x-amz-credential", "ASIAFAKE/20260101/us-east-1/s3/aws4_request").put("Content-Type", "multipart/form-data");
+        return json(201, answer);
+    }
+
+    /** The presigned form POST of a registered upload: S3's empty 204, and the media is processed at once. */
+    private FakeResponse receive(String mediaId, FakeRequest request) {
+        String contentType = request.header("content-type");
+        ReceivedBytes bytes = request.upload();
+        if (!mediaStatus.containsKey(mediaId) || bytes == null || bytes.size() == 0 || contentType == null
+                || !contentType.startsWith("multipart/form-data")) {
+            return FakeResponse.html(400, "<Error><Code>InvalidRequest</Code><Message>A multipart form POST to a registered"
+                    + " upload is expected.</Message></Error>");
+        }
+        mediaStatus.put(mediaId, "succeeded");
+        return FakeResponse.empty(204);
+    }
+
     private FakeResponse createPin(FakeRequest request, IssuedGrant grant) {
         if (!grant.scopes().contains("pins:write")) {
             return error(403, 29, "You are not permitted to access that resource (pins:write is required).");
@@ -157,8 +228,15 @@ public class PinterestFake extends StatefulPlatformFake {
             return error(404, 3, "Board not found.");
         }
         JsonNode source = pin.get("media_source");
-        if (!"image_url".equals(source.path("source_type").asText()) || !source.path("url").asText("").startsWith("http")) {
-            return error(400, 1, "Invalid request body: only media_source.source_type image_url with a url is faked.");
+        boolean video = "video_id".equals(source.path("source_type").asText());
+        if (video && !"succeeded".equals(mediaStatus.get(source.path("media_id").asText("")))) {
+            return error(400, 1, "Invalid request body: media_source.media_id is not a succeeded media upload.");
+        }
+        if (video && !source.hasNonNull("cover_image_url") && !source.hasNonNull("cover_image_key_frame_time")) {
+            return error(400, 1, "Invalid request body: a video pin needs cover_image_url or cover_image_key_frame_time.");
+        }
+        if (!video && (!"image_url".equals(source.path("source_type").asText()) || !source.path("url").asText("").startsWith("http"))) {
+            return error(400, 1, "Invalid request body: only media_source.source_type image_url with a url, or video_id, is faked.");
         }
         ObjectNode created = object().put("id", FakeIds.digits(18))
                 .put("created_at", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toLocalDateTime().toString())
@@ -170,7 +248,11 @@ public class PinterestFake extends StatefulPlatformFake {
                 created.putNull(field);
             }
         }
-        created.putObject("media").put("media_type", "image").put("source_url", source.get("url").asText());
+        if (video) {
+            created.putObject("media").put("media_type", "video").put("media_id", source.get("media_id").asText());
+        } else {
+            created.putObject("media").put("media_type", "image").put("source_url", source.get("url").asText());
+        }
         created.put("is_owner", true);
         publish(created);
         return json(201, created);

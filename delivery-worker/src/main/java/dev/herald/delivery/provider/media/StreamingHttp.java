@@ -123,14 +123,30 @@ public final class StreamingHttp {
      */
     public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length,
                               ReadStream<Buffer> body, Runnable closeBody) {
+        return stream(method, endpoint, headers, Buffer.buffer(), length, body, Buffer.buffer(), closeBody);
+    }
+
+    /**
+     * A body framed by small parts of its own: {@code before}, then exactly {@code length} bytes of {@code body}, then
+     * {@code after} (a multipart form around a file).
+     */
+    public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, Buffer before, long length,
+                              ReadStream<Buffer> body, Buffer after, Runnable closeBody) {
         AtomicReference<HttpClientRequest> sending = new AtomicReference<>();
         Future<Answer> answer = client.request(options(method, endpoint, headers)).compose(request -> {
             sending.set(request);
-            request.putHeader("Content-Length", Long.toString(length));
+            request.putHeader("Content-Length", Long.toString(before.length() + length + after.length()));
             Future<HttpClientResponse> response = request.response();
-            body.pipe().endOnFailure(false).to(request).onFailure(failure -> {
-                request.reset(0, failure);
-                closeBody.run();
+            if (before.length() > 0) {
+                request.write(before);
+            }
+            body.pipe().endOnSuccess(false).endOnFailure(false).to(request).onComplete(piped -> {
+                if (piped.succeeded()) {
+                    request.end(after);
+                } else {
+                    request.reset(0, piped.cause());
+                    closeBody.run();
+                }
             });
             return response.compose(StreamingHttp::read).onFailure(failure -> closeBody.run());
         });

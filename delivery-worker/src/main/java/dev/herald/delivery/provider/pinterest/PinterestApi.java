@@ -26,6 +26,20 @@ public interface PinterestApi {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<Response> createPin(@HeaderParam("Authorization") String bearer, String body);
 
+    /**
+     * Registers a video upload ({@code {"media_type": "video"}}); {@code 201} with {@code media_id}, {@code upload_url} and
+     * the {@code upload_parameters} to send along with the file.
+     */
+    @POST
+    @Path("/media")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> registerMedia(@HeaderParam("Authorization") String bearer, String body);
+
+    /** A registered upload's {@code status}: {@code registered}, {@code processing}, {@code succeeded} or {@code failed}. */
+    @GET
+    @Path("/media/{mediaId}")
+    Uni<Response> media(@HeaderParam("Authorization") String bearer, @PathParam("mediaId") String mediaId);
+
     /** A board's pins, newest first ({@code {"items": [...], "bookmark": ...}}). */
     @GET
     @Path("/boards/{boardId}/pins")

@@ -99,20 +99,14 @@ public class TikTokPublisher implements Publisher {
         if (unpublishable != null) {
             return Uni.createFrom().item(PublishOutcome.failed(unpublishable));
         }
-        return publications.find(request.idempotencyToken()).flatMap(before -> {
-            if (before != null && (ProviderPublicationRepository.PUBLISHED.equals(before.state())
-                    || ProviderPublicationRepository.PROCESSING.equals(before.state()))) {
-                // TikTok has every byte: a check (or the post) needs no source, which may be gone since.
-                return ledger.publish(request, calls(request, null)).flatMap(outcome -> ingest.settle(request, outcome));
-            }
-            return ingest.ingest(request, source -> ledger.publish(request, calls(request, source)));
-        });
+        // Once TikTok has every byte, a check (or the post) needs no source, which may be gone since (decision 146).
+        return ledger.publishUploading(request, ingest, source -> calls(request, source));
     }
 
     /** Asks TikTok about the publish id the ledger kept, never uploads (decision 140); the reservation follows the answer. */
     @Override
     public Uni<PublishOutcome> reconcile(PublishRequest request) {
-        return ledger.publish(request, calls(request, null)).flatMap(outcome -> ingest.settle(request, outcome));
+        return ledger.publishUploading(request, ingest, source -> calls(request, source));
     }
 
     private static TargetError unpublishable(PublishRequest request) {

@@ -289,16 +289,6 @@ class LinkedInPublisherTest {
         assertThat(outcome.error().details()).isEqualTo(Map.of("provider_status", 422, "provider_code", "100"));
     }
 
-    @Test
-    void postsWithMediaAreNotSentYet() {
-        PublishOutcome outcome = publish("With a picture", new Post.Media("https://cdn.example.com/a.png", Post.Media.IMAGE), 1);
-
-        assertThat(outcome.published()).isFalse();
-        assertThat(outcome.error().code()).isEqualTo("publisher_unavailable");
-        assertThat(outcome.error().retryable()).isFalse();
-        assertThat(fake.find(postRequestedFor(WireMock.anyUrl()))).isEmpty();
-    }
-
     private static String sha256(String text) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     }

@@ -120,12 +120,4 @@ class PinterestPublisherTest {
         assertThat(fake.find(getRequestedFor(urlPathEqualTo("/v5/boards/" + BOARD + "/pins"))).get(0)
                 .queryParameter("page_size").firstValue()).isEqualTo("25");
     }
-
-    @Test
-    void videoPinsAreNotSentYet() {
-        PublishOutcome outcome = publish("A clip", new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO), options(), 1);
-
-        assertThat(outcome.error().code()).isEqualTo("publisher_unavailable");
-        assertThat(fake.find(postRequestedFor(WireMock.anyUrl()))).isEmpty();
-    }
 }

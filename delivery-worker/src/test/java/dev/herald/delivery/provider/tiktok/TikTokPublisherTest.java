@@ -20,13 +20,12 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
-import dev.herald.common.wire.UsageReservation;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.delivery.support.GeneratedMedia;
-import dev.herald.delivery.support.LiveTarget;
+import dev.herald.delivery.support.UploadingPublisherTest;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -35,8 +34,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +48,7 @@ import org.junit.jupiter.api.Test;
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
-class TikTokPublisherTest {
+class TikTokPublisherTest extends UploadingPublisherTest {
     private static final String OPEN_ID = "-000OBT5Ct_JuMQ8UZoTjPMEu8Pj3LYI7Q7K";
     private static final String CREATOR_INFO = "/v2/post/publish/creator_info/query/";
     private static final String INIT = "/v2/post/publish/video/init/";
@@ -62,32 +59,14 @@ class TikTokPublisherTest {
     private static final String PUBLISH_ID = "v_pub_file~v2-1.7312345678901234567";
     private static final String POST_ID = "7312345678901234567";
 
-    private static GeneratedMedia media;
-
     @Inject
     TikTokPublisher publisher;
 
-    private LiveTarget target;
-    private WireMock fake;
-    private String reservationId;
     private Post.Media video;
-
-    @BeforeAll
-    static void mediaHost() throws Exception {
-        media = new GeneratedMedia();
-    }
-
-    @AfterAll
-    static void stopMediaHost() throws Exception {
-        media.close();
-    }
 
     @BeforeEach
     void newTarget() {
-        FakeUsageService.ensureStarted();
-        target = new LiveTarget(Platform.TIKTOK, OPEN_ID, "act.example12345");
-        fake = target.fake;
-        reservationId = UsageReservation.mediaBytesId(target.postId, target.accountId);
+        newTarget(Platform.TIKTOK, OPEN_ID, "act.example12345");
         video = new Post.Media(media.file(target.postId + ".mp4", SIZE), Post.Media.VIDEO);
     }
 
@@ -156,10 +135,6 @@ class TikTokPublisherTest {
     private List<LoggedRequest> chunksOf(String uploadId) {
         return fake.find(putRequestedFor(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo(uploadId))).stream()
                 .sorted(Comparator.comparingLong(chunk -> Long.parseLong(chunk.getHeader("Content-Range").split("[ -]")[1]))).toList();
-    }
-
-    private List<String> mediaCallKinds() {
-        return FakeUsageService.mediaCalls(reservationId).stream().map(FakeUsageService.MediaCall::kind).toList();
     }
 
     private List<String> sourceRequests() {

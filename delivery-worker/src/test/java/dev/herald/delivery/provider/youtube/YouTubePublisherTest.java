@@ -21,13 +21,13 @@ import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
-import dev.herald.common.wire.UsageReservation;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.delivery.support.GeneratedMedia;
 import dev.herald.delivery.support.LiveTarget;
+import dev.herald.delivery.support.UploadingPublisherTest;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -37,8 +37,6 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,38 +49,20 @@ import org.junit.jupiter.api.Test;
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
-class YouTubePublisherTest {
+class YouTubePublisherTest extends UploadingPublisherTest {
     private static final String CHANNEL = "UC_x5XG1OV2P6uZZ5FSM9Ttw";
     private static final String INIT = "/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status";
     private static final String UPLOADS = "/upload/youtube/v3/videos";
     private static final long SIZE = 1_048_699;
 
-    private static GeneratedMedia media;
-
     @Inject
     YouTubePublisher publisher;
 
-    private LiveTarget target;
-    private WireMock fake;
-    private String reservationId;
     private Post.Media video;
-
-    @BeforeAll
-    static void mediaHost() throws Exception {
-        media = new GeneratedMedia();
-    }
-
-    @AfterAll
-    static void stopMediaHost() throws Exception {
-        media.close();
-    }
 
     @BeforeEach
     void newTarget() {
-        FakeUsageService.ensureStarted();
-        target = new LiveTarget(Platform.YOUTUBE, CHANNEL, "ya29.token");
-        fake = target.fake;
-        reservationId = UsageReservation.mediaBytesId(target.postId, target.accountId);
+        newTarget(Platform.YOUTUBE, CHANNEL, "ya29.token");
         video = new Post.Media(media.file(target.postId + ".mp4", SIZE), Post.Media.VIDEO);
     }
 
@@ -114,10 +94,6 @@ class YouTubePublisherTest {
     private static String videoResource(String id) {
         return "{\"kind\":\"youtube#video\",\"id\":\"" + id + "\",\"snippet\":{\"channelId\":\"" + CHANNEL + "\"},"
                 + "\"status\":{\"uploadStatus\":\"uploaded\",\"privacyStatus\":\"unlisted\"}}";
-    }
-
-    private List<String> mediaCallKinds() {
-        return FakeUsageService.mediaCalls(reservationId).stream().map(FakeUsageService.MediaCall::kind).toList();
     }
 
     private static String sha256(byte[] bytes) {
