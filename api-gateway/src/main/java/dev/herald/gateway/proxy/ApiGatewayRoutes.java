@@ -260,11 +260,14 @@ public class ApiGatewayRoutes {
                         Map.of(API_REQUESTS_USED_CLAIM, verdict.meteredUsed()))
                 : tokens.tokenFor(key);
         proxy.forward(rc, route.upstream(), servicePath(rc), jwt, body, (status, headers) -> {
-            if (route.metered() && !counts(status, headers)) {
-                admission.refund(verdict).subscribe().with(ignored -> { },
-                        failure -> LOG.warnf("request %s: refund of an uncounted request failed: %s",
-                                rc.request().getHeader("x-request-id"), failure.toString()));
+            if (!route.metered() || counts(status, headers)) {
+                return Uni.createFrom().voidItem();
             }
+            // Given back before the answer leaves: a usage read right after a free replay must not still count it.
+            return admission.refund(verdict).onFailure().invoke(failure -> LOG.warnf(
+                            "request %s: refund of an uncounted request failed: %s", rc.request().getHeader("x-request-id"),
+                            failure.toString()))
+                    .onFailure().recoverWithNull();
         });
     }
 

@@ -5,6 +5,7 @@ import dev.herald.common.rest.RequestIdRoute;
 import dev.herald.common.rest.RequestIds;
 import dev.herald.gateway.config.ServicesConfig;
 import dev.herald.gateway.routing.Upstream;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -20,7 +21,7 @@ import java.net.URI;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import org.jboss.logging.Logger;
 
 /**
@@ -62,11 +63,12 @@ public class ServiceProxy {
     }
 
     /**
-     * Forwards the request; {@code onAnswer} learns the status and headers the customer gets (503 when
-     * the service could not be reached), for metering.
+     * Forwards the request; {@code onAnswer} learns the status and headers the customer gets (503 when the service
+     * could not be reached), for metering, and the answer leaves only once what it returns has completed: a unit given
+     * back for an answer that does not count is then already back when the customer sends the next request.
      */
     public void forward(RoutingContext rc, Upstream upstream, String servicePath, String internalJwt, Buffer body,
-                        BiConsumer<Integer, MultiMap> onAnswer) {
+                        BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
         send(rc, upstream, servicePath, FORWARDED_REQUEST_HEADERS, internalJwt, body, onAnswer);
     }
 
@@ -75,11 +77,12 @@ public class ServiceProxy {
      * along, since the pages bind a session to the browser with one; nothing else the browser sent does.
      */
     public void forwardHostedPage(RoutingContext rc, Upstream upstream, Buffer body) {
-        send(rc, upstream, rc.normalizedPath(), HOSTED_PAGE_REQUEST_HEADERS, null, body, (status, headers) -> { });
+        send(rc, upstream, rc.normalizedPath(), HOSTED_PAGE_REQUEST_HEADERS, null, body,
+                (status, headers) -> Uni.createFrom().voidItem());
     }
 
     private void send(RoutingContext rc, Upstream upstream, String servicePath, Set<String> forwardedHeaders,
-                      String internalJwt, Buffer body, BiConsumer<Integer, MultiMap> onAnswer) {
+                      String internalJwt, Buffer body, BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
         URI base = upstreams.get(upstream);
         String query = rc.request().query();
         RequestOptions options = new RequestOptions()
@@ -101,14 +104,21 @@ public class ServiceProxy {
         client.request(options)
                 .compose(request -> body == null || body.length() == 0 ? request.send() : request.send(body))
                 .onSuccess(response -> {
-                    onAnswer.accept(response.statusCode(), response.headers());
-                    relay(rc, response);
+                    // The body waits in the client's buffer while onAnswer's work completes.
+                    response.pause();
+                    afterwards(onAnswer.apply(response.statusCode(), response.headers()), () -> relay(rc, response));
                 })
                 .onFailure(failure -> {
                     LOG.warnf("request %s: %s service unavailable: %s", incoming.get(RequestIds.HEADER), upstream, failure.toString());
-                    onAnswer.accept(ErrorCode.SERVICE_UNAVAILABLE.httpStatus(), MultiMap.caseInsensitiveMultiMap());
-                    errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly.");
+                    afterwards(onAnswer.apply(ErrorCode.SERVICE_UNAVAILABLE.httpStatus(), MultiMap.caseInsensitiveMultiMap()),
+                            () -> errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE,
+                                    "A Herald service is temporarily unavailable. Retry shortly."));
                 });
+    }
+
+    /** Runs {@code answer} once {@code work} is done, whether it succeeded or not (its failure is its own to report). */
+    private static void afterwards(Uni<Void> work, Runnable answer) {
+        work.subscribe().with(done -> answer.run(), failure -> answer.run());
     }
 
     private void relay(RoutingContext rc, HttpClientResponse response) {
