@@ -57,7 +57,7 @@ public class PostAnalyticsRepository {
         return pool.preparedQuery("""
                         insert into post_analytics (post_id, account_id, workspace_id, mode, metrics, raw, refreshed_at,
                                                     last_error, next_refresh_at)
-                        values ($1, $2, $3, $4, cast($5 as jsonb), cast($6 as jsonb), $7, null, $8)
+                        values ($1, $2, $3, $4, cast(cast($5 as text) as jsonb), cast(cast($6 as text) as jsonb), $7, null, $8)
                         on conflict (post_id, account_id) do update set metrics = excluded.metrics, raw = excluded.raw,
                             refreshed_at = excluded.refreshed_at, last_error = null, next_refresh_at = excluded.next_refresh_at""")
                 .execute(Tuple.of(postId, accountId, workspaceId, mode.wireName(), metrics, raw)
