@@ -34,4 +34,8 @@ public interface AnalyticsConfig {
     /** How long a claim keeps other replicas off a target; a replica that died mid-pass lets go after it. */
     @WithDefault("2m")
     Duration claimLease();
+
+    /** Pinterest API v5's host (post analytics are read there; the comment readers have no Pinterest host). */
+    @WithDefault("https://api.pinterest.com")
+    String pinterestApiUrl();
 }

@@ -34,7 +34,7 @@ public final class SandboxPostAnalytics {
             Platform.YOUTUBE, EnumSet.of(Metric.VIEWS, Metric.LIKES, Metric.COMMENTS),
             Platform.TIKTOK, EnumSet.of(Metric.VIEWS, Metric.LIKES, Metric.COMMENTS, Metric.SHARES),
             Platform.PINTEREST, EnumSet.of(Metric.VIEWS, Metric.SAVES),
-            Platform.LINKEDIN, EnumSet.of(Metric.VIEWS, Metric.LIKES, Metric.COMMENTS, Metric.SHARES, Metric.REACH));
+            Platform.LINKEDIN, EnumSet.of(Metric.LIKES, Metric.COMMENTS));
 
     private SandboxPostAnalytics() {
     }
