@@ -24,6 +24,31 @@ public interface AccountsConfig {
 
     Revocation revocation();
 
+    Analytics analytics();
+
+    /** Account analytics (decisions 151 to 156). */
+    interface Analytics {
+        /** Numbers read this recently are answered from the cache, free of the monthly API request allowance. */
+        @WithDefault("15m")
+        Duration freshness();
+
+        /** How often the refresher looks for connected accounts whose numbers are due. */
+        @WithDefault("1m")
+        Duration refreshInterval();
+
+        /** How long after a read the refresher reads an account again: shorter than freshness, so reads stay free. */
+        @WithDefault("10m")
+        Duration refreshEvery();
+
+        /** Accounts one refresher pass claims. */
+        @WithDefault("50")
+        int refreshBatch();
+
+        /** How long a claim keeps other replicas off an account; a replica that died mid-pass lets go after it. */
+        @WithDefault("2m")
+        Duration claimLease();
+    }
+
     interface Revocation {
         /** How long an encrypted grant waits for its revocation at most; then it is deleted unrevoked (and logged). */
         @WithDefault("P7D")

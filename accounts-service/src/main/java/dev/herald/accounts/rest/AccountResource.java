@@ -1,6 +1,7 @@
 package dev.herald.accounts.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.accounts.service.AccountAnalyticsService;
 import dev.herald.accounts.service.AccountService;
 import dev.herald.accounts.service.PlatformReads;
 import dev.herald.accounts.service.ProviderRead;
@@ -47,11 +48,13 @@ public class AccountResource {
 
     private final AccountService accounts;
     private final PlatformReads reads;
+    private final AccountAnalyticsService analytics;
     private final Caller caller;
 
-    public AccountResource(AccountService accounts, PlatformReads reads, Caller caller) {
+    public AccountResource(AccountService accounts, PlatformReads reads, AccountAnalyticsService analytics, Caller caller) {
         this.accounts = accounts;
         this.reads = reads;
+        this.analytics = analytics;
         this.caller = caller;
     }
 
@@ -166,6 +169,13 @@ public class AccountResource {
                                   @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return reads.sections(caller.workspaceId(), caller.mode(), id, boardId, limit, cursor)
                 .map(read -> answer(read, read.data()));
+    }
+
+    /** The account's audience numbers (decisions 151 to 156); a cached answer is free. */
+    @GET
+    @Path("/{id}/analytics")
+    public Uni<Response> analytics(@PathParam("id") String id) {
+        return analytics.read(caller.workspaceId(), caller.mode(), id).map(read -> read.response(DataEnvelope.of(read.data())));
     }
 
     private static Response answer(ProviderRead<?> read, Object entity) {

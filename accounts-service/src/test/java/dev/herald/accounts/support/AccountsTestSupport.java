@@ -38,6 +38,33 @@ public final class AccountsTestSupport {
         }
     }
 
+    /** One statement, committed on its own. */
+    public static void execute(String sql, Object... parameters) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.execute();
+        }
+    }
+
+    /** The first column of the first row, as text. */
+    public static String text(String sql, Object... parameters) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getString(1);
+            }
+        }
+    }
+
     /** Runs a service call on a Vert.x context, as a request would (Hibernate Reactive needs one), and waits for it. */
     public static <T> T onVertx(java.util.function.Supplier<io.smallrye.mutiny.Uni<T>> call) {
         try {

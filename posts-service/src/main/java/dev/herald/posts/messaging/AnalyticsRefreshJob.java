@@ -5,6 +5,7 @@ import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Platform;
 import dev.herald.posts.client.AccountsClient;
 import dev.herald.posts.config.AnalyticsConfig;
@@ -91,7 +92,7 @@ public class AnalyticsRefreshJob {
     private Uni<Boolean> refreshOne(Due target, AccountForPosting found) {
         Account account = found == null ? null : found.account();
         if (Platform.YOUTUBE.wireName().equals(target.platform()) && !PostAnalyticsService.consented(account)) {
-            return reads.postpone(target, PostAnalyticsService.CONSENT_REQUIRED).replaceWith(false);
+            return reads.postpone(target, AnalyticsReason.CONSENT_REQUIRED).replaceWith(false);
         }
         return reads.read(target, account).map(PostAnalyticsReads.Fresh::read);
     }

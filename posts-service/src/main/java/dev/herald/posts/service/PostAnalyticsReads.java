@@ -7,6 +7,7 @@ import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Platform;
 import dev.herald.posts.config.AnalyticsConfig;
 import dev.herald.posts.provider.AnalyticsReader;
@@ -30,10 +31,6 @@ import org.jboss.logging.Logger;
 public class PostAnalyticsReads {
     private static final Logger LOG = Logger.getLogger(PostAnalyticsReads.class);
 
-    static final String PLATFORM_NOT_SUPPORTED = "platform_not_supported";
-    static final String ACCOUNT_DISCONNECTED = "account_disconnected";
-    static final String PROVIDER_ERROR = "provider_error";
-    static final String RATE_LIMITED = "rate_limited";
 
     private final AnalyticsReaders readers;
     private final ActingAccounts actingAccounts;
@@ -76,10 +73,10 @@ public class PostAnalyticsReads {
         }
         Optional<AnalyticsReader> reader = readers.forPlatform(platform);
         if (reader.isEmpty()) {
-            return notRead(target, now, PLATFORM_NOT_SUPPORTED);
+            return notRead(target, now, AnalyticsReason.PLATFORM_NOT_SUPPORTED);
         }
         if (account == null || !Account.CONNECTED.equals(account.status())) {
-            return notRead(target, now, ACCOUNT_DISCONNECTED);
+            return notRead(target, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
         }
         return actingAccounts.acting(target.workspaceId(), account)
                 .flatMap(acting -> actingAccounts.renewingOnce(target.workspaceId(), acting, platform,
@@ -87,12 +84,12 @@ public class PostAnalyticsReads {
                 .flatMap(metrics -> store(target, metrics, now))
                 .onFailure().recoverWithUni(failure -> {
                     if (ActingAccounts.cannotActAs(failure)) {
-                        return notRead(target, now, ACCOUNT_DISCONNECTED);
+                        return notRead(target, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
                     }
                     LOG.infof("analytics of post %s on account %s not read: %s", target.postId(), target.accountId(),
                             failure.getMessage());
                     boolean limited = failure instanceof ApiException api && api.code() == ErrorCode.SERVICE_UNAVAILABLE;
-                    return notRead(target, now, limited ? RATE_LIMITED : PROVIDER_ERROR);
+                    return notRead(target, now, limited ? AnalyticsReason.RATE_LIMITED : AnalyticsReason.PROVIDER_ERROR);
                 });
     }
 

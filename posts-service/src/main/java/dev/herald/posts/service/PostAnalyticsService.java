@@ -7,6 +7,7 @@ import dev.herald.common.api.CachedRead;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.PostAnalytics;
 import dev.herald.common.wire.PostAnalytics.Target;
@@ -35,10 +36,6 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class PostAnalyticsService {
-    static final String NOT_PUBLISHED_YET = "not_published_yet";
-    static final String TARGET_FAILED = "target_failed";
-    static final String TARGET_CANCELED = "target_canceled";
-    public static final String CONSENT_REQUIRED = "analytics_consent_required";
 
     private final PostRepository posts;
     private final PostTargetRepository targets;
@@ -105,16 +102,16 @@ public class PostAnalyticsService {
             String status = PostTarget.FAILED.equals(target.status) || PostTarget.CANCELED.equals(target.status)
                     ? Target.UNAVAILABLE : Target.PENDING;
             String reason = switch (target.status) {
-                case PostTarget.FAILED -> TARGET_FAILED;
-                case PostTarget.CANCELED -> TARGET_CANCELED;
-                default -> NOT_PUBLISHED_YET;
+                case PostTarget.FAILED -> AnalyticsReason.TARGET_FAILED;
+                case PostTarget.CANCELED -> AnalyticsReason.TARGET_CANCELED;
+                default -> AnalyticsReason.NOT_PUBLISHED_YET;
             };
             return done(new Target(target.accountId, platform, target.providerPostId, status, reason, null, null, null));
         }
         AccountForPosting found = known.get(target.accountId);
         Account account = found == null ? null : found.account();
         if (platform == Platform.YOUTUBE && !consented(account)) {
-            return done(new Target(target.accountId, platform, target.providerPostId, Target.REDACTED, CONSENT_REQUIRED,
+            return done(new Target(target.accountId, platform, target.providerPostId, Target.REDACTED, AnalyticsReason.CONSENT_REQUIRED,
                     null, null, null));
         }
         if (fresh(row.cached(), freshSince)) {
@@ -122,7 +119,7 @@ public class PostAnalyticsService {
         }
         if (!reads.readable(mode, platform)) {
             return done(new Target(target.accountId, platform, target.providerPostId, Target.UNAVAILABLE,
-                    PostAnalyticsReads.PLATFORM_NOT_SUPPORTED, null, null, null));
+                    AnalyticsReason.PLATFORM_NOT_SUPPORTED, null, null, null));
         }
         Due due = new Due(target.postId, target.accountId, workspaceId, mode, target.platform, target.providerPostId,
                 target.completedAt);

@@ -2,12 +2,10 @@ package dev.herald.posts.service;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.common.sandbox.SandboxSeed;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.PostAnalytics;
 import dev.herald.posts.provider.ProviderMetrics;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -41,7 +39,7 @@ public final class SandboxPostAnalytics {
 
     public static ProviderMetrics metrics(Platform platform, String providerPostId, Instant publishedAt, Instant now) {
         long minutes = Math.max(0, Math.min(MAX_MINUTES, Duration.between(publishedAt, now).toMinutes()));
-        long views = minutes * (1 + seed(providerPostId) % 10);
+        long views = minutes * (1 + SandboxSeed.of(providerPostId) % 10);
         Set<Metric> reported = REPORTED.get(platform);
         ObjectNode raw = JsonNodeFactory.instance.objectNode().put("simulated", true).put("minutes_since_publication", minutes);
         return new ProviderMetrics(new PostAnalytics.Metrics(
@@ -52,14 +50,5 @@ public final class SandboxPostAnalytics {
 
     private static Long only(Set<Metric> reported, Metric metric, long value) {
         return reported.contains(metric) ? value : null;
-    }
-
-    static long seed(String providerPostId) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(providerPostId.getBytes(StandardCharsets.UTF_8));
-            return ((hash[0] & 0xffL) << 24) | ((hash[1] & 0xffL) << 16) | ((hash[2] & 0xffL) << 8) | (hash[3] & 0xffL);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
