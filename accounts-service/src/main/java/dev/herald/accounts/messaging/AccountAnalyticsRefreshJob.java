@@ -17,6 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Instant;
+import org.jboss.logging.Logger;
 
 /**
  * Keeps connected accounts' numbers fresh (decision 152): every {@code herald.accounts.analytics.refresh-interval} it
@@ -26,6 +27,8 @@ import java.time.Instant;
  */
 @ApplicationScoped
 public class AccountAnalyticsRefreshJob {
+    private static final Logger LOG = Logger.getLogger(AccountAnalyticsRefreshJob.class);
+
     private final AccountAnalyticsRepository cache;
     private final AccountAnalyticsReads reads;
     private final AccountsConfig.Analytics config;
@@ -64,6 +67,9 @@ public class AccountAnalyticsRefreshJob {
         if (Platform.YOUTUBE.wireName().equals(account.platform()) && !account.consented()) {
             return reads.postpone(account, AnalyticsReason.CONSENT_REQUIRED).replaceWith(false);
         }
-        return reads.read(account).map(AccountAnalyticsReads.Fresh::read);
+        // One account's trouble never ends the pass: its claim lapses and it falls due again.
+        return Uni.createFrom().deferred(() -> reads.read(account)).map(AccountAnalyticsReads.Fresh::read)
+                .onFailure().invoke(failure -> LOG.warnf("analytics of account %s not refreshed: %s", account.accountId(), failure))
+                .onFailure().recoverWithItem(false);
     }
 }

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
 
 /**
  * Keeps the numbers of recently published targets fresh (decision 152): every {@code herald.analytics.refresh-interval}
@@ -35,6 +36,8 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class AnalyticsRefreshJob {
+    private static final Logger LOG = Logger.getLogger(AnalyticsRefreshJob.class);
+
     private final PostAnalyticsRepository cache;
     private final PostAnalyticsReads reads;
     private final AccountsClient accounts;
@@ -94,6 +97,10 @@ public class AnalyticsRefreshJob {
         if (Platform.YOUTUBE.wireName().equals(target.platform()) && !PostAnalyticsService.consented(account)) {
             return reads.postpone(target, AnalyticsReason.CONSENT_REQUIRED).replaceWith(false);
         }
-        return reads.read(target, account).map(PostAnalyticsReads.Fresh::read);
+        // One target's trouble never ends the pass: its claim lapses and it falls due again.
+        return Uni.createFrom().deferred(() -> reads.read(target, account)).map(PostAnalyticsReads.Fresh::read)
+                .onFailure().invoke(failure -> LOG.warnf("analytics of post %s on account %s not refreshed: %s",
+                        target.postId(), target.accountId(), failure))
+                .onFailure().recoverWithItem(false);
     }
 }
