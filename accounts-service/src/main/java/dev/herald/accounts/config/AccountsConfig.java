@@ -1,5 +1,6 @@
 package dev.herald.accounts.config;
 
+import dev.herald.common.scheduling.AnalyticsRefreshSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -26,27 +27,8 @@ public interface AccountsConfig {
 
     Analytics analytics();
 
-    /** Account analytics (decisions 151 to 156). */
-    interface Analytics {
-        /** Numbers read this recently are answered from the cache, free of the monthly API request allowance. */
-        @WithDefault("15m")
-        Duration freshness();
-
-        /** How often the refresher looks for connected accounts whose numbers are due. */
-        @WithDefault("1m")
-        Duration refreshInterval();
-
-        /** How long after a read the refresher reads an account again: shorter than freshness, so reads stay free. */
-        @WithDefault("10m")
-        Duration refreshEvery();
-
-        /** Accounts one refresher pass claims. */
-        @WithDefault("50")
-        int refreshBatch();
-
-        /** How long a claim keeps other replicas off an account; a replica that died mid-pass lets go after it. */
-        @WithDefault("2m")
-        Duration claimLease();
+    /** Account analytics (decisions 151 to 156): the refresh settings every analytics cache has. */
+    interface Analytics extends AnalyticsRefreshSettings {
     }
 
     interface Revocation {
