@@ -81,11 +81,13 @@ public class AnalyticsRefreshJob {
     /** The claimed targets of one workspace and mode, with their accounts looked up once. */
     private Uni<Integer> refreshTenant(List<Due> due) {
         Due first = due.get(0);
-        boolean needsAccounts = first.mode() == Mode.LIVE
-                || due.stream().anyMatch(target -> Platform.YOUTUBE.wireName().equals(target.platform()));
-        List<String> ids = due.stream().map(Due::accountId).distinct().toList();
-        Uni<Map<String, AccountForPosting>> lookup = needsAccounts
-                ? accounts.lookup(first.workspaceId(), first.mode(), ids) : Uni.createFrom().item(Map.of());
+        // Accounts are asked for when consent decides (YouTube) or a platform is about to be called.
+        List<String> ids = due.stream().filter(target -> {
+            Platform platform = Platform.fromWire(target.platform()).orElseThrow();
+            return platform == Platform.YOUTUBE || (target.mode() == Mode.LIVE && reads.readable(Mode.LIVE, platform));
+        }).map(Due::accountId).distinct().toList();
+        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty() ? Uni.createFrom().item(Map.of())
+                : accounts.lookup(first.workspaceId(), first.mode(), ids);
         return lookup.flatMap(known -> Multi.createFrom().iterable(due)
                 .onItem().transformToUniAndConcatenate(target -> refreshOne(target, known.get(target.accountId())))
                 .collect().asList()

@@ -91,8 +91,10 @@ public class PostAnalyticsService {
         if (!isPublished(row.target())) {
             return false;
         }
-        boolean youtube = Platform.YOUTUBE.wireName().equals(row.target().platform);
-        return youtube || (mode == Mode.LIVE && !fresh(row.cached(), freshSince));
+        Platform platform = Platform.fromWire(row.target().platform).orElseThrow();
+        // Only for a platform Herald reads: a lookup of a live TikTok account would read its creator info for nothing.
+        return platform == Platform.YOUTUBE
+                || (mode == Mode.LIVE && !fresh(row.cached(), freshSince) && reads.readable(mode, platform));
     }
 
     private Uni<Answer> answer(String workspaceId, Mode mode, Row row, Map<String, AccountForPosting> known, Instant freshSince) {
