@@ -115,7 +115,58 @@ class LiveAccountAnalyticsTest {
                 .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("redacted"))
                 .body("data.reason", equalTo("analytics_consent_required"));
-        assertThat(calls("/youtube/v3/channels")).isZero();
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/youtube/v3/channels"))
+                .withQueryParam("id", WireMock.equalTo(channel)))).isEmpty();
+    }
+
+    private void consents(String account) {
+        as(workspace, Mode.LIVE).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
+                .post("/accounts/" + account + "/analytics-consent").then().statusCode(200)
+                .body("data.analytics_consent.status", equalTo("accepted"));
+    }
+
+    @Test
+    void aConsentedYoutubeChannelsStatisticsAreReadWithItsToken() {
+        String channel = "UC" + Long.toString(System.nanoTime());
+        String account = live(Platform.YOUTUBE, channel, "ya29-" + channel);
+        consents(account);
+        fake.register(get(urlPathEqualTo("/youtube/v3/channels"))
+                .withQueryParam("id", WireMock.equalTo(channel))
+                .withQueryParam("part", WireMock.equalTo("statistics"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer ya29-" + channel))
+                .willReturn(okJson("""
+                        {"kind":"youtube#channelListResponse","items":[{"kind":"youtube#channel","id":"%s",
+                          "statistics":{"viewCount":"3250000","subscriberCount":"41200","hiddenSubscriberCount":false,"videoCount":"318"}}]}"""
+                        .formatted(channel))));
+
+        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+                .header(CACHE, nullValue())
+                .body("data.status", equalTo("available"))
+                .body("data.metrics.followers", equalTo(41200))
+                .body("data.metrics.posts", equalTo(318))
+                .body("data.metrics.views", equalTo(3250000))
+                .body("data.metrics.following", nullValue())
+                .body("data.raw.subscriberCount", equalTo("41200"));
+    }
+
+    @Test
+    void aRefusedTokenThatCannotBeRenewedDisconnectsTheAccountAndTheReadIsFree() {
+        String channel = "UC" + Long.toString(System.nanoTime());
+        String account = live(Platform.YOUTUBE, channel, "ya29-dead-" + channel);
+        consents(account);
+        fake.register(get(urlPathEqualTo("/youtube/v3/channels")).withQueryParam("id", WireMock.equalTo(channel))
+                .willReturn(aResponse().withStatus(401).withHeader("Content-Type", "application/json").withBody("""
+                        {"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED",
+                          "errors":[{"message":"Invalid Credentials","domain":"global","reason":"authError"}]}}""")));
+
+        // Google hands back the refused token on renewal: the grant is as good as revoked (decision 114).
+        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+                .header(CACHE, equalTo("hit"))
+                .body("data.status", equalTo("unavailable"))
+                .body("data.reason", equalTo("account_disconnected"));
+        as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200).body("data.status", equalTo("disconnected"));
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/youtube/v3/channels"))
+                .withQueryParam("id", WireMock.equalTo(channel)))).hasSize(1);
     }
 
     @Test
