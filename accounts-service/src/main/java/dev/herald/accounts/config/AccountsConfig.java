@@ -1,5 +1,6 @@
 package dev.herald.accounts.config;
 
+import dev.herald.common.scheduling.AnalyticsRefreshSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -23,6 +24,12 @@ public interface AccountsConfig {
     boolean pinterestTrialAccess();
 
     Revocation revocation();
+
+    Analytics analytics();
+
+    /** Account analytics (decisions 151 to 156): the refresh settings every analytics cache has. */
+    interface Analytics extends AnalyticsRefreshSettings {
+    }
 
     interface Revocation {
         /** How long an encrypted grant waits for its revocation at most; then it is deleted unrevoked (and logged). */

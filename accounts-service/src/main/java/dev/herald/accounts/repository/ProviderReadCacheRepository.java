@@ -47,10 +47,13 @@ public class ProviderReadCacheRepository {
                 .executeUpdate()).replaceWithVoid();
     }
 
-    /** Purges everything read from the provider for the account (disconnect). */
+    /** Purges everything read from the provider for the account (disconnect), its analytics included. */
     public Uni<Void> deleteAll(String accountId) {
         return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "delete from provider_read_cache where account_id = ?1")
-                .setParameter(1, accountId).executeUpdate()).replaceWithVoid();
+                                "delete from provider_read_cache where account_id = ?1")
+                        .setParameter(1, accountId).executeUpdate()
+                        .chain(() -> session.createNativeQuery("delete from account_analytics where account_id = ?1")
+                                .setParameter(1, accountId).executeUpdate()))
+                .replaceWithVoid();
     }
 }

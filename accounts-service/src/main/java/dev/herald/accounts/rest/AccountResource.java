@@ -1,9 +1,9 @@
 package dev.herald.accounts.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.accounts.service.AccountAnalyticsService;
 import dev.herald.accounts.service.AccountService;
 import dev.herald.accounts.service.PlatformReads;
-import dev.herald.accounts.service.ProviderRead;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.api.ErrorCode;
@@ -40,18 +40,18 @@ import java.util.regex.Pattern;
 public class AccountResource {
     static final int MAX_NAME_LENGTH = 100;
     static final int MAX_FILTER_LENGTH = 200;
-    /** The gateway refunds the API request of a read answered from cache (DESIGN section 3). */
-    static final String CACHE_HEADER = "x-herald-cache";
     static final Pattern PROFILE_ID = Pattern.compile("^prf_[a-f0-9]{24}$");
     private static final String PLATFORMS = String.join(", ", Arrays.stream(Platform.values()).map(Platform::wireName).toList());
 
     private final AccountService accounts;
     private final PlatformReads reads;
+    private final AccountAnalyticsService analytics;
     private final Caller caller;
 
-    public AccountResource(AccountService accounts, PlatformReads reads, Caller caller) {
+    public AccountResource(AccountService accounts, PlatformReads reads, AccountAnalyticsService analytics, Caller caller) {
         this.accounts = accounts;
         this.reads = reads;
+        this.analytics = analytics;
         this.caller = caller;
     }
 
@@ -148,7 +148,7 @@ public class AccountResource {
     @GET
     @Path("/{id}/publishing-options")
     public Uni<Response> publishingOptions(@PathParam("id") String id) {
-        return reads.publishingOptions(caller.workspaceId(), caller.mode(), id).map(read -> answer(read, DataEnvelope.of(read.data())));
+        return reads.publishingOptions(caller.workspaceId(), caller.mode(), id).map(read -> read.response(DataEnvelope.of(read.data())));
     }
 
     @GET
@@ -156,7 +156,7 @@ public class AccountResource {
     @Paginated
     public Uni<Response> boards(@PathParam("id") String id, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return reads.boards(caller.workspaceId(), caller.mode(), id, limit, cursor)
-                .map(read -> answer(read, read.data()));
+                .map(read -> read.response(read.data()));
     }
 
     @GET
@@ -165,15 +165,14 @@ public class AccountResource {
     public Uni<Response> sections(@PathParam("id") String id, @PathParam("boardId") String boardId,
                                   @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return reads.sections(caller.workspaceId(), caller.mode(), id, boardId, limit, cursor)
-                .map(read -> answer(read, read.data()));
+                .map(read -> read.response(read.data()));
     }
 
-    private static Response answer(ProviderRead<?> read, Object entity) {
-        Response.ResponseBuilder response = Response.ok(entity);
-        if (read.cached()) {
-            response.header(CACHE_HEADER, "hit");
-        }
-        return response.build();
+    /** The account's audience numbers (decisions 151 to 156); a cached answer is free. */
+    @GET
+    @Path("/{id}/analytics")
+    public Uni<Response> analytics(@PathParam("id") String id) {
+        return analytics.read(caller.workspaceId(), caller.mode(), id).map(read -> read.response(DataEnvelope.of(read.data())));
     }
 
     private static Platform platform(JsonBody body) {

@@ -14,6 +14,7 @@ import dev.herald.accounts.provider.TikTokCreatorInfoReader;
 import dev.herald.accounts.repository.ProviderCredentialRepository;
 import dev.herald.accounts.repository.ProviderReadCacheRepository;
 import dev.herald.common.api.ApiException;
+import dev.herald.common.api.CachedRead;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.api.ListMeta;
@@ -87,7 +88,7 @@ public class PlatformReads {
     }
 
     /** TikTok only, else {@code 422 publishing_options_unavailable}. */
-    public Uni<ProviderRead<TikTokPublishingOptions>> publishingOptions(String workspaceId, Mode mode, String id) {
+    public Uni<CachedRead<TikTokPublishingOptions>> publishingOptions(String workspaceId, Mode mode, String id) {
         return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
             if (!Platform.TIKTOK.wireName().equals(account.platform)) {
                 return Uni.createFrom().failure(new ApiException(ErrorCode.PUBLISHING_OPTIONS_UNAVAILABLE,
@@ -95,7 +96,7 @@ public class PlatformReads {
             }
             requireConnected(account);
             if (mode == Mode.TEST) {
-                return Uni.createFrom().item(new ProviderRead<>(
+                return Uni.createFrom().item(new CachedRead<>(
                         SandboxPlatformData.publishingOptions(account.id, account.name, account.username), false));
             }
             return cachedOrFresh(account, PUBLISHING_OPTIONS, new TypeReference<TikTokPublishingOptions>() { },
@@ -170,7 +171,7 @@ public class PlatformReads {
     }
 
     /** Pinterest only; pages of at most {@code limit} boards. */
-    public Uni<ProviderRead<ListEnvelope<PinterestBoard>>> boards(String workspaceId, Mode mode, String id, String limit,
+    public Uni<CachedRead<ListEnvelope<PinterestBoard>>> boards(String workspaceId, Mode mode, String id, String limit,
                                                                   String cursor) {
         return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
             requirePinterest(account);
@@ -178,19 +179,19 @@ public class PlatformReads {
             int pageSize = PageRequest.parse(limit, null, scope, cursors).limit();
             String position = position(scope, cursor);
             if (mode == Mode.TEST) {
-                return Uni.createFrom().item(new ProviderRead<>(
+                return Uni.createFrom().item(new CachedRead<>(
                         simulatedPage(SandboxPlatformData.boards(account.id), position, pageSize, scope), false));
             }
             String bookmark = bookmark(position);
             return cachedOrFresh(account, "boards:" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                     new TypeReference<ProviderPage<PinterestBoard>>() { },
                     grant -> reader(pinterest, "Pinterest").boards(grant.accessToken(), config.pinterestTrialAccess(), bookmark, pageSize))
-                    .map(read -> new ProviderRead<>(providerPage(read.data(), scope), read.cached()));
+                    .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
         });
     }
 
     /** Sections of one of the account's boards; the cursor is bound to the account, the board and the mode. */
-    public Uni<ProviderRead<ListEnvelope<PinterestBoardSection>>> sections(String workspaceId, Mode mode, String id,
+    public Uni<CachedRead<ListEnvelope<PinterestBoardSection>>> sections(String workspaceId, Mode mode, String id,
                                                                            String boardId, String limit, String cursor) {
         return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
             requirePinterest(account);
@@ -203,23 +204,23 @@ public class PlatformReads {
             if (mode == Mode.TEST) {
                 List<PinterestBoardSection> sections = SandboxPlatformData.sections(account.id, boardId)
                         .orElseThrow(() -> ApiException.notFound("board"));
-                return Uni.createFrom().item(new ProviderRead<>(simulatedPage(sections, position, pageSize, scope), false));
+                return Uni.createFrom().item(new CachedRead<>(simulatedPage(sections, position, pageSize, scope), false));
             }
             String bookmark = bookmark(position);
             return cachedOrFresh(account, "sections:" + boardId + ":" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                     new TypeReference<ProviderPage<PinterestBoardSection>>() { },
                     grant -> reader(pinterest, "Pinterest").sections(grant.accessToken(), config.pinterestTrialAccess(), boardId, bookmark, pageSize))
-                    .map(read -> new ProviderRead<>(providerPage(read.data(), scope), read.cached()));
+                    .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
         });
     }
 
-    private <T> Uni<ProviderRead<T>> cachedOrFresh(AccountEntity account, String readKey, TypeReference<T> type,
+    private <T> Uni<CachedRead<T>> cachedOrFresh(AccountEntity account, String readKey, TypeReference<T> type,
                                                    Function<ProviderGrant, Uni<T>> fetch) {
         Instant now = Timestamps.now(clock);
         return Panache.withSession(() -> cache.find(account.id, readKey, now.minus(config.providerCacheTtl())))
                 .flatMap(hit -> {
                     if (hit != null) {
-                        return Uni.createFrom().item(new ProviderRead<>(read(hit, type), true));
+                        return Uni.createFrom().item(new CachedRead<>(read(hit, type), true));
                     }
                     return Panache.withSession(() -> credentials.find(account.id)).flatMap(sealed -> {
                         if (sealed == null) {
@@ -229,7 +230,7 @@ public class PlatformReads {
                         return fetch.apply(grant)
                                 .onFailure(ProviderException.class).transform(failure -> providerError(account.id, (ProviderException) failure))
                                 .flatMap(fresh -> Panache.withTransaction(() -> cache.store(account.id, readKey, write(fresh), now))
-                                        .replaceWith(new ProviderRead<>(fresh, false)));
+                                        .replaceWith(new CachedRead<>(fresh, false)));
                     });
                 });
     }

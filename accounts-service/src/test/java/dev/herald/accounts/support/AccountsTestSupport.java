@@ -25,17 +25,45 @@ public final class AccountsTestSupport {
     }
 
     public static long count(String sql, Object... parameters) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
-             PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                statement.setObject(i + 1, parameters[i]);
-            }
-            try (ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
+        return firstRow(sql, parameters, rows -> rows.getLong(1));
+    }
+
+    /** One statement, committed on its own. */
+    public static void execute(String sql, Object... parameters) throws Exception {
+        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters)) {
+            statement.execute();
         }
+    }
+
+    /** The first column of the first row, as text. */
+    public static String text(String sql, Object... parameters) throws Exception {
+        return firstRow(sql, parameters, rows -> rows.getString(1));
+    }
+
+    /** What {@code read} takes from the query's first row. */
+    private interface RowReader<T> {
+        T read(ResultSet rows) throws java.sql.SQLException;
+    }
+
+    private static <T> T firstRow(String sql, Object[] parameters, RowReader<T> read) throws Exception {
+        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters);
+             ResultSet rows = statement.executeQuery()) {
+            rows.next();
+            return read.read(rows);
+        }
+    }
+
+    private static Connection connect() throws java.sql.SQLException {
+        var postgres = RealInfrastructure.postgres();
+        return DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+    }
+
+    private static PreparedStatement prepare(Connection connection, String sql, Object[] parameters) throws java.sql.SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        for (int i = 0; i < parameters.length; i++) {
+            statement.setObject(i + 1, parameters[i]);
+        }
+        return statement;
     }
 
     /** Runs a service call on a Vert.x context, as a request would (Hibernate Reactive needs one), and waits for it. */

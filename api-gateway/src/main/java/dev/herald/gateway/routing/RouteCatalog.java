@@ -38,6 +38,7 @@ public class RouteCatalog {
             ApiRoute.metered("PATCH", "/accounts/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.exempt("DELETE", "/accounts/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.exempt("POST", "/accounts/{id}/analytics-consent", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.metered("GET", "/accounts/{id}/analytics", ACCOUNTS_READ, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/accounts/{id}/publishing-options", ACCOUNTS_READ, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/accounts/{id}/boards", ACCOUNTS_READ, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/accounts/{id}/boards/{board_id}/sections", ACCOUNTS_READ, Upstream.ACCOUNTS),
@@ -49,6 +50,7 @@ public class RouteCatalog {
             ApiRoute.metered("POST", "/posts", POSTS_WRITE, Upstream.POSTS),
             ApiRoute.exempt("GET", "/posts/{id}", POSTS_READ, Upstream.POSTS),
             ApiRoute.exempt("DELETE", "/posts/{id}", POSTS_WRITE, Upstream.POSTS),
+            ApiRoute.metered("GET", "/posts/{id}/analytics", POSTS_READ, Upstream.POSTS),
             ApiRoute.metered("GET", "/comments", COMMENTS_READ, Upstream.POSTS),
             ApiRoute.metered("POST", "/comments", COMMENTS_WRITE, Upstream.POSTS),
 

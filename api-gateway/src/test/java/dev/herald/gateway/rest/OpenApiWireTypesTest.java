@@ -17,6 +17,8 @@ import dev.herald.common.api.ListMeta;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.rest.JsonMapperCustomizer;
 import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountAnalytics;
+import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Comment;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.DeletedResource;
@@ -24,6 +26,7 @@ import dev.herald.common.wire.PinterestBoard;
 import dev.herald.common.wire.PinterestBoardSection;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostAnalytics;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.Profile;
 import dev.herald.common.wire.RequestLog;
@@ -67,7 +70,9 @@ class OpenApiWireTypesTest {
                 Map.entry(Usage.Meter.class, "UsageMeter"), Map.entry(TikTokPublishingOptions.class, "TikTokPublishingOptions"),
                 Map.entry(PinterestBoard.class, "PinterestBoard"), Map.entry(PinterestBoardSection.class, "PinterestBoardSection"),
                 Map.entry(DeletedResource.class, "DeletedProfile"), Map.entry(ListMeta.class, "ListMeta"),
-                Map.entry(FieldError.class, "FieldError"));
+                Map.entry(FieldError.class, "FieldError"), Map.entry(PostAnalytics.class, "PostAnalytics"),
+                Map.entry(PostAnalytics.Target.class, "PostAnalyticsTarget"), Map.entry(PostAnalytics.Metrics.class, "PostAnalyticsMetrics"),
+                Map.entry(AccountAnalytics.class, "AccountAnalytics"), Map.entry(AccountAnalytics.Metrics.class, "AccountAnalyticsMetrics"));
         var snakeCase = new PropertyNamingStrategies.SnakeCaseStrategy();
         schemas.forEach((type, schema) -> {
             Set<String> wire = new TreeSet<>();
@@ -140,6 +145,25 @@ class OpenApiWireTypesTest {
                 new ListMeta("eyJhIjoxfQ.c2ln", true)));
         conforms("PinterestBoardSectionList", new ListEnvelope<>(List.of(new PinterestBoardSection("4987", "Soups")),
                 new ListMeta(null, false)));
+    }
+
+    @Test
+    void postAndAccountAnalyticsConformInEveryStatus() {
+        ObjectNode raw = WIRE.createObjectNode().put("viewCount", "1085").put("likeCount", "12");
+        conforms("PostAnalyticsEnvelope", DataEnvelope.of(PostAnalytics.of(POST, List.of(
+                new PostAnalytics.Target(ACCOUNT, Platform.YOUTUBE, "dQw4w9WgXcQ", PostAnalytics.Target.AVAILABLE, null,
+                        new PostAnalytics.Metrics(1085L, 12L, 3L, null, null, null), raw, T),
+                new PostAnalytics.Target(ACCOUNT, Platform.TIKTOK, null, PostAnalytics.Target.PENDING,
+                        AnalyticsReason.NOT_PUBLISHED_YET, null, null, null),
+                new PostAnalytics.Target(ACCOUNT, Platform.YOUTUBE, "abc", PostAnalytics.Target.REDACTED,
+                        AnalyticsReason.CONSENT_REQUIRED, null, null, null),
+                new PostAnalytics.Target(ACCOUNT, Platform.LINKEDIN, "urn:li:share:1", PostAnalytics.Target.UNAVAILABLE,
+                        AnalyticsReason.PROVIDER_ERROR, null, null, null)))));
+        conforms("AccountAnalyticsEnvelope", DataEnvelope.of(new AccountAnalytics(AccountAnalytics.OBJECT, ACCOUNT,
+                Platform.PINTEREST, PostAnalytics.Target.AVAILABLE, null, new AccountAnalytics.Metrics(2300L, 150L, 410L, 98000L, null),
+                WIRE.createObjectNode().put("follower_count", 2300), T)));
+        conforms("AccountAnalyticsEnvelope", DataEnvelope.of(new AccountAnalytics(AccountAnalytics.OBJECT, ACCOUNT,
+                Platform.YOUTUBE, PostAnalytics.Target.REDACTED, AnalyticsReason.CONSENT_REQUIRED, null, null, null)));
     }
 
     @Test

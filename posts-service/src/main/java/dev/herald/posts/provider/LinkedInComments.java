@@ -118,7 +118,7 @@ public class LinkedInComments implements CommentsProvider {
         return value.isNumber() ? Instant.ofEpochMilli(value.asLong()) : fallback;
     }
 
-    private static String encode(String urn) {
+    static String encode(String urn) {
         return URLEncoder.encode(urn, StandardCharsets.UTF_8);
     }
 

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
- * How a comment call's answer reaches the customer (decision 138): a 2xx is read; a refused token is
+ * How a platform call's answer (comments, decision 138; post analytics, decision 156) reaches Herald's caller: a 2xx is read; a refused token is
  * {@link TokenRefused}; the platform's own rate limit is {@code 503 service_unavailable} with its Retry-After (it is
  * not the customer's allowance, so never {@code 429}; the envelope's 503 carries no details, so the message names the
  * platform and the wait); anything else the platform answered, and no answer at all, is {@code 502 provider_error}
@@ -72,7 +72,7 @@ public final class PlatformFailures {
         if (failure instanceof ApiException || failure instanceof TokenRefused) {
             return Uni.createFrom().failure(failure);
         }
-        org.jboss.logging.Logger.getLogger(PlatformFailures.class).warnf("%s comments: no answer (%s)",
+        org.jboss.logging.Logger.getLogger(PlatformFailures.class).warnf("%s: no answer (%s)",
                 platform.wireName(), failure.toString());
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("account_id", account.access().accountId());

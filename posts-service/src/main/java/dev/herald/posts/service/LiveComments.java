@@ -14,12 +14,9 @@ import dev.herald.posts.client.UsageClient;
 import dev.herald.posts.config.CommentsConfig;
 import dev.herald.posts.model.CommentEntity;
 import dev.herald.posts.model.PostTargetEntity;
-import dev.herald.posts.provider.ActingAccount;
 import dev.herald.posts.provider.CommentsProvider;
 import dev.herald.posts.provider.CommentsProviders;
-import dev.herald.posts.provider.PlatformFailures;
 import dev.herald.posts.provider.ProviderComment;
-import dev.herald.posts.provider.TokenRefused;
 import dev.herald.posts.repository.CommentRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -38,7 +35,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -56,16 +52,18 @@ public class LiveComments {
     private final CommentRepository comments;
     private final AccountsClient accounts;
     private final UsageClient usage;
+    private final ActingAccounts actingAccounts;
     private final CommentsConfig config;
     private final Clock clock;
 
     public LiveComments(CommentsProviders providers, PostTargetRepository targets, CommentRepository comments,
-                        AccountsClient accounts, UsageClient usage, CommentsConfig config, Clock clock) {
+                        AccountsClient accounts, UsageClient usage, ActingAccounts actingAccounts, CommentsConfig config, Clock clock) {
         this.providers = providers;
         this.targets = targets;
         this.comments = comments;
         this.accounts = accounts;
         this.usage = usage;
+        this.actingAccounts = actingAccounts;
         this.config = config;
         this.clock = clock;
     }
@@ -129,16 +127,11 @@ public class LiveComments {
     }
 
     private Uni<Read> readOne(String workspaceId, Call call) {
-        return acting(workspaceId, call.account())
-                .flatMap(acting -> renewingOnce(workspaceId, acting, call.provider().platform(),
+        return actingAccounts.acting(workspaceId, call.account())
+                .flatMap(acting -> actingAccounts.renewingOnce(workspaceId, acting, call.provider().platform(),
                         as -> call.provider().read(as, call.target().providerPostId)))
                 .map(found -> new Read(call, found))
-                .onFailure(LiveComments::cannotActAs).recoverWithItem(new Read(call, null));
-    }
-
-    /** accounts-service's 409: the grant is revoked or the account disconnected meanwhile (decision 114). */
-    private static boolean cannotActAs(Throwable failure) {
-        return failure instanceof ApiException api && api.code() == ErrorCode.CONFLICT;
+                .onFailure(ActingAccounts::cannotActAs).recoverWithItem(new Read(call, null));
     }
 
     /**
@@ -192,30 +185,16 @@ public class LiveComments {
         CommentsProvider provider = providers.forPlatform(platform).orElseThrow();
         String reservationId = reservationId();
         return usage.reserve(workspaceId, Mode.LIVE, new ReservationBatch(List.of(item(reservationId)), false))
-                .chain(() -> acting(workspaceId, account)
-                        .flatMap(acting -> renewingOnce(workspaceId, acting, platform,
+                .chain(() -> actingAccounts.acting(workspaceId, account)
+                        .flatMap(acting -> actingAccounts.renewingOnce(workspaceId, acting, platform,
                                 as -> provider.reply(as, thread.providerCommentId, text)))
                         .flatMap(created -> {
                             CommentEntity row = row(workspaceId, thread.postId, thread.accountId, thread.platform, created);
                             return Panache.withTransaction(() -> comments.upsertLive(row)).replaceWith(row);
                         })
-                        .onFailure(LiveComments::cannotActAs).transform(failure -> disconnected(account, failure))
+                        .onFailure(ActingAccounts::cannotActAs).transform(failure -> disconnected(account, failure))
                         .onFailure().call(failure -> release(workspaceId, reservationId)))
                 .call(() -> consume(workspaceId, reservationId));
-    }
-
-    private Uni<ActingAccount> acting(String workspaceId, Account account) {
-        return accounts.access(workspaceId, Mode.LIVE, account.id(), null)
-                .map(access -> new ActingAccount(access, account.name(), account.username()));
-    }
-
-    /** The call; after a refused token, once more with the token accounts-service renewed (decision 114). */
-    private <T> Uni<T> renewingOnce(String workspaceId, ActingAccount acting, Platform platform,
-                                    Function<ActingAccount, Uni<T>> call) {
-        return call.apply(acting).onFailure(TokenRefused.class).recoverWithUni(refused ->
-                accounts.access(workspaceId, Mode.LIVE, acting.access().accountId(), ((TokenRefused) refused).refusedToken())
-                        .flatMap(renewed -> call.apply(acting.with(renewed)))
-                        .onFailure(TokenRefused.class).transform(again -> PlatformFailures.refusedAgain(platform, acting)));
     }
 
     private CommentEntity row(String workspaceId, String postId, String accountId, String platform, ProviderComment comment) {

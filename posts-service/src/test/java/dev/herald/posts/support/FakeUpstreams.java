@@ -83,6 +83,21 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
         ((ObjectNode) ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account")).put("status", "disconnected");
     }
 
+    /**
+     * A YouTube account's analytics consent for its current authorization: {@code accepted}, or {@code required}
+     * (what accounts-service shows before the owner accepts, and again after a re-authorization).
+     */
+    public static void setAnalyticsConsent(String workspaceId, String mode, String accountId, boolean accepted) {
+        ObjectNode consent = ((ObjectNode) ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account"))
+                .putObject("analytics_consent").put("status", accepted ? "accepted" : "required")
+                .put("authorization_revision", 1);
+        if (accepted) {
+            consent.put("policy_version", "2026-01").put("accepted_at", "2026-11-02T00:00:00Z");
+        } else {
+            consent.putNull("policy_version").putNull("accepted_at");
+        }
+    }
+
     /** The live account's provider access: accounts-service hands out {@code token}, renewed when it is named refused. */
     public static void grantAccess(String accountId, String platform, String externalId, String token) {
         GRANTS.put(accountId, JSON.createObjectNode().put("account_id", accountId).put("platform", platform)

@@ -55,4 +55,27 @@ public final class PostsTestSupport {
             }
         }
     }
+
+    /** A post as the API accepted it, with no targets yet; its id. */
+    public static String insertPost(String workspaceId, String mode, String status) throws Exception {
+        String post = dev.herald.common.ids.ResourceIds.newId(dev.herald.common.ids.IdPrefix.POST);
+        execute("""
+                insert into posts (id, workspace_id, mode, text, due_at, status, created_at, updated_at, dispatched_at)
+                values (?, ?, ?, 'Doors open at 9', now(), ?, now(), now(), now())""", post, workspaceId, mode, status);
+        return post;
+    }
+
+    /**
+     * A target of the post in {@code status}; a published one has {@code providerPostId} and was published
+     * {@code minutesAgo} whole minutes ago (and 30 seconds, so the minute does not turn during a test).
+     */
+    public static void insertTarget(String post, int position, String accountId, String platform, String status,
+                                    String providerPostId, int minutesAgo) throws Exception {
+        execute("""
+                insert into post_targets (post_id, position, account_id, platform, account_username, reservation_id, status,
+                                          attempts, provider_post_id, completed_at, updated_at)
+                values (?, ?, ?, ?, 'brand', ?, ?, 1, ?,
+                        case when ? = 'published' then now() - make_interval(mins => ?) - interval '30 seconds' end, now())""",
+                post, position, accountId, platform, post + "-" + accountId, status, providerPostId, status, minutesAgo);
+    }
 }

@@ -109,14 +109,14 @@ public class YouTubeOAuthProvider extends ConfiguredOAuthProvider {
     }
 
     /** Google's {@code {"error": {"code", "message", "status", "errors": [{"reason"}]}}}. */
-    private ProviderException apiFailure(ProviderResponse response) {
+    static ProviderException apiFailure(ProviderResponse response) {
         JsonObject error = response.json().getValue("error") instanceof JsonObject object ? object : new JsonObject();
         JsonArray errors = error.getJsonArray("errors", new JsonArray());
         String reason = errors.isEmpty() ? null : errors.getJsonObject(0).getString("reason");
         String code = reason != null ? reason : error.getString("status");
         if (response.status() == 403 && RATE_LIMIT_REASONS.contains(reason)) {
-            return ProviderErrors.exception(platform(), reason, error.getString("message"), 403, false, true);
+            return ProviderErrors.exception(Platform.YOUTUBE, reason, error.getString("message"), 403, false, true);
         }
-        return ProviderErrors.api(platform(), response, code, error.getString("message"));
+        return ProviderErrors.api(Platform.YOUTUBE, response, code, error.getString("message"));
     }
 }

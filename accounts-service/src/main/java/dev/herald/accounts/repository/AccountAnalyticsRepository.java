@@ -1,0 +1,123 @@
+package dev.herald.accounts.repository;
+
+import dev.herald.common.auth.Mode;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The last numbers read for each connected account ({@code V12__account_analytics.sql}), and the refresher's claims
+ * on the accounts due for another read. Each statement runs on its own. (Disconnection deletes a row with the
+ * account's other provider answers, in {@link ProviderReadCacheRepository#deleteAll}.)
+ */
+@ApplicationScoped
+public class AccountAnalyticsRepository {
+    private final Pool pool;
+
+    public AccountAnalyticsRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** The last successful read: metrics and raw as JSON text; null before any. */
+    public record Cached(String metrics, String raw, Instant refreshedAt) {
+    }
+
+    /** A connected account the refresher claimed, with what deciding and reading need. */
+    public record Due(String accountId, String workspaceId, Mode mode, String platform, String externalId,
+                      Instant createdAt, boolean consented) {
+    }
+
+    /** The account's cached numbers, or null when none were read yet. */
+    public Uni<Cached> find(String accountId) {
+        return pool.preparedQuery("""
+                        select cast(metrics as text) as metrics, cast(raw as text) as raw, refreshed_at
+                        from account_analytics where account_id = $1 and refreshed_at is not null""")
+                .execute(Tuple.of(accountId))
+                .map(rows -> {
+                    for (Row row : rows) {
+                        return new Cached(row.getString("metrics"), row.getString("raw"), instant(row.getOffsetDateTime("refreshed_at")));
+                    }
+                    return null;
+                });
+    }
+
+    public Uni<Void> stored(String accountId, String workspaceId, Mode mode, String metrics, String raw, Instant refreshedAt,
+                            Instant nextRefreshAt) {
+        return pool.preparedQuery("""
+                        insert into account_analytics (account_id, workspace_id, mode, metrics, raw, refreshed_at, last_error,
+                                                       next_refresh_at)
+                        values ($1, $2, $3, cast(cast($4 as text) as jsonb), cast(cast($5 as text) as jsonb), $6, null, $7)
+                        on conflict (account_id) do update set metrics = excluded.metrics, raw = excluded.raw,
+                            refreshed_at = excluded.refreshed_at, last_error = null, next_refresh_at = excluded.next_refresh_at""")
+                .execute(Tuple.of(accountId, workspaceId, mode.wireName(), metrics, raw)
+                        .addOffsetDateTime(offset(refreshedAt)).addOffsetDateTime(offset(nextRefreshAt)))
+                .replaceWithVoid();
+    }
+
+    /** A read that did not happen ({@code error} says why); the last numbers stay. */
+    public Uni<Void> notRead(String accountId, String workspaceId, Mode mode, String error, Instant nextRefreshAt) {
+        return pool.preparedQuery("""
+                        insert into account_analytics (account_id, workspace_id, mode, last_error, next_refresh_at)
+                        values ($1, $2, $3, $4, $5)
+                        on conflict (account_id) do update set last_error = excluded.last_error,
+                            next_refresh_at = excluded.next_refresh_at""")
+                .execute(Tuple.of(accountId, workspaceId, mode.wireName(), error).addOffsetDateTime(offset(nextRefreshAt)))
+                .replaceWithVoid();
+    }
+
+    /** Starts tracking connected accounts that have no row yet (at most {@code limit}), due at once; the number. */
+    public Uni<Integer> track(Instant now, int limit) {
+        return pool.preparedQuery("""
+                        insert into account_analytics (account_id, workspace_id, mode, next_refresh_at)
+                        select a.id, a.workspace_id, a.mode, $1 from accounts a
+                        where a.status = 'connected'
+                          and not exists (select 1 from account_analytics x where x.account_id = a.id)
+                        order by a.connected_at limit $2
+                        on conflict (account_id) do nothing""")
+                .execute(Tuple.tuple().addOffsetDateTime(offset(now)).addInteger(limit))
+                .map(rows -> rows.rowCount());
+    }
+
+    /**
+     * Claims up to {@code limit} connected accounts due at {@code now} (rows another replica holds are skipped),
+     * moving them to {@code leaseUntil} so that no other pass takes them meanwhile.
+     */
+    public Uni<List<Due>> claimDue(Instant now, Instant leaseUntil, int limit) {
+        return pool.preparedQuery("""
+                        with due as (
+                            select x.account_id from account_analytics x join accounts a on a.id = x.account_id
+                            where x.next_refresh_at <= $1 and a.status = 'connected'
+                            order by x.next_refresh_at limit $3 for update of x skip locked)
+                        update account_analytics x set next_refresh_at = $2
+                        from due, accounts a
+                        where x.account_id = due.account_id and a.id = x.account_id
+                        returning x.account_id, a.workspace_id, a.mode, a.platform, a.external_id, a.created_at,
+                                  a.consent_accepted_at is not null as consented""")
+                .execute(Tuple.tuple().addOffsetDateTime(offset(now)).addOffsetDateTime(offset(leaseUntil)).addInteger(limit))
+                .map(rows -> {
+                    List<Due> due = new ArrayList<>();
+                    for (Row row : rows) {
+                        due.add(new Due(row.getString("account_id"), row.getString("workspace_id"),
+                                Mode.fromWire(row.getString("mode")).orElseThrow(), row.getString("platform"),
+                                row.getString("external_id"), instant(row.getOffsetDateTime("created_at")),
+                                row.getBoolean("consented")));
+                    }
+                    return due;
+                });
+    }
+
+    private static OffsetDateTime offset(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static Instant instant(OffsetDateTime time) {
+        return time == null ? null : time.toInstant();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.herald.posts.provider;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** YouTube Data API v3's {@code videos.list}, as {@link YouTubeAnalytics} calls it with the channel's token. */
+@RegisterRestClient(configKey = "youtube-analytics")
+@Path("/youtube/v3")
+@Produces(MediaType.APPLICATION_JSON)
+public interface YouTubeVideosApi {
+
+    /** {@code {"items": [{"id", "statistics": {"viewCount", "likeCount", "favoriteCount", "commentCount"}}]}}. */
+    @GET
+    @Path("/videos")
+    Uni<Response> videos(@HeaderParam("Authorization") String bearer, @QueryParam("part") String part,
+                         @QueryParam("id") String id);
+}
