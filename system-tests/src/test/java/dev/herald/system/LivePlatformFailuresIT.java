@@ -3,6 +3,8 @@ package dev.herald.system;
 import static dev.herald.system.RunningSuite.as;
 import static dev.herald.system.RunningSuite.fakes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 
 import dev.herald.system.HostedConnect.LiveWorkspace;
 import io.restassured.http.ContentType;
@@ -12,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -64,8 +67,26 @@ class LivePlatformFailuresIT {
         }
     }
 
-    // Not TikTok: its acceptance reads the creator's options with the stored token, and a revoked grant answers
-    // 502 provider_error there (reconnect_required) before any delivery; see the issue note of 2026-11-25.
+    /**
+     * TikTok's acceptance reads the creator's options with the account's token, so there the revoked grant is found
+     * before any delivery: the account is disconnected at once and the post refused as one to a disconnected account.
+     */
+    @Test
+    void aRevokedTikTokGrantIsFoundAtAcceptanceAndThePostRefusedForADisconnectedAccount() {
+        LiveWorkspace live = LiveWorkspace.create("Revoked tiktok");
+        String accountId = account(live, Platform.TIKTOK);
+        fakes().post("/_fakes/tiktok/tokens/revoke").then().statusCode(200);
+
+        as(live.key()).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                .body(Platform.TIKTOK.post(accountId, "Never out " + UUID.randomUUID())).post("/posts").then().statusCode(422)
+                .body("error.code", equalTo("validation_failed"))
+                .body("error.details.errors[0].field", equalTo("account_ids[0]"))
+                .body("error.details.errors[0].message", containsString("is disconnected"));
+        assertThat(as(live.key()).get("/accounts/" + accountId).then().statusCode(200).extract().<String>path("data.status"))
+                .isEqualTo("disconnected");
+        assertThat(as(live.key()).get("/posts").then().statusCode(200).extract().jsonPath().getList("data")).isEmpty();
+    }
+
     @ParameterizedTest
     @EnumSource(value = Platform.class, names = "TIKTOK", mode = EnumSource.Mode.EXCLUDE)
     void aRevokedGrantFailsTheTargetAsDisconnectedAndChargesNothing(Platform platform) throws Exception {

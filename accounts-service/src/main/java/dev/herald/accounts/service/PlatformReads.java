@@ -4,14 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.accounts.config.AccountsConfig;
-import dev.herald.accounts.credentials.GrantEncryption;
 import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.provider.PinterestBoardsReader;
 import dev.herald.accounts.provider.ProviderException;
-import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.accounts.provider.ProviderPage;
 import dev.herald.accounts.provider.TikTokCreatorInfoReader;
-import dev.herald.accounts.repository.ProviderCredentialRepository;
 import dev.herald.accounts.repository.ProviderReadCacheRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.CachedRead;
@@ -30,12 +27,12 @@ import dev.herald.common.wire.PinterestBoardSection;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.TikTokPublishingOptions;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +42,7 @@ import java.util.regex.Pattern;
 /**
  * Reads from the platforms on behalf of an account: TikTok publishing options, Pinterest boards and their
  * sections. Test accounts answer simulated, deterministic data; live accounts ask the provider with their
- * stored grant, and a live answer is kept for {@code herald.accounts.provider-cache-ttl}, during which the same
+ * current token ({@link ProviderAccessTokens}: renewed before it expires and once when refused), and a live answer is kept for {@code herald.accounts.provider-cache-ttl}, during which the same
  * read is served from the cache (and not metered).
  */
 @ApplicationScoped
@@ -61,9 +58,8 @@ public class PlatformReads {
     private static final String BOOKMARK = "b:";
 
     private final AccountService accounts;
-    private final ProviderCredentialRepository credentials;
+    private final ProviderAccessTokens tokens;
     private final ProviderReadCacheRepository cache;
-    private final GrantEncryption grants;
     private final Instance<TikTokCreatorInfoReader> tiktok;
     private final Instance<PinterestBoardsReader> pinterest;
     private final CursorCodec cursors;
@@ -71,14 +67,13 @@ public class PlatformReads {
     private final AccountsConfig config;
     private final Clock clock;
 
-    public PlatformReads(AccountService accounts, ProviderCredentialRepository credentials, ProviderReadCacheRepository cache,
-                         GrantEncryption grants, Instance<TikTokCreatorInfoReader> tiktok,
+    public PlatformReads(AccountService accounts, ProviderAccessTokens tokens, ProviderReadCacheRepository cache,
+                         Instance<TikTokCreatorInfoReader> tiktok,
                          Instance<PinterestBoardsReader> pinterest, CursorCodec cursors, ObjectMapper mapper,
                          AccountsConfig config, Clock clock) {
         this.accounts = accounts;
-        this.credentials = credentials;
+        this.tokens = tokens;
         this.cache = cache;
-        this.grants = grants;
         this.tiktok = tiktok;
         this.pinterest = pinterest;
         this.cursors = cursors;
@@ -100,7 +95,7 @@ public class PlatformReads {
                         SandboxPlatformData.publishingOptions(account.id, account.name, account.username), false));
             }
             return cachedOrFresh(account, PUBLISHING_OPTIONS, new TypeReference<TikTokPublishingOptions>() { },
-                    grant -> reader(tiktok, "TikTok").creatorInfo(grant.accessToken()));
+                    token -> reader(tiktok, "TikTok").creatorInfo(token));
         });
     }
 
@@ -137,28 +132,17 @@ public class PlatformReads {
                 });
     }
 
-    /** Reads every account's options from TikTok at once, then caches them all in one transaction. */
+    /**
+     * Reads every account's options from TikTok, one account after another (each may renew its token in a transaction
+     * of its own, and a reactive session runs one statement at a time), then caches them all in one transaction.
+     */
     private Uni<Map<String, TikTokPublishingOptions>> freshPublishingOptions(List<AccountEntity> accounts, Instant now) {
-        List<String> ids = accounts.stream().map(account -> account.id).toList();
-        return Panache.withSession(() -> credentials.findAll(ids)).flatMap(sealedGrants -> {
-            TikTokCreatorInfoReader reader = reader(tiktok, "TikTok");
-            List<Uni<Map.Entry<String, TikTokPublishingOptions>>> reads = new ArrayList<>();
-            for (AccountEntity account : accounts) {
-                byte[] sealed = sealedGrants.get(account.id);
-                if (sealed == null) {
-                    return Uni.createFrom().failure(reconnectionNeeded(account.id));
-                }
-                ProviderGrant grant = grants.open(sealed, account.id);
-                reads.add(reader.creatorInfo(grant.accessToken())
-                        .onFailure(ProviderException.class).transform(failure -> providerError(account.id, (ProviderException) failure))
-                        .map(read -> Map.entry(account.id, read)));
-            }
-            return Uni.join().all(reads).andFailFast().flatMap(entries -> {
-                Map<String, TikTokPublishingOptions> fresh = new HashMap<>();
-                entries.forEach(entry -> fresh.put(entry.getKey(), entry.getValue()));
-                return Panache.withTransaction(() -> cacheAll(fresh, now)).replaceWith(fresh);
-            });
-        });
+        TikTokCreatorInfoReader reader = reader(tiktok, "TikTok");
+        return Multi.createFrom().iterable(accounts)
+                .onItem().transformToUniAndConcatenate(account -> withAccess(account, reader::creatorInfo)
+                        .map(read -> Map.entry(account.id, read)))
+                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue)
+                .flatMap(fresh -> Panache.withTransaction(() -> cacheAll(fresh, now)).replaceWith(new HashMap<>(fresh)));
     }
 
     /** One statement after another: a reactive session runs one at a time. */
@@ -185,7 +169,7 @@ public class PlatformReads {
             String bookmark = bookmark(position);
             return cachedOrFresh(account, "boards:" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                     new TypeReference<ProviderPage<PinterestBoard>>() { },
-                    grant -> reader(pinterest, "Pinterest").boards(grant.accessToken(), config.pinterestTrialAccess(), bookmark, pageSize))
+                    token -> reader(pinterest, "Pinterest").boards(token, config.pinterestTrialAccess(), bookmark, pageSize))
                     .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
         });
     }
@@ -209,30 +193,43 @@ public class PlatformReads {
             String bookmark = bookmark(position);
             return cachedOrFresh(account, "sections:" + boardId + ":" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                     new TypeReference<ProviderPage<PinterestBoardSection>>() { },
-                    grant -> reader(pinterest, "Pinterest").sections(grant.accessToken(), config.pinterestTrialAccess(), boardId, bookmark, pageSize))
+                    token -> reader(pinterest, "Pinterest").sections(token, config.pinterestTrialAccess(), boardId, bookmark, pageSize))
                     .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
         });
     }
 
     private <T> Uni<CachedRead<T>> cachedOrFresh(AccountEntity account, String readKey, TypeReference<T> type,
-                                                   Function<ProviderGrant, Uni<T>> fetch) {
+                                                   Function<String, Uni<T>> fetch) {
         Instant now = Timestamps.now(clock);
         return Panache.withSession(() -> cache.find(account.id, readKey, now.minus(config.providerCacheTtl())))
                 .flatMap(hit -> {
                     if (hit != null) {
                         return Uni.createFrom().item(new CachedRead<>(read(hit, type), true));
                     }
-                    return Panache.withSession(() -> credentials.find(account.id)).flatMap(sealed -> {
-                        if (sealed == null) {
-                            return Uni.createFrom().failure(reconnectionNeeded(account.id));
-                        }
-                        ProviderGrant grant = grants.open(sealed, account.id);
-                        return fetch.apply(grant)
-                                .onFailure(ProviderException.class).transform(failure -> providerError(account.id, (ProviderException) failure))
-                                .flatMap(fresh -> Panache.withTransaction(() -> cache.store(account.id, readKey, write(fresh), now))
-                                        .replaceWith(new CachedRead<>(fresh, false)));
-                    });
+                    return withAccess(account, fetch)
+                            .flatMap(fresh -> Panache.withTransaction(() -> cache.store(account.id, readKey, write(fresh), now))
+                                    .replaceWith(new CachedRead<>(fresh, false)));
                 });
+    }
+
+    /**
+     * One read with the account's current token, as deliveries get it (decision 114): renewed when it is about to
+     * expire (TikTok's last a day), and once more when the platform refuses it, then read again. A grant the platform
+     * revoked disconnects the account ({@code 409 conflict}, {@code grant_revoked}); other platform failures are
+     * {@code 502 provider_error}.
+     */
+    private <T> Uni<T> withAccess(AccountEntity account, Function<String, Uni<T>> fetch) {
+        Mode mode = Mode.fromWire(account.mode).orElseThrow();
+        return tokens.current(account.workspaceId, mode, account.id, null)
+                .flatMap(access -> fetch.apply(access.accessToken())
+                        .onFailure(PlatformReads::refusedToken).recoverWithUni(refused -> tokens.current(account.workspaceId, mode,
+                                        account.id, ProviderAccessTokens.sha256(access.accessToken()))
+                                .flatMap(renewed -> fetch.apply(renewed.accessToken()))))
+                .onFailure(ProviderException.class).transform(failure -> providerError(account.id, (ProviderException) failure));
+    }
+
+    private static boolean refusedToken(Throwable failure) {
+        return failure instanceof ProviderException refusal && refusal.revoked();
     }
 
     private String position(CursorScope scope, String cursor) {

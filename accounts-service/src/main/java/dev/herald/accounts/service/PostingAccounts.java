@@ -2,6 +2,8 @@ package dev.herald.accounts.service;
 
 import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.repository.AccountRepository;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.wire.Account;
@@ -33,8 +35,22 @@ public class PostingAccounts {
         this.reads = reads;
     }
 
-    /** The accounts among {@code ids}, in the order first asked (an id asked twice is answered once). */
+    /**
+     * The accounts among {@code ids}, in the order first asked (an id asked twice is answered once). A TikTok grant
+     * found revoked while its options were read has just disconnected its account: the accounts are looked up once
+     * more, so the post is refused for a disconnected account like any other, not failed as a platform error.
+     */
     public Uni<List<AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
+        return lookupOnce(workspaceId, mode, ids)
+                .onFailure(PostingAccounts::grantRevoked).recoverWithUni(revoked -> lookupOnce(workspaceId, mode, ids));
+    }
+
+    private static boolean grantRevoked(Throwable failure) {
+        return failure instanceof ApiException refusal && refusal.code() == ErrorCode.CONFLICT
+                && "grant_revoked".equals(refusal.details().get("reason"));
+    }
+
+    private Uni<List<AccountForPosting>> lookupOnce(String workspaceId, Mode mode, List<String> ids) {
         // Only well-formed ids can exist; the others need no query (and an empty list none at all).
         List<String> wanted = List.copyOf(new LinkedHashSet<>(ids.stream().filter(IdPrefix.ACCOUNT::matches).toList()));
         if (wanted.isEmpty()) {
