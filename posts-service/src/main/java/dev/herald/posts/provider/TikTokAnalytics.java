@@ -10,7 +10,6 @@ import dev.herald.common.wire.PostAnalytics;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
-import java.util.Set;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
@@ -24,8 +23,6 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class TikTokAnalytics implements AnalyticsReader {
     static final String FIELDS = "id,like_count,comment_count,share_count,view_count";
-    /** TikTok API v2 error codes (https://developers.tiktok.com/doc/tiktok-api-v2-error-handling/). */
-    private static final Set<String> TOKEN_REFUSED = Set.of("access_token_invalid");
 
     private final TikTokVideosApi api;
     private final ObjectMapper mapper;
@@ -72,7 +69,8 @@ public class TikTokAnalytics implements AnalyticsReader {
     }
 
     /**
-     * TikTok's envelope {@code {"error": {"code", "message", "log_id"}}}: {@code access_token_invalid} (HTTP 401) a
+     * TikTok's envelope {@code {"error": {"code", "message", "log_id"}}} (codes per
+     * https://developers.tiktok.com/doc/tiktok-api-v2-error-handling/): {@code access_token_invalid} (HTTP 401) a
      * refused token, {@code rate_limit_exceeded} (429) its rate limit, {@code scope_not_authorized} a missing scope.
      */
     static PlatformFailures.PlatformError error(int status, JsonNode body) {
@@ -81,7 +79,7 @@ public class TikTokAnalytics implements AnalyticsReader {
         if ("scope_not_authorized".equals(code)) {
             return new PlatformFailures.PlatformError(PlatformFailures.Kind.SCOPE_NOT_GRANTED, code, message);
         }
-        if (TOKEN_REFUSED.contains(code) || (status == 401 && code == null)) {
+        if ("access_token_invalid".equals(code) || (status == 401 && code == null)) {
             return new PlatformFailures.PlatformError(PlatformFailures.Kind.TOKEN_REFUSED, code, message);
         }
         if (status == 429 || "rate_limit_exceeded".equals(code)) {
