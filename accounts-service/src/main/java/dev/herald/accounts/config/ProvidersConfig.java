@@ -56,8 +56,9 @@ public interface ProvidersConfig {
         @WithDefault("https://open.tiktokapis.com")
         String apiUrl();
 
+        /** {@code user.info.stats} and {@code video.list}: the account's and its videos' numbers (decision 164). */
         @Override
-        @WithDefault("user.info.basic,user.info.profile,video.publish,video.upload")
+        @WithDefault("user.info.basic,user.info.profile,user.info.stats,video.list,video.publish,video.upload")
         List<String> scopes();
     }
 

@@ -6,6 +6,7 @@ import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.provider.AccountAnalyticsReader;
 import dev.herald.accounts.provider.AccountStatistics;
 import dev.herald.accounts.provider.ProviderException;
+import dev.herald.accounts.provider.ScopeNotGranted;
 import dev.herald.accounts.repository.AccountAnalyticsRepository;
 import dev.herald.accounts.repository.AccountAnalyticsRepository.Due;
 import dev.herald.common.api.ApiException;
@@ -27,7 +28,8 @@ import org.jboss.logging.Logger;
 /**
  * One account's numbers read afresh and cached (decisions 152 to 155), for a customer's read and the refresher alike:
  * the sandbox's in test mode; in live mode the platform's, with the account's current token (a refused token is
- * renewed once, decision 114). A read that fails keeps the last numbers and records why.
+ * renewed once, decision 114). A read that fails keeps the last numbers and records why; a grant without the scope
+ * the platform needs is {@code reconnect_required} (decision 164).
  */
 @ApplicationScoped
 public class AccountAnalyticsReads {
@@ -77,6 +79,10 @@ public class AccountAnalyticsReads {
                 .onFailure().recoverWithUni(failure -> {
                     if (failure instanceof ApiException api && api.code() == ErrorCode.CONFLICT) {
                         return notRead(account, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
+                    }
+                    if (failure instanceof ScopeNotGranted) {
+                        // A grant from before Herald asked for the scope (decision 164): only a reconnection grants it.
+                        return notRead(account, now, AnalyticsReason.RECONNECT_REQUIRED);
                     }
                     LOG.infof("analytics of account %s not read: %s", account.accountId(), failure.getMessage());
                     return notRead(account, now, AnalyticsReason.PROVIDER_ERROR);

@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static dev.herald.accounts.support.AccountsTestSupport.as;
 import static dev.herald.accounts.support.AccountsTestSupport.onVertx;
@@ -176,5 +177,69 @@ class LiveAccountAnalyticsTest {
                 .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("unavailable"))
                 .body("data.reason", equalTo("platform_not_supported"));
+    }
+
+    private static final String TIKTOK_FIELDS = "follower_count,following_count,likes_count,video_count";
+
+    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder tiktokError(String code, String message) {
+        return aResponse().withStatus(401).withHeader("Content-Type", "application/json").withBody("""
+                {"data":{},"error":{"code":"%s","message":"%s","log_id":"202611251053AB"}}""".formatted(code, message));
+    }
+
+    @Test
+    void aRefusedTikTokTokenIsRenewedOnceAndTheCreatorsCountsAreRead() {
+        String openId = "-000open" + System.nanoTime();
+        String account = live(Platform.TIKTOK, openId, "act.expired" + openId);
+        fake.register(get(urlPathEqualTo("/tiktok/v2/user/info/"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.expired" + openId))
+                .willReturn(tiktokError("access_token_invalid", "The access token is invalid or not found in the request.")));
+        fake.register(post(urlPathEqualTo("/tiktok/v2/oauth/token/"))
+                .withRequestBody(WireMock.containing("refresh_token=refresh-act.expired" + openId))
+                .willReturn(okJson("""
+                        {"access_token":"act.renewed%1$s","expires_in":86400,"open_id":"%1$s","refresh_expires_in":31536000,
+                         "refresh_token":"rft.renewed%1$s","scope":"user.info.basic,user.info.stats,video.list","token_type":"Bearer"}"""
+                        .formatted(openId))));
+        fake.register(get(urlPathEqualTo("/tiktok/v2/user/info/"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.renewed" + openId))
+                .withQueryParam("fields", WireMock.equalTo(TIKTOK_FIELDS))
+                .willReturn(okJson("""
+                        {"data":{"user":{"follower_count":5120,"following_count":87,"likes_count":40210,"video_count":64}},
+                         "error":{"code":"ok","message":"","log_id":"202611251053AB"}}""")));
+
+        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+                .header(CACHE, nullValue())
+                .body("data.status", equalTo("available"))
+                .body("data.reason", nullValue())
+                .body("data.metrics.followers", equalTo(5120))
+                .body("data.metrics.following", equalTo(87))
+                .body("data.metrics.posts", equalTo(64))
+                .body("data.metrics.views", nullValue())
+                .body("data.metrics.likes", equalTo(40210))
+                .body("data.raw.likes_count", equalTo(40210));
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/tiktok/v2/user/info/"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.expired" + openId)))).hasSize(1);
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/tiktok/v2/user/info/"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.renewed" + openId)))).hasSize(1);
+    }
+
+    @Test
+    void aTikTokGrantWithoutUserInfoStatsAsksForAReconnectionWithoutRenewingOrDisconnecting() {
+        String openId = "-000old" + System.nanoTime();
+        String account = live(Platform.TIKTOK, openId, "act.old" + openId);
+        fake.register(get(urlPathEqualTo("/tiktok/v2/user/info/"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.old" + openId))
+                .willReturn(tiktokError("scope_not_authorized",
+                        "The user did not authorize the scope required for completing this request.")));
+
+        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+                .header(CACHE, equalTo("hit"))
+                .body("data.status", equalTo("unavailable"))
+                .body("data.reason", equalTo("reconnect_required"))
+                .body("data.metrics", nullValue());
+        as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200).body("data.status", equalTo("connected"));
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/tiktok/v2/oauth/token/"))
+                .withRequestBody(WireMock.containing("act.old" + openId)))).isEmpty();
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/tiktok/v2/user/info/"))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.old" + openId)))).hasSize(1);
     }
 }

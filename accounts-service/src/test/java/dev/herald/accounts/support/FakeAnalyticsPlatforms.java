@@ -7,8 +7,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;
 
 /**
- * One local WireMock server standing in for the platforms' account statistics endpoints (Graph for Facebook and the
- * YouTube Data API); tests stub and verify through {@link #client()}, WireMock's admin API over HTTP.
+ * One local WireMock server standing in for the platforms' account statistics endpoints (Graph for Facebook, the
+ * YouTube Data API, and TikTok's API host under {@code /tiktok} with a configured app, so its tokens can be renewed); tests stub and verify through {@link #client()}, WireMock's admin API over HTTP.
  */
 public class FakeAnalyticsPlatforms implements QuarkusTestResourceLifecycleManager {
     private static final String PORT_PROPERTY = "herald.test.fake-analytics-platforms.port";
@@ -20,7 +20,9 @@ public class FakeAnalyticsPlatforms implements QuarkusTestResourceLifecycleManag
         server.start();
         System.setProperty(PORT_PROPERTY, Integer.toString(server.port()));
         String url = "http://127.0.0.1:" + server.port();
-        return Map.of("herald.providers.facebook.api-url", url + "/fb/v24.0", "herald.providers.youtube.api-url", url);
+        return Map.of("herald.providers.facebook.api-url", url + "/fb/v24.0", "herald.providers.youtube.api-url", url,
+                "herald.providers.tiktok.api-url", url + "/tiktok", "herald.providers.tiktok.client-id", "tiktok-client-key",
+                "herald.providers.tiktok.client-secret", "tiktok-client-secret");
     }
 
     @Override

@@ -158,12 +158,16 @@ class OpenApiWireTypesTest {
                 new PostAnalytics.Target(ACCOUNT, Platform.YOUTUBE, "abc", PostAnalytics.Target.REDACTED,
                         AnalyticsReason.CONSENT_REQUIRED, null, null, null),
                 new PostAnalytics.Target(ACCOUNT, Platform.LINKEDIN, "urn:li:share:1", PostAnalytics.Target.UNAVAILABLE,
-                        AnalyticsReason.PROVIDER_ERROR, null, null, null)))));
+                        AnalyticsReason.PROVIDER_ERROR, null, null, null),
+                new PostAnalytics.Target(ACCOUNT, Platform.TIKTOK, "7311111111111111111", PostAnalytics.Target.UNAVAILABLE,
+                        AnalyticsReason.RECONNECT_REQUIRED, null, null, null)))));
         conforms("AccountAnalyticsEnvelope", DataEnvelope.of(new AccountAnalytics(AccountAnalytics.OBJECT, ACCOUNT,
                 Platform.PINTEREST, PostAnalytics.Target.AVAILABLE, null, new AccountAnalytics.Metrics(2300L, 150L, 410L, 98000L, null),
                 WIRE.createObjectNode().put("follower_count", 2300), T)));
         conforms("AccountAnalyticsEnvelope", DataEnvelope.of(new AccountAnalytics(AccountAnalytics.OBJECT, ACCOUNT,
                 Platform.YOUTUBE, PostAnalytics.Target.REDACTED, AnalyticsReason.CONSENT_REQUIRED, null, null, null)));
+        conforms("AccountAnalyticsEnvelope", DataEnvelope.of(new AccountAnalytics(AccountAnalytics.OBJECT, ACCOUNT,
+                Platform.TIKTOK, PostAnalytics.Target.UNAVAILABLE, AnalyticsReason.RECONNECT_REQUIRED, null, null, null)));
     }
 
     @Test

@@ -11,6 +11,11 @@ public final class AnalyticsReason {
     /** Herald does not read this platform's analytics live (yet). */
     public static final String PLATFORM_NOT_SUPPORTED = "platform_not_supported";
     public static final String ACCOUNT_DISCONNECTED = "account_disconnected";
+    /**
+     * The account's grant lacks a scope the platform's analytics need (it was connected before Herald asked for it, or
+     * the owner unticked it): reconnecting it through a connect session grants it.
+     */
+    public static final String RECONNECT_REQUIRED = "reconnect_required";
     /** The platform refused or failed the read, or did not answer. */
     public static final String PROVIDER_ERROR = "provider_error";
     /** The platform is limiting Herald's calls for now. */

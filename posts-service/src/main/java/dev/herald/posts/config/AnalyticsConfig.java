@@ -8,7 +8,7 @@ import java.time.Duration;
 /**
  * Post analytics ({@code herald.analytics.*}, decisions 151 to 156): the refresh settings every analytics cache has,
  * and the tracking period. The platforms' hosts are the comment readers' ({@code herald.comments.*-api-url}), handed
- * to the analytics REST clients in application.properties, but for Pinterest's.
+ * to the analytics REST clients in application.properties, but for Pinterest's and TikTok's.
  */
 @ConfigMapping(prefix = "herald.analytics")
 public interface AnalyticsConfig extends AnalyticsRefreshSettings {
@@ -20,4 +20,8 @@ public interface AnalyticsConfig extends AnalyticsRefreshSettings {
     /** Pinterest API v5's host (post analytics are read there; the comment readers have no Pinterest host). */
     @WithDefault("https://api.pinterest.com")
     String pinterestApiUrl();
+
+    /** TikTok API v2's host (Query Videos; the comment readers have no TikTok host). */
+    @WithDefault("https://open.tiktokapis.com")
+    String tiktokApiUrl();
 }

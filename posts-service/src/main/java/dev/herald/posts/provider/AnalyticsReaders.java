@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The platforms whose post analytics Herald reads live (decision 154). The others answer {@code unavailable} with
+ * The platforms whose post analytics Herald reads live (decisions 156 and 165). The others answer {@code unavailable} with
  * {@code reason: platform_not_supported} until they have a reader.
  */
 @ApplicationScoped

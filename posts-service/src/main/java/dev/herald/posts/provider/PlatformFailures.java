@@ -18,7 +18,7 @@ import java.util.function.BiFunction;
 
 /**
  * How a platform call's answer (comments, decision 138; post analytics, decision 156) reaches Herald's caller: a 2xx is read; a refused token is
- * {@link TokenRefused}; the platform's own rate limit is {@code 503 service_unavailable} with its Retry-After (it is
+ * {@link TokenRefused}; a grant without the scope the call needs is {@link ScopeNotGranted}; the platform's own rate limit is {@code 503 service_unavailable} with its Retry-After (it is
  * not the customer's allowance, so never {@code 429}; the envelope's 503 carries no details, so the message names the
  * platform and the wait); anything else the platform answered, and no answer at all, is {@code 502 provider_error}
  * with {@code account_id}, {@code platform}, {@code provider_status} and {@code provider_code}.
@@ -27,7 +27,7 @@ public final class PlatformFailures {
     static final long DEFAULT_RETRY_AFTER_SECONDS = 60;
 
     /** What a platform's error answer means. */
-    public enum Kind { TOKEN_REFUSED, RATE_LIMITED, FAILED }
+    public enum Kind { TOKEN_REFUSED, SCOPE_NOT_GRANTED, RATE_LIMITED, FAILED }
 
     /** A platform's error answer, read by its provider: what it means, the platform's code and message. */
     public record PlatformError(Kind kind, String providerCode, String message) {
@@ -56,6 +56,9 @@ public final class PlatformFailures {
         PlatformError error = errors.apply(status, body);
         if (error.kind() == Kind.TOKEN_REFUSED) {
             throw new TokenRefused(account.access().accessToken());
+        }
+        if (error.kind() == Kind.SCOPE_NOT_GRANTED) {
+            throw new ScopeNotGranted(platform, account, error.providerCode());
         }
         if (error.kind() == Kind.RATE_LIMITED) {
             long seconds = retryAfterSeconds(response.getHeaderString("Retry-After"));

@@ -13,6 +13,7 @@ import dev.herald.posts.config.AnalyticsConfig;
 import dev.herald.posts.provider.AnalyticsReader;
 import dev.herald.posts.provider.AnalyticsReaders;
 import dev.herald.posts.provider.ProviderMetrics;
+import dev.herald.posts.provider.ScopeNotGranted;
 import dev.herald.posts.repository.PostAnalyticsRepository;
 import dev.herald.posts.repository.PostAnalyticsRepository.Due;
 import io.smallrye.mutiny.Uni;
@@ -85,6 +86,10 @@ public class PostAnalyticsReads {
                 .onFailure().recoverWithUni(failure -> {
                     if (ActingAccounts.cannotActAs(failure)) {
                         return notRead(target, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
+                    }
+                    if (failure instanceof ScopeNotGranted) {
+                        // A grant from before Herald asked for the scope (decision 165): only a reconnection grants it.
+                        return notRead(target, now, AnalyticsReason.RECONNECT_REQUIRED);
                     }
                     LOG.infof("analytics of post %s on account %s not read: %s", target.postId(), target.accountId(),
                             failure.getMessage());

@@ -5,6 +5,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static dev.herald.posts.support.PostsTestSupport.as;
 import static dev.herald.posts.support.PostsTestSupport.execute;
@@ -280,12 +281,93 @@ class LivePostAnalyticsTest {
         assertThat(calls("/ig/v24.0/17954170374009999/insights")).isEqualTo(2);
     }
 
+    private static final String TIKTOK_QUERY = "/v2/video/query/";
+    private static final String TIKTOK_FIELDS = "id,like_count,comment_count,share_count,view_count";
+
+    private static ResponseDefinitionBuilder tiktokError(int status, String code, String message) {
+        return aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody("""
+                {"data":{},"error":{"code":"%s","message":"%s","log_id":"20261125105301ABCDEF"}}""".formatted(code, message));
+    }
+
     @Test
-    void liveTiktokHasNoReaderAndADisconnectedAccountIsNotReadBothFree() throws Exception {
-        String tiktokPost = publishedOn("tiktok", "open_id", "act.token", "7311111111111111111").post();
-        read(tiktokPost).then().statusCode(200).header(CACHE, equalTo("hit"))
+    void tiktokViewsLikesCommentsAndSharesComeFromQueryVideosWithTheCreatorsToken() throws Exception {
+        Published published = publishedOn("tiktok", "-000open", "act.creator", "7311111111111111111");
+        fake.register(post(urlPathEqualTo(TIKTOK_QUERY))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.creator"))
+                .withHeader("Content-Type", WireMock.containing("application/json"))
+                .withQueryParam("fields", WireMock.equalTo(TIKTOK_FIELDS))
+                .withRequestBody(WireMock.equalToJson("""
+                        {"filters":{"video_ids":["7311111111111111111"]}}"""))
+                .willReturn(okJson("""
+                        {"data":{"videos":[{"id":"7311111111111111111","like_count":420,"comment_count":37,"share_count":12,
+                          "view_count":9001}],"cursor":1700000000000,"has_more":false},
+                         "error":{"code":"ok","message":"","log_id":"20261125105301ABCDEF"}}""")));
+
+        Response answer = read(published.post());
+        answer.then().statusCode(200).header(CACHE, nullValue());
+        JsonNode target = json(answer.asString()).get("data").get("targets").get(0);
+        assertThat(target.get("status").asText()).isEqualTo("available");
+        assertThat(target.get("reason").isNull()).isTrue();
+        assertThat(target.get("metrics")).isEqualTo(json("""
+                {"views":9001,"likes":420,"comments":37,"shares":12,"saves":null,"reach":null}"""));
+        assertThat(target.get("raw")).isEqualTo(json("""
+                {"id":"7311111111111111111","like_count":420,"comment_count":37,"share_count":12,"view_count":9001}"""));
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo(TIKTOK_QUERY))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.creator")))).hasSize(1);
+    }
+
+    @Test
+    void aRefusedTikTokTokenIsRenewedOnceAndTheReadSucceeds() throws Exception {
+        Published published = publishedOn("tiktok", "-000open", "act.expired", "7322222222222222222");
+        fake.register(post(urlPathEqualTo(TIKTOK_QUERY))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.expired"))
+                .willReturn(tiktokError(401, "access_token_invalid", "The access token is invalid or not found in the request.")));
+        fake.register(post(urlPathEqualTo(TIKTOK_QUERY))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.expired-renewed"))
+                .withRequestBody(WireMock.equalToJson("""
+                        {"filters":{"video_ids":["7322222222222222222"]}}"""))
+                .willReturn(okJson("""
+                        {"data":{"videos":[{"id":"7322222222222222222","like_count":3,"comment_count":0,"share_count":1,
+                          "view_count":88}],"cursor":0,"has_more":false},"error":{"code":"ok","message":"","log_id":"x"}}""")));
+
+        read(published.post()).then().statusCode(200).header(CACHE, nullValue())
+                .body("data.targets[0].status", equalTo("available"))
+                .body("data.targets[0].metrics.views", equalTo(88))
+                .body("data.targets[0].metrics.likes", equalTo(3))
+                .body("data.targets[0].metrics.comments", equalTo(0))
+                .body("data.targets[0].metrics.shares", equalTo(1));
+        assertThat(FakeUpstreams.renewals(published.account())).isEqualTo(1);
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo(TIKTOK_QUERY))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.expired")))).hasSize(1);
+    }
+
+    @Test
+    void aTikTokGrantWithoutVideoListAsksForAReconnectionWithoutRenewingAndIsFree() throws Exception {
+        Published published = publishedOn("tiktok", "-000open", "act.old-grant", "7333333333333333333");
+        fake.register(post(urlPathEqualTo(TIKTOK_QUERY))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.old-grant"))
+                .willReturn(tiktokError(401, "scope_not_authorized",
+                        "The user did not authorize the scope required for completing this request.")));
+
+        read(published.post()).then().statusCode(200).header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("unavailable"))
-                .body("data.targets[0].reason", equalTo("platform_not_supported"));
+                .body("data.targets[0].reason", equalTo("reconnect_required"))
+                .body("data.targets[0].metrics", nullValue());
+        assertThat(FakeUpstreams.renewals(published.account())).isZero();
+        assertThat(fake.find(anyRequestedFor(urlPathEqualTo(TIKTOK_QUERY))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.old-grant")))).hasSize(1);
+    }
+
+    @Test
+    void aVideoTikTokDoesNotAnswerIsAProviderErrorAndADisconnectedAccountIsNotReadBothFree() throws Exception {
+        Published tiktok = publishedOn("tiktok", "-000open", "act.private", "v_pub_file~v2-1.7344444444444444444");
+        fake.register(post(urlPathEqualTo(TIKTOK_QUERY))
+                .withHeader("Authorization", WireMock.equalTo("Bearer act.private"))
+                .willReturn(okJson("""
+                        {"data":{"videos":[],"cursor":0,"has_more":false},"error":{"code":"ok","message":"","log_id":"x"}}""")));
+        read(tiktok.post()).then().statusCode(200).header(CACHE, equalTo("hit"))
+                .body("data.targets[0].status", equalTo("unavailable"))
+                .body("data.targets[0].reason", equalTo("provider_error"));
 
         Published facebook = publishedOn("facebook", "1029384756", "EAAG-gone", "1029384756_779");
         String facebookPost = facebook.post();

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * One local WireMock server standing in for the platforms' comment and analytics APIs: Graph for Facebook under
  * {@code /fb/v24.0}, Instagram's under {@code /ig/v24.0}, YouTube's {@code /youtube/v3}, LinkedIn's {@code /rest} and
- * Pinterest's {@code /v5}. Tests stub and
+ * Pinterest's {@code /v5} and TikTok's {@code /v2}. Tests stub and
  * verify through {@link #client()}, WireMock's admin API over HTTP, whatever class loader started the server.
  */
 public class FakeCommentPlatforms implements QuarkusTestResourceLifecycleManager {
@@ -26,7 +26,8 @@ public class FakeCommentPlatforms implements QuarkusTestResourceLifecycleManager
                 "herald.comments.instagram-api-url", url + "/ig/v24.0",
                 "herald.comments.youtube-api-url", url,
                 "herald.comments.linkedin-api-url", url,
-                "herald.analytics.pinterest-api-url", url);
+                "herald.analytics.pinterest-api-url", url,
+                "herald.analytics.tiktok-api-url", url);
     }
 
     @Override

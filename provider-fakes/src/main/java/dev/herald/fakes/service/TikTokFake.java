@@ -9,7 +9,13 @@ import dev.herald.fakes.model.IssuedGrant;
 import jakarta.inject.Singleton;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.fakes.model.FailureKind;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,7 +31,9 @@ import java.util.regex.Pattern;
  * it), the chunk {@code PUT}s to the upload URL it answers ({@code /tiktok/upload/?upload_id=&upload_token=}, in order,
  * each as long as announced) and {@code status/fetch/}: a complete upload is {@code PROCESSING_UPLOAD} at its first
  * status fetch and {@code PUBLISH_COMPLETE} from the next (an armed {@code processing_error} on init makes it
- * {@code FAILED} with {@code file_format_check_failed} instead).
+ * {@code FAILED} with {@code file_format_check_failed} instead). Analytics (decision 165): Get User Info's counts
+ * under {@code user.info.stats} and the Display API's {@code POST /v2/video/query/} under {@code video.list}, numbers
+ * that depend only on the published videos and the time ({@link #videoCounts}).
  * <p>
  * API answers are TikTok's envelope {@code {"data": {...}, "error": {"code", "message", "log_id"}}}; token
  * endpoint refusals are {@code {"error", "error_description", "log_id"}} with HTTP 200, as TikTok sends them.
@@ -42,6 +50,9 @@ public class TikTokFake extends StatefulPlatformFake {
     private static final long MAX_LAST_CHUNK = 128L * 1024 * 1024;
     private static final Pattern CONTENT_RANGE = Pattern.compile("^bytes (\\d+)-(\\d+)/(\\d+)$");
     private static final Set<String> VIDEO_TYPES = Set.of("video/mp4", "video/quicktime", "video/webm");
+    private static final Set<String> STATS_FIELDS = Set.of("follower_count", "following_count", "likes_count", "video_count");
+    private static final List<String> VIDEO_FIELDS = List.of("id", "create_time", "title", "share_url", "like_count",
+            "comment_count", "share_count", "view_count");
 
     /** One Direct Post: what init was given and what of the file has arrived. */
     private static final class Post {
@@ -124,11 +135,10 @@ public class TikTokFake extends StatefulPlatformFake {
         }
         IssuedGrant grant = grant(request);
         if (request.is("GET", "/v2/user/info/?")) {
-            ObjectNode data = object();
-            data.putObject("user").put("open_id", OPEN_ID).put("union_id", "c9c60f44-a68e-4f5d-84dd-ce22faeb0ba1")
-                    .put("avatar_url", "https://p16-sign.tiktokcdn-us.com/fake/avatar.jpeg").put("display_name", "Herald Fake Dance")
-                    .put("username", USERNAME);
-            return envelope(200, data, "ok", "");
+            return userInfo(request, grant);
+        }
+        if (request.is("POST", "/v2/video/query/?")) {
+            return grant.scopes().contains("video.list") ? videoQuery(request) : scopeMissing(401);
         }
         if (request.is("POST", "/v2/post/publish/creator_info/query/?")) {
             if (!grant.scopes().contains("video.publish")) {
@@ -153,8 +163,119 @@ public class TikTokFake extends StatefulPlatformFake {
     }
 
     private FakeResponse scopeMissing() {
-        return envelope(403, null, "scope_not_authorized", "The user did not authorize the scope required for completing"
+        return scopeMissing(403);
+    }
+
+    private FakeResponse scopeMissing(int status) {
+        return envelope(status, null, "scope_not_authorized", "The user did not authorize the scope required for completing"
                 + " this request.");
+    }
+
+    /**
+     * Get User Info: the requested {@code fields} of the creator (all basic ones when none are named). The counts
+     * ({@code follower_count, following_count, likes_count, video_count}) need {@code user.info.stats}, refused
+     * {@code scope_not_authorized} (HTTP 401, TikTok's error table) without it, and are {@link #userStatistics}.
+     */
+    private FakeResponse userInfo(FakeRequest request, IssuedGrant grant) {
+        List<String> fields = fields(request);
+        if (fields.stream().anyMatch(STATS_FIELDS::contains) && !grant.scopes().contains("user.info.stats")) {
+            return scopeMissing(401);
+        }
+        ObjectNode user = object().put("open_id", OPEN_ID).put("union_id", "c9c60f44-a68e-4f5d-84dd-ce22faeb0ba1")
+                .put("avatar_url", "https://p16-sign.tiktokcdn-us.com/fake/avatar.jpeg").put("display_name", "Herald Fake Dance")
+                .put("username", USERNAME);
+        if (!fields.isEmpty()) {
+            user.setAll(userStatistics(Instant.now()));
+            user.retain(fields);
+        }
+        ObjectNode data = object();
+        data.set("user", user);
+        return envelope(200, data, "ok", "");
+    }
+
+    /**
+     * The creator's counts, a pure function of the published videos and the time: {@code video_count} the videos,
+     * {@code likes_count} the sum of their {@code like_count}, {@code follower_count} 1200 plus a twentieth of their
+     * views, {@code following_count} 87.
+     */
+    private ObjectNode userStatistics(Instant now) {
+        List<ObjectNode> videos = publishedWhere(item -> true);
+        long views = 0;
+        long likes = 0;
+        for (ObjectNode video : videos) {
+            ObjectNode counts = videoCounts(video, now);
+            views += counts.get("view_count").asLong();
+            likes += counts.get("like_count").asLong();
+        }
+        return object().put("follower_count", 1200 + views / 20).put("following_count", 87).put("likes_count", likes)
+                .put("video_count", videos.size());
+    }
+
+    /**
+     * Query Videos (Display API, scope {@code video.list}): {@code {"filters": {"video_ids": [1 to 20 ids]}}} and the
+     * {@code fields} to answer; the creator's published videos among the ids, the others left out, as TikTok does.
+     */
+    private FakeResponse videoQuery(FakeRequest request) {
+        List<String> fields = fields(request);
+        if (fields.isEmpty() || !VIDEO_FIELDS.containsAll(fields)) {
+            return invalid("fields must name Video object fields (" + String.join(",", VIDEO_FIELDS) + ").");
+        }
+        JsonNode body = jsonBody(request);
+        JsonNode ids = body == null ? null : body.path("filters").path("video_ids");
+        if (ids == null || !ids.isArray() || ids.isEmpty() || ids.size() > 20) {
+            return invalid("filters.video_ids must list 1 to 20 video ids.");
+        }
+        Set<String> wanted = new java.util.HashSet<>();
+        ids.forEach(id -> wanted.add(id.asText()));
+        Instant now = Instant.now();
+        ObjectNode data = object();
+        var videos = data.putArray("videos");
+        for (ObjectNode item : publishedWhere(item -> wanted.contains(item.path("id").asText()))) {
+            ObjectNode video = videoCounts(item, now).put("id", item.path("id").asText())
+                    .put("create_time", item.path("create_time").asLong())
+                    .put("title", item.path("post_info").path("title").asText(""))
+                    .put("share_url", "https://www.tiktok.com/@" + USERNAME + "/video/" + item.path("id").asText());
+            video.retain(fields);
+            videos.add(video);
+        }
+        data.put("cursor", now.toEpochMilli()).put("has_more", false);
+        return envelope(200, data, "ok", "");
+    }
+
+    /**
+     * A published video's counts, growing with the whole minutes {@code m} since it was published: with {@code s} the
+     * first 8 hex digits of SHA-256 of its id, {@code view_count = s mod 1000 + m * (1 + s mod 10)},
+     * {@code like_count = view_count / 12}, {@code comment_count = view_count / 60}, {@code share_count = view_count / 90}.
+     */
+    public static ObjectNode videoCounts(ObjectNode item, Instant now, ObjectMapper mapper) {
+        long s = seed(item.path("id").asText());
+        long minutes = Math.max(0, (now.getEpochSecond() - item.path("create_time").asLong()) / 60);
+        long views = s % 1000 + minutes * (1 + s % 10);
+        return mapper.createObjectNode().put("view_count", views).put("like_count", views / 12)
+                .put("comment_count", views / 60).put("share_count", views / 90);
+    }
+
+    private ObjectNode videoCounts(ObjectNode item, Instant now) {
+        return videoCounts(item, now, mapper);
+    }
+
+    /** The first 8 hex digits of SHA-256 of the text, as a number. */
+    static long seed(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return Long.parseLong(HexFormat.of().formatHex(digest, 0, 4), 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The comma-separated {@code fields} query parameter. */
+    private static List<String> fields(FakeRequest request) {
+        Object fields = request.queryParameter("fields");
+        if (fields == null || String.valueOf(fields).isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(String.valueOf(fields).split(",")).map(String::strip).filter(field -> !field.isEmpty()).toList();
     }
 
     @Override
@@ -283,6 +404,7 @@ public class TikTokFake extends StatefulPlatformFake {
                 if (post.postId == null) {
                     post.postId = FakeIds.digits(19);
                     ObjectNode item = object().put("id", post.postId).put("publish_id", post.publishId)
+                            .put("create_time", Instant.now().getEpochSecond())
                             .put("creator_username", USERNAME).put("video_size", post.size);
                     item.set("post_info", post.postInfo);
                     publish(item);

@@ -19,6 +19,12 @@ final class TikTokApi {
     private TikTokApi() {
     }
 
+    /** TikTok's {@code scope_not_authorized}: the grant lacks the scope the call needs. */
+    static boolean scopeNotAuthorized(ProviderResponse response) {
+        JsonObject body = response.json();
+        return body.getValue("error") instanceof JsonObject error && "scope_not_authorized".equals(error.getString("code"));
+    }
+
     static JsonObject data(ProviderResponse response) {
         JsonObject body = response.json();
         JsonObject error = body.getValue("error") instanceof JsonObject object ? object : null;

@@ -46,7 +46,7 @@ class TikTokOAuthProviderTest {
 
         assertThat(url.toString()).startsWith(fake.url() + "/tiktok/authorize?");
         assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_key", FakeProvider.CLIENT_ID,
-                "response_type", "code", "scope", "user.info.basic,user.info.profile,video.publish,video.upload",
+                "response_type", "code", "scope", "user.info.basic,user.info.profile,user.info.stats,video.list,video.publish,video.upload",
                 "redirect_uri", redirect().toString(), "state", "state-1"));
         assertThat(provider().supportsPkce()).isFalse();
     }
