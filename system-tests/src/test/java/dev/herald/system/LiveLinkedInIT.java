@@ -137,6 +137,53 @@ class LiveLinkedInIT {
         assertThat(LiveYouTubeIT.awaitMediaBytes(key, size)).isEqualTo(size);
     }
 
+    @Test
+    void aVideoIsUploadedInLinkedInsPartsFinalizedWithTheirETagsAndPostedOnceAvailable() throws Exception {
+        HostedConnect.LiveWorkspace live = HostedConnect.LiveWorkspace.create("Live LinkedIn video");
+        String accountId = connectLinkedInMember(live.key(), live.profile());
+        FakeRequests.clear("linkedin");
+        int part = 4 * 1024 * 1024;
+        int size = 2 * part + 12_345;
+        String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/town-hall.mp4?bytes=" + size;
+        byte[] source = io.restassured.RestAssured.get(media).asByteArray();
+
+        String postId = as(live.key()).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"Town hall highlights\",\"account_ids\":[\"" + accountId + "\"],"
+                        + "\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"}}")
+                .post("/posts").then().statusCode(202).extract().path("data.id");
+        JsonPath target = awaitTarget(live.key(), postId);
+
+        List<Map<String, Object>> requests = FakeRequests.of("linkedin");
+        List<String> lines = FakeRequests.lines(requests).stream()
+                .map(line -> line.replaceAll("/dms-uploads/[A-Za-z0-9]{24} ", "/dms-uploads/<id> ")
+                        .replaceAll("/rest/videos/urn%3Ali%3Avideo%3A[A-Za-z0-9_-]+ ", "/rest/videos/<urn> "))
+                .toList();
+        assertThat(lines.subList(0, 5)).containsExactly("POST /rest/videos 200", "PUT /dms-uploads/<id> 200",
+                "PUT /dms-uploads/<id> 200", "PUT /dms-uploads/<id> 200", "POST /rest/videos 200");
+        // Then the video's status until it is AVAILABLE, and the post made once with it.
+        assertThat(lines.subList(5, lines.size())).last().isEqualTo("POST /rest/posts 201");
+        assertThat(lines.subList(5, lines.size() - 1)).isNotEmpty().containsOnly("GET /rest/videos/<urn> 200");
+        JsonNode init = mapper.readTree((String) requests.get(0).get("body"));
+        assertThat(init).isEqualTo(mapper.readTree("{\"initializeUploadRequest\":{\"owner\":\"" + MEMBER + "\",\"fileSizeBytes\":" + size
+                + ",\"uploadCaptions\":false,\"uploadThumbnail\":false}}"));
+        // Each part carries exactly its range of the source, in order.
+        assertThat(requests.subList(1, 4)).extracting(request -> request.get("body")).containsExactly(
+                FakeRequests.upload(java.util.Arrays.copyOfRange(source, 0, part)),
+                FakeRequests.upload(java.util.Arrays.copyOfRange(source, part, 2 * part)),
+                FakeRequests.upload(java.util.Arrays.copyOfRange(source, 2 * part, size)));
+        JsonNode finalize = mapper.readTree((String) requests.get(4).get("body")).path("finalizeUploadRequest");
+        assertThat(finalize.path("uploadedPartIds")).hasSize(3);
+        String video = finalize.path("video").asText();
+        JsonNode post = mapper.readTree((String) requests.get(requests.size() - 1).get("body"));
+        assertThat(post.path("content").path("media").path("id").asText()).isEqualTo(video);
+
+        assertThat(target.getString("status")).isEqualTo("published");
+        assertThat(target.getInt("attempts")).isEqualTo(1);
+        assertThat(target.getString("provider_post_id")).isEqualTo(
+                fakes().get("/_fakes/linkedin/posts").then().statusCode(200).extract().path("data[0].id"));
+        assertThat(LiveYouTubeIT.awaitMediaBytes(live.key(), size)).isEqualTo(size);
+    }
+
     /** The hosted page as a browser walks it: the member and the organization they administer become accounts. */
     private static String connectLinkedInMember(String key, String profile) {
         List<Map<String, Object>> accounts = HostedConnect.connect(new HostedConnect.LiveWorkspace(key, profile), "linkedin");

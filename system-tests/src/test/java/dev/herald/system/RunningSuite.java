@@ -53,6 +53,7 @@ public final class RunningSuite {
                             Map.entry("HERALD_PUBLISHERS_TIKTOK_CHUNK_SIZE", "5242880"),
                             Map.entry("HERALD_PUBLISHERS_TIKTOK_CHECK_INTERVAL", "PT1S"),
                             Map.entry("HERALD_PUBLISHERS_INSTAGRAM_REELS_CHECK_INTERVAL", "PT1S"),
+                            Map.entry("HERALD_PUBLISHERS_LINKEDIN_VIDEO_CHECK_INTERVAL", "PT1S"),
                             // Webhook retries after 1 s, 1 s and 1 s (four attempts) instead of 5 s to 10 h, a 2 s
                             // request timeout instead of 10 s, and a killed webhooks-service's leases lapse in 5 s.
                             Map.entry("HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S"),
