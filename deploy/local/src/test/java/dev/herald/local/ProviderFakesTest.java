@@ -45,4 +45,23 @@ class ProviderFakesTest {
                 .containsEntry("HERALD_PUBLISHERS_YOUTUBE_UPLOAD_URL", "http://127.0.0.1:8190/youtube")
                 .containsEntry("HERALD_PUBLISHERS_TIKTOK_API_URL", "http://127.0.0.1:8190/tiktok");
     }
+
+    /** The analytics and comment readers' hosts, each a property posts-service really has. */
+    @Test
+    void everyLiveReaderOfPostsServicePointsAtTheFake() throws IOException {
+        Properties posts = new Properties();
+        Path root = Path.of(System.getProperty("herald.root", "../.."));
+        try (Reader reader = Files.newBufferedReader(root.resolve("posts-service/src/main/resources/application.properties"))) {
+            posts.load(reader);
+        }
+        Map<String, String> env = ProviderFakes.postsEnvironment("http://127.0.0.1:8190");
+
+        assertThat(env).containsExactly(Map.entry("HERALD_COMMENTS_FACEBOOK_API_URL", "http://127.0.0.1:8190/facebook/v24.0"),
+                Map.entry("HERALD_COMMENTS_INSTAGRAM_API_URL", "http://127.0.0.1:8190/instagram/v24.0"),
+                Map.entry("HERALD_COMMENTS_YOUTUBE_API_URL", "http://127.0.0.1:8190/youtube"),
+                Map.entry("HERALD_COMMENTS_LINKEDIN_API_URL", "http://127.0.0.1:8190/linkedin"),
+                Map.entry("HERALD_ANALYTICS_PINTEREST_API_URL", "http://127.0.0.1:8190/pinterest"));
+        env.keySet().forEach(variable -> assertThat(posts.getProperty(variable.toLowerCase().replace('_', '.')
+                .replace(".api.url", "-api-url"))).as(variable).isNotBlank());
+    }
 }
