@@ -61,11 +61,15 @@ class LiveAnalyticsIT {
         return as(key).get("/usage").then().statusCode(200).extract().jsonPath().getInt("data.api_requests.used");
     }
 
-    /** The requests with this method and path the account's token (the journal's hash of it) made, oldest first. */
-    private static List<Map<String, Object>> requestsOf(String platform, String authorization, String method, String path) {
+    /**
+     * The requests with this method and path the account's token (the journal's hash of it) made since the account
+     * was connected (connecting reads the account too), oldest first.
+     */
+    private static List<Map<String, Object>> requestsOf(String platform, String authorization, String method, String path,
+                                                        Instant since) {
         return FakeRequests.of(platform).stream().filter(request -> method.equals(request.get("method"))
-                && path.equals(request.get("path")) && List.of(authorization).equals(FakeRequests.headers(request).get("authorization")))
-                .toList();
+                && path.equals(request.get("path")) && List.of(authorization).equals(FakeRequests.headers(request).get("authorization"))
+                && !receivedAt(request).isBefore(since)).toList();
     }
 
     private static Instant receivedAt(Map<String, Object> request) {
@@ -101,7 +105,8 @@ class LiveAnalyticsIT {
 
     /** The sum of every item's views at that moment (an account's views, {@code V} of the formula). */
     private static long views(List<Item> items, Instant at) {
-        return items.stream().mapToLong(item -> unchecked(item.id(), item.published(), at).views()).sum();
+        return items.stream().filter(item -> !item.published().isAfter(at))
+                .mapToLong(item -> unchecked(item.id(), item.published(), at).views()).sum();
     }
 
     /**
@@ -109,12 +114,12 @@ class LiveAnalyticsIT {
      * came after the read began), the second is free and asks the platform nothing more.
      */
     private static JsonPath readTwice(String key, String route, String platform, String authorization, String method,
-                                      String path) throws InterruptedException {
+                                      String path, Instant since) throws InterruptedException {
         int before = used(key);
         Instant readStarted = Instant.now();
         JsonPath first = as(key).get(route).then().statusCode(200).extract().jsonPath();
         int afterFirst = used(key);
-        List<Map<String, Object>> requests = requestsOf(platform, authorization, method, path);
+        List<Map<String, Object>> requests = requestsOf(platform, authorization, method, path, since);
         assertThat(requests).as("%s asked %s %s", route, method, path).hasSize(1);
         boolean freshRead = !receivedAt(requests.get(0)).isBefore(readStarted);
         assertThat(afterFirst).as("a fresh read counts one (and the usage read one)").isEqualTo(before + (freshRead ? 2 : 1));
@@ -122,7 +127,7 @@ class LiveAnalyticsIT {
         JsonPath second = as(key).get(route).then().statusCode(200).extract().jsonPath();
         assertThat(second.getMap("data")).isEqualTo(first.getMap("data"));
         assertThat(used(key)).as("the cached read is free").isEqualTo(afterFirst + 1);
-        assertThat(requestsOf(platform, authorization, method, path)).hasSize(1);
+        assertThat(requestsOf(platform, authorization, method, path, since)).hasSize(1);
         return first;
     }
 
@@ -130,6 +135,7 @@ class LiveAnalyticsIT {
     void aFacebookPagePostsAndThePagesNumbersComeFromGraphAndTheSecondReadIsACacheHit() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live analytics Facebook");
         List<Map<String, Object>> accounts = HostedConnect.connect(live, "facebook");
+        Instant connected = Instant.now();
         String accountId = (String) accounts.get(0).get("id");
 
         String postId = LiveFacebookIT.post(live, "{\"text\":\"Rye on Tuesdays " + UUID.randomUUID() + "\",\"account_ids\":[\""
@@ -143,9 +149,10 @@ class LiveAnalyticsIT {
         Instant published = OffsetDateTime.parse(fakes().get("/_fakes/facebook/posts").then().extract()
                 .path("data.find { it.id == '" + pagePost + "' }.created_time"), GRAPH_TIME).toInstant();
 
-        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "facebook", pageToken, "GET", "/v24.0/" + pagePost)
+        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "facebook", pageToken, "GET",
+                        "/v24.0/" + pagePost, connected)
                 .setRootPath("data");
-        Map<String, Object> request = requestsOf("facebook", pageToken, "GET", "/v24.0/" + pagePost).get(0);
+        Map<String, Object> request = requestsOf("facebook", pageToken, "GET", "/v24.0/" + pagePost, connected).get(0);
         assertThat(request.get("query")).isEqualTo(Map.of("fields", List.of(FACEBOOK_FIELDS)));
         assertThat(post.getString("object")).isEqualTo("post_analytics");
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
@@ -166,8 +173,8 @@ class LiveAnalyticsIT {
 
         List<Item> pageItems = items("facebook", "created_time", text -> OffsetDateTime.parse(text, GRAPH_TIME).toInstant());
         JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "facebook", pageToken, "GET",
-                "/v24.0/" + PAGE_ID).setRootPath("data");
-        Map<String, Object> pageRequest = requestsOf("facebook", pageToken, "GET", "/v24.0/" + PAGE_ID).get(0);
+                "/v24.0/" + PAGE_ID, connected).setRootPath("data");
+        Map<String, Object> pageRequest = requestsOf("facebook", pageToken, "GET", "/v24.0/" + PAGE_ID, connected).get(0);
         assertThat(pageRequest.get("query")).isEqualTo(Map.of("fields", List.of("followers_count,fan_count")));
         assertThat(account.getString("object")).isEqualTo("account_analytics");
         assertThat(account.getString("status")).isEqualTo("available");
@@ -184,6 +191,7 @@ class LiveAnalyticsIT {
     void aPinsImpressionsAndSavesAndTheAccountsCountsComeFromPinterest() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live analytics Pinterest");
         String accountId = (String) HostedConnect.connect(live, "pinterest").get(0).get("id");
+        Instant connected = Instant.now();
 
         String postId = LiveFacebookIT.post(live, "{\"text\":\"Noodles " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
                 + "\"],\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/noodles.jpg\"},"
@@ -198,8 +206,9 @@ class LiveAnalyticsIT {
                 .<String>path("data.find { it.id == '" + pin + "' }.created_at")).toInstant(ZoneOffset.UTC);
 
         String path = "/v5/pins/" + pin + "/analytics";
-        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "pinterest", token, "GET", path).setRootPath("data");
-        Map<String, Object> request = requestsOf("pinterest", token, "GET", path).get(0);
+        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "pinterest", token, "GET", path, connected)
+                .setRootPath("data");
+        Map<String, Object> request = requestsOf("pinterest", token, "GET", path, connected).get(0);
         LocalDate today = LocalDate.ofInstant(receivedAt(request), ZoneOffset.UTC);
         assertThat(request.get("query")).isEqualTo(Map.of("start_date", List.of(today.minusDays(89).toString()),
                 "end_date", List.of(today.toString()), "metric_types", List.of("IMPRESSION,SAVE,PIN_CLICK,OUTBOUND_CLICK")));
@@ -219,25 +228,30 @@ class LiveAnalyticsIT {
 
         List<Item> pins = items("pinterest", "created_at", text -> LocalDateTime.parse(text).toInstant(ZoneOffset.UTC));
         JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "pinterest", token, "GET",
-                "/v5/user_account").setRootPath("data");
+                "/v5/user_account", connected).setRootPath("data");
         assertThat(account.getString("status")).isEqualTo("available");
-        Instant at = receivedAt(requestsOf("pinterest", token, "GET", "/v5/user_account").get(0));
+        Instant at = receivedAt(requestsOf("pinterest", token, "GET", "/v5/user_account", connected).get(0));
         assertThat(List.of(views(pins, at.minusSeconds(1)), views(pins, at))).anySatisfy(views -> {
             assertThat(account.getLong("metrics.views")).isEqualTo(views);
             assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
         });
-        assertThat(account.getLong("metrics.posts")).isEqualTo(pins.size());
-        assertThat(account.getLong("metrics.following")).isEqualTo(100 + pins.size());
+        long pinned = pins.stream().filter(item -> !item.published().isAfter(at)).count();
+        assertThat(account.getLong("metrics.posts")).isEqualTo(pinned);
+        assertThat(account.getLong("metrics.following")).isEqualTo(100 + pinned);
     }
 
     @Test
     void youtubeNumbersAreRedactedAndYouTubeUnaskedUntilTheOwnerConsentsThenTheyComeFromTheDataApi() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live analytics YouTube");
         String accountId = (String) HostedConnect.connect(live, "youtube").get(0).get("id");
+        Instant connected = Instant.now();
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/analytics-tour.mp4?bytes=" + (256 * 1024);
         String postId = LiveFacebookIT.post(live, "{\"text\":\"Analytics tour\\nThe beds in November\",\"account_ids\":[\""
-                + accountId + "\"],\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"}}");
-        JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
+                + accountId + "\"],\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},"
+                + "\"platform_options\":{\"youtube\":{\"privacy_status\":\"public\",\"made_for_kids\":false}}}");
+        JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
+                polled -> PostsPipelineIT.FINAL.contains(polled.getString("data.status")), Duration.ofSeconds(60).toMillis())
+                .setRootPath("data.targets[0]");
         assertThat(target.getString("status")).isEqualTo("published");
         String video = target.getString("provider_post_id");
         Map<String, Object> upload = FakeRequests.of("youtube").stream().filter(request -> "POST".equals(request.get("method"))
@@ -250,8 +264,8 @@ class LiveAnalyticsIT {
                 .body("data.targets[0].metrics", org.hamcrest.Matchers.nullValue());
         as(live.key()).get("/accounts/" + accountId + "/analytics").then().statusCode(200)
                 .body("data.status", org.hamcrest.Matchers.equalTo("redacted"));
-        assertThat(requestsOf("youtube", token, "GET", "/youtube/v3/videos")).isEmpty();
-        assertThat(requestsOf("youtube", token, "GET", "/youtube/v3/channels"))
+        assertThat(requestsOf("youtube", token, "GET", "/youtube/v3/videos", connected)).isEmpty();
+        assertThat(requestsOf("youtube", token, "GET", "/youtube/v3/channels", connected))
                 .noneSatisfy(request -> assertThat(String.valueOf(request.get("query"))).contains("statistics"));
 
         as(live.key()).contentType(ContentType.JSON).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
@@ -259,9 +273,10 @@ class LiveAnalyticsIT {
 
         Instant published = Instant.parse(fakes().get("/_fakes/youtube/posts").then().extract()
                 .path("data.find { it.id == '" + video + "' }.snippet.publishedAt"));
-        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "youtube", token, "GET", "/youtube/v3/videos")
+        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "youtube", token, "GET",
+                        "/youtube/v3/videos", connected)
                 .setRootPath("data");
-        Map<String, Object> request = requestsOf("youtube", token, "GET", "/youtube/v3/videos").get(0);
+        Map<String, Object> request = requestsOf("youtube", token, "GET", "/youtube/v3/videos", connected).get(0);
         assertThat(request.get("query")).isEqualTo(Map.of("part", List.of("statistics"), "id", List.of(video)));
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
         Map<String, Object> metrics = post.getMap("targets[0].metrics");
