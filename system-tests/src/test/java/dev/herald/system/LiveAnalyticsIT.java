@@ -109,7 +109,10 @@ class LiveAnalyticsIT {
         List<Item> items = new ArrayList<>();
         for (Map<String, Object> item : fakes().get("/_fakes/" + platform + "/posts").then().statusCode(200).extract().jsonPath()
                 .<Map<String, Object>>getList("data")) {
-            Object time = item.get(timeField);
+            Object time = item;
+            for (String field : timeField.split("\\.")) {
+                time = ((Map<?, ?>) time).get(field);
+            }
             items.add(new Item((String) item.get("id"), parse.apply(String.valueOf(time))));
         }
         return items;
@@ -282,5 +285,20 @@ class LiveAnalyticsIT {
         assertThat(answeredAt(request, at -> unchecked(video, published, at))).anySatisfy(numbers -> {
             assertThat(answered).isEqualTo(metrics(numbers.views(), numbers.likes(), numbers.comments(), null, null, null));
         });
+
+        List<Item> videos = items("youtube", "snippet.publishedAt", Instant::parse);
+        JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "youtube", token, "GET",
+                "/youtube/v3/channels", connected).setRootPath("data");
+        Map<String, Object> channelRequest = requestsOf("youtube", token, "GET", "/youtube/v3/channels", connected).get(0);
+        assertThat(channelRequest.get("query")).isEqualTo(Map.of("part", List.of("statistics"),
+                "id", List.of("UCq3HeraldFakeChannel0001")));
+        assertThat(account.getString("status")).isEqualTo("available");
+        Instant at = receivedAt(channelRequest);
+        assertThat(List.of(views(videos, at.minusSeconds(1)), views(videos, at))).anySatisfy(views -> {
+            assertThat(account.getLong("metrics.views")).isEqualTo(views);
+            assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
+        });
+        assertThat(account.getLong("metrics.posts")).isEqualTo(videos.stream().filter(item -> !item.published().isAfter(at)).count());
+        assertThat(account.getString("metrics.following")).isNull();
     }
 }
