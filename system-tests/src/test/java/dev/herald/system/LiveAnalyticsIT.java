@@ -26,14 +26,14 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Live analytics end to end against the provider fakes (decisions 156, 162): accounts connected through the hosted
- * page, a post published through the fake, then {@code GET /posts/{id}/analytics} and {@code GET /accounts/{id}/analytics}
- * through the gateway answer the fake's numbers (its documented formula, {@code PublishedMetrics}, computed here
- * again), read with exactly the request the live reader documents; the second read is a cache hit that costs no API
- * request. posts-service's and accounts-service's refreshers run every minute beside the test, so a read may find
- * numbers a refresher just read: the journal's one request of this account then came before the read, and the read
- * is free; otherwise the read made it and counts one. Either way the numbers are those of the moment that one
- * request reached the fake. HTTP only.
+ * Live analytics end to end against the provider fakes (decisions 156, 162, 163): Facebook, Instagram, Pinterest and
+ * YouTube accounts connected through the hosted page, a post published through the fake, then {@code GET
+ * /posts/{id}/analytics} and {@code GET /accounts/{id}/analytics} through the gateway answer the fake's numbers (its
+ * documented formula, {@code PublishedMetrics}, computed here again), read with exactly the request the live reader
+ * documents; the second read is a cache hit that costs no API request. posts-service's and accounts-service's
+ * refreshers run every minute beside the test, so a read may find numbers a refresher just read: the journal's one
+ * request of this account then came before the read, and the read is free; otherwise the read made it and counts one.
+ * Either way the numbers are those of the moment that one request reached the fake. HTTP only.
  */
 class LiveAnalyticsIT {
     private static final String PAGE_ID = "108765432109876";
@@ -240,6 +240,48 @@ class LiveAnalyticsIT {
         long pinned = pins.stream().filter(item -> !item.published().isAfter(at)).count();
         assertThat(account.getLong("metrics.posts")).isEqualTo(pinned);
         assertThat(account.getLong("metrics.following")).isEqualTo(100 + pinned);
+    }
+
+    @Test
+    void anInstagramMediasInsightsAndTheProfilesCountsComeFromInstagram() throws Exception {
+        LiveWorkspace live = LiveWorkspace.create("Live analytics Instagram");
+        String accountId = (String) HostedConnect.connect(live, "instagram").get(0).get("id");
+        Instant connected = Instant.now();
+
+        String postId = LiveFacebookIT.post(live, "{\"text\":\"Cake day " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
+                + "\"],\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/cake.jpg\"}}");
+        JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
+        assertThat(target.getString("status")).isEqualTo("published");
+        String media = target.getString("provider_post_id");
+        Map<String, Object> publish = FakeRequests.of("instagram").stream()
+                .filter(request -> String.valueOf(request.get("path")).endsWith("/media_publish")).reduce((a, b) -> b).orElseThrow();
+        String token = FakeRequests.headers(publish).get("authorization").get(0);
+        Instant published = OffsetDateTime.parse(fakes().get("/_fakes/instagram/posts").then().extract()
+                .path("data.find { it.id == '" + media + "' }.timestamp"), GRAPH_TIME).toInstant();
+
+        String path = "/v24.0/" + media + "/insights";
+        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "instagram", token, "GET", path, connected)
+                .setRootPath("data");
+        Map<String, Object> request = requestsOf("instagram", token, "GET", path, connected).get(0);
+        assertThat(request.get("query")).isEqualTo(Map.of("metric", List.of("views,reach,likes,comments,shares,saved")));
+        assertThat(post.getString("targets[0].status")).isEqualTo("available");
+        Map<String, Object> answered = post.getMap("targets[0].metrics");
+        assertThat(answeredAt(request, at -> unchecked(media, published, at))).anySatisfy(numbers ->
+                assertThat(answered).isEqualTo(metrics(numbers.views(), numbers.likes(), numbers.comments(), numbers.shares(),
+                        numbers.saves(), numbers.reach())));
+
+        List<Item> medias = items("instagram", "timestamp", text -> OffsetDateTime.parse(text, GRAPH_TIME).toInstant());
+        JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "instagram", token, "GET",
+                "/v24.0/me", connected).setRootPath("data");
+        Map<String, Object> meRequest = requestsOf("instagram", token, "GET", "/v24.0/me", connected).get(0);
+        assertThat(meRequest.get("query")).isEqualTo(Map.of("fields", List.of("followers_count,follows_count,media_count")));
+        assertThat(account.getString("status")).isEqualTo("available");
+        Instant at = receivedAt(meRequest);
+        long posted = medias.stream().filter(item -> !item.published().isAfter(at)).count();
+        assertThat(List.of(views(medias, at.minusSeconds(1)), views(medias, at))).anySatisfy(views ->
+                assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10));
+        assertThat(account.getLong("metrics.following")).isEqualTo(100 + posted);
+        assertThat(account.getLong("metrics.posts")).isEqualTo(posted);
     }
 
     @Test
