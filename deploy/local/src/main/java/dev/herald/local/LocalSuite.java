@@ -523,6 +523,9 @@ public final class LocalSuite implements AutoCloseable {
         if (config.providerFakes() && service == HeraldService.ACCOUNTS) {
             env.putAll(ProviderFakes.accountsEnvironment(config.providerFakesUrl()));
         }
+        if (config.providerFakes() && service == HeraldService.POSTS) {
+            env.putAll(ProviderFakes.postsEnvironment(config.providerFakesUrl()));
+        }
         if (config.providerFakes() && service == HeraldService.DELIVERY_WORKER) {
             env.putAll(ProviderFakes.deliveryEnvironment(config.providerFakesUrl()));
         }

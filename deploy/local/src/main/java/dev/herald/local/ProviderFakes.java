@@ -62,6 +62,20 @@ public final class ProviderFakes {
         return env;
     }
 
+    /**
+     * posts-service's platform hosts: the comment readers' {@code herald.comments.*} (which the analytics readers share)
+     * and Pinterest's {@code herald.analytics.pinterest-api-url}, so live analytics and comments read the fakes.
+     */
+    public static Map<String, String> postsEnvironment(String fakeUrl) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("HERALD_COMMENTS_FACEBOOK_API_URL", fakeUrl + "/facebook/v24.0");
+        env.put("HERALD_COMMENTS_INSTAGRAM_API_URL", fakeUrl + "/instagram/v24.0");
+        env.put("HERALD_COMMENTS_YOUTUBE_API_URL", fakeUrl + "/youtube");
+        env.put("HERALD_COMMENTS_LINKEDIN_API_URL", fakeUrl + "/linkedin");
+        env.put("HERALD_ANALYTICS_PINTEREST_API_URL", fakeUrl + "/pinterest");
+        return env;
+    }
+
     /** delivery-worker's {@code herald.publishers.*}: the publishers' API hosts. */
     public static Map<String, String> deliveryEnvironment(String fakeUrl) {
         Map<String, String> env = new LinkedHashMap<>();

@@ -14,14 +14,20 @@ import org.junit.jupiter.api.Test;
 class ProviderFakesTest {
     private static final List<String> PLATFORMS = List.of("linkedin", "facebook", "instagram", "pinterest", "tiktok", "youtube");
 
+    /** A module's application.properties as it is checked in. */
+    private static Properties properties(String module) throws IOException {
+        Properties properties = new Properties();
+        Path root = Path.of(System.getProperty("herald.root", "../.."));
+        try (Reader reader = Files.newBufferedReader(root.resolve(module + "/src/main/resources/application.properties"))) {
+            properties.load(reader);
+        }
+        return properties;
+    }
+
     /** accounts-service must present the client the fake accepts, or every token exchange fails invalid_client. */
     @Test
     void accountsServiceGetsTheClientIdsAndSecretsTheFakeAccepts() throws IOException {
-        Properties fake = new Properties();
-        Path root = Path.of(System.getProperty("herald.root", "../.."));
-        try (Reader reader = Files.newBufferedReader(root.resolve("provider-fakes/src/main/resources/application.properties"))) {
-            fake.load(reader);
-        }
+        Properties fake = properties("provider-fakes");
         Map<String, String> env = ProviderFakes.accountsEnvironment("http://127.0.0.1:8190");
 
         for (String platform : PLATFORMS) {
@@ -44,5 +50,20 @@ class ProviderFakesTest {
                 .containsEntry("HERALD_PUBLISHERS_PINTEREST_API_URL", "http://127.0.0.1:8190/pinterest")
                 .containsEntry("HERALD_PUBLISHERS_YOUTUBE_UPLOAD_URL", "http://127.0.0.1:8190/youtube")
                 .containsEntry("HERALD_PUBLISHERS_TIKTOK_API_URL", "http://127.0.0.1:8190/tiktok");
+    }
+
+    /** The analytics and comment readers' hosts, each a property posts-service really has. */
+    @Test
+    void everyLiveReaderOfPostsServicePointsAtTheFake() throws IOException {
+        Properties posts = properties("posts-service");
+        Map<String, String> env = ProviderFakes.postsEnvironment("http://127.0.0.1:8190");
+
+        assertThat(env).containsExactly(Map.entry("HERALD_COMMENTS_FACEBOOK_API_URL", "http://127.0.0.1:8190/facebook/v24.0"),
+                Map.entry("HERALD_COMMENTS_INSTAGRAM_API_URL", "http://127.0.0.1:8190/instagram/v24.0"),
+                Map.entry("HERALD_COMMENTS_YOUTUBE_API_URL", "http://127.0.0.1:8190/youtube"),
+                Map.entry("HERALD_COMMENTS_LINKEDIN_API_URL", "http://127.0.0.1:8190/linkedin"),
+                Map.entry("HERALD_ANALYTICS_PINTEREST_API_URL", "http://127.0.0.1:8190/pinterest"));
+        env.keySet().forEach(variable -> assertThat(posts.getProperty(variable.toLowerCase().replace('_', '.')
+                .replace(".api.url", "-api-url"))).as(variable).isNotBlank());
     }
 }

@@ -10,6 +10,7 @@ import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -98,6 +99,10 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         edge = request.match("GET", "/" + VERSION + "/([0-9]+)/(feed|videos)");
         if (edge != null) {
             return list(request, grant, edge.get(1), edge.get(2));
+        }
+        List<String> node = request.match("GET", "/" + VERSION + "/([0-9]+(?:_[0-9]+)?)");
+        if (node != null) {
+            return node(request, node.get(1));
         }
         return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33,
                 "Unsupported " + request.method().toLowerCase() + " request. (the fake has no " + request.path() + ")", false));
@@ -220,6 +225,118 @@ public class FacebookGraphFake extends StatefulPlatformFake {
                 });
         body.putObject("paging").putObject("cursors").put("before", "QVFIUmJlZAm9yZQ").put("after", "QVFIUmFmdGVy");
         return json(200, body);
+    }
+
+    /**
+     * A node's fields (https://developers.facebook.com/docs/graph-api/reference/page, .../pagepost,
+     * .../video): the Page ({@code id}, {@code name}, {@code username}, {@code category}, {@code followers_count},
+     * {@code fan_count}), or a post or video the fake published, with the edges Herald expands
+     * ({@code reactions}/{@code comments} with {@code .summary(total_count)}, listing none of them; {@code shares} of a
+     * post; a post's lifetime {@code insights.metric(post_impressions,post_impressions_unique)}). Numbers are
+     * {@link PublishedMetrics}'s: impressions = views, unique impressions = reach, reactions = likes; a Page's followers
+     * and fans its account numbers over everything published. A field the node type lacks is Graph's #100; an id the
+     * fake never published its "does not exist" error.
+     */
+    private FakeResponse node(FakeRequest request, String id) {
+        List<GraphFields> fields = GraphFields.parse(request.queryParameter("fields"));
+        Instant now = Instant.now();
+        if (PAGE_ID.equals(id)) {
+            PublishedMetrics.Account counts = PublishedMetrics.account(published().stream().map(item -> numbers(item, now)).toList());
+            ObjectNode page = object().put("id", PAGE_ID);
+            for (GraphFields field : fields) {
+                switch (field.name()) {
+                    case "id" -> { }
+                    case "name" -> page.put("name", PAGE_NAME);
+                    case "username" -> page.put("username", "heraldfakebakery");
+                    case "category" -> page.put("category", "Bakery");
+                    case "followers_count" -> page.put("followers_count", counts.followers());
+                    case "fan_count" -> page.put("fan_count", counts.likes());
+                    default -> {
+                        return nonexistingField(field.name(), "Page");
+                    }
+                }
+            }
+            return json(200, page);
+        }
+        JsonNode item = published().stream().filter(published -> id.equals(published.path("id").asText())).findFirst().orElse(null);
+        if (item == null) {
+            return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33, "Unsupported get request. Object"
+                    + " with ID '" + id + "' does not exist, cannot be loaded due to missing permissions, or does not support this"
+                    + " operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api",
+                    false));
+        }
+        boolean video = "videos".equals(item.path("edge").asText());
+        PublishedMetrics.Item numbers = numbers(item, now);
+        ObjectNode shown = object();
+        for (GraphFields field : fields) {
+            switch (field.name()) {
+                case "id", "created_time", "message", "link", "description" -> {
+                    if (item.has(field.name())) {
+                        shown.set(field.name(), item.get(field.name()));
+                    }
+                }
+                case "reactions" -> summaryEdge(shown, field, numbers.likes()).put("viewer_reaction", "NONE");
+                case "comments" -> summaryEdge(shown, field, numbers.comments()).put("can_comment", true);
+                case "shares" -> {
+                    if (video) {
+                        return nonexistingField(field.name(), "Video");
+                    }
+                    shown.putObject("shares").put("count", numbers.shares());
+                }
+                case "insights" -> {
+                    if (video) {
+                        return nonexistingField(field.name(), "Video");
+                    }
+                    ArrayNode data = object().putArray("data");
+                    List<String> metrics = field.argument("metric");
+                    for (String metric : metrics == null ? List.<String>of() : metrics) {
+                        ObjectNode insight = data.addObject().put("name", metric).put("period", "lifetime");
+                        switch (metric) {
+                            case "post_impressions" -> {
+                                insight.putArray("values").addObject().put("value", numbers.views());
+                                insight.put("title", "Lifetime Post Total Impressions").put("description",
+                                        "Lifetime: The number of times your Page's post entered a person's screen. (Total Count)");
+                            }
+                            case "post_impressions_unique" -> {
+                                insight.putArray("values").addObject().put("value", numbers.reach());
+                                insight.put("title", "Lifetime Post Total Reach").put("description",
+                                        "Lifetime: The number of people who had your Page's post enter their screen. (Unique Users)");
+                            }
+                            default -> {
+                                return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
+                                        "(#100) The value must be a valid insights metric", false));
+                            }
+                        }
+                        insight.put("id", id + "/insights/" + metric + "/lifetime");
+                    }
+                    shown.putObject("insights").set("data", data);
+                }
+                default -> {
+                    return nonexistingField(field.name(), video ? "Video" : "PagePost");
+                }
+            }
+        }
+        return json(200, shown.put("id", id));
+    }
+
+    /** An edge asked for with {@code .summary(total_count)} and {@code .limit(0)}: no items, the count in its summary. */
+    private ObjectNode summaryEdge(ObjectNode shown, GraphFields field, long count) {
+        ObjectNode edge = shown.putObject(field.name());
+        edge.putArray("data");
+        if (field.argument("summary") == null) {
+            return object();
+        }
+        return edge.putObject("summary").put("total_count", count);
+    }
+
+    private FakeResponse nonexistingField(String field, String nodeType) {
+        return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
+                "(#100) Tried accessing nonexisting field (" + field + ") on node type (" + nodeType + ")", false));
+    }
+
+    private static PublishedMetrics.Item numbers(JsonNode item, Instant now) {
+        return PublishedMetrics.item(item.path("id").asText(),
+                OffsetDateTime.parse(item.path("created_time").asText(), GRAPH_TIME).toInstant(), now);
     }
 
     @Override

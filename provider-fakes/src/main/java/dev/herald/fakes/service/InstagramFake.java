@@ -11,6 +11,7 @@ import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -96,14 +97,18 @@ public class InstagramFake extends StatefulPlatformFake {
             return json(400, GraphErrorShapes.invalidToken(object(), state));
         }
         IssuedGrant grant = grant(request);
+        List<String> path;
         if (exchange || refresh) {
             return longLivedToken(request, grant, exchange);
         }
         if (request.is("GET", "/" + VERSION + "/me")) {
-            return json(200, object().put("id", APP_SCOPED_ID).put("user_id", USER_ID).put("username", USERNAME)
-                    .put("name", "Herald Fake Studio").put("account_type", "BUSINESS"));
+            return json(200, me(request));
         }
-        List<String> path = request.match("POST", "/" + VERSION + "/([0-9]+)/media");
+        path = request.match("GET", "/" + VERSION + "/([0-9]+)/insights");
+        if (path != null) {
+            return insights(request, grant, path.get(1));
+        }
+        path = request.match("POST", "/" + VERSION + "/([0-9]+)/media");
         if (path != null) {
             return createContainer(request, grant, path.get(1));
         }
@@ -226,6 +231,70 @@ public class InstagramFake extends StatefulPlatformFake {
         published().stream().limit(limit).forEach(item -> data.add(selected((ObjectNode) item, request)));
         body.putObject("paging").putObject("cursors").put("before", "QVFIUmJlZm9yZQ").put("after", "QVFIUmFmdGVy");
         return json(200, body);
+    }
+
+    /**
+     * The professional account ({@code /me}): without {@code fields} its id, user id, username, name and account type;
+     * with them, the fields asked for (and {@code id}), the counts among them {@link PublishedMetrics}'s account numbers
+     * over the media it published ({@code followers_count}, {@code follows_count}, {@code media_count}).
+     */
+    private ObjectNode me(FakeRequest request) {
+        ObjectNode me = object().put("id", APP_SCOPED_ID).put("user_id", USER_ID).put("username", USERNAME)
+                .put("name", "Herald Fake Studio").put("account_type", "BUSINESS");
+        if (parameter(request, "fields") == null) {
+            return me;
+        }
+        Instant now = Instant.now();
+        PublishedMetrics.Account counts = PublishedMetrics.account(published().stream().map(media -> numbers(media, now)).toList());
+        me.put("followers_count", counts.followers()).put("follows_count", counts.following()).put("media_count", counts.posts());
+        return selected(me, request);
+    }
+
+    /**
+     * A media object's insights (https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights):
+     * each metric asked for, lifetime, in the order asked, {@link PublishedMetrics}'s numbers ({@code saved} its saves).
+     * A metric the fake does not know is Graph's #100; media the account did not publish, the "does not exist" error.
+     */
+    private FakeResponse insights(FakeRequest request, IssuedGrant grant, String mediaId) {
+        JsonNode media = published().stream().filter(item -> mediaId.equals(item.path("id").asText())).findFirst().orElse(null);
+        if (media == null || !grant.subject().equals(USER_ID)) {
+            return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33,
+                    "Unsupported get request. Object with ID '" + mediaId + "' does not exist", false));
+        }
+        String metric = parameter(request, "metric");
+        PublishedMetrics.Item numbers = numbers(media, Instant.now());
+        ObjectNode body = object();
+        ArrayNode data = body.putArray("data");
+        for (String name : metric == null ? new String[0] : metric.split(",")) {
+            Long value = switch (name.trim()) {
+                case "views", "impressions" -> numbers.views();
+                case "reach" -> numbers.reach();
+                case "likes" -> numbers.likes();
+                case "comments" -> numbers.comments();
+                case "shares" -> numbers.shares();
+                case "saved" -> numbers.saves();
+                case "total_interactions" -> numbers.likes() + numbers.comments() + numbers.shares() + numbers.saves();
+                default -> null;
+            };
+            if (value == null) {
+                return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "(#100) metric[" + data.size()
+                        + "] must be one of the following values: views, reach, likes, comments, shares, saved,"
+                        + " total_interactions", false));
+            }
+            ObjectNode insight = data.addObject().put("name", name.trim()).put("period", "lifetime");
+            insight.putArray("values").addObject().put("value", value);
+            insight.put("id", mediaId + "/insights/" + name.trim() + "/lifetime");
+        }
+        if (data.isEmpty()) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
+                    "(#100) The parameter metric is required", false));
+        }
+        return json(200, body);
+    }
+
+    private static PublishedMetrics.Item numbers(JsonNode media, Instant now) {
+        return PublishedMetrics.item(media.path("id").asText(),
+                OffsetDateTime.parse(media.path("timestamp").asText(), GRAPH_TIME).toInstant(), now);
     }
 
     /** A container or a media object, with the fields asked for. */

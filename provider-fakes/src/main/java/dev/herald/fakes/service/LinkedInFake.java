@@ -164,6 +164,10 @@ public class LinkedInFake extends StatefulPlatformFake {
         if (request.is("GET", "/rest/posts")) {
             return postsByAuthor(request, grant(request));
         }
+        List<String> socialActions = request.match("GET", "/rest/socialActions/([^/]+)");
+        if (socialActions != null) {
+            return socialActions(request, grant(request), URLDecoder.decode(socialActions.get(0), StandardCharsets.UTF_8));
+        }
         return notFound(request);
     }
 
@@ -357,6 +361,30 @@ public class LinkedInFake extends StatefulPlatformFake {
         publishedWhere(post -> post.path("author").asText("").equals(author)).stream().limit(count).forEach(elements::add);
         body.putObject("paging").put("start", 0).put("count", count).putArray("links");
         return json(200, body);
+    }
+
+    /**
+     * A post's social actions summary (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/network-update-social-actions):
+     * likes and comments as {@link PublishedMetrics} counts them, read with the scope that reads the author's posts.
+     */
+    private FakeResponse socialActions(FakeRequest request, IssuedGrant grant, String urn) {
+        ObjectNode post = publishedWhere(item -> urn.equals(item.path("id").asText())).stream().findFirst().orElse(null);
+        if (post == null) {
+            return error(404, 0, "NOT_FOUND", "Not Found");
+        }
+        String scope = PERSON_URN.equals(post.path("author").asText()) ? "r_member_social" : "r_organization_social";
+        if (!grant.scopes().contains(scope)) {
+            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: socialActions.GET."
+                    + request.header("linkedin-version"));
+        }
+        PublishedMetrics.Item numbers = PublishedMetrics.item(urn, Instant.ofEpochMilli(post.path("createdAt").asLong()),
+                Instant.now());
+        ObjectNode body = object();
+        body.putObject("likesSummary").put("totalLikes", numbers.likes()).put("aggregatedTotalLikes", numbers.likes())
+                .put("likedByCurrentUser", false).putArray("selectedLikes");
+        body.putObject("commentsSummary").put("totalFirstLevelComments", numbers.comments())
+                .put("aggregatedTotalComments", numbers.comments()).put("commentsState", "OPEN").putArray("selectedComments");
+        return json(200, body.put("target", urn).put("$URN", "urn:li:socialActions:" + urn));
     }
 
     private FakeResponse unauthorized(IssuedTokens.State state) {

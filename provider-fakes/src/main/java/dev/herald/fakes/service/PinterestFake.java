@@ -11,8 +11,12 @@ import dev.herald.fakes.model.IssuedGrant;
 import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +50,7 @@ public class PinterestFake extends StatefulPlatformFake {
     private static final Duration REFRESH_LIFETIME = Duration.ofDays(60);
 
     private static final String UPLOADS = "/media-uploads/";
+    private static final List<String> PIN_METRICS = List.of("IMPRESSION", "SAVE", "PIN_CLICK", "OUTBOUND_CLICK");
 
     /** Registered video uploads by media id: {@code registered}, then {@code succeeded} once their bytes came. */
     private final Map<String, String> mediaStatus = new ConcurrentHashMap<>();
@@ -93,9 +98,12 @@ public class PinterestFake extends StatefulPlatformFake {
         }
         IssuedGrant grant = grant(request);
         if (request.is("GET", "/v5/user_account")) {
+            PublishedMetrics.Account counts = accountCounts(Instant.now());
             return json(200, object().put("account_type", "BUSINESS").put("id", ACCOUNT_ID).put("username", USERNAME)
                     .put("business_name", "Herald Fake Kitchen").put("profile_image", "https://i.pinimg.com/fake/profile.jpg")
-                    .put("website_url", "https://example.com").put("board_count", 1));
+                    .put("website_url", "https://example.com").put("board_count", 1).put("pin_count", counts.posts())
+                    .put("follower_count", counts.followers()).put("following_count", counts.following())
+                    .put("monthly_views", counts.views()));
         }
         if (request.is("GET", "/v5/boards")) {
             ObjectNode body = object();
@@ -128,6 +136,10 @@ public class PinterestFake extends StatefulPlatformFake {
                 return error(404, 4, "Media upload not found.");
             }
             return json(200, object().put("media_id", registered.get(0)).put("media_type", "video").put("status", status));
+        }
+        List<String> analytics = request.match("GET", "/v5/pins/([0-9]+)/analytics");
+        if (analytics != null) {
+            return pinAnalytics(request, grant, analytics.get(0));
         }
         List<String> pinsOf = request.match("GET", "/v5/boards/([0-9]+)/pins");
         if (pinsOf != null) {
@@ -256,6 +268,86 @@ public class PinterestFake extends StatefulPlatformFake {
         created.put("is_owner", true);
         publish(created);
         return json(201, created);
+    }
+
+    /**
+     * A pin's analytics (https://developers.pinterest.com/docs/api/v5/pins-analytics): {@code start_date},
+     * {@code end_date} (within the last 90 days, not after today, UTC) and {@code metric_types} are required; each day
+     * of the range is in {@code daily_metrics} ({@code BEFORE_PIN_CREATED} before the pin's day, else {@code READY}
+     * with what the day added), {@code summary_metrics} their sum. IMPRESSION and SAVE are {@link PublishedMetrics}'s
+     * views and saves, PIN_CLICK its likes and OUTBOUND_CLICK its comments.
+     */
+    private FakeResponse pinAnalytics(FakeRequest request, IssuedGrant grant, String pinId) {
+        if (!grant.scopes().contains("pins:read")) {
+            return error(403, 29, "You are not permitted to access that resource (pins:read is required).");
+        }
+        ObjectNode pin = publishedWhere(item -> pinId.equals(item.path("id").asText())).stream().findFirst().orElse(null);
+        if (pin == null) {
+            return error(404, 50, "Pin not found.");
+        }
+        Instant now = Instant.now();
+        LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
+        LocalDate start;
+        LocalDate end;
+        try {
+            start = LocalDate.parse(String.valueOf(request.queryParameter("start_date")));
+            end = LocalDate.parse(String.valueOf(request.queryParameter("end_date")));
+        } catch (DateTimeParseException e) {
+            return error(400, 1, "Invalid parameters: start_date and end_date (YYYY-MM-DD) are required.");
+        }
+        if (end.isBefore(start) || end.isAfter(today) || start.isBefore(today.minusDays(89))) {
+            return error(400, 1, "Invalid parameters: the date range must lie within the last 90 days, up to today.");
+        }
+        String types = request.queryParameter("metric_types");
+        List<String> metrics = types == null ? List.of() : List.of(types.split(","));
+        if (metrics.isEmpty() || !PIN_METRICS.containsAll(metrics)) {
+            return error(400, 1, "Invalid parameters: metric_types must be among " + String.join(", ", PIN_METRICS) + ".");
+        }
+        Instant created = LocalDateTime.parse(pin.path("created_at").asText()).toInstant(ZoneOffset.UTC);
+        LocalDate createdDay = LocalDate.ofInstant(created, ZoneOffset.UTC);
+        ObjectNode all = object();
+        ArrayNode daily = all.putArray("daily_metrics");
+        long[] summary = new long[metrics.size()];
+        for (LocalDate day = start; !day.isAfter(end); day = day.plusDays(1)) {
+            ObjectNode entry = daily.addObject().put("date", day.toString());
+            if (day.isBefore(createdDay)) {
+                entry.put("data_status", "BEFORE_PIN_CREATED");
+                entry.putObject("metrics");
+                continue;
+            }
+            Instant dayEnd = day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+            PublishedMetrics.Item upTo = PublishedMetrics.item(pinId, created, dayEnd.isBefore(now) ? dayEnd : now);
+            PublishedMetrics.Item before = day.equals(createdDay) ? null
+                    : PublishedMetrics.item(pinId, created, day.atStartOfDay().toInstant(ZoneOffset.UTC));
+            ObjectNode values = entry.put("data_status", "READY").putObject("metrics");
+            for (int i = 0; i < metrics.size(); i++) {
+                long added = pinMetric(upTo, metrics.get(i)) - (before == null ? 0 : pinMetric(before, metrics.get(i)));
+                values.put(metrics.get(i), added);
+                summary[i] += added;
+            }
+        }
+        ObjectNode totals = all.putObject("summary_metrics");
+        for (int i = 0; i < metrics.size(); i++) {
+            totals.put(metrics.get(i), summary[i]);
+        }
+        ObjectNode body = object();
+        body.set("all", all);
+        return json(200, body);
+    }
+
+    private static long pinMetric(PublishedMetrics.Item numbers, String metric) {
+        return switch (metric) {
+            case "IMPRESSION" -> numbers.views();
+            case "SAVE" -> numbers.saves();
+            case "PIN_CLICK" -> numbers.likes();
+            default -> numbers.comments();
+        };
+    }
+
+    /** The account's counts over the pins it holds; {@code monthly_views} are all their views (the fake's pins are young). */
+    private PublishedMetrics.Account accountCounts(Instant now) {
+        return PublishedMetrics.account(published().stream().map(pin -> PublishedMetrics.item(pin.path("id").asText(),
+                LocalDateTime.parse(pin.path("created_at").asText()).toInstant(ZoneOffset.UTC), now)).toList());
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.herald.fakes.model.IssuedGrant;
 import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -114,18 +115,88 @@ public class YouTubeFake extends StatefulPlatformFake {
             return continueUpload(request);
         }
         if (request.is("GET", "/youtube/v3/channels")) {
-            if (!"true".equals(request.queryParameter("mine"))) {
-                return apiError(400, "missingRequiredParameter", "INVALID_ARGUMENT", "Only mine=true is faked.");
-            }
-            ObjectNode body = object().put("kind", "youtube#channelListResponse").put("etag", FakeIds.alphanumeric(27));
-            body.putObject("pageInfo").put("totalResults", 1).put("resultsPerPage", 5);
-            ObjectNode channel = body.putArray("items").addObject().put("kind", "youtube#channel")
-                    .put("etag", FakeIds.alphanumeric(27)).put("id", CHANNEL_ID);
-            channel.putObject("snippet").put("title", "Herald Fake Garden").put("description", "Herald's fake channel")
-                    .put("customUrl", "@heraldfakegarden").put("publishedAt", "2021-03-14T09:26:53Z");
-            return json(200, body);
+            return channels(request);
+        }
+        if (request.is("GET", "/youtube/v3/videos")) {
+            return videos(request);
         }
         return apiError(404, "notFound", "NOT_FOUND", "the fake YouTube has no endpoint " + request.method() + " " + request.path());
+    }
+
+    /**
+     * {@code channels.list} (https://developers.google.com/youtube/v3/docs/channels/list) by {@code mine=true} or
+     * {@code id}, with the {@code snippet} and {@code statistics} parts; another channel's id lists nothing.
+     * Statistics are {@link PublishedMetrics}'s account numbers over the channel's videos, as strings, as YouTube sends
+     * them.
+     */
+    private FakeResponse channels(FakeRequest request) {
+        String part = request.queryParameter("part");
+        String id = request.queryParameter("id");
+        if (part == null || (!"true".equals(request.queryParameter("mine")) && id == null)) {
+            return apiError(400, "missingRequiredParameter", "INVALID_ARGUMENT",
+                    "part and one of mine=true or id are required (the fake fakes these filters only).");
+        }
+        Set<String> parts = Set.of(part.split(","));
+        ObjectNode body = object().put("kind", "youtube#channelListResponse").put("etag", FakeIds.alphanumeric(27));
+        ArrayNode items = body.putArray("items");
+        if (id == null || List.of(id.split(",")).contains(CHANNEL_ID)) {
+            ObjectNode channel = items.addObject().put("kind", "youtube#channel").put("etag", FakeIds.alphanumeric(27))
+                    .put("id", CHANNEL_ID);
+            if (parts.contains("snippet")) {
+                channel.putObject("snippet").put("title", "Herald Fake Garden").put("description", "Herald's fake channel")
+                        .put("customUrl", "@heraldfakegarden").put("publishedAt", "2021-03-14T09:26:53Z");
+            }
+            if (parts.contains("statistics")) {
+                Instant now = Instant.now();
+                PublishedMetrics.Account counts = PublishedMetrics.account(published().stream()
+                        .map(video -> videoNumbers(video, now)).toList());
+                channel.putObject("statistics").put("viewCount", Long.toString(counts.views()))
+                        .put("subscriberCount", Long.toString(counts.followers())).put("hiddenSubscriberCount", false)
+                        .put("videoCount", Long.toString(counts.posts()));
+            }
+        }
+        body.putObject("pageInfo").put("totalResults", items.size()).put("resultsPerPage", 5);
+        return json(200, body);
+    }
+
+    /**
+     * {@code videos.list?part=statistics&id=} (https://developers.google.com/youtube/v3/docs/videos/list): the videos
+     * the fake holds among the ids, each with {@link PublishedMetrics}'s views, likes and comments as strings
+     * ({@code favoriteCount} is always "0"); unknown ids are left out, as YouTube does (an empty list, HTTP 200).
+     */
+    private FakeResponse videos(FakeRequest request) {
+        String part = request.queryParameter("part");
+        String ids = request.queryParameter("id");
+        if (part == null || ids == null) {
+            return apiError(400, "missingRequiredParameter", "INVALID_ARGUMENT", "part and id are required (the fake fakes the id"
+                    + " filter only).");
+        }
+        Set<String> parts = Set.of(part.split(","));
+        Instant now = Instant.now();
+        ObjectNode body = object().put("kind", "youtube#videoListResponse").put("etag", FakeIds.alphanumeric(27));
+        ArrayNode items = body.putArray("items");
+        for (String id : ids.split(",")) {
+            publishedWhere(video -> id.equals(video.path("id").asText())).stream().findFirst().ifPresent(video -> {
+                ObjectNode item = items.addObject().put("kind", "youtube#video").put("etag", FakeIds.alphanumeric(27))
+                        .put("id", id);
+                if (parts.contains("snippet")) {
+                    item.set("snippet", video.get("snippet"));
+                }
+                if (parts.contains("statistics")) {
+                    PublishedMetrics.Item numbers = videoNumbers(video, now);
+                    item.putObject("statistics").put("viewCount", Long.toString(numbers.views()))
+                            .put("likeCount", Long.toString(numbers.likes())).put("favoriteCount", "0")
+                            .put("commentCount", Long.toString(numbers.comments()));
+                }
+            });
+        }
+        body.putObject("pageInfo").put("totalResults", items.size()).put("resultsPerPage", items.size());
+        return json(200, body);
+    }
+
+    private static PublishedMetrics.Item videoNumbers(JsonNode video, Instant now) {
+        return PublishedMetrics.item(video.path("id").asText(), Instant.parse(video.path("snippet").path("publishedAt").asText()),
+                now);
     }
 
     @Override

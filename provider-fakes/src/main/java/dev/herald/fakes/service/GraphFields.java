@@ -1,0 +1,52 @@
+package dev.herald.fakes.service;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Graph's {@code fields} parameter with field expansion (https://developers.facebook.com/docs/graph-api/field-expansion):
+ * top-level fields split at the commas outside parentheses, each a name and its modifiers
+ * ({@code reactions.summary(total_count).limit(0)}, {@code insights.metric(a,b)}).
+ */
+record GraphFields(String name, String modifiers) {
+
+    static List<GraphFields> parse(String fields) {
+        List<GraphFields> parsed = new ArrayList<>();
+        if (fields == null || fields.isBlank()) {
+            return parsed;
+        }
+        int depth = 0;
+        int from = 0;
+        for (int i = 0; i <= fields.length(); i++) {
+            char c = i == fields.length() ? ',' : fields.charAt(i);
+            if (c == '(' || c == '{') {
+                depth++;
+            } else if (c == ')' || c == '}') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                String field = fields.substring(from, i).trim();
+                if (!field.isEmpty()) {
+                    int end = 0;
+                    while (end < field.length() && field.charAt(end) != '.' && field.charAt(end) != '('
+                            && field.charAt(end) != '{') {
+                        end++;
+                    }
+                    parsed.add(new GraphFields(field.substring(0, end), field.substring(end)));
+                }
+                from = i + 1;
+            }
+        }
+        return parsed;
+    }
+
+    /** The arguments of one modifier ({@code metric} of {@code .metric(a,b)}), or null when it is not given. */
+    List<String> argument(String modifier) {
+        int at = modifiers.indexOf("." + modifier + "(");
+        if (at < 0) {
+            return null;
+        }
+        int open = at + modifier.length() + 2;
+        int close = modifiers.indexOf(')', open);
+        return close < 0 ? List.of() : List.of(modifiers.substring(open, close).split(",")).stream().map(String::trim).toList();
+    }
+}
