@@ -91,7 +91,7 @@ public interface ProvidersConfig {
         String apiUrl();
 
         @Override
-        @WithDefault("pages_show_list,pages_read_engagement,pages_manage_posts")
+        @WithDefault("pages_show_list,pages_read_engagement,pages_manage_posts,read_insights")
         List<String> scopes();
     }
 
@@ -113,7 +113,7 @@ public interface ProvidersConfig {
         String apiVersion();
 
         @Override
-        @WithDefault("instagram_business_basic,instagram_business_content_publish")
+        @WithDefault("instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights")
         List<String> scopes();
     }
 
@@ -152,7 +152,7 @@ public interface ProvidersConfig {
         String apiVersion();
 
         @Override
-        @WithDefault("openid,profile,w_member_social,r_organization_admin,w_organization_social")
+        @WithDefault("openid,profile,w_member_social,r_organization_admin,w_organization_social,r_organization_social")
         List<String> scopes();
     }
 }

@@ -47,7 +47,7 @@ class LinkedInOAuthProviderTest {
         assertThat(url.toString()).startsWith(fake.url() + "/linkedin/authorize?");
         assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("response_type", "code",
                 "client_id", FakeProvider.CLIENT_ID, "redirect_uri", redirect().toString(), "state", "state-1",
-                "scope", "openid profile w_member_social r_organization_admin w_organization_social"));
+                "scope", "openid profile w_member_social r_organization_admin w_organization_social r_organization_social"));
     }
 
     @Test
