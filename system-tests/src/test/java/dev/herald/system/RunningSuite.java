@@ -54,6 +54,10 @@ public final class RunningSuite {
                             Map.entry("HERALD_PUBLISHERS_TIKTOK_CHECK_INTERVAL", "PT1S"),
                             Map.entry("HERALD_PUBLISHERS_INSTAGRAM_REELS_CHECK_INTERVAL", "PT1S"),
                             Map.entry("HERALD_PUBLISHERS_LINKEDIN_VIDEO_CHECK_INTERVAL", "PT1S"),
+                            // The analytics refreshers (every minute by default) would call the platform fakes between a
+                            // live test's clearing of a fake's journal and its reading of it; LiveAnalyticsIT reads on demand.
+                            Map.entry("HERALD_ANALYTICS_REFRESH_INTERVAL", "PT1H"),
+                            Map.entry("HERALD_ACCOUNTS_ANALYTICS_REFRESH_INTERVAL", "PT1H"),
                             // Webhook retries after 1 s, 1 s and 1 s (four attempts) instead of 5 s to 10 h, a 2 s
                             // request timeout instead of 10 s, and a killed webhooks-service's leases lapse in 5 s.
                             Map.entry("HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S"),
