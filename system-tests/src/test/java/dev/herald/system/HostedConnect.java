@@ -9,6 +9,7 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,6 +35,12 @@ final class HostedConnect {
             String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"" + name + "\"}").post("/profiles")
                     .then().statusCode(201).extract().path("data.id");
             return new LiveWorkspace(key, profile);
+        }
+
+        /** {@code POST /posts} with {@code body} under a fresh Idempotency-Key; the accepted post's id. */
+        String post(String body) {
+            return as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+                    .body(body).post("/posts").then().statusCode(202).extract().path("data.id");
         }
     }
 

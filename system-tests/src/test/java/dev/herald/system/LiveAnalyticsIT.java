@@ -153,7 +153,7 @@ class LiveAnalyticsIT {
         Instant connected = Instant.now();
         String accountId = (String) accounts.get(0).get("id");
 
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"Rye on Tuesdays " + UUID.randomUUID() + "\",\"account_ids\":[\""
+        String postId = live.post("{\"text\":\"Rye on Tuesdays " + UUID.randomUUID() + "\",\"account_ids\":[\""
                 + accountId + "\"]}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
         assertThat(target.getString("status")).isEqualTo("published");
@@ -202,7 +202,7 @@ class LiveAnalyticsIT {
         String accountId = (String) HostedConnect.connect(live, "pinterest").get(0).get("id");
         Instant connected = Instant.now();
 
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"Noodles " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
+        String postId = live.post("{\"text\":\"Noodles " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
                 + "\"],\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/noodles.jpg\"},"
                 + "\"platform_options\":{\"pinterest\":{\"board_id\":\"1125899906842625101\",\"title\":\"Noodles\"}}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
@@ -248,7 +248,7 @@ class LiveAnalyticsIT {
         String accountId = (String) HostedConnect.connect(live, "instagram").get(0).get("id");
         Instant connected = Instant.now();
 
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"Cake day " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
+        String postId = live.post("{\"text\":\"Cake day " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
                 + "\"],\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/cake.jpg\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
         assertThat(target.getString("status")).isEqualTo("published");
@@ -290,7 +290,7 @@ class LiveAnalyticsIT {
         String accountId = (String) HostedConnect.connect(live, "youtube").get(0).get("id");
         Instant connected = Instant.now();
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/analytics-tour.mp4?bytes=" + (256 * 1024);
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"Analytics tour\\nThe beds in November\",\"account_ids\":[\""
+        String postId = live.post("{\"text\":\"Analytics tour\\nThe beds in November\",\"account_ids\":[\""
                 + accountId + "\"],\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},"
                 + "\"platform_options\":{\"youtube\":{\"privacy_status\":\"public\",\"made_for_kids\":false}}}");
         JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,

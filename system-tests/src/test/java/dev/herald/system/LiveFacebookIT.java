@@ -5,7 +5,6 @@ import static dev.herald.system.RunningSuite.fakes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.system.HostedConnect.LiveWorkspace;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +29,7 @@ class LiveFacebookIT {
         FakeRequests.clear("facebook");
 
         String text = "Fresh loaves at 7 " + UUID.randomUUID();
-        String postId = post(live, "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
+        String postId = live.post("{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/loaves.jpg\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
@@ -64,11 +63,11 @@ class LiveFacebookIT {
         FakeRequests.clear("facebook");
 
         String text = "Open on Sunday " + UUID.randomUUID();
-        String textPost = post(live, "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
+        String textPost = live.post("{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"platform_options\":{\"facebook\":{\"link\":\"https://bakery.example.com/hours\"}}}");
         JsonPath textTarget = PostsPipelineIT.awaitFinal(live.key(), textPost).setRootPath("data.targets[0]");
         String description = "How we shape loaves " + UUID.randomUUID();
-        String videoPost = post(live, "{\"text\":\"" + description + "\",\"account_ids\":[\"" + accountId + "\"],"
+        String videoPost = live.post("{\"text\":\"" + description + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"video\",\"url\":\"https://media.example.com/shaping.mp4\"}}");
         JsonPath videoTarget = PostsPipelineIT.awaitFinal(live.key(), videoPost).setRootPath("data.targets[0]");
 
@@ -99,7 +98,7 @@ class LiveFacebookIT {
         FakeRequests.clear("facebook");
         fakes().post("/_fakes/facebook/tokens/revoke").then().statusCode(200);
 
-        String postId = post(live, "{\"text\":\"Nobody will see this " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"]}");
+        String postId = live.post("{\"text\":\"Nobody will see this " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"]}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
         assertThat(target.getString("status")).isEqualTo("failed");
@@ -120,11 +119,6 @@ class LiveFacebookIT {
         assertThat(accounts).extracting(account -> account.get("platform") + " " + account.get("name") + " @" + account.get("username"))
                 .containsExactly("facebook Herald Fake Bakery @heraldfakebakery");
         return (String) accounts.get(0).get("id");
-    }
-
-    static String post(LiveWorkspace live, String body) {
-        return as(live.key()).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
-                .body(body).post("/posts").then().statusCode(202).extract().path("data.id");
     }
 
     private static Map<String, String> form(String body) {

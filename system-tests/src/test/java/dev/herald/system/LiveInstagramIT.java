@@ -29,7 +29,7 @@ class LiveInstagramIT {
         FakeRequests.clear("instagram");
 
         String caption = "Studio light " + UUID.randomUUID();
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"" + caption + "\",\"account_ids\":[\"" + accountId + "\"],"
+        String postId = live.post("{\"text\":\"" + caption + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"image\",\"url\":\"" + IMAGE + "\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
@@ -58,7 +58,7 @@ class LiveInstagramIT {
         FakeRequests.clear("instagram");
 
         String caption = "Behind the lens " + UUID.randomUUID();
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"" + caption + "\",\"account_ids\":[\"" + accountId + "\"],"
+        String postId = live.post("{\"text\":\"" + caption + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"video\",\"url\":\"https://media.example.com/reel.mp4\"},"
                 + "\"platform_options\":{\"instagram\":{\"share_to_feed\":true}}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
@@ -85,7 +85,7 @@ class LiveInstagramIT {
                 .body("{\"kind\":\"processing_error\",\"method\":\"POST\",\"path\":\"/v[0-9.]+/" + USER_ID + "/media\"}")
                 .post("/_fakes/instagram/failures").then().statusCode(201);
 
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"Never shown " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"],"
+        String postId = live.post("{\"text\":\"Never shown " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"image\",\"url\":\"" + IMAGE + "\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 

@@ -32,7 +32,7 @@ class LiveLinkedInIT {
                 .then().statusCode(201).extract().path("data.id");
 
         String accountId = connectLinkedInMember(key, profile);
-        fakes().delete("/_fakes/linkedin/requests").then().statusCode(204);
+        FakeRequests.clear("linkedin");
 
         String text = "Launch day (finally) #herald @team";
         String postId = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
@@ -41,8 +41,7 @@ class LiveLinkedInIT {
                 .post("/posts").then().statusCode(202).extract().path("data.id");
         JsonPath target = awaitTarget(key, postId);
 
-        List<Map<String, Object>> requests = fakes().get("/_fakes/linkedin/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
+        List<Map<String, Object>> requests = FakeRequests.of("linkedin");
         assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path"))
                 .containsExactly("POST /rest/posts");
         Map<String, Object> request = requests.get(0);
@@ -76,7 +75,7 @@ class LiveLinkedInIT {
         String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"Live LinkedIn 429\"}").post("/profiles")
                 .then().statusCode(201).extract().path("data.id");
         String accountId = connectLinkedInMember(key, profile);
-        fakes().delete("/_fakes/linkedin/requests").then().statusCode(204);
+        FakeRequests.clear("linkedin");
         fakes().contentType(ContentType.JSON)
                 .body("{\"kind\":\"rate_limit\",\"method\":\"POST\",\"path\":\"/rest/posts\",\"retry_after_seconds\":2}")
                 .post("/_fakes/linkedin/failures").then().statusCode(201);
@@ -89,8 +88,7 @@ class LiveLinkedInIT {
 
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getInt("attempts")).isEqualTo(2);
-        List<Map<String, Object>> calls = fakes().get("/_fakes/linkedin/requests").then().statusCode(200)
-                .extract().jsonPath().getList("data");
+        List<Map<String, Object>> calls = FakeRequests.of("linkedin");
         assertThat(calls).extracting(call -> call.get("path") + " " + call.get("status") + " " + call.get("failure"))
                 .containsExactly("/rest/posts 429 rate_limit", "/rest/posts 201 null");
         Instant limited = Instant.parse((String) calls.get(0).get("received_at"));

@@ -82,7 +82,7 @@ class LivePinterestIT {
                 .post("/_fakes/pinterest/failures").then().statusCode(201);
 
         String description = "Never pinned " + UUID.randomUUID();
-        String postId = LiveFacebookIT.post(live, body(accountId, description));
+        String postId = live.post(body(accountId, description));
         // Five attempts with backoff (about 15 s), then the reconciler's look at the board.
         JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
                 post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
@@ -110,7 +110,7 @@ class LivePinterestIT {
         int size = 2 * 1024 * 1024 + 5;
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/noodles.mp4?bytes=" + size;
 
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"Noodles in a minute\",\"account_ids\":[\"" + accountId + "\"],"
+        String postId = live.post("{\"text\":\"Noodles in a minute\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},"
                 + "\"platform_options\":{\"pinterest\":{\"board_id\":\"" + BOARD_ID + "\"}}}");
         // The first status check comes herald.publishers.pinterest.video-check-interval (20 s) after the upload.
@@ -135,7 +135,7 @@ class LivePinterestIT {
     }
 
     private static JsonPath pin(LiveWorkspace live, String accountId, String description) throws InterruptedException {
-        String postId = LiveFacebookIT.post(live, body(accountId, description));
+        String postId = live.post(body(accountId, description));
         return PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
     }
 

@@ -93,7 +93,7 @@ class LivePlatformFailuresIT {
         LiveWorkspace live = LiveWorkspace.create("Revoked " + platform.wireName());
         String accountId = account(live, platform);
         fakes().post("/_fakes/" + platform.wireName() + "/tokens/revoke").then().statusCode(200);
-        String postId = LiveFacebookIT.post(live, platform.post(accountId, "Never out " + UUID.randomUUID()));
+        String postId = live.post(platform.post(accountId, "Never out " + UUID.randomUUID()));
 
         JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
                 post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(60).toMillis())
@@ -119,7 +119,7 @@ class LivePlatformFailuresIT {
                 .post("/_fakes/" + platform.wireName() + "/failures").then().statusCode(201);
 
         String text = "After the wait " + UUID.randomUUID();
-        String postId = LiveFacebookIT.post(live, platform.post(accountId, text));
+        String postId = live.post(platform.post(accountId, text));
         JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
                 post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
                 .setRootPath("data.targets[0]");

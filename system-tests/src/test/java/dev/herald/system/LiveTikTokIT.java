@@ -37,7 +37,7 @@ class LiveTikTokIT {
 
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/routine.mp4?bytes=" + SIZE;
         byte[] source = RestAssured.get(media).asByteArray();
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"Spring routine #dance\",\"account_ids\":[\"" + accountId + "\"],"
+        String postId = live.post("{\"text\":\"Spring routine #dance\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},\"platform_options\":{\"tiktok\":"
                 + "{\"privacy_level\":\"PUBLIC_TO_EVERYONE\",\"disable_comment\":false,\"disable_duet\":true}}}");
         JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,

@@ -35,7 +35,7 @@ class LiveYouTubeIT {
 
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/garden-tour.mp4?bytes=" + SIZE;
         byte[] source = RestAssured.get(media).asByteArray();
-        String postId = LiveFacebookIT.post(live, "{\"text\":\"Garden tour, spring\\nFirst light over the beds\","
+        String postId = live.post("{\"text\":\"Garden tour, spring\\nFirst light over the beds\","
                 + "\"account_ids\":[\"" + accountId + "\"],\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},"
                 + "\"platform_options\":{\"youtube\":{\"privacy_status\":\"unlisted\",\"made_for_kids\":false}}}");
         JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,

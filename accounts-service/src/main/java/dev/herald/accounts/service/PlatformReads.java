@@ -142,7 +142,7 @@ public class PlatformReads {
                 .onItem().transformToUniAndConcatenate(account -> withAccess(account, reader::creatorInfo)
                         .map(read -> Map.entry(account.id, read)))
                 .collect().asMap(Map.Entry::getKey, Map.Entry::getValue)
-                .flatMap(fresh -> Panache.withTransaction(() -> cacheAll(fresh, now)).replaceWith(new HashMap<>(fresh)));
+                .flatMap(fresh -> Panache.withTransaction(() -> cacheAll(fresh, now)).replaceWith(fresh));
     }
 
     /** One statement after another: a reactive session runs one at a time. */
