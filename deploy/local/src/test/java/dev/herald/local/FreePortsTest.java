@@ -14,4 +14,11 @@ class FreePortsTest {
             assertThat(ports.add(FreePorts.next())).isTrue();
         }
     }
+
+    @Test
+    void handsOutPortsBelowTheKernelsEphemeralRange() {
+        for (int i = 0; i < 50; i++) {
+            assertThat(FreePorts.next()).isBetween(FreePorts.LOWEST, FreePorts.ABOVE_HIGHEST - 1);
+        }
+    }
 }
