@@ -15,9 +15,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,6 +48,8 @@ public class PinterestFake extends StatefulPlatformFake {
     public static final String BOARD_ID = "1125899906842625101";
     private static final Duration ACCESS_LIFETIME = Duration.ofDays(30);
     private static final Duration REFRESH_LIFETIME = Duration.ofDays(60);
+    /** A pin's {@code created_at} as Pinterest writes it ({@code 2020-01-01T20:10:40}), seconds always present. */
+    private static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
 
     private static final String UPLOADS = "/media-uploads/";
     private static final List<String> PIN_METRICS = List.of("IMPRESSION", "SAVE", "PIN_CLICK", "OUTBOUND_CLICK");
@@ -251,7 +253,7 @@ public class PinterestFake extends StatefulPlatformFake {
             return error(400, 1, "Invalid request body: only media_source.source_type image_url with a url, or video_id, is faked.");
         }
         ObjectNode created = object().put("id", FakeIds.digits(18))
-                .put("created_at", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toLocalDateTime().toString())
+                .put("created_at", OffsetDateTime.now(ZoneOffset.UTC).format(CREATED_AT))
                 .put("board_id", BOARD_ID).put("board_owner", USERNAME);
         for (String field : List.of("board_section_id", "title", "description", "link", "alt_text")) {
             if (pin.hasNonNull(field)) {

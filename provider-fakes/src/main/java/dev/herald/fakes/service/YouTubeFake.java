@@ -12,8 +12,6 @@ import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -285,7 +283,7 @@ public class YouTubeFake extends StatefulPlatformFake {
         ObjectNode video = object().put("kind", "youtube#video").put("etag", FakeIds.alphanumeric(27))
                 .put("id", FakeIds.token("", 11));
         ObjectNode snippet = video.putObject("snippet")
-                .put("publishedAt", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString())
+                .put("publishedAt", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()) // seconds even at :00
                 .put("channelId", session.channelId)
                 .put("title", session.metadata.path("snippet").path("title").asText())
                 .put("description", session.metadata.path("snippet").path("description").asText(""))
