@@ -48,6 +48,11 @@ public class DeliveryOutcomeEvents {
         if (event == null || withoutId(event.eventId(), "post.finalized")) {
             return Uni.createFrom().voidItem();
         }
+        if (!PostFinalizedEvent.CANCELED.equals(event.type())) {
+            // Published and failed posts were settled target by target (target.completed): nothing to apply, so
+            // nothing to record either. Skipping the transaction matters: every final post passes through here.
+            return Uni.createFrom().voidItem();
+        }
         return applied(event.eventId(), () -> settlement.postFinalized(event));
     }
 

@@ -216,6 +216,8 @@ class DeliveryOutcomeEventsTest {
         awaitStatus(Mode.LIVE, "acc_9", UsageReservation.STATUS_RELEASED);
         post = first;
         assertThat(status(Mode.LIVE, "acc_1")).isEqualTo(UsageReservation.STATUS_RESERVED);
+        // Nothing applied, so no transaction either: every final post passes through this consumer.
+        assertThat(count("select count(*) from processed_events where event_id = ?", failed.eventId())).isZero();
     }
 
     @Test

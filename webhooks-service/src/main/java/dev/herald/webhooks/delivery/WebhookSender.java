@@ -109,6 +109,34 @@ public class WebhookSender {
         }
     }
 
+    /**
+     * Takes up to {@code wanted} attempt slots for deliveries an intake is about to lease to this sender directly;
+     * answers how many it got. The intake leases at most that many, then hands them to {@link #sendLeased}.
+     */
+    public int takeSlots(int wanted) {
+        while (true) {
+            int current = inFlight.get();
+            int granted = Math.max(0, Math.min(wanted, config.maxInFlight() - current));
+            if (granted == 0 || inFlight.compareAndSet(current, current + granted)) {
+                return granted;
+            }
+        }
+    }
+
+    /** Gives back slots {@link #takeSlots taken} for an intake that leased nothing (its transaction failed). */
+    public void returnSlots(int slots) {
+        inFlight.addAndGet(-slots);
+    }
+
+    /**
+     * Starts the attempts of deliveries an intake leased to this sender, once its transaction has committed (an
+     * outcome written before would find no lease), on the {@code slotsTaken} taken for them.
+     */
+    public void sendLeased(List<ClaimedDelivery> leased, int slotsTaken) {
+        returnSlots(slotsTaken);
+        leased.forEach(this::start);
+    }
+
     /** Attempts this sender is running now. */
     public int inFlight() {
         return inFlight.get();

@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
+import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.delivery.WebhookSender;
+import dev.herald.webhooks.model.ClaimedDelivery;
 import dev.herald.webhooks.model.EventTypes;
 import dev.herald.webhooks.repository.EventRepository;
+import dev.herald.webhooks.repository.EventRepository.DirectLeases;
 import dev.herald.webhooks.repository.EventRepository.IncomingEvent;
 import dev.herald.webhooks.service.EventBodies;
 import dev.herald.common.messaging.EventRetry;
@@ -29,7 +32,8 @@ import org.jboss.logging.Logger;
 /**
  * {@code post.finalized} (consumer group {@code webhooks-service}): each final post becomes one webhook event with
  * a stable id and one delivery per subscribed endpoint, recorded with the event id in one transaction per batch of
- * records; the offsets are committed after it, and the sender is woken at once. A record that cannot be read is
+ * records; the offsets are committed after it. Deliveries the sender has room for are leased to it in that
+ * transaction and sent once it commits; for the rest the sender is woken at once. A record that cannot be read is
  * logged and skipped; a batch that cannot be stored (the database is away) is retried with backoff for as long
  * as it takes, so the partition waits rather than lose an event.
  */
@@ -41,12 +45,14 @@ public class PostFinalizedConsumer {
     private final EventRepository events;
     private final EventBodies bodies;
     private final WebhookSender sender;
+    private final WebhooksConfig config;
     private final Clock clock;
     private final ObjectReader reader;
 
-    public PostFinalizedConsumer(EventRepository events, EventBodies bodies, WebhookSender sender, Clock clock,
-                                 ObjectMapper mapper) {
+    public PostFinalizedConsumer(EventRepository events, EventBodies bodies, WebhookSender sender, WebhooksConfig config,
+                                 Clock clock, ObjectMapper mapper) {
         this.events = events;
+        this.config = config;
         this.bodies = bodies;
         this.sender = sender;
         this.clock = clock;
@@ -64,13 +70,27 @@ public class PostFinalizedConsumer {
         if (batch.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return EventRetry.untilApplied(batch.size() + " post.finalized events", () -> events.intake(batch, Timestamps.now(clock)))
-                .invoke(created -> {
-                    if (created > 0) {
+        return EventRetry.untilApplied(batch.size() + " post.finalized events", () -> intake(batch))
+                .invoke(intake -> {
+                    sender.sendLeased(intake.leased(), intake.slotsTaken());
+                    if (intake.created() > intake.leased().size()) {
                         sender.nudge();
                     }
                 })
                 .replaceWithVoid();
+    }
+
+    /** An intake and the sender slots taken for the deliveries it leased. */
+    private record SlottedIntake(int created, List<ClaimedDelivery> leased, int slotsTaken) {
+    }
+
+    /** Stores the batch, leasing to this sender as many new deliveries as it has room for (sent after commit). */
+    private Uni<SlottedIntake> intake(List<IncomingEvent> batch) {
+        int slots = sender.takeSlots(config.claimBatchSize());
+        Instant now = Timestamps.now(clock);
+        return events.intake(batch, now, new DirectLeases(slots, config.maxInFlightPerEndpoint(), now.plus(config.lease())))
+                .map(intake -> new SlottedIntake(intake.created(), intake.leased(), slots))
+                .onFailure().invoke(() -> sender.returnSlots(slots));
     }
 
     /** The event as a webhook event, or empty (logged) when it cannot be one. */

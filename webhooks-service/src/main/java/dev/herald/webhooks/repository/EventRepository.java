@@ -4,7 +4,9 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.tracing.TraceParents;
+import dev.herald.webhooks.model.ClaimedDelivery;
 import dev.herald.webhooks.model.WebhookDelivery;
+import dev.herald.webhooks.model.WebhookEndpoint;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -13,11 +15,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.UUID;
 
 /** Webhook events and the deliveries they fan out to. */
 @ApplicationScoped
@@ -37,12 +40,30 @@ public class EventRepository {
     }
 
     /**
+     * How many of a batch's new deliveries the intake may lease straight to this sender: at most {@code slots}
+     * (the sender's free attempt slots), at most {@code perEndpoint} in flight per endpoint (counting the leases
+     * every sender holds), leased until {@code leaseUntil}.
+     */
+    public record DirectLeases(int slots, int perEndpoint, Instant leaseUntil) {
+    }
+
+    /** What an intake did: how many deliveries it created, and those of them leased to this sender. */
+    public record Intake(int created, List<ClaimedDelivery> leased) {
+        static final Intake NOTHING = new Intake(0, List.of());
+    }
+
+    /**
      * Applies a batch of events in one transaction: records their source ids (an id seen before changes nothing),
      * and for each new one creates the event and one pending delivery, due now, per enabled endpoint of its
-     * workspace and mode subscribed to its type. An event no endpoint wants is not stored. Answers how many
-     * deliveries were created.
+     * workspace and mode subscribed to its type. An event no endpoint wants is not stored.
+     * <p>
+     * Deliveries the sender has room for are created already claimed (leased, their first attempt counted) and
+     * come back to be sent once the transaction has committed: claiming them later would rewrite every new row
+     * once more (a second index entry in each of the table's indexes) and cost the sender a query. They keep the
+     * same guarantees as claimed ones: a sender that dies before their outcome is written loses the lease, and
+     * they are claimed again when it lapses.
      */
-    public Uni<Integer> intake(List<IncomingEvent> batch, Instant now) {
+    public Uni<Intake> intake(List<IncomingEvent> batch, Instant now, DirectLeases leases) {
         Map<String, IncomingEvent> bySource = new LinkedHashMap<>();
         batch.forEach(event -> bySource.putIfAbsent(event.sourceEventId(), event));
         return pool.withTransaction(connection -> connection.preparedQuery("""
@@ -52,36 +73,60 @@ public class EventRepository {
                 .flatMap(rows -> {
                     List<IncomingEvent> fresh = new ArrayList<>();
                     rows.forEach(row -> fresh.add(bySource.get(row.getString("event_id"))));
-                    return fresh.isEmpty() ? Uni.createFrom().item(0) : fanOut(connection, fresh, now);
+                    return fresh.isEmpty() ? Uni.createFrom().item(Intake.NOTHING) : fanOut(connection, fresh, now, leases);
                 }));
     }
 
-    private Uni<Integer> fanOut(SqlConnection connection, List<IncomingEvent> fresh, Instant now) {
+    /** One (event, endpoint) pair to create a delivery for, and what an attempt needs should it be leased now. */
+    private record Fan(IncomingEvent event, String endpointId, String url, List<String> sealedSecrets, boolean leased) {
+    }
+
+    private Uni<Intake> fanOut(SqlConnection connection, List<IncomingEvent> fresh, Instant now, DirectLeases leases) {
         Map<String, IncomingEvent> byEventId = new LinkedHashMap<>();
         fresh.forEach(event -> byEventId.put(event.eventId(), event));
+        // Each endpoint's leases and secrets once per batch (materialized), not once per event.
         return connection.preparedQuery("""
-                        select i.event_id, w.id as endpoint_id
+                        with endpoint as materialized (
+                            select w.id, w.workspace_id, w.mode, w.events, w.url, w.created_at,
+                                (select count(*) from deliveries d
+                                 where d.endpoint_id = w.id and d.lease_token is not null and d.lease_until > $5) as leased,
+                                array(select s.sealed from endpoint_secrets s
+                                      where s.endpoint_id = w.id and (s.expires_at is null or s.expires_at > $5)
+                                      order by s.expires_at desc nulls first, s.id desc) as secrets
+                            from endpoints w
+                            where w.status = 'enabled'
+                                and (w.workspace_id, w.mode) in (select * from unnest($2::text[], $3::text[]))
+                        )
+                        select i.event_id, w.id as endpoint_id, w.url, w.leased, w.secrets
                         from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as i(event_id, workspace_id, mode, type)
-                        join endpoints w on w.workspace_id = i.workspace_id and w.mode = i.mode and w.status = 'enabled'
-                            and i.type = any(w.events)
+                        join endpoint w on w.workspace_id = i.workspace_id and w.mode = i.mode and i.type = any(w.events)
                         order by i.event_id, w.created_at, w.id""")
                 .execute(Tuple.tuple()
                         .addArrayOfString(fresh.stream().map(IncomingEvent::eventId).toArray(String[]::new))
                         .addArrayOfString(fresh.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
                         .addArrayOfString(fresh.stream().map(event -> event.mode().wireName()).toArray(String[]::new))
-                        .addArrayOfString(fresh.stream().map(IncomingEvent::type).toArray(String[]::new)))
+                        .addArrayOfString(fresh.stream().map(IncomingEvent::type).toArray(String[]::new))
+                        .addOffsetDateTime(SqlParameters.offset(now)))
                 .flatMap(rows -> {
-                    List<String[]> pairs = new ArrayList<>();
+                    List<Fan> fans = new ArrayList<>();
+                    Map<String, Integer> inFlight = new HashMap<>();
+                    int slots = leases.slots();
                     for (Row row : rows) {
-                        pairs.add(new String[] {row.getString("event_id"), row.getString("endpoint_id")});
+                        String endpointId = row.getString("endpoint_id");
+                        int endpointInFlight = inFlight.computeIfAbsent(endpointId, id -> row.getLong("leased").intValue());
+                        boolean leased = slots > 0 && endpointInFlight < leases.perEndpoint();
+                        if (leased) {
+                            slots--;
+                            inFlight.put(endpointId, endpointInFlight + 1);
+                        }
+                        fans.add(new Fan(byEventId.get(row.getString("event_id")), endpointId, row.getString("url"),
+                                Arrays.asList(row.getArrayOfStrings("secrets")), leased));
                     }
-                    if (pairs.isEmpty()) {
-                        return Uni.createFrom().item(0);
+                    if (fans.isEmpty()) {
+                        return Uni.createFrom().item(Intake.NOTHING);
                     }
-                    Set<String> wanted = new HashSet<>();
-                    pairs.forEach(pair -> wanted.add(pair[0]));
-                    List<IncomingEvent> events = byEventId.values().stream().filter(event -> wanted.contains(event.eventId())).toList();
-                    return insertEvents(connection, events).flatMap(ignored -> insertDeliveries(connection, pairs, byEventId, now));
+                    List<IncomingEvent> events = fans.stream().map(Fan::event).distinct().toList();
+                    return insertEvents(connection, events).flatMap(ignored -> insertDeliveries(connection, fans, now, leases));
                 });
     }
 
@@ -103,35 +148,59 @@ public class EventRepository {
                 .replaceWithVoid();
     }
 
-    private static Uni<Integer> insertDeliveries(SqlConnection connection, List<String[]> pairs, Map<String, IncomingEvent> events,
-                                                 Instant now) {
-        int count = pairs.size();
+    /**
+     * Inserts the deliveries, the leased ones claimed as {@link DeliveryRepository#claimDue} would claim them: a
+     * lease token, due when the lease ends, the first attempt counted. Answers only those actually inserted.
+     */
+    private static Uni<Intake> insertDeliveries(SqlConnection connection, List<Fan> fans, Instant now, DirectLeases leases) {
+        int count = fans.size();
         String[] ids = new String[count];
         String[] eventIds = new String[count];
         String[] types = new String[count];
         String[] endpointIds = new String[count];
         String[] workspaces = new String[count];
         String[] modes = new String[count];
+        UUID[] tokens = new UUID[count];
+        Map<String, ClaimedDelivery> leased = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
-            IncomingEvent event = events.get(pairs.get(i)[0]);
+            Fan fan = fans.get(i);
             ids[i] = ResourceIds.newId(IdPrefix.DELIVERY);
-            eventIds[i] = event.eventId();
-            types[i] = event.type();
-            endpointIds[i] = pairs.get(i)[1];
-            workspaces[i] = event.workspaceId();
-            modes[i] = event.mode().wireName();
+            eventIds[i] = fan.event().eventId();
+            types[i] = fan.event().type();
+            endpointIds[i] = fan.endpointId();
+            workspaces[i] = fan.event().workspaceId();
+            modes[i] = fan.event().mode().wireName();
+            if (fan.leased()) {
+                tokens[i] = UUID.randomUUID();
+                leased.put(ids[i], new ClaimedDelivery(ids[i], eventIds[i], types[i], fan.endpointId(), 1, false, tokens[i],
+                        fan.event().payload(), fan.url(), WebhookEndpoint.ENABLED, fan.sealedSecrets(), fan.event().traceParent()));
+            }
         }
         return connection.preparedQuery("""
                         insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status,
-                            next_attempt_at, due_at, created_at, updated_at)
-                        select i.id, i.event_id, i.type, i.endpoint_id, i.workspace_id, i.mode, 'pending', $7, $7, $7, $7
-                        from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-                            as i(id, event_id, type, endpoint_id, workspace_id, mode)
-                        on conflict (event_id, endpoint_id) do nothing""")
+                            next_attempt_at, due_at, created_at, updated_at, lease_token, lease_until, attempts)
+                        select i.id, i.event_id, i.type, i.endpoint_id, i.workspace_id, i.mode, 'pending', $7::timestamptz,
+                            case when i.token is null then $7::timestamptz else $8::timestamptz end, $7::timestamptz, $7::timestamptz,
+                            i.token, case when i.token is null then null else $8::timestamptz end,
+                            case when i.token is null then 0 else 1 end
+                        from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::uuid[])
+                            as i(id, event_id, type, endpoint_id, workspace_id, mode, token)
+                        on conflict (event_id, endpoint_id) do nothing
+                        returning id""")
                 .execute(Tuple.tuple().addArrayOfString(ids).addArrayOfString(eventIds).addArrayOfString(types)
                         .addArrayOfString(endpointIds).addArrayOfString(workspaces).addArrayOfString(modes)
-                        .addOffsetDateTime(SqlParameters.offset(now)))
-                .map(rows -> rows.rowCount());
+                        .addOffsetDateTime(SqlParameters.offset(now)).addOffsetDateTime(SqlParameters.offset(leases.leaseUntil()))
+                        .addArrayOfUUID(tokens))
+                .map(rows -> {
+                    List<ClaimedDelivery> inserted = new ArrayList<>();
+                    rows.forEach(row -> {
+                        ClaimedDelivery delivery = leased.get(row.getString("id"));
+                        if (delivery != null) {
+                            inserted.add(delivery);
+                        }
+                    });
+                    return new Intake(rows.rowCount(), inserted);
+                });
     }
 
     /** A {@code webhook.test} event for one endpoint and its delivery, due now, in one transaction. */

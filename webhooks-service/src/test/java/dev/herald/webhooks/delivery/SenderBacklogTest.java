@@ -12,11 +12,11 @@ import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.webhooks.support.Receiver;
+import dev.herald.webhooks.support.SlowPoll;
 import dev.herald.webhooks.support.WebhooksTestSupport;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import java.util.Set;
@@ -32,17 +32,10 @@ import org.junit.jupiter.api.Test;
  * The poll interval is a minute here, so only that can deliver the backlog in time.
  */
 @QuarkusTest
-@TestProfile(SenderBacklogTest.SlowPoll.class)
+@TestProfile(SlowPoll.class)
 @QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
 class SenderBacklogTest {
     private static final int EVENTS = 120;
-
-    public static class SlowPoll implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("herald.webhooks.poll-interval", "PT60S", "herald.webhooks.max-in-flight-per-endpoint", "4");
-        }
-    }
 
     @Test
     void aBacklogForOneEndpointIsDeliveredWithoutWaitingForThePollInterval() throws Exception {
