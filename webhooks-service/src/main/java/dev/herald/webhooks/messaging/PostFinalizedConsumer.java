@@ -9,11 +9,11 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.delivery.WebhookSender;
-import dev.herald.webhooks.model.ClaimedDelivery;
 import dev.herald.webhooks.model.EventTypes;
 import dev.herald.webhooks.repository.EventRepository;
 import dev.herald.webhooks.repository.EventRepository.DirectLeases;
 import dev.herald.webhooks.repository.EventRepository.IncomingEvent;
+import dev.herald.webhooks.repository.EventRepository.Intake;
 import dev.herald.webhooks.service.EventBodies;
 import dev.herald.common.messaging.EventRetry;
 import io.smallrye.mutiny.Uni;
@@ -52,9 +52,9 @@ public class PostFinalizedConsumer {
     public PostFinalizedConsumer(EventRepository events, EventBodies bodies, WebhookSender sender, WebhooksConfig config,
                                  Clock clock, ObjectMapper mapper) {
         this.events = events;
-        this.config = config;
         this.bodies = bodies;
         this.sender = sender;
+        this.config = config;
         this.clock = clock;
         // Tolerant of fields a newer posts-service adds; the post itself is passed on exactly as it arrived.
         this.reader = mapper.reader().without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -71,8 +71,9 @@ public class PostFinalizedConsumer {
             return Uni.createFrom().voidItem();
         }
         return EventRetry.untilApplied(batch.size() + " post.finalized events", () -> intake(batch))
-                .invoke(intake -> {
-                    sender.sendLeased(intake.leased(), intake.slotsTaken());
+                .invoke(slotted -> {
+                    Intake intake = slotted.intake();
+                    sender.sendLeased(intake.leased(), slotted.slotsTaken());
                     if (intake.created() > intake.leased().size()) {
                         sender.nudge();
                     }
@@ -81,7 +82,7 @@ public class PostFinalizedConsumer {
     }
 
     /** An intake and the sender slots taken for the deliveries it leased. */
-    private record SlottedIntake(int created, List<ClaimedDelivery> leased, int slotsTaken) {
+    private record SlottedIntake(Intake intake, int slotsTaken) {
     }
 
     /** Stores the batch, leasing to this sender as many new deliveries as it has room for (sent after commit). */
@@ -89,7 +90,7 @@ public class PostFinalizedConsumer {
         int slots = sender.takeSlots(config.claimBatchSize());
         Instant now = Timestamps.now(clock);
         return events.intake(batch, now, new DirectLeases(slots, config.maxInFlightPerEndpoint(), now.plus(config.lease())))
-                .map(intake -> new SlottedIntake(intake.created(), intake.leased(), slots))
+                .map(intake -> new SlottedIntake(intake, slots))
                 .onFailure().invoke(() -> sender.returnSlots(slots));
     }
 
