@@ -44,7 +44,8 @@ public class ServiceProxy {
             "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", CACHE_HEADER);
 
     private final HttpClient client;
-    private final Map<Upstream, URI> upstreams = new EnumMap<>(Upstream.class);
+    /** Each service's base URL without a trailing slash. */
+    private final Map<Upstream, String> upstreams = new EnumMap<>(Upstream.class);
     private final long idleTimeoutMillis;
     private final GatewayErrors errors;
 
@@ -55,11 +56,16 @@ public class ServiceProxy {
                 .setConnectTimeout((int) config.connectTimeout().toMillis())
                 .setKeepAlive(true)
                 .setMaxPoolSize(64));
-        upstreams.put(Upstream.PROFILES, config.profiles().url());
-        upstreams.put(Upstream.ACCOUNTS, config.accounts().url());
-        upstreams.put(Upstream.POSTS, config.posts().url());
-        upstreams.put(Upstream.WEBHOOKS, config.webhooks().url());
-        upstreams.put(Upstream.USAGE, config.usage().url());
+        upstreams.put(Upstream.PROFILES, base(config.profiles().url()));
+        upstreams.put(Upstream.ACCOUNTS, base(config.accounts().url()));
+        upstreams.put(Upstream.POSTS, base(config.posts().url()));
+        upstreams.put(Upstream.WEBHOOKS, base(config.webhooks().url()));
+        upstreams.put(Upstream.USAGE, base(config.usage().url()));
+    }
+
+    private static String base(URI url) {
+        String base = url.toString();
+        return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     }
 
     /**
@@ -83,11 +89,11 @@ public class ServiceProxy {
 
     private void send(RoutingContext rc, Upstream upstream, String servicePath, Set<String> forwardedHeaders,
                       String internalJwt, Buffer body, BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
-        URI base = upstreams.get(upstream);
+        String base = upstreams.get(upstream);
         String query = rc.request().query();
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.valueOf(rc.request().method().name()))
-                .setAbsoluteURI(base.toString().replaceAll("/$", "") + servicePath + (query == null ? "" : "?" + query))
+                .setAbsoluteURI(base + servicePath + (query == null ? "" : "?" + query))
                 .setIdleTimeout(idleTimeoutMillis)
                 .setFollowRedirects(false);
         MultiMap incoming = rc.request().headers();

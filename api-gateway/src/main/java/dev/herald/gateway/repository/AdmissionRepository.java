@@ -77,7 +77,12 @@ public class AdmissionRepository {
      * {@code monthlyLimit} is {@link Long#MAX_VALUE} when unlimited.
      */
     public record CountRequest(String subject, Instant windowStart, Instant periodStart, boolean meter, int perMinute,
-                               long monthlyLimit) {
+                               long monthlyLimit, int lease) {
+        public CountRequest(String subject, Instant windowStart, Instant periodStart, boolean meter, int perMinute,
+                            long monthlyLimit) {
+            this(subject, windowStart, periodStart, meter, perMinute, monthlyLimit, 0);
+        }
+
         /** Whether both requests count in the same window and meter, under the same limits. */
         public boolean sameCounters(CountRequest other) {
             return subject.equals(other.subject) && windowStart.equals(other.windowStart)
@@ -86,8 +91,15 @@ public class AdmissionRepository {
         }
     }
 
-    /** What the statement saw for one request: its position in the window, and the meter before it. */
-    public record Counts(int windowCount, long meterUsedBefore, boolean metered) {
+    /**
+     * What the statement saw for one request: its position in the window, and the meter before it. A subject's
+     * requests also learn the window positions taken for the gateway's lease ({@code leaseFirst}, {@code leaseSize}
+     * positions after the batch's own), which {@link RateWindowLeases} hands to the subject's next requests.
+     */
+    public record Counts(int windowCount, long meterUsedBefore, boolean metered, int leaseFirst, int leaseSize) {
+        public Counts(int windowCount, long meterUsedBefore, boolean metered) {
+            this(windowCount, meterUsedBefore, metered, 0, 0);
+        }
     }
 
     /**
@@ -95,7 +107,8 @@ public class AdmissionRepository {
      * must agree on window, period and limits (they do, but for a request straddling a minute or a plan
      * change: {@link AdmissionBatcher} sends those in the next statement). Within a subject, metered requests
      * take the first window positions: they arrived together, so any order is a true one, and this one lets
-     * the statement work per subject instead of per request.
+     * the statement work per subject instead of per request. A subject's lease (the largest any of its requests asked
+     * for) takes the positions after its requests.
      */
     public Uni<List<Counts>> admitAll(List<CountRequest> requests) {
         Map<String, List<Integer>> bySubject = new LinkedHashMap<>();
@@ -115,6 +128,7 @@ public class AdmissionRepository {
         Integer[] metered = new Integer[groups];
         Integer[] perMinute = new Integer[groups];
         Long[] monthly = new Long[groups];
+        Map<String, Integer> leases = new LinkedHashMap<>();
         int g = 0;
         for (List<Integer> members : bySubject.values()) {
             // metered first, each kind in arrival order
@@ -123,7 +137,9 @@ public class AdmissionRepository {
             subjects[g] = first.subject();
             windows[g] = utc(first.windowStart());
             periods[g] = utc(first.periodStart());
-            counts[g] = members.size();
+            int lease = members.stream().mapToInt(i -> requests.get(i).lease()).max().orElse(0);
+            leases.put(first.subject(), lease);
+            counts[g] = members.size() + lease;
             metered[g] = (int) members.stream().filter(i -> requests.get(i).meter()).count();
             perMinute[g] = first.perMinute();
             monthly[g] = first.monthlyLimit();
@@ -138,11 +154,13 @@ public class AdmissionRepository {
                         long granted = row.getLong("granted");
                         long usedNow = row.getLong("used_now");
                         long usedBeforeGrants = usedNow - granted;
-                        int firstPosition = row.getInteger("window_count") - members.size() + 1;
+                        int lease = leases.get(row.getString("subject"));
+                        int firstPosition = row.getInteger("window_count") - lease - members.size() + 1;
+                        int leaseFirst = lease == 0 ? 0 : firstPosition + members.size();
                         for (int n = 0; n < members.size(); n++) {
                             boolean grantedHere = requests.get(members.get(n)).meter() && n < granted;
                             answers[members.get(n)] = new Counts(firstPosition + n,
-                                    grantedHere ? usedBeforeGrants + n : usedNow, grantedHere);
+                                    grantedHere ? usedBeforeGrants + n : usedNow, grantedHere, leaseFirst, lease);
                         }
                     }
                     List<Counts> inOrder = Arrays.asList(answers);

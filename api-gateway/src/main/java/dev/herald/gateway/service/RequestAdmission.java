@@ -4,9 +4,9 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Entitlements;
 import dev.herald.gateway.config.RateLimitConfig;
-import dev.herald.gateway.repository.AdmissionBatcher;
 import dev.herald.gateway.repository.AdmissionRepository;
 import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
+import dev.herald.gateway.repository.RateWindowLeases;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -17,19 +17,20 @@ import java.time.temporal.ChronoUnit;
  * Rate limiting and monthly API-request metering (DESIGN section 3). Every request counts in its
  * workspace+mode's fixed calendar-minute window, exempt or not, refused or not; a metered request also
  * takes one unit of the month's allowance, atomically and only when it is within the rate limit. Requests
- * without a valid credential count in a per-address window, for truthful headers.
+ * without a valid credential count in a per-address window, for truthful headers. A busy workspace's window
+ * positions are taken a few at a time ({@link RateWindowLeases}).
  */
 @ApplicationScoped
 public class RequestAdmission {
-    private final AdmissionBatcher batcher;
+    private final RateWindowLeases leases;
     private final AdmissionRepository counters;
     private final EntitlementsCache entitlements;
     private final RateLimitConfig config;
     private final Clock clock;
 
-    public RequestAdmission(AdmissionBatcher batcher, AdmissionRepository counters, EntitlementsCache entitlements,
+    public RequestAdmission(RateWindowLeases leases, AdmissionRepository counters, EntitlementsCache entitlements,
                             RateLimitConfig config, Clock clock) {
-        this.batcher = batcher;
+        this.leases = leases;
         this.counters = counters;
         this.entitlements = entitlements;
         this.config = config;
@@ -39,10 +40,11 @@ public class RequestAdmission {
     public Uni<Admission> admitKeyRequest(String workspaceId, Mode mode, boolean metered) {
         String subject = workspaceId + ":" + mode.wireName();
         return entitlements.get(workspaceId, mode).flatMap(plan -> {
-            Instant windowStart = windowStart();
+            Instant now = Timestamps.now(clock);
+            Instant windowStart = windowStart(now);
             int perMinute = plan.rateLimit().perMinute();
             long monthly = plan.apiRequestsLimit() == null ? Long.MAX_VALUE : plan.apiRequestsLimit();
-            return batcher.count(new CountRequest(subject, windowStart, plan.period().start(), metered, perMinute, monthly)).map(counts -> {
+            return leases.count(new CountRequest(subject, windowStart, plan.period().start(), metered, perMinute, monthly), now).map(counts -> {
                 RateLimitStatus rate = rateStatus(perMinute, counts.windowCount(), windowStart);
                 Admission.Outcome outcome;
                 if (counts.windowCount() > perMinute) {
@@ -60,20 +62,23 @@ public class RequestAdmission {
     }
 
     public Uni<RateLimitStatus> countAnonymousRequest(String clientAddress) {
-        Instant windowStart = windowStart();
+        Instant now = Timestamps.now(clock);
+        Instant windowStart = windowStart(now);
         int limit = config.anonymousPerMinute();
         Entitlements.Period none = new Entitlements.Period(windowStart, windowStart);
-        return batcher.count(new CountRequest("ip:" + clientAddress, windowStart, none.start(), false, limit, 0))
+        return leases.count(new CountRequest("ip:" + clientAddress, windowStart, none.start(), false, limit, Long.MAX_VALUE), now)
                 .map(counts -> rateStatus(limit, counts.windowCount(), windowStart));
     }
 
     /** A metered request whose answer does not count gives its unit back. */
     public Uni<Void> refund(Admission admission) {
-        return counters.refund(admission.subject(), admission.entitlements().period().start());
+        Instant periodStart = admission.entitlements().period().start();
+        leases.refunded(admission.subject(), periodStart);
+        return counters.refund(admission.subject(), periodStart);
     }
 
-    private Instant windowStart() {
-        return Timestamps.now(clock).truncatedTo(ChronoUnit.MINUTES);
+    private static Instant windowStart(Instant now) {
+        return now.truncatedTo(ChronoUnit.MINUTES);
     }
 
     private RateLimitStatus rateStatus(int limit, int count, Instant windowStart) {

@@ -82,6 +82,23 @@ class AdmissionRepositoryTest {
 
     @Test
     @RunOnVertxContext
+    void aLeaseTakesThePositionsAfterItsSubjectsRequestsAndMeteredRequestsStillComeFirst(UniAsserter asserter) {
+        String subject = subject();
+        List<CountRequest> batch = List.of(
+                new CountRequest(subject, WINDOW, PERIOD, false, 30, 10, 2),
+                new CountRequest(subject, WINDOW, PERIOD, true, 30, 10, 5),
+                new CountRequest(subject, WINDOW, PERIOD, false, 30, 10, 0));
+        // the largest lease asked for (5) takes positions 4-8, after the three requests
+        asserter.assertThat(() -> counters.admitAll(batch), counts -> assertThat(counts).containsExactly(
+                new Counts(2, 1, false, 4, 5),
+                new Counts(1, 0, true, 4, 5),
+                new Counts(3, 1, false, 4, 5)));
+        asserter.assertThat(() -> counters.admitAll(requests(subject, 1, false, 30, 10)), counts ->
+                assertThat(counts).containsExactly(new Counts(9, 1, false)));
+    }
+
+    @Test
+    @RunOnVertxContext
     void aRequestOfANewMinuteWaitsForTheNextStatementInsteadOfJoiningTheOldMinutesBatch(UniAsserter asserter) {
         String subject = subject();
         List<Uni<Counts>> requests = new ArrayList<>();
