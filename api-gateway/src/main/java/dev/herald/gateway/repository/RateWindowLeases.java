@@ -19,8 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #MAX_LEASE} positions and never more than 1/{@link #REMAINING_SHARE} of what the window has left: a quiet
  * workspace is counted request by request, as before leases, and so are the last positions of a window. What a
  * lease costs is under-admission: positions a replica leased but did not use (a drop in its rate, its lease
- * expiring after {@link #LEASE_LIFETIME}) are lost to the other replicas for that minute; never more than one
- * lease per replica per moment.
+ * expiring after {@link #LEASE_LIFETIME}) are lost to the other replicas for that minute; a replica holds at most
+ * two leases at a time (the next one is taken when a quarter of the current one is left, so the requests meanwhile
+ * need not wait for it).
  *
  * <p>Only requests that take no meter unit use leased positions; a metered request's unit must be granted by the
  * statement against the shared meter. They also refuse locally once the window is known to be full, so a client
@@ -91,6 +92,11 @@ public class RateWindowLeases {
         private int leaseNext = 1;
         private int leaseEnd;
         private Instant leaseExpires = Instant.EPOCH;
+        private int leaseSize;
+        /** The lease that follows, taken while the current one ran low: {@code nextFirst..nextEnd}. */
+        private int nextFirst = 1;
+        private int nextEnd;
+        private Instant nextExpires = Instant.EPOCH;
         private boolean leaseAsked;
         /** The meter as last seen, for {@code meterPeriod}; -1 when not known. */
         private Instant meterPeriod = Instant.EPOCH;
@@ -102,7 +108,15 @@ public class RateWindowLeases {
             }
             enter(request.windowStart());
             requestsThisWindow++;
-            if (!request.meter() && leaseNext <= leaseEnd && now.isBefore(leaseExpires) && meterKnownUnspent(request)) {
+            if (!leaseUsable(now) && nextFirst <= nextEnd) {
+                leaseNext = nextFirst;
+                leaseEnd = nextEnd;
+                leaseExpires = nextExpires;
+                nextEnd = nextFirst - 1;
+            }
+            // The request that finds the lease running low renews it: it waits for a statement, the others go on.
+            if (!request.meter() && leaseUsable(now) && meterKnownUnspent(request)
+                    && !(runningLow() && canAsk() && wantedLease(request, now) > 0)) {
                 return new Counts(leaseNext++, meterUsed, false);
             }
             if (knownCount >= request.perMinute()) {
@@ -113,16 +127,20 @@ public class RateWindowLeases {
         }
 
         int leaseToAsk(CountRequest request, Instant now) {
-            if (leaseAsked || (leaseNext <= leaseEnd && now.isBefore(leaseExpires))) {
+            if (!canAsk() || (leaseUsable(now) && !runningLow())) {
                 return 0;
             }
+            int lease = wantedLease(request, now);
+            leaseAsked = lease > 0;
+            return lease;
+        }
+
+        private int wantedLease(CountRequest request, Instant now) {
             double seconds = Math.max(1.0, Duration.between(windowStart, now).toMillis() / 1000.0);
             double rate = Math.max(requestsThisWindow / seconds, requestsLastWindow / 60.0);
             int wanted = Math.min(MAX_LEASE, (int) (rate * LEASE_HORIZON_SECONDS));
             int remaining = request.perMinute() - knownCount - 1;
-            int lease = Math.max(0, Math.min(wanted, remaining / REMAINING_SHARE));
-            leaseAsked = lease > 0;
-            return lease;
+            return Math.max(0, Math.min(wanted, remaining / REMAINING_SHARE));
         }
 
         void learn(CountRequest request, Counts counts, Instant now) {
@@ -132,11 +150,20 @@ public class RateWindowLeases {
             knownCount = Math.max(knownCount, Math.max(counts.windowCount(), counts.leaseFirst() + counts.leaseSize() - 1));
             if (request.lease() > 0) {
                 leaseAsked = false;
-                leaseNext = counts.leaseFirst();
-                leaseEnd = counts.leaseFirst() + counts.leaseSize() - 1;
                 Instant windowEnd = windowStart.plus(1, ChronoUnit.MINUTES);
-                Instant expires = now.plus(LEASE_LIFETIME);
-                leaseExpires = expires.isBefore(windowEnd) ? expires : windowEnd;
+                Instant expires = now.plus(LEASE_LIFETIME).isBefore(windowEnd) ? now.plus(LEASE_LIFETIME) : windowEnd;
+                int first = counts.leaseFirst();
+                int end = counts.leaseFirst() + counts.leaseSize() - 1;
+                leaseSize = counts.leaseSize();
+                if (leaseUsable(now)) {
+                    nextFirst = first;
+                    nextEnd = end;
+                    nextExpires = expires;
+                } else {
+                    leaseNext = first;
+                    leaseEnd = end;
+                    leaseExpires = expires;
+                }
             }
             if (!meterPeriod.equals(request.periodStart())) {
                 meterPeriod = request.periodStart();
@@ -162,6 +189,19 @@ public class RateWindowLeases {
             return windowStart.isBefore(window);
         }
 
+        private boolean leaseUsable(Instant now) {
+            return leaseNext <= leaseEnd && now.isBefore(leaseExpires);
+        }
+
+        /** A quarter of the lease left: time to take the next one, so the requests meanwhile need not wait. */
+        private boolean runningLow() {
+            return leaseEnd - leaseNext + 1 <= leaseSize / 4;
+        }
+
+        private boolean canAsk() {
+            return !leaseAsked && nextFirst > nextEnd;
+        }
+
         private boolean meterKnownUnspent(CountRequest request) {
             return meterPeriod.equals(request.periodStart()) && meterUsed >= 0 && meterUsed < request.monthlyLimit();
         }
@@ -177,6 +217,9 @@ public class RateWindowLeases {
             leaseNext = 1;
             leaseEnd = 0;
             leaseExpires = Instant.EPOCH;
+            leaseSize = 0;
+            nextFirst = 1;
+            nextEnd = 0;
             leaseAsked = false;
         }
     }

@@ -100,11 +100,13 @@ class RateWindowLeasesTest {
             asserter.execute(() -> leases.count(exempt(subject, 100_000, UNLIMITED), now).invoke(answers::add));
         }
         asserter.assertThat(() -> windowCountInDatabase(subject), count -> {
-            assertThat(answers).extracting(Counts::windowCount).containsExactlyElementsOf(IntStream.rangeClosed(1, 1_500).boxed().toList());
+            // the request renewing a lease gets its position before those left in the current lease are used up
+            assertThat(answers).extracting(Counts::windowCount)
+                    .containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(1, 1_500).boxed().toList());
             // the lease grows with the rate (n requests in the first second: n / 20 positions) up to its cap
             assertThat(batcher.sent.get()).isLessThan(150);
-            // the database holds every position handed out, plus at most the one unused lease
-            assertThat(count).isBetween(1_500, 1_500 + RateWindowLeases.MAX_LEASE);
+            // the database holds every position handed out, plus at most the unused current and next lease
+            assertThat(count).isBetween(1_500, 1_500 + 2 * RateWindowLeases.MAX_LEASE);
         });
     }
 

@@ -34,7 +34,7 @@ public class RequestIdRoute {
             rc.response().headers().set(RequestIds.HEADER, id);
             // On Quarkus's request context (a Vert.x duplicated context), so it never leaks into another request.
             MDC.put(REQUEST_ID_LOG_KEY, id);
-            String traceId = TraceParents.traceId(TraceParents.of(Span.current().getSpanContext()));
+            String traceId = TraceParents.traceId(Span.current().getSpanContext());
             if (traceId != null) {
                 rc.response().headers().set(TRACE_ID_HEADER, traceId);
             }

@@ -37,6 +37,11 @@ public final class TraceParents {
         return "00-" + context.getTraceId() + "-" + context.getSpanId() + "-" + context.getTraceFlags().asHex();
     }
 
+    /** The trace id of a span context, or null when it is not valid (no trace). */
+    public static String traceId(SpanContext context) {
+        return context == null || !context.isValid() ? null : context.getTraceId();
+    }
+
     /** A Kafka record's traceparent header (what the outbox relay set), or null when it has none. */
     public static String header(Headers headers) {
         Header header = headers == null ? null : headers.lastHeader(HEADER);
