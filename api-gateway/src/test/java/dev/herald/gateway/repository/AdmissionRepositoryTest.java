@@ -11,6 +11,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.vertx.RunOnVertxContext;
 import io.quarkus.test.vertx.UniAsserter;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,6 +34,9 @@ class AdmissionRepositoryTest {
     @Inject
     AdmissionBatcher batcher;
 
+    @Inject
+    Pool pool;
+
     private static String subject() {
         return "ws_" + UUID.randomUUID().toString().replace("-", "").substring(0, 24) + ":live";
     }
@@ -43,6 +48,18 @@ class AdmissionRepositoryTest {
     @Test
     void theAdmissionStatementStaysShortEnoughForTheClientsPreparedStatementCache() {
         assertThat(AdmissionRepository.ADMIT_ALL.length()).isLessThan(AdmissionRepository.CACHEABLE_SQL_LENGTH);
+    }
+
+    @Test
+    @RunOnVertxContext
+    void statementsArePreparedOncePerConnectionAndKept(UniAsserter asserter) {
+        String query = "select count(*) as windows from rate_limit_windows where subject = $1";
+        // the configuration every service shares (common's microprofile-config.properties) keeps them per connection
+        asserter.assertThat(() -> pool.withConnection(connection -> connection.preparedQuery(query).execute(Tuple.of(subject()))
+                        .flatMap(first -> connection.preparedQuery(query).execute(Tuple.of(subject())))
+                        .flatMap(second -> connection.query("select count(*) as prepared from pg_prepared_statements"
+                                + " where statement like '%rate_limit_windows where subject%'").execute())),
+                rows -> assertThat(rows.iterator().next().getLong("prepared")).isEqualTo(1L));
     }
 
     @Test
