@@ -98,44 +98,21 @@ public class ApiGatewayRoutes {
         router.route(API_PREFIX).order(-100).handler(this::admit);
     }
 
-    /**
-     * Everything that can refuse a request before its body is read. A busy key's request is usually decided from
-     * memory (the key, its workspace's entitlements and a leased window position are all at hand) and goes on at
-     * once; anything else takes the reactive path, with its lookups.
-     */
+    /** Everything that can refuse a request before its body is read. */
     private void admit(RoutingContext rc) {
         MetricsRouteNames.name(rc, API_PREFIX + "/*");
         // Hold the body back until the caller is known: nobody gets to upload to us without a key.
         rc.request().pause();
-        String authorization = rc.request().getHeader("authorization");
-        Optional<Credential> remembered = authenticator.remembered(authorization);
-        if (remembered.isPresent()) {
-            KeyRequest request = keyRequest(rc, remembered.get());
-            Credential key = request.key();
-            Optional<Admission> verdict = admission.admitFromMemory(key.workspaceId(), key.mode(), request.metered());
-            if (verdict.isPresent()) {
-                if (decide(rc, request, verdict.get())) {
-                    rc.next();
-                }
-                return;
-            }
-            proceedWhenAdmitted(rc, admission.admitKeyRequest(key.workspaceId(), key.mode(), request.metered())
-                    .map(counted -> decide(rc, request, counted)));
-            return;
-        }
-        proceedWhenAdmitted(rc, authenticator.authenticate(authorization)
-                .flatMap(key -> key.isPresent() ? admitKeyRequest(rc, key.get()) : refuseAnonymous(rc)));
-    }
-
-    private void proceedWhenAdmitted(RoutingContext rc, Uni<Boolean> admission) {
-        admission.subscribe().with(admitted -> {
-            if (admitted) {
-                rc.next();
-            }
-        }, failure -> {
-            LOG.errorf(failure, "request %s: admission failed", rc.request().getHeader("x-request-id"));
-            errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "Herald is temporarily unavailable. Retry shortly.");
-        });
+        authenticator.authenticate(rc.request().getHeader("authorization"))
+                .flatMap(key -> key.isPresent() ? admitKeyRequest(rc, key.get()) : refuseAnonymous(rc))
+                .subscribe().with(admitted -> {
+                    if (admitted) {
+                        rc.next();
+                    }
+                }, failure -> {
+                    LOG.errorf(failure, "request %s: admission failed", rc.request().getHeader("x-request-id"));
+                    errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "Herald is temporarily unavailable. Retry shortly.");
+                });
     }
 
     private Uni<Boolean> refuseAnonymous(RoutingContext rc) {
@@ -152,48 +129,35 @@ public class ApiGatewayRoutes {
      * answered after the rate window counted the request: they are rate limited, never metered.
      */
     private Uni<Boolean> admitKeyRequest(RoutingContext rc, Credential key) {
-        KeyRequest request = keyRequest(rc, key);
-        return admission.admitKeyRequest(key.workspaceId(), key.mode(), request.metered())
-                .map(verdict -> decide(rc, request, verdict));
-    }
-
-    /** A key's request as the gateway sees it before counting it: its route, or why the route refuses it. */
-    private record KeyRequest(Credential key, RouteMatch match, Optional<Runnable> refusal, boolean metered) {
-    }
-
-    private KeyRequest keyRequest(RoutingContext rc, Credential key) {
         String method = rc.request().method().name();
         logWhenAnswered(rc, key);
         RouteMatch match = catalog.match(method, servicePath(rc));
         match.route().ifPresent(route -> MetricsRouteNames.name(rc, API_PREFIX + route.template()));
         Optional<Runnable> refusal = routeRefusal(rc, method, match, key);
         boolean metered = refusal.isEmpty() && match.route().get().metered();
-        return new KeyRequest(key, match, refusal, metered);
-    }
-
-    /** Answers the request when it is refused (rate, allowance, route); true when it may go on to its service. */
-    private boolean decide(RoutingContext rc, KeyRequest request, Admission verdict) {
-        setRateLimitHeaders(rc, verdict.rateLimit());
-        switch (verdict.outcome()) {
-            case RATE_LIMITED -> {
-                rateLimited(rc, verdict.rateLimit());
+        return admission.admitKeyRequest(key.workspaceId(), key.mode(), metered).map(verdict -> {
+            setRateLimitHeaders(rc, verdict.rateLimit());
+            switch (verdict.outcome()) {
+                case RATE_LIMITED -> {
+                    rateLimited(rc, verdict.rateLimit());
+                    return false;
+                }
+                case ALLOWANCE_SPENT -> {
+                    allowanceSpent(rc, key, verdict);
+                    return false;
+                }
+                default -> {
+                }
+            }
+            if (refusal.isPresent()) {
+                refusal.get().run();
                 return false;
             }
-            case ALLOWANCE_SPENT -> {
-                allowanceSpent(rc, request.key(), verdict);
-                return false;
-            }
-            default -> {
-            }
-        }
-        if (request.refusal().isPresent()) {
-            request.refusal().get().run();
-            return false;
-        }
-        rc.put(ROUTE, request.match().route().get());
-        rc.put(KEY, request.key());
-        rc.put(ADMISSION, verdict);
-        return true;
+            rc.put(ROUTE, match.route().get());
+            rc.put(KEY, key);
+            rc.put(ADMISSION, verdict);
+            return true;
+        });
     }
 
     private Optional<Runnable> routeRefusal(RoutingContext rc, String method, RouteMatch match, Credential key) {

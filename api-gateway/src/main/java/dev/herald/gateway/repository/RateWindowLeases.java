@@ -7,7 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -51,7 +50,7 @@ public class RateWindowLeases {
         Subject subject = subjects.computeIfAbsent(request.subject(), ignored -> new Subject());
         int lease;
         synchronized (subject) {
-            Counts local = subject.answerLocally(request, now, false);
+            Counts local = subject.answerLocally(request, now);
             if (local != null) {
                 return Uni.createFrom().item(local);
             }
@@ -70,20 +69,6 @@ public class RateWindowLeases {
                         subject.leaseAnswered(withLease);
                     }
                 });
-    }
-
-    /**
-     * The request's counts when this replica can answer without a statement (a leased position, or a window known to
-     * be full); empty otherwise, and then the request is not counted here: {@link #count} counts it.
-     */
-    public Optional<Counts> countFromMemory(CountRequest request, Instant now) {
-        Subject subject = subjects.get(request.subject());
-        if (subject == null) {
-            return Optional.empty();
-        }
-        synchronized (subject) {
-            return Optional.ofNullable(subject.answerLocally(request, now, true));
-        }
     }
 
     /** A unit given back to the meter: this replica's view of the meter follows at once. */
@@ -117,20 +102,12 @@ public class RateWindowLeases {
         private Instant meterPeriod = Instant.EPOCH;
         private long meterUsed = -1;
 
-        /** {@code onlyIfAnswered}: a request this returns null for is counted by the caller's next call instead. */
-        Counts answerLocally(CountRequest request, Instant now, boolean onlyIfAnswered) {
+        Counts answerLocally(CountRequest request, Instant now) {
             if (request.windowStart().isBefore(windowStart)) {
                 return null; // a late request of the previous minute: the statement counts it there
             }
             enter(request.windowStart());
-            Counts answer = leasedOrRefused(request, now);
-            if (answer != null || !onlyIfAnswered) {
-                requestsThisWindow++;
-            }
-            return answer;
-        }
-
-        private Counts leasedOrRefused(CountRequest request, Instant now) {
+            requestsThisWindow++;
             if (!leaseUsable(now) && nextFirst <= nextEnd) {
                 leaseNext = nextFirst;
                 leaseEnd = nextEnd;

@@ -42,9 +42,9 @@ public class ApiKeyAuthenticator {
         }
         String hash = ApiKeySecrets.hash(secret);
         Instant now = clock.instant();
-        Optional<Credential> known = rememberedByHash(hash, now);
-        if (known.isPresent()) {
-            return Uni.createFrom().item(known);
+        Remembered remembered = recent.get(hash);
+        if (remembered != null && now.isBefore(remembered.until())) {
+            return Uni.createFrom().item(Optional.of(remembered.credential()));
         }
         return keys.findBySecretHash(hash)
                 .map(key -> Optional.ofNullable(key).filter(ApiKey::isActive).filter(k -> k.mode == mode.get())
@@ -59,17 +59,6 @@ public class ApiKeyAuthenticator {
                         recent.remove(hash);
                     }
                 });
-    }
-
-    /** The key's credential when it was found within the last second; empty when it must be looked up. */
-    public Optional<Credential> remembered(String secret) {
-        return ApiKeySecrets.modeOf(secret).isPresent()
-                ? rememberedByHash(ApiKeySecrets.hash(secret), clock.instant()) : Optional.empty();
-    }
-
-    private Optional<Credential> rememberedByHash(String hash, Instant now) {
-        Remembered remembered = recent.get(hash);
-        return remembered != null && now.isBefore(remembered.until()) ? Optional.of(remembered.credential()) : Optional.empty();
     }
 
     /** Drops a remembered key (by its secret's hash), so a revocation made here applies to the next request. */

@@ -24,13 +24,4 @@ public class CallerAuthenticator {
         String presented = authorization.substring(BEARER.length()).trim();
         return presented.startsWith("sk_") ? apiKeys.authenticate(presented) : accessTokens.verify(presented);
     }
-
-    /** The caller's credential when it is known without I/O (an API key seen within the last second), else empty. */
-    public Optional<Credential> remembered(String authorization) {
-        if (authorization == null || !authorization.startsWith(BEARER)) {
-            return Optional.empty();
-        }
-        String presented = authorization.substring(BEARER.length()).trim();
-        return presented.startsWith("sk_") ? apiKeys.remembered(presented) : Optional.empty();
-    }
 }

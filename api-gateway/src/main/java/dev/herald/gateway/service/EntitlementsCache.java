@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
@@ -41,13 +40,12 @@ public class EntitlementsCache {
     }
 
     public Uni<Entitlements> get(String workspaceId, Mode mode) {
-        Optional<Entitlements> known = cached(workspaceId, mode);
-        if (known.isPresent()) {
-            return Uni.createFrom().item(known.get());
-        }
         String key = workspaceId + ":" + mode.wireName();
         Instant now = clock.instant();
         Cached cached = cache.get(key);
+        if (cached != null && now.isBefore(cached.fetchedAt().plus(REFRESH_AFTER)) && now.isBefore(cached.entitlements().period().end())) {
+            return Uni.createFrom().item(cached.entitlements());
+        }
         return usage.entitlements(workspaceId, mode)
                 .invoke(fresh -> cache.put(key, new Cached(fresh, now)))
                 .onFailure().recoverWithItem(failure -> {
@@ -59,15 +57,6 @@ public class EntitlementsCache {
                     cache.put(key, new Cached(fallback, now));
                     return fallback;
                 });
-    }
-
-    /** The entitlements when a fresh copy is at hand; empty when they must be read from usage-service. */
-    public Optional<Entitlements> cached(String workspaceId, Mode mode) {
-        Instant now = clock.instant();
-        Cached cached = cache.get(workspaceId + ":" + mode.wireName());
-        boolean fresh = cached != null && now.isBefore(cached.fetchedAt().plus(REFRESH_AFTER))
-                && now.isBefore(cached.entitlements().period().end());
-        return fresh ? Optional.of(cached.entitlements()) : Optional.empty();
     }
 
     public void forget(String workspaceId, Mode mode) {

@@ -6,14 +6,12 @@ import dev.herald.common.wire.Entitlements;
 import dev.herald.gateway.config.RateLimitConfig;
 import dev.herald.gateway.repository.AdmissionRepository;
 import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
-import dev.herald.gateway.repository.AdmissionRepository.Counts;
 import dev.herald.gateway.repository.RateWindowLeases;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Optional;
 
 /**
  * Rate limiting and monthly API-request metering (DESIGN section 3). Every request counts in its
@@ -40,48 +38,27 @@ public class RequestAdmission {
     }
 
     public Uni<Admission> admitKeyRequest(String workspaceId, Mode mode, boolean metered) {
+        String subject = workspaceId + ":" + mode.wireName();
         return entitlements.get(workspaceId, mode).flatMap(plan -> {
             Instant now = Timestamps.now(clock);
-            CountRequest request = countRequest(workspaceId, mode, plan, metered, now);
-            return leases.count(request, now).map(counts -> verdict(request, plan, counts));
+            Instant windowStart = windowStart(now);
+            int perMinute = plan.rateLimit().perMinute();
+            long monthly = plan.apiRequestsLimit() == null ? Long.MAX_VALUE : plan.apiRequestsLimit();
+            return leases.count(new CountRequest(subject, windowStart, plan.period().start(), metered, perMinute, monthly), now).map(counts -> {
+                RateLimitStatus rate = rateStatus(perMinute, counts.windowCount(), windowStart);
+                Admission.Outcome outcome;
+                if (counts.windowCount() > perMinute) {
+                    outcome = Admission.Outcome.RATE_LIMITED;
+                } else if (metered ? !counts.metered() : counts.meterUsedBefore() >= monthly) {
+                    // Once the allowance is spent every request is refused until reset, exempt routes too.
+                    outcome = Admission.Outcome.ALLOWANCE_SPENT;
+                } else {
+                    outcome = Admission.Outcome.ADMITTED;
+                }
+                long used = counts.metered() ? counts.meterUsedBefore() + 1 : counts.meterUsedBefore();
+                return new Admission(outcome, rate, plan, used, subject);
+            });
         });
-    }
-
-    /**
-     * The verdict when everything it needs is in this replica's memory (the workspace's entitlements, a leased window
-     * position or a window known to be full); empty when it takes I/O, through {@link #admitKeyRequest}. Most requests
-     * of a busy workspace are decided here, without the cost of a reactive pipeline.
-     */
-    public Optional<Admission> admitFromMemory(String workspaceId, Mode mode, boolean metered) {
-        Optional<Entitlements> plan = entitlements.cached(workspaceId, mode);
-        if (plan.isEmpty()) {
-            return Optional.empty();
-        }
-        Instant now = Timestamps.now(clock);
-        CountRequest request = countRequest(workspaceId, mode, plan.get(), metered, now);
-        return leases.countFromMemory(request, now).map(counts -> verdict(request, plan.get(), counts));
-    }
-
-    private static CountRequest countRequest(String workspaceId, Mode mode, Entitlements plan, boolean metered, Instant now) {
-        long monthly = plan.apiRequestsLimit() == null ? Long.MAX_VALUE : plan.apiRequestsLimit();
-        return new CountRequest(workspaceId + ":" + mode.wireName(), windowStart(now), plan.period().start(), metered,
-                plan.rateLimit().perMinute(), monthly);
-    }
-
-    private Admission verdict(CountRequest request, Entitlements plan, Counts counts) {
-        int perMinute = request.perMinute();
-        RateLimitStatus rate = rateStatus(perMinute, counts.windowCount(), request.windowStart());
-        Admission.Outcome outcome;
-        if (counts.windowCount() > perMinute) {
-            outcome = Admission.Outcome.RATE_LIMITED;
-        } else if (request.meter() ? !counts.metered() : counts.meterUsedBefore() >= request.monthlyLimit()) {
-            // Once the allowance is spent every request is refused until reset, exempt routes too.
-            outcome = Admission.Outcome.ALLOWANCE_SPENT;
-        } else {
-            outcome = Admission.Outcome.ADMITTED;
-        }
-        long used = counts.metered() ? counts.meterUsedBefore() + 1 : counts.meterUsedBefore();
-        return new Admission(outcome, rate, plan, used, request.subject());
     }
 
     public Uni<RateLimitStatus> countAnonymousRequest(String clientAddress) {

@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -184,41 +183,6 @@ class RateWindowLeasesTest {
         });
         asserter.assertThat(() -> leases.count(exempt(subject, 100_000, 1), busy(402)),
                 counts -> assertThat(counts.meterUsedBefore()).isZero());
-    }
-
-    @Test
-    @RunOnVertxContext
-    void fromMemoryOnlyALeasedPositionOrAFullWindowIsAnswered(UniAsserter asserter) {
-        RateWindowLeases leases = new RateWindowLeases(new CountingBatcher(counters));
-        String quiet = subject();
-        String busy = subject();
-        // nothing known about a workspace: it must be counted in the database
-        asserter.execute(() -> assertThat(leases.countFromMemory(exempt(quiet, 2, UNLIMITED), WINDOW.plusSeconds(1))).isEmpty());
-        asserter.execute(() -> leases.count(exempt(quiet, 2, UNLIMITED), WINDOW.plusSeconds(2)));
-        asserter.execute(() -> assertThat(leases.countFromMemory(exempt(quiet, 2, UNLIMITED), WINDOW.plusSeconds(3))).isEmpty());
-        asserter.execute(() -> leases.count(exempt(quiet, 2, UNLIMITED), WINDOW.plusSeconds(4)));
-        // its window is known to be full now: refused from memory
-        asserter.execute(() -> assertThat(leases.countFromMemory(exempt(quiet, 2, UNLIMITED), WINDOW.plusSeconds(5)))
-                .hasValueSatisfying(counts -> assertThat(counts.windowCount()).isEqualTo(3)));
-        for (int i = 0; i < 400; i++) {
-            Instant now = busy(i);
-            asserter.execute(() -> leases.count(exempt(busy, 100_000, UNLIMITED), now));
-        }
-        // a busy workspace holds a lease: its positions come from memory, but for the request that renews the lease
-        List<Integer> fromMemory = new ArrayList<>();
-        for (int i = 400; i < 420; i++) {
-            Instant now = busy(i);
-            asserter.execute(() -> {
-                Optional<Counts> known = leases.countFromMemory(exempt(busy, 100_000, UNLIMITED), now);
-                known.ifPresent(counts -> fromMemory.add(counts.windowCount()));
-                return known.isPresent() ? Uni.createFrom().voidItem() : leases.count(exempt(busy, 100_000, UNLIMITED), now).replaceWithVoid();
-            });
-        }
-        asserter.execute(() -> assertThat(fromMemory).hasSizeGreaterThanOrEqualTo(18).doesNotHaveDuplicates()
-                .allMatch(position -> position > 400));
-        // a metered request never is
-        asserter.execute(() -> assertThat(leases.countFromMemory(new CountRequest(busy, WINDOW, PERIOD, true, 100_000, UNLIMITED),
-                busy(401))).isEmpty());
     }
 
     @Test
