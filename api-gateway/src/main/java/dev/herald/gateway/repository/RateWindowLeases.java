@@ -46,6 +46,11 @@ public class RateWindowLeases {
     public Uni<Counts> count(CountRequest request, Instant now) {
         if (subjects.size() >= MAX_SUBJECTS) {
             subjects.values().removeIf(subject -> subject.endedBefore(request.windowStart()));
+            if (subjects.size() >= MAX_SUBJECTS) {
+                // All of this minute: start over rather than scan them again on every request. The database keeps the
+                // counts; what is forgotten is only each subject's unused lease (bounded under-admission, as ever).
+                subjects.clear();
+            }
         }
         Subject subject = subjects.computeIfAbsent(request.subject(), ignored -> new Subject());
         int lease;
