@@ -1,0 +1,132 @@
+package dev.herald.posts.repository;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.support.FakeUpstreams;
+import dev.herald.posts.support.PostsTestSupport;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.vertx.RunOnVertxContext;
+import io.quarkus.test.vertx.UniAsserter;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.hibernate.reactive.mutiny.Mutiny;
+import org.hibernate.stat.Statistics;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+        restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
+class PostRepositoryTest {
+    @Inject
+    PostRepository posts;
+
+    @Inject
+    Mutiny.SessionFactory sessionFactory;
+
+    private String workspace;
+    /** A moment decades ahead, so the running dispatcher (which asks with the real time) never takes these posts. */
+    private Instant now;
+    private Connection lockHolder;
+
+    @BeforeEach
+    void newWorkspace() {
+        workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        now = Instant.parse("2090-01-01T00:00:00Z").plus(ThreadLocalRandom.current().nextInt(1_000_000), ChronoUnit.MINUTES);
+    }
+
+    @AfterEach
+    void releaseLock() throws Exception {
+        if (lockHolder != null) {
+            lockHolder.rollback();
+            lockHolder.close();
+        }
+    }
+
+    @Test
+    @RunOnVertxContext
+    void lockDueTakesQueuedPostsWhoseTimeHasComeOldestFirstAndSkipsRowsAnotherTransactionHolds(UniAsserter asserter)
+            throws Exception {
+        String older = queuedPost(now.minusSeconds(20), "queued");
+        String newer = queuedPost(now.minusSeconds(10), "queued");
+        String held = queuedPost(now.minusSeconds(30), "queued");
+        queuedPost(now.plusSeconds(1), "queued");
+        queuedPost(now.minusSeconds(40), "publishing");
+        holdLockOn(held);
+
+        asserter.assertThat(() -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
+                due -> assertThat(ours(due)).containsExactly(older, newer));
+        asserter.execute(() -> {
+            releaseLockQuietly();
+        });
+        asserter.assertThat(() -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
+                due -> assertThat(ours(due)).containsExactly(held, older, newer));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void lockDueReusesOneQueryPlanHoweverOftenItRuns(UniAsserter asserter) {
+        Statistics statistics = sessionFactory.getStatistics();
+        statistics.setStatisticsEnabled(true);
+        long[] missesAfterFirstRun = new long[1];
+        asserter.execute(() -> Panache.withTransaction(() -> posts.lockDue(now, 50))
+                .invoke(() -> missesAfterFirstRun[0] = statistics.getQueryPlanCacheMissCount()));
+        for (int i = 0; i < 20; i++) {
+            asserter.execute(() -> Panache.withTransaction(() -> posts.lockDue(now, 50)));
+        }
+        asserter.execute(() -> {
+            assertThat(statistics.getQueryPlanCacheMissCount()).isEqualTo(missesAfterFirstRun[0]);
+            assertThat(statistics.getQueryPlanCacheHitCount()).isGreaterThanOrEqualTo(20);
+        });
+        asserter.execute(() -> statistics.setStatisticsEnabled(false));
+    }
+
+    private String queuedPost(Instant dueAt, String status) throws Exception {
+        String post = ResourceIds.newId(IdPrefix.POST);
+        PostsTestSupport.execute("""
+                insert into posts (id, workspace_id, mode, text, due_at, status, created_at, updated_at)
+                values (?, ?, 'test', 'Doors open at 9', ?, ?, now(), now())""", post, workspace, Timestamp.from(dueAt), status);
+        return post;
+    }
+
+    /** Another transaction (another replica's dispatcher, say) locks the post and keeps it until the test ends. */
+    private void holdLockOn(String post) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        lockHolder = DriverManager.getConnection(postgres.jdbcUrl(PostsTestSupport.DATABASE), postgres.username(), postgres.password());
+        lockHolder.setAutoCommit(false);
+        try (PreparedStatement statement = lockHolder.prepareStatement("select id from posts where id = ? for update")) {
+            statement.setString(1, post);
+            statement.executeQuery().close();
+        }
+    }
+
+    private void releaseLockQuietly() {
+        try {
+            lockHolder.rollback();
+            lockHolder.close();
+            lockHolder = null;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<String> ours(List<PostEntity> due) {
+        return due.stream().filter(post -> post.workspaceId.equals(workspace)).map(post -> post.id).toList();
+    }
+}
