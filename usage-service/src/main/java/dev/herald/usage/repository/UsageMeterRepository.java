@@ -25,15 +25,23 @@ public class UsageMeterRepository implements PanacheRepositoryBase<UsageMeterEnt
      * would not be refreshed).
      */
     public Uni<UsageMeterEntity> lockOrCreate(String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery("""
-                        insert into usage_meters (workspace_id, mode, meter, period_start, period_end, used, reserved, updated_at)
-                        values (?1, ?2, ?3, ?4, ?5, 0, 0, ?6) on conflict do nothing""")
-                        .setParameter(1, workspaceId).setParameter(2, mode.wireName()).setParameter(3, meter.wireName())
-                        .setParameter(4, period.start()).setParameter(5, period.end()).setParameter(6, now)
-                        .executeUpdate())
-                .flatMap(inserted -> find("workspaceId = ?1 and mode = ?2 and meter = ?3 and periodStart = ?4",
-                        workspaceId, mode.wireName(), meter.wireName(), period.start())
-                        .withLock(LockModeType.PESSIMISTIC_WRITE).singleResult());
+        // The row exists for all but a period's first charge, so it is locked first and only created when missing.
+        return lockExisting(workspaceId, mode, meter, period.start(), false).flatMap(row -> row != null
+                ? Uni.createFrom().item(row)
+                : Panache.getSession().flatMap(session -> session.createNativeQuery("""
+                                insert into usage_meters (workspace_id, mode, meter, period_start, period_end, used, reserved, updated_at)
+                                values (?1, ?2, ?3, ?4, ?5, 0, 0, ?6) on conflict do nothing""")
+                                .setParameter(1, workspaceId).setParameter(2, mode.wireName()).setParameter(3, meter.wireName())
+                                .setParameter(4, period.start()).setParameter(5, period.end()).setParameter(6, now)
+                                .executeUpdate())
+                        .flatMap(inserted -> lockExisting(workspaceId, mode, meter, period.start(), true)));
+    }
+
+    private Uni<UsageMeterEntity> lockExisting(String workspaceId, Mode mode, Meter meter, Instant periodStart, boolean required) {
+        var query = find("workspaceId = ?1 and mode = ?2 and meter = ?3 and periodStart = ?4",
+                workspaceId, mode.wireName(), meter.wireName(), periodStart)
+                .withLock(LockModeType.PESSIMISTIC_WRITE);
+        return required ? query.singleResult() : query.firstResult();
     }
 
     /** The meter's row for this period without a lock (a read that changes nothing); null when none exists yet. */
