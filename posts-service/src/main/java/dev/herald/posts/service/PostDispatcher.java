@@ -27,11 +27,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Hands due posts to delivery: queued posts whose time has come (at once for immediate posts, at
- * {@code scheduled_at} for scheduled ones) become {@code publishing}, with a {@code post.accepted} event in the
- * same transaction. Safe with several replicas: due rows are claimed with {@code FOR UPDATE SKIP LOCKED}, and a
- * post that was canceled first is no longer queued. Runs every 200 ms (so a scheduled post leaves well within
- * a second of its time) and right after a post is accepted.
+ * Hands due posts to delivery: queued posts whose time has come become {@code publishing}, with a
+ * {@code post.accepted} event in the same transaction. A post due at once is handed over by its acceptance
+ * transaction ({@link PostService}); this releases scheduled posts at {@code scheduled_at}. Safe with several
+ * replicas: due rows are claimed with {@code FOR UPDATE SKIP LOCKED}, and a post that was canceled first is no
+ * longer queued. Runs every 200 ms, so a scheduled post leaves well within a second of its time.
  */
 @ApplicationScoped
 public class PostDispatcher {
@@ -62,11 +62,6 @@ public class PostDispatcher {
 
     void stop(@Observes ShutdownEvent stopping) {
         task.stop();
-    }
-
-    /** A post was just accepted: dispatch now rather than at the next tick. */
-    public void nudge() {
-        task.nudge();
     }
 
     /** Events were just committed elsewhere in this service: send them now rather than at the next tick. */
@@ -103,7 +98,8 @@ public class PostDispatcher {
         });
     }
 
-    private PostEventOutbox.Handover handOver(PostEntity post, List<PostTargetEntity> postTargets, Instant now) {
+    /** Marks the post and its targets publishing (the caller writes them); the event that hands them to delivery. */
+    PostEventOutbox.Handover handOver(PostEntity post, List<PostTargetEntity> postTargets, Instant now) {
         post.status = Post.PUBLISHING;
         post.dispatchedAt = now;
         post.updatedAt = now;

@@ -165,7 +165,6 @@ public class PostService {
                     .onFailure().call(() -> giveBack(accepted).call(allGivenBack -> allGivenBack
                             ? acceptances.forget(accepted.post().id).onFailure().recoverWithNull()
                             : Uni.createFrom().voidItem()))
-                    .invoke(dispatcher::nudge)
                     .map(PostAcceptance::accepted);
         });
     }
@@ -196,22 +195,35 @@ public class PostService {
         return chain;
     }
 
-    /** The post, its targets and the key's stored answer, in one transaction. */
+    /**
+     * The post, its targets and the key's stored answer, in one transaction. A post due now is handed to delivery in
+     * the same transaction (publishing, with its {@code post.accepted} event); the dispatcher only releases scheduled
+     * posts. The answer, stored for replays, is the post as accepted: queued.
+     */
     private Uni<Post> persist(AcceptedPost accepted, String idempotencyKey, String claimToken) {
-        Post wire = views.toWire(accepted.post(), accepted.targets());
+        PostEntity post = accepted.post();
+        Post wire = views.toWire(post, accepted.targets());
         String response = views.json(DataEnvelope.of(wire));
-        return Panache.withTransaction(() -> acceptances.finishInTransaction(accepted.post().id)
-                .chain(() -> posts.persist(accepted.post()))
+        PostEventOutbox.Handover handover = post.scheduledAt == null
+                ? dispatcher.handOver(post, accepted.targets(), post.createdAt) : null;
+        return Panache.withTransaction(() -> acceptances.finishInTransaction(post.id)
+                .chain(() -> posts.persist(post))
                 .chain(() -> targets.persist(accepted.targets()))
-                .chain(() -> idempotencyKeys.complete(accepted.post().workspaceId, accepted.mode(), idempotencyKey,
-                        claimToken, accepted.post().id, response, accepted.post().createdAt.plus(config.idempotencyRetention())))
+                .chain(() -> handover == null ? Uni.createFrom().voidItem() : events.accepted(List.of(handover)))
+                .chain(() -> idempotencyKeys.complete(post.workspaceId, accepted.mode(), idempotencyKey,
+                        claimToken, post.id, response, post.createdAt.plus(config.idempotencyRetention())))
                 .map(completed -> {
                     if (!completed) {
                         // Our claim expired and another request took the key: that one answers, this one must not commit.
                         throw inUse();
                     }
                     return wire;
-                }));
+                }))
+                .invoke(() -> {
+                    if (handover != null) {
+                        dispatcher.eventsWritten();
+                    }
+                });
     }
 
     /**

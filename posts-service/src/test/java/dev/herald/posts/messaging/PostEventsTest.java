@@ -80,6 +80,25 @@ class PostEventsTest {
     }
 
     @Test
+    void aPostDueNowIsHandedOverByTheTransactionThatAcceptsIt() throws Exception {
+        String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "brand", null);
+        String id = posting(workspace, Mode.TEST).body("{\"text\":\"Now\",\"account_ids\":[\"" + account + "\"]}")
+                .post("/posts").then().statusCode(202)
+                .body("data.status", equalTo("queued"))
+                .body("data.targets[0].status", equalTo("queued"))
+                .extract().path("data.id");
+
+        // Read as soon as the 202 arrived: no dispatcher tick in between, the acceptance itself wrote the hand-over.
+        assertThat(PostsTestSupport.count("""
+                select count(*) from posts where id = ? and status = 'publishing' and dispatched_at = created_at""", id))
+                .isEqualTo(1);
+        assertThat(PostsTestSupport.count(
+                "select count(*) from post_targets where post_id = ? and status = 'publishing'", id)).isEqualTo(1);
+        assertThat(PostsTestSupport.count(
+                "select count(*) from outbox where message_key = ? and topic = ?", id, Topics.POST_ACCEPTED)).isEqualTo(1);
+    }
+
+    @Test
     void aScheduledPostStaysQueuedUntilItsTimeThenLeavesWithinASecond() throws Exception {
         String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "brand", null);
         // Well past the 5 s minimum lead: on a busy machine the request itself can take a few seconds to validate.
