@@ -1117,11 +1117,16 @@ public class PostsBench {
         if (pgbenchWarmup > 0) {
             log("  pgbench warm-up " + pgbenchWarmup + " s");
             runPgbench(db, script, pgbenchWarmup);
+            // pgbench's backends exit just after it does; their CPU reaches the postmaster's (cutime) once it has reaped
+            // them, which must happen before the measurement starts, not during it.
+            Thread.sleep(1000);
         }
         log("  pgbench " + durationSeconds + " s, " + pgbenchClients + " clients, " + pgbenchThreads + " threads");
         CpuSnapshot before = CpuSnapshot.take(state);
         String output = runPgbench(db, script, durationSeconds);
         CpuSnapshot after = CpuSnapshot.take(state);
+        Thread.sleep(1000);
+        CpuSnapshot reaped = CpuSnapshot.take(state);
         Matcher tps = Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)").matcher(output);
         Matcher done = Pattern.compile("number of transactions actually processed: (\\d+)").matcher(output);
         Matcher failed = Pattern.compile("number of failed transactions: (\\d+)").matcher(output);
@@ -1131,7 +1136,7 @@ public class PostsBench {
         }
         Reference r = new Reference(Double.parseDouble(tps.group(1)), Long.parseLong(done.group(1)),
                 failed.find() ? Long.parseLong(failed.group(1)) : 0, durationSeconds, latency.find() ? latency.group(1) : "-",
-                after.minus(before), after.systemTotal - before.systemTotal, after.systemBusy - before.systemBusy, output.trim(),
+                reaped.minus(before), after.systemTotal - before.systemTotal, after.systemBusy - before.systemBusy, output.trim(),
                 schema.toString().trim());
         log(String.format(Locale.ROOT, "  direct SQL: %.0f posts/s (%d transactions, %d failed)", r.tps(), r.transactions(), r.failed()));
         psqlScript("postgres", "drop database if exists " + db + ";\n");
@@ -1533,8 +1538,8 @@ public class PostsBench {
 
         /**
          * Ticks per component: each process is charged to the nearest ancestor named in the suite's pids/ files
-         * (or this JVM); the bench's own child processes (pgbench, psql) are counted from this JVM's cutime/cstime,
-         * which holds them once they have exited and been waited for.
+         * (or this JVM), with the children it has waited for (cutime/cstime); the bench's own child processes
+         * (pgbench, psql) are counted from this JVM's cutime/cstime, which holds them once they have exited.
          */
         static CpuSnapshot take(Path state) {
             CpuSnapshot snap = new CpuSnapshot();
@@ -1559,10 +1564,16 @@ public class PostsBench {
                             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                             // f[1] = ppid (field 4), f[11] = utime (14), f[12] = stime (15), f[13] cutime (16), f[14] cstime (17)
                             long pid = Long.parseLong(dir.getFileName().toString());
-                            procs.put(pid, new long[] {Long.parseLong(f[1]), Long.parseLong(f[11]) + Long.parseLong(f[12])});
+                            long own = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                            long reapedChildren = Long.parseLong(f[13]) + Long.parseLong(f[14]);
                             if (pid == self) {
-                                snap.ticks.merge(CHILDREN, Long.parseLong(f[13]) + Long.parseLong(f[14]), Long::sum);
+                                snap.ticks.merge(CHILDREN, reapedChildren, Long::sum);
+                            } else {
+                                // Exited children's time moves to the parent that waited for them: PostgreSQL's
+                                // backends of short connections (pgbench's, psql's) end up in the postmaster's.
+                                own += reapedChildren;
                             }
+                            procs.put(pid, new long[] {Long.parseLong(f[1]), own});
                         } catch (IOException | RuntimeException gone) {
                             // exited meanwhile
                         }
