@@ -25,6 +25,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -120,7 +121,13 @@ class ConnectOnboardingIT {
         while (System.nanoTime() < deadline) {
             try {
                 oldPage.getTagName();
-            } catch (StaleElementReferenceException replaced) {
+            } catch (WebDriverException gone) {
+                // Chromium reports a replaced document either as a stale element or, mid-navigation, as an inspector
+                // error about a node that no longer belongs to the document: both mean the old page is gone.
+                if (!(gone instanceof StaleElementReferenceException)
+                        && !String.valueOf(gone.getMessage()).contains("does not belong to the document")) {
+                    throw gone;
+                }
                 if ("complete".equals(((JavascriptExecutor) browser).executeScript("return document.readyState"))) {
                     return;
                 }

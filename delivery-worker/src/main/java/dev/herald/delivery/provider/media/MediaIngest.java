@@ -44,6 +44,7 @@ public class MediaIngest {
 
     private final MediaSource sources;
     private final StreamingHttp http;
+    private final StreamingHttp sourceHttp;
     private final UsageClient usage;
     private final MediaIngestSlotRepository slots;
     private final MediaIngestConfig config;
@@ -53,7 +54,8 @@ public class MediaIngest {
     public MediaIngest(Vertx vertx, UsageClient usage, MediaIngestSlotRepository slots, MediaIngestConfig config,
                        DeliveryConfig delivery, Clock clock) {
         this.http = new StreamingHttp(vertx.getDelegate(), config.idleTimeout());
-        this.sources = new MediaSource(vertx.getDelegate(), http, config, InetAddress::getAllByName);
+        this.sourceHttp = StreamingHttp.forSources(vertx.getDelegate(), config.idleTimeout());
+        this.sources = new MediaSource(vertx.getDelegate(), sourceHttp, config, InetAddress::getAllByName);
         this.usage = usage;
         this.slots = slots;
         this.config = config;
@@ -64,6 +66,7 @@ public class MediaIngest {
     @PreDestroy
     void close() {
         http.close();
+        sourceHttp.close();
     }
 
     /** The HTTP client uploads go through (also for the platform's own small calls around them). */

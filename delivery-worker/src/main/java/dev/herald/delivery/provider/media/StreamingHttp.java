@@ -39,11 +39,26 @@ public final class StreamingHttp {
     private final HttpClient client;
     private final long idleMillis;
 
+    /** For platforms' APIs and uploads: connections are kept and reused. */
     public StreamingHttp(Vertx vertx, Duration idleTimeout) {
+        this(vertx, idleTimeout, true);
+    }
+
+    /**
+     * For customers' media hosts: a connection per request. Their answers are often dropped unread (a size probe, a
+     * source that changed), and a pooled connection whose answer arrived whole while paused and was then dropped
+     * stalls the next request to that host until the idle timeout (Vert.x issue 5663). A handshake per source is
+     * nothing next to the file it fetches.
+     */
+    public static StreamingHttp forSources(Vertx vertx, Duration idleTimeout) {
+        return new StreamingHttp(vertx, idleTimeout, false);
+    }
+
+    private StreamingHttp(Vertx vertx, Duration idleTimeout, boolean keepAlive) {
         this.idleMillis = idleTimeout.toMillis();
         this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setProtocolVersion(HttpVersion.HTTP_1_1)
-                .setKeepAlive(true)
+                .setKeepAlive(keepAlive)
                 .setTryUseCompression(false)
                 .setVerifyHost(true)
                 .setForceSni(true)

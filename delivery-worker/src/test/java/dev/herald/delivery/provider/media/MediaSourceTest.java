@@ -22,7 +22,7 @@ class MediaSourceTest {
     @BeforeAll
     static void start() throws Exception {
         vertx = Vertx.vertx();
-        http = new StreamingHttp(vertx, Duration.ofSeconds(30));
+        http = StreamingHttp.forSources(vertx, Duration.ofSeconds(30));
         media = new GeneratedMedia();
     }
 
@@ -66,6 +66,23 @@ class MediaSourceTest {
             assertThat(refused).as(url).isNotNull();
             assertThat(refused.error().details()).as(url).containsEntry("reason", "private_address");
             assertThat(refused.error().retryable()).isFalse();
+        }
+    }
+
+    @Test
+    void anAnswerDroppedUnreadNeverStallsTheNextRequestToTheSameHost() {
+        MediaSource local = new MediaSource(vertx, http, new TestMediaConfig(true, 1L << 32), InetAddress::getAllByName);
+        String missing = media.url("gone.mp4");
+        String present = media.file("present.mp4", 1000);
+
+        // A 404 to HEAD makes the source fall back to a GET whose answer is dropped unread. The next request to the
+        // host must not be handed a connection that answer left behind.
+        for (int i = 0; i < 20; i++) {
+            MediaRefused refused = catchThrowableOfType(MediaRefused.class,
+                    () -> local.locate(missing).await().atMost(Duration.ofSeconds(5)));
+            assertThat(refused).as("round %d", i).isNotNull();
+            assertThat(refused.error().details()).containsEntry("source_status", 404);
+            assertThat(local.locate(present).await().atMost(Duration.ofSeconds(5)).size()).as("round %d", i).isEqualTo(1000);
         }
     }
 
