@@ -3,6 +3,7 @@ package dev.herald.gateway.proxy;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.rest.RequestIdRoute;
 import dev.herald.common.rest.RequestIds;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.gateway.config.ServicesConfig;
 import dev.herald.gateway.routing.Upstream;
 import io.smallrye.mutiny.Uni;
@@ -14,6 +15,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -55,7 +57,10 @@ public class ServiceProxy {
         this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) config.connectTimeout().toMillis())
                 .setKeepAlive(true)
-                .setMaxPoolSize(64));
+                .setMaxPoolSize(64)
+                // The request's trace goes on by hand (send): a client span per proxied request would only repeat the
+                // server span's timing, at a cost on every request at the edge.
+                .setTracingPolicy(TracingPolicy.IGNORE));
         upstreams.put(Upstream.PROFILES, base(config.profiles().url()));
         upstreams.put(Upstream.ACCOUNTS, base(config.accounts().url()));
         upstreams.put(Upstream.POSTS, base(config.posts().url()));
@@ -103,6 +108,15 @@ public class ServiceProxy {
             }
         }
         options.putHeader(RequestIds.HEADER, incoming.get(RequestIds.HEADER));
+        String traceParent = TraceParents.current();
+        if (traceParent != null) {
+            // The service's span is a child of the gateway's server span; the sampling decision travels in the flags.
+            options.putHeader(TraceParents.HEADER, traceParent);
+            String traceState = incoming.get("tracestate");
+            if (traceState != null) {
+                options.putHeader("tracestate", traceState);
+            }
+        }
         if (internalJwt != null) {
             options.putHeader("authorization", "Bearer " + internalJwt);
         }

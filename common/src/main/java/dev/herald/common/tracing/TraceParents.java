@@ -12,7 +12,8 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * W3C {@code traceparent} values (version 00), the form in which a trace context is stored beside an outbox row
- * and travels as a Kafka header. HTTP calls need none of this: Quarkus propagates the context over HTTP itself.
+ * and travels as a Kafka header. HTTP calls mostly need none of this: Quarkus propagates the context over its REST
+ * clients itself (the gateway's proxy, whose client is not traced, sets the header from {@link #current()}).
  * Kafka records do not have a request around them, so the context of the request that wrote an event is kept
  * with the event and picked up again by whoever consumes it.
  */
