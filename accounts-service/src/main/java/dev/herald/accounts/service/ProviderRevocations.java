@@ -9,10 +9,10 @@ import dev.herald.accounts.repository.ProviderRevocationRepository;
 import dev.herald.accounts.repository.ProviderRevocationRepository.PendingRevocation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Platform;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -55,40 +55,40 @@ public class ProviderRevocations {
     /** One pass over the due revocations (claimed with SKIP LOCKED, so replicas share the queue). */
     public Uni<Void> revokeDue() {
         Instant now = Timestamps.now(clock);
-        return Panache.withTransaction(() -> queue.claimDue(now, BATCH).flatMap(due -> Multi.createFrom().iterable(due)
-                .onItem().transformToUniAndConcatenate(revocation -> attempt(revocation, now))
+        return queue.inTransaction(connection -> queue.claimDue(connection, now, BATCH).flatMap(due -> Multi.createFrom().iterable(due)
+                .onItem().transformToUniAndConcatenate(revocation -> attempt(connection, revocation, now))
                 .collect().last().replaceWithVoid()));
     }
 
-    private Uni<Void> attempt(PendingRevocation revocation, Instant now) {
+    private Uni<Void> attempt(SqlConnection connection, PendingRevocation revocation, Instant now) {
         Optional<OAuthProvider> provider = Platform.fromWire(revocation.platform())
                 .flatMap(providers::forPlatform);
         if (provider.isEmpty()) {
-            return retryOrGiveUp(revocation, now, "no OAuth provider is configured for " + revocation.platform());
+            return retryOrGiveUp(connection, revocation, now, "no OAuth provider is configured for " + revocation.platform());
         }
         Uni<Void> revoke;
         try {
             revoke = provider.get().revoke(grants.open(revocation.ciphertext(), revocation.accountId()));
         } catch (RuntimeException e) {
-            return retryOrGiveUp(revocation, now, e.getClass().getSimpleName());
+            return retryOrGiveUp(connection, revocation, now, e.getClass().getSimpleName());
         }
         return revoke.ifNoItem().after(Duration.ofSeconds(10)).fail()
                 .flatMap(done -> {
                     LOG.infof("revoked the provider grant of disconnected account %s", revocation.accountId());
-                    return queue.delete(revocation.id());
+                    return queue.delete(connection, revocation.id());
                 })
                 .onFailure().recoverWithUni(failure -> {
                     if (failure instanceof ProviderException refused && !refused.retryable()) {
                         // The provider no longer honours the grant: nothing is left to revoke.
                         LOG.infof("the provider grant of account %s was already invalid (%s)", revocation.accountId(), refused.code());
-                        return queue.delete(revocation.id());
+                        return queue.delete(connection, revocation.id());
                     }
                     String reason = failure instanceof ProviderException refused ? refused.code() : failure.getClass().getSimpleName();
-                    return retryOrGiveUp(revocation, now, reason);
+                    return retryOrGiveUp(connection, revocation, now, reason);
                 });
     }
 
-    private Uni<Void> retryOrGiveUp(PendingRevocation revocation, Instant now, String reason) {
+    private Uni<Void> retryOrGiveUp(SqlConnection connection, PendingRevocation revocation, Instant now, String reason) {
         int attempts = revocation.attempts() + 1;
         Duration delay = config.revocation().firstDelay().multipliedBy(1L << Math.min(20, attempts - 1));
         if (delay.compareTo(config.revocation().maxDelay()) > 0) {
@@ -98,10 +98,10 @@ public class ProviderRevocations {
         if (attempts >= config.revocation().maxAttempts() || !next.isBefore(revocation.expiresAt())) {
             LOG.errorf("gave up revoking the provider grant of account %s after %d attempts (%s); the encrypted grant is deleted",
                     revocation.accountId(), attempts, reason);
-            return queue.delete(revocation.id());
+            return queue.delete(connection, revocation.id());
         }
         LOG.warnf("revoking the provider grant of account %s failed (%s); attempt %d again at %s",
                 revocation.accountId(), reason, attempts + 1, next);
-        return queue.reschedule(revocation.id(), attempts, next, reason);
+        return queue.reschedule(connection, revocation.id(), attempts, next, reason);
     }
 }
