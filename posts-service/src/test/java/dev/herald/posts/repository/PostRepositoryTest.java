@@ -52,10 +52,16 @@ class PostRepositoryTest {
     }
 
     @AfterEach
-    void releaseLock() throws Exception {
-        if (lockHolder != null) {
+    void releaseLock() {
+        if (lockHolder == null) {
+            return;
+        }
+        try {
             lockHolder.rollback();
             lockHolder.close();
+            lockHolder = null;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -72,9 +78,7 @@ class PostRepositoryTest {
 
         asserter.assertThat(() -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
                 due -> assertThat(ours(due)).containsExactly(older, newer));
-        asserter.execute(() -> {
-            releaseLockQuietly();
-        });
+        asserter.execute(this::releaseLock);
         asserter.assertThat(() -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
                 due -> assertThat(ours(due)).containsExactly(held, older, newer));
     }
@@ -113,16 +117,6 @@ class PostRepositoryTest {
         try (PreparedStatement statement = lockHolder.prepareStatement("select id from posts where id = ? for update")) {
             statement.setString(1, post);
             statement.executeQuery().close();
-        }
-    }
-
-    private void releaseLockQuietly() {
-        try {
-            lockHolder.rollback();
-            lockHolder.close();
-            lockHolder = null;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         }
     }
 

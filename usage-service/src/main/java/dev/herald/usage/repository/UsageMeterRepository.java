@@ -5,6 +5,7 @@ import dev.herald.common.wire.UsagePeriod;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.model.UsageMeterEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.PanacheQuery;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,28 +27,27 @@ public class UsageMeterRepository implements PanacheRepositoryBase<UsageMeterEnt
      */
     public Uni<UsageMeterEntity> lockOrCreate(String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
         // The row exists for all but a period's first charge, so it is locked first and only created when missing.
-        return lockExisting(workspaceId, mode, meter, period.start(), false).flatMap(row -> row != null
-                ? Uni.createFrom().item(row)
-                : Panache.getSession().flatMap(session -> session.createNativeQuery("""
-                                insert into usage_meters (workspace_id, mode, meter, period_start, period_end, used, reserved, updated_at)
-                                values (?1, ?2, ?3, ?4, ?5, 0, 0, ?6) on conflict do nothing""")
-                                .setParameter(1, workspaceId).setParameter(2, mode.wireName()).setParameter(3, meter.wireName())
-                                .setParameter(4, period.start()).setParameter(5, period.end()).setParameter(6, now)
-                                .executeUpdate())
-                        .flatMap(inserted -> lockExisting(workspaceId, mode, meter, period.start(), true)));
-    }
-
-    private Uni<UsageMeterEntity> lockExisting(String workspaceId, Mode mode, Meter meter, Instant periodStart, boolean required) {
-        var query = find("workspaceId = ?1 and mode = ?2 and meter = ?3 and periodStart = ?4",
-                workspaceId, mode.wireName(), meter.wireName(), periodStart)
-                .withLock(LockModeType.PESSIMISTIC_WRITE);
-        return required ? query.singleResult() : query.firstResult();
+        return row(workspaceId, mode, meter, period.start()).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult()
+                .flatMap(existing -> existing != null
+                        ? Uni.createFrom().item(existing)
+                        : Panache.getSession().flatMap(session -> session.createNativeQuery("""
+                                        insert into usage_meters (workspace_id, mode, meter, period_start, period_end, used, reserved, updated_at)
+                                        values (?1, ?2, ?3, ?4, ?5, 0, 0, ?6) on conflict do nothing""")
+                                        .setParameter(1, workspaceId).setParameter(2, mode.wireName()).setParameter(3, meter.wireName())
+                                        .setParameter(4, period.start()).setParameter(5, period.end()).setParameter(6, now)
+                                        .executeUpdate())
+                                .flatMap(inserted -> row(workspaceId, mode, meter, period.start())
+                                        .withLock(LockModeType.PESSIMISTIC_WRITE).singleResult()));
     }
 
     /** The meter's row for this period without a lock (a read that changes nothing); null when none exists yet. */
     public Uni<UsageMeterEntity> find(String workspaceId, Mode mode, Meter meter, Instant periodStart) {
+        return row(workspaceId, mode, meter, periodStart).firstResult();
+    }
+
+    private PanacheQuery<UsageMeterEntity> row(String workspaceId, Mode mode, Meter meter, Instant periodStart) {
         return find("workspaceId = ?1 and mode = ?2 and meter = ?3 and periodStart = ?4",
-                workspaceId, mode.wireName(), meter.wireName(), periodStart).firstResult();
+                workspaceId, mode.wireName(), meter.wireName(), periodStart);
     }
 
     /** Every meter row of the period that starts at {@code periodStart}; meters without a row are absent. */
