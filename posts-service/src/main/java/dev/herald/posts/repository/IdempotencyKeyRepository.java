@@ -1,6 +1,7 @@
 package dev.herald.posts.repository;
 
 import dev.herald.common.auth.Mode;
+import dev.herald.posts.repository.UnfinishedAcceptanceRepository.UnfinishedAcceptance;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -12,10 +13,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 
 /**
- * Idempotency keys of {@code POST /posts}. A claim is one statement on its own (no transaction is held
- * open while the request runs); the claim becomes the stored answer inside the transaction that accepts the
- * post, or is given back when the request is refused. A claim whose request died is taken over once it
- * expires.
+ * Idempotency keys of {@code POST /posts}. A claim is one statement on its own, taken once the request is valid
+ * (no transaction is held open while the request runs); the claim becomes the stored answer inside the
+ * transaction that accepts the post, or is given back when the request is refused. A claim whose request died is
+ * taken over once it expires.
  */
 @ApplicationScoped
 public class IdempotencyKeyRepository {
@@ -33,27 +34,43 @@ public class IdempotencyKeyRepository {
     }
 
     /**
-     * Claims the key for a request with this fingerprint. Answers the claim (its token is {@code claimToken})
-     * when this request now holds it, or the key as another request left it.
+     * Claims the key for a validated request with this fingerprint and, in the same statement, records the
+     * acceptance it starts (only when the claim is taken), so what the acceptance goes on to take elsewhere is given
+     * back should this process die. Answers the claim (its token is the acceptance's) when this request now holds the
+     * key, or the key as another request left it, or null when that request gave it back in between.
      */
-    public Uni<StoredKey> claim(String workspaceId, Mode mode, String key, String fingerprint, String claimToken,
-                                Instant now, Instant claimExpiresAt) {
+    public Uni<StoredKey> claim(UnfinishedAcceptance acceptance, String fingerprint, Instant now, Instant claimExpiresAt) {
         return pool.preparedQuery("""
-                        insert into idempotency_keys (workspace_id, mode, key, fingerprint, state, claim_token, claimed_at, expires_at)
-                        values ($1, $2, $3, $4, 'in_flight', $5, $6, $7)
-                        on conflict (workspace_id, mode, key) do update
-                            set fingerprint = excluded.fingerprint, state = 'in_flight', claim_token = excluded.claim_token,
-                                post_id = null, response = null, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at
-                            where idempotency_keys.expires_at <= excluded.claimed_at
-                        returning fingerprint, state, claim_token, response""")
-                .execute(Tuple.of(workspaceId, mode.wireName(), key, fingerprint, claimToken)
-                        .addOffsetDateTime(now.atOffset(ZoneOffset.UTC)).addOffsetDateTime(claimExpiresAt.atOffset(ZoneOffset.UTC)))
+                        with claimed as (
+                            insert into idempotency_keys (workspace_id, mode, key, fingerprint, state, claim_token, claimed_at, expires_at)
+                            values ($1, $2, $3, $4, 'in_flight', $5, $6, $7)
+                            on conflict (workspace_id, mode, key) do update
+                                set fingerprint = excluded.fingerprint, state = 'in_flight', claim_token = excluded.claim_token,
+                                    post_id = null, response = null, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at
+                                where idempotency_keys.expires_at <= excluded.claimed_at
+                            returning fingerprint, state, claim_token, response),
+                        begun as (
+                            insert into unfinished_acceptances
+                                (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids, profile_ids, started_at)
+                            select $8, $1, $2, $3, $5, $9, $10, $6 from claimed)
+                        select fingerprint, state, claim_token, response from claimed""")
+                .execute(Tuple.of(acceptance.workspaceId(), acceptance.mode().wireName(), acceptance.idempotencyKey(),
+                                fingerprint, acceptance.claimToken())
+                        .addOffsetDateTime(now.atOffset(ZoneOffset.UTC)).addOffsetDateTime(claimExpiresAt.atOffset(ZoneOffset.UTC))
+                        .addString(acceptance.postId())
+                        .addArrayOfString(acceptance.reservationIds().toArray(String[]::new))
+                        .addArrayOfString(acceptance.profileIds().toArray(String[]::new)))
                 .flatMap(claimed -> claimed.rowCount() == 1 ? Uni.createFrom().item(stored(claimed))
-                        : pool.preparedQuery("""
-                                        select fingerprint, state, claim_token, response from idempotency_keys
-                                        where workspace_id = $1 and mode = $2 and key = $3""")
-                                .execute(Tuple.of(workspaceId, mode.wireName(), key))
-                                .map(IdempotencyKeyRepository::stored));
+                        : find(acceptance.workspaceId(), acceptance.mode(), acceptance.idempotencyKey(), now));
+    }
+
+    /** The key as a request left it, or null when no request holds it now (never used, given back, or expired). */
+    public Uni<StoredKey> find(String workspaceId, Mode mode, String key, Instant now) {
+        return pool.preparedQuery("""
+                        select fingerprint, state, claim_token, response from idempotency_keys
+                        where workspace_id = $1 and mode = $2 and key = $3 and expires_at > $4""")
+                .execute(Tuple.of(workspaceId, mode.wireName(), key, now.atOffset(ZoneOffset.UTC)))
+                .map(IdempotencyKeyRepository::stored);
     }
 
     /** Gives a refused request's claim back, so a corrected retry with the same key is accepted. */
@@ -96,7 +113,7 @@ public class IdempotencyKeyRepository {
 
     private static StoredKey stored(RowSet<Row> rows) {
         if (rows.rowCount() == 0) {
-            // Deleted between the insert and the read: a refused request gave it back. The caller retries.
+            // Never claimed, or deleted between the insert and the read (a refused request gave it back).
             return null;
         }
         Row row = rows.iterator().next();

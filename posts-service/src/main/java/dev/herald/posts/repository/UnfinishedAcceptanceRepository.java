@@ -19,7 +19,8 @@ import java.util.List;
 /**
  * Acceptances of {@code POST /posts} between their first call to another service and their outcome: what they
  * took (publication reservations, profile holds) and under which Idempotency-Key claim, so that what a dead
- * request took is given back (see {@code V5__unfinished_acceptances.sql}).
+ * request took is given back (see {@code V5__unfinished_acceptances.sql}). A row is written by the statement that
+ * claims the key ({@link IdempotencyKeyRepository#claim}).
  */
 @ApplicationScoped
 public class UnfinishedAcceptanceRepository {
@@ -32,20 +33,6 @@ public class UnfinishedAcceptanceRepository {
     /** What one acceptance took, or is about to take. */
     public record UnfinishedAcceptance(String postId, String workspaceId, Mode mode, String idempotencyKey,
                                        String claimToken, List<String> reservationIds, List<String> profileIds) {
-    }
-
-    /** On its own, committed before the first reservation is asked for. */
-    public Uni<Void> begin(UnfinishedAcceptance acceptance, Instant startedAt) {
-        return pool.preparedQuery("""
-                        insert into unfinished_acceptances
-                            (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids, profile_ids, started_at)
-                        values ($1, $2, $3, $4, $5, $6, $7, $8)""")
-                .execute(Tuple.of(acceptance.postId(), acceptance.workspaceId(), acceptance.mode().wireName(),
-                                acceptance.idempotencyKey(), acceptance.claimToken())
-                        .addArrayOfString(acceptance.reservationIds().toArray(String[]::new))
-                        .addArrayOfString(acceptance.profileIds().toArray(String[]::new))
-                        .addOffsetDateTime(startedAt.atOffset(ZoneOffset.UTC)))
-                .replaceWithVoid();
     }
 
     /**

@@ -96,32 +96,60 @@ public class PostService {
     }
 
     /**
-     * {@code POST /posts}. The key is claimed first: an identical earlier request is answered from its stored
-     * response, a different one under the same key is {@code 422 idempotency_key_reused}, one still running is
-     * {@code 409 idempotency_key_in_use}. A refused request gives its claim back.
+     * {@code POST /posts}. The request is validated against the accounts first; the key is claimed once it is
+     * valid. An identical earlier request is answered from its stored response, a different one under the same key
+     * is {@code 422 idempotency_key_reused}, one still running is {@code 409 idempotency_key_in_use}, and that holds
+     * for a request that would be refused now too (its accounts since disconnected, say). A refused request gives its
+     * claim back.
      */
     public Uni<PostAcceptance> create(String workspaceId, Mode mode, String idempotencyKey, JsonNode body, PostDraft draft) {
         String fingerprint = RequestFingerprint.of(body);
-        String claimToken = UUID.randomUUID().toString();
-        Instant now = Timestamps.now(clock);
-        return claim(workspaceId, mode, idempotencyKey, fingerprint, claimToken, now, true).flatMap(stored -> {
-            if (!claimToken.equals(stored.claimToken())) {
-                return Uni.createFrom().item(answerFromStored(stored, fingerprint));
+        return validated(workspaceId, mode, draft).onItemOrFailure().transformToUni((accepted, refusal) -> {
+            if (refusal != null) {
+                return idempotencyKeys.find(workspaceId, mode, idempotencyKey, Timestamps.now(clock))
+                        .map(stored -> {
+                            if (stored == null) {
+                                throw refusal instanceof RuntimeException runtime ? runtime : new IllegalStateException(refusal);
+                            }
+                            return answerFromStored(stored, fingerprint);
+                        });
             }
-            return accept(workspaceId, mode, idempotencyKey, claimToken, draft)
-                    .onFailure().call(failure -> idempotencyKeys.release(workspaceId, mode, idempotencyKey, claimToken)
-                            .onFailure().invoke(e -> LOG.warnf("could not give back idempotency key claim: %s", e.toString()))
-                            .onFailure().recoverWithNull());
+            UnfinishedAcceptance unfinished = unfinished(accepted, idempotencyKey, UUID.randomUUID().toString());
+            return claim(unfinished, fingerprint, true).flatMap(stored -> {
+                if (!unfinished.claimToken().equals(stored.claimToken())) {
+                    return Uni.createFrom().item(answerFromStored(stored, fingerprint));
+                }
+                return accept(accepted, idempotencyKey, unfinished.claimToken())
+                        .onFailure().call(failure -> idempotencyKeys.release(workspaceId, mode, idempotencyKey, unfinished.claimToken())
+                                .onFailure().invoke(e -> LOG.warnf("could not give back idempotency key claim: %s", e.toString()))
+                                .onFailure().recoverWithNull());
+            });
         });
     }
 
-    private Uni<IdempotencyKeyRepository.StoredKey> claim(String workspaceId, Mode mode, String key, String fingerprint,
-                                                          String claimToken, Instant now, boolean retryIfGone) {
-        return idempotencyKeys.claim(workspaceId, mode, key, fingerprint, claimToken, now,
-                now.plus(config.idempotencyClaimTimeout())).flatMap(stored -> {
+    /** The post the draft describes, or a failure saying every field that is wrong with it. */
+    private Uni<AcceptedPost> validated(String workspaceId, Mode mode, PostDraft draft) {
+        List<String> ids = draft.accountIds().stream().filter(Objects::nonNull).toList();
+        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty() ? Uni.createFrom().item(Map.of())
+                : accounts.lookup(workspaceId, mode, ids);
+        return lookup.map(found -> {
+            Instant now = Timestamps.now(clock);
+            List<FieldError> errors = new ArrayList<>(draft.errors());
+            List<AccountForPosting> destinations = PostRules.check(draft, found, now, errors);
+            if (!errors.isEmpty()) {
+                throw ApiException.validationFailed(errors);
+            }
+            return AcceptedPost.of(workspaceId, mode, draft, destinations, now);
+        });
+    }
+
+    private Uni<IdempotencyKeyRepository.StoredKey> claim(UnfinishedAcceptance unfinished, String fingerprint,
+                                                          boolean retryIfGone) {
+        Instant now = Timestamps.now(clock);
+        return idempotencyKeys.claim(unfinished, fingerprint, now, now.plus(config.idempotencyClaimTimeout())).flatMap(stored -> {
             if (stored == null && retryIfGone) {
                 // The holder gave the key back between our insert and our read: claim again.
-                return claim(workspaceId, mode, key, fingerprint, claimToken, now, false);
+                return claim(unfinished, fingerprint, false);
             }
             if (stored == null) {
                 return Uni.createFrom().failure(inUse());
@@ -146,27 +174,15 @@ public class PostService {
                 "A request with this Idempotency-Key is still being processed; retry shortly to get its answer.");
     }
 
-    private Uni<PostAcceptance> accept(String workspaceId, Mode mode, String idempotencyKey, String claimToken, PostDraft draft) {
-        List<String> ids = draft.accountIds().stream().filter(Objects::nonNull).toList();
-        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty() ? Uni.createFrom().item(Map.of())
-                : accounts.lookup(workspaceId, mode, ids);
-        return lookup.flatMap(found -> {
-            Instant now = Timestamps.now(clock);
-            List<FieldError> errors = new ArrayList<>(draft.errors());
-            List<AccountForPosting> destinations = PostRules.check(draft, found, now, errors);
-            if (!errors.isEmpty()) {
-                return Uni.createFrom().failure(ApiException.validationFailed(errors));
-            }
-            AcceptedPost accepted = AcceptedPost.of(workspaceId, mode, draft, destinations, now);
-            return acceptances.begin(unfinished(accepted, idempotencyKey, claimToken), now)
-                    .chain(() -> reserve(accepted))
-                    .chain(() -> holdProfiles(accepted))
-                    .chain(() -> persist(accepted, idempotencyKey, claimToken))
-                    .onFailure().call(() -> giveBack(accepted).call(allGivenBack -> allGivenBack
-                            ? acceptances.forget(accepted.post().id).onFailure().recoverWithNull()
-                            : Uni.createFrom().voidItem()))
-                    .map(PostAcceptance::accepted);
-        });
+    /** Reserves, holds and commits the post; what was taken is given back should any step fail. */
+    private Uni<PostAcceptance> accept(AcceptedPost accepted, String idempotencyKey, String claimToken) {
+        return reserve(accepted)
+                .chain(() -> holdProfiles(accepted))
+                .chain(() -> persist(accepted, idempotencyKey, claimToken))
+                .onFailure().call(() -> giveBack(accepted).call(allGivenBack -> allGivenBack
+                        ? acceptances.forget(accepted.post().id).onFailure().recoverWithNull()
+                        : Uni.createFrom().voidItem()))
+                .map(PostAcceptance::accepted);
     }
 
     /** What the acceptance is about to take, recorded first so it is given back should this process die. */

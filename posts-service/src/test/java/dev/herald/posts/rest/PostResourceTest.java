@@ -182,6 +182,27 @@ class PostResourceTest {
     }
 
     @Test
+    void aReplayGetsTheStoredAnswerEvenWhenItsAccountWasDisconnectedSince() {
+        String linkedIn = account("linkedin", null);
+        String key = UUID.randomUUID().toString();
+        String first = as(workspace, Mode.TEST).header("Idempotency-Key", key).body(linkedInPost(linkedIn, "Once"))
+                .post("/posts").then().statusCode(202).extract().asString();
+        FakeUpstreams.disconnect(workspace, "test", linkedIn);
+
+        Response replay = as(workspace, Mode.TEST).header("Idempotency-Key", key).body(linkedInPost(linkedIn, "Once"))
+                .post("/posts");
+        replay.then().statusCode(200).header("Idempotency-Replayed", "true");
+        assertThat(replay.asString()).isEqualTo(first);
+        as(workspace, Mode.TEST).header("Idempotency-Key", key).body(linkedInPost(linkedIn, "Twice")).post("/posts")
+                .then().statusCode(422).body("error.code", equalTo("idempotency_key_reused"));
+        // A new key gets the validation answer.
+        as(workspace, Mode.TEST).header("Idempotency-Key", UUID.randomUUID().toString())
+                .body(linkedInPost(linkedIn, "Once")).post("/posts")
+                .then().statusCode(422).body("error.code", equalTo("validation_failed"));
+        assertThat(FakeUpstreams.reserved(workspace, "test")).isEqualTo(1);
+    }
+
+    @Test
     void aDifferentRequestUnderAUsedKeyIsRefused() {
         String linkedIn = account("linkedin", null);
         String key = UUID.randomUUID().toString();
