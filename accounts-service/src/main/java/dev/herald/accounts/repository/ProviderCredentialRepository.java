@@ -1,5 +1,6 @@
 package dev.herald.accounts.repository;
 
+import dev.herald.accounts.model.ProviderCredentialEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -7,6 +8,8 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.hibernate.LockMode;
+import org.hibernate.reactive.mutiny.Mutiny;
 
 /** Live accounts' provider grants, stored only as ciphertext (see GrantEncryption). */
 @ApplicationScoped
@@ -21,36 +24,42 @@ public class ProviderCredentialRepository {
     }
 
     /** The sealed grant, or null when the account has none (test accounts, disconnected accounts). */
-    @SuppressWarnings("unchecked")
     public Uni<byte[]> find(String accountId) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select ciphertext from provider_credentials where account_id = ?1", byte[].class)
-                .setParameter(1, accountId).getResultList())
-                .map(rows -> ((List<byte[]>) (List<?>) rows).isEmpty() ? null : ((List<byte[]>) (List<?>) rows).get(0));
+        return Panache.getSession().flatMap(session -> session.find(ProviderCredentialEntity.class, accountId)
+                .map(row -> ciphertext(session, row)));
     }
 
     /** The sealed grant, its row locked until the transaction ends (one refresh at a time per account); null when none. */
-    @SuppressWarnings("unchecked")
     public Uni<byte[]> findForUpdate(String accountId) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select ciphertext from provider_credentials where account_id = ?1 for update", byte[].class)
-                .setParameter(1, accountId).getResultList())
-                .map(rows -> ((List<byte[]>) (List<?>) rows).isEmpty() ? null : ((List<byte[]>) (List<?>) rows).get(0));
+        return Panache.getSession().flatMap(session -> session.find(ProviderCredentialEntity.class, accountId,
+                        LockMode.PESSIMISTIC_WRITE)
+                .map(row -> ciphertext(session, row)));
     }
 
     /** The sealed grants of several accounts, by account id; accounts without one are absent. */
-    @SuppressWarnings("unchecked")
     public Uni<Map<String, byte[]>> findAll(List<String> accountIds) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select account_id, ciphertext from provider_credentials where account_id in (?1)", Object[].class)
-                .setParameter(1, accountIds).getResultList())
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(
+                        "from ProviderCredentialEntity where accountId in :ids", ProviderCredentialEntity.class)
+                .setParameter("ids", accountIds).getResultList()
                 .map(rows -> {
                     Map<String, byte[]> grants = new HashMap<>();
-                    for (Object[] row : (List<Object[]>) (List<?>) rows) {
-                        grants.put((String) row[0], (byte[]) row[1]);
+                    for (ProviderCredentialEntity row : rows) {
+                        grants.put(row.accountId, ciphertext(session, row));
                     }
                     return grants;
-                });
+                }));
+    }
+
+    /**
+     * The row's ciphertext, the row itself let go: grants are written with a native upsert, so a row kept in the
+     * session would answer a later read in the same session with the grant it replaced.
+     */
+    private static byte[] ciphertext(Mutiny.Session session, ProviderCredentialEntity row) {
+        if (row == null) {
+            return null;
+        }
+        session.detach(row);
+        return row.ciphertext;
     }
 
     public Uni<Void> delete(String accountId) {

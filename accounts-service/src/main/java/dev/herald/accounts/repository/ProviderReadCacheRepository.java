@@ -2,8 +2,12 @@ package dev.herald.accounts.repository;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,28 +15,34 @@ import java.util.Map;
 /** Provider answers cached per account and read (publishing options, one page of boards or sections), as JSON. */
 @ApplicationScoped
 public class ProviderReadCacheRepository {
+    private final Pool pool;
 
-    /** The cached JSON, or null when there is none fetched at or after {@code freshSince}. */
-    @SuppressWarnings("unchecked")
+    public ProviderReadCacheRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * The cached JSON, or null when there is none fetched at or after {@code freshSince}. Reads go through the pool,
+     * not the session: a native select stored a new Hibernate query plan on every call (decision 174).
+     */
     public Uni<String> find(String accountId, String readKey, Instant freshSince) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select cast(payload as text) from provider_read_cache where account_id = ?1 and read_key = ?2 and fetched_at >= ?3",
-                        String.class)
-                .setParameter(1, accountId).setParameter(2, readKey).setParameter(3, freshSince).getResultList())
-                .map(rows -> ((List<String>) (List<?>) rows).isEmpty() ? null : ((List<String>) (List<?>) rows).get(0));
+        return pool.preparedQuery("""
+                        select payload::text as payload from provider_read_cache
+                        where account_id = $1 and read_key = $2 and fetched_at >= $3""")
+                .execute(Tuple.of(accountId, readKey, freshSince.atOffset(ZoneOffset.UTC)))
+                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("payload"));
     }
 
     /** The cached JSON of one read for several accounts, by account id; accounts without a fresh answer are absent. */
-    @SuppressWarnings("unchecked")
     public Uni<Map<String, String>> findAll(List<String> accountIds, String readKey, Instant freshSince) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select account_id, cast(payload as text) from provider_read_cache "
-                                + "where account_id in (?1) and read_key = ?2 and fetched_at >= ?3", Object[].class)
-                .setParameter(1, accountIds).setParameter(2, readKey).setParameter(3, freshSince).getResultList())
+        return pool.preparedQuery("""
+                        select account_id, payload::text as payload from provider_read_cache
+                        where account_id = any($1) and read_key = $2 and fetched_at >= $3""")
+                .execute(Tuple.of(accountIds.toArray(String[]::new), readKey, freshSince.atOffset(ZoneOffset.UTC)))
                 .map(rows -> {
                     Map<String, String> payloads = new HashMap<>();
-                    for (Object[] row : (List<Object[]>) (List<?>) rows) {
-                        payloads.put((String) row[0], (String) row[1]);
+                    for (Row row : rows) {
+                        payloads.put(row.getString("account_id"), row.getString("payload"));
                     }
                     return payloads;
                 });

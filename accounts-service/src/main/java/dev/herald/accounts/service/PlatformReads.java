@@ -118,7 +118,7 @@ public class PlatformReads {
         }
         Instant now = Timestamps.now(clock);
         List<String> ids = tiktokAccounts.stream().map(account -> account.id).toList();
-        return Panache.withSession(() -> cache.findAll(ids, PUBLISHING_OPTIONS, now.minus(config.providerCacheTtl())))
+        return cache.findAll(ids, PUBLISHING_OPTIONS, now.minus(config.providerCacheTtl()))
                 .flatMap(cached -> {
                     cached.forEach((id, json) -> options.put(id, read(json, new TypeReference<TikTokPublishingOptions>() { })));
                     List<AccountEntity> stale = tiktokAccounts.stream().filter(account -> !options.containsKey(account.id)).toList();
@@ -201,7 +201,7 @@ public class PlatformReads {
     private <T> Uni<CachedRead<T>> cachedOrFresh(AccountEntity account, String readKey, TypeReference<T> type,
                                                    Function<String, Uni<T>> fetch) {
         Instant now = Timestamps.now(clock);
-        return Panache.withSession(() -> cache.find(account.id, readKey, now.minus(config.providerCacheTtl())))
+        return cache.find(account.id, readKey, now.minus(config.providerCacheTtl()))
                 .flatMap(hit -> {
                     if (hit != null) {
                         return Uni.createFrom().item(new CachedRead<>(read(hit, type), true));
