@@ -43,9 +43,9 @@ public class ProviderRevocationRepository {
     }
 
     public Uni<Boolean> pendingFor(String accountId) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select count(*) from provider_revocations where account_id = ?1", Long.class)
-                .setParameter(1, accountId).getSingleResult()).map(count -> count > 0);
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(
+                        "select count(*) from ProviderRevocationEntity where accountId = :accountId", Long.class)
+                .setParameter("accountId", accountId).getSingleResult()).map(count -> count > 0);
     }
 
     /** Runs {@code work} in one transaction of its own, for the queue methods below that take its connection. */

@@ -4,7 +4,6 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,14 +30,14 @@ public class ProfileHoldRepository {
     }
 
     /** Holds per kind, only kinds that have any; empty when nothing holds the profile. */
-    @SuppressWarnings("unchecked")
     public Uni<Map<String, Long>> countByKind(String profileId) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select kind, count(*) from profile_holds where profile_id = ?1 group by kind order by kind", Object[].class)
-                .setParameter(1, profileId)
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery("""
+                        select kind, count(*) from ProfileHoldEntity where profileId = :profileId
+                        group by kind order by kind""", Object[].class)
+                .setParameter("profileId", profileId)
                 .getResultList()).map(rows -> {
                     Map<String, Long> counts = new LinkedHashMap<>();
-                    for (Object[] row : (List<Object[]>) (List<?>) rows) {
+                    for (Object[] row : rows) {
                         counts.put((String) row[0], ((Number) row[1]).longValue());
                     }
                     return counts;

@@ -1,6 +1,7 @@
 package dev.herald.profiles.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
@@ -17,6 +18,8 @@ import io.quarkus.test.vertx.UniAsserter;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.Optional;
+import org.hibernate.reactive.mutiny.Mutiny;
+import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -27,6 +30,30 @@ class ProfileRepositoryTest {
 
     @Inject
     ProfileHoldRepository holds;
+
+    @Inject
+    Mutiny.SessionFactory sessionFactory;
+
+    @Test
+    @RunOnVertxContext
+    void holdsAreCountedPerKindWithOneQueryPlanHoweverOftenTheyAreCounted(UniAsserter asserter) {
+        String profile = ResourceIds.newId(IdPrefix.PROFILE);
+        Statistics statistics = sessionFactory.getStatistics();
+        statistics.setStatisticsEnabled(true);
+        long[] missesAfterFirstCount = new long[1];
+        asserter.execute(() -> Panache.withTransaction(() -> holds.add(profile, "pending_posts", "pst_one")
+                .chain(() -> holds.add(profile, "accounts", "acc_one"))
+                .chain(() -> holds.add(profile, "pending_posts", "pst_two"))
+                .chain(() -> holds.add(ResourceIds.newId(IdPrefix.PROFILE), "accounts", "acc_elsewhere"))));
+        asserter.execute(() -> Panache.withSession(() -> holds.countByKind(profile))
+                .invoke(() -> missesAfterFirstCount[0] = statistics.getQueryPlanCacheMissCount()));
+        for (int i = 0; i < 10; i++) {
+            asserter.assertThat(() -> Panache.withSession(() -> holds.countByKind(profile)),
+                    counts -> assertThat(counts).containsExactly(entry("accounts", 1L), entry("pending_posts", 2L)));
+        }
+        asserter.execute(() -> assertThat(statistics.getQueryPlanCacheMissCount()).isEqualTo(missesAfterFirstCount[0]));
+        asserter.execute(() -> statistics.setStatisticsEnabled(false));
+    }
 
     private static ProfileEntity profile(String workspace, Mode mode, String name, Instant createdAt) {
         ProfileEntity profile = new ProfileEntity();

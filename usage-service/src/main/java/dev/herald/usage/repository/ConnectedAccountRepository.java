@@ -28,9 +28,11 @@ public class ConnectedAccountRepository {
     }
 
     public Uni<Boolean> contains(String workspaceId, Mode mode, String accountId) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select count(*) from connected_accounts where workspace_id = ?1 and mode = ?2 and account_id = ?3", Long.class)
-                .setParameter(1, workspaceId).setParameter(2, mode.wireName()).setParameter(3, accountId)
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery("""
+                        select count(*) from ConnectedAccountEntity
+                        where workspaceId = :workspaceId and mode = :mode and accountId = :accountId""", Long.class)
+                .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName())
+                .setParameter("accountId", accountId)
                 .getSingleResult()).map(count -> count > 0);
     }
 
@@ -39,16 +41,17 @@ public class ConnectedAccountRepository {
      * count and the insert that follows cannot interleave with another connection's).
      */
     public Uni<Void> lockTenant(String workspaceId, Mode mode) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select cast(pg_advisory_xact_lock(hashtextextended(?1, 0)) as text)", String.class)
-                .setParameter(1, "connected_accounts:" + workspaceId + ":" + mode.wireName())
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(
+                        "select cast(function('pg_advisory_xact_lock', function('hashtextextended', :key, 0)) as String)",
+                        String.class)
+                .setParameter("key", "connected_accounts:" + workspaceId + ":" + mode.wireName())
                 .getSingleResult()).replaceWithVoid();
     }
 
     public Uni<Long> count(String workspaceId, Mode mode) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "select count(*) from connected_accounts where workspace_id = ?1 and mode = ?2", Long.class)
-                .setParameter(1, workspaceId).setParameter(2, mode.wireName())
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(
+                        "select count(*) from ConnectedAccountEntity where workspaceId = :workspaceId and mode = :mode", Long.class)
+                .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName())
                 .getSingleResult());
     }
 }

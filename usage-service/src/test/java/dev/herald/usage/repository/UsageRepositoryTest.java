@@ -15,7 +15,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.vertx.RunOnVertxContext;
 import io.quarkus.test.vertx.UniAsserter;
 import jakarta.inject.Inject;
+import io.smallrye.mutiny.Uni;
 import java.time.Instant;
+import java.util.List;
+import org.hibernate.reactive.mutiny.Mutiny;
+import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -32,6 +36,35 @@ class UsageRepositoryTest {
 
     @Inject
     SubscriptionRepository subscriptions;
+
+    @Inject
+    Mutiny.SessionFactory sessionFactory;
+
+    @Test
+    @RunOnVertxContext
+    void connectedAccountSlotsAreCountedWithQueryPlansKeptAcrossCalls(UniAsserter asserter) {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        Statistics statistics = sessionFactory.getStatistics();
+        statistics.setStatisticsEnabled(true);
+        long[] missesAfterFirstRound = new long[1];
+        asserter.execute(() -> Panache.withTransaction(() -> accounts.add(workspace, Mode.LIVE, "acc_first")
+                .chain(() -> accounts.add(workspace, Mode.TEST, "acc_other_mode"))));
+        asserter.execute(() -> slotsRound(workspace).invoke(() -> missesAfterFirstRound[0] = statistics.getQueryPlanCacheMissCount()));
+        for (int i = 0; i < 10; i++) {
+            asserter.assertThat(() -> slotsRound(workspace), seen -> assertThat(seen).containsExactly(1L, 1L, 0L));
+        }
+        asserter.execute(() -> assertThat(statistics.getQueryPlanCacheMissCount()).isEqualTo(missesAfterFirstRound[0]));
+        asserter.execute(() -> statistics.setStatisticsEnabled(false));
+    }
+
+    /** Locks the tenant's slots, then answers its live count and whether it holds two accounts (1 or 0). */
+    private Uni<List<Long>> slotsRound(String workspace) {
+        return Panache.withTransaction(() -> accounts.lockTenant(workspace, Mode.LIVE)
+                .chain(() -> accounts.count(workspace, Mode.LIVE))
+                .chain(count -> accounts.contains(workspace, Mode.LIVE, "acc_first")
+                        .chain(first -> accounts.contains(workspace, Mode.LIVE, "acc_other_mode")
+                                .map(other -> List.of(count, first ? 1L : 0L, other ? 1L : 0L)))));
+    }
 
     @Test
     @RunOnVertxContext
