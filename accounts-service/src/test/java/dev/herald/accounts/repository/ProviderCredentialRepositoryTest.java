@@ -13,6 +13,7 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.vertx.RunOnVertxContext;
 import io.quarkus.test.vertx.UniAsserter;
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -80,7 +81,7 @@ class ProviderCredentialRepositoryTest {
     }
 
     /** Every lookup once; answers the cached read. */
-    private io.smallrye.mutiny.Uni<String> lookups() {
+    private Uni<String> lookups() {
         return Panache.withTransaction(() -> credentials.find(account)
                 .chain(() -> credentials.findForUpdate(account))
                 .chain(() -> credentials.findAll(List.of(account)))

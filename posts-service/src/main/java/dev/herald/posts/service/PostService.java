@@ -107,12 +107,8 @@ public class PostService {
         return validated(workspaceId, mode, draft).onItemOrFailure().transformToUni((accepted, refusal) -> {
             if (refusal != null) {
                 return idempotencyKeys.find(workspaceId, mode, idempotencyKey, Timestamps.now(clock))
-                        .map(stored -> {
-                            if (stored == null) {
-                                throw refusal instanceof RuntimeException runtime ? runtime : new IllegalStateException(refusal);
-                            }
-                            return answerFromStored(stored, fingerprint);
-                        });
+                        .onItem().ifNull().failWith(refusal)
+                        .map(stored -> answerFromStored(stored, fingerprint));
             }
             UnfinishedAcceptance unfinished = unfinished(accepted, idempotencyKey, UUID.randomUUID().toString());
             return claim(unfinished, fingerprint, true).flatMap(stored -> {
