@@ -75,7 +75,7 @@ public class PostFinalization {
 
     /** True when this outcome made the post final. */
     private Uni<Boolean> settle(TargetCompletedEvent event, String traceParent) {
-        if (!OUTCOMES.contains(event.status())) {
+        if (event.status() == null || !OUTCOMES.contains(event.status())) {
             LOG.errorf("target.completed %s has status %s; ignored", event.eventId(), event.status());
             return Uni.createFrom().item(false);
         }

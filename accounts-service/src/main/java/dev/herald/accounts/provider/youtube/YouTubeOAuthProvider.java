@@ -114,7 +114,8 @@ public class YouTubeOAuthProvider extends ConfiguredOAuthProvider {
         JsonArray errors = error.getJsonArray("errors", new JsonArray());
         String reason = errors.isEmpty() ? null : errors.getJsonObject(0).getString("reason");
         String code = reason != null ? reason : error.getString("status");
-        if (response.status() == 403 && RATE_LIMIT_REASONS.contains(reason)) {
+        // A 403 from a proxy or an HTML error page has no reason (and Set.of takes no null).
+        if (response.status() == 403 && reason != null && RATE_LIMIT_REASONS.contains(reason)) {
             return ProviderErrors.exception(Platform.YOUTUBE, reason, error.getString("message"), 403, false, true);
         }
         return ProviderErrors.api(Platform.YOUTUBE, response, code, error.getString("message"));

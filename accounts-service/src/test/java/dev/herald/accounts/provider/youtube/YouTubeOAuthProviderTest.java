@@ -21,6 +21,7 @@ import dev.herald.accounts.provider.FakeProvider;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.accounts.provider.ProviderIdentity;
+import dev.herald.accounts.provider.http.ProviderResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -172,5 +173,15 @@ class YouTubeOAuthProviderTest {
         assertThatThrownBy(() -> unconfigured.authorizationUrl(new AuthorizationRequest("s", "c", redirect())))
                 .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.code()).isEqualTo("provider_not_configured"));
         assertThat(failure(unconfigured.revoke(grant())).code()).isEqualTo("provider_not_configured");
+    }
+
+    @Test
+    void aForbiddenAnswerWithoutGooglesErrorListIsAnApiRefusalNamedByItsStatus() {
+        ProviderException failure = YouTubeOAuthProvider.apiFailure(
+                new ProviderResponse(403, "<html><body>Forbidden</body></html>"));
+
+        assertThat(failure.code()).isEqualTo("http_403");
+        assertThat(failure.retryable()).isFalse();
+        assertThat(failure.revoked()).isFalse();
     }
 }

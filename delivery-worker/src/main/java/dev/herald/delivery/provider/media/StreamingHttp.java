@@ -25,6 +25,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * HTTP on Vert.x's client for moving media: fetching a source (to the address the SSRF guard checked) and sending a
  * stream of unknown origin as a request body with back-pressure, so a file of any size passes through a few buffers
  * and never sits in memory. Answers' bodies are small (a platform's JSON) and read whole, up to 1 MiB.
+ * <p>
+ * Every request has its answer's handling in place before it leaves ({@code request.response()} first, then
+ * {@code end}), never after {@code send()} returns: callers run on worker and Kafka threads too, and a caller that
+ * loses the CPU between {@code send()} and attaching the read finds an answer Vert.x has already ended, whose
+ * {@code body()} then never completes (decision 181).
  */
 public final class StreamingHttp {
     /** A platform's answer: its status, headers and body (JSON, an error page). */
@@ -98,9 +103,15 @@ public final class StreamingHttp {
 
     /** A request with a small body (or none), its answer read whole. */
     public Uni<Answer> send(HttpMethod method, Endpoint endpoint, Map<String, String> headers, Buffer body) {
-        Future<Answer> answer = client.request(options(method, endpoint, headers))
-                .compose(request -> (body == null ? request.send() : request.send(body)))
-                .compose(StreamingHttp::read);
+        Future<Answer> answer = client.request(options(method, endpoint, headers)).compose(request -> {
+            Future<Answer> read = request.response().compose(StreamingHttp::read);
+            if (body == null) {
+                request.end();
+            } else {
+                request.end(body);
+            }
+            return read;
+        });
         return Uni.createFrom().completionStage(answer::toCompletionStage);
     }
 
@@ -109,16 +120,22 @@ public final class StreamingHttp {
      * The caller must consume it or {@link #discard} it.
      */
     public Uni<HttpClientResponse> open(HttpMethod method, Endpoint endpoint, Map<String, String> headers) {
-        Future<HttpClientResponse> opened = client.request(options(method, endpoint, headers))
-                .compose(request -> request.send().map(response -> {
-                    response.pause();
-                    return response;
-                }));
+        Future<HttpClientResponse> opened = client.request(options(method, endpoint, headers)).compose(request -> {
+            Future<HttpClientResponse> paused = request.response().map(response -> {
+                response.pause();
+                return response;
+            });
+            request.end();
+            return paused;
+        });
         return Uni.createFrom().completionStage(opened::toCompletionStage);
     }
 
     /** Drops an opened response without reading it: its connection is closed rather than drained. */
     public static void discard(HttpClientResponse response) {
+        // The reset is ours: without a handler Vert.x would log it as an unhandled error.
+        response.exceptionHandler(expected -> {
+        });
         response.request().reset();
     }
 
@@ -151,7 +168,8 @@ public final class StreamingHttp {
         Future<Answer> answer = client.request(options(method, endpoint, headers)).compose(request -> {
             sending.set(request);
             request.putHeader("Content-Length", Long.toString(before.length() + length + after.length()));
-            Future<HttpClientResponse> response = request.response();
+            // A receiver may answer before the body is through (a 413, an expired session): read it whenever it comes.
+            Future<Answer> answered = request.response().compose(StreamingHttp::read).onFailure(failure -> closeBody.run());
             if (before.length() > 0) {
                 request.write(before);
             }
@@ -163,7 +181,7 @@ public final class StreamingHttp {
                     closeBody.run();
                 }
             });
-            return response.compose(StreamingHttp::read).onFailure(failure -> closeBody.run());
+            return answered;
         });
         return Uni.createFrom().completionStage(answer::toCompletionStage)
                 .onCancellation().invoke(() -> {

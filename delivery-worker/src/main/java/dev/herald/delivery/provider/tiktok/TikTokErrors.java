@@ -53,7 +53,8 @@ final class TikTokErrors {
             return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, message + " The account's TikTok"
                     + " grant lacks the video.publish scope; reconnect the account to grant it.", false, details));
         }
-        if (CANNOT_POST.contains(code)) {
+        // An upload URL's refusal may carry no JSON at all (a bare 4xx or 5xx): no code, and Set.of takes no null.
+        if (code != null && CANNOT_POST.contains(code)) {
             details.put("reason", "creator_cannot_post");
             return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, message + " TikTok takes no post"
                     + " from this account through Herald now; nothing was published.", false, details));

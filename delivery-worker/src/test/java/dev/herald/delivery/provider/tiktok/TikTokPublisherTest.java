@@ -395,6 +395,10 @@ class TikTokPublisherTest extends UploadingPublisherTest {
                 .withHeader("Content-Range", equalTo(range(2 * CHUNK, SIZE - 1))).willReturn(aResponse().withStatus(502)));
         PublishOutcome last = publish(options("SELF_ONLY"), 5);
         assertThat(last.mayHavePublished()).isTrue();
+        // TikTok's bare 502 is what the outcome reports, not a failure of Herald's own reading of it.
+        assertThat(last.error().retryable()).isTrue();
+        assertThat(last.error().details()).containsEntry("provider_status", 502).doesNotContainKey("provider_code");
+        assertThat(last.error().message()).doesNotContain("broke off");
         // The bytes may all be at TikTok: nothing is released before the reconciler knows.
         assertThat(mediaCallKinds()).containsExactly("reserve");
 
