@@ -133,9 +133,14 @@ public final class StreamingHttp {
 
     /** Drops an opened response without reading it: its connection is closed rather than drained. */
     public static void discard(HttpClientResponse response) {
-        // The reset is ours: without a handler Vert.x would log it as an unhandled error.
-        response.exceptionHandler(expected -> {
-        });
+        try {
+            // The reset is ours: without a handler Vert.x would log it as an unhandled error.
+            response.exceptionHandler(expected -> {
+            });
+        } catch (IllegalStateException readToItsEnd) {
+            // Vert.x refuses handlers on an answer already read whole (a source an upload used up): nothing to drop.
+            return;
+        }
         response.request().reset();
     }
 
