@@ -1,14 +1,19 @@
 package dev.herald.delivery.provider.media;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.herald.delivery.support.GeneratedMedia;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,5 +106,20 @@ class MediaSourceTest {
         MediaSource.Located located = local.locate(media.file("small.mp4", 1000)).await().atMost(Duration.ofSeconds(30));
         assertThat(located.size()).isEqualTo(1000);
         assertThat(located.contentType()).isEqualTo("video/mp4");
+    }
+
+    @Test
+    void aSourceReadToItsEndCanStillBeDiscardedWhenTheUploadItFedFails() throws Exception {
+        // An upload refused after its last chunk closes its source, which by then has been read whole.
+        HttpClientResponse source = http.open(HttpMethod.GET, StreamingHttp.Endpoint.of(media.file("whole.mp4", 5000)), Map.of())
+                .await().atMost(Duration.ofSeconds(10));
+        CompletableFuture<Long> read = new CompletableFuture<>();
+        long[] bytes = {0};
+        source.handler(chunk -> bytes[0] += chunk.length());
+        source.endHandler(end -> read.complete(bytes[0]));
+        source.resume();
+        read.get(10, TimeUnit.SECONDS);
+
+        assertThatCode(() -> StreamingHttp.discard(source)).doesNotThrowAnyException();
     }
 }
