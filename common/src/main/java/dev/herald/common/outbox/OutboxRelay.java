@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
  */
 public final class OutboxRelay {
     /** Arbitrary, fixed: the advisory lock id of the outbox relay in every service database. */
-    private static final long RELAY_LOCK = 0x68657261_6c64L;
+    public static final long RELAY_LOCK = 0x68657261_6c64L;
     private static final int DEFAULT_BATCH_SIZE = 200;
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
 
@@ -75,16 +75,20 @@ public final class OutboxRelay {
 
     /** Sends one batch; the number of messages published (0 when idle or another replica holds the lock). */
     public Uni<Integer> publishBatch() {
-        return pool.withTransaction(connection -> connection
-                .preparedQuery("select pg_try_advisory_xact_lock($1)").execute(Tuple.of(RELAY_LOCK))
-                .flatMap(rows -> rows.iterator().next().getBoolean(0) ? claimAndSend(connection) : Uni.createFrom().item(0)));
+        return pool.withTransaction(this::claimAndSend);
     }
 
+    /**
+     * Claims the batch in the statement that takes the relay's lock: the lock is tried once, before the scan (an
+     * init plan), and without it no row is read. The statement's snapshot predates the lock, but a row another relay
+     * marked published in between is re-checked against the new version by {@code FOR UPDATE} and skipped.
+     */
     private Uni<Integer> claimAndSend(SqlConnection connection) {
         return connection.preparedQuery("""
                         select id, event_id, topic, message_key, payload::text as payload, trace_parent from outbox
-                        where published_at is null order by id limit $1 for update skip locked""")
-                .execute(Tuple.of(batchSize))
+                        where (select pg_try_advisory_xact_lock($1)) and published_at is null
+                        order by id limit $2 for update skip locked""")
+                .execute(Tuple.of(RELAY_LOCK, batchSize))
                 .flatMap(rows -> {
                     List<OutboxMessage> messages = new ArrayList<>();
                     for (Row row : rows) {

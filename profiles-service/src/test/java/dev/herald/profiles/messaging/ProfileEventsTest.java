@@ -9,6 +9,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.events.Topics;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.outbox.OutboxRelay;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TopicReader;
 import dev.herald.testing.TestTokens;
@@ -16,6 +17,10 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +79,35 @@ class ProfileEventsTest {
         Thread.sleep(1000);
         assertThat(recordsKeyed(other, 2, Duration.ofSeconds(2))).hasSize(1);
         assertThat(json.readTree(otherRecords.get(0).value()).get("type").asText()).isEqualTo("profile.created");
+    }
+
+    @Test
+    void nothingIsRelayedWhileAnotherRelayHoldsTheLock() throws Exception {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        String bearer = TestTokens.bearer(workspace, Mode.TEST, "profiles:write");
+        var postgres = RealInfrastructure.postgres();
+        try (Connection otherRelay = DriverManager.getConnection(postgres.jdbcUrl("profiles_test"), postgres.username(),
+                postgres.password())) {
+            otherRelay.setAutoCommit(false);
+            try (PreparedStatement lock = otherRelay.prepareStatement("select pg_advisory_xact_lock(?)")) {
+                lock.setLong(1, OutboxRelay.RELAY_LOCK);
+                lock.execute();
+            }
+            String id = given().header("Authorization", bearer).contentType(ContentType.JSON).body("{\"name\":\"Held\"}")
+                    .post("/profiles").then().statusCode(201).extract().path("data.id");
+            // Many relay ticks pass: the event stays in the outbox, unclaimed.
+            assertThat(recordsKeyed(id, 1, Duration.ofSeconds(2))).isEmpty();
+            try (PreparedStatement waiting = otherRelay.prepareStatement(
+                    "select count(*) from outbox where published_at is null and message_key = ?")) {
+                waiting.setString(1, id);
+                try (ResultSet count = waiting.executeQuery()) {
+                    assertThat(count.next()).isTrue();
+                    assertThat(count.getLong(1)).isEqualTo(1);
+                }
+            }
+            otherRelay.rollback();
+            assertThat(recordsKeyed(id, 1, Duration.ofSeconds(30))).hasSize(1);
+        }
     }
 
     private static List<ConsumerRecord<String, String>> recordsKeyed(String key, int expected, Duration timeout) {
