@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.TargetError;
@@ -15,7 +16,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,12 +48,13 @@ public class DeliveryRepository {
     }
 
     /**
-     * Inserts one {@code publishing} row per delivery of the event, leased to the caller until {@code leaseUntil},
-     * within the caller's transaction. A target that already has a row (the same post handed over again) is left
+     * Records the event as processed and inserts one {@code publishing} row per delivery of it, leased to the caller
+     * until {@code leaseUntil}, in one statement (so in one transaction, without a round trip for BEGIN and COMMIT).
+     * A redelivered event inserts nothing; a target that already has a row (the same post handed over again) is left
      * alone; only the rows inserted here are answered. {@code traceParent} is the trace the event came with (or null).
      */
-    public Uni<List<LeasedDelivery>> insertLeased(SqlConnection connection, PostAcceptedEvent event, String traceParent,
-                                                  Instant now, Instant leaseUntil) {
+    public Uni<List<LeasedDelivery>> insertLeased(PostAcceptedEvent event, String traceParent, Instant now,
+                                                  Instant leaseUntil) {
         Post post = event.post();
         int count = event.deliveries().size();
         String[] accountIds = new String[count];
@@ -72,7 +73,11 @@ public class DeliveryRepository {
             platformOptions[i] = optionsFor(post.platformOptions(), delivery.platform()).toString();
         }
         Post.Media media = post.media();
-        return connection.preparedQuery("""
+        return pool.preparedQuery("""
+                        with first_time as (
+                            insert into processed_events (event_id, processed_at) values ($8::text, $9::timestamptz)
+                            on conflict do nothing
+                            returning event_id)
                         insert into deliveries as d (post_id, account_id, workspace_id, mode, platform, account_username,
                             reservation_id, text, media_url, media_type, platform_options, status, lease_token, lease_until,
                             source_event_id, created_at, updated_at, trace_parent)
@@ -81,6 +86,7 @@ public class DeliveryRepository {
                             $7::timestamptz, $8::text, $9::timestamptz, $9::timestamptz, $15::text
                         from unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
                             as t(account_id, platform, account_username, reservation_id, platform_options)
+                        where exists (select 1 from first_time)
                         on conflict (post_id, account_id) do nothing""" + RETURNING_LEASED)
                 .execute(SqlParameters.of(post.id(), event.workspaceId(), event.mode().wireName(), post.text(),
                         media == null ? null : media.url(), media == null ? null : media.type(), leaseUntil,
@@ -132,18 +138,24 @@ public class DeliveryRepository {
     }
 
     /**
-     * Makes the delivery final ({@code published} with the provider's post, or {@code failed} with the error)
-     * within the caller's transaction. False when the lease was lost: the caller then writes nothing else.
+     * Makes the delivery final ({@code published} with the provider's post, or {@code failed} with the error) and
+     * appends its {@code announcement} to the outbox, in one statement: the event exists exactly when the write took
+     * effect. False when the lease was lost: then neither is written.
      */
-    public Uni<Boolean> complete(SqlConnection connection, LeasedDelivery delivery, String status, String providerPostId,
-                                 String url, TargetError error, Instant now, Instant reconcileAt) {
-        return connection.preparedQuery("""
-                        update deliveries set status = $4, provider_post_id = $5, url = $6, last_error = $7::text::jsonb,
-                            completed_at = $8, updated_at = $8, lease_token = null, lease_until = null, next_attempt_at = null,
-                            reconcile_at = $9
-                        where post_id = $1 and account_id = $2 and lease_token = $3""")
+    public Uni<Boolean> complete(LeasedDelivery delivery, String status, String providerPostId, String url,
+                                 TargetError error, Instant now, Instant reconcileAt, OutboxWriter.Entry announcement) {
+        return pool.preparedQuery("""
+                        with changed as (
+                            update deliveries set status = $4, provider_post_id = $5, url = $6, last_error = $7::text::jsonb,
+                                completed_at = $8, updated_at = $8, lease_token = null, lease_until = null,
+                                next_attempt_at = null, reconcile_at = $9
+                            where post_id = $1 and account_id = $2 and lease_token = $3
+                            returning post_id)
+                        insert into outbox (event_id, topic, message_key, payload, trace_parent)
+                        select $10, $11, $12, $13::text::jsonb, $14 from changed""")
                 .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), status,
-                        providerPostId, url, json(error), now, reconcileAt))
+                        providerPostId, url, json(error), now, reconcileAt, announcement.eventId(), announcement.topic(),
+                        announcement.key(), payload(announcement), announcement.traceParent()))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -183,17 +195,22 @@ public class DeliveryRepository {
     }
 
     /**
-     * Settles an uncertain delivery ({@code published} or {@code failed}) within the caller's transaction, if the
-     * caller's claim still holds. False otherwise: the caller then writes nothing else.
+     * Settles an uncertain delivery ({@code published} or {@code failed}) and appends its {@code announcement} to the
+     * outbox, in one statement, if the caller's claim still holds. False otherwise: then neither is written.
      */
-    public Uni<Boolean> settle(SqlConnection connection, LeasedDelivery claimed, String status, String providerPostId,
-                               String url, TargetError error, Instant now) {
-        return connection.preparedQuery("""
-                        update deliveries set status = $4, provider_post_id = $5, url = $6, last_error = $7::text::jsonb,
-                            completed_at = $8, updated_at = $8, reconcile_token = null, reconcile_at = null
-                        where post_id = $1 and account_id = $2 and status = 'uncertain' and reconcile_token = $3""")
+    public Uni<Boolean> settle(LeasedDelivery claimed, String status, String providerPostId, String url, TargetError error,
+                               Instant now, OutboxWriter.Entry announcement) {
+        return pool.preparedQuery("""
+                        with changed as (
+                            update deliveries set status = $4, provider_post_id = $5, url = $6, last_error = $7::text::jsonb,
+                                completed_at = $8, updated_at = $8, reconcile_token = null, reconcile_at = null
+                            where post_id = $1 and account_id = $2 and status = 'uncertain' and reconcile_token = $3
+                            returning post_id)
+                        insert into outbox (event_id, topic, message_key, payload, trace_parent)
+                        select $9, $10, $11, $12::text::jsonb, $13 from changed""")
                 .execute(SqlParameters.of(claimed.postId(), claimed.accountId(), claimed.leaseToken(), status,
-                        providerPostId, url, json(error), now))
+                        providerPostId, url, json(error), now, announcement.eventId(), announcement.topic(),
+                        announcement.key(), payload(announcement), announcement.traceParent()))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -251,6 +268,15 @@ public class DeliveryRepository {
     private ObjectNode optionsFor(ObjectNode platformOptions, Platform platform) {
         JsonNode options = platformOptions == null ? null : platformOptions.get(platform.wireName());
         return options instanceof ObjectNode object ? object : mapper.createObjectNode();
+    }
+
+    /** The event as stored: bound as text and cast, since a string bound to jsonb would be stored as a JSON string. */
+    private String payload(OutboxWriter.Entry announcement) {
+        try {
+            return mapper.writeValueAsString(announcement.event());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("event " + announcement.eventId() + " cannot be serialized", e);
+        }
     }
 
     private String json(TargetError error) {

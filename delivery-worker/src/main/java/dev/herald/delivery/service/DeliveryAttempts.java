@@ -28,7 +28,6 @@ import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,11 +65,9 @@ import org.jboss.logging.Logger;
 public class DeliveryAttempts {
     private static final Logger LOG = Logger.getLogger(DeliveryAttempts.class);
 
-    private final Pool pool;
     private final DeliveryRepository deliveries;
     private final UsageClient usage;
     private final Publishers publishers;
-    private final TargetCompletedOutbox outbox;
     private final OutboxRelayJob relay;
     private final RetryBackoff backoff;
     private final DeliveryConfig config;
@@ -79,19 +76,17 @@ public class DeliveryAttempts {
     private final MeterRegistry metrics;
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    public DeliveryAttempts(Pool pool, DeliveryRepository deliveries, UsageClient usage, Publishers publishers,
-                            TargetCompletedOutbox outbox, OutboxRelayJob relay, RetryBackoff backoff, DeliveryConfig config,
+    public DeliveryAttempts(DeliveryRepository deliveries, UsageClient usage, Publishers publishers,
+                            OutboxRelayJob relay, RetryBackoff backoff, DeliveryConfig config,
                             Clock clock, Tracer tracer, MeterRegistry metrics) {
         if (config.lease().compareTo(config.publishTimeout()) <= 0) {
             // Otherwise every slow publication would lose its lease and be published (idempotently) again.
             throw new IllegalStateException("herald.delivery.lease (" + config.lease()
                     + ") must be longer than herald.delivery.publish-timeout (" + config.publishTimeout() + ")");
         }
-        this.pool = pool;
         this.deliveries = deliveries;
         this.usage = usage;
         this.publishers = publishers;
-        this.outbox = outbox;
         this.relay = relay;
         this.backoff = backoff;
         this.config = config;
@@ -279,7 +274,7 @@ public class DeliveryAttempts {
         });
     }
 
-    /** Makes the delivery final and puts its target.completed in the outbox, in one transaction. */
+    /** Makes the delivery final and puts its target.completed in the outbox, in one statement. */
     private Uni<Void> finish(LeasedDelivery delivery, String status, String providerPostId, String url, TargetError error,
                              int attempts) {
         Instant now = Timestamps.now(clock);
@@ -287,9 +282,8 @@ public class DeliveryAttempts {
                 now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
                 delivery.reservationId(), status, attempts, providerPostId, url, error, now);
         Instant reconcileAt = DeliveryStatus.UNCERTAIN.equals(status) ? now.plus(config.reconcile().firstLook()) : null;
-        return pool.withTransaction(connection -> deliveries.complete(connection, delivery, status, providerPostId, url, error,
-                        now, reconcileAt)
-                        .flatMap(held -> held ? outbox.append(connection, event, delivery.traceParent()).replaceWith(true) : Uni.createFrom().item(false)))
+        return deliveries.complete(delivery, status, providerPostId, url, error, now, reconcileAt,
+                        TargetCompletedOutbox.entry(event, delivery.traceParent()))
                 .flatMap(held -> {
                     if (!held) {
                         return lostLease(delivery);

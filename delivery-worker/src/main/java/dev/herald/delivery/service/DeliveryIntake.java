@@ -3,11 +3,8 @@ package dev.herald.delivery.service;
 import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.time.Timestamps;
 import dev.herald.delivery.config.DeliveryConfig;
-import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.repository.DeliveryRepository;
-import dev.herald.delivery.repository.ProcessedEventRepository;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
@@ -16,17 +13,12 @@ import java.util.List;
 /** Takes a post handed to delivery: one leased delivery per target, attempted right after the commit. */
 @ApplicationScoped
 public class DeliveryIntake {
-    private final Pool pool;
-    private final ProcessedEventRepository processedEvents;
     private final DeliveryRepository deliveries;
     private final DeliveryAttempts attempts;
     private final DeliveryConfig config;
     private final Clock clock;
 
-    public DeliveryIntake(Pool pool, ProcessedEventRepository processedEvents, DeliveryRepository deliveries,
-                          DeliveryAttempts attempts, DeliveryConfig config, Clock clock) {
-        this.pool = pool;
-        this.processedEvents = processedEvents;
+    public DeliveryIntake(DeliveryRepository deliveries, DeliveryAttempts attempts, DeliveryConfig config, Clock clock) {
         this.deliveries = deliveries;
         this.attempts = attempts;
         this.config = config;
@@ -34,7 +26,7 @@ public class DeliveryIntake {
     }
 
     /**
-     * Records the event and its deliveries in one transaction, then starts attempting them without waiting for
+     * Records the event and its deliveries in one statement, then starts attempting them without waiting for
      * the attempts (a slow provider must not hold up the partition). The rows are leased to this worker from the
      * start: if it dies before an attempt ends, the claim loop of any worker takes them over once the lease
      * lapses. Answers how many deliveries were new (none for a redelivered event or an already known target).
@@ -43,10 +35,7 @@ public class DeliveryIntake {
     public Uni<Integer> accept(PostAcceptedEvent event, String traceParent) {
         return Uni.createFrom().deferred(() -> {
                     Instant now = Timestamps.now(clock);
-                    return pool.withTransaction(connection -> processedEvents.markProcessed(connection, event.eventId(), now)
-                            .flatMap(fresh -> fresh
-                                    ? deliveries.insertLeased(connection, event, traceParent, now, now.plus(config.lease()))
-                                    : Uni.createFrom().item(List.<LeasedDelivery>of())));
+                    return deliveries.insertLeased(event, traceParent, now, now.plus(config.lease()));
                 })
                 .invoke(attempts::startAll)
                 .map(List::size);

@@ -21,7 +21,6 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
@@ -48,8 +47,6 @@ public class UncertainReconciler {
 
     private final DeliveryRepository deliveries;
     private final Publishers publishers;
-    private final Pool pool;
-    private final TargetCompletedOutbox outbox;
     private final OutboxRelayJob relay;
     private final DeliveryConfig config;
     private final Vertx vertx;
@@ -58,12 +55,10 @@ public class UncertainReconciler {
     private final AtomicBoolean looking = new AtomicBoolean();
     private volatile long timerId = -1;
 
-    public UncertainReconciler(DeliveryRepository deliveries, Publishers publishers, Pool pool, TargetCompletedOutbox outbox,
+    public UncertainReconciler(DeliveryRepository deliveries, Publishers publishers,
                                OutboxRelayJob relay, DeliveryConfig config, Vertx vertx, Clock clock, MeterRegistry metrics) {
         this.deliveries = deliveries;
         this.publishers = publishers;
-        this.pool = pool;
-        this.outbox = outbox;
         this.relay = relay;
         this.config = config;
         this.vertx = vertx;
@@ -150,7 +145,7 @@ public class UncertainReconciler {
         return wait.compareTo(max) > 0 ? max : wait;
     }
 
-    /** The settlement and its target.completed, in one transaction. */
+    /** The settlement and its target.completed, in one statement. */
     private Uni<Void> settle(LeasedDelivery delivery, PublishOutcome outcome) {
         Instant now = Timestamps.now(clock);
         String status = outcome.published() ? DeliveryStatus.PUBLISHED : DeliveryStatus.FAILED;
@@ -158,10 +153,8 @@ public class UncertainReconciler {
                 now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
                 delivery.reservationId(), status, delivery.attempts(), outcome.providerPostId(), outcome.url(),
                 outcome.error(), now);
-        return pool.withTransaction(connection -> deliveries.settle(connection, delivery, status, outcome.providerPostId(),
-                        outcome.url(), outcome.error(), now)
-                        .flatMap(held -> held ? outbox.append(connection, event, delivery.traceParent()).replaceWith(true)
-                                : Uni.createFrom().item(false)))
+        return deliveries.settle(delivery, status, outcome.providerPostId(), outcome.url(), outcome.error(), now,
+                        TargetCompletedOutbox.entry(event, delivery.traceParent()))
                 .invoke(held -> {
                     if (!held) {
                         LOG.infof("post %s to account %s: another reconciler holds it now; this look is dropped",

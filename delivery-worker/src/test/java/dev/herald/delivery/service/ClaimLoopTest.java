@@ -3,15 +3,19 @@ package dev.herald.delivery.service;
 import static dev.herald.delivery.support.DeliveryTestSupport.completions;
 import static dev.herald.delivery.support.DeliveryTestSupport.delivery;
 import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
+import static dev.herald.delivery.support.DeliveryTestSupport.rows;
 import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
 import static dev.herald.delivery.support.DeliveryTestSupport.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.UsageReservation;
+import dev.herald.delivery.messaging.TargetCompletedOutbox;
 import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.SandboxPublisher;
@@ -22,7 +26,6 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,9 +54,6 @@ class ClaimLoopTest {
 
     @Inject
     DeliveryRepository deliveries;
-
-    @Inject
-    Pool pool;
 
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
 
@@ -194,18 +194,32 @@ class ClaimLoopTest {
             assertThat(deliveries.startAttempt(first, later, later.plusSeconds(60)).await().atMost(WAIT)).isEmpty();
             assertThat(deliveries.scheduleRetry(first, error, later, later).await().atMost(WAIT)).isFalse();
             assertThat(deliveries.defer(first, 1, false, later, later).await().atMost(WAIT)).isFalse();
-            assertThat(pool.withTransaction(connection -> deliveries.complete(connection, first, "published", "sbx_x", null,
-                    null, later, null)).await().atMost(WAIT)).isFalse();
+            OutboxWriter.Entry lateOutcome = completed(first, "published");
+            assertThat(deliveries.complete(first, "published", "sbx_x", null, null, later, null, lateOutcome)
+                    .await().atMost(WAIT)).isFalse();
+            assertThat(rows("select * from outbox where event_id = ?", lateOutcome.eventId()))
+                    .as("a lost lease writes no target.completed either").isEmpty();
 
             assertThat(deliveries.startAttempt(second, later, later.plusSeconds(60)).await().atMost(WAIT)).contains(1);
-            assertThat(pool.withTransaction(connection -> deliveries.complete(connection, second, "published", "sbx_y",
-                    "https://sandbox.herald.invalid/tiktok/sbx_y", null, later, null)).await().atMost(WAIT)).isTrue();
+            OutboxWriter.Entry outcome = completed(second, "published");
+            assertThat(deliveries.complete(second, "published", "sbx_y", "https://sandbox.herald.invalid/tiktok/sbx_y", null,
+                    later, null, outcome).await().atMost(WAIT)).isTrue();
+            assertThat(rows("select topic, message_key, payload->>'status' as status from outbox where event_id = ?",
+                    outcome.eventId())).containsExactly(Map.of("topic", "target.completed", "message_key", postId,
+                    "status", "published"));
             var row = delivery(postId, accountId);
             assertThat(row).containsEntry("status", "published").containsEntry("provider_post_id", "sbx_y")
                     .containsEntry("attempts", 1).containsEntry("lease_token", null);
         } finally {
             update("delete from deliveries where post_id = ?", postId);
         }
+    }
+
+    private static OutboxWriter.Entry completed(LeasedDelivery delivery, String status) {
+        Instant now = Instant.now();
+        return TargetCompletedOutbox.entry(new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE,
+                now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
+                delivery.reservationId(), status, 1, null, null, null, now), delivery.traceParent());
     }
 
     private LeasedDelivery claimOnly(String postId, Instant asOf) {
