@@ -121,7 +121,7 @@ public class PostFinalization {
             return Uni.createFrom().voidItem();
         }
         Instant publishedAt = target.completedAt == null ? target.updatedAt : target.completedAt;
-        return comments.persist(SandboxComments.forPublished(post.workspaceId, post.mode, target, publishedAt));
+        return comments.insertAll(SandboxComments.forPublished(post.workspaceId, post.mode, target, publishedAt));
     }
 
     /** The post's final status and {@code post.finalized}, once every target is final; true when that happened. */

@@ -3,9 +3,12 @@ package dev.herald.posts.rest;
 import static dev.herald.posts.support.PostsTestSupport.as;
 import static dev.herald.posts.support.PostsTestSupport.posting;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.nullValue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
@@ -79,6 +82,8 @@ class CommentResourceTest {
                 .body("data[0].account_id", equalTo(account))
                 .body("data[0].platform", equalTo("tiktok"))
                 .body("data[0].from_account", equalTo(false))
+                .body("data.text", containsInAnyOrder("Love this!", "Where can I learn more?", "Not sure about this one."))
+                .body("data.parent_id", everyItem(nullValue()))
                 .extract().path("data.id");
         assertThat(ids).allMatch(id -> id.matches("^cmt_[a-f0-9]{24}$"));
 
