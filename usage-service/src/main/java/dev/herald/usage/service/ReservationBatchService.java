@@ -26,7 +26,7 @@ import java.util.Map;
 /**
  * Several reservations admitted together, all or none (a post reserves one publication per destination, and
  * "a limit error means nothing was accepted and nothing was charged"). One transaction locks every meter row
- * the new items touch, in {@link MeterLocks}' order (so a batch never deadlocks with another batch or with a
+ * the items would charge, in {@link MeterLocks}' order (so a batch never deadlocks with another batch or with a
  * single reservation), checks each period's allowance against the sum of its items, and only then reserves
  * everything, with one {@code usage.reserved} event per new reservation.
  */
@@ -80,34 +80,27 @@ public class ReservationBatchService {
     private Uni<BatchOutcome> reserveAllOnce(String workspaceId, Mode mode, List<ReservationRequest> items,
                                              boolean requireAccountCapacity) {
         List<String> ids = items.stream().map(ReservationRequest::id).toList();
-        return reservations.findAllInTenant(workspaceId, mode, ids).flatMap(found -> {
-            Map<String, ReservationEntity> existing = byId(found);
-            List<ReservationRequest> fresh = unreserved(items, existing);
-            if (fresh.isEmpty()) {
-                return Uni.createFrom().item(outcome(items, existing, false));
-            }
-            Instant now = Timestamps.now(clock);
-            return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
-                SubscriptionState state = SubscriptionState.of(mode, row);
-                Uni<Void> admitted = requireAccountCapacity ? capacity.require(workspaceId, mode, state, now)
-                        : Uni.createFrom().voidItem();
-                return admitted
-                        .flatMap(ok -> meterLocks.lockInOrder(workspaceId, mode, demands(fresh, state, now).keySet(), now))
-                        // Under the meters' locks: a concurrent first call with one of these ids (on the same meter
-                        // and period) has committed by now, and counts as existing.
-                        .flatMap(rows -> reservations.findAllInTenant(workspaceId, mode, ids).flatMap(raced -> {
-                            Map<String, ReservationEntity> known = byId(raced);
-                            List<ReservationRequest> stillFresh = unreserved(items, known);
-                            if (stillFresh.isEmpty()) {
-                                return Uni.createFrom().item(outcome(items, known, false));
-                            }
-                            return reserve(workspaceId, mode, state, now, stillFresh, rows)
-                                    .map(created -> {
-                                        created.forEach(reservation -> known.put(reservation.id, reservation));
-                                        return outcome(items, known, true);
-                                    });
-                        }));
-            });
+        Instant now = Timestamps.now(clock);
+        return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
+            SubscriptionState state = SubscriptionState.of(mode, row);
+            // The reservations are read once, under the locks of the meters every item would charge: a concurrent
+            // first call with one of these ids (on the same meter and period) has committed by then and counts as
+            // existing. A replay, which is rare, takes the locks too; a new post no longer reads its ids twice.
+            return meterLocks.lockInOrder(workspaceId, mode, demands(items, state, now).keySet(), now)
+                    .flatMap(rows -> reservations.findAllInTenant(workspaceId, mode, ids).flatMap(found -> {
+                        Map<String, ReservationEntity> known = byId(found);
+                        List<ReservationRequest> fresh = unreserved(items, known);
+                        if (fresh.isEmpty()) {
+                            return Uni.createFrom().item(outcome(items, known, false));
+                        }
+                        Uni<Void> admitted = requireAccountCapacity ? capacity.require(workspaceId, mode, state, now)
+                                : Uni.createFrom().voidItem();
+                        return admitted.flatMap(ok -> reserve(workspaceId, mode, state, now, fresh, rows))
+                                .map(created -> {
+                                    created.forEach(reservation -> known.put(reservation.id, reservation));
+                                    return outcome(items, known, true);
+                                });
+                    }));
         });
     }
 
@@ -136,7 +129,7 @@ public class ReservationBatchService {
                 .replaceWith(created);
     }
 
-    /** What the new items ask of each meter and period; the limit is the plan's at the first item's time. */
+    /** What the items ask of each meter and period; the limit is the plan's at the first item's time. */
     private static Map<MeterPeriod, Demand> demands(List<ReservationRequest> fresh, SubscriptionState state, Instant now) {
         Map<MeterPeriod, Demand> demands = new LinkedHashMap<>();
         for (ReservationRequest item : fresh) {

@@ -128,33 +128,28 @@ public class ReservationService {
     }
 
     private Uni<ReservationOutcome> reserveOnce(String workspaceId, Mode mode, ReservationRequest request) {
-        return reservations.findInTenant(workspaceId, mode, request.id()).flatMap(existing -> {
-            if (existing != null) {
-                return Uni.createFrom().item(replay(existing, request));
-            }
-            Instant now = Timestamps.now(clock);
-            Instant at = request.at() == null ? now : request.at();
-            return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
-                SubscriptionState state = SubscriptionState.of(mode, row);
-                UsagePeriod period = state.periodAt(at);
-                Long limit = request.meter().limitIn(state.allowancesAt(at));
-                return meters.lockOrCreate(workspaceId, mode, request.meter(), period, now)
-                        // Under the meter's lock: a concurrent first call with this id has committed by now.
-                        .flatMap(meter -> reservations.findInTenant(workspaceId, mode, request.id()).flatMap(raced -> {
-                            if (raced != null) {
-                                return Uni.createFrom().item(replay(raced, request));
-                            }
-                            if (limit != null && !request.meter().admits(meter.used + meter.reserved, request.units(), limit)) {
-                                return Uni.createFrom().failure(limitExceeded(mode, state, at, now, request.meter(), limit, meter));
-                            }
-                            meter.reserved += request.units();
-                            meter.updatedAt = now;
-                            ReservationEntity reservation = newReservation(workspaceId, mode, request, period, now);
-                            return reservations.persistAndFlush(reservation)
-                                    .flatMap(saved -> emit(UsageEvent.RESERVED, saved))
-                                    .map(wire -> new ReservationOutcome(wire, true));
-                        }));
-            });
+        Instant now = Timestamps.now(clock);
+        Instant at = request.at() == null ? now : request.at();
+        return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
+            SubscriptionState state = SubscriptionState.of(mode, row);
+            UsagePeriod period = state.periodAt(at);
+            Long limit = request.meter().limitIn(state.allowancesAt(at));
+            return meters.lockOrCreate(workspaceId, mode, request.meter(), period, now)
+                    // Read under the meter's lock: a concurrent first call with this id has committed by now.
+                    .flatMap(meter -> reservations.findInTenant(workspaceId, mode, request.id()).flatMap(existing -> {
+                        if (existing != null) {
+                            return Uni.createFrom().item(replay(existing, request));
+                        }
+                        if (limit != null && !request.meter().admits(meter.used + meter.reserved, request.units(), limit)) {
+                            return Uni.createFrom().failure(limitExceeded(mode, state, at, now, request.meter(), limit, meter));
+                        }
+                        meter.reserved += request.units();
+                        meter.updatedAt = now;
+                        ReservationEntity reservation = newReservation(workspaceId, mode, request, period, now);
+                        return reservations.persistAndFlush(reservation)
+                                .flatMap(saved -> emit(UsageEvent.RESERVED, saved))
+                                .map(wire -> new ReservationOutcome(wire, true));
+                    }));
         });
     }
 
