@@ -11,16 +11,14 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * Runs a reactive task every {@code interval}, never two runs at once, and soon when {@link #nudge()}d (work was
- * just committed and should not wait for the next tick): {@value #NUDGE_LINGER_MILLIS} ms later, so the nudges of
- * that moment share one run (an outbox relay sends their events as one batch, with one claim and one update,
- * instead of a run per committing transaction). Quarkus's scheduler cannot tick faster than once a second, too
- * slow for hand-offs that must take well under a second. Each run gets its own safe Vert.x sub-context, as
- * Hibernate Reactive sessions require. A failing run is logged; the next tick runs again.
+ * Runs a reactive task every {@code interval}, never two runs at once, and at once when {@link #nudge()}d
+ * (work was just committed and should not wait for the next tick). Quarkus's scheduler cannot tick faster
+ * than once a second, too slow for hand-offs that must take well under a second. Each run gets its own
+ * safe Vert.x sub-context, as Hibernate Reactive sessions require. A failing run is logged; the next tick
+ * runs again.
  */
 public final class RepeatingTask {
     private static final Logger LOG = Logger.getLogger(RepeatingTask.class);
-    static final long NUDGE_LINGER_MILLIS = 5;
 
     private final Vertx vertx;
     private final String name;
@@ -28,20 +26,13 @@ public final class RepeatingTask {
     private final Supplier<Uni<?>> task;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
-    private final AtomicBoolean lingering = new AtomicBoolean();
-    private final long lingerMillis;
     private volatile long timerId = -1;
 
     public RepeatingTask(Vertx vertx, String name, Duration interval, Supplier<Uni<?>> task) {
-        this(vertx, name, interval, task, Duration.ofMillis(NUDGE_LINGER_MILLIS));
-    }
-
-    RepeatingTask(Vertx vertx, String name, Duration interval, Supplier<Uni<?>> task, Duration linger) {
         this.vertx = vertx;
         this.name = name;
         this.interval = interval;
         this.task = task;
-        this.lingerMillis = Math.max(1, linger.toMillis()); // Vert.x timers take at least 1 ms
     }
 
     public synchronized void start() {
@@ -57,13 +48,10 @@ public final class RepeatingTask {
         }
     }
 
-    /** Runs in {@value #NUDGE_LINGER_MILLIS} ms, or right after the run in progress then. */
+    /** Runs now, or right after the run in progress. */
     public void nudge() {
-        if (timerId != -1 && lingering.compareAndSet(false, true)) {
-            vertx.setTimer(lingerMillis, id -> {
-                lingering.set(false);
-                run();
-            });
+        if (timerId != -1) {
+            run();
         }
     }
 

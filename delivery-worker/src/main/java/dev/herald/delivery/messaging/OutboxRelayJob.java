@@ -16,9 +16,9 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 
 /**
  * Moves committed events from the outbox table to Kafka: every {@code herald.outbox.poll-interval} (200 ms), and
- * soon after {@link #trigger()} says a final outcome just committed (the outcomes of that moment go out as one
- * batch), so accepted-to-published stays fast. One drain at a time in this process; a trigger during a drain runs
- * another right after it, so an event committed mid-drain never waits for the next tick.
+ * at once when {@link #trigger()} says a final outcome just committed, so accepted-to-published stays fast. One
+ * drain at a time in this process; a trigger during a drain runs another right after it, so an event committed
+ * mid-drain never waits for the next tick.
  */
 @ApplicationScoped
 public class OutboxRelayJob {
@@ -43,7 +43,7 @@ public class OutboxRelayJob {
         backlog.stop();
     }
 
-    /** Publishes what the outbox holds soon, or right after the drain in progress. */
+    /** Publishes what the outbox holds now, or right after the drain in progress. */
     public void trigger() {
         task.nudge();
     }

@@ -16,8 +16,8 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 
 /**
  * Moves committed events from the outbox table to Kafka, until the outbox is empty: on a short tick, and
- * within 5 ms when a transaction that wrote events has committed ({@link #nudge()}; the commits of those 5 ms go
- * out together), since delivery latency starts here.
+ * right away when a transaction that wrote events has committed ({@link #nudge()}), since delivery latency
+ * starts here.
  */
 @ApplicationScoped
 public class OutboxRelayJob {

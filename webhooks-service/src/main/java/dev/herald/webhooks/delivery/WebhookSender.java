@@ -39,7 +39,7 @@ import javax.net.ssl.SSLException;
 import org.jboss.logging.Logger;
 
 /**
- * Sends webhook deliveries. A loop (every {@code poll-interval}, and within 5 ms when {@link #nudge()}d after new
+ * Sends webhook deliveries. A loop (every {@code poll-interval}, and at once when {@link #nudge()}d after new
  * deliveries commit) claims due deliveries with {@code FOR UPDATE SKIP LOCKED} and a lease, then starts each
  * attempt on its own without waiting for the others: a slow receiver holds only its own attempts (at most
  * {@code max-in-flight-per-endpoint} of them), never the loop or other endpoints. Every attempt re-checks the
