@@ -86,7 +86,7 @@ public class ReservationBatchService {
             // The reservations are read once, under the locks of the meters every item would charge: a concurrent
             // first call with one of these ids (on the same meter and period) has committed by then and counts as
             // existing. A replay, which is rare, takes the locks too; a new post no longer reads its ids twice.
-            return meterLocks.lockInOrder(workspaceId, mode, demands(items, state, now).keySet(), now)
+            return meterLocks.lockInOrder(workspaceId, mode, items.stream().map(item -> keyOf(item, state, now)).toList(), now)
                     .flatMap(rows -> reservations.findAllInTenant(workspaceId, mode, ids).flatMap(found -> {
                         Map<String, ReservationEntity> known = byId(found);
                         List<ReservationRequest> fresh = unreserved(items, known);
@@ -129,7 +129,7 @@ public class ReservationBatchService {
                 .replaceWith(created);
     }
 
-    /** What the items ask of each meter and period; the limit is the plan's at the first item's time. */
+    /** What the new items ask of each meter and period; the limit is the plan's at the first item's time. */
     private static Map<MeterPeriod, Demand> demands(List<ReservationRequest> fresh, SubscriptionState state, Instant now) {
         Map<MeterPeriod, Demand> demands = new LinkedHashMap<>();
         for (ReservationRequest item : fresh) {
