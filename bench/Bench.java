@@ -90,6 +90,10 @@ public class Bench {
     final int slices = intOpt("slices", 2);
     final int realPhaseSeconds = intOpt("real-phase", 10);
     final int lowLoadSeconds = intOpt("low-load", 10);
+    /** Phase 4: direct against bench/BareProxy.java on this port (0 skips it), for this many seconds per target. */
+    final int hopPort = intOpt("hop-port", 0);
+    final int hopSeconds = intOpt("hop-duration", 30);
+    String hopWarmupOutcome = "";
     /** override: usage-service runs with HERALD_USAGE_PLAN_OVERRIDES (scale.per_minute); relay: see Relay; real. */
     final String limitMode = opt("limit-mode", "override");
     String planOutcome = "-";
@@ -107,6 +111,10 @@ public class Bench {
         Properties secrets = load(state.resolve("secrets.properties"));
         String adminToken = credentials.getProperty("HERALD_ADMIN_TOKEN");
         String gateway = "http://127.0.0.1:" + gatewayPort;
+        long hopPid = Long.parseLong(opt("hop-pid", "0"));
+        if (hopPid > 0) {
+            CpuSnapshot.EXTRA_ROOTS.put(hopPid, "bare proxy (phase 4)");
+        }
 
         if (limitMode.equals("relay")) {
             relay = new Relay(intOpt("relay-port", 18186), opt("usage-url", "http://127.0.0.1:8186"));
@@ -181,10 +189,23 @@ public class Bench {
         // ---- phase 2: wait for a quiet machine, warm up, then alternating slices (ABBA order cancels linear drift)
         idleReport = waitForQuietMachine();
         log("machine: " + idleReport);
-        warmUp(direct, viaGateway);
+        warmupOutcome = warmUp(direct, viaGateway);
         List<Slice> measured = alternate(direct, viaGateway, durationSeconds, connections);
         List<Slice> lowLoad = lowLoadSeconds > 0 ? alternate(direct, viaGateway, lowLoadSeconds, 1) : List.of();
-        String report = report(realPhase, measured, lowLoad, d.body.length(), g.body.length());
+
+        // ---- phase 4: the same direct target against a bare proxy in front of it, the ceiling for any HTTP hop
+        List<Slice> hopSlices = List.of();
+        if (hopPort > 0 && hopSeconds > 0) {
+            Target hop = new Target("bare proxy", hopPort, direct.path, jwt);
+            Answer h = send("GET", "http://127.0.0.1:" + hopPort + hop.path, jwt, null);
+            if (h.status != 200 || !h.body.contains(profileId)) {
+                throw new IllegalStateException("bare proxy GET answered " + h.status + ": " + abbreviate(h.body, 300));
+            }
+            log("phase 4: direct against a bare proxy in front of profiles-service");
+            hopWarmupOutcome = warmUp(direct, hop);
+            hopSlices = alternate(direct, hop, hopSeconds, connections);
+        }
+        String report = report(realPhase, measured, lowLoad, hopSlices, d.body.length(), g.body.length());
         System.out.println();
         System.out.println(report);
         String results = opt("results", "");
@@ -237,7 +258,7 @@ public class Bench {
      * target: the JIT compiles the services' hot paths only after thousands of
      * requests, which a fixed time may not reach on a slow machine.
      */
-    void warmUp(Target direct, Target viaGateway) throws Exception {
+    String warmUp(Target direct, Target viaGateway) throws Exception {
         int minChunks = Math.max(1, (warmupSeconds + WARMUP_CHUNK_SECONDS - 1) / WARMUP_CHUNK_SECONDS);
         int maxChunks = Math.max(minChunks, warmupMaxSeconds / WARMUP_CHUNK_SECONDS);
         Target[] targets = {direct, viaGateway};
@@ -248,7 +269,7 @@ public class Bench {
         List<List<String>> trace = List.of(new ArrayList<>(), new ArrayList<>());
         log("warm-up: 5 s chunks per target until each served " + warmupRequests + " requests at a steady rate ("
                 + warmupSeconds + " to " + warmupMaxSeconds + " s per target)");
-        // A target that is warm sits out while the other one catches up (the gateway, slower, needs longer).
+        // A target that is warm sits out while the other one catches up (the proxy, slower, needs longer).
         while (!(done[0] && done[1])) {
             for (int i = 0; i < 2; i++) {
                 if (done[i]) {
@@ -272,9 +293,9 @@ public class Bench {
                 }
             }
         }
-        warmupOutcome = String.format(Locale.ROOT, "%d s direct (%d requests; req/s per 5 s chunk: %s), %d s gateway (%d requests; %s)",
-                chunks[0] * WARMUP_CHUNK_SECONDS, served[0], String.join(", ", trace.get(0)),
-                chunks[1] * WARMUP_CHUNK_SECONDS, served[1], String.join(", ", trace.get(1)));
+        return String.format(Locale.ROOT, "%d s %s (%d requests; req/s per 5 s chunk: %s), %d s %s (%d requests; %s)",
+                chunks[0] * WARMUP_CHUNK_SECONDS, targets[0].name, served[0], String.join(", ", trace.get(0)),
+                chunks[1] * WARMUP_CHUNK_SECONDS, targets[1].name, served[1], String.join(", ", trace.get(1)));
     }
 
     /** Measurement slices in ABBA order: direct, gateway, gateway, direct, ... */
@@ -296,7 +317,7 @@ public class Bench {
 
     // ---------------------------------------------------------------- report
 
-    String report(Slice realPhase, List<Slice> measured, List<Slice> lowLoad,
+    String report(Slice realPhase, List<Slice> measured, List<Slice> lowLoad, List<Slice> hopSlices,
                   int directBytes, int gatewayBytes) {
         Slice direct = Slice.merge("direct", measured);
         Slice gateway = Slice.merge("gateway", measured);
@@ -320,7 +341,16 @@ public class Bench {
         }
         out.append("| throughput through the gateway / direct, ").append(connections).append(" connections | ")
                 .append(String.format(Locale.ROOT, "%.1f%%", ratio * 100)).append(" | >= 60% | ")
-                .append(verdict(ratio, ratio >= 0.60)).append(" |\n\n");
+                .append(verdict(ratio, ratio >= 0.60)).append(" |\n");
+        Slice hopDirect = Slice.merge("direct", hopSlices);
+        Slice hop = Slice.merge("bare proxy", hopSlices);
+        double hopRatio = hopDirect.throughput() == 0 ? Double.NaN : hop.throughput() / hopDirect.throughput();
+        if (!hopSlices.isEmpty()) {
+            out.append("| reference (phase 4): throughput through a bare proxy / direct, ").append(connections)
+                    .append(" connections | ").append(String.format(Locale.ROOT, "%.1f%%", hopRatio * 100))
+                    .append(" | | the ceiling for any HTTP hop here |\n");
+        }
+        out.append('\n');
 
         out.append("| setting | |\n|---|---|\n");
         row(out, "date (UTC)", Instant.now().toString().replaceAll("\\.\\d+Z$", "Z"));
@@ -410,6 +440,41 @@ public class Bench {
         out.append("| **all but other** | ").append(perRequest(directSum, direct)).append(" | ")
                 .append(perRequest(gatewaySum, gateway)).append(" |\n");
         out.append("| machine busy | ").append(busy(direct)).append(" | ").append(busy(gateway)).append(" |\n\n");
+
+        if (!hopSlices.isEmpty()) {
+            out.append("## Phase 4: the ceiling, a bare proxy in front of profiles-service\n\n");
+            out.append("The same direct request (same JWT, same profile) through `bench/BareProxy.java`: Vert.x core on the gateway's own ")
+                    .append("Vert.x and Netty jars, as many event loops as a service, forwarding the path and the Authorization header over ")
+                    .append("keep-alive connections and piping the answer back; no router, authentication, admission, request log, ")
+                    .append("tracing or metrics. Warm-up ").append(hopWarmupOutcome).append(", then ").append(slices).append(" x ")
+                    .append(Math.max(1, hopSeconds / slices)).append(" s slices per target in ABBA order, ").append(connections)
+                    .append(" connections.\n\n");
+            latencyTable(out, List.of(hopDirect, hop), true);
+            out.append(String.format(Locale.ROOT, "Throughput through the bare proxy / direct: **%.1f%%**. ", hopRatio * 100))
+                    .append(String.format(Locale.ROOT, "The gateway (phase 2) kept %.1f%% of direct, so it delivers %.0f%% of what the ",
+                            ratio * 100, 100 * ratio / hopRatio))
+                    .append("bare hop does; the issue's 60% leaves the gateway's own work ")
+                    .append(hopRatio > 0.60 ? String.format(Locale.ROOT, "%.0f%% of the bare hop's throughput to spend.\n\n",
+                            100 * (1 - 0.60 / hopRatio)) : "nothing to spend: the bare hop alone does not reach it.\n\n");
+            out.append("Slices in the order they ran:\n\n");
+            latencyTable(out, hopSlices, false);
+            out.append("| process | direct: µs CPU / request | bare proxy: µs CPU / request |\n|---|---:|---:|\n");
+            java.util.TreeSet<String> hopComponents = new java.util.TreeSet<>(hopDirect.cpuTicks.keySet());
+            hopComponents.addAll(hop.cpuTicks.keySet());
+            long hopDirectSum = 0;
+            long hopSum = 0;
+            for (String c : hopComponents) {
+                out.append("| ").append(c).append(" | ").append(cpuPerRequest(hopDirect, c)).append(" | ")
+                        .append(cpuPerRequest(hop, c)).append(" |\n");
+                if (!c.equals("other")) {
+                    hopDirectSum += hopDirect.cpuTicks.getOrDefault(c, 0L);
+                    hopSum += hop.cpuTicks.getOrDefault(c, 0L);
+                }
+            }
+            out.append("| **all but other** | ").append(perRequest(hopDirectSum, hopDirect)).append(" | ")
+                    .append(perRequest(hopSum, hop)).append(" |\n");
+            out.append("| machine busy | ").append(busy(hopDirect)).append(" | ").append(busy(hop)).append(" |\n\n");
+        }
 
         for (Slice s : List.of(direct, gateway)) {
             if (s.systemTotal > 0 && 100.0 * s.cpuTicks.getOrDefault("other", 0L) / s.systemTotal >= 10) {
@@ -812,6 +877,8 @@ public class Bench {
     // ---------------------------------------------------------------- CPU accounting from /proc
 
     static final class CpuSnapshot {
+        /** Processes the bench starts itself besides the suite (the bare proxy), by pid. */
+        static final Map<Long, String> EXTRA_ROOTS = new java.util.concurrent.ConcurrentHashMap<>();
         final Map<String, Long> ticks = new TreeMap<>();
         long systemBusy;
         long systemTotal;
@@ -830,6 +897,7 @@ public class Bench {
                     }
                 }
                 roots.put(ProcessHandle.current().pid(), "bench client (this JVM)");
+                roots.putAll(EXTRA_ROOTS);
                 Map<Long, long[]> procs = new HashMap<>(); // pid -> {ppid, ticks}
                 try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
                     for (Path dir : dirs) {

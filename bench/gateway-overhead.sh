@@ -30,6 +30,8 @@ Usage: bench/gateway-overhead.sh [options]
   --duration S       measured seconds per target (default 30), split into --slices (default 2) in ABBA order
   --real-phase S     seconds of phase 1, the gateway under the real plan limit (default 10; 0 skips it)
   --low-load S       measured seconds per target of phase 3, one connection (default 10; 0 skips it)
+  --hop S            measured seconds per target of phase 4 (default 30; 0 skips it): direct against a bare
+                     Vert.x proxy in front of profiles-service (bench/BareProxy.java), the ceiling for any HTTP hop
   --wait-idle S      before the warm-up, wait up to S seconds (default 60) for other processes to use under
                      10% of the CPU; the run goes on regardless, and the results say how busy the machine was
   --out FILE         results file (default bench/results/<UTC date-time>.md); --no-results writes none
@@ -37,7 +39,8 @@ Usage: bench/gateway-overhead.sh [options]
   -h, --help
 
 Ports (all 127.0.0.1): gateway $BENCH_GATEWAY_PORT (18080), PostgreSQL $BENCH_POSTGRES_PORT (15329), Kafka
-$BENCH_KAFKA_PORT/$BENCH_KAFKA_CONTROLLER_PORT (19192/19193), relay $BENCH_RELAY_PORT (18186). The services'
+$BENCH_KAFKA_PORT/$BENCH_KAFKA_CONTROLLER_PORT (19192/19193), relay $BENCH_RELAY_PORT (18186), bare proxy
+$BENCH_HOP_PORT (18181). The services'
 ports 8181-8186 are fixed, so the benchmark refuses to run while another Herald suite is up.
 EOF
 }
@@ -53,6 +56,7 @@ DURATION=30
 SLICES=2
 REAL_PHASE=10
 LOW_LOAD=10
+HOP=30
 WAIT_IDLE=60
 OUT=""
 NO_RESULTS=0
@@ -71,6 +75,7 @@ while [[ $# -gt 0 ]]; do
     --real-phase) REAL_PHASE="$2"; shift 2 ;;
     --wait-idle) WAIT_IDLE="$2"; shift 2 ;;
     --low-load) LOW_LOAD="$2"; shift 2 ;;
+    --hop) HOP="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
     --no-results) NO_RESULTS=1; shift ;;
     --keep-state) KEEP_STATE=1; shift ;;
@@ -85,12 +90,14 @@ POSTGRES_PORT="${BENCH_POSTGRES_PORT:-15329}"
 KAFKA_PORT="${BENCH_KAFKA_PORT:-19192}"
 KAFKA_CONTROLLER_PORT="${BENCH_KAFKA_CONTROLLER_PORT:-19193}"
 RELAY_PORT="${BENCH_RELAY_PORT:-18186}"
+HOP_PORT="${BENCH_HOP_PORT:-18181}"
 CACHE="${BENCH_CACHE:-$HOME/.cache/herald-bench}"
 
 bench_require_java
 
 # ---- refuse to run next to another suite: the service ports are fixed
-bench_refuse_busy_ports "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$RELAY_PORT"
+BENCH_PORT_VARIABLES_TAIL="BENCH_KAFKA_CONTROLLER_PORT, BENCH_RELAY_PORT or BENCH_HOP_PORT"
+bench_refuse_busy_ports "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$RELAY_PORT" "$HOP_PORT"
 
 # ---- the code to measure (sets SRC and SOURCE)
 bench_prepare_source
@@ -113,6 +120,28 @@ esac
 
 bench_start_suite "$SOURCE, limit mode $LIMIT_MODE"
 
+# ---- phase 4's bare proxy (bench/BareProxy.java), on the Vert.x and Netty jars of the build measured, run as the
+# launcher runs a service; stopped before the suite on every exit
+HOP_PID=""
+stop_bare_proxy() {
+  local rc=$?
+  if [[ -n "$HOP_PID" ]]; then kill "$HOP_PID" 2>/dev/null || true; fi
+  return "$rc"
+}
+trap 'stop_bare_proxy; bench_cleanup' EXIT
+if (( HOP > 0 )); then
+  hop_lib="$SRC/api-gateway/target/quarkus-app/lib/main"
+  hop_cp="$(ls "$hop_lib"/io.vertx.vertx-core-*.jar "$hop_lib"/io.netty.netty-*.jar | tr '\n' ':')"
+  mkdir -p "$STATE/bare-proxy"
+  javac -d "$STATE/bare-proxy" -cp "$hop_cp" "$BENCH/BareProxy.java"
+  java -Xms64m -Xmx320m -XX:+UseSerialGC -cp "$STATE/bare-proxy:$hop_cp" BareProxy "$HOP_PORT" 8181 \
+    > "$STATE/bare-proxy.log" 2>&1 &
+  HOP_PID=$!
+  for _ in $(seq 100); do listening "$HOP_PORT" && break; sleep 0.2; done
+  listening "$HOP_PORT" || { echo "the bare proxy did not start:" >&2; cat "$STATE/bare-proxy.log" >&2; exit 1; }
+  say "bare proxy (phase 4) on 127.0.0.1:$HOP_PORT, pid $HOP_PID"
+fi
+
 # ---- run
 if [[ "$NO_RESULTS" == 1 ]]; then
   OUT=""
@@ -120,9 +149,10 @@ elif [[ -z "$OUT" ]]; then
   OUT="$BENCH/results/$(date -u +%Y-%m-%d-%H%M).md"
 fi
 MACHINE="$(bench_machine)"
-budget=$(( 2 * (WARMUP > WARMUP_MAX ? WARMUP : WARMUP_MAX) + 2 * DURATION + 2 * LOW_LOAD + REAL_PHASE + WAIT_IDLE + 120 ))
+budget=$(( 4 * (WARMUP > WARMUP_MAX ? WARMUP : WARMUP_MAX) + 2 * DURATION + 2 * LOW_LOAD + 2 * HOP + REAL_PHASE + WAIT_IDLE + 120 ))
 timeout "$budget" java -Xms64m -Xmx512m -XX:+UseSerialGC "$BENCH/Bench.java" \
   --state="$STATE" --gateway-port="$GATEWAY_PORT" --direct-port=8181 --relay-port="$RELAY_PORT" \
   --usage-url=http://127.0.0.1:8186 --limit-mode="$LIMIT_MODE" --override="HERALD_USAGE_PLAN_OVERRIDES=$OVERRIDE" --connections="$CONNECTIONS" \
   --warmup="$WARMUP" --warmup-max="$WARMUP_MAX" --warmup-requests="$WARMUP_REQUESTS" --duration="$DURATION" --slices="$SLICES" --real-phase="$REAL_PHASE" --wait-idle="$WAIT_IDLE" --low-load="$LOW_LOAD" \
+  --hop-port="$HOP_PORT" --hop-duration="$HOP" --hop-pid="${HOP_PID:-0}" \
   --clk-tck="$(getconf CLK_TCK 2>/dev/null || echo 100)" --source="$SOURCE" --machine="$MACHINE" --results="$OUT"
