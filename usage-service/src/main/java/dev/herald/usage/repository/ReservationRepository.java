@@ -2,6 +2,8 @@ package dev.herald.usage.repository;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.usage.model.ReservationEntity;
+import dev.herald.usage.model.SubscriptionEntity;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
@@ -16,6 +18,24 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
 
     public Uni<ReservationEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id).firstResult();
+    }
+
+    /** A reservation and its tenant's subscription row, which is null while the tenant has never been given a plan. */
+    public record WithSubscription(ReservationEntity reservation, SubscriptionEntity subscription) {
+    }
+
+    /**
+     * The reservation with its tenant's subscription, in one query instead of two (a delivery checks its reservation
+     * before every publication); null when there is no such reservation.
+     */
+    public Uni<WithSubscription> findInTenantWithSubscription(String workspaceId, Mode mode, String id) {
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery("""
+                        select r, s from ReservationEntity r
+                        left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
+                        where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""", Object[].class)
+                .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
+                .getSingleResultOrNull())
+                .map(row -> row == null ? null : new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]));
     }
 
     /** The same, locked for the rest of the transaction, so one transition at a time wins. */

@@ -241,9 +241,10 @@ public class ReservationService {
      */
     @WithSession
     public Uni<UsageReservation> check(String workspaceId, Mode mode, String id, boolean requireAccountCapacity, Instant at) {
-        return reservations.findInTenant(workspaceId, mode, id)
+        return reservations.findInTenantWithSubscription(workspaceId, mode, id)
                 .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"))
-                .flatMap(reservation -> {
+                .flatMap(found -> {
+                    ReservationEntity reservation = found.reservation();
                     if (!UsageReservation.STATUS_RESERVED.equals(reservation.status)) {
                         return Uni.createFrom().failure(new ApiException(ErrorCode.CONFLICT,
                                 "Reservation " + reservation.id + " is " + reservation.status + "; only a reserved one can be consumed.",
@@ -251,13 +252,11 @@ public class ReservationService {
                     }
                     Instant now = Timestamps.now(clock);
                     Instant consumedAt = at == null ? now : at;
-                    return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
-                        SubscriptionState state = SubscriptionState.of(mode, row);
-                        Uni<Void> admitted = requireAccountCapacity ? capacity.require(workspaceId, mode, state, now)
-                                : Uni.createFrom().voidItem();
-                        return admitted.flatMap(ok -> requireRoomAt(reservation, state, consumedAt, now))
-                                .replaceWith(() -> toWire(reservation));
-                    });
+                    SubscriptionState state = SubscriptionState.of(mode, found.subscription());
+                    Uni<Void> admitted = requireAccountCapacity ? capacity.require(workspaceId, mode, state, now)
+                            : Uni.createFrom().voidItem();
+                    return admitted.flatMap(ok -> requireRoomAt(reservation, state, consumedAt, now))
+                            .replaceWith(() -> toWire(reservation));
                 });
     }
 

@@ -6,8 +6,10 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.UsagePeriod;
+import dev.herald.common.wire.UsageReservation;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.usage.catalog.Meter;
+import dev.herald.usage.model.ReservationEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -38,6 +40,9 @@ class UsageRepositoryTest {
     SubscriptionRepository subscriptions;
 
     @Inject
+    ReservationRepository reservations;
+
+    @Inject
     Mutiny.SessionFactory sessionFactory;
 
     @Test
@@ -64,6 +69,52 @@ class UsageRepositoryTest {
                 .chain(count -> accounts.contains(workspace, Mode.LIVE, "acc_first")
                         .chain(first -> accounts.contains(workspace, Mode.LIVE, "acc_other_mode")
                                 .map(other -> List.of(count, first ? 1L : 0L, other ? 1L : 0L)))));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aReservationIsReadWithItsTenantsSubscriptionInOneQuery(UniAsserter asserter) {
+        String planned = ResourceIds.newId(IdPrefix.WORKSPACE);
+        String unplanned = ResourceIds.newId(IdPrefix.WORKSPACE);
+        Statistics statistics = sessionFactory.getStatistics();
+        statistics.setStatisticsEnabled(true);
+        long[] queriesBefore = new long[1];
+        asserter.execute(() -> Panache.withTransaction(() -> subscriptions.lockOrCreate(planned, Mode.LIVE, NOW)
+                .chain(() -> reservations.persist(reservation(planned, "pub_planned"), reservation(unplanned, "pub_unplanned")))));
+        asserter.execute(() -> queriesBefore[0] = statistics.getQueryExecutionCount());
+        asserter.assertThat(() -> Panache.withSession(() -> reservations.findInTenantWithSubscription(planned, Mode.LIVE, "pub_planned")),
+                found -> {
+                    assertThat(found.reservation().id).isEqualTo("pub_planned");
+                    assertThat(found.subscription().workspaceId).isEqualTo(planned);
+                    assertThat(found.subscription().plan).isEqualTo("free");
+                });
+        asserter.execute(() -> assertThat(statistics.getQueryExecutionCount()).isEqualTo(queriesBefore[0] + 1));
+        asserter.assertThat(() -> Panache.withSession(() -> reservations.findInTenantWithSubscription(unplanned, Mode.LIVE, "pub_unplanned")),
+                found -> {
+                    assertThat(found.reservation().workspaceId).isEqualTo(unplanned);
+                    assertThat(found.subscription()).isNull();
+                });
+        // Another mode or another tenant's id is no reservation of this tenant.
+        asserter.assertThat(() -> Panache.withSession(() -> reservations.findInTenantWithSubscription(planned, Mode.TEST, "pub_planned")),
+                found -> assertThat(found).isNull());
+        asserter.assertThat(() -> Panache.withSession(() -> reservations.findInTenantWithSubscription(planned, Mode.LIVE, "pub_unplanned")),
+                found -> assertThat(found).isNull());
+        asserter.execute(() -> statistics.setStatisticsEnabled(false));
+    }
+
+    private static ReservationEntity reservation(String workspace, String id) {
+        ReservationEntity reservation = new ReservationEntity();
+        reservation.workspaceId = workspace;
+        reservation.mode = Mode.LIVE.wireName();
+        reservation.id = id;
+        reservation.meter = Meter.PUBLICATIONS.wireName();
+        reservation.units = 1;
+        reservation.status = UsageReservation.STATUS_RESERVED;
+        reservation.periodStart = MARCH.start();
+        reservation.periodEnd = MARCH.end();
+        reservation.createdAt = NOW;
+        reservation.updatedAt = NOW;
+        return reservation;
     }
 
     @Test
