@@ -424,22 +424,7 @@ public class Bench {
         out.append("## CPU per request (phase 2)\n\n");
         out.append("CPU time (utime+stime from /proc) per answered request, by process; PostgreSQL includes every backend, ")
                 .append("`other` is everything else on the machine, including unrelated work. Two cores give 2,000,000 µs per second.\n\n");
-        java.util.TreeSet<String> components = new java.util.TreeSet<>(direct.cpuTicks.keySet());
-        components.addAll(gateway.cpuTicks.keySet());
-        out.append("| process | direct: µs CPU / request | gateway: µs CPU / request |\n|---|---:|---:|\n");
-        long directSum = 0;
-        long gatewaySum = 0;
-        for (String c : components) {
-            out.append("| ").append(c).append(" | ").append(cpuPerRequest(direct, c)).append(" | ")
-                    .append(cpuPerRequest(gateway, c)).append(" |\n");
-            if (!c.equals("other")) {
-                directSum += direct.cpuTicks.getOrDefault(c, 0L);
-                gatewaySum += gateway.cpuTicks.getOrDefault(c, 0L);
-            }
-        }
-        out.append("| **all but other** | ").append(perRequest(directSum, direct)).append(" | ")
-                .append(perRequest(gatewaySum, gateway)).append(" |\n");
-        out.append("| machine busy | ").append(busy(direct)).append(" | ").append(busy(gateway)).append(" |\n\n");
+        cpuTable(out, direct, gateway);
 
         if (!hopSlices.isEmpty()) {
             out.append("## Phase 4: the ceiling, a bare proxy in front of profiles-service\n\n");
@@ -458,22 +443,7 @@ public class Bench {
                             100 * (1 - 0.60 / hopRatio)) : "nothing to spend: the bare hop alone does not reach it.\n\n");
             out.append("Slices in the order they ran:\n\n");
             latencyTable(out, hopSlices, false);
-            out.append("| process | direct: µs CPU / request | bare proxy: µs CPU / request |\n|---|---:|---:|\n");
-            java.util.TreeSet<String> hopComponents = new java.util.TreeSet<>(hopDirect.cpuTicks.keySet());
-            hopComponents.addAll(hop.cpuTicks.keySet());
-            long hopDirectSum = 0;
-            long hopSum = 0;
-            for (String c : hopComponents) {
-                out.append("| ").append(c).append(" | ").append(cpuPerRequest(hopDirect, c)).append(" | ")
-                        .append(cpuPerRequest(hop, c)).append(" |\n");
-                if (!c.equals("other")) {
-                    hopDirectSum += hopDirect.cpuTicks.getOrDefault(c, 0L);
-                    hopSum += hop.cpuTicks.getOrDefault(c, 0L);
-                }
-            }
-            out.append("| **all but other** | ").append(perRequest(hopDirectSum, hopDirect)).append(" | ")
-                    .append(perRequest(hopSum, hop)).append(" |\n");
-            out.append("| machine busy | ").append(busy(hopDirect)).append(" | ").append(busy(hop)).append(" |\n\n");
+            cpuTable(out, hopDirect, hop);
         }
 
         for (Slice s : List.of(direct, gateway)) {
@@ -486,6 +456,27 @@ public class Bench {
             out.append("## Notes\n\n").append(notes).append('\n');
         }
         return out.toString();
+    }
+
+    /** CPU per answered request by process, one column per target, with the sum of all but `other` and how busy the machine was. */
+    void cpuTable(StringBuilder out, Slice left, Slice right) {
+        java.util.TreeSet<String> components = new java.util.TreeSet<>(left.cpuTicks.keySet());
+        components.addAll(right.cpuTicks.keySet());
+        out.append("| process | ").append(left.name).append(": µs CPU / request | ").append(right.name)
+                .append(": µs CPU / request |\n|---|---:|---:|\n");
+        long leftSum = 0;
+        long rightSum = 0;
+        for (String c : components) {
+            out.append("| ").append(c).append(" | ").append(cpuPerRequest(left, c)).append(" | ")
+                    .append(cpuPerRequest(right, c)).append(" |\n");
+            if (!c.equals("other")) {
+                leftSum += left.cpuTicks.getOrDefault(c, 0L);
+                rightSum += right.cpuTicks.getOrDefault(c, 0L);
+            }
+        }
+        out.append("| **all but other** | ").append(perRequest(leftSum, left)).append(" | ")
+                .append(perRequest(rightSum, right)).append(" |\n");
+        out.append("| machine busy | ").append(busy(left)).append(" | ").append(busy(right)).append(" |\n\n");
     }
 
     /** Gateway percentile minus direct percentile of 200s; NaN when either has none. */
