@@ -17,9 +17,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /** Webhook events and the deliveries they fan out to. */
@@ -53,9 +55,11 @@ public class EventRepository {
     }
 
     /**
-     * Applies a batch of events in one transaction: records their source ids (an id seen before changes nothing),
-     * and for each new one creates the event and one pending delivery, due now, per enabled endpoint of its
-     * workspace and mode subscribed to its type. An event no endpoint wants is not stored.
+     * Applies a batch of events: records their source ids (an id seen before changes nothing), and for each new one
+     * creates the event and one pending delivery, due now, per enabled endpoint of its workspace and mode subscribed to
+     * its type. An event no endpoint wants is not stored: the statement that finds the endpoints records it as
+     * processed and that is all it costs (one statement, no transaction; most tenants have no endpoint). The events
+     * some endpoint wants are recorded, stored and fanned out in one transaction.
      * <p>
      * Deliveries the sender has room for are created already claimed (leased, their first attempt counted) and
      * come back to be sent once the transaction has committed: claiming them later would rewrite every new row
@@ -66,68 +70,103 @@ public class EventRepository {
     public Uni<Intake> intake(List<IncomingEvent> batch, Instant now, DirectLeases leases) {
         Map<String, IncomingEvent> bySource = new LinkedHashMap<>();
         batch.forEach(event -> bySource.putIfAbsent(event.sourceEventId(), event));
-        return pool.withTransaction(connection -> connection.preparedQuery("""
-                        insert into processed_events (event_id, processed_at) select unnest($1::text[]), $2
-                        on conflict do nothing returning event_id""")
-                .execute(SqlParameters.of(bySource.keySet().toArray(String[]::new), now))
-                .flatMap(rows -> {
-                    List<IncomingEvent> fresh = new ArrayList<>();
-                    rows.forEach(row -> fresh.add(bySource.get(row.getString("event_id"))));
-                    return fresh.isEmpty() ? Uni.createFrom().item(Intake.NOTHING) : fanOut(connection, fresh, now, leases);
-                }));
+        return matchEndpoints(List.copyOf(bySource.values()), now).flatMap(matches -> matches.isEmpty()
+                ? Uni.createFrom().item(Intake.NOTHING)
+                : pool.withTransaction(connection -> markProcessed(connection, matches, now).flatMap(fresh -> {
+                    List<Match> kept = matches.stream().filter(match -> fresh.contains(match.event().sourceEventId())).toList();
+                    return kept.isEmpty() ? Uni.createFrom().item(Intake.NOTHING) : fanOut(connection, kept, now, leases);
+                })));
+    }
+
+    /** An enabled endpoint that wants an event, with its leases in flight and its secrets as of the match. */
+    private record Match(IncomingEvent event, String endpointId, String url, int leased, List<String> sealedSecrets) {
     }
 
     /** One (event, endpoint) pair to create a delivery for, and what an attempt needs should it be leased now. */
     private record Fan(IncomingEvent event, String endpointId, String url, List<String> sealedSecrets, boolean leased) {
     }
 
-    private Uni<Intake> fanOut(SqlConnection connection, List<IncomingEvent> fresh, Instant now, DirectLeases leases) {
+    /**
+     * The endpoints each event goes to, in endpoint creation order; in the same statement, every event that goes
+     * nowhere is recorded as processed. Each endpoint's leases and secrets are read once per batch (materialized),
+     * not once per event. A redelivered event is matched again here; its recorded id stops it in the transaction.
+     */
+    private Uni<List<Match>> matchEndpoints(List<IncomingEvent> events, Instant now) {
         Map<String, IncomingEvent> byEventId = new LinkedHashMap<>();
-        fresh.forEach(event -> byEventId.put(event.eventId(), event));
-        // Each endpoint's leases and secrets once per batch (materialized), not once per event.
-        return connection.preparedQuery("""
-                        with endpoint as materialized (
+        events.forEach(event -> byEventId.put(event.eventId(), event));
+        return pool.preparedQuery("""
+                        with incoming as (
+                            select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+                                as i(event_id, source_event_id, workspace_id, mode, type)
+                        ), endpoint as materialized (
                             select w.id, w.workspace_id, w.mode, w.events, w.url, w.created_at,
                                 (select count(*) from deliveries d
-                                 where d.endpoint_id = w.id and d.lease_token is not null and d.lease_until > $5) as leased,
+                                 where d.endpoint_id = w.id and d.lease_token is not null and d.lease_until > $6) as leased,
                                 array(select s.sealed from endpoint_secrets s
-                                      where s.endpoint_id = w.id and (s.expires_at is null or s.expires_at > $5)
+                                      where s.endpoint_id = w.id and (s.expires_at is null or s.expires_at > $6)
                                       order by s.expires_at desc nulls first, s.id desc) as secrets
                             from endpoints w
                             where w.status = 'enabled'
-                                and (w.workspace_id, w.mode) in (select * from unnest($2::text[], $3::text[]))
+                                and (w.workspace_id, w.mode) in (select workspace_id, mode from incoming)
+                        ), matched as (
+                            select i.event_id, w.id as endpoint_id, w.url, w.leased, w.secrets, w.created_at
+                            from incoming i
+                            join endpoint w on w.workspace_id = i.workspace_id and w.mode = i.mode and i.type = any(w.events)
+                        ), unwanted as (
+                            insert into processed_events (event_id, processed_at)
+                            select i.source_event_id, $6 from incoming i
+                            where not exists (select 1 from matched m where m.event_id = i.event_id)
+                            on conflict do nothing
                         )
-                        select i.event_id, w.id as endpoint_id, w.url, w.leased, w.secrets
-                        from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as i(event_id, workspace_id, mode, type)
-                        join endpoint w on w.workspace_id = i.workspace_id and w.mode = i.mode and i.type = any(w.events)
-                        order by i.event_id, w.created_at, w.id""")
+                        select event_id, endpoint_id, url, leased, secrets from matched
+                        order by event_id, created_at, endpoint_id""")
                 .execute(Tuple.tuple()
-                        .addArrayOfString(fresh.stream().map(IncomingEvent::eventId).toArray(String[]::new))
-                        .addArrayOfString(fresh.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
-                        .addArrayOfString(fresh.stream().map(event -> event.mode().wireName()).toArray(String[]::new))
-                        .addArrayOfString(fresh.stream().map(IncomingEvent::type).toArray(String[]::new))
+                        .addArrayOfString(events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
+                        .addArrayOfString(events.stream().map(IncomingEvent::sourceEventId).toArray(String[]::new))
+                        .addArrayOfString(events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
+                        .addArrayOfString(events.stream().map(event -> event.mode().wireName()).toArray(String[]::new))
+                        .addArrayOfString(events.stream().map(IncomingEvent::type).toArray(String[]::new))
                         .addOffsetDateTime(SqlParameters.offset(now)))
-                .flatMap(rows -> {
-                    List<Fan> fans = new ArrayList<>();
-                    Map<String, Integer> inFlight = new HashMap<>();
-                    int slots = leases.slots();
+                .map(rows -> {
+                    List<Match> matches = new ArrayList<>();
                     for (Row row : rows) {
-                        String endpointId = row.getString("endpoint_id");
-                        int endpointInFlight = inFlight.computeIfAbsent(endpointId, id -> row.getLong("leased").intValue());
-                        boolean leased = slots > 0 && endpointInFlight < leases.perEndpoint();
-                        if (leased) {
-                            slots--;
-                            inFlight.put(endpointId, endpointInFlight + 1);
-                        }
-                        fans.add(new Fan(byEventId.get(row.getString("event_id")), endpointId, row.getString("url"),
-                                Arrays.asList(row.getArrayOfStrings("secrets")), leased));
+                        matches.add(new Match(byEventId.get(row.getString("event_id")), row.getString("endpoint_id"),
+                                row.getString("url"), row.getLong("leased").intValue(), Arrays.asList(row.getArrayOfStrings("secrets"))));
                     }
-                    if (fans.isEmpty()) {
-                        return Uni.createFrom().item(Intake.NOTHING);
-                    }
-                    List<IncomingEvent> events = fans.stream().map(Fan::event).distinct().toList();
-                    return insertEvents(connection, events).flatMap(ignored -> insertDeliveries(connection, fans, now, leases));
+                    return matches;
                 });
+    }
+
+    /** Records the matched events' source ids; answers those recorded now, the others were applied before. */
+    private static Uni<Set<String>> markProcessed(SqlConnection connection, List<Match> matches, Instant now) {
+        String[] sourceIds = matches.stream().map(match -> match.event().sourceEventId()).distinct().toArray(String[]::new);
+        return connection.preparedQuery("""
+                        insert into processed_events (event_id, processed_at) select unnest($1::text[]), $2
+                        on conflict do nothing returning event_id""")
+                .execute(SqlParameters.of(sourceIds, now))
+                .map(rows -> {
+                    Set<String> fresh = new HashSet<>();
+                    rows.forEach(row -> fresh.add(row.getString("event_id")));
+                    return fresh;
+                });
+    }
+
+    /** Leases as many new deliveries as the sender has room for, then stores the events and their deliveries. */
+    private Uni<Intake> fanOut(SqlConnection connection, List<Match> matches, Instant now, DirectLeases leases) {
+        List<Fan> fans = new ArrayList<>();
+        Map<String, Integer> inFlight = new HashMap<>();
+        int slots = leases.slots();
+        for (Match match : matches) {
+            int endpointInFlight = inFlight.computeIfAbsent(match.endpointId(), id -> match.leased());
+            boolean leased = slots > 0 && endpointInFlight < leases.perEndpoint();
+            if (leased) {
+                slots--;
+                inFlight.put(match.endpointId(), endpointInFlight + 1);
+            }
+            fans.add(new Fan(match.event(), match.endpointId(), match.url(), match.sealedSecrets(), leased));
+        }
+        List<IncomingEvent> events = fans.stream().map(Fan::event).distinct().toList();
+        return insertEvents(connection, events).flatMap(ignored -> insertDeliveries(connection, fans, now, leases));
     }
 
     private static Uni<Void> insertEvents(SqlConnection connection, List<IncomingEvent> events) {

@@ -94,6 +94,53 @@ class EventRepositoryTest {
         assertThat(intake(workspace, 2, now, 0).leased()).isEmpty();
     }
 
+    @Test
+    void eventsNoEndpointWantsAreOnlyRecordedAndEveryEventIsAppliedOnce() throws Exception {
+        String subscribed = ResourceIds.newId(IdPrefix.WORKSPACE);
+        String unsubscribed = ResourceIds.newId(IdPrefix.WORKSPACE);
+        String endpoint = register(subscribed, Mode.TEST, RECEIVER, "post.published").id();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        IncomingEvent wanted = event(subscribed, "post.published", now);
+        IncomingEvent otherType = event(subscribed, "post.failed", now);
+        IncomingEvent noEndpoint = event(unsubscribed, "post.published", now);
+        List<IncomingEvent> batch = List.of(wanted, otherType, noEndpoint);
+        List<String> sources = List.of(wanted.sourceEventId(), otherType.sourceEventId(), noEndpoint.sourceEventId());
+
+        Intake first = events.intake(batch, now, new DirectLeases(100, 4, now.plus(LEASE))).await().atMost(Duration.ofSeconds(10));
+
+        assertThat(first.created()).isEqualTo(1);
+        assertThat(first.leased()).singleElement().satisfies(delivery -> {
+            assertThat(delivery.eventId()).isEqualTo(wanted.eventId());
+            assertThat(delivery.endpointId()).isEqualTo(endpoint);
+        });
+        assertThat(processed(sources)).containsExactlyInAnyOrderElementsOf(sources);
+        assertThat(rows("select id from events where workspace_id in (?, ?)", subscribed, unsubscribed))
+                .extracting(row -> row.get("id")).containsExactly(wanted.eventId());
+
+        // Redelivered, even after the other workspace subscribed: nothing is stored or sent a second time.
+        register(unsubscribed, Mode.TEST, RECEIVER, "post.published");
+        Intake again = events.intake(batch, now, new DirectLeases(100, 4, now.plus(LEASE))).await().atMost(Duration.ofSeconds(10));
+
+        assertThat(again.created()).isZero();
+        assertThat(again.leased()).isEmpty();
+        assertThat(rows("select id from events where workspace_id in (?, ?)", subscribed, unsubscribed)).hasSize(1);
+        assertThat(rows("select id from deliveries where workspace_id in (?, ?)", subscribed, unsubscribed)).hasSize(1);
+    }
+
+    private static IncomingEvent event(String workspace, String type, Instant now) {
+        String id = ResourceIds.newId(IdPrefix.EVENT);
+        return new IncomingEvent(ResourceIds.newId(IdPrefix.EVENT), id, workspace, Mode.TEST, type,
+                "{\"id\":\"" + id + "\",\"type\":\"" + type + "\"}", now, null);
+    }
+
+    private static List<Object> processed(List<String> sourceIds) throws Exception {
+        List<Object> found = new ArrayList<>();
+        for (String id : sourceIds) {
+            rows("select event_id from processed_events where event_id = ?", id).forEach(row -> found.add(row.get("event_id")));
+        }
+        return found;
+    }
+
     private Intake intake(String workspace, int count, Instant now, int slots) {
         List<IncomingEvent> batch = new ArrayList<>();
         for (int i = 0; i < count; i++) {
