@@ -9,15 +9,26 @@ import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import org.hibernate.LockMode;
 import java.util.Collection;
 import java.util.List;
 
 /** Reservations, always within one workspace and mode: another tenant's reservation does not exist here. */
 @ApplicationScoped
 public class ReservationRepository implements PanacheRepositoryBase<ReservationEntity, ReservationEntity.Key> {
+    private static final String WITH_SUBSCRIPTION = """
+            select r, s from ReservationEntity r
+            left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
+            where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""";
 
     public Uni<ReservationEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id).firstResult();
+    }
+
+    /** The same, locked for the rest of the transaction, so one transition at a time wins. */
+    public Uni<ReservationEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
+        return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
     }
 
     /** A reservation and its tenant's subscription row, which is null while the tenant has never been given a plan. */
@@ -29,19 +40,22 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
      * before every publication); null when there is no such reservation.
      */
     public Uni<WithSubscription> findInTenantWithSubscription(String workspaceId, Mode mode, String id) {
-        return Panache.getSession().flatMap(session -> session.createSelectionQuery("""
-                        select r, s from ReservationEntity r
-                        left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
-                        where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""", Object[].class)
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(WITH_SUBSCRIPTION, Object[].class)
                 .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
                 .getSingleResultOrNull())
-                .map(row -> row == null ? null : new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]));
+                .map(ReservationRepository::withSubscription);
     }
 
-    /** The same, locked for the rest of the transaction, so one transition at a time wins. */
-    public Uni<ReservationEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
-        return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    /**
+     * The reservation locked for the rest of the transaction, with its tenant's subscription (not locked), in one
+     * query: a settlement needs both before it locks the meters.
+     */
+    public Uni<WithSubscription> findInTenantForUpdateWithSubscription(String workspaceId, Mode mode, String id) {
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(WITH_SUBSCRIPTION, Object[].class)
+                .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
+                .setLockMode("r", LockMode.PESSIMISTIC_WRITE)
+                .getSingleResultOrNull())
+                .map(ReservationRepository::withSubscription);
     }
 
     /** Those of {@code ids} that exist, in one query (a batch answers its replays without a query per item). */
@@ -56,5 +70,9 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
     public Uni<List<ReservationEntity>> lockAllInTenant(String workspaceId, Mode mode, Collection<String> ids) {
         return find("workspaceId = ?1 and mode = ?2 and id in ?3", Sort.by("id"), workspaceId, mode.wireName(), ids)
                 .withLock(LockModeType.PESSIMISTIC_WRITE).list();
+    }
+
+    private static WithSubscription withSubscription(Object[] row) {
+        return row == null ? null : new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]);
     }
 }

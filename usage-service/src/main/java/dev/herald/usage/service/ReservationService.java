@@ -14,6 +14,7 @@ import dev.herald.usage.messaging.UsageEventOutbox;
 import dev.herald.usage.model.ReservationEntity;
 import dev.herald.usage.model.UsageMeterEntity;
 import dev.herald.usage.repository.ReservationRepository;
+import dev.herald.usage.repository.ReservationRepository.WithSubscription;
 import dev.herald.usage.repository.SubscriptionRepository;
 import dev.herald.usage.repository.UsageMeterRepository;
 import dev.herald.usage.service.MeterLocks.MeterPeriod;
@@ -160,11 +161,13 @@ public class ReservationService {
      */
     @WithTransaction
     public Uni<UsageReservation> consume(String workspaceId, Mode mode, String id, Instant at) {
-        return lockedOrNotFound(workspaceId, mode, id).flatMap(reservation -> switch (reservation.status) {
-            case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().item(toWire(reservation));
-            case UsageReservation.STATUS_RELEASED -> Uni.createFrom().failure(impossible(reservation, "consumed"));
-            default -> consumeReserved(reservation, at);
-        });
+        return reservations.findInTenantForUpdateWithSubscription(workspaceId, mode, id)
+                .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"))
+                .flatMap(found -> switch (found.reservation().status) {
+                    case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().item(toWire(found.reservation()));
+                    case UsageReservation.STATUS_RELEASED -> Uni.createFrom().failure(impossible(found.reservation(), "consumed"));
+                    default -> consumeReserved(found, at);
+                });
     }
 
     /** Reserved to released: the units go back to the period's allowance. Releasing again answers it as it is. */
@@ -178,27 +181,26 @@ public class ReservationService {
     }
 
     /**
-     * Consumes a reservation that is {@code reserved} and locked by the caller's transaction, in the period
-     * containing {@code at} (default now). Emits {@code usage.consumed}.
+     * Consumes a reservation that is {@code reserved} and locked by the caller's transaction (read with its tenant's
+     * subscription), in the period containing {@code at} (default now). Emits {@code usage.consumed}.
      */
-    Uni<UsageReservation> consumeReserved(ReservationEntity reservation, Instant at) {
+    Uni<UsageReservation> consumeReserved(WithSubscription locked, Instant at) {
+        ReservationEntity reservation = locked.reservation();
         Mode mode = Mode.fromWire(reservation.mode).orElseThrow();
         Instant now = Timestamps.now(clock);
         Instant completedAt = at == null ? now : at;
-        return subscriptions.findInTenant(reservation.workspaceId, mode).flatMap(row -> {
-            Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
-            MeterPeriod reservedIn = new MeterPeriod(meter, new UsagePeriod(reservation.periodStart, reservation.periodEnd));
-            MeterPeriod usedIn = new MeterPeriod(meter, SubscriptionState.of(mode, row).periodAt(completedAt));
-            return meterLocks.lockInOrder(reservation.workspaceId, mode, List.of(reservedIn, usedIn), now).flatMap(rows -> {
-                rows.get(reservedIn).reserved -= reservation.units;
-                rows.get(usedIn).used += reservation.units;
-                rows.values().forEach(touched -> touched.updatedAt = now);
-                reservation.status = UsageReservation.STATUS_CONSUMED;
-                reservation.consumedPeriodStart = usedIn.period().start();
-                reservation.consumedPeriodEnd = usedIn.period().end();
-                reservation.updatedAt = now;
-                return reservations.flush().flatMap(flushed -> emit(UsageEvent.CONSUMED, reservation));
-            });
+        Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
+        MeterPeriod reservedIn = new MeterPeriod(meter, new UsagePeriod(reservation.periodStart, reservation.periodEnd));
+        MeterPeriod usedIn = new MeterPeriod(meter, SubscriptionState.of(mode, locked.subscription()).periodAt(completedAt));
+        return meterLocks.lockInOrder(reservation.workspaceId, mode, List.of(reservedIn, usedIn), now).flatMap(rows -> {
+            rows.get(reservedIn).reserved -= reservation.units;
+            rows.get(usedIn).used += reservation.units;
+            rows.values().forEach(touched -> touched.updatedAt = now);
+            reservation.status = UsageReservation.STATUS_CONSUMED;
+            reservation.consumedPeriodStart = usedIn.period().start();
+            reservation.consumedPeriodEnd = usedIn.period().end();
+            reservation.updatedAt = now;
+            return reservations.flush().flatMap(flushed -> emit(UsageEvent.CONSUMED, reservation));
         });
     }
 

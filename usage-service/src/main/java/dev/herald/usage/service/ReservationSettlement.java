@@ -78,12 +78,14 @@ public class ReservationSettlement {
     }
 
     private Uni<Void> consume(TargetCompletedEvent event) {
-        return locked(event).flatMap(reservation -> {
-            if (reservation == null) {
+        // The subscription comes with the locked reservation: consuming counts the units in its period of completion.
+        return locked(event, reservations::findInTenantForUpdateWithSubscription).flatMap(found -> {
+            if (found == null) {
                 return Uni.createFrom().voidItem();
             }
+            ReservationEntity reservation = found.reservation();
             return switch (reservation.status) {
-                case UsageReservation.STATUS_RESERVED -> transitions.consumeReserved(reservation,
+                case UsageReservation.STATUS_RESERVED -> transitions.consumeReserved(found,
                         event.completedAt() != null ? event.completedAt() : event.occurredAt()).replaceWithVoid();
                 case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().voidItem();
                 default -> {
@@ -96,7 +98,7 @@ public class ReservationSettlement {
     }
 
     private Uni<Void> release(TargetCompletedEvent event) {
-        return locked(event).flatMap(reservation -> {
+        return locked(event, reservations::findInTenantForUpdate).flatMap(reservation -> {
             if (reservation == null) {
                 return Uni.createFrom().voidItem();
             }
@@ -112,13 +114,13 @@ public class ReservationSettlement {
         });
     }
 
-    /** The event's reservation, locked; null (logged) when the event names none or it does not exist. */
-    private Uni<ReservationEntity> locked(TargetCompletedEvent event) {
+    /** Reads the event's reservation, locked, with {@code read}; null (logged) when the event names none or it does not exist. */
+    private <T> Uni<T> locked(TargetCompletedEvent event, LockedRead<T> read) {
         if (event.reservationId() == null || event.workspaceId() == null || event.mode() == null) {
             LOG.warnf("target.completed %s names no reservation, workspace or mode; nothing settled", event.eventId());
             return Uni.createFrom().nullItem();
         }
-        return reservations.findInTenantForUpdate(event.workspaceId(), event.mode(), event.reservationId())
+        return read.find(event.workspaceId(), event.mode(), event.reservationId())
                 .invoke(reservation -> {
                     if (reservation == null) {
                         LOG.warnf("target.completed %s: no reservation %s in %s/%s; nothing settled", event.eventId(),
@@ -158,5 +160,11 @@ public class ReservationSettlement {
             }
             return transitions.releaseReserved(reserved).replaceWithVoid();
         });
+    }
+
+    /** A repository read of one tenant's reservation, locked. */
+    @FunctionalInterface
+    private interface LockedRead<T> {
+        Uni<T> find(String workspaceId, Mode mode, String id);
     }
 }

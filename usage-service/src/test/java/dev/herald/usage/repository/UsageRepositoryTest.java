@@ -10,6 +10,7 @@ import dev.herald.common.wire.UsageReservation;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.model.ReservationEntity;
+import dev.herald.usage.support.UsageTestSupport;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -18,6 +19,9 @@ import io.quarkus.test.vertx.RunOnVertxContext;
 import io.quarkus.test.vertx.UniAsserter;
 import jakarta.inject.Inject;
 import io.smallrye.mutiny.Uni;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import org.hibernate.reactive.mutiny.Mutiny;
@@ -100,6 +104,37 @@ class UsageRepositoryTest {
         asserter.assertThat(() -> Panache.withSession(() -> reservations.findInTenantWithSubscription(planned, Mode.LIVE, "pub_unplanned")),
                 found -> assertThat(found).isNull());
         asserter.execute(() -> statistics.setStatisticsEnabled(false));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aReservationReadForUpdateWithItsSubscriptionLocksOnlyTheReservation(UniAsserter asserter) {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        asserter.execute(() -> Panache.withTransaction(() -> subscriptions.lockOrCreate(workspace, Mode.LIVE, NOW)
+                .chain(() -> reservations.persist(reservation(workspace, "pub_locked")))));
+        asserter.assertThat(() -> Panache.withTransaction(() -> reservations.findInTenantForUpdateWithSubscription(workspace, Mode.LIVE, "pub_locked")
+                        .map(found -> List.of(found.reservation().id, found.subscription().workspaceId,
+                                lockedElsewhere("select 1 from reservations where workspace_id = ? and id = ? for update nowait", workspace, "pub_locked"),
+                                lockedElsewhere("select 1 from subscriptions where workspace_id = ? and mode = 'live' for update nowait", workspace)))),
+                seen -> assertThat(seen).containsExactly("pub_locked", workspace, true, false));
+    }
+
+    /** Whether another connection finds the row locked (it asks without waiting). */
+    private static boolean lockedElsewhere(String sql, Object... parameters) {
+        try (Connection connection = UsageTestSupport.database(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.executeQuery().close();
+            return false;
+        } catch (SQLException e) {
+            if ("55P03".equals(e.getSQLState())) {
+                return true;
+            }
+            throw new AssertionError(e);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static ReservationEntity reservation(String workspace, String id) {
