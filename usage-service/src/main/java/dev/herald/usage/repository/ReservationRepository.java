@@ -40,10 +40,7 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
      * before every publication); null when there is no such reservation.
      */
     public Uni<WithSubscription> findInTenantWithSubscription(String workspaceId, Mode mode, String id) {
-        return Panache.getSession().flatMap(session -> session.createSelectionQuery(WITH_SUBSCRIPTION, Object[].class)
-                .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
-                .getSingleResultOrNull())
-                .map(ReservationRepository::withSubscription);
+        return withSubscription(workspaceId, mode, id, LockMode.NONE);
     }
 
     /**
@@ -51,11 +48,7 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
      * query: a settlement needs both before it locks the meters.
      */
     public Uni<WithSubscription> findInTenantForUpdateWithSubscription(String workspaceId, Mode mode, String id) {
-        return Panache.getSession().flatMap(session -> session.createSelectionQuery(WITH_SUBSCRIPTION, Object[].class)
-                .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
-                .setLockMode("r", LockMode.PESSIMISTIC_WRITE)
-                .getSingleResultOrNull())
-                .map(ReservationRepository::withSubscription);
+        return withSubscription(workspaceId, mode, id, LockMode.PESSIMISTIC_WRITE);
     }
 
     /** Those of {@code ids} that exist, in one query (a batch answers its replays without a query per item). */
@@ -72,7 +65,12 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
                 .withLock(LockModeType.PESSIMISTIC_WRITE).list();
     }
 
-    private static WithSubscription withSubscription(Object[] row) {
-        return row == null ? null : new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]);
+    /** The reservation and its subscription; {@code lock} applies to the reservation alone. */
+    private static Uni<WithSubscription> withSubscription(String workspaceId, Mode mode, String id, LockMode lock) {
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(WITH_SUBSCRIPTION, Object[].class)
+                        .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
+                        .setLockMode("r", lock)
+                        .getSingleResultOrNull())
+                .map(row -> row == null ? null : new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]));
     }
 }

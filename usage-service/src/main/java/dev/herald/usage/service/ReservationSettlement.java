@@ -9,6 +9,7 @@ import dev.herald.common.wire.UsageReservation;
 import dev.herald.usage.model.ReservationEntity;
 import dev.herald.usage.repository.ProcessedEventRepository;
 import dev.herald.usage.repository.ReservationRepository;
+import dev.herald.usage.repository.ReservationRepository.WithSubscription;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -78,8 +79,7 @@ public class ReservationSettlement {
     }
 
     private Uni<Void> consume(TargetCompletedEvent event) {
-        // The subscription comes with the locked reservation: consuming counts the units in its period of completion.
-        return locked(event, reservations::findInTenantForUpdateWithSubscription).flatMap(found -> {
+        return locked(event).flatMap(found -> {
             if (found == null) {
                 return Uni.createFrom().voidItem();
             }
@@ -98,10 +98,11 @@ public class ReservationSettlement {
     }
 
     private Uni<Void> release(TargetCompletedEvent event) {
-        return locked(event, reservations::findInTenantForUpdate).flatMap(reservation -> {
-            if (reservation == null) {
+        return locked(event).flatMap(found -> {
+            if (found == null) {
                 return Uni.createFrom().voidItem();
             }
+            ReservationEntity reservation = found.reservation();
             return switch (reservation.status) {
                 case UsageReservation.STATUS_RESERVED -> transitions.releaseReserved(List.of(reservation)).replaceWithVoid();
                 case UsageReservation.STATUS_RELEASED -> Uni.createFrom().voidItem();
@@ -114,15 +115,18 @@ public class ReservationSettlement {
         });
     }
 
-    /** Reads the event's reservation, locked, with {@code read}; null (logged) when the event names none or it does not exist. */
-    private <T> Uni<T> locked(TargetCompletedEvent event, LockedRead<T> read) {
+    /**
+     * The event's reservation, locked, with its tenant's subscription (consuming counts the units in the period of
+     * completion); null (logged) when the event names none or it does not exist.
+     */
+    private Uni<WithSubscription> locked(TargetCompletedEvent event) {
         if (event.reservationId() == null || event.workspaceId() == null || event.mode() == null) {
             LOG.warnf("target.completed %s names no reservation, workspace or mode; nothing settled", event.eventId());
             return Uni.createFrom().nullItem();
         }
-        return read.find(event.workspaceId(), event.mode(), event.reservationId())
-                .invoke(reservation -> {
-                    if (reservation == null) {
+        return reservations.findInTenantForUpdateWithSubscription(event.workspaceId(), event.mode(), event.reservationId())
+                .invoke(found -> {
+                    if (found == null) {
                         LOG.warnf("target.completed %s: no reservation %s in %s/%s; nothing settled", event.eventId(),
                                 event.reservationId(), event.workspaceId(), event.mode().wireName());
                     }
@@ -160,11 +164,5 @@ public class ReservationSettlement {
             }
             return transitions.releaseReserved(reserved).replaceWithVoid();
         });
-    }
-
-    /** A repository read of one tenant's reservation, locked. */
-    @FunctionalInterface
-    private interface LockedRead<T> {
-        Uni<T> find(String workspaceId, Mode mode, String id);
     }
 }
