@@ -37,6 +37,18 @@ public final class OutboxWriter {
         this.mapper = mapper;
     }
 
+    /**
+     * The event as a row stores it, for statements that write outbox rows themselves (on the Vert.x pool): bind it
+     * as text and cast it to jsonb, since a string bound to a jsonb parameter would be stored as a JSON string.
+     */
+    public String payload(Entry entry) {
+        try {
+            return mapper.writeValueAsString(entry.event());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("event " + entry.eventId() + " cannot be serialized", e);
+        }
+    }
+
     public Uni<Void> append(Mutiny.Session session, String eventId, String topic, String key, Object event) {
         return append(session, eventId, topic, key, event, TraceParents.current());
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.outbox.OutboxWriter;
+import dev.herald.common.persistence.SqlParameters;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.TargetError;

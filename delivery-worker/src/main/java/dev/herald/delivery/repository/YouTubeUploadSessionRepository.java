@@ -1,5 +1,6 @@
 package dev.herald.delivery.repository;
 
+import dev.herald.common.persistence.SqlParameters;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;

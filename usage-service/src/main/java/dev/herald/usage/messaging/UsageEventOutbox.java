@@ -13,6 +13,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.util.List;
 
 /** Records a reservation's change in the outbox, inside the transaction that made it. */
 @ApplicationScoped
@@ -26,9 +27,18 @@ public class UsageEventOutbox {
     }
 
     public Uni<Void> record(String type, String workspaceId, Mode mode, UsageReservation reservation) {
+        OutboxWriter.Entry entry = entry(type, workspaceId, mode, reservation);
+        return Panache.getSession().flatMap(session -> writer.appendAll(session, List.of(entry)));
+    }
+
+    /** The outbox row of a reservation's change, for a statement that writes it itself ({@link #payload}). */
+    public OutboxWriter.Entry entry(String type, String workspaceId, Mode mode, UsageReservation reservation) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         UsageEvent event = new UsageEvent(eventId, type, Timestamps.now(clock), workspaceId, mode, reservation);
-        return Panache.getSession().flatMap(session ->
-                writer.append(session, eventId, Topics.USAGE_RESERVED, UsageEvent.key(workspaceId, mode), event));
+        return new OutboxWriter.Entry(eventId, Topics.USAGE_RESERVED, UsageEvent.key(workspaceId, mode), event);
+    }
+
+    public String payload(OutboxWriter.Entry entry) {
+        return writer.payload(entry);
     }
 }

@@ -1,14 +1,19 @@
 package dev.herald.usage.service;
 
+import dev.herald.common.api.ApiException;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.UsageEvent;
+import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageReservation;
+import dev.herald.usage.catalog.Meter;
+import dev.herald.usage.messaging.UsageEventOutbox;
 import dev.herald.usage.model.ReservationEntity;
 import dev.herald.usage.model.UsageMeterEntity;
 import dev.herald.usage.repository.ReservationRepository;
+import dev.herald.usage.repository.ReservationStatements;
 import dev.herald.usage.repository.SubscriptionRepository;
 import dev.herald.usage.service.MeterLocks.MeterPeriod;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -49,15 +54,20 @@ public class ReservationBatchService {
     private final MeterLocks meterLocks;
     private final AccountCapacity capacity;
     private final ReservationService single;
+    private final ReservationStatements statements;
+    private final UsageEventOutbox events;
     private final Clock clock;
 
     public ReservationBatchService(ReservationRepository reservations, SubscriptionRepository subscriptions,
-                                   MeterLocks meterLocks, AccountCapacity capacity, ReservationService single, Clock clock) {
+                                   MeterLocks meterLocks, AccountCapacity capacity, ReservationService single,
+                                   ReservationStatements statements, UsageEventOutbox events, Clock clock) {
         this.reservations = reservations;
         this.subscriptions = subscriptions;
         this.meterLocks = meterLocks;
         this.capacity = capacity;
         this.single = single;
+        this.statements = statements;
+        this.events = events;
         this.clock = clock;
     }
 
@@ -70,11 +80,60 @@ public class ReservationBatchService {
      */
     public Uni<BatchOutcome> reserveAll(String workspaceId, Mode mode, List<ReservationRequest> items,
                                         boolean requireAccountCapacity) {
+        return Panache.withSession(() -> reserveOnOneMeter(workspaceId, mode, items, requireAccountCapacity))
+                .flatMap(admitted -> admitted != null ? Uni.createFrom().item(admitted) : reserveAllInTransaction(
+                        workspaceId, mode, items, requireAccountCapacity));
+    }
+
+    private Uni<BatchOutcome> reserveAllInTransaction(String workspaceId, Mode mode, List<ReservationRequest> items,
+                                                      boolean requireAccountCapacity) {
         return Panache.withTransaction(() -> reserveAllOnce(workspaceId, mode, items, requireAccountCapacity))
                 // A concurrent first call with one of these ids reserved on a meter row this batch does not lock,
                 // so only the unique key stopped it. Run again: that reservation now exists and is answered as such.
                 .onFailure(UniqueViolation::causedBy).recoverWithUni(() -> Panache.withTransaction(() ->
                         reserveAllOnce(workspaceId, mode, items, requireAccountCapacity)));
+    }
+
+    /**
+     * The common case, a new post, in one statement ({@link ReservationStatements#reserveOnOneMeter}): every item new
+     * and charging the same meter row (a post's targets share its scheduled time). Null when this path does not
+     * apply or did not admit: a replay (an id exists), another shape of batch, an allowance too small or a live
+     * workspace over its account capacity. The transactional path then answers, with a refusal's details read under
+     * the meter row's lock, and replays answered before any check.
+     */
+    private Uni<BatchOutcome> reserveOnOneMeter(String workspaceId, Mode mode, List<ReservationRequest> items,
+                                                boolean requireAccountCapacity) {
+        if (items.isEmpty() || items.stream().anyMatch(item -> item.meter() == Meter.MEDIA_BYTES)) {
+            return Uni.createFrom().nullItem();
+        }
+        Instant now = Timestamps.now(clock);
+        return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
+            SubscriptionState state = SubscriptionState.of(mode, row);
+            MeterPeriod key = keyOf(items.get(0), state, now);
+            if (items.stream().anyMatch(item -> !keyOf(item, state, now).equals(key))) {
+                return Uni.createFrom().nullItem();
+            }
+            Long limit = key.meter().limitIn(state.allowancesAt(at(items.get(0), now)));
+            List<ReservationEntity> created = new ArrayList<>(items.size());
+            List<OutboxWriter.Entry> announced = new ArrayList<>(items.size());
+            List<String> payloads = new ArrayList<>(items.size());
+            for (ReservationRequest item : items) {
+                ReservationEntity reservation = ReservationService.newReservation(workspaceId, mode, item, key.period(), now);
+                OutboxWriter.Entry entry = events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationService.toWire(reservation));
+                created.add(reservation);
+                announced.add(entry);
+                payloads.add(events.payload(entry));
+            }
+            // Over capacity, a replay is still answered as it is: the transactional path looks at the ids first.
+            Uni<Boolean> withinCapacity = !requireAccountCapacity ? Uni.createFrom().item(true)
+                    : capacity.require(workspaceId, mode, state, now).replaceWith(true)
+                            .onFailure(ApiException.class).recoverWithItem(false);
+            return withinCapacity
+                    .flatMap(within -> !within ? Uni.createFrom().item(false)
+                            : statements.reserveOnOneMeter(workspaceId, mode, key.meter(), key.period(), limit, created,
+                                    announced, payloads, now).onFailure(UniqueViolation::causedBy).recoverWithItem(false))
+                    .map(admitted -> admitted ? outcome(items, byId(created), true) : null);
+        });
     }
 
     private Uni<BatchOutcome> reserveAllOnce(String workspaceId, Mode mode, List<ReservationRequest> items,

@@ -380,6 +380,12 @@ public class ReservationService {
         return reservation;
     }
 
+    /** The reservation as it is once consumed in {@code period} at {@code now}; the entity itself is left as it is. */
+    static UsageReservation consumedWire(ReservationEntity reservation, UsagePeriod period, Instant now) {
+        return new UsageReservation(reservation.id, reservation.meter, reservation.units, UsageReservation.STATUS_CONSUMED,
+                new UsagePeriod(reservation.periodStart, reservation.periodEnd), period, reservation.createdAt, now);
+    }
+
     public static UsageReservation toWire(ReservationEntity reservation) {
         UsagePeriod consumedIn = reservation.consumedPeriodStart == null ? null
                 : new UsagePeriod(reservation.consumedPeriodStart, reservation.consumedPeriodEnd);

@@ -4,15 +4,25 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostFinalizedEvent;
 import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.events.Topics;
+import dev.herald.common.events.UsageEvent;
+import dev.herald.common.outbox.OutboxWriter;
+import dev.herald.common.persistence.UniqueViolation;
+import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageReservation;
+import dev.herald.usage.messaging.UsageEventOutbox;
 import dev.herald.usage.model.ReservationEntity;
 import dev.herald.usage.repository.ProcessedEventRepository;
 import dev.herald.usage.repository.ReservationRepository;
 import dev.herald.usage.repository.ReservationRepository.WithSubscription;
+import dev.herald.usage.repository.ReservationStatements;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -35,16 +45,61 @@ public class ReservationSettlement {
     private final ProcessedEventRepository processed;
     private final ReservationRepository reservations;
     private final ReservationService transitions;
+    private final ReservationStatements statements;
+    private final UsageEventOutbox events;
+    private final Clock clock;
 
     public ReservationSettlement(ProcessedEventRepository processed, ReservationRepository reservations,
-                                 ReservationService transitions) {
+                                 ReservationService transitions, ReservationStatements statements,
+                                 UsageEventOutbox events, Clock clock) {
         this.processed = processed;
         this.reservations = reservations;
         this.transitions = transitions;
+        this.statements = statements;
+        this.events = events;
+        this.clock = clock;
     }
 
-    @WithTransaction
     public Uni<Void> targetCompleted(TargetCompletedEvent event) {
+        Uni<Boolean> consumed = PostTarget.PUBLISHED.equals(event.status()) ? consumeInOneStatement(event)
+                : Uni.createFrom().item(false);
+        return consumed.flatMap(done -> done ? Uni.createFrom().voidItem()
+                : Panache.withTransaction(() -> settleInTransaction(event)));
+    }
+
+    /**
+     * The common case of a published target in one statement ({@link ReservationStatements#consumeInItsPeriod}): its
+     * reservation is reserved and the target completed in the reservation's own period. False when the reservation,
+     * read without a lock, is not like that, or is no longer when the statement runs (nothing is written then); the
+     * transaction settles the event as it finds it.
+     */
+    private Uni<Boolean> consumeInOneStatement(TargetCompletedEvent event) {
+        if (event.reservationId() == null || event.workspaceId() == null || event.mode() == null) {
+            return Uni.createFrom().item(false);
+        }
+        Instant now = Timestamps.now(clock);
+        Instant completedAt = event.completedAt() != null ? event.completedAt()
+                : event.occurredAt() != null ? event.occurredAt() : now;
+        return Panache.withSession(() -> reservations.findInTenantWithSubscription(event.workspaceId(), event.mode(),
+                event.reservationId())).flatMap(found -> {
+                    if (found == null || !UsageReservation.STATUS_RESERVED.equals(found.reservation().status)) {
+                        return Uni.createFrom().item(false);
+                    }
+                    ReservationEntity reservation = found.reservation();
+                    UsagePeriod reservedIn = new UsagePeriod(reservation.periodStart, reservation.periodEnd);
+                    if (!SubscriptionState.of(event.mode(), found.subscription()).periodAt(completedAt).equals(reservedIn)) {
+                        return Uni.createFrom().item(false);
+                    }
+                    OutboxWriter.Entry announced = events.entry(UsageEvent.CONSUMED, reservation.workspaceId, event.mode(),
+                            ReservationService.consumedWire(reservation, reservedIn, now));
+                    return statements.consumeInItsPeriod(reservation, now, event.eventId(), Topics.TARGET_COMPLETED,
+                                    announced, events.payload(announced))
+                            // The event's mark was written by a concurrent delivery of it: the transaction finds it.
+                            .onFailure(UniqueViolation::causedBy).recoverWithItem(false);
+                });
+    }
+
+    private Uni<Void> settleInTransaction(TargetCompletedEvent event) {
         return processed.markProcessed(event.eventId(), Topics.TARGET_COMPLETED).flatMap(fresh -> {
             if (!fresh) {
                 LOG.debugf("target.completed %s was applied before", event.eventId());

@@ -30,6 +30,8 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.hibernate.reactive.mutiny.Mutiny;
+import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,6 +55,8 @@ class DeliveryOutcomeEventsTest {
     MutableClock clock;
     @Inject
     ObjectMapper mapper;
+    @Inject
+    Mutiny.SessionFactory sessionFactory;
 
     private String workspace;
     private String post;
@@ -156,6 +160,33 @@ class DeliveryOutcomeEventsTest {
         assertThat(meter("used", APRIL)).isEqualTo(1);
         assertThat(events("usage.consumed")).isEqualTo(2);
         assertThat(count("select count(*) from processed_events where event_id = ?", published.eventId())).isEqualTo(1);
+    }
+
+    @Test
+    void aTargetPublishedInItsReservationsPeriodIsConsumedOnceWithoutAnEntityWrite() throws Exception {
+        reserveTargets(Mode.LIVE, "acc_1", "acc_2");
+        Statistics statistics = sessionFactory.getStatistics();
+        statistics.setStatisticsEnabled(true);
+        try {
+            long updated = statistics.getEntityUpdateCount();
+            TargetCompletedEvent published = completed(Mode.LIVE, "acc_1", PostTarget.PUBLISHED, NOW.plusSeconds(60));
+            publish(Topics.TARGET_COMPLETED, published);
+            publish(Topics.TARGET_COMPLETED, published);
+            publish(Topics.TARGET_COMPLETED, completed(Mode.LIVE, "acc_2", PostTarget.PUBLISHED, NOW.plusSeconds(120)));
+
+            awaitStatus(Mode.LIVE, "acc_2", UsageReservation.STATUS_CONSUMED);
+            as(workspace, Mode.LIVE).get("/internal/reservations/" + UsageReservation.publicationId(post, "acc_1")).then()
+                    .body("data.status", equalTo("consumed"))
+                    .body("data.consumed_period.start", equalTo(MARCH));
+            assertThat(meter("reserved", MARCH)).isZero();
+            assertThat(meter("used", MARCH)).isEqualTo(2);
+            assertThat(events("usage.consumed")).isEqualTo(2);
+            assertThat(count("select count(*) from processed_events where event_id = ?", published.eventId())).isEqualTo(1);
+            // Both were consumed by ReservationStatements' one statement; the duplicate found its mark.
+            assertThat(statistics.getEntityUpdateCount()).isEqualTo(updated);
+        } finally {
+            statistics.setStatisticsEnabled(false);
+        }
     }
 
     @Test

@@ -26,6 +26,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
+import org.hibernate.reactive.mutiny.Mutiny;
+import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,9 @@ class ReservationBatchResourceTest {
 
     @Inject
     MutableClock clock;
+
+    @Inject
+    Mutiny.SessionFactory sessionFactory;
 
     private String workspace;
 
@@ -255,6 +260,51 @@ class ReservationBatchResourceTest {
                 + "and period_start = cast(? as timestamptz)", workspace, MARCH)).isEqualTo(20);
         assertThat(reservations()).isEqualTo(30);
         assertThat(events()).isEqualTo(30);
+    }
+
+    @Test
+    void aNewPostsBatchIsOneStatementAndOtherBatchesTakeTheTransaction() throws Exception {
+        Statistics statistics = sessionFactory.getStatistics();
+        statistics.setStatisticsEnabled(true);
+        try {
+            long inserted = statistics.getEntityInsertCount();
+            post(Mode.LIVE, batch(true, item("pst_1-acc_1", 1, null), item("pst_1-acc_2", 1, null))).then().statusCode(201);
+            // Written by ReservationStatements, not by Hibernate.
+            assertThat(statistics.getEntityInsertCount()).isEqualTo(inserted);
+            assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(2);
+            assertThat(events()).isEqualTo(2);
+
+            // A replay, and a batch over two periods, are answered by the transaction.
+            post(Mode.LIVE, batch(true, item("pst_1-acc_1", 1, null), item("pst_1-acc_2", 1, null))).then().statusCode(200);
+            post(Mode.LIVE, batch(true, item("pst_2-acc_1", 1, null), item("pst_2-acc_2", 1, IN_APRIL))).then().statusCode(201);
+            assertThat(statistics.getEntityInsertCount()).isEqualTo(inserted + 2);
+            assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(3);
+            assertThat(reserved(Mode.LIVE, APRIL)).isEqualTo(1);
+            assertThat(events()).isEqualTo(4);
+        } finally {
+            statistics.setStatisticsEnabled(false);
+        }
+    }
+
+    @Test
+    void concurrentFirstChargesOfAPeriodNeverReserveBeyondTheAllowance() throws Exception {
+        // Thirty posts of two destinations each, all in April, whose meter row does not exist yet: the free plan's
+        // twenty publications hold ten of them.
+        List<String> bodies = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            bodies.add(batch(false, item("first-" + i + "-a", 1, IN_APRIL), item("first-" + i + "-b", 1, IN_APRIL)));
+        }
+        List<Integer> statuses = race(bodies);
+        assertThat(statuses).containsOnly(201, 429);
+        assertThat(statuses).filteredOn(status -> status == 201).hasSize(10);
+        assertThat(reserved(Mode.LIVE, APRIL)).isEqualTo(20);
+        assertThat(reservations()).isEqualTo(20);
+        assertThat(events()).isEqualTo(20);
+        post(Mode.LIVE, batch(false, item("first-late", 1, IN_APRIL))).then().statusCode(429)
+                .body("error.code", equalTo("usage_limit_exceeded"))
+                .body("error.details.used", equalTo(0))
+                .body("error.details.reserved", equalTo(20))
+                .body("error.details.remaining", equalTo(0));
     }
 
     @Test

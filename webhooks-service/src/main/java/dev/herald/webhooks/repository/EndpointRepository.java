@@ -1,9 +1,10 @@
 package dev.herald.webhooks.repository;
 
-import static dev.herald.webhooks.repository.SqlParameters.instant;
+import static dev.herald.common.persistence.SqlParameters.instant;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.persistence.SqlParameters;
 import dev.herald.webhooks.model.WebhookEndpoint;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -3,6 +3,7 @@ package dev.herald.webhooks.repository;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.persistence.SqlParameters;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.webhooks.model.ClaimedDelivery;
 import dev.herald.webhooks.model.WebhookDelivery;

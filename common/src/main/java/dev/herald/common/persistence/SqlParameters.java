@@ -1,4 +1,4 @@
-package dev.herald.webhooks.repository;
+package dev.herald.common.persistence;
 
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -7,11 +7,11 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
 /** Statement parameters as the reactive client binds them (nulls allowed; instants as UTC timestamptz), and back. */
-final class SqlParameters {
+public final class SqlParameters {
     private SqlParameters() {
     }
 
-    static Tuple of(Object... values) {
+    public static Tuple of(Object... values) {
         Tuple tuple = Tuple.tuple();
         for (Object value : values) {
             tuple.addValue(value instanceof Instant instant ? offset(instant) : value);
@@ -19,11 +19,11 @@ final class SqlParameters {
         return tuple;
     }
 
-    static OffsetDateTime offset(Instant instant) {
+    public static OffsetDateTime offset(Instant instant) {
         return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    static OffsetDateTime[] offsets(Instant[] instants) {
+    public static OffsetDateTime[] offsets(Instant[] instants) {
         OffsetDateTime[] values = new OffsetDateTime[instants.length];
         for (int i = 0; i < instants.length; i++) {
             values[i] = offset(instants[i]);
@@ -31,7 +31,7 @@ final class SqlParameters {
         return values;
     }
 
-    static Instant instant(Row row, String column) {
+    public static Instant instant(Row row, String column) {
         OffsetDateTime value = row.getOffsetDateTime(column);
         return value == null ? null : value.toInstant();
     }
