@@ -56,9 +56,19 @@ public class PostEventOutbox {
 
     /** The same, in the trace {@code traceParent} names (a delivery outcome's). */
     public Uni<Void> finalized(String workspaceId, Mode mode, Post post, String traceParent) {
+        OutboxWriter.Entry entry = finalizedEntry(workspaceId, mode, post, traceParent);
+        return Panache.getSession().flatMap(session -> writer.appendAll(session, List.of(entry)));
+    }
+
+    /** The outbox row of {@code post.finalized}, for a statement that writes it itself ({@link #payload}). */
+    public OutboxWriter.Entry finalizedEntry(String workspaceId, Mode mode, Post post, String traceParent) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         PostFinalizedEvent event = new PostFinalizedEvent(eventId, PostFinalizedEvent.typeFor(post.status()),
                 Timestamps.now(clock), workspaceId, mode, post);
-        return Panache.getSession().flatMap(session -> writer.append(session, eventId, Topics.POST_FINALIZED, post.id(), event, traceParent));
+        return new OutboxWriter.Entry(eventId, Topics.POST_FINALIZED, post.id(), event, traceParent);
+    }
+
+    public String payload(OutboxWriter.Entry entry) {
+        return writer.payload(entry);
     }
 }

@@ -4,6 +4,8 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
 import dev.herald.common.wire.Post;
 import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
@@ -11,6 +13,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.hibernate.LockMode;
@@ -21,6 +24,27 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
 
     public Uni<PostEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+    }
+
+    /** A post and its targets in request order. */
+    public record WithTargets(PostEntity post, List<PostTargetEntity> targets) {
+    }
+
+    /** The post with its targets, in one query; null when there is no such post (or it has no targets). */
+    public Uni<WithTargets> findWithTargets(String id) {
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(
+                        "select p, t from PostEntity p join PostTargetEntity t on t.postId = p.id where p.id = :id order by t.position",
+                        Object[].class)
+                .setParameter("id", id)
+                .getResultList())
+                .map(rows -> {
+                    if (rows.isEmpty()) {
+                        return null;
+                    }
+                    List<PostTargetEntity> targets = new ArrayList<>(rows.size());
+                    rows.forEach(row -> targets.add((PostTargetEntity) row[1]));
+                    return new WithTargets((PostEntity) rows.get(0)[0], targets);
+                });
     }
 
     /** The same, locked for the rest of the transaction. */

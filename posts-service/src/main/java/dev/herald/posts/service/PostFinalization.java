@@ -2,10 +2,12 @@ package dev.herald.posts.service;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.posts.messaging.PostEventOutbox;
+import dev.herald.posts.model.CommentEntity;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.repository.CommentRepository;
@@ -13,6 +15,7 @@ import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import dev.herald.posts.repository.ProcessedEventRepository;
 import dev.herald.posts.repository.ProfileHoldReleaseRepository;
+import dev.herald.posts.repository.TargetOutcomeStatements;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,11 +43,13 @@ public class PostFinalization {
     private final PostViews views;
     private final PostDispatcher dispatcher;
     private final CommentRepository comments;
+    private final TargetOutcomeStatements outcomes;
     private final Clock clock;
 
     public PostFinalization(PostRepository posts, PostTargetRepository targets, ProcessedEventRepository processed,
                             ProfileHoldReleaseRepository holdReleases, PostEventOutbox events, PostViews views,
-                            PostDispatcher dispatcher, CommentRepository comments, Clock clock) {
+                            PostDispatcher dispatcher, CommentRepository comments, TargetOutcomeStatements outcomes,
+                            Clock clock) {
         this.posts = posts;
         this.targets = targets;
         this.processed = processed;
@@ -53,6 +58,7 @@ public class PostFinalization {
         this.views = views;
         this.dispatcher = dispatcher;
         this.comments = comments;
+        this.outcomes = outcomes;
         this.clock = clock;
     }
 
@@ -61,16 +67,64 @@ public class PostFinalization {
      * accepted the post, through delivery): a {@code post.finalized} it causes carries it on to webhooks-service.
      */
     public Uni<Void> apply(TargetCompletedEvent event, String traceParent) {
-        return Panache.withTransaction(() -> processed.markProcessed(event.eventId()).flatMap(first -> {
-            if (!first) {
-                return Uni.createFrom().item(false);
+        return applyInOneStatement(event, traceParent)
+                .flatMap(finalized -> finalized != null ? Uni.createFrom().item(finalized)
+                        : Panache.withTransaction(() -> processed.markProcessed(event.eventId()).flatMap(first -> {
+                            if (!first) {
+                                return Uni.createFrom().item(false);
+                            }
+                            return settle(event, traceParent);
+                        })))
+                .invoke(finalized -> {
+                    if (finalized) {
+                        dispatcher.eventsWritten();
+                    }
+                }).replaceWithVoid();
+    }
+
+    /**
+     * The common case in one statement ({@link TargetOutcomeStatements}): the post and its targets are read without a
+     * lock, the outcome and what follows from it are worked out here, and the statement writes them if the post is
+     * still as read. True when the post became final, false when not; null when the statement did not apply (an
+     * outcome the transaction must judge and log, a redelivery, or a post that changed since it was read). The
+     * transaction then applies the event as it finds it.
+     */
+    private Uni<Boolean> applyInOneStatement(TargetCompletedEvent event, String traceParent) {
+        if (event.status() == null || !OUTCOMES.contains(event.status())) {
+            return Uni.createFrom().nullItem();
+        }
+        return Panache.withSession(() -> posts.findWithTargets(event.postId())).flatMap(found -> {
+            if (found == null || !found.post().workspaceId.equals(event.workspaceId())
+                    || !found.post().mode.equals(event.mode().wireName())) {
+                return Uni.createFrom().nullItem();
             }
-            return settle(event, traceParent);
-        })).invoke(finalized -> {
-            if (finalized) {
-                dispatcher.eventsWritten();
+            PostEntity post = found.post();
+            List<PostTargetEntity> rows = found.targets();
+            PostTargetEntity target = rows.stream().filter(row -> row.accountId.equals(event.accountId())).findFirst().orElse(null);
+            if (target == null || target.isFinal()) {
+                return Uni.createFrom().nullItem();
             }
-        }).replaceWithVoid();
+            // The session is closed: these entities are changed in memory only, to work out the new state.
+            Instant readUpdatedAt = post.updatedAt;
+            String readStatus = post.status;
+            String readTargetStatus = target.status;
+            Instant now = Timestamps.now(clock);
+            takeOutcome(post, target, event, now);
+            String finalStatus = finalStatus(rows);
+            OutboxWriter.Entry finalized = null;
+            String payload = null;
+            List<String> holds = List.of();
+            if (finalStatus != null) {
+                post.status = finalStatus;
+                post.finalizedAt = now;
+                finalized = events.finalizedEntry(post.workspaceId, event.mode(), views.toWire(post, rows), traceParent);
+                payload = events.payload(finalized);
+                holds = List.copyOf(PostService.profileIds(rows));
+            }
+            TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(post, readUpdatedAt, readStatus,
+                    target, readTargetStatus, event.eventId(), simulatedComments(post, target), finalized, payload, holds);
+            return outcomes.apply(outcome).map(applied -> applied ? finalStatus != null : null);
+        });
     }
 
     /** True when this outcome made the post final. */
@@ -102,26 +156,31 @@ public class PostFinalization {
                     return Uni.createFrom().item(false);
                 }
                 Instant now = Timestamps.now(clock);
-                target.status = event.status();
-                target.attempts = Math.max(target.attempts, event.attempts());
-                target.providerPostId = event.providerPostId();
-                target.url = event.url();
-                target.error = event.error() == null ? null : views.json(event.error());
-                target.completedAt = PostTarget.UNCERTAIN.equals(event.status()) ? null : event.completedAt();
-                target.updatedAt = now;
-                post.updatedAt = now;
-                return simulatedAudience(post, target).chain(() -> finalizeIfDone(post, rows, now, traceParent));
+                takeOutcome(post, target, event, now);
+                return comments.insertAll(simulatedComments(post, target))
+                        .chain(() -> finalizeIfDone(post, rows, now, traceParent));
             });
         });
     }
 
+    private void takeOutcome(PostEntity post, PostTargetEntity target, TargetCompletedEvent event, Instant now) {
+        target.status = event.status();
+        target.attempts = Math.max(target.attempts, event.attempts());
+        target.providerPostId = event.providerPostId();
+        target.url = event.url();
+        target.error = event.error() == null ? null : views.json(event.error());
+        target.completedAt = PostTarget.UNCERTAIN.equals(event.status()) ? null : event.completedAt();
+        target.updatedAt = now;
+        post.updatedAt = now;
+    }
+
     /** A test target that published receives its simulated comments, as a real one would receive real ones. */
-    private Uni<Void> simulatedAudience(PostEntity post, PostTargetEntity target) {
+    private static List<CommentEntity> simulatedComments(PostEntity post, PostTargetEntity target) {
         if (!Mode.TEST.wireName().equals(post.mode) || !PostTarget.PUBLISHED.equals(target.status)) {
-            return Uni.createFrom().voidItem();
+            return List.of();
         }
         Instant publishedAt = target.completedAt == null ? target.updatedAt : target.completedAt;
-        return comments.insertAll(SandboxComments.forPublished(post.workspaceId, post.mode, target, publishedAt));
+        return SandboxComments.forPublished(post.workspaceId, post.mode, target, publishedAt);
     }
 
     /** The post's final status and {@code post.finalized}, once every target is final; true when that happened. */

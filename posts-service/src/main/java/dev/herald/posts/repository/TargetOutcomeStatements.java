@@ -1,0 +1,119 @@
+package dev.herald.posts.repository;
+
+import dev.herald.common.outbox.OutboxWriter;
+import dev.herald.common.persistence.SqlParameters;
+import dev.herald.posts.model.CommentEntity;
+import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A delivery outcome applied in one statement on the Vert.x pool, against the post and target as they were read
+ * without a lock: the target's outcome, the post's new state (final or not), the event's processed mark, a test
+ * target's simulated comments, and once the post is final its {@code post.finalized} event and profile-hold
+ * releases. A single statement is its own transaction: no BEGIN and COMMIT round trips, no Hibernate flush.
+ */
+@ApplicationScoped
+public class TargetOutcomeStatements {
+    private final Pool pool;
+
+    public TargetOutcomeStatements(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * What one outcome changes. {@code post} and {@code target} carry their new state; {@code readUpdatedAt},
+     * {@code readStatus} and {@code readTargetStatus} are what the read saw. Every change of a post's targets
+     * (dispatch, outcome, cancellation) also moves the post's {@code updated_at}, so an unchanged post row means
+     * unchanged targets. {@code finalized} (with its {@code payload}) and {@code holdsOf} only when the post became
+     * final.
+     */
+    public record Outcome(PostEntity post, Instant readUpdatedAt, String readStatus, PostTargetEntity target,
+                          String readTargetStatus, String eventId, List<CommentEntity> comments,
+                          OutboxWriter.Entry finalized, String payload, List<String> holdsOf) {
+    }
+
+    /**
+     * Writes the outcome if the post is still as read and the event was not applied before; false otherwise, and
+     * then nothing is written. The post's row is locked first, as in the transactional path.
+     */
+    public Uni<Boolean> apply(Outcome outcome) {
+        PostEntity post = outcome.post();
+        PostTargetEntity target = outcome.target();
+        OutboxWriter.Entry finalized = outcome.finalized();
+        Tuple parameters = SqlParameters.of(post.id, target.accountId, post.updatedAt, post.status, post.finalizedAt,
+                outcome.readUpdatedAt(), outcome.readStatus(), outcome.readTargetStatus(), outcome.eventId(),
+                target.status, target.attempts, target.providerPostId, target.url, target.error, target.completedAt,
+                finalized == null ? null : finalized.eventId(), finalized == null ? null : finalized.topic(),
+                finalized == null ? null : finalized.key(), outcome.payload(),
+                finalized == null ? null : finalized.traceParent(),
+                outcome.holdsOf().toArray(String[]::new), post.workspaceId, post.mode);
+        addComments(parameters, outcome.comments());
+        return pool.preparedQuery("""
+                        with post as (
+                            update posts set updated_at = $3, status = $4, finalized_at = $5
+                            where id = $1 and updated_at = $6 and status = $7
+                                and exists (select 1 from post_targets where post_id = $1 and account_id = $2 and status = $8)
+                                and not exists (select 1 from processed_events where event_id = $9)
+                            returning id),
+                        target as (
+                            update post_targets t set status = $10, attempts = $11, provider_post_id = $12, url = $13,
+                                error = $14::text::jsonb, completed_at = $15, updated_at = $3
+                            from post where t.post_id = post.id and t.account_id = $2 and t.status = $8
+                            returning t.post_id),
+                        marked as (
+                            insert into processed_events (event_id) select $9 from target),
+                        finalized as (
+                            insert into outbox (event_id, topic, message_key, payload, trace_parent)
+                            select $16, $17, $18, $19::text::jsonb, $20 from target where $16::text is not null),
+                        held as (
+                            insert into profile_hold_releases (profile_id, post_id, workspace_id, mode)
+                            select h.profile_id, $1, $22, $23 from target, unnest($21::text[]) as h(profile_id)
+                            on conflict do nothing),
+                        audience as (
+                            insert into comments (id, workspace_id, mode, account_id, post_id, platform, parent_id, text,
+                                author_name, author_username, from_account, created_at, provider_comment_id)
+                            select c.id, $22, $23, $2, $1, c.platform, c.parent_id, c.text, c.author_name, c.author_username,
+                                c.from_account, c.created_at, c.provider_comment_id
+                            from target, unnest($24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[],
+                                $30::boolean[], $31::timestamptz[], $32::text[])
+                                as c(id, platform, parent_id, text, author_name, author_username, from_account, created_at,
+                                    provider_comment_id))
+                        select count(*) as applied from target""")
+                .execute(parameters)
+                .map(rows -> rows.iterator().next().getLong("applied") > 0);
+    }
+
+    private static void addComments(Tuple parameters, List<CommentEntity> comments) {
+        int count = comments.size();
+        String[] ids = new String[count];
+        String[] platforms = new String[count];
+        String[] parents = new String[count];
+        String[] texts = new String[count];
+        String[] authorNames = new String[count];
+        String[] authorUsernames = new String[count];
+        Boolean[] fromAccount = new Boolean[count];
+        Instant[] createdAt = new Instant[count];
+        String[] providerIds = new String[count];
+        for (int i = 0; i < count; i++) {
+            CommentEntity comment = comments.get(i);
+            ids[i] = comment.id;
+            platforms[i] = comment.platform;
+            parents[i] = comment.parentId;
+            texts[i] = comment.text;
+            authorNames[i] = comment.authorName;
+            authorUsernames[i] = comment.authorUsername;
+            fromAccount[i] = comment.fromAccount;
+            createdAt[i] = comment.createdAt;
+            providerIds[i] = comment.providerCommentId;
+        }
+        parameters.addValue(ids).addValue(platforms).addValue(parents).addValue(texts).addValue(authorNames)
+                .addValue(authorUsernames).addValue(fromAccount).addValue(SqlParameters.offsets(createdAt))
+                .addValue(providerIds);
+    }
+}

@@ -1,0 +1,162 @@
+package dev.herald.posts.repository;
+
+import static dev.herald.posts.support.PostsTestSupport.count;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.outbox.OutboxWriter;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.posts.model.CommentEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.support.FakeUpstreams;
+import dev.herald.posts.support.PostsTestSupport;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.vertx.RunOnVertxContext;
+import io.quarkus.test.vertx.UniAsserter;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+        restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
+class TargetOutcomeStatementsTest {
+    @Inject
+    PostRepository posts;
+
+    @Inject
+    TargetOutcomeStatements statements;
+
+    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+
+    /** A check that reads the database over JDBC. */
+    private interface Check {
+        void run() throws Exception;
+    }
+
+    private static Runnable unchecked(Check check) {
+        return () -> {
+            try {
+                check.run();
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+    }
+
+    /**
+     * Reads the post and works out {@code account}'s outcome as the finalization does, claiming it was read with the
+     * post at {@code readUpdatedAt} (null: as read now); {@code finalStatus} non-null makes the post final.
+     */
+    private Uni<Boolean> apply(String post, Instant readUpdatedAt, String account, String status, String eventId,
+                               String finalStatus) {
+        return Panache.withSession(() -> posts.findWithTargets(post)).flatMap(read -> {
+            PostTargetEntity target = read.targets().stream().filter(row -> row.accountId.equals(account)).findFirst().orElseThrow();
+            Instant seen = readUpdatedAt != null ? readUpdatedAt : read.post().updatedAt;
+            String readStatus = read.post().status;
+            String readTargetStatus = target.status;
+            Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+            target.status = status;
+            target.attempts = 1;
+            target.providerPostId = PostTarget.PUBLISHED.equals(status) ? "li_" + account : null;
+            target.completedAt = now;
+            target.updatedAt = now;
+            read.post().updatedAt = now;
+            OutboxWriter.Entry finalized = null;
+            String payload = null;
+            List<String> holds = List.of();
+            if (finalStatus != null) {
+                read.post().status = finalStatus;
+                read.post().finalizedAt = now;
+                finalized = new OutboxWriter.Entry(ResourceIds.newId(IdPrefix.EVENT), "post.finalized", post, Map.of(), null);
+                payload = "{\"type\":\"post." + finalStatus + "\"}";
+                holds = List.of("prf_" + post);
+            }
+            List<CommentEntity> comments = PostTarget.PUBLISHED.equals(status) ? List.of(comment(post, account, now)) : List.of();
+            return statements.apply(new TargetOutcomeStatements.Outcome(read.post(), seen, readStatus, target,
+                    readTargetStatus, eventId, comments, finalized, payload, holds));
+        });
+    }
+
+    private CommentEntity comment(String post, String account, Instant now) {
+        CommentEntity comment = new CommentEntity();
+        comment.id = "cmt_" + ResourceIds.newId(IdPrefix.EVENT);
+        comment.platform = "linkedin";
+        comment.text = "Congrats!";
+        comment.authorName = "Ada";
+        comment.authorUsername = "ada";
+        comment.createdAt = now;
+        return comment;
+    }
+
+    private static long targets(String post, String status) throws Exception {
+        return count("select count(*) from post_targets where post_id = ? and status = ?", post, status);
+    }
+
+    @Test
+    @RunOnVertxContext
+    void anOutcomeIsWrittenWholeWhileThePostIsAsReadAndNotAtAllOnceItChanged(UniAsserter asserter) throws Exception {
+        String post = PostsTestSupport.insertPost(workspace, "test", Post.PUBLISHING);
+        PostsTestSupport.insertTarget(post, 0, "acc_1", "linkedin", PostTarget.PUBLISHING, null, 0);
+        PostsTestSupport.insertTarget(post, 1, "acc_2", "linkedin", PostTarget.PUBLISHING, null, 0);
+        Instant[] firstRead = new Instant[1];
+        asserter.assertThat(() -> Panache.withSession(() -> posts.findWithTargets(post)), read -> {
+            assertThat(read.post().id).isEqualTo(post);
+            assertThat(read.targets()).extracting(target -> target.accountId).containsExactly("acc_1", "acc_2");
+            firstRead[0] = read.post().updatedAt;
+        });
+        String published = ResourceIds.newId(IdPrefix.EVENT);
+        asserter.assertThat(() -> apply(post, null, "acc_1", PostTarget.PUBLISHED, published, null),
+                applied -> assertThat(applied).isTrue());
+        asserter.execute(unchecked(() -> {
+            assertThat(targets(post, PostTarget.PUBLISHED)).isEqualTo(1);
+            assertThat(count("select count(*) from posts where id = ? and status = 'publishing' and updated_at > ?",
+                    post, java.sql.Timestamp.from(firstRead[0]))).isEqualTo(1);
+            assertThat(count("select count(*) from processed_events where event_id = ?", published)).isEqualTo(1);
+            assertThat(count("select count(*) from comments where post_id = ? and account_id = 'acc_1' and workspace_id = ?",
+                    post, workspace)).isEqualTo(1);
+            assertThat(count("select count(*) from outbox where message_key = ?", post)).isZero();
+        }));
+
+        // The other target's outcome worked out from the first read: the post moved since, so nothing is written.
+        String failed = ResourceIds.newId(IdPrefix.EVENT);
+        asserter.assertThat(() -> apply(post, firstRead[0], "acc_2", PostTarget.FAILED, failed, Post.PARTIALLY_FAILED),
+                applied -> assertThat(applied).isFalse());
+        // The first event again, from a fresh read: it was applied before.
+        asserter.assertThat(() -> apply(post, null, "acc_2", PostTarget.FAILED, published, Post.PARTIALLY_FAILED),
+                applied -> assertThat(applied).isFalse());
+        asserter.execute(unchecked(() -> {
+            assertThat(targets(post, PostTarget.PUBLISHING)).isEqualTo(1);
+            assertThat(count("select count(*) from processed_events where event_id = ?", failed)).isZero();
+            assertThat(count("select count(*) from outbox where message_key = ?", post)).isZero();
+            assertThat(count("select count(*) from profile_hold_releases where post_id = ?", post)).isZero();
+        }));
+
+        // From a fresh read it applies, and the post becomes final with its event and hold release.
+        asserter.assertThat(() -> apply(post, null, "acc_2", PostTarget.FAILED, failed, Post.PARTIALLY_FAILED),
+                applied -> assertThat(applied).isTrue());
+        asserter.execute(unchecked(() -> {
+            assertThat(targets(post, PostTarget.FAILED)).isEqualTo(1);
+            assertThat(count("select count(*) from posts where id = ? and status = 'partially_failed' and finalized_at is not null",
+                    post)).isEqualTo(1);
+            assertThat(count("select count(*) from outbox where message_key = ? and payload->>'type' = 'post.partially_failed'",
+                    post)).isEqualTo(1);
+            assertThat(count("select count(*) from profile_hold_releases where post_id = ? and profile_id = ?", post,
+                    "prf_" + post)).isEqualTo(1);
+            assertThat(count("select count(*) from comments where post_id = ?", post)).isEqualTo(1);
+        }));
+    }
+}
