@@ -40,13 +40,17 @@ public class PostEventOutbox {
     public Uni<Void> accepted(List<Handover> handovers) {
         List<OutboxWriter.Entry> entries = new ArrayList<>(handovers.size());
         for (Handover handover : handovers) {
-            String eventId = ResourceIds.newId(IdPrefix.EVENT);
-            PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
-                    handover.workspaceId(), handover.post().mode(), handover.post(), handover.deliveries());
-            entries.add(new OutboxWriter.Entry(eventId, Topics.POST_ACCEPTED, handover.post().id(), event,
-                    handover.traceParent()));
+            entries.add(acceptedEntry(handover));
         }
         return Panache.getSession().flatMap(session -> writer.appendAll(session, entries));
+    }
+
+    /** The outbox row of {@code post.accepted}, for a statement that writes it itself ({@link #payload}). */
+    public OutboxWriter.Entry acceptedEntry(Handover handover) {
+        String eventId = ResourceIds.newId(IdPrefix.EVENT);
+        PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
+                handover.workspaceId(), handover.post().mode(), handover.post(), handover.deliveries());
+        return new OutboxWriter.Entry(eventId, Topics.POST_ACCEPTED, handover.post().id(), event, handover.traceParent());
     }
 
     /** The post reached a final status (published, partially failed, failed or canceled) in the current request. */

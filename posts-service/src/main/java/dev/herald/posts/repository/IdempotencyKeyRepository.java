@@ -2,7 +2,6 @@ package dev.herald.posts.repository;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.posts.repository.UnfinishedAcceptanceRepository.UnfinishedAcceptance;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -80,26 +79,6 @@ public class IdempotencyKeyRepository {
                         where workspace_id = $1 and mode = $2 and key = $3 and claim_token = $4 and state = 'in_flight'""")
                 .execute(Tuple.of(workspaceId, mode.wireName(), key, claimToken))
                 .replaceWithVoid();
-    }
-
-    /**
-     * Inside the accepting transaction: the claim becomes the stored answer. False when the claim was lost
-     * (it expired and another request took the key over), in which case the transaction must not commit.
-     */
-    public Uni<Boolean> complete(String workspaceId, Mode mode, String key, String claimToken, String postId,
-                                 String response, Instant expiresAt) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery("""
-                        update idempotency_keys set state = 'completed', post_id = ?5, response = ?6, expires_at = ?7
-                        where workspace_id = ?1 and mode = ?2 and key = ?3 and claim_token = ?4 and state = 'in_flight'""")
-                .setParameter(1, workspaceId)
-                .setParameter(2, mode.wireName())
-                .setParameter(3, key)
-                .setParameter(4, claimToken)
-                .setParameter(5, postId)
-                .setParameter(6, response)
-                .setParameter(7, expiresAt)
-                .executeUpdate()
-                .map(updated -> updated == 1));
     }
 
     /** Forgets keys past their retention; the number removed. */

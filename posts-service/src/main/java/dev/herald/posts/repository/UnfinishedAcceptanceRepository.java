@@ -1,7 +1,6 @@
 package dev.herald.posts.repository;
 
 import dev.herald.common.auth.Mode;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -33,18 +32,6 @@ public class UnfinishedAcceptanceRepository {
     /** What one acceptance took, or is about to take. */
     public record UnfinishedAcceptance(String postId, String workspaceId, Mode mode, String idempotencyKey,
                                        String claimToken, List<String> reservationIds, List<String> profileIds) {
-    }
-
-    /**
-     * Inside the transaction that commits the post, before the Idempotency-Key is completed: the row is locked in
-     * the same order as {@link #abandonStale} locks it, so the two never deadlock.
-     */
-    public Uni<Void> finishInTransaction(String postId) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "delete from unfinished_acceptances where post_id = ?1")
-                .setParameter(1, postId)
-                .executeUpdate()
-                .replaceWithVoid());
     }
 
     /** Once everything the acceptance took was given back. */

@@ -7,6 +7,7 @@ import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.paging.CursorCodec;
 import dev.herald.common.paging.CursorPosition;
 import dev.herald.common.paging.CursorScope;
@@ -25,6 +26,7 @@ import dev.herald.posts.config.PostsConfig;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.repository.AcceptanceStatements;
 import dev.herald.posts.repository.IdempotencyKeyRepository;
 import dev.herald.posts.repository.PostFilters;
 import dev.herald.posts.repository.PostRepository;
@@ -69,6 +71,7 @@ public class PostService {
     private final UsageClient usage;
     private final ProfilesClient profiles;
     private final PostEventOutbox events;
+    private final AcceptanceStatements acceptanceStatements;
     private final PostDispatcher dispatcher;
     private final PostViews views;
     private final CursorCodec cursors;
@@ -77,7 +80,8 @@ public class PostService {
 
     public PostService(PostRepository posts, PostTargetRepository targets, IdempotencyKeyRepository idempotencyKeys,
                        ProfileHoldReleaseRepository holdReleases, UnfinishedAcceptanceRepository acceptances,
-                       AccountsClient accounts, UsageClient usage, ProfilesClient profiles, PostEventOutbox events, PostDispatcher dispatcher, PostViews views,
+                       AccountsClient accounts, UsageClient usage, ProfilesClient profiles, PostEventOutbox events,
+                       AcceptanceStatements acceptanceStatements, PostDispatcher dispatcher, PostViews views,
                        CursorCodec cursors, PostsConfig config, Clock clock) {
         this.posts = posts;
         this.targets = targets;
@@ -88,6 +92,7 @@ public class PostService {
         this.usage = usage;
         this.profiles = profiles;
         this.events = events;
+        this.acceptanceStatements = acceptanceStatements;
         this.dispatcher = dispatcher;
         this.views = views;
         this.cursors = cursors;
@@ -208,9 +213,9 @@ public class PostService {
     }
 
     /**
-     * The post, its targets and the key's stored answer, in one transaction. A post due now is handed to delivery in
-     * the same transaction (publishing, with its {@code post.accepted} event); the dispatcher only releases scheduled
-     * posts. The answer, stored for replays, is the post as accepted: queued.
+     * The post, its targets and the key's stored answer, in one statement ({@link AcceptanceStatements}). A post due
+     * now is handed to delivery by the same statement (publishing, with its {@code post.accepted} event); the
+     * dispatcher only releases scheduled posts. The answer, stored for replays, is the post as accepted: queued.
      */
     private Uni<Post> persist(AcceptedPost accepted, String idempotencyKey, String claimToken) {
         PostEntity post = accepted.post();
@@ -218,19 +223,19 @@ public class PostService {
         String response = views.json(DataEnvelope.of(wire));
         PostEventOutbox.Handover handover = post.scheduledAt == null
                 ? dispatcher.handOver(post, accepted.targets(), post.createdAt) : null;
-        return Panache.withTransaction(() -> acceptances.finishInTransaction(post.id)
-                .chain(() -> posts.persist(post))
-                .chain(() -> targets.persist(accepted.targets()))
-                .chain(() -> handover == null ? Uni.createFrom().voidItem() : events.accepted(List.of(handover)))
-                .chain(() -> idempotencyKeys.complete(post.workspaceId, accepted.mode(), idempotencyKey,
-                        claimToken, post.id, response, post.createdAt.plus(config.idempotencyRetention())))
-                .map(completed -> {
-                    if (!completed) {
-                        // Our claim expired and another request took the key: that one answers, this one must not commit.
+        OutboxWriter.Entry handedOver = handover == null ? null : events.acceptedEntry(handover);
+        AcceptanceStatements.CompletedKey key = new AcceptanceStatements.CompletedKey(idempotencyKey, claimToken, response,
+                post.createdAt.plus(config.idempotencyRetention()));
+        return acceptanceStatements.commit(post, accepted.targets(), accepted.mode(), key, handedOver,
+                        handedOver == null ? null : events.payload(handedOver))
+                .map(committed -> {
+                    if (!committed) {
+                        // Our claim expired and another request took the key, or the acceptance was abandoned: that
+                        // one answers (or a retry will), and nothing of this one was written.
                         throw inUse();
                     }
                     return wire;
-                }))
+                })
                 .invoke(() -> {
                     if (handover != null) {
                         dispatcher.eventsWritten();

@@ -1,0 +1,163 @@
+package dev.herald.posts.repository;
+
+import static dev.herald.posts.support.PostsTestSupport.count;
+import static dev.herald.posts.support.PostsTestSupport.execute;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.common.auth.Mode;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.outbox.OutboxWriter;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.posts.model.PostEntity;
+import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.support.FakeUpstreams;
+import dev.herald.posts.support.PostsTestSupport;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.vertx.RunOnVertxContext;
+import io.quarkus.test.vertx.UniAsserter;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+        restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
+class AcceptanceStatementsTest {
+    private static final String CLAIM = "claim-1";
+
+    @Inject
+    AcceptanceStatements statements;
+
+    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+    private final Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+
+    /** A check that reads the database over JDBC. */
+    private interface Check {
+        void run() throws Exception;
+    }
+
+    private static Runnable unchecked(Check check) {
+        return () -> {
+            try {
+                check.run();
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+    }
+
+    /** A request that claimed {@code key} for {@code post} and recorded what it is taking, as POST /posts does. */
+    private void claimed(String key, String post, boolean abandoned) throws Exception {
+        execute("""
+                insert into idempotency_keys (workspace_id, mode, key, fingerprint, state, claim_token, claimed_at, expires_at)
+                values (?, 'test', ?, 'fp', 'in_flight', ?, now(), now() + interval '1 minute')""", workspace, key, CLAIM);
+        execute("""
+                insert into unfinished_acceptances (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids,
+                                                    profile_ids, started_at, abandoned)
+                values (?, ?, 'test', ?, ?, array[?], array[]::text[], now(), ?)""",
+                post, workspace, key, CLAIM, post + "-acc_1", abandoned);
+    }
+
+    private Uni<Boolean> commit(String key, String post, String claimToken, boolean dueNow) {
+        PostEntity entity = new PostEntity();
+        entity.id = post;
+        entity.workspaceId = workspace;
+        entity.mode = "test";
+        entity.text = "Doors open at 9";
+        entity.dueAt = now;
+        entity.platformOptions = "{\"linkedin\":{}}";
+        entity.status = dueNow ? Post.PUBLISHING : Post.QUEUED;
+        entity.createdAt = now;
+        entity.updatedAt = now;
+        entity.dispatchedAt = dueNow ? now : null;
+        entity.scheduledAt = dueNow ? null : now.plusSeconds(3600);
+        PostTargetEntity first = target(post, 0, "acc_1", dueNow);
+        PostTargetEntity second = target(post, 1, "acc_2", dueNow);
+        second.profileId = "prf_1";
+        OutboxWriter.Entry handover = dueNow
+                ? new OutboxWriter.Entry(ResourceIds.newId(IdPrefix.EVENT), "post.accepted", post, Map.of(), null) : null;
+        return statements.commit(entity, List.of(first, second), Mode.TEST,
+                new AcceptanceStatements.CompletedKey(key, claimToken, "{\"data\":{\"id\":\"" + post + "\"}}", now.plusSeconds(86_400)),
+                handover, dueNow ? "{\"type\":\"post.accepted\"}" : null);
+    }
+
+    private PostTargetEntity target(String post, int position, String account, boolean dueNow) {
+        PostTargetEntity target = new PostTargetEntity();
+        target.postId = post;
+        target.position = position;
+        target.accountId = account;
+        target.platform = "linkedin";
+        target.accountUsername = "brand";
+        target.reservationId = post + "-" + account;
+        target.status = dueNow ? PostTarget.PUBLISHING : PostTarget.QUEUED;
+        target.updatedAt = now;
+        return target;
+    }
+
+    @Test
+    @RunOnVertxContext
+    void anAcceptedPostIsCommittedWholeWithItsStoredAnswer(UniAsserter asserter) throws Exception {
+        String post = ResourceIds.newId(IdPrefix.POST);
+        claimed("key-due", post, false);
+        asserter.assertThat(() -> commit("key-due", post, CLAIM, true), committed -> assertThat(committed).isTrue());
+        asserter.execute(unchecked(() -> {
+            assertThat(count("select count(*) from posts where id = ? and status = 'publishing' and dispatched_at is not null", post))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from post_targets where post_id = ? and status = 'publishing' and attempts = 0", post))
+                    .isEqualTo(2);
+            assertThat(count("select count(*) from post_targets where post_id = ? and account_id = 'acc_2' and profile_id = 'prf_1' "
+                    + "and position = 1 and reservation_id = ?", post, post + "-acc_2")).isEqualTo(1);
+            assertThat(count("select count(*) from outbox where message_key = ? and payload->>'type' = 'post.accepted'", post))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from idempotency_keys where workspace_id = ? and key = 'key-due' and state = 'completed' "
+                    + "and post_id = ? and response like '{\"data\"%'", workspace, post)).isEqualTo(1);
+            assertThat(count("select count(*) from unfinished_acceptances where post_id = ?", post)).isZero();
+        }));
+
+        // A scheduled post: no event, the dispatcher hands it over when due.
+        String scheduled = ResourceIds.newId(IdPrefix.POST);
+        asserter.execute(unchecked(() -> claimed("key-later", scheduled, false)));
+        asserter.assertThat(() -> commit("key-later", scheduled, CLAIM, false), committed -> assertThat(committed).isTrue());
+        asserter.execute(unchecked(() -> {
+            assertThat(count("select count(*) from posts where id = ? and status = 'queued' and dispatched_at is null", scheduled))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from outbox where message_key = ?", scheduled)).isZero();
+        }));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void nothingIsWrittenOnceTheClaimIsLostOrTheAcceptanceWasAbandoned(UniAsserter asserter) throws Exception {
+        String taken = ResourceIds.newId(IdPrefix.POST);
+        String abandoned = ResourceIds.newId(IdPrefix.POST);
+        claimed("key-taken", taken, false);
+        claimed("key-abandoned", abandoned, true);
+        // Another request took the key over after this claim expired: its token is not ours.
+        asserter.assertThat(() -> commit("key-taken", taken, "claim-of-an-earlier-attempt", true),
+                committed -> assertThat(committed).isFalse());
+        asserter.assertThat(() -> commit("key-abandoned", abandoned, CLAIM, true), committed -> assertThat(committed).isFalse());
+        asserter.execute(unchecked(() -> {
+            for (String post : List.of(taken, abandoned)) {
+                assertThat(count("select count(*) from posts where id = ?", post)).isZero();
+                assertThat(count("select count(*) from post_targets where post_id = ?", post)).isZero();
+                assertThat(count("select count(*) from outbox where message_key = ?", post)).isZero();
+                // Still recorded, so AbandonedAcceptanceJob gives back what the request took.
+                assertThat(count("select count(*) from unfinished_acceptances where post_id = ?", post)).isEqualTo(1);
+            }
+            assertThat(count("select count(*) from idempotency_keys where workspace_id = ? and state = 'in_flight'", workspace))
+                    .isEqualTo(2);
+        }));
+    }
+}
