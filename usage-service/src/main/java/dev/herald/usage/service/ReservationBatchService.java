@@ -80,7 +80,7 @@ public class ReservationBatchService {
      */
     public Uni<BatchOutcome> reserveAll(String workspaceId, Mode mode, List<ReservationRequest> items,
                                         boolean requireAccountCapacity) {
-        return Panache.withSession(() -> reserveOnOneMeter(workspaceId, mode, items, requireAccountCapacity))
+        return reserveOnOneMeter(workspaceId, mode, items, requireAccountCapacity)
                 .flatMap(admitted -> admitted != null ? Uni.createFrom().item(admitted) : reserveAllInTransaction(
                         workspaceId, mode, items, requireAccountCapacity));
     }
@@ -107,33 +107,41 @@ public class ReservationBatchService {
             return Uni.createFrom().nullItem();
         }
         Instant now = Timestamps.now(clock);
-        return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
-            SubscriptionState state = SubscriptionState.of(mode, row);
-            MeterPeriod key = keyOf(items.get(0), state, now);
-            if (items.stream().anyMatch(item -> !keyOf(item, state, now).equals(key))) {
-                return Uni.createFrom().nullItem();
-            }
-            Long limit = key.meter().limitIn(state.allowancesAt(at(items.get(0), now)));
-            List<ReservationEntity> created = new ArrayList<>(items.size());
-            List<OutboxWriter.Entry> announced = new ArrayList<>(items.size());
-            List<String> payloads = new ArrayList<>(items.size());
-            for (ReservationRequest item : items) {
-                ReservationEntity reservation = ReservationService.newReservation(workspaceId, mode, item, key.period(), now);
-                OutboxWriter.Entry entry = events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationService.toWire(reservation));
-                created.add(reservation);
-                announced.add(entry);
-                payloads.add(events.payload(entry));
-            }
-            // Over capacity, a replay is still answered as it is: the transactional path looks at the ids first.
-            Uni<Boolean> withinCapacity = !requireAccountCapacity ? Uni.createFrom().item(true)
-                    : capacity.require(workspaceId, mode, state, now).replaceWith(true)
-                            .onFailure(ApiException.class).recoverWithItem(false);
-            return withinCapacity
-                    .flatMap(within -> !within ? Uni.createFrom().item(false)
-                            : statements.reserveOnOneMeter(workspaceId, mode, key.meter(), key.period(), limit, created,
-                                    announced, payloads, now).onFailure(UniqueViolation::causedBy).recoverWithItem(false))
-                    .map(admitted -> admitted ? outcome(items, byId(created), true) : null);
-        });
+        // The session serves the reads and is closed before the statement, which takes a pool connection of its own.
+        return Panache.withSession(() -> subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
+                    SubscriptionState state = SubscriptionState.of(mode, row);
+                    MeterPeriod key = keyOf(items.get(0), state, now);
+                    if (items.stream().anyMatch(item -> !keyOf(item, state, now).equals(key))) {
+                        return Uni.createFrom().<SubscriptionState>nullItem();
+                    }
+                    // Over capacity, a replay is still answered as it is: the transactional path looks at the ids first.
+                    Uni<Boolean> withinCapacity = !requireAccountCapacity ? Uni.createFrom().item(true)
+                            : capacity.require(workspaceId, mode, state, now).replaceWith(true)
+                                    .onFailure(ApiException.class).recoverWithItem(false);
+                    return withinCapacity.map(within -> within ? state : null);
+                }))
+                .flatMap(state -> state == null ? Uni.createFrom().nullItem() : admit(workspaceId, mode, items, state, now));
+    }
+
+    /** The statement for items that all charge one meter row; null when the allowance could not hold them or an id exists. */
+    private Uni<BatchOutcome> admit(String workspaceId, Mode mode, List<ReservationRequest> items, SubscriptionState state,
+                                    Instant now) {
+        MeterPeriod key = keyOf(items.get(0), state, now);
+        Long limit = key.meter().limitIn(state.allowancesAt(at(items.get(0), now)));
+        List<ReservationEntity> created = new ArrayList<>(items.size());
+        List<OutboxWriter.Entry> announced = new ArrayList<>(items.size());
+        List<String> payloads = new ArrayList<>(items.size());
+        for (ReservationRequest item : items) {
+            ReservationEntity reservation = ReservationService.newReservation(workspaceId, mode, item, key.period(), now);
+            OutboxWriter.Entry entry = events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationService.toWire(reservation));
+            created.add(reservation);
+            announced.add(entry);
+            payloads.add(events.payload(entry));
+        }
+        return statements.reserveOnOneMeter(workspaceId, mode, key.meter(), key.period(), limit, created, announced,
+                        payloads, now)
+                .onFailure(UniqueViolation::causedBy).recoverWithItem(false)
+                .map(admitted -> admitted ? outcome(items, byId(created), true) : null);
     }
 
     private Uni<BatchOutcome> reserveAllOnce(String workspaceId, Mode mode, List<ReservationRequest> items,

@@ -24,6 +24,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.StringJoiner;
 import org.hibernate.reactive.mutiny.Mutiny;
@@ -305,6 +306,21 @@ class ReservationBatchResourceTest {
                 .body("error.details.used", equalTo(0))
                 .body("error.details.reserved", equalTo(20))
                 .body("error.details.remaining", equalTo(0));
+    }
+
+    @Test
+    void manyMorePostsAtOnceThanTheServiceHasConnectionsAreEachAdmitted() throws Exception {
+        // Five times the pool's 20 connections: a request must not hold one connection while it waits for another.
+        List<String> bodies = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            bodies.add(batch(false, item("crowd-" + i, 1, null)));
+        }
+        long started = System.nanoTime();
+        List<Integer> statuses = UsageTestSupport.race(workspace, Mode.TEST, Collections.nCopies(bodies.size(),
+                "/internal/reservations/batch"), bodies);
+        assertThat(statuses).containsOnly(201);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+        assertThat(reserved(Mode.TEST, MARCH)).isEqualTo(100);
     }
 
     @Test
