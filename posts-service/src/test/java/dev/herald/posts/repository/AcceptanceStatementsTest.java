@@ -14,6 +14,7 @@ import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
+import dev.herald.testing.DatabaseCheck;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -40,23 +41,6 @@ class AcceptanceStatementsTest {
 
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-
-    /** A check that reads the database over JDBC. */
-    private interface Check {
-        void run() throws Exception;
-    }
-
-    private static Runnable unchecked(Check check) {
-        return () -> {
-            try {
-                check.run();
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        };
-    }
 
     /** A request that claimed {@code key} for {@code post} and recorded what it is taking, as POST /posts does. */
     private void claimed(String key, String post, boolean abandoned) throws Exception {
@@ -112,7 +96,7 @@ class AcceptanceStatementsTest {
         String post = ResourceIds.newId(IdPrefix.POST);
         claimed("key-due", post, false);
         asserter.assertThat(() -> commit("key-due", post, CLAIM, true), committed -> assertThat(committed).isTrue());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(count("select count(*) from posts where id = ? and status = 'publishing' and dispatched_at is not null", post))
                     .isEqualTo(1);
             assertThat(count("select count(*) from post_targets where post_id = ? and status = 'publishing' and attempts = 0", post))
@@ -128,9 +112,9 @@ class AcceptanceStatementsTest {
 
         // A scheduled post: no event, the dispatcher hands it over when due.
         String scheduled = ResourceIds.newId(IdPrefix.POST);
-        asserter.execute(unchecked(() -> claimed("key-later", scheduled, false)));
+        asserter.execute(DatabaseCheck.of(() -> claimed("key-later", scheduled, false)));
         asserter.assertThat(() -> commit("key-later", scheduled, CLAIM, false), committed -> assertThat(committed).isTrue());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(count("select count(*) from posts where id = ? and status = 'queued' and dispatched_at is null", scheduled))
                     .isEqualTo(1);
             assertThat(count("select count(*) from outbox where message_key = ?", scheduled)).isZero();
@@ -148,7 +132,7 @@ class AcceptanceStatementsTest {
         asserter.assertThat(() -> commit("key-taken", taken, "claim-of-an-earlier-attempt", true),
                 committed -> assertThat(committed).isFalse());
         asserter.assertThat(() -> commit("key-abandoned", abandoned, CLAIM, true), committed -> assertThat(committed).isFalse());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             for (String post : List.of(taken, abandoned)) {
                 assertThat(count("select count(*) from posts where id = ?", post)).isZero();
                 assertThat(count("select count(*) from post_targets where post_id = ?", post)).isZero();

@@ -12,6 +12,7 @@ import dev.herald.posts.model.CommentEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
+import dev.herald.testing.DatabaseCheck;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -39,23 +40,6 @@ class TargetOutcomeStatementsTest {
     TargetOutcomeStatements statements;
 
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-
-    /** A check that reads the database over JDBC. */
-    private interface Check {
-        void run() throws Exception;
-    }
-
-    private static Runnable unchecked(Check check) {
-        return () -> {
-            try {
-                check.run();
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        };
-    }
 
     /**
      * Reads the post and works out {@code account}'s outcome as the finalization does, claiming it was read with the
@@ -121,7 +105,7 @@ class TargetOutcomeStatementsTest {
         String published = ResourceIds.newId(IdPrefix.EVENT);
         asserter.assertThat(() -> apply(post, null, "acc_1", PostTarget.PUBLISHED, published, null),
                 applied -> assertThat(applied).isTrue());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(targets(post, PostTarget.PUBLISHED)).isEqualTo(1);
             assertThat(count("select count(*) from posts where id = ? and status = 'publishing' and updated_at > ?",
                     post, java.sql.Timestamp.from(firstRead[0]))).isEqualTo(1);
@@ -138,7 +122,7 @@ class TargetOutcomeStatementsTest {
         // The first event again, from a fresh read: it was applied before.
         asserter.assertThat(() -> apply(post, null, "acc_2", PostTarget.FAILED, published, Post.PARTIALLY_FAILED),
                 applied -> assertThat(applied).isFalse());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(targets(post, PostTarget.PUBLISHING)).isEqualTo(1);
             assertThat(count("select count(*) from processed_events where event_id = ?", failed)).isZero();
             assertThat(count("select count(*) from outbox where message_key = ?", post)).isZero();
@@ -148,7 +132,7 @@ class TargetOutcomeStatementsTest {
         // From a fresh read it applies, and the post becomes final with its event and hold release.
         asserter.assertThat(() -> apply(post, null, "acc_2", PostTarget.FAILED, failed, Post.PARTIALLY_FAILED),
                 applied -> assertThat(applied).isTrue());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(targets(post, PostTarget.FAILED)).isEqualTo(1);
             assertThat(count("select count(*) from posts where id = ? and status = 'partially_failed' and finalized_at is not null",
                     post)).isEqualTo(1);

@@ -9,7 +9,7 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.wire.UsagePeriod;
-import dev.herald.common.wire.UsageReservation;
+import dev.herald.testing.DatabaseCheck;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.model.ReservationEntity;
@@ -62,18 +62,7 @@ class ReservationStatementsTest {
     }
 
     private ReservationEntity reservation(String id, UsagePeriod period) {
-        ReservationEntity reservation = new ReservationEntity();
-        reservation.workspaceId = workspace;
-        reservation.mode = Mode.LIVE.wireName();
-        reservation.id = id;
-        reservation.meter = Meter.PUBLICATIONS.wireName();
-        reservation.units = 1;
-        reservation.status = UsageReservation.STATUS_RESERVED;
-        reservation.periodStart = period.start();
-        reservation.periodEnd = period.end();
-        reservation.createdAt = NOW;
-        reservation.updatedAt = NOW;
-        return reservation;
+        return UsageTestSupport.reservedPublication(workspace, Mode.LIVE, id, period, NOW);
     }
 
     private String key() {
@@ -102,45 +91,28 @@ class ReservationStatementsTest {
         return count("select count(*) from outbox where message_key = ? and payload->>'type' = ?", key(), type);
     }
 
-    /** A check that reads the database over JDBC. */
-    private interface Check {
-        void run() throws Exception;
-    }
-
-    private static Runnable unchecked(Check check) {
-        return () -> {
-            try {
-                check.run();
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        };
-    }
-
     @Test
     @RunOnVertxContext
     void aBatchOnOneMeterIsAdmittedUpToTheAllowanceAndOneBeyondItWritesNothing(UniAsserter asserter) {
         asserter.assertThat(() -> reserve(MARCH, 3L, "pub_a", "pub_b"), admitted -> assertThat(admitted).isTrue());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(0L, 2L);
             assertThat(reservations("reserved")).isEqualTo(2);
             assertThat(events("usage.reserved")).isEqualTo(2);
         }));
         asserter.assertThat(() -> reserve(MARCH, 3L, "pub_c", "pub_d"), admitted -> assertThat(admitted).isFalse());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(0L, 2L);
             assertThat(reservations("reserved")).isEqualTo(2);
             assertThat(events("usage.reserved")).isEqualTo(2);
         }));
         asserter.assertThat(() -> reserve(MARCH, 3L, "pub_c"), admitted -> assertThat(admitted).isTrue());
-        asserter.execute(unchecked(() -> assertThat(meter(MARCH)).containsExactly(0L, 3L)));
+        asserter.execute(DatabaseCheck.of(() -> assertThat(meter(MARCH)).containsExactly(0L, 3L)));
         // A period's first charge: more than the allowance creates no row; without a limit anything goes.
         asserter.assertThat(() -> reserve(APRIL, 3L, "pub_e", "pub_f", "pub_g", "pub_h"), admitted -> assertThat(admitted).isFalse());
-        asserter.execute(unchecked(() -> assertThat(meter(APRIL)).containsExactly(-1L, -1L)));
+        asserter.execute(DatabaseCheck.of(() -> assertThat(meter(APRIL)).containsExactly(-1L, -1L)));
         asserter.assertThat(() -> reserve(APRIL, null, "pub_e", "pub_f", "pub_g", "pub_h"), admitted -> assertThat(admitted).isTrue());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(APRIL)).containsExactly(0L, 4L);
             assertThat(reservations("reserved")).isEqualTo(7);
             assertThat(events("usage.reserved")).isEqualTo(7);
@@ -153,7 +125,7 @@ class ReservationStatementsTest {
         asserter.assertThat(() -> reserve(MARCH, null, "pub_a"), admitted -> assertThat(admitted).isTrue());
         asserter.assertFailedWith(() -> reserve(MARCH, null, "pub_new", "pub_a"),
                 failure -> assertThat(UniqueViolation.causedBy(failure)).isTrue());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(0L, 1L);
             assertThat(reservations("reserved")).isEqualTo(1);
             assertThat(events("usage.reserved")).isEqualTo(1);
@@ -166,7 +138,7 @@ class ReservationStatementsTest {
         String published = ResourceIds.newId(IdPrefix.EVENT);
         asserter.assertThat(() -> reserve(MARCH, null, "pub_a", "pub_b", "pub_c"), admitted -> assertThat(admitted).isTrue());
         asserter.assertThat(() -> consume("pub_a", published), consumed -> assertThat(consumed).isTrue());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(1L, 2L);
             assertThat(count("select count(*) from reservations where workspace_id = ? and id = 'pub_a' and status = 'consumed' "
                     + "and consumed_period_start = period_start and consumed_period_end = period_end and updated_at = cast(? as timestamptz)",
@@ -179,7 +151,7 @@ class ReservationStatementsTest {
         asserter.assertThat(() -> consume("pub_b", published), consumed -> assertThat(consumed).isFalse());
         // A reservation released since it was read is not consumed, and its event is not marked either.
         String late = ResourceIds.newId(IdPrefix.EVENT);
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             try (var connection = UsageTestSupport.database();
                  var statement = connection.prepareStatement("update reservations set status = 'released' where workspace_id = ? and id = 'pub_c'")) {
                 statement.setString(1, workspace);
@@ -187,7 +159,7 @@ class ReservationStatementsTest {
             }
         }));
         asserter.assertThat(() -> consume("pub_c", late), consumed -> assertThat(consumed).isFalse());
-        asserter.execute(unchecked(() -> {
+        asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(1L, 2L);
             assertThat(reservations("reserved")).isEqualTo(1);
             assertThat(count("select count(*) from processed_events where event_id = ?", late)).isZero();

@@ -6,7 +6,6 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.UsagePeriod;
-import dev.herald.common.wire.UsageReservation;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.model.ReservationEntity;
@@ -138,18 +137,7 @@ class UsageRepositoryTest {
     }
 
     private static ReservationEntity reservation(String workspace, String id) {
-        ReservationEntity reservation = new ReservationEntity();
-        reservation.workspaceId = workspace;
-        reservation.mode = Mode.LIVE.wireName();
-        reservation.id = id;
-        reservation.meter = Meter.PUBLICATIONS.wireName();
-        reservation.units = 1;
-        reservation.status = UsageReservation.STATUS_RESERVED;
-        reservation.periodStart = MARCH.start();
-        reservation.periodEnd = MARCH.end();
-        reservation.createdAt = NOW;
-        reservation.updatedAt = NOW;
-        return reservation;
+        return UsageTestSupport.reservedPublication(workspace, Mode.LIVE, id, MARCH, NOW);
     }
 
     @Test

@@ -6,8 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.auth.RsaKeys;
+import dev.herald.common.wire.UsagePeriod;
+import dev.herald.common.wire.UsageReservation;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TestTokens;
+import dev.herald.usage.catalog.Meter;
+import dev.herald.usage.model.ReservationEntity;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -142,5 +146,22 @@ public final class UsageTestSupport {
             }
             insert.executeBatch();
         }
+    }
+
+    /** A reserved publication of one unit, as the service creates one, for tests that write rows themselves. */
+    public static ReservationEntity reservedPublication(String workspaceId, Mode mode, String id, UsagePeriod period,
+                                                        Instant at) {
+        ReservationEntity reservation = new ReservationEntity();
+        reservation.workspaceId = workspaceId;
+        reservation.mode = mode.wireName();
+        reservation.id = id;
+        reservation.meter = Meter.PUBLICATIONS.wireName();
+        reservation.units = 1;
+        reservation.status = UsageReservation.STATUS_RESERVED;
+        reservation.periodStart = period.start();
+        reservation.periodEnd = period.end();
+        reservation.createdAt = at;
+        reservation.updatedAt = at;
+        return reservation;
     }
 }
