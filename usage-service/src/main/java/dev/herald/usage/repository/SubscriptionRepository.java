@@ -15,7 +15,8 @@ public class SubscriptionRepository implements PanacheRepositoryBase<Subscriptio
 
     /** The row, or null when the workspace and mode have never been given a plan. */
     public Uni<SubscriptionEntity> findInTenant(String workspaceId, Mode mode) {
-        return find("workspaceId = ?1 and mode = ?2", workspaceId, mode.wireName()).firstResult();
+        // By primary key through the entity loader: a query with firstResult() carries a row-limit parameter.
+        return findById(new SubscriptionEntity.Key(workspaceId, mode.wireName()));
     }
 
     /**
