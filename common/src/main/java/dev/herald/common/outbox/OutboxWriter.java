@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.tracing.TraceParents;
 import io.smallrye.mutiny.Uni;
-import java.util.ArrayList;
+import io.vertx.mutiny.sqlclient.Tuple;
 import java.util.List;
 import org.hibernate.reactive.mutiny.Mutiny;
 
@@ -38,10 +38,29 @@ public final class OutboxWriter {
     }
 
     /**
-     * The event as a row stores it, for statements that write outbox rows themselves (on the Vert.x pool): bind it
-     * as text and cast it to jsonb, since a string bound to a jsonb parameter would be stored as a JSON string.
+     * Appends one outbox row's columns to a statement's parameters, for statements on the Vert.x pool that write the
+     * row themselves: {@code event_id, topic, message_key, payload, trace_parent}, five nulls when {@code entry} is
+     * null. The payload is bound as text; the statement casts it ({@code ::text::jsonb}), since a string bound to a
+     * jsonb parameter would be stored as a JSON string.
      */
-    public String payload(Entry entry) {
+    public Tuple bind(Tuple parameters, Entry entry) {
+        if (entry == null) {
+            return parameters.addValue(null).addValue(null).addValue(null).addValue(null).addValue(null);
+        }
+        return parameters.addValue(entry.eventId()).addValue(entry.topic()).addValue(entry.key())
+                .addValue(payload(entry)).addValue(entry.traceParent());
+    }
+
+    /** The same for several rows, each column as an array ({@code unnest($n::text[], ...)}). */
+    public Tuple bindAll(Tuple parameters, List<Entry> entries) {
+        return parameters.addValue(entries.stream().map(Entry::eventId).toArray(String[]::new))
+                .addValue(entries.stream().map(Entry::topic).toArray(String[]::new))
+                .addValue(entries.stream().map(Entry::key).toArray(String[]::new))
+                .addValue(entries.stream().map(this::payload).toArray(String[]::new))
+                .addValue(entries.stream().map(Entry::traceParent).toArray(String[]::new));
+    }
+
+    private String payload(Entry entry) {
         try {
             return mapper.writeValueAsString(entry.event());
         } catch (JsonProcessingException e) {
@@ -65,13 +84,11 @@ public final class OutboxWriter {
      * so one insert per event after changing many entities costs time quadratic in the batch.
      */
     public Uni<Void> appendAll(Mutiny.Session session, List<Entry> entries) {
-        List<String> payloads = new ArrayList<>(entries.size());
-        for (Entry entry : entries) {
-            try {
-                payloads.add(mapper.writeValueAsString(entry.event()));
-            } catch (JsonProcessingException e) {
-                return Uni.createFrom().failure(new IllegalStateException("event " + entry.eventId() + " cannot be serialized", e));
-            }
+        List<String> payloads;
+        try {
+            payloads = entries.stream().map(this::payload).toList();
+        } catch (IllegalStateException e) {
+            return Uni.createFrom().failure(e);
         }
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (int from = 0; from < entries.size(); from += ROWS_PER_STATEMENT) {

@@ -42,10 +42,12 @@ public class DeliveryRepository {
 
     private final Pool pool;
     private final ObjectMapper mapper;
+    private final OutboxWriter outbox;
 
     public DeliveryRepository(Pool pool, ObjectMapper mapper) {
         this.pool = pool;
         this.mapper = mapper;
+        this.outbox = new OutboxWriter(mapper);
     }
 
     /**
@@ -154,9 +156,8 @@ public class DeliveryRepository {
                             returning post_id)
                         insert into outbox (event_id, topic, message_key, payload, trace_parent)
                         select $10, $11, $12, $13::text::jsonb, $14 from changed""")
-                .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), status,
-                        providerPostId, url, json(error), now, reconcileAt, announcement.eventId(), announcement.topic(),
-                        announcement.key(), payload(announcement), announcement.traceParent()))
+                .execute(outbox.bind(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(),
+                        status, providerPostId, url, json(error), now, reconcileAt), announcement))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -209,9 +210,8 @@ public class DeliveryRepository {
                             returning post_id)
                         insert into outbox (event_id, topic, message_key, payload, trace_parent)
                         select $9, $10, $11, $12::text::jsonb, $13 from changed""")
-                .execute(SqlParameters.of(claimed.postId(), claimed.accountId(), claimed.leaseToken(), status,
-                        providerPostId, url, json(error), now, announcement.eventId(), announcement.topic(),
-                        announcement.key(), payload(announcement), announcement.traceParent()))
+                .execute(outbox.bind(SqlParameters.of(claimed.postId(), claimed.accountId(), claimed.leaseToken(),
+                        status, providerPostId, url, json(error), now), announcement))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -269,15 +269,6 @@ public class DeliveryRepository {
     private ObjectNode optionsFor(ObjectNode platformOptions, Platform platform) {
         JsonNode options = platformOptions == null ? null : platformOptions.get(platform.wireName());
         return options instanceof ObjectNode object ? object : mapper.createObjectNode();
-    }
-
-    /** The event as stored: bound as text and cast, since a string bound to jsonb would be stored as a JSON string. */
-    private String payload(OutboxWriter.Entry announcement) {
-        try {
-            return mapper.writeValueAsString(announcement.event());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("event " + announcement.eventId() + " cannot be serialized", e);
-        }
     }
 
     private String json(TargetError error) {

@@ -45,7 +45,7 @@ public class PostEventOutbox {
         return Panache.getSession().flatMap(session -> writer.appendAll(session, entries));
     }
 
-    /** The outbox row of {@code post.accepted}, for a statement that writes it itself ({@link #payload}). */
+    /** The outbox row of {@code post.accepted}, for a statement that writes it itself ({@link OutboxWriter#bind}). */
     public OutboxWriter.Entry acceptedEntry(Handover handover) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
@@ -64,7 +64,7 @@ public class PostEventOutbox {
         return Panache.getSession().flatMap(session -> writer.appendAll(session, List.of(entry)));
     }
 
-    /** The outbox row of {@code post.finalized}, for a statement that writes it itself ({@link #payload}). */
+    /** The outbox row of {@code post.finalized}, for a statement that writes it itself ({@link OutboxWriter#bind}). */
     public OutboxWriter.Entry finalizedEntry(String workspaceId, Mode mode, Post post, String traceParent) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         PostFinalizedEvent event = new PostFinalizedEvent(eventId, PostFinalizedEvent.typeFor(post.status()),
@@ -72,7 +72,4 @@ public class PostEventOutbox {
         return new OutboxWriter.Entry(eventId, Topics.POST_FINALIZED, post.id(), event, traceParent);
     }
 
-    public String payload(OutboxWriter.Entry entry) {
-        return writer.payload(entry);
-    }
 }

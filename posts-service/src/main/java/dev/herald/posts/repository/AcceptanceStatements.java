@@ -1,5 +1,6 @@
 package dev.herald.posts.repository;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.SqlParameters;
@@ -21,9 +22,11 @@ import java.util.List;
 @ApplicationScoped
 public class AcceptanceStatements {
     private final Pool pool;
+    private final OutboxWriter outbox;
 
-    public AcceptanceStatements(Pool pool) {
+    public AcceptanceStatements(Pool pool, ObjectMapper mapper) {
         this.pool = pool;
+        this.outbox = new OutboxWriter(mapper);
     }
 
     /** The key whose claim the acceptance holds, and the answer to store on it for replays. */
@@ -37,7 +40,7 @@ public class AcceptanceStatements {
      * the order the job locks them in, so the two never deadlock. {@code handover} is null for a scheduled post.
      */
     public Uni<Boolean> commit(PostEntity post, List<PostTargetEntity> targets, Mode mode, CompletedKey completed,
-                               OutboxWriter.Entry handover, String handoverPayload) {
+                               OutboxWriter.Entry handover) {
         int count = targets.size();
         Integer[] positions = new Integer[count];
         String[] accountIds = new String[count];
@@ -63,10 +66,8 @@ public class AcceptanceStatements {
                 post.mediaType, post.scheduledAt, post.dueAt, post.platformOptions, post.status, post.createdAt,
                 post.updatedAt, post.dispatchedAt, post.traceParent, completed.key(), completed.claimToken(),
                 completed.response(), completed.expiresAt(), positions, accountIds, platforms, profileIds, usernames,
-                reservationIds, statuses, targetsUpdatedAt,
-                handover == null ? null : handover.eventId(), handover == null ? null : handover.topic(),
-                handover == null ? null : handover.key(), handoverPayload,
-                handover == null ? null : handover.traceParent());
+                reservationIds, statuses, targetsUpdatedAt);
+        outbox.bind(parameters, handover);
         return pool.preparedQuery("""
                         with pending as (
                             select post_id from unfinished_acceptances where post_id = $1 and not abandoned for update),

@@ -1,5 +1,6 @@
 package dev.herald.posts.repository;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.SqlParameters;
 import dev.herald.posts.model.CommentEntity;
@@ -21,21 +22,22 @@ import java.util.List;
 @ApplicationScoped
 public class TargetOutcomeStatements {
     private final Pool pool;
+    private final OutboxWriter outbox;
 
-    public TargetOutcomeStatements(Pool pool) {
+    public TargetOutcomeStatements(Pool pool, ObjectMapper mapper) {
         this.pool = pool;
+        this.outbox = new OutboxWriter(mapper);
     }
 
     /**
      * What one outcome changes. {@code post} and {@code target} carry their new state; {@code readUpdatedAt},
      * {@code readStatus} and {@code readTargetStatus} are what the read saw. Every change of a post's targets
      * (dispatch, outcome, cancellation) also moves the post's {@code updated_at}, so an unchanged post row means
-     * unchanged targets. {@code finalized} (with its {@code payload}) and {@code holdsOf} only when the post became
-     * final.
+     * unchanged targets. {@code finalized} and {@code holdsOf} only when the post became final.
      */
     public record Outcome(PostEntity post, Instant readUpdatedAt, String readStatus, PostTargetEntity target,
                           String readTargetStatus, String eventId, List<CommentEntity> comments,
-                          OutboxWriter.Entry finalized, String payload, List<String> holdsOf) {
+                          OutboxWriter.Entry finalized, List<String> holdsOf) {
     }
 
     /**
@@ -45,14 +47,11 @@ public class TargetOutcomeStatements {
     public Uni<Boolean> apply(Outcome outcome) {
         PostEntity post = outcome.post();
         PostTargetEntity target = outcome.target();
-        OutboxWriter.Entry finalized = outcome.finalized();
         Tuple parameters = SqlParameters.of(post.id, target.accountId, post.updatedAt, post.status, post.finalizedAt,
                 outcome.readUpdatedAt(), outcome.readStatus(), outcome.readTargetStatus(), outcome.eventId(),
-                target.status, target.attempts, target.providerPostId, target.url, target.error, target.completedAt,
-                finalized == null ? null : finalized.eventId(), finalized == null ? null : finalized.topic(),
-                finalized == null ? null : finalized.key(), outcome.payload(),
-                finalized == null ? null : finalized.traceParent(),
-                outcome.holdsOf().toArray(String[]::new), post.workspaceId, post.mode);
+                target.status, target.attempts, target.providerPostId, target.url, target.error, target.completedAt);
+        outbox.bind(parameters, outcome.finalized())
+                .addValue(outcome.holdsOf().toArray(String[]::new)).addValue(post.workspaceId).addValue(post.mode);
         addComments(parameters, outcome.comments());
         return pool.preparedQuery("""
                         with post as (

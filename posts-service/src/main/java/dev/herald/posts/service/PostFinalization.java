@@ -112,17 +112,15 @@ public class PostFinalization {
             takeOutcome(post, target, event, now);
             String finalStatus = finalStatus(rows);
             OutboxWriter.Entry finalized = null;
-            String payload = null;
             List<String> holds = List.of();
             if (finalStatus != null) {
                 post.status = finalStatus;
                 post.finalizedAt = now;
                 finalized = events.finalizedEntry(post.workspaceId, event.mode(), views.toWire(post, rows), traceParent);
-                payload = events.payload(finalized);
                 holds = List.copyOf(PostService.profileIds(rows));
             }
             TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(post, readUpdatedAt, readStatus,
-                    target, readTargetStatus, event.eventId(), simulatedComments(post, target), finalized, payload, holds);
+                    target, readTargetStatus, event.eventId(), simulatedComments(post, target), finalized, holds);
             return outcomes.apply(outcome).map(applied -> applied ? finalStatus != null : null);
         });
     }

@@ -226,8 +226,7 @@ public class PostService {
         OutboxWriter.Entry handedOver = handover == null ? null : events.acceptedEntry(handover);
         AcceptanceStatements.CompletedKey key = new AcceptanceStatements.CompletedKey(idempotencyKey, claimToken, response,
                 post.createdAt.plus(config.idempotencyRetention()));
-        return acceptanceStatements.commit(post, accepted.targets(), accepted.mode(), key, handedOver,
-                        handedOver == null ? null : events.payload(handedOver))
+        return acceptanceStatements.commit(post, accepted.targets(), accepted.mode(), key, handedOver)
                 .map(committed -> {
                     if (!committed) {
                         // Our claim expired and another request took the key, or the acceptance was abandoned: that

@@ -71,10 +71,11 @@ class AcceptanceStatementsTest {
         PostTargetEntity second = target(post, 1, "acc_2", dueNow);
         second.profileId = "prf_1";
         OutboxWriter.Entry handover = dueNow
-                ? new OutboxWriter.Entry(ResourceIds.newId(IdPrefix.EVENT), "post.accepted", post, Map.of(), null) : null;
+                ? new OutboxWriter.Entry(ResourceIds.newId(IdPrefix.EVENT), "post.accepted", post, Map.of("type", "post.accepted"), null)
+                : null;
         return statements.commit(entity, List.of(first, second), Mode.TEST,
                 new AcceptanceStatements.CompletedKey(key, claimToken, "{\"data\":{\"id\":\"" + post + "\"}}", now.plusSeconds(86_400)),
-                handover, dueNow ? "{\"type\":\"post.accepted\"}" : null);
+                handover);
     }
 
     private PostTargetEntity target(String post, int position, String account, boolean dueNow) {

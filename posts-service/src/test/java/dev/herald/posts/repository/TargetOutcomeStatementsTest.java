@@ -60,18 +60,17 @@ class TargetOutcomeStatementsTest {
             target.updatedAt = now;
             read.post().updatedAt = now;
             OutboxWriter.Entry finalized = null;
-            String payload = null;
             List<String> holds = List.of();
             if (finalStatus != null) {
                 read.post().status = finalStatus;
                 read.post().finalizedAt = now;
-                finalized = new OutboxWriter.Entry(ResourceIds.newId(IdPrefix.EVENT), "post.finalized", post, Map.of(), null);
-                payload = "{\"type\":\"post." + finalStatus + "\"}";
+                finalized = new OutboxWriter.Entry(ResourceIds.newId(IdPrefix.EVENT), "post.finalized", post,
+                        Map.of("type", "post." + finalStatus), null);
                 holds = List.of("prf_" + post);
             }
             List<CommentEntity> comments = PostTarget.PUBLISHED.equals(status) ? List.of(comment(post, account, now)) : List.of();
             return statements.apply(new TargetOutcomeStatements.Outcome(read.post(), seen, readStatus, target,
-                    readTargetStatus, eventId, comments, finalized, payload, holds));
+                    readTargetStatus, eventId, comments, finalized, holds));
         });
     }
 

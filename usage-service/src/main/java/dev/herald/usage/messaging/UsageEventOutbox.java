@@ -31,14 +31,11 @@ public class UsageEventOutbox {
         return Panache.getSession().flatMap(session -> writer.appendAll(session, List.of(entry)));
     }
 
-    /** The outbox row of a reservation's change, for a statement that writes it itself ({@link #payload}). */
+    /** The outbox row of a reservation's change, for a statement that writes it itself ({@link OutboxWriter#bind}). */
     public OutboxWriter.Entry entry(String type, String workspaceId, Mode mode, UsageReservation reservation) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         UsageEvent event = new UsageEvent(eventId, type, Timestamps.now(clock), workspaceId, mode, reservation);
         return new OutboxWriter.Entry(eventId, Topics.USAGE_RESERVED, UsageEvent.key(workspaceId, mode), event);
     }
 
-    public String payload(OutboxWriter.Entry entry) {
-        return writer.payload(entry);
-    }
 }

@@ -1,5 +1,6 @@
 package dev.herald.usage.repository;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.SqlParameters;
@@ -24,9 +25,11 @@ import java.util.List;
 @ApplicationScoped
 public class ReservationStatements {
     private final Pool pool;
+    private final OutboxWriter outbox;
 
-    public ReservationStatements(Pool pool) {
+    public ReservationStatements(Pool pool, ObjectMapper mapper) {
         this.pool = pool;
+        this.outbox = new OutboxWriter(mapper);
     }
 
     /**
@@ -37,8 +40,7 @@ public class ReservationStatements {
      * a unique violation, writing nothing, when one of the ids exists (a replay, or a concurrent first call).
      */
     public Uni<Boolean> reserveOnOneMeter(String workspaceId, Mode mode, Meter meter, UsagePeriod period, Long limit,
-                                          List<ReservationEntity> created, List<OutboxWriter.Entry> events,
-                                          List<String> payloads, Instant now) {
+                                          List<ReservationEntity> created, List<OutboxWriter.Entry> events, Instant now) {
         long units = 0;
         String[] ids = new String[created.size()];
         Long[] unitsOf = new Long[created.size()];
@@ -49,7 +51,7 @@ public class ReservationStatements {
         }
         Tuple parameters = SqlParameters.of(workspaceId, mode.wireName(), meter.wireName(), period.start(), period.end(),
                 units, now, limit, ids, unitsOf);
-        addEvents(parameters, events, payloads);
+        outbox.bindAll(parameters, events);
         return pool.preparedQuery("""
                         with meter as (
                             insert into usage_meters as m (workspace_id, mode, meter, period_start, period_end, used, reserved, updated_at)
@@ -83,7 +85,7 @@ public class ReservationStatements {
      * nothing is written.
      */
     public Uni<Boolean> consumeInItsPeriod(ReservationEntity reservation, Instant now, String eventId, String topic,
-                                           OutboxWriter.Entry event, String payload) {
+                                           OutboxWriter.Entry event) {
         return pool.preparedQuery("""
                         with consumed as (
                             update reservations set status = 'consumed', consumed_period_start = period_start,
@@ -103,26 +105,8 @@ public class ReservationStatements {
                             insert into outbox (event_id, topic, message_key, payload, trace_parent)
                             select $10, $11, $12, $13::text::jsonb, $14 from counted)
                         select count(*) as consumed from counted""")
-                .execute(SqlParameters.of(reservation.workspaceId, reservation.mode, reservation.id, reservation.meter,
-                        reservation.units, reservation.periodStart, now, eventId, topic, event.eventId(), event.topic(),
-                        event.key(), payload, event.traceParent()))
+                .execute(outbox.bind(SqlParameters.of(reservation.workspaceId, reservation.mode, reservation.id,
+                        reservation.meter, reservation.units, reservation.periodStart, now, eventId, topic), event))
                 .map(rows -> rows.iterator().next().getLong("consumed") > 0);
-    }
-
-    private static void addEvents(Tuple parameters, List<OutboxWriter.Entry> events, List<String> payloads) {
-        int count = events.size();
-        String[] eventIds = new String[count];
-        String[] topics = new String[count];
-        String[] keys = new String[count];
-        String[] traceParents = new String[count];
-        for (int i = 0; i < count; i++) {
-            OutboxWriter.Entry event = events.get(i);
-            eventIds[i] = event.eventId();
-            topics[i] = event.topic();
-            keys[i] = event.key();
-            traceParents[i] = event.traceParent();
-        }
-        parameters.addValue(eventIds).addValue(topics).addValue(keys).addValue(payloads.toArray(String[]::new))
-                .addValue(traceParents);
     }
 }

@@ -130,16 +130,12 @@ public class ReservationBatchService {
         Long limit = key.meter().limitIn(state.allowancesAt(at(items.get(0), now)));
         List<ReservationEntity> created = new ArrayList<>(items.size());
         List<OutboxWriter.Entry> announced = new ArrayList<>(items.size());
-        List<String> payloads = new ArrayList<>(items.size());
         for (ReservationRequest item : items) {
             ReservationEntity reservation = ReservationService.newReservation(workspaceId, mode, item, key.period(), now);
-            OutboxWriter.Entry entry = events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationService.toWire(reservation));
             created.add(reservation);
-            announced.add(entry);
-            payloads.add(events.payload(entry));
+            announced.add(events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationService.toWire(reservation)));
         }
-        return statements.reserveOnOneMeter(workspaceId, mode, key.meter(), key.period(), limit, created, announced,
-                        payloads, now)
+        return statements.reserveOnOneMeter(workspaceId, mode, key.meter(), key.period(), limit, created, announced, now)
                 .onFailure(UniqueViolation::causedBy).recoverWithItem(false)
                 .map(admitted -> admitted ? outcome(items, byId(created), true) : null);
     }

@@ -93,7 +93,7 @@ public class ReservationSettlement {
                     OutboxWriter.Entry announced = events.entry(UsageEvent.CONSUMED, reservation.workspaceId, event.mode(),
                             ReservationService.consumedWire(reservation, reservedIn, now));
                     return statements.consumeInItsPeriod(reservation, now, event.eventId(), Topics.TARGET_COMPLETED,
-                                    announced, events.payload(announced))
+                                    announced)
                             // The event's mark was written by a concurrent delivery of it: the transaction finds it.
                             .onFailure(UniqueViolation::causedBy).recoverWithItem(false);
                 });

@@ -43,22 +43,21 @@ class ReservationStatementsTest {
     private Uni<Boolean> reserve(UsagePeriod period, Long limit, String... ids) {
         List<ReservationEntity> created = new ArrayList<>();
         List<OutboxWriter.Entry> events = new ArrayList<>();
-        List<String> payloads = new ArrayList<>();
         for (String id : ids) {
             created.add(reservation(id, period));
             String eventId = ResourceIds.newId(IdPrefix.EVENT);
-            events.add(new OutboxWriter.Entry(eventId, "usage.reserved", key(), Map.of("reservation", id), null));
-            payloads.add("{\"type\":\"usage.reserved\",\"reservation\":\"" + id + "\"}");
+            events.add(new OutboxWriter.Entry(eventId, "usage.reserved", key(),
+                    Map.of("type", "usage.reserved", "reservation", id), null));
         }
         return statements.reserveOnOneMeter(workspace, Mode.LIVE, Meter.PUBLICATIONS, period, limit, created, events,
-                payloads, NOW);
+                NOW);
     }
 
     private Uni<Boolean> consume(String id, String eventId) {
         String announced = ResourceIds.newId(IdPrefix.EVENT);
         return statements.consumeInItsPeriod(reservation(id, MARCH), LATER, eventId, "target.completed",
-                new OutboxWriter.Entry(announced, "usage.reserved", key(), Map.of(), null),
-                "{\"type\":\"usage.consumed\",\"reservation\":\"" + id + "\"}");
+                new OutboxWriter.Entry(announced, "usage.reserved", key(), Map.of("type", "usage.consumed", "reservation", id),
+                        null));
     }
 
     private ReservationEntity reservation(String id, UsagePeriod period) {
