@@ -1,44 +1,33 @@
 package dev.herald.accounts.messaging;
 
-import dev.herald.common.metrics.OutboxBacklog;
-import dev.herald.common.outbox.OutboxRelay;
-import dev.herald.common.scheduling.RepeatingTask;
+import dev.herald.common.outbox.OutboxConfig;
+import dev.herald.common.outbox.OutboxTasks;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 
-/**
- * Moves committed events from the outbox table to Kafka, until the outbox is empty, every
- * {@code herald.outbox.poll-interval} (200 ms; a Vert.x timer, since Quarkus's scheduler cannot tick faster
- * than once a second).
- */
+/** Moves committed events from the outbox table to Kafka, and deletes them once past their retention ({@link OutboxTasks}). */
 @ApplicationScoped
 public class OutboxRelayJob {
-    private final RepeatingTask task;
-    private final OutboxBacklog backlog;
+    private final OutboxTasks tasks;
 
     public OutboxRelayJob(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx, MeterRegistry registry,
-                          @ConfigProperty(name = "herald.outbox.poll-interval", defaultValue = "0.2s") Duration interval) {
-        OutboxRelay relay = OutboxRelay.toKafka(pool, emitter);
-        this.task = new RepeatingTask(vertx, "outbox relay", interval, relay::drain);
-        this.backlog = new OutboxBacklog(pool, registry, vertx);
+                          OutboxConfig config) {
+        this.tasks = new OutboxTasks(pool, emitter, vertx, registry, config);
     }
 
+    /** Starts once the application is up: before that, messaging may not have wired the emitter yet. */
     void start(@Observes StartupEvent started) {
-        task.start();
-        backlog.start();
+        tasks.start();
     }
 
     void stop(@Observes ShutdownEvent stopping) {
-        task.stop();
-        backlog.stop();
+        tasks.stop();
     }
 }

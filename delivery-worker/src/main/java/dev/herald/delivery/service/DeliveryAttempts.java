@@ -288,7 +288,7 @@ public class DeliveryAttempts {
                     if (!held) {
                         return lostLease(delivery);
                     }
-                    relay.trigger();
+                    relay.nudge();
                     metrics.counter("herald.deliveries", "platform", delivery.platform().wireName(), "mode",
                             delivery.mode().wireName(), "outcome", status).increment();
                     // The trace id is written out: this line runs after the attempt's span stopped being current.

@@ -161,7 +161,7 @@ public class UncertainReconciler {
                                 delivery.postId(), delivery.accountId());
                         return;
                     }
-                    relay.trigger();
+                    relay.nudge();
                     metrics.counter("herald.deliveries.reconciled", "platform", delivery.platform().wireName(),
                             "outcome", status).increment();
                     LOG.infof("post %s to account %s (%s): uncertain, reconciled as %s%s", delivery.postId(),

@@ -22,10 +22,6 @@ public interface PostsConfig {
     @WithDefault("200")
     int dispatchBatchSize();
 
-    /** How often the outbox is moved to Kafka (it also runs right after events are committed). */
-    @WithDefault("200ms")
-    Duration outboxInterval();
-
     /** How often profile holds of final posts are given back to profiles-service. */
     @WithDefault("1s")
     Duration holdReleaseInterval();

@@ -9,7 +9,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.events.Topics;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
-import dev.herald.common.outbox.OutboxRelay;
+import dev.herald.testing.OutboxRelayHold;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TopicReader;
 import dev.herald.testing.TestTokens;
@@ -85,28 +85,28 @@ class ProfileEventsTest {
     void nothingIsRelayedWhileAnotherRelayHoldsTheLock() throws Exception {
         String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
         String bearer = TestTokens.bearer(workspace, Mode.TEST, "profiles:write");
-        var postgres = RealInfrastructure.postgres();
-        try (Connection otherRelay = DriverManager.getConnection(postgres.jdbcUrl("profiles_test"), postgres.username(),
-                postgres.password())) {
-            otherRelay.setAutoCommit(false);
-            try (PreparedStatement lock = otherRelay.prepareStatement("select pg_advisory_xact_lock(?)")) {
-                lock.setLong(1, OutboxRelay.RELAY_LOCK);
-                lock.execute();
-            }
-            String id = given().header("Authorization", bearer).contentType(ContentType.JSON).body("{\"name\":\"Held\"}")
+        String id;
+        try (OutboxRelayHold otherRelay = OutboxRelayHold.on("profiles_test")) {
+            id = given().header("Authorization", bearer).contentType(ContentType.JSON).body("{\"name\":\"Held\"}")
                     .post("/profiles").then().statusCode(201).extract().path("data.id");
             // Many relay ticks pass: the event stays in the outbox, unclaimed.
             assertThat(recordsKeyed(id, 1, Duration.ofSeconds(2))).isEmpty();
-            try (PreparedStatement waiting = otherRelay.prepareStatement(
-                    "select count(*) from outbox where published_at is null and message_key = ?")) {
-                waiting.setString(1, id);
-                try (ResultSet count = waiting.executeQuery()) {
-                    assertThat(count.next()).isTrue();
-                    assertThat(count.getLong(1)).isEqualTo(1);
-                }
+            assertThat(outboxRowsKeyed(id)).isEqualTo(1);
+        }
+        assertThat(recordsKeyed(id, 1, Duration.ofSeconds(30))).hasSize(1);
+    }
+
+    private static long outboxRowsKeyed(String key) throws Exception {
+        var postgres = RealInfrastructure.postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl("profiles_test"), postgres.username(),
+                postgres.password());
+             PreparedStatement count = connection.prepareStatement(
+                     "select count(*) from outbox where published_at is null and message_key = ?")) {
+            count.setString(1, key);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
             }
-            otherRelay.rollback();
-            assertThat(recordsKeyed(id, 1, Duration.ofSeconds(30))).hasSize(1);
         }
     }
 
