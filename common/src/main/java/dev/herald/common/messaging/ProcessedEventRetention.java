@@ -1,0 +1,48 @@
+package dev.herald.common.messaging;
+
+import dev.herald.common.persistence.BatchedDelete;
+import dev.herald.common.scheduling.RepeatingTask;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Duration;
+
+/**
+ * Forgets the event ids a consumer applied once they are older than the retention, so {@code processed_events} holds
+ * the redelivery window instead of every event ever consumed. Batches of {@code batchSize} in processed order (its
+ * {@code processed_events_processed_at} index), each its own statement; {@code SKIP LOCKED} lets replicas purge at once.
+ */
+public final class ProcessedEventRetention {
+    private static final int DEFAULT_BATCH_SIZE = 1000;
+
+    private final Pool pool;
+    private final Duration retention;
+    private final int batchSize;
+
+    public ProcessedEventRetention(Pool pool, Duration retention, int batchSize) {
+        this.pool = pool;
+        this.retention = retention;
+        this.batchSize = batchSize;
+    }
+
+    /** The purge as a timer of the service, every {@code purge-interval}. */
+    public static RepeatingTask every(Pool pool, Vertx vertx, ProcessedEventsConfig config) {
+        ProcessedEventRetention retention = new ProcessedEventRetention(pool, config.retention(), DEFAULT_BATCH_SIZE);
+        return new RepeatingTask(vertx, "processed events retention", config.purgeInterval(), retention::purge);
+    }
+
+    /** Forgets every event processed before the retention; how many. */
+    public Uni<Long> purge() {
+        return BatchedDelete.untilShort(this::deleteBatch, batchSize);
+    }
+
+    private Uni<Integer> deleteBatch() {
+        return pool.preparedQuery("""
+                        delete from processed_events where event_id in (
+                            select event_id from processed_events where processed_at < now() - make_interval(secs => $1)
+                            order by processed_at limit $2 for update skip locked)""")
+                .execute(Tuple.of(retention.toMillis() / 1000.0, batchSize))
+                .map(rows -> rows.rowCount());
+    }
+}
