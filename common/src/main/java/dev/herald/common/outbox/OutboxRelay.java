@@ -6,6 +6,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -19,8 +20,8 @@ import org.jboss.logging.Logger;
 /**
  * Publishes a service's outbox to Kafka. One relay at a time per database (a transaction-scoped advisory
  * lock), so messages leave in commit order and per-key order holds; the rows it sends are locked
- * ({@code FOR UPDATE SKIP LOCKED}) and marked published in the same transaction, after the broker has
- * acknowledged every one of them. A crash between the acknowledgement and the commit sends a batch
+ * ({@code FOR UPDATE SKIP LOCKED}) and marked published in the same transaction, which commits after the broker
+ * has acknowledged every one of them. A crash between the acknowledgement and the commit sends a batch
  * twice, never zero times: consumers deduplicate by event id.
  */
 public final class OutboxRelay {
@@ -79,15 +80,20 @@ public final class OutboxRelay {
     }
 
     /**
-     * Claims the batch in the statement that takes the relay's lock: the lock is tried once, before the scan (an
-     * init plan), and without it no row is read. The statement's snapshot predates the lock, but a row another relay
-     * marked published in between is re-checked against the new version by {@code FOR UPDATE} and skipped.
+     * Claims the batch and marks it published in the statement that takes the relay's lock; the transaction commits
+     * only once the broker has acknowledged every message, and a failed send rolls the marks back. The lock is tried
+     * once, before the scan (an init plan), and without it no row is read. The statement's snapshot predates the lock,
+     * but a row another relay marked published in between is re-checked against the new version by
+     * {@code FOR UPDATE} and skipped. One statement rather than a claim and a later mark: the mark's
+     * {@code id = any($1)} was planned anew at every execution (its array's length changes the estimate).
      */
     private Uni<Integer> claimAndSend(SqlConnection connection) {
         return connection.preparedQuery("""
-                        select id, event_id, topic, message_key, payload::text as payload, trace_parent from outbox
-                        where (select pg_try_advisory_xact_lock($1)) and published_at is null
-                        order by id limit $2 for update skip locked""")
+                        update outbox set published_at = now()
+                        where id in (select id from outbox
+                                     where (select pg_try_advisory_xact_lock($1)) and published_at is null
+                                     order by id limit $2 for update skip locked)
+                        returning id, event_id, topic, message_key, payload::text as payload, trace_parent""")
                 .execute(Tuple.of(RELAY_LOCK, batchSize))
                 .flatMap(rows -> {
                     List<OutboxMessage> messages = new ArrayList<>();
@@ -98,14 +104,11 @@ public final class OutboxRelay {
                     if (messages.isEmpty()) {
                         return Uni.createFrom().item(0);
                     }
+                    // RETURNING has no order: messages leave in commit (id) order, so each key's events stay in order.
+                    messages.sort(Comparator.comparingLong(OutboxMessage::id));
                     // The producer pipelines the sends; idempotence keeps their order within a partition.
                     List<Uni<Void>> sends = messages.stream().map(sender).toList();
-                    Long[] ids = messages.stream().map(OutboxMessage::id).toArray(Long[]::new);
-                    return Uni.join().all(sends).andFailFast()
-                            .flatMap(acked -> connection
-                                    .preparedQuery("update outbox set published_at = now() where id = any($1)")
-                                    .execute(Tuple.of(ids)))
-                            .replaceWith(messages.size());
+                    return Uni.join().all(sends).andFailFast().replaceWith(messages.size());
                 });
     }
 }
