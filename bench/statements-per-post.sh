@@ -14,11 +14,16 @@ Usage: bench/statements-per-post.sh --database-url postgresql://USER:PASSWORD@HO
                          mkdir /tmp/pgss && chown postgres /tmp/pgss
                          su postgres -c '/usr/lib/postgresql/15/bin/initdb -D /tmp/pgss -A trust'
                          printf "%s\n" "shared_preload_libraries='pg_stat_statements'" "pg_stat_statements.track='all'" \
+                           "pg_stat_statements.track_planning='on'" \
                            "port=25432" "listen_addresses='127.0.0.1'" "max_connections=300" >> /tmp/pgss/postgresql.conf
                          su postgres -c '/usr/lib/postgresql/15/bin/pg_ctl -D /tmp/pgss -l /tmp/pgss/log start'
   --posts N            posts measured (default 200), spread over the workspaces, sent one after another in each
   --workspaces W       workspaces (default 4; scale plan, test key, one LinkedIn sandbox account each)
   --out FILE           results file (default bench/results/<UTC date-time>-statements.md)
+  --timings FILE       also write, as CSV, the measured load's costliest statements (called at least --posts / 2
+                       times): database, calls, plans, mean execution and planning time (µs), total (ms), statement.
+                       plans close to calls means PostgreSQL plans the statement anew at every execution. Timings
+                       are of this light, serial load, not of the throughput benchmark's.
   -h, --help
 
 Runs ./herald up --detach on the working tree (building what is stale), warms the suite with two rounds of the same
@@ -32,12 +37,14 @@ DATABASE_URL=""
 POSTS=200
 WORKSPACES=4
 OUT=""
+TIMINGS=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --database-url) DATABASE_URL="$2"; shift 2 ;;
         --posts) POSTS="$2"; shift 2 ;;
         --workspaces) WORKSPACES="$2"; shift 2 ;;
         --out) OUT="$2"; shift 2 ;;
+        --timings) TIMINGS="$2"; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -130,6 +137,15 @@ wait_final
 sleep 2
 end=$(date +%s.%N)
 snapshot "$WORK/load.csv"
+if [ -n "$TIMINGS" ]; then
+    echo "database,calls,plans,mean_exec_us,mean_plan_us,total_ms,statement" > "$TIMINGS"
+    sql postgres "copy (select d.datname, s.calls, s.plans, round(s.mean_exec_time::numeric * 1000),
+            round(s.mean_plan_time::numeric * 1000), round((s.total_exec_time + s.total_plan_time)::numeric),
+            left(regexp_replace(s.query, '\s+', ' ', 'g'), 120)
+        from pg_stat_statements s join pg_database d on d.oid = s.dbid
+        where d.datname like 'herald_%' and s.calls >= $POSTS / 2
+        order by s.total_exec_time + s.total_plan_time desc) to stdout with (format csv)" >> "$TIMINGS"
+fi
 published=$(sql herald_posts "select count(*) from posts where text like 'Statements measured %' and status = 'published'")
 
 seconds=$(python3 -c "print(round($end - $start, 1))")
