@@ -7,6 +7,10 @@ import java.time.Duration;
 /** How long a consumer remembers the events it applied (its {@code processed_events}), to skip them when redelivered. */
 @ConfigMapping(prefix = "herald.processed-events")
 public interface ProcessedEventsConfig {
+    /** Whether the service consumes events, fixed at build time: only then is {@link ProcessedEventRetentionJob} a bean. */
+    @WithDefault("false")
+    boolean enabled();
+
     /**
      * Longer than any redelivery can come: the topics keep a week (Kafka's default and the production values), so a
      * consumer group reset to the earliest record, or an outbox republished within its retention, only brings events

@@ -7,6 +7,10 @@ import java.time.Duration;
 /** The outbox of every service that writes events: how often it is relayed, and how long sent events are kept. */
 @ConfigMapping(prefix = "herald.outbox")
 public interface OutboxConfig {
+    /** Whether the service has an outbox, fixed at build time: only then is {@link OutboxRelayJob} a bean. */
+    @WithDefault("false")
+    boolean enabled();
+
     /**
      * How often the relay looks for unpublished events, besides being woken after commits that wrote some. A
      * Vert.x timer, not {@code @Scheduled}: Quarkus's simple scheduler checks its triggers once a second, so an

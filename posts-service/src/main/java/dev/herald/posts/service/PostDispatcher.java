@@ -1,13 +1,13 @@
 package dev.herald.posts.service;
 
 import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.outbox.OutboxRelayJob;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.posts.config.PostsConfig;
-import dev.herald.posts.messaging.OutboxRelayJob;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;

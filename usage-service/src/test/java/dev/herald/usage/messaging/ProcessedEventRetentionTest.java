@@ -5,12 +5,14 @@ import static dev.herald.usage.support.UsageTestSupport.database;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.common.messaging.ProcessedEventRetention;
+import dev.herald.common.messaging.ProcessedEventRetentionJob;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.usage.support.UsageTestSupport;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,6 +26,15 @@ import org.junit.jupiter.api.Test;
 class ProcessedEventRetentionTest {
     @Inject
     Pool pool;
+
+    /** A bean only where herald.processed-events.enabled=true at build time, as usage-service's application.properties sets. */
+    @Inject
+    Instance<ProcessedEventRetentionJob> job;
+
+    @Test
+    void theServiceRunsThePurge() {
+        assertThat(job.isResolvable()).isTrue();
+    }
 
     @Test
     void eventsProcessedBeforeTheRetentionAreForgottenInBatchesAndRecentOnesKept() throws Exception {

@@ -1,8 +1,7 @@
-package dev.herald.usage.messaging;
+package dev.herald.common.outbox;
 
-import dev.herald.common.outbox.OutboxConfig;
-import dev.herald.common.outbox.OutboxTasks;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -12,8 +11,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 
-/** Moves committed events from the outbox table to Kafka, and deletes them once past their retention ({@link OutboxTasks}). */
+/**
+ * Moves committed events from a service's outbox table to Kafka (its {@code outbox} channel), and deletes them once
+ * past their retention ({@link OutboxTasks}). A bean only in services that write events: {@code herald.outbox.enabled=true}
+ * in their application.properties.
+ */
 @ApplicationScoped
+@IfBuildProperty(name = "herald.outbox.enabled", stringValue = "true")
 public class OutboxRelayJob {
     private final OutboxTasks tasks;
 
@@ -29,5 +33,10 @@ public class OutboxRelayJob {
 
     void stop(@Observes ShutdownEvent stopping) {
         tasks.stop();
+    }
+
+    /** Relays what the outbox holds now (events were just committed), or right after the drain in progress. */
+    public void nudge() {
+        tasks.nudge();
     }
 }
