@@ -3,6 +3,7 @@ package dev.herald.accounts.repository;
 import dev.herald.accounts.model.AccountEntity;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.persistence.UniqueRow;
 import dev.herald.common.wire.Platform;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Parameters;
@@ -18,7 +19,8 @@ import java.util.Optional;
 public class AccountRepository implements PanacheRepositoryBase<AccountEntity, String> {
 
     public Uni<AccountEntity> findInTenant(String workspaceId, Mode mode, String id) {
-        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
+                .list().map(UniqueRow::of);
     }
 
     /** Those of {@code ids} that exist in the tenant, whatever their status, in one query. */
@@ -29,19 +31,19 @@ public class AccountRepository implements PanacheRepositoryBase<AccountEntity, S
     /** The same, locked for the rest of the transaction. */
     public Uni<AccountEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
     public Uni<AccountEntity> findIdentity(String workspaceId, Mode mode, Platform platform, String externalId) {
         return find("workspaceId = ?1 and mode = ?2 and platform = ?3 and externalId = ?4",
-                workspaceId, mode.wireName(), platform.wireName(), externalId).firstResult();
+                workspaceId, mode.wireName(), platform.wireName(), externalId).list().map(UniqueRow::of);
     }
 
     /** The account of one provider identity, locked: a reconnection updates it in place. */
     public Uni<AccountEntity> findIdentityForUpdate(String workspaceId, Mode mode, Platform platform, String externalId) {
         return find("workspaceId = ?1 and mode = ?2 and platform = ?3 and externalId = ?4",
                 workspaceId, mode.wireName(), platform.wireName(), externalId)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
     /**

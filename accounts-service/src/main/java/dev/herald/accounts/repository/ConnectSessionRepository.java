@@ -2,6 +2,7 @@ package dev.herald.accounts.repository;
 
 import dev.herald.accounts.model.ConnectSessionEntity;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.persistence.UniqueRow;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
@@ -14,21 +15,22 @@ import java.time.Instant;
 public class ConnectSessionRepository implements PanacheRepositoryBase<ConnectSessionEntity, String> {
 
     public Uni<ConnectSessionEntity> findInTenant(String workspaceId, Mode mode, String id) {
-        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
+                .list().map(UniqueRow::of);
     }
 
     public Uni<ConnectSessionEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
     public Uni<ConnectSessionEntity> findByTokenHash(String tokenHash) {
-        return find("tokenHash", tokenHash).firstResult();
+        return find("tokenHash", tokenHash).list().map(UniqueRow::of);
     }
 
     /** Locked, so connections, completion and revocation of one session happen one after another. */
     public Uni<ConnectSessionEntity> findByIdForUpdate(String id) {
-        return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+        return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
     /** Revokes every open, unexpired session of a profile; answers how many. */

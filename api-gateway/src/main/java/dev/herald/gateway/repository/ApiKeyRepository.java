@@ -1,6 +1,7 @@
 package dev.herald.gateway.repository;
 
 import dev.herald.common.auth.Mode;
+import dev.herald.common.persistence.UniqueRow;
 import dev.herald.gateway.model.ApiKey;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -13,7 +14,7 @@ public class ApiKeyRepository implements PanacheRepositoryBase<ApiKey, String> {
 
     @WithSession
     public Uni<ApiKey> findBySecretHash(String secretHash) {
-        return find("secretHash", secretHash).firstResult();
+        return find("secretHash", secretHash).list().map(UniqueRow::of);
     }
 
     public Uni<List<ApiKey>> findActiveDemoKeys(String workspaceId, Mode mode) {

@@ -1,5 +1,6 @@
 package dev.herald.gateway.repository;
 
+import dev.herald.common.persistence.UniqueRow;
 import dev.herald.gateway.model.OAuthClient;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -11,6 +12,6 @@ public class OAuthClientRepository implements PanacheRepositoryBase<OAuthClient,
 
     @WithSession
     public Uni<OAuthClient> findActive(String id) {
-        return find("id = ?1 and revokedAt is null", id).firstResult();
+        return find("id = ?1 and revokedAt is null", id).list().map(UniqueRow::of);
     }
 }

@@ -2,6 +2,7 @@ package dev.herald.posts.repository;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.persistence.UniqueRow;
 import dev.herald.posts.model.CommentEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
@@ -17,7 +18,8 @@ import java.util.Optional;
 public class CommentRepository implements PanacheRepositoryBase<CommentEntity, String> {
 
     public Uni<CommentEntity> findInTenant(String workspaceId, Mode mode, String id) {
-        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
+                .list().map(UniqueRow::of);
     }
 
     /** One page, newest first, of the comments on a post and/or an account (at least one is given). */

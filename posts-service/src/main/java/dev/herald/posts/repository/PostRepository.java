@@ -2,6 +2,7 @@ package dev.herald.posts.repository;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.persistence.UniqueRow;
 import dev.herald.common.wire.Post;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
@@ -23,7 +24,8 @@ import org.hibernate.LockMode;
 public class PostRepository implements PanacheRepositoryBase<PostEntity, String> {
 
     public Uni<PostEntity> findInTenant(String workspaceId, Mode mode, String id) {
-        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
+                .list().map(UniqueRow::of);
     }
 
     /** A post and its targets in request order. */
@@ -50,11 +52,11 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
     /** The same, locked for the rest of the transaction. */
     public Uni<PostEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
     public Uni<PostEntity> findForUpdate(String id) {
-        return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+        return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
     /**

@@ -2,12 +2,14 @@ package dev.herald.posts.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
 import dev.herald.testing.RealInfrastructure;
+import dev.herald.testing.RepeatedLookupPlans;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -99,6 +101,16 @@ class PostRepositoryTest {
             assertThat(statistics.getQueryPlanCacheHitCount()).isGreaterThanOrEqualTo(20);
         });
         asserter.execute(() -> statistics.setStatisticsEnabled(false));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aPostIsReadWithAGenericPlanOnceItsConnectionHasRunItAFewTimes(UniAsserter asserter) throws Exception {
+        // GET /posts/{id}, which clients poll until a post is final.
+        String post = queuedPost(now.plusSeconds(60), "queued");
+        asserter.assertThat(() -> Panache.withSession(() -> RepeatedLookupPlans.customPlans(
+                        () -> posts.findInTenant(workspace, Mode.TEST, post), 10, "from posts")),
+                custom -> assertThat(custom).singleElement().satisfies(plans -> assertThat(plans).isLessThanOrEqualTo(5L)));
     }
 
     private String queuedPost(Instant dueAt, String status) throws Exception {

@@ -2,6 +2,7 @@ package dev.herald.profiles.repository;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
+import dev.herald.common.persistence.UniqueRow;
 import dev.herald.profiles.model.ProfileEntity;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -19,13 +20,14 @@ public class ProfileRepository implements PanacheRepositoryBase<ProfileEntity, S
 
     @WithSession
     public Uni<ProfileEntity> findInTenant(String workspaceId, Mode mode, String id) {
-        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName()).firstResult();
+        return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
+                .list().map(UniqueRow::of);
     }
 
     /** The same, locked for the rest of the transaction (deletion checks and removes under this lock). */
     public Uni<ProfileEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
     @WithSession

@@ -9,6 +9,7 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.paging.CursorPosition;
 import dev.herald.profiles.model.ProfileEntity;
 import dev.herald.testing.RealInfrastructure;
+import dev.herald.testing.RepeatedLookupPlans;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -53,6 +54,17 @@ class ProfileRepositoryTest {
         }
         asserter.execute(() -> assertThat(statistics.getQueryPlanCacheMissCount()).isEqualTo(missesAfterFirstCount[0]));
         asserter.execute(() -> statistics.setStatisticsEnabled(false));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aProfileIsReadWithAGenericPlanOnceItsConnectionHasRunItAFewTimes(UniAsserter asserter) {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        ProfileEntity profile = profile(workspace, Mode.TEST, "Planned once", Instant.parse("2026-11-26T12:00:00Z"));
+        asserter.execute(() -> Panache.withTransaction(() -> profiles.persist(profile)));
+        asserter.assertThat(() -> Panache.withSession(() -> RepeatedLookupPlans.customPlans(
+                        () -> profiles.findInTenant(workspace, Mode.TEST, profile.id), 10, "from profiles")),
+                custom -> assertThat(custom).singleElement().satisfies(plans -> assertThat(plans).isLessThanOrEqualTo(5L)));
     }
 
     private static ProfileEntity profile(String workspace, Mode mode, String name, Instant createdAt) {

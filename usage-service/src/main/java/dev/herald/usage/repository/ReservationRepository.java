@@ -1,6 +1,7 @@
 package dev.herald.usage.repository;
 
 import dev.herald.common.auth.Mode;
+import dev.herald.common.persistence.UniqueRow;
 import dev.herald.usage.model.ReservationEntity;
 import dev.herald.usage.model.SubscriptionEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -22,13 +23,14 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
             where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""";
 
     public Uni<ReservationEntity> findInTenant(String workspaceId, Mode mode, String id) {
-        return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id).firstResult();
+        return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id)
+                .list().map(UniqueRow::of);
     }
 
     /** The same, locked for the rest of the transaction, so one transition at a time wins. */
     public Uni<ReservationEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
     /** A reservation and its tenant's subscription row, which is null while the tenant has never been given a plan. */

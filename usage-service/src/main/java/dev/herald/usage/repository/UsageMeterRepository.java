@@ -1,6 +1,7 @@
 package dev.herald.usage.repository;
 
 import dev.herald.common.auth.Mode;
+import dev.herald.common.persistence.UniqueRow;
 import dev.herald.common.wire.UsagePeriod;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.model.UsageMeterEntity;
@@ -27,7 +28,8 @@ public class UsageMeterRepository implements PanacheRepositoryBase<UsageMeterEnt
      */
     public Uni<UsageMeterEntity> lockOrCreate(String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
         // The row exists for all but a period's first charge, so it is locked first and only created when missing.
-        return row(workspaceId, mode, meter, period.start()).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult()
+        return row(workspaceId, mode, meter, period.start()).withLock(LockModeType.PESSIMISTIC_WRITE).list()
+                .map(UniqueRow::of)
                 .flatMap(existing -> existing != null
                         ? Uni.createFrom().item(existing)
                         : Panache.getSession().flatMap(session -> session.createNativeQuery("""
@@ -42,7 +44,7 @@ public class UsageMeterRepository implements PanacheRepositoryBase<UsageMeterEnt
 
     /** The meter's row for this period without a lock (a read that changes nothing); null when none exists yet. */
     public Uni<UsageMeterEntity> find(String workspaceId, Mode mode, Meter meter, Instant periodStart) {
-        return row(workspaceId, mode, meter, periodStart).firstResult();
+        return row(workspaceId, mode, meter, periodStart).list().map(UniqueRow::of);
     }
 
     private PanacheQuery<UsageMeterEntity> row(String workspaceId, Mode mode, Meter meter, Instant periodStart) {

@@ -7,9 +7,9 @@ import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.UsagePeriod;
 import dev.herald.testing.RealInfrastructure;
+import dev.herald.testing.RepeatedLookupPlans;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.model.ReservationEntity;
-import dev.herald.usage.model.SubscriptionEntity;
 import dev.herald.usage.support.UsageTestSupport;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -23,10 +23,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.hibernate.reactive.mutiny.Mutiny;
 import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.Test;
@@ -192,43 +189,11 @@ class UsageRepositoryTest {
     @Test
     @RunOnVertxContext
     void aSubscriptionIsReadWithAGenericPlanOnceItsConnectionHasRunItAFewTimes(UniAsserter asserter) {
-        // PostgreSQL plans a prepared statement anew for its first five executions, then keeps a generic plan if that
-        // is no dearer. A row-limit parameter (Panache's firstResult()) made it plan every execution anew.
         String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
         asserter.execute(() -> Panache.withTransaction(() -> subscriptions.lockOrCreate(workspace, Mode.LIVE, NOW)));
-        asserter.assertThat(() -> Panache.withSession(() -> subscriptionPlans().chain(before -> {
-            Uni<SubscriptionEntity> reads = Uni.createFrom().nullItem();
-            for (int i = 0; i < 10; i++) {
-                // Cleared each time, so that every read reaches the database.
-                reads = reads.chain(() -> Panache.getSession().invoke(Mutiny.Session::clear))
-                        .chain(() -> subscriptions.findInTenant(workspace, Mode.LIVE));
-            }
-            return reads.chain(this::subscriptionPlans).map(after -> {
-                // The statement the reads ran: ten executions more; how many of them were planned anew.
-                List<Long> replanned = new ArrayList<>();
-                after.forEach((statement, plans) -> {
-                    long[] earlier = before.getOrDefault(statement, new long[2]);
-                    if (plans[0] + plans[1] - earlier[0] - earlier[1] == 10) {
-                        replanned.add(plans[1] - earlier[1]);
-                    }
-                });
-                return replanned;
-            });
-        })), replanned -> assertThat(replanned).singleElement().satisfies(custom -> assertThat(custom).isLessThanOrEqualTo(5L)));
-    }
-
-    /** Generic and custom plans so far of each prepared statement on the session's connection that reads subscriptions. */
-    private Uni<Map<String, long[]>> subscriptionPlans() {
-        return Panache.getSession().chain(session -> session.createNativeQuery("""
-                        select statement, generic_plans, custom_plans from pg_prepared_statements
-                        where statement like '%from subscriptions%' and statement not like '%pg_prepared_statements%'""",
-                        Object[].class).getResultList())
-                .map(rows -> {
-                    Map<String, long[]> plans = new HashMap<>();
-                    rows.forEach(row -> plans.put((String) row[0],
-                            new long[] {((Number) row[1]).longValue(), ((Number) row[2]).longValue()}));
-                    return plans;
-                });
+        asserter.assertThat(() -> Panache.withSession(() -> RepeatedLookupPlans.customPlans(
+                        () -> subscriptions.findInTenant(workspace, Mode.LIVE), 10, "from subscriptions")),
+                custom -> assertThat(custom).singleElement().satisfies(plans -> assertThat(plans).isLessThanOrEqualTo(5L)));
     }
 
     @Test
