@@ -2,7 +2,6 @@ package dev.herald.testing;
 
 import dev.herald.common.outbox.OutboxRelay;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
@@ -20,8 +19,7 @@ public final class OutboxRelayHold implements AutoCloseable {
 
     /** Waits for a drain in progress to end, then holds the relay of the service whose database this is. */
     public static OutboxRelayHold on(String database) throws SQLException {
-        var postgres = RealInfrastructure.postgres();
-        Connection connection = DriverManager.getConnection(postgres.jdbcUrl(database), postgres.username(), postgres.password());
+        Connection connection = RealInfrastructure.connect(database);
         try {
             connection.setAutoCommit(false);
             try (PreparedStatement lock = connection.prepareStatement("select pg_advisory_xact_lock(?)")) {

@@ -9,6 +9,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -125,6 +128,11 @@ public class RealInfrastructure implements QuarkusTestResourceLifecycleManager {
     /** The shared server, for tests that need a second database or direct SQL. */
     public static PostgresServer postgres() {
         return postgres;
+    }
+
+    /** A JDBC connection to one of the shared server's databases, for a test's direct SQL; the caller closes it. */
+    public static Connection connect(String database) throws SQLException {
+        return DriverManager.getConnection(postgres.jdbcUrl(database), postgres.username(), postgres.password());
     }
 
     public static String bootstrapServers() {

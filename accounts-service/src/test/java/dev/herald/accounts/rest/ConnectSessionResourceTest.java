@@ -22,7 +22,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -162,7 +161,6 @@ public class ConnectSessionResourceTest {
     }
 
     static Connection database() throws SQLException {
-        var postgres = RealInfrastructure.postgres();
-        return DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        return RealInfrastructure.connect(DATABASE);
     }
 }

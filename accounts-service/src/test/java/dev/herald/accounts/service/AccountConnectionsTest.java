@@ -25,7 +25,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -173,9 +172,7 @@ class AccountConnectionsTest {
     }
 
     private static byte[] storedCredential(String accountId) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(AccountsTestSupport.DATABASE),
-                postgres.username(), postgres.password());
+        try (Connection connection = RealInfrastructure.connect(AccountsTestSupport.DATABASE);
              PreparedStatement statement = connection.prepareStatement("select ciphertext from provider_credentials where account_id = ?")) {
             statement.setString(1, accountId);
             try (ResultSet rows = statement.executeQuery()) {

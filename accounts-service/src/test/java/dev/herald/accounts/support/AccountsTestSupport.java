@@ -8,7 +8,6 @@ import dev.herald.testing.TestTokens;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 
@@ -54,8 +53,7 @@ public final class AccountsTestSupport {
     }
 
     private static Connection connect() throws java.sql.SQLException {
-        var postgres = RealInfrastructure.postgres();
-        return DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        return RealInfrastructure.connect(DATABASE);
     }
 
     private static PreparedStatement prepare(Connection connection, String sql, Object[] parameters) throws java.sql.SQLException {

@@ -1,9 +1,7 @@
 package dev.herald.common.messaging;
 
 import dev.herald.common.persistence.BatchedDelete;
-import dev.herald.common.scheduling.RepeatingTask;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
@@ -20,16 +18,14 @@ public final class ProcessedEventRetention {
     private final Duration retention;
     private final int batchSize;
 
+    public ProcessedEventRetention(Pool pool, Duration retention) {
+        this(pool, retention, DEFAULT_BATCH_SIZE);
+    }
+
     public ProcessedEventRetention(Pool pool, Duration retention, int batchSize) {
         this.pool = pool;
         this.retention = retention;
         this.batchSize = batchSize;
-    }
-
-    /** The purge as a timer of the service, every {@code purge-interval}. */
-    public static RepeatingTask every(Pool pool, Vertx vertx, ProcessedEventsConfig config) {
-        ProcessedEventRetention retention = new ProcessedEventRetention(pool, config.retention(), DEFAULT_BATCH_SIZE);
-        return new RepeatingTask(vertx, "processed events retention", config.purgeInterval(), retention::purge);
     }
 
     /** Forgets every event processed before the retention; how many. */

@@ -19,7 +19,8 @@ public class ProcessedEventRetentionJob {
     private final RepeatingTask task;
 
     public ProcessedEventRetentionJob(Pool pool, Vertx vertx, ProcessedEventsConfig config) {
-        this.task = ProcessedEventRetention.every(pool, vertx, config);
+        ProcessedEventRetention retention = new ProcessedEventRetention(pool, config.retention());
+        this.task = new RepeatingTask(vertx, "processed events retention", config.purgeInterval(), retention::purge);
     }
 
     void start(@Observes StartupEvent started) {

@@ -19,7 +19,6 @@ import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TopicReader;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -125,8 +124,7 @@ public final class DeliveryTestSupport {
 
     /** The rows a query answers, as column name to value. */
     public static List<Map<String, Object>> rows(String sql, Object... parameters) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        try (Connection connection = RealInfrastructure.connect(DATABASE);
              PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
@@ -147,8 +145,7 @@ public final class DeliveryTestSupport {
     }
 
     public static int update(String sql, Object... parameters) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        try (Connection connection = RealInfrastructure.connect(DATABASE);
              PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);

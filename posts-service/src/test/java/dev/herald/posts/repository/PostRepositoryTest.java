@@ -18,7 +18,6 @@ import io.quarkus.test.vertx.RunOnVertxContext;
 import io.quarkus.test.vertx.UniAsserter;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -123,8 +122,7 @@ class PostRepositoryTest {
 
     /** Another transaction (another replica's dispatcher, say) locks the post and keeps it until the test ends. */
     private void holdLockOn(String post) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        lockHolder = DriverManager.getConnection(postgres.jdbcUrl(PostsTestSupport.DATABASE), postgres.username(), postgres.password());
+        lockHolder = RealInfrastructure.connect(PostsTestSupport.DATABASE);
         lockHolder.setAutoCommit(false);
         try (PreparedStatement statement = lockHolder.prepareStatement("select id from posts where id = ? for update")) {
             statement.setString(1, post);

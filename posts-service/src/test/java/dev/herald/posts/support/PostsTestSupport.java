@@ -8,7 +8,6 @@ import dev.herald.testing.TestTokens;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.UUID;
@@ -32,8 +31,7 @@ public final class PostsTestSupport {
 
     /** One statement, committed on its own. */
     public static void execute(String sql, Object... parameters) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        try (Connection connection = RealInfrastructure.connect(DATABASE);
              PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
@@ -43,8 +41,7 @@ public final class PostsTestSupport {
     }
 
     public static long count(String sql, Object... parameters) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        try (Connection connection = RealInfrastructure.connect(DATABASE);
              PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);

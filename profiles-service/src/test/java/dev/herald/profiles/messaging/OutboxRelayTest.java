@@ -17,7 +17,6 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -105,7 +104,6 @@ class OutboxRelayTest {
     }
 
     private static Connection database() throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        return DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        return RealInfrastructure.connect(DATABASE);
     }
 }

@@ -11,7 +11,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -101,7 +100,6 @@ class OutboxRetentionTest {
     }
 
     private static Connection database() throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        return DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        return RealInfrastructure.connect(DATABASE);
     }
 }

@@ -18,7 +18,6 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -97,9 +96,7 @@ class ProfileEventsTest {
     }
 
     private static long outboxRowsKeyed(String key) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl("profiles_test"), postgres.username(),
-                postgres.password());
+        try (Connection connection = RealInfrastructure.connect("profiles_test");
              PreparedStatement count = connection.prepareStatement(
                      "select count(*) from outbox where published_at is null and message_key = ?")) {
             count.setString(1, key);

@@ -19,7 +19,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
@@ -246,8 +245,7 @@ class ProfileResourceTest {
     }
 
     private static void hold(String profileId, String kind, String holderId) throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl("profiles_test"), postgres.username(), postgres.password());
+        try (Connection connection = RealInfrastructure.connect("profiles_test");
              PreparedStatement insert = connection.prepareStatement(
                      "insert into profile_holds (profile_id, kind, holder_id) values (?, ?, ?)")) {
             insert.setString(1, profileId);

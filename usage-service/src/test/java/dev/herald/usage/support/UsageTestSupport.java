@@ -23,7 +23,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -81,8 +80,7 @@ public final class UsageTestSupport {
     }
 
     public static Connection database() throws Exception {
-        var postgres = RealInfrastructure.postgres();
-        return DriverManager.getConnection(postgres.jdbcUrl(DATABASE), postgres.username(), postgres.password());
+        return RealInfrastructure.connect(DATABASE);
     }
 
     public static long count(String sql, Object... parameters) throws Exception {
