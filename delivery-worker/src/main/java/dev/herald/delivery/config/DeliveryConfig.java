@@ -42,6 +42,18 @@ public interface DeliveryConfig {
     @WithDefault("64")
     int maxConcurrentAttempts();
 
+    /**
+     * How long a published or failed delivery is kept after it completed; then it and the providers' memory of its
+     * calls are deleted. At least {@code herald.processed-events.retention}, so that as long as a {@code post.accepted}
+     * event could be applied again, the delivery it made is still there to refuse it a second time.
+     */
+    @WithDefault("P8D")
+    Duration retention();
+
+    /** How often the deliveries past {@link #retention()} are deleted. */
+    @WithDefault("PT10M")
+    Duration purgeInterval();
+
     Backoff backoff();
 
     Sandbox sandbox();

@@ -306,4 +306,25 @@ public class DeliveryRepository {
                 platformOptions, row.getInteger("attempts"), row.getInteger("deferrals"), row.getUUID("lease_token"),
                 row.getString("trace_parent"));
     }
+
+    /**
+     * Deletes up to {@code limit} published or failed deliveries that completed before {@code cutoff}, oldest first,
+     * and what the sandbox and the live publishers' ledger remember of their publish calls (keyed by
+     * {@code PublishRequest.tokenOf}: post id, colon, account id); how many deliveries. Pending, publishing and
+     * uncertain rows are never touched, however old. {@code SKIP LOCKED}: replicas purging at once split the work.
+     */
+    public Uni<Integer> deleteFinalBefore(Instant cutoff, int limit) {
+        return pool.preparedQuery("""
+                        with gone as (
+                            delete from deliveries where (post_id, account_id) in (
+                                select post_id, account_id from deliveries
+                                where status in ('published', 'failed') and completed_at < $1
+                                order by completed_at limit $2 for update skip locked)
+                            returning post_id || ':' || account_id as token),
+                        sandbox as (delete from sandbox_publications where token in (select token from gone)),
+                        ledger as (delete from provider_publications where token in (select token from gone))
+                        select count(*)::integer as deleted from gone""")
+                .execute(SqlParameters.of(cutoff, limit))
+                .map(rows -> rows.iterator().next().getInteger("deleted"));
+    }
 }

@@ -56,4 +56,15 @@ public interface WebhooksConfig {
     /** How long a rotated-out secret keeps signing beside the new one. */
     @WithDefault("PT24H")
     Duration previousSecretLifetime();
+
+    /**
+     * How long a final delivery record stays readable ({@code GET /deliveries}) and retryable after it last changed;
+     * an event goes with its last delivery. Stripe keeps events for 30 days, and so do we by default.
+     */
+    @WithDefault("P30D")
+    Duration retention();
+
+    /** How often the records past {@link #retention()} are deleted. */
+    @WithDefault("PT10M")
+    Duration purgeInterval();
 }

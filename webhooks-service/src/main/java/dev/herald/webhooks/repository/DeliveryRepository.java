@@ -241,4 +241,18 @@ public class DeliveryRepository {
                 instant(row, "next_attempt_at"), instant(row, "created_at"), instant(row, "updated_at"),
                 instant(row, "delivered_at"));
     }
+
+    /**
+     * Deletes up to {@code limit} final deliveries that last changed before {@code cutoff}, oldest first; how many.
+     * Pending ones are never touched, however old. {@code SKIP LOCKED}: replicas purging at once split the work, and a
+     * row a sender or a manual retry holds waits for the next run.
+     */
+    public Uni<Integer> deleteFinalBefore(Instant cutoff, int limit) {
+        return pool.preparedQuery("""
+                        delete from deliveries where id in (
+                            select id from deliveries where status <> 'pending' and updated_at < $1
+                            order by updated_at limit $2 for update skip locked)""")
+                .execute(SqlParameters.of(cutoff, limit))
+                .map(rows -> rows.rowCount());
+    }
 }

@@ -260,4 +260,18 @@ public class EventRepository {
                         .execute(SqlParameters.of(deliveryId, eventId, endpointId, workspaceId, mode.wireName(), now)))
                 .map(rows -> DeliveryRepository.delivery(rows.iterator().next())));
     }
+
+    /**
+     * Deletes up to {@code limit} events created before {@code cutoff} that no delivery refers to any more (their
+     * deliveries were purged); how many. An old event whose delivery was retried by hand lately stays with it.
+     */
+    public Uni<Integer> deleteUndeliveredBefore(Instant cutoff, int limit) {
+        return pool.preparedQuery("""
+                        delete from events where id in (
+                            select id from events e where created_at < $1
+                              and not exists (select 1 from deliveries d where d.event_id = e.id)
+                            order by created_at limit $2 for update skip locked)""")
+                .execute(SqlParameters.of(cutoff, limit))
+                .map(rows -> rows.rowCount());
+    }
 }

@@ -1,0 +1,60 @@
+package dev.herald.webhooks.service;
+
+import dev.herald.common.persistence.BatchedDelete;
+import dev.herald.common.scheduling.RepeatingTask;
+import dev.herald.webhooks.config.WebhooksConfig;
+import dev.herald.webhooks.repository.DeliveryRepository;
+import dev.herald.webhooks.repository.EventRepository;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Deletes delivery records that have been final for {@code herald.webhooks.retention}, then the events none of them
+ * refers to any more, every {@code herald.webhooks.purge-interval}. Without it both tables would grow by a row per
+ * post and endpoint forever. Batches of {@value #BATCH_SIZE}, each its own short statement.
+ */
+@ApplicationScoped
+public class WebhookRetention {
+    static final int BATCH_SIZE = 1000;
+
+    private final DeliveryRepository deliveries;
+    private final EventRepository events;
+    private final WebhooksConfig config;
+    private final Clock clock;
+    private final RepeatingTask task;
+
+    public WebhookRetention(DeliveryRepository deliveries, EventRepository events, WebhooksConfig config, Clock clock,
+                            Vertx vertx) {
+        this.deliveries = deliveries;
+        this.events = events;
+        this.config = config;
+        this.clock = clock;
+        this.task = new RepeatingTask(vertx, "webhook retention", config.purgeInterval(), this::purge);
+    }
+
+    /** What one purge deleted. */
+    public record Purged(long deliveries, long events) {
+    }
+
+    public Uni<Purged> purge() {
+        Instant cutoff = clock.instant().minus(config.retention());
+        return BatchedDelete.untilShort(() -> deliveries.deleteFinalBefore(cutoff, BATCH_SIZE), BATCH_SIZE)
+                .flatMap(deletedDeliveries -> BatchedDelete
+                        .untilShort(() -> events.deleteUndeliveredBefore(cutoff, BATCH_SIZE), BATCH_SIZE)
+                        .map(deletedEvents -> new Purged(deletedDeliveries, deletedEvents)));
+    }
+
+    void start(@Observes StartupEvent started) {
+        task.start();
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        task.stop();
+    }
+}
