@@ -62,7 +62,10 @@ public class PostTargetEntity {
     @Column(name = "updated_at", nullable = false)
     public Instant updatedAt;
 
-    /** When a live target's comments were last read from its platform (decision 136); null when never. */
+    /**
+     * When a live target's comments were last read from its platform (decision 136), or when a test target's
+     * simulated comments were written (at its first read); null when never.
+     */
     @Column(name = "comments_read_at")
     public Instant commentsReadAt;
 

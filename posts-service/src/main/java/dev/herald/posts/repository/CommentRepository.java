@@ -3,13 +3,16 @@ package dev.herald.posts.repository;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
 import dev.herald.common.persistence.UniqueRow;
+import dev.herald.common.wire.Platform;
 import dev.herald.posts.model.CommentEntity;
+import dev.herald.posts.model.SimulatedComment;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -43,50 +46,57 @@ public class CommentRepository implements PanacheRepositoryBase<CommentEntity, S
     }
 
     /**
-     * Inserts new comments in one statement (a published test target's simulated audience arrives three at a time;
-     * one insert each cost a statement apiece on the finalization path of every test post). The rows are not
-     * attached to the session: nothing in the inserting transaction reads them back.
+     * Writes test mode's simulated comments for the caller's published test targets that have not received them yet
+     * (of {@code postId}, of {@code accountId}, or both; null for none), and marks those targets'
+     * {@code comments_read_at}; how many comments. The {@code position}-th comment of a target has id {@code cmt_} and
+     * the first 24 hex characters of SHA-256 of {@code <post id>:<account id>:<position>}, and is dated
+     * {@code position + 1} ms after the target published, so a read that races this one, or a comment written at
+     * publication by earlier versions, is the same row ({@code on conflict do nothing}). {@code unsupported} is the
+     * platform without comments.
      */
-    public Uni<Void> insertAll(List<CommentEntity> rows) {
-        if (rows.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        StringBuilder sql = new StringBuilder("""
-                insert into comments (id, workspace_id, mode, account_id, post_id, platform, parent_id, text,
-                                      author_name, author_username, from_account, created_at, provider_comment_id)
-                values\s""");
-        int columns = 13;
-        for (int row = 0; row < rows.size(); row++) {
-            sql.append(row == 0 ? "(" : ", (");
-            for (int column = 1; column <= columns; column++) {
-                int position = row * columns + column;
-                // A null parameter has no type the driver can send; the optional text columns bind '' for none.
-                boolean optional = column == 7 || column == 13;
-                sql.append(column == 1 ? "" : ", ").append(optional ? "nullif(?" + position + ", '')" : "?" + position);
-            }
-            sql.append(')');
+    public Uni<Integer> arriveSimulated(String workspaceId, String postId, String accountId, Instant readAt,
+                                        List<SimulatedComment> audience, Platform unsupported) {
+        // Each filter its own statement text, so each is planned for the index it can use.
+        String filter = (postId != null ? "and t.post_id = ?2 " : "and ?2 = '' ")
+                + (accountId != null ? "and t.account_id = ?3" : "and ?3 = ''");
+        StringBuilder values = new StringBuilder();
+        for (int position = 0; position < audience.size(); position++) {
+            int first = 6 + position * 3;
+            values.append(position == 0 ? "" : ", ").append("(").append(position)
+                    .append(", ?").append(first).append(", ?").append(first + 1).append(", ?").append(first + 2).append(")");
         }
         return Panache.getSession().flatMap(session -> {
-            var insert = session.createNativeQuery(sql.toString());
-            for (int row = 0; row < rows.size(); row++) {
-                CommentEntity comment = rows.get(row);
-                int at = row * columns;
-                insert.setParameter(at + 1, comment.id)
-                        .setParameter(at + 2, comment.workspaceId)
-                        .setParameter(at + 3, comment.mode)
-                        .setParameter(at + 4, comment.accountId)
-                        .setParameter(at + 5, comment.postId)
-                        .setParameter(at + 6, comment.platform)
-                        .setParameter(at + 7, comment.parentId == null ? "" : comment.parentId)
-                        .setParameter(at + 8, comment.text)
-                        .setParameter(at + 9, comment.authorName)
-                        .setParameter(at + 10, comment.authorUsername)
-                        .setParameter(at + 11, comment.fromAccount)
-                        .setParameter(at + 12, comment.createdAt)
-                        .setParameter(at + 13, comment.providerCommentId == null ? "" : comment.providerCommentId);
+            var insert = session.createNativeQuery("""
+                            with arrived as (
+                                update post_targets t set comments_read_at = ?4
+                                from posts p
+                                where p.id = t.post_id and p.workspace_id = ?1 and p.mode = 'test'
+                                  and t.status = 'published' and t.provider_post_id is not null
+                                  and t.comments_read_at is null and t.platform <> ?5
+                                  %s
+                                returning t.post_id, t.account_id, t.platform, coalesce(t.completed_at, t.updated_at) as published_at)
+                            insert into comments (id, workspace_id, mode, account_id, post_id, platform, parent_id, text,
+                                                  author_name, author_username, from_account, created_at, provider_comment_id)
+                            select 'cmt_' || left(encode(sha256(convert_to(a.post_id || ':' || a.account_id || ':' || v.position,
+                                       'UTF8')), 'hex'), 24),
+                                   ?1, 'test', a.account_id, a.post_id, a.platform, null, v.text, v.author_name,
+                                   v.author_username, false, a.published_at + (v.position + 1) * interval '1 millisecond', null
+                            from arrived a cross join (values %s) as v(position, author_name, author_username, text)
+                            on conflict (id) do nothing""".formatted(filter, values))
+                    .setParameter(1, workspaceId)
+                    .setParameter(2, postId == null ? "" : postId)
+                    .setParameter(3, accountId == null ? "" : accountId)
+                    .setParameter(4, readAt)
+                    .setParameter(5, unsupported.wireName());
+            for (int position = 0; position < audience.size(); position++) {
+                SimulatedComment comment = audience.get(position);
+                int first = 6 + position * 3;
+                insert.setParameter(first, comment.authorName())
+                        .setParameter(first + 1, comment.authorUsername())
+                        .setParameter(first + 2, comment.text());
             }
             return insert.executeUpdate();
-        }).replaceWithVoid();
+        });
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.herald.posts.repository;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.SqlParameters;
-import dev.herald.posts.model.CommentEntity;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import io.smallrye.mutiny.Uni;
@@ -15,9 +14,8 @@ import java.util.List;
 
 /**
  * A delivery outcome applied in one statement on the Vert.x pool, against the post and target as they were read
- * without a lock: the target's outcome, the post's new state (final or not), the event's processed mark, a test
- * target's simulated comments, and once the post is final its {@code post.finalized} event and profile-hold
- * releases. A single statement is its own transaction: no BEGIN and COMMIT round trips, no Hibernate flush.
+ * without a lock: the target's outcome, the post's new state (final or not), the event's processed mark, and once
+ * the post is final its {@code post.finalized} event and profile-hold releases. A single statement is its own transaction: no BEGIN and COMMIT round trips, no Hibernate flush.
  */
 @ApplicationScoped
 public class TargetOutcomeStatements {
@@ -36,8 +34,7 @@ public class TargetOutcomeStatements {
      * unchanged targets. {@code finalized} and {@code holdsOf} only when the post became final.
      */
     public record Outcome(PostEntity post, Instant readUpdatedAt, String readStatus, PostTargetEntity target,
-                          String readTargetStatus, String eventId, List<CommentEntity> comments,
-                          OutboxWriter.Entry finalized, List<String> holdsOf) {
+                          String readTargetStatus, String eventId, OutboxWriter.Entry finalized, List<String> holdsOf) {
     }
 
     /**
@@ -52,7 +49,6 @@ public class TargetOutcomeStatements {
                 target.status, target.attempts, target.providerPostId, target.url, target.error, target.completedAt);
         outbox.bind(parameters, outcome.finalized())
                 .addValue(outcome.holdsOf().toArray(String[]::new)).addValue(post.workspaceId).addValue(post.mode);
-        addComments(parameters, outcome.comments());
         return pool.preparedQuery("""
                         with post as (
                             update posts set updated_at = $3, status = $4, finalized_at = $5
@@ -73,46 +69,9 @@ public class TargetOutcomeStatements {
                         held as (
                             insert into profile_hold_releases (profile_id, post_id, workspace_id, mode)
                             select h.profile_id, $1, $22, $23 from target, unnest($21::text[]) as h(profile_id)
-                            on conflict do nothing),
-                        audience as (
-                            insert into comments (id, workspace_id, mode, account_id, post_id, platform, parent_id, text,
-                                author_name, author_username, from_account, created_at, provider_comment_id)
-                            select c.id, $22, $23, $2, $1, c.platform, c.parent_id, c.text, c.author_name, c.author_username,
-                                c.from_account, c.created_at, c.provider_comment_id
-                            from target, unnest($24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[],
-                                $30::boolean[], $31::timestamptz[], $32::text[])
-                                as c(id, platform, parent_id, text, author_name, author_username, from_account, created_at,
-                                    provider_comment_id))
+                            on conflict do nothing)
                         select count(*) as applied from target""")
                 .execute(parameters)
                 .map(rows -> rows.iterator().next().getLong("applied") > 0);
-    }
-
-    private static void addComments(Tuple parameters, List<CommentEntity> comments) {
-        int count = comments.size();
-        String[] ids = new String[count];
-        String[] platforms = new String[count];
-        String[] parents = new String[count];
-        String[] texts = new String[count];
-        String[] authorNames = new String[count];
-        String[] authorUsernames = new String[count];
-        Boolean[] fromAccount = new Boolean[count];
-        Instant[] createdAt = new Instant[count];
-        String[] providerIds = new String[count];
-        for (int i = 0; i < count; i++) {
-            CommentEntity comment = comments.get(i);
-            ids[i] = comment.id;
-            platforms[i] = comment.platform;
-            parents[i] = comment.parentId;
-            texts[i] = comment.text;
-            authorNames[i] = comment.authorName;
-            authorUsernames[i] = comment.authorUsername;
-            fromAccount[i] = comment.fromAccount;
-            createdAt[i] = comment.createdAt;
-            providerIds[i] = comment.providerCommentId;
-        }
-        parameters.addValue(ids).addValue(platforms).addValue(parents).addValue(texts).addValue(authorNames)
-                .addValue(authorUsernames).addValue(fromAccount).addValue(SqlParameters.offsets(createdAt))
-                .addValue(providerIds);
     }
 }

@@ -32,7 +32,7 @@ import java.util.Map;
 
 /**
  * Comments on published posts and replies to them. Test mode answers from the simulated audience
- * ({@link SandboxComments}) and keeps replies; live mode reads the platforms' comments into the same table and
+ * ({@link SandboxComments}, written at a target's first read) and keeps replies; live mode reads the platforms' comments into the same table and
  * replies on the platforms ({@link LiveComments}, decisions 136 to 139).
  */
 @ApplicationScoped
@@ -85,6 +85,10 @@ public class CommentService {
         }
         if (mode == Mode.LIVE && cursor == null) {
             parents = parents.chain(() -> live.refresh(workspaceId, postId, accountId));
+        }
+        if (mode == Mode.TEST && cursor == null) {
+            parents = parents.chain(() -> Panache.withTransaction(() -> comments.arriveSimulated(workspaceId, postId,
+                    accountId, Timestamps.now(clock), SandboxComments.AUDIENCE, SandboxComments.UNSUPPORTED))).replaceWithVoid();
         }
         return parents.chain(() -> Panache.withSession(() ->
                 comments.listPage(workspaceId, mode, postId, accountId, page.after(), page.fetchSize())

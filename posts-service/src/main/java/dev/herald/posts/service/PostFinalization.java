@@ -7,10 +7,8 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.posts.messaging.PostEventOutbox;
-import dev.herald.posts.model.CommentEntity;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
-import dev.herald.posts.repository.CommentRepository;
 import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import dev.herald.posts.repository.ProcessedEventRepository;
@@ -42,13 +40,12 @@ public class PostFinalization {
     private final PostEventOutbox events;
     private final PostViews views;
     private final PostDispatcher dispatcher;
-    private final CommentRepository comments;
     private final TargetOutcomeStatements outcomes;
     private final Clock clock;
 
     public PostFinalization(PostRepository posts, PostTargetRepository targets, ProcessedEventRepository processed,
                             ProfileHoldReleaseRepository holdReleases, PostEventOutbox events, PostViews views,
-                            PostDispatcher dispatcher, CommentRepository comments, TargetOutcomeStatements outcomes,
+                            PostDispatcher dispatcher, TargetOutcomeStatements outcomes,
                             Clock clock) {
         this.posts = posts;
         this.targets = targets;
@@ -57,7 +54,6 @@ public class PostFinalization {
         this.events = events;
         this.views = views;
         this.dispatcher = dispatcher;
-        this.comments = comments;
         this.outcomes = outcomes;
         this.clock = clock;
     }
@@ -120,7 +116,7 @@ public class PostFinalization {
                 holds = List.copyOf(PostService.profileIds(rows));
             }
             TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(post, readUpdatedAt, readStatus,
-                    target, readTargetStatus, event.eventId(), simulatedComments(post, target), finalized, holds);
+                    target, readTargetStatus, event.eventId(), finalized, holds);
             return outcomes.apply(outcome).map(applied -> applied ? finalStatus != null : null);
         });
     }
@@ -155,8 +151,7 @@ public class PostFinalization {
                 }
                 Instant now = Timestamps.now(clock);
                 takeOutcome(post, target, event, now);
-                return comments.insertAll(simulatedComments(post, target))
-                        .chain(() -> finalizeIfDone(post, rows, now, traceParent));
+                return finalizeIfDone(post, rows, now, traceParent);
             });
         });
     }
@@ -170,15 +165,6 @@ public class PostFinalization {
         target.completedAt = PostTarget.UNCERTAIN.equals(event.status()) ? null : event.completedAt();
         target.updatedAt = now;
         post.updatedAt = now;
-    }
-
-    /** A test target that published receives its simulated comments, as a real one would receive real ones. */
-    private static List<CommentEntity> simulatedComments(PostEntity post, PostTargetEntity target) {
-        if (!Mode.TEST.wireName().equals(post.mode) || !PostTarget.PUBLISHED.equals(target.status)) {
-            return List.of();
-        }
-        Instant publishedAt = target.completedAt == null ? target.updatedAt : target.completedAt;
-        return SandboxComments.forPublished(post.workspaceId, post.mode, target, publishedAt);
     }
 
     /** The post's final status and {@code post.finalized}, once every target is final; true when that happened. */

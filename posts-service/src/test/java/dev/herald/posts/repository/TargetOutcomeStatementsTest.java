@@ -8,7 +8,6 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
-import dev.herald.posts.model.CommentEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
@@ -68,21 +67,9 @@ class TargetOutcomeStatementsTest {
                         Map.of("type", "post." + finalStatus), null);
                 holds = List.of("prf_" + post);
             }
-            List<CommentEntity> comments = PostTarget.PUBLISHED.equals(status) ? List.of(comment(post, account, now)) : List.of();
             return statements.apply(new TargetOutcomeStatements.Outcome(read.post(), seen, readStatus, target,
-                    readTargetStatus, eventId, comments, finalized, holds));
+                    readTargetStatus, eventId, finalized, holds));
         });
-    }
-
-    private CommentEntity comment(String post, String account, Instant now) {
-        CommentEntity comment = new CommentEntity();
-        comment.id = "cmt_" + ResourceIds.newId(IdPrefix.EVENT);
-        comment.platform = "linkedin";
-        comment.text = "Congrats!";
-        comment.authorName = "Ada";
-        comment.authorUsername = "ada";
-        comment.createdAt = now;
-        return comment;
     }
 
     private static long targets(String post, String status) throws Exception {
@@ -109,8 +96,6 @@ class TargetOutcomeStatementsTest {
             assertThat(count("select count(*) from posts where id = ? and status = 'publishing' and updated_at > ?",
                     post, java.sql.Timestamp.from(firstRead[0]))).isEqualTo(1);
             assertThat(count("select count(*) from processed_events where event_id = ?", published)).isEqualTo(1);
-            assertThat(count("select count(*) from comments where post_id = ? and account_id = 'acc_1' and workspace_id = ?",
-                    post, workspace)).isEqualTo(1);
             assertThat(count("select count(*) from outbox where message_key = ?", post)).isZero();
         }));
 
@@ -139,7 +124,6 @@ class TargetOutcomeStatementsTest {
                     post)).isEqualTo(1);
             assertThat(count("select count(*) from profile_hold_releases where post_id = ? and profile_id = ?", post,
                     "prf_" + post)).isEqualTo(1);
-            assertThat(count("select count(*) from comments where post_id = ?", post)).isEqualTo(1);
         }));
     }
 }

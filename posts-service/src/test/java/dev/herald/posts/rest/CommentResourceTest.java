@@ -1,6 +1,8 @@
 package dev.herald.posts.rest;
 
 import static dev.herald.posts.support.PostsTestSupport.as;
+import static dev.herald.posts.support.PostsTestSupport.count;
+import static dev.herald.posts.support.PostsTestSupport.execute;
 import static dev.herald.posts.support.PostsTestSupport.posting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
@@ -24,7 +26,10 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -102,6 +107,53 @@ class CommentResourceTest {
 
         as(workspace, Mode.TEST).body("{\"comment_id\":\"" + ids.get(0) + "\",\"text\":\"" + "x".repeat(151) + "\"}")
                 .post("/comments").then().statusCode(422).body("error.details.errors[0].field", equalTo("text"));
+    }
+
+    @Test
+    void simulatedCommentsArriveAtTheFirstReadWithTheirDerivedIdsAndTimesAndOnlyOnce() throws Exception {
+        String account = FakeUpstreams.addAccount(workspace, "test", "tiktok", "brand", null);
+        String post = published(account);
+        assertThat(count("select count(*) from comments where post_id = ?", post)).isZero();
+
+        List<String> listed = as(workspace, Mode.TEST).get("/comments?account_id=" + account).then().statusCode(200)
+                .body("data", hasSize(3)).extract().path("data.id");
+
+        // Newest first: the third comment came 3 ms after publication, the first 1 ms after.
+        assertThat(listed).containsExactly(simulatedId(post, account, 2), simulatedId(post, account, 1),
+                simulatedId(post, account, 0));
+        for (int position = 0; position < 3; position++) {
+            assertThat(count("select count(*) from comments c join post_targets t using (post_id, account_id) "
+                            + "where c.id = ? and c.created_at = t.completed_at + ? * interval '1 millisecond'",
+                    simulatedId(post, account, position), position + 1)).isEqualTo(1);
+        }
+        as(workspace, Mode.TEST).get("/comments?post_id=" + post).then().statusCode(200)
+                .body("data.id", equalTo(listed));
+        assertThat(count("select count(*) from comments where post_id = ?", post)).isEqualTo(3);
+    }
+
+    @Test
+    void commentsWrittenAtPublicationByEarlierVersionsDoNotArriveAgain() throws Exception {
+        String account = FakeUpstreams.addAccount(workspace, "test", "tiktok", "brand", null);
+        String post = published(account);
+        // Before, the audience was written with the outcome; such a target has no comments_read_at.
+        String[] texts = {"Love this!", "Where can I learn more?", "Not sure about this one."};
+        for (int position = 0; position < 3; position++) {
+            execute("insert into comments (id, workspace_id, mode, account_id, post_id, platform, text, author_name, "
+                            + "author_username, from_account, created_at) select ?, ?, 'test', ?, ?, 'tiktok', ?, 'a', 'a', false, "
+                            + "completed_at + ? * interval '1 millisecond' from post_targets where post_id = ?",
+                    simulatedId(post, account, position), workspace, account, post, texts[position], position + 1, post);
+        }
+
+        as(workspace, Mode.TEST).get("/comments?post_id=" + post).then().statusCode(200).body("data", hasSize(3));
+
+        assertThat(count("select count(*) from comments where post_id = ?", post)).isEqualTo(3);
+    }
+
+    /** How every version has named a test target's simulated comments: SHA-256 of post, account and position. */
+    private static String simulatedId(String postId, String accountId, int position) throws Exception {
+        byte[] hash = MessageDigest.getInstance("SHA-256")
+                .digest((postId + ":" + accountId + ":" + position).getBytes(StandardCharsets.UTF_8));
+        return "cmt_" + HexFormat.of().formatHex(hash).substring(0, 24);
     }
 
     @Test
