@@ -42,7 +42,7 @@ public class ConnectSessionRepository implements PanacheRepositoryBase<ConnectSe
     /** Records an event as applied; false when it was applied before (a redelivery). */
     public Uni<Boolean> markEventProcessed(String eventId) {
         return Panache.getSession().flatMap(session -> session
-                .createNativeQuery("insert into connect_session_processed_events (event_id) values (?1) on conflict do nothing")
+                .createNativeQuery("insert into processed_events (event_id) values (?1) on conflict do nothing")
                 .setParameter(1, eventId)
                 .executeUpdate())
                 .map(inserted -> inserted > 0);

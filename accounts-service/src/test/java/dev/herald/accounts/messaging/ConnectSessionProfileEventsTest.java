@@ -2,6 +2,7 @@ package dev.herald.accounts.messaging;
 
 import static dev.herald.accounts.rest.ConnectSessionResourceTest.as;
 import static dev.herald.accounts.rest.ConnectSessionResourceTest.create;
+import static dev.herald.accounts.support.AccountsTestSupport.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,11 +12,13 @@ import dev.herald.common.events.ProfileEvent;
 import dev.herald.common.events.Topics;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.messaging.ProcessedEventRetentionJob;
 import dev.herald.common.wire.Profile;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.Map;
@@ -30,6 +33,10 @@ import org.junit.jupiter.api.Test;
 class ConnectSessionProfileEventsTest {
     @Inject
     ObjectMapper mapper;
+
+    /** A bean only where herald.processed-events.enabled=true at build time, as this service's application.properties sets. */
+    @Inject
+    Instance<ProcessedEventRetentionJob> retention;
 
     @Test
     void deletingAProfileRevokesItsOpenSessionsOnlyOnceAndOnlyItsOwn() throws Exception {
@@ -66,6 +73,9 @@ class ConnectSessionProfileEventsTest {
         }
         assertThat(status(workspace, Mode.LIVE, liveSession)).isEqualTo("open");
         assertThat(status(otherWorkspace, Mode.TEST, otherTenantsSession)).isEqualTo("open");
+        // Recorded where common's retention purge forgets applied event ids, and that purge runs here.
+        assertThat(count("select count(*) from processed_events where event_id = ?", deleted.eventId())).isEqualTo(1);
+        assertThat(retention.isResolvable()).isTrue();
     }
 
     private static String status(String workspace, Mode mode, String id) {
