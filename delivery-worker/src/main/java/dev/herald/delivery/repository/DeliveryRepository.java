@@ -309,7 +309,7 @@ public class DeliveryRepository {
 
     /**
      * Deletes up to {@code limit} published or failed deliveries that completed before {@code cutoff}, oldest first,
-     * and what the sandbox and the live publishers' ledger remember of their publish calls (keyed by
+     * and what the sandbox, the live publishers' ledger and YouTube's upload sessions remember of their calls (keyed by
      * {@code PublishRequest.tokenOf}: post id, colon, account id); how many deliveries. Pending, publishing and
      * uncertain rows are never touched, however old. {@code SKIP LOCKED}: replicas purging at once split the work.
      */
@@ -322,7 +322,8 @@ public class DeliveryRepository {
                                 order by completed_at limit $2 for update skip locked)
                             returning post_id || ':' || account_id as token),
                         sandbox as (delete from sandbox_publications where token in (select token from gone)),
-                        ledger as (delete from provider_publications where token in (select token from gone))
+                        ledger as (delete from provider_publications where token in (select token from gone)),
+                        uploads as (delete from youtube_upload_sessions where token in (select token from gone))
                         select count(*)::integer as deleted from gone""")
                 .execute(SqlParameters.of(cutoff, limit))
                 .map(rows -> rows.iterator().next().getInteger("deleted"));

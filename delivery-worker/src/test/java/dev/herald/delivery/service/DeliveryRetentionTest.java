@@ -23,8 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Published and failed deliveries are deleted 8 days (the default retention) after they completed, with the sandbox's
- * and the live ledger's rows for their publish calls; nothing still in progress is.
+ * Published and failed deliveries are deleted 8 days (the default retention) after they completed, with the sandbox's,
+ * the live ledger's and YouTube's upload-session rows for their calls; nothing still in progress is.
  */
 @QuarkusTest
 @QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
@@ -49,6 +49,7 @@ class DeliveryRetentionTest {
         sandboxCall(oldPublished);
         String oldFailed = delivery("failed", expired);
         ledgerCall(oldFailed);
+        uploadSession(oldFailed);
         // Rows still in progress stay however long ago they changed; the worker's loops will not touch them before a
         // day from now.
         String uncertain = delivery("uncertain", expired);
@@ -56,6 +57,7 @@ class DeliveryRetentionTest {
         String recentPublished = delivery("published", retained);
         sandboxCall(recentPublished);
         ledgerCall(recentPublished);
+        uploadSession(recentPublished);
 
         long purged = retention.purge().await().atMost(Duration.ofSeconds(30));
 
@@ -64,6 +66,7 @@ class DeliveryRetentionTest {
                 .extracting(row -> row.get("post_id")).containsExactlyInAnyOrder(uncertain, pending, recentPublished);
         assertThat(tokens("sandbox_publications", oldPublished, recentPublished)).containsExactly(token(recentPublished));
         assertThat(tokens("provider_publications", oldFailed, recentPublished)).containsExactly(token(recentPublished));
+        assertThat(tokens("youtube_upload_sessions", oldFailed, recentPublished)).containsExactly(token(recentPublished));
     }
 
     /** A delivery of a new post to a new account, in {@code status}, last changed (and completed) at {@code at}. */
@@ -92,6 +95,11 @@ class DeliveryRetentionTest {
     private void ledgerCall(String postId) throws Exception {
         update("insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
                 + " values (?, 'linkedin', 'refused', 1, now(), now())", token(postId));
+    }
+
+    private void uploadSession(String postId) throws Exception {
+        update("insert into youtube_upload_sessions (token, session_uri, size, created_at)"
+                + " values (?, 'https://www.googleapis.com/upload/youtube/v3/videos?upload_id=x', 1024, now())", token(postId));
     }
 
     private List<Object> tokens(String table, String... postIds) throws Exception {
