@@ -57,43 +57,47 @@ public class CommentRepository implements PanacheRepositoryBase<CommentEntity, S
     public Uni<Integer> arriveSimulated(String workspaceId, String postId, String accountId, Instant readAt,
                                         List<SimulatedComment> audience, Platform unsupported) {
         // Each filter its own statement text, so each is planned for the index it can use.
-        String filter = (postId != null ? "and t.post_id = ?2 " : "and ?2 = '' ")
-                + (accountId != null ? "and t.account_id = ?3" : "and ?3 = ''");
+        String filter = (postId != null ? " and t.post_id = :post" : "")
+                + (accountId != null ? " and t.account_id = :account" : "");
         StringBuilder values = new StringBuilder();
         for (int position = 0; position < audience.size(); position++) {
-            int first = 6 + position * 3;
-            values.append(position == 0 ? "" : ", ").append("(").append(position)
-                    .append(", ?").append(first).append(", ?").append(first + 1).append(", ?").append(first + 2).append(")");
+            values.append(position == 0 ? "" : ", ")
+                    .append("(%1$d, :name%1$d, :username%1$d, :text%1$d)".formatted(position));
         }
         return Panache.getSession().flatMap(session -> {
             var insert = session.createNativeQuery("""
                             with arrived as (
-                                update post_targets t set comments_read_at = ?4
+                                update post_targets t set comments_read_at = :readAt
                                 from posts p
-                                where p.id = t.post_id and p.workspace_id = ?1 and p.mode = 'test'
+                                where p.id = t.post_id and p.workspace_id = :workspace and p.mode = 'test'
                                   and t.status = 'published' and t.provider_post_id is not null
-                                  and t.comments_read_at is null and t.platform <> ?5
-                                  %s
-                                returning t.post_id, t.account_id, t.platform, coalesce(t.completed_at, t.updated_at) as published_at)
+                                  and t.comments_read_at is null
+                                  and t.platform <> :unsupported%s
+                                returning t.post_id, t.account_id, t.platform,
+                                    coalesce(t.completed_at, t.updated_at) as published_at)
                             insert into comments (id, workspace_id, mode, account_id, post_id, platform, parent_id, text,
-                                                  author_name, author_username, from_account, created_at, provider_comment_id)
-                            select 'cmt_' || left(encode(sha256(convert_to(a.post_id || ':' || a.account_id || ':' || v.position,
-                                       'UTF8')), 'hex'), 24),
-                                   ?1, 'test', a.account_id, a.post_id, a.platform, null, v.text, v.author_name,
-                                   v.author_username, false, a.published_at + (v.position + 1) * interval '1 millisecond', null
+                                author_name, author_username, from_account, created_at, provider_comment_id)
+                            select 'cmt_' || left(encode(sha256(convert_to(
+                                       a.post_id || ':' || a.account_id || ':' || v.position, 'UTF8')), 'hex'), 24),
+                                   :workspace, 'test', a.account_id, a.post_id, a.platform, null, v.text,
+                                   v.author_name, v.author_username, false,
+                                   a.published_at + (v.position + 1) * interval '1 millisecond', null
                             from arrived a cross join (values %s) as v(position, author_name, author_username, text)
                             on conflict (id) do nothing""".formatted(filter, values))
-                    .setParameter(1, workspaceId)
-                    .setParameter(2, postId == null ? "" : postId)
-                    .setParameter(3, accountId == null ? "" : accountId)
-                    .setParameter(4, readAt)
-                    .setParameter(5, unsupported.wireName());
+                    .setParameter("workspace", workspaceId)
+                    .setParameter("readAt", readAt)
+                    .setParameter("unsupported", unsupported.wireName());
+            if (postId != null) {
+                insert.setParameter("post", postId);
+            }
+            if (accountId != null) {
+                insert.setParameter("account", accountId);
+            }
             for (int position = 0; position < audience.size(); position++) {
                 SimulatedComment comment = audience.get(position);
-                int first = 6 + position * 3;
-                insert.setParameter(first, comment.authorName())
-                        .setParameter(first + 1, comment.authorUsername())
-                        .setParameter(first + 2, comment.text());
+                insert.setParameter("name" + position, comment.authorName())
+                        .setParameter("username" + position, comment.authorUsername())
+                        .setParameter("text" + position, comment.text());
             }
             return insert.executeUpdate();
         });

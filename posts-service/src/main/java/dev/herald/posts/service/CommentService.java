@@ -32,8 +32,8 @@ import java.util.Map;
 
 /**
  * Comments on published posts and replies to them. Test mode answers from the simulated audience
- * ({@link SandboxComments}, written at a target's first read) and keeps replies; live mode reads the platforms' comments into the same table and
- * replies on the platforms ({@link LiveComments}, decisions 136 to 139).
+ * ({@link SandboxComments}, written at a target's first read) and keeps replies; live mode reads the platforms'
+ * comments into the same table and replies on the platforms ({@link LiveComments}, decisions 136 to 139).
  */
 @ApplicationScoped
 public class CommentService {
@@ -88,7 +88,8 @@ public class CommentService {
         }
         if (mode == Mode.TEST && cursor == null) {
             parents = parents.chain(() -> Panache.withTransaction(() -> comments.arriveSimulated(workspaceId, postId,
-                    accountId, Timestamps.now(clock), SandboxComments.AUDIENCE, SandboxComments.UNSUPPORTED))).replaceWithVoid();
+                    accountId, Timestamps.now(clock), SandboxComments.AUDIENCE, SandboxComments.UNSUPPORTED)))
+                    .replaceWithVoid();
         }
         return parents.chain(() -> Panache.withSession(() ->
                 comments.listPage(workspaceId, mode, postId, accountId, page.after(), page.fetchSize())
