@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.herald.local.LocalSuite;
 import dev.herald.local.PostgresServer;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
@@ -65,8 +64,7 @@ class CrashRecoveryIT {
     private static void awaitSlowDeliveryInFlight(long timeoutMillis) throws Exception {
         PostgresServer postgres = RunningSuite.get().postgres();
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl("herald_delivery"), postgres.username(),
-                postgres.password());
+        try (Connection connection = postgres.connect("herald_delivery");
              PreparedStatement statement = connection.prepareStatement("select count(*) from deliveries"
                      + " where status = 'publishing' and attempts > 0 and account_username like 'slow\\_%'")) {
             while (System.currentTimeMillis() < deadline) {

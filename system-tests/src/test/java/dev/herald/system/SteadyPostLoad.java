@@ -15,7 +15,6 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -224,8 +223,7 @@ final class SteadyPostLoad implements AutoCloseable {
     /** The sandbox provider's own record: one publication per target, the one the post shows. Returns the calls made. */
     private static int assertPublishedOnceEach(Map<String, String> providerPostIds) throws Exception {
         PostgresServer postgres = RunningSuite.get().postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl("herald_delivery"), postgres.username(),
-                postgres.password());
+        try (Connection connection = postgres.connect("herald_delivery");
              PreparedStatement statement = connection.prepareStatement(
                      "select token, provider_post_id, publish_calls from sandbox_publications where token = any (?)")) {
             statement.setArray(1, connection.createArrayOf("text", providerPostIds.keySet().toArray()));

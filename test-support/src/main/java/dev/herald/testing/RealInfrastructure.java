@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -132,7 +131,7 @@ public class RealInfrastructure implements QuarkusTestResourceLifecycleManager {
 
     /** A JDBC connection to one of the shared server's databases, for a test's direct SQL; the caller closes it. */
     public static Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection(postgres.jdbcUrl(database), postgres.username(), postgres.password());
+        return postgres.connect(database);
     }
 
     public static String bootstrapServers() {

@@ -94,7 +94,7 @@ public final class PostgresServer implements AutoCloseable {
         if (!DATABASE_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("not a database name: " + name);
         }
-        try (Connection connection = DriverManager.getConnection(jdbcUrl("postgres"), username, password);
+        try (Connection connection = connect("postgres");
              PreparedStatement exists = connection.prepareStatement("select 1 from pg_database where datname = ?")) {
             exists.setString(1, name);
             try (ResultSet rows = exists.executeQuery()) {
@@ -111,6 +111,11 @@ public final class PostgresServer implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** A JDBC connection to one of this server's databases; the caller closes it. */
+    public Connection connect(String database) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(database), username, password);
     }
 
     public String jdbcUrl(String database) {

@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -230,8 +229,7 @@ class LocalSuiteTest {
 
     private static List<String> databases(LocalSuite suite) throws Exception {
         List<String> names = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection(suite.postgres().jdbcUrl("postgres"),
-                suite.postgres().username(), suite.postgres().password());
+        try (Connection connection = suite.postgres().connect("postgres");
              ResultSet rows = connection.createStatement().executeQuery("select datname from pg_database")) {
             while (rows.next()) {
                 names.add(rows.getString(1));
