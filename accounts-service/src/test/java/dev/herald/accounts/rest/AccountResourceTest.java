@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.herald.accounts.support.FakeServices;
+import dev.herald.common.api.LimitRefusal;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
@@ -116,6 +117,8 @@ class AccountResourceTest {
             create("{\"platform\":\"instagram\"}");
         }
         as(workspace, Mode.TEST).body("{\"platform\":\"instagram\"}").post("/accounts").then().statusCode(409)
+                // The gateway gives this request's unit back: a limit error charges nothing.
+                .header(LimitRefusal.HEADER, "true")
                 .body("error.code", equalTo("account_limit_reached"))
                 .body("error.details.mode", equalTo("test"))
                 .body("error.details.plan", equalTo("free"))

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.LimitRefusal;
+import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.rest.RequestIds;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.RequestLog;
@@ -173,8 +175,9 @@ public class ApiGatewayRoutes {
         }
         ApiRoute route = match.route().get();
         if (route.scope() != null && !key.scopes().contains(route.scope())) {
+            String credential = IdPrefix.API_KEY.matches(key.id()) ? "API key" : "access token";
             return Optional.of(() -> errors.send(rc, ErrorCode.INSUFFICIENT_SCOPE,
-                    "This API key lacks the " + route.scope() + " scope.", Map.of("required_scope", route.scope())));
+                    "This " + credential + " lacks the " + route.scope() + " scope.", Map.of("required_scope", route.scope())));
         }
         Optional<String> repeated = repeatedQueryParameter(rc.request().query());
         if (repeated.isPresent()) {
@@ -196,7 +199,8 @@ public class ApiGatewayRoutes {
 
     private void allowanceSpent(RoutingContext rc, Credential key, Admission verdict) {
         var plan = verdict.entitlements();
-        long retryAfter = Math.max(1, Duration.between(clock.instant(), plan.period().end()).toSeconds());
+        // Rounded up: a client that waits exactly this long must not come back just before reset_at.
+        long retryAfter = Math.max(1, (Duration.between(clock.instant(), plan.period().end()).toMillis() + 999) / 1000);
         long limit = plan.apiRequestsLimit();
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("metric", "api_requests");
@@ -308,7 +312,7 @@ public class ApiGatewayRoutes {
 
     /** Server errors, limit refusals, exact replays and cached reads never count toward the allowance. */
     private static boolean counts(int status, MultiMap headers) {
-        if (status >= 500 || status == 429) {
+        if (status >= 500 || status == 429 || headers.contains(LimitRefusal.HEADER)) {
             return false;
         }
         return !"true".equalsIgnoreCase(headers.get("idempotency-replayed"))

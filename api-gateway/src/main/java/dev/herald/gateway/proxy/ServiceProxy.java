@@ -1,6 +1,7 @@
 package dev.herald.gateway.proxy;
 
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.LimitRefusal;
 import dev.herald.common.rest.RequestIdRoute;
 import dev.herald.common.rest.RequestIds;
 import dev.herald.common.tracing.TraceParents;
@@ -43,7 +44,7 @@ public class ServiceProxy {
     /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
     private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding",
             "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", RequestIds.HEADER, RequestIdRoute.TRACE_ID_HEADER,
-            "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", CACHE_HEADER);
+            "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", CACHE_HEADER, LimitRefusal.HEADER);
 
     private final HttpClient client;
     /** Each service's base URL without a trailing slash. */

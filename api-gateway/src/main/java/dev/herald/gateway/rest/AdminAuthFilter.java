@@ -24,7 +24,7 @@ public class AdminAuthFilter implements ContainerRequestFilter {
     @Override
     public void filter(ContainerRequestContext request) {
         String header = request.getHeaderString("authorization");
-        String presented = header != null && header.startsWith(BEARER) ? header.substring(BEARER.length()).trim() : null;
+        String presented = header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length()) ? header.substring(BEARER.length()).trim() : null;
         if (!verifier.isValid(presented)) {
             throw new ApiException(ErrorCode.AUTHENTICATION_FAILED, "A valid admin token is required.");
         }

@@ -18,7 +18,8 @@ public class CallerAuthenticator {
     }
 
     public Uni<Optional<Credential>> authenticate(String authorization) {
-        if (authorization == null || !authorization.startsWith(BEARER)) {
+        // The scheme's name is case-insensitive (RFC 7235 section 2.1): "bearer" and "BEARER" are Bearer too.
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return Uni.createFrom().item(Optional.empty());
         }
         String presented = authorization.substring(BEARER.length()).trim();

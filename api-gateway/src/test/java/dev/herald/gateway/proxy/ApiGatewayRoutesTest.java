@@ -149,8 +149,10 @@ class ApiGatewayRoutesTest {
         given().header("Authorization", "Bearer " + readOnly).contentType(ContentType.JSON).body("{\"name\":\"x\"}")
                 .post("/api/v1/profiles").then().statusCode(403)
                 .body("error.code", equalTo("insufficient_scope"))
+                .body("error.message", equalTo("This API key lacks the profiles:write scope."))
                 .body("error.details.required_scope", equalTo("profiles:write"));
         given().header("Authorization", "Bearer " + readOnly).get("/api/v1/profiles").then().statusCode(200);
+        given().header("Authorization", "bearer " + readOnly).get("/api/v1/profiles").then().statusCode(200);
         given().header("Authorization", "Bearer " + readOnly).get("/api/v1/usage").then().statusCode(200);
     }
 

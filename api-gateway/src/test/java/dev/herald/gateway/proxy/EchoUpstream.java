@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.herald.common.api.LimitRefusal;
 import dev.herald.local.FreePorts;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
@@ -20,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Stands in for the services behind the gateway. It answers every request with a JSON echo of what it
  * received (method, path, query, body length, and the {@code api_requests_used} claim of the internal JWT)
  * and remembers the headers of the last request. {@code ?status=N} makes it answer with status N and
- * {@code ?replayed=true} with {@code Idempotency-Replayed: true}; {@code ?chunked=true} streams the
+ * {@code ?replayed=true} with {@code Idempotency-Replayed: true}, {@code ?limit_refusal=true} marks a limit refusal; {@code ?chunked=true} streams the
  * answer without a Content-Length. As usage-service it answers
  * {@code /internal/entitlements} from {@link #ENTITLEMENTS} (free plan when absent) and echoes
  * {@code PUT /internal/subscription}. The accounts service is pointed at a port nobody listens on.
@@ -72,6 +73,9 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
             }
             if (query != null && query.contains("replayed=true")) {
                 exchange.getResponseHeaders().add("Idempotency-Replayed", "true");
+            }
+            if (query != null && query.contains("limit_refusal=true")) {
+                exchange.getResponseHeaders().add(LimitRefusal.HEADER, "true");
             }
             answer = "{\"data\":{\"method\":\"" + exchange.getRequestMethod() + "\",\"path\":\"" + path
                     + "\",\"query\":" + (query == null ? "null" : "\"" + query + "\"") + ",\"body_length\":" + body.length()

@@ -81,7 +81,15 @@ class OAuthAccessTokenTest {
     void aNarrowerScopeCanBeAskedForAndIsEnforced() {
         String accessToken = token("profiles:read").getString("access_token");
         given().header("Authorization", "Bearer " + accessToken).get("/api/v1/posts").then().statusCode(403)
-                .body("error.code", equalTo("insufficient_scope")).body("error.details.required_scope", equalTo("posts:read"));
+                .body("error.code", equalTo("insufficient_scope")).body("error.details.required_scope", equalTo("posts:read"))
+                .body("error.message", equalTo("This access token lacks the posts:read scope."));
+    }
+
+    @Test
+    void theBearerSchemeIsMatchedWhateverItsCase() {
+        String accessToken = token("profiles:read").getString("access_token");
+        given().header("Authorization", "bearer " + accessToken).get("/api/v1/profiles").then().statusCode(200);
+        given().header("Authorization", "BEARER " + accessToken).get("/api/v1/profiles").then().statusCode(200);
     }
 
     @Test

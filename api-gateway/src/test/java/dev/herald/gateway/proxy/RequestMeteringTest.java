@@ -6,7 +6,9 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 
+import dev.herald.common.api.LimitRefusal;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -96,6 +98,8 @@ class RequestMeteringTest {
         long retryAfter = Long.parseLong(refused.header("Retry-After"));
         assertThat(retryAfter).isEqualTo(((Number) refused.path("error.details.retry_after_seconds")).longValue());
         assertThat(Instant.now().plusSeconds(retryAfter)).isBetween(resetAt.minusSeconds(5), resetAt.plusSeconds(5));
+        // Rounded up, never down: a client that waits Retry-After seconds does not come back before reset_at.
+        assertThat(Instant.now().plusSeconds(retryAfter)).isAfterOrEqualTo(resetAt);
         // Exempt routes are refused too once the allowance is spent.
         get("/profiles").then().statusCode(429).body("error.code", equalTo("usage_limit_exceeded"));
     }
@@ -113,10 +117,12 @@ class RequestMeteringTest {
     }
 
     @Test
-    void serverErrorsRateLimitRefusalsAndExactReplaysGiveTheirUnitBack() throws Exception {
+    void serverErrorsLimitRefusalsAndExactReplaysGiveTheirUnitBack() throws Exception {
         get("/posts?status=503").then().statusCode(503);
         get("/posts?status=429").then().statusCode(429);
         get("/posts?replayed=true").then().statusCode(200).header("Idempotency-Replayed", "true");
+        // A 409 limit refusal (account_limit_reached) charges nothing; the mark stays between gateway and service.
+        get("/posts?status=409&limit_refusal=true").then().statusCode(409).header(LimitRefusal.HEADER, nullValue());
         get("/posts?status=422").then().statusCode(422);
         // Refunds land just after the answer; the 422 is the one that counts, plus this read.
         long used = 0;

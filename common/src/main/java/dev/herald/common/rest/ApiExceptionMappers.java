@@ -2,10 +2,12 @@ package dev.herald.common.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.herald.common.api.ApiError;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.ErrorEnvelope;
+import dev.herald.common.api.LimitRefusal;
 import dev.herald.common.persistence.DatabaseUnavailable;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -32,6 +34,9 @@ public class ApiExceptionMappers {
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(new ErrorEnvelope(e.toApiError(), requestId(headers)));
         e.headers().forEach(response::header);
+        if (LimitRefusal.is(e.code())) {
+            response.header(LimitRefusal.HEADER, "true");
+        }
         return response.build();
     }
 
@@ -39,6 +44,22 @@ public class ApiExceptionMappers {
     public Response malformedJson(JsonProcessingException e, HttpHeaders headers) {
         if (e instanceof StreamConstraintsException) {
             return error(ErrorCode.INVALID_REQUEST, "The JSON body is nested too deeply.", headers);
+        }
+        return error(ErrorCode.INVALID_REQUEST, "The request body is not valid JSON.", headers);
+    }
+
+    /**
+     * A body Jackson parsed but refused to bind: a key repeated in one object, or text after the top-level value.
+     * Without this mapper Quarkus's own, more specific one answers these with a bare 400 and no envelope.
+     */
+    @ServerExceptionMapper
+    public Response unboundJson(MismatchedInputException e, HttpHeaders headers) {
+        String reason = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (reason.startsWith("Duplicate field")) {
+            return error(ErrorCode.INVALID_REQUEST, "The request body is not valid JSON: an object names the same key twice.", headers);
+        }
+        if (reason.startsWith("Trailing token")) {
+            return error(ErrorCode.INVALID_REQUEST, "The request body is not valid JSON: text follows its JSON value.", headers);
         }
         return error(ErrorCode.INVALID_REQUEST, "The request body is not valid JSON.", headers);
     }
@@ -64,6 +85,13 @@ public class ApiExceptionMappers {
         if (status >= 500) {
             LOG.errorf(e, "request %s failed", requestId(headers));
             return error(ErrorCode.INTERNAL_ERROR, "Something went wrong on our side.", headers);
+        }
+        // Quarkus's JSON reader wraps some parse failures (text after the value) in a plain 400.
+        if (e.getCause() instanceof MismatchedInputException unbound) {
+            return unboundJson(unbound, headers);
+        }
+        if (e.getCause() instanceof JsonProcessingException malformed) {
+            return malformedJson(malformed, headers);
         }
         ErrorCode code = ErrorCode.forStatus(status);
         String message = switch (code) {

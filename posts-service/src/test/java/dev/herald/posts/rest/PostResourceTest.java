@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.herald.common.api.LimitRefusal;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
@@ -277,6 +278,7 @@ class PostResourceTest {
         String live = FakeUpstreams.addAccount(workspace, "live", "linkedin", "live_user", null);
         FakeUpstreams.OVER_CAPACITY.add(workspace + ":live");
         posting(workspace, Mode.LIVE).body(linkedInPost(live, "Hi")).post("/posts").then().statusCode(409)
+                .header(LimitRefusal.HEADER, "true")
                 .body("error.code", equalTo("account_capacity_exceeded"))
                 .body("error.details.limit", equalTo(2))
                 .body("error.details.connected", equalTo(3));

@@ -244,6 +244,55 @@ class ProfileResourceTest {
                 .statusCode(415).body("error.code", equalTo("unsupported_media_type"));
     }
 
+    @Test
+    void aStringPostgresCannotStoreAsSentIsRefusedWithEveryFieldNamed() {
+        asTest().body("{\"name\":\"a\\u0000b\",\"external_id\":\"x\\udc00y\"}").post("/profiles").then()
+                .statusCode(422)
+                .body("error.code", equalTo("validation_failed"))
+                .body("error.details.errors", hasSize(2))
+                .body("error.details.errors.find { it.field == 'name' }.code", equalTo("invalid_value"))
+                .body("error.details.errors.find { it.field == 'external_id' }.code", equalTo("invalid_value"));
+        String id = create("{\"name\":\"Acme\"}");
+        asTest().body("{\"external_id\":\"\\ud800\"}").patch("/profiles/" + id).then()
+                .statusCode(422).body("error.details.errors[0].field", equalTo("external_id"));
+        // A surrogate pair is one character (U+1F600), not an unpaired surrogate.
+        asTest().body("{\"name\":\"Acme \\ud83d\\ude00\"}").patch("/profiles/" + id).then()
+                .statusCode(200).body("data.name", equalTo("Acme \ud83d\ude00"));
+        asTest().get("/profiles/" + id).then().statusCode(200).body("data.name", equalTo("Acme \ud83d\ude00"))
+                .body("data.external_id", nullValue());
+    }
+
+    @Test
+    void aNulInAQueryValueIsABadParameterAndInAnIdIsNotFound() {
+        asTest().queryParam("q", "a\u0000b").get("/profiles").then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.details.parameter", equalTo("q"));
+        asTest().queryParam("external_id", "\u0000").get("/profiles").then()
+                .statusCode(400).body("error.details.parameter", equalTo("external_id"));
+        asTest().get("/profiles/{id}", "prf_\u0000").then().statusCode(404).body("error.code", equalTo("not_found"));
+        asTest().delete("/profiles/{id}", "prf_\u0000").then().statusCode(404).body("error.code", equalTo("not_found"));
+    }
+
+    @Test
+    void aRepeatedKeyOrTextAfterTheJsonValueIsMalformedJsonWithTheEnvelope() {
+        asTest().body("{\"name\":\"a\",\"name\":\"b\"}").post("/profiles").then()
+                .statusCode(400)
+                .contentType(ContentType.JSON)
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.message", equalTo("The request body is not valid JSON: an object names the same key twice."))
+                .body("request_id", notNullValue());
+        asTest().body("{\"name\":\"a\"}{\"name\":\"b\"}").post("/profiles").then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.message", equalTo("The request body is not valid JSON: text follows its JSON value."));
+        asTest().body("{\"name\":\"a\"} x").post("/profiles").then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.message", equalTo("The request body is not valid JSON."));
+        asTest().get("/profiles").then().statusCode(200).body("data", hasSize(0));
+    }
+
     private static void hold(String profileId, String kind, String holderId) throws Exception {
         try (Connection connection = RealInfrastructure.connect("profiles_test");
              PreparedStatement insert = connection.prepareStatement(
