@@ -12,10 +12,12 @@ import dev.herald.accounts.service.AccountService;
 import dev.herald.accounts.service.ConnectBrowserBinding;
 import dev.herald.accounts.service.ConnectRefusal;
 import dev.herald.accounts.service.ConnectSessionService;
+import dev.herald.accounts.service.ConnectStep;
 import dev.herald.accounts.service.HostedConnectFlow;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.validation.StorableText;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.Platform;
@@ -123,7 +125,7 @@ public class HostedConnectResource {
                         + MAX_NAME_LENGTH + " characters.").map(Response.ResponseBuilder::build);
             }
             return flow.authorizeSimulated(id, platform, displayName, handle)
-                    .map(updated -> responses.seeOther(connectedPage(id, updated), updated.embedOrigin).build())
+                    .map(step -> responses.seeOther(connectedPage(step), step.session().embedOrigin).build())
                     .onFailure(ApiException.class).recoverWithUni(refused -> connectRefused(session, cookie, (ApiException) refused));
         }).onFailure().recoverWithItem(this::refusalPage);
     }
@@ -139,8 +141,7 @@ public class HostedConnectResource {
             return Uni.createFrom().item(refusalPage(new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM)));
         }
         return flow.finishAuthorization(platform.get(), code, state, cookie, error)
-                .flatMap(sessionId -> sessions.findById(sessionId))
-                .map(session -> responses.seeOther(connectedPage(session.id, session), session.embedOrigin).build())
+                .map(step -> responses.seeOther(connectedPage(step), step.session().embedOrigin).build())
                 .onFailure(ApiException.class).recoverWithUni(refused -> sessionIdFromState(state, platformName, cookie)
                         .map(sessionId -> sessions.findById(sessionId)
                                 .flatMap(session -> connectRefused(session, cookie, (ApiException) refused)))
@@ -241,7 +242,7 @@ public class HostedConnectResource {
                             .findFirst().map(row -> "Analytics consent recorded for " + row.name + "."))
                     .orElse(null);
             SessionView page = new SessionView(session.id, Mode.TEST.wireName().equals(session.mode), binding.csrfToken(cookie),
-                    ConnectSessionService.platforms(session).stream().map(PlatformView::of).toList(), views, consentNeeded,
+                    flow.offeredPlatforms(session).stream().map(PlatformView::of).toList(), views, consentNeeded,
                     notice, error, accountsConfig.youtubePolicyVersion());
             return responses.page(status, session.embedOrigin, (nonce, origin) -> HostedPages.session(page, nonce));
         });
@@ -262,13 +263,12 @@ public class HostedConnectResource {
         return binding.verifyState(state, platform, cookie, Timestamps.now(clock));
     }
 
-    private static URI connectedPage(String sessionId, ConnectSessionEntity session) {
-        List<String> ids = ConnectSessionService.accountIds(session);
+    private static URI connectedPage(ConnectStep step) {
         UriBuilder page = UriBuilder.fromPath("/connect/sessions/{id}");
-        if (!ids.isEmpty()) {
-            page.queryParam("connected", ids.get(ids.size() - 1));
+        if (!step.accountIds().isEmpty()) {
+            page.queryParam("connected", step.accountIds().get(step.accountIds().size() - 1));
         }
-        return page.build(sessionId);
+        return page.build(step.session().id);
     }
 
     private Response refusalPage(Throwable failure) {
@@ -292,7 +292,7 @@ public class HostedConnectResource {
     }
 
     private static String trimmed(String value) {
-        if (value == null) {
+        if (value == null || !StorableText.isStorable(value)) {
             return null;
         }
         String text = value.strip();

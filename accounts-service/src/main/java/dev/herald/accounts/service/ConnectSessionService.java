@@ -150,7 +150,7 @@ public class ConnectSessionService {
      * the accounts it connected under the session's lock. A revocation racing with a connection in flight lets
      * that one connection finish (it is then listed in {@code account_ids}); nothing starts after it.
      */
-    public Uni<ConnectSessionEntity> connectIfUsable(String sessionId, Function<ConnectSessionEntity, Uni<List<String>>> work) {
+    public Uni<ConnectStep> connectIfUsable(String sessionId, Function<ConnectSessionEntity, Uni<List<String>>> work) {
         return findById(sessionId)
                 .invoke(this::requireUsable)
                 .flatMap(session -> work.apply(session))
@@ -164,11 +164,11 @@ public class ConnectSessionService {
                         }
                     }
                     if (!changed) {
-                        return Uni.createFrom().item(session);
+                        return Uni.createFrom().item(new ConnectStep(session, connected));
                     }
                     session.accountIds = String.join(",", ids);
                     session.updatedAt = Timestamps.now(clock);
-                    return sessions.flush().replaceWith(session);
+                    return sessions.flush().replaceWith(new ConnectStep(session, connected));
                 })));
     }
 

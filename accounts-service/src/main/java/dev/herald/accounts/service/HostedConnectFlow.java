@@ -50,7 +50,7 @@ public class HostedConnectFlow {
     }
 
     /** Test mode: the end user "authorizes" a simulated identity of their choosing. */
-    public Uni<ConnectSessionEntity> authorizeSimulated(String sessionId, Platform platform, String name, String username) {
+    public Uni<ConnectStep> authorizeSimulated(String sessionId, Platform platform, String name, String username) {
         String externalId = SIMULATED_ID_PREFIX + username.toLowerCase(Locale.ROOT);
         return sessions.connectIfUsable(sessionId, session -> {
             requireOffered(session, platform);
@@ -79,7 +79,7 @@ public class HostedConnectFlow {
      * session must still be usable (checked again after the code exchange, under the session's lock).
      * Answers the session id, for the page to show.
      */
-    public Uni<String> finishAuthorization(Platform platform, String code, String state, String cookie, String error) {
+    public Uni<ConnectStep> finishAuthorization(Platform platform, String code, String state, String cookie, String error) {
         Optional<String> sessionId = binding.verifyState(state, platform.wireName(), cookie, Timestamps.now(clock));
         if (sessionId.isEmpty() || !binding.cookieBindsSession(cookie, sessionId.get())) {
             return Uni.createFrom().failure(new ConnectRefusal(ConnectRefusal.Reason.OTHER_BROWSER));
@@ -106,16 +106,28 @@ public class HostedConnectFlow {
                         session.workspaceId, Mode.fromWire(session.mode).orElseThrow(), session.profileId, platform,
                         identity.externalId(), identity.name(), identity.username(), authorized.grant().forIdentity(identity), session.id)))
                 .map(account -> account.id())
-                .collect().asList()))
-                .map(session -> session.id);
+                .collect().asList()));
     }
 
     public URI callbackUri(Platform platform) {
         return URI.create(config.publicUrl().toString().replaceAll("/+$", "") + "/connect/callback/" + platform.wireName());
     }
 
+    /**
+     * The session's platforms the page offers: all of them in test mode; in live mode only those whose OAuth client
+     * the operator configured (decision 44), since choosing another could only fail.
+     */
+    public List<Platform> offeredPlatforms(ConnectSessionEntity session) {
+        List<Platform> platforms = ConnectSessionService.platforms(session);
+        if (Mode.fromWire(session.mode).orElseThrow() == Mode.TEST) {
+            return platforms;
+        }
+        return platforms.stream().filter(platform -> provider(platform).isPresent()).toList();
+    }
+
+    /** The platform's provider, if the operator configured its client: an unconfigured one could only refuse. */
     private Optional<OAuthProvider> provider(Platform platform) {
-        return providers.forPlatform(platform);
+        return providers.forPlatform(platform).filter(OAuthProvider::configured);
     }
 
     private static void requireOffered(ConnectSessionEntity session, Platform platform) {

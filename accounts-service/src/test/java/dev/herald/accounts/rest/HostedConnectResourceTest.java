@@ -145,6 +145,52 @@ class HostedConnectResourceTest {
     }
 
     @Test
+    void reauthorizingAnAccountTheSessionListsNamesThatAccountNotTheLatestOne() {
+        Link link = newLink(Mode.TEST);
+        Browser browser = open(link);
+        String youtube = query(authorize(link, browser, "youtube", "Channel One", "channel1").getHeader("Location"), "connected");
+        String tiktok = query(authorize(link, browser, "tiktok", "Ada", "ada").getHeader("Location"), "connected");
+        assertThat(tiktok).isNotEqualTo(youtube);
+
+        String again = authorize(link, browser, "youtube", "Channel One Again", "channel1").then().statusCode(303)
+                .extract().header("Location");
+        assertThat(query(again, "connected")).isEqualTo(youtube);
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get(again.replaceFirst("^https?://[^/]+", ""))
+                .then().statusCode(200)
+                .body(containsString("Connected YouTube account Channel One Again (@channel1)."));
+    }
+
+    @Test
+    void aDisplayNameWithANulCharacterIsRefusedOnThePageNotWithAServerError() {
+        Link link = newLink(Mode.TEST);
+        Browser browser = open(link);
+        authorize(link, browser, "tiktok", "Ada\u0000", "ada").then().statusCode(422)
+                .contentType(containsString("text/html"))
+                .body(containsString("Enter a display name and a username"));
+        as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(0));
+    }
+
+    @Test
+    void aLivePageOffersOnlyPlatformsWhoseOAuthClientIsConfigured() {
+        // In these tests only LinkedIn has a client (FakeLinkedInProvider); the built-in providers have none.
+        Link link = newLink(Mode.LIVE);
+        Browser browser = open(link);
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get("/connect/sessions/" + link.id())
+                .then().statusCode(200)
+                .body(containsString("Continue with LinkedIn"))
+                .body(not(containsString("Continue with TikTok")))
+                .body(not(containsString("id=\"no-platform\"")));
+        authorize(link, browser, "tiktok", null, null).then().statusCode(503)
+                .contentType(containsString("text/html"))
+                .body(containsString("platform_unavailable"));
+
+        Link tiktokOnly = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"tiktok\"]}");
+        given().get(tiktokOnly.path()).then().statusCode(200)
+                .body(containsString("id=\"no-platform\""))
+                .body(not(containsString("Continue with")));
+    }
+
+    @Test
     void theYouTubeLegalStepRecordsConsentForTheAuthorizationThePageShowed() {
         Link link = newLink(Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"youtube\"]}");
         Browser browser = open(link);
