@@ -134,7 +134,9 @@ public class AccountResource {
         JsonNode revision = json.get("authorization_revision");
         Long authorizationRevision = null;
         if (revision != null && !revision.isNull()) {
-            if (!revision.isIntegralNumber() || !revision.canConvertToLong() || revision.asLong() < 1) {
+            if (!revision.isNumber()) {
+                body.reject("authorization_revision", "invalid_type", "authorization_revision must be a positive integer.");
+            } else if (!revision.isIntegralNumber() || !revision.canConvertToLong() || revision.asLong() < 1) {
                 body.reject("authorization_revision", "invalid_value", "authorization_revision must be a positive integer.");
             } else {
                 authorizationRevision = revision.asLong();

@@ -178,6 +178,12 @@ class AccountResourceTest {
         as(workspace, Mode.TEST).get("/accounts?limit=0").then().statusCode(400).body("error.details.parameter", equalTo("limit"));
         as(workspace, Mode.TEST).get("/accounts?limit=").then().statusCode(400).body("error.details.parameter", equalTo("limit"));
         as(workspace, Mode.TEST).get("/accounts?cursor=").then().statusCode(400).body("error.details.parameter", equalTo("cursor"));
+        // A filter sent without a value is a mistake, not "no filter"; only q's empty value means something.
+        as(workspace, Mode.TEST).get("/accounts?platform=").then().statusCode(400)
+                .body("error.code", equalTo("invalid_request")).body("error.details.parameter", equalTo("platform"));
+        as(workspace, Mode.TEST).get("/accounts?profile_id=").then().statusCode(400)
+                .body("error.details.parameter", equalTo("profile_id"));
+        as(workspace, Mode.TEST).get("/accounts?q=").then().statusCode(200);
     }
 
     @Test

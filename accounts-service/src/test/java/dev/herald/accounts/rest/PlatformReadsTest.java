@@ -196,6 +196,13 @@ class PlatformReadsTest {
         as(workspace, Mode.TEST).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\",\"accepted_at\":\"2020-01-01T00:00:00Z\"}")
                 .post("/accounts/" + id + "/analytics-consent").then().statusCode(422)
                 .body("error.details.errors[0].code", equalTo("unknown_field"));
+        as(workspace, Mode.TEST).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\",\"authorization_revision\":\"1\"}")
+                .post("/accounts/" + id + "/analytics-consent").then().statusCode(422)
+                .body("error.details.errors[0].field", equalTo("authorization_revision"))
+                .body("error.details.errors[0].code", equalTo("invalid_type"));
+        as(workspace, Mode.TEST).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\",\"authorization_revision\":0}")
+                .post("/accounts/" + id + "/analytics-consent").then().statusCode(422)
+                .body("error.details.errors[0].code", equalTo("invalid_value"));
         as(workspace, Mode.TEST).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\",\"authorization_revision\":2}")
                 .post("/accounts/" + id + "/analytics-consent").then().statusCode(409)
                 .body("error.details.reason", equalTo("authorization_revision_changed"));

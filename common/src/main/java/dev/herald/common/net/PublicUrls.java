@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The SSRF guard for URLs Herald connects to on a customer's behalf (webhook receivers, media sources): the URL must
- * be absolute {@code https} with a host, no user information and no fragment; its host must resolve, and
+ * be absolute {@code https} with a host, a port from 1 to 65535 if any, no user information and no fragment; its host must resolve, and
  * <em>every</em> address it resolves to must be public ({@link PublicAddresses}). The caller connects to the address
  * that was checked ({@link Target#address()}), so a name that re-resolves elsewhere in between (DNS rebinding)
  * reaches nothing new. {@code allowPrivate} (local runs only) lifts the address rules and admits plain http.
@@ -129,6 +129,9 @@ public final class PublicUrls {
         }
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
             throw new RefusedUrl("must have a valid host name", Problem.FORM);
+        }
+        if (uri.getPort() == 0 || uri.getPort() > 65535) {
+            throw new RefusedUrl("must have a port from 1 to 65535", Problem.FORM);
         }
         if (uri.getRawFragment() != null) {
             throw new RefusedUrl("must not contain a fragment (#...)", Problem.FORM);

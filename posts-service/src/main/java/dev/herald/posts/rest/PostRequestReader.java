@@ -118,7 +118,7 @@ final class PostRequestReader {
             return null;
         }
         unknownFields(value, MEDIA_FIELDS, "media.");
-        String url = httpsUrl(value.get("url"), "media.url", true, allowHttpMedia);
+        String url = mediaUrl(value.get("url"), "media.url", true, allowHttpMedia);
         String type = null;
         JsonNode typeNode = value.get("type");
         if (typeNode == null || typeNode.isNull()) {
@@ -161,7 +161,7 @@ final class PostRequestReader {
         return (ObjectNode) value;
     }
 
-    private String httpsUrl(JsonNode value, String field, boolean required, boolean allowHttp) {
+    private String mediaUrl(JsonNode value, String field, boolean required, boolean allowHttp) {
         if (value == null || value.isNull()) {
             if (required) {
                 reject(field, "required", field + " is required.");
@@ -172,7 +172,7 @@ final class PostRequestReader {
             reject(field, "invalid_type", field + " must be a string.");
             return null;
         }
-        Optional<String> problem = HttpsUrls.problem(value.textValue(), allowHttp);
+        Optional<String> problem = HttpsUrls.mediaProblem(value.textValue(), allowHttp);
         if (problem.isPresent()) {
             reject(field, problem.get().startsWith("must be at most") ? "too_long" : "invalid_format",
                     field + " " + problem.get() + ".");

@@ -130,7 +130,8 @@ public class CommentService {
                 reply.accountId = parent.accountId;
                 reply.postId = parent.postId;
                 reply.platform = parent.platform;
-                reply.parentId = parent.id;
+                // Threads are one level deep, as on the platforms (decision 137): a reply to a reply joins its thread.
+                reply.parentId = parent.parentId == null ? parent.id : parent.parentId;
                 reply.text = text;
                 reply.authorName = account.name();
                 reply.authorUsername = account.username();

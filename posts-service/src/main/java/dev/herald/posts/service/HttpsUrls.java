@@ -1,7 +1,9 @@
 package dev.herald.posts.service;
 
+import dev.herald.common.net.PublicUrls;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.util.Optional;
 
 /** URLs a post may carry (media, links): absolute {@code https} with a host, at most 2048 characters. */
@@ -33,4 +35,18 @@ public final class HttpsUrls {
         }
         return Optional.empty();
     }
+
+    /**
+     * As {@link #problem(String, boolean)}, for a media URL, which Herald fetches itself: also the form delivery's
+     * SSRF guard ({@link PublicUrls}) requires (no user information, no fragment, a port from 1 to 65535), so a post
+     * that delivery could only fail with {@code media_unavailable} is refused when it is created.
+     */
+    public static Optional<String> mediaProblem(String url, boolean allowHttp) {
+        return problem(url, allowHttp).or(() -> new PublicUrls(allowHttp, NO_LOOKUP).formProblem(url));
+    }
+
+    /** The form check never resolves a name. */
+    private static final PublicUrls.Resolver NO_LOOKUP = host -> {
+        throw new UnknownHostException(host);
+    };
 }

@@ -249,7 +249,7 @@ final class PostRules {
             for (Iterator<String> names = options.fieldNames(); names.hasNext(); ) {
                 String name = names.next();
                 if (!allowed.contains(name)) {
-                    reject(prefix + name, "unknown_field", prefix + name + " is not a " + platform.displayName() + " option.");
+                    reject(prefix + name, "unknown_field", prefix + name + " is not an option for " + platform.displayName() + ".");
                 }
             }
         }

@@ -102,6 +102,10 @@ class CommentResourceTest {
                 .extract().path("data.id");
         as(workspace, Mode.TEST).get("/comments?account_id=" + account + "&limit=2").then().statusCode(200)
                 .body("data", hasSize(2)).body("data[0].id", equalTo(reply)).body("meta.has_more", equalTo(true));
+        // A reply to a reply joins the thread, as on the platforms (decision 137).
+        as(workspace, Mode.TEST).body("{\"comment_id\":\"" + reply + "\",\"text\":\"And welcome\"}")
+                .post("/comments").then().statusCode(201)
+                .body("data.parent_id", equalTo(ids.get(0)));
         as(workspace, Mode.TEST).get("/comments?account_id=" + account + "&cursor=").then().statusCode(400)
                 .body("error.details.parameter", equalTo("cursor"));
 

@@ -270,6 +270,8 @@ class ProfileResourceTest {
                 .body("error.details.parameter", equalTo("q"));
         asTest().queryParam("external_id", "\u0000").get("/profiles").then()
                 .statusCode(400).body("error.details.parameter", equalTo("external_id"));
+        asTest().queryParam("external_id", "").get("/profiles").then()
+                .statusCode(400).body("error.details.parameter", equalTo("external_id"));
         asTest().get("/profiles/{id}", "prf_\u0000").then().statusCode(404).body("error.code", equalTo("not_found"));
         asTest().delete("/profiles/{id}", "prf_\u0000").then().statusCode(404).body("error.code", equalTo("not_found"));
     }

@@ -115,12 +115,15 @@ class WebhookResourceTest {
     }
 
     @Test
-    void urlsWithUserInformationOrAFragmentAreRefused() {
+    void urlsWithUserInformationAFragmentOrAnImpossiblePortAreRefused() {
         as(workspace, Mode.TEST).body("{\"url\":\"https://user:pw@example.com/hooks\",\"events\":[\"post.failed\"]}")
                 .post("/webhooks").then().statusCode(422)
                 .body("error.details.errors[0].field", equalTo("url"))
                 .body("error.details.errors[0].code", equalTo("invalid_format"));
         as(workspace, Mode.TEST).body("{\"url\":\"https://example.com/hooks#x\",\"events\":[\"post.failed\"]}")
+                .post("/webhooks").then().statusCode(422).body("error.details.errors[0].code", equalTo("invalid_format"));
+        // No receiver can listen on these: every delivery would fail for about 32 hours.
+        as(workspace, Mode.TEST).body("{\"url\":\"https://8.8.8.8:70000/hooks\",\"events\":[\"post.failed\"]}")
                 .post("/webhooks").then().statusCode(422).body("error.details.errors[0].code", equalTo("invalid_format"));
         as(workspace, Mode.TEST).body("{\"url\":\"https://" + "a".repeat(2040) + ".com/\",\"events\":[\"post.failed\"]}")
                 .post("/webhooks").then().statusCode(422).body("error.details.errors[0].code", equalTo("too_long"));

@@ -72,6 +72,9 @@ class ReceiverAddressesTest {
         assertThat(guard.formProblem("/relative")).contains("must be an absolute https URL");
         assertThat(guard.formProblem("https:///nohost")).contains("must have a valid host name");
         assertThat(guard.formProblem("https://exa mple.com/")).contains("must be an absolute https URL");
+        assertThat(guard.formProblem("https://8.8.8.8:70000/x")).contains("must have a port from 1 to 65535");
+        assertThat(guard.formProblem("https://example.com:0/x")).contains("must have a port from 1 to 65535");
+        assertThat(guard.formProblem("https://example.com:65535/x")).isEmpty();
         assertThat(guard.formProblem("https://example.com:8443/path?q=1")).isEmpty();
         assertThat(guard.formProblem("HTTPS://EXAMPLE.COM/")).isEmpty();
     }
