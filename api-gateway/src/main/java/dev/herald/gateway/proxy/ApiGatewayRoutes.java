@@ -353,7 +353,7 @@ public class ApiGatewayRoutes {
         errors.send(rc, ErrorCode.INTERNAL_ERROR, "Something went wrong on our side.");
     }
 
-    private static void setRateLimitHeaders(RoutingContext rc, RateLimitStatus status) {
+    public static void setRateLimitHeaders(RoutingContext rc, RateLimitStatus status) {
         rc.response().putHeader("X-RateLimit-Limit", Integer.toString(status.limit()))
                 .putHeader("X-RateLimit-Remaining", Integer.toString(status.remaining()))
                 .putHeader("X-RateLimit-Reset", Long.toString(status.resetEpochSeconds()));

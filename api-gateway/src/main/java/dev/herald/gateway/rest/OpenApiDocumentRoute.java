@@ -1,6 +1,7 @@
 package dev.herald.gateway.rest;
 
 import dev.herald.gateway.proxy.ApiGatewayRoutes;
+import dev.herald.gateway.service.RequestAdmission;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -9,19 +10,29 @@ import jakarta.enterprise.event.Observes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import org.jboss.logging.Logger;
 
 /**
  * {@code GET /api/v1/openapi.json}: the OpenAPI 3.1 document of the public API, a hand-maintained resource
- * ({@value #RESOURCE}). Public like any API reference: no credential, no rate window, no metering. It is
- * registered ahead of {@link ApiGatewayRoutes}, whose catch-all would otherwise demand a key; only this exact
- * path and method are public, so the route map stays unprobeable anonymously.
+ * ({@value #RESOURCE}). Public like any API reference: no credential, no metering. Like every other answer it
+ * carries the rate-limit headers (spec section 8), from the per-address window that requests without a credential
+ * count in; that window reports and never refuses, so the document is always served. It is registered ahead of
+ * {@link ApiGatewayRoutes}, whose catch-all would otherwise demand a key; only this exact path and method are
+ * public, so the route map stays unprobeable anonymously.
  */
 @ApplicationScoped
 public class OpenApiDocumentRoute {
     public static final String PATH = ApiGatewayRoutes.API_PREFIX + "/openapi.json";
     static final String RESOURCE = "openapi/herald-public-api.json";
 
+    private static final Logger LOG = Logger.getLogger(OpenApiDocumentRoute.class);
+
     private final Buffer document = Buffer.buffer(load());
+    private final RequestAdmission admission;
+
+    public OpenApiDocumentRoute(RequestAdmission admission) {
+        this.admission = admission;
+    }
 
     void register(@Observes Router router) {
         // Lower order runs first: ahead of the /api/v1/* admission chain (order -100).
@@ -29,6 +40,19 @@ public class OpenApiDocumentRoute {
     }
 
     private void serve(RoutingContext rc) {
+        admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).subscribe().with(
+                rate -> {
+                    ApiGatewayRoutes.setRateLimitHeaders(rc, rate);
+                    send(rc);
+                },
+                failure -> {
+                    // The document does not depend on the database: served without the headers it could not count.
+                    LOG.warnf("request %s: the rate window is unavailable (%s)", rc.request().getHeader("x-request-id"), failure);
+                    send(rc);
+                });
+    }
+
+    private void send(RoutingContext rc) {
         rc.response().setStatusCode(200)
                 .putHeader("content-type", "application/json")
                 // Changes only with a deployment; a short cache spares clients that poll it.
