@@ -256,7 +256,11 @@ public class HostedConnectResource {
             case CONFLICT -> "This account cannot be changed right now: " + refused.getMessage();
             default -> "This step could not be completed (" + refused.code().code() + ").";
         };
-        return sessionPage(session, cookie, refused.code().httpStatus(), null, null, message).map(Response.ResponseBuilder::build);
+        return sessionPage(session, cookie, refused.code().httpStatus(), null, null, message).map(page -> {
+            // A 429's Retry-After (the new-connection allowance's reset) reaches the browser too.
+            refused.headers().forEach(page::header);
+            return page.build();
+        });
     }
 
     private Optional<String> sessionIdFromState(String state, String platform, String cookie) {

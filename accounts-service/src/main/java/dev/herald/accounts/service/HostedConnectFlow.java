@@ -8,6 +8,7 @@ import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.accounts.provider.ProviderIdentity;
+import dev.herald.common.api.ApiException;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Platform;
@@ -16,9 +17,11 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
@@ -100,13 +103,30 @@ public class HostedConnectFlow {
                                 ((ProviderException) failure).code());
                         return new ConnectRefusal(ConnectRefusal.Reason.PROVIDER_FAILED, id);
                     });
-        }).flatMap(authorized -> sessions.connectIfUsable(id, session -> Multi.createFrom().iterable(authorized.identities())
-                // One identity after another: each connection takes a slot, and the plan's limit decides in order.
-                .onItem().transformToUniAndConcatenate(identity -> connections.connect(new AccountConnection(
-                        session.workspaceId, Mode.fromWire(session.mode).orElseThrow(), session.profileId, platform,
-                        identity.externalId(), identity.name(), identity.username(), authorized.grant().forIdentity(identity), session.id)))
-                .map(account -> account.id())
-                .collect().asList()));
+        }).flatMap(authorized -> {
+            // One identity after another: each connection takes a slot, and the plan's limit decides in order. A
+            // refusal stops the rest, but the accounts connected before it are connected (and charged): the session
+            // lists them, then the page explains the refusal.
+            List<String> connected = new ArrayList<>();
+            AtomicReference<ApiException> refused = new AtomicReference<>();
+            return sessions.connectIfUsable(id, session -> Multi.createFrom().iterable(authorized.identities())
+                            .onItem().transformToUniAndConcatenate(identity -> connections.connect(new AccountConnection(
+                                    session.workspaceId, Mode.fromWire(session.mode).orElseThrow(), session.profileId, platform,
+                                    identity.externalId(), identity.name(), identity.username(),
+                                    authorized.grant().forIdentity(identity), session.id)))
+                            .onItem().invoke(account -> connected.add(account.id()))
+                            .collect().asList()
+                            .map(accounts -> List.copyOf(connected))
+                            .onFailure(ApiException.class).recoverWithItem(failure -> {
+                                refused.set((ApiException) failure);
+                                return List.copyOf(connected);
+                            }))
+                    .invoke(step -> {
+                        if (refused.get() != null) {
+                            throw refused.get();
+                        }
+                    });
+        });
     }
 
     public URI callbackUri(Platform platform) {

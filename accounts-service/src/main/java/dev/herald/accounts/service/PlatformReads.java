@@ -193,7 +193,11 @@ public class PlatformReads {
             String bookmark = bookmark(position);
             return cachedOrFresh(account, "sections:" + boardId + ":" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                     new TypeReference<ProviderPage<PinterestBoardSection>>() { },
-                    token -> reader(pinterest, "Pinterest").sections(token, config.pinterestTrialAccess(), boardId, bookmark, pageSize))
+                    token -> reader(pinterest, "Pinterest").sections(token, config.pinterestTrialAccess(), boardId, bookmark, pageSize)
+                            // Not the account's board: the same 404 as in test mode, not a provider failure to retry.
+                            .onFailure(failure -> failure instanceof ProviderException refusal
+                                    && PinterestBoardsReader.BOARD_NOT_FOUND.equals(refusal.code()))
+                            .transform(failure -> ApiException.notFound("board")))
                     .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
         });
     }

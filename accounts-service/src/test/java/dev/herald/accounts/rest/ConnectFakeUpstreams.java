@@ -11,11 +11,14 @@ import java.util.Map;
 /**
  * profiles-service and usage-service as the connect flow calls them, on a local HTTP server: a profile exists
  * unless its id ends in {@code 404}; every hold and slot is granted, except that a workspace whose id ends in
- * {@code fff} has no free slot (usage-service's {@code 409 account_limit_reached}).
+ * {@code fff} has no free slot (usage-service's {@code 409 account_limit_reached}), one whose id ends in {@code ee1}
+ * has exactly one, and one whose id ends in {@code ddd} has spent its new connections
+ * ({@code 429 usage_limit_exceeded} with {@code Retry-After}).
  */
 public class ConnectFakeUpstreams implements QuarkusTestResourceLifecycleManager {
     public static final String MISSING_PROFILE = "prf_000000000000000000000404";
     public static final String FULL_WORKSPACE = "ws_000000000000000000000fff";
+    private static final Map<String, Integer> SLOTS_GRANTED = new java.util.concurrent.ConcurrentHashMap<>();
     private HttpServer server;
 
     @Override
@@ -36,9 +39,15 @@ public class ConnectFakeUpstreams implements QuarkusTestResourceLifecycleManager
         server.createContext("/internal/profiles/", exchange -> answer(exchange, 204, null));
         server.createContext("/internal/connected-accounts", exchange -> {
             String token = exchange.getRequestHeaders().getFirst("authorization");
-            if (token != null && workspaceOf(token).endsWith("fff")) {
+            String workspace = token == null ? "" : workspaceOf(token);
+            boolean slotTaken = workspace.endsWith("ee1") && SLOTS_GRANTED.merge(workspace, 1, Integer::sum) > 1;
+            if (workspace.endsWith("fff") || slotTaken) {
                 answer(exchange, 409, "{\"error\":{\"code\":\"account_limit_reached\",\"message\":\"No free slot.\","
                         + "\"details\":{\"limit\":2}}}");
+            } else if (workspace.endsWith("ddd")) {
+                exchange.getResponseHeaders().add("Retry-After", "3600");
+                answer(exchange, 429, "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"No new connections left.\","
+                        + "\"details\":{\"metric\":\"new_connections\",\"retry_after_seconds\":3600}}}");
             } else {
                 answer(exchange, 200, "{\"data\":{}}");
             }

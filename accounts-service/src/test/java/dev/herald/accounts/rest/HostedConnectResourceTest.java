@@ -171,6 +171,12 @@ class HostedConnectResourceTest {
     }
 
     @Test
+    void aLinkWithANulCharacterIsAnUnknownLinkPage() {
+        given().get("/connect/{token}", "abc\u0000def").then().statusCode(404)
+                .contentType(containsString("text/html"));
+    }
+
+    @Test
     void aLivePageOffersOnlyPlatformsWhoseOAuthClientIsConfigured() {
         // In these tests only LinkedIn has a client (FakeLinkedInProvider); the built-in providers have none.
         Link link = newLink(Mode.LIVE);
@@ -284,6 +290,34 @@ class HostedConnectResourceTest {
         Browser browser = open(link);
         authorize(link, browser, "tiktok", "Ada", "ada").then().statusCode(409)
                 .body(containsString("the account limit is reached"));
+    }
+
+    @Test
+    void aNewConnectionsRefusalPageSaysWhenToRetry() {
+        workspace = "ws_" + ResourceIds.newId(IdPrefix.WORKSPACE).substring(6) + "ddd";
+        Link link = newLink(Mode.TEST);
+        Browser browser = open(link);
+        authorize(link, browser, "tiktok", "Ada", "ada").then().statusCode(429)
+                .header("Retry-After", "3600")
+                .body(containsString("No more new accounts can be connected this month."));
+    }
+
+    @Test
+    void aGrantWhoseSecondIdentityMeetsTheLimitKeepsTheFirstInTheSession() {
+        // One free slot; LinkedIn's grant holds a member and an organization.
+        workspace = "ws_" + ResourceIds.newId(IdPrefix.WORKSPACE).substring(6) + "ee1";
+        Link link = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");
+        Browser browser = open(link);
+        String state = query(authorize(link, browser, "linkedin", null, null).getHeader("Location"), "state");
+        given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .queryParam("code", "good").queryParam("state", state).get("/connect/callback/linkedin")
+                .then().statusCode(409)
+                .body(containsString("the account limit is reached"))
+                .body(containsString("id=\"finish\""));
+        List<String> listed = as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).then().statusCode(200)
+                .body("data.account_ids", hasSize(1)).extract().path("data.account_ids");
+        as(workspace, Mode.LIVE).get("/accounts/" + listed.get(0)).then().statusCode(200)
+                .body("data.status", equalTo("connected"));
     }
 
     @Test

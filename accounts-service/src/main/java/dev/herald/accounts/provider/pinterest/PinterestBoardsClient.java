@@ -54,17 +54,26 @@ public class PinterestBoardsClient implements PinterestBoardsReader {
                     false, false));
         }
         return page(host(sandbox) + "/v5/boards/" + boardId + "/sections", accessToken, bookmark, pageSize,
-                section -> new PinterestBoardSection(text(section, "id"), text(section, "name")));
+                section -> new PinterestBoardSection(text(section, "id"), text(section, "name")), BOARD_NOT_FOUND);
     }
 
     private <T> Uni<ProviderPage<T>> page(String url, String accessToken, String bookmark, int pageSize,
                                           Function<JsonObject, T> item) {
+        return page(url, accessToken, bookmark, pageSize, item, null);
+    }
+
+    /** {@code notFound}: the code for Pinterest's 404 (the board is not this account's, or is gone), if it has a meaning. */
+    private <T> Uni<ProviderPage<T>> page(String url, String accessToken, String bookmark, int pageSize,
+                                          Function<JsonObject, T> item, String notFound) {
         Map<String, String> query = new HashMap<>();
         query.put("page_size", Integer.toString(Math.max(1, Math.min(pageSize, 250))));
         if (bookmark != null) {
             query.put("bookmark", bookmark);
         }
         return http.get(url, query, ProviderHttpClient.bearer(accessToken)).map(response -> {
+            if (notFound != null && response.status() == 404) {
+                throw new ProviderException(notFound, "Pinterest has no such board for this account", false, false);
+            }
             JsonObject body = PinterestApi.ok(response);
             JsonArray items = body.getJsonArray("items", new JsonArray());
             List<T> page = new ArrayList<>(items.size());

@@ -12,6 +12,7 @@ import static dev.herald.accounts.provider.FakeProvider.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.accounts.provider.FakeProvider;
+import dev.herald.accounts.provider.PinterestBoardsReader;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderPage;
 import dev.herald.common.wire.PinterestBoard;
@@ -69,6 +70,17 @@ class PinterestBoardsClientTest {
         assertThat(page.nextBookmark()).isEqualTo("next");
         fake.server().verify(getRequestedFor(urlPathEqualTo("/v5/boards/549755885175/sections"))
                 .withQueryParam("bookmark", equalTo("prev")).withQueryParam("page_size", equalTo("250")));
+    }
+
+    @Test
+    void aBoardPinterestDoesNotKnowForThisAccountIsBoardNotFound() {
+        fake.server().stubFor(get(urlPathEqualTo("/v5/boards/999/sections")).willReturn(aResponse().withStatus(404)
+                .withHeader("Content-Type", "application/json").withBody("{\"code\":3,\"message\":\"Board not found.\"}")));
+
+        ProviderException failure = failure(reader().sections("pina_1", false, "999", null, 25));
+
+        assertThat(failure.code()).isEqualTo(PinterestBoardsReader.BOARD_NOT_FOUND);
+        assertThat(failure.retryable()).isFalse();
     }
 
     @Test
