@@ -355,13 +355,16 @@ public class ReservationService {
         details.put("limit", limit);
         details.put("used", row.used);
         details.put("reserved", row.reserved);
-        details.put("remaining", Math.max(0, limit - row.used - row.reserved));
+        long remaining = Math.max(0, limit - row.used - row.reserved);
+        details.put("remaining", remaining);
         details.put("reset_at", period.end());
         details.put("upgrade_url", config.upgradeUrl());
         details.put("retry_after_seconds", retryAfter);
-        return new ApiException(ErrorCode.USAGE_LIMIT_EXCEEDED,
-                "The " + meter.wireName().replace('_', ' ') + " allowance of this period is used up.",
-                details, Map.of("Retry-After", Long.toString(retryAfter)));
+        String allowance = "The " + meter.wireName().replace('_', ' ') + " allowance of this period";
+        // A large media transfer can be refused with most of the allowance left: say so rather than "used up".
+        String message = remaining == 0 ? allowance + " is used up."
+                : allowance + " has " + remaining + " left, fewer than this needs.";
+        return new ApiException(ErrorCode.USAGE_LIMIT_EXCEEDED, message, details, Map.of("Retry-After", Long.toString(retryAfter)));
     }
 
     static ReservationEntity newReservation(String workspaceId, Mode mode, ReservationRequest request,

@@ -11,9 +11,11 @@ import dev.herald.usage.model.SubscriptionEntity;
 import java.time.Instant;
 
 /**
- * The plan of a workspace and mode over time: the current terms, and a downgrade that takes over at
- * {@code pendingEffectiveAt}. A pending change is applied lazily: whoever asks about a moment at or after
- * it sees the new terms, whether or not the row has been rewritten yet.
+ * The plan of a workspace and mode over time: the current terms, a downgrade that takes over at
+ * {@code pendingEffectiveAt}, and {@code graceEndsAt}, when beta access, a complimentary plan or a failed-payment
+ * grace period stops applying (spec section 8). At the end of grace the current terms lapse: to the pending plan if
+ * one is scheduled (it is what comes next), else to the free plan, from that moment on. Changes are applied lazily:
+ * whoever asks about a moment at or after one sees the new terms, whether or not the row has been rewritten yet.
  */
 public record SubscriptionState(Mode mode, PlanTerms current, Instant graceEndsAt, Plan pendingPlan,
                                 PlanSource pendingSource, Instant pendingEffectiveAt) {
@@ -41,20 +43,39 @@ public record SubscriptionState(Mode mode, PlanTerms current, Instant graceEndsA
 
     /** The terms in force at {@code at}. */
     public PlanTerms termsAt(Instant at) {
-        if (!hasPending() || at.isBefore(pendingEffectiveAt)) {
+        Instant changesAt = nextChange();
+        if (changesAt == null || at.isBefore(changesAt)) {
             return current;
+        }
+        if (!hasPending()) {
+            // Grace is over and nothing was scheduled: the free plan, calendar months, from the end of grace on.
+            return new PlanTerms(Plan.FREE, PlanSource.FREE, changesAt);
         }
         // The same source continues (a subscription keeps its anniversary); a new source starts when it takes effect.
         boolean sameSource = current.source() == pendingSource;
-        return new PlanTerms(pendingPlan, pendingSource, sameSource ? current.startedAt() : pendingEffectiveAt);
+        return new PlanTerms(pendingPlan, pendingSource, sameSource ? current.startedAt() : changesAt);
     }
 
-    /** The same state with a due pending change made current. */
+    /**
+     * The same state with a due change made current. Grace belongs to the terms it was given with, so it ends with
+     * them: after a lapse or a pending change, nothing is in grace.
+     */
     public SubscriptionState settledAt(Instant now) {
-        if (!hasPending() || now.isBefore(pendingEffectiveAt)) {
+        Instant changesAt = nextChange();
+        if (changesAt == null || now.isBefore(changesAt)) {
             return this;
         }
-        return new SubscriptionState(mode, termsAt(now), graceEndsAt, null, null, null);
+        return new SubscriptionState(mode, termsAt(now), null, null, null, null);
+    }
+
+    /** When the current terms end: the pending change or the end of grace, whichever comes first; null if neither. */
+    private Instant nextChange() {
+        Instant graceEnds = graceEndsAt != null && current.source() != PlanSource.FREE ? graceEndsAt : null;
+        Instant pendingAt = hasPending() ? pendingEffectiveAt : null;
+        if (graceEnds == null) {
+            return pendingAt;
+        }
+        return pendingAt == null || graceEnds.isBefore(pendingAt) ? graceEnds : pendingAt;
     }
 
     /** The usage period containing {@code at}, under the terms in force then. */

@@ -59,7 +59,9 @@ public class UsageService {
     }
 
     /** The usage view of {@code state} at {@code now}, read within the caller's session. */
-    Uni<Usage> view(String workspaceId, Mode mode, SubscriptionState state, Instant now, long apiRequestsUsed) {
+    Uni<Usage> view(String workspaceId, Mode mode, SubscriptionState subscription, Instant now, long apiRequestsUsed) {
+        // Settled, so an end of grace that has passed shows as the terms after it, with no grace left.
+        SubscriptionState state = subscription.settledAt(now);
         PlanTerms terms = state.termsAt(now);
         UsagePeriod period = state.periodAt(now);
         Allowances allowances = PlanCatalog.allowances(terms.plan(), mode);

@@ -126,7 +126,7 @@ class ReservationBatchResourceTest {
                 item("d", 1, null)));
         refused.then().statusCode(429).header("Retry-After", "1857600");
         assertThat(json(refused).get("error")).isEqualTo(json("""
-                {"code":"usage_limit_exceeded","message":"The publications allowance of this period is used up.",
+                {"code":"usage_limit_exceeded","message":"The publications allowance of this period has 2 left, fewer than this needs.",
                  "details":{"metric":"publications","mode":"live","plan":"free","limit":20,"used":0,"reserved":18,
                   "remaining":2,"reset_at":"2026-04-01T00:00:00Z","upgrade_url":"https://herald.dev/pricing",
                   "retry_after_seconds":1857600}}"""));

@@ -181,7 +181,7 @@ class ReservationResourceTest {
         refused.then().statusCode(429).header("Retry-After", "1857600");
         JsonNode error = json(refused);
         assertThat(error.get("error")).isEqualTo(json("""
-                {"code":"usage_limit_exceeded","message":"The publications allowance of this period is used up.",
+                {"code":"usage_limit_exceeded","message":"The publications allowance of this period has 2 left, fewer than this needs.",
                  "details":{"metric":"publications","mode":"live","plan":"free","limit":20,"used":0,"reserved":18,
                   "remaining":2,"reset_at":"2026-04-01T00:00:00Z","upgrade_url":"https://herald.dev/pricing",
                   "retry_after_seconds":1857600}}"""));
@@ -194,7 +194,8 @@ class ReservationResourceTest {
         // Refused in a period nobody has reserved in yet: not even the meter row is left behind. (Media may
         // overshoot its allowance by one file of 128 MiB, so "huge" is one byte more than that.)
         reserve(Mode.LIVE, "huge", "media_bytes", 1_000_000_000L + 128L * 1024 * 1024 + 1, null).then().statusCode(429)
-                .body("error.details.limit", equalTo(1_000_000_000)).body("error.details.used", equalTo(0));
+                .body("error.details.limit", equalTo(1_000_000_000)).body("error.details.used", equalTo(0))
+                .body("error.message", equalTo("The media bytes allowance of this period has 1000000000 left, fewer than this needs."));
         assertThat(count("select count(*) from usage_meters where workspace_id = ? and meter = 'media_bytes'", workspace)).isZero();
         // The rest of the allowance is still there.
         reserve(Mode.LIVE, "fits", "publications", 2, null).then().statusCode(201);

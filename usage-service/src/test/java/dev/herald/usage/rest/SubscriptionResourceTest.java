@@ -122,6 +122,54 @@ class SubscriptionResourceTest {
     }
 
     @Test
+    void whenBetaAccessEndsTheFreePlanAppliesAndExtraAccountsStopNewLivePostsButStayConnected() throws Exception {
+        as(workspace, Mode.LIVE).body("{\"plan\":\"starter\",\"plan_source\":\"beta\",\"grace_ends_at\":\"2026-03-20T00:00:00Z\"}")
+                .put("/internal/subscription").then().statusCode(200)
+                .body("data.plan", equalTo("starter")).body("data.grace_ends_at", equalTo("2026-03-20T00:00:00Z"));
+        UsageTestSupport.connectAccounts(workspace, Mode.LIVE, 3);
+        String livePost = "{\"reservations\":[{\"reservation_id\":\"pst_1-acc_1\",\"meter\":\"publications\",\"units\":1}],"
+                + "\"require_account_capacity\":true}";
+
+        clock.set(Instant.parse("2026-03-19T23:59:59Z"));
+        assertThat(usage(workspace, Mode.LIVE).get("plan_source").asText()).isEqualTo("beta");
+        as(workspace, Mode.LIVE).body(livePost).post("/internal/reservations/batch").then().statusCode(201);
+
+        clock.set(Instant.parse("2026-03-20T00:00:00Z"));
+        JsonNode ended = usage(workspace, Mode.LIVE);
+        assertThat(ended.get("plan").asText()).isEqualTo("free");
+        assertThat(ended.get("plan_source").asText()).isEqualTo("free");
+        assertThat(ended.get("grace_ends_at").isNull()).isTrue();
+        // Calendar months before and after: the period, and what it reserved, carry over.
+        assertThat(ended.get("period")).isEqualTo(json("{\"start\":\"2026-03-01T00:00:00Z\",\"end\":\"2026-04-01T00:00:00Z\"}"));
+        assertThat(ended.get("publications").get("reserved").asLong()).isEqualTo(1);
+        assertThat(ended.get("accounts")).isEqualTo(json("{\"used\":3,\"limit\":2,\"remaining\":0}"));
+        as(workspace, Mode.LIVE).body(livePost.replace("pst_1", "pst_2")).post("/internal/reservations/batch").then()
+                .statusCode(409).body("error.code", equalTo("account_capacity_exceeded"))
+                .body("error.details.plan", equalTo("free")).body("error.details.connected", equalTo(3));
+        assertThat(count("select count(*) from connected_accounts where workspace_id = ?", workspace)).isEqualTo(3);
+    }
+
+    @Test
+    void aFailedPaymentGraceThatEndsFallsBackToTheScheduledPlanAtOnce() {
+        clock.set(Instant.parse("2026-01-15T08:00:00Z"));
+        put("growth", "subscription").statusCode(200);
+        clock.set(Instant.parse("2026-01-20T00:00:00Z"));
+        // Payment failed: growth stays until the grace ends; the customer also chose starter for the renewal.
+        as(workspace, Mode.LIVE).body("{\"plan\":\"starter\",\"plan_source\":\"subscription\",\"grace_ends_at\":\"2026-01-27T00:00:00Z\"}")
+                .put("/internal/subscription").then().statusCode(200)
+                .body("data.plan", equalTo("growth")).body("data.grace_ends_at", equalTo("2026-01-27T00:00:00Z"));
+        clock.set(Instant.parse("2026-01-26T23:59:59Z"));
+        assertThat(usage(workspace, Mode.LIVE).get("plan").asText()).isEqualTo("growth");
+
+        clock.set(Instant.parse("2026-01-27T00:00:00Z"));
+        JsonNode lapsed = usage(workspace, Mode.LIVE);
+        assertThat(lapsed.get("plan").asText()).isEqualTo("starter");
+        assertThat(lapsed.get("grace_ends_at").isNull()).isTrue();
+        // The same source keeps its anniversary.
+        assertThat(lapsed.get("period").get("start").asText()).isEqualTo("2026-01-15T08:00:00Z");
+    }
+
+    @Test
     void endingAPaidSubscriptionFallsBackToCalendarMonthsAtTheRenewal() {
         clock.set(Instant.parse("2026-01-15T08:00:00Z"));
         put("starter", "subscription").statusCode(200);
