@@ -26,9 +26,14 @@ class MetaFakesTest {
 
     /** Facebook Login's manual flow up to the Page token. */
     static String facebookPageToken() {
+        return facebookPageToken("pages_show_list,pages_read_engagement,pages_manage_posts");
+    }
+
+    /** The same, granting {@code scope}. */
+    static String facebookPageToken(String scope) {
         Map<String, String> back = OAuthDance.authorize("/facebook/v24.0/dialog/oauth", Map.of("client_id",
                 "herald-fake-facebook-client", "redirect_uri", FACEBOOK_REDIRECT, "response_type", "code",
-                "scope", "pages_show_list,pages_read_engagement,pages_manage_posts", "state", "fb"));
+                "scope", scope, "state", "fb"));
         String shortLived = given().queryParams(Map.of("client_id", "herald-fake-facebook-client", "client_secret",
                         "herald-fake-facebook-secret", "redirect_uri", FACEBOOK_REDIRECT, "code", back.get("code")))
                 .get("/facebook/v24.0/oauth/access_token").then().statusCode(200).extract().path("access_token");
@@ -84,9 +89,14 @@ class MetaFakesTest {
 
     /** Instagram Login: code, short-lived token, long-lived token. */
     static String instagramToken() {
+        return instagramToken("instagram_business_basic,instagram_business_content_publish");
+    }
+
+    /** The same, granting {@code scope}. */
+    static String instagramToken(String scope) {
         Map<String, String> back = OAuthDance.authorize("/instagram/oauth/authorize", Map.of("client_id",
                 "herald-fake-instagram-client", "redirect_uri", INSTAGRAM_REDIRECT, "response_type", "code",
-                "scope", "instagram_business_basic,instagram_business_content_publish", "state", "ig"));
+                "scope", scope, "state", "ig"));
         JsonPath shortLived = given().formParams(Map.of("client_id", "herald-fake-instagram-client", "client_secret",
                         "herald-fake-instagram-secret", "grant_type", "authorization_code", "redirect_uri", INSTAGRAM_REDIRECT,
                         "code", back.get("code")))

@@ -141,8 +141,12 @@ class OtherPlatformFakesTest {
     }
 
     static String youtubeUploadToken() throws Exception {
-        return youtubeToken(youtubeAuthorization("https://www.googleapis.com/auth/youtube.upload"), YOUTUBE_VERIFIER)
-                .getString("access_token");
+        return youtubeToken("https://www.googleapis.com/auth/youtube.upload");
+    }
+
+    /** A YouTube access token granting {@code scope} (space-separated, as Google takes it). */
+    static String youtubeToken(String scope) throws Exception {
+        return youtubeToken(youtubeAuthorization(scope), YOUTUBE_VERIFIER).getString("access_token");
     }
 
     @Test

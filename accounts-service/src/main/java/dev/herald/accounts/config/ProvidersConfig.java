@@ -77,7 +77,7 @@ public interface ProvidersConfig {
 
         @Override
         @WithDefault("openid,https://www.googleapis.com/auth/youtube.upload,https://www.googleapis.com/auth/youtube.readonly,"
-                + "https://www.googleapis.com/auth/yt-analytics.readonly")
+                + "https://www.googleapis.com/auth/yt-analytics.readonly,https://www.googleapis.com/auth/youtube.force-ssl")
         List<String> scopes();
     }
 
@@ -91,7 +91,8 @@ public interface ProvidersConfig {
         String apiUrl();
 
         @Override
-        @WithDefault("pages_show_list,pages_read_engagement,pages_manage_posts,read_insights")
+        @WithDefault("pages_show_list,pages_read_engagement,pages_manage_posts,read_insights,pages_read_user_content,"
+                + "pages_manage_engagement")
         List<String> scopes();
     }
 
@@ -113,7 +114,8 @@ public interface ProvidersConfig {
         String apiVersion();
 
         @Override
-        @WithDefault("instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights")
+        @WithDefault("instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights,"
+                + "instagram_business_manage_comments")
         List<String> scopes();
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.fakes.model.ArmedFailure;
+import dev.herald.fakes.model.FakeComment;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
@@ -14,6 +15,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +34,10 @@ import java.util.Set;
  * <li>Pages publishing (https://developers.facebook.com/docs/pages-api/posts): {@code POST /{page}/feed}
  * ({@code message}, {@code link}), {@code /{page}/photos} ({@code url}) and {@code /{page}/videos}
  * ({@code file_url}), with the Page token; {@code GET /{page}/feed} and {@code /{page}/videos} list them.</li>
+ * <li>Comments (https://developers.facebook.com/docs/graph-api/reference/object/comments): {@code GET /{object}/comments}
+ * of a published post, photo or video (top-level comments, or with {@code filter=stream} replies too, each naming its
+ * {@code parent}) or of a comment (its replies), and {@code POST /{object}/comments} ({@code message}) commenting as
+ * the Page; see {@link #listComments}.</li>
  * </ul>
  * Tokens are read from {@code Authorization: Bearer} or the {@code access_token} parameter, as Graph accepts both.
  * Errors are Graph's; throttling is code 4 (32 for Page calls) with HTTP 400, as Graph answers it.
@@ -41,6 +49,11 @@ public class FacebookGraphFake extends StatefulPlatformFake {
     public static final String PAGE_NAME = "Herald Fake Bakery";
     private static final String VERSION = "(v[0-9]+\\.[0-9]+)";
     private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
+    private static final String OBJECT_ID = "([0-9]+(?:_[0-9]+)?)";
+    /** What a comment edge answers without {@code fields}, and what {@code parent} shows without braces. */
+    private static final List<GraphFields> COMMENT_DEFAULT_FIELDS = GraphFields.parse("created_time,from,message,id");
+    private static final Set<String> COMMENT_FIELDS = Set.of("id", "message", "from", "created_time", "parent", "comment_count",
+            "like_count", "is_hidden", "can_comment");
 
     public FacebookGraphFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -91,6 +104,14 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         if (request.is("DELETE", "/" + VERSION + "/me/permissions")) {
             tokens.revokeGrant(grant.grantId());
             return json(200, object().put("success", true));
+        }
+        List<String> comments = request.match("GET", "/" + VERSION + "/" + OBJECT_ID + "/comments");
+        if (comments != null) {
+            return listComments(request, grant, comments.get(1));
+        }
+        comments = request.match("POST", "/" + VERSION + "/" + OBJECT_ID + "/comments");
+        if (comments != null) {
+            return createComment(request, grant, comments.get(1));
         }
         List<String> edge = request.match("POST", "/" + VERSION + "/([0-9]+)/(feed|photos|videos)");
         if (edge != null) {
@@ -260,10 +281,7 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         }
         JsonNode item = published().stream().filter(published -> id.equals(published.path("id").asText())).findFirst().orElse(null);
         if (item == null) {
-            return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33, "Unsupported get request. Object"
-                    + " with ID '" + id + "' does not exist, cannot be loaded due to missing permissions, or does not support this"
-                    + " operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api",
-                    false));
+            return doesNotExist("get", id);
         }
         boolean video = "videos".equals(item.path("edge").asText());
         PublishedMetrics.Item numbers = numbers(item, now);
@@ -317,6 +335,182 @@ public class FacebookGraphFake extends StatefulPlatformFake {
             }
         }
         return json(200, shown.put("id", id));
+    }
+
+    private FakeResponse doesNotExist(String method, String id) {
+        return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33, "Unsupported " + method + " request."
+                + " Object with ID '" + id + "' does not exist, cannot be loaded due to missing permissions, or does not support"
+                + " this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api",
+                false));
+    }
+
+    /**
+     * {@code GET /{object}/comments}: of a published post (its id, or a photo's {@code photo_id}) or video, its top-level
+     * comments, or with {@code filter=stream} all of them, replies included; of a comment, its replies. {@code order}
+     * {@code chronological} (the default) or {@code reverse_chronological}; {@code limit} (25, at most 100) and
+     * {@code after} page through them, with Graph's {@code paging.cursors} and {@code paging.next}. The fields asked
+     * for ({@code id}, {@code message}, {@code from}, {@code created_time}, {@code parent} with subfields in braces,
+     * {@code comment_count}, {@code like_count}, {@code is_hidden}, {@code can_comment}); another is Graph's #100. The
+     * comments are the item's {@link SeededComments} (from Graph ids and names of other people) and those posted as the
+     * Page. Reading a Page's comments takes a Page token (#210 otherwise).
+     */
+    private FakeResponse listComments(FakeRequest request, IssuedGrant grant, String id) {
+        if (!PAGE_ID.equals(grant.subject())) {
+            return pageTokenRequired();
+        }
+        if (!grant.scopes().containsAll(Set.of("pages_read_engagement", "pages_read_user_content"))) {
+            // Comments are content people posted on the Page: Graph asks for pages_read_user_content besides engagement.
+            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
+                    "(#10) This endpoint requires the 'pages_read_engagement' and 'pages_read_user_content' permissions", false));
+        }
+        JsonNode item = publishedItem(id);
+        FakeComment comment = item == null ? findComment(id) : null;
+        if (item == null && comment == null) {
+            return doesNotExist("get", id);
+        }
+        List<FakeComment> all = comments(item != null ? item : publishedItem(comment.itemId()));
+        List<FakeComment> listed;
+        if (item != null) {
+            String filter = request.queryParameter("filter");
+            if (filter != null && !filter.equals("toplevel") && !filter.equals("stream")) {
+                return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
+                        "(#100) param filter must be one of {toplevel, stream} - got \"" + filter + "\"", false));
+            }
+            listed = all.stream().filter(each -> "stream".equals(filter) || each.topLevel()).toList();
+        } else {
+            listed = comment.topLevel() ? repliesTo(all, comment.id()) : List.of();
+        }
+        String order = request.queryParameter("order");
+        if (order != null && !order.equals("chronological") && !order.equals("reverse_chronological")) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
+                    "(#100) param order must be one of {chronological, reverse_chronological} - got \"" + order + "\"", false));
+        }
+        if ("reverse_chronological".equals(order)) {
+            listed = new ArrayList<>(listed);
+            Collections.reverse(listed);
+        }
+        String fields = request.queryParameter("fields");
+        List<GraphFields> wanted = fields == null ? COMMENT_DEFAULT_FIELDS : GraphFields.parse(fields);
+        String unknown = unknownCommentField(wanted);
+        if (unknown != null) {
+            return nonexistingField(unknown, "Comment");
+        }
+        return graphCommentPage(request, request.queryParameter("after"), listed, each -> shownComment(each, wanted, all));
+    }
+
+    /** The first field a Comment node lacks among those asked for (in {@code parent}'s braces too), or null. */
+    private static String unknownCommentField(List<GraphFields> fields) {
+        for (GraphFields field : fields) {
+            if (!COMMENT_FIELDS.contains(field.name())) {
+                return field.name();
+            }
+            String inParent = field.name().equals("parent") && field.subfields() != null ? unknownCommentField(field.subfields()) : null;
+            if (inParent != null) {
+                return inParent;
+            }
+        }
+        return null;
+    }
+
+    private ObjectNode shownComment(FakeComment comment, List<GraphFields> fields, List<FakeComment> all) {
+        ObjectNode shown = object();
+        for (GraphFields field : fields) {
+            switch (field.name()) {
+                case "id" -> shown.put("id", comment.id());
+                case "message" -> shown.put("message", comment.text());
+                case "created_time" -> shown.put("created_time", comment.createdAt().atOffset(ZoneOffset.UTC).format(GRAPH_TIME));
+                case "from" -> shown.putObject("from").put("name", comment.authorName()).put("id", comment.authorId());
+                case "parent" -> all.stream().filter(parent -> parent.id().equals(comment.parentId())).findFirst()
+                        .ifPresent(parent -> shown.set("parent", shownComment(parent,
+                                field.subfields() == null ? COMMENT_DEFAULT_FIELDS : field.subfields(), all)));
+                case "comment_count" -> shown.put("comment_count", repliesTo(all, comment.id()).size());
+                case "like_count" -> shown.put("like_count", 0);
+                case "is_hidden" -> shown.put("is_hidden", false);
+                default -> shown.put("can_comment", comment.topLevel());
+            }
+        }
+        return shown;
+    }
+
+    /**
+     * {@code POST /{object}/comments} with {@code message} (form or query), as the Page: on a published post or video, a
+     * top-level comment; on a comment, a reply in its thread (a reply to a reply joins the top-level comment, as Graph
+     * threads them). Answers {@code {"id"}}; the comment shows in later reads.
+     */
+    private FakeResponse createComment(FakeRequest request, IssuedGrant grant, String id) {
+        if (!PAGE_ID.equals(grant.subject())) {
+            return pageTokenRequired();
+        }
+        if (!grant.scopes().contains("pages_manage_engagement")) {
+            return json(403, GraphErrorShapes.error(object(), "OAuthException", 200, null,
+                    "(#200) Commenting as the Page requires the pages_manage_engagement permission", false));
+        }
+        String message = request.form().getOrDefault("message", request.queryParameter("message"));
+        String itemId;
+        String parentId = null;
+        JsonNode item = publishedItem(id);
+        if (item != null) {
+            itemId = item.path("id").asText();
+        } else {
+            FakeComment comment = findComment(id);
+            if (comment == null) {
+                return doesNotExist("post", id);
+            }
+            itemId = comment.itemId();
+            parentId = comment.topLevel() ? comment.id() : comment.parentId();
+        }
+        if (blank(message)) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "(#100) Missing message or attachment",
+                    false));
+        }
+        FakeComment created = keepComment(new FakeComment(commentPrefix(itemId) + "_" + FakeIds.digits(16), itemId, parentId,
+                message, PAGE_ID, PAGE_NAME, Instant.now().truncatedTo(ChronoUnit.SECONDS), true));
+        return json(200, object().put("id", created.id()));
+    }
+
+    /** A published post (by its id, or a photo post by its {@code photo_id}) or video, or null. */
+    private JsonNode publishedItem(String id) {
+        return published().stream().filter(item -> id.equals(item.path("id").asText()) || id.equals(item.path("photo_id").asText(null)))
+                .findFirst().orElse(null);
+    }
+
+    /**
+     * An item's comments, oldest first. A comment's id is {@code <the item's object id>_<16 digits>}, as Graph's are;
+     * seeded ones are dated at the item's publication.
+     */
+    private List<FakeComment> comments(JsonNode item) {
+        String itemId = item.path("id").asText();
+        Instant publishedAt = OffsetDateTime.parse(item.path("created_time").asText(), GRAPH_TIME).toInstant();
+        return commentsOn(itemId, seed -> new FakeComment(seededCommentId(itemId, seed.index()), itemId,
+                seed.parentIndex() == null ? null : seededCommentId(itemId, seed.parentIndex()), seed.text(),
+                seed.author().facebookId(), seed.author().name(), publishedAt, false));
+    }
+
+    private FakeComment findComment(String id) {
+        for (JsonNode item : published()) {
+            if (id.startsWith(commentPrefix(item.path("id").asText()) + "_")) {
+                for (FakeComment comment : comments(item)) {
+                    if (comment.id().equals(id)) {
+                        return comment;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String seededCommentId(String itemId, int index) {
+        return commentPrefix(itemId) + "_" + SeededComments.digits(itemId, index, 16);
+    }
+
+    /** A Page post's id without the Page's part ({@code <page>_<post>}); a video's id as it is. */
+    private static String commentPrefix(String itemId) {
+        return itemId.substring(itemId.indexOf('_') + 1);
+    }
+
+    private FakeResponse pageTokenRequired() {
+        return json(400, GraphErrorShapes.error(object(), "OAuthException", 210, null,
+                "(#210) A page access token is required to request this resource.", false));
     }
 
     /** An edge asked for with {@code .summary(total_count)} and {@code .limit(0)}: no items, the count in its summary. */

@@ -39,6 +39,16 @@ record GraphFields(String name, String modifiers) {
         return parsed;
     }
 
+    /**
+     * The fields asked of an object or edge in braces ({@code parent{id}}, {@code replies{id,text}}), or null when the
+     * field has none.
+     */
+    List<GraphFields> subfields() {
+        int open = modifiers.indexOf('{');
+        int close = modifiers.lastIndexOf('}');
+        return open < 0 || close < open ? null : parse(modifiers.substring(open + 1, close));
+    }
+
     /** The arguments of one modifier ({@code metric} of {@code .metric(a,b)}), or null when it is not given. */
     List<String> argument(String modifier) {
         int at = modifiers.indexOf("." + modifier + "(");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FailureKind;
+import dev.herald.fakes.model.FakeComment;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
@@ -15,8 +16,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -33,18 +38,28 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@code FINISHED} at once, {@code ERROR} when a {@code processing_error} failure met its creation),
  * {@code POST /{version}/{user}/media_publish} publishes it, {@code GET /{version}/{media}} and
  * {@code GET /{version}/{user}/media} read the result.</li>
+ * <li>Comments (https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/comments,
+ * .../instagram-comment/replies): {@code GET /{version}/{media}/comments} (top-level comments, newest first, with
+ * their {@code replies}), {@code GET /{version}/{comment}/replies}, and {@code POST} to either with {@code message}
+ * commenting as the account; see {@link #listComments}.</li>
  * </ul>
  * Parameters are read from the JSON body, the form or the query, as Graph accepts all three; tokens from a Bearer
  * header or {@code access_token}.
  */
 @Singleton
 public class InstagramFake extends StatefulPlatformFake {
+    /** Reading and replying to comments both take it (Instagram API with Instagram Login, comment moderation). */
+    private static final String MANAGE_COMMENTS = "instagram_business_manage_comments";
     public static final String USER_ID = "17841400000000001";
     public static final String APP_SCOPED_ID = "9876543210123456";
     public static final String USERNAME = "heraldfake.studio";
     private static final String VERSION = "(v[0-9]+\\.[0-9]+)";
     private static final Duration LONG_LIVED = Duration.ofDays(60);
     private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
+    /** What a comment listing answers without {@code fields}, and {@code replies} without braces. */
+    private static final List<GraphFields> COMMENT_DEFAULT_FIELDS = GraphFields.parse("timestamp,text,id");
+    private static final Set<String> COMMENT_FIELDS = Set.of("id", "text", "username", "timestamp", "like_count", "hidden",
+            "from", "media", "parent_id", "replies");
 
     private final Map<String, ObjectNode> containers = new ConcurrentHashMap<>();
 
@@ -119,6 +134,14 @@ public class InstagramFake extends StatefulPlatformFake {
         path = request.match("GET", "/" + VERSION + "/([0-9]+)/media");
         if (path != null) {
             return recentMedia(request, grant, path.get(1));
+        }
+        path = request.match("GET", "/" + VERSION + "/([0-9]+)/(comments|replies)");
+        if (path != null) {
+            return listComments(request, grant, path.get(1), path.get(2));
+        }
+        path = request.match("POST", "/" + VERSION + "/([0-9]+)/(comments|replies)");
+        if (path != null) {
+            return createComment(request, grant, path.get(1), path.get(2));
         }
         path = request.match("GET", "/" + VERSION + "/([0-9]+)");
         if (path != null) {
@@ -295,6 +318,159 @@ public class InstagramFake extends StatefulPlatformFake {
     private static PublishedMetrics.Item numbers(JsonNode media, Instant now) {
         return PublishedMetrics.item(media.path("id").asText(),
                 OffsetDateTime.parse(media.path("timestamp").asText(), GRAPH_TIME).toInstant(), now);
+    }
+
+    /**
+     * {@code GET /{media}/comments}: the media's top-level comments, newest first; {@code GET /{comment}/replies}: a
+     * top-level comment's replies, oldest first. {@code limit} (25, at most 100) and {@code after} page through them
+     * ({@code paging.cursors}, {@code paging.next}). Fields: {@code id}, {@code text}, {@code username},
+     * {@code timestamp}, {@code like_count}, {@code hidden}, {@code from}, {@code media}, {@code parent_id} (replies)
+     * and {@code replies} (an edge, {@code {"data": [...]}} oldest first, its fields in braces); another is Graph's #100.
+     * The comments are the media's {@link SeededComments} (by their Instagram usernames) and those the account posted.
+     * Media or a comment the account does not have is Graph's "does not exist".
+     */
+    private FakeResponse listComments(FakeRequest request, IssuedGrant grant, String id, String edge) {
+        if (!grant.scopes().contains(MANAGE_COMMENTS)) {
+            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
+                    "(#10) Application does not have permission for this action (" + MANAGE_COMMENTS + ")", false));
+        }
+        JsonNode media = "comments".equals(edge) ? publishedMedia(id, grant) : null;
+        FakeComment comment = "replies".equals(edge) ? findComment(id, grant) : null;
+        if (media == null && comment == null) {
+            return doesNotExist("get", id, edge);
+        }
+        List<FakeComment> all = comments(media != null ? media : publishedMedia(comment.itemId(), grant));
+        List<FakeComment> listed;
+        if (media != null) {
+            listed = new ArrayList<>(all.stream().filter(FakeComment::topLevel).toList());
+            Collections.reverse(listed);
+        } else {
+            listed = repliesTo(all, comment.topLevel() ? comment.id() : "");
+        }
+        String fields = parameter(request, "fields");
+        List<GraphFields> wanted = fields == null ? COMMENT_DEFAULT_FIELDS : GraphFields.parse(fields);
+        String unknown = unknownCommentField(wanted);
+        if (unknown != null) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
+                    "(#100) Tried accessing nonexisting field (" + unknown + ") on node type (IGComment)", false));
+        }
+        return graphCommentPage(request, parameter(request, "after"), listed, each -> shownComment(each, wanted, all));
+    }
+
+    /** The first field an IG Comment lacks among those asked for (in {@code replies}' braces too), or null. */
+    private static String unknownCommentField(List<GraphFields> fields) {
+        for (GraphFields field : fields) {
+            if (!COMMENT_FIELDS.contains(field.name())) {
+                return field.name();
+            }
+            String inReplies = field.name().equals("replies") && field.subfields() != null ? unknownCommentField(field.subfields()) : null;
+            if (inReplies != null) {
+                return inReplies;
+            }
+        }
+        return null;
+    }
+
+    private ObjectNode shownComment(FakeComment comment, List<GraphFields> fields, List<FakeComment> all) {
+        ObjectNode shown = object();
+        for (GraphFields field : fields) {
+            switch (field.name()) {
+                case "id" -> shown.put("id", comment.id());
+                case "text" -> shown.put("text", comment.text());
+                case "username" -> shown.put("username", comment.authorName());
+                case "timestamp" -> shown.put("timestamp", comment.createdAt().atOffset(ZoneOffset.UTC).format(GRAPH_TIME));
+                case "like_count" -> shown.put("like_count", 0);
+                case "hidden" -> shown.put("hidden", false);
+                case "from" -> shown.putObject("from").put("id", comment.authorId()).put("username", comment.authorName());
+                case "media" -> shown.putObject("media").put("id", comment.itemId());
+                case "parent_id" -> {
+                    if (!comment.topLevel()) {
+                        shown.put("parent_id", comment.parentId());
+                    }
+                }
+                default -> {
+                    // replies: an edge of top-level comments only, present when there are some
+                    List<FakeComment> replies = repliesTo(all, comment.id());
+                    if (comment.topLevel() && !replies.isEmpty()) {
+                        ArrayNode data = shown.putObject("replies").putArray("data");
+                        List<GraphFields> asked = field.subfields() == null ? COMMENT_DEFAULT_FIELDS : field.subfields();
+                        replies.forEach(reply -> data.add(shownComment(reply, asked, all)));
+                    }
+                }
+            }
+        }
+        return shown;
+    }
+
+    /**
+     * {@code POST /{media}/comments} (a top-level comment) or {@code POST /{comment}/replies} (a reply; to a reply, it
+     * joins the top-level comment, as Instagram documents), {@code message} in the query (or form, or JSON), as the
+     * account. Answers {@code {"id"}}; the comment shows in later reads.
+     */
+    private FakeResponse createComment(FakeRequest request, IssuedGrant grant, String id, String edge) {
+        if (!grant.scopes().contains(MANAGE_COMMENTS)) {
+            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
+                    "(#10) Application does not have permission for this action (" + MANAGE_COMMENTS + ")", false));
+        }
+        JsonNode media = "comments".equals(edge) ? publishedMedia(id, grant) : null;
+        FakeComment comment = "replies".equals(edge) ? findComment(id, grant) : null;
+        if (media == null && comment == null) {
+            return doesNotExist("post", id, edge);
+        }
+        String message = parameter(request, "message");
+        if (message == null || message.isBlank()) {
+            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "(#100) The parameter message is required.",
+                    false));
+        }
+        String itemId = media != null ? media.path("id").asText() : comment.itemId();
+        String parentId = comment == null ? null : comment.topLevel() ? comment.id() : comment.parentId();
+        FakeComment created = keepComment(new FakeComment("18" + FakeIds.digits(15), itemId, parentId, message, USER_ID, USERNAME,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS), true));
+        return json(200, object().put("id", created.id()));
+    }
+
+    /**
+     * Media the account published, or null (another account's token sees none). Comments' ids are 17 digits starting
+     * {@code 18}, as Instagram's are; seeded ones are dated at the media's publication.
+     */
+    private JsonNode publishedMedia(String id, IssuedGrant grant) {
+        if (!USER_ID.equals(grant.subject())) {
+            return null;
+        }
+        return published().stream().filter(media -> id.equals(media.path("id").asText())).findFirst().orElse(null);
+    }
+
+    private List<FakeComment> comments(JsonNode media) {
+        String mediaId = media.path("id").asText();
+        Instant publishedAt = OffsetDateTime.parse(media.path("timestamp").asText(), GRAPH_TIME).toInstant();
+        return commentsOn(mediaId, seed -> new FakeComment(seededCommentId(mediaId, seed.index()), mediaId,
+                seed.parentIndex() == null ? null : seededCommentId(mediaId, seed.parentIndex()), seed.text(),
+                seed.author().instagramId(), seed.author().instagramUsername(), publishedAt, false));
+    }
+
+    private FakeComment findComment(String id, IssuedGrant grant) {
+        if (!USER_ID.equals(grant.subject())) {
+            return null;
+        }
+        for (JsonNode media : published()) {
+            for (FakeComment comment : comments(media)) {
+                if (comment.id().equals(id)) {
+                    return comment;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String seededCommentId(String mediaId, int index) {
+        return "18" + SeededComments.digits(mediaId, index, 15);
+    }
+
+    /** Graph's answer for an id that names nothing this edge belongs to. */
+    private FakeResponse doesNotExist(String method, String id, String edge) {
+        return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33, "Unsupported " + method
+                + " request. Object with ID '" + id + "' does not exist, cannot be loaded due to missing permissions, or does"
+                + " not support this operation (" + edge + ")", false));
     }
 
     /** A container or a media object, with the fields asked for. */

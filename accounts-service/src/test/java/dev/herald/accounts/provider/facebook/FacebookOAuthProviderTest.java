@@ -51,7 +51,8 @@ class FacebookOAuthProviderTest {
         assertThat(url.toString()).startsWith(fake.url() + "/facebook/authorize?");
         assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_id", FakeProvider.CLIENT_ID,
                 "redirect_uri", redirect().toString(), "state", "state-1", "response_type", "code",
-                "scope", "pages_show_list,pages_read_engagement,pages_manage_posts,read_insights"));
+                "scope", "pages_show_list,pages_read_engagement,pages_manage_posts,read_insights,pages_read_user_content,"
+                        + "pages_manage_engagement"));
     }
 
     @Test

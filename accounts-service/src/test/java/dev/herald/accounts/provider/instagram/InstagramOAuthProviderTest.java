@@ -47,7 +47,8 @@ class InstagramOAuthProviderTest {
         assertThat(url.toString()).startsWith(fake.url() + "/instagram/authorize?");
         assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_id", FakeProvider.CLIENT_ID,
                 "redirect_uri", redirect().toString(), "response_type", "code",
-                "scope", "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights", "state", "state-1"));
+                "scope", "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights,"
+                        + "instagram_business_manage_comments", "state", "state-1"));
     }
 
     @Test

@@ -58,7 +58,7 @@ class YouTubeOAuthProviderTest {
         assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_id", FakeProvider.CLIENT_ID,
                 "redirect_uri", redirect().toString(), "response_type", "code",
                 "scope", "openid https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly "
-                        + "https://www.googleapis.com/auth/yt-analytics.readonly",
+                        + "https://www.googleapis.com/auth/yt-analytics.readonly https://www.googleapis.com/auth/youtube.force-ssl",
                 "access_type", "offline", "prompt", "consent", "include_granted_scopes", "true", "state", "state-1",
                 "code_challenge", "challenge-abc", "code_challenge_method", "S256"));
         assertThat(url.getRawQuery()).contains("scope=openid%20https%3A%2F%2F");
