@@ -69,23 +69,9 @@ class LiveAnalyticsIT {
 
     /** API requests used so far; the usage read itself counts one. */
     private static int used(String key) throws InterruptedException {
+        // A cache hit's unit is given back just after its answer (decision 22).
         Thread.sleep(1000);
-        return as(key).get("/usage").then().statusCode(200).extract().jsonPath().getInt("data.api_requests.used");
-    }
-
-    /**
-     * The requests with this method and path the account's token (the journal's hash of it) made since the account
-     * was connected (connecting reads the account too), oldest first.
-     */
-    private static List<Map<String, Object>> requestsOf(String platform, String authorization, String method, String path,
-                                                        Instant since) {
-        return FakeRequests.of(platform).stream().filter(request -> method.equals(request.get("method"))
-                && path.equals(request.get("path")) && List.of(authorization).equals(FakeRequests.headers(request).get("authorization"))
-                && !receivedAt(request).isBefore(since)).toList();
-    }
-
-    private static Instant receivedAt(Map<String, Object> request) {
-        return Instant.parse((String) request.get("received_at"));
+        return RunningSuite.usage(key).getInt("api_requests.used");
     }
 
     /**
@@ -93,7 +79,7 @@ class LiveAnalyticsIT {
      * the journal recorded it (they differ only when a minute ended in between).
      */
     private static List<Numbers> answeredAt(Map<String, Object> request, Function<Instant, Numbers> numbers) {
-        Instant at = receivedAt(request);
+        Instant at = FakeRequests.receivedAt(request);
         return List.of(numbers.apply(at.minusSeconds(1)), numbers.apply(at));
     }
 
@@ -134,15 +120,15 @@ class LiveAnalyticsIT {
         Instant readStarted = Instant.now();
         JsonPath first = as(key).get(route).then().statusCode(200).extract().jsonPath();
         int afterFirst = used(key);
-        List<Map<String, Object>> requests = requestsOf(platform, authorization, method, path, since);
+        List<Map<String, Object>> requests = FakeRequests.made(platform, authorization, method, path, since);
         assertThat(requests).as("%s asked %s %s", route, method, path).hasSize(1);
-        boolean freshRead = !receivedAt(requests.get(0)).isBefore(readStarted);
+        boolean freshRead = !FakeRequests.receivedAt(requests.get(0)).isBefore(readStarted);
         assertThat(afterFirst).as("a fresh read counts one (and the usage read one)").isEqualTo(before + (freshRead ? 2 : 1));
 
         JsonPath second = as(key).get(route).then().statusCode(200).extract().jsonPath();
         assertThat(second.getMap("data")).isEqualTo(first.getMap("data"));
         assertThat(used(key)).as("the cached read is free").isEqualTo(afterFirst + 1);
-        assertThat(requestsOf(platform, authorization, method, path, since)).hasSize(1);
+        assertThat(FakeRequests.made(platform, authorization, method, path, since)).hasSize(1);
         return first;
     }
 
@@ -167,7 +153,7 @@ class LiveAnalyticsIT {
         JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "facebook", pageToken, "GET",
                         "/v24.0/" + pagePost, connected)
                 .setRootPath("data");
-        Map<String, Object> request = requestsOf("facebook", pageToken, "GET", "/v24.0/" + pagePost, connected).get(0);
+        Map<String, Object> request = FakeRequests.made("facebook", pageToken, "GET", "/v24.0/" + pagePost, connected).get(0);
         assertThat(request.get("query")).isEqualTo(Map.of("fields", List.of(FACEBOOK_FIELDS)));
         assertThat(post.getString("object")).isEqualTo("post_analytics");
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
@@ -183,11 +169,11 @@ class LiveAnalyticsIT {
         List<Item> pageItems = items("facebook", "created_time", text -> OffsetDateTime.parse(text, GRAPH_TIME).toInstant());
         JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "facebook", pageToken, "GET",
                 "/v24.0/" + PAGE_ID, connected).setRootPath("data");
-        Map<String, Object> pageRequest = requestsOf("facebook", pageToken, "GET", "/v24.0/" + PAGE_ID, connected).get(0);
+        Map<String, Object> pageRequest = FakeRequests.made("facebook", pageToken, "GET", "/v24.0/" + PAGE_ID, connected).get(0);
         assertThat(pageRequest.get("query")).isEqualTo(Map.of("fields", List.of("followers_count,fan_count")));
         assertThat(account.getString("object")).isEqualTo("account_analytics");
         assertThat(account.getString("status")).isEqualTo("available");
-        Instant at = receivedAt(pageRequest);
+        Instant at = FakeRequests.receivedAt(pageRequest);
         assertThat(List.of(views(pageItems, at.minusSeconds(1)), views(pageItems, at))).anySatisfy(views -> {
             assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
             assertThat(account.getLong("metrics.likes")).isEqualTo(900 + views / 12);
@@ -217,8 +203,8 @@ class LiveAnalyticsIT {
         String path = "/v5/pins/" + pin + "/analytics";
         JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "pinterest", token, "GET", path, connected)
                 .setRootPath("data");
-        Map<String, Object> request = requestsOf("pinterest", token, "GET", path, connected).get(0);
-        LocalDate today = LocalDate.ofInstant(receivedAt(request), ZoneOffset.UTC);
+        Map<String, Object> request = FakeRequests.made("pinterest", token, "GET", path, connected).get(0);
+        LocalDate today = LocalDate.ofInstant(FakeRequests.receivedAt(request), ZoneOffset.UTC);
         assertThat(request.get("query")).isEqualTo(Map.of("start_date", List.of(today.minusDays(89).toString()),
                 "end_date", List.of(today.toString()), "metric_types", List.of("IMPRESSION,SAVE,PIN_CLICK,OUTBOUND_CLICK")));
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
@@ -232,7 +218,7 @@ class LiveAnalyticsIT {
         JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "pinterest", token, "GET",
                 "/v5/user_account", connected).setRootPath("data");
         assertThat(account.getString("status")).isEqualTo("available");
-        Instant at = receivedAt(requestsOf("pinterest", token, "GET", "/v5/user_account", connected).get(0));
+        Instant at = FakeRequests.receivedAt(FakeRequests.made("pinterest", token, "GET", "/v5/user_account", connected).get(0));
         assertThat(List.of(views(pins, at.minusSeconds(1)), views(pins, at))).anySatisfy(views -> {
             assertThat(account.getLong("metrics.views")).isEqualTo(views);
             assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
@@ -262,7 +248,7 @@ class LiveAnalyticsIT {
         String path = "/v24.0/" + media + "/insights";
         JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "instagram", token, "GET", path, connected)
                 .setRootPath("data");
-        Map<String, Object> request = requestsOf("instagram", token, "GET", path, connected).get(0);
+        Map<String, Object> request = FakeRequests.made("instagram", token, "GET", path, connected).get(0);
         assertThat(request.get("query")).isEqualTo(Map.of("metric", List.of("views,reach,likes,comments,shares,saved")));
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
         Map<String, Object> answered = post.getMap("targets[0].metrics");
@@ -273,10 +259,10 @@ class LiveAnalyticsIT {
         List<Item> medias = items("instagram", "timestamp", text -> OffsetDateTime.parse(text, GRAPH_TIME).toInstant());
         JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "instagram", token, "GET",
                 "/v24.0/me", connected).setRootPath("data");
-        Map<String, Object> meRequest = requestsOf("instagram", token, "GET", "/v24.0/me", connected).get(0);
+        Map<String, Object> meRequest = FakeRequests.made("instagram", token, "GET", "/v24.0/me", connected).get(0);
         assertThat(meRequest.get("query")).isEqualTo(Map.of("fields", List.of("followers_count,follows_count,media_count")));
         assertThat(account.getString("status")).isEqualTo("available");
-        Instant at = receivedAt(meRequest);
+        Instant at = FakeRequests.receivedAt(meRequest);
         long posted = medias.stream().filter(item -> !item.published().isAfter(at)).count();
         assertThat(List.of(views(medias, at.minusSeconds(1)), views(medias, at))).anySatisfy(views ->
                 assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10));
@@ -308,8 +294,8 @@ class LiveAnalyticsIT {
                 .body("data.targets[0].metrics", org.hamcrest.Matchers.nullValue());
         as(live.key()).get("/accounts/" + accountId + "/analytics").then().statusCode(200)
                 .body("data.status", org.hamcrest.Matchers.equalTo("redacted"));
-        assertThat(requestsOf("youtube", token, "GET", "/youtube/v3/videos", connected)).isEmpty();
-        assertThat(requestsOf("youtube", token, "GET", "/youtube/v3/channels", connected))
+        assertThat(FakeRequests.made("youtube", token, "GET", "/youtube/v3/videos", connected)).isEmpty();
+        assertThat(FakeRequests.made("youtube", token, "GET", "/youtube/v3/channels", connected))
                 .noneSatisfy(request -> assertThat(String.valueOf(request.get("query"))).contains("statistics"));
 
         as(live.key()).contentType(ContentType.JSON).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
@@ -320,7 +306,7 @@ class LiveAnalyticsIT {
         JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "youtube", token, "GET",
                         "/youtube/v3/videos", connected)
                 .setRootPath("data");
-        Map<String, Object> request = requestsOf("youtube", token, "GET", "/youtube/v3/videos", connected).get(0);
+        Map<String, Object> request = FakeRequests.made("youtube", token, "GET", "/youtube/v3/videos", connected).get(0);
         assertThat(request.get("query")).isEqualTo(Map.of("part", List.of("statistics"), "id", List.of(video)));
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
         Map<String, Object> answered = post.getMap("targets[0].metrics");
@@ -331,11 +317,11 @@ class LiveAnalyticsIT {
         List<Item> videos = items("youtube", "snippet.publishedAt", Instant::parse);
         JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "youtube", token, "GET",
                 "/youtube/v3/channels", connected).setRootPath("data");
-        Map<String, Object> channelRequest = requestsOf("youtube", token, "GET", "/youtube/v3/channels", connected).get(0);
+        Map<String, Object> channelRequest = FakeRequests.made("youtube", token, "GET", "/youtube/v3/channels", connected).get(0);
         assertThat(channelRequest.get("query")).isEqualTo(Map.of("part", List.of("statistics"),
                 "id", List.of("UCq3HeraldFakeChannel0001")));
         assertThat(account.getString("status")).isEqualTo("available");
-        Instant at = receivedAt(channelRequest);
+        Instant at = FakeRequests.receivedAt(channelRequest);
         assertThat(List.of(views(videos, at.minusSeconds(1)), views(videos, at))).anySatisfy(views -> {
             assertThat(account.getLong("metrics.views")).isEqualTo(views);
             assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);

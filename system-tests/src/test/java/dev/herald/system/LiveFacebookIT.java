@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.system.HostedConnect.LiveWorkspace;
 import io.restassured.path.json.JsonPath;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -42,7 +39,7 @@ class LiveFacebookIT {
         assertThat(headers.get("content-type")).singleElement().asString().startsWith("application/x-www-form-urlencoded");
         // The Page's own token, never the user's: Pages publishing is done as the Page.
         assertThat(headers.get("authorization")).singleElement().asString().matches("Bearer sha256:[0-9a-f]{16}");
-        assertThat(form((String) request.get("body")))
+        assertThat(FakeRequests.form((String) request.get("body")))
                 .isEqualTo(Map.of("url", "https://media.example.com/loaves.jpg", "message", text));
 
         String pagePost = fakes().get("/_fakes/facebook/posts").then().statusCode(200).extract().path("data[0].id");
@@ -74,10 +71,10 @@ class LiveFacebookIT {
         List<Map<String, Object>> requests = FakeRequests.of("facebook");
         assertThat(requests).extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + PAGE_ID + "/feed 200", "POST /v24.0/" + PAGE_ID + "/videos 200");
-        assertThat(form((String) requests.get(0).get("body")))
+        assertThat(FakeRequests.form((String) requests.get(0).get("body")))
                 .isEqualTo(Map.of("message", text, "link", "https://bakery.example.com/hours"));
         // Facebook fetches the video from its URL itself: Herald moves no bytes for Facebook.
-        assertThat(form((String) requests.get(1).get("body")))
+        assertThat(FakeRequests.form((String) requests.get(1).get("body")))
                 .isEqualTo(Map.of("file_url", "https://media.example.com/shaping.mp4", "description", description));
 
         String feedPost = fakes().get("/_fakes/facebook/posts").then().extract().path("data.find { it.message == '" + text + "' }.id");
@@ -119,15 +116,5 @@ class LiveFacebookIT {
         assertThat(accounts).extracting(account -> account.get("platform") + " " + account.get("name") + " @" + account.get("username"))
                 .containsExactly("facebook Herald Fake Bakery @heraldfakebakery");
         return (String) accounts.get(0).get("id");
-    }
-
-    private static Map<String, String> form(String body) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (String pair : body.split("&")) {
-            String[] parts = pair.split("=", 2);
-            fields.put(URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
-                    parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : "");
-        }
-        return fields;
     }
 }

@@ -4,6 +4,7 @@ import dev.herald.local.LocalSuite;
 import dev.herald.local.LocalSuiteConfig;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -80,6 +81,14 @@ public final class RunningSuite {
     /** A request to the public API with this key. */
     public static RequestSpecification as(String apiKey) {
         return RestAssured.given().baseUri(baseUrl()).header("Authorization", "Bearer " + apiKey);
+    }
+
+    /**
+     * {@code GET /usage} with this key: its {@code data} (meters as {@code <meter>.used}). The read is itself one API
+     * request, already in the {@code api_requests} it shows.
+     */
+    public static JsonPath usage(String apiKey) {
+        return as(apiKey).get("/usage").then().statusCode(200).extract().jsonPath().setRootPath("data");
     }
 
     /** A request to the admin API (the dashboard back end). */

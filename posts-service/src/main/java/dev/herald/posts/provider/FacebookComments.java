@@ -66,7 +66,8 @@ public class FacebookComments implements CommentsProvider {
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     String id = ProviderAnswers.requiredText(platform(), account, body.path("id"));
-                    return new ProviderComment(id, providerCommentId, text, account.name(), account.username(), true,
+                    // As a later read will name it (from.id, the Page's id), so the stored reply never changes author.
+                    return new ProviderComment(id, providerCommentId, text, account.name(), account.access().externalId(), true,
                             clock.instant());
                 });
     }

@@ -73,7 +73,8 @@ public class InstagramComments implements CommentsProvider {
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     String id = ProviderAnswers.requiredText(platform(), account, body.path("id"));
-                    return new ProviderComment(id, providerCommentId, text, account.name(), account.username(), true,
+                    // Instagram names authors by username only (decision 137): as a later read will, so it never changes.
+                    return new ProviderComment(id, providerCommentId, text, account.username(), account.username(), true,
                             clock.instant());
                 });
     }

@@ -96,8 +96,12 @@ public class YouTubeComments implements CommentsProvider {
                 .map(response -> {
                     JsonNode created = PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
                     String id = ProviderAnswers.requiredText(platform(), account, created.path("id"));
-                    return new ProviderComment(id, providerCommentId, text, account.name(), account.username(), true,
-                            time(created.path("snippet").path("publishedAt"), clock.instant()));
+                    // Named as a later read will name it (the snippet's author, by channel id), so the stored reply
+                    // never changes author; the account's own name and channel where the answer leaves them out.
+                    JsonNode snippet = created.path("snippet");
+                    String channel = snippet.path("authorChannelId").path("value").asText(account.access().externalId());
+                    return new ProviderComment(id, providerCommentId, text, snippet.path("authorDisplayName").asText(account.name()),
+                            channel, true, time(snippet.path("publishedAt"), clock.instant()));
                 });
     }
 

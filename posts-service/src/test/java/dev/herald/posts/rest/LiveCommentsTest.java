@@ -187,7 +187,8 @@ class LiveCommentsTest {
                 .body("data.platform", equalTo("facebook"))
                 .body("data.text", equalTo("Opens at 9 (sharp)!"))
                 .body("data.author_name", equalTo("Account brand"))
-                .body("data.author_username", equalTo("brand"))
+                // As a later read names the Page (from.id), so the stored reply keeps one author.
+                .body("data.author_username", equalTo(PAGE))
                 .body("data.from_account", equalTo(true));
         fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5552_900/comments"))
                 .withHeader("Authorization", WireMock.equalTo("Bearer EAAG-page-token"))
@@ -230,6 +231,8 @@ class LiveCommentsTest {
                 .post("/comments").then().statusCode(201)
                 .body("data.id", equalTo(stableId(account, "17873440459141023")))
                 .body("data.parent_id", equalTo(top))
+                .body("data.author_name", equalTo("brand"))
+                .body("data.author_username", equalTo("brand"))
                 .body("data.from_account", equalTo(true));
         fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/ig/v24.0/17873440459141021/replies"))
                 .withHeader("Authorization", WireMock.equalTo("Bearer IGAA-token"))
@@ -277,6 +280,8 @@ class LiveCommentsTest {
                 .post("/comments").then().statusCode(201)
                 .body("data.id", equalTo(stableId(account, "UgzTop1.r2")))
                 .body("data.parent_id", equalTo(top))
+                .body("data.author_name", equalTo("@brand"))
+                .body("data.author_username", equalTo("UCbrandChannel"))
                 .body("data.created_at", equalTo("2026-11-20T11:00:00Z"));
         fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/youtube/v3/comments"))
                 .withQueryParam("part", WireMock.equalTo("snippet"))
