@@ -391,25 +391,11 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         }
         String fields = request.queryParameter("fields");
         List<GraphFields> wanted = fields == null ? COMMENT_DEFAULT_FIELDS : GraphFields.parse(fields);
-        String unknown = unknownCommentField(wanted);
+        String unknown = GraphFields.firstUnknown(wanted, COMMENT_FIELDS, "parent");
         if (unknown != null) {
             return nonexistingField(unknown, "Comment");
         }
         return graphCommentPage(request, request.queryParameter("after"), listed, each -> shownComment(each, wanted, all));
-    }
-
-    /** The first field a Comment node lacks among those asked for (in {@code parent}'s braces too), or null. */
-    private static String unknownCommentField(List<GraphFields> fields) {
-        for (GraphFields field : fields) {
-            if (!COMMENT_FIELDS.contains(field.name())) {
-                return field.name();
-            }
-            String inParent = field.name().equals("parent") && field.subfields() != null ? unknownCommentField(field.subfields()) : null;
-            if (inParent != null) {
-                return inParent;
-            }
-        }
-        return null;
     }
 
     private ObjectNode shownComment(FakeComment comment, List<GraphFields> fields, List<FakeComment> all) {

@@ -2,6 +2,7 @@ package dev.herald.fakes.service;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Graph's {@code fields} parameter with field expansion (https://developers.facebook.com/docs/graph-api/field-expansion):
@@ -47,6 +48,23 @@ record GraphFields(String name, String modifiers) {
         int open = modifiers.indexOf('{');
         int close = modifiers.lastIndexOf('}');
         return open < 0 || close < open ? null : parse(modifiers.substring(open + 1, close));
+    }
+
+    /**
+     * The first of {@code fields} (or of those in {@code nested}'s braces) that is not one of {@code known}, or null:
+     * Graph refuses a request naming a field the node lacks.
+     */
+    static String firstUnknown(List<GraphFields> fields, Set<String> known, String nested) {
+        for (GraphFields field : fields) {
+            if (!known.contains(field.name())) {
+                return field.name();
+            }
+            String inside = field.name().equals(nested) && field.subfields() != null ? firstUnknown(field.subfields(), known, nested) : null;
+            if (inside != null) {
+                return inside;
+            }
+        }
+        return null;
     }
 
     /** The arguments of one modifier ({@code metric} of {@code .metric(a,b)}), or null when it is not given. */

@@ -331,8 +331,7 @@ public class InstagramFake extends StatefulPlatformFake {
      */
     private FakeResponse listComments(FakeRequest request, IssuedGrant grant, String id, String edge) {
         if (!grant.scopes().contains(MANAGE_COMMENTS)) {
-            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
-                    "(#10) Application does not have permission for this action (" + MANAGE_COMMENTS + ")", false));
+            return missingPermission(MANAGE_COMMENTS);
         }
         JsonNode media = "comments".equals(edge) ? publishedMedia(id, grant) : null;
         FakeComment comment = "replies".equals(edge) ? findComment(id, grant) : null;
@@ -349,26 +348,12 @@ public class InstagramFake extends StatefulPlatformFake {
         }
         String fields = parameter(request, "fields");
         List<GraphFields> wanted = fields == null ? COMMENT_DEFAULT_FIELDS : GraphFields.parse(fields);
-        String unknown = unknownCommentField(wanted);
+        String unknown = GraphFields.firstUnknown(wanted, COMMENT_FIELDS, "replies");
         if (unknown != null) {
             return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
                     "(#100) Tried accessing nonexisting field (" + unknown + ") on node type (IGComment)", false));
         }
         return graphCommentPage(request, parameter(request, "after"), listed, each -> shownComment(each, wanted, all));
-    }
-
-    /** The first field an IG Comment lacks among those asked for (in {@code replies}' braces too), or null. */
-    private static String unknownCommentField(List<GraphFields> fields) {
-        for (GraphFields field : fields) {
-            if (!COMMENT_FIELDS.contains(field.name())) {
-                return field.name();
-            }
-            String inReplies = field.name().equals("replies") && field.subfields() != null ? unknownCommentField(field.subfields()) : null;
-            if (inReplies != null) {
-                return inReplies;
-            }
-        }
-        return null;
     }
 
     private ObjectNode shownComment(FakeComment comment, List<GraphFields> fields, List<FakeComment> all) {
@@ -409,8 +394,7 @@ public class InstagramFake extends StatefulPlatformFake {
      */
     private FakeResponse createComment(FakeRequest request, IssuedGrant grant, String id, String edge) {
         if (!grant.scopes().contains(MANAGE_COMMENTS)) {
-            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
-                    "(#10) Application does not have permission for this action (" + MANAGE_COMMENTS + ")", false));
+            return missingPermission(MANAGE_COMMENTS);
         }
         JsonNode media = "comments".equals(edge) ? publishedMedia(id, grant) : null;
         FakeComment comment = "replies".equals(edge) ? findComment(id, grant) : null;
@@ -506,10 +490,14 @@ public class InstagramFake extends StatefulPlatformFake {
                     "Unsupported request: the token does not belong to account " + user, false));
         }
         if (!grant.scopes().contains(permission)) {
-            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
-                    "(#10) Application does not have permission for this action (" + permission + ")", false));
+            return missingPermission(permission);
         }
         return null;
+    }
+
+    private FakeResponse missingPermission(String permission) {
+        return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
+                "(#10) Application does not have permission for this action (" + permission + ")", false));
     }
 
     /** A parameter from the JSON body, the form or the query (Graph reads all three). */
