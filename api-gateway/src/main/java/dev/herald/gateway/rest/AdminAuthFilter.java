@@ -3,6 +3,7 @@ package dev.herald.gateway.rest;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.gateway.service.AdminTokenVerifier;
+import dev.herald.gateway.service.CallerAuthenticator;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -14,7 +15,6 @@ import jakarta.ws.rs.ext.Provider;
 @AdminAuthenticated
 @Priority(Priorities.AUTHENTICATION)
 public class AdminAuthFilter implements ContainerRequestFilter {
-    private static final String BEARER = "Bearer ";
     private final AdminTokenVerifier verifier;
 
     public AdminAuthFilter(AdminTokenVerifier verifier) {
@@ -23,8 +23,7 @@ public class AdminAuthFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        String header = request.getHeaderString("authorization");
-        String presented = header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length()) ? header.substring(BEARER.length()).trim() : null;
+        String presented = CallerAuthenticator.bearerToken(request.getHeaderString("authorization"));
         if (!verifier.isValid(presented)) {
             throw new ApiException(ErrorCode.AUTHENTICATION_FAILED, "A valid admin token is required.");
         }

@@ -18,11 +18,21 @@ public class CallerAuthenticator {
     }
 
     public Uni<Optional<Credential>> authenticate(String authorization) {
-        // The scheme's name is case-insensitive (RFC 7235 section 2.1): "bearer" and "BEARER" are Bearer too.
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        String presented = bearerToken(authorization);
+        if (presented == null) {
             return Uni.createFrom().item(Optional.empty());
         }
-        String presented = authorization.substring(BEARER.length()).trim();
         return presented.startsWith("sk_") ? apiKeys.authenticate(presented) : accessTokens.verify(presented);
+    }
+
+    /**
+     * What an {@code Authorization: Bearer <token>} header presents, or null for another scheme or none. The scheme's
+     * name is case-insensitive (RFC 7235 section 2.1): "bearer" and "BEARER" are Bearer too.
+     */
+    public static String bearerToken(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        return authorization.substring(BEARER.length()).trim();
     }
 }
