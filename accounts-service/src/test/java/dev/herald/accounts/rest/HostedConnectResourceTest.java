@@ -171,6 +171,17 @@ class HostedConnectResourceTest {
     }
 
     @Test
+    void aDisplayNameOfTenKilobytesIsRefusedOnThePageNotWithAServerError() {
+        Link link = newLink(Mode.TEST);
+        Browser browser = open(link);
+        // The gateway admits hosted-page forms up to 64 KiB; no field within that may fail the form reader.
+        authorize(link, browser, "tiktok", "A".repeat(60_000), "ada").then().statusCode(422)
+                .contentType(containsString("text/html"))
+                .body(containsString("Enter a display name and a username"));
+        as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(0));
+    }
+
+    @Test
     void aLinkWithANulCharacterIsAnUnknownLinkPage() {
         given().get("/connect/{token}", "abc\u0000def").then().statusCode(404)
                 .contentType(containsString("text/html"));

@@ -60,6 +60,7 @@ public class ApiGatewayRoutes {
     private static final String ADMISSION = "herald.admission";
     /** The one claim GET /usage needs from the edge: the month's API requests, this one included. */
     private static final String API_REQUESTS_USED_CLAIM = "api_requests_used";
+    private static final String CHALLENGE = "Bearer realm=\"herald\"";
 
     private final CallerAuthenticator authenticator;
     private final RequestAdmission admission;
@@ -105,6 +106,10 @@ public class ApiGatewayRoutes {
         MetricsRouteNames.name(rc, API_PREFIX + "/*");
         // Hold the body back until the caller is known: nobody gets to upload to us without a key.
         rc.request().pause();
+        if (rc.request().headers().getAll("authorization").size() > 1) {
+            refuseAmbiguousCredentials(rc);
+            return;
+        }
         authenticator.authenticate(rc.request().getHeader("authorization"))
                 .flatMap(key -> key.isPresent() ? admitKeyRequest(rc, key.get()) : refuseAnonymous(rc))
                 .subscribe().with(admitted -> {
@@ -120,9 +125,26 @@ public class ApiGatewayRoutes {
     private Uni<Boolean> refuseAnonymous(RoutingContext rc) {
         return admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).map(rate -> {
             setRateLimitHeaders(rc, rate);
+            // RFC 6750 section 3: a challenge on every 401, naming the failure when a token was presented.
+            boolean presented = CallerAuthenticator.bearerToken(rc.request().getHeader("authorization")) != null;
+            rc.response().putHeader("WWW-Authenticate", presented ? CHALLENGE + ", error=\"invalid_token\"" : CHALLENGE);
             errors.send(rc, ErrorCode.AUTHENTICATION_FAILED,
                     "No valid credential was provided. Send Authorization: Bearer <your API key or access token>.");
             return false;
+        });
+    }
+
+    /**
+     * Two Authorization headers: which one a cache or proxy in front honoured is unknowable, so neither is
+     * (RFC 6750 section 3.1 answers a request that presents a token more than once with invalid_request).
+     */
+    private void refuseAmbiguousCredentials(RoutingContext rc) {
+        admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).subscribe().with(rate -> {
+            setRateLimitHeaders(rc, rate);
+            errors.send(rc, ErrorCode.INVALID_REQUEST, "Send one Authorization header, not several.");
+        }, failure -> {
+            LOG.errorf(failure, "request %s: admission failed", rc.request().getHeader("x-request-id"));
+            errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "Herald is temporarily unavailable. Retry shortly.");
         });
     }
 
@@ -176,8 +198,11 @@ public class ApiGatewayRoutes {
         ApiRoute route = match.route().get();
         if (route.scope() != null && !key.scopes().contains(route.scope())) {
             String credential = IdPrefix.API_KEY.matches(key.id()) ? "API key" : "access token";
-            return Optional.of(() -> errors.send(rc, ErrorCode.INSUFFICIENT_SCOPE,
-                    "This " + credential + " lacks the " + route.scope() + " scope.", Map.of("required_scope", route.scope())));
+            return Optional.of(() -> {
+                rc.response().putHeader("WWW-Authenticate", CHALLENGE + ", error=\"insufficient_scope\", scope=\"" + route.scope() + "\"");
+                errors.send(rc, ErrorCode.INSUFFICIENT_SCOPE, "This " + credential + " lacks the " + route.scope() + " scope.",
+                        Map.of("required_scope", route.scope()));
+            });
         }
         Optional<String> repeated = repeatedQueryParameter(rc.request().query());
         if (repeated.isPresent()) {

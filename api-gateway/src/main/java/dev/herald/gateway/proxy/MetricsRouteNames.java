@@ -9,14 +9,14 @@ import io.vertx.ext.web.RoutingContext;
  * the gateway's own routes are catch-alls, so without a name every path, ids included, would become a series of its
  * own (decision 87). Each request is first named by its catch-all, then by the catalog's template once it matched.
  */
-final class MetricsRouteNames {
+public final class MetricsRouteNames {
     /** The context key Quarkus REST and Quarkus's Micrometer binder share. */
     private static final String TEMPLATE_KEY = "UrlPathTemplate";
 
     private MetricsRouteNames() {
     }
 
-    static void name(RoutingContext rc, String template) {
+    public static void name(RoutingContext rc, String template) {
         if (rc.request() instanceof HttpServerRequestInternal request) {
             request.context().putLocal(TEMPLATE_KEY, template);
         }

@@ -106,9 +106,11 @@ public class OAuthTokenService {
      * it exactly; {@code scope} defaults to all of the client's scopes and may only narrow them.
      */
     public Uni<AccessToken> grant(String grantType, String clientId, String clientSecret, String resource, String scope) {
-        if (grantType == null || clientId == null || clientSecret == null) {
-            return Uni.createFrom().failure(new OAuthError(400, "invalid_request",
-                    "grant_type, client_id and client_secret are required."));
+        if (clientId == null || clientSecret == null) {
+            return Uni.createFrom().failure(new OAuthError(401, "invalid_client", "Client authentication is required."));
+        }
+        if (grantType == null) {
+            return Uni.createFrom().failure(new OAuthError(400, "invalid_request", "grant_type is required."));
         }
         if (!grantType.equals("client_credentials")) {
             return Uni.createFrom().failure(new OAuthError(400, "unsupported_grant_type", "Only client_credentials is supported."));

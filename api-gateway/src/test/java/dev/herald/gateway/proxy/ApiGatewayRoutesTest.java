@@ -124,9 +124,11 @@ class ApiGatewayRoutesTest {
     @Test
     void missingMalformedUnknownAndRevokedKeysAreRefused() throws InterruptedException {
         given().get("/api/v1/profiles").then().statusCode(401).body("error.code", equalTo("authentication_failed"))
-                .body("request_id", matchesPattern("^req_.*"));
-        given().header("Authorization", "Basic abc").get("/api/v1/profiles").then().statusCode(401);
-        given().header("Authorization", "Bearer sk_test_" + "A".repeat(32)).get("/api/v1/profiles").then().statusCode(401);
+                .body("request_id", matchesPattern("^req_.*")).header("WWW-Authenticate", "Bearer realm=\"herald\"");
+        given().header("Authorization", "Basic abc").get("/api/v1/profiles").then().statusCode(401)
+                .header("WWW-Authenticate", "Bearer realm=\"herald\"");
+        given().header("Authorization", "Bearer sk_test_" + "A".repeat(32)).get("/api/v1/profiles").then().statusCode(401)
+                .header("WWW-Authenticate", "Bearer realm=\"herald\", error=\"invalid_token\"");
         var created = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"mode\":\"test\"}")
                 .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().statusCode(201).extract().jsonPath();
         String key = created.getString("data.secret");
@@ -144,13 +146,27 @@ class ApiGatewayRoutesTest {
     }
 
     @Test
+    void twoAuthorizationHeadersAreRefusedWhicheverComesFirst() {
+        String testKey = key("test");
+        String liveKey = key("live");
+        given().header("Authorization", "Bearer " + testKey).header("Authorization", "Bearer " + liveKey)
+                .get("/api/v1/profiles").then().statusCode(400)
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.message", equalTo("Send one Authorization header, not several."))
+                .header("X-RateLimit-Limit", notNullValue());
+        given().header("Authorization", "Bearer junk").header("Authorization", "Bearer " + testKey)
+                .get("/api/v1/profiles").then().statusCode(400);
+    }
+
+    @Test
     void aKeyWithoutTheRoutesScopeIsForbidden() {
         String readOnly = key("test", "profiles:read");
         given().header("Authorization", "Bearer " + readOnly).contentType(ContentType.JSON).body("{\"name\":\"x\"}")
                 .post("/api/v1/profiles").then().statusCode(403)
                 .body("error.code", equalTo("insufficient_scope"))
                 .body("error.message", equalTo("This API key lacks the profiles:write scope."))
-                .body("error.details.required_scope", equalTo("profiles:write"));
+                .body("error.details.required_scope", equalTo("profiles:write"))
+                .header("WWW-Authenticate", "Bearer realm=\"herald\", error=\"insufficient_scope\", scope=\"profiles:write\"");
         given().header("Authorization", "Bearer " + readOnly).get("/api/v1/profiles").then().statusCode(200);
         given().header("Authorization", "bearer " + readOnly).get("/api/v1/profiles").then().statusCode(200);
         given().header("Authorization", "Bearer " + readOnly).get("/api/v1/usage").then().statusCode(200);

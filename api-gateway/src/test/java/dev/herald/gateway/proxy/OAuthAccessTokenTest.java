@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.herald.common.auth.InternalTokens;
@@ -107,7 +108,74 @@ class OAuthAccessTokenTest {
                 .formParam("grant_type", "client_credentials").formParam("scope", "webhooks:write")
                 .post("/oauth/token").then().statusCode(400).body("error", equalTo("invalid_scope"));
         given().contentType(ContentType.URLENC).formParam("grant_type", "client_credentials")
-                .post("/oauth/token").then().statusCode(400).body("error", equalTo("invalid_request"));
+                .post("/oauth/token").then().statusCode(401).body("error", equalTo("invalid_client"))
+                .header("WWW-Authenticate", "Basic realm=\"herald\"").header("Cache-Control", "no-store");
+    }
+
+    @Test
+    void theTokenEndpointTakesEitherClientAuthenticationMethodButNotBoth() {
+        given().contentType(ContentType.URLENC).formParam("grant_type", "client_credentials")
+                .formParam("client_id", clientId).formParam("client_secret", clientSecret)
+                .post("/oauth/token").then().statusCode(200).body("token_type", equalTo("Bearer"));
+        String basic = Base64.getEncoder().encodeToString((clientId + ":" + clientSecret).getBytes());
+        given().header("Authorization", "basic " + basic).contentType(ContentType.URLENC).formParam("grant_type", "client_credentials")
+                .post("/oauth/token").then().statusCode(200);
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").formParam("client_secret", clientSecret)
+                .post("/oauth/token").then().statusCode(400).body("error", equalTo("invalid_request"))
+                .body("error_description", equalTo(
+                        "Authenticate the client by one method: HTTP Basic or client_id and client_secret, not both."));
+        given().header("Authorization", "Bearer " + clientSecret).contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").post("/oauth/token").then()
+                .statusCode(401).body("error", equalTo("invalid_client"));
+    }
+
+    @Test
+    void aParameterSentTwiceIsRefusedInsteadOfTakingTheFirst() {
+        for (String form : new String[] {"grant_type=client_credentials&grant_type=password",
+                "grant_type=client_credentials&scope=profiles%3Aread&scope=posts%3Aread",
+                "grant_type=client_credentials&resource=" + RESOURCE + "&resource=https%3A%2F%2Fevil.example"}) {
+            String repeated = form.substring(form.lastIndexOf('&') + 1, form.lastIndexOf('='));
+            given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC).body(form)
+                    .post("/oauth/token").then().statusCode(400).body("error", equalTo("invalid_request"))
+                    .body("error_description", equalTo("The parameter " + repeated + " is given more than once."));
+        }
+        // Sent without a value is the same as omitted (RFC 6749 section 3.1): the client's own scopes.
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .body("grant_type=client_credentials&scope=").post("/oauth/token").then()
+                .statusCode(200).body("scope", equalTo("posts:read profiles:read"));
+    }
+
+    @Test
+    void aLargeOrMisTypedTokenRequestGetsAnOAuthRefusalNotAServerError() {
+        String tenKilobytes = "a".repeat(10_000);
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .body("grant_type=client_credentials&padding=" + tenKilobytes).post("/oauth/token").then()
+                .statusCode(200).body("token_type", equalTo("Bearer"));
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .body("grant_type=client_credentials&padding=" + "a".repeat(2 * 1024 * 1024)).post("/oauth/token").then()
+                .statusCode(413).body("error", equalTo("invalid_request"))
+                .body("error_description", equalTo("The token request is larger than 16 KiB."))
+                .header("Cache-Control", "no-store");
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.JSON)
+                .body("{\"grant_type\":\"client_credentials\"}").post("/oauth/token").then()
+                .statusCode(400).body("error", equalTo("invalid_request"))
+                .body("error_description", equalTo("The token request must be application/x-www-form-urlencoded."));
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .body("grant_type=client_credentials&scope=%zz").post("/oauth/token").then()
+                .statusCode(400).body("error", equalTo("invalid_request"));
+        given().get("/oauth/token").then().statusCode(405).header("Allow", "POST").body("error", equalTo("invalid_request"));
+    }
+
+    @Test
+    void everyTokenEndpointAnswerCarriesTheRateLimitHeaders() {
+        given().auth().preemptive().basic(clientId, "wrong").contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").post("/oauth/token").then().statusCode(401)
+                .header("X-RateLimit-Limit", "60").header("X-RateLimit-Remaining", notNullValue())
+                .header("X-RateLimit-Reset", notNullValue()).header("x-request-id", notNullValue());
+        given().auth().preemptive().basic(clientId, clientSecret).contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials").post("/oauth/token").then().statusCode(200)
+                .header("X-RateLimit-Limit", "60");
     }
 
     @Test

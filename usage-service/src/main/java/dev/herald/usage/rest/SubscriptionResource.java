@@ -17,6 +17,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Set;
 
@@ -30,10 +31,12 @@ import java.util.Set;
 public class SubscriptionResource {
     private final SubscriptionService subscriptions;
     private final Caller caller;
+    private final Clock clock;
 
-    public SubscriptionResource(SubscriptionService subscriptions, Caller caller) {
+    public SubscriptionResource(SubscriptionService subscriptions, Caller caller, Clock clock) {
         this.subscriptions = subscriptions;
         this.caller = caller;
+        this.clock = clock;
     }
 
     @PUT
@@ -43,6 +46,10 @@ public class SubscriptionResource {
         Plan plan = BodyFields.oneOf(body, "plan", Plan.values(), Plan::wireName);
         PlanSource source = BodyFields.oneOf(body, "plan_source", PlanSource.values(), PlanSource::wireName);
         Instant graceEndsAt = BodyFields.timestamp(body, "grace_ends_at");
+        if (graceEndsAt != null && !graceEndsAt.isAfter(clock.instant())) {
+            // A grace that has already ended would lapse the terms at once: a downgrade that skips the renewal.
+            body.reject("grace_ends_at", "invalid_value", "grace_ends_at must be in the future.");
+        }
         body.validate();
         return subscriptions.change(caller.workspaceId(), caller.mode(), plan, source, graceEndsAt,
                 ApiRequestsClaim.read(authorization)).map(DataEnvelope::of);

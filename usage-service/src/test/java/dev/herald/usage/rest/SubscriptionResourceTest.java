@@ -196,6 +196,21 @@ class SubscriptionResourceTest {
     }
 
     @Test
+    void aGraceThatHasAlreadyEndedIsRefusedRatherThanDowngradingAtOnce() {
+        put("growth", "subscription").statusCode(200);
+        for (String ended : new String[] {"2026-03-10T12:00:00Z", "2020-01-01T00:00:00Z"}) {
+            as(workspace, Mode.LIVE).body("{\"plan\":\"starter\",\"plan_source\":\"comp\",\"grace_ends_at\":\"" + ended + "\"}")
+                    .put("/internal/subscription").then().statusCode(422)
+                    .body("error.details.errors", hasSize(1))
+                    .body("error.details.errors[0].field", equalTo("grace_ends_at"))
+                    .body("error.details.errors[0].code", equalTo("invalid_value"));
+        }
+        JsonNode unchanged = usage(workspace, Mode.LIVE);
+        assertThat(unchanged.get("plan").asText()).isEqualTo("growth");
+        assertThat(unchanged.get("plan_source").asText()).isEqualTo("subscription");
+    }
+
+    @Test
     void badBodiesAreRefusedFieldByField() {
         as(workspace, Mode.LIVE).body("{\"plan\":\"enterprise\",\"plan_source\":7,\"grace_ends_at\":\"soon\",\"mode\":\"live\"}")
                 .put("/internal/subscription").then().statusCode(422)
