@@ -106,6 +106,8 @@ public class ApiGatewayRoutes {
         MetricsRouteNames.name(rc, API_PREFIX + "/*");
         // Hold the body back until the caller is known: nobody gets to upload to us without a key.
         rc.request().pause();
+        // Every answer is one tenant's, and some hold a secret shown once (a webhook's, a connect link): no cache keeps them.
+        rc.response().putHeader("Cache-Control", "no-store");
         if (rc.request().headers().getAll("authorization").size() > 1) {
             refuseAmbiguousCredentials(rc);
             return;

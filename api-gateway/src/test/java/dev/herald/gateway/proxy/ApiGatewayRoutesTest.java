@@ -100,6 +100,8 @@ class ApiGatewayRoutesTest {
                 given().header("Authorization", "Bearer " + key).get("/api/v1/nowhere"),
                 given().get("/api/v1/profiles"))) {
             response.then().header("x-request-id", notNullValue())
+                    // Answers are per tenant and may hold a secret shown once (a webhook's, a connect link): never cached.
+                    .header("Cache-Control", "no-store")
                     .header("X-RateLimit-Limit", notNullValue())
                     .header("X-RateLimit-Remaining", notNullValue())
                     .header("X-RateLimit-Reset", notNullValue());
