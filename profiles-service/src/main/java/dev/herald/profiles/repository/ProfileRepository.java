@@ -30,6 +30,16 @@ public class ProfileRepository implements PanacheRepositoryBase<ProfileEntity, S
                 .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
+    /**
+     * Deletes the row with one statement. Not {@code delete(entity)}: Hibernate Reactive's entity delete keeps its
+     * completion in a field shared by every session (hibernate-reactive#1713), so two profiles deleted at once could
+     * finish each other's flush on the wrong event loop (HR000069), and the failed sessions never gave their
+     * connections back to the pool: the service stopped answering.
+     */
+    public Uni<Void> deleteRow(String id) {
+        return delete("id", id).replaceWithVoid();
+    }
+
     @WithSession
     public Uni<Boolean> externalIdTaken(String workspaceId, Mode mode, String externalId, String exceptProfileId) {
         return count("workspaceId = ?1 and mode = ?2 and externalId = ?3 and id <> ?4",

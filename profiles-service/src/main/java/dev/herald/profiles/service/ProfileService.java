@@ -119,7 +119,7 @@ public class ProfileService {
                         return Uni.createFrom().failure(notEmpty(counts));
                     }
                     Profile deleted = toWire(profile);
-                    return profiles.delete(profile)
+                    return profiles.deleteRow(profile.id)
                             .flatMap(ignored -> events.record(ProfileEvent.DELETED, workspaceId, mode, deleted))
                             .replaceWith(deleted);
                 }));

@@ -22,6 +22,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -216,6 +220,30 @@ class ProfileResourceTest {
         asTest().get("/profiles/" + id).then().statusCode(404);
         asTest().delete("/profiles/" + id).then().statusCode(404);
         create("{\"name\":\"New\",\"external_id\":\"reuse-me\"}");
+    }
+
+    @Test
+    void concurrentDeletesOfDifferentProfilesAllSucceedAndLeaveTheServiceServing() throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ids.add(create("{\"name\":\"Racing " + i + "\"}"));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(20);
+        try {
+            List<Future<Integer>> answers = new ArrayList<>();
+            for (String id : ids) {
+                answers.add(pool.submit(() -> asTest().delete("/profiles/" + id).then().extract().statusCode()));
+            }
+            for (Future<Integer> answer : answers) {
+                assertThat(answer.get(60, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (String id : ids) {
+            asTest().get("/profiles/" + id).then().statusCode(404);
+        }
+        create("{\"name\":\"Still serving\"}");
     }
 
     @Test
