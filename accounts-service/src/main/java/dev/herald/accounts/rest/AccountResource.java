@@ -32,8 +32,10 @@ import jakarta.ws.rs.core.Response;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code /accounts}: social accounts of one workspace and mode, and what can be read from their platforms. */
+@Cancellable(false)
 @Path("/accounts")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -29,8 +29,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code /connect-sessions}: hosted connection links for a customer's end users. */
+@Cancellable(false)
 @Path("/connect-sessions")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -44,6 +44,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * The hosted connect pages under {@code /connect}, reached through the gateway without an API key: the link
@@ -51,6 +52,7 @@ import org.jboss.logging.Logger;
  * step must come from that browser (cookie, and a CSRF token in each form) and is checked against the
  * session's status again. Pages work without JavaScript.
  */
+@Cancellable(false)
 @Path("/connect")
 @Produces(MediaType.TEXT_HTML)
 public class HostedConnectResource {

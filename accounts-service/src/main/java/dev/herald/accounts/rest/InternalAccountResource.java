@@ -20,11 +20,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * {@code /internal/accounts}: what other services ask of accounts (the gateway never routes here). The internal
  * JWT's workspace and mode scope every answer.
  */
+@Cancellable(false)
 @Path("/internal/accounts")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -35,8 +35,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** The admin API (DESIGN section 4): workspaces and API keys, for the dashboard and for scripts. */
+@Cancellable(false)
 @Path("/admin/v1")
 @AdminAuthenticated
 @Produces(MediaType.APPLICATION_JSON)

@@ -22,8 +22,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code /comments}: comments on published posts, and replies to them. */
+@Cancellable(false)
 @Path("/comments")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -12,11 +12,13 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * {@code GET /internal/accounts/{id}/pending-posts}: how many of the caller's posts that are not final target
  * the account (accounts-service refuses to reassign an account while there are any; decision 37).
  */
+@Cancellable(false)
 @Path("/internal/accounts/{id}/pending-posts")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

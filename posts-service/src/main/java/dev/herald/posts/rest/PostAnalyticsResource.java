@@ -13,8 +13,10 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code GET /posts/{id}/analytics}: how the post performs on each account (decisions 151 to 156). */
+@Cancellable(false)
 @Path("/posts/{id}/analytics")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -31,8 +31,10 @@ import jakarta.ws.rs.core.Response;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code /posts}: create or schedule a post, read posts, cancel a queued one. */
+@Cancellable(false)
 @Path("/posts")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -14,12 +14,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.regex.Pattern;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * {@code /internal/profiles/{id}/holds/{kind}/{holder_id}}: other services say what belongs to a profile
  * ({@code PUT}, 204; 404 when the profile is not in the caller's workspace and mode) and when it stops
  * belonging ({@code DELETE}, 204). A held profile cannot be deleted ({@code 409 profile_not_empty}).
  */
+@Cancellable(false)
 @Path("/internal/profiles/{id}/holds/{kind}/{holderId}")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

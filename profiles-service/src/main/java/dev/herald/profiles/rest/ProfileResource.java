@@ -26,8 +26,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Set;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code /profiles}: a customer's group of accounts, posts and media within one workspace and mode. */
+@Cancellable(false)
 @Path("/profiles")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -2,6 +2,7 @@ package dev.herald.profiles.rest;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
@@ -16,6 +17,8 @@ import dev.herald.testing.TestTokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.config.HttpClientConfig;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import java.sql.Connection;
@@ -244,6 +247,33 @@ class ProfileResourceTest {
             asTest().get("/profiles/" + id).then().statusCode(404);
         }
         create("{\"name\":\"Still serving\"}");
+    }
+
+    @Test
+    void callersThatGiveUpMidTransactionLeaveNoConnectionBehind() throws Exception {
+        String id = create("{\"name\":\"Locked\"}");
+        var impatient = RestAssured.config().httpClient(HttpClientConfig.httpClientConfig()
+                .setParam("http.socket.timeout", 300).setParam("http.connection.timeout", 2000));
+        // More callers than the pool has connections, each disconnecting while its transaction waits on a row lock
+        // (as a caller's timeout does): a cancelled transaction that kept its connection would empty the pool.
+        try (Connection locker = RealInfrastructure.connect("profiles_test")) {
+            locker.setAutoCommit(false);
+            try (PreparedStatement lock = locker.prepareStatement("select id from profiles where id = ? for update")) {
+                lock.setString(1, id);
+                lock.executeQuery();
+            }
+            for (int i = 0; i < 25; i++) {
+                try {
+                    asTest().config(impatient).delete("/profiles/" + id);
+                } catch (Exception timedOut) {
+                    // expected: the caller gave up
+                }
+            }
+            locker.rollback();
+        }
+        var patient = RestAssured.config().httpClient(HttpClientConfig.httpClientConfig().setParam("http.socket.timeout", 10_000));
+        asTest().config(patient).get("/profiles/" + id).then().statusCode(anyOf(equalTo(200), equalTo(404)));
+        asTest().config(patient).body("{\"name\":\"After\"}").post("/profiles").then().statusCode(201);
     }
 
     @Test

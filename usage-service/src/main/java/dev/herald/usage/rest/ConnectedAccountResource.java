@@ -18,12 +18,14 @@ import jakarta.ws.rs.core.Response;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * {@code /internal/connected-accounts}: accounts-service takes a slot before an account becomes connected
  * ({@code {"account_id", "new_connection"}}; 201 when taken, 200 when the account already held one,
  * {@code 409 account_limit_reached} or {@code 429 usage_limit_exceeded} otherwise) and frees it on disconnect.
  */
+@Cancellable(false)
 @Path("/internal/connected-accounts")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

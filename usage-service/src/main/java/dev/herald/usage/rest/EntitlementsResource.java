@@ -10,8 +10,10 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code GET /internal/entitlements}: what the gateway enforces (per-minute rate, monthly API requests). */
+@Cancellable(false)
 @Path("/internal/entitlements")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -32,12 +32,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * {@code /internal/reservations}: other services reserve units of a monthly meter before accepting work,
  * then consume them when the work completes or release them when it does not. The internal JWT's
  * workspace and mode scope every reservation.
  */
+@Cancellable(false)
 @Path("/internal/reservations")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -20,11 +20,13 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Set;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * {@code PUT /internal/subscription}: the plan of the internal JWT's workspace and mode (the gateway's admin
  * API calls it). Answers the usage view as {@code GET /usage} would right after the change.
  */
+@Cancellable(false)
 @Path("/internal/subscription")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

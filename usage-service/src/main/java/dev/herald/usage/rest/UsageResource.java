@@ -12,8 +12,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code GET /usage}: the plan and meters of the caller's workspace and mode (any scope may read it). */
+@Cancellable(false)
 @Path("/usage")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -21,8 +21,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code /deliveries}: the webhook delivery log, and manual redelivery of a failed delivery. */
+@Cancellable(false)
 @Path("/deliveries")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)

@@ -23,8 +23,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** {@code /webhooks}: register, list, read and disable endpoints; rotate a secret; send a test event. */
+@Cancellable(false)
 @Path("/webhooks")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)
