@@ -39,10 +39,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.jboss.logging.Logger;
 
 /**
@@ -318,7 +320,8 @@ public class ApiGatewayRoutes {
 
     /** Routes the gateway answers itself; today only {@code GET /logs}. */
     private void serveLocally(RoutingContext rc, Credential key) {
-        Map<String, String> query = new LinkedHashMap<>();
+        // Names case-insensitively, as the services read theirs (Vert.x's parameter map): LIMIT is limit everywhere.
+        Map<String, String> query = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         rc.queryParams().forEach(parameter -> query.putIfAbsent(parameter.getKey(), parameter.getValue()));
         Uni.createFrom().deferred(() -> logService.list(key.workspaceId(), key.mode(), query))
                 .subscribe().with(list -> {
@@ -332,7 +335,10 @@ public class ApiGatewayRoutes {
                     if (failure instanceof ApiException refusal) {
                         errors.send(rc, refusal.code(), refusal.getMessage(), refusal.details());
                     } else {
-                        fail(rc, failure);
+                        // A server error never counts toward the allowance (spec section 7 rule 3).
+                        ApiRoute route = rc.get(ROUTE);
+                        Uni<Void> refund = route.metered() ? admission.refund(rc.get(ADMISSION)) : Uni.createFrom().voidItem();
+                        refund.onFailure().recoverWithNull().subscribe().with(refunded -> fail(rc, failure));
                     }
                 });
     }
@@ -402,7 +408,8 @@ public class ApiGatewayRoutes {
             return Optional.empty();
         }
         Set<String> seen = new HashSet<>();
-        for (String pair : query.split("&")) {
+        // As the services read a query (Vert.x): ';' separates parameters too, and names are matched ignoring case.
+        for (String pair : query.split("[&;]")) {
             if (pair.isEmpty()) {
                 continue;
             }
@@ -412,7 +419,7 @@ public class ApiGatewayRoutes {
             } catch (IllegalArgumentException e) {
                 // Malformed percent-encoding: compared as sent; the service refuses the parameter itself.
             }
-            if (!seen.add(name)) {
+            if (!seen.add(name.toLowerCase(Locale.ROOT))) {
                 return Optional.of(name);
             }
         }

@@ -10,6 +10,7 @@ import dev.herald.common.paging.CursorScope;
 import dev.herald.common.paging.Page;
 import dev.herald.common.paging.PageRequest;
 import dev.herald.common.validation.QueryParameters;
+import dev.herald.common.validation.StorableText;
 import dev.herald.common.wire.RequestLog;
 import dev.herald.gateway.repository.RequestLogRepository;
 import io.smallrye.mutiny.Uni;
@@ -49,13 +50,12 @@ public class RequestLogService {
         if (value == null) {
             return null;
         }
-        try {
+        // ASCII digits only: Integer.parseInt also reads "+404" and other scripts' digits ("\u0664\u0660\u0660").
+        if (value.matches("[0-9]{3}")) {
             int status = Integer.parseInt(value);
             if (status >= 100 && status <= 599) {
                 return status;
             }
-        } catch (NumberFormatException ignored) {
-            // answered below
         }
         throw ApiException.invalidParameter("status", "status must be an HTTP status code from 100 to 599.");
     }
@@ -73,6 +73,10 @@ public class RequestLogService {
 
     private static String path(String value) {
         String path = QueryParameters.boundedText("path", value, 200);
+        if (path != null && !StorableText.isStorable(path)) {
+            // The services' StorableTextRequestFilter does this for theirs; this list is the gateway's own.
+            throw ApiException.invalidParameter("path", StorableText.problem("path"));
+        }
         if (path != null && !path.startsWith("/")) {
             throw ApiException.invalidParameter("path", "path must start with /, e.g. /api/v1/posts.");
         }

@@ -185,6 +185,11 @@ class ApiGatewayRoutesTest {
         // Encoded names are the same parameter.
         given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/profiles?limit=1&l%69mit=2")
                 .then().statusCode(400).body("error.details.parameter", equalTo("limit"));
+        // The services read names ignoring case and split on ';' too (Vert.x), so these are repeats as well.
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/profiles?limit=1&LIMIT=2")
+                .then().statusCode(400).body("error.details.parameter", equalTo("LIMIT"));
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/profiles?limit=1;limit=2")
+                .then().statusCode(400).body("error.details.parameter", equalTo("limit"));
         given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/profiles?limit=1&q=a&&")
                 .then().statusCode(200);
     }

@@ -90,6 +90,17 @@ class RequestLogTest {
                 .body("error.code", equalTo("invalid_request")).body("error.details.parameter", equalTo("status"));
         given().header("Authorization", "Bearer " + key).get("/api/v1/logs?method=TRACE").then().statusCode(400);
         given().header("Authorization", "Bearer " + key).get("/api/v1/logs?path=posts").then().statusCode(400);
+        // Text PostgreSQL cannot store is a bad parameter here too, not a server error (decision 201).
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/logs?path=/%00").then()
+                .statusCode(400).body("error.details.parameter", equalTo("path"));
+        // Only ASCII digits are a status: Arabic-Indic "400" and "+404" are not.
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/logs?status=%D9%A4%D9%A0%D9%A0")
+                .then().statusCode(400).body("error.details.parameter", equalTo("status"));
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/logs?status=%2B404")
+                .then().statusCode(400);
+        // Parameter names are read ignoring case, as every other list reads them.
+        assertThat(given().header("Authorization", "Bearer " + key).get("/api/v1/logs?LIMIT=1").then().statusCode(200)
+                .extract().jsonPath().getList("data")).hasSize(1);
     }
 
     @Test

@@ -23,12 +23,11 @@ public record PageRequest(int limit, Optional<CursorPosition> after) {
         if (limit.isEmpty()) {
             throw emptyParameter("limit");
         }
-        int value;
-        try {
-            value = Integer.parseInt(limit.trim());
-        } catch (NumberFormatException e) {
+        // ASCII digits only: Integer.parseInt also reads "+5", "\uff15" (fullwidth) and "\u0665" (Arabic-Indic).
+        if (!limit.matches("[0-9]{1,9}")) {
             throw ApiException.invalidParameter("limit", "limit must be an integer from 1 to " + MAX_LIMIT + ".");
         }
+        int value = Integer.parseInt(limit);
         if (value < 1 || value > MAX_LIMIT) {
             throw ApiException.invalidParameter("limit", "limit must be an integer from 1 to " + MAX_LIMIT + ".");
         }

@@ -17,7 +17,8 @@ class PageRequestTest {
 
     @Test
     void limitOutOfRangeOrNotAnIntegerIsAnInvalidRequest() {
-        for (String bad : new String[] {"0", "101", "-1", "ten", "1.5", "", "99999999999"}) {
+        for (String bad : new String[] {"0", "101", "-1", "ten", "1.5", "", "99999999999",
+                "+1", " 1", "1 ", "\uff11\uff10\uff10", "\u0661", "1e1"}) {
             assertThatThrownBy(() -> PageRequest.parseLimit(bad)).isInstanceOfSatisfying(ApiException.class, e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
                 assertThat(e.details()).containsEntry("parameter", "limit");
