@@ -8,7 +8,9 @@ import java.time.Instant;
  * {@code 200 {"data": UsageReservation}} when yes; {@code 429 usage_limit_exceeded} when the period of
  * {@code at} has no room for them (the units were reserved in an earlier period whose successor is full);
  * with {@code requireAccountCapacity}, {@code 409 account_capacity_exceeded} when a live workspace has more
- * accounts connected than its plan allows. It changes nothing.
+ * accounts connected than its plan allows; with {@code accountId}, {@code 409 conflict} (details {@code reason}
+ * {@code account_disconnected}) when that account no longer holds a slot, i.e. was disconnected after its post was
+ * accepted. It changes nothing.
  */
-public record ReservationCheck(boolean requireAccountCapacity, Instant at) {
+public record ReservationCheck(boolean requireAccountCapacity, Instant at, String accountId) {
 }

@@ -40,17 +40,18 @@ public class UsageClient {
 
     /**
      * {@link UsageVerdict#ALLOWED} on {@code 200 {"data": ...}}; a refusal on {@code 429 usage_limit_exceeded} or
-     * {@code 409 account_capacity_exceeded} (live deliveries ask for the capacity check). Anything else fails with
+     * {@code 409 account_capacity_exceeded} (live deliveries ask for the capacity check), or {@code 409 conflict} for an
+     * account disconnected since (target error {@code account_disconnected}). Anything else fails with
      * {@link UsageServiceUnavailable} (or a timeout, or an open circuit): the caller asks again later.
      */
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
             failOn = {UsageServiceUnavailable.class, TimeoutException.class})
-    public Uni<UsageVerdict> check(String workspaceId, Mode mode, String reservationId, Instant at) {
+    public Uni<UsageVerdict> check(String workspaceId, Mode mode, String reservationId, String accountId, Instant at) {
         String body;
         try {
-            body = mapper.writeValueAsString(new ReservationCheck(mode == Mode.LIVE, at));
+            body = mapper.writeValueAsString(new ReservationCheck(mode == Mode.LIVE, at, accountId));
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(new IllegalStateException("a reservation check cannot be serialized", e));
         }
@@ -150,6 +151,11 @@ public class UsageClient {
             Map<String, Object> details = error.path("details").isObject()
                     ? mapper.convertValue(error.get("details"), LinkedHashMap.class) : Map.of();
             return new UsageVerdict(new TargetError(code, error.path("message").asText(""), false, details));
+        }
+        if (refusal(ErrorCode.CONFLICT, status, code) && "account_disconnected".equals(error.path("details").path("reason").asText())) {
+            // The account was disconnected after the post was accepted: the same target error a live delivery gets.
+            return new UsageVerdict(new TargetError(TargetError.ACCOUNT_DISCONNECTED, error.path("message").asText(""), false,
+                    Map.of("account_id", error.path("details").path("account_id").asText(), "reason", "account_disconnected")));
         }
         throw new UsageServiceUnavailable("answered " + status + (code.isEmpty() ? "" : " " + code));
     }

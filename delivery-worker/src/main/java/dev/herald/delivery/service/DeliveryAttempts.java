@@ -133,7 +133,7 @@ public class DeliveryAttempts {
                     "The last delivery attempt was interrupted and no attempt is left to learn whether the platform"
                             + " published the post.", false, Map.of()), delivery.attempts());
         }
-        return usage.check(delivery.workspaceId(), delivery.mode(), delivery.reservationId(), Timestamps.now(clock))
+        return usage.check(delivery.workspaceId(), delivery.mode(), delivery.reservationId(), delivery.accountId(), Timestamps.now(clock))
                 .map(Optional::of)
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("usage check of post %s to account %s could not be made: %s", delivery.postId(),

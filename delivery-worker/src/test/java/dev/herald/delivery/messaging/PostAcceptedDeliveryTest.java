@@ -530,6 +530,29 @@ class PostAcceptedDeliveryTest {
     }
 
     @Test
+    void aTestAccountDisconnectedAfterAcceptanceFailsItsTargetInsteadOfPublishing() throws Exception {
+        Target target = Target.of(Platform.LINKEDIN, "acme_in");
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        String postId = event.post().id();
+        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(409, "conflict",
+                "{\"account_id\":\"" + target.accountId() + "\",\"reason\":\"account_disconnected\"}"));
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("failed");
+        assertThat(completed.get("attempts").asInt()).isZero();
+        JsonNode error = completed.get("error");
+        assertThat(error.get("code").asText()).isEqualTo("account_disconnected");
+        assertThat(error.get("retryable").asBoolean()).isFalse();
+        assertThat(error.get("details").get("account_id").asText()).isEqualTo(target.accountId());
+        assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
+        // The worker names the account, so usage-service can tell whether it still holds its slot.
+        assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
+                .satisfies(call -> assertThat(call.body().get("account_id").asText()).isEqualTo(target.accountId()));
+    }
+
+    @Test
     void aRefusalCodeThatDoesNotMatchItsStatusIsNoRefusal() throws Exception {
         // A 409 that is not account_capacity_exceeded says nothing about this delivery: it is asked again.
         Target target = Target.of(Platform.TIKTOK, "acme_tiktok");

@@ -22,6 +22,13 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
             left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
             where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""";
 
+    private static final String FOR_DELIVERY = """
+            select r, s, (select count(c) from ConnectedAccountEntity c
+                          where c.workspaceId = r.workspaceId and c.mode = r.mode and c.accountId = :accountId)
+            from ReservationEntity r
+            left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
+            where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""";
+
     public Uni<ReservationEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id)
                 .list().map(UniqueRow::of);
@@ -51,6 +58,23 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
      */
     public Uni<WithSubscription> findInTenantForUpdateWithSubscription(String workspaceId, Mode mode, String id) {
         return withSubscription(workspaceId, mode, id, LockMode.PESSIMISTIC_WRITE);
+    }
+
+    /**
+     * The reservation with its tenant's subscription and whether {@code accountId} still holds a connected-account
+     * slot, in one query (the delivery check); null when there is no such reservation.
+     */
+    public Uni<ForDelivery> findForDelivery(String workspaceId, Mode mode, String id, String accountId) {
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(FOR_DELIVERY, Object[].class)
+                        .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
+                        .setParameter("accountId", accountId)
+                        .getSingleResultOrNull())
+                .map(row -> row == null ? null : new ForDelivery(
+                        new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]), ((Number) row[2]).longValue() > 0));
+    }
+
+    /** A reservation and its subscription, with whether the delivery's account is still connected. */
+    public record ForDelivery(WithSubscription found, boolean accountConnected) {
     }
 
     /** Those of {@code ids} that exist, in one query (a batch answers its replays without a query per item). */

@@ -128,11 +128,12 @@ public class ReservationResource {
     public Uni<DataEnvelope<UsageReservation>> check(@PathParam("id") String id, String raw, HttpHeaders headers)
             throws IOException {
         JsonNode json = BodyFields.optionalObject(mapper, raw, headers.getMediaType());
-        JsonBody body = JsonBody.of(json, Set.of("require_account_capacity", "at"));
+        JsonBody body = JsonBody.of(json, Set.of("require_account_capacity", "at", "account_id"));
         boolean requireCapacity = BodyFields.optionalBoolean(body, json, "require_account_capacity");
         Instant at = at(body);
+        String accountId = body.string("account_id").nullable().length(1, 64).read().orNull();
         body.validate();
-        return reservations.check(caller.workspaceId(), caller.mode(), id, requireCapacity, at).map(DataEnvelope::of);
+        return reservations.check(caller.workspaceId(), caller.mode(), id, requireCapacity, at, accountId).map(DataEnvelope::of);
     }
 
     @POST

@@ -239,11 +239,25 @@ public class ReservationService {
      * reservation's own period they are already counted; in another period that period needs room for them
      * ({@code used + reserved + units <= limit}, else {@code 429 usage_limit_exceeded} with that period's
      * details). With {@code requireAccountCapacity} a live workspace over its connected-account limit is
-     * {@code 409 account_capacity_exceeded}. A consumed or released reservation is {@code 409 conflict}.
+     * {@code 409 account_capacity_exceeded}. With {@code accountId}, an account that no longer holds a connected-account
+     * slot (disconnected since its post was accepted) is {@code 409 conflict}, reason {@code account_disconnected}, in
+     * the same query. A consumed or released reservation is {@code 409 conflict}.
      */
     @WithSession
-    public Uni<UsageReservation> check(String workspaceId, Mode mode, String id, boolean requireAccountCapacity, Instant at) {
-        return reservations.findInTenantWithSubscription(workspaceId, mode, id)
+    public Uni<UsageReservation> check(String workspaceId, Mode mode, String id, boolean requireAccountCapacity, Instant at,
+                                       String accountId) {
+        Uni<WithSubscription> lookup = accountId == null
+                ? reservations.findInTenantWithSubscription(workspaceId, mode, id)
+                : reservations.findForDelivery(workspaceId, mode, id, accountId).map(row -> {
+                    if (row != null && !row.accountConnected()) {
+                        // Disconnected after its post was accepted (a race with the acceptance, or a scheduled post).
+                        throw new ApiException(ErrorCode.CONFLICT, "Account " + accountId
+                                + " was disconnected after the post was accepted; nothing was published to it.",
+                                Map.of("account_id", accountId, "reason", "account_disconnected"));
+                    }
+                    return row == null ? null : row.found();
+                });
+        return lookup
                 .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"))
                 .flatMap(found -> {
                     ReservationEntity reservation = found.reservation();

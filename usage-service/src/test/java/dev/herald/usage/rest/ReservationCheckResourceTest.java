@@ -83,6 +83,26 @@ class ReservationCheckResourceTest {
     }
 
     @Test
+    void anAccountThatNoLongerHoldsItsSlotIsRefusedAsDisconnected() throws Exception {
+        connectAccounts(workspace, Mode.TEST, 1);
+        String connected = "acc_" + String.format("%024x", 0);
+        String disconnected = "acc_" + String.format("%024x", 7);
+        reserve(Mode.TEST, "pst_1-" + connected, 1, null);
+        reserve(Mode.TEST, "pst_1-" + disconnected, 1, null);
+        String metersBefore = meters();
+
+        check(Mode.TEST, "pst_1-" + connected, "{\"account_id\":\"" + connected + "\"}").then().statusCode(200)
+                .body("data.status", equalTo("reserved"));
+        check(Mode.TEST, "pst_1-" + disconnected, "{\"account_id\":\"" + disconnected + "\"}").then().statusCode(409)
+                .body("error.code", equalTo("conflict"))
+                .body("error.details.reason", equalTo("account_disconnected"))
+                .body("error.details.account_id", equalTo(disconnected));
+        // Another mode's slot is not this mode's.
+        check(Mode.LIVE, "pst_1-" + connected, "{\"account_id\":\"" + connected + "\"}").then().statusCode(404);
+        assertThat(meters()).isEqualTo(metersBefore);
+    }
+
+    @Test
     void unitsOfTheirOwnPeriodAreAlreadyCountedEvenWhenThePeriodIsFull() {
         reserve(Mode.LIVE, "first", 1, null);
         reserve(Mode.LIVE, "the-rest", 19, null);
