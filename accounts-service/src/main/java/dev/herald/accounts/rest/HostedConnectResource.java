@@ -239,7 +239,7 @@ public class HostedConnectResource {
                             && row.consentAcceptedAt == null)
                     .map(HostedConnectResource::view).toList();
             String notice = sorted.stream().filter(row -> row.id.equals(connectedAccountId)).findFirst()
-                    .map(row -> "Connected " + view(row).platformLabel() + " account " + row.name + " (@" + row.username + ").")
+                    .map(row -> "Connected " + view(row).platformLabel() + " account " + view(row).label() + ".")
                     .or(() -> sorted.stream().filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
                             .findFirst().map(row -> "Analytics consent recorded for " + row.name + "."))
                     .orElse(null);

@@ -25,6 +25,21 @@ public final class HostedPageViews {
 
     /** {@code authorizationRevision}: the authorization the page shows, which a consent given on it is bound to. */
     public record AccountView(String id, String platformLabel, String name, String username, long authorizationRevision) {
+        /**
+         * The username as people write it: one {@code @} before a handle (YouTube's already has it), and nothing for
+         * an identifier that is no handle (a LinkedIn member's URN), which the page then leaves out.
+         */
+        public String handle() {
+            if (username == null || username.isBlank() || username.startsWith("urn:")) {
+                return null;
+            }
+            return username.startsWith("@") ? username : "@" + username;
+        }
+
+        /** "Name (@handle)", or the name alone. */
+        public String label() {
+            return handle() == null ? name : name + " (" + handle() + ")";
+        }
     }
 
     /** A page that only explains: a dead link, another browser, a provider failure, or the end of the flow. */

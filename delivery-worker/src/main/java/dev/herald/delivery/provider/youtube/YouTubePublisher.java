@@ -34,6 +34,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -162,7 +163,7 @@ public class YouTubePublisher implements Publisher {
         headers.put("Authorization", PlatformResponses.bearer(access));
         headers.put("Content-Type", "application/json; charset=UTF-8");
         headers.put("X-Upload-Content-Length", Long.toString(source.size()));
-        headers.put("X-Upload-Content-Type", source.contentType());
+        headers.put("X-Upload-Content-Type", uploadType(source.contentType()));
         String url = config.uploadUrl() + "/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status";
         return http.send(HttpMethod.POST, StreamingHttp.Endpoint.of(url), headers, Buffer.buffer(video.toString()))
                 .flatMap(answer -> {
@@ -209,7 +210,7 @@ public class YouTubePublisher implements Publisher {
                                      Session session, long offset, int resumesLeft) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Authorization", PlatformResponses.bearer(access));
-        headers.put("Content-Type", source.contentType());
+        headers.put("Content-Type", uploadType(source.contentType()));
         if (offset > 0) {
             headers.put("Content-Range", "bytes " + offset + "-" + (session.size() - 1) + "/" + session.size());
         }
@@ -332,5 +333,15 @@ public class YouTubePublisher implements Publisher {
             end += Character.charCount(codePoint);
         }
         return text.substring(0, end);
+    }
+
+    /**
+     * YouTube takes a video's MIME type or {@code application/octet-stream} for an upload and refuses anything else
+     * (badContent). A host that serves the file as something else, {@code text/plain} say, is taken to serve a video
+     * of unnamed format, as TikTok's publisher takes it to serve MP4; YouTube identifies the format from the bytes.
+     */
+    static String uploadType(String contentType) {
+        String type = contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
+        return type.startsWith("video/") ? type : "application/octet-stream";
     }
 }

@@ -384,6 +384,15 @@ class YouTubePublisherTest extends UploadingPublisherTest {
     }
 
     @Test
+    void aSourceServedWithAnotherTypeIsUploadedAsBytesYouTubeAccepts() {
+        assertThat(YouTubePublisher.uploadType("video/mp4")).isEqualTo("video/mp4");
+        assertThat(YouTubePublisher.uploadType("Video/QuickTime; charset=binary")).isEqualTo("video/quicktime");
+        // YouTube refuses text/plain (badContent); octet-stream is the type it takes for a video of unnamed format.
+        assertThat(YouTubePublisher.uploadType("text/plain")).isEqualTo("application/octet-stream");
+        assertThat(YouTubePublisher.uploadType(null)).isEqualTo("application/octet-stream");
+    }
+
+    @Test
     void titleAndDescriptionFollowYouTubesLimits() {
         assertThat(YouTubePublisher.title("My <b> title", "text", "https://cdn.example.com/a.mp4")).isEqualTo("My \u2039b\u203A title");
         assertThat(YouTubePublisher.title(null, "\n\n  First line  \nsecond", "https://cdn.example.com/a.mp4")).isEqualTo("First line");

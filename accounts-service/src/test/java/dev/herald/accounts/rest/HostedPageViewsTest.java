@@ -1,0 +1,25 @@
+package dev.herald.accounts.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.accounts.rest.HostedPageViews.AccountView;
+import org.junit.jupiter.api.Test;
+
+class HostedPageViewsTest {
+    private static AccountView account(String name, String username) {
+        return new AccountView("acc_1", "YouTube", name, username, 1);
+    }
+
+    @Test
+    void anAccountIsNamedWithOneAtBeforeItsHandle() {
+        assertThat(account("Ada", "ada").label()).isEqualTo("Ada (@ada)");
+        // YouTube handles come with their @ already.
+        assertThat(account("Herald Fake Garden", "@heraldfakegarden").label()).isEqualTo("Herald Fake Garden (@heraldfakegarden)");
+    }
+
+    @Test
+    void anIdentifierThatIsNoHandleIsLeftOut() {
+        assertThat(account("Fay Kerr", "urn:li:person:hF4k3Mbr0q").label()).isEqualTo("Fay Kerr");
+        assertThat(account("Nameless handle", null).label()).isEqualTo("Nameless handle");
+    }
+}
