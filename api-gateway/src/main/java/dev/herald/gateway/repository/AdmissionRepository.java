@@ -177,6 +177,13 @@ public class AdmissionRepository {
                 .execute(Tuple.of(subject, utc(periodStart))).replaceWithVoid();
     }
 
+    /** The monthly API requests counted for {@code subject} in the period starting {@code periodStart}; 0 before any. */
+    public Uni<Long> meteredUsed(String subject, Instant periodStart) {
+        return pool.preparedQuery("select used from api_request_counts where subject = $1 and period_start = $2")
+                .execute(Tuple.of(subject, utc(periodStart)))
+                .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getLong("used") : 0L);
+    }
+
     /** Drops windows that ended before {@code before}; they are never read again. */
     public Uni<Integer> deleteWindowsEndedBefore(Instant before) {
         return pool.preparedQuery("delete from rate_limit_windows where window_start < $1")

@@ -1,6 +1,7 @@
 package dev.herald.gateway.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.auth.Scopes;
@@ -16,6 +17,7 @@ import dev.herald.gateway.service.ApiKeyAuthenticator;
 import dev.herald.common.wire.AdminOAuthClient;
 import dev.herald.gateway.service.WorkspaceService;
 import dev.herald.gateway.service.EntitlementsCache;
+import dev.herald.gateway.service.RequestAdmission;
 import dev.herald.gateway.client.UsageClient;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
@@ -30,6 +32,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -51,14 +54,18 @@ public class AdminResource {
     private final EntitlementsCache entitlements;
     private final OAuthTokenService oauth;
     private final ApiKeyAuthenticator apiKeys;
+    private final RequestAdmission admission;
+    private final ObjectMapper mapper;
 
     public AdminResource(WorkspaceService workspaces, UsageClient usage, EntitlementsCache entitlements,
-                         OAuthTokenService oauth, ApiKeyAuthenticator apiKeys) {
+                         OAuthTokenService oauth, ApiKeyAuthenticator apiKeys, RequestAdmission admission, ObjectMapper mapper) {
         this.workspaces = workspaces;
         this.usage = usage;
         this.entitlements = entitlements;
         this.oauth = oauth;
         this.apiKeys = apiKeys;
+        this.admission = admission;
+        this.mapper = mapper;
     }
 
     @POST
@@ -130,11 +137,39 @@ public class AdminResource {
                 .flatMap(workspace -> usage.changeSubscription(workspaceId, target, forwarded))
                 .onFailure(UsageClient.UsageServiceUnavailable.class).transform(failure ->
                         new ApiException(ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly."))
-                .map(answer -> {
+                .flatMap(answer -> {
                     entitlements.forget(workspaceId, target);
-                    return Response.status(answer.getStatus()).type(MediaType.APPLICATION_JSON)
-                            .entity(answer.readEntity(String.class)).build();
+                    String usageView = answer.readEntity(String.class);
+                    Uni<String> shown = answer.getStatus() == 200 ? withApiRequestsCounted(workspaceId, target, usageView)
+                            : Uni.createFrom().item(usageView);
+                    return shown.map(entity -> Response.status(answer.getStatus()).type(MediaType.APPLICATION_JSON).entity(entity).build());
                 });
+    }
+
+    /**
+     * usage-service answers the usage view without the API requests this gateway counts (a customer's {@code GET
+     * /usage} gets them in its internal token); the admin answer is that same view right after the change, so they
+     * are filled in here for the period the view shows.
+     */
+    private Uni<String> withApiRequestsCounted(String workspaceId, Mode mode, String usageView) {
+        ObjectNode view;
+        try {
+            view = (ObjectNode) mapper.readTree(usageView);
+        } catch (Exception e) {
+            return Uni.createFrom().item(usageView);
+        }
+        JsonNode data = view.path("data");
+        JsonNode periodStart = data.path("period").path("start");
+        if (!(data.path("api_requests") instanceof ObjectNode meter) || !periodStart.isTextual()) {
+            return Uni.createFrom().item(usageView);
+        }
+        return admission.meteredUsed(workspaceId, mode, Instant.parse(periodStart.asText())).map(used -> {
+            meter.put("used", used);
+            if (meter.path("limit").isIntegralNumber()) {
+                meter.put("remaining", Math.max(0, meter.get("limit").asLong() - used - meter.path("reserved").asLong(0)));
+            }
+            return view.toString();
+        });
     }
 
     /** Absent means every scope; otherwise a non-empty array of known scope names. */

@@ -70,6 +70,14 @@ public class RequestAdmission {
                 .map(counts -> rateStatus(limit, counts.windowCount(), windowStart));
     }
 
+    /**
+     * The workspace+mode's monthly API requests in the period starting {@code periodStart}, as counted so far. Metered
+     * units are always granted by the shared count, never from a replica's lease, so this is the truth.
+     */
+    public Uni<Long> meteredUsed(String workspaceId, Mode mode, Instant periodStart) {
+        return counters.meteredUsed(workspaceId + ":" + mode.wireName(), periodStart);
+    }
+
     /** A metered request whose answer does not count gives its unit back. */
     public Uni<Void> refund(Admission admission) {
         Instant periodStart = admission.entitlements().period().start();

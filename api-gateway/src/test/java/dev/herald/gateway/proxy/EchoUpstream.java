@@ -63,8 +63,11 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
         if (path.equals("/internal/entitlements")) {
             answer = entitlements(claims.path("wid").asText() + ":" + claims.path("mode").asText());
         } else if (path.equals("/internal/subscription")) {
+            // As usage-service: the usage view, whose api_requests it cannot know (the gateway counts them).
+            String periodStart = YearMonth.now(ZoneOffset.UTC).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
             answer = "{\"data\":{\"forwarded\":" + body + ",\"workspace\":\"" + claims.path("wid").asText()
-                    + "\",\"mode\":\"" + claims.path("mode").asText() + "\"}}";
+                    + "\",\"mode\":\"" + claims.path("mode").asText() + "\",\"period\":{\"start\":\"" + periodStart + "\"},"
+                    + "\"api_requests\":{\"used\":0,\"reserved\":0,\"limit\":2000,\"remaining\":2000}}}";
         } else {
             lastHeaders.clear();
             lastHeaders.putAll(headers);

@@ -134,6 +134,17 @@ class RequestMeteringTest {
     }
 
     @Test
+    void aPlanChangeAnswersTheUsageViewWithTheRequestsThisGatewayCounted() {
+        get("/posts").then().statusCode(200);
+        get("/posts").then().statusCode(200);
+        given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+                .body("{\"mode\":\"live\",\"plan\":\"starter\",\"plan_source\":\"subscription\"}")
+                .put("/admin/v1/workspaces/" + workspace + "/plan").then().statusCode(200)
+                .body("data.api_requests.used", equalTo(2))
+                .body("data.api_requests.remaining", equalTo(1998));
+    }
+
+    @Test
     void aPlanChangeGoesToUsageServiceForThatWorkspaceAndMode() {
         given().header("Authorization", ADMIN).contentType(ContentType.JSON)
                 .body("{\"mode\":\"test\",\"plan\":\"growth\",\"plan_source\":\"subscription\",\"grace_ends_at\":null}")
