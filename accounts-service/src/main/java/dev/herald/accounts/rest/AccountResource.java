@@ -80,9 +80,11 @@ public class AccountResource {
         }
         JsonBody body = JsonBody.of(json, Set.of("platform", "profile_id", "name", "username"));
         Platform platform = platform(body);
-        FieldValue<String> profileId = body.string("profile_id").matching(PROFILE_ID, "a profile id (prf_ and 24 hex characters)").read();
-        FieldValue<String> name = body.string("name").trimmed().length(1, MAX_NAME_LENGTH).read();
-        FieldValue<String> username = body.string("username").trimmed().length(1, MAX_NAME_LENGTH).read();
+        // null is the same as leaving a field out (an unassigned account, a generated name), as on every create.
+        FieldValue<String> profileId = body.string("profile_id").nullable()
+                .matching(PROFILE_ID, "a profile id (prf_ and 24 hex characters)").read();
+        FieldValue<String> name = body.string("name").nullable().trimmed().length(1, MAX_NAME_LENGTH).read();
+        FieldValue<String> username = body.string("username").nullable().trimmed().length(1, MAX_NAME_LENGTH).read();
         body.validate();
         return accounts.createSandbox(caller.workspaceId(), caller.mode(), platform, profileId.orNull(), name.orNull(),
                         username.orNull())

@@ -132,9 +132,10 @@ public class ConnectSessionResource {
     private static String checkRedirectUrl(JsonBody body, String text) {
         URI uri = parse(text);
         if (uri == null || !uri.isAbsolute() || uri.getRawFragment() != null || uri.getHost() == null
-                || uri.getRawUserInfo() != null || !allowedScheme(uri)) {
+                || uri.getRawUserInfo() != null || !allowedScheme(uri) || !validPort(uri)) {
             body.reject("redirect_url", "invalid_format",
-                    "redirect_url must be an absolute https:// URL without a fragment (http:// only for localhost).");
+                    "redirect_url must be an absolute https:// URL without a fragment, with a port from 1 to 65535 if any"
+                            + " (http:// only for localhost).");
             return null;
         }
         return text;
@@ -146,12 +147,18 @@ public class ConnectSessionResource {
         boolean bare = uri != null && uri.isAbsolute() && uri.getHost() != null && uri.getRawUserInfo() == null
                 && (uri.getRawPath() == null || uri.getRawPath().isEmpty()) && uri.getRawQuery() == null
                 && uri.getRawFragment() == null;
-        if (!bare || !allowedScheme(uri)) {
+        if (!bare || !allowedScheme(uri) || !validPort(uri)) {
             body.reject("embed_origin", "invalid_format",
-                    "embed_origin must be an origin like https://app.example.com[:port] (http:// only for localhost).");
+                    "embed_origin must be an origin like https://app.example.com[:port], the port from 1 to 65535"
+                            + " (http:// only for localhost).");
             return null;
         }
         return text.toLowerCase(Locale.ROOT);
+    }
+
+    /** No port, or one a browser can reach: java.net.URI takes any digits (":0", ":99999"). */
+    private static boolean validPort(URI uri) {
+        return uri.getPort() == -1 || (uri.getPort() >= 1 && uri.getPort() <= 65535);
     }
 
     private static boolean allowedScheme(URI uri) {

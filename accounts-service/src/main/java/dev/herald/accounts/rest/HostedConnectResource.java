@@ -238,14 +238,14 @@ public class HostedConnectResource {
                     .filter(row -> Platform.YOUTUBE.wireName().equals(row.platform) && Account.CONNECTED.equals(row.status)
                             && row.consentAcceptedAt == null)
                     .map(HostedConnectResource::view).toList();
-            String notice = sorted.stream().filter(row -> row.id.equals(connectedAccountId)).findFirst()
-                    .map(row -> "Connected " + view(row).platformLabel() + " account " + view(row).label() + ".")
-                    .or(() -> sorted.stream().filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
-                            .findFirst().map(row -> "Analytics consent recorded for " + row.name + "."))
-                    .orElse(null);
+            AccountView justConnected = sorted.stream().filter(row -> row.id.equals(connectedAccountId)).findFirst()
+                    .map(HostedConnectResource::view).orElse(null);
+            String notice = justConnected != null ? null : sorted.stream()
+                    .filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
+                    .findFirst().map(row -> "Analytics consent recorded for " + row.name + ".").orElse(null);
             SessionView page = new SessionView(session.id, Mode.TEST.wireName().equals(session.mode), binding.csrfToken(cookie),
                     flow.offeredPlatforms(session).stream().map(PlatformView::of).toList(), views, consentNeeded,
-                    notice, error, accountsConfig.youtubePolicyVersion());
+                    justConnected, notice, error, accountsConfig.youtubePolicyVersion());
             return responses.page(status, session.embedOrigin, (nonce, origin) -> HostedPages.session(page, nonce));
         });
     }

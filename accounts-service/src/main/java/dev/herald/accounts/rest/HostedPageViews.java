@@ -9,9 +9,14 @@ public final class HostedPageViews {
     }
 
     /** The session page. {@code consentNeeded}: YouTube accounts whose owner has not passed the legal step yet. */
+    /**
+     * {@code connected}: the account the last step connected, named in the notice; {@code notice}: any other notice.
+     * Names and handles are rendered in {@code <bdi>}, so a right-to-left override in one cannot reverse the text
+     * around it.
+     */
     public record SessionView(String sessionId, boolean testMode, String csrf, List<PlatformView> platforms,
-                              List<AccountView> accounts, List<AccountView> consentNeeded, String notice, String error,
-                              String policyVersion) {
+                              List<AccountView> accounts, List<AccountView> consentNeeded, AccountView connected, String notice,
+                              String error, String policyVersion) {
         public boolean canFinish() {
             return !accounts.isEmpty();
         }

@@ -46,6 +46,15 @@ class AccountResourceTest {
     }
 
     @Test
+    void nullIsTheSameAsLeavingAFieldOut() {
+        as(workspace, Mode.TEST).body("{\"platform\":\"tiktok\",\"profile_id\":null,\"name\":null,\"username\":null}")
+                .post("/accounts").then().statusCode(201)
+                .body("data.profile_id", nullValue())
+                .body("data.name", notNullValue())
+                .body("data.username", notNullValue());
+    }
+
+    @Test
     void aSandboxAccountIsCreatedConnectedWithTrimmedNames() {
         String profile = profile(Mode.TEST);
         String id = as(workspace, Mode.TEST)

@@ -99,6 +99,20 @@ public class ConnectSessionResourceTest {
     }
 
     @Test
+    void aPortOutsideOneTo65535IsABadRedirectOrOrigin() {
+        for (String port : new String[] {"0", "65536", "99999"}) {
+            as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com:" + port
+                            + "/done\",\"embed_origin\":\"https://app.example.com:" + port + "\"}")
+                    .post("/connect-sessions").then().statusCode(422)
+                    .body("error.details.errors.field", containsInAnyOrder("redirect_url", "embed_origin"))
+                    .body("error.details.errors.code", contains("invalid_format", "invalid_format"));
+        }
+        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com:65535/done\","
+                        + "\"embed_origin\":\"https://app.example.com:1\"}")
+                .post("/connect-sessions").then().statusCode(201);
+    }
+
+    @Test
     void plainHttpIsAcceptedOnlyForLocalhostAndExpiryUpToSevenDays() {
         as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"http://localhost:3000/back\","
                         + "\"embed_origin\":\"http://127.0.0.1:5173\",\"expires_in\":604800}")

@@ -133,7 +133,7 @@ class HostedConnectResourceTest {
         given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get(URI.create(first.getHeader("Location")).toString()
                         .replaceFirst("^https?://[^/]+", ""))
                 .then().statusCode(200)
-                .body(containsString("Connected TikTok account Ada Lovelace (@ada)."))
+                .body(containsString("Connected TikTok account <bdi>Ada Lovelace</bdi> (<bdi>@ada</bdi>)."))
                 .body(containsString("data-account-id=\"" + accountIds.get(0) + "\""))
                 .body(containsString("data-account-id=\"" + accountIds.get(1) + "\""))
                 // The YouTube account's legal step is offered until the owner accepts.
@@ -157,7 +157,7 @@ class HostedConnectResourceTest {
         assertThat(query(again, "connected")).isEqualTo(youtube);
         given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get(again.replaceFirst("^https?://[^/]+", ""))
                 .then().statusCode(200)
-                .body(containsString("Connected YouTube account Channel One Again (@channel1)."));
+                .body(containsString("Connected YouTube account <bdi>Channel One Again</bdi> (<bdi>@channel1</bdi>)."));
     }
 
     @Test
@@ -179,6 +179,16 @@ class HostedConnectResourceTest {
                 .contentType(containsString("text/html"))
                 .body(containsString("Enter a display name and a username"));
         as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(0));
+    }
+
+    @Test
+    void namesTheEndUserTypedAreIsolatedSoAnOverrideCannotReverseThePage() {
+        Link link = newLink(Mode.TEST);
+        Browser browser = open(link);
+        // Each typed part in its own <bdi>: a right-to-left override inside one cannot reverse what follows it.
+        authorize(link, browser, "tiktok", "Eve", "rtl").then().statusCode(303);
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get("/connect/sessions/" + link.id()).then()
+                .statusCode(200).body(containsString("TikTok: <bdi>Eve</bdi> (<bdi>@rtl</bdi>)</li>"));
     }
 
     @Test

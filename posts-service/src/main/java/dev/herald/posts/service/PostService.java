@@ -296,7 +296,26 @@ public class PostService {
      * holds are given back. Otherwise {@code 409 post_not_cancelable}.
      */
     public Uni<Post> cancel(String workspaceId, Mode mode, String id) {
-        return Panache.withTransaction(() -> cancelQueued(workspaceId, mode, id)).invoke(dispatcher::eventsWritten);
+        return Panache.withTransaction(() -> cancelQueued(workspaceId, mode, id)).invoke(dispatcher::eventsWritten)
+                .call(canceled -> releaseHoldsNow(workspaceId, mode, canceled));
+    }
+
+    /**
+     * Gives the canceled post's profile holds back before the cancel answers, so the customer can delete the profile
+     * right after (spec: "409 unless ... pending posts are finished or canceled"). The rows the cancel committed stay
+     * until profiles-service confirmed; if it cannot be reached now, the release job gives them back later.
+     */
+    private Uni<Void> releaseHoldsNow(String workspaceId, Mode mode, Post canceled) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (String profileId : canceled.targets().stream().map(PostTarget::profileId).filter(Objects::nonNull).distinct().toList()) {
+            var release = new ProfileHoldReleaseRepository.HoldRelease(profileId, canceled.id(), workspaceId, mode);
+            chain = chain.chain(() -> profiles.release(workspaceId, mode, profileId, canceled.id())
+                    .chain(() -> holdReleases.done(release))
+                    .onFailure().invoke(e -> LOG.warnf("hold of profile %s on canceled post %s left to the release job: %s",
+                            profileId, canceled.id(), e.toString()))
+                    .onFailure().recoverWithNull());
+        }
+        return chain;
     }
 
     private Uni<Post> cancelQueued(String workspaceId, Mode mode, String id) {
