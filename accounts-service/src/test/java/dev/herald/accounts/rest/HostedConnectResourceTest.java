@@ -192,6 +192,17 @@ class HostedConnectResourceTest {
     }
 
     @Test
+    void refusedPageRequestsAreMeasuredUnderTheirRouteNotTheirPath() {
+        String randomId = "cs_" + "ab12".repeat(6);
+        given().contentType("text/plain").body("x").post("/connect/sessions/" + randomId + "/authorize");
+        given().put("/connect/sessions/" + randomId + "/complete");
+        given().post("/connect/" + randomId + "-token");
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).doesNotContain(randomId)
+                .contains("uri=\"/connect/sessions/{id}/authorize\"");
+    }
+
+    @Test
     void aLinkWithANulCharacterIsAnUnknownLinkPage() {
         given().get("/connect/{token}", "abc\u0000def").then().statusCode(404)
                 .contentType(containsString("text/html"));

@@ -37,10 +37,14 @@ public class ServiceProxy {
     private static final Logger LOG = Logger.getLogger(ServiceProxy.class);
     /** Set by a service when it answered a read from its cache (free of charge); never shown to customers. */
     public static final String CACHE_HEADER = "x-herald-cache";
-    /** Request headers a service may see; everything else (cookies, the customer's key) stays at the edge. */
-    private static final Set<String> FORWARDED_REQUEST_HEADERS = Set.of("content-type", "accept", "idempotency-key");
+    /**
+     * Request headers a service may see; everything else (cookies, the customer's key) stays at the edge. Not
+     * {@code Accept}: the API answers JSON and its pages HTML whatever a client asks for (as Stripe's does), where a
+     * service would negotiate and answer an undocumented {@code 406}, charged, with an unlabelled metric series.
+     */
+    private static final Set<String> FORWARDED_REQUEST_HEADERS = Set.of("content-type", "idempotency-key");
     /** What a browser's hosted-page request may carry to accounts-service. */
-    private static final Set<String> HOSTED_PAGE_REQUEST_HEADERS = Set.of("content-type", "accept", "cookie");
+    private static final Set<String> HOSTED_PAGE_REQUEST_HEADERS = Set.of("content-type", "cookie");
     /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
     private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding",
             "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", RequestIds.HEADER, RequestIdRoute.TRACE_ID_HEADER,

@@ -2,6 +2,7 @@ package dev.herald.gateway.proxy;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
@@ -145,6 +146,15 @@ class ApiGatewayRoutesTest {
         // request is refused, although the key was used (and remembered) a moment ago.
         given().header("Authorization", "Bearer " + key).get("/api/v1/profiles").then().statusCode(401)
                 .body("error.code", equalTo("authentication_failed"));
+    }
+
+    @Test
+    void theApiAnswersJsonWhateverTheClientAccepts() {
+        String key = key("test");
+        given().header("Authorization", "Bearer " + key).header("Accept", "text/html").get("/api/v1/profiles").then()
+                .statusCode(200).contentType(containsString("application/json"));
+        // Not negotiated by the service: it never sees the header, so it cannot answer 406.
+        assertThat(EchoUpstream.lastHeaders).doesNotContainKey("accept");
     }
 
     @Test
