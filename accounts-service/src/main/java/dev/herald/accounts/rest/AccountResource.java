@@ -6,11 +6,9 @@ import dev.herald.accounts.service.AccountService;
 import dev.herald.accounts.service.PlatformReads;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.DataEnvelope;
-import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
-import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.Paginated;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
@@ -73,11 +71,9 @@ public class AccountResource {
 
     /** A sandbox account; test keys only (checked before the body, which a live key has no business sending). */
     @POST
+    @TestKeysOnly
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode json) {
-        if (caller.mode() != Mode.TEST) {
-            throw new ApiException(ErrorCode.TEST_MODE_ONLY, "Sandbox accounts can be created with a test key only.");
-        }
         JsonBody body = JsonBody.of(json, Set.of("platform", "profile_id", "name", "username"));
         Platform platform = platform(body);
         // null is the same as leaving a field out (an unassigned account, a generated name), as on every create.

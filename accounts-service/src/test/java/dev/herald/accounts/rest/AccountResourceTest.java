@@ -91,6 +91,11 @@ class AccountResourceTest {
     void sandboxAccountsNeedATestKey() {
         as(workspace, Mode.LIVE).body("{\"platform\":\"tiktok\"}").post("/accounts").then().statusCode(403)
                 .body("error.code", equalTo("test_mode_only"));
+        // Decided before the body is read: a live key is not told what is wrong with a body it should not send.
+        for (String body : new String[] {"{bad", "{\"platform\":\"tiktok\",\"name\":\"a\\u0000\"}", "{\"x\":1}"}) {
+            as(workspace, Mode.LIVE).body(body).post("/accounts").then().statusCode(403)
+                    .body("error.code", equalTo("test_mode_only"));
+        }
         assertThat(FakeServices.connected(workspace, "live")).isEmpty();
     }
 
