@@ -51,6 +51,11 @@ public final class JsonBody {
         return !errors.isEmpty();
     }
 
+    /** The problems found so far, for a caller that adds what only a lookup can find before answering them all. */
+    public List<FieldError> errors() {
+        return List.copyOf(errors);
+    }
+
     /** Fails with {@code 422 validation_failed} listing every problem found so far, if any. */
     public void validate() {
         if (!errors.isEmpty()) {

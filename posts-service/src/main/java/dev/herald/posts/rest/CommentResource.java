@@ -66,8 +66,8 @@ public class CommentResource {
         String commentId = body.string("comment_id").required()
                 .matching(COMMENT_ID, "a comment id (cmt_ and 24 hex characters)").read().orNull();
         String text = body.string("text").required().trimmed().length(1, MAX_REPLY_LENGTH).read().orNull();
-        body.validate();
-        return comments.reply(caller.workspaceId(), caller.mode(), commentId, text)
+        // Not validated here: what the comment's lookup finds wrong is reported with these, in one 422.
+        return comments.reply(caller.workspaceId(), caller.mode(), commentId, text, body.errors())
                 .map(reply -> Response.status(Response.Status.CREATED).entity(DataEnvelope.of(reply)).build());
     }
 }

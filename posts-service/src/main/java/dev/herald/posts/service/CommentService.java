@@ -27,6 +27,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -97,26 +98,36 @@ public class CommentService {
                                 CommentService::toWire, scope, cursors))));
     }
 
-    /** A reply, posted as the account the comment was made to (on the platform, in live mode). */
-    public Uni<Comment> reply(String workspaceId, Mode mode, String commentId, String text) {
+    /**
+     * A reply, posted as the account the comment was made to (on the platform, in live mode). {@code bodyErrors}: what
+     * the body's own rules found ({@code commentId} or {@code text} null when they failed); answered in one 422 with
+     * what the comment's lookup finds (no such comment, the platform's reply limit, a disconnected account).
+     */
+    public Uni<Comment> reply(String workspaceId, Mode mode, String commentId, String text, List<FieldError> bodyErrors) {
+        if (commentId == null) {
+            return Uni.createFrom().failure(ApiException.validationFailed(bodyErrors));
+        }
         return Panache.withSession(() -> comments.findInTenant(workspaceId, mode, commentId)).flatMap(parent -> {
+            List<FieldError> errors = new ArrayList<>(bodyErrors);
             if (parent == null) {
-                throw ApiException.validationFailed(List.of(new FieldError("comment_id", "invalid_value",
-                        "No comment " + commentId + " exists in this workspace and mode.")));
+                errors.add(new FieldError("comment_id", "invalid_value", "No comment " + commentId + " exists in this workspace and mode."));
+                throw ApiException.validationFailed(errors);
             }
             Platform platform = Platform.fromWire(parent.platform).orElseThrow();
             if (!offered(mode, platform)) {
-                throw commentsUnavailable(mode, platform);
+                throw errors.isEmpty() ? commentsUnavailable(mode, platform) : ApiException.validationFailed(errors);
             }
             int limit = REPLY_LIMITS.get(platform);
-            if (text.codePointCount(0, text.length()) > limit) {
-                throw ApiException.validationFailed(List.of(new FieldError("text", "too_long",
-                        platform.displayName() + " replies are at most " + limit + " characters.")));
+            if (text != null && text.codePointCount(0, text.length()) > limit) {
+                errors.add(new FieldError("text", "too_long", platform.displayName() + " replies are at most " + limit + " characters."));
             }
             return account(workspaceId, mode, parent.accountId).flatMap(account -> {
                 if (!Account.CONNECTED.equals(account.status())) {
-                    throw ApiException.validationFailed(List.of(new FieldError("comment_id", "invalid_value",
-                            "Account " + account.id() + " is disconnected; reconnect it to reply.")));
+                    errors.add(new FieldError("comment_id", "invalid_value",
+                            "Account " + account.id() + " is disconnected; reconnect it to reply."));
+                }
+                if (!errors.isEmpty()) {
+                    throw ApiException.validationFailed(errors);
                 }
                 if (mode == Mode.LIVE) {
                     Uni<CommentEntity> posted = thread(workspaceId, mode, parent)

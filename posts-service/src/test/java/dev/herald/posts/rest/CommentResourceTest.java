@@ -174,6 +174,11 @@ class CommentResourceTest {
                 .statusCode(422).body("error.details.errors[0].field", equalTo("comment_id"));
         as(workspace, Mode.TEST).body("{\"comment_id\":\"x\",\"text\":\"\",\"extra\":1}").post("/comments").then()
                 .statusCode(422).body("error.details.errors", hasSize(3));
+        // What the lookup finds comes in the same 422 as what the body's rules found.
+        as(workspace, Mode.TEST).body("{\"comment_id\":\"cmt_000000000000000000000000\",\"text\":\"" + "x".repeat(10_001) + "\"}")
+                .post("/comments").then().statusCode(422)
+                .body("error.details.errors.field", containsInAnyOrder("text", "comment_id"))
+                .body("error.details.errors.code", containsInAnyOrder("too_long", "invalid_value"));
     }
 
     @Test
