@@ -145,6 +145,29 @@ class OpenApiDocumentTest {
     }
 
     @Test
+    void theWebhooksSectionDescribesEveryEventAnEndpointCanSubscribeToAndTheTestEvent() {
+        Set<String> subscribable = new TreeSet<>();
+        document.root().path("components").path("schemas").path("CreateWebhookEndpointRequest").path("properties")
+                .path("events").path("items").path("enum").forEach(name -> subscribable.add(name.asText()));
+        assertThat(subscribable).contains("post.published", "post.partially_failed", "post.failed", "post.canceled");
+        Set<String> described = new TreeSet<>();
+        document.root().path("webhooks").fieldNames().forEachRemaining(described::add);
+        Set<String> expected = new TreeSet<>(subscribable);
+        expected.add("webhook.test");
+        assertThat(described).isEqualTo(expected);
+        Set<String> types = new TreeSet<>();
+        document.root().path("components").path("schemas").path("WebhookEvent").path("properties").path("type")
+                .path("enum").forEach(name -> types.add(name.asText()));
+        assertThat(types).isEqualTo(expected);
+        for (String event : described) {
+            JsonNode operation = document.root().path("webhooks").path(event).path("post");
+            Set<String> headers = new TreeSet<>();
+            operation.path("parameters").forEach(parameter -> headers.add(parameter.path("name").asText()));
+            assertThat(headers).as(event).containsExactly("webhook-id", "webhook-signature", "webhook-timestamp");
+        }
+    }
+
+    @Test
     void eachPathVariableIsADeclaredRequiredPathParameter() {
         for (ApiRoute route : catalog) {
             Set<String> variables = new TreeSet<>();
