@@ -96,6 +96,18 @@ public class ApiGatewayRoutes {
     }
 
     void register(@Observes Router router) {
+        // Before every other route: a bounded metrics name for any request, so one no route names (a path with dot
+        // segments that resolves to /q/health, say) is never labelled with its raw path. Routes that match rename it.
+        router.route().order(-1000).handler(rc -> {
+            MetricsRouteNames.name(rc, MetricsRouteNames.boundedName(rc.normalizedPath()));
+            if (rc.normalizedPath().startsWith("/q/") && !rc.request().path().startsWith("/q/")) {
+                // Health and metrics answer only to their own paths, never to one that climbs out of /api/v1 or
+                // /connect with dot segments (which an Ingress that routes those prefixes alone would let through).
+                rc.response().setStatusCode(404).end();
+                return;
+            }
+            rc.next();
+        });
         router.route(API_PREFIX + "/*").order(-100)
                 .handler(this::admit)
                 .handler(this::readBodyAndForward)
@@ -189,6 +201,11 @@ public class ApiGatewayRoutes {
     }
 
     private Optional<Runnable> routeRefusal(RoutingContext rc, String method, RouteMatch match, Credential key) {
+        if (rc.request().path().indexOf(';') >= 0) {
+            // JAX-RS would read "/posts/pst_1;x=1" as the post with a matrix parameter: no id has a ';', so no such route.
+            return Optional.of(() -> errors.send(rc, ErrorCode.NOT_FOUND,
+                    "No such route: " + method + " " + API_PREFIX + servicePath(rc) + "."));
+        }
         if (match.route().isEmpty()) {
             if (match.pathExists()) {
                 return Optional.of(() -> {

@@ -16,6 +16,16 @@ public final class MetricsRouteNames {
     private MetricsRouteNames() {
     }
 
+    /** The name of a request no route has named yet: the area of the API it is in, never anything the client chose. */
+    public static String boundedName(String normalizedPath) {
+        for (String area : new String[] {"/api/v1", "/connect", "/admin/v1", "/oauth", "/q"}) {
+            if (normalizedPath.equals(area) || normalizedPath.startsWith(area + "/")) {
+                return area + "/*";
+            }
+        }
+        return "/*";
+    }
+
     public static void name(RoutingContext rc, String template) {
         if (rc.request() instanceof HttpServerRequestInternal request) {
             request.context().putLocal(TEMPLATE_KEY, template);

@@ -19,6 +19,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
+import io.restassured.RestAssured;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -146,6 +149,30 @@ class ApiGatewayRoutesTest {
         // request is refused, although the key was used (and remembered) a moment ago.
         given().header("Authorization", "Bearer " + key).get("/api/v1/profiles").then().statusCode(401)
                 .body("error.code", equalTo("authentication_failed"));
+    }
+
+    @Test
+    void aMatrixParameterOnAnIdIsNoRoute() {
+        String key = key("test");
+        given().header("Authorization", "Bearer " + key).urlEncodingEnabled(false).get("/api/v1/profiles/prf_1;x=1").then()
+                .statusCode(404).body("error.code", equalTo("not_found"));
+    }
+
+    @Test
+    void requestsNoRouteNamesAreMeasuredUnderABoundedNameNotTheirPath() throws Exception {
+        String marker = "uniq" + System.nanoTime();
+        // Sent as is: the dot segments resolve to /q/health, which no gateway route names.
+        try (Socket socket = new Socket("127.0.0.1", RestAssured.port)) {
+            socket.getOutputStream().write(("GET /connect/" + marker + "/../../q/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            // Nor is health or metrics served to a path that climbs out of a public prefix.
+            assertThat(answer).startsWith("HTTP/1.1 404");
+        }
+        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString()).doesNotContain(marker);
+        assertThat(MetricsRouteNames.boundedName("/q/health")).isEqualTo("/q/*");
+        assertThat(MetricsRouteNames.boundedName("/api/v1/anything/at/all")).isEqualTo("/api/v1/*");
+        assertThat(MetricsRouteNames.boundedName("/connectx")).isEqualTo("/*");
     }
 
     @Test

@@ -8,6 +8,9 @@ import java.util.Map;
  * service; the exception mappers turn it into the envelope with its status and headers.
  */
 public class ApiException extends RuntimeException {
+    /** At most this many field errors are listed in a {@code 422 validation_failed}; the rest are counted. */
+    public static final int MAX_LISTED_ERRORS = 100;
+
     private final ErrorCode code;
     private final Map<String, Object> details;
     private final Map<String, String> headers;
@@ -41,6 +44,13 @@ public class ApiException extends RuntimeException {
     }
 
     public static ApiException validationFailed(List<FieldError> errors) {
+        if (errors.size() > MAX_LISTED_ERRORS) {
+            // A body of a few hundred KiB can hold tens of thousands of bad fields; an answer listing them all would be
+            // ten times its size. The first ones are listed and the rest counted.
+            return new ApiException(ErrorCode.VALIDATION_FAILED, "The request has " + errors.size() + " invalid fields; the first "
+                    + MAX_LISTED_ERRORS + " are listed.", Map.of("errors", List.copyOf(errors.subList(0, MAX_LISTED_ERRORS)),
+                    "omitted_errors", errors.size() - MAX_LISTED_ERRORS));
+        }
         return new ApiException(ErrorCode.VALIDATION_FAILED,
                 errors.size() == 1 ? errors.get(0).message() : "The request has " + errors.size() + " invalid fields.",
                 Map.of("errors", List.copyOf(errors)));
