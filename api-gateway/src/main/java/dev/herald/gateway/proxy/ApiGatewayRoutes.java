@@ -29,7 +29,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -269,32 +268,7 @@ public class ApiGatewayRoutes {
      * refused whole instead of arriving half-written.
      */
     private void readBodyAndForward(RoutingContext rc) {
-        HttpServerRequest request = rc.request();
-        String declared = request.getHeader("content-length");
-        if (declared != null && exceeds(declared)) {
-            tooLarge(rc);
-            return;
-        }
-        Buffer body = Buffer.buffer();
-        boolean[] refused = {false};
-        request.handler(chunk -> {
-            if (refused[0]) {
-                return;
-            }
-            if (body.length() + chunk.length() > MAX_BODY_BYTES) {
-                refused[0] = true;
-                tooLarge(rc);
-                return;
-            }
-            body.appendBuffer(chunk);
-        });
-        request.exceptionHandler(failure -> LOG.debugf("request %s: body not received: %s", request.getHeader("x-request-id"), failure));
-        request.endHandler(ended -> {
-            if (!refused[0]) {
-                forward(rc, body);
-            }
-        });
-        request.resume();
+        BoundedBody.read(rc, MAX_BODY_BYTES, body -> forward(rc, body), () -> tooLarge(rc));
     }
 
     private void forward(RoutingContext rc, Buffer body) {
@@ -383,14 +357,6 @@ public class ApiGatewayRoutes {
             // Refused before any service saw it: like a validation failure it would count, but the
             // body never arrived, so it is treated as not served.
             admission.refund(verdict).subscribe().with(ignored -> { }, failure -> { });
-        }
-    }
-
-    private static boolean exceeds(String contentLength) {
-        try {
-            return Long.parseLong(contentLength.trim()) > MAX_BODY_BYTES;
-        } catch (NumberFormatException e) {
-            return false;
         }
     }
 

@@ -2,7 +2,6 @@ package dev.herald.gateway.proxy;
 
 import dev.herald.gateway.config.HostedPagesConfig;
 import dev.herald.gateway.routing.Upstream;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,29 +46,7 @@ public class HostedPageRoutes {
             page(rc, 429).putHeader("Retry-After", Long.toString(retryAfter)).end(pageBody("Too many requests", "Too many requests came from your network. Wait a minute and try again."));
             return;
         }
-        String declared = rc.request().getHeader("content-length");
-        if (declared != null && declared.trim().matches("\\d{1,18}") && Long.parseLong(declared.trim()) > MAX_BODY_BYTES) {
-            tooLarge(rc);
-            return;
-        }
-        Buffer body = Buffer.buffer();
-        boolean[] refused = {false};
-        rc.request().handler(chunk -> {
-            if (refused[0]) {
-                return;
-            }
-            if (body.length() + chunk.length() > MAX_BODY_BYTES) {
-                refused[0] = true;
-                tooLarge(rc);
-                return;
-            }
-            body.appendBuffer(chunk);
-        });
-        rc.request().endHandler(ended -> {
-            if (!refused[0]) {
-                proxy.forwardHostedPage(rc, Upstream.ACCOUNTS, body);
-            }
-        });
+        BoundedBody.read(rc, MAX_BODY_BYTES, body -> proxy.forwardHostedPage(rc, Upstream.ACCOUNTS, body), () -> tooLarge(rc));
     }
 
     /** Fixed calendar-minute windows; the whole map is dropped when a new minute starts, so it never grows old entries. */

@@ -3,12 +3,12 @@ package dev.herald.gateway.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.gateway.proxy.ApiGatewayRoutes;
+import dev.herald.gateway.proxy.BoundedBody;
 import dev.herald.gateway.proxy.MetricsRouteNames;
 import dev.herald.gateway.service.OAuthTokenService;
 import dev.herald.gateway.service.OAuthTokenService.AccessToken;
 import dev.herald.gateway.service.OAuthTokenService.OAuthError;
 import dev.herald.gateway.service.RequestAdmission;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -82,31 +82,7 @@ public class OAuthTokenRoute {
             refuse(rc, new OAuthError(400, "invalid_request", "The token request must be " + FORM + "."));
             return;
         }
-        String declared = rc.request().getHeader("content-length");
-        if (declared != null && declared.trim().matches("\\d{1,18}") && Long.parseLong(declared.trim()) > MAX_BODY_BYTES) {
-            rc.request().resume();
-            tooLarge(rc);
-            return;
-        }
-        Buffer body = Buffer.buffer();
-        boolean[] refused = {false};
-        rc.request().handler(chunk -> {
-            if (refused[0]) {
-                return;
-            }
-            if (body.length() + chunk.length() > MAX_BODY_BYTES) {
-                refused[0] = true;
-                tooLarge(rc);
-                return;
-            }
-            body.appendBuffer(chunk);
-        });
-        rc.request().endHandler(ended -> {
-            if (!refused[0]) {
-                grant(rc, body.toString(StandardCharsets.UTF_8));
-            }
-        });
-        rc.request().resume();
+        BoundedBody.read(rc, MAX_BODY_BYTES, body -> grant(rc, body.toString(StandardCharsets.UTF_8)), () -> tooLarge(rc));
     }
 
     private void grant(RoutingContext rc, String body) {
