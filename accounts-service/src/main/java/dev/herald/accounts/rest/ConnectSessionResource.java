@@ -10,6 +10,7 @@ import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.Platform;
+import dev.herald.common.net.PublicUrls;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -132,7 +133,7 @@ public class ConnectSessionResource {
     private static String checkRedirectUrl(JsonBody body, String text) {
         URI uri = parse(text);
         if (uri == null || !uri.isAbsolute() || uri.getRawFragment() != null || uri.getHost() == null
-                || uri.getRawUserInfo() != null || !allowedScheme(uri) || !validPort(uri)) {
+                || uri.getRawUserInfo() != null || !allowedScheme(uri) || !PublicUrls.hasReachablePort(uri)) {
             body.reject("redirect_url", "invalid_format",
                     "redirect_url must be an absolute https:// URL without a fragment, with a port from 1 to 65535 if any"
                             + " (http:// only for localhost).");
@@ -147,18 +148,13 @@ public class ConnectSessionResource {
         boolean bare = uri != null && uri.isAbsolute() && uri.getHost() != null && uri.getRawUserInfo() == null
                 && (uri.getRawPath() == null || uri.getRawPath().isEmpty()) && uri.getRawQuery() == null
                 && uri.getRawFragment() == null;
-        if (!bare || !allowedScheme(uri) || !validPort(uri)) {
+        if (!bare || !allowedScheme(uri) || !PublicUrls.hasReachablePort(uri)) {
             body.reject("embed_origin", "invalid_format",
                     "embed_origin must be an origin like https://app.example.com[:port], the port from 1 to 65535"
                             + " (http:// only for localhost).");
             return null;
         }
         return text.toLowerCase(Locale.ROOT);
-    }
-
-    /** No port, or one a browser can reach: java.net.URI takes any digits (":0", ":99999"). */
-    private static boolean validPort(URI uri) {
-        return uri.getPort() == -1 || (uri.getPort() >= 1 && uri.getPort() <= 65535);
     }
 
     private static boolean allowedScheme(URI uri) {

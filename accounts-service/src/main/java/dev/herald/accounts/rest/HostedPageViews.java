@@ -8,8 +8,8 @@ public final class HostedPageViews {
     private HostedPageViews() {
     }
 
-    /** The session page. {@code consentNeeded}: YouTube accounts whose owner has not passed the legal step yet. */
     /**
+     * The session page. {@code consentNeeded}: YouTube accounts whose owner has not passed the legal step yet;
      * {@code connected}: the account the last step connected, named in the notice; {@code notice}: any other notice.
      * Names and handles are rendered in {@code <bdi>}, so a right-to-left override in one cannot reverse the text
      * around it.
@@ -39,11 +39,6 @@ public final class HostedPageViews {
                 return null;
             }
             return username.startsWith("@") ? username : "@" + username;
-        }
-
-        /** "Name (@handle)", or the name alone. */
-        public String label() {
-            return handle() == null ? name : name + " (" + handle() + ")";
         }
     }
 

@@ -12,14 +12,14 @@ class HostedPageViewsTest {
 
     @Test
     void anAccountIsNamedWithOneAtBeforeItsHandle() {
-        assertThat(account("Ada", "ada").label()).isEqualTo("Ada (@ada)");
+        assertThat(account("Ada", "ada").handle()).isEqualTo("@ada");
         // YouTube handles come with their @ already.
-        assertThat(account("Herald Fake Garden", "@heraldfakegarden").label()).isEqualTo("Herald Fake Garden (@heraldfakegarden)");
+        assertThat(account("Herald Fake Garden", "@heraldfakegarden").handle()).isEqualTo("@heraldfakegarden");
     }
 
     @Test
     void anIdentifierThatIsNoHandleIsLeftOut() {
-        assertThat(account("Fay Kerr", "urn:li:person:hF4k3Mbr0q").label()).isEqualTo("Fay Kerr");
-        assertThat(account("Nameless handle", null).label()).isEqualTo("Nameless handle");
+        assertThat(account("Fay Kerr", "urn:li:person:hF4k3Mbr0q").handle()).isNull();
+        assertThat(account("Nameless handle", null).handle()).isNull();
     }
 }

@@ -116,7 +116,6 @@ public class ApiGatewayRoutes {
 
     /** Everything that can refuse a request before its body is read. */
     private void admit(RoutingContext rc) {
-        MetricsRouteNames.name(rc, API_PREFIX + "/*");
         // Hold the body back until the caller is known: nobody gets to upload to us without a key.
         rc.request().pause();
         // Every answer is one tenant's, and some hold a secret shown once (a webhook's, a connect link): no cache keeps them.
@@ -367,6 +366,23 @@ public class ApiGatewayRoutes {
     private void fail(RoutingContext rc, Throwable failure) {
         LOG.errorf(failure, "request %s failed", rc.request().getHeader("x-request-id"));
         errors.send(rc, ErrorCode.INTERNAL_ERROR, "Something went wrong on our side.");
+    }
+
+    /**
+     * For the gateway's public routes without an API credential (the OpenAPI document, the token endpoint): counts the
+     * request in its address's window, which reports and never refuses (decisions 10 and 208), sets the rate-limit
+     * headers, then runs {@code then}. If the window cannot be counted (database down), {@code then} runs without them.
+     */
+    public static void countAnonymously(RoutingContext rc, RequestAdmission admission, Runnable then) {
+        admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).subscribe().with(
+                rate -> {
+                    setRateLimitHeaders(rc, rate);
+                    then.run();
+                },
+                failure -> {
+                    LOG.warnf("request %s: the rate window is unavailable (%s)", rc.request().getHeader("x-request-id"), failure);
+                    then.run();
+                });
     }
 
     public static void setRateLimitHeaders(RoutingContext rc, RateLimitStatus status) {

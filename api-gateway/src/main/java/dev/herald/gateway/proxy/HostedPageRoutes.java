@@ -40,7 +40,6 @@ public class HostedPageRoutes {
     }
 
     private void forward(RoutingContext rc) {
-        MetricsRouteNames.name(rc, PREFIX + "/*");
         if (!withinLimit(rc.request().remoteAddress().hostAddress())) {
             long retryAfter = 60 - clock.instant().getEpochSecond() % 60;
             page(rc, 429).putHeader("Retry-After", Long.toString(retryAfter)).end(pageBody("Too many requests", "Too many requests came from your network. Wait a minute and try again."));

@@ -57,16 +57,8 @@ public class OAuthTokenRoute {
         MetricsRouteNames.name(rc, PATH);
         // Paused until the window is counted, so no chunk of the form is lost meanwhile.
         rc.request().pause();
-        admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).subscribe().with(
-                rate -> {
-                    ApiGatewayRoutes.setRateLimitHeaders(rc, rate);
-                    readTokenRequest(rc);
-                },
-                failure -> {
-                    // The grant needs the database anyway; it answers for itself if the database is gone.
-                    LOG.warnf("request %s: the rate window is unavailable (%s)", rc.request().getHeader("x-request-id"), failure);
-                    readTokenRequest(rc);
-                });
+        // Without a counted window the grant still runs: it needs the database anyway and answers for itself.
+        ApiGatewayRoutes.countAnonymously(rc, admission, () -> readTokenRequest(rc));
     }
 
     private void readTokenRequest(RoutingContext rc) {

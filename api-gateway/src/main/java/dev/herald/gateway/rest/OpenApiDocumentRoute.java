@@ -10,7 +10,6 @@ import jakarta.enterprise.event.Observes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import org.jboss.logging.Logger;
 
 /**
  * {@code GET /api/v1/openapi.json}: the OpenAPI 3.1 document of the public API, a hand-maintained resource
@@ -25,8 +24,6 @@ public class OpenApiDocumentRoute {
     public static final String PATH = ApiGatewayRoutes.API_PREFIX + "/openapi.json";
     static final String RESOURCE = "openapi/herald-public-api.json";
 
-    private static final Logger LOG = Logger.getLogger(OpenApiDocumentRoute.class);
-
     private final Buffer document = Buffer.buffer(load());
     private final RequestAdmission admission;
 
@@ -40,16 +37,8 @@ public class OpenApiDocumentRoute {
     }
 
     private void serve(RoutingContext rc) {
-        admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).subscribe().with(
-                rate -> {
-                    ApiGatewayRoutes.setRateLimitHeaders(rc, rate);
-                    send(rc);
-                },
-                failure -> {
-                    // The document does not depend on the database: served without the headers it could not count.
-                    LOG.warnf("request %s: the rate window is unavailable (%s)", rc.request().getHeader("x-request-id"), failure);
-                    send(rc);
-                });
+        // The document does not depend on the database: served without the headers if they could not be counted.
+        ApiGatewayRoutes.countAnonymously(rc, admission, () -> send(rc));
     }
 
     private void send(RoutingContext rc) {

@@ -130,13 +130,18 @@ public final class PublicUrls {
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
             throw new RefusedUrl("must have a valid host name", Problem.FORM);
         }
-        if (uri.getPort() == 0 || uri.getPort() > 65535) {
+        if (!hasReachablePort(uri)) {
             throw new RefusedUrl("must have a port from 1 to 65535", Problem.FORM);
         }
         if (uri.getRawFragment() != null) {
             throw new RefusedUrl("must not contain a fragment (#...)", Problem.FORM);
         }
         return uri;
+    }
+
+    /** No port, or one from 1 to 65535: java.net.URI takes any digits (":0", ":99999"). */
+    public static boolean hasReachablePort(URI uri) {
+        return uri.getPort() == -1 || (uri.getPort() >= 1 && uri.getPort() <= 65535);
     }
 
     private String schemeRule() {

@@ -152,10 +152,10 @@ public class UsageClient {
                     ? mapper.convertValue(error.get("details"), LinkedHashMap.class) : Map.of();
             return new UsageVerdict(new TargetError(code, error.path("message").asText(""), false, details));
         }
-        if (refusal(ErrorCode.CONFLICT, status, code) && "account_disconnected".equals(error.path("details").path("reason").asText())) {
+        if (refusal(ErrorCode.CONFLICT, status, code) && TargetError.ACCOUNT_DISCONNECTED.equals(error.path("details").path("reason").asText())) {
             // The account was disconnected after the post was accepted: the same target error a live delivery gets.
             return new UsageVerdict(new TargetError(TargetError.ACCOUNT_DISCONNECTED, error.path("message").asText(""), false,
-                    Map.of("account_id", error.path("details").path("account_id").asText(), "reason", "account_disconnected")));
+                    Map.of("account_id", error.path("details").path("account_id").asText(), "reason", TargetError.ACCOUNT_DISCONNECTED)));
         }
         throw new UsageServiceUnavailable("answered " + status + (code.isEmpty() ? "" : " " + code));
     }

@@ -17,17 +17,15 @@ import java.util.List;
 /** Reservations, always within one workspace and mode: another tenant's reservation does not exist here. */
 @ApplicationScoped
 public class ReservationRepository implements PanacheRepositoryBase<ReservationEntity, ReservationEntity.Key> {
-    private static final String WITH_SUBSCRIPTION = """
-            select r, s from ReservationEntity r
+    /** A tenant's reservation with its subscription (left-joined: null while the tenant has no plan row). */
+    private static final String RESERVATION_AND_SUBSCRIPTION = """
+             from ReservationEntity r
             left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
             where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""";
-
+    private static final String WITH_SUBSCRIPTION = "select r, s" + RESERVATION_AND_SUBSCRIPTION;
     private static final String FOR_DELIVERY = """
             select r, s, (select count(c) from ConnectedAccountEntity c
-                          where c.workspaceId = r.workspaceId and c.mode = r.mode and c.accountId = :accountId)
-            from ReservationEntity r
-            left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
-            where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""";
+                          where c.workspaceId = r.workspaceId and c.mode = r.mode and c.accountId = :accountId)""" + RESERVATION_AND_SUBSCRIPTION;
 
     public Uni<ReservationEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id)
