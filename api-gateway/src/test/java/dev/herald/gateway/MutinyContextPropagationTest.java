@@ -17,6 +17,7 @@ class MutinyContextPropagationTest {
         Function<String, String> callback = String::trim;
 
         assertThat(Infrastructure.decorate(callback)).isSameAs(callback);
-        assertThat(Uni.createFrom().item(" kept ").map(callback).await().indefinitely()).isEqualTo("kept");
+        assertThat(Uni.createFrom().item(" kept ").map(callback).await().indefinitely())
+                .isEqualTo("kept");
     }
 }

@@ -24,7 +24,8 @@ public final class OpenApiDocument {
     public static final ObjectMapper JSON = new ObjectMapper();
     public static final JsonSchemaFactory SCHEMAS = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
     /** Formats (date-time, uri) are assertions here, not annotations: the document promises them. */
-    private static final SchemaValidatorsConfig STRICT = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+    private static final SchemaValidatorsConfig STRICT =
+            SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
 
     private final String text;
     private final JsonNode root;
@@ -84,7 +85,8 @@ public final class OpenApiDocument {
 
     /** The schema of an operation's JSON answer with {@code status}. */
     public JsonNode responseSchema(String method, String template, int status) {
-        JsonNode response = resolve(operation(method, template).path("responses").path(Integer.toString(status)));
+        JsonNode response =
+                resolve(operation(method, template).path("responses").path(Integer.toString(status)));
         if (response.isMissingNode()) {
             throw new AssertionError(method + " " + template + " declares no " + status + " response");
         }
@@ -114,6 +116,9 @@ public final class OpenApiDocument {
 
     /** Validation problems as readable lines, sorted; empty when the instance conforms. */
     public static List<String> problems(JsonSchema schema, JsonNode instance) {
-        return schema.validate(instance).stream().map(ValidationMessage::getMessage).sorted().toList();
+        return schema.validate(instance).stream()
+                .map(ValidationMessage::getMessage)
+                .sorted()
+                .toList();
     }
 }

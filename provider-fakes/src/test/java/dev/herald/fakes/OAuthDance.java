@@ -14,13 +14,15 @@ import java.util.Map;
 final class OAuthDance {
     static final String REDIRECT = "http://127.0.0.1:18080/connect/callback/";
 
-    private OAuthDance() {
-    }
+    private OAuthDance() {}
 
     /** Opens the authorization page and returns the query of the redirect back to Herald. */
     static Map<String, String> authorize(String pagePath, Map<String, String> parameters) {
-        Response page = given().redirects().follow(false).queryParams(parameters).get(pagePath);
-        assertThat(page.statusCode()).as("authorization page answer: %s", page.asString()).isEqualTo(302);
+        Response page =
+                given().redirects().follow(false).queryParams(parameters).get(pagePath);
+        assertThat(page.statusCode())
+                .as("authorization page answer: %s", page.asString())
+                .isEqualTo(302);
         URI location = URI.create(page.header("Location"));
         assertThat(location.toString()).startsWith(parameters.get("redirect_uri"));
         return query(location.getRawQuery());

@@ -17,7 +17,8 @@ class PublishedMetricsTest {
                 .isEqualTo(new PublishedMetrics.Item(900, 675, 75, 15, 10, 20));
         assertThat(PublishedMetrics.item("108765432109876_1234567890123456", PUBLISHED, PUBLISHED.plusSeconds(59)))
                 .isEqualTo(new PublishedMetrics.Item(900, 675, 75, 15, 10, 20));
-        assertThat(PublishedMetrics.item("108765432109876_1234567890123456", PUBLISHED, PUBLISHED.plusSeconds(61 * 60 + 30)))
+        assertThat(PublishedMetrics.item(
+                        "108765432109876_1234567890123456", PUBLISHED, PUBLISHED.plusSeconds(61 * 60 + 30)))
                 .isEqualTo(new PublishedMetrics.Item(55_800, 41_850, 4_650, 930, 620, 1_240));
         assertThat(PublishedMetrics.item("dQw4w9WgXcQ", PUBLISHED, PUBLISHED.plusSeconds(179)))
                 .isEqualTo(new PublishedMetrics.Item(3_780, 2_835, 315, 63, 42, 84));
@@ -26,8 +27,9 @@ class PublishedMetricsTest {
     @Test
     void anAccountsNumbersSumItsItems() {
         assertThat(PublishedMetrics.account(List.of(
-                PublishedMetrics.item("108765432109876_1234567890123456", PUBLISHED, PUBLISHED.plusSeconds(61 * 60 + 30)),
-                PublishedMetrics.item("dQw4w9WgXcQ", PUBLISHED, PUBLISHED.plusSeconds(179)))))
+                        PublishedMetrics.item(
+                                "108765432109876_1234567890123456", PUBLISHED, PUBLISHED.plusSeconds(61 * 60 + 30)),
+                        PublishedMetrics.item("dQw4w9WgXcQ", PUBLISHED, PUBLISHED.plusSeconds(179)))))
                 .isEqualTo(new PublishedMetrics.Account(6_958, 102, 2, 59_580, 5_865));
         assertThat(PublishedMetrics.account(List.of())).isEqualTo(new PublishedMetrics.Account(1_000, 100, 0, 0, 900));
     }

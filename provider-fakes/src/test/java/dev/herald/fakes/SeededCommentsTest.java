@@ -17,12 +17,16 @@ class SeededCommentsTest {
     void anItemHasTwoTopLevelCommentsAndAReplyToTheFirstByThreeOtherPeople() {
         List<SeededComments.Seed> seeds = SeededComments.of("108765432109876_1234567890123456");
 
-        assertThat(seeds).containsExactly(
-                new SeededComments.Seed(0, null, "Saving this for later.", SeededComments.CAST.get(0)),
-                new SeededComments.Seed(1, null, "Love it, congratulations to the team.", SeededComments.CAST.get(1)),
-                new SeededComments.Seed(2, 0, "Following this thread.", SeededComments.CAST.get(2)));
-        assertThat(SeededComments.of("dQw4w9WgXcQ")).extracting(SeededComments.Seed::text, seed -> seed.author().name())
-                .containsExactly(tuple("This looks great!", "Ada Okafor"),
+        assertThat(seeds)
+                .containsExactly(
+                        new SeededComments.Seed(0, null, "Saving this for later.", SeededComments.CAST.get(0)),
+                        new SeededComments.Seed(
+                                1, null, "Love it, congratulations to the team.", SeededComments.CAST.get(1)),
+                        new SeededComments.Seed(2, 0, "Following this thread.", SeededComments.CAST.get(2)));
+        assertThat(SeededComments.of("dQw4w9WgXcQ"))
+                .extracting(SeededComments.Seed::text, seed -> seed.author().name())
+                .containsExactly(
+                        tuple("This looks great!", "Ada Okafor"),
                         tuple("Where can I find out more about this?", "Jun Park"),
                         tuple("Same question here.", "Mara Quinn"));
     }
@@ -30,9 +34,12 @@ class SeededCommentsTest {
     @Test
     void idsDependOnlyOnTheItemAndTheSeed() {
         assertThat(SeededComments.digits("dQw4w9WgXcQ", 0, 16)).isEqualTo("5142733991468867");
-        assertThat(SeededComments.digits("dQw4w9WgXcQ", 1, 19)).hasSize(19).matches("[1-9][0-9]{18}")
+        assertThat(SeededComments.digits("dQw4w9WgXcQ", 1, 19))
+                .hasSize(19)
+                .matches("[1-9][0-9]{18}")
                 .isEqualTo(SeededComments.digits("dQw4w9WgXcQ", 1, 19));
-        assertThat(SeededComments.letters("dQw4w9WgXcQ", 0, 16)).matches("[A-Za-z0-9_-]{16}")
+        assertThat(SeededComments.letters("dQw4w9WgXcQ", 0, 16))
+                .matches("[A-Za-z0-9_-]{16}")
                 .isNotEqualTo(SeededComments.letters("dQw4w9WgXcQ", 1, 16));
     }
 }

@@ -36,26 +36,67 @@ class TikTokAnalyticsFakeTest {
 
     private static String token(String scopes) {
         String redirect = OAuthDance.REDIRECT + "tiktok";
-        Map<String, String> back = OAuthDance.authorize("/tiktok/v2/auth/authorize/", Map.of("client_key", "herald-fake-tiktok-client",
-                "redirect_uri", redirect, "response_type", "code", "scope", scopes, "state", "t"));
-        return given().formParams(Map.of("client_key", "herald-fake-tiktok-client", "client_secret", "herald-fake-tiktok-secret",
-                        "code", back.get("code"), "grant_type", "authorization_code", "redirect_uri", redirect))
-                .post("/tiktok/v2/oauth/token/").then().statusCode(200).extract().path("access_token");
+        Map<String, String> back = OAuthDance.authorize(
+                "/tiktok/v2/auth/authorize/",
+                Map.of(
+                        "client_key",
+                        "herald-fake-tiktok-client",
+                        "redirect_uri",
+                        redirect,
+                        "response_type",
+                        "code",
+                        "scope",
+                        scopes,
+                        "state",
+                        "t"));
+        return given().formParams(Map.of(
+                        "client_key",
+                        "herald-fake-tiktok-client",
+                        "client_secret",
+                        "herald-fake-tiktok-secret",
+                        "code",
+                        back.get("code"),
+                        "grant_type",
+                        "authorization_code",
+                        "redirect_uri",
+                        redirect))
+                .post("/tiktok/v2/oauth/token/")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("access_token");
     }
 
     /** A public video posted whole through Direct Post; its post id. */
     private static String published(String token) {
-        JsonPath started = given().auth().oauth2(token).contentType("application/json; charset=UTF-8").body("""
+        JsonPath started = given().auth()
+                .oauth2(token)
+                .contentType("application/json; charset=UTF-8")
+                .body("""
                         {"post_info":{"title":"Numbers day","privacy_level":"PUBLIC_TO_EVERYONE"},
-                         "source_info":{"source":"FILE_UPLOAD","video_size":%d,"chunk_size":%d,"total_chunk_count":1}}"""
-                        .formatted(SIZE, SIZE))
-                .post("/tiktok/v2/post/publish/video/init/").then().statusCode(200).extract().jsonPath();
-        given().contentType("video/mp4").header("Content-Range", "bytes 0-" + (SIZE - 1) + "/" + SIZE).body(new byte[SIZE])
-                .put(started.getString("data.upload_url")).then().statusCode(201);
+                         "source_info":{"source":"FILE_UPLOAD","video_size":%d,"chunk_size":%d,"total_chunk_count":1}}""".formatted(SIZE, SIZE))
+                .post("/tiktok/v2/post/publish/video/init/")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        given().contentType("video/mp4")
+                .header("Content-Range", "bytes 0-" + (SIZE - 1) + "/" + SIZE)
+                .body(new byte[SIZE])
+                .put(started.getString("data.upload_url"))
+                .then()
+                .statusCode(201);
         String body = "{\"publish_id\":\"" + started.getString("data.publish_id") + "\"}";
         for (int fetch = 0; fetch < 2; fetch++) {
-            JsonPath status = given().auth().oauth2(token).contentType(ContentType.JSON).body(body)
-                    .post("/tiktok/v2/post/publish/status/fetch/").then().statusCode(200).extract().jsonPath();
+            JsonPath status = given().auth()
+                    .oauth2(token)
+                    .contentType(ContentType.JSON)
+                    .body(body)
+                    .post("/tiktok/v2/post/publish/status/fetch/")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
             if ("PUBLISH_COMPLETE".equals(status.getString("data.status"))) {
                 return status.getList("data.publicaly_available_post_id").get(0).toString();
             }
@@ -78,19 +119,28 @@ class TikTokAnalyticsFakeTest {
     void queryVideosAnswersThePublishedVideosCountsAndLeavesOutIdsItDoesNotKnow() throws Exception {
         String token = token("user.info.basic,video.list,video.publish");
         String id = published(token);
-        long createTime = given().get("/_fakes/tiktok/posts").then().extract().jsonPath().getLong("data[0].create_time");
+        long createTime =
+                given().get("/_fakes/tiktok/posts").then().extract().jsonPath().getLong("data[0].create_time");
 
-        JsonPath answer = given().auth().oauth2(token).contentType("application/json; charset=UTF-8")
+        JsonPath answer = given().auth()
+                .oauth2(token)
+                .contentType("application/json; charset=UTF-8")
                 .queryParam("fields", QUERY_FIELDS)
                 .body("{\"filters\":{\"video_ids\":[\"" + id + "\",\"7000000000000000001\"]}}")
-                .post("/tiktok/v2/video/query/").then().statusCode(200)
-                .body("error.code", equalTo("ok")).body("data.has_more", equalTo(false)).extract().jsonPath();
+                .post("/tiktok/v2/video/query/")
+                .then()
+                .statusCode(200)
+                .body("error.code", equalTo("ok"))
+                .body("data.has_more", equalTo(false))
+                .extract()
+                .jsonPath();
         long minutes = (Instant.now().getEpochSecond() - createTime) / 60;
 
         List<Map<String, Object>> videos = answer.getList("data.videos");
         assertThat(videos).hasSize(1);
         Map<String, Object> video = videos.get(0);
-        assertThat(video.keySet()).containsExactlyInAnyOrder("id", "like_count", "comment_count", "share_count", "view_count");
+        assertThat(video.keySet())
+                .containsExactlyInAnyOrder("id", "like_count", "comment_count", "share_count", "view_count");
         assertThat(video.get("id")).isEqualTo(id);
         long views = ((Number) video.get("view_count")).longValue();
         assertThat(views).isIn(views(id, minutes), views(id, Math.max(0, minutes - 1)));
@@ -109,7 +159,8 @@ class TikTokAnalyticsFakeTest {
         ObjectNode hourLater = TikTokFake.videoCounts(item, published.plusSeconds(3600), new ObjectMapper());
 
         assertThat(atOnce.get("view_count").asLong()).isEqualTo(views(id, 0));
-        assertThat(hourLater.get("view_count").asLong()).isEqualTo(views(id, 60))
+        assertThat(hourLater.get("view_count").asLong())
+                .isEqualTo(views(id, 60))
                 .isEqualTo(views(id, 0) + 60 * (1 + seed(id) % 10));
         assertThat(hourLater.get("like_count").asLong()).isEqualTo(views(id, 60) / 12);
         assertThat(hourLater.get("comment_count").asLong()).isEqualTo(views(id, 60) / 60);
@@ -121,12 +172,18 @@ class TikTokAnalyticsFakeTest {
         String token = token("user.info.basic,user.info.stats,video.list,video.publish");
         String id = published(token);
 
-        JsonPath user = given().auth().oauth2(token).queryParam("fields", "open_id,follower_count,following_count,likes_count,video_count")
-                .get("/tiktok/v2/user/info/").then().statusCode(200).body("error.code", equalTo("ok"))
-                .extract().jsonPath();
+        JsonPath user = given().auth()
+                .oauth2(token)
+                .queryParam("fields", "open_id,follower_count,following_count,likes_count,video_count")
+                .get("/tiktok/v2/user/info/")
+                .then()
+                .statusCode(200)
+                .body("error.code", equalTo("ok"))
+                .extract()
+                .jsonPath();
         long views = views(id, 0);
-        assertThat(user.getMap("data.user")).containsOnlyKeys("open_id", "follower_count", "following_count", "likes_count",
-                "video_count");
+        assertThat(user.getMap("data.user"))
+                .containsOnlyKeys("open_id", "follower_count", "following_count", "likes_count", "video_count");
         assertThat(user.getString("data.user.open_id")).isEqualTo("-000Fk3OpenIdHeraldFakeCreator01");
         assertThat(user.getLong("data.user.follower_count")).isEqualTo(1200 + views / 20);
         assertThat(user.getLong("data.user.following_count")).isEqualTo(87);
@@ -138,31 +195,72 @@ class TikTokAnalyticsFakeTest {
     void withoutTheirScopesBothAreRefusedScopeNotAuthorized() {
         String token = token("user.info.basic,video.publish");
 
-        given().auth().oauth2(token).contentType(ContentType.JSON).queryParam("fields", QUERY_FIELDS)
-                .body("{\"filters\":{\"video_ids\":[\"7000000000000000001\"]}}").post("/tiktok/v2/video/query/")
-                .then().statusCode(401).body("error.code", equalTo("scope_not_authorized")).body("data", equalTo(Map.of()));
-        given().auth().oauth2(token).queryParam("fields", "follower_count,following_count,likes_count,video_count")
-                .get("/tiktok/v2/user/info/").then().statusCode(401).body("error.code", equalTo("scope_not_authorized"));
+        given().auth()
+                .oauth2(token)
+                .contentType(ContentType.JSON)
+                .queryParam("fields", QUERY_FIELDS)
+                .body("{\"filters\":{\"video_ids\":[\"7000000000000000001\"]}}")
+                .post("/tiktok/v2/video/query/")
+                .then()
+                .statusCode(401)
+                .body("error.code", equalTo("scope_not_authorized"))
+                .body("data", equalTo(Map.of()));
+        given().auth()
+                .oauth2(token)
+                .queryParam("fields", "follower_count,following_count,likes_count,video_count")
+                .get("/tiktok/v2/user/info/")
+                .then()
+                .statusCode(401)
+                .body("error.code", equalTo("scope_not_authorized"));
         // The basic fields still need only user.info.basic.
-        given().auth().oauth2(token).queryParam("fields", "open_id,display_name").get("/tiktok/v2/user/info/")
-                .then().statusCode(200).body("data.user.display_name", equalTo("Herald Fake Dance"));
+        given().auth()
+                .oauth2(token)
+                .queryParam("fields", "open_id,display_name")
+                .get("/tiktok/v2/user/info/")
+                .then()
+                .statusCode(200)
+                .body("data.user.display_name", equalTo("Herald Fake Dance"));
     }
 
     @Test
     void queryVideosRefusesWhatTikTokRefuses() {
         String token = token("user.info.basic,video.list");
 
-        given().auth().oauth2(token).contentType(ContentType.JSON).queryParam("fields", QUERY_FIELDS)
-                .body("{\"filters\":{\"video_ids\":[]}}").post("/tiktok/v2/video/query/")
-                .then().statusCode(400).body("error.code", equalTo("invalid_params"));
-        given().auth().oauth2(token).contentType(ContentType.JSON).queryParam("fields", "id,play_count")
-                .body("{\"filters\":{\"video_ids\":[\"7000000000000000001\"]}}").post("/tiktok/v2/video/query/")
-                .then().statusCode(400).body("error.code", equalTo("invalid_params"));
-        given().auth().oauth2("act.not-a-token").contentType(ContentType.JSON).queryParam("fields", QUERY_FIELDS)
-                .body("{\"filters\":{\"video_ids\":[\"7000000000000000001\"]}}").post("/tiktok/v2/video/query/")
-                .then().statusCode(401).body("error.code", equalTo("access_token_invalid"));
-        given().auth().oauth2(token).contentType(ContentType.JSON).queryParam("fields", QUERY_FIELDS)
-                .body("{\"filters\":{\"video_ids\":[\"7000000000000000001\"]}}").post("/tiktok/v2/video/query/")
-                .then().statusCode(200).body("data.videos", empty());
+        given().auth()
+                .oauth2(token)
+                .contentType(ContentType.JSON)
+                .queryParam("fields", QUERY_FIELDS)
+                .body("{\"filters\":{\"video_ids\":[]}}")
+                .post("/tiktok/v2/video/query/")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_params"));
+        given().auth()
+                .oauth2(token)
+                .contentType(ContentType.JSON)
+                .queryParam("fields", "id,play_count")
+                .body("{\"filters\":{\"video_ids\":[\"7000000000000000001\"]}}")
+                .post("/tiktok/v2/video/query/")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_params"));
+        given().auth()
+                .oauth2("act.not-a-token")
+                .contentType(ContentType.JSON)
+                .queryParam("fields", QUERY_FIELDS)
+                .body("{\"filters\":{\"video_ids\":[\"7000000000000000001\"]}}")
+                .post("/tiktok/v2/video/query/")
+                .then()
+                .statusCode(401)
+                .body("error.code", equalTo("access_token_invalid"));
+        given().auth()
+                .oauth2(token)
+                .contentType(ContentType.JSON)
+                .queryParam("fields", QUERY_FIELDS)
+                .body("{\"filters\":{\"video_ids\":[\"7000000000000000001\"]}}")
+                .post("/tiktok/v2/video/query/")
+                .then()
+                .statusCode(200)
+                .body("data.videos", empty());
     }
 }

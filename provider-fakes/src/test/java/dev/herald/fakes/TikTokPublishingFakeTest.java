@@ -33,11 +33,35 @@ class TikTokPublishingFakeTest {
     void connected() {
         OAuthDance.resetFakes();
         String redirect = OAuthDance.REDIRECT + "tiktok";
-        Map<String, String> back = OAuthDance.authorize("/tiktok/v2/auth/authorize/", Map.of("client_key", "herald-fake-tiktok-client",
-                "redirect_uri", redirect, "response_type", "code", "scope", "user.info.basic,video.publish", "state", "t"));
-        token = given().formParams(Map.of("client_key", "herald-fake-tiktok-client", "client_secret", "herald-fake-tiktok-secret",
-                        "code", back.get("code"), "grant_type", "authorization_code", "redirect_uri", redirect))
-                .post("/tiktok/v2/oauth/token/").then().statusCode(200).extract().path("access_token");
+        Map<String, String> back = OAuthDance.authorize(
+                "/tiktok/v2/auth/authorize/",
+                Map.of(
+                        "client_key",
+                        "herald-fake-tiktok-client",
+                        "redirect_uri",
+                        redirect,
+                        "response_type",
+                        "code",
+                        "scope",
+                        "user.info.basic,video.publish",
+                        "state",
+                        "t"));
+        token = given().formParams(Map.of(
+                        "client_key",
+                        "herald-fake-tiktok-client",
+                        "client_secret",
+                        "herald-fake-tiktok-secret",
+                        "code",
+                        back.get("code"),
+                        "grant_type",
+                        "authorization_code",
+                        "redirect_uri",
+                        redirect))
+                .post("/tiktok/v2/oauth/token/")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("access_token");
     }
 
     private static byte[] video() {
@@ -53,23 +77,40 @@ class TikTokPublishingFakeTest {
     }
 
     private JsonPath init(String privacy, long size, long chunkSize, long chunks) {
-        return given().auth().oauth2(token).contentType("application/json; charset=UTF-8").body("""
+        return given().auth()
+                .oauth2(token)
+                .contentType("application/json; charset=UTF-8")
+                .body("""
                         {"post_info":{"title":"Launch day","privacy_level":"%s","disable_comment":false,"disable_duet":false,
                                       "disable_stitch":true,"brand_content_toggle":false,"brand_organic_toggle":false},
-                         "source_info":{"source":"FILE_UPLOAD","video_size":%d,"chunk_size":%d,"total_chunk_count":%d}}"""
-                        .formatted(privacy, size, chunkSize, chunks))
-                .post("/tiktok/v2/post/publish/video/init/").then().extract().jsonPath();
+                         "source_info":{"source":"FILE_UPLOAD","video_size":%d,"chunk_size":%d,"total_chunk_count":%d}}""".formatted(privacy, size, chunkSize, chunks))
+                .post("/tiktok/v2/post/publish/video/init/")
+                .then()
+                .extract()
+                .jsonPath();
     }
 
     private static int put(String uploadUrl, byte[] video, long first, long last) {
-        return given().contentType("video/mp4").header("Content-Range", "bytes " + first + "-" + last + "/" + SIZE)
-                .body(Arrays.copyOfRange(video, (int) first, (int) last + 1)).put(uploadUrl).then().extract().statusCode();
+        return given().contentType("video/mp4")
+                .header("Content-Range", "bytes " + first + "-" + last + "/" + SIZE)
+                .body(Arrays.copyOfRange(video, (int) first, (int) last + 1))
+                .put(uploadUrl)
+                .then()
+                .extract()
+                .statusCode();
     }
 
     private JsonPath status(String publishId) {
-        return given().auth().oauth2(token).contentType("application/json; charset=UTF-8")
-                .body("{\"publish_id\":\"" + publishId + "\"}").post("/tiktok/v2/post/publish/status/fetch/")
-                .then().statusCode(200).body("error.code", equalTo("ok")).extract().jsonPath();
+        return given().auth()
+                .oauth2(token)
+                .contentType("application/json; charset=UTF-8")
+                .body("{\"publish_id\":\"" + publishId + "\"}")
+                .post("/tiktok/v2/post/publish/status/fetch/")
+                .then()
+                .statusCode(200)
+                .body("error.code", equalTo("ok"))
+                .extract()
+                .jsonPath();
     }
 
     @Test
@@ -97,13 +138,21 @@ class TikTokPublishingFakeTest {
         List<Object> ids = complete.getList("data.publicaly_available_post_id");
         assertThat(ids).hasSize(1);
         assertThat(ids.get(0).toString()).matches("\\d{19}");
-        given().get("/_fakes/tiktok/posts").then().body("data.id", contains(ids.get(0).toString()))
+        given().get("/_fakes/tiktok/posts")
+                .then()
+                .body("data.id", contains(ids.get(0).toString()))
                 .body("data[0].post_info.title", equalTo("Launch day"));
         // The journal shows what each chunk held, not the bytes.
-        List<String> bodies = given().get("/_fakes/tiktok/requests").then().extract().jsonPath()
+        List<String> bodies = given().get("/_fakes/tiktok/requests")
+                .then()
+                .extract()
+                .jsonPath()
                 .getList("data.findAll { it.method == 'PUT' && it.status != 416 }.body");
-        assertThat(bodies).containsExactly("<" + CHUNK + " bytes, sha256 " + sha256(Arrays.copyOfRange(video, 0, (int) CHUNK)) + ">",
-                "<" + (SIZE - CHUNK) + " bytes, sha256 " + sha256(Arrays.copyOfRange(video, (int) CHUNK, SIZE)) + ">");
+        assertThat(bodies)
+                .containsExactly(
+                        "<" + CHUNK + " bytes, sha256 " + sha256(Arrays.copyOfRange(video, 0, (int) CHUNK)) + ">",
+                        "<" + (SIZE - CHUNK) + " bytes, sha256 " + sha256(Arrays.copyOfRange(video, (int) CHUNK, SIZE))
+                                + ">");
     }
 
     @Test
@@ -115,30 +164,57 @@ class TikTokPublishingFakeTest {
         put(uploadUrl, video, CHUNK, SIZE - 1);
         status(started.getString("data.publish_id"));
 
-        given().auth().oauth2(token).contentType(ContentType.JSON)
-                .body("{\"publish_id\":\"" + started.getString("data.publish_id") + "\"}").post("/tiktok/v2/post/publish/status/fetch/")
-                .then().statusCode(200).body("data.status", equalTo("PUBLISH_COMPLETE")).body("data.publicaly_available_post_id", empty());
+        given().auth()
+                .oauth2(token)
+                .contentType(ContentType.JSON)
+                .body("{\"publish_id\":\"" + started.getString("data.publish_id") + "\"}")
+                .post("/tiktok/v2/post/publish/status/fetch/")
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("PUBLISH_COMPLETE"))
+                .body("data.publicaly_available_post_id", empty());
     }
 
     @Test
     void initRefusesWhatTikTokRefuses() {
         JsonPath wrongCount = init("PUBLIC_TO_EVERYONE", SIZE, CHUNK, 3);
         assertThat(wrongCount.getString("error.code")).isEqualTo("invalid_params");
-        assertThat(init("FOLLOWER_OF_CREATOR", SIZE, CHUNK, 2).getString("error.code")).isEqualTo("privacy_level_option_mismatch");
-        given().auth().oauth2(token).contentType(ContentType.JSON)
+        assertThat(init("FOLLOWER_OF_CREATOR", SIZE, CHUNK, 2).getString("error.code"))
+                .isEqualTo("privacy_level_option_mismatch");
+        given().auth()
+                .oauth2(token)
+                .contentType(ContentType.JSON)
                 .body("{\"post_info\":{\"privacy_level\":\"SELF_ONLY\"},\"source_info\":{\"source\":\"PULL_FROM_URL\","
                         + "\"video_url\":\"https://cdn.example.com/a.mp4\"}}")
-                .post("/tiktok/v2/post/publish/video/init/").then().statusCode(403).body("error.code", equalTo("url_ownership_unverified"));
-        given().auth().oauth2("act.not-issued").contentType(ContentType.JSON).body("{}")
-                .post("/tiktok/v2/post/publish/status/fetch/").then().statusCode(401).body("error.code", equalTo("access_token_invalid"));
-        given().auth().oauth2(token).contentType(ContentType.JSON).body("{\"publish_id\":\"v_pub_file~v2-1.1\"}")
-                .post("/tiktok/v2/post/publish/status/fetch/").then().statusCode(400).body("error.code", equalTo("invalid_publish_id"));
+                .post("/tiktok/v2/post/publish/video/init/")
+                .then()
+                .statusCode(403)
+                .body("error.code", equalTo("url_ownership_unverified"));
+        given().auth()
+                .oauth2("act.not-issued")
+                .contentType(ContentType.JSON)
+                .body("{}")
+                .post("/tiktok/v2/post/publish/status/fetch/")
+                .then()
+                .statusCode(401)
+                .body("error.code", equalTo("access_token_invalid"));
+        given().auth()
+                .oauth2(token)
+                .contentType(ContentType.JSON)
+                .body("{\"publish_id\":\"v_pub_file~v2-1.1\"}")
+                .post("/tiktok/v2/post/publish/status/fetch/")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_publish_id"));
     }
 
     @Test
     void anArmedProcessingErrorFailsThePostWithTikToksReason() {
-        given().contentType(ContentType.JSON).body("{\"kind\":\"processing_error\"}").post("/_fakes/tiktok/failures")
-                .then().statusCode(201);
+        given().contentType(ContentType.JSON)
+                .body("{\"kind\":\"processing_error\"}")
+                .post("/_fakes/tiktok/failures")
+                .then()
+                .statusCode(201);
         byte[] video = video();
         JsonPath started = init("PUBLIC_TO_EVERYONE", SIZE, CHUNK, 2);
         put(started.getString("data.upload_url"), video, 0, CHUNK - 1);
@@ -150,7 +226,10 @@ class TikTokPublishingFakeTest {
         assertThat(failed.getString("data.status")).isEqualTo("FAILED");
         assertThat(failed.getString("data.fail_reason")).isEqualTo("file_format_check_failed");
         given().get("/_fakes/tiktok/posts").then().body("data", empty());
-        given().get("/_fakes/tiktok/requests").then()
-                .body("data.find { it.path == '/v2/post/publish/video/init/' }.failure", matchesPattern("processing_error"));
+        given().get("/_fakes/tiktok/requests")
+                .then()
+                .body(
+                        "data.find { it.path == '/v2/post/publish/video/init/' }.failure",
+                        matchesPattern("processing_error"));
     }
 }

@@ -26,30 +26,42 @@ class AnalyticsIT {
         String key = PostsPipelineIT.testKey("Analytics");
         String account = PostsPipelineIT.account(key, "linkedin", "brand");
         String post = PostsPipelineIT.accepted(key, PostsPipelineIT.linkedIn(account));
-        assertThat(PostsPipelineIT.awaitFinal(key, post).getString("data.status")).isEqualTo("published");
+        assertThat(PostsPipelineIT.awaitFinal(key, post).getString("data.status"))
+                .isEqualTo("published");
 
         int before = used(key);
-        JsonPath first = as(key).get("/posts/" + post + "/analytics").then().statusCode(200)
+        JsonPath first = as(key).get("/posts/" + post + "/analytics")
+                .then()
+                .statusCode(200)
                 .header("x-herald-cache", nullValue())
                 .body("data.object", equalTo("post_analytics"))
                 .body("data.post_id", equalTo(post))
                 .body("data.targets[0].account_id", equalTo(account))
                 .body("data.targets[0].status", equalTo("available"))
                 .body("data.targets[0].raw.simulated", equalTo(true))
-                .extract().jsonPath();
+                .extract()
+                .jsonPath();
         int afterFresh = used(key);
         assertThat(afterFresh).isEqualTo(before + 2);
 
-        JsonPath second = as(key).get("/posts/" + post + "/analytics").then().statusCode(200).extract().jsonPath();
+        JsonPath second = as(key).get("/posts/" + post + "/analytics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(second.getMap("data")).isEqualTo(first.getMap("data"));
         assertThat(used(key)).isEqualTo(afterFresh + 1);
 
         int beforeAccount = used(key);
-        as(key).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(key).get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .body("data.object", equalTo("account_analytics"))
                 .body("data.status", equalTo("available"))
                 .body("data.metrics.followers", equalTo(100));
-        as(key).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(key).get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .body("data.metrics.followers", equalTo(100));
         assertThat(used(key)).isEqualTo(beforeAccount + 2);
     }

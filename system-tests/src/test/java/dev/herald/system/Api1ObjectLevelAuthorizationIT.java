@@ -31,9 +31,20 @@ class Api1ObjectLevelAuthorizationIT {
     private static Owner owner;
 
     /** The owner's resources: one per kind of id the catalog's routes take. */
-    record Owner(String testKey, String liveKey, String profile, String linkedin, String youtube, String tiktok,
-                 String pinterest, String board, String session, String post, String webhook, String delivery,
-                 WebhooksIT.Receiver receiver) {
+    record Owner(
+            String testKey,
+            String liveKey,
+            String profile,
+            String linkedin,
+            String youtube,
+            String tiktok,
+            String pinterest,
+            String board,
+            String session,
+            String post,
+            String webhook,
+            String delivery,
+            WebhooksIT.Receiver receiver) {
 
         /** The owner's real id for each variable of the route's template. */
         String id(Route route, String variable) {
@@ -43,9 +54,12 @@ class Api1ObjectLevelAuthorizationIT {
             }
             return switch (template.split("/")[1]) {
                 case "profiles" -> profile;
-                case "accounts" -> template.endsWith("/analytics-consent") ? youtube
-                        : template.endsWith("/publishing-options") ? tiktok
-                        : template.contains("/boards") ? pinterest : linkedin;
+                case "accounts" ->
+                    template.endsWith("/analytics-consent")
+                            ? youtube
+                            : template.endsWith("/publishing-options")
+                                    ? tiktok
+                                    : template.contains("/boards") ? pinterest : linkedin;
                 case "connect-sessions" -> session;
                 case "posts" -> post;
                 case "webhooks" -> webhook;
@@ -71,10 +85,26 @@ class Api1ObjectLevelAuthorizationIT {
         /** Everything the owner can read about its resources, as the owner reads it. */
         Map<String, Object> snapshot() {
             Map<String, Object> state = new LinkedHashMap<>();
-            for (String path : List.of("/profiles/" + profile, "/accounts/" + linkedin, "/accounts/" + youtube,
-                    "/accounts/" + tiktok, "/accounts/" + pinterest, "/connect-sessions/" + session, "/posts/" + post,
-                    "/webhooks/" + webhook, "/deliveries?endpoint_id=" + webhook, "/webhooks")) {
-                state.put(path, as(testKey).get(path).then().statusCode(200).extract().jsonPath().get("data"));
+            for (String path : List.of(
+                    "/profiles/" + profile,
+                    "/accounts/" + linkedin,
+                    "/accounts/" + youtube,
+                    "/accounts/" + tiktok,
+                    "/accounts/" + pinterest,
+                    "/connect-sessions/" + session,
+                    "/posts/" + post,
+                    "/webhooks/" + webhook,
+                    "/deliveries?endpoint_id=" + webhook,
+                    "/webhooks")) {
+                state.put(
+                        path,
+                        as(testKey)
+                                .get(path)
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .jsonPath()
+                                .get("data"));
             }
             return state;
         }
@@ -84,28 +114,62 @@ class Api1ObjectLevelAuthorizationIT {
     static void createTheOwnersResources() throws Exception {
         String workspace = RunningSuite.newWorkspace("API1 owner");
         for (String mode : List.of("test", "live")) {
-            SecuritySupport.retrying503(() -> RunningSuite.admin().body("{\"mode\":\"" + mode + "\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                    .put("/admin/v1/workspaces/" + workspace + "/plan")).then().statusCode(200);
+            SecuritySupport.retrying503(() -> RunningSuite.admin()
+                            .body("{\"mode\":\"" + mode + "\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                            .put("/admin/v1/workspaces/" + workspace + "/plan"))
+                    .then()
+                    .statusCode(200);
         }
         String key = RunningSuite.newKey(workspace, "test");
-        String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"Owner\",\"external_id\":\"owner-1\"}")
-                .post("/profiles").then().statusCode(201).extract().path("data.id");
-        as(key).contentType(ContentType.JSON).body("{\"name\":\"Owner two\"}").post("/profiles").then().statusCode(201);
+        String profile = as(key).contentType(ContentType.JSON)
+                .body("{\"name\":\"Owner\",\"external_id\":\"owner-1\"}")
+                .post("/profiles")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        as(key).contentType(ContentType.JSON)
+                .body("{\"name\":\"Owner two\"}")
+                .post("/profiles")
+                .then()
+                .statusCode(201);
         String linkedin = account(key, "linkedin", profile);
         String youtube = account(key, "youtube", null);
         String tiktok = account(key, "tiktok", null);
         String pinterest = account(key, "pinterest", null);
-        String board = as(key).get("/accounts/" + pinterest + "/boards").then().statusCode(200).extract().path("data[0].id");
+        String board = as(key).get("/accounts/" + pinterest + "/boards")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data[0].id");
         String session = connectSession(key, profile);
         String post = scheduledPost(key, linkedin);
         scheduledPost(key, linkedin);
         WebhooksIT.Receiver receiver = new WebhooksIT.Receiver(n -> 200);
-        String webhook = WebhooksIT.register(key, receiver.url(), "post.published").id();
-        String delivery = as(key).post("/webhooks/" + webhook + "/test").then().statusCode(202).extract().path("data.id");
+        String webhook =
+                WebhooksIT.register(key, receiver.url(), "post.published").id();
+        String delivery = as(key).post("/webhooks/" + webhook + "/test")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.id");
         // Settled before the snapshots, so only an intruder could change it.
-        assertThat(WebhooksIT.awaitDeliveries(key, webhook, WebhooksIT.all(1, "succeeded"), 20_000)).hasSize(1);
-        owner = new Owner(key, RunningSuite.newKey(workspace, "live"), profile, linkedin, youtube, tiktok, pinterest,
-                board, session, post, webhook, delivery, receiver);
+        assertThat(WebhooksIT.awaitDeliveries(key, webhook, WebhooksIT.all(1, "succeeded"), 20_000))
+                .hasSize(1);
+        owner = new Owner(
+                key,
+                RunningSuite.newKey(workspace, "live"),
+                profile,
+                linkedin,
+                youtube,
+                tiktok,
+                pinterest,
+                board,
+                session,
+                post,
+                webhook,
+                delivery,
+                receiver);
     }
 
     @AfterAll
@@ -118,7 +182,13 @@ class Api1ObjectLevelAuthorizationIT {
     private static String account(String key, String platform, String profile) {
         String body = "{\"platform\":\"" + platform + "\",\"username\":\"owner_" + platform + "\""
                 + (profile == null ? "" : ",\"profile_id\":\"" + profile + "\"") + "}";
-        return as(key).contentType(ContentType.JSON).body(body).post("/accounts").then().statusCode(201).extract().path("data.id");
+        return as(key).contentType(ContentType.JSON)
+                .body(body)
+                .post("/accounts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
     }
 
     private static String connectSession(String key, String profile) {
@@ -132,10 +202,15 @@ class Api1ObjectLevelAuthorizationIT {
     }
 
     private static String scheduledPost(String key, String account) {
-        return as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+        return as(key).contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
                 .body("{\"text\":\"Later\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
                         + Instant.now().plus(2, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS) + "\"}")
-                .post("/posts").then().statusCode(202).extract().path("data.id");
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.id");
     }
 
     /**
@@ -157,8 +232,8 @@ class Api1ObjectLevelAuthorizationIT {
             // The same route with an id nobody has: the answer must not tell the two apart.
             String unknownId = SecuritySupport.unknownId(route.template());
             String ownersId = owner.id(route, "id");
-            String unknownPath = SecuritySupport.fill(route.template(),
-                    variable -> variable.equals("id") ? unknownId : owner.id(route, variable));
+            String unknownPath = SecuritySupport.fill(
+                    route.template(), variable -> variable.equals("id") ? unknownId : owner.id(route, variable));
             Response unknown = SecuritySupport.call(intruder, route, unknownPath, Owner.body(route));
             softly.assertThat(foreign.jsonPath().getString("error.message").replace(ownersId, "<id>"))
                     .as(route + ": the message for a foreign id is the message for an unknown one")
@@ -167,7 +242,9 @@ class Api1ObjectLevelAuthorizationIT {
         }
         softly.assertAll();
         assertThat(checked).as("id-taking routes in the catalog").isGreaterThanOrEqualTo(19);
-        assertThat(owner.snapshot()).as("the owner's resources after the attempts").isEqualTo(before);
+        assertThat(owner.snapshot())
+                .as("the owner's resources after the attempts")
+                .isEqualTo(before);
     }
 
     @Test
@@ -187,40 +264,95 @@ class Api1ObjectLevelAuthorizationIT {
         // Lists where the owner has more than one page at limit=1.
         for (String list : List.of("/accounts", "/profiles", "/posts", "/logs")) {
             long started = System.nanoTime();
-            JsonPath first = as(owner.testKey()).queryParam("limit", 1).get(list).then().statusCode(200).extract().jsonPath();
-            System.out.printf("API1 cursor: first page of %s after %d ms%n", list, (System.nanoTime() - started) / 1_000_000);
-            assertThat(first.getBoolean("meta.has_more")).as(list + " has a second page").isTrue();
+            JsonPath first = as(owner.testKey())
+                    .queryParam("limit", 1)
+                    .get(list)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
+            System.out.printf(
+                    "API1 cursor: first page of %s after %d ms%n", list, (System.nanoTime() - started) / 1_000_000);
+            assertThat(first.getBoolean("meta.has_more"))
+                    .as(list + " has a second page")
+                    .isTrue();
             String cursor = first.getString("meta.next_cursor");
             // The genuine cursor works for its owner, so every refusal below is about the change alone.
-            as(owner.testKey()).queryParam("limit", 1).queryParam("cursor", cursor).get(list).then().statusCode(200);
+            as(owner.testKey())
+                    .queryParam("limit", 1)
+                    .queryParam("cursor", cursor)
+                    .get(list)
+                    .then()
+                    .statusCode(200);
 
             SoftAssertions softly = new SoftAssertions();
             int middle = cursor.length() / 2;
             char flipped = cursor.charAt(middle) == 'A' ? 'B' : 'A';
             Map<String, Response> tampered = new LinkedHashMap<>();
-            tampered.put("an edited cursor", as(owner.testKey()).queryParam("limit", 1)
-                    .queryParam("cursor", cursor.substring(0, middle) + flipped + cursor.substring(middle + 1)).get(list));
-            tampered.put("a truncated cursor", as(owner.testKey()).queryParam("limit", 1)
-                    .queryParam("cursor", cursor.substring(0, cursor.length() - 6)).get(list));
-            tampered.put("a cursor with text appended", as(owner.testKey()).queryParam("limit", 1)
-                    .queryParam("cursor", cursor + "AAAA").get(list));
-            tampered.put("another workspace's cursor", as(intruder).queryParam("limit", 1).queryParam("cursor", cursor).get(list));
-            tampered.put("the other mode's cursor", as(owner.liveKey()).queryParam("limit", 1).queryParam("cursor", cursor).get(list));
-            tampered.put("another list's cursor", as(owner.testKey()).queryParam("limit", 1).queryParam("cursor", cursor)
-                    .get(list.equals("/accounts") ? "/profiles" : "/accounts"));
-            tampered.put("not a cursor at all", as(owner.testKey()).queryParam("cursor", "eyJpZCI6InByZl8xIn0").get(list));
+            tampered.put(
+                    "an edited cursor",
+                    as(owner.testKey())
+                            .queryParam("limit", 1)
+                            .queryParam("cursor", cursor.substring(0, middle) + flipped + cursor.substring(middle + 1))
+                            .get(list));
+            tampered.put(
+                    "a truncated cursor",
+                    as(owner.testKey())
+                            .queryParam("limit", 1)
+                            .queryParam("cursor", cursor.substring(0, cursor.length() - 6))
+                            .get(list));
+            tampered.put(
+                    "a cursor with text appended",
+                    as(owner.testKey())
+                            .queryParam("limit", 1)
+                            .queryParam("cursor", cursor + "AAAA")
+                            .get(list));
+            tampered.put(
+                    "another workspace's cursor",
+                    as(intruder)
+                            .queryParam("limit", 1)
+                            .queryParam("cursor", cursor)
+                            .get(list));
+            tampered.put(
+                    "the other mode's cursor",
+                    as(owner.liveKey())
+                            .queryParam("limit", 1)
+                            .queryParam("cursor", cursor)
+                            .get(list));
+            tampered.put(
+                    "another list's cursor",
+                    as(owner.testKey())
+                            .queryParam("limit", 1)
+                            .queryParam("cursor", cursor)
+                            .get(list.equals("/accounts") ? "/profiles" : "/accounts"));
+            tampered.put(
+                    "not a cursor at all",
+                    as(owner.testKey())
+                            .queryParam("cursor", "eyJpZCI6InByZl8xIn0")
+                            .get(list));
             if (list.equals("/accounts")) {
-                tampered.put("a cursor made for other filters", as(owner.testKey()).queryParam("limit", 1)
-                        .queryParam("platform", "linkedin").queryParam("cursor", cursor).get(list));
+                tampered.put(
+                        "a cursor made for other filters",
+                        as(owner.testKey())
+                                .queryParam("limit", 1)
+                                .queryParam("platform", "linkedin")
+                                .queryParam("cursor", cursor)
+                                .get(list));
             }
             if (list.equals("/profiles")) {
-                tampered.put("a cursor made for other filters", as(owner.testKey()).queryParam("limit", 1)
-                        .queryParam("q", "Owner").queryParam("cursor", cursor).get(list));
+                tampered.put(
+                        "a cursor made for other filters",
+                        as(owner.testKey())
+                                .queryParam("limit", 1)
+                                .queryParam("q", "Owner")
+                                .queryParam("cursor", cursor)
+                                .get(list));
             }
             tampered.forEach((what, response) -> {
                 System.out.printf("API1 cursor: %s with %s took %d ms%n", list, what, response.time());
                 assertError(softly, list + " with " + what, response, 400, "invalid_cursor");
-                softly.assertThat(response.asString()).as(list + " with " + what + " shows none of the owner's ids")
+                softly.assertThat(response.asString())
+                        .as(list + " with " + what + " shows none of the owner's ids")
                         .doesNotContain(owner.profile(), owner.linkedin(), owner.post());
             });
             softly.assertAll();

@@ -1,7 +1,6 @@
 package dev.herald.system;
 
 import static dev.herald.system.SecuritySupport.assertError;
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
@@ -22,18 +21,28 @@ class Api2AuthenticationIT {
     @Test
     void api2_aRevokedKeyIsRefusedWithinOneSecondOfItsRevocation() {
         String workspace = RunningSuite.newWorkspace("API2 revocation");
-        JsonPath created = RunningSuite.admin().body("{\"mode\":\"live\"}").post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then().statusCode(201).extract().jsonPath();
+        JsonPath created = RunningSuite.admin()
+                .body("{\"mode\":\"live\"}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
         String key = created.getString("data.secret");
         // In use (and so remembered by the gateway) right up to the revocation.
         RunningSuite.as(key).get("/profiles").then().statusCode(200);
         RunningSuite.as(key).get("/profiles").then().statusCode(200);
 
-        RunningSuite.admin().delete("/admin/v1/api-keys/" + created.getString("data.id")).then().statusCode(200);
+        RunningSuite.admin()
+                .delete("/admin/v1/api-keys/" + created.getString("data.id"))
+                .then()
+                .statusCode(200);
         long revoked = System.nanoTime();
         Response refused = RunningSuite.as(key).get("/profiles");
         long millis = (System.nanoTime() - revoked) / 1_000_000;
-        System.out.printf("API2: the first request after the revocation answered %d, %d ms after it%n", refused.statusCode(), millis);
+        System.out.printf(
+                "API2: the first request after the revocation answered %d, %d ms after it%n",
+                refused.statusCode(), millis);
         // The spec's bound is a second. The gateway that revoked the key forgets it at once, so the very first
         // request after the revocation's answer is refused: within the bound however slow the machine is (a
         // wall-clock threshold here would fail on a loaded CI runner, not on a defect).
@@ -46,16 +55,34 @@ class Api2AuthenticationIT {
     void api2_missingMalformedUnknownAndForgedCredentialsAre401WithTheEnvelope() {
         String key = SecuritySupport.scopedTestKey("API2 credentials");
         String body = key.substring("sk_test_".length());
-        String noneJwt = Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes())
-                + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(
-                ("{\"iss\":\"herald\",\"aud\":\"" + RunningSuite.baseUrl() + "\",\"scope\":\"profiles:read\",\"exp\":9999999999}").getBytes())
-                + ".";
+        String noneJwt =
+                Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes())
+                        + "."
+                        + Base64.getUrlEncoder()
+                                .withoutPadding()
+                                .encodeToString(("{\"iss\":\"herald\",\"aud\":\"" + RunningSuite.baseUrl()
+                                                + "\",\"scope\":\"profiles:read\",\"exp\":9999999999}")
+                                        .getBytes())
+                        + ".";
         List<String> headers = new ArrayList<>();
         headers.add(null);
-        headers.addAll(List.of("", "Bearer", "Bearer ", "Basic " + Base64.getEncoder().encodeToString((key + ":").getBytes()),
-                "Token " + key, key, "Bearer sk_test_", "Bearer sk_test_" + body.substring(1), "Bearer sk_test_" + body + "0",
-                "Bearer sk_live_" + body, "Bearer sk_prod_" + body, "Bearer sk_test_" + "0".repeat(32),
-                "Bearer " + key.toUpperCase(), "Bearer " + key + " " + key, "Bearer " + noneJwt, "Bearer eyJhbGciOi.garbage.x",
+        headers.addAll(List.of(
+                "",
+                "Bearer",
+                "Bearer ",
+                "Basic " + Base64.getEncoder().encodeToString((key + ":").getBytes()),
+                "Token " + key,
+                key,
+                "Bearer sk_test_",
+                "Bearer sk_test_" + body.substring(1),
+                "Bearer sk_test_" + body + "0",
+                "Bearer sk_live_" + body,
+                "Bearer sk_prod_" + body,
+                "Bearer sk_test_" + "0".repeat(32),
+                "Bearer " + key.toUpperCase(),
+                "Bearer " + key + " " + key,
+                "Bearer " + noneJwt,
+                "Bearer eyJhbGciOi.garbage.x",
                 "Bearer " + "A".repeat(8000)));
         SoftAssertions softly = new SoftAssertions();
         for (String authorization : headers) {
@@ -63,7 +90,8 @@ class Api2AuthenticationIT {
             if (authorization != null) {
                 request = request.header("Authorization", authorization);
             }
-            String shown = authorization == null ? "no Authorization"
+            String shown = authorization == null
+                    ? "no Authorization"
                     : "Authorization: " + authorization.substring(0, Math.min(40, authorization.length()));
             assertError(softly, shown, request.get("/profiles"), 401, "authentication_failed");
         }

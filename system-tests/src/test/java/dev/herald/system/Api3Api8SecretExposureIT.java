@@ -29,45 +29,81 @@ import org.junit.jupiter.api.Test;
  */
 class Api3Api8SecretExposureIT {
     /** Anything shaped like a Herald API key or webhook signing secret, whoever created it. */
-    private static final Pattern SECRET_SHAPES = Pattern.compile("sk_(test|live)_[A-Za-z0-9]{32}|whsec_[A-Za-z0-9+/=_-]{16,}");
+    private static final Pattern SECRET_SHAPES =
+            Pattern.compile("sk_(test|live)_[A-Za-z0-9]{32}|whsec_[A-Za-z0-9+/=_-]{16,}");
 
     @Test
     void api3_api8_noSecretAppearsInALaterResponseOrInAnyLogLine() throws Exception {
         String workspace = RunningSuite.newWorkspace("API3 secrets");
-        SecuritySupport.retrying503(() -> RunningSuite.admin().body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                .put("/admin/v1/workspaces/" + workspace + "/plan")).then().statusCode(200);
+        SecuritySupport.retrying503(() -> RunningSuite.admin()
+                        .body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                        .put("/admin/v1/workspaces/" + workspace + "/plan"))
+                .then()
+                .statusCode(200);
         Map<String, String> secrets = new LinkedHashMap<>();
 
         // An API key, used for everything below; a second one revoked.
-        JsonPath key = RunningSuite.admin().body("{\"mode\":\"test\"}").post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then().statusCode(201).extract().jsonPath();
+        JsonPath key = RunningSuite.admin()
+                .body("{\"mode\":\"test\"}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
         String apiKey = key.getString("data.secret");
         secrets.put("API key", apiKey);
-        JsonPath revoked = RunningSuite.admin().body("{\"mode\":\"test\"}").post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then().statusCode(201).extract().jsonPath();
+        JsonPath revoked = RunningSuite.admin()
+                .body("{\"mode\":\"test\"}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
         secrets.put("revoked API key", revoked.getString("data.secret"));
         as(revoked.getString("data.secret")).get("/profiles").then().statusCode(200);
-        RunningSuite.admin().delete("/admin/v1/api-keys/" + revoked.getString("data.id")).then().statusCode(200)
+        RunningSuite.admin()
+                .delete("/admin/v1/api-keys/" + revoked.getString("data.id"))
+                .then()
+                .statusCode(200)
                 .body("data.secret", org.hamcrest.Matchers.nullValue());
         as(revoked.getString("data.secret")).get("/profiles").then().statusCode(401);
 
         // An OAuth client's secret and an access token made with it.
-        JsonPath client = RunningSuite.admin().body("{\"mode\":\"test\",\"scopes\":[\"profiles:read\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/oauth-clients").then().statusCode(201).extract().jsonPath();
+        JsonPath client = RunningSuite.admin()
+                .body("{\"mode\":\"test\",\"scopes\":[\"profiles:read\"]}")
+                .post("/admin/v1/workspaces/" + workspace + "/oauth-clients")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
         secrets.put("OAuth client secret", client.getString("data.client_secret"));
-        String token = RestAssured.given().baseUri(RunningSuite.get().gatewayUrl()).auth().preemptive()
+        String token = RestAssured.given()
+                .baseUri(RunningSuite.get().gatewayUrl())
+                .auth()
+                .preemptive()
                 .basic(client.getString("data.client_id"), client.getString("data.client_secret"))
-                .contentType(ContentType.URLENC).formParam("grant_type", "client_credentials")
-                .post("/oauth/token").then().statusCode(200).extract().path("access_token");
+                .contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials")
+                .post("/oauth/token")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("access_token");
         secrets.put("OAuth access token", token);
         as(token).get("/profiles").then().statusCode(200);
         // A wrong client secret is refused without being echoed or logged either.
         String wrongSecret = client.getString("data.client_secret") + "x";
         secrets.put("a wrong OAuth client secret", wrongSecret);
-        RestAssured.given().baseUri(RunningSuite.get().gatewayUrl()).auth().preemptive()
+        RestAssured.given()
+                .baseUri(RunningSuite.get().gatewayUrl())
+                .auth()
+                .preemptive()
                 .basic(client.getString("data.client_id"), wrongSecret)
-                .contentType(ContentType.URLENC).formParam("grant_type", "client_credentials")
-                .post("/oauth/token").then().statusCode(401);
+                .contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials")
+                .post("/oauth/token")
+                .then()
+                .statusCode(401);
 
         // A webhook endpoint's secret, its rotated successor, and deliveries signed with both.
         WebhooksIT.Receiver receiver = new WebhooksIT.Receiver(n -> n == 1 ? 500 : 200);
@@ -77,8 +113,12 @@ class Api3Api8SecretExposureIT {
             endpoint = registered.id();
             secrets.put("webhook secret", registered.secret());
             assertThat(registered.secret()).startsWith("whsec_");
-            String rotated = as(apiKey).post("/webhooks/" + endpoint + "/rotate-secret").then().statusCode(200)
-                    .extract().path("data.secret");
+            String rotated = as(apiKey)
+                    .post("/webhooks/" + endpoint + "/rotate-secret")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("data.secret");
             secrets.put("rotated webhook secret", rotated);
             as(apiKey).post("/webhooks/" + endpoint + "/test").then().statusCode(202);
             // The first attempt fails (500) and is retried, so the failure path is logged too.
@@ -89,30 +129,63 @@ class Api3Api8SecretExposureIT {
         }
 
         // A hosted connect link: its token is the capability, shown once in the URL.
-        String profile = as(apiKey).contentType(ContentType.JSON).body("{\"name\":\"Secrets\"}").post("/profiles").then()
-                .statusCode(201).extract().path("data.id");
-        Response session = SecuritySupport.retrying503(() -> as(apiKey).contentType(ContentType.JSON)
-                .body("{\"profile_id\":\"" + profile + "\"}").post("/connect-sessions"));
+        String profile = as(apiKey)
+                .contentType(ContentType.JSON)
+                .body("{\"name\":\"Secrets\"}")
+                .post("/profiles")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        Response session = SecuritySupport.retrying503(() -> as(apiKey)
+                .contentType(ContentType.JSON)
+                .body("{\"profile_id\":\"" + profile + "\"}")
+                .post("/connect-sessions"));
         String url = session.then().statusCode(201).extract().path("data.url");
         String sessionId = session.path("data.id");
         String connectToken = url.substring(url.lastIndexOf('/') + 1);
         assertThat(connectToken).hasSizeGreaterThanOrEqualTo(20);
         secrets.put("connect URL token", connectToken);
         // The end user opens the link, as the hosted page's own requests would log it.
-        java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
-                java.net.http.HttpResponse.BodyHandlers.discarding());
+        java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
 
         // Every later read that could show them.
         SoftAssertions softly = new SoftAssertions();
         Map<String, String> laterResponses = new LinkedHashMap<>();
-        for (String path : List.of("/webhooks/" + endpoint, "/webhooks", "/deliveries", "/deliveries?endpoint_id=" + endpoint,
-                "/connect-sessions/" + sessionId, "/profiles/" + profile, "/logs", "/logs?limit=100", "/usage")) {
-            laterResponses.put("GET " + path, as(apiKey).get(path).then().statusCode(200).extract().asString());
+        for (String path : List.of(
+                "/webhooks/" + endpoint,
+                "/webhooks",
+                "/deliveries",
+                "/deliveries?endpoint_id=" + endpoint,
+                "/connect-sessions/" + sessionId,
+                "/profiles/" + profile,
+                "/logs",
+                "/logs?limit=100",
+                "/usage")) {
+            laterResponses.put(
+                    "GET " + path,
+                    as(apiKey).get(path).then().statusCode(200).extract().asString());
         }
-        laterResponses.put("DELETE /connect-sessions/" + sessionId, as(apiKey).delete("/connect-sessions/" + sessionId).then()
-                .statusCode(200).extract().asString());
-        laterResponses.put("DELETE /webhooks/" + endpoint, as(apiKey).delete("/webhooks/" + endpoint).then()
-                .statusCode(200).extract().asString());
+        laterResponses.put(
+                "DELETE /connect-sessions/" + sessionId,
+                as(apiKey)
+                        .delete("/connect-sessions/" + sessionId)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString());
+        laterResponses.put(
+                "DELETE /webhooks/" + endpoint,
+                as(apiKey)
+                        .delete("/webhooks/" + endpoint)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString());
         laterResponses.forEach((what, body) -> secrets.forEach((name, secret) ->
                 softly.assertThat(body).as(what + " shows no " + name).doesNotContain(secret)));
 
@@ -126,7 +199,8 @@ class Api3Api8SecretExposureIT {
             logs.put(service.module(), Files.readString(log, StandardCharsets.UTF_8));
         }
         try (var files = Files.list(logDirectory)) {
-            for (Path file : files.filter(file -> file.toString().endsWith(".log")).toList()) {
+            for (Path file :
+                    files.filter(file -> file.toString().endsWith(".log")).toList()) {
                 logs.putIfAbsent(file.getFileName().toString(), read(file));
             }
         }
@@ -139,13 +213,16 @@ class Api3Api8SecretExposureIT {
         String cipherKey = RunningSuite.get().secrets().secretCipherKey();
         secrets.put("secret cipher key", cipherKey.substring(cipherKey.indexOf(':') + 1));
         logs.forEach((log, text) -> {
-            secrets.forEach((name, secret) -> softly.assertThat(text).as(log + " contains no " + name).doesNotContain(secret));
+            secrets.forEach((name, secret) ->
+                    softly.assertThat(text).as(log + " contains no " + name).doesNotContain(secret));
             List<String> shaped = new ArrayList<>();
             Matcher matcher = SECRET_SHAPES.matcher(text);
             while (matcher.find()) {
                 shaped.add(matcher.group());
             }
-            softly.assertThat(shaped).as(log + " contains nothing shaped like a key or webhook secret").isEmpty();
+            softly.assertThat(shaped)
+                    .as(log + " contains nothing shaped like a key or webhook secret")
+                    .isEmpty();
         });
         softly.assertAll();
     }

@@ -40,7 +40,9 @@ class Api5FunctionLevelAuthorizationIT {
             result.get(2, TimeUnit.MINUTES).forEach(error -> failures.add(error.getMessage()));
         }
         pool.shutdown();
-        assertThat(failures).as("route x scope pairs that disagree with the catalog").isEmpty();
+        assertThat(failures)
+                .as("route x scope pairs that disagree with the catalog")
+                .isEmpty();
     }
 
     /** A key with only {@code scope} on every route: let through exactly where the catalog says so. */
@@ -51,16 +53,20 @@ class Api5FunctionLevelAuthorizationIT {
         for (Route route : CATALOG) {
             // Unknown ids and empty bodies: an allowed call ends in the service (404, 400, 422, ...), never in a
             // change to anyone's data.
-            String path = SecuritySupport.fill(route.template(),
+            String path = SecuritySupport.fill(
+                    route.template(),
                     variable -> variable.equals("board_id") ? "1" : SecuritySupport.unknownId(route.template()));
             Response response = SecuritySupport.call(key, route, path, "{}");
             String what = "a key with only " + scope + " on " + route;
             if (route.scope() == null || route.scope().equals(scope)) {
-                softly.assertThat(response.statusCode()).as(what + " is let through (" + response.asString() + ")")
-                        .isNotIn(401, 403).isLessThan(500);
+                softly.assertThat(response.statusCode())
+                        .as(what + " is let through (" + response.asString() + ")")
+                        .isNotIn(401, 403)
+                        .isLessThan(500);
             } else {
                 assertError(softly, what, response, 403, "insufficient_scope");
-                softly.assertThat(response.jsonPath().getString("error.details.required_scope")).as(what + ": required_scope")
+                softly.assertThat(response.jsonPath().getString("error.details.required_scope"))
+                        .as(what + ": required_scope")
                         .isEqualTo(route.scope());
             }
         }
@@ -70,18 +76,41 @@ class Api5FunctionLevelAuthorizationIT {
     @Test
     void api5_theAdminApiRefusesApiKeysAndAccessTokens() {
         String workspace = RunningSuite.newWorkspace("API5 admin");
-        var created = RunningSuite.admin().body("{\"mode\":\"live\"}").post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then().statusCode(201).extract().jsonPath();
+        var created = RunningSuite.admin()
+                .body("{\"mode\":\"live\"}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
         String key = created.getString("data.secret");
         String keyId = created.getString("data.id");
-        String client = RunningSuite.admin().body("{\"mode\":\"test\",\"scopes\":[\"profiles:read\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/oauth-clients").then().statusCode(201).extract().path("data.id");
-        var credentials = RunningSuite.admin().body("{\"mode\":\"live\",\"scopes\":[\"profiles:read\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/oauth-clients").then().statusCode(201).extract().jsonPath();
-        String token = RestAssured.given().baseUri(RunningSuite.get().gatewayUrl()).auth().preemptive()
+        String client = RunningSuite.admin()
+                .body("{\"mode\":\"test\",\"scopes\":[\"profiles:read\"]}")
+                .post("/admin/v1/workspaces/" + workspace + "/oauth-clients")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        var credentials = RunningSuite.admin()
+                .body("{\"mode\":\"live\",\"scopes\":[\"profiles:read\"]}")
+                .post("/admin/v1/workspaces/" + workspace + "/oauth-clients")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
+        String token = RestAssured.given()
+                .baseUri(RunningSuite.get().gatewayUrl())
+                .auth()
+                .preemptive()
                 .basic(credentials.getString("data.client_id"), credentials.getString("data.client_secret"))
-                .contentType(ContentType.URLENC).formParam("grant_type", "client_credentials")
-                .post("/oauth/token").then().statusCode(200).extract().path("access_token");
+                .contentType(ContentType.URLENC)
+                .formParam("grant_type", "client_credentials")
+                .post("/oauth/token")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("access_token");
 
         Map<String, String> operations = new java.util.LinkedHashMap<>();
         operations.put("POST /admin/v1/workspaces", "{\"name\":\"Mine now\"}");
@@ -89,19 +118,25 @@ class Api5FunctionLevelAuthorizationIT {
         operations.put("DELETE /admin/v1/api-keys/" + keyId, "");
         operations.put("POST /admin/v1/workspaces/" + workspace + "/oauth-clients", "{\"mode\":\"live\"}");
         operations.put("DELETE /admin/v1/oauth-clients/" + client, "");
-        operations.put("PUT /admin/v1/workspaces/" + workspace + "/plan", "{\"mode\":\"live\",\"plan\":\"scale\",\"plan_source\":\"comp\"}");
+        operations.put(
+                "PUT /admin/v1/workspaces/" + workspace + "/plan",
+                "{\"mode\":\"live\",\"plan\":\"scale\",\"plan_source\":\"comp\"}");
         SoftAssertions softly = new SoftAssertions();
         for (String credential : List.of(key, token, RunningSuite.get().demoLiveKey())) {
             operations.forEach((operation, body) -> {
                 String[] parts = operation.split(" ", 2);
-                var request = RestAssured.given().baseUri(RunningSuite.get().gatewayUrl())
+                var request = RestAssured.given()
+                        .baseUri(RunningSuite.get().gatewayUrl())
                         .header("Authorization", "Bearer " + credential);
                 if (!body.isEmpty()) {
                     request = request.contentType(ContentType.JSON).body(body);
                 }
                 Response response = request.request(parts[0], parts[1]);
-                softly.assertThat(response.statusCode()).as(operation + " with a customer credential").isEqualTo(401);
-                softly.assertThat(response.jsonPath().getString("error.code")).as(operation + ": error.code")
+                softly.assertThat(response.statusCode())
+                        .as(operation + " with a customer credential")
+                        .isEqualTo(401);
+                softly.assertThat(response.jsonPath().getString("error.code"))
+                        .as(operation + ": error.code")
                         .isEqualTo("authentication_failed");
             });
         }

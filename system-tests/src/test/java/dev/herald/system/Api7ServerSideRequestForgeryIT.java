@@ -23,54 +23,93 @@ import org.junit.jupiter.api.Test;
  * differently.
  */
 class Api7ServerSideRequestForgeryIT {
-    private static final List<String> REFUSED_EVEN_LOCALLY = List.of("https://2130706433/a.jpg", "https://0x7f000001/a.jpg",
-            "https://0177.0.0.1/a.jpg", "ftp://127.0.0.1/a.jpg", "file:///etc/passwd", "gopher://127.0.0.1:6379/_INFO");
+    private static final List<String> REFUSED_EVEN_LOCALLY = List.of(
+            "https://2130706433/a.jpg",
+            "https://0x7f000001/a.jpg",
+            "https://0177.0.0.1/a.jpg",
+            "ftp://127.0.0.1/a.jpg",
+            "file:///etc/passwd",
+            "gopher://127.0.0.1:6379/_INFO");
 
     @Test
     void api7_mediaUrlsWithOtherSchemesOrAddressNotationsAreRefusedWithAPrecise422() {
         String key = SecuritySupport.scopedTestKey("API7 media");
         String account = SecuritySupport.retrying503(() -> as(key).contentType(ContentType.JSON)
-                .body("{\"platform\":\"linkedin\",\"username\":\"brand\"}").post("/accounts")).then().statusCode(201)
-                .extract().path("data.id");
+                        .body("{\"platform\":\"linkedin\",\"username\":\"brand\"}")
+                        .post("/accounts"))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
         SoftAssertions softly = new SoftAssertions();
         for (String url : REFUSED_EVEN_LOCALLY) {
             Response response = SecuritySupport.retrying503(() -> as(key).contentType(ContentType.JSON)
                     .header("Idempotency-Key", UUID.randomUUID().toString())
-                    .body("{\"text\":\"Look\",\"account_ids\":[\"" + account + "\"],\"media\":{\"url\":\"" + url + "\",\"type\":\"image\"}}")
+                    .body("{\"text\":\"Look\",\"account_ids\":[\"" + account + "\"],\"media\":{\"url\":\"" + url
+                            + "\",\"type\":\"image\"}}")
                     .post("/posts"));
             SecuritySupport.assertError(softly, "media " + url, response, 422, "validation_failed");
             List<Map<String, Object>> errors = response.jsonPath().getList("error.details.errors");
-            softly.assertThat(errors).as("media " + url + ": the one failing field").hasSize(1);
+            softly.assertThat(errors)
+                    .as("media " + url + ": the one failing field")
+                    .hasSize(1);
             if (errors != null && errors.size() == 1) {
                 softly.assertThat(errors.get(0)).as("media " + url).containsEntry("field", "media.url");
-                softly.assertThat((String) errors.get(0).get("message")).as("media " + url + ": the message")
+                softly.assertThat((String) errors.get(0).get("message"))
+                        .as("media " + url + ": the message")
                         .matches("media\\.url must (be an absolute http or https URL"
                                 + "|name its host or give an IPv4 address as four decimal numbers \\(.+\\))\\.");
             }
         }
         softly.assertAll();
         // Nothing was accepted, and a public media URL is (the refusals above are about the URL alone).
-        assertThat(as(key).get("/posts").then().statusCode(200).extract().jsonPath().getList("data")).isEmpty();
-        as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
-                .body("{\"text\":\"Look\",\"account_ids\":[\"" + account + "\"],\"media\":{\"url\":\"https://93.184.216.34/a.jpg\",\"type\":\"image\"}}")
-                .post("/posts").then().statusCode(202);
+        assertThat(as(key).get("/posts")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("data"))
+                .isEmpty();
+        as(key).contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"Look\",\"account_ids\":[\"" + account
+                        + "\"],\"media\":{\"url\":\"https://93.184.216.34/a.jpg\",\"type\":\"image\"}}")
+                .post("/posts")
+                .then()
+                .statusCode(202);
     }
 
     @Test
     void api7_webhookUrlsWithOtherSchemesOrCredentialsAreRefusedEvenWhereLocalReceiversAreAllowed() {
         String key = SecuritySupport.scopedTestKey("API7 webhooks");
         SoftAssertions softly = new SoftAssertions();
-        for (String url : List.of("file:///etc/passwd", "gopher://127.0.0.1:6379/_INFO", "ftp://127.0.0.1/", "dict://127.0.0.1:11211/",
-                "jar:http://127.0.0.1/x!/", "http://user:pass@127.0.0.1/hooks", "https://169.254.169.254@evil.example/")) {
+        for (String url : List.of(
+                "file:///etc/passwd",
+                "gopher://127.0.0.1:6379/_INFO",
+                "ftp://127.0.0.1/",
+                "dict://127.0.0.1:11211/",
+                "jar:http://127.0.0.1/x!/",
+                "http://user:pass@127.0.0.1/hooks",
+                "https://169.254.169.254@evil.example/")) {
             Response response = as(key).contentType(ContentType.JSON)
-                    .body("{\"url\":\"" + url + "\",\"events\":[\"post.published\"]}").post("/webhooks");
+                    .body("{\"url\":\"" + url + "\",\"events\":[\"post.published\"]}")
+                    .post("/webhooks");
             SecuritySupport.assertError(softly, "webhook " + url, response, 422, "validation_failed");
             JsonPath body = response.jsonPath();
-            softly.assertThat(body.getString("error.details.errors[0].field")).as("webhook " + url).isEqualTo("url");
-            softly.assertThat(body.getString("error.details.errors[0].message")).as("webhook " + url)
+            softly.assertThat(body.getString("error.details.errors[0].field"))
+                    .as("webhook " + url)
+                    .isEqualTo("url");
+            softly.assertThat(body.getString("error.details.errors[0].message"))
+                    .as("webhook " + url)
                     .startsWith("url must");
         }
         softly.assertAll();
-        assertThat(as(key).get("/webhooks").then().statusCode(200).extract().jsonPath().getList("data")).isEmpty();
+        assertThat(as(key).get("/webhooks")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("data"))
+                .isEmpty();
     }
 }

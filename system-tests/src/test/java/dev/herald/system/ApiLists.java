@@ -11,8 +11,7 @@ import java.util.function.Supplier;
  * {@code meta.next_cursor}, until a page has none.
  */
 final class ApiLists {
-    private ApiLists() {
-    }
+    private ApiLists() {}
 
     /**
      * Every page of {@code path} at {@code limit} items a page, each a {@code 200}. {@code request} gives a fresh

@@ -40,7 +40,8 @@ class ConnectOnboardingIT {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     private static ChromeDriverService service;
     private static WebDriver browser;
@@ -49,13 +50,25 @@ class ConnectOnboardingIT {
     static void startBrowser() throws IOException {
         // Never skipped: .ci/run installs Debian's chromium and chromium-driver when they are missing.
         assertThat(CHROMIUM).as("Debian's chromium (apt-get install chromium)").isExecutable();
-        assertThat(CHROMEDRIVER).as("Debian's chromedriver (apt-get install chromium-driver)").isExecutable();
+        assertThat(CHROMEDRIVER)
+                .as("Debian's chromedriver (apt-get install chromium-driver)")
+                .isExecutable();
         Files.createDirectories(SCREENSHOTS);
         RunningSuite.get();
-        service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
-                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                        "--window-size=1100,1400", "--no-first-run", "--disable-extensions");
+        service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(CHROMIUM.toFile())
+                .addArguments(
+                        "--headless=new",
+                        "--no-sandbox",
+                        "--disable-dev-shm-usage",
+                        "--disable-gpu",
+                        "--window-size=1100,1400",
+                        "--no-first-run",
+                        "--disable-extensions");
         browser = new ChromeDriver(service, options);
         browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
     }
@@ -70,19 +83,22 @@ class ConnectOnboardingIT {
         }
     }
 
-    private record Tenant(String key, String profileId) {
-    }
+    private record Tenant(String key, String profileId) {}
 
     private static Tenant newTenant(String name) {
         String workspace = RunningSuite.newWorkspace(name);
         String key = RunningSuite.newKey(workspace, "test");
-        String profileId = as(key).contentType(ContentType.JSON).body("{\"name\":\"" + name + " profile\"}")
-                .post("/profiles").then().statusCode(201).extract().path("data.id");
+        String profileId = as(key).contentType(ContentType.JSON)
+                .body("{\"name\":\"" + name + " profile\"}")
+                .post("/profiles")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
         return new Tenant(key, profileId);
     }
 
-    private record Session(String id, String url) {
-    }
+    private record Session(String id, String url) {}
 
     private static Session newSession(Tenant tenant, String extraFields) {
         String body = "{\"profile_id\":\"" + tenant.profileId() + "\"" + extraFields + "}";
@@ -138,7 +154,8 @@ class ConnectOnboardingIT {
     }
 
     private static int status(String url) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     @Test
@@ -148,27 +165,43 @@ class ConnectOnboardingIT {
 
         browser.get(session.url());
         assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Connect your social accounts");
-        assertThat(browser.findElements(By.cssSelector("form button[id^=authorize-]")).stream().map(WebElement::getText))
+        assertThat(browser.findElements(By.cssSelector("form button[id^=authorize-]")).stream()
+                        .map(WebElement::getText))
                 .containsExactly("Authorize TikTok", "Authorize YouTube", "Authorize LinkedIn");
         screenshot("01-connect-page");
 
         authorizeInBrowser("tiktok", "Ada Lovelace", "ada");
-        assertThat(browser.findElement(By.id("notice")).getText()).isEqualTo("Connected TikTok account Ada Lovelace (@ada).");
+        assertThat(browser.findElement(By.id("notice")).getText())
+                .isEqualTo("Connected TikTok account Ada Lovelace (@ada).");
         screenshot("02-first-account-connected");
 
         authorizeInBrowser("youtube", "Grace Hopper", "grace");
         assertThat(browser.findElement(By.id("notice")).getText()).contains("YouTube account Grace Hopper (@grace)");
-        assertThat(browser.findElements(By.cssSelector("#connected-accounts li"))).hasSize(2);
+        assertThat(browser.findElements(By.cssSelector("#connected-accounts li")))
+                .hasSize(2);
         screenshot("03-second-account-connected");
 
-        List<String> accountIds = as(tenant.key()).get("/connect-sessions/" + session.id()).then().statusCode(200)
-                .extract().path("data.account_ids");
+        List<String> accountIds = as(tenant.key())
+                .get("/connect-sessions/" + session.id())
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.account_ids");
         assertThat(accountIds).hasSize(2);
-        List<String> listed = as(tenant.key()).queryParam("profile_id", tenant.profileId()).get("/accounts").then()
-                .statusCode(200).extract().path("data.id");
+        List<String> listed = as(tenant.key())
+                .queryParam("profile_id", tenant.profileId())
+                .get("/accounts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.id");
         assertThat(listed).containsExactlyInAnyOrderElementsOf(accountIds);
-        List<String> usernames = as(tenant.key()).queryParam("profile_id", tenant.profileId()).get("/accounts").then()
-                .extract().path("data.username");
+        List<String> usernames = as(tenant.key())
+                .queryParam("profile_id", tenant.profileId())
+                .get("/accounts")
+                .then()
+                .extract()
+                .path("data.username");
         assertThat(usernames).containsExactlyInAnyOrder("ada", "grace");
     }
 
@@ -202,10 +235,21 @@ class ConnectOnboardingIT {
         assertThat(status(expiring.url())).isEqualTo(410);
 
         for (Session dead : List.of(revoked, expiring)) {
-            assertThat(as(tenant.key()).get("/connect-sessions/" + dead.id()).then().statusCode(200)
-                    .extract().<List<String>>path("data.account_ids")).isEmpty();
+            assertThat(as(tenant.key())
+                            .get("/connect-sessions/" + dead.id())
+                            .then()
+                            .statusCode(200)
+                            .extract()
+                            .<List<String>>path("data.account_ids"))
+                    .isEmpty();
         }
-        assertThat(as(tenant.key()).get("/accounts").then().statusCode(200).extract().<List<String>>path("data.id")).isEmpty();
+        assertThat(as(tenant.key())
+                        .get("/accounts")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<List<String>>path("data.id"))
+                .isEmpty();
     }
 
     @Test
@@ -214,8 +258,9 @@ class ConnectOnboardingIT {
         embedder.createContext("/", exchange -> {
             String src = exchange.getRequestURI().getRawQuery().substring("src=".length());
             byte[] page = ("<!DOCTYPE html><html><head><title>Customer app</title></head><body><h1>Customer app</h1>"
-                    + "<iframe id=\"connect\" src=\"" + java.net.URLDecoder.decode(src, StandardCharsets.UTF_8)
-                    + "\" width=\"900\" height=\"600\"></iframe></body></html>").getBytes(StandardCharsets.UTF_8);
+                            + "<iframe id=\"connect\" src=\"" + java.net.URLDecoder.decode(src, StandardCharsets.UTF_8)
+                            + "\" width=\"900\" height=\"600\"></iframe></body></html>")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("content-type", "text/html;charset=UTF-8");
             exchange.sendResponseHeaders(200, page.length);
             exchange.getResponseBody().write(page);

@@ -51,9 +51,13 @@ class ContractFuzzIT {
      * run. Delete an entry once fixed, so the run fails if it comes back.
      */
     static final Map<String, String> KNOWN_OPEN = Map.of();
+
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
 
     /** What one operation answered. */
     static final class Tally {
@@ -69,9 +73,13 @@ class ContractFuzzIT {
     void everyOperationAnswersGeneratedInputAsTheDocumentSays() throws Exception {
         long seed = Long.getLong("herald.fuzz.seed", DEFAULT_SEED);
         int perOperation = Integer.getInteger("herald.fuzz.requests", DEFAULT_REQUESTS);
-        System.out.printf("ContractFuzzIT: seed %d, %d requests per operation (replay: -Dherald.fuzz.seed=%d)%n", seed, perOperation, seed);
+        System.out.printf(
+                "ContractFuzzIT: seed %d, %d requests per operation (replay: -Dherald.fuzz.seed=%d)%n",
+                seed, perOperation, seed);
 
-        HttpResponse<String> served = HTTP.send(HttpRequest.newBuilder(URI.create(RunningSuite.baseUrl() + "/openapi.json")).build(),
+        HttpResponse<String> served = HTTP.send(
+                HttpRequest.newBuilder(URI.create(RunningSuite.baseUrl() + "/openapi.json"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(served.statusCode()).isEqualTo(200);
         OpenApiContract contract = new OpenApiContract(served.body());
@@ -83,8 +91,10 @@ class ContractFuzzIT {
             // gateway's timeout it answers 5xx, which a dashboard would retry, so this does too.
             int planStatus = 0;
             for (int attempt = 0; attempt < 3 && planStatus != 200; attempt++) {
-                planStatus = RunningSuite.admin().body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                        .put("/admin/v1/workspaces/" + workspace + "/plan").statusCode();
+                planStatus = RunningSuite.admin()
+                        .body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                        .put("/admin/v1/workspaces/" + workspace + "/plan")
+                        .statusCode();
             }
             assertThat(planStatus).as("the fuzz workspace's plan change").isEqualTo(200);
             String key = RunningSuite.newKey(workspace, "test");
@@ -92,12 +102,13 @@ class ContractFuzzIT {
             IdPool pool = seed(key, receiver.url());
             System.out.println("ContractFuzzIT: seeded ids " + new TreeMap<>(pool.sizes()));
 
-            RequestGenerator generator = new RequestGenerator(contract, pool, new Random(seed),
-                    new RequestGenerator.Credentials(key, narrow), receiver.url());
+            RequestGenerator generator = new RequestGenerator(
+                    contract, pool, new Random(seed), new RequestGenerator.Credentials(key, narrow), receiver.url());
             Map<String, Tally> tallies = new LinkedHashMap<>();
             // Deletions last, so the resources the other operations need exist while they run.
             List<Operation> operations = contract.operations().stream()
-                    .sorted(Comparator.comparing(operation -> operation.method().equals("DELETE"))).toList();
+                    .sorted(Comparator.comparing(operation -> operation.method().equals("DELETE")))
+                    .toList();
             Instant started = Instant.now();
             for (Operation operation : operations) {
                 Tally tally = tallies.computeIfAbsent(operation.id(), id -> new Tally());
@@ -111,18 +122,32 @@ class ContractFuzzIT {
             Files.createDirectories(Path.of("target"));
             Files.writeString(Path.of("target", "contract-fuzz-report.txt"), report);
 
-            assertThat(tallies.keySet()).as("every operation of the document was fuzzed").hasSize(operations.size());
-            List<String> violations = tallies.values().stream().flatMap(tally -> tally.violations.stream()).toList();
-            assertThat(violations).as("answers that disagree with the OpenAPI document (seed %d)", seed).isEmpty();
+            assertThat(tallies.keySet())
+                    .as("every operation of the document was fuzzed")
+                    .hasSize(operations.size());
+            List<String> violations = tallies.values().stream()
+                    .flatMap(tally -> tally.violations.stream())
+                    .toList();
+            assertThat(violations)
+                    .as("answers that disagree with the OpenAPI document (seed %d)", seed)
+                    .isEmpty();
         }
     }
 
-    private static void exchange(OpenApiContract contract, Operation operation, FuzzRequest request, int index, Tally tally,
-                                 IdPool pool, RequestGenerator generator) throws IOException, InterruptedException {
+    private static void exchange(
+            OpenApiContract contract,
+            Operation operation,
+            FuzzRequest request,
+            int index,
+            Tally tally,
+            IdPool pool,
+            RequestGenerator generator)
+            throws IOException, InterruptedException {
         HttpResponse<String> response = send(request);
         tally.requests++;
         tally.statuses.merge(response.statusCode(), 1, Integer::sum);
-        List<String> found = new ArrayList<>(contract.violations(operation, response.statusCode(), response.headers(), response.body()));
+        List<String> found = new ArrayList<>(
+                contract.violations(operation, response.statusCode(), response.headers(), response.body()));
         int status = response.statusCode();
         if (!request.valid() && status < 300) {
             found.add(status + ": invalid input accepted");
@@ -147,22 +172,29 @@ class ContractFuzzIT {
                 generator.accepted(request);
             }
         } else if (status == 429) {
-            String code = JSON.readTree(response.body()).path("error").path("code").asText();
+            String code =
+                    JSON.readTree(response.body()).path("error").path("code").asText();
             if (!"rate_limit_exceeded".equals(code)) {
                 throw new IllegalStateException("the fuzz workspace spent an allowance (" + response.body()
                         + "): the run cannot go on meaningfully");
             }
             // Honour Retry-After, as the document tells clients to.
-            long wait = Math.min(61, Long.parseLong(response.headers().firstValue("Retry-After").orElse("1")));
+            long wait = Math.min(
+                    61,
+                    Long.parseLong(response.headers().firstValue("Retry-After").orElse("1")));
             Thread.sleep(wait * 1000);
         }
     }
 
     private static HttpResponse<String> send(FuzzRequest request) throws IOException, InterruptedException {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(RunningSuite.baseUrl() + request.pathAndQuery()))
+        HttpRequest.Builder builder = HttpRequest.newBuilder(
+                        URI.create(RunningSuite.baseUrl() + request.pathAndQuery()))
                 .timeout(Duration.ofSeconds(30))
-                .method(request.method(), request.body() == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(request.body()));
+                .method(
+                        request.method(),
+                        request.body() == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(request.body()));
         request.headers().forEach(header -> builder.header(header.getKey(), header.getValue()));
         return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
@@ -176,40 +208,76 @@ class ContractFuzzIT {
     private static IdPool seed(String key, String receiverUrl) throws Exception {
         IdPool pool = new IdPool();
         List<String> profiles = new ArrayList<>();
-        for (String body : List.of("{\"name\":\"Fuzz brand\",\"external_id\":\"fuzz-1\"}", "{\"name\":\"Fuzz shop\"}", "{\"name\":\"Fuzz empty\"}")) {
-            profiles.add(as(key).contentType(ContentType.JSON).body(body).post("/profiles").then().statusCode(201).extract().path("data.id"));
+        for (String body : List.of(
+                "{\"name\":\"Fuzz brand\",\"external_id\":\"fuzz-1\"}",
+                "{\"name\":\"Fuzz shop\"}",
+                "{\"name\":\"Fuzz empty\"}")) {
+            profiles.add(as(key).contentType(ContentType.JSON)
+                    .body(body)
+                    .post("/profiles")
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("data.id"));
         }
         profiles.forEach(id -> pool.add("prf", id));
         Map<String, String> accounts = new LinkedHashMap<>();
         for (String platform : List.of("linkedin", "facebook", "tiktok", "pinterest", "youtube", "instagram")) {
             String id = as(key).contentType(ContentType.JSON)
-                    .body("{\"platform\":\"" + platform + "\",\"username\":\"fuzz_" + platform + "\",\"profile_id\":\"" + profiles.get(0) + "\"}")
-                    .post("/accounts").then().statusCode(201).extract().path("data.id");
+                    .body("{\"platform\":\"" + platform + "\",\"username\":\"fuzz_" + platform + "\",\"profile_id\":\""
+                            + profiles.get(0) + "\"}")
+                    .post("/accounts")
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("data.id");
             accounts.put(platform, id);
             pool.add("acc", id);
         }
         pool.add("acc:simple", accounts.get("linkedin"));
         pool.add("acc:simple", accounts.get("facebook"));
 
-        WebhooksIT.Endpoint endpoint = WebhooksIT.register(key, receiverUrl, "post.published", "post.partially_failed",
-                "post.failed", "post.canceled");
+        WebhooksIT.Endpoint endpoint = WebhooksIT.register(
+                key, receiverUrl, "post.published", "post.partially_failed", "post.failed", "post.canceled");
         pool.add("whe", endpoint.id());
-        List<String> published = List.of(PostsPipelineIT.accepted(key, PostsPipelineIT.linkedIn(accounts.get("linkedin"))),
+        List<String> published = List.of(
+                PostsPipelineIT.accepted(key, PostsPipelineIT.linkedIn(accounts.get("linkedin"))),
                 PostsPipelineIT.accepted(key, PostsPipelineIT.linkedIn(accounts.get("facebook"))));
         published.forEach(id -> pool.add("pst", id));
         for (int i = 0; i < 2; i++) {
-            pool.add("pst", PostsPipelineIT.accepted(key, "{\"text\":\"Later\",\"account_ids\":[\"" + accounts.get("linkedin")
-                    + "\"],\"scheduled_at\":\"" + Instant.now().plus(2, ChronoUnit.HOURS) + "\"}"));
+            pool.add(
+                    "pst",
+                    PostsPipelineIT.accepted(
+                            key,
+                            "{\"text\":\"Later\",\"account_ids\":[\"" + accounts.get("linkedin")
+                                    + "\"],\"scheduled_at\":\"" + Instant.now().plus(2, ChronoUnit.HOURS) + "\"}"));
         }
-        pool.add("cs", as(key).contentType(ContentType.JSON).body("{\"profile_id\":\"" + profiles.get(0) + "\"}")
-                .post("/connect-sessions").then().statusCode(201).extract().<String>path("data.id"));
+        pool.add(
+                "cs",
+                as(key).contentType(ContentType.JSON)
+                        .body("{\"profile_id\":\"" + profiles.get(0) + "\"}")
+                        .post("/connect-sessions")
+                        .then()
+                        .statusCode(201)
+                        .extract()
+                        .<String>path("data.id"));
 
         for (String post : published) {
             PostsPipelineIT.awaitFinal(key, post);
-            harvest(pool, "listComments", "/comments", Map.of("post_id", post), as(key).queryParam("post_id", post).get("/comments").asString());
+            harvest(
+                    pool,
+                    "listComments",
+                    "/comments",
+                    Map.of("post_id", post),
+                    as(key).queryParam("post_id", post).get("/comments").asString());
         }
         WebhooksIT.awaitDeliveries(key, endpoint.id(), found -> found.size() >= 2, 20_000);
-        harvest(pool, "listDeliveries", "/deliveries", Map.of(), as(key).get("/deliveries").asString());
+        harvest(
+                pool,
+                "listDeliveries",
+                "/deliveries",
+                Map.of(),
+                as(key).get("/deliveries").asString());
         String boards = "/accounts/" + accounts.get("pinterest") + "/boards";
         harvest(pool, "listBoards", boards, Map.of(), as(key).get(boards).asString());
         return pool;
@@ -222,28 +290,46 @@ class ContractFuzzIT {
 
     private static String report(Map<String, Tally> tallies, long seed, int perOperation, Duration took) {
         StringBuilder report = new StringBuilder();
-        report.append(String.format("Contract fuzz: seed %d, %d requests per operation, %d operations, %d s%n", seed, perOperation,
-                tallies.size(), took.toSeconds()));
-        report.append(String.format("%-26s %8s %13s %10s  %s%n", "operation", "requests", "valid 2xx", "violations", "statuses seen"));
+        report.append(String.format(
+                "Contract fuzz: seed %d, %d requests per operation, %d operations, %d s%n",
+                seed, perOperation, tallies.size(), took.toSeconds()));
+        report.append(String.format(
+                "%-26s %8s %13s %10s  %s%n", "operation", "requests", "valid 2xx", "violations", "statuses seen"));
         int requests = 0;
         int violations = 0;
         for (Map.Entry<String, Tally> entry : tallies.entrySet()) {
             Tally tally = entry.getValue();
             requests += tally.requests;
             violations += tally.violations.size();
-            String statuses = tally.statuses.entrySet().stream().map(s -> s.getKey() + "x" + s.getValue()).collect(Collectors.joining(" "));
-            report.append(String.format("%-26s %8d %6d/%-6d %10d  %s%n", entry.getKey(), tally.requests, tally.validSucceeded, tally.valid,
-                    tally.violations.size(), statuses));
+            String statuses = tally.statuses.entrySet().stream()
+                    .map(s -> s.getKey() + "x" + s.getValue())
+                    .collect(Collectors.joining(" "));
+            report.append(String.format(
+                    "%-26s %8d %6d/%-6d %10d  %s%n",
+                    entry.getKey(),
+                    tally.requests,
+                    tally.validSucceeded,
+                    tally.valid,
+                    tally.violations.size(),
+                    statuses));
         }
-        List<String> knownOpen = tallies.values().stream().flatMap(tally -> tally.knownOpen.stream()).toList();
-        report.append(String.format("total: %d requests, %d violations, %d answers meeting a known open finding%n", requests,
-                violations, knownOpen.size()));
-        tallies.values().stream().flatMap(tally -> tally.violations.stream()).limit(200)
+        List<String> knownOpen = tallies.values().stream()
+                .flatMap(tally -> tally.knownOpen.stream())
+                .toList();
+        report.append(String.format(
+                "total: %d requests, %d violations, %d answers meeting a known open finding%n",
+                requests, violations, knownOpen.size()));
+        tallies.values().stream()
+                .flatMap(tally -> tally.violations.stream())
+                .limit(200)
                 .forEach(violation -> report.append("  ").append(violation).append('\n'));
         if (!knownOpen.isEmpty()) {
             report.append("known open findings (not failing the run):\n");
-            KNOWN_OPEN.forEach((variant, why) -> report.append("  ").append(variant).append(": ").append(why).append('\n'));
-            knownOpen.stream().limit(20).forEach(answer -> report.append("  ").append(answer).append('\n'));
+            KNOWN_OPEN.forEach((variant, why) ->
+                    report.append("  ").append(variant).append(": ").append(why).append('\n'));
+            knownOpen.stream()
+                    .limit(20)
+                    .forEach(answer -> report.append("  ").append(answer).append('\n'));
         }
         return report.toString();
     }

@@ -21,8 +21,16 @@ import org.junit.jupiter.api.Test;
  */
 class CrashRecoveryIT {
     static final List<String> SHORT = List.of("delivery-worker", "kafka", "postgres");
-    static final List<String> ALL = List.of("api-gateway", "posts-service", "delivery-worker", "webhooks-service",
-            "usage-service", "profiles-service", "accounts-service", "kafka", "postgres");
+    static final List<String> ALL = List.of(
+            "api-gateway",
+            "posts-service",
+            "delivery-worker",
+            "webhooks-service",
+            "usage-service",
+            "profiles-service",
+            "accounts-service",
+            "kafka",
+            "postgres");
     /** How long a crashed component stays down: long enough for every service to notice and retry. */
     static final long DOWN_MILLIS = 3000;
 
@@ -47,11 +55,13 @@ class CrashRecoveryIT {
             }
             SteadyPostLoad.Summary summary = load.finishAndVerify();
             int resumed = load.resumedTargets();
-            System.out.printf("crashes of %s (%d round(s)): %s; %d targets attempted again%n", crashed, rounds, summary,
-                    resumed);
+            System.out.printf(
+                    "crashes of %s (%d round(s)): %s; %d targets attempted again%n", crashed, rounds, summary, resumed);
             assertThat(summary.posts()).as("posts created during the crashes").isGreaterThan(crashed.size() * 3);
             if (crashed.contains("delivery-worker")) {
-                assertThat(resumed).as("targets whose provider call a crash cut off, attempted again").isPositive();
+                assertThat(resumed)
+                        .as("targets whose provider call a crash cut off, attempted again")
+                        .isPositive();
             }
         }
     }
@@ -65,8 +75,8 @@ class CrashRecoveryIT {
         PostgresServer postgres = RunningSuite.get().postgres();
         long deadline = System.currentTimeMillis() + timeoutMillis;
         try (Connection connection = postgres.connect("herald_delivery");
-             PreparedStatement statement = connection.prepareStatement("select count(*) from deliveries"
-                     + " where status = 'publishing' and attempts > 0 and account_username like 'slow\\_%'")) {
+                PreparedStatement statement = connection.prepareStatement("select count(*) from deliveries"
+                        + " where status = 'publishing' and attempts > 0 and account_username like 'slow\\_%'")) {
             while (System.currentTimeMillis() < deadline) {
                 try (ResultSet rows = statement.executeQuery()) {
                     rows.next();

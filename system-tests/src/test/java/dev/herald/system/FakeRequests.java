@@ -15,8 +15,7 @@ import java.util.Map;
 /** What a provider fake received, read through its control API ({@code /_fakes/<platform>/requests}). */
 final class FakeRequests {
 
-    private FakeRequests() {
-    }
+    private FakeRequests() {}
 
     static void clear(String platform) {
         fakes().delete("/_fakes/" + platform + "/requests").then().statusCode(204);
@@ -24,16 +23,25 @@ final class FakeRequests {
 
     /** Every request the platform received since it was last cleared, oldest first. */
     static List<Map<String, Object>> of(String platform) {
-        return fakes().get("/_fakes/" + platform + "/requests").then().statusCode(200).extract().jsonPath().getList("data");
+        return fakes().get("/_fakes/" + platform + "/requests")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("data");
     }
 
     /**
      * The requests with this method and path that this token (the journal's {@code authorization}, {@code Bearer
      * sha256:<16 hex>}) made since {@code since}, oldest first.
      */
-    static List<Map<String, Object>> made(String platform, String authorization, String method, String path, Instant since) {
-        return of(platform).stream().filter(request -> method.equals(request.get("method")) && path.equals(request.get("path"))
-                && List.of(authorization).equals(headers(request).get("authorization")) && !receivedAt(request).isBefore(since))
+    static List<Map<String, Object>> made(
+            String platform, String authorization, String method, String path, Instant since) {
+        return of(platform).stream()
+                .filter(request -> method.equals(request.get("method"))
+                        && path.equals(request.get("path"))
+                        && List.of(authorization).equals(headers(request).get("authorization"))
+                        && !receivedAt(request).isBefore(since))
                 .toList();
     }
 
@@ -52,7 +60,8 @@ final class FakeRequests {
         Map<String, String> fields = new LinkedHashMap<>();
         for (String pair : body.split("&")) {
             String[] parts = pair.split("=", 2);
-            fields.put(URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
+            fields.put(
+                    URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
                     parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : "");
         }
         return fields;

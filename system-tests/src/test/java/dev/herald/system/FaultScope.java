@@ -8,8 +8,7 @@ import java.util.List;
  * ({@code bench/faults.sh} runs the long version).
  */
 final class FaultScope {
-    private FaultScope() {
-    }
+    private FaultScope() {}
 
     /** {@code all} when {@code -Dherald.faults=all} is given, otherwise CI's {@code ciShort}. */
     static List<String> components(List<String> ciShort, List<String> all) {

@@ -21,26 +21,39 @@ import java.util.regex.Pattern;
 final class HostedConnect {
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
 
-    private HostedConnect() {
-    }
+    private HostedConnect() {}
 
     /** A new live workspace's key and a profile of it, named {@code name}, on the scale plan. */
     record LiveWorkspace(String key, String profile) {
         static LiveWorkspace create(String name) {
             String workspace = RunningSuite.newWorkspace(name);
             // Scale, so that polling a post's progress stays within the per-minute limit (free allows 30).
-            RunningSuite.admin().body("{\"mode\":\"live\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                    .put("/admin/v1/workspaces/" + workspace + "/plan").then().statusCode(200);
+            RunningSuite.admin()
+                    .body("{\"mode\":\"live\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                    .put("/admin/v1/workspaces/" + workspace + "/plan")
+                    .then()
+                    .statusCode(200);
             String key = RunningSuite.newKey(workspace, "live");
-            String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"" + name + "\"}").post("/profiles")
-                    .then().statusCode(201).extract().path("data.id");
+            String profile = as(key).contentType(ContentType.JSON)
+                    .body("{\"name\":\"" + name + "\"}")
+                    .post("/profiles")
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("data.id");
             return new LiveWorkspace(key, profile);
         }
 
         /** {@code POST /posts} with {@code body} under a fresh Idempotency-Key; the accepted post's id. */
         String post(String body) {
-            return as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
-                    .body(body).post("/posts").then().statusCode(202).extract().path("data.id");
+            return as(key).contentType(ContentType.JSON)
+                    .header("Idempotency-Key", UUID.randomUUID().toString())
+                    .body(body)
+                    .post("/posts")
+                    .then()
+                    .statusCode(202)
+                    .extract()
+                    .path("data.id");
         }
     }
 
@@ -63,34 +76,59 @@ final class HostedConnect {
         Matcher csrf = CSRF.matcher(sessionPage.asString());
         assertThat(csrf.find()).as("the session page carries a CSRF token").isTrue();
 
-        Response chosen = RestAssured.given().redirects().follow(false).cookies(cookies).contentType("application/x-www-form-urlencoded")
-                .formParam("csrf", csrf.group(1)).formParam("platform", platform)
+        Response chosen = RestAssured.given()
+                .redirects()
+                .follow(false)
+                .cookies(cookies)
+                .contentType("application/x-www-form-urlencoded")
+                .formParam("csrf", csrf.group(1))
+                .formParam("platform", platform)
                 .post(gateway + "/connect/sessions/" + sessionId + "/authorize");
         assertThat(chosen.statusCode()).isEqualTo(303);
         String authorization = chosen.header("Location");
         assertThat(authorization).startsWith(RunningSuite.get().providerFakesUrl() + "/" + platform + "/");
 
-        Response approved = RestAssured.given().redirects().follow(false).urlEncodingEnabled(false).get(authorization);
+        Response approved = RestAssured.given()
+                .redirects()
+                .follow(false)
+                .urlEncodingEnabled(false)
+                .get(authorization);
         assertThat(approved.statusCode()).isEqualTo(302);
         String callback = approved.header("Location");
         assertThat(callback).startsWith(gateway + "/connect/callback/" + platform + "?");
 
-        Response back = RestAssured.given().redirects().follow(false).urlEncodingEnabled(false).cookies(cookies).get(callback);
+        Response back = RestAssured.given()
+                .redirects()
+                .follow(false)
+                .urlEncodingEnabled(false)
+                .cookies(cookies)
+                .get(callback);
         assertThat(back.statusCode()).as("callback answer: %s", back.asString()).isEqualTo(303);
         // Back to the session page through the gateway, where the browser came from, not accounts-service's own port.
         assertThat(back.header("Location")).startsWith(gateway + "/connect/sessions/" + sessionId + "?connected=acc_");
 
-        return as(live.key()).get("/accounts").then().statusCode(200).extract().jsonPath().getList("data");
+        return as(live.key())
+                .get("/accounts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("data");
     }
 
     /** The id of the connected account named {@code username}. */
     static String accountNamed(List<Map<String, Object>> accounts, String username) {
-        return accounts.stream().filter(account -> username.equals(account.get("username"))).findFirst()
+        return accounts.stream()
+                .filter(account -> username.equals(account.get("username")))
+                .findFirst()
                 .map(account -> (String) account.get("id"))
                 .orElseThrow(() -> new AssertionError("no account " + username + " among " + accounts));
     }
 
     private static Response createSession(LiveWorkspace live) {
-        return as(live.key()).contentType(ContentType.JSON).body("{\"profile_id\":\"" + live.profile() + "\"}").post("/connect-sessions");
+        return as(live.key())
+                .contentType(ContentType.JSON)
+                .body("{\"profile_id\":\"" + live.profile() + "\"}")
+                .post("/connect-sessions");
     }
 }

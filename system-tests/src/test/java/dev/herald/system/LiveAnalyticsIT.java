@@ -52,11 +52,11 @@ class LiveAnalyticsIT {
     }
 
     /** One published item of a fake: its id and when it was published. */
-    record Item(String id, Instant published) {
-    }
+    record Item(String id, Instant published) {}
 
     /** A target's metrics as the API answers them: every field present, null where the platform reports none. */
-    private static Map<String, Object> metrics(Long views, Long likes, Long comments, Long shares, Long saves, Long reach) {
+    private static Map<String, Object> metrics(
+            Long views, Long likes, Long comments, Long shares, Long saves, Long reach) {
         Map<String, Object> metrics = new LinkedHashMap<>();
         metrics.put("views", views == null ? null : views.intValue());
         metrics.put("likes", likes == null ? null : likes.intValue());
@@ -93,7 +93,11 @@ class LiveAnalyticsIT {
 
     private static List<Item> items(String platform, String timeField, Function<String, Instant> parse) {
         List<Item> items = new ArrayList<>();
-        for (Map<String, Object> item : fakes().get("/_fakes/" + platform + "/posts").then().statusCode(200).extract().jsonPath()
+        for (Map<String, Object> item : fakes().get("/_fakes/" + platform + "/posts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
                 .<Map<String, Object>>getList("data")) {
             Object time = item;
             for (String field : timeField.split("\\.")) {
@@ -106,16 +110,19 @@ class LiveAnalyticsIT {
 
     /** The sum of every item's views at that moment (an account's views, {@code V} of the formula). */
     private static long views(List<Item> items, Instant at) {
-        return items.stream().filter(item -> !item.published().isAfter(at))
-                .mapToLong(item -> unchecked(item.id(), item.published(), at).views()).sum();
+        return items.stream()
+                .filter(item -> !item.published().isAfter(at))
+                .mapToLong(item -> unchecked(item.id(), item.published(), at).views())
+                .sum();
     }
 
     /**
      * Reads the analytics twice and checks the money: the first read counts one only when it made the request (it
      * came after the read began), the second is free and asks the platform nothing more.
      */
-    private static JsonPath readTwice(String key, String route, String platform, String authorization, String method,
-                                      String path, Instant since) throws InterruptedException {
+    private static JsonPath readTwice(
+            String key, String route, String platform, String authorization, String method, String path, Instant since)
+            throws InterruptedException {
         int before = used(key);
         Instant readStarted = Instant.now();
         JsonPath first = as(key).get(route).then().statusCode(200).extract().jsonPath();
@@ -123,12 +130,15 @@ class LiveAnalyticsIT {
         List<Map<String, Object>> requests = FakeRequests.made(platform, authorization, method, path, since);
         assertThat(requests).as("%s asked %s %s", route, method, path).hasSize(1);
         boolean freshRead = !FakeRequests.receivedAt(requests.get(0)).isBefore(readStarted);
-        assertThat(afterFirst).as("a fresh read counts one (and the usage read one)").isEqualTo(before + (freshRead ? 2 : 1));
+        assertThat(afterFirst)
+                .as("a fresh read counts one (and the usage read one)")
+                .isEqualTo(before + (freshRead ? 2 : 1));
 
         JsonPath second = as(key).get(route).then().statusCode(200).extract().jsonPath();
         assertThat(second.getMap("data")).isEqualTo(first.getMap("data"));
         assertThat(used(key)).as("the cached read is free").isEqualTo(afterFirst + 1);
-        assertThat(FakeRequests.made(platform, authorization, method, path, since)).hasSize(1);
+        assertThat(FakeRequests.made(platform, authorization, method, path, since))
+                .hasSize(1);
         return first;
     }
 
@@ -139,45 +149,80 @@ class LiveAnalyticsIT {
         Instant connected = Instant.now();
         String accountId = (String) accounts.get(0).get("id");
 
-        String postId = live.post("{\"text\":\"Rye on Tuesdays " + UUID.randomUUID() + "\",\"account_ids\":[\""
-                + accountId + "\"]}");
+        String postId = live.post(
+                "{\"text\":\"Rye on Tuesdays " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"]}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
         assertThat(target.getString("status")).isEqualTo("published");
         String pagePost = target.getString("provider_post_id");
         Map<String, Object> publish = FakeRequests.of("facebook").stream()
-                .filter(request -> ("/v24.0/" + PAGE_ID + "/feed").equals(request.get("path"))).reduce((a, b) -> b).orElseThrow();
+                .filter(request -> ("/v24.0/" + PAGE_ID + "/feed").equals(request.get("path")))
+                .reduce((a, b) -> b)
+                .orElseThrow();
         String pageToken = FakeRequests.headers(publish).get("authorization").get(0);
-        Instant published = OffsetDateTime.parse(fakes().get("/_fakes/facebook/posts").then().extract()
-                .path("data.find { it.id == '" + pagePost + "' }.created_time"), GRAPH_TIME).toInstant();
+        Instant published = OffsetDateTime.parse(
+                        fakes().get("/_fakes/facebook/posts")
+                                .then()
+                                .extract()
+                                .path("data.find { it.id == '" + pagePost + "' }.created_time"),
+                        GRAPH_TIME)
+                .toInstant();
 
-        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "facebook", pageToken, "GET",
-                        "/v24.0/" + pagePost, connected)
+        JsonPath post = readTwice(
+                        live.key(),
+                        "/posts/" + postId + "/analytics",
+                        "facebook",
+                        pageToken,
+                        "GET",
+                        "/v24.0/" + pagePost,
+                        connected)
                 .setRootPath("data");
-        Map<String, Object> request = FakeRequests.made("facebook", pageToken, "GET", "/v24.0/" + pagePost, connected).get(0);
+        Map<String, Object> request = FakeRequests.made("facebook", pageToken, "GET", "/v24.0/" + pagePost, connected)
+                .get(0);
         assertThat(request.get("query")).isEqualTo(Map.of("fields", List.of(FACEBOOK_FIELDS)));
         assertThat(post.getString("object")).isEqualTo("post_analytics");
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
         assertThat(post.getString("targets[0].reason")).isNull();
         assertThat(post.getString("targets[0].provider_post_id")).isEqualTo(pagePost);
         Map<String, Object> answered = post.getMap("targets[0].metrics");
-        assertThat(answeredAt(request, at -> unchecked(pagePost, published, at))).anySatisfy(numbers -> {
-            assertThat(answered).isEqualTo(metrics(numbers.views(), numbers.likes(), numbers.comments(), numbers.shares(), null,
-                    numbers.reach()));
-            assertThat(post.getLong("targets[0].raw.insights.data[0].values[0].value")).isEqualTo(numbers.views());
-        });
+        assertThat(answeredAt(request, at -> unchecked(pagePost, published, at)))
+                .anySatisfy(numbers -> {
+                    assertThat(answered)
+                            .isEqualTo(metrics(
+                                    numbers.views(),
+                                    numbers.likes(),
+                                    numbers.comments(),
+                                    numbers.shares(),
+                                    null,
+                                    numbers.reach()));
+                    assertThat(post.getLong("targets[0].raw.insights.data[0].values[0].value"))
+                            .isEqualTo(numbers.views());
+                });
 
-        List<Item> pageItems = items("facebook", "created_time", text -> OffsetDateTime.parse(text, GRAPH_TIME).toInstant());
-        JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "facebook", pageToken, "GET",
-                "/v24.0/" + PAGE_ID, connected).setRootPath("data");
-        Map<String, Object> pageRequest = FakeRequests.made("facebook", pageToken, "GET", "/v24.0/" + PAGE_ID, connected).get(0);
+        List<Item> pageItems = items(
+                "facebook",
+                "created_time",
+                text -> OffsetDateTime.parse(text, GRAPH_TIME).toInstant());
+        JsonPath account = readTwice(
+                        live.key(),
+                        "/accounts/" + accountId + "/analytics",
+                        "facebook",
+                        pageToken,
+                        "GET",
+                        "/v24.0/" + PAGE_ID,
+                        connected)
+                .setRootPath("data");
+        Map<String, Object> pageRequest = FakeRequests.made(
+                        "facebook", pageToken, "GET", "/v24.0/" + PAGE_ID, connected)
+                .get(0);
         assertThat(pageRequest.get("query")).isEqualTo(Map.of("fields", List.of("followers_count,fan_count")));
         assertThat(account.getString("object")).isEqualTo("account_analytics");
         assertThat(account.getString("status")).isEqualTo("available");
         Instant at = FakeRequests.receivedAt(pageRequest);
-        assertThat(List.of(views(pageItems, at.minusSeconds(1)), views(pageItems, at))).anySatisfy(views -> {
-            assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
-            assertThat(account.getLong("metrics.likes")).isEqualTo(900 + views / 12);
-        });
+        assertThat(List.of(views(pageItems, at.minusSeconds(1)), views(pageItems, at)))
+                .anySatisfy(views -> {
+                    assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
+                    assertThat(account.getLong("metrics.likes")).isEqualTo(900 + views / 12);
+                });
         assertThat(account.getString("metrics.posts")).isNull();
         assertThat(account.getString("metrics.views")).isNull();
     }
@@ -185,7 +230,8 @@ class LiveAnalyticsIT {
     @Test
     void aPinsImpressionsAndSavesAndTheAccountsCountsComeFromPinterest() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live analytics Pinterest");
-        String accountId = (String) HostedConnect.connect(live, "pinterest").get(0).get("id");
+        String accountId =
+                (String) HostedConnect.connect(live, "pinterest").get(0).get("id");
         Instant connected = Instant.now();
 
         String postId = live.post("{\"text\":\"Noodles " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
@@ -194,19 +240,32 @@ class LiveAnalyticsIT {
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
         assertThat(target.getString("status")).isEqualTo("published");
         String pin = target.getString("provider_post_id");
-        Map<String, Object> publish = FakeRequests.of("pinterest").stream().filter(request -> "/v5/pins".equals(request.get("path"))
-                && "POST".equals(request.get("method"))).reduce((a, b) -> b).orElseThrow();
+        Map<String, Object> publish = FakeRequests.of("pinterest").stream()
+                .filter(request -> "/v5/pins".equals(request.get("path")) && "POST".equals(request.get("method")))
+                .reduce((a, b) -> b)
+                .orElseThrow();
         String token = FakeRequests.headers(publish).get("authorization").get(0);
-        Instant published = LocalDateTime.parse(fakes().get("/_fakes/pinterest/posts").then().extract()
-                .<String>path("data.find { it.id == '" + pin + "' }.created_at")).toInstant(ZoneOffset.UTC);
+        Instant published = LocalDateTime.parse(fakes().get("/_fakes/pinterest/posts")
+                        .then()
+                        .extract()
+                        .<String>path("data.find { it.id == '" + pin + "' }.created_at"))
+                .toInstant(ZoneOffset.UTC);
 
         String path = "/v5/pins/" + pin + "/analytics";
-        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "pinterest", token, "GET", path, connected)
+        JsonPath post = readTwice(
+                        live.key(), "/posts/" + postId + "/analytics", "pinterest", token, "GET", path, connected)
                 .setRootPath("data");
-        Map<String, Object> request = FakeRequests.made("pinterest", token, "GET", path, connected).get(0);
+        Map<String, Object> request =
+                FakeRequests.made("pinterest", token, "GET", path, connected).get(0);
         LocalDate today = LocalDate.ofInstant(FakeRequests.receivedAt(request), ZoneOffset.UTC);
-        assertThat(request.get("query")).isEqualTo(Map.of("start_date", List.of(today.minusDays(89).toString()),
-                "end_date", List.of(today.toString()), "metric_types", List.of("IMPRESSION,SAVE,PIN_CLICK,OUTBOUND_CLICK")));
+        assertThat(request.get("query"))
+                .isEqualTo(Map.of(
+                        "start_date",
+                        List.of(today.minusDays(89).toString()),
+                        "end_date",
+                        List.of(today.toString()),
+                        "metric_types",
+                        List.of("IMPRESSION,SAVE,PIN_CLICK,OUTBOUND_CLICK")));
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
         Map<String, Object> answered = post.getMap("targets[0].metrics");
         assertThat(answeredAt(request, at -> unchecked(pin, published, at))).anySatisfy(numbers -> {
@@ -214,16 +273,26 @@ class LiveAnalyticsIT {
             assertThat(post.getLong("targets[0].raw.PIN_CLICK")).isEqualTo(numbers.likes());
         });
 
-        List<Item> pins = items("pinterest", "created_at", text -> LocalDateTime.parse(text).toInstant(ZoneOffset.UTC));
-        JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "pinterest", token, "GET",
-                "/v5/user_account", connected).setRootPath("data");
+        List<Item> pins = items(
+                "pinterest", "created_at", text -> LocalDateTime.parse(text).toInstant(ZoneOffset.UTC));
+        JsonPath account = readTwice(
+                        live.key(),
+                        "/accounts/" + accountId + "/analytics",
+                        "pinterest",
+                        token,
+                        "GET",
+                        "/v5/user_account",
+                        connected)
+                .setRootPath("data");
         assertThat(account.getString("status")).isEqualTo("available");
-        Instant at = FakeRequests.receivedAt(FakeRequests.made("pinterest", token, "GET", "/v5/user_account", connected).get(0));
+        Instant at = FakeRequests.receivedAt(FakeRequests.made("pinterest", token, "GET", "/v5/user_account", connected)
+                .get(0));
         assertThat(List.of(views(pins, at.minusSeconds(1)), views(pins, at))).anySatisfy(views -> {
             assertThat(account.getLong("metrics.views")).isEqualTo(views);
             assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
         });
-        long pinned = pins.stream().filter(item -> !item.published().isAfter(at)).count();
+        long pinned =
+                pins.stream().filter(item -> !item.published().isAfter(at)).count();
         assertThat(account.getLong("metrics.posts")).isEqualTo(pinned);
         assertThat(account.getLong("metrics.following")).isEqualTo(100 + pinned);
     }
@@ -231,7 +300,8 @@ class LiveAnalyticsIT {
     @Test
     void anInstagramMediasInsightsAndTheProfilesCountsComeFromInstagram() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live analytics Instagram");
-        String accountId = (String) HostedConnect.connect(live, "instagram").get(0).get("id");
+        String accountId =
+                (String) HostedConnect.connect(live, "instagram").get(0).get("id");
         Instant connected = Instant.now();
 
         String postId = live.post("{\"text\":\"Cake day " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
@@ -240,32 +310,62 @@ class LiveAnalyticsIT {
         assertThat(target.getString("status")).isEqualTo("published");
         String media = target.getString("provider_post_id");
         Map<String, Object> publish = FakeRequests.of("instagram").stream()
-                .filter(request -> String.valueOf(request.get("path")).endsWith("/media_publish")).reduce((a, b) -> b).orElseThrow();
+                .filter(request -> String.valueOf(request.get("path")).endsWith("/media_publish"))
+                .reduce((a, b) -> b)
+                .orElseThrow();
         String token = FakeRequests.headers(publish).get("authorization").get(0);
-        Instant published = OffsetDateTime.parse(fakes().get("/_fakes/instagram/posts").then().extract()
-                .path("data.find { it.id == '" + media + "' }.timestamp"), GRAPH_TIME).toInstant();
+        Instant published = OffsetDateTime.parse(
+                        fakes().get("/_fakes/instagram/posts")
+                                .then()
+                                .extract()
+                                .path("data.find { it.id == '" + media + "' }.timestamp"),
+                        GRAPH_TIME)
+                .toInstant();
 
         String path = "/v24.0/" + media + "/insights";
-        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "instagram", token, "GET", path, connected)
+        JsonPath post = readTwice(
+                        live.key(), "/posts/" + postId + "/analytics", "instagram", token, "GET", path, connected)
                 .setRootPath("data");
-        Map<String, Object> request = FakeRequests.made("instagram", token, "GET", path, connected).get(0);
-        assertThat(request.get("query")).isEqualTo(Map.of("metric", List.of("views,reach,likes,comments,shares,saved")));
+        Map<String, Object> request =
+                FakeRequests.made("instagram", token, "GET", path, connected).get(0);
+        assertThat(request.get("query"))
+                .isEqualTo(Map.of("metric", List.of("views,reach,likes,comments,shares,saved")));
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
         Map<String, Object> answered = post.getMap("targets[0].metrics");
-        assertThat(answeredAt(request, at -> unchecked(media, published, at))).anySatisfy(numbers ->
-                assertThat(answered).isEqualTo(metrics(numbers.views(), numbers.likes(), numbers.comments(), numbers.shares(),
-                        numbers.saves(), numbers.reach())));
+        assertThat(answeredAt(request, at -> unchecked(media, published, at)))
+                .anySatisfy(numbers -> assertThat(answered)
+                        .isEqualTo(metrics(
+                                numbers.views(),
+                                numbers.likes(),
+                                numbers.comments(),
+                                numbers.shares(),
+                                numbers.saves(),
+                                numbers.reach())));
 
-        List<Item> medias = items("instagram", "timestamp", text -> OffsetDateTime.parse(text, GRAPH_TIME).toInstant());
-        JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "instagram", token, "GET",
-                "/v24.0/me", connected).setRootPath("data");
-        Map<String, Object> meRequest = FakeRequests.made("instagram", token, "GET", "/v24.0/me", connected).get(0);
-        assertThat(meRequest.get("query")).isEqualTo(Map.of("fields", List.of("followers_count,follows_count,media_count")));
+        List<Item> medias = items(
+                "instagram",
+                "timestamp",
+                text -> OffsetDateTime.parse(text, GRAPH_TIME).toInstant());
+        JsonPath account = readTwice(
+                        live.key(),
+                        "/accounts/" + accountId + "/analytics",
+                        "instagram",
+                        token,
+                        "GET",
+                        "/v24.0/me",
+                        connected)
+                .setRootPath("data");
+        Map<String, Object> meRequest = FakeRequests.made("instagram", token, "GET", "/v24.0/me", connected)
+                .get(0);
+        assertThat(meRequest.get("query"))
+                .isEqualTo(Map.of("fields", List.of("followers_count,follows_count,media_count")));
         assertThat(account.getString("status")).isEqualTo("available");
         Instant at = FakeRequests.receivedAt(meRequest);
-        long posted = medias.stream().filter(item -> !item.published().isAfter(at)).count();
-        assertThat(List.of(views(medias, at.minusSeconds(1)), views(medias, at))).anySatisfy(views ->
-                assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10));
+        long posted =
+                medias.stream().filter(item -> !item.published().isAfter(at)).count();
+        assertThat(List.of(views(medias, at.minusSeconds(1)), views(medias, at)))
+                .anySatisfy(views ->
+                        assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10));
         assertThat(account.getLong("metrics.following")).isEqualTo(100 + posted);
         assertThat(account.getLong("metrics.posts")).isEqualTo(posted);
     }
@@ -273,60 +373,102 @@ class LiveAnalyticsIT {
     @Test
     void youtubeNumbersAreRedactedAndYouTubeUnaskedUntilTheOwnerConsentsThenTheyComeFromTheDataApi() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live analytics YouTube");
-        String accountId = (String) HostedConnect.connect(live, "youtube").get(0).get("id");
+        String accountId =
+                (String) HostedConnect.connect(live, "youtube").get(0).get("id");
         Instant connected = Instant.now();
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/analytics-tour.mp4?bytes=" + (256 * 1024);
         String postId = live.post("{\"text\":\"Analytics tour\\nThe beds in November\",\"account_ids\":[\""
                 + accountId + "\"],\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},"
                 + "\"platform_options\":{\"youtube\":{\"privacy_status\":\"public\",\"made_for_kids\":false}}}");
-        JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
-                polled -> PostsPipelineIT.FINAL.contains(polled.getString("data.status")), Duration.ofSeconds(60).toMillis())
+        JsonPath target = PostsPipelineIT.awaitPost(
+                        live.key(),
+                        postId,
+                        polled -> PostsPipelineIT.FINAL.contains(polled.getString("data.status")),
+                        Duration.ofSeconds(60).toMillis())
                 .setRootPath("data.targets[0]");
         assertThat(target.getString("status")).isEqualTo("published");
         String video = target.getString("provider_post_id");
-        Map<String, Object> upload = FakeRequests.of("youtube").stream().filter(request -> "POST".equals(request.get("method"))
-                && "/upload/youtube/v3/videos".equals(request.get("path"))).reduce((a, b) -> b).orElseThrow();
+        Map<String, Object> upload = FakeRequests.of("youtube").stream()
+                .filter(request ->
+                        "POST".equals(request.get("method")) && "/upload/youtube/v3/videos".equals(request.get("path")))
+                .reduce((a, b) -> b)
+                .orElseThrow();
         String token = FakeRequests.headers(upload).get("authorization").get(0);
 
-        as(live.key()).get("/posts/" + postId + "/analytics").then().statusCode(200)
+        as(live.key())
+                .get("/posts/" + postId + "/analytics")
+                .then()
+                .statusCode(200)
                 .body("data.targets[0].status", org.hamcrest.Matchers.equalTo("redacted"))
                 .body("data.targets[0].reason", org.hamcrest.Matchers.equalTo("analytics_consent_required"))
                 .body("data.targets[0].metrics", org.hamcrest.Matchers.nullValue());
-        as(live.key()).get("/accounts/" + accountId + "/analytics").then().statusCode(200)
+        as(live.key())
+                .get("/accounts/" + accountId + "/analytics")
+                .then()
+                .statusCode(200)
                 .body("data.status", org.hamcrest.Matchers.equalTo("redacted"));
-        assertThat(FakeRequests.made("youtube", token, "GET", "/youtube/v3/videos", connected)).isEmpty();
+        assertThat(FakeRequests.made("youtube", token, "GET", "/youtube/v3/videos", connected))
+                .isEmpty();
         assertThat(FakeRequests.made("youtube", token, "GET", "/youtube/v3/channels", connected))
-                .noneSatisfy(request -> assertThat(String.valueOf(request.get("query"))).contains("statistics"));
+                .noneSatisfy(request ->
+                        assertThat(String.valueOf(request.get("query"))).contains("statistics"));
 
-        as(live.key()).contentType(ContentType.JSON).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
-                .post("/accounts/" + accountId + "/analytics-consent").then().statusCode(200);
+        as(live.key())
+                .contentType(ContentType.JSON)
+                .body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
+                .post("/accounts/" + accountId + "/analytics-consent")
+                .then()
+                .statusCode(200);
 
-        Instant published = Instant.parse(fakes().get("/_fakes/youtube/posts").then().extract()
+        Instant published = Instant.parse(fakes().get("/_fakes/youtube/posts")
+                .then()
+                .extract()
                 .path("data.find { it.id == '" + video + "' }.snippet.publishedAt"));
-        JsonPath post = readTwice(live.key(), "/posts/" + postId + "/analytics", "youtube", token, "GET",
-                        "/youtube/v3/videos", connected)
+        JsonPath post = readTwice(
+                        live.key(),
+                        "/posts/" + postId + "/analytics",
+                        "youtube",
+                        token,
+                        "GET",
+                        "/youtube/v3/videos",
+                        connected)
                 .setRootPath("data");
-        Map<String, Object> request = FakeRequests.made("youtube", token, "GET", "/youtube/v3/videos", connected).get(0);
+        Map<String, Object> request = FakeRequests.made("youtube", token, "GET", "/youtube/v3/videos", connected)
+                .get(0);
         assertThat(request.get("query")).isEqualTo(Map.of("part", List.of("statistics"), "id", List.of(video)));
         assertThat(post.getString("targets[0].status")).isEqualTo("available");
         Map<String, Object> answered = post.getMap("targets[0].metrics");
         assertThat(answeredAt(request, at -> unchecked(video, published, at))).anySatisfy(numbers -> {
-            assertThat(answered).isEqualTo(metrics(numbers.views(), numbers.likes(), numbers.comments(), null, null, null));
+            assertThat(answered)
+                    .isEqualTo(metrics(numbers.views(), numbers.likes(), numbers.comments(), null, null, null));
         });
 
         List<Item> videos = items("youtube", "snippet.publishedAt", Instant::parse);
-        JsonPath account = readTwice(live.key(), "/accounts/" + accountId + "/analytics", "youtube", token, "GET",
-                "/youtube/v3/channels", connected).setRootPath("data");
-        Map<String, Object> channelRequest = FakeRequests.made("youtube", token, "GET", "/youtube/v3/channels", connected).get(0);
-        assertThat(channelRequest.get("query")).isEqualTo(Map.of("part", List.of("statistics"),
-                "id", List.of("UCq3HeraldFakeChannel0001")));
+        JsonPath account = readTwice(
+                        live.key(),
+                        "/accounts/" + accountId + "/analytics",
+                        "youtube",
+                        token,
+                        "GET",
+                        "/youtube/v3/channels",
+                        connected)
+                .setRootPath("data");
+        Map<String, Object> channelRequest = FakeRequests.made(
+                        "youtube", token, "GET", "/youtube/v3/channels", connected)
+                .get(0);
+        assertThat(channelRequest.get("query"))
+                .isEqualTo(Map.of("part", List.of("statistics"), "id", List.of("UCq3HeraldFakeChannel0001")));
         assertThat(account.getString("status")).isEqualTo("available");
         Instant at = FakeRequests.receivedAt(channelRequest);
-        assertThat(List.of(views(videos, at.minusSeconds(1)), views(videos, at))).anySatisfy(views -> {
-            assertThat(account.getLong("metrics.views")).isEqualTo(views);
-            assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
-        });
-        assertThat(account.getLong("metrics.posts")).isEqualTo(videos.stream().filter(item -> !item.published().isAfter(at)).count());
+        assertThat(List.of(views(videos, at.minusSeconds(1)), views(videos, at)))
+                .anySatisfy(views -> {
+                    assertThat(account.getLong("metrics.views")).isEqualTo(views);
+                    assertThat(account.getLong("metrics.followers")).isEqualTo(1000 + views / 10);
+                });
+        assertThat(account.getLong("metrics.posts"))
+                .isEqualTo(videos.stream()
+                        .filter(item -> !item.published().isAfter(at))
+                        .count());
         assertThat(account.getString("metrics.following")).isNull();
     }
 }

@@ -31,26 +31,34 @@ class LiveFacebookIT {
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
         List<Map<String, Object>> requests = FakeRequests.of("facebook");
-        assertThat(requests).extracting(FakeRequests::line)
-                .containsExactly("POST /v24.0/" + PAGE_ID + "/photos 200");
+        assertThat(requests).extracting(FakeRequests::line).containsExactly("POST /v24.0/" + PAGE_ID + "/photos 200");
         Map<String, Object> request = requests.get(0);
         @SuppressWarnings("unchecked")
         Map<String, List<String>> headers = (Map<String, List<String>>) request.get("headers");
-        assertThat(headers.get("content-type")).singleElement().asString().startsWith("application/x-www-form-urlencoded");
+        assertThat(headers.get("content-type"))
+                .singleElement()
+                .asString()
+                .startsWith("application/x-www-form-urlencoded");
         // The Page's own token, never the user's: Pages publishing is done as the Page.
         assertThat(headers.get("authorization")).singleElement().asString().matches("Bearer sha256:[0-9a-f]{16}");
         assertThat(FakeRequests.form((String) request.get("body")))
                 .isEqualTo(Map.of("url", "https://media.example.com/loaves.jpg", "message", text));
 
-        String pagePost = fakes().get("/_fakes/facebook/posts").then().statusCode(200).extract().path("data[0].id");
+        String pagePost = fakes().get("/_fakes/facebook/posts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data[0].id");
         assertThat(pagePost).startsWith(PAGE_ID + "_");
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getString("provider_post_id")).isEqualTo(pagePost);
         assertThat(target.getString("url"))
-                .isEqualTo("https://www.facebook.com/" + PAGE_ID + "/posts/" + pagePost.substring(PAGE_ID.length() + 1) + "/");
+                .isEqualTo("https://www.facebook.com/" + PAGE_ID + "/posts/" + pagePost.substring(PAGE_ID.length() + 1)
+                        + "/");
         assertThat(target.getInt("attempts")).isEqualTo(1);
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(1, 0)))
-                .containsEntry("used", 1).containsEntry("reserved", 0);
+                .containsEntry("used", 1)
+                .containsEntry("reserved", 0);
     }
 
     @Test
@@ -69,7 +77,8 @@ class LiveFacebookIT {
         JsonPath videoTarget = PostsPipelineIT.awaitFinal(live.key(), videoPost).setRootPath("data.targets[0]");
 
         List<Map<String, Object>> requests = FakeRequests.of("facebook");
-        assertThat(requests).extracting(FakeRequests::line)
+        assertThat(requests)
+                .extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + PAGE_ID + "/feed 200", "POST /v24.0/" + PAGE_ID + "/videos 200");
         assertThat(FakeRequests.form((String) requests.get(0).get("body")))
                 .isEqualTo(Map.of("message", text, "link", "https://bakery.example.com/hours"));
@@ -77,15 +86,23 @@ class LiveFacebookIT {
         assertThat(FakeRequests.form((String) requests.get(1).get("body")))
                 .isEqualTo(Map.of("file_url", "https://media.example.com/shaping.mp4", "description", description));
 
-        String feedPost = fakes().get("/_fakes/facebook/posts").then().extract().path("data.find { it.message == '" + text + "' }.id");
-        String video = fakes().get("/_fakes/facebook/posts").then().extract().path("data.find { it.description == '" + description + "' }.id");
+        String feedPost = fakes().get("/_fakes/facebook/posts")
+                .then()
+                .extract()
+                .path("data.find { it.message == '" + text + "' }.id");
+        String video = fakes().get("/_fakes/facebook/posts")
+                .then()
+                .extract()
+                .path("data.find { it.description == '" + description + "' }.id");
         assertThat(textTarget.getString("status")).isEqualTo("published");
         assertThat(textTarget.getString("provider_post_id")).isEqualTo(feedPost);
         assertThat(textTarget.getString("url"))
-                .isEqualTo("https://www.facebook.com/" + PAGE_ID + "/posts/" + feedPost.substring(PAGE_ID.length() + 1) + "/");
+                .isEqualTo("https://www.facebook.com/" + PAGE_ID + "/posts/" + feedPost.substring(PAGE_ID.length() + 1)
+                        + "/");
         assertThat(videoTarget.getString("status")).isEqualTo("published");
         assertThat(videoTarget.getString("provider_post_id")).isEqualTo(video);
-        assertThat(videoTarget.getString("url")).isEqualTo("https://www.facebook.com/" + PAGE_ID + "/videos/" + video + "/");
+        assertThat(videoTarget.getString("url"))
+                .isEqualTo("https://www.facebook.com/" + PAGE_ID + "/videos/" + video + "/");
     }
 
     @Test
@@ -95,25 +112,34 @@ class LiveFacebookIT {
         FakeRequests.clear("facebook");
         fakes().post("/_fakes/facebook/tokens/revoke").then().statusCode(200);
 
-        String postId = live.post("{\"text\":\"Nobody will see this " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"]}");
+        String postId = live.post("{\"text\":\"Nobody will see this " + UUID.randomUUID() + "\",\"account_ids\":[\""
+                + accountId + "\"]}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
         assertThat(target.getString("status")).isEqualTo("failed");
         assertThat(target.getString("error.code")).isEqualTo("account_disconnected");
         assertThat(target.getBoolean("error.retryable")).isFalse();
-        assertThat(as(live.key()).get("/accounts/" + accountId).then().statusCode(200).extract().<String>path("data.status"))
+        assertThat(as(live.key())
+                        .get("/accounts/" + accountId)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<String>path("data.status"))
                 .isEqualTo("disconnected");
         // Facebook refused the Page token once; a Page token cannot be renewed without the user, so nothing was posted.
         assertThat(FakeRequests.of("facebook"))
                 .extracting(FakeRequests::line)
                 .containsExactly("POST /v24.0/" + PAGE_ID + "/feed 400");
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))
-                .containsEntry("used", 0).containsEntry("reserved", 0);
+                .containsEntry("used", 0)
+                .containsEntry("reserved", 0);
     }
 
     private static String pageAccount(LiveWorkspace live) {
         List<Map<String, Object>> accounts = HostedConnect.connect(live, "facebook");
-        assertThat(accounts).extracting(account -> account.get("platform") + " " + account.get("name") + " @" + account.get("username"))
+        assertThat(accounts)
+                .extracting(
+                        account -> account.get("platform") + " " + account.get("name") + " @" + account.get("username"))
                 .containsExactly("facebook Herald Fake Bakery @heraldfakebakery");
         return (String) accounts.get(0).get("id");
     }

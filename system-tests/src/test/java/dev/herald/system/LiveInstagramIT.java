@@ -34,12 +34,21 @@ class LiveInstagramIT {
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
         List<Map<String, Object>> requests = FakeRequests.of("instagram");
-        String container = fakes().get("/_fakes/instagram/posts").then().statusCode(200).extract().path("data[0].container_id");
+        String container = fakes().get("/_fakes/instagram/posts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data[0].container_id");
         String media = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].id");
-        String permalink = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].permalink");
-        assertThat(requests).extracting(FakeRequests::line)
-                .containsExactly("POST /v24.0/" + USER_ID + "/media 200", "GET /v24.0/" + container + " 200",
-                        "POST /v24.0/" + USER_ID + "/media_publish 200", "GET /v24.0/" + media + " 200");
+        String permalink =
+                fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].permalink");
+        assertThat(requests)
+                .extracting(FakeRequests::line)
+                .containsExactly(
+                        "POST /v24.0/" + USER_ID + "/media 200",
+                        "GET /v24.0/" + container + " 200",
+                        "POST /v24.0/" + USER_ID + "/media_publish 200",
+                        "GET /v24.0/" + media + " 200");
         assertThat(mapper.readTree((String) requests.get(0).get("body")))
                 .isEqualTo(mapper.readTree("{\"image_url\":\"" + IMAGE + "\",\"caption\":\"" + caption + "\"}"));
         assertThat(mapper.readTree((String) requests.get(2).get("body")))
@@ -64,13 +73,21 @@ class LiveInstagramIT {
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
         List<Map<String, Object>> requests = FakeRequests.of("instagram");
-        String container = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].container_id");
+        String container =
+                fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].container_id");
         String media = fakes().get("/_fakes/instagram/posts").then().extract().path("data[0].id");
         // The container is made in one attempt; a later one finds it finished and publishes it.
-        assertThat(requests).extracting(FakeRequests::line).containsExactly("POST /v24.0/" + USER_ID + "/media 200",
-                "GET /v24.0/" + container + " 200", "POST /v24.0/" + USER_ID + "/media_publish 200", "GET /v24.0/" + media + " 200");
-        assertThat(mapper.readTree((String) requests.get(0).get("body"))).isEqualTo(mapper.readTree("{\"media_type\":\"REELS\","
-                + "\"video_url\":\"https://media.example.com/reel.mp4\",\"caption\":\"" + caption + "\",\"share_to_feed\":true}"));
+        assertThat(requests)
+                .extracting(FakeRequests::line)
+                .containsExactly(
+                        "POST /v24.0/" + USER_ID + "/media 200",
+                        "GET /v24.0/" + container + " 200",
+                        "POST /v24.0/" + USER_ID + "/media_publish 200",
+                        "GET /v24.0/" + media + " 200");
+        assertThat(mapper.readTree((String) requests.get(0).get("body")))
+                .isEqualTo(mapper.readTree("{\"media_type\":\"REELS\","
+                        + "\"video_url\":\"https://media.example.com/reel.mp4\",\"caption\":\"" + caption
+                        + "\",\"share_to_feed\":true}"));
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getString("provider_post_id")).isEqualTo(media);
         assertThat(target.getInt("attempts")).isEqualTo(1);
@@ -82,11 +99,14 @@ class LiveInstagramIT {
         String accountId = account(live);
         FakeRequests.clear("instagram");
         fakes().contentType(ContentType.JSON)
-                .body("{\"kind\":\"processing_error\",\"method\":\"POST\",\"path\":\"/v[0-9.]+/" + USER_ID + "/media\"}")
-                .post("/_fakes/instagram/failures").then().statusCode(201);
+                .body("{\"kind\":\"processing_error\",\"method\":\"POST\",\"path\":\"/v[0-9.]+/" + USER_ID
+                        + "/media\"}")
+                .post("/_fakes/instagram/failures")
+                .then()
+                .statusCode(201);
 
-        String postId = live.post("{\"text\":\"Never shown " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId + "\"],"
-                + "\"media\":{\"type\":\"image\",\"url\":\"" + IMAGE + "\"}}");
+        String postId = live.post("{\"text\":\"Never shown " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
+                + "\"]," + "\"media\":{\"type\":\"image\",\"url\":\"" + IMAGE + "\"}}");
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
 
         assertThat(target.getString("status")).isEqualTo("failed");
@@ -98,12 +118,14 @@ class LiveInstagramIT {
                 .extracting(request -> request.get("method") + " " + request.get("path"))
                 .doesNotContain("POST /v24.0/" + USER_ID + "/media_publish");
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))
-                .containsEntry("used", 0).containsEntry("reserved", 0);
+                .containsEntry("used", 0)
+                .containsEntry("reserved", 0);
     }
 
     private static String account(LiveWorkspace live) {
         List<Map<String, Object>> accounts = HostedConnect.connect(live, "instagram");
-        assertThat(accounts).extracting(account -> account.get("platform") + " @" + account.get("username"))
+        assertThat(accounts)
+                .extracting(account -> account.get("platform") + " @" + account.get("username"))
                 .containsExactly("instagram @heraldfake.studio");
         return (String) accounts.get(0).get("id");
     }

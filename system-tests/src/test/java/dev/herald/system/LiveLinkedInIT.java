@@ -28,21 +28,32 @@ class LiveLinkedInIT {
     void aMemberConnectedThroughTheHostedPagePublishesATextPostWithTheExactRequestLinkedInDocuments() throws Exception {
         String workspace = RunningSuite.newWorkspace("Live LinkedIn");
         String key = RunningSuite.newKey(workspace, "live");
-        String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"Live LinkedIn\"}").post("/profiles")
-                .then().statusCode(201).extract().path("data.id");
+        String profile = as(key).contentType(ContentType.JSON)
+                .body("{\"name\":\"Live LinkedIn\"}")
+                .post("/profiles")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
 
         String accountId = connectLinkedInMember(key, profile);
         FakeRequests.clear("linkedin");
 
         String text = "Launch day (finally) #herald @team";
-        String postId = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+        String postId = as(key).contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
                 .body("{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"],"
                         + "\"platform_options\":{\"linkedin\":{\"visibility\":\"CONNECTIONS\"}}}")
-                .post("/posts").then().statusCode(202).extract().path("data.id");
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.id");
         JsonPath target = awaitTarget(key, postId);
 
         List<Map<String, Object>> requests = FakeRequests.of("linkedin");
-        assertThat(requests).extracting(request -> request.get("method") + " " + request.get("path"))
+        assertThat(requests)
+                .extracting(request -> request.get("method") + " " + request.get("path"))
                 .containsExactly("POST /rest/posts");
         Map<String, Object> request = requests.get(0);
         @SuppressWarnings("unchecked")
@@ -52,15 +63,20 @@ class LiveLinkedInIT {
         assertThat(headers.get("content-type")).singleElement().asString().startsWith("application/json");
         assertThat(headers.get("authorization")).singleElement().asString().matches("Bearer sha256:[0-9a-f]{16}");
         JsonNode body = mapper.readTree((String) request.get("body"));
-        assertThat(body).isEqualTo(mapper.readTree("{\"author\":\"" + MEMBER + "\","
-                // LinkedIn's little text format: parentheses, # and @ are escaped to appear as typed.
-                + "\"commentary\":\"Launch day \\\\(finally\\\\) \\\\#herald \\\\@team\","
-                + "\"visibility\":\"CONNECTIONS\","
-                + "\"distribution\":{\"feedDistribution\":\"MAIN_FEED\",\"targetEntities\":[],\"thirdPartyDistributionChannels\":[]},"
-                + "\"lifecycleState\":\"PUBLISHED\",\"isReshareDisabledByAuthor\":false}"));
+        assertThat(body)
+                .isEqualTo(mapper.readTree("{\"author\":\"" + MEMBER + "\","
+                        // LinkedIn's little text format: parentheses, # and @ are escaped to appear as typed.
+                        + "\"commentary\":\"Launch day \\\\(finally\\\\) \\\\#herald \\\\@team\","
+                        + "\"visibility\":\"CONNECTIONS\","
+                        + "\"distribution\":{\"feedDistribution\":\"MAIN_FEED\",\"targetEntities\":[],\"thirdPartyDistributionChannels\":[]},"
+                        + "\"lifecycleState\":\"PUBLISHED\",\"isReshareDisabledByAuthor\":false}"));
         assertThat(request.get("status")).isEqualTo(201);
 
-        String urn = fakes().get("/_fakes/linkedin/posts").then().statusCode(200).extract().path("data[0].id");
+        String urn = fakes().get("/_fakes/linkedin/posts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data[0].id");
         assertThat(urn).matches("urn:li:share:[0-9]{19}");
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getString("provider_post_id")).isEqualTo(urn);
@@ -72,29 +88,47 @@ class LiveLinkedInIT {
     void aRateLimitedPostWaitsForRetryAfterAndIsPublishedOnce() throws Exception {
         String workspace = RunningSuite.newWorkspace("Live LinkedIn 429");
         String key = RunningSuite.newKey(workspace, "live");
-        String profile = as(key).contentType(ContentType.JSON).body("{\"name\":\"Live LinkedIn 429\"}").post("/profiles")
-                .then().statusCode(201).extract().path("data.id");
+        String profile = as(key).contentType(ContentType.JSON)
+                .body("{\"name\":\"Live LinkedIn 429\"}")
+                .post("/profiles")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
         String accountId = connectLinkedInMember(key, profile);
         FakeRequests.clear("linkedin");
         fakes().contentType(ContentType.JSON)
-                .body("{\"kind\":\"rate_limit\",\"method\":\"POST\",\"path\":\"/rest/posts\",\"retry_after_seconds\":2}")
-                .post("/_fakes/linkedin/failures").then().statusCode(201);
+                .body(
+                        "{\"kind\":\"rate_limit\",\"method\":\"POST\",\"path\":\"/rest/posts\",\"retry_after_seconds\":2}")
+                .post("/_fakes/linkedin/failures")
+                .then()
+                .statusCode(201);
 
         String text = "Throttled, then fine " + UUID.randomUUID();
-        String postId = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+        String postId = as(key).contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
                 .body("{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"]}")
-                .post("/posts").then().statusCode(202).extract().path("data.id");
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.id");
         JsonPath target = awaitTarget(key, postId);
 
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getInt("attempts")).isEqualTo(2);
         List<Map<String, Object>> calls = FakeRequests.of("linkedin");
-        assertThat(calls).extracting(call -> call.get("path") + " " + call.get("status") + " " + call.get("failure"))
+        assertThat(calls)
+                .extracting(call -> call.get("path") + " " + call.get("status") + " " + call.get("failure"))
                 .containsExactly("/rest/posts 429 rate_limit", "/rest/posts 201 null");
         Instant limited = Instant.parse((String) calls.get(0).get("received_at"));
         Instant retried = Instant.parse((String) calls.get(1).get("received_at"));
         assertThat(Duration.between(limited, retried)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
-        List<String> published = fakes().get("/_fakes/linkedin/posts").then().extract().jsonPath().getList("data.commentary");
+        List<String> published = fakes().get("/_fakes/linkedin/posts")
+                .then()
+                .extract()
+                .jsonPath()
+                .getList("data.commentary");
         // The text has no character LinkedIn's little text format escapes, so it is the commentary as sent.
         assertThat(published).containsOnlyOnce(text);
     }
@@ -109,15 +143,21 @@ class LiveLinkedInIT {
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/new-office.png?bytes=" + size;
         byte[] source = io.restassured.RestAssured.get(media).asByteArray();
 
-        String postId = as(key).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+        String postId = as(key).contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
                 .body("{\"text\":\"Our new office\",\"account_ids\":[\"" + accountId + "\"],"
                         + "\"media\":{\"type\":\"image\",\"url\":\"" + media + "\"},"
                         + "\"platform_options\":{\"linkedin\":{\"alt_text\":\"The team on the roof\"}}}")
-                .post("/posts").then().statusCode(202).extract().path("data.id");
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.id");
         JsonPath target = awaitTarget(key, postId);
 
         List<Map<String, Object>> requests = FakeRequests.of("linkedin");
-        assertThat(FakeRequests.lines(requests)).extracting(line -> line.replaceAll("/dms-uploads/[A-Za-z0-9]{24} ", "/dms-uploads/<id> "))
+        assertThat(FakeRequests.lines(requests))
+                .extracting(line -> line.replaceAll("/dms-uploads/[A-Za-z0-9]{24} ", "/dms-uploads/<id> "))
                 .containsExactly("POST /rest/images 200", "PUT /dms-uploads/<id> 201", "POST /rest/posts 201");
         assertThat(mapper.readTree((String) requests.get(0).get("body")))
                 .isEqualTo(mapper.readTree("{\"initializeUploadRequest\":{\"owner\":\"" + MEMBER + "\"}}"));
@@ -130,8 +170,12 @@ class LiveLinkedInIT {
 
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getInt("attempts")).isEqualTo(1);
-        assertThat(target.getString("provider_post_id")).isEqualTo(
-                fakes().get("/_fakes/linkedin/posts").then().statusCode(200).extract().path("data[0].id"));
+        assertThat(target.getString("provider_post_id"))
+                .isEqualTo(fakes().get("/_fakes/linkedin/posts")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .path("data[0].id"));
         assertThat(LiveYouTubeIT.awaitMediaBytes(key, size)).isEqualTo(size);
     }
 
@@ -145,10 +189,16 @@ class LiveLinkedInIT {
         String media = RunningSuite.get().providerFakesUrl() + "/_fakes/media/town-hall.mp4?bytes=" + size;
         byte[] source = io.restassured.RestAssured.get(media).asByteArray();
 
-        String postId = as(live.key()).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
+        String postId = as(live.key())
+                .contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
                 .body("{\"text\":\"Town hall highlights\",\"account_ids\":[\"" + accountId + "\"],"
                         + "\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"}}")
-                .post("/posts").then().statusCode(202).extract().path("data.id");
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.id");
         JsonPath target = awaitTarget(live.key(), postId);
 
         List<Map<String, Object>> requests = FakeRequests.of("linkedin");
@@ -156,36 +206,52 @@ class LiveLinkedInIT {
                 .map(line -> line.replaceAll("/dms-uploads/[A-Za-z0-9]{24} ", "/dms-uploads/<id> ")
                         .replaceAll("/rest/videos/urn%3Ali%3Avideo%3A[A-Za-z0-9_-]+ ", "/rest/videos/<urn> "))
                 .toList();
-        assertThat(lines.subList(0, 5)).containsExactly("POST /rest/videos 200", "PUT /dms-uploads/<id> 200",
-                "PUT /dms-uploads/<id> 200", "PUT /dms-uploads/<id> 200", "POST /rest/videos 200");
+        assertThat(lines.subList(0, 5))
+                .containsExactly(
+                        "POST /rest/videos 200",
+                        "PUT /dms-uploads/<id> 200",
+                        "PUT /dms-uploads/<id> 200",
+                        "PUT /dms-uploads/<id> 200",
+                        "POST /rest/videos 200");
         // Then the video's status until it is AVAILABLE, and the post made once with it.
         assertThat(lines.subList(5, lines.size())).last().isEqualTo("POST /rest/posts 201");
         assertThat(lines.subList(5, lines.size() - 1)).isNotEmpty().containsOnly("GET /rest/videos/<urn> 200");
         JsonNode init = mapper.readTree((String) requests.get(0).get("body"));
-        assertThat(init).isEqualTo(mapper.readTree("{\"initializeUploadRequest\":{\"owner\":\"" + MEMBER + "\",\"fileSizeBytes\":" + size
-                + ",\"uploadCaptions\":false,\"uploadThumbnail\":false}}"));
+        assertThat(init)
+                .isEqualTo(mapper.readTree("{\"initializeUploadRequest\":{\"owner\":\"" + MEMBER
+                        + "\",\"fileSizeBytes\":" + size + ",\"uploadCaptions\":false,\"uploadThumbnail\":false}}"));
         // Each part carries exactly its range of the source, in order.
-        assertThat(requests.subList(1, 4)).extracting(request -> request.get("body")).containsExactly(
-                FakeRequests.upload(java.util.Arrays.copyOfRange(source, 0, part)),
-                FakeRequests.upload(java.util.Arrays.copyOfRange(source, part, 2 * part)),
-                FakeRequests.upload(java.util.Arrays.copyOfRange(source, 2 * part, size)));
-        JsonNode finalize = mapper.readTree((String) requests.get(4).get("body")).path("finalizeUploadRequest");
+        assertThat(requests.subList(1, 4))
+                .extracting(request -> request.get("body"))
+                .containsExactly(
+                        FakeRequests.upload(java.util.Arrays.copyOfRange(source, 0, part)),
+                        FakeRequests.upload(java.util.Arrays.copyOfRange(source, part, 2 * part)),
+                        FakeRequests.upload(java.util.Arrays.copyOfRange(source, 2 * part, size)));
+        JsonNode finalize =
+                mapper.readTree((String) requests.get(4).get("body")).path("finalizeUploadRequest");
         assertThat(finalize.path("uploadedPartIds")).hasSize(3);
         String video = finalize.path("video").asText();
-        JsonNode post = mapper.readTree((String) requests.get(requests.size() - 1).get("body"));
+        JsonNode post =
+                mapper.readTree((String) requests.get(requests.size() - 1).get("body"));
         assertThat(post.path("content").path("media").path("id").asText()).isEqualTo(video);
 
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getInt("attempts")).isEqualTo(1);
-        assertThat(target.getString("provider_post_id")).isEqualTo(
-                fakes().get("/_fakes/linkedin/posts").then().statusCode(200).extract().path("data[0].id"));
+        assertThat(target.getString("provider_post_id"))
+                .isEqualTo(fakes().get("/_fakes/linkedin/posts")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .path("data[0].id"));
         assertThat(LiveYouTubeIT.awaitMediaBytes(live.key(), size)).isEqualTo(size);
     }
 
     /** The hosted page as a browser walks it: the member and the organization they administer become accounts. */
     private static String connectLinkedInMember(String key, String profile) {
-        List<Map<String, Object>> accounts = HostedConnect.connect(new HostedConnect.LiveWorkspace(key, profile), "linkedin");
-        assertThat(accounts).extracting(account -> account.get("username"))
+        List<Map<String, Object>> accounts =
+                HostedConnect.connect(new HostedConnect.LiveWorkspace(key, profile), "linkedin");
+        assertThat(accounts)
+                .extracting(account -> account.get("username"))
                 .containsExactlyInAnyOrder(MEMBER, "herald-fake-industries");
         return HostedConnect.accountNamed(accounts, MEMBER);
     }
@@ -193,9 +259,15 @@ class LiveLinkedInIT {
     private static JsonPath awaitTarget(String key, String postId) throws InterruptedException {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
         while (true) {
-            JsonPath post = as(key).get("/posts/" + postId).then().statusCode(200).extract().jsonPath();
+            JsonPath post = as(key).get("/posts/" + postId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
             String status = post.getString("data.targets[0].status");
-            if ("published".equals(status) || "failed".equals(status) || Instant.now().isAfter(deadline)) {
+            if ("published".equals(status)
+                    || "failed".equals(status)
+                    || Instant.now().isAfter(deadline)) {
                 return new JsonPath(post.prettify()).setRootPath("data.targets[0]");
             }
             Thread.sleep(500);

@@ -33,16 +33,21 @@ class LivePinterestIT {
         JsonPath target = pin(live, accountId, description);
 
         List<Map<String, Object>> requests = FakeRequests.of("pinterest");
-        assertThat(requests).extracting(FakeRequests::line)
-                .containsExactly("POST /v5/pins 201");
+        assertThat(requests).extracting(FakeRequests::line).containsExactly("POST /v5/pins 201");
         @SuppressWarnings("unchecked")
-        Map<String, List<String>> headers = (Map<String, List<String>>) requests.get(0).get("headers");
+        Map<String, List<String>> headers =
+                (Map<String, List<String>>) requests.get(0).get("headers");
         assertThat(headers.get("authorization")).singleElement().asString().matches("Bearer sha256:[0-9a-f]{16}");
-        assertThat(mapper.readTree((String) requests.get(0).get("body"))).isEqualTo(mapper.readTree("{\"board_id\":\"" + BOARD_ID + "\","
-                + "\"title\":\"Noodles\",\"description\":\"" + description + "\","
-                + "\"media_source\":{\"source_type\":\"image_url\",\"url\":\"" + IMAGE + "\"}}"));
+        assertThat(mapper.readTree((String) requests.get(0).get("body")))
+                .isEqualTo(mapper.readTree("{\"board_id\":\"" + BOARD_ID + "\","
+                        + "\"title\":\"Noodles\",\"description\":\"" + description + "\","
+                        + "\"media_source\":{\"source_type\":\"image_url\",\"url\":\"" + IMAGE + "\"}}"));
 
-        String pinId = fakes().get("/_fakes/pinterest/posts").then().statusCode(200).extract().path("data[0].id");
+        String pinId = fakes().get("/_fakes/pinterest/posts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data[0].id");
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getString("provider_post_id")).isEqualTo(pinId);
         assertThat(target.getString("url")).isEqualTo("https://www.pinterest.com/pin/" + pinId + "/");
@@ -58,18 +63,24 @@ class LivePinterestIT {
 
         JsonPath target = pin(live, accountId, "After a refresh " + UUID.randomUUID());
 
-        // Pinterest refused the expired token, accounts-service refreshed it once, and the pin went through with the new one.
+        // Pinterest refused the expired token, accounts-service refreshed it once, and the pin went through with the
+        // new one.
         List<Map<String, Object>> requests = FakeRequests.of("pinterest");
-        assertThat(requests).extracting(FakeRequests::line)
+        assertThat(requests)
+                .extracting(FakeRequests::line)
                 .as("Pinterest's requests: %s", requests)
                 .containsExactly("POST /v5/pins 401", "POST /v5/oauth/token 200", "POST /v5/pins 201");
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getInt("attempts")).isEqualTo(1);
         assertThat(requests.get(1).get("body").toString()).contains("grant_type=refresh_token");
         @SuppressWarnings("unchecked")
-        String refused = ((Map<String, List<String>>) requests.get(0).get("headers")).get("authorization").get(0);
+        String refused = ((Map<String, List<String>>) requests.get(0).get("headers"))
+                .get("authorization")
+                .get(0);
         @SuppressWarnings("unchecked")
-        String fresh = ((Map<String, List<String>>) requests.get(2).get("headers")).get("authorization").get(0);
+        String fresh = ((Map<String, List<String>>) requests.get(2).get("headers"))
+                .get("authorization")
+                .get(0);
         assertThat(fresh).isNotEqualTo(refused);
     }
 
@@ -78,14 +89,20 @@ class LivePinterestIT {
         LiveWorkspace live = LiveWorkspace.create("Live Pinterest 500");
         String accountId = account(live);
         FakeRequests.clear("pinterest");
-        fakes().contentType(ContentType.JSON).body("{\"kind\":\"server_error\",\"method\":\"POST\",\"path\":\"/v5/pins\",\"times\":5}")
-                .post("/_fakes/pinterest/failures").then().statusCode(201);
+        fakes().contentType(ContentType.JSON)
+                .body("{\"kind\":\"server_error\",\"method\":\"POST\",\"path\":\"/v5/pins\",\"times\":5}")
+                .post("/_fakes/pinterest/failures")
+                .then()
+                .statusCode(201);
 
         String description = "Never pinned " + UUID.randomUUID();
         String postId = live.post(body(accountId, description));
         // Five attempts with backoff (about 15 s), then the reconciler's look at the board.
-        JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
-                post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
+        JsonPath target = PostsPipelineIT.awaitPost(
+                        live.key(),
+                        postId,
+                        post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")),
+                        Duration.ofSeconds(90).toMillis())
                 .setRootPath("data.targets[0]");
 
         assertThat(target.getString("status")).isEqualTo("failed");
@@ -94,12 +111,22 @@ class LivePinterestIT {
         assertThat(target.getBoolean("error.details.reconciled")).isTrue();
         List<String> calls = FakeRequests.lines(FakeRequests.of("pinterest"));
         // Every attempt after an unknown outcome looked at the board before pinning again; nothing was pinned.
-        assertThat(calls).filteredOn(call -> call.startsWith("POST /v5/pins")).containsOnly("POST /v5/pins 500").hasSize(5);
-        assertThat(calls).filteredOn(call -> call.startsWith("GET /v5/boards/" + BOARD_ID + "/pins")).hasSizeGreaterThanOrEqualTo(5);
-        assertThat(fakes().get("/_fakes/pinterest/posts").then().extract().jsonPath().<String>getList("data.description"))
+        assertThat(calls)
+                .filteredOn(call -> call.startsWith("POST /v5/pins"))
+                .containsOnly("POST /v5/pins 500")
+                .hasSize(5);
+        assertThat(calls)
+                .filteredOn(call -> call.startsWith("GET /v5/boards/" + BOARD_ID + "/pins"))
+                .hasSizeGreaterThanOrEqualTo(5);
+        assertThat(fakes().get("/_fakes/pinterest/posts")
+                        .then()
+                        .extract()
+                        .jsonPath()
+                        .<String>getList("data.description"))
                 .doesNotContain(description);
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))
-                .containsEntry("used", 0).containsEntry("reserved", 0);
+                .containsEntry("used", 0)
+                .containsEntry("reserved", 0);
     }
 
     @Test
@@ -114,21 +141,34 @@ class LivePinterestIT {
                 + "\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},"
                 + "\"platform_options\":{\"pinterest\":{\"board_id\":\"" + BOARD_ID + "\"}}}");
         // The first status check comes herald.publishers.pinterest.video-check-interval (20 s) after the upload.
-        JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
-                post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
+        JsonPath target = PostsPipelineIT.awaitPost(
+                        live.key(),
+                        postId,
+                        post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")),
+                        Duration.ofSeconds(90).toMillis())
                 .setRootPath("data.targets[0]");
 
         List<Map<String, Object>> requests = FakeRequests.of("pinterest");
-        String mediaId = fakes().get("/_fakes/pinterest/posts").then().statusCode(200).extract().path("data[0].media.media_id");
-        assertThat(FakeRequests.lines(requests)).containsExactly("POST /v5/media 201", "POST /media-uploads/" + mediaId + " 204", "GET /v5/media/" + mediaId + " 200",
+        String mediaId = fakes().get("/_fakes/pinterest/posts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data[0].media.media_id");
+        assertThat(FakeRequests.lines(requests))
+                .containsExactly(
+                        "POST /v5/media 201",
+                        "POST /media-uploads/" + mediaId + " 204",
+                        "GET /v5/media/" + mediaId + " 200",
                         "POST /v5/pins 201");
         // The file and the form around it: more than the file's bytes, in one request.
         String upload = (String) requests.get(1).get("body");
         long formBytes = Long.parseLong(upload.substring(1, upload.indexOf(' ')));
         assertThat(formBytes).isGreaterThan(size).isLessThan(size + 4096);
-        assertThat(mapper.readTree((String) requests.get(3).get("body"))).isEqualTo(mapper.readTree("{\"board_id\":\"" + BOARD_ID + "\","
-                + "\"description\":\"Noodles in a minute\","
-                + "\"media_source\":{\"source_type\":\"video_id\",\"cover_image_key_frame_time\":1,\"media_id\":\"" + mediaId + "\"}}"));
+        assertThat(mapper.readTree((String) requests.get(3).get("body")))
+                .isEqualTo(mapper.readTree("{\"board_id\":\"" + BOARD_ID + "\","
+                        + "\"description\":\"Noodles in a minute\","
+                        + "\"media_source\":{\"source_type\":\"video_id\",\"cover_image_key_frame_time\":1,\"media_id\":\""
+                        + mediaId + "\"}}"));
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getInt("attempts")).isEqualTo(1);
         assertThat(LiveYouTubeIT.awaitMediaBytes(live.key(), size)).isEqualTo(size);
@@ -147,7 +187,8 @@ class LivePinterestIT {
 
     private static String account(LiveWorkspace live) {
         List<Map<String, Object>> accounts = HostedConnect.connect(live, "pinterest");
-        assertThat(accounts).extracting(account -> account.get("platform") + " @" + account.get("username"))
+        assertThat(accounts)
+                .extracting(account -> account.get("platform") + " @" + account.get("username"))
                 .containsExactly("pinterest @heraldfakekitchen");
         return (String) accounts.get(0).get("id");
     }

@@ -30,13 +30,34 @@ class LivePlatformFailuresIT {
     enum Platform {
         LINKEDIN("urn:li:person:hF4k3Mbr0q", null, "{}", "POST", "/rest/posts", true),
         FACEBOOK(null, null, "{}", "POST", "/v[0-9.]+/[0-9]+/feed", false),
-        INSTAGRAM(null, "{\"type\":\"image\",\"url\":\"https://media.example.com/light.jpg\"}", "{}", "POST", "/v[0-9.]+/[0-9]+/media",
+        INSTAGRAM(
+                null,
+                "{\"type\":\"image\",\"url\":\"https://media.example.com/light.jpg\"}",
+                "{}",
+                "POST",
+                "/v[0-9.]+/[0-9]+/media",
                 false),
-        PINTEREST(null, "{\"type\":\"image\",\"url\":\"https://media.example.com/soup.jpg\"}",
-                "{\"pinterest\":{\"board_id\":\"1125899906842625101\"}}", "POST", "/v5/pins", true),
-        YOUTUBE(null, "LOCAL_VIDEO", "{\"youtube\":{\"privacy_status\":\"private\",\"made_for_kids\":false}}", "POST",
-                "/upload/youtube/v3/videos", true),
-        TIKTOK(null, "LOCAL_VIDEO", "{\"tiktok\":{\"privacy_level\":\"SELF_ONLY\"}}", "POST", "/v2/post/publish/video/init/", true);
+        PINTEREST(
+                null,
+                "{\"type\":\"image\",\"url\":\"https://media.example.com/soup.jpg\"}",
+                "{\"pinterest\":{\"board_id\":\"1125899906842625101\"}}",
+                "POST",
+                "/v5/pins",
+                true),
+        YOUTUBE(
+                null,
+                "LOCAL_VIDEO",
+                "{\"youtube\":{\"privacy_status\":\"private\",\"made_for_kids\":false}}",
+                "POST",
+                "/upload/youtube/v3/videos",
+                true),
+        TIKTOK(
+                null,
+                "LOCAL_VIDEO",
+                "{\"tiktok\":{\"privacy_level\":\"SELF_ONLY\"}}",
+                "POST",
+                "/v2/post/publish/video/init/",
+                true);
 
         final String username;
         final String media;
@@ -46,7 +67,13 @@ class LivePlatformFailuresIT {
         /** Whether the platform sends {@code Retry-After} with its throttling answer (Meta's Graph does not). */
         final boolean sendsRetryAfter;
 
-        Platform(String username, String media, String options, String createMethod, String createPath, boolean sendsRetryAfter) {
+        Platform(
+                String username,
+                String media,
+                String options,
+                String createMethod,
+                String createPath,
+                boolean sendsRetryAfter) {
             this.username = username;
             this.media = media;
             this.options = options;
@@ -60,8 +87,10 @@ class LivePlatformFailuresIT {
         }
 
         String post(String accountId, String text) {
-            String mediaJson = "LOCAL_VIDEO".equals(media) ? "{\"type\":\"video\",\"url\":\"" + RunningSuite.get().providerFakesUrl()
-                    + "/_fakes/media/clip-" + wireName() + ".mp4?bytes=262144\"}" : media;
+            String mediaJson = "LOCAL_VIDEO".equals(media)
+                    ? "{\"type\":\"video\",\"url\":\"" + RunningSuite.get().providerFakesUrl() + "/_fakes/media/clip-"
+                            + wireName() + ".mp4?bytes=262144\"}"
+                    : media;
             return "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"]"
                     + (mediaJson == null ? "" : ",\"media\":" + mediaJson) + ",\"platform_options\":" + options + "}";
         }
@@ -77,14 +106,31 @@ class LivePlatformFailuresIT {
         String accountId = account(live, Platform.TIKTOK);
         fakes().post("/_fakes/tiktok/tokens/revoke").then().statusCode(200);
 
-        as(live.key()).contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString())
-                .body(Platform.TIKTOK.post(accountId, "Never out " + UUID.randomUUID())).post("/posts").then().statusCode(422)
+        as(live.key())
+                .contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
+                .body(Platform.TIKTOK.post(accountId, "Never out " + UUID.randomUUID()))
+                .post("/posts")
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("validation_failed"))
                 .body("error.details.errors[0].field", equalTo("account_ids[0]"))
                 .body("error.details.errors[0].message", containsString("is disconnected"));
-        assertThat(as(live.key()).get("/accounts/" + accountId).then().statusCode(200).extract().<String>path("data.status"))
+        assertThat(as(live.key())
+                        .get("/accounts/" + accountId)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<String>path("data.status"))
                 .isEqualTo("disconnected");
-        assertThat(as(live.key()).get("/posts").then().statusCode(200).extract().jsonPath().getList("data")).isEmpty();
+        assertThat(as(live.key())
+                        .get("/posts")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("data"))
+                .isEmpty();
     }
 
     @ParameterizedTest
@@ -95,17 +141,27 @@ class LivePlatformFailuresIT {
         fakes().post("/_fakes/" + platform.wireName() + "/tokens/revoke").then().statusCode(200);
         String postId = live.post(platform.post(accountId, "Never out " + UUID.randomUUID()));
 
-        JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
-                post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(60).toMillis())
+        JsonPath target = PostsPipelineIT.awaitPost(
+                        live.key(),
+                        postId,
+                        post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")),
+                        Duration.ofSeconds(60).toMillis())
                 .setRootPath("data.targets[0]");
 
         assertThat(target.getString("status")).as("%s target", platform).isEqualTo("failed");
         assertThat(target.getString("error.code")).as("%s error", platform).isEqualTo("account_disconnected");
         assertThat(target.getBoolean("error.retryable")).isFalse();
-        assertThat(as(live.key()).get("/accounts/" + accountId).then().statusCode(200).extract().<String>path("data.status"))
+        assertThat(as(live.key())
+                        .get("/accounts/" + accountId)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<String>path("data.status"))
                 .isEqualTo("disconnected");
         assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))
-                .as("%s publications", platform).containsEntry("used", 0).containsEntry("reserved", 0);
+                .as("%s publications", platform)
+                .containsEntry("used", 0)
+                .containsEntry("reserved", 0);
     }
 
     @ParameterizedTest
@@ -114,34 +170,51 @@ class LivePlatformFailuresIT {
         LiveWorkspace live = LiveWorkspace.create("Throttled " + platform.wireName());
         String accountId = account(live, platform);
         FakeRequests.clear(platform.wireName());
-        fakes().contentType(ContentType.JSON).body("{\"kind\":\"rate_limit\",\"method\":\"" + platform.createMethod + "\",\"path\":\""
+        fakes().contentType(ContentType.JSON)
+                .body("{\"kind\":\"rate_limit\",\"method\":\"" + platform.createMethod + "\",\"path\":\""
                         + platform.createPath + "\",\"retry_after_seconds\":2}")
-                .post("/_fakes/" + platform.wireName() + "/failures").then().statusCode(201);
+                .post("/_fakes/" + platform.wireName() + "/failures")
+                .then()
+                .statusCode(201);
 
         String text = "After the wait " + UUID.randomUUID();
         String postId = live.post(platform.post(accountId, text));
-        JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
-                post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
+        JsonPath target = PostsPipelineIT.awaitPost(
+                        live.key(),
+                        postId,
+                        post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")),
+                        Duration.ofSeconds(90).toMillis())
                 .setRootPath("data.targets[0]");
 
-        assertThat(target.getString("status")).as("%s target: %s", platform, target.prettify()).isEqualTo("published");
+        assertThat(target.getString("status"))
+                .as("%s target: %s", platform, target.prettify())
+                .isEqualTo("published");
         assertThat(target.getInt("attempts")).isEqualTo(2);
         List<Map<String, Object>> creates = FakeRequests.of(platform.wireName()).stream()
                 .filter(request -> platform.createMethod.equals(request.get("method"))
                         && ((String) request.get("path")).matches(platform.createPath))
                 .toList();
-        assertThat(creates).extracting(request -> request.get("failure") + " " + request.get("status")).as("%s create calls", platform)
-                .hasSize(2).first().asString().startsWith("rate_limit ");
+        assertThat(creates)
+                .extracting(request -> request.get("failure") + " " + request.get("status"))
+                .as("%s create calls", platform)
+                .hasSize(2)
+                .first()
+                .asString()
+                .startsWith("rate_limit ");
         assertThat(creates.get(1).get("failure")).isNull();
         if (platform.sendsRetryAfter) {
             Instant limited = Instant.parse((String) creates.get(0).get("received_at"));
             Instant retried = Instant.parse((String) creates.get(1).get("received_at"));
-            assertThat(Duration.between(limited, retried)).as("%s waited", platform).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+            assertThat(Duration.between(limited, retried))
+                    .as("%s waited", platform)
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         }
     }
 
     private static String account(LiveWorkspace live, Platform platform) {
         List<Map<String, Object>> accounts = HostedConnect.connect(live, platform.wireName());
-        return platform.username == null ? (String) accounts.get(0).get("id") : HostedConnect.accountNamed(accounts, platform.username);
+        return platform.username == null
+                ? (String) accounts.get(0).get("id")
+                : HostedConnect.accountNamed(accounts, platform.username);
     }
 }

@@ -24,13 +24,15 @@ class LiveTikTokIT {
     private static final int CHUNK = 5 * 1024 * 1024;
     /** Two chunks: 5 MiB, then the rest (TikTok's last chunk takes the remainder, up to 128 MiB). */
     private static final int SIZE = 12 * 1024 * 1024 + 3;
+
     private final ObjectMapper mapper = new ObjectMapper();
 
     @Test
     void aCreatorConnectedThroughTheHostedPagePostsAVideoUploadedInTikToksChunks() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live TikTok");
         List<Map<String, Object>> accounts = HostedConnect.connect(live, "tiktok");
-        assertThat(accounts).extracting(account -> account.get("platform") + " @" + account.get("username"))
+        assertThat(accounts)
+                .extracting(account -> account.get("platform") + " @" + account.get("username"))
                 .containsExactly("tiktok @heraldfake.dance");
         String accountId = (String) accounts.get(0).get("id");
         FakeRequests.clear("tiktok");
@@ -40,39 +42,69 @@ class LiveTikTokIT {
         String postId = live.post("{\"text\":\"Spring routine #dance\",\"account_ids\":[\"" + accountId + "\"],"
                 + "\"media\":{\"type\":\"video\",\"url\":\"" + media + "\"},\"platform_options\":{\"tiktok\":"
                 + "{\"privacy_level\":\"PUBLIC_TO_EVERYONE\",\"disable_comment\":false,\"disable_duet\":true}}}");
-        JsonPath target = PostsPipelineIT.awaitPost(live.key(), postId,
-                post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")), Duration.ofSeconds(90).toMillis())
+        JsonPath target = PostsPipelineIT.awaitPost(
+                        live.key(),
+                        postId,
+                        post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")),
+                        Duration.ofSeconds(90).toMillis())
                 .setRootPath("data.targets[0]");
 
         List<Map<String, Object>> requests = FakeRequests.of("tiktok");
         List<String> calls = FakeRequests.lines(requests);
         // The creator is asked first, the post initialised once, its two chunks sent in order, then its status fetched.
         assertThat(calls.get(0)).isEqualTo("POST /v2/post/publish/creator_info/query/ 200");
-        assertThat(calls).filteredOn(call -> call.startsWith("POST /v2/post/publish/video/init/")).containsExactly("POST /v2/post/publish/video/init/ 200");
-        assertThat(calls).filteredOn(call -> call.startsWith("PUT ")).containsExactly("PUT /upload/ 206", "PUT /upload/ 201");
+        assertThat(calls)
+                .filteredOn(call -> call.startsWith("POST /v2/post/publish/video/init/"))
+                .containsExactly("POST /v2/post/publish/video/init/ 200");
+        assertThat(calls)
+                .filteredOn(call -> call.startsWith("PUT "))
+                .containsExactly("PUT /upload/ 206", "PUT /upload/ 201");
         assertThat(calls.subList(calls.indexOf("PUT /upload/ 201") + 1, calls.size()))
-                .isNotEmpty().allMatch(call -> call.startsWith("POST /v2/post/publish/status/fetch/ 200")
+                .isNotEmpty()
+                .allMatch(call -> call.startsWith("POST /v2/post/publish/status/fetch/ 200")
                         || call.startsWith("POST /v2/post/publish/creator_info/query/ 200"));
 
         Map<String, Object> init = requests.get(calls.indexOf("POST /v2/post/publish/video/init/ 200"));
-        assertThat(mapper.readTree((String) init.get("body"))).isEqualTo(mapper.readTree("{\"post_info\":{"
-                + "\"title\":\"Spring routine #dance\",\"privacy_level\":\"PUBLIC_TO_EVERYONE\",\"disable_comment\":false,"
-                + "\"disable_duet\":true,\"disable_stitch\":true,\"brand_content_toggle\":false,\"brand_organic_toggle\":false},"
-                + "\"source_info\":{\"source\":\"FILE_UPLOAD\",\"video_size\":" + SIZE + ",\"chunk_size\":" + CHUNK
-                + ",\"total_chunk_count\":2}}"));
-        List<Map<String, Object>> chunks = requests.stream().filter(request -> "PUT".equals(request.get("method"))).toList();
-        assertThat(chunks).extracting(chunk -> FakeRequests.headers(chunk).get("content-range").get(0))
-                .containsExactly("bytes 0-" + (CHUNK - 1) + "/" + SIZE, "bytes " + CHUNK + "-" + (SIZE - 1) + "/" + SIZE);
-        assertThat(chunks).extracting(chunk -> chunk.get("body")).containsExactly(
-                FakeRequests.upload(Arrays.copyOfRange(source, 0, CHUNK)), FakeRequests.upload(Arrays.copyOfRange(source, CHUNK, SIZE)));
-        assertThat(chunks).extracting(chunk -> FakeRequests.headers(chunk).get("content-type").get(0)).containsOnly("video/mp4");
+        assertThat(mapper.readTree((String) init.get("body")))
+                .isEqualTo(mapper.readTree("{\"post_info\":{"
+                        + "\"title\":\"Spring routine #dance\",\"privacy_level\":\"PUBLIC_TO_EVERYONE\",\"disable_comment\":false,"
+                        + "\"disable_duet\":true,\"disable_stitch\":true,\"brand_content_toggle\":false,\"brand_organic_toggle\":false},"
+                        + "\"source_info\":{\"source\":\"FILE_UPLOAD\",\"video_size\":" + SIZE + ",\"chunk_size\":"
+                        + CHUNK
+                        + ",\"total_chunk_count\":2}}"));
+        List<Map<String, Object>> chunks = requests.stream()
+                .filter(request -> "PUT".equals(request.get("method")))
+                .toList();
+        assertThat(chunks)
+                .extracting(chunk ->
+                        FakeRequests.headers(chunk).get("content-range").get(0))
+                .containsExactly(
+                        "bytes 0-" + (CHUNK - 1) + "/" + SIZE, "bytes " + CHUNK + "-" + (SIZE - 1) + "/" + SIZE);
+        assertThat(chunks)
+                .extracting(chunk -> chunk.get("body"))
+                .containsExactly(
+                        FakeRequests.upload(Arrays.copyOfRange(source, 0, CHUNK)),
+                        FakeRequests.upload(Arrays.copyOfRange(source, CHUNK, SIZE)));
+        assertThat(chunks)
+                .extracting(
+                        chunk -> FakeRequests.headers(chunk).get("content-type").get(0))
+                .containsOnly("video/mp4");
 
-        String tiktokId = fakes().get("/_fakes/tiktok/posts").then().statusCode(200).extract().path("data[0].id");
+        String tiktokId = fakes().get("/_fakes/tiktok/posts")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data[0].id");
         assertThat(target.getString("status")).isEqualTo("published");
         assertThat(target.getString("provider_post_id")).isEqualTo(tiktokId);
         assertThat(target.getString("url")).isEqualTo("https://www.tiktok.com/@heraldfake.dance/video/" + tiktokId);
-        assertThat(as(live.key()).get("/usage").then().statusCode(200).extract().jsonPath().getLong("data.media_bytes.used"))
+        assertThat(as(live.key())
+                        .get("/usage")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getLong("data.media_bytes.used"))
                 .isEqualTo(SIZE);
     }
-
 }

@@ -40,18 +40,26 @@ class ObservabilityIT {
             assertThat(awaitFinal(key, postId).getString("data.status")).isEqualTo("published");
             receiver.awaitRequests(1, 30_000);
 
-            String delivery = awaitSeries("delivery-worker",
+            String delivery = awaitSeries(
+                    "delivery-worker",
                     "herald_deliveries_total{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}");
             assertThat(valueOf(delivery)).isGreaterThanOrEqualTo(1.0);
-            assertThat(awaitSeries("delivery-worker", "herald_delivery_attempts_seconds_count{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}"))
+            assertThat(
+                            awaitSeries(
+                                    "delivery-worker",
+                                    "herald_delivery_attempts_seconds_count{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}"))
                     .isNotEmpty();
             String webhook = awaitSeries("webhooks-service", "herald_webhook_attempts_total{outcome=\"succeeded\"}");
             assertThat(valueOf(webhook)).isGreaterThanOrEqualTo(1.0);
-            assertThat(awaitSeries("usage-service", "herald_usage_reservations_total{meter=\"publications\",outcome=\"reserved\"}"))
+            assertThat(awaitSeries(
+                            "usage-service",
+                            "herald_usage_reservations_total{meter=\"publications\",outcome=\"reserved\"}"))
                     .isNotEmpty();
             assertThat(awaitSeries("posts-service", "herald_outbox_pending ")).isNotEmpty();
             // Request series are labelled by route template, so ids never become label values.
-            assertThat(metrics("api-gateway")).contains("http_server_requests_seconds_count").doesNotContain(postId);
+            assertThat(metrics("api-gateway"))
+                    .contains("http_server_requests_seconds_count")
+                    .doesNotContain(postId);
 
             // The worker logs each final outcome with the trace it continued.
             String workerLog = Files.readString(RunningSuite.get().logFile("delivery-worker"));
@@ -63,15 +71,24 @@ class ObservabilityIT {
 
     private static String metrics(String module) {
         int port = RunningSuite.get().servicePorts().get(module);
-        return RestAssured.given().baseUri("http://127.0.0.1:" + port).get("/q/metrics").then().statusCode(200)
-                .extract().asString();
+        return RestAssured.given()
+                .baseUri("http://127.0.0.1:" + port)
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
     }
 
     /** The first line of {@code module}'s metrics starting with {@code series}, waiting up to 15 s for it to appear. */
     private static String awaitSeries(String module, String series) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 15_000;
         while (true) {
-            String found = metrics(module).lines().filter(line -> line.startsWith(series)).findFirst().orElse("");
+            String found = metrics(module)
+                    .lines()
+                    .filter(line -> line.startsWith(series))
+                    .findFirst()
+                    .orElse("");
             if (!found.isEmpty() || System.currentTimeMillis() > deadline) {
                 assertThat(found).as("%s on %s/q/metrics", series, module).isNotEmpty();
                 return found;

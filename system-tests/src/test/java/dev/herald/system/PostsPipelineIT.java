@@ -32,18 +32,29 @@ class PostsPipelineIT {
     /** A test key of a fresh workspace on the scale plan (these tests poll; see RunningSuite.SCALE_PER_MINUTE). */
     static String testKey(String name) {
         String workspace = RunningSuite.newWorkspace(name);
-        RunningSuite.admin().body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                .put("/admin/v1/workspaces/" + workspace + "/plan").then().statusCode(200);
+        RunningSuite.admin()
+                .body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                .put("/admin/v1/workspaces/" + workspace + "/plan")
+                .then()
+                .statusCode(200);
         return RunningSuite.newKey(workspace, "test");
     }
 
     static String account(String key, String platform, String username) {
-        return as(key).contentType(ContentType.JSON).body("{\"platform\":\"" + platform + "\",\"username\":\"" + username + "\"}")
-                .post("/accounts").then().statusCode(201).extract().path("data.id");
+        return as(key).contentType(ContentType.JSON)
+                .body("{\"platform\":\"" + platform + "\",\"username\":\"" + username + "\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
     }
 
     static Response post(String key, String idempotencyKey, String body) {
-        return as(key).contentType(ContentType.JSON).header("Idempotency-Key", idempotencyKey).body(body).post("/posts");
+        return as(key).contentType(ContentType.JSON)
+                .header("Idempotency-Key", idempotencyKey)
+                .body(body)
+                .post("/posts");
     }
 
     static String linkedIn(String... accountIds) {
@@ -51,13 +62,19 @@ class PostsPipelineIT {
     }
 
     static String accepted(String key, String body) {
-        return post(key, UUID.randomUUID().toString(), body).then().statusCode(202)
-                .body("data.status", equalTo("queued")).extract().path("data.id");
+        return post(key, UUID.randomUUID().toString(), body)
+                .then()
+                .statusCode(202)
+                .body("data.status", equalTo("queued"))
+                .extract()
+                .path("data.id");
     }
 
-    static JsonPath awaitPost(String key, String id, Predicate<JsonPath> done, long timeoutMillis) throws InterruptedException {
+    static JsonPath awaitPost(String key, String id, Predicate<JsonPath> done, long timeoutMillis)
+            throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        JsonPath post = as(key).get("/posts/" + id).then().statusCode(200).extract().jsonPath();
+        JsonPath post =
+                as(key).get("/posts/" + id).then().statusCode(200).extract().jsonPath();
         while (!done.test(post) && System.currentTimeMillis() < deadline) {
             Thread.sleep(300);
             post = as(key).get("/posts/" + id).then().statusCode(200).extract().jsonPath();
@@ -70,17 +87,28 @@ class PostsPipelineIT {
     }
 
     /** The publications meter once it shows {@code expected} (usage settles asynchronously), or as it is at the deadline. */
-    static Map<String, Object> awaitPublications(String key, Predicate<Map<String, Object>> expected) throws InterruptedException {
+    static Map<String, Object> awaitPublications(String key, Predicate<Map<String, Object>> expected)
+            throws InterruptedException {
         return awaitPublications(key, expected, Duration.ofSeconds(20));
     }
 
     static Map<String, Object> awaitPublications(String key, Predicate<Map<String, Object>> expected, Duration patience)
             throws InterruptedException {
         long deadline = System.currentTimeMillis() + patience.toMillis();
-        Map<String, Object> meter = as(key).get("/usage").then().statusCode(200).extract().jsonPath().getMap("data.publications");
+        Map<String, Object> meter = as(key).get("/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getMap("data.publications");
         while (!expected.test(meter) && System.currentTimeMillis() < deadline) {
             Thread.sleep(300);
-            meter = as(key).get("/usage").then().statusCode(200).extract().jsonPath().getMap("data.publications");
+            meter = as(key).get("/usage")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath()
+                    .getMap("data.publications");
         }
         return meter;
     }
@@ -94,7 +122,9 @@ class PostsPipelineIT {
         String key = testKey("Publish");
         String account = account(key, "linkedin", "brand");
         String id = accepted(key, linkedIn(account));
-        assertThat(awaitPublications(key, meter(0, 1))).containsEntry("reserved", 1).containsEntry("used", 0);
+        assertThat(awaitPublications(key, meter(0, 1)))
+                .containsEntry("reserved", 1)
+                .containsEntry("used", 0);
 
         JsonPath post = awaitFinal(key, id);
         assertThat(post.getString("data.status")).isEqualTo("published");
@@ -102,7 +132,9 @@ class PostsPipelineIT {
         assertThat(post.getInt("data.targets[0].attempts")).isEqualTo(1);
         assertThat(post.getString("data.targets[0].provider_post_id")).isNotBlank();
         assertThat(post.getString("data.targets[0].url")).startsWith("https://");
-        assertThat(awaitPublications(key, meter(1, 0))).containsEntry("used", 1).containsEntry("reserved", 0)
+        assertThat(awaitPublications(key, meter(1, 0)))
+                .containsEntry("used", 1)
+                .containsEntry("reserved", 0)
                 .containsEntry("remaining", 999);
     }
 
@@ -139,14 +171,16 @@ class PostsPipelineIT {
         String key = testKey("Scheduled");
         String account = account(key, "linkedin", "brand");
         Instant at = Instant.now().plusSeconds(12).truncatedTo(ChronoUnit.SECONDS);
-        String id = accepted(key, "{\"text\":\"Later\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\"" + at + "\"}");
+        String id = accepted(
+                key, "{\"text\":\"Later\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\"" + at + "\"}");
         assertThat(awaitPublications(key, meter(0, 1))).containsEntry("reserved", 1);
         Thread.sleep(Math.max(0, at.toEpochMilli() - System.currentTimeMillis() - 2000));
         as(key).get("/posts/" + id).then().body("data.status", equalTo("queued"));
 
         JsonPath post = awaitFinal(key, id);
         assertThat(post.getString("data.status")).isEqualTo("published");
-        assertThat(Instant.parse(post.getString("data.targets[0].completed_at"))).isAfterOrEqualTo(at);
+        assertThat(Instant.parse(post.getString("data.targets[0].completed_at")))
+                .isAfterOrEqualTo(at);
         assertThat(awaitPublications(key, meter(1, 0))).containsEntry("used", 1).containsEntry("reserved", 0);
     }
 
@@ -154,12 +188,16 @@ class PostsPipelineIT {
     void cancelingAScheduledPostReleasesItsPublication() throws Exception {
         String key = testKey("Cancel");
         String account = account(key, "linkedin", "brand");
-        String id = accepted(key, "{\"text\":\"Never\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
-                + Instant.now().plus(1, ChronoUnit.HOURS) + "\"}");
+        String id = accepted(
+                key,
+                "{\"text\":\"Never\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
+                        + Instant.now().plus(1, ChronoUnit.HOURS) + "\"}");
         assertThat(awaitPublications(key, meter(0, 1))).containsEntry("reserved", 1);
         as(key).delete("/posts/" + id).then().statusCode(200).body("data.status", equalTo("canceled"));
         as(key).delete("/posts/" + id).then().statusCode(409).body("error.code", equalTo("post_not_cancelable"));
-        assertThat(awaitPublications(key, meter(0, 0))).containsEntry("reserved", 0).containsEntry("used", 0);
+        assertThat(awaitPublications(key, meter(0, 0)))
+                .containsEntry("reserved", 0)
+                .containsEntry("used", 0);
     }
 
     @Test
@@ -167,20 +205,28 @@ class PostsPipelineIT {
         String key = testKey("Replay");
         String account = account(key, "linkedin", "brand");
         String idempotencyKey = UUID.randomUUID().toString();
-        String first = post(key, idempotencyKey, linkedIn(account)).then().statusCode(202).extract().asString();
+        String first = post(key, idempotencyKey, linkedIn(account))
+                .then()
+                .statusCode(202)
+                .extract()
+                .asString();
         int requests = as(key).get("/usage").then().extract().path("data.api_requests.used");
 
         Response replay = post(key, idempotencyKey, linkedIn(account));
         replay.then().statusCode(200).header("Idempotency-Replayed", "true");
         assertThat(replay.asString()).isEqualTo(first);
         // Only the /usage read itself was counted since: the replay was free.
-        assertThat(as(key).get("/usage").then().extract().<Integer>path("data.api_requests.used")).isEqualTo(requests + 1);
+        assertThat(as(key).get("/usage").then().extract().<Integer>path("data.api_requests.used"))
+                .isEqualTo(requests + 1);
         // One publication for the post, reserved or by now used; none for the replay.
         JsonPath usage = as(key).get("/usage").then().extract().jsonPath();
-        assertThat(usage.getInt("data.publications.reserved") + usage.getInt("data.publications.used")).isEqualTo(1);
+        assertThat(usage.getInt("data.publications.reserved") + usage.getInt("data.publications.used"))
+                .isEqualTo(1);
 
-        post(key, idempotencyKey, "{\"text\":\"Something else\",\"account_ids\":[\"" + account + "\"]}").then()
-                .statusCode(422).body("error.code", equalTo("idempotency_key_reused"));
+        post(key, idempotencyKey, "{\"text\":\"Something else\",\"account_ids\":[\"" + account + "\"]}")
+                .then()
+                .statusCode(422)
+                .body("error.code", equalTo("idempotency_key_reused"));
     }
 
     @Test
@@ -204,7 +250,8 @@ class PostsPipelineIT {
         }
         pool.shutdown();
         assertThat(statuses).containsOnlyOnce(202).allMatch(status -> status == 202 || status == 200 || status == 409);
-        assertThat(as(key).get("/posts").then().statusCode(200).extract().<List<?>>path("data")).hasSize(1);
+        assertThat(as(key).get("/posts").then().statusCode(200).extract().<List<?>>path("data"))
+                .hasSize(1);
         assertThat(awaitPublications(key, meter(1, 0))).containsEntry("used", 1);
     }
 }

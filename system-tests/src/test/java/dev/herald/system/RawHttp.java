@@ -18,19 +18,23 @@ import java.util.Locale;
  * gateway wrote it, header lines and all.
  */
 final class RawHttp {
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     /** A response as received: status, each header line as sent, and the body (de-chunked). */
     record Answer(int status, List<String> headerLines, String body, long millis) {
         String header(String name) {
             String prefix = name.toLowerCase(Locale.ROOT) + ":";
-            return headerLines.stream().filter(line -> line.toLowerCase(Locale.ROOT).startsWith(prefix))
-                    .map(line -> line.substring(prefix.length()).trim()).findFirst().orElse(null);
+            return headerLines.stream()
+                    .filter(line -> line.toLowerCase(Locale.ROOT).startsWith(prefix))
+                    .map(line -> line.substring(prefix.length()).trim())
+                    .findFirst()
+                    .orElse(null);
         }
 
         List<String> headerNames() {
-            return headerLines.stream().map(line -> line.substring(0, Math.max(0, line.indexOf(':'))).toLowerCase(Locale.ROOT))
+            return headerLines.stream()
+                    .map(line ->
+                            line.substring(0, Math.max(0, line.indexOf(':'))).toLowerCase(Locale.ROOT))
                     .toList();
         }
     }
@@ -65,7 +69,8 @@ final class RawHttp {
         while (last4 != 0x0d0a0d0a) {
             int b = in.read();
             if (b < 0) {
-                throw new IOException("connection closed before a complete response head: " + headBytes.toString(StandardCharsets.ISO_8859_1));
+                throw new IOException("connection closed before a complete response head: "
+                        + headBytes.toString(StandardCharsets.ISO_8859_1));
             }
             headBytes.write(b);
             last4 = (last4 << 8) | b;
@@ -95,7 +100,8 @@ final class RawHttp {
         } catch (SocketTimeoutException e) {
             // What arrived is what there is.
         }
-        return new Answer(status, headers, body.toString(StandardCharsets.UTF_8), (System.nanoTime() - started) / 1_000_000);
+        return new Answer(
+                status, headers, body.toString(StandardCharsets.UTF_8), (System.nanoTime() - started) / 1_000_000);
     }
 
     private static String readLine(InputStream in) throws IOException {
@@ -112,8 +118,8 @@ final class RawHttp {
     /** The request head for {@code method path} on the gateway with these extra header lines. */
     static String head(String method, String path, String apiKey, String... headerLines) {
         URI base = URI.create(RunningSuite.get().gatewayUrl());
-        StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
-                + "\r\nConnection: close");
+        StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":"
+                + base.getPort() + "\r\nConnection: close");
         if (apiKey != null) {
             head.append("\r\nAuthorization: Bearer ").append(apiKey);
         }

@@ -16,8 +16,15 @@ class RollingRestartIT {
      * Every service drains the same way (common's shutdown settings); {@code -Dherald.faults=all} restarts them all.
      */
     static final List<String> SHORT = List.of("api-gateway", "delivery-worker");
-    static final List<String> ALL = List.of("api-gateway", "posts-service", "delivery-worker", "webhooks-service",
-            "usage-service", "profiles-service", "accounts-service");
+
+    static final List<String> ALL = List.of(
+            "api-gateway",
+            "posts-service",
+            "delivery-worker",
+            "webhooks-service",
+            "usage-service",
+            "profiles-service",
+            "accounts-service");
 
     @Test
     void aRollingRestartLosesNothingAndPublishesNothingTwice() throws Exception {

@@ -21,14 +21,16 @@ public final class RunningSuite {
     public static final int STARTER_API_REQUESTS = 5;
     /** The scale plan's per-minute rate limit in the system-test suite. */
     public static final int SCALE_PER_MINUTE = 2000;
+
     private static LocalSuite suite;
 
-    private RunningSuite() {
-    }
+    private RunningSuite() {}
 
     public static synchronized LocalSuite get() {
         if (suite == null) {
-            Path root = Path.of(System.getProperty("herald.root", "..")).toAbsolutePath().normalize();
+            Path root = Path.of(System.getProperty("herald.root", ".."))
+                    .toAbsolutePath()
+                    .normalize();
             Path state;
             try {
                 state = Files.createTempDirectory("herald-system-test");
@@ -39,13 +41,19 @@ public final class RunningSuite {
             // at 30 a minute. No other system test uses the starter plan. The scale plan (tests that poll, and
             // ContractFuzzIT, which sends thousands of requests in minutes) gets SCALE_PER_MINUTE rather than 300.
             // The provider fakes stand in for the six platforms, so live accounts and posts run end to end (LiveIT).
-            suite = LocalSuite.start(LocalSuiteConfig.builder(root).stateDir(state).freePorts().providerFakes(true)
+            suite = LocalSuite.start(LocalSuiteConfig.builder(root)
+                    .stateDir(state)
+                    .freePorts()
+                    .providerFakes(true)
                     .serviceEnvironment(Map.ofEntries(
-                            Map.entry("HERALD_USAGE_PLAN_OVERRIDES",
-                                    "starter.api_requests=" + STARTER_API_REQUESTS + ",scale.per_minute=" + SCALE_PER_MINUTE),
+                            Map.entry(
+                                    "HERALD_USAGE_PLAN_OVERRIDES",
+                                    "starter.api_requests=" + STARTER_API_REQUESTS + ",scale.per_minute="
+                                            + SCALE_PER_MINUTE),
                             // A killed delivery-worker's leases lapse in 10 s rather than 60 (the sandbox's
                             // slowest publication takes 3 s), so the fault test does not wait a minute.
-                            Map.entry("HERALD_DELIVERY_LEASE", "PT10S"), Map.entry("HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S"),
+                            Map.entry("HERALD_DELIVERY_LEASE", "PT10S"),
+                            Map.entry("HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S"),
                             // An uncertain target is first looked at after 1 s rather than 30 (LivePinterestIT).
                             Map.entry("HERALD_DELIVERY_RECONCILE_FIRST_LOOK", "PT1S"),
                             Map.entry("HERALD_DELIVERY_RECONCILE_INTERVAL", "PT1S"),
@@ -55,14 +63,17 @@ public final class RunningSuite {
                             Map.entry("HERALD_PUBLISHERS_TIKTOK_CHECK_INTERVAL", "PT1S"),
                             Map.entry("HERALD_PUBLISHERS_INSTAGRAM_REELS_CHECK_INTERVAL", "PT1S"),
                             Map.entry("HERALD_PUBLISHERS_LINKEDIN_VIDEO_CHECK_INTERVAL", "PT1S"),
-                            // The analytics refreshers (every minute by default) would call the platform fakes between a
-                            // live test's clearing of a fake's journal and its reading of it; LiveAnalyticsIT reads on demand.
+                            // The analytics refreshers (every minute by default) would call the platform fakes between
+                            // a
+                            // live test's clearing of a fake's journal and its reading of it; LiveAnalyticsIT reads on
+                            // demand.
                             Map.entry("HERALD_ANALYTICS_REFRESH_INTERVAL", "PT1H"),
                             Map.entry("HERALD_ACCOUNTS_ANALYTICS_REFRESH_INTERVAL", "PT1H"),
                             // Webhook retries after 1 s, 1 s and 1 s (four attempts) instead of 5 s to 10 h, a 2 s
                             // request timeout instead of 10 s, and a killed webhooks-service's leases lapse in 5 s.
                             Map.entry("HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S"),
-                            Map.entry("HERALD_WEBHOOKS_REQUEST_TIMEOUT", "PT2S"), Map.entry("HERALD_WEBHOOKS_LEASE", "PT5S")))
+                            Map.entry("HERALD_WEBHOOKS_REQUEST_TIMEOUT", "PT2S"),
+                            Map.entry("HERALD_WEBHOOKS_LEASE", "PT5S")))
                     .build());
             Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
         }
@@ -88,26 +99,43 @@ public final class RunningSuite {
      * request, already in the {@code api_requests} it shows.
      */
     public static JsonPath usage(String apiKey) {
-        return as(apiKey).get("/usage").then().statusCode(200).extract().jsonPath().setRootPath("data");
+        return as(apiKey)
+                .get("/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .setRootPath("data");
     }
 
     /** A request to the admin API (the dashboard back end). */
     public static RequestSpecification admin() {
-        return RestAssured.given().baseUri(get().gatewayUrl()).header("Authorization", "Bearer " + get().adminToken())
+        return RestAssured.given()
+                .baseUri(get().gatewayUrl())
+                .header("Authorization", "Bearer " + get().adminToken())
                 .contentType(ContentType.JSON);
     }
 
     /** A fresh workspace, so tests never see each other's data. */
     public static String newWorkspace(String name) {
-        return admin().body("{\"name\":\"" + name + "\"}").post("/admin/v1/workspaces").then().statusCode(201)
-                .extract().path("data.id");
+        return admin().body("{\"name\":\"" + name + "\"}")
+                .post("/admin/v1/workspaces")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
     }
 
     /** A new key's secret; without scopes, a key with every scope. */
     public static String newKey(String workspaceId, String mode, String... scopes) {
-        String body = scopes.length == 0 ? "{\"mode\":\"" + mode + "\"}"
+        String body = scopes.length == 0
+                ? "{\"mode\":\"" + mode + "\"}"
                 : "{\"mode\":\"" + mode + "\",\"scopes\":[\"" + String.join("\",\"", scopes) + "\"]}";
-        return admin().body(body).post("/admin/v1/workspaces/" + workspaceId + "/api-keys").then().statusCode(201)
-                .extract().path("data.secret");
+        return admin().body(body)
+                .post("/admin/v1/workspaces/" + workspaceId + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.secret");
     }
 }

@@ -21,13 +21,23 @@ import org.assertj.core.api.SoftAssertions;
 /** What the security system tests share: the gateway's route catalog, envelope checks and requests by route. */
 final class SecuritySupport {
     /** The scope names as the catalog's constants spell them ({@code PROFILES_READ} is {@code profiles:read}). */
-    static final List<String> SCOPES = List.of("profiles:read", "profiles:write", "accounts:read", "accounts:write",
-            "posts:read", "posts:write", "comments:read", "comments:write", "webhooks:read", "webhooks:write", "logs:read");
-    private static final Pattern ROUTE = Pattern.compile(
-            "ApiRoute\\.(?:exempt|metered)\\(\"([A-Z]+)\",\\s*\"([^\"]+)\",\\s*([A-Z_]+|null),");
+    static final List<String> SCOPES = List.of(
+            "profiles:read",
+            "profiles:write",
+            "accounts:read",
+            "accounts:write",
+            "posts:read",
+            "posts:write",
+            "comments:read",
+            "comments:write",
+            "webhooks:read",
+            "webhooks:write",
+            "logs:read");
 
-    private SecuritySupport() {
-    }
+    private static final Pattern ROUTE =
+            Pattern.compile("ApiRoute\\.(?:exempt|metered)\\(\"([A-Z]+)\",\\s*\"([^\"]+)\",\\s*([A-Z_]+|null),");
+
+    private SecuritySupport() {}
 
     /** One public operation: method, path template relative to {@code /api/v1}, and its scope (null: none needed). */
     record Route(String method, String template, String scope) {
@@ -50,7 +60,9 @@ final class SecuritySupport {
      * is covered here without anyone remembering to: the system tests stay HTTP-only, the table stays single.
      */
     static List<Route> catalog() {
-        Path source = Path.of(System.getProperty("herald.root", "..")).toAbsolutePath().normalize()
+        Path source = Path.of(System.getProperty("herald.root", ".."))
+                .toAbsolutePath()
+                .normalize()
                 .resolve("api-gateway/src/main/java/dev/herald/gateway/routing/RouteCatalog.java");
         String text;
         try {
@@ -62,12 +74,14 @@ final class SecuritySupport {
         Matcher matcher = ROUTE.matcher(text);
         while (matcher.find()) {
             String constant = matcher.group(3);
-            String scope = constant.equals("null") ? null : constant.toLowerCase().replaceFirst("_", ":");
+            String scope =
+                    constant.equals("null") ? null : constant.toLowerCase().replaceFirst("_", ":");
             routes.add(new Route(matcher.group(1), matcher.group(2), scope));
         }
         assertThat(routes).as("routes read from " + source).hasSizeGreaterThan(30);
         assertThat(routes.stream().map(Route::scope).filter(s -> s != null).distinct())
-                .as("the catalog uses exactly the known scopes").containsExactlyInAnyOrderElementsOf(SCOPES);
+                .as("the catalog uses exactly the known scopes")
+                .containsExactlyInAnyOrderElementsOf(SCOPES);
         return routes;
     }
 
@@ -81,7 +95,8 @@ final class SecuritySupport {
             case "posts" -> "pst_";
             case "webhooks" -> "whe_";
             case "deliveries" -> "dlv_";
-            default -> throw new AssertionError("no id kind known for " + template + ": teach SecuritySupport.unknownId");
+            default ->
+                throw new AssertionError("no id kind known for " + template + ": teach SecuritySupport.unknownId");
         };
         return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
     }
@@ -137,23 +152,41 @@ final class SecuritySupport {
      * headers every response carries.
      */
     static void assertError(SoftAssertions softly, String what, Response response, int status, String code) {
-        softly.assertThat(response.statusCode()).as(what + ": status (body " + response.asString() + ")").isEqualTo(status);
+        softly.assertThat(response.statusCode())
+                .as(what + ": status (body " + response.asString() + ")")
+                .isEqualTo(status);
         String body = response.asString();
         JsonPath json;
         try {
             json = JsonPath.from(body);
-            softly.assertThat(json.getString("error.code")).as(what + ": error.code").isEqualTo(code);
-            softly.assertThat(json.getString("error.message")).as(what + ": error.message").isNotBlank();
-            softly.assertThat(json.<Object>get("error.details")).as(what + ": error.details").isInstanceOf(Map.class);
-            softly.assertThat(json.getString("request_id")).as(what + ": request_id")
-                    .isNotBlank().isEqualTo(response.header("x-request-id"));
-            softly.assertThat(json.<Object>get("data")).as(what + ": no data beside an error").isNull();
+            softly.assertThat(json.getString("error.code"))
+                    .as(what + ": error.code")
+                    .isEqualTo(code);
+            softly.assertThat(json.getString("error.message"))
+                    .as(what + ": error.message")
+                    .isNotBlank();
+            softly.assertThat(json.<Object>get("error.details"))
+                    .as(what + ": error.details")
+                    .isInstanceOf(Map.class);
+            softly.assertThat(json.getString("request_id"))
+                    .as(what + ": request_id")
+                    .isNotBlank()
+                    .isEqualTo(response.header("x-request-id"));
+            softly.assertThat(json.<Object>get("data"))
+                    .as(what + ": no data beside an error")
+                    .isNull();
         } catch (RuntimeException e) {
             softly.fail(what + ": the body is not the error envelope: " + body);
         }
-        softly.assertThat(response.header("X-RateLimit-Limit")).as(what + ": X-RateLimit-Limit").isNotNull();
-        softly.assertThat(response.header("X-RateLimit-Remaining")).as(what + ": X-RateLimit-Remaining").isNotNull();
-        softly.assertThat(response.header("X-RateLimit-Reset")).as(what + ": X-RateLimit-Reset").isNotNull();
+        softly.assertThat(response.header("X-RateLimit-Limit"))
+                .as(what + ": X-RateLimit-Limit")
+                .isNotNull();
+        softly.assertThat(response.header("X-RateLimit-Remaining"))
+                .as(what + ": X-RateLimit-Remaining")
+                .isNotNull();
+        softly.assertThat(response.header("X-RateLimit-Reset"))
+                .as(what + ": X-RateLimit-Reset")
+                .isNotNull();
     }
 
     static void assertError(Response response, int status, String code) {
@@ -166,8 +199,11 @@ final class SecuritySupport {
     static String scopedTestKey(String name, String... scopes) {
         String workspace = RunningSuite.newWorkspace(name);
         // The plan change asks usage-service synchronously: retried like any client would on a 503.
-        retrying503(() -> RunningSuite.admin().body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                .put("/admin/v1/workspaces/" + workspace + "/plan")).then().statusCode(200);
+        retrying503(() -> RunningSuite.admin()
+                        .body("{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                        .put("/admin/v1/workspaces/" + workspace + "/plan"))
+                .then()
+                .statusCode(200);
         return RunningSuite.newKey(workspace, "test", scopes);
     }
 }

@@ -45,8 +45,7 @@ final class SteadyPostLoad implements AutoCloseable {
     /** Between two posts of one client: each workspace stays well inside the scale plan's 300 requests a minute. */
     private static final long PACE_MILLIS = 400;
 
-    record Tenant(String key, String brand, String slow, Endpoint endpoint, List<String> posts) {
-    }
+    record Tenant(String key, String brand, String slow, Endpoint endpoint, List<String> posts) {}
 
     /** What a run did, for the test's log line. */
     record Summary(int posts, int publishCalls, int webhookRequests, Map<String, AtomicInteger> retries) {
@@ -68,8 +67,16 @@ final class SteadyPostLoad implements AutoCloseable {
         receiver = new Receiver(n -> 200);
         for (int i = 0; i < clientCount; i++) {
             String key = testKey(name + " " + i);
-            tenants.add(new Tenant(key, account(key, "linkedin", "brand"), account(key, "facebook", "slow_brand"),
-                    WebhooksIT.register(key, receiver.url(), "post.published", "post.partially_failed", "post.failed",
+            tenants.add(new Tenant(
+                    key,
+                    account(key, "linkedin", "brand"),
+                    account(key, "facebook", "slow_brand"),
+                    WebhooksIT.register(
+                            key,
+                            receiver.url(),
+                            "post.published",
+                            "post.partially_failed",
+                            "post.failed",
                             "post.canceled"),
                     new CopyOnWriteArrayList<>()));
         }
@@ -110,20 +117,28 @@ final class SteadyPostLoad implements AutoCloseable {
         Set<String> accepted = new HashSet<>();
         for (Tenant tenant : tenants) {
             accepted.addAll(tenant.posts());
-            List<Map<String, Object>> posts = awaitAllFinal(tenant.key(), tenant.posts().size());
-            assertThat(posts).extracting(post -> (String) post.get("id")).containsExactlyInAnyOrderElementsOf(tenant.posts());
+            List<Map<String, Object>> posts =
+                    awaitAllFinal(tenant.key(), tenant.posts().size());
+            assertThat(posts)
+                    .extracting(post -> (String) post.get("id"))
+                    .containsExactlyInAnyOrderElementsOf(tenant.posts());
             for (Map<String, Object> post : posts) {
                 assertThat(post.get("status")).as("post %s", post.get("id")).isEqualTo("published");
                 @SuppressWarnings("unchecked")
                 Map<String, Object> target = ((List<Map<String, Object>>) post.get("targets")).get(0);
-                providerPostIds.put(post.get("id") + ":" + target.get("account_id"), (String) target.get("provider_post_id"));
+                providerPostIds.put(
+                        post.get("id") + ":" + target.get("account_id"), (String) target.get("provider_post_id"));
             }
             // A request cut off between its reservation and its commit (posts- or usage-service killed) leaves a
             // reservation that posts-service gives back once the Idempotency-Key claim timeout (60 s) has passed.
-            Map<String, Object> publications = PostsPipelineIT.awaitPublications(tenant.key(),
-                    meter -> meter.get("used").equals(tenant.posts().size()) && meter.get("reserved").equals(0),
+            Map<String, Object> publications = PostsPipelineIT.awaitPublications(
+                    tenant.key(),
+                    meter -> meter.get("used").equals(tenant.posts().size())
+                            && meter.get("reserved").equals(0),
                     Duration.ofSeconds(90));
-            assertThat(publications).containsEntry("used", tenant.posts().size()).containsEntry("reserved", 0);
+            assertThat(publications)
+                    .containsEntry("used", tenant.posts().size())
+                    .containsEntry("reserved", 0);
         }
         assertThat(providerPostIds.values()).doesNotContainNull().doesNotHaveDuplicates();
         int publishCalls = assertPublishedOnceEach(providerPostIds);
@@ -165,7 +180,9 @@ final class SteadyPostLoad implements AutoCloseable {
                 if (status == 202 || status == 200) {
                     return response.path("data.id");
                 }
-                assertThat(status).as("answer to a post: %s", response.asString()).isIn(409, 429, 503);
+                assertThat(status)
+                        .as("answer to a post: %s", response.asString())
+                        .isIn(409, 429, 503);
                 if (status == 409) {
                     assertThat(response.<String>path("error.code")).isEqualTo("idempotency_key_in_use");
                 }
@@ -179,7 +196,9 @@ final class SteadyPostLoad implements AutoCloseable {
                 cause = e.getClass().getSimpleName();
             }
             retries.computeIfAbsent(cause, c -> new AtomicInteger()).incrementAndGet();
-            assertThat(System.currentTimeMillis()).as("a post still not accepted after two minutes of retries").isLessThan(deadline);
+            assertThat(System.currentTimeMillis())
+                    .as("a post still not accepted after two minutes of retries")
+                    .isLessThan(deadline);
             Thread.sleep(pause);
         }
     }
@@ -200,7 +219,9 @@ final class SteadyPostLoad implements AutoCloseable {
                 // At least once: a delivery cut off by a fault is sent again, under the same event id.
                 String earlier = postByEvent.putIfAbsent(event.getString("id"), post);
                 if (earlier != null) {
-                    assertThat(earlier).as("the post event %s names", event.getString("id")).isEqualTo(post);
+                    assertThat(earlier)
+                            .as("the post event %s names", event.getString("id"))
+                            .isEqualTo(post);
                 }
                 announced.add(post);
             }
@@ -211,7 +232,8 @@ final class SteadyPostLoad implements AutoCloseable {
 
     /** The secret of the endpoint of the workspace whose post the event is about. */
     private String secretOf(Receiver.Request request) {
-        String postId = JsonPath.from(new String(request.body(), StandardCharsets.UTF_8)).getString("data.id");
+        String postId = JsonPath.from(new String(request.body(), StandardCharsets.UTF_8))
+                .getString("data.id");
         for (Tenant tenant : tenants) {
             if (tenant.posts().contains(postId)) {
                 return tenant.endpoint().secret();
@@ -224,16 +246,18 @@ final class SteadyPostLoad implements AutoCloseable {
     private static int assertPublishedOnceEach(Map<String, String> providerPostIds) throws Exception {
         PostgresServer postgres = RunningSuite.get().postgres();
         try (Connection connection = postgres.connect("herald_delivery");
-             PreparedStatement statement = connection.prepareStatement(
-                     "select token, provider_post_id, publish_calls from sandbox_publications where token = any (?)")) {
-            statement.setArray(1, connection.createArrayOf("text", providerPostIds.keySet().toArray()));
+                PreparedStatement statement = connection.prepareStatement(
+                        "select token, provider_post_id, publish_calls from sandbox_publications where token = any (?)")) {
+            statement.setArray(
+                    1, connection.createArrayOf("text", providerPostIds.keySet().toArray()));
             int publications = 0;
             int calls = 0;
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     publications++;
                     calls += rows.getInt("publish_calls");
-                    assertThat(rows.getString("provider_post_id")).isEqualTo(providerPostIds.get(rows.getString("token")));
+                    assertThat(rows.getString("provider_post_id"))
+                            .isEqualTo(providerPostIds.get(rows.getString("token")));
                 }
             }
             assertThat(publications).isEqualTo(providerPostIds.size());
@@ -247,7 +271,8 @@ final class SteadyPostLoad implements AutoCloseable {
         List<Map<String, Object>> posts = List.of();
         while (System.currentTimeMillis() < deadline) {
             posts = allPosts(key);
-            if (posts.size() == expected && posts.stream().allMatch(post -> FINAL.contains((String) post.get("status")))) {
+            if (posts.size() == expected
+                    && posts.stream().allMatch(post -> FINAL.contains((String) post.get("status")))) {
                 return posts;
             }
             Thread.sleep(1000);

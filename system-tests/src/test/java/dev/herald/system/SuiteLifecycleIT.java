@@ -16,8 +16,13 @@ class SuiteLifecycleIT {
     @Test
     void everyServiceAnswersItsHealthCheck() {
         LocalSuite suite = RunningSuite.get();
-        suite.servicePorts().forEach((module, port) -> RestAssured.given().baseUri("http://127.0.0.1:" + port)
-                .get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP")));
+        suite.servicePorts()
+                .forEach((module, port) -> RestAssured.given()
+                        .baseUri("http://127.0.0.1:" + port)
+                        .get("/q/health/ready")
+                        .then()
+                        .statusCode(200)
+                        .body("status", equalTo("UP")));
         assertThat(suite.servicePorts()).hasSize(7);
     }
 

@@ -1,7 +1,7 @@
 package dev.herald.system;
 
-import static dev.herald.system.PostsPipelineIT.account;
 import static dev.herald.system.PostsPipelineIT.accepted;
+import static dev.herald.system.PostsPipelineIT.account;
 import static dev.herald.system.PostsPipelineIT.awaitFinal;
 import static dev.herald.system.PostsPipelineIT.linkedIn;
 import static dev.herald.system.PostsPipelineIT.testKey;
@@ -54,33 +54,45 @@ class WebhooksIT {
         return receiver;
     }
 
-    record Endpoint(String id, String secret) {
-    }
+    record Endpoint(String id, String secret) {}
 
     static Endpoint register(String key, String url, String... events) {
         JsonPath created = as(key).contentType(ContentType.JSON)
-                .body("{\"url\":\"" + url + "\",\"description\":\"system test\",\"events\":[\"" + String.join("\",\"", events) + "\"]}")
-                .post("/webhooks").then().statusCode(201)
-                .body("data.status", equalTo("enabled")).body("data.mode", equalTo("test"))
-                .extract().jsonPath();
+                .body("{\"url\":\"" + url + "\",\"description\":\"system test\",\"events\":[\""
+                        + String.join("\",\"", events) + "\"]}")
+                .post("/webhooks")
+                .then()
+                .statusCode(201)
+                .body("data.status", equalTo("enabled"))
+                .body("data.mode", equalTo("test"))
+                .extract()
+                .jsonPath();
         return new Endpoint(created.getString("data.id"), created.getString("data.secret"));
     }
 
     /** A post canceled while it waits for its scheduled time. */
     static String canceled(String key, String account) {
-        String id = accepted(key, "{\"text\":\"Never\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
-                + Instant.now().plus(1, ChronoUnit.HOURS) + "\"}");
+        String id = accepted(
+                key,
+                "{\"text\":\"Never\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
+                        + Instant.now().plus(1, ChronoUnit.HOURS) + "\"}");
         as(key).delete("/posts/" + id).then().statusCode(200).body("data.status", equalTo("canceled"));
         return id;
     }
 
     static List<Map<String, Object>> deliveries(String key, String endpointId) {
-        return as(key).queryParam("endpoint_id", endpointId).get("/deliveries").then().statusCode(200)
-                .extract().jsonPath().getList("data");
+        return as(key).queryParam("endpoint_id", endpointId)
+                .get("/deliveries")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("data");
     }
 
-    static List<Map<String, Object>> awaitDeliveries(String key, String endpointId, Predicate<List<Map<String, Object>>> done,
-                                                     long timeoutMillis) throws InterruptedException {
+    static List<Map<String, Object>> awaitDeliveries(
+            String key, String endpointId, Predicate<List<Map<String, Object>>> done, long timeoutMillis)
+            throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         List<Map<String, Object>> found = deliveries(key, endpointId);
         while (!done.test(found) && System.currentTimeMillis() < deadline) {
@@ -91,7 +103,8 @@ class WebhooksIT {
     }
 
     static Predicate<List<Map<String, Object>>> all(int count, String status) {
-        return found -> found.size() == count && found.stream().allMatch(delivery -> status.equals(delivery.get("status")));
+        return found ->
+                found.size() == count && found.stream().allMatch(delivery -> status.equals(delivery.get("status")));
     }
 
     @Test
@@ -120,11 +133,14 @@ class WebhooksIT {
         for (Receiver.Request request : toOutcomes) {
             JsonPath body = request.verify(published.secret());
             posts.put(body.getString("type"), body.getString("data.id"));
-            assertThat(body.getString("id")).isEqualTo(request.header("webhook-id")).matches("^evt_[a-f0-9]{24}$");
+            assertThat(body.getString("id"))
+                    .isEqualTo(request.header("webhook-id"))
+                    .matches("^evt_[a-f0-9]{24}$");
             assertThat(body.getString("mode")).isEqualTo("test");
             assertThat(body.getString("data.targets[0].account_id")).isEqualTo(brand);
         }
-        assertThat(posts).containsOnly(Map.entry("post.published", publishedPost), Map.entry("post.canceled", canceledPost));
+        assertThat(posts)
+                .containsOnly(Map.entry("post.published", publishedPost), Map.entry("post.canceled", canceledPost));
 
         Receiver.Request first = toFailures.get(0);
         Receiver.Request retry = toFailures.get(1);
@@ -138,11 +154,13 @@ class WebhooksIT {
         // A signature made with another endpoint's secret does not verify.
         assertThat(first.signatureMatches(published.secret())).isFalse();
 
-        assertThat(awaitDeliveries(key, failed.id(), all(1, "succeeded"), 20_000)).singleElement().satisfies(delivery -> {
-            assertThat(delivery.get("attempts")).isEqualTo(2);
-            assertThat(delivery.get("event_id")).isEqualTo(first.header("webhook-id"));
-            assertThat(delivery.get("event_type")).isEqualTo("post.failed");
-        });
+        assertThat(awaitDeliveries(key, failed.id(), all(1, "succeeded"), 20_000))
+                .singleElement()
+                .satisfies(delivery -> {
+                    assertThat(delivery.get("attempts")).isEqualTo(2);
+                    assertThat(delivery.get("event_id")).isEqualTo(first.header("webhook-id"));
+                    assertThat(delivery.get("event_type")).isEqualTo("post.failed");
+                });
     }
 
     @Test
@@ -163,7 +181,10 @@ class WebhooksIT {
         });
         List<Receiver.Request> requests = receiver.requests();
         assertThat(requests).hasSize(3);
-        assertThat(requests.stream().map(request -> request.header("webhook-id")).distinct()).hasSize(1);
+        assertThat(requests.stream()
+                        .map(request -> request.header("webhook-id"))
+                        .distinct())
+                .hasSize(1);
         for (Receiver.Request request : requests) {
             assertThat(request.verify(endpoint.secret()).getString("data.id")).isEqualTo(post);
         }
@@ -183,13 +204,24 @@ class WebhooksIT {
             assertThat(delivery.get("last_response_status")).isNull();
             assertThat((String) delivery.get("last_error")).startsWith("The endpoint did not answer within");
         });
-        assertThat(as(key).queryParam("status", "failed").get("/deliveries").then().extract().jsonPath().getList("data.id"))
+        assertThat(as(key).queryParam("status", "failed")
+                        .get("/deliveries")
+                        .then()
+                        .extract()
+                        .jsonPath()
+                        .getList("data.id"))
                 .containsExactly(found.get(0).get("id"));
 
-        as(key).post("/deliveries/" + found.get(0).get("id") + "/retry").then().statusCode(202)
+        as(key).post("/deliveries/" + found.get(0).get("id") + "/retry")
+                .then()
+                .statusCode(202)
                 .body("data.status", equalTo("pending"));
-        assertThat(awaitDeliveries(key, endpoint.id(), all(1, "succeeded"), 20_000).get(0).get("attempts")).isEqualTo(5);
-        assertThat(receiver.requests().get(4).header("webhook-id")).isEqualTo(receiver.requests().get(0).header("webhook-id"));
+        assertThat(awaitDeliveries(key, endpoint.id(), all(1, "succeeded"), 20_000)
+                        .get(0)
+                        .get("attempts"))
+                .isEqualTo(5);
+        assertThat(receiver.requests().get(4).header("webhook-id"))
+                .isEqualTo(receiver.requests().get(0).header("webhook-id"));
     }
 
     @Test
@@ -201,8 +233,11 @@ class WebhooksIT {
         accepted(key, linkedIn(account));
         receiver.awaitRequests(1, 30_000);
 
-        as(key).delete("/webhooks/" + endpoint.id()).then().statusCode(200)
-                .body("data.status", equalTo("disabled")).body("data.disabled_at", org.hamcrest.Matchers.notNullValue());
+        as(key).delete("/webhooks/" + endpoint.id())
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("disabled"))
+                .body("data.disabled_at", org.hamcrest.Matchers.notNullValue());
         as(key).delete("/webhooks/" + endpoint.id()).then().statusCode(200).body("data.status", equalTo("disabled"));
         String later = accepted(key, linkedIn(account));
         assertThat(awaitFinal(key, later).getString("data.status")).isEqualTo("published");
@@ -210,7 +245,10 @@ class WebhooksIT {
 
         assertThat(receiver.requests()).hasSize(1);
         assertThat(deliveries(key, endpoint.id())).hasSize(1);
-        as(key).post("/webhooks/" + endpoint.id() + "/test").then().statusCode(409).body("error.code", equalTo("conflict"));
+        as(key).post("/webhooks/" + endpoint.id() + "/test")
+                .then()
+                .statusCode(409)
+                .body("error.code", equalTo("conflict"));
     }
 
     @Test
@@ -219,9 +257,14 @@ class WebhooksIT {
         Receiver receiver = receiver(n -> 200);
         Endpoint endpoint = register(key, receiver.url(), "post.failed");
 
-        String rotated = as(key).post("/webhooks/" + endpoint.id() + "/rotate-secret").then().statusCode(200)
-                .extract().path("data.secret");
-        as(key).post("/webhooks/" + endpoint.id() + "/test").then().statusCode(202)
+        String rotated = as(key).post("/webhooks/" + endpoint.id() + "/rotate-secret")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.secret");
+        as(key).post("/webhooks/" + endpoint.id() + "/test")
+                .then()
+                .statusCode(202)
                 .body("data.event_type", equalTo("webhook.test"));
 
         Receiver.Request request = receiver.awaitRequests(1, 30_000).get(0);
@@ -243,8 +286,12 @@ class WebhooksIT {
             posts.add(accepted(key, linkedIn(account)));
         }
         // Each delivery has failed once and waits for its retry when the service dies.
-        awaitDeliveries(key, endpoint.id(), found -> found.size() == 3
-                && found.stream().allMatch(delivery -> (Integer) delivery.get("attempts") >= 1), 30_000);
+        awaitDeliveries(
+                key,
+                endpoint.id(),
+                found -> found.size() == 3
+                        && found.stream().allMatch(delivery -> (Integer) delivery.get("attempts") >= 1),
+                30_000);
         RunningSuite.get().kill("webhooks-service");
         recovered.set(true);
         // A post that finalizes while the service is down is delivered after it is back.
@@ -253,7 +300,9 @@ class WebhooksIT {
         RunningSuite.get().start("webhooks-service");
 
         List<Map<String, Object>> found = awaitDeliveries(key, endpoint.id(), all(4, "succeeded"), 60_000);
-        assertThat(found).hasSize(4).allSatisfy(delivery -> assertThat(delivery.get("status")).isEqualTo("succeeded"));
+        assertThat(found)
+                .hasSize(4)
+                .allSatisfy(delivery -> assertThat(delivery.get("status")).isEqualTo("succeeded"));
         List<String> delivered = new ArrayList<>();
         for (Receiver.Request request : receiver.requests()) {
             if (request.status() == 200) {
@@ -275,8 +324,11 @@ class WebhooksIT {
 
         record Request(Map<String, List<String>> headers, byte[] body, int status, Instant receivedAt) {
             String header(String name) {
-                return headers.entrySet().stream().filter(entry -> entry.getKey().equalsIgnoreCase(name))
-                        .map(entry -> entry.getValue().get(0)).findFirst().orElse(null);
+                return headers.entrySet().stream()
+                        .filter(entry -> entry.getKey().equalsIgnoreCase(name))
+                        .map(entry -> entry.getValue().get(0))
+                        .findFirst()
+                        .orElse(null);
             }
 
             /**
@@ -287,7 +339,9 @@ class WebhooksIT {
             JsonPath verify(String secret) {
                 long timestamp = Long.parseLong(header("webhook-timestamp"));
                 assertThat(Math.abs(receivedAt.getEpochSecond() - timestamp)).isLessThanOrEqualTo(300);
-                assertThat(signatureMatches(secret)).as("a v1= signature made with the secret").isTrue();
+                assertThat(signatureMatches(secret))
+                        .as("a v1= signature made with the secret")
+                        .isTrue();
                 return JsonPath.from(new String(body, StandardCharsets.UTF_8));
             }
 
@@ -295,11 +349,13 @@ class WebhooksIT {
                 try {
                     Mac mac = Mac.getInstance("HmacSHA256");
                     mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-                    mac.update((header("webhook-id") + "." + header("webhook-timestamp") + ".").getBytes(StandardCharsets.UTF_8));
+                    mac.update((header("webhook-id") + "." + header("webhook-timestamp") + ".")
+                            .getBytes(StandardCharsets.UTF_8));
                     byte[] expected = mac.doFinal(body);
                     for (String signature : header("webhook-signature").split(" ")) {
                         if (signature.startsWith("v1=")
-                                && MessageDigest.isEqual(expected, HexFormat.of().parseHex(signature.substring(3)))) {
+                                && MessageDigest.isEqual(
+                                        expected, HexFormat.of().parseHex(signature.substring(3)))) {
                             return true;
                         }
                     }

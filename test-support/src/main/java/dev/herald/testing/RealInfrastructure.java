@@ -28,6 +28,7 @@ public class RealInfrastructure implements QuarkusTestResourceLifecycleManager {
      * and without these JVM-wide properties every restart would start another PostgreSQL and Kafka broker.
      */
     private static final String SHARED_DATABASE = "herald.test.shared-database-url";
+
     private static final String SHARED_KAFKA = "herald.test.shared-kafka-bootstrap";
 
     private static PostgresServer postgres;
@@ -78,8 +79,10 @@ public class RealInfrastructure implements QuarkusTestResourceLifecycleManager {
             } else {
                 postgres = PostgresServer.startEmbedded(FreePorts.next(), null);
                 URI server = URI.create(postgres.reactiveUrl("postgres"));
-                System.setProperty(SHARED_DATABASE, "postgresql://" + postgres.username() + ":" + postgres.password()
-                        + "@" + server.getHost() + ":" + server.getPort());
+                System.setProperty(
+                        SHARED_DATABASE,
+                        "postgresql://" + postgres.username() + ":" + postgres.password() + "@" + server.getHost() + ":"
+                                + server.getPort());
             }
         }
         if (bootstrapServers == null) {
@@ -92,14 +95,15 @@ public class RealInfrastructure implements QuarkusTestResourceLifecycleManager {
             } else {
                 Path root = Path.of(System.getProperty("herald.root", ".."));
                 Path work = Files.createTempDirectory("herald-test-kafka");
-                kafka = KafkaBroker.start(KafkaBroker.brokerLibs(root), work, FreePorts.next(), FreePorts.next(),
-                        Duration.ofSeconds(90));
+                kafka = KafkaBroker.start(
+                        KafkaBroker.brokerLibs(root), work, FreePorts.next(), FreePorts.next(), Duration.ofSeconds(90));
                 bootstrapServers = kafka.bootstrapServers();
                 System.setProperty(SHARED_KAFKA, bootstrapServers);
             }
         }
         if (!stopHookInstalled) {
-            Runtime.getRuntime().addShutdownHook(new Thread(RealInfrastructure::stopShared, "herald-test-infrastructure-stop"));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(RealInfrastructure::stopShared, "herald-test-infrastructure-stop"));
             stopHookInstalled = true;
         }
     }

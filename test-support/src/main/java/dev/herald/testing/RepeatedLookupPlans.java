@@ -15,8 +15,7 @@ import org.hibernate.reactive.mutiny.Mutiny;
  * parameter, as Panache's {@code firstResult()} adds) is planned at every execution, which costs more than the lookup.
  */
 public final class RepeatedLookupPlans {
-    private RepeatedLookupPlans() {
-    }
+    private RepeatedLookupPlans() {}
 
     /**
      * Runs {@code lookup} {@code times} times in one session (cleared before each, so every run reaches the database on
@@ -27,7 +26,8 @@ public final class RepeatedLookupPlans {
         return plans(statementText).chain(before -> {
             Uni<?> runs = Uni.createFrom().nullItem();
             for (int i = 0; i < times; i++) {
-                runs = runs.chain(() -> Panache.getSession().invoke(Mutiny.Session::clear)).chain(lookup);
+                runs = runs.chain(() -> Panache.getSession().invoke(Mutiny.Session::clear))
+                        .chain(lookup);
             }
             return runs.chain(() -> plans(statementText)).map(after -> {
                 List<Long> custom = new ArrayList<>();
@@ -44,13 +44,16 @@ public final class RepeatedLookupPlans {
 
     /** Generic and custom plans so far of each prepared statement on the session's connection containing the text. */
     private static Uni<Map<String, long[]>> plans(String statementText) {
-        return Panache.getSession().chain(session -> session.createNativeQuery("""
+        return Panache.getSession()
+                .chain(session -> session.createNativeQuery("""
                         select statement, generic_plans, custom_plans from pg_prepared_statements
-                        where statement like '%' || ?1 || '%' and statement not like '%pg_prepared_statements%'""",
-                        Object[].class).setParameter(1, statementText).getResultList())
+                        where statement like '%' || ?1 || '%' and statement not like '%pg_prepared_statements%'""", Object[].class)
+                        .setParameter(1, statementText)
+                        .getResultList())
                 .map(rows -> {
                     Map<String, long[]> plans = new HashMap<>();
-                    rows.forEach(row -> plans.put((String) row[0],
+                    rows.forEach(row -> plans.put(
+                            (String) row[0],
                             new long[] {((Number) row[1]).longValue(), ((Number) row[2]).longValue()}));
                     return plans;
                 });

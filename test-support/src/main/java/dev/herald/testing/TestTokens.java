@@ -12,12 +12,11 @@ import java.util.Set;
 public final class TestTokens {
     private static volatile InternalTokenIssuer issuer;
 
-    private TestTokens() {
-    }
+    private TestTokens() {}
 
     static void useKeys(KeyPair keys) {
-        issuer = new InternalTokenIssuer(keys.getPrivate(), "herald-gateway", "herald-services", Duration.ofMinutes(5),
-                Clock.systemUTC());
+        issuer = new InternalTokenIssuer(
+                keys.getPrivate(), "herald-gateway", "herald-services", Duration.ofMinutes(5), Clock.systemUTC());
     }
 
     public static String bearer(String workspaceId, Mode mode, String... scopes) {

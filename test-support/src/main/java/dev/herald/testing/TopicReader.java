@@ -13,11 +13,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads what services published to the shared test broker, for messaging tests. */
 public final class TopicReader {
-    private TopicReader() {
-    }
+    private TopicReader() {}
 
     /** Reads {@code topic} from the start until {@code expected} records with this key arrived, or the time is up. */
-    public static List<ConsumerRecord<String, String>> recordsKeyed(String topic, String key, int expected, Duration timeout) {
+    public static List<ConsumerRecord<String, String>> recordsKeyed(
+            String topic, String key, int expected, Duration timeout) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, RealInfrastructure.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),

@@ -1,11 +1,11 @@
 package dev.herald.accounts.client;
 
-import dev.herald.common.client.InternalBearer;
-import dev.herald.common.client.UpstreamResponses;
-import dev.herald.common.client.UpstreamUnavailable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.InternalBearer;
+import dev.herald.common.client.UpstreamResponses;
+import dev.herald.common.client.UpstreamUnavailable;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
@@ -36,16 +36,22 @@ public class PostsClient {
 
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Long> pendingPosts(String workspaceId, Mode mode, String accountId) {
         return api.pendingPosts(bearer.of(workspaceId, mode), accountId)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() != 200) {
                         throw UpstreamResponses.refusal(mapper, response, SERVICE);
                     }
-                    JsonNode count = UpstreamResponses.data(mapper, response, SERVICE).get("pending_posts");
+                    JsonNode count =
+                            UpstreamResponses.data(mapper, response, SERVICE).get("pending_posts");
                     if (count == null || !count.isIntegralNumber() || count.asLong() < 0) {
                         throw new UpstreamUnavailable(SERVICE, "an answer without a pending_posts count");
                     }

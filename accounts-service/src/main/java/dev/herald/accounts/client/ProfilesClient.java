@@ -1,10 +1,10 @@
 package dev.herald.accounts.client;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.auth.Mode;
 import dev.herald.common.client.InternalBearer;
 import dev.herald.common.client.UpstreamResponses;
 import dev.herald.common.client.UpstreamUnavailable;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.common.auth.Mode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
@@ -36,11 +36,16 @@ public class ProfilesClient {
     /** Whether the profile exists in this workspace and mode (a connect session is created for one). */
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> exists(String workspaceId, Mode mode, String profileId) {
         return api.get(bearer.of(workspaceId, mode), profileId)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> switch (response.getStatus()) {
                     case 200 -> true;
                     case 404 -> false;
@@ -51,11 +56,16 @@ public class ProfilesClient {
     /** True when the profile exists in this workspace and mode and now holds the account; false when it does not exist. */
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> hold(String workspaceId, Mode mode, String profileId, String accountId) {
         return api.hold(bearer.of(workspaceId, mode), profileId, accountId)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> switch (response.getStatus()) {
                     case 200, 204 -> true;
                     case 404 -> false;
@@ -68,7 +78,8 @@ public class ProfilesClient {
     @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
     public Uni<Void> release(String workspaceId, Mode mode, String profileId, String accountId) {
         return api.release(bearer.of(workspaceId, mode), profileId, accountId)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> switch (response.getStatus()) {
                     case 200, 204, 404 -> null;
                     default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);

@@ -25,11 +25,15 @@ public interface ProfilesServiceApi {
 
     @PUT
     @Path("/internal/profiles/{profileId}/holds/accounts/{accountId}")
-    Uni<Response> hold(@HeaderParam("authorization") String bearer, @PathParam("profileId") String profileId,
-                       @PathParam("accountId") String accountId);
+    Uni<Response> hold(
+            @HeaderParam("authorization") String bearer,
+            @PathParam("profileId") String profileId,
+            @PathParam("accountId") String accountId);
 
     @DELETE
     @Path("/internal/profiles/{profileId}/holds/accounts/{accountId}")
-    Uni<Response> release(@HeaderParam("authorization") String bearer, @PathParam("profileId") String profileId,
-                          @PathParam("accountId") String accountId);
+    Uni<Response> release(
+            @HeaderParam("authorization") String bearer,
+            @PathParam("profileId") String profileId,
+            @PathParam("accountId") String accountId);
 }

@@ -1,12 +1,12 @@
 package dev.herald.accounts.client;
 
-import dev.herald.common.client.InternalBearer;
-import dev.herald.common.client.UpstreamResponses;
-import dev.herald.common.client.UpstreamUnavailable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.InternalBearer;
+import dev.herald.common.client.UpstreamResponses;
+import dev.herald.common.client.UpstreamUnavailable;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
@@ -41,18 +41,23 @@ public class UsageClient {
      */
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Void> connect(String workspaceId, Mode mode, String accountId, boolean newConnection) {
         ObjectNode body = mapper.createObjectNode().put("account_id", accountId).put("new_connection", newConnection);
         return api.connect(bearer.of(workspaceId, mode), body.toString())
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() == 200 || response.getStatus() == 201) {
                         return null;
                     }
-                    throw UpstreamResponses.refusal(mapper, response, SERVICE,
-                            ErrorCode.ACCOUNT_LIMIT_REACHED, ErrorCode.USAGE_LIMIT_EXCEEDED);
+                    throw UpstreamResponses.refusal(
+                            mapper, response, SERVICE, ErrorCode.ACCOUNT_LIMIT_REACHED, ErrorCode.USAGE_LIMIT_EXCEEDED);
                 });
     }
 
@@ -61,7 +66,8 @@ public class UsageClient {
     @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
     public Uni<Void> disconnect(String workspaceId, Mode mode, String accountId) {
         return api.disconnect(bearer.of(workspaceId, mode), accountId)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() == 200 || response.getStatus() == 204) {
                         return null;

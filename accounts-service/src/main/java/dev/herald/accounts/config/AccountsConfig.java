@@ -28,8 +28,7 @@ public interface AccountsConfig {
     Analytics analytics();
 
     /** Account analytics (decisions 151 to 156): the refresh settings every analytics cache has. */
-    interface Analytics extends AnalyticsRefreshSettings {
-    }
+    interface Analytics extends AnalyticsRefreshSettings {}
 
     interface Revocation {
         /** How long an encrypted grant waits for its revocation at most; then it is deleted unrevoked (and logged). */

@@ -76,8 +76,9 @@ public interface ProvidersConfig {
         String apiUrl();
 
         @Override
-        @WithDefault("openid,https://www.googleapis.com/auth/youtube.upload,https://www.googleapis.com/auth/youtube.readonly,"
-                + "https://www.googleapis.com/auth/yt-analytics.readonly,https://www.googleapis.com/auth/youtube.force-ssl")
+        @WithDefault(
+                "openid,https://www.googleapis.com/auth/youtube.upload,https://www.googleapis.com/auth/youtube.readonly,"
+                        + "https://www.googleapis.com/auth/yt-analytics.readonly,https://www.googleapis.com/auth/youtube.force-ssl")
         List<String> scopes();
     }
 

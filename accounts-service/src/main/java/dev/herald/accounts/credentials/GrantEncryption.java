@@ -33,7 +33,8 @@ public class GrantEncryption {
     /** Fails with common's SecretDecryptionException when the value was altered or belongs to another account. */
     public ProviderGrant open(byte[] sealed, String accountId) {
         try {
-            return mapper.readValue(cipher.decrypt(new String(sealed, StandardCharsets.US_ASCII), accountId), ProviderGrant.class);
+            return mapper.readValue(
+                    cipher.decrypt(new String(sealed, StandardCharsets.US_ASCII), accountId), ProviderGrant.class);
         } catch (IOException e) {
             throw new IllegalStateException("a stored provider grant could not be read");
         }

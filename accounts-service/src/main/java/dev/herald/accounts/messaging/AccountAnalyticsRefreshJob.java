@@ -35,13 +35,18 @@ public class AccountAnalyticsRefreshJob {
     private final Clock clock;
     private final RepeatingTask task;
 
-    public AccountAnalyticsRefreshJob(AccountAnalyticsRepository cache, AccountAnalyticsReads reads, AccountsConfig config,
-                                      Clock clock, Vertx vertx) {
+    public AccountAnalyticsRefreshJob(
+            AccountAnalyticsRepository cache,
+            AccountAnalyticsReads reads,
+            AccountsConfig config,
+            Clock clock,
+            Vertx vertx) {
         this.cache = cache;
         this.reads = reads;
         this.config = config.analytics();
         this.clock = clock;
-        this.task = new RepeatingTask(vertx, "account analytics refresh", this.config.refreshInterval(), this::refreshDue);
+        this.task =
+                new RepeatingTask(vertx, "account analytics refresh", this.config.refreshInterval(), this::refreshDue);
     }
 
     void start(@Observes StartupEvent started) {
@@ -57,10 +62,14 @@ public class AccountAnalyticsRefreshJob {
         Instant now = Timestamps.now(clock);
         return cache.track(now, config.refreshBatch())
                 .chain(() -> cache.claimDue(now, now.plus(config.claimLease()), config.refreshBatch()))
-                .flatMap(due -> Multi.createFrom().iterable(due)
-                        .onItem().transformToUniAndConcatenate(this::refreshOne)
-                        .collect().asList()
-                        .map(read -> (int) read.stream().filter(Boolean::booleanValue).count()));
+                .flatMap(due -> Multi.createFrom()
+                        .iterable(due)
+                        .onItem()
+                        .transformToUniAndConcatenate(this::refreshOne)
+                        .collect()
+                        .asList()
+                        .map(read -> (int)
+                                read.stream().filter(Boolean::booleanValue).count()));
     }
 
     private Uni<Boolean> refreshOne(Due account) {
@@ -68,8 +77,12 @@ public class AccountAnalyticsRefreshJob {
             return reads.postpone(account, AnalyticsReason.CONSENT_REQUIRED).replaceWith(false);
         }
         // One account's trouble never ends the pass: its claim lapses and it falls due again.
-        return Uni.createFrom().deferred(() -> reads.read(account)).map(AccountAnalyticsReads.Fresh::read)
-                .onFailure().invoke(failure -> LOG.warnf("analytics of account %s not refreshed: %s", account.accountId(), failure))
-                .onFailure().recoverWithItem(false);
+        return Uni.createFrom()
+                .deferred(() -> reads.read(account))
+                .map(AccountAnalyticsReads.Fresh::read)
+                .onFailure()
+                .invoke(failure -> LOG.warnf("analytics of account %s not refreshed: %s", account.accountId(), failure))
+                .onFailure()
+                .recoverWithItem(false);
     }
 }

@@ -27,9 +27,9 @@ public class AccountEventOutbox {
 
     public Uni<Void> record(String type, String workspaceId, Mode mode, Account account, String previousProfileId) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
-        AccountEvent event = new AccountEvent(eventId, type, Timestamps.now(clock), workspaceId, mode, account,
-                previousProfileId);
-        return Panache.getSession().flatMap(session ->
-                writer.append(session, eventId, Topics.ACCOUNT_EVENTS, account.id(), event));
+        AccountEvent event =
+                new AccountEvent(eventId, type, Timestamps.now(clock), workspaceId, mode, account, previousProfileId);
+        return Panache.getSession()
+                .flatMap(session -> writer.append(session, eventId, Topics.ACCOUNT_EVENTS, account.id(), event));
     }
 }

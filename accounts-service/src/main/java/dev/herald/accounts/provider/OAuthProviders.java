@@ -20,12 +20,17 @@ public class OAuthProviders {
 
     public OAuthProviders(@Any Instance<OAuthProvider> providers) {
         for (Platform platform : Platform.values()) {
-            List<OAuthProvider> serving = providers.stream().filter(provider -> provider.platform() == platform).toList();
-            List<OAuthProvider> configured = serving.stream().filter(OAuthProvider::configured).toList();
+            List<OAuthProvider> serving = providers.stream()
+                    .filter(provider -> provider.platform() == platform)
+                    .toList();
+            List<OAuthProvider> configured =
+                    serving.stream().filter(OAuthProvider::configured).toList();
             if (configured.size() > 1) {
-                throw new IllegalStateException("more than one OAuth provider is configured for " + platform.wireName());
+                throw new IllegalStateException(
+                        "more than one OAuth provider is configured for " + platform.wireName());
             }
-            (configured.isEmpty() ? serving.stream() : configured.stream()).findFirst()
+            (configured.isEmpty() ? serving.stream() : configured.stream())
+                    .findFirst()
                     .ifPresent(provider -> byPlatform.put(platform, provider));
         }
     }

@@ -14,6 +14,6 @@ public interface PinterestBoardsReader {
 
     Uni<ProviderPage<PinterestBoard>> boards(String accessToken, boolean sandbox, String bookmark, int pageSize);
 
-    Uni<ProviderPage<PinterestBoardSection>> sections(String accessToken, boolean sandbox, String boardId, String bookmark,
-                                                      int pageSize);
+    Uni<ProviderPage<PinterestBoardSection>> sections(
+            String accessToken, boolean sandbox, String boardId, String bookmark, int pageSize);
 }

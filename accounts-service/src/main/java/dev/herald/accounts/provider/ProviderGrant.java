@@ -8,8 +8,13 @@ import java.util.Set;
  * {@code expiresAt} and {@code refreshExpiresAt} are null when the provider does not issue them.
  * {@code subject} is the provider's id for the authorizing user (open_id, sub, user id).
  */
-public record ProviderGrant(String accessToken, String refreshToken, Instant expiresAt, Instant refreshExpiresAt,
-                            Set<String> scopes, String subject) {
+public record ProviderGrant(
+        String accessToken,
+        String refreshToken,
+        Instant expiresAt,
+        Instant refreshExpiresAt,
+        Set<String> scopes,
+        String subject) {
     /**
      * The grant {@code identity} acts with: its own token where the platform issues one per identity, else this one. A
      * Facebook Page publishes only with its Page token (Graph answers the user's token 403 on the Page's edges); a Page

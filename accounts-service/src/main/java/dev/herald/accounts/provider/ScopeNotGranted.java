@@ -9,7 +9,11 @@ import dev.herald.common.wire.Platform;
  */
 public class ScopeNotGranted extends ProviderException {
     public ScopeNotGranted(Platform platform, String scope) {
-        super("scope_not_authorized", platform.displayName() + " needs the " + scope
-                + " scope, which the account's authorization does not grant; reconnect the account to grant it.", false, false);
+        super(
+                "scope_not_authorized",
+                platform.displayName() + " needs the " + scope
+                        + " scope, which the account's authorization does not grant; reconnect the account to grant it.",
+                false,
+                false);
     }
 }

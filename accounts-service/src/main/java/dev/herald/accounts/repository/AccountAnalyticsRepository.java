@@ -26,30 +26,39 @@ public class AccountAnalyticsRepository {
     }
 
     /** The last successful read: metrics and raw as JSON text; null before any. */
-    public record Cached(String metrics, String raw, Instant refreshedAt) {
-    }
+    public record Cached(String metrics, String raw, Instant refreshedAt) {}
 
     /** A connected account the refresher claimed, with what deciding and reading need. */
-    public record Due(String accountId, String workspaceId, Mode mode, String platform, String externalId,
-                      Instant createdAt, boolean consented) {
-    }
+    public record Due(
+            String accountId,
+            String workspaceId,
+            Mode mode,
+            String platform,
+            String externalId,
+            Instant createdAt,
+            boolean consented) {}
 
     /** The account's cached numbers, or null when none were read yet. */
     public Uni<Cached> find(String accountId) {
         return pool.preparedQuery("""
                         select cast(metrics as text) as metrics, cast(raw as text) as raw, refreshed_at
-                        from account_analytics where account_id = $1 and refreshed_at is not null""")
-                .execute(Tuple.of(accountId))
-                .map(rows -> {
-                    for (Row row : rows) {
-                        return new Cached(row.getString("metrics"), row.getString("raw"), instant(row.getOffsetDateTime("refreshed_at")));
-                    }
-                    return null;
-                });
+                        from account_analytics where account_id = $1 and refreshed_at is not null""").execute(Tuple.of(accountId)).map(rows -> {
+            for (Row row : rows) {
+                return new Cached(
+                        row.getString("metrics"), row.getString("raw"), instant(row.getOffsetDateTime("refreshed_at")));
+            }
+            return null;
+        });
     }
 
-    public Uni<Void> stored(String accountId, String workspaceId, Mode mode, String metrics, String raw, Instant refreshedAt,
-                            Instant nextRefreshAt) {
+    public Uni<Void> stored(
+            String accountId,
+            String workspaceId,
+            Mode mode,
+            String metrics,
+            String raw,
+            Instant refreshedAt,
+            Instant nextRefreshAt) {
         return pool.preparedQuery("""
                         insert into account_analytics (account_id, workspace_id, mode, metrics, raw, refreshed_at, last_error,
                                                        next_refresh_at)
@@ -57,7 +66,8 @@ public class AccountAnalyticsRepository {
                         on conflict (account_id) do update set metrics = excluded.metrics, raw = excluded.raw,
                             refreshed_at = excluded.refreshed_at, last_error = null, next_refresh_at = excluded.next_refresh_at""")
                 .execute(Tuple.of(accountId, workspaceId, mode.wireName(), metrics, raw)
-                        .addOffsetDateTime(offset(refreshedAt)).addOffsetDateTime(offset(nextRefreshAt)))
+                        .addOffsetDateTime(offset(refreshedAt))
+                        .addOffsetDateTime(offset(nextRefreshAt)))
                 .replaceWithVoid();
     }
 
@@ -68,7 +78,8 @@ public class AccountAnalyticsRepository {
                         values ($1, $2, $3, $4, $5)
                         on conflict (account_id) do update set last_error = excluded.last_error,
                             next_refresh_at = excluded.next_refresh_at""")
-                .execute(Tuple.of(accountId, workspaceId, mode.wireName(), error).addOffsetDateTime(offset(nextRefreshAt)))
+                .execute(Tuple.of(accountId, workspaceId, mode.wireName(), error)
+                        .addOffsetDateTime(offset(nextRefreshAt)))
                 .replaceWithVoid();
     }
 
@@ -100,13 +111,20 @@ public class AccountAnalyticsRepository {
                         where x.account_id = due.account_id and a.id = x.account_id
                         returning x.account_id, a.workspace_id, a.mode, a.platform, a.external_id, a.created_at,
                                   a.consent_accepted_at is not null as consented""")
-                .execute(Tuple.tuple().addOffsetDateTime(offset(now)).addOffsetDateTime(offset(leaseUntil)).addInteger(limit))
+                .execute(Tuple.tuple()
+                        .addOffsetDateTime(offset(now))
+                        .addOffsetDateTime(offset(leaseUntil))
+                        .addInteger(limit))
                 .map(rows -> {
                     List<Due> due = new ArrayList<>();
                     for (Row row : rows) {
-                        due.add(new Due(row.getString("account_id"), row.getString("workspace_id"),
-                                Mode.fromWire(row.getString("mode")).orElseThrow(), row.getString("platform"),
-                                row.getString("external_id"), instant(row.getOffsetDateTime("created_at")),
+                        due.add(new Due(
+                                row.getString("account_id"),
+                                row.getString("workspace_id"),
+                                Mode.fromWire(row.getString("mode")).orElseThrow(),
+                                row.getString("platform"),
+                                row.getString("external_id"),
+                                instant(row.getOffsetDateTime("created_at")),
                                 row.getBoolean("consented")));
                     }
                     return due;

@@ -20,38 +20,61 @@ public class AccountRepository implements PanacheRepositoryBase<AccountEntity, S
 
     public Uni<AccountEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .list().map(UniqueRow::of);
+                .list()
+                .map(UniqueRow::of);
     }
 
     /** Those of {@code ids} that exist in the tenant, whatever their status, in one query. */
     public Uni<List<AccountEntity>> findAllInTenant(String workspaceId, Mode mode, List<String> ids) {
-        return find("workspaceId = ?1 and mode = ?2 and id in ?3", workspaceId, mode.wireName(), ids).list();
+        return find("workspaceId = ?1 and mode = ?2 and id in ?3", workspaceId, mode.wireName(), ids)
+                .list();
     }
 
     /** The same, locked for the rest of the transaction. */
     public Uni<AccountEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list()
+                .map(UniqueRow::of);
     }
 
     public Uni<AccountEntity> findIdentity(String workspaceId, Mode mode, Platform platform, String externalId) {
-        return find("workspaceId = ?1 and mode = ?2 and platform = ?3 and externalId = ?4",
-                workspaceId, mode.wireName(), platform.wireName(), externalId).list().map(UniqueRow::of);
+        return find(
+                        "workspaceId = ?1 and mode = ?2 and platform = ?3 and externalId = ?4",
+                        workspaceId,
+                        mode.wireName(),
+                        platform.wireName(),
+                        externalId)
+                .list()
+                .map(UniqueRow::of);
     }
 
     /** The account of one provider identity, locked: a reconnection updates it in place. */
-    public Uni<AccountEntity> findIdentityForUpdate(String workspaceId, Mode mode, Platform platform, String externalId) {
-        return find("workspaceId = ?1 and mode = ?2 and platform = ?3 and externalId = ?4",
-                workspaceId, mode.wireName(), platform.wireName(), externalId)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
+    public Uni<AccountEntity> findIdentityForUpdate(
+            String workspaceId, Mode mode, Platform platform, String externalId) {
+        return find(
+                        "workspaceId = ?1 and mode = ?2 and platform = ?3 and externalId = ?4",
+                        workspaceId,
+                        mode.wireName(),
+                        platform.wireName(),
+                        externalId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list()
+                .map(UniqueRow::of);
     }
 
     /**
      * One page, newest first, {@code fetchSize} rows at most. {@code text} matches name or username
      * case-insensitively as a plain substring (no wildcards).
      */
-    public Uni<List<AccountEntity>> listPage(String workspaceId, Mode mode, String profileId, Platform platform, String text,
-                                             Optional<CursorPosition> after, int fetchSize) {
+    public Uni<List<AccountEntity>> listPage(
+            String workspaceId,
+            Mode mode,
+            String profileId,
+            Platform platform,
+            String text,
+            Optional<CursorPosition> after,
+            int fetchSize) {
         StringBuilder query = new StringBuilder("workspaceId = :workspace and mode = :mode");
         Parameters parameters = Parameters.with("workspace", workspaceId).and("mode", mode.wireName());
         if (profileId != null) {
@@ -68,9 +91,13 @@ public class AccountRepository implements PanacheRepositoryBase<AccountEntity, S
         }
         if (after.isPresent()) {
             query.append(" and (createdAt < :afterCreated or (createdAt = :afterCreated and id < :afterId))");
-            parameters.and("afterCreated", after.get().createdAt()).and("afterId", after.get().id());
+            parameters
+                    .and("afterCreated", after.get().createdAt())
+                    .and("afterId", after.get().id());
         }
-        return find(query.toString(), Sort.descending("createdAt", "id"), parameters).range(0, fetchSize - 1).list();
+        return find(query.toString(), Sort.descending("createdAt", "id"), parameters)
+                .range(0, fetchSize - 1)
+                .list();
     }
 
     static String escapeLike(String text) {

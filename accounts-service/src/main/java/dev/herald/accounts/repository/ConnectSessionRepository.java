@@ -16,12 +16,15 @@ public class ConnectSessionRepository implements PanacheRepositoryBase<ConnectSe
 
     public Uni<ConnectSessionEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .list().map(UniqueRow::of);
+                .list()
+                .map(UniqueRow::of);
     }
 
     public Uni<ConnectSessionEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list()
+                .map(UniqueRow::of);
     }
 
     public Uni<ConnectSessionEntity> findByTokenHash(String tokenHash) {
@@ -35,16 +38,22 @@ public class ConnectSessionRepository implements PanacheRepositoryBase<ConnectSe
 
     /** Revokes every open, unexpired session of a profile; answers how many. */
     public Uni<Integer> revokeOpenOfProfile(String workspaceId, Mode mode, String profileId, Instant now) {
-        return update("status = 'revoked', revokedAt = ?1, updatedAt = ?1 where workspaceId = ?2 and mode = ?3"
-                + " and profileId = ?4 and status = 'open' and expiresAt > ?1", now, workspaceId, mode.wireName(), profileId);
+        return update(
+                "status = 'revoked', revokedAt = ?1, updatedAt = ?1 where workspaceId = ?2 and mode = ?3"
+                        + " and profileId = ?4 and status = 'open' and expiresAt > ?1",
+                now,
+                workspaceId,
+                mode.wireName(),
+                profileId);
     }
 
     /** Records an event as applied; false when it was applied before (a redelivery). */
     public Uni<Boolean> markEventProcessed(String eventId) {
-        return Panache.getSession().flatMap(session -> session
-                .createNativeQuery("insert into processed_events (event_id) values (?1) on conflict do nothing")
-                .setParameter(1, eventId)
-                .executeUpdate())
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery(
+                                "insert into processed_events (event_id) values (?1) on conflict do nothing")
+                        .setParameter(1, eventId)
+                        .executeUpdate())
                 .map(inserted -> inserted > 0);
     }
 }

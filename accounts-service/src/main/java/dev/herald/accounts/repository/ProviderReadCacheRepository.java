@@ -30,7 +30,8 @@ public class ProviderReadCacheRepository {
                         select payload::text as payload from provider_read_cache
                         where account_id = $1 and read_key = $2 and fetched_at >= $3""")
                 .execute(Tuple.of(accountId, readKey, freshSince.atOffset(ZoneOffset.UTC)))
-                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("payload"));
+                .map(rows ->
+                        rows.rowCount() == 0 ? null : rows.iterator().next().getString("payload"));
     }
 
     /** The cached JSON of one read for several accounts, by account id; accounts without a fresh answer are absent. */
@@ -49,21 +50,28 @@ public class ProviderReadCacheRepository {
     }
 
     public Uni<Void> store(String accountId, String readKey, String json, Instant now) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery("""
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery("""
                         insert into provider_read_cache (account_id, read_key, payload, fetched_at)
                         values (?1, ?2, cast(cast(?3 as text) as jsonb), ?4)
                         on conflict (account_id, read_key) do update set payload = excluded.payload, fetched_at = excluded.fetched_at""")
-                .setParameter(1, accountId).setParameter(2, readKey).setParameter(3, json).setParameter(4, now)
-                .executeUpdate()).replaceWithVoid();
+                        .setParameter(1, accountId)
+                        .setParameter(2, readKey)
+                        .setParameter(3, json)
+                        .setParameter(4, now)
+                        .executeUpdate())
+                .replaceWithVoid();
     }
 
     /** Purges everything read from the provider for the account (disconnect), its analytics included. */
     public Uni<Void> deleteAll(String accountId) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                                "delete from provider_read_cache where account_id = ?1")
-                        .setParameter(1, accountId).executeUpdate()
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery("delete from provider_read_cache where account_id = ?1")
+                        .setParameter(1, accountId)
+                        .executeUpdate()
                         .chain(() -> session.createNativeQuery("delete from account_analytics where account_id = ?1")
-                                .setParameter(1, accountId).executeUpdate()))
+                                .setParameter(1, accountId)
+                                .executeUpdate()))
                 .replaceWithVoid();
     }
 }

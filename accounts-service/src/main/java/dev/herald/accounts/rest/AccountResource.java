@@ -41,14 +41,16 @@ public class AccountResource {
     static final int MAX_NAME_LENGTH = 100;
     static final int MAX_FILTER_LENGTH = 200;
     static final Pattern PROFILE_ID = Pattern.compile("^prf_[a-f0-9]{24}$");
-    private static final String PLATFORMS = String.join(", ", Arrays.stream(Platform.values()).map(Platform::wireName).toList());
+    private static final String PLATFORMS = String.join(
+            ", ", Arrays.stream(Platform.values()).map(Platform::wireName).toList());
 
     private final AccountService accounts;
     private final PlatformReads reads;
     private final AccountAnalyticsService analytics;
     private final Caller caller;
 
-    public AccountResource(AccountService accounts, PlatformReads reads, AccountAnalyticsService analytics, Caller caller) {
+    public AccountResource(
+            AccountService accounts, PlatformReads reads, AccountAnalyticsService analytics, Caller caller) {
         this.accounts = accounts;
         this.reads = reads;
         this.analytics = analytics;
@@ -57,14 +59,21 @@ public class AccountResource {
 
     @GET
     @Paginated
-    public Uni<ListEnvelope<Account>> list(@QueryParam("profile_id") String profileId, @QueryParam("platform") String platform,
-                                           @QueryParam("q") String q, @QueryParam("limit") String limit,
-                                           @QueryParam("cursor") String cursor) {
+    public Uni<ListEnvelope<Account>> list(
+            @QueryParam("profile_id") String profileId,
+            @QueryParam("platform") String platform,
+            @QueryParam("q") String q,
+            @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
         if (profileId != null && !PROFILE_ID.matcher(profileId).matches()) {
-            throw ApiException.invalidParameter("profile_id", "profile_id must be a profile id (prf_ and 24 hex characters).");
+            throw ApiException.invalidParameter(
+                    "profile_id", "profile_id must be a profile id (prf_ and 24 hex characters).");
         }
-        Platform platformFilter = platform == null ? null : Platform.fromWire(platform).orElseThrow(() ->
-                ApiException.invalidParameter("platform", "platform must be one of " + PLATFORMS + "."));
+        Platform platformFilter = platform == null
+                ? null
+                : Platform.fromWire(platform)
+                        .orElseThrow(() -> ApiException.invalidParameter(
+                                "platform", "platform must be one of " + PLATFORMS + "."));
         String text = QueryParameters.boundedText("q", q, MAX_FILTER_LENGTH);
         return accounts.list(caller.workspaceId(), caller.mode(), profileId, platformFilter, text, limit, cursor);
     }
@@ -77,14 +86,31 @@ public class AccountResource {
         JsonBody body = JsonBody.of(json, Set.of("platform", "profile_id", "name", "username"));
         Platform platform = platform(body);
         // null is the same as leaving a field out (an unassigned account, a generated name), as on every create.
-        FieldValue<String> profileId = body.string("profile_id").nullable()
-                .matching(PROFILE_ID, "a profile id (prf_ and 24 hex characters)").read();
-        FieldValue<String> name = body.string("name").nullable().trimmed().length(1, MAX_NAME_LENGTH).read();
-        FieldValue<String> username = body.string("username").nullable().trimmed().length(1, MAX_NAME_LENGTH).read();
+        FieldValue<String> profileId = body.string("profile_id")
+                .nullable()
+                .matching(PROFILE_ID, "a profile id (prf_ and 24 hex characters)")
+                .read();
+        FieldValue<String> name = body.string("name")
+                .nullable()
+                .trimmed()
+                .length(1, MAX_NAME_LENGTH)
+                .read();
+        FieldValue<String> username = body.string("username")
+                .nullable()
+                .trimmed()
+                .length(1, MAX_NAME_LENGTH)
+                .read();
         body.validate();
-        return accounts.createSandbox(caller.workspaceId(), caller.mode(), platform, profileId.orNull(), name.orNull(),
+        return accounts.createSandbox(
+                        caller.workspaceId(),
+                        caller.mode(),
+                        platform,
+                        profileId.orNull(),
+                        name.orNull(),
                         username.orNull())
-                .map(account -> Response.status(Response.Status.CREATED).entity(DataEnvelope.of(account)).build());
+                .map(account -> Response.status(Response.Status.CREATED)
+                        .entity(DataEnvelope.of(account))
+                        .build());
     }
 
     @GET
@@ -98,13 +124,16 @@ public class AccountResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<DataEnvelope<Account>> update(@PathParam("id") String id, JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("profile_id"));
-        FieldValue<String> profileId = body.string("profile_id").nullable()
-                .matching(PROFILE_ID, "a profile id (prf_ and 24 hex characters) or null").read();
+        FieldValue<String> profileId = body.string("profile_id")
+                .nullable()
+                .matching(PROFILE_ID, "a profile id (prf_ and 24 hex characters) or null")
+                .read();
         if (profileId.isAbsent() && !json.has("profile_id")) {
             body.reject("profile_id", "required", "profile_id is required (null unassigns the account).");
         }
         body.validate();
-        return accounts.reassign(caller.workspaceId(), caller.mode(), id, profileId.orNull()).map(DataEnvelope::of);
+        return accounts.reassign(caller.workspaceId(), caller.mode(), id, profileId.orNull())
+                .map(DataEnvelope::of);
     }
 
     @DELETE
@@ -128,35 +157,49 @@ public class AccountResource {
         } else if (!accepted.isBoolean()) {
             body.reject("accepted", "invalid_type", "accepted must be a boolean.");
         } else if (!accepted.booleanValue()) {
-            body.reject("accepted", "invalid_value", "accepted must be true: consent is recorded only once the owner accepts.");
+            body.reject(
+                    "accepted",
+                    "invalid_value",
+                    "accepted must be true: consent is recorded only once the owner accepts.");
         }
-        String policyVersion = body.string("policy_version").required().length(1, MAX_NAME_LENGTH).read().orNull();
+        String policyVersion = body.string("policy_version")
+                .required()
+                .length(1, MAX_NAME_LENGTH)
+                .read()
+                .orNull();
         JsonNode revision = json.get("authorization_revision");
         Long authorizationRevision = null;
         if (revision != null && !revision.isNull()) {
             if (!revision.isNumber()) {
-                body.reject("authorization_revision", "invalid_type", "authorization_revision must be a positive integer.");
+                body.reject(
+                        "authorization_revision", "invalid_type", "authorization_revision must be a positive integer.");
             } else if (!revision.isIntegralNumber() || !revision.canConvertToLong() || revision.asLong() < 1) {
-                body.reject("authorization_revision", "invalid_value", "authorization_revision must be a positive integer.");
+                body.reject(
+                        "authorization_revision",
+                        "invalid_value",
+                        "authorization_revision must be a positive integer.");
             } else {
                 authorizationRevision = revision.asLong();
             }
         }
         body.validate();
-        return accounts.acceptAnalyticsConsent(caller.workspaceId(), caller.mode(), id, policyVersion, authorizationRevision)
+        return accounts.acceptAnalyticsConsent(
+                        caller.workspaceId(), caller.mode(), id, policyVersion, authorizationRevision)
                 .map(DataEnvelope::of);
     }
 
     @GET
     @Path("/{id}/publishing-options")
     public Uni<Response> publishingOptions(@PathParam("id") String id) {
-        return reads.publishingOptions(caller.workspaceId(), caller.mode(), id).map(read -> read.response(DataEnvelope.of(read.data())));
+        return reads.publishingOptions(caller.workspaceId(), caller.mode(), id)
+                .map(read -> read.response(DataEnvelope.of(read.data())));
     }
 
     @GET
     @Path("/{id}/boards")
     @Paginated
-    public Uni<Response> boards(@PathParam("id") String id, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+    public Uni<Response> boards(
+            @PathParam("id") String id, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return reads.boards(caller.workspaceId(), caller.mode(), id, limit, cursor)
                 .map(read -> read.response(read.data()));
     }
@@ -164,8 +207,11 @@ public class AccountResource {
     @GET
     @Path("/{id}/boards/{boardId}/sections")
     @Paginated
-    public Uni<Response> sections(@PathParam("id") String id, @PathParam("boardId") String boardId,
-                                  @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+    public Uni<Response> sections(
+            @PathParam("id") String id,
+            @PathParam("boardId") String boardId,
+            @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
         return reads.sections(caller.workspaceId(), caller.mode(), id, boardId, limit, cursor)
                 .map(read -> read.response(read.data()));
     }
@@ -174,7 +220,9 @@ public class AccountResource {
     @GET
     @Path("/{id}/analytics")
     public Uni<Response> analytics(@PathParam("id") String id) {
-        return analytics.read(caller.workspaceId(), caller.mode(), id).map(read -> read.response(DataEnvelope.of(read.data())));
+        return analytics
+                .read(caller.workspaceId(), caller.mode(), id)
+                .map(read -> read.response(DataEnvelope.of(read.data())));
     }
 
     private static Platform platform(JsonBody body) {

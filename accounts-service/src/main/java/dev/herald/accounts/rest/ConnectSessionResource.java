@@ -6,11 +6,11 @@ import dev.herald.accounts.service.ConnectSessionService;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
+import dev.herald.common.net.PublicUrls;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.Platform;
-import dev.herald.common.net.PublicUrls;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -56,19 +56,27 @@ public class ConnectSessionResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode json) {
-        JsonBody body = JsonBody.of(json, Set.of("profile_id", "platforms", "redirect_url", "embed_origin", "expires_in"));
-        FieldValue<String> profileId = body.string("profile_id").required().matching(PROFILE_ID, "a profile id (prf_...)").read();
+        JsonBody body =
+                JsonBody.of(json, Set.of("profile_id", "platforms", "redirect_url", "embed_origin", "expires_in"));
+        FieldValue<String> profileId = body.string("profile_id")
+                .required()
+                .matching(PROFILE_ID, "a profile id (prf_...)")
+                .read();
         List<Platform> platforms = readPlatforms(body, json.get("platforms"));
-        FieldValue<String> redirectUrl = body.string("redirect_url").nullable().length(1, MAX_URL_LENGTH).read();
-        FieldValue<String> embedOrigin = body.string("embed_origin").nullable().length(1, MAX_URL_LENGTH).read();
+        FieldValue<String> redirectUrl =
+                body.string("redirect_url").nullable().length(1, MAX_URL_LENGTH).read();
+        FieldValue<String> embedOrigin =
+                body.string("embed_origin").nullable().length(1, MAX_URL_LENGTH).read();
         String redirect = redirectUrl.orNull() == null ? null : checkRedirectUrl(body, redirectUrl.orNull());
         String origin = embedOrigin.orNull() == null ? null : checkOrigin(body, embedOrigin.orNull());
         long expiresIn = readExpiresIn(body, json.get("expires_in"));
         body.validate();
-        ConnectSessionRequest request = new ConnectSessionRequest(profileId.orNull(), platforms, redirect, origin,
-                Duration.ofSeconds(expiresIn));
+        ConnectSessionRequest request = new ConnectSessionRequest(
+                profileId.orNull(), platforms, redirect, origin, Duration.ofSeconds(expiresIn));
         return sessions.create(caller.workspaceId(), caller.mode(), request)
-                .map(session -> Response.status(Response.Status.CREATED).entity(DataEnvelope.of(session)).build());
+                .map(session -> Response.status(Response.Status.CREATED)
+                        .entity(DataEnvelope.of(session))
+                        .build());
     }
 
     @GET
@@ -100,12 +108,21 @@ public class ConnectSessionResource {
         List<Platform> platforms = new ArrayList<>();
         for (int i = 0; i < value.size(); i++) {
             JsonNode item = value.get(i);
-            var platform = item.isTextual() ? Platform.fromWire(item.textValue()) : java.util.Optional.<Platform>empty();
+            var platform =
+                    item.isTextual() ? Platform.fromWire(item.textValue()) : java.util.Optional.<Platform>empty();
             if (platform.isEmpty()) {
-                body.reject("platforms[" + i + "]", "invalid_value", "platforms[" + i + "] must be one of "
-                        + String.join(", ", Arrays.stream(Platform.values()).map(Platform::wireName).toList()) + ".");
+                body.reject(
+                        "platforms[" + i + "]",
+                        "invalid_value",
+                        "platforms[" + i + "] must be one of "
+                                + String.join(
+                                        ", ",
+                                        Arrays.stream(Platform.values())
+                                                .map(Platform::wireName)
+                                                .toList()) + ".");
             } else if (platforms.contains(platform.get())) {
-                body.reject("platforms[" + i + "]", "invalid_value", platform.get().wireName() + " is listed twice.");
+                body.reject(
+                        "platforms[" + i + "]", "invalid_value", platform.get().wireName() + " is listed twice.");
             } else {
                 platforms.add(platform.get());
             }
@@ -122,8 +139,10 @@ public class ConnectSessionResource {
             return DEFAULT_EXPIRES_IN;
         }
         if (!value.canConvertToLong() || value.longValue() < MIN_EXPIRES_IN || value.longValue() > MAX_EXPIRES_IN) {
-            body.reject("expires_in", "invalid_value", "expires_in must be from " + MIN_EXPIRES_IN + " to "
-                    + MAX_EXPIRES_IN + " seconds (7 days).");
+            body.reject(
+                    "expires_in",
+                    "invalid_value",
+                    "expires_in must be from " + MIN_EXPIRES_IN + " to " + MAX_EXPIRES_IN + " seconds (7 days).");
             return DEFAULT_EXPIRES_IN;
         }
         return value.longValue();
@@ -132,9 +151,16 @@ public class ConnectSessionResource {
     /** An absolute HTTPS URL without a fragment; plain HTTP only to the customer's own machine (localhost). */
     private static String checkRedirectUrl(JsonBody body, String text) {
         URI uri = parse(text);
-        if (uri == null || !uri.isAbsolute() || uri.getRawFragment() != null || uri.getHost() == null
-                || uri.getRawUserInfo() != null || !allowedScheme(uri) || !PublicUrls.hasReachablePort(uri)) {
-            body.reject("redirect_url", "invalid_format",
+        if (uri == null
+                || !uri.isAbsolute()
+                || uri.getRawFragment() != null
+                || uri.getHost() == null
+                || uri.getRawUserInfo() != null
+                || !allowedScheme(uri)
+                || !PublicUrls.hasReachablePort(uri)) {
+            body.reject(
+                    "redirect_url",
+                    "invalid_format",
                     "redirect_url must be an absolute https:// URL without a fragment, with a port from 1 to 65535 if any"
                             + " (http:// only for localhost).");
             return null;
@@ -145,11 +171,17 @@ public class ConnectSessionResource {
     /** An origin (scheme://host[:port]), HTTPS, or HTTP for localhost; answered lower-case as browsers compare it. */
     private static String checkOrigin(JsonBody body, String text) {
         URI uri = parse(text);
-        boolean bare = uri != null && uri.isAbsolute() && uri.getHost() != null && uri.getRawUserInfo() == null
-                && (uri.getRawPath() == null || uri.getRawPath().isEmpty()) && uri.getRawQuery() == null
+        boolean bare = uri != null
+                && uri.isAbsolute()
+                && uri.getHost() != null
+                && uri.getRawUserInfo() == null
+                && (uri.getRawPath() == null || uri.getRawPath().isEmpty())
+                && uri.getRawQuery() == null
                 && uri.getRawFragment() == null;
         if (!bare || !allowedScheme(uri) || !PublicUrls.hasReachablePort(uri)) {
-            body.reject("embed_origin", "invalid_format",
+            body.reject(
+                    "embed_origin",
+                    "invalid_format",
                     "embed_origin must be an origin like https://app.example.com[:port], the port from 1 to 65535"
                             + " (http:// only for localhost).");
             return null;
@@ -159,7 +191,9 @@ public class ConnectSessionResource {
 
     private static boolean allowedScheme(URI uri) {
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-        return scheme.equals("https") || (scheme.equals("http") && LOOPBACK_HOSTS.contains(uri.getHost().toLowerCase(Locale.ROOT)));
+        return scheme.equals("https")
+                || (scheme.equals("http")
+                        && LOOPBACK_HOSTS.contains(uri.getHost().toLowerCase(Locale.ROOT)));
     }
 
     private static URI parse(String text) {
@@ -169,5 +203,4 @@ public class ConnectSessionResource {
             return null;
         }
     }
-
 }

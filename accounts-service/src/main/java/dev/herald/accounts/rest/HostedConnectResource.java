@@ -68,9 +68,15 @@ public class HostedConnectResource {
     private final AccountsConfig accountsConfig;
     private final Clock clock;
 
-    public HostedConnectResource(ConnectSessionService sessions, HostedConnectFlow flow, ConnectBrowserBinding binding,
-                                 HostedPageResponses responses, AccountRepository accounts, AccountService accountService,
-                                 AccountsConfig accountsConfig, Clock clock) {
+    public HostedConnectResource(
+            ConnectSessionService sessions,
+            HostedConnectFlow flow,
+            ConnectBrowserBinding binding,
+            HostedPageResponses responses,
+            AccountRepository accounts,
+            AccountService accountService,
+            AccountsConfig accountsConfig,
+            Clock clock) {
         this.sessions = sessions;
         this.flow = flow;
         this.binding = binding;
@@ -84,23 +90,37 @@ public class HostedConnectResource {
     /** The private link: binds this browser to the session (keeping a binding it already has) and shows the page. */
     @GET
     @Path("/{token}")
-    public Uni<Response> open(@PathParam("token") String token, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie) {
-        return sessions.findByToken(token).flatMap(session -> {
-            sessions.requireUsable(session);
-            String bound = binding.cookieBindsSession(cookie, session.id) ? cookie : binding.newCookie(session.id);
-            return sessionPage(session, bound, 200, null, null, null)
-                    .map(page -> page.cookie(responses.bindingCookie(bound, session.expiresAt, Timestamps.now(clock))).build());
-        }).onFailure().recoverWithItem(this::refusalPage);
+    public Uni<Response> open(
+            @PathParam("token") String token, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie) {
+        return sessions.findByToken(token)
+                .flatMap(session -> {
+                    sessions.requireUsable(session);
+                    String bound =
+                            binding.cookieBindsSession(cookie, session.id) ? cookie : binding.newCookie(session.id);
+                    return sessionPage(session, bound, 200, null, null, null)
+                            .map(page -> page.cookie(
+                                            responses.bindingCookie(bound, session.expiresAt, Timestamps.now(clock)))
+                                    .build());
+                })
+                .onFailure()
+                .recoverWithItem(this::refusalPage);
     }
 
     @GET
     @Path("/sessions/{id}")
-    public Uni<Response> show(@PathParam("id") String id, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
-                              @QueryParam("connected") String connected, @QueryParam("consented") String consented) {
-        return boundSession(id, cookie).flatMap(session -> {
-            sessions.requireUsable(session);
-            return sessionPage(session, cookie, 200, connected, consented, null).map(Response.ResponseBuilder::build);
-        }).onFailure().recoverWithItem(this::refusalPage);
+    public Uni<Response> show(
+            @PathParam("id") String id,
+            @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
+            @QueryParam("connected") String connected,
+            @QueryParam("consented") String consented) {
+        return boundSession(id, cookie)
+                .flatMap(session -> {
+                    sessions.requireUsable(session);
+                    return sessionPage(session, cookie, 200, connected, consented, null)
+                            .map(Response.ResponseBuilder::build);
+                })
+                .onFailure()
+                .recoverWithItem(this::refusalPage);
     }
 
     /**
@@ -110,66 +130,107 @@ public class HostedConnectResource {
     @POST
     @Path("/sessions/{id}/authorize")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Uni<Response> authorize(@PathParam("id") String id, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
-                                   @FormParam("csrf") String csrf, @FormParam("platform") String platformName,
-                                   @FormParam("name") String name, @FormParam("username") String username) {
-        return postedByBoundBrowser(id, cookie, csrf).flatMap(session -> {
-            sessions.requireUsable(session);
-            Platform platform = Platform.fromWire(platformName)
-                    .orElseThrow(() -> new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, id));
-            if (Mode.fromWire(session.mode).orElseThrow() == Mode.LIVE) {
-                return Uni.createFrom().item(responses.seeOther(flow.authorizationUrl(session, platform, cookie), session.embedOrigin).build());
-            }
-            String displayName = trimmed(name);
-            String handle = trimmed(username);
-            if (displayName == null || handle == null) {
-                return sessionPage(session, cookie, 422, null, null, "Enter a display name and a username of 1 to "
-                        + MAX_NAME_LENGTH + " characters.").map(Response.ResponseBuilder::build);
-            }
-            return flow.authorizeSimulated(id, platform, displayName, handle)
-                    .map(step -> responses.seeOther(connectedPage(step), step.session().embedOrigin).build())
-                    .onFailure(ApiException.class).recoverWithUni(refused -> connectRefused(session, cookie, (ApiException) refused));
-        }).onFailure().recoverWithItem(this::refusalPage);
+    public Uni<Response> authorize(
+            @PathParam("id") String id,
+            @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
+            @FormParam("csrf") String csrf,
+            @FormParam("platform") String platformName,
+            @FormParam("name") String name,
+            @FormParam("username") String username) {
+        return postedByBoundBrowser(id, cookie, csrf)
+                .flatMap(session -> {
+                    sessions.requireUsable(session);
+                    Platform platform = Platform.fromWire(platformName)
+                            .orElseThrow(() -> new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, id));
+                    if (Mode.fromWire(session.mode).orElseThrow() == Mode.LIVE) {
+                        return Uni.createFrom()
+                                .item(responses
+                                        .seeOther(flow.authorizationUrl(session, platform, cookie), session.embedOrigin)
+                                        .build());
+                    }
+                    String displayName = trimmed(name);
+                    String handle = trimmed(username);
+                    if (displayName == null || handle == null) {
+                        return sessionPage(
+                                        session,
+                                        cookie,
+                                        422,
+                                        null,
+                                        null,
+                                        "Enter a display name and a username of 1 to " + MAX_NAME_LENGTH
+                                                + " characters.")
+                                .map(Response.ResponseBuilder::build);
+                    }
+                    return flow.authorizeSimulated(id, platform, displayName, handle)
+                            .map(step -> responses
+                                    .seeOther(connectedPage(step), step.session().embedOrigin)
+                                    .build())
+                            .onFailure(ApiException.class)
+                            .recoverWithUni(refused -> connectRefused(session, cookie, (ApiException) refused));
+                })
+                .onFailure()
+                .recoverWithItem(this::refusalPage);
     }
 
     /** The platform sends the browser back here after the end user decided. */
     @GET
     @Path("/callback/{platform}")
-    public Uni<Response> callback(@PathParam("platform") String platformName, @QueryParam("code") String code,
-                                  @QueryParam("state") String state, @QueryParam("error") String error,
-                                  @CookieParam(ConnectBrowserBinding.COOKIE) String cookie) {
+    public Uni<Response> callback(
+            @PathParam("platform") String platformName,
+            @QueryParam("code") String code,
+            @QueryParam("state") String state,
+            @QueryParam("error") String error,
+            @CookieParam(ConnectBrowserBinding.COOKIE) String cookie) {
         Optional<Platform> platform = Platform.fromWire(platformName);
         if (platform.isEmpty()) {
             return Uni.createFrom().item(refusalPage(new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM)));
         }
         return flow.finishAuthorization(platform.get(), code, state, cookie, error)
-                .map(step -> responses.seeOther(connectedPage(step), step.session().embedOrigin).build())
-                .onFailure(ApiException.class).recoverWithUni(refused -> sessionIdFromState(state, platformName, cookie)
+                .map(step -> responses
+                        .seeOther(connectedPage(step), step.session().embedOrigin)
+                        .build())
+                .onFailure(ApiException.class)
+                .recoverWithUni(refused -> sessionIdFromState(state, platformName, cookie)
                         .map(sessionId -> sessions.findById(sessionId)
                                 .flatMap(session -> connectRefused(session, cookie, (ApiException) refused)))
                         .orElseGet(() -> Uni.createFrom().item(refusalPage(refused))))
-                .onFailure().recoverWithItem(this::refusalPage);
+                .onFailure()
+                .recoverWithItem(this::refusalPage);
     }
 
     /** The end user is done: the session completes and the browser returns to the customer (or sees a closing page). */
     @POST
     @Path("/sessions/{id}/complete")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Uni<Response> complete(@PathParam("id") String id, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
-                                  @FormParam("csrf") String csrf) {
+    public Uni<Response> complete(
+            @PathParam("id") String id,
+            @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
+            @FormParam("csrf") String csrf) {
         return postedByBoundBrowser(id, cookie, csrf)
                 .flatMap(session -> sessions.complete(session.id))
                 .map(session -> {
                     if (session.redirectUrl != null) {
                         URI back = UriBuilder.fromUri(session.redirectUrl)
                                 .queryParam("connect_session_id", session.id)
-                                .queryParam("status", ConnectSession.COMPLETED).build();
+                                .queryParam("status", ConnectSession.COMPLETED)
+                                .build();
                         return responses.seeOther(back, session.embedOrigin).build();
                     }
-                    return responses.page(200, session.embedOrigin, (nonce, origin) -> HostedPages.message(new MessageView(
-                            "You're all set", "Your accounts are connected. You can close this page.", null, null), nonce)).build();
+                    return responses
+                            .page(
+                                    200,
+                                    session.embedOrigin,
+                                    (nonce, origin) -> HostedPages.message(
+                                            new MessageView(
+                                                    "You're all set",
+                                                    "Your accounts are connected. You can close this page.",
+                                                    null,
+                                                    null),
+                                            nonce))
+                            .build();
                 })
-                .onFailure().recoverWithItem(this::refusalPage);
+                .onFailure()
+                .recoverWithItem(this::refusalPage);
     }
 
     /**
@@ -180,25 +241,51 @@ public class HostedConnectResource {
     @POST
     @Path("/sessions/{id}/analytics-consent")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Uni<Response> analyticsConsent(@PathParam("id") String id, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
-                                          @FormParam("csrf") String csrf, @FormParam("account_id") String accountId,
-                                          @FormParam("revision") String revision, @FormParam("accept") String accept) {
-        return postedByBoundBrowser(id, cookie, csrf).flatMap(session -> {
-            sessions.requireUsable(session);
-            if (accountId == null || !ConnectSessionService.accountIds(session).contains(accountId)
-                    || revision == null || !revision.matches("\\d{1,18}")) {
-                throw new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, id);
-            }
-            if (!"yes".equals(accept)) {
-                return sessionPage(session, cookie, 422, null, null,
-                        "Tick the box to accept the privacy policy, or skip this step.").map(Response.ResponseBuilder::build);
-            }
-            return accountService.acceptAnalyticsConsent(session.workspaceId, Mode.fromWire(session.mode).orElseThrow(),
-                            accountId, accountsConfig.youtubePolicyVersion(), Long.parseLong(revision))
-                    .map(account -> responses.seeOther(UriBuilder.fromPath("/connect/sessions/{id}")
-                            .queryParam("consented", accountId).build(id), session.embedOrigin).build())
-                    .onFailure(ApiException.class).recoverWithUni(refused -> connectRefused(session, cookie, (ApiException) refused));
-        }).onFailure().recoverWithItem(this::refusalPage);
+    public Uni<Response> analyticsConsent(
+            @PathParam("id") String id,
+            @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
+            @FormParam("csrf") String csrf,
+            @FormParam("account_id") String accountId,
+            @FormParam("revision") String revision,
+            @FormParam("accept") String accept) {
+        return postedByBoundBrowser(id, cookie, csrf)
+                .flatMap(session -> {
+                    sessions.requireUsable(session);
+                    if (accountId == null
+                            || !ConnectSessionService.accountIds(session).contains(accountId)
+                            || revision == null
+                            || !revision.matches("\\d{1,18}")) {
+                        throw new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, id);
+                    }
+                    if (!"yes".equals(accept)) {
+                        return sessionPage(
+                                        session,
+                                        cookie,
+                                        422,
+                                        null,
+                                        null,
+                                        "Tick the box to accept the privacy policy, or skip this step.")
+                                .map(Response.ResponseBuilder::build);
+                    }
+                    return accountService
+                            .acceptAnalyticsConsent(
+                                    session.workspaceId,
+                                    Mode.fromWire(session.mode).orElseThrow(),
+                                    accountId,
+                                    accountsConfig.youtubePolicyVersion(),
+                                    Long.parseLong(revision))
+                            .map(account -> responses
+                                    .seeOther(
+                                            UriBuilder.fromPath("/connect/sessions/{id}")
+                                                    .queryParam("consented", accountId)
+                                                    .build(id),
+                                            session.embedOrigin)
+                                    .build())
+                            .onFailure(ApiException.class)
+                            .recoverWithUni(refused -> connectRefused(session, cookie, (ApiException) refused));
+                })
+                .onFailure()
+                .recoverWithItem(this::refusalPage);
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------------
@@ -224,28 +311,56 @@ public class HostedConnectResource {
         });
     }
 
-    private Uni<Response.ResponseBuilder> sessionPage(ConnectSessionEntity session, String cookie, int status,
-                                                      String connectedAccountId, String consentedAccountId, String error) {
+    private Uni<Response.ResponseBuilder> sessionPage(
+            ConnectSessionEntity session,
+            String cookie,
+            int status,
+            String connectedAccountId,
+            String consentedAccountId,
+            String error) {
         List<String> ids = ConnectSessionService.accountIds(session);
-        Uni<List<AccountEntity>> connected = ids.isEmpty() ? Uni.createFrom().item(List.of())
-                : Panache.withSession(() -> accounts.list("id in ?1 and workspaceId = ?2 and mode = ?3",
-                        ids, session.workspaceId, session.mode));
+        Uni<List<AccountEntity>> connected = ids.isEmpty()
+                ? Uni.createFrom().item(List.of())
+                : Panache.withSession(() -> accounts.list(
+                        "id in ?1 and workspaceId = ?2 and mode = ?3", ids, session.workspaceId, session.mode));
         return connected.map(rows -> {
             Map<String, Integer> order = ids.stream().collect(Collectors.toMap(Function.identity(), ids::indexOf));
-            List<AccountEntity> sorted = rows.stream().sorted(Comparator.comparing(row -> order.get(row.id))).toList();
-            List<AccountView> views = sorted.stream().map(HostedConnectResource::view).toList();
+            List<AccountEntity> sorted = rows.stream()
+                    .sorted(Comparator.comparing(row -> order.get(row.id)))
+                    .toList();
+            List<AccountView> views =
+                    sorted.stream().map(HostedConnectResource::view).toList();
             List<AccountView> consentNeeded = sorted.stream()
-                    .filter(row -> Platform.YOUTUBE.wireName().equals(row.platform) && Account.CONNECTED.equals(row.status)
+                    .filter(row -> Platform.YOUTUBE.wireName().equals(row.platform)
+                            && Account.CONNECTED.equals(row.status)
                             && row.consentAcceptedAt == null)
-                    .map(HostedConnectResource::view).toList();
-            AccountView justConnected = sorted.stream().filter(row -> row.id.equals(connectedAccountId)).findFirst()
-                    .map(HostedConnectResource::view).orElse(null);
-            String notice = justConnected != null ? null : sorted.stream()
-                    .filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
-                    .findFirst().map(row -> "Analytics consent recorded for " + row.name + ".").orElse(null);
-            SessionView page = new SessionView(session.id, Mode.TEST.wireName().equals(session.mode), binding.csrfToken(cookie),
-                    flow.offeredPlatforms(session).stream().map(PlatformView::of).toList(), views, consentNeeded,
-                    justConnected, notice, error, accountsConfig.youtubePolicyVersion());
+                    .map(HostedConnectResource::view)
+                    .toList();
+            AccountView justConnected = sorted.stream()
+                    .filter(row -> row.id.equals(connectedAccountId))
+                    .findFirst()
+                    .map(HostedConnectResource::view)
+                    .orElse(null);
+            String notice = justConnected != null
+                    ? null
+                    : sorted.stream()
+                            .filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
+                            .findFirst()
+                            .map(row -> "Analytics consent recorded for " + row.name + ".")
+                            .orElse(null);
+            SessionView page = new SessionView(
+                    session.id,
+                    Mode.TEST.wireName().equals(session.mode),
+                    binding.csrfToken(cookie),
+                    flow.offeredPlatforms(session).stream()
+                            .map(PlatformView::of)
+                            .toList(),
+                    views,
+                    consentNeeded,
+                    justConnected,
+                    notice,
+                    error,
+                    accountsConfig.youtubePolicyVersion());
             return responses.page(status, session.embedOrigin, (nonce, origin) -> HostedPages.session(page, nonce));
         });
     }
@@ -258,11 +373,12 @@ public class HostedConnectResource {
             case CONFLICT -> "This account cannot be changed right now: " + refused.getMessage();
             default -> "This step could not be completed (" + refused.code().code() + ").";
         };
-        return sessionPage(session, cookie, refused.code().httpStatus(), null, null, message).map(page -> {
-            // A 429's Retry-After (the new-connection allowance's reset) reaches the browser too.
-            refused.headers().forEach(page::header);
-            return page.build();
-        });
+        return sessionPage(session, cookie, refused.code().httpStatus(), null, null, message)
+                .map(page -> {
+                    // A 429's Retry-After (the new-connection allowance's reset) reaches the browser too.
+                    refused.headers().forEach(page::header);
+                    return page.build();
+                });
     }
 
     private Optional<String> sessionIdFromState(String state, String platform, String cookie) {
@@ -283,18 +399,37 @@ public class HostedConnectResource {
             refusal = known;
         } else {
             LOG.errorf(failure, "hosted connect page failed");
-            return responses.page(500, null, (nonce, origin) -> HostedPages.message(new MessageView("Something went wrong",
-                    "We could not complete this step. Try again in a moment.", "internal_error", null), nonce)).build();
+            return responses
+                    .page(
+                            500,
+                            null,
+                            (nonce, origin) -> HostedPages.message(
+                                    new MessageView(
+                                            "Something went wrong",
+                                            "We could not complete this step. Try again in a moment.",
+                                            "internal_error",
+                                            null),
+                                    nonce))
+                    .build();
         }
         ConnectRefusal.Reason reason = refusal.reason();
         String back = refusal.sessionId() == null ? null : "/connect/sessions/" + refusal.sessionId();
-        return responses.page(reason.status(), null, (nonce, origin) -> HostedPages.message(
-                new MessageView(reason.title(), reason.message(), reason.code(), back), nonce)).build();
+        return responses
+                .page(
+                        reason.status(),
+                        null,
+                        (nonce, origin) -> HostedPages.message(
+                                new MessageView(reason.title(), reason.message(), reason.code(), back), nonce))
+                .build();
     }
 
     private static AccountView view(AccountEntity account) {
-        return new AccountView(account.id, Platform.fromWire(account.platform).orElseThrow().displayName(),
-                account.name, account.username, account.authorizationRevision);
+        return new AccountView(
+                account.id,
+                Platform.fromWire(account.platform).orElseThrow().displayName(),
+                account.name,
+                account.username,
+                account.authorizationRevision);
     }
 
     private static String trimmed(String value) {

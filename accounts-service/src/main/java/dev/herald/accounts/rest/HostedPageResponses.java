@@ -33,11 +33,13 @@ public class HostedPageResponses {
         this.publicBase = publicUrl.toString().replaceAll("/+$", "");
         // Browsers drop Secure cookies on plain http, which is only ever a developer's own machine.
         this.secureCookies = "https".equalsIgnoreCase(publicUrl.getScheme())
-                || publicUrl.getHost() == null || !LOOPBACK_HOSTS.contains(publicUrl.getHost().toLowerCase(Locale.ROOT));
+                || publicUrl.getHost() == null
+                || !LOOPBACK_HOSTS.contains(publicUrl.getHost().toLowerCase(Locale.ROOT));
     }
 
     /** A page rendered with a fresh CSP nonce. */
-    public Response.ResponseBuilder page(int status, String embedOrigin, BiFunction<String, String, TemplateInstance> template) {
+    public Response.ResponseBuilder page(
+            int status, String embedOrigin, BiFunction<String, String, TemplateInstance> template) {
         String nonce = binding.styleNonce();
         return secured(Response.status(status), embedOrigin, nonce)
                 .type("text/html;charset=UTF-8")
@@ -79,9 +81,9 @@ public class HostedPageResponses {
                 + "frame-ancestors " + (embedOrigin == null ? "'none'" : embedOrigin);
     }
 
-    private static Response.ResponseBuilder secured(Response.ResponseBuilder response, String embedOrigin, String nonce) {
-        return response
-                .header("Content-Security-Policy", contentSecurityPolicy(embedOrigin, nonce))
+    private static Response.ResponseBuilder secured(
+            Response.ResponseBuilder response, String embedOrigin, String nonce) {
+        return response.header("Content-Security-Policy", contentSecurityPolicy(embedOrigin, nonce))
                 .header("X-Content-Type-Options", "nosniff")
                 .header("Referrer-Policy", "no-referrer")
                 .header("Cache-Control", "no-store")

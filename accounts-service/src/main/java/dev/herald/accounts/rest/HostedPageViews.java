@@ -5,8 +5,7 @@ import java.util.List;
 
 /** What the hosted page templates show; built by {@link HostedConnectResource}. */
 public final class HostedPageViews {
-    private HostedPageViews() {
-    }
+    private HostedPageViews() {}
 
     /**
      * The session page. {@code consentNeeded}: YouTube accounts whose owner has not passed the legal step yet;
@@ -14,9 +13,17 @@ public final class HostedPageViews {
      * Names and handles are rendered in {@code <bdi>}, so a right-to-left override in one cannot reverse the text
      * around it.
      */
-    public record SessionView(String sessionId, boolean testMode, String csrf, List<PlatformView> platforms,
-                              List<AccountView> accounts, List<AccountView> consentNeeded, AccountView connected, String notice,
-                              String error, String policyVersion) {
+    public record SessionView(
+            String sessionId,
+            boolean testMode,
+            String csrf,
+            List<PlatformView> platforms,
+            List<AccountView> accounts,
+            List<AccountView> consentNeeded,
+            AccountView connected,
+            String notice,
+            String error,
+            String policyVersion) {
         public boolean canFinish() {
             return !accounts.isEmpty();
         }
@@ -29,7 +36,8 @@ public final class HostedPageViews {
     }
 
     /** {@code authorizationRevision}: the authorization the page shows, which a consent given on it is bound to. */
-    public record AccountView(String id, String platformLabel, String name, String username, long authorizationRevision) {
+    public record AccountView(
+            String id, String platformLabel, String name, String username, long authorizationRevision) {
         /**
          * The username as people write it: one {@code @} before a handle (YouTube's already has it), and nothing for
          * an identifier that is no handle (a LinkedIn member's URN), which the page then leaves out.
@@ -43,6 +51,5 @@ public final class HostedPageViews {
     }
 
     /** A page that only explains: a dead link, another browser, a provider failure, or the end of the flow. */
-    public record MessageView(String title, String message, String code, String backUrl) {
-    }
+    public record MessageView(String title, String message, String code, String backUrl) {}
 }

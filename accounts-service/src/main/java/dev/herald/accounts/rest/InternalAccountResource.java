@@ -67,9 +67,14 @@ public class InternalAccountResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<DataEnvelope<ProviderAccess>> accessToken(@PathParam("id") String id, JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("rejected_token_sha256"));
-        String rejected = body.string("rejected_token_sha256").matching(SHA256_HEX, "64 lower-case hex digits").read().orNull();
+        String rejected = body.string("rejected_token_sha256")
+                .matching(SHA256_HEX, "64 lower-case hex digits")
+                .read()
+                .orNull();
         body.validate();
-        return accessTokens.current(caller.workspaceId(), caller.mode(), id, rejected).map(DataEnvelope::of);
+        return accessTokens
+                .current(caller.workspaceId(), caller.mode(), id, rejected)
+                .map(DataEnvelope::of);
     }
 
     private static List<String> readIds(JsonBody body, JsonNode value) {

@@ -42,8 +42,13 @@ public class AccountAnalyticsReads {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public AccountAnalyticsReads(@All List<AccountAnalyticsReader> readers, ProviderAccessTokens tokens,
-                                 AccountAnalyticsRepository cache, AccountsConfig config, ObjectMapper mapper, Clock clock) {
+    public AccountAnalyticsReads(
+            @All List<AccountAnalyticsReader> readers,
+            ProviderAccessTokens tokens,
+            AccountAnalyticsRepository cache,
+            AccountsConfig config,
+            ObjectMapper mapper,
+            Clock clock) {
         readers.forEach(reader -> this.readers.put(reader.platform(), reader));
         this.tokens = tokens;
         this.cache = cache;
@@ -63,7 +68,10 @@ public class AccountAnalyticsReads {
         Instant now = Timestamps.now(clock);
         Platform platform = Platform.fromWire(account.platform()).orElseThrow();
         if (account.mode() == Mode.TEST) {
-            return store(account, SandboxAccountAnalytics.metrics(platform, account.externalId(), account.createdAt(), now), now);
+            return store(
+                    account,
+                    SandboxAccountAnalytics.metrics(platform, account.externalId(), account.createdAt(), now),
+                    now);
         }
         AccountAnalyticsReader reader = readers.get(platform);
         if (reader == null) {
@@ -71,12 +79,16 @@ public class AccountAnalyticsReads {
         }
         return tokens.current(account.workspaceId(), Mode.LIVE, account.accountId(), null)
                 .flatMap(access -> reader.read(access.accessToken(), account.externalId())
-                        .onFailure(AccountAnalyticsReads::tokenRefused).recoverWithUni(refused ->
-                                tokens.current(account.workspaceId(), Mode.LIVE, account.accountId(),
-                                                ProviderAccessTokens.sha256(access.accessToken()))
-                                        .flatMap(renewed -> reader.read(renewed.accessToken(), account.externalId()))))
+                        .onFailure(AccountAnalyticsReads::tokenRefused)
+                        .recoverWithUni(refused -> tokens.current(
+                                        account.workspaceId(),
+                                        Mode.LIVE,
+                                        account.accountId(),
+                                        ProviderAccessTokens.sha256(access.accessToken()))
+                                .flatMap(renewed -> reader.read(renewed.accessToken(), account.externalId()))))
                 .flatMap(statistics -> store(account, statistics, now))
-                .onFailure().recoverWithUni(failure -> {
+                .onFailure()
+                .recoverWithUni(failure -> {
                     if (failure instanceof ApiException api && api.code() == ErrorCode.CONFLICT) {
                         return notRead(account, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
                     }
@@ -92,7 +104,11 @@ public class AccountAnalyticsReads {
     /** The refresher leaves the account alone for now (YouTube without analytics consent, decision 153). */
     public Uni<Void> postpone(Due account, String reason) {
         Instant now = Timestamps.now(clock);
-        return cache.notRead(account.accountId(), account.workspaceId(), account.mode(), reason,
+        return cache.notRead(
+                account.accountId(),
+                account.workspaceId(),
+                account.mode(),
+                reason,
                 now.plus(config.analytics().refreshEvery()));
     }
 
@@ -101,13 +117,23 @@ public class AccountAnalyticsReads {
     }
 
     private Uni<Fresh> store(Due account, AccountStatistics statistics, Instant now) {
-        return cache.stored(account.accountId(), account.workspaceId(), account.mode(), write(statistics.metrics()),
-                        write(statistics.raw()), now, now.plus(config.analytics().refreshEvery()))
+        return cache.stored(
+                        account.accountId(),
+                        account.workspaceId(),
+                        account.mode(),
+                        write(statistics.metrics()),
+                        write(statistics.raw()),
+                        now,
+                        now.plus(config.analytics().refreshEvery()))
                 .replaceWith(new Fresh(statistics, now, null));
     }
 
     private Uni<Fresh> notRead(Due account, Instant now, String reason) {
-        return cache.notRead(account.accountId(), account.workspaceId(), account.mode(), reason,
+        return cache.notRead(
+                        account.accountId(),
+                        account.workspaceId(),
+                        account.mode(),
+                        reason,
                         now.plus(config.analytics().refreshEvery()))
                 .replaceWith(new Fresh(null, now, reason));
     }

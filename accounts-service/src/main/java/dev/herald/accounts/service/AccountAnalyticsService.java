@@ -34,8 +34,13 @@ public class AccountAnalyticsService {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public AccountAnalyticsService(AccountService accounts, AccountAnalyticsRepository cache, AccountAnalyticsReads reads,
-                                   AccountsConfig config, ObjectMapper mapper, Clock clock) {
+    public AccountAnalyticsService(
+            AccountService accounts,
+            AccountAnalyticsRepository cache,
+            AccountAnalyticsReads reads,
+            AccountsConfig config,
+            ObjectMapper mapper,
+            Clock clock) {
         this.accounts = accounts;
         this.cache = cache;
         this.reads = reads;
@@ -46,35 +51,54 @@ public class AccountAnalyticsService {
 
     public Uni<CachedRead<AccountAnalytics>> read(String workspaceId, Mode mode, String id) {
         Instant freshSince = clock.instant().minus(config.analytics().freshness());
-        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
-            Platform platform = Platform.fromWire(account.platform).orElseThrow();
-            if (!Account.CONNECTED.equals(account.status)) {
-                return free(none(account, platform, Target.UNAVAILABLE, AnalyticsReason.ACCOUNT_DISCONNECTED));
-            }
-            if (platform == Platform.YOUTUBE && account.consentAcceptedAt == null) {
-                return free(none(account, platform, Target.REDACTED, AnalyticsReason.CONSENT_REQUIRED));
-            }
-            return cache.find(account.id).flatMap(cached -> {
-                if (cached != null && !cached.refreshedAt().isBefore(freshSince)) {
-                    return free(fromCache(account, platform, cached));
-                }
-                return reads.read(due(account)).map(fresh -> {
-                    if (fresh.read()) {
-                        return new CachedRead<>(new AccountAnalytics(AccountAnalytics.OBJECT, account.id, platform,
-                                Target.AVAILABLE, null, fresh.statistics().metrics(), fresh.statistics().raw(),
-                                fresh.readAt()), false);
+        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id))
+                .flatMap(account -> {
+                    Platform platform = Platform.fromWire(account.platform).orElseThrow();
+                    if (!Account.CONNECTED.equals(account.status)) {
+                        return free(none(account, platform, Target.UNAVAILABLE, AnalyticsReason.ACCOUNT_DISCONNECTED));
                     }
-                    // The last numbers stay the answer (refreshed_at shows their age); without any, the reason is.
-                    return new CachedRead<>(cached != null ? fromCache(account, platform, cached)
-                            : none(account, platform, Target.UNAVAILABLE, fresh.reason()), true);
+                    if (platform == Platform.YOUTUBE && account.consentAcceptedAt == null) {
+                        return free(none(account, platform, Target.REDACTED, AnalyticsReason.CONSENT_REQUIRED));
+                    }
+                    return cache.find(account.id).flatMap(cached -> {
+                        if (cached != null && !cached.refreshedAt().isBefore(freshSince)) {
+                            return free(fromCache(account, platform, cached));
+                        }
+                        return reads.read(due(account)).map(fresh -> {
+                            if (fresh.read()) {
+                                return new CachedRead<>(
+                                        new AccountAnalytics(
+                                                AccountAnalytics.OBJECT,
+                                                account.id,
+                                                platform,
+                                                Target.AVAILABLE,
+                                                null,
+                                                fresh.statistics().metrics(),
+                                                fresh.statistics().raw(),
+                                                fresh.readAt()),
+                                        false);
+                            }
+                            // The last numbers stay the answer (refreshed_at shows their age); without any, the reason
+                            // is.
+                            return new CachedRead<>(
+                                    cached != null
+                                            ? fromCache(account, platform, cached)
+                                            : none(account, platform, Target.UNAVAILABLE, fresh.reason()),
+                                    true);
+                        });
+                    });
                 });
-            });
-        });
     }
 
     private static Due due(AccountEntity account) {
-        return new Due(account.id, account.workspaceId, Mode.fromWire(account.mode).orElseThrow(), account.platform,
-                account.externalId, account.createdAt, account.consentAcceptedAt != null);
+        return new Due(
+                account.id,
+                account.workspaceId,
+                Mode.fromWire(account.mode).orElseThrow(),
+                account.platform,
+                account.externalId,
+                account.createdAt,
+                account.consentAcceptedAt != null);
     }
 
     private static AccountAnalytics none(AccountEntity account, Platform platform, String status, String reason) {
@@ -83,8 +107,14 @@ public class AccountAnalyticsService {
 
     private AccountAnalytics fromCache(AccountEntity account, Platform platform, Cached cached) {
         try {
-            return new AccountAnalytics(AccountAnalytics.OBJECT, account.id, platform, Target.AVAILABLE, null,
-                    mapper.readValue(cached.metrics(), AccountAnalytics.Metrics.class), mapper.readTree(cached.raw()),
+            return new AccountAnalytics(
+                    AccountAnalytics.OBJECT,
+                    account.id,
+                    platform,
+                    Target.AVAILABLE,
+                    null,
+                    mapper.readValue(cached.metrics(), AccountAnalytics.Metrics.class),
+                    mapper.readTree(cached.raw()),
                     cached.refreshedAt());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cached analytics could not be read", e);

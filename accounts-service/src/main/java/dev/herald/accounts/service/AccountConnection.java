@@ -9,6 +9,13 @@ import dev.herald.common.wire.Platform;
  * API). {@code externalId} is the provider's stable id for the identity; {@code grant} is null in test mode;
  * {@code profileId} and {@code connectSessionId} may be null.
  */
-public record AccountConnection(String workspaceId, Mode mode, String profileId, Platform platform, String externalId,
-                                String name, String username, ProviderGrant grant, String connectSessionId) {
-}
+public record AccountConnection(
+        String workspaceId,
+        Mode mode,
+        String profileId,
+        Platform platform,
+        String externalId,
+        String name,
+        String username,
+        ProviderGrant grant,
+        String connectSessionId) {}

@@ -51,9 +51,15 @@ public class AccountConnections {
     private final AccountEventOutbox events;
     private final Clock clock;
 
-    public AccountConnections(AccountRepository accounts, ProviderCredentialRepository credentials,
-                              ProviderRevocationRepository revocations, GrantEncryption grants, UsageClient usage,
-                              ProfilesClient profiles, AccountEventOutbox events, Clock clock) {
+    public AccountConnections(
+            AccountRepository accounts,
+            ProviderCredentialRepository credentials,
+            ProviderRevocationRepository revocations,
+            GrantEncryption grants,
+            UsageClient usage,
+            ProfilesClient profiles,
+            AccountEventOutbox events,
+            Clock clock) {
         this.accounts = accounts;
         this.credentials = credentials;
         this.revocations = revocations;
@@ -77,10 +83,14 @@ public class AccountConnections {
         if (connection.mode() == Mode.LIVE && connection.grant() == null) {
             throw new IllegalArgumentException("a live connection needs the provider grant");
         }
-        return Panache.withSession(() -> accounts.findIdentity(connection.workspaceId(), connection.mode(),
-                        connection.platform(), connection.externalId())
-                .flatMap(existing -> existing == null ? Uni.createFrom().item(new Plan(null, false))
-                        : revocations.pendingFor(existing.id).map(pending -> new Plan(existing, pending))))
+        return Panache.withSession(() -> accounts.findIdentity(
+                                connection.workspaceId(),
+                                connection.mode(),
+                                connection.platform(),
+                                connection.externalId())
+                        .flatMap(existing -> existing == null
+                                ? Uni.createFrom().item(new Plan(null, false))
+                                : revocations.pendingFor(existing.id).map(pending -> new Plan(existing, pending))))
                 .flatMap(plan -> {
                     if (plan.revocationPending()) {
                         return Uni.createFrom().failure(revocationPending(plan.existing().id));
@@ -92,12 +102,12 @@ public class AccountConnections {
                 });
     }
 
-    private record Plan(AccountEntity existing, boolean revocationPending) {
-    }
+    private record Plan(AccountEntity existing, boolean revocationPending) {}
 
     /** A connected account authorized again: no slot, no new connection, a new authorization revision. */
     private Uni<Account> reauthorize(AccountConnection connection, String accountId) {
-        return Panache.withTransaction(() -> accounts.findInTenantForUpdate(connection.workspaceId(), connection.mode(), accountId)
+        return Panache.withTransaction(() -> accounts.findInTenantForUpdate(
+                        connection.workspaceId(), connection.mode(), accountId)
                 .flatMap(account -> {
                     Instant now = Timestamps.now(clock);
                     account.name = displayName(connection, account.name);
@@ -121,17 +131,20 @@ public class AccountConnections {
         Mode mode = connection.mode();
         return holdProfile(workspaceId, mode, newHold, accountId)
                 .flatMap(held -> usage.connect(workspaceId, mode, accountId, true)
-                        .onFailure().call(refused -> releaseHold(workspaceId, mode, newHold, accountId)))
+                        .onFailure()
+                        .call(refused -> releaseHold(workspaceId, mode, newHold, accountId)))
                 .flatMap(slot -> Panache.withTransaction(() -> write(connection, accountId, profileId))
-                        .onFailure().call(failure -> giveBack(connection, accountId, newHold, failure)))
+                        .onFailure()
+                        .call(failure -> giveBack(connection, accountId, newHold, failure)))
                 .onFailure(UniqueViolation::causedBy)
                 // A concurrent first connection of the same identity won; this one re-authorizes that account.
                 .recoverWithUni(() -> connect(connection));
     }
 
     private Uni<Account> write(AccountConnection connection, String accountId, String profileId) {
-        return accounts.findIdentityForUpdate(connection.workspaceId(), connection.mode(), connection.platform(),
-                connection.externalId()).flatMap(account -> {
+        return accounts.findIdentityForUpdate(
+                        connection.workspaceId(), connection.mode(), connection.platform(), connection.externalId())
+                .flatMap(account -> {
                     Instant now = Timestamps.now(clock);
                     String previousProfile;
                     Uni<AccountEntity> saved;
@@ -166,8 +179,13 @@ public class AccountConnections {
                     return saved.flatMap(row -> storeGrant(row.id, connection, now)
                             .flatMap(stored -> {
                                 Account wire = AccountViews.toWire(row);
-                                return events.record(AccountEvent.CONNECTED, row.workspaceId, connection.mode(), wire,
-                                        previousProfile).replaceWith(wire);
+                                return events.record(
+                                                AccountEvent.CONNECTED,
+                                                row.workspaceId,
+                                                connection.mode(),
+                                                wire,
+                                                previousProfile)
+                                        .replaceWith(wire);
                             }));
                 });
     }
@@ -193,17 +211,21 @@ public class AccountConnections {
         if (profileId == null) {
             return Uni.createFrom().voidItem();
         }
-        return profiles.hold(workspaceId, mode, profileId, accountId).flatMap(held -> held ? Uni.createFrom().voidItem()
-                : Uni.createFrom().failure(unknownProfile()));
+        return profiles.hold(workspaceId, mode, profileId, accountId)
+                .flatMap(held ->
+                        held ? Uni.createFrom().voidItem() : Uni.createFrom().failure(unknownProfile()));
     }
 
     private Uni<Void> giveBack(AccountConnection connection, String accountId, String newHold, Throwable failure) {
         if (!UniqueViolation.causedBy(failure)) {
-            LOG.warnf("connecting %s failed after its slot was taken; giving it back: %s", accountId, failure.toString());
+            LOG.warnf(
+                    "connecting %s failed after its slot was taken; giving it back: %s", accountId, failure.toString());
         }
         return usage.disconnect(connection.workspaceId(), connection.mode(), accountId)
-                .onFailure().invoke(e -> LOG.warnf("the slot of %s was not given back: %s", accountId, e.toString()))
-                .onFailure().recoverWithNull()
+                .onFailure()
+                .invoke(e -> LOG.warnf("the slot of %s was not given back: %s", accountId, e.toString()))
+                .onFailure()
+                .recoverWithNull()
                 .flatMap(ignored -> releaseHold(connection.workspaceId(), connection.mode(), newHold, accountId));
     }
 
@@ -213,29 +235,33 @@ public class AccountConnections {
             return Uni.createFrom().voidItem();
         }
         return profiles.release(workspaceId, mode, profileId, accountId)
-                .onFailure().invoke(e -> LOG.warnf("the hold of %s on %s was not released: %s", accountId, profileId, e.toString()))
-                .onFailure().recoverWithNull();
+                .onFailure()
+                .invoke(e -> LOG.warnf("the hold of %s on %s was not released: %s", accountId, profileId, e.toString()))
+                .onFailure()
+                .recoverWithNull();
     }
 
     static ApiException unknownProfile() {
-        return ApiException.validationFailed(List.of(new FieldError("profile_id", "invalid_value",
-                "No profile with this id exists in this workspace and mode.")));
+        return ApiException.validationFailed(List.of(new FieldError(
+                "profile_id", "invalid_value", "No profile with this id exists in this workspace and mode.")));
     }
 
     private static ApiException revocationPending(String accountId) {
-        return new ApiException(ErrorCode.CONFLICT,
+        return new ApiException(
+                ErrorCode.CONFLICT,
                 "This account was disconnected and its provider authorization is still being revoked; reconnect it shortly.",
                 Map.of("account_id", accountId, "reason", "revocation_pending"));
     }
 
     private static String displayName(AccountConnection connection, String current) {
-        return connection.name() != null && !connection.name().isBlank() ? connection.name().strip()
+        return connection.name() != null && !connection.name().isBlank()
+                ? connection.name().strip()
                 : current != null ? current : connection.platform().wireName() + " account";
     }
 
     private static String username(AccountConnection connection, String current) {
-        return connection.username() != null && !connection.username().isBlank() ? connection.username().strip()
+        return connection.username() != null && !connection.username().isBlank()
+                ? connection.username().strip()
                 : current != null ? current : connection.externalId();
     }
-
 }

@@ -2,13 +2,13 @@ package dev.herald.accounts.service;
 
 import dev.herald.accounts.client.PostsClient;
 import dev.herald.accounts.client.UsageClient;
+import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.messaging.AccountEventOutbox;
 import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.accounts.repository.ProviderCredentialRepository;
 import dev.herald.accounts.repository.ProviderReadCacheRepository;
 import dev.herald.accounts.repository.ProviderRevocationRepository;
-import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.ListEnvelope;
@@ -25,7 +25,6 @@ import dev.herald.common.wire.Account;
 import dev.herald.common.wire.Platform;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
@@ -60,10 +59,18 @@ public class AccountService {
     private final AccountsConfig config;
     private final Clock clock;
 
-    public AccountService(AccountRepository accounts, AccountConnections connections, ProviderCredentialRepository credentials,
-                          ProviderRevocationRepository revocations, ProviderReadCacheRepository cache, UsageClient usage,
-                          PostsClient posts, AccountEventOutbox events, CursorCodec cursors,
-                          AccountsConfig config, Clock clock) {
+    public AccountService(
+            AccountRepository accounts,
+            AccountConnections connections,
+            ProviderCredentialRepository credentials,
+            ProviderRevocationRepository revocations,
+            ProviderReadCacheRepository cache,
+            UsageClient usage,
+            PostsClient posts,
+            AccountEventOutbox events,
+            CursorCodec cursors,
+            AccountsConfig config,
+            Clock clock) {
         this.accounts = accounts;
         this.connections = connections;
         this.credentials = credentials;
@@ -83,8 +90,14 @@ public class AccountService {
     }
 
     @WithSession
-    public Uni<ListEnvelope<Account>> list(String workspaceId, Mode mode, String profileId, Platform platform, String text,
-                                           String limit, String cursor) {
+    public Uni<ListEnvelope<Account>> list(
+            String workspaceId,
+            Mode mode,
+            String profileId,
+            Platform platform,
+            String text,
+            String limit,
+            String cursor) {
         Map<String, String> filters = new LinkedHashMap<>();
         filters.put("profile_id", profileId);
         filters.put("platform", platform == null ? null : platform.wireName());
@@ -92,24 +105,30 @@ public class AccountService {
         CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, filters);
         PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
         return accounts.listPage(workspaceId, mode, profileId, platform, text, page.after(), page.fetchSize())
-                .map(rows -> Page.of(rows, page, row -> new CursorPosition(row.createdAt, row.id),
-                        AccountViews::toWire, scope, cursors));
+                .map(rows -> Page.of(
+                        rows,
+                        page,
+                        row -> new CursorPosition(row.createdAt, row.id),
+                        AccountViews::toWire,
+                        scope,
+                        cursors));
     }
 
     /**
      * A simulated account (test mode only), connected at once: it takes one of the test workspace's ten slots
      * like any connection. Its provider id is random, so every call makes a new account.
      */
-    public Uni<Account> createSandbox(String workspaceId, Mode mode, Platform platform, String profileId, String name,
-                                      String username) {
+    public Uni<Account> createSandbox(
+            String workspaceId, Mode mode, Platform platform, String profileId, String name, String username) {
         if (mode != Mode.TEST) {
             return Uni.createFrom().failure(testModeOnly());
         }
         String externalId = "sim_" + HexFormat.of().formatHex(randomBytes(12));
         String chosenName = name != null ? name : "Test " + displayPlatform(platform) + " account";
-        String chosenUsername = username != null ? username : "test_" + platform.wireName() + "_" + externalId.substring(4, 12);
-        return connections.connect(new AccountConnection(workspaceId, mode, profileId, platform, externalId, chosenName,
-                chosenUsername, null, null));
+        String chosenUsername =
+                username != null ? username : "test_" + platform.wireName() + "_" + externalId.substring(4, 12);
+        return connections.connect(new AccountConnection(
+                workspaceId, mode, profileId, platform, externalId, chosenName, chosenUsername, null, null));
     }
 
     /**
@@ -124,28 +143,35 @@ public class AccountService {
             }
             return posts.pendingPosts(workspaceId, mode, id).flatMap(pending -> {
                 if (pending > 0) {
-                    return Uni.createFrom().failure(new ApiException(ErrorCode.ACCOUNT_HAS_PENDING_POSTS,
-                            "The account has " + pending + " accepted post" + (pending == 1 ? "" : "s")
-                                    + " still pending; wait until they finish or cancel them before moving it.",
-                            Map.of("account_id", id, "pending_posts", pending)));
+                    return Uni.createFrom()
+                            .failure(new ApiException(
+                                    ErrorCode.ACCOUNT_HAS_PENDING_POSTS,
+                                    "The account has " + pending + " accepted post" + (pending == 1 ? "" : "s")
+                                            + " still pending; wait until they finish or cancel them before moving it.",
+                                    Map.of("account_id", id, "pending_posts", pending)));
                 }
-                return connections.holdProfile(workspaceId, mode, profileId, id)
-                        .flatMap(held -> Panache.withTransaction(() -> writeAssignment(workspaceId, mode, id, profileId))
-                                .onFailure().call(failure -> connections.releaseHold(workspaceId, mode, profileId, id)))
+                return connections
+                        .holdProfile(workspaceId, mode, profileId, id)
+                        .flatMap(
+                                held -> Panache.withTransaction(() -> writeAssignment(workspaceId, mode, id, profileId))
+                                        .onFailure()
+                                        .call(failure -> connections.releaseHold(workspaceId, mode, profileId, id)))
                         .call(change -> change.previousProfileId() == null
-                                || change.previousProfileId().equals(profileId) ? Uni.createFrom().voidItem()
+                                        || change.previousProfileId().equals(profileId)
+                                ? Uni.createFrom().voidItem()
                                 : connections.releaseHold(workspaceId, mode, change.previousProfileId(), id))
                         .map(Assignment::account);
             });
         });
     }
 
-    private record Assignment(Account account, String previousProfileId) {
-    }
+    private record Assignment(Account account, String previousProfileId) {}
 
     private Uni<Assignment> writeAssignment(String workspaceId, Mode mode, String id, String profileId) {
         return accounts.findInTenantForUpdate(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("account"))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("account"))
                 .flatMap(account -> {
                     String previous = account.profileId;
                     if (Objects.equals(previous, profileId)) {
@@ -183,59 +209,91 @@ public class AccountService {
                                     .flatMap(purged -> accounts.flush())
                                     .flatMap(flushed -> {
                                         Account wire = AccountViews.toWire(account);
-                                        return events.record(AccountEvent.DISCONNECTED, workspaceId, mode, wire, account.profileId)
+                                        return events.record(
+                                                        AccountEvent.DISCONNECTED,
+                                                        workspaceId,
+                                                        mode,
+                                                        wire,
+                                                        account.profileId)
                                                 .replaceWith(new Disconnection(wire, true));
                                     });
                         }))
-                .call(done -> !done.changed() ? Uni.createFrom().voidItem()
+                .call(done -> !done.changed()
+                        ? Uni.createFrom().voidItem()
                         : usage.disconnect(workspaceId, mode, id)
                                 // The account is disconnected either way; a slot not freed now is logged for repair.
-                                .onFailure().invoke(e -> LOG.errorf("the slot of disconnected account %s was not freed: %s", id, e))
-                                .onFailure().recoverWithNull())
+                                .onFailure()
+                                .invoke(e -> LOG.errorf("the slot of disconnected account %s was not freed: %s", id, e))
+                                .onFailure()
+                                .recoverWithNull())
                 .map(Disconnection::account);
     }
 
-    private record Disconnection(Account account, boolean changed) {
-    }
+    private record Disconnection(Account account, boolean changed) {}
 
     /** YouTube only (spec): the stored grant, still encrypted, waits in the queue until Google has revoked it. */
     private Uni<Void> queueRevocation(AccountEntity account, Instant now) {
         if (!Platform.YOUTUBE.wireName().equals(account.platform)) {
             return Uni.createFrom().voidItem();
         }
-        return credentials.find(account.id).flatMap(sealed -> sealed == null ? Uni.createFrom().voidItem()
-                : revocations.enqueue(account.id, account.workspaceId, account.mode, account.platform, sealed, now,
-                        now.plus(config.revocation().retention()), now));
+        return credentials
+                .find(account.id)
+                .flatMap(sealedGrant -> sealedGrant == null
+                        ? Uni.createFrom().voidItem()
+                        : revocations.enqueue(
+                                account.id,
+                                account.workspaceId,
+                                account.mode,
+                                account.platform,
+                                sealedGrant,
+                                now,
+                                now.plus(config.revocation().retention()),
+                                now));
     }
 
     /**
      * Records the owner's acceptance of the current privacy policy for the account's current authorization
      * (YouTube only). Accepting again for the same revision answers the receipt as it is.
      */
-    public Uni<Account> acceptAnalyticsConsent(String workspaceId, Mode mode, String id, String policyVersion,
-                                               Long authorizationRevision) {
+    public Uni<Account> acceptAnalyticsConsent(
+            String workspaceId, Mode mode, String id, String policyVersion, Long authorizationRevision) {
         return Panache.withTransaction(() -> findOrFail(workspaceId, mode, id)
                 .flatMap(found -> accounts.findInTenantForUpdate(workspaceId, mode, id))
                 .flatMap(account -> {
                     if (!Platform.YOUTUBE.wireName().equals(account.platform)) {
-                        return Uni.createFrom().failure(new ApiException(ErrorCode.ANALYTICS_CONSENT_NOT_REQUIRED,
-                                "Analytics consent applies to YouTube accounts only."));
+                        return Uni.createFrom()
+                                .failure(new ApiException(
+                                        ErrorCode.ANALYTICS_CONSENT_NOT_REQUIRED,
+                                        "Analytics consent applies to YouTube accounts only."));
                     }
                     if (!Account.CONNECTED.equals(account.status)) {
-                        return Uni.createFrom().failure(new ApiException(ErrorCode.CONFLICT,
-                                "The account is disconnected; consent is given for a connected account's authorization.",
-                                Map.of("account_id", id, "reason", "account_disconnected")));
+                        return Uni.createFrom()
+                                .failure(new ApiException(
+                                        ErrorCode.CONFLICT,
+                                        "The account is disconnected; consent is given for a connected account's authorization.",
+                                        Map.of("account_id", id, "reason", "account_disconnected")));
                     }
                     if (authorizationRevision != null && authorizationRevision != account.authorizationRevision) {
-                        return Uni.createFrom().failure(new ApiException(ErrorCode.CONFLICT,
-                                "The account was authorized again since; the owner must accept for the current authorization.",
-                                Map.of("account_id", id, "reason", "authorization_revision_changed",
-                                        "authorization_revision", account.authorizationRevision)));
+                        return Uni.createFrom()
+                                .failure(new ApiException(
+                                        ErrorCode.CONFLICT,
+                                        "The account was authorized again since; the owner must accept for the current authorization.",
+                                        Map.of(
+                                                "account_id",
+                                                id,
+                                                "reason",
+                                                "authorization_revision_changed",
+                                                "authorization_revision",
+                                                account.authorizationRevision)));
                     }
                     if (!policyVersion.equals(config.youtubePolicyVersion())) {
-                        return Uni.createFrom().failure(ApiException.validationFailed(java.util.List.of(
-                                new dev.herald.common.api.FieldError("policy_version", "invalid_value",
-                                        "policy_version must be the current policy, " + config.youtubePolicyVersion() + "."))));
+                        return Uni.createFrom()
+                                .failure(ApiException.validationFailed(
+                                        java.util.List.of(new dev.herald.common.api.FieldError(
+                                                "policy_version",
+                                                "invalid_value",
+                                                "policy_version must be the current policy, "
+                                                        + config.youtubePolicyVersion() + "."))));
                     }
                     if (account.consentAcceptedAt != null) {
                         return Uni.createFrom().item(AccountViews.toWire(account));
@@ -245,11 +303,15 @@ public class AccountService {
                     account.consentAcceptedAt = now;
                     account.updatedAt = now;
                     return accounts.flush()
-                            .flatMap(flushed -> Panache.getSession().flatMap(session -> session.createNativeQuery("""
+                            .flatMap(flushed -> Panache.getSession()
+                                    .flatMap(session -> session.createNativeQuery("""
                                             insert into analytics_consents (account_id, authorization_revision, policy_version, accepted_at)
                                             values (?1, ?2, ?3, ?4) on conflict do nothing""")
-                                    .setParameter(1, account.id).setParameter(2, account.authorizationRevision)
-                                    .setParameter(3, policyVersion).setParameter(4, now).executeUpdate()))
+                                            .setParameter(1, account.id)
+                                            .setParameter(2, account.authorizationRevision)
+                                            .setParameter(3, policyVersion)
+                                            .setParameter(4, now)
+                                            .executeUpdate()))
                             .replaceWith(AccountViews.toWire(account));
                 }));
     }
@@ -258,10 +320,11 @@ public class AccountService {
         if (!IdPrefix.ACCOUNT.matches(id)) {
             return Uni.createFrom().failure(ApiException.notFound("account"));
         }
-        return accounts.findInTenant(workspaceId, mode, id).onItem().ifNull().failWith(() -> ApiException.notFound("account"));
+        return accounts.findInTenant(workspaceId, mode, id)
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("account"));
     }
-
-
 
     static ApiException testModeOnly() {
         return new ApiException(ErrorCode.TEST_MODE_ONLY, "Sandbox accounts can be created with a test key only.");

@@ -38,8 +38,10 @@ public class ConnectBrowserBinding {
         if (own.isPresent()) {
             this.secret = own.get().getBytes(StandardCharsets.UTF_8);
         } else {
-            String cursorSecret = cursors.secret().filter(s -> !s.isBlank()).orElseThrow(() ->
-                    new IllegalStateException("neither herald.connect.secret nor herald.cursor.secret is configured"));
+            String cursorSecret = cursors.secret()
+                    .filter(s -> !s.isBlank())
+                    .orElseThrow(() -> new IllegalStateException(
+                            "neither herald.connect.secret nor herald.cursor.secret is configured"));
             this.secret = hmac(cursorSecret.getBytes(StandardCharsets.UTF_8), "herald connect pages v1");
         }
     }
@@ -54,7 +56,8 @@ public class ConnectBrowserBinding {
     /** What is stored of a capability token: its SHA-256, hex. */
     public static String hashLinkToken(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.US_ASCII)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.US_ASCII)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
@@ -78,7 +81,8 @@ public class ConnectBrowserBinding {
             return false;
         }
         String payload = cookie.substring(0, lastDot);
-        return payload.startsWith(sessionId + ".") && payload.indexOf('.') == sessionId.length()
+        return payload.startsWith(sessionId + ".")
+                && payload.indexOf('.') == sessionId.length()
                 && constantTimeEquals(mac("cookie|" + payload), cookie.substring(lastDot + 1));
     }
 
@@ -98,8 +102,9 @@ public class ConnectBrowserBinding {
     public String authorizationState(String sessionId, String platform, String cookie, Instant now) {
         byte[] nonce = new byte[16];
         random.nextBytes(nonce);
-        String payload = BASE64URL.encodeToString((sessionId + "|" + platform + "|" + now.getEpochSecond() + "|"
-                + BASE64URL.encodeToString(nonce)).getBytes(StandardCharsets.US_ASCII));
+        String payload = BASE64URL.encodeToString(
+                (sessionId + "|" + platform + "|" + now.getEpochSecond() + "|" + BASE64URL.encodeToString(nonce))
+                        .getBytes(StandardCharsets.US_ASCII));
         return payload + "." + mac("state|" + payload + "|" + cookie);
     }
 
@@ -109,12 +114,15 @@ public class ConnectBrowserBinding {
             return Optional.empty();
         }
         int dot = state.indexOf('.');
-        if (dot < 0 || !constantTimeEquals(mac("state|" + state.substring(0, dot) + "|" + cookie), state.substring(dot + 1))) {
+        if (dot < 0
+                || !constantTimeEquals(
+                        mac("state|" + state.substring(0, dot) + "|" + cookie), state.substring(dot + 1))) {
             return Optional.empty();
         }
         String[] parts;
         try {
-            parts = new String(BASE64URL_DECODER.decode(state.substring(0, dot)), StandardCharsets.US_ASCII).split("\\|");
+            parts = new String(BASE64URL_DECODER.decode(state.substring(0, dot)), StandardCharsets.US_ASCII)
+                    .split("\\|");
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
@@ -141,7 +149,8 @@ public class ConnectBrowserBinding {
     /** S256 challenge of a verifier. */
     public static String pkceChallenge(String verifier) {
         try {
-            return BASE64URL.encodeToString(MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
+            return BASE64URL.encodeToString(
+                    MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
@@ -169,7 +178,8 @@ public class ConnectBrowserBinding {
     }
 
     private static boolean constantTimeEquals(String expected, String actual) {
-        return actual != null && MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
-                actual.getBytes(StandardCharsets.US_ASCII));
+        return actual != null
+                && MessageDigest.isEqual(
+                        expected.getBytes(StandardCharsets.US_ASCII), actual.getBytes(StandardCharsets.US_ASCII));
     }
 }

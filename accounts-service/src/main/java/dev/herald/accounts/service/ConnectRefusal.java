@@ -6,23 +6,50 @@ package dev.herald.accounts.service;
  */
 public class ConnectRefusal extends RuntimeException {
     public enum Reason {
-        UNKNOWN_LINK(404, "connect_session_not_found", "This link does not work",
+        UNKNOWN_LINK(
+                404,
+                "connect_session_not_found",
+                "This link does not work",
                 "The connection link is not valid. Ask for a new link."),
-        EXPIRED(410, "connect_session_expired", "This link has expired",
+        EXPIRED(
+                410,
+                "connect_session_expired",
+                "This link has expired",
                 "The connection link is no longer valid. Ask for a new link."),
-        REVOKED(410, "connect_session_revoked", "This link was canceled",
+        REVOKED(
+                410,
+                "connect_session_revoked",
+                "This link was canceled",
                 "The connection link was canceled and can no longer be used. Ask for a new link."),
-        COMPLETED(410, "connect_session_completed", "This link was already used",
+        COMPLETED(
+                410,
+                "connect_session_completed",
+                "This link was already used",
                 "Accounts were already connected through this link, and it is now closed. Ask for a new link to connect more."),
-        OTHER_BROWSER(403, "connect_session_browser_mismatch", "Open the link in the same browser",
+        OTHER_BROWSER(
+                403,
+                "connect_session_browser_mismatch",
+                "Open the link in the same browser",
                 "This step must be finished in the browser that opened the connection link. Open the link again in this browser to start over."),
-        INVALID_FORM(400, "invalid_request", "Something is missing",
+        INVALID_FORM(
+                400,
+                "invalid_request",
+                "Something is missing",
                 "The form was incomplete or out of date. Go back to the connection page and try again."),
-        AUTHORIZATION_DENIED(400, "authorization_denied", "Authorization was not completed",
+        AUTHORIZATION_DENIED(
+                400,
+                "authorization_denied",
+                "Authorization was not completed",
                 "The platform did not authorize the connection. Go back to the connection page to try again."),
-        PLATFORM_UNAVAILABLE(503, "platform_unavailable", "This platform is not available",
+        PLATFORM_UNAVAILABLE(
+                503,
+                "platform_unavailable",
+                "This platform is not available",
                 "Connecting this platform is not available right now. Try again later."),
-        PROVIDER_FAILED(502, "provider_error", "The platform did not answer as expected",
+        PROVIDER_FAILED(
+                502,
+                "provider_error",
+                "The platform did not answer as expected",
                 "The platform could not complete the connection. Go back to the connection page to try again.");
 
         private final int status;

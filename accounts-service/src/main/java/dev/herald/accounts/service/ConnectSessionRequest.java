@@ -5,6 +5,5 @@ import java.time.Duration;
 import java.util.List;
 
 /** A validated {@code POST /connect-sessions} body; {@code platforms} is never empty (defaults applied). */
-public record ConnectSessionRequest(String profileId, List<Platform> platforms, String redirectUrl, String embedOrigin,
-                                   Duration expiresIn) {
-}
+public record ConnectSessionRequest(
+        String profileId, List<Platform> platforms, String redirectUrl, String embedOrigin, Duration expiresIn) {}

@@ -43,8 +43,12 @@ public class ConnectSessionService {
     private final ConnectConfig config;
     private final Clock clock;
 
-    public ConnectSessionService(ConnectSessionRepository sessions, ProfilesClient profiles,
-                                 ConnectBrowserBinding binding, ConnectConfig config, Clock clock) {
+    public ConnectSessionService(
+            ConnectSessionRepository sessions,
+            ProfilesClient profiles,
+            ConnectBrowserBinding binding,
+            ConnectConfig config,
+            Clock clock) {
         this.sessions = sessions;
         this.profiles = profiles;
         this.binding = binding;
@@ -57,8 +61,8 @@ public class ConnectSessionService {
         return profiles.exists(workspaceId, mode, request.profileId()).flatMap(exists -> {
             if (!exists) {
                 // The profile is a body field, so a missing one (or another tenant's) is a field error, not a 404.
-                throw ApiException.validationFailed(List.of(new FieldError("profile_id", "invalid_value",
-                        "No profile with this id exists in this workspace and mode.")));
+                throw ApiException.validationFailed(List.of(new FieldError(
+                        "profile_id", "invalid_value", "No profile with this id exists in this workspace and mode.")));
             }
             String token = binding.newLinkToken();
             ConnectSessionEntity session = new ConnectSessionEntity();
@@ -66,7 +70,8 @@ public class ConnectSessionService {
             session.workspaceId = workspaceId;
             session.mode = mode.wireName();
             session.profileId = request.profileId();
-            session.platforms = request.platforms().stream().map(Platform::wireName).collect(Collectors.joining(","));
+            session.platforms =
+                    request.platforms().stream().map(Platform::wireName).collect(Collectors.joining(","));
             session.redirectUrl = request.redirectUrl();
             session.embedOrigin = request.embedOrigin();
             session.tokenHash = ConnectBrowserBinding.hashLinkToken(token);
@@ -95,7 +100,9 @@ public class ConnectSessionService {
             return Uni.createFrom().failure(ApiException.notFound("connect session"));
         }
         return sessions.findInTenantForUpdate(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("connect session"))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("connect session"))
                 .flatMap(session -> {
                     Instant now = Timestamps.now(clock);
                     if (!status(session, now).equals(ConnectSession.OPEN)) {
@@ -115,10 +122,13 @@ public class ConnectSessionService {
             if (!fresh || !ProfileEvent.DELETED.equals(event.type()) || event.profile() == null) {
                 return Uni.createFrom().voidItem();
             }
-            return sessions.revokeOpenOfProfile(event.workspaceId(), event.mode(), event.profile().id(), Timestamps.now(clock))
+            return sessions.revokeOpenOfProfile(
+                            event.workspaceId(), event.mode(), event.profile().id(), Timestamps.now(clock))
                     .invoke(revoked -> {
                         if (revoked > 0) {
-                            LOG.infof("revoked %d connect session(s) of deleted profile %s", revoked, event.profile().id());
+                            LOG.infof(
+                                    "revoked %d connect session(s) of deleted profile %s",
+                                    revoked, event.profile().id());
                         }
                     })
                     .replaceWithVoid();
@@ -134,7 +144,9 @@ public class ConnectSessionService {
             return Uni.createFrom().failure(new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
         }
         return sessions.findByTokenHash(ConnectBrowserBinding.hashLinkToken(token))
-                .onItem().ifNull().failWith(() -> new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
+                .onItem()
+                .ifNull()
+                .failWith(() -> new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
     }
 
     public Uni<ConnectSessionEntity> findById(String id) {
@@ -142,7 +154,9 @@ public class ConnectSessionService {
             return Uni.createFrom().failure(new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
         }
         return Panache.withSession(() -> sessions.findById(id))
-                .onItem().ifNull().failWith(() -> new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
+                .onItem()
+                .ifNull()
+                .failWith(() -> new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
     }
 
     /**
@@ -154,29 +168,32 @@ public class ConnectSessionService {
         return findById(sessionId)
                 .invoke(this::requireUsable)
                 .flatMap(session -> work.apply(session))
-                .flatMap(connected -> Panache.withTransaction(() -> sessions.findByIdForUpdate(sessionId).flatMap(session -> {
-                    List<String> ids = accountIds(session);
-                    boolean changed = false;
-                    for (String accountId : connected) {
-                        if (!ids.contains(accountId)) {
-                            ids.add(accountId);
-                            changed = true;
-                        }
-                    }
-                    if (!changed) {
-                        return Uni.createFrom().item(new ConnectStep(session, connected));
-                    }
-                    session.accountIds = String.join(",", ids);
-                    session.updatedAt = Timestamps.now(clock);
-                    return sessions.flush().replaceWith(new ConnectStep(session, connected));
-                })));
+                .flatMap(connected -> Panache.withTransaction(() -> sessions.findByIdForUpdate(sessionId)
+                        .flatMap(session -> {
+                            List<String> ids = accountIds(session);
+                            boolean changed = false;
+                            for (String accountId : connected) {
+                                if (!ids.contains(accountId)) {
+                                    ids.add(accountId);
+                                    changed = true;
+                                }
+                            }
+                            if (!changed) {
+                                return Uni.createFrom().item(new ConnectStep(session, connected));
+                            }
+                            session.accountIds = String.join(",", ids);
+                            session.updatedAt = Timestamps.now(clock);
+                            return sessions.flush().replaceWith(new ConnectStep(session, connected));
+                        })));
     }
 
     /** The end user finished: the session becomes {@code completed} and its link stops working. */
     @WithTransaction
     public Uni<ConnectSessionEntity> complete(String sessionId) {
         return sessions.findByIdForUpdate(sessionId)
-                .onItem().ifNull().failWith(() -> new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK))
+                .onItem()
+                .ifNull()
+                .failWith(() -> new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK))
                 .flatMap(session -> {
                     requireUsable(session);
                     if (accountIds(session).isEmpty()) {
@@ -193,8 +210,7 @@ public class ConnectSessionService {
     /** Fails with the page-level refusal unless the session can still authorize. */
     public void requireUsable(ConnectSessionEntity session) {
         switch (status(session, Timestamps.now(clock))) {
-            case ConnectSession.OPEN -> {
-            }
+            case ConnectSession.OPEN -> {}
             case ConnectSession.EXPIRED -> throw new ConnectRefusal(ConnectRefusal.Reason.EXPIRED);
             case ConnectSession.REVOKED -> throw new ConnectRefusal(ConnectRefusal.Reason.REVOKED);
             default -> throw new ConnectRefusal(ConnectRefusal.Reason.COMPLETED);
@@ -211,7 +227,9 @@ public class ConnectSessionService {
             return Uni.createFrom().failure(ApiException.notFound("connect session"));
         }
         return sessions.findInTenant(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("connect session"));
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("connect session"));
     }
 
     /** The stored status, or {@code expired} once an open session's time is up. */
@@ -223,17 +241,32 @@ public class ConnectSessionService {
     }
 
     public static List<Platform> platforms(ConnectSessionEntity session) {
-        return Arrays.stream(session.platforms.split(",")).map(name -> Platform.fromWire(name).orElseThrow()).toList();
+        return Arrays.stream(session.platforms.split(","))
+                .map(name -> Platform.fromWire(name).orElseThrow())
+                .toList();
     }
 
     public static List<String> accountIds(ConnectSessionEntity session) {
-        return session.accountIds.isEmpty() ? new ArrayList<>() : new ArrayList<>(Arrays.asList(session.accountIds.split(",")));
+        return session.accountIds.isEmpty()
+                ? new ArrayList<>()
+                : new ArrayList<>(Arrays.asList(session.accountIds.split(",")));
     }
 
     public static ConnectSession toWire(ConnectSessionEntity session, Instant now, String url) {
-        return new ConnectSession(session.id, session.profileId, Mode.fromWire(session.mode).orElseThrow(),
-                status(session, now), platforms(session), session.redirectUrl, session.embedOrigin,
-                List.copyOf(accountIds(session)), session.expiresAt, session.completedAt, session.revokedAt,
-                session.createdAt, session.updatedAt, url);
+        return new ConnectSession(
+                session.id,
+                session.profileId,
+                Mode.fromWire(session.mode).orElseThrow(),
+                status(session, now),
+                platforms(session),
+                session.redirectUrl,
+                session.embedOrigin,
+                List.copyOf(accountIds(session)),
+                session.expiresAt,
+                session.completedAt,
+                session.revokedAt,
+                session.createdAt,
+                session.updatedAt,
+                url);
     }
 }

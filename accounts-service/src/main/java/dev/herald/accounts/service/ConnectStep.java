@@ -8,5 +8,4 @@ import java.util.List;
  * re-authorized account is among them although the session listed it already, so the page names the account the
  * end user just authorized, not the session's most recent one.
  */
-public record ConnectStep(ConnectSessionEntity session, List<String> accountIds) {
-}
+public record ConnectStep(ConnectSessionEntity session, List<String> accountIds) {}

@@ -42,8 +42,13 @@ public class HostedConnectFlow {
     private final ConnectConfig config;
     private final Clock clock;
 
-    public HostedConnectFlow(ConnectSessionService sessions, AccountConnections connections, OAuthProviders providers,
-                             ConnectBrowserBinding binding, ConnectConfig config, Clock clock) {
+    public HostedConnectFlow(
+            ConnectSessionService sessions,
+            AccountConnections connections,
+            OAuthProviders providers,
+            ConnectBrowserBinding binding,
+            ConnectConfig config,
+            Clock clock) {
         this.sessions = sessions;
         this.connections = connections;
         this.providers = providers;
@@ -60,8 +65,17 @@ public class HostedConnectFlow {
             if (Mode.fromWire(session.mode).orElseThrow() != Mode.TEST) {
                 throw new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, session.id);
             }
-            return connections.connect(new AccountConnection(session.workspaceId, Mode.TEST, session.profileId, platform,
-                            externalId, name, username, null, session.id))
+            return connections
+                    .connect(new AccountConnection(
+                            session.workspaceId,
+                            Mode.TEST,
+                            session.profileId,
+                            platform,
+                            externalId,
+                            name,
+                            username,
+                            null,
+                            session.id))
                     .map(account -> List.of(account.id()));
         });
     }
@@ -70,10 +84,11 @@ public class HostedConnectFlow {
     public URI authorizationUrl(ConnectSessionEntity session, Platform platform, String cookie) {
         sessions.requireUsable(session);
         requireOffered(session, platform);
-        OAuthProvider provider = provider(platform).orElseThrow(() ->
-                new ConnectRefusal(ConnectRefusal.Reason.PLATFORM_UNAVAILABLE, session.id));
+        OAuthProvider provider = provider(platform)
+                .orElseThrow(() -> new ConnectRefusal(ConnectRefusal.Reason.PLATFORM_UNAVAILABLE, session.id));
         String state = binding.authorizationState(session.id, platform.wireName(), cookie, Timestamps.now(clock));
-        String challenge = provider.supportsPkce() ? ConnectBrowserBinding.pkceChallenge(binding.pkceVerifier(state)) : null;
+        String challenge =
+                provider.supportsPkce() ? ConnectBrowserBinding.pkceChallenge(binding.pkceVerifier(state)) : null;
         return provider.authorizationUrl(new AuthorizationRequest(state, challenge, callbackUri(platform)));
     }
 
@@ -82,55 +97,79 @@ public class HostedConnectFlow {
      * session must still be usable (checked again after the code exchange, under the session's lock).
      * Answers the session id, for the page to show.
      */
-    public Uni<ConnectStep> finishAuthorization(Platform platform, String code, String state, String cookie, String error) {
+    public Uni<ConnectStep> finishAuthorization(
+            Platform platform, String code, String state, String cookie, String error) {
         Optional<String> sessionId = binding.verifyState(state, platform.wireName(), cookie, Timestamps.now(clock));
         if (sessionId.isEmpty() || !binding.cookieBindsSession(cookie, sessionId.get())) {
             return Uni.createFrom().failure(new ConnectRefusal(ConnectRefusal.Reason.OTHER_BROWSER));
         }
         String id = sessionId.get();
-        return sessions.findById(id).flatMap(session -> {
-            sessions.requireUsable(session);
-            if (error != null || code == null || code.isBlank()) {
-                throw new ConnectRefusal(ConnectRefusal.Reason.AUTHORIZATION_DENIED, id);
-            }
-            OAuthProvider provider = provider(platform).orElseThrow(() ->
-                    new ConnectRefusal(ConnectRefusal.Reason.PLATFORM_UNAVAILABLE, id));
-            String verifier = provider.supportsPkce() ? binding.pkceVerifier(state) : null;
-            return provider.exchangeCode(code, verifier, callbackUri(platform))
-                    .flatMap(grant -> provider.identities(grant).map(identities -> new Authorized(grant, identities)))
-                    .onFailure(ProviderException.class).transform(failure -> {
-                        LOG.warnf("connect session %s: %s authorization failed: %s", id, platform.wireName(),
-                                ((ProviderException) failure).code());
-                        return new ConnectRefusal(ConnectRefusal.Reason.PROVIDER_FAILED, id);
-                    });
-        }).flatMap(authorized -> {
-            // One identity after another: each connection takes a slot, and the plan's limit decides in order. A
-            // refusal stops the rest, but the accounts connected before it are connected (and charged): the session
-            // lists them, then the page explains the refusal.
-            List<String> connected = new ArrayList<>();
-            AtomicReference<ApiException> refused = new AtomicReference<>();
-            return sessions.connectIfUsable(id, session -> Multi.createFrom().iterable(authorized.identities())
-                            .onItem().transformToUniAndConcatenate(identity -> connections.connect(new AccountConnection(
-                                    session.workspaceId, Mode.fromWire(session.mode).orElseThrow(), session.profileId, platform,
-                                    identity.externalId(), identity.name(), identity.username(),
-                                    authorized.grant().forIdentity(identity), session.id)))
-                            .onItem().invoke(account -> connected.add(account.id()))
-                            .collect().asList()
-                            .map(accounts -> List.copyOf(connected))
-                            .onFailure(ApiException.class).recoverWithItem(failure -> {
-                                refused.set((ApiException) failure);
-                                return List.copyOf(connected);
-                            }))
-                    .invoke(step -> {
-                        if (refused.get() != null) {
-                            throw refused.get();
-                        }
-                    });
-        });
+        return sessions.findById(id)
+                .flatMap(session -> {
+                    sessions.requireUsable(session);
+                    if (error != null || code == null || code.isBlank()) {
+                        throw new ConnectRefusal(ConnectRefusal.Reason.AUTHORIZATION_DENIED, id);
+                    }
+                    OAuthProvider provider = provider(platform)
+                            .orElseThrow(() -> new ConnectRefusal(ConnectRefusal.Reason.PLATFORM_UNAVAILABLE, id));
+                    String verifier = provider.supportsPkce() ? binding.pkceVerifier(state) : null;
+                    return provider.exchangeCode(code, verifier, callbackUri(platform))
+                            .flatMap(grant ->
+                                    provider.identities(grant).map(identities -> new Authorized(grant, identities)))
+                            .onFailure(ProviderException.class)
+                            .transform(failure -> {
+                                LOG.warnf(
+                                        "connect session %s: %s authorization failed: %s",
+                                        id, platform.wireName(), ((ProviderException) failure).code());
+                                return new ConnectRefusal(ConnectRefusal.Reason.PROVIDER_FAILED, id);
+                            });
+                })
+                .flatMap(authorized -> {
+                    // One identity after another: each connection takes a slot, and the plan's limit decides in order.
+                    // A
+                    // refusal stops the rest, but the accounts connected before it are connected (and charged): the
+                    // session
+                    // lists them, then the page explains the refusal.
+                    List<String> connected = new ArrayList<>();
+                    AtomicReference<ApiException> refused = new AtomicReference<>();
+                    return sessions.connectIfUsable(
+                                    id,
+                                    session -> Multi.createFrom()
+                                            .iterable(authorized.identities())
+                                            .onItem()
+                                            .transformToUniAndConcatenate(
+                                                    identity -> connections.connect(new AccountConnection(
+                                                            session.workspaceId,
+                                                            Mode.fromWire(session.mode)
+                                                                    .orElseThrow(),
+                                                            session.profileId,
+                                                            platform,
+                                                            identity.externalId(),
+                                                            identity.name(),
+                                                            identity.username(),
+                                                            authorized.grant().forIdentity(identity),
+                                                            session.id)))
+                                            .onItem()
+                                            .invoke(account -> connected.add(account.id()))
+                                            .collect()
+                                            .asList()
+                                            .map(accounts -> List.copyOf(connected))
+                                            .onFailure(ApiException.class)
+                                            .recoverWithItem(failure -> {
+                                                refused.set((ApiException) failure);
+                                                return List.copyOf(connected);
+                                            }))
+                            .invoke(step -> {
+                                if (refused.get() != null) {
+                                    throw refused.get();
+                                }
+                            });
+                });
     }
 
     public URI callbackUri(Platform platform) {
-        return URI.create(config.publicUrl().toString().replaceAll("/+$", "") + "/connect/callback/" + platform.wireName());
+        return URI.create(
+                config.publicUrl().toString().replaceAll("/+$", "") + "/connect/callback/" + platform.wireName());
     }
 
     /**
@@ -142,7 +181,9 @@ public class HostedConnectFlow {
         if (Mode.fromWire(session.mode).orElseThrow() == Mode.TEST) {
             return platforms;
         }
-        return platforms.stream().filter(platform -> provider(platform).isPresent()).toList();
+        return platforms.stream()
+                .filter(platform -> provider(platform).isPresent())
+                .toList();
     }
 
     /** The platform's provider, if the operator configured its client: an unconfigured one could only refuse. */
@@ -156,6 +197,5 @@ public class HostedConnectFlow {
         }
     }
 
-    private record Authorized(ProviderGrant grant, List<ProviderIdentity> identities) {
-    }
+    private record Authorized(ProviderGrant grant, List<ProviderIdentity> identities) {}
 }

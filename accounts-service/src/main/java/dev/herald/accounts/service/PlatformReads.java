@@ -52,9 +52,11 @@ public class PlatformReads {
     private static final String BOARDS_KIND = "pinterest_boards";
     /** The cache key of TikTok publishing options (one answer per account). */
     private static final String PUBLISHING_OPTIONS = "publishing_options";
+
     private static final String SECTIONS_KIND = "pinterest_board_sections";
     /** Offsets into simulated lists, bookmarks of the provider's own. */
     private static final String OFFSET = "o:";
+
     private static final String BOOKMARK = "b:";
 
     private final AccountService accounts;
@@ -67,10 +69,16 @@ public class PlatformReads {
     private final AccountsConfig config;
     private final Clock clock;
 
-    public PlatformReads(AccountService accounts, ProviderAccessTokens tokens, ProviderReadCacheRepository cache,
-                         Instance<TikTokCreatorInfoReader> tiktok,
-                         Instance<PinterestBoardsReader> pinterest, CursorCodec cursors, ObjectMapper mapper,
-                         AccountsConfig config, Clock clock) {
+    public PlatformReads(
+            AccountService accounts,
+            ProviderAccessTokens tokens,
+            ProviderReadCacheRepository cache,
+            Instance<TikTokCreatorInfoReader> tiktok,
+            Instance<PinterestBoardsReader> pinterest,
+            CursorCodec cursors,
+            ObjectMapper mapper,
+            AccountsConfig config,
+            Clock clock) {
         this.accounts = accounts;
         this.tokens = tokens;
         this.cache = cache;
@@ -84,19 +92,28 @@ public class PlatformReads {
 
     /** TikTok only, else {@code 422 publishing_options_unavailable}. */
     public Uni<CachedRead<TikTokPublishingOptions>> publishingOptions(String workspaceId, Mode mode, String id) {
-        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
-            if (!Platform.TIKTOK.wireName().equals(account.platform)) {
-                return Uni.createFrom().failure(new ApiException(ErrorCode.PUBLISHING_OPTIONS_UNAVAILABLE,
-                        "Publishing options exist for TikTok accounts only."));
-            }
-            requireConnected(account);
-            if (mode == Mode.TEST) {
-                return Uni.createFrom().item(new CachedRead<>(
-                        SandboxPlatformData.publishingOptions(account.id, account.name, account.username), false));
-            }
-            return cachedOrFresh(account, PUBLISHING_OPTIONS, new TypeReference<TikTokPublishingOptions>() { },
-                    token -> reader(tiktok, "TikTok").creatorInfo(token));
-        });
+        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id))
+                .flatMap(account -> {
+                    if (!Platform.TIKTOK.wireName().equals(account.platform)) {
+                        return Uni.createFrom()
+                                .failure(new ApiException(
+                                        ErrorCode.PUBLISHING_OPTIONS_UNAVAILABLE,
+                                        "Publishing options exist for TikTok accounts only."));
+                    }
+                    requireConnected(account);
+                    if (mode == Mode.TEST) {
+                        return Uni.createFrom()
+                                .item(new CachedRead<>(
+                                        SandboxPlatformData.publishingOptions(
+                                                account.id, account.name, account.username),
+                                        false));
+                    }
+                    return cachedOrFresh(
+                            account,
+                            PUBLISHING_OPTIONS,
+                            new TypeReference<TikTokPublishingOptions>() {},
+                            token -> reader(tiktok, "TikTok").creatorInfo(token));
+                });
     }
 
     /**
@@ -106,22 +123,26 @@ public class PlatformReads {
      * as a single read ({@code 502 provider_error}, {@code 503} when TikTok is not configured), since a post
      * cannot be validated without them.
      */
-    public Uni<Map<String, TikTokPublishingOptions>> publishingOptionsOf(Mode mode, List<AccountEntity> tiktokAccounts) {
+    public Uni<Map<String, TikTokPublishingOptions>> publishingOptionsOf(
+            Mode mode, List<AccountEntity> tiktokAccounts) {
         Map<String, TikTokPublishingOptions> options = new HashMap<>();
         if (tiktokAccounts.isEmpty()) {
             return Uni.createFrom().item(options);
         }
         if (mode == Mode.TEST) {
-            tiktokAccounts.forEach(account -> options.put(account.id,
-                    SandboxPlatformData.publishingOptions(account.id, account.name, account.username)));
+            tiktokAccounts.forEach(account -> options.put(
+                    account.id, SandboxPlatformData.publishingOptions(account.id, account.name, account.username)));
             return Uni.createFrom().item(options);
         }
         Instant now = Timestamps.now(clock);
         List<String> ids = tiktokAccounts.stream().map(account -> account.id).toList();
         return cache.findAll(ids, PUBLISHING_OPTIONS, now.minus(config.providerCacheTtl()))
                 .flatMap(cached -> {
-                    cached.forEach((id, json) -> options.put(id, read(json, new TypeReference<TikTokPublishingOptions>() { })));
-                    List<AccountEntity> stale = tiktokAccounts.stream().filter(account -> !options.containsKey(account.id)).toList();
+                    cached.forEach(
+                            (id, json) -> options.put(id, read(json, new TypeReference<TikTokPublishingOptions>() {})));
+                    List<AccountEntity> stale = tiktokAccounts.stream()
+                            .filter(account -> !options.containsKey(account.id))
+                            .toList();
                     if (stale.isEmpty()) {
                         return Uni.createFrom().item(options);
                     }
@@ -136,74 +157,96 @@ public class PlatformReads {
      * Reads every account's options from TikTok, one account after another (each may renew its token in a transaction
      * of its own, and a reactive session runs one statement at a time), then caches them all in one transaction.
      */
-    private Uni<Map<String, TikTokPublishingOptions>> freshPublishingOptions(List<AccountEntity> accounts, Instant now) {
+    private Uni<Map<String, TikTokPublishingOptions>> freshPublishingOptions(
+            List<AccountEntity> accounts, Instant now) {
         TikTokCreatorInfoReader reader = reader(tiktok, "TikTok");
-        return Multi.createFrom().iterable(accounts)
-                .onItem().transformToUniAndConcatenate(account -> withAccess(account, reader::creatorInfo)
-                        .map(read -> Map.entry(account.id, read)))
-                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue)
-                .flatMap(fresh -> Panache.withTransaction(() -> cacheAll(fresh, now)).replaceWith(fresh));
+        return Multi.createFrom()
+                .iterable(accounts)
+                .onItem()
+                .transformToUniAndConcatenate(
+                        account -> withAccess(account, reader::creatorInfo).map(read -> Map.entry(account.id, read)))
+                .collect()
+                .asMap(Map.Entry::getKey, Map.Entry::getValue)
+                .flatMap(fresh ->
+                        Panache.withTransaction(() -> cacheAll(fresh, now)).replaceWith(fresh));
     }
 
     /** One statement after another: a reactive session runs one at a time. */
     private Uni<Void> cacheAll(Map<String, TikTokPublishingOptions> fresh, Instant now) {
         Uni<Void> storing = Uni.createFrom().voidItem();
         for (Map.Entry<String, TikTokPublishingOptions> entry : fresh.entrySet()) {
-            storing = storing.flatMap(stored -> cache.store(entry.getKey(), PUBLISHING_OPTIONS, write(entry.getValue()), now));
+            storing = storing.flatMap(
+                    stored -> cache.store(entry.getKey(), PUBLISHING_OPTIONS, write(entry.getValue()), now));
         }
         return storing;
     }
 
     /** Pinterest only; pages of at most {@code limit} boards. */
-    public Uni<CachedRead<ListEnvelope<PinterestBoard>>> boards(String workspaceId, Mode mode, String id, String limit,
-                                                                  String cursor) {
-        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
-            requirePinterest(account);
-            CursorScope scope = new CursorScope(BOARDS_KIND, workspaceId, mode, account.id, Map.of());
-            int pageSize = PageRequest.parse(limit, null, scope, cursors).limit();
-            String position = position(scope, cursor);
-            if (mode == Mode.TEST) {
-                return Uni.createFrom().item(new CachedRead<>(
-                        simulatedPage(SandboxPlatformData.boards(account.id), position, pageSize, scope), false));
-            }
-            String bookmark = bookmark(position);
-            return cachedOrFresh(account, "boards:" + pageSize + ":" + (bookmark == null ? "" : bookmark),
-                    new TypeReference<ProviderPage<PinterestBoard>>() { },
-                    token -> reader(pinterest, "Pinterest").boards(token, config.pinterestTrialAccess(), bookmark, pageSize))
-                    .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
-        });
+    public Uni<CachedRead<ListEnvelope<PinterestBoard>>> boards(
+            String workspaceId, Mode mode, String id, String limit, String cursor) {
+        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id))
+                .flatMap(account -> {
+                    requirePinterest(account);
+                    CursorScope scope = new CursorScope(BOARDS_KIND, workspaceId, mode, account.id, Map.of());
+                    int pageSize =
+                            PageRequest.parse(limit, null, scope, cursors).limit();
+                    String position = position(scope, cursor);
+                    if (mode == Mode.TEST) {
+                        return Uni.createFrom()
+                                .item(new CachedRead<>(
+                                        simulatedPage(
+                                                SandboxPlatformData.boards(account.id), position, pageSize, scope),
+                                        false));
+                    }
+                    String bookmark = bookmark(position);
+                    return cachedOrFresh(
+                                    account,
+                                    "boards:" + pageSize + ":" + (bookmark == null ? "" : bookmark),
+                                    new TypeReference<ProviderPage<PinterestBoard>>() {},
+                                    token -> reader(pinterest, "Pinterest")
+                                            .boards(token, config.pinterestTrialAccess(), bookmark, pageSize))
+                            .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
+                });
     }
 
     /** Sections of one of the account's boards; the cursor is bound to the account, the board and the mode. */
-    public Uni<CachedRead<ListEnvelope<PinterestBoardSection>>> sections(String workspaceId, Mode mode, String id,
-                                                                           String boardId, String limit, String cursor) {
-        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id)).flatMap(account -> {
-            requirePinterest(account);
-            if (!BOARD_ID.matcher(boardId).matches()) {
-                return Uni.createFrom().failure(ApiException.notFound("board"));
-            }
-            CursorScope scope = new CursorScope(SECTIONS_KIND, workspaceId, mode, account.id + "/" + boardId, Map.of());
-            int pageSize = PageRequest.parse(limit, null, scope, cursors).limit();
-            String position = position(scope, cursor);
-            if (mode == Mode.TEST) {
-                List<PinterestBoardSection> sections = SandboxPlatformData.sections(account.id, boardId)
-                        .orElseThrow(() -> ApiException.notFound("board"));
-                return Uni.createFrom().item(new CachedRead<>(simulatedPage(sections, position, pageSize, scope), false));
-            }
-            String bookmark = bookmark(position);
-            return cachedOrFresh(account, "sections:" + boardId + ":" + pageSize + ":" + (bookmark == null ? "" : bookmark),
-                    new TypeReference<ProviderPage<PinterestBoardSection>>() { },
-                    token -> reader(pinterest, "Pinterest").sections(token, config.pinterestTrialAccess(), boardId, bookmark, pageSize)
-                            // Not the account's board: the same 404 as in test mode, not a provider failure to retry.
-                            .onFailure(failure -> failure instanceof ProviderException refusal
-                                    && PinterestBoardsReader.BOARD_NOT_FOUND.equals(refusal.code()))
-                            .transform(failure -> ApiException.notFound("board")))
-                    .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
-        });
+    public Uni<CachedRead<ListEnvelope<PinterestBoardSection>>> sections(
+            String workspaceId, Mode mode, String id, String boardId, String limit, String cursor) {
+        return Panache.withSession(() -> accounts.findOrFail(workspaceId, mode, id))
+                .flatMap(account -> {
+                    requirePinterest(account);
+                    if (!BOARD_ID.matcher(boardId).matches()) {
+                        return Uni.createFrom().failure(ApiException.notFound("board"));
+                    }
+                    CursorScope scope =
+                            new CursorScope(SECTIONS_KIND, workspaceId, mode, account.id + "/" + boardId, Map.of());
+                    int pageSize =
+                            PageRequest.parse(limit, null, scope, cursors).limit();
+                    String position = position(scope, cursor);
+                    if (mode == Mode.TEST) {
+                        List<PinterestBoardSection> sections = SandboxPlatformData.sections(account.id, boardId)
+                                .orElseThrow(() -> ApiException.notFound("board"));
+                        return Uni.createFrom()
+                                .item(new CachedRead<>(simulatedPage(sections, position, pageSize, scope), false));
+                    }
+                    String bookmark = bookmark(position);
+                    return cachedOrFresh(
+                                    account,
+                                    "sections:" + boardId + ":" + pageSize + ":" + (bookmark == null ? "" : bookmark),
+                                    new TypeReference<ProviderPage<PinterestBoardSection>>() {},
+                                    token -> reader(pinterest, "Pinterest")
+                                            .sections(token, config.pinterestTrialAccess(), boardId, bookmark, pageSize)
+                                            // Not the account's board: the same 404 as in test mode, not a provider
+                                            // failure to retry.
+                                            .onFailure(failure -> failure instanceof ProviderException refusal
+                                                    && PinterestBoardsReader.BOARD_NOT_FOUND.equals(refusal.code()))
+                                            .transform(failure -> ApiException.notFound("board")))
+                            .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
+                });
     }
 
-    private <T> Uni<CachedRead<T>> cachedOrFresh(AccountEntity account, String readKey, TypeReference<T> type,
-                                                   Function<String, Uni<T>> fetch) {
+    private <T> Uni<CachedRead<T>> cachedOrFresh(
+            AccountEntity account, String readKey, TypeReference<T> type, Function<String, Uni<T>> fetch) {
         Instant now = Timestamps.now(clock);
         return cache.find(account.id, readKey, now.minus(config.providerCacheTtl()))
                 .flatMap(hit -> {
@@ -211,7 +254,8 @@ public class PlatformReads {
                         return Uni.createFrom().item(new CachedRead<>(read(hit, type), true));
                     }
                     return withAccess(account, fetch)
-                            .flatMap(fresh -> Panache.withTransaction(() -> cache.store(account.id, readKey, write(fresh), now))
+                            .flatMap(fresh -> Panache.withTransaction(
+                                            () -> cache.store(account.id, readKey, write(fresh), now))
                                     .replaceWith(new CachedRead<>(fresh, false)));
                 });
     }
@@ -226,10 +270,15 @@ public class PlatformReads {
         Mode mode = Mode.fromWire(account.mode).orElseThrow();
         return tokens.current(account.workspaceId, mode, account.id, null)
                 .flatMap(access -> fetch.apply(access.accessToken())
-                        .onFailure(PlatformReads::refusedToken).recoverWithUni(refused -> tokens.current(account.workspaceId, mode,
-                                        account.id, ProviderAccessTokens.sha256(access.accessToken()))
+                        .onFailure(PlatformReads::refusedToken)
+                        .recoverWithUni(refused -> tokens.current(
+                                        account.workspaceId,
+                                        mode,
+                                        account.id,
+                                        ProviderAccessTokens.sha256(access.accessToken()))
                                 .flatMap(renewed -> fetch.apply(renewed.accessToken()))))
-                .onFailure(ProviderException.class).transform(failure -> providerError(account.id, (ProviderException) failure));
+                .onFailure(ProviderException.class)
+                .transform(failure -> providerError(account.id, (ProviderException) failure));
     }
 
     private static boolean refusedToken(Throwable failure) {
@@ -241,7 +290,8 @@ public class PlatformReads {
             return null;
         }
         if (cursor.isEmpty() || cursor.length() > MAX_BOARD_CURSOR_LENGTH) {
-            throw ApiException.invalidParameter("cursor", "cursor must be 1 to " + MAX_BOARD_CURSOR_LENGTH + " characters.");
+            throw ApiException.invalidParameter(
+                    "cursor", "cursor must be 1 to " + MAX_BOARD_CURSOR_LENGTH + " characters.");
         }
         return cursors.decode(scope, cursor, MAX_BOARD_CURSOR_LENGTH).id();
     }
@@ -275,7 +325,8 @@ public class PlatformReads {
     }
 
     private <T> ListEnvelope<T> providerPage(ProviderPage<T> page, CursorScope scope) {
-        String next = page.nextBookmark() == null ? null
+        String next = page.nextBookmark() == null
+                ? null
                 : cursors.encode(scope, new CursorPosition(Instant.EPOCH, BOOKMARK + page.nextBookmark()));
         if (next != null && next.length() > MAX_BOARD_CURSOR_LENGTH) {
             throw new ApiException(ErrorCode.PROVIDER_ERROR, "Pinterest answered a page marker too long to pass on.");
@@ -298,15 +349,24 @@ public class PlatformReads {
     }
 
     private static ApiException reconnectionNeeded(String accountId) {
-        return new ApiException(ErrorCode.CONFLICT, "The account is disconnected; reconnect it to read from the platform.",
+        return new ApiException(
+                ErrorCode.CONFLICT,
+                "The account is disconnected; reconnect it to read from the platform.",
                 Map.of("account_id", accountId, "reason", "account_disconnected"));
     }
 
     private static ApiException providerError(String accountId, ProviderException failure) {
-        return new ApiException(ErrorCode.PROVIDER_ERROR, "The platform refused or failed the read; try again later"
-                + (failure.revoked() ? " after reconnecting the account." : "."),
-                Map.of("account_id", accountId, "provider_code", failure.code() == null ? "unknown" : failure.code(),
-                        "reconnect_required", failure.revoked()));
+        return new ApiException(
+                ErrorCode.PROVIDER_ERROR,
+                "The platform refused or failed the read; try again later"
+                        + (failure.revoked() ? " after reconnecting the account." : "."),
+                Map.of(
+                        "account_id",
+                        accountId,
+                        "provider_code",
+                        failure.code() == null ? "unknown" : failure.code(),
+                        "reconnect_required",
+                        failure.revoked()));
     }
 
     private static <R> R reader(Instance<R> readers, String platform) {

@@ -42,39 +42,44 @@ public class PostingAccounts {
      */
     public Uni<List<AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
         return lookupOnce(workspaceId, mode, ids)
-                .onFailure(PostingAccounts::grantRevoked).recoverWithUni(revoked -> lookupOnce(workspaceId, mode, ids));
+                .onFailure(PostingAccounts::grantRevoked)
+                .recoverWithUni(revoked -> lookupOnce(workspaceId, mode, ids));
     }
 
     private static boolean grantRevoked(Throwable failure) {
-        return failure instanceof ApiException refusal && refusal.code() == ErrorCode.CONFLICT
+        return failure instanceof ApiException refusal
+                && refusal.code() == ErrorCode.CONFLICT
                 && "grant_revoked".equals(refusal.details().get("reason"));
     }
 
     private Uni<List<AccountForPosting>> lookupOnce(String workspaceId, Mode mode, List<String> ids) {
         // Only well-formed ids can exist; the others need no query (and an empty list none at all).
-        List<String> wanted = List.copyOf(new LinkedHashSet<>(ids.stream().filter(IdPrefix.ACCOUNT::matches).toList()));
+        List<String> wanted = List.copyOf(new LinkedHashSet<>(
+                ids.stream().filter(IdPrefix.ACCOUNT::matches).toList()));
         if (wanted.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return Panache.withSession(() -> accounts.findAllInTenant(workspaceId, mode, wanted)).flatMap(found -> {
-            Map<String, AccountEntity> byId = new HashMap<>();
-            found.forEach(account -> byId.put(account.id, account));
-            // A disconnected account has no options to read (a live one has no grant left), and no post can target it.
-            List<AccountEntity> connectedTikTok = found.stream()
-                    .filter(account -> Platform.TIKTOK.wireName().equals(account.platform))
-                    .filter(account -> Account.CONNECTED.equals(account.status))
-                    .toList();
-            return reads.publishingOptionsOf(mode, connectedTikTok).map(options -> {
-                List<AccountForPosting> answer = new ArrayList<>();
-                for (String id : wanted) {
-                    AccountEntity account = byId.get(id);
-                    if (account != null) {
-                        TikTokPublishingOptions publishingOptions = options.get(id);
-                        answer.add(new AccountForPosting(AccountViews.toWire(account), publishingOptions));
-                    }
-                }
-                return answer;
-            });
-        });
+        return Panache.withSession(() -> accounts.findAllInTenant(workspaceId, mode, wanted))
+                .flatMap(found -> {
+                    Map<String, AccountEntity> byId = new HashMap<>();
+                    found.forEach(account -> byId.put(account.id, account));
+                    // A disconnected account has no options to read (a live one has no grant left), and no post can
+                    // target it.
+                    List<AccountEntity> connectedTikTok = found.stream()
+                            .filter(account -> Platform.TIKTOK.wireName().equals(account.platform))
+                            .filter(account -> Account.CONNECTED.equals(account.status))
+                            .toList();
+                    return reads.publishingOptionsOf(mode, connectedTikTok).map(options -> {
+                        List<AccountForPosting> answer = new ArrayList<>();
+                        for (String id : wanted) {
+                            AccountEntity account = byId.get(id);
+                            if (account != null) {
+                                TikTokPublishingOptions publishingOptions = options.get(id);
+                                answer.add(new AccountForPosting(AccountViews.toWire(account), publishingOptions));
+                            }
+                        }
+                        return answer;
+                    });
+                });
     }
 }

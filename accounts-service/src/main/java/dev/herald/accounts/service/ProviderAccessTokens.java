@@ -42,6 +42,7 @@ import org.jboss.logging.Logger;
 public class ProviderAccessTokens {
     /** Refresh this long before the provider's expiry, so a token does not lapse during an upload. */
     static final Duration REFRESH_AHEAD = Duration.ofMinutes(5);
+
     private static final Logger LOG = Logger.getLogger(ProviderAccessTokens.class);
 
     private final AccountService accounts;
@@ -50,8 +51,12 @@ public class ProviderAccessTokens {
     private final OAuthProviders providers;
     private final Clock clock;
 
-    public ProviderAccessTokens(AccountService accounts, ProviderCredentialRepository credentials, GrantEncryption grants,
-                                OAuthProviders providers, Clock clock) {
+    public ProviderAccessTokens(
+            AccountService accounts,
+            ProviderCredentialRepository credentials,
+            GrantEncryption grants,
+            OAuthProviders providers,
+            Clock clock) {
         this.accounts = accounts;
         this.credentials = credentials;
         this.grants = grants;
@@ -67,37 +72,45 @@ public class ProviderAccessTokens {
      */
     public Uni<ProviderAccess> current(String workspaceId, Mode mode, String accountId, String rejectedTokenSha256) {
         return Panache.withTransaction(() -> accounts.findOrFail(workspaceId, mode, accountId)
-                        .flatMap(account -> credentials.findForUpdate(account.id)
-                                .flatMap(sealed -> access(account, sealed, rejectedTokenSha256))))
+                        .flatMap(account -> credentials
+                                .findForUpdate(account.id)
+                                .flatMap(sealedGrant -> access(account, sealedGrant, rejectedTokenSha256))))
                 .flatMap(outcome -> {
                     if (outcome.access() != null) {
                         return Uni.createFrom().item(outcome.access());
                     }
-                    LOG.infof("%s revoked Herald's grant for account %s (%s); disconnecting it", outcome.platform().displayName(),
-                            accountId, outcome.revocation().code());
+                    LOG.infof(
+                            "%s revoked Herald's grant for account %s (%s); disconnecting it",
+                            outcome.platform().displayName(),
+                            accountId,
+                            outcome.revocation().code());
                     return accounts.disconnect(workspaceId, mode, accountId)
                             .flatMap(disconnected -> Uni.createFrom().failure(revoked(accountId, outcome)));
                 });
     }
 
     /** Either the access, or the refusal that revoked the grant (committed as it is; the caller disconnects). */
-    private record Outcome(ProviderAccess access, Platform platform, ProviderException revocation) {
-    }
+    private record Outcome(ProviderAccess access, Platform platform, ProviderException revocation) {}
 
     private Uni<Outcome> access(AccountEntity account, byte[] sealed, String rejectedTokenSha256) {
         Platform platform = Platform.fromWire(account.platform).orElseThrow();
         if (Mode.TEST.wireName().equals(account.mode)) {
-            return Uni.createFrom().failure(new ApiException(ErrorCode.CONFLICT,
-                    "Sandbox accounts have no platform access; test mode publishes through the simulator.",
-                    Map.of("account_id", account.id, "reason", "sandbox_account")));
+            return Uni.createFrom()
+                    .failure(new ApiException(
+                            ErrorCode.CONFLICT,
+                            "Sandbox accounts have no platform access; test mode publishes through the simulator.",
+                            Map.of("account_id", account.id, "reason", "sandbox_account")));
         }
         if (!Account.CONNECTED.equals(account.status) || sealed == null) {
-            return Uni.createFrom().failure(new ApiException(ErrorCode.CONFLICT,
-                    "The account is disconnected; reconnect it through a connect session to publish to it.",
-                    Map.of("account_id", account.id, "reason", "account_disconnected")));
+            return Uni.createFrom()
+                    .failure(new ApiException(
+                            ErrorCode.CONFLICT,
+                            "The account is disconnected; reconnect it through a connect session to publish to it.",
+                            Map.of("account_id", account.id, "reason", "account_disconnected")));
         }
         ProviderGrant stored = grants.open(sealed, account.id);
-        boolean refused = rejectedTokenSha256 != null && rejectedTokenSha256.equalsIgnoreCase(sha256(stored.accessToken()));
+        boolean refused =
+                rejectedTokenSha256 != null && rejectedTokenSha256.equalsIgnoreCase(sha256(stored.accessToken()));
         Instant now = Timestamps.now(clock);
         boolean expiring = stored.expiresAt() != null && !stored.expiresAt().isAfter(now.plus(REFRESH_AHEAD));
         if (!refused && !expiring) {
@@ -108,14 +121,20 @@ public class ProviderAccessTokens {
         return provider.refresh(stored)
                 .flatMap(fresh -> {
                     if (refused && fresh.accessToken().equals(stored.accessToken())) {
-                        // A platform without refresh tokens keeps an unexpired token; refused, it is as good as revoked.
-                        throw new ProviderException("token_refused", platform.displayName()
-                                + " refused the access token and issued no other", true, false);
+                        // A platform without refresh tokens keeps an unexpired token; refused, it is as good as
+                        // revoked.
+                        throw new ProviderException(
+                                "token_refused",
+                                platform.displayName() + " refused the access token and issued no other",
+                                true,
+                                false);
                     }
-                    return credentials.store(account.id, grants.seal(fresh, account.id), now)
+                    return credentials
+                            .store(account.id, grants.seal(fresh, account.id), now)
                             .replaceWith(new Outcome(access(account, platform, fresh), platform, null));
                 })
-                .onFailure(ProviderException.class).recoverWithUni(failure -> {
+                .onFailure(ProviderException.class)
+                .recoverWithUni(failure -> {
                     ProviderException refusal = (ProviderException) failure;
                     if (refusal.revoked()) {
                         return Uni.createFrom().item(new Outcome(null, platform, refusal));
@@ -130,27 +149,46 @@ public class ProviderAccessTokens {
 
     private static ApiException refusalOf(String accountId, Platform platform, ProviderException refusal) {
         if ("provider_not_configured".equals(refusal.code())) {
-            return new ApiException(ErrorCode.SERVICE_UNAVAILABLE, platform.displayName() + " is not configured on this server.",
+            return new ApiException(
+                    ErrorCode.SERVICE_UNAVAILABLE,
+                    platform.displayName() + " is not configured on this server.",
                     Map.of("account_id", accountId));
         }
-        return new ApiException(ErrorCode.PROVIDER_ERROR, platform.displayName() + " could not refresh the account's access"
-                + (refusal.retryable() ? "; try again later." : "."),
-                Map.of("account_id", accountId, "provider_code", refusal.code() == null ? "unknown" : refusal.code(),
-                        "retryable", refusal.retryable()));
+        return new ApiException(
+                ErrorCode.PROVIDER_ERROR,
+                platform.displayName() + " could not refresh the account's access"
+                        + (refusal.retryable() ? "; try again later." : "."),
+                Map.of(
+                        "account_id",
+                        accountId,
+                        "provider_code",
+                        refusal.code() == null ? "unknown" : refusal.code(),
+                        "retryable",
+                        refusal.retryable()));
     }
 
     private static ApiException revoked(String accountId, Outcome outcome) {
-        return new ApiException(ErrorCode.CONFLICT, outcome.platform().displayName()
-                + " revoked Herald's access to the account (the owner removed the app, or the grant lapsed); the account"
-                + " is now disconnected. Reconnect it through a connect session, then post again.",
-                Map.of("account_id", accountId, "reason", "grant_revoked",
-                        "provider_code", outcome.revocation().code() == null ? "unknown" : outcome.revocation().code()));
+        return new ApiException(
+                ErrorCode.CONFLICT,
+                outcome.platform().displayName()
+                        + " revoked Herald's access to the account (the owner removed the app, or the grant lapsed); the account"
+                        + " is now disconnected. Reconnect it through a connect session, then post again.",
+                Map.of(
+                        "account_id",
+                        accountId,
+                        "reason",
+                        "grant_revoked",
+                        "provider_code",
+                        outcome.revocation().code() == null
+                                ? "unknown"
+                                : outcome.revocation().code()));
     }
 
     /** Hex SHA-256 of a token: how a caller names a refused token without sending it back. */
     public static String sha256(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

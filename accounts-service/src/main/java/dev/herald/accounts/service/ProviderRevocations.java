@@ -37,8 +37,12 @@ public class ProviderRevocations {
     private final AccountsConfig config;
     private final Clock clock;
 
-    public ProviderRevocations(ProviderRevocationRepository queue, GrantEncryption grants, OAuthProviders providers,
-                               AccountsConfig config, Clock clock) {
+    public ProviderRevocations(
+            ProviderRevocationRepository queue,
+            GrantEncryption grants,
+            OAuthProviders providers,
+            AccountsConfig config,
+            Clock clock) {
         this.queue = queue;
         this.grants = grants;
         this.providers = providers;
@@ -46,7 +50,9 @@ public class ProviderRevocations {
         this.clock = clock;
     }
 
-    @Scheduled(every = "${herald.accounts.revocation.poll-interval:30s}", delayed = "5s",
+    @Scheduled(
+            every = "${herald.accounts.revocation.poll-interval:30s}",
+            delayed = "5s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduled() {
         return revokeDue();
@@ -55,16 +61,22 @@ public class ProviderRevocations {
     /** One pass over the due revocations (claimed with SKIP LOCKED, so replicas share the queue). */
     public Uni<Void> revokeDue() {
         Instant now = Timestamps.now(clock);
-        return queue.inTransaction(connection -> queue.claimDue(connection, now, BATCH).flatMap(due -> Multi.createFrom().iterable(due)
-                .onItem().transformToUniAndConcatenate(revocation -> attempt(connection, revocation, now))
-                .collect().last().replaceWithVoid()));
+        return queue.inTransaction(connection -> queue.claimDue(connection, now, BATCH)
+                .flatMap(due -> Multi.createFrom()
+                        .iterable(due)
+                        .onItem()
+                        .transformToUniAndConcatenate(revocation -> attempt(connection, revocation, now))
+                        .collect()
+                        .last()
+                        .replaceWithVoid()));
     }
 
     private Uni<Void> attempt(SqlConnection connection, PendingRevocation revocation, Instant now) {
-        Optional<OAuthProvider> provider = Platform.fromWire(revocation.platform())
-                .flatMap(providers::forPlatform);
+        Optional<OAuthProvider> provider =
+                Platform.fromWire(revocation.platform()).flatMap(providers::forPlatform);
         if (provider.isEmpty()) {
-            return retryOrGiveUp(connection, revocation, now, "no OAuth provider is configured for " + revocation.platform());
+            return retryOrGiveUp(
+                    connection, revocation, now, "no OAuth provider is configured for " + revocation.platform());
         }
         Uni<Void> revoke;
         try {
@@ -72,23 +84,31 @@ public class ProviderRevocations {
         } catch (RuntimeException e) {
             return retryOrGiveUp(connection, revocation, now, e.getClass().getSimpleName());
         }
-        return revoke.ifNoItem().after(Duration.ofSeconds(10)).fail()
+        return revoke.ifNoItem()
+                .after(Duration.ofSeconds(10))
+                .fail()
                 .flatMap(done -> {
                     LOG.infof("revoked the provider grant of disconnected account %s", revocation.accountId());
                     return queue.delete(connection, revocation.id());
                 })
-                .onFailure().recoverWithUni(failure -> {
+                .onFailure()
+                .recoverWithUni(failure -> {
                     if (failure instanceof ProviderException refused && !refused.retryable()) {
                         // The provider no longer honours the grant: nothing is left to revoke.
-                        LOG.infof("the provider grant of account %s was already invalid (%s)", revocation.accountId(), refused.code());
+                        LOG.infof(
+                                "the provider grant of account %s was already invalid (%s)",
+                                revocation.accountId(), refused.code());
                         return queue.delete(connection, revocation.id());
                     }
-                    String reason = failure instanceof ProviderException refused ? refused.code() : failure.getClass().getSimpleName();
+                    String reason = failure instanceof ProviderException refused
+                            ? refused.code()
+                            : failure.getClass().getSimpleName();
                     return retryOrGiveUp(connection, revocation, now, reason);
                 });
     }
 
-    private Uni<Void> retryOrGiveUp(SqlConnection connection, PendingRevocation revocation, Instant now, String reason) {
+    private Uni<Void> retryOrGiveUp(
+            SqlConnection connection, PendingRevocation revocation, Instant now, String reason) {
         int attempts = revocation.attempts() + 1;
         Duration delay = config.revocation().firstDelay().multipliedBy(1L << Math.min(20, attempts - 1));
         if (delay.compareTo(config.revocation().maxDelay()) > 0) {
@@ -96,11 +116,13 @@ public class ProviderRevocations {
         }
         Instant next = now.plus(delay);
         if (attempts >= config.revocation().maxAttempts() || !next.isBefore(revocation.expiresAt())) {
-            LOG.errorf("gave up revoking the provider grant of account %s after %d attempts (%s); the encrypted grant is deleted",
+            LOG.errorf(
+                    "gave up revoking the provider grant of account %s after %d attempts (%s); the encrypted grant is deleted",
                     revocation.accountId(), attempts, reason);
             return queue.delete(connection, revocation.id());
         }
-        LOG.warnf("revoking the provider grant of account %s failed (%s); attempt %d again at %s",
+        LOG.warnf(
+                "revoking the provider grant of account %s failed (%s); attempt %d again at %s",
                 revocation.accountId(), reason, attempts + 1, next);
         return queue.reschedule(connection, revocation.id(), attempts, next, reason);
     }

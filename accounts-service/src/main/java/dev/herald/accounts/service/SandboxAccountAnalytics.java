@@ -3,8 +3,8 @@ package dev.herald.accounts.service;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.accounts.provider.AccountStatistics;
-import dev.herald.common.wire.AccountAnalytics;
 import dev.herald.common.sandbox.SandboxSeed;
+import dev.herald.common.wire.AccountAnalytics;
 import dev.herald.common.wire.Platform;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +23,13 @@ import java.util.Set;
 public final class SandboxAccountAnalytics {
     static final long MAX_MINUTES = Duration.ofDays(365).toMinutes();
 
-    enum Metric { FOLLOWERS, FOLLOWING, POSTS, VIEWS, LIKES }
+    enum Metric {
+        FOLLOWERS,
+        FOLLOWING,
+        POSTS,
+        VIEWS,
+        LIKES
+    }
 
     private static final Map<Platform, Set<Metric>> REPORTED = Map.of(
             Platform.YOUTUBE, EnumSet.of(Metric.FOLLOWERS, Metric.POSTS, Metric.VIEWS),
@@ -33,19 +39,24 @@ public final class SandboxAccountAnalytics {
             Platform.TIKTOK, EnumSet.of(Metric.FOLLOWERS, Metric.FOLLOWING, Metric.POSTS, Metric.LIKES),
             Platform.LINKEDIN, EnumSet.of(Metric.FOLLOWERS));
 
-    private SandboxAccountAnalytics() {
-    }
+    private SandboxAccountAnalytics() {}
 
     public static AccountStatistics metrics(Platform platform, String externalId, Instant createdAt, Instant now) {
-        long minutes = Math.max(0, Math.min(MAX_MINUTES, Duration.between(createdAt, now).toMinutes()));
+        long minutes = Math.max(
+                0, Math.min(MAX_MINUTES, Duration.between(createdAt, now).toMinutes()));
         long seed = SandboxSeed.of(externalId);
         long views = minutes * (1 + seed % 10);
         Set<Metric> reported = REPORTED.get(platform);
-        ObjectNode raw = JsonNodeFactory.instance.objectNode().put("simulated", true).put("minutes_since_creation", minutes);
-        return new AccountStatistics(new AccountAnalytics.Metrics(
-                only(reported, Metric.FOLLOWERS, 100 + (minutes / 60) * (1 + seed % 5)),
-                only(reported, Metric.FOLLOWING, 10 + seed % 90), only(reported, Metric.POSTS, minutes / 1440),
-                only(reported, Metric.VIEWS, views), only(reported, Metric.LIKES, views / 12)), raw);
+        ObjectNode raw =
+                JsonNodeFactory.instance.objectNode().put("simulated", true).put("minutes_since_creation", minutes);
+        return new AccountStatistics(
+                new AccountAnalytics.Metrics(
+                        only(reported, Metric.FOLLOWERS, 100 + (minutes / 60) * (1 + seed % 5)),
+                        only(reported, Metric.FOLLOWING, 10 + seed % 90),
+                        only(reported, Metric.POSTS, minutes / 1440),
+                        only(reported, Metric.VIEWS, views),
+                        only(reported, Metric.LIKES, views / 12)),
+                raw);
     }
 
     private static Long only(Set<Metric> reported, Metric metric, long value) {

@@ -20,8 +20,7 @@ final class SandboxPlatformData {
     private static final List<String> PRIVACY_LEVELS =
             List.of("PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY");
 
-    private SandboxPlatformData() {
-    }
+    private SandboxPlatformData() {}
 
     static TikTokPublishingOptions publishingOptions(String accountId, String name, String username) {
         return new TikTokPublishingOptions(name, username, null, PRIVACY_LEVELS, false, false, true, 600);
@@ -31,8 +30,11 @@ final class SandboxPlatformData {
         String base = digits(accountId, 12);
         List<PinterestBoard> boards = new ArrayList<>(BOARDS);
         for (int i = 0; i < BOARDS; i++) {
-            boards.add(new PinterestBoard(boardId(base, i), "Test board " + (i + 1),
-                    "A simulated board of a test account.", i % 5 == 4 ? "SECRET" : "PUBLIC"));
+            boards.add(new PinterestBoard(
+                    boardId(base, i),
+                    "Test board " + (i + 1),
+                    "A simulated board of a test account.",
+                    i % 5 == 4 ? "SECRET" : "PUBLIC"));
         }
         return boards;
     }

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /** The outbox reaches the real broker: connected, reassigned and disconnected, in order, keyed by account id. */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "accounts_test"))
 @QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
 class AccountEventsTest {
     private final ObjectMapper json = new ObjectMapper();
@@ -34,19 +36,30 @@ class AccountEventsTest {
         String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
         String profile = ResourceIds.newId(IdPrefix.PROFILE);
         FakeServices.addProfile(workspace, "test", profile);
-        String id = as(workspace, Mode.TEST).body("{\"platform\":\"tiktok\"}").post("/accounts").then().statusCode(201)
-                .extract().path("data.id");
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\"}").patch("/accounts/" + id).then().statusCode(200);
+        String id = as(workspace, Mode.TEST)
+                .body("{\"platform\":\"tiktok\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + profile + "\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(200);
         as(workspace, Mode.TEST).delete("/accounts/" + id).then().statusCode(200);
         // A refused or repeated change emits nothing more.
         as(workspace, Mode.TEST).delete("/accounts/" + id).then().statusCode(200);
 
-        List<ConsumerRecord<String, String>> records = recordsKeyed(Topics.ACCOUNT_EVENTS, id, 3, Duration.ofSeconds(60));
+        List<ConsumerRecord<String, String>> records =
+                recordsKeyed(Topics.ACCOUNT_EVENTS, id, 3, Duration.ofSeconds(60));
         List<JsonNode> events = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
             events.add(json.readTree(record.value()));
         }
-        assertThat(events).extracting(e -> e.get("type").asText())
+        assertThat(events)
+                .extracting(e -> e.get("type").asText())
                 .containsExactly("account.connected", "account.reassigned", "account.disconnected");
         assertThat(events).allSatisfy(event -> {
             assertThat(event.get("event_id").asText()).matches("^evt_[a-f0-9]{24}$");

@@ -28,7 +28,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "accounts_test"))
 @QuarkusTestResource(value = ConnectFakeUpstreams.class, restrictToAnnotatedClass = true)
 class ConnectSessionProfileEventsTest {
     @Inject
@@ -51,22 +53,41 @@ class ConnectSessionProfileEventsTest {
         String otherTenantsSession = create(otherWorkspace, Mode.TEST, "{\"profile_id\":\"" + profile + "\"}");
 
         Instant now = Instant.now();
-        ProfileEvent deleted = new ProfileEvent(ResourceIds.newId(IdPrefix.EVENT), ProfileEvent.DELETED, now, workspace, Mode.TEST,
+        ProfileEvent deleted = new ProfileEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                ProfileEvent.DELETED,
+                now,
+                workspace,
+                Mode.TEST,
                 new Profile(profile, "Gone", null, Mode.TEST, now, now));
         String payload = mapper.writeValueAsString(deleted);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
-                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()))) {
             // Delivered twice, as an at-least-once relay may: applied once.
-            producer.send(new ProducerRecord<>(Topics.PROFILE_EVENTS, profile, payload)).get();
-            producer.send(new ProducerRecord<>(Topics.PROFILE_EVENTS, profile, payload)).get();
+            producer.send(new ProducerRecord<>(Topics.PROFILE_EVENTS, profile, payload))
+                    .get();
+            producer.send(new ProducerRecord<>(Topics.PROFILE_EVENTS, profile, payload))
+                    .get();
         }
 
         awaitStatus(workspace, Mode.TEST, doomed, "revoked");
         awaitStatus(workspace, Mode.TEST, alsoDoomed, "revoked");
-        String revokedAt = as(workspace, Mode.TEST).get("/connect-sessions/" + doomed).then().extract().path("data.revoked_at");
+        String revokedAt = as(workspace, Mode.TEST)
+                .get("/connect-sessions/" + doomed)
+                .then()
+                .extract()
+                .path("data.revoked_at");
         Thread.sleep(500);
-        assertThat(as(workspace, Mode.TEST).get("/connect-sessions/" + doomed).then().extract().<String>path("data.revoked_at"))
+        assertThat(as(workspace, Mode.TEST)
+                        .get("/connect-sessions/" + doomed)
+                        .then()
+                        .extract()
+                        .<String>path("data.revoked_at"))
                 .isEqualTo(revokedAt);
         for (String untouched : new String[] {otherProfilesSession}) {
             assertThat(status(workspace, Mode.TEST, untouched)).isEqualTo("open");
@@ -74,15 +95,22 @@ class ConnectSessionProfileEventsTest {
         assertThat(status(workspace, Mode.LIVE, liveSession)).isEqualTo("open");
         assertThat(status(otherWorkspace, Mode.TEST, otherTenantsSession)).isEqualTo("open");
         // Recorded where common's retention purge forgets applied event ids, and that purge runs here.
-        assertThat(count("select count(*) from processed_events where event_id = ?", deleted.eventId())).isEqualTo(1);
+        assertThat(count("select count(*) from processed_events where event_id = ?", deleted.eventId()))
+                .isEqualTo(1);
         assertThat(retention.isResolvable()).isTrue();
     }
 
     private static String status(String workspace, Mode mode, String id) {
-        return as(workspace, mode).get("/connect-sessions/" + id).then().statusCode(200).extract().path("data.status");
+        return as(workspace, mode)
+                .get("/connect-sessions/" + id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.status");
     }
 
-    private static void awaitStatus(String workspace, Mode mode, String id, String expected) throws InterruptedException {
+    private static void awaitStatus(String workspace, Mode mode, String id, String expected)
+            throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         String status = status(workspace, mode, id);
         while (!expected.equals(status) && System.nanoTime() < deadline) {

@@ -62,25 +62,41 @@ public class FakeLinkedInProvider implements OAuthProvider {
         if (!"good".equals(code)) {
             return Uni.createFrom().failure(new ProviderException("invalid_grant", "bad code", false, false));
         }
-        return Uni.createFrom().item(new ProviderGrant("access-" + code, "refresh-" + code,
-                Instant.now().plusSeconds(3600), null, Set.of("w_member_social"), "member-1"));
+        return Uni.createFrom()
+                .item(new ProviderGrant(
+                        "access-" + code,
+                        "refresh-" + code,
+                        Instant.now().plusSeconds(3600),
+                        null,
+                        Set.of("w_member_social"),
+                        "member-1"));
     }
 
     @Override
     public Uni<ProviderGrant> refresh(ProviderGrant grant) {
         int n = refreshes.incrementAndGet();
         ProviderException failure = refreshFailure;
-        Uni<ProviderGrant> answer = failure != null ? Uni.createFrom().failure(failure)
-                : keepTokens ? Uni.createFrom().item(grant)
-                : Uni.createFrom().item(new ProviderGrant(grant.accessToken() + "~r" + n, grant.refreshToken() + "~r" + n,
-                        Instant.now().plusSeconds(3600), null, grant.scopes(), grant.subject()));
+        Uni<ProviderGrant> answer = failure != null
+                ? Uni.createFrom().failure(failure)
+                : keepTokens
+                        ? Uni.createFrom().item(grant)
+                        : Uni.createFrom()
+                                .item(new ProviderGrant(
+                                        grant.accessToken() + "~r" + n,
+                                        grant.refreshToken() + "~r" + n,
+                                        Instant.now().plusSeconds(3600),
+                                        null,
+                                        grant.scopes(),
+                                        grant.subject()));
         long delay = refreshDelayMillis;
         if (delay <= 0) {
             return answer;
         }
         // A timer on the caller's Vert.x context, so the answer comes back on it, as the real web client's does.
-        return Uni.createFrom().<Void>emitter(emitter -> io.vertx.core.Vertx.currentContext().owner()
-                .setTimer(delay, id -> emitter.complete(null))).flatMap(waited -> answer);
+        return Uni.createFrom()
+                .<Void>emitter(emitter ->
+                        io.vertx.core.Vertx.currentContext().owner().setTimer(delay, id -> emitter.complete(null)))
+                .flatMap(waited -> answer);
     }
 
     @Override
@@ -90,8 +106,9 @@ public class FakeLinkedInProvider implements OAuthProvider {
 
     @Override
     public Uni<List<ProviderIdentity>> identities(ProviderGrant grant) {
-        return Uni.createFrom().item(List.of(
-                new ProviderIdentity("urn:li:person:member-1", "member", "Mia Member", "mia", null),
-                new ProviderIdentity("urn:li:organization:42", "organization", "Acme Corp", "acme", null)));
+        return Uni.createFrom()
+                .item(List.of(
+                        new ProviderIdentity("urn:li:person:member-1", "member", "Mia Member", "mia", null),
+                        new ProviderIdentity("urn:li:organization:42", "organization", "Acme Corp", "acme", null)));
     }
 }

@@ -38,7 +38,8 @@ public class FakeProvider implements BeforeAllCallback, AfterAllCallback, Before
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        server = new WireMockServer(WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
+        server = new WireMockServer(
+                WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
         server.start();
         vertx = Vertx.vertx();
     }
@@ -119,7 +120,8 @@ public class FakeProvider implements BeforeAllCallback, AfterAllCallback, Before
         Map<String, String> parameters = new LinkedHashMap<>();
         for (String pair : uri.getRawQuery().split("&")) {
             int equals = pair.indexOf('=');
-            parameters.put(URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
+            parameters.put(
+                    URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
                     URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
         }
         return parameters;

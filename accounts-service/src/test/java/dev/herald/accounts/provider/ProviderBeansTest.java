@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /** The service starts with no platform configured (as local and test runs are), and says so when asked. */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "accounts_test"))
 class ProviderBeansTest {
     @Inject
     @Any
@@ -42,14 +44,21 @@ class ProviderBeansTest {
     void everyPlatformHasOneLiveProviderThatRefusesUntilConfigured() {
         Set<Platform> platforms = EnumSet.noneOf(Platform.class);
         // the built-in providers; this module's tests add configured fakes for some platforms beside them
-        for (OAuthProvider provider : providers.stream().filter(ConfiguredOAuthProvider.class::isInstance).toList()) {
+        for (OAuthProvider provider : providers.stream()
+                .filter(ConfiguredOAuthProvider.class::isInstance)
+                .toList()) {
             assertThat(provider.configured()).isFalse();
-            assertThat(platforms.add(provider.platform())).as("one provider per platform").isTrue();
-            ProviderException refusal = catchThrowableOfType(ProviderException.class, () -> provider.authorizationUrl(
-                    new AuthorizationRequest("state", "challenge", URI.create("https://herald.example/callback"))));
+            assertThat(platforms.add(provider.platform()))
+                    .as("one provider per platform")
+                    .isTrue();
+            ProviderException refusal = catchThrowableOfType(
+                    ProviderException.class,
+                    () -> provider.authorizationUrl(new AuthorizationRequest(
+                            "state", "challenge", URI.create("https://herald.example/callback"))));
             assertThat(refusal).as(provider.platform().wireName()).isNotNull();
             assertThat(refusal.code()).isEqualTo("provider_not_configured");
-            assertThat(refusal.getMessage()).contains("herald.providers." + provider.platform().wireName() + ".client-id");
+            assertThat(refusal.getMessage())
+                    .contains("herald.providers." + provider.platform().wireName() + ".client-id");
         }
         assertThat(platforms).containsExactlyInAnyOrder(Platform.values());
         assertThat(creatorInfo).isNotNull();
@@ -61,7 +70,9 @@ class ProviderBeansTest {
         // LinkedIn and YouTube have configured test fakes; TikTok has only its built-in, unconfigured provider
         assertThat(byPlatform.forPlatform(Platform.LINKEDIN)).get().isInstanceOf(FakeLinkedInProvider.class);
         assertThat(byPlatform.forPlatform(Platform.YOUTUBE)).get().isNotInstanceOf(ConfiguredOAuthProvider.class);
-        assertThat(byPlatform.forPlatform(Platform.TIKTOK)).get().isInstanceOf(ConfiguredOAuthProvider.class)
+        assertThat(byPlatform.forPlatform(Platform.TIKTOK))
+                .get()
+                .isInstanceOf(ConfiguredOAuthProvider.class)
                 .matches(provider -> !provider.configured());
     }
 

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
 @QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
 class ProviderCredentialRepositoryTest {
     @Inject
@@ -47,20 +49,24 @@ class ProviderCredentialRepositoryTest {
         AccountsTestSupport.execute("""
                 insert into accounts (id, workspace_id, mode, platform, external_id, name, username, status, connected_at,
                                       created_at, updated_at)
-                values (?, ?, 'live', 'linkedin', ?, 'Ada', 'ada', 'connected', now(), now(), now())""",
-                account, ResourceIds.newId(IdPrefix.WORKSPACE), account);
+                values (?, ?, 'live', 'linkedin', ?, 'Ada', 'ada', 'connected', now(), now(), now())""", account, ResourceIds.newId(IdPrefix.WORKSPACE), account);
     }
 
     @Test
     @RunOnVertxContext
     void aGrantReadInTheSessionThatReplacedItIsTheNewOne(UniAsserter asserter) {
-        asserter.assertThat(() -> Panache.withTransaction(() -> credentials.find(account)), sealed -> assertThat(sealed).isNull());
-        asserter.assertThat(() -> Panache.withTransaction(() -> credentials.store(account, bytes("first"), Instant.now())
+        asserter.assertThat(
+                () -> Panache.withTransaction(() -> credentials.find(account)),
+                stored -> assertThat(stored).isNull());
+        asserter.assertThat(
+                () -> Panache.withTransaction(() -> credentials
+                        .store(account, bytes("first"), Instant.now())
                         .chain(() -> credentials.findForUpdate(account))
                         .call(() -> credentials.store(account, bytes("second"), Instant.now()))
                         .chain(first -> credentials.find(account).map(second -> List.of(first, second)))),
                 read -> assertThat(read).containsExactly(bytes("first"), bytes("second")));
-        asserter.assertThat(() -> Panache.withSession(() -> credentials.findAll(List.of(account, "acc_missing"))),
+        asserter.assertThat(
+                () -> Panache.withSession(() -> credentials.findAll(List.of(account, "acc_missing"))),
                 grants -> assertThat(grants).containsOnlyKeys(account).containsEntry(account, bytes("second")));
     }
 
@@ -70,19 +76,23 @@ class ProviderCredentialRepositoryTest {
         Statistics statistics = sessionFactory.getStatistics();
         statistics.setStatisticsEnabled(true);
         long[] missesAfterFirstRound = new long[1];
-        asserter.execute(() -> Panache.withTransaction(() -> credentials.store(account, bytes("grant"), Instant.now())
+        asserter.execute(() -> Panache.withTransaction(() -> credentials
+                .store(account, bytes("grant"), Instant.now())
                 .chain(() -> readCache.store(account, "boards", "{\"items\":[]}", Instant.now()))));
-        asserter.execute(() -> lookups().invoke(() -> missesAfterFirstRound[0] = statistics.getQueryPlanCacheMissCount()));
+        asserter.execute(
+                () -> lookups().invoke(() -> missesAfterFirstRound[0] = statistics.getQueryPlanCacheMissCount()));
         for (int i = 0; i < 10; i++) {
             asserter.assertThat(this::lookups, json -> assertThat(json).isEqualTo("{\"items\": []}"));
         }
-        asserter.execute(() -> assertThat(statistics.getQueryPlanCacheMissCount()).isEqualTo(missesAfterFirstRound[0]));
+        asserter.execute(
+                () -> assertThat(statistics.getQueryPlanCacheMissCount()).isEqualTo(missesAfterFirstRound[0]));
         asserter.execute(() -> statistics.setStatisticsEnabled(false));
     }
 
     /** Every lookup once; answers the cached read. */
     private Uni<String> lookups() {
-        return Panache.withTransaction(() -> credentials.find(account)
+        return Panache.withTransaction(() -> credentials
+                .find(account)
                 .chain(() -> credentials.findForUpdate(account))
                 .chain(() -> credentials.findAll(List.of(account)))
                 .chain(() -> revocations.pendingFor(account))

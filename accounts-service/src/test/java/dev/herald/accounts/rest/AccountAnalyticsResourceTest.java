@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * growth, the cache and its header, YouTube's consent, disconnection, tenancy and the refresher.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
 @QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
 class AccountAnalyticsResourceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,14 +54,21 @@ class AccountAnalyticsResourceTest {
     }
 
     private String sandbox(String platform) {
-        return as(workspace, Mode.TEST).body("{\"platform\":\"" + platform + "\"}").post("/accounts").then().statusCode(201)
-                .extract().path("data.id");
+        return as(workspace, Mode.TEST)
+                .body("{\"platform\":\"" + platform + "\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
     }
 
     /** The account was created {@code minutes} whole minutes ago (and 30 seconds, so the minute does not turn). */
     private static void createdAgo(String account, int minutes) throws Exception {
-        execute("update accounts set created_at = now() - make_interval(mins => ?) - interval '30 seconds' where id = ?",
-                minutes, account);
+        execute(
+                "update accounts set created_at = now() - make_interval(mins => ?) - interval '30 seconds' where id = ?",
+                minutes,
+                account);
     }
 
     private static String externalId(String account) throws Exception {
@@ -78,7 +87,8 @@ class AccountAnalyticsResourceTest {
 
     private static JsonNode withoutRefreshedAt(Response response) throws Exception {
         ObjectNode data = (ObjectNode) JSON.readTree(response.asString()).get("data");
-        assertThat(data.get("refreshed_at").isNull()).isEqualTo(data.get("metrics").isNull());
+        assertThat(data.get("refreshed_at").isNull())
+                .isEqualTo(data.get("metrics").isNull());
         data.remove("refreshed_at");
         return data;
     }
@@ -92,15 +102,16 @@ class AccountAnalyticsResourceTest {
         JsonNode expected = JSON.readTree("""
                 {"object":"account_analytics","account_id":"%s","platform":"pinterest","status":"available","reason":null,
                  "metrics":{"followers":%d,"following":%d,"posts":2,"views":%d,"likes":null},
-                 "raw":{"simulated":true,"minutes_since_creation":3000}}""".formatted(account, 100 + 50 * (1 + s % 5),
-                10 + s % 90, views));
+                 "raw":{"simulated":true,"minutes_since_creation":3000}}""".formatted(account, 100 + 50 * (1 + s % 5), 10 + s % 90, views));
 
         Response first = read(account);
         first.then().statusCode(200).header(CACHE, nullValue());
         assertThat(withoutRefreshedAt(first)).isEqualTo(expected);
 
         Response second = read(account);
-        second.then().statusCode(200).header(CACHE, equalTo("hit"))
+        second.then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.refreshed_at", equalTo(first.path("data.refreshed_at")));
         assertThat(withoutRefreshedAt(second)).isEqualTo(expected);
     }
@@ -110,14 +121,22 @@ class AccountAnalyticsResourceTest {
         String account = sandbox("facebook");
         createdAgo(account, 60);
         long s = seed(externalId(account));
-        read(account).then().statusCode(200).header(CACHE, nullValue())
+        read(account)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.metrics.followers", equalTo((int) (100 + (1 + s % 5))))
                 .body("data.metrics.likes", equalTo((int) (60 * (1 + s % 10) / 12)))
                 .body("data.metrics.views", nullValue());
 
         createdAgo(account, 600);
-        execute("update account_analytics set refreshed_at = refreshed_at - interval '16 minutes' where account_id = ?", account);
-        read(account).then().statusCode(200).header(CACHE, nullValue())
+        execute(
+                "update account_analytics set refreshed_at = refreshed_at - interval '16 minutes' where account_id = ?",
+                account);
+        read(account)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.metrics.followers", equalTo((int) (100 + 10 * (1 + s % 5))))
                 .body("data.metrics.likes", equalTo((int) (600 * (1 + s % 10) / 12)))
                 .body("data.raw.minutes_since_creation", equalTo(600));
@@ -131,11 +150,18 @@ class AccountAnalyticsResourceTest {
         assertThat(withoutRefreshedAt(redacted)).isEqualTo(JSON.readTree("""
                 {"object":"account_analytics","account_id":"%s","platform":"youtube","status":"redacted",
                  "reason":"analytics_consent_required","metrics":null,"raw":null}""".formatted(account)));
-        assertThat(count("select count(*) from account_analytics where account_id = ?", account)).isZero();
+        assertThat(count("select count(*) from account_analytics where account_id = ?", account))
+                .isZero();
 
-        as(workspace, Mode.TEST).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
-                .post("/accounts/" + account + "/analytics-consent").then().statusCode(200);
-        read(account).then().statusCode(200).header(CACHE, nullValue())
+        as(workspace, Mode.TEST)
+                .body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
+                .post("/accounts/" + account + "/analytics-consent")
+                .then()
+                .statusCode(200);
+        read(account)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.status", equalTo("available"))
                 .body("data.reason", nullValue())
                 .body("data.metrics.followers", equalTo(100))
@@ -148,11 +174,16 @@ class AccountAnalyticsResourceTest {
     void aDisconnectedAccountHasNoNumbersAndItsCachedOnesAreGone() throws Exception {
         String account = sandbox("instagram");
         read(account).then().statusCode(200).body("data.status", equalTo("available"));
-        assertThat(count("select count(*) from account_analytics where account_id = ?", account)).isEqualTo(1);
+        assertThat(count("select count(*) from account_analytics where account_id = ?", account))
+                .isEqualTo(1);
 
         as(workspace, Mode.TEST).delete("/accounts/" + account).then().statusCode(200);
-        assertThat(count("select count(*) from account_analytics where account_id = ?", account)).isZero();
-        read(account).then().statusCode(200).header(CACHE, equalTo("hit"))
+        assertThat(count("select count(*) from account_analytics where account_id = ?", account))
+                .isZero();
+        read(account)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("unavailable"))
                 .body("data.reason", equalTo("account_disconnected"))
                 .body("data.metrics", nullValue());
@@ -161,9 +192,15 @@ class AccountAnalyticsResourceTest {
     @Test
     void anotherWorkspacesOrModesAccountIsNotFound() {
         String account = sandbox("linkedin");
-        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST).get("/accounts/" + account + "/analytics").then().statusCode(404)
+        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(404)
                 .body("error.code", equalTo("not_found"));
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(404)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(404)
                 .body("error.code", equalTo("not_found"));
         as(workspace, Mode.TEST).get("/accounts/acc_nothing/analytics").then().statusCode(404);
     }
@@ -173,21 +210,30 @@ class AccountAnalyticsResourceTest {
         String tiktok = sandbox("tiktok");
         String youtube = sandbox("youtube");
         createdAgo(tiktok, 1440);
-        for (int pass = 0; pass < 50 && count("select count(*) from account_analytics where account_id in (?, ?)"
-                + " and next_refresh_at > now() + interval '5 minutes'", tiktok, youtube) < 2; pass++) {
+        for (int pass = 0;
+                pass < 50
+                        && count(
+                                        "select count(*) from account_analytics where account_id in (?, ?)"
+                                                + " and next_refresh_at > now() + interval '5 minutes'",
+                                        tiktok,
+                                        youtube)
+                                < 2;
+                pass++) {
             // On a Vert.x context, as the job's own passes run (live accounts of other tests may be due too).
             onVertx(() -> refresher.refreshDue());
         }
         long s = seed(externalId(tiktok));
         assertThat(count("""
                 select count(*) from account_analytics where account_id = ? and last_error is null
-                  and cast(metrics ->> 'followers' as bigint) = ? and cast(metrics ->> 'posts' as bigint) = 1""",
-                tiktok, 100 + 24 * (1 + s % 5))).isEqualTo(1);
+                  and cast(metrics ->> 'followers' as bigint) = ? and cast(metrics ->> 'posts' as bigint) = 1""", tiktok, 100 + 24 * (1 + s % 5))).isEqualTo(1);
         assertThat(count("""
                 select count(*) from account_analytics where account_id = ? and metrics is null
                   and last_error = 'analytics_consent_required'""", youtube)).isEqualTo(1);
 
-        read(tiktok).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(tiktok)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.metrics.followers", equalTo((int) (100 + 24 * (1 + s % 5))))
                 .body("data.metrics.likes", equalTo((int) (1440 * (1 + s % 10) / 12)));
     }

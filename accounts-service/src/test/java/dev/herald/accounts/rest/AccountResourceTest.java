@@ -24,7 +24,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "accounts_test"))
 @QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
 class AccountResourceTest {
     private String workspace;
@@ -36,7 +38,13 @@ class AccountResourceTest {
     }
 
     private String create(String body) {
-        return as(workspace, Mode.TEST).body(body).post("/accounts").then().statusCode(201).extract().path("data.id");
+        return as(workspace, Mode.TEST)
+                .body(body)
+                .post("/accounts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
     }
 
     private String profile(Mode mode) {
@@ -47,8 +55,11 @@ class AccountResourceTest {
 
     @Test
     void nullIsTheSameAsLeavingAFieldOut() {
-        as(workspace, Mode.TEST).body("{\"platform\":\"tiktok\",\"profile_id\":null,\"name\":null,\"username\":null}")
-                .post("/accounts").then().statusCode(201)
+        as(workspace, Mode.TEST)
+                .body("{\"platform\":\"tiktok\",\"profile_id\":null,\"name\":null,\"username\":null}")
+                .post("/accounts")
+                .then()
+                .statusCode(201)
                 .body("data.profile_id", nullValue())
                 .body("data.name", notNullValue())
                 .body("data.username", notNullValue());
@@ -58,8 +69,11 @@ class AccountResourceTest {
     void aSandboxAccountIsCreatedConnectedWithTrimmedNames() {
         String profile = profile(Mode.TEST);
         String id = as(workspace, Mode.TEST)
-                .body("{\"platform\":\"tiktok\",\"profile_id\":\"" + profile + "\",\"name\":\"  Acme  \",\"username\":\" acme.tt \"}")
-                .post("/accounts").then().statusCode(201)
+                .body("{\"platform\":\"tiktok\",\"profile_id\":\"" + profile
+                        + "\",\"name\":\"  Acme  \",\"username\":\" acme.tt \"}")
+                .post("/accounts")
+                .then()
+                .statusCode(201)
                 .body("data.id", matchesPattern("^acc_[a-f0-9]{24}$"))
                 .body("data.platform", equalTo("tiktok"))
                 .body("data.profile_id", equalTo(profile))
@@ -73,13 +87,18 @@ class AccountResourceTest {
                 .body("data.updated_at", notNullValue())
                 // Only YouTube accounts carry an analytics-consent receipt.
                 .body("data.containsKey('analytics_consent')", equalTo(false))
-                .extract().path("data.id");
+                .extract()
+                .path("data.id");
         assertThat(FakeServices.connected(workspace, "test")).containsExactly(id);
         assertThat(FakeServices.holders(profile)).containsExactly(id);
 
         as(workspace, Mode.TEST).get("/accounts/" + id).then().statusCode(200).body("data.name", equalTo("Acme"));
         // Without name and username the sandbox picks recognisable ones.
-        as(workspace, Mode.TEST).body("{\"platform\":\"youtube\"}").post("/accounts").then().statusCode(201)
+        as(workspace, Mode.TEST)
+                .body("{\"platform\":\"youtube\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(201)
                 .body("data.name", equalTo("Test YouTube account"))
                 .body("data.username", matchesPattern("^test_youtube_[a-f0-9]{8}$"))
                 .body("data.profile_id", nullValue())
@@ -89,11 +108,19 @@ class AccountResourceTest {
 
     @Test
     void sandboxAccountsNeedATestKey() {
-        as(workspace, Mode.LIVE).body("{\"platform\":\"tiktok\"}").post("/accounts").then().statusCode(403)
+        as(workspace, Mode.LIVE)
+                .body("{\"platform\":\"tiktok\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(403)
                 .body("error.code", equalTo("test_mode_only"));
         // Decided before the body is read: a live key is not told what is wrong with a body it should not send.
         for (String body : new String[] {"{bad", "{\"platform\":\"tiktok\",\"name\":\"a\\u0000\"}", "{\"x\":1}"}) {
-            as(workspace, Mode.LIVE).body(body).post("/accounts").then().statusCode(403)
+            as(workspace, Mode.LIVE)
+                    .body(body)
+                    .post("/accounts")
+                    .then()
+                    .statusCode(403)
                     .body("error.code", equalTo("test_mode_only"));
         }
         assertThat(FakeServices.connected(workspace, "live")).isEmpty();
@@ -102,25 +129,41 @@ class AccountResourceTest {
     @Test
     void theBodyIsCheckedExactlyAndEveryBadFieldIsReported() {
         String longName = "x".repeat(101);
-        as(workspace, Mode.TEST).body("{\"platform\":\"myspace\",\"profile_id\":\"prf_nope\",\"name\":\"   \",\"username\":\""
+        as(workspace, Mode.TEST)
+                .body("{\"platform\":\"myspace\",\"profile_id\":\"prf_nope\",\"name\":\"   \",\"username\":\""
                         + longName + "\",\"status\":\"connected\"}")
-                .post("/accounts").then().statusCode(422)
+                .post("/accounts")
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("validation_failed"))
-                .body("error.details.errors.field", containsInAnyOrder("platform", "profile_id", "name", "username", "status"))
+                .body(
+                        "error.details.errors.field",
+                        containsInAnyOrder("platform", "profile_id", "name", "username", "status"))
                 .body("error.details.errors.find { it.field == 'name' }.code", equalTo("too_short"))
                 .body("error.details.errors.find { it.field == 'username' }.code", equalTo("too_long"))
                 .body("error.details.errors.find { it.field == 'status' }.code", equalTo("unknown_field"));
-        as(workspace, Mode.TEST).body("{}").post("/accounts").then().statusCode(422)
+        as(workspace, Mode.TEST)
+                .body("{}")
+                .post("/accounts")
+                .then()
+                .statusCode(422)
                 .body("error.details.errors[0].field", equalTo("platform"))
                 .body("error.details.errors[0].code", equalTo("required"));
         // 100 characters after trimming is the most a name may have.
-        as(workspace, Mode.TEST).body("{\"platform\":\"tiktok\",\"name\":\" " + "n".repeat(100) + " \"}").post("/accounts")
-                .then().statusCode(201);
+        as(workspace, Mode.TEST)
+                .body("{\"platform\":\"tiktok\",\"name\":\" " + "n".repeat(100) + " \"}")
+                .post("/accounts")
+                .then()
+                .statusCode(201);
         // A profile of another workspace is no profile at all.
         String elsewhere = ResourceIds.newId(IdPrefix.PROFILE);
         FakeServices.addProfile(ResourceIds.newId(IdPrefix.WORKSPACE), "test", elsewhere);
-        as(workspace, Mode.TEST).body("{\"platform\":\"tiktok\",\"profile_id\":\"" + elsewhere + "\"}").post("/accounts")
-                .then().statusCode(422).body("error.details.errors[0].field", equalTo("profile_id"))
+        as(workspace, Mode.TEST)
+                .body("{\"platform\":\"tiktok\",\"profile_id\":\"" + elsewhere + "\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(422)
+                .body("error.details.errors[0].field", equalTo("profile_id"))
                 .body("error.details.errors[0].code", equalTo("invalid_value"));
         assertThat(FakeServices.connected(workspace, "test")).hasSize(1);
     }
@@ -130,7 +173,11 @@ class AccountResourceTest {
         for (int i = 0; i < 10; i++) {
             create("{\"platform\":\"instagram\"}");
         }
-        as(workspace, Mode.TEST).body("{\"platform\":\"instagram\"}").post("/accounts").then().statusCode(409)
+        as(workspace, Mode.TEST)
+                .body("{\"platform\":\"instagram\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(409)
                 // The gateway gives this request's unit back: a limit error charges nothing.
                 .header(LimitRefusal.HEADER, "true")
                 .body("error.code", equalTo("account_limit_reached"))
@@ -140,10 +187,22 @@ class AccountResourceTest {
                 .body("error.details.connected", equalTo(10))
                 .body("error.details.upgrade_url", equalTo("https://herald.dev/pricing"));
         // The refusal wrote nothing.
-        as(workspace, Mode.TEST).get("/accounts?limit=100").then().statusCode(200).body("data", hasSize(10));
+        as(workspace, Mode.TEST)
+                .get("/accounts?limit=100")
+                .then()
+                .statusCode(200)
+                .body("data", hasSize(10));
         // A disconnect frees a slot.
-        String first = as(workspace, Mode.TEST).get("/accounts?limit=1").then().extract().path("data[0].id");
-        as(workspace, Mode.TEST).delete("/accounts/" + first).then().statusCode(200).body("data.status", equalTo("disconnected"));
+        String first = as(workspace, Mode.TEST)
+                .get("/accounts?limit=1")
+                .then()
+                .extract()
+                .path("data[0].id");
+        as(workspace, Mode.TEST)
+                .delete("/accounts/" + first)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("disconnected"));
         create("{\"platform\":\"instagram\"}");
     }
 
@@ -154,48 +213,106 @@ class AccountResourceTest {
         for (var request : List.of(as(stranger, Mode.TEST), as(workspace, Mode.LIVE))) {
             request.get("/accounts/" + id).then().statusCode(404).body("error.code", equalTo("not_found"));
         }
-        as(stranger, Mode.TEST).body("{\"profile_id\":null}").patch("/accounts/" + id).then().statusCode(404);
+        as(stranger, Mode.TEST)
+                .body("{\"profile_id\":null}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(404);
         as(stranger, Mode.TEST).delete("/accounts/" + id).then().statusCode(404);
-        as(workspace, Mode.LIVE).get("/accounts/" + id + "/publishing-options").then().statusCode(404);
-        as(stranger, Mode.TEST).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
-                .post("/accounts/" + id + "/analytics-consent").then().statusCode(404);
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + id + "/publishing-options")
+                .then()
+                .statusCode(404);
+        as(stranger, Mode.TEST)
+                .body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
+                .post("/accounts/" + id + "/analytics-consent")
+                .then()
+                .statusCode(404);
         as(stranger, Mode.TEST).get("/accounts").then().statusCode(200).body("data", hasSize(0));
         as(workspace, Mode.TEST).get("/accounts/acc_nothing").then().statusCode(404);
-        as(workspace, Mode.TEST).get("/accounts/" + id).then().statusCode(200).body("data.status", equalTo("connected"));
+        as(workspace, Mode.TEST)
+                .get("/accounts/" + id)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("connected"));
     }
 
     @Test
     void listFiltersByProfilePlatformAndNameOrUsername() {
         String profile = profile(Mode.TEST);
-        String a = create("{\"platform\":\"tiktok\",\"name\":\"Alpha Brand\",\"username\":\"alpha\",\"profile_id\":\"" + profile + "\"}");
+        String a = create("{\"platform\":\"tiktok\",\"name\":\"Alpha Brand\",\"username\":\"alpha\",\"profile_id\":\""
+                + profile + "\"}");
         String b = create("{\"platform\":\"youtube\",\"name\":\"Beta\",\"username\":\"beta_100%\"}");
         String c = create("{\"platform\":\"tiktok\",\"name\":\"Gamma\",\"username\":\"gamma\"}");
 
-        as(workspace, Mode.TEST).get("/accounts").then().statusCode(200)
+        as(workspace, Mode.TEST)
+                .get("/accounts")
+                .then()
+                .statusCode(200)
                 .body("data.id", org.hamcrest.Matchers.contains(c, b, a))
-                .body("meta.has_more", equalTo(false)).body("meta.next_cursor", nullValue());
-        as(workspace, Mode.TEST).get("/accounts?platform=tiktok").then().body("data.id", org.hamcrest.Matchers.contains(c, a));
-        as(workspace, Mode.TEST).get("/accounts?profile_id=" + profile).then().body("data.id", org.hamcrest.Matchers.contains(a));
+                .body("meta.has_more", equalTo(false))
+                .body("meta.next_cursor", nullValue());
+        as(workspace, Mode.TEST)
+                .get("/accounts?platform=tiktok")
+                .then()
+                .body("data.id", org.hamcrest.Matchers.contains(c, a));
+        as(workspace, Mode.TEST)
+                .get("/accounts?profile_id=" + profile)
+                .then()
+                .body("data.id", org.hamcrest.Matchers.contains(a));
         as(workspace, Mode.TEST).get("/accounts?q=BRAND").then().body("data.id", org.hamcrest.Matchers.contains(a));
         as(workspace, Mode.TEST).get("/accounts?q=gam").then().body("data.id", org.hamcrest.Matchers.contains(c));
         // % is a literal, not a wildcard.
-        as(workspace, Mode.TEST).queryParam("q", "100%").get("/accounts").then().body("data.id", org.hamcrest.Matchers.contains(b));
+        as(workspace, Mode.TEST)
+                .queryParam("q", "100%")
+                .get("/accounts")
+                .then()
+                .body("data.id", org.hamcrest.Matchers.contains(b));
         as(workspace, Mode.TEST).queryParam("q", "a%").get("/accounts").then().body("data", hasSize(0));
 
-        as(workspace, Mode.TEST).get("/accounts?platform=myspace").then().statusCode(400)
-                .body("error.code", equalTo("invalid_request")).body("error.details.parameter", equalTo("platform"));
-        as(workspace, Mode.TEST).get("/accounts?profile_id=nope").then().statusCode(400)
+        as(workspace, Mode.TEST)
+                .get("/accounts?platform=myspace")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.details.parameter", equalTo("platform"));
+        as(workspace, Mode.TEST)
+                .get("/accounts?profile_id=nope")
+                .then()
+                .statusCode(400)
                 .body("error.details.parameter", equalTo("profile_id"));
-        as(workspace, Mode.TEST).get("/accounts?q=" + "q".repeat(201)).then().statusCode(400)
+        as(workspace, Mode.TEST)
+                .get("/accounts?q=" + "q".repeat(201))
+                .then()
+                .statusCode(400)
                 .body("error.details.parameter", equalTo("q"));
         as(workspace, Mode.TEST).get("/accounts?q=" + "q".repeat(200)).then().statusCode(200);
-        as(workspace, Mode.TEST).get("/accounts?limit=0").then().statusCode(400).body("error.details.parameter", equalTo("limit"));
-        as(workspace, Mode.TEST).get("/accounts?limit=").then().statusCode(400).body("error.details.parameter", equalTo("limit"));
-        as(workspace, Mode.TEST).get("/accounts?cursor=").then().statusCode(400).body("error.details.parameter", equalTo("cursor"));
+        as(workspace, Mode.TEST)
+                .get("/accounts?limit=0")
+                .then()
+                .statusCode(400)
+                .body("error.details.parameter", equalTo("limit"));
+        as(workspace, Mode.TEST)
+                .get("/accounts?limit=")
+                .then()
+                .statusCode(400)
+                .body("error.details.parameter", equalTo("limit"));
+        as(workspace, Mode.TEST)
+                .get("/accounts?cursor=")
+                .then()
+                .statusCode(400)
+                .body("error.details.parameter", equalTo("cursor"));
         // A filter sent without a value is a mistake, not "no filter"; only q's empty value means something.
-        as(workspace, Mode.TEST).get("/accounts?platform=").then().statusCode(400)
-                .body("error.code", equalTo("invalid_request")).body("error.details.parameter", equalTo("platform"));
-        as(workspace, Mode.TEST).get("/accounts?profile_id=").then().statusCode(400)
+        as(workspace, Mode.TEST)
+                .get("/accounts?platform=")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.details.parameter", equalTo("platform"));
+        as(workspace, Mode.TEST)
+                .get("/accounts?profile_id=")
+                .then()
+                .statusCode(400)
                 .body("error.details.parameter", equalTo("profile_id"));
         as(workspace, Mode.TEST).get("/accounts?q=").then().statusCode(200);
     }
@@ -219,14 +336,36 @@ class AccountResourceTest {
         } while (cursor != null);
         assertThat(seen).isEqualTo(created);
 
-        String next = as(workspace, Mode.TEST).get("/accounts?limit=2").then().extract().path("meta.next_cursor");
-        as(workspace, Mode.TEST).queryParam("cursor", next).queryParam("platform", "facebook").get("/accounts")
-                .then().statusCode(400).body("error.code", equalTo("invalid_cursor"));
-        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST).queryParam("cursor", next).get("/accounts")
-                .then().statusCode(400).body("error.code", equalTo("invalid_cursor"));
-        as(workspace, Mode.LIVE).queryParam("cursor", next).get("/accounts").then().statusCode(400);
+        String next = as(workspace, Mode.TEST)
+                .get("/accounts?limit=2")
+                .then()
+                .extract()
+                .path("meta.next_cursor");
+        as(workspace, Mode.TEST)
+                .queryParam("cursor", next)
+                .queryParam("platform", "facebook")
+                .get("/accounts")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_cursor"));
+        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST)
+                .queryParam("cursor", next)
+                .get("/accounts")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("invalid_cursor"));
+        as(workspace, Mode.LIVE)
+                .queryParam("cursor", next)
+                .get("/accounts")
+                .then()
+                .statusCode(400);
         // The limit is not part of the cursor's scope: without it the rest comes as one default page.
-        as(workspace, Mode.TEST).queryParam("cursor", next).get("/accounts").then().statusCode(200).body("data", hasSize(3))
+        as(workspace, Mode.TEST)
+                .queryParam("cursor", next)
+                .get("/accounts")
+                .then()
+                .statusCode(200)
+                .body("data", hasSize(3))
                 .body("meta.has_more", equalTo(false));
     }
 
@@ -236,12 +375,21 @@ class AccountResourceTest {
         String second = profile(Mode.TEST);
         String id = create("{\"platform\":\"linkedin\",\"profile_id\":\"" + first + "\"}");
 
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + second + "\"}").patch("/accounts/" + id).then().statusCode(200)
-                .body("data.profile_id", equalTo(second)).body("data.status", equalTo("connected"));
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + second + "\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(200)
+                .body("data.profile_id", equalTo(second))
+                .body("data.status", equalTo("connected"));
         assertThat(FakeServices.holders(first)).isEmpty();
         assertThat(FakeServices.holders(second)).containsExactly(id);
 
-        as(workspace, Mode.TEST).body("{\"profile_id\":null}").patch("/accounts/" + id).then().statusCode(200)
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":null}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(200)
                 .body("data.profile_id", nullValue());
         assertThat(FakeServices.holders(second)).isEmpty();
     }
@@ -249,16 +397,32 @@ class AccountResourceTest {
     @Test
     void patchNeedsExactlyAProfileIdOfThisWorkspaceAndMode() {
         String id = create("{\"platform\":\"linkedin\"}");
-        as(workspace, Mode.TEST).body("{}").patch("/accounts/" + id).then().statusCode(422)
+        as(workspace, Mode.TEST)
+                .body("{}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(422)
                 .body("error.details.errors[0].field", equalTo("profile_id"))
                 .body("error.details.errors[0].code", equalTo("required"));
-        as(workspace, Mode.TEST).body("{\"profile_id\":null,\"name\":\"x\"}").patch("/accounts/" + id).then().statusCode(422)
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":null,\"name\":\"x\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(422)
                 .body("error.details.errors[0].field", equalTo("name"))
                 .body("error.details.errors[0].code", equalTo("unknown_field"));
-        as(workspace, Mode.TEST).body("{\"profile_id\":42}").patch("/accounts/" + id).then().statusCode(422)
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":42}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(422)
                 .body("error.details.errors[0].code", equalTo("invalid_type"));
         String liveProfile = profile(Mode.LIVE);
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + liveProfile + "\"}").patch("/accounts/" + id).then().statusCode(422)
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + liveProfile + "\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(422)
                 .body("error.details.errors[0].field", equalTo("profile_id"))
                 .body("error.details.errors[0].code", equalTo("invalid_value"));
         assertThat(FakeServices.holders(liveProfile)).isEmpty();
@@ -270,7 +434,11 @@ class AccountResourceTest {
         String target = profile(Mode.TEST);
         String id = create("{\"platform\":\"pinterest\"}");
         FakeServices.setPendingPosts(id, 2);
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + target + "\"}").patch("/accounts/" + id).then().statusCode(409)
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + target + "\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(409)
                 .body("error.code", equalTo("account_has_pending_posts"))
                 .body("error.details.account_id", equalTo(id))
                 .body("error.details.pending_posts", equalTo(2));
@@ -278,7 +446,11 @@ class AccountResourceTest {
         as(workspace, Mode.TEST).get("/accounts/" + id).then().body("data.profile_id", nullValue());
 
         FakeServices.setPendingPosts(id, 0);
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + target + "\"}").patch("/accounts/" + id).then().statusCode(200)
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + target + "\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(200)
                 .body("data.profile_id", equalTo(target));
     }
 
@@ -287,9 +459,17 @@ class AccountResourceTest {
         String id = create("{\"platform\":\"pinterest\"}");
         FakeServices.postsDown = true;
         try {
-            as(workspace, Mode.TEST).body("{\"profile_id\":null}").patch("/accounts/" + id).then().statusCode(200);
+            as(workspace, Mode.TEST)
+                    .body("{\"profile_id\":null}")
+                    .patch("/accounts/" + id)
+                    .then()
+                    .statusCode(200);
             String target = profile(Mode.TEST);
-            as(workspace, Mode.TEST).body("{\"profile_id\":\"" + target + "\"}").patch("/accounts/" + id).then().statusCode(503)
+            as(workspace, Mode.TEST)
+                    .body("{\"profile_id\":\"" + target + "\"}")
+                    .patch("/accounts/" + id)
+                    .then()
+                    .statusCode(503)
                     .body("error.code", equalTo("service_unavailable"));
         } finally {
             FakeServices.postsDown = false;
@@ -300,16 +480,23 @@ class AccountResourceTest {
     void disconnectKeepsTheAccountFreesTheSlotAndIsIdempotent() {
         String profile = profile(Mode.TEST);
         String id = create("{\"platform\":\"tiktok\",\"profile_id\":\"" + profile + "\"}");
-        String disconnectedAt = as(workspace, Mode.TEST).delete("/accounts/" + id).then().statusCode(200)
+        String disconnectedAt = as(workspace, Mode.TEST)
+                .delete("/accounts/" + id)
+                .then()
+                .statusCode(200)
                 .body("data.id", equalTo(id))
                 .body("data.status", equalTo("disconnected"))
                 .body("data.profile_id", equalTo(profile))
                 .body("data.disconnected_at", notNullValue())
-                .extract().path("data.disconnected_at");
+                .extract()
+                .path("data.disconnected_at");
         assertThat(FakeServices.connected(workspace, "test")).isEmpty();
         // Still assigned, so it still holds its profile (spec: accounts must be moved or unassigned first).
         assertThat(FakeServices.holders(profile)).containsExactly(id);
-        as(workspace, Mode.TEST).delete("/accounts/" + id).then().statusCode(200)
+        as(workspace, Mode.TEST)
+                .delete("/accounts/" + id)
+                .then()
+                .statusCode(200)
                 .body("data.disconnected_at", equalTo(disconnectedAt));
         as(workspace, Mode.TEST).get("/accounts").then().body("data[0].status", equalTo("disconnected"));
     }

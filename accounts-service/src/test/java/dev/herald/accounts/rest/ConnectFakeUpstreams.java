@@ -31,7 +31,10 @@ public class ConnectFakeUpstreams implements QuarkusTestResourceLifecycleManager
         server.createContext("/profiles/", exchange -> {
             String id = exchange.getRequestURI().getPath().substring("/profiles/".length());
             if (id.endsWith("404")) {
-                answer(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"No such profile.\",\"details\":{}}}");
+                answer(
+                        exchange,
+                        404,
+                        "{\"error\":{\"code\":\"not_found\",\"message\":\"No such profile.\",\"details\":{}}}");
             } else {
                 answer(exchange, 200, "{\"data\":{\"id\":\"" + id + "\"}}");
             }
@@ -42,21 +45,33 @@ public class ConnectFakeUpstreams implements QuarkusTestResourceLifecycleManager
             String workspace = token == null ? "" : workspaceOf(token);
             boolean slotTaken = workspace.endsWith("ee1") && SLOTS_GRANTED.merge(workspace, 1, Integer::sum) > 1;
             if (workspace.endsWith("fff") || slotTaken) {
-                answer(exchange, 409, "{\"error\":{\"code\":\"account_limit_reached\",\"message\":\"No free slot.\","
-                        + "\"details\":{\"limit\":2}}}");
+                answer(
+                        exchange,
+                        409,
+                        "{\"error\":{\"code\":\"account_limit_reached\",\"message\":\"No free slot.\","
+                                + "\"details\":{\"limit\":2}}}");
             } else if (workspace.endsWith("ddd")) {
                 exchange.getResponseHeaders().add("Retry-After", "3600");
-                answer(exchange, 429, "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"No new connections left.\","
-                        + "\"details\":{\"metric\":\"new_connections\",\"retry_after_seconds\":3600}}}");
+                answer(
+                        exchange,
+                        429,
+                        "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"No new connections left.\","
+                                + "\"details\":{\"metric\":\"new_connections\",\"retry_after_seconds\":3600}}}");
             } else {
                 answer(exchange, 200, "{\"data\":{}}");
             }
         });
         server.start();
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
-        return Map.of("herald.services.profiles.url", url, "herald.services.usage.url", url,
-                "herald.services.posts.url", url,
-                "herald.connect.public-url", "http://127.0.0.1:18080");
+        return Map.of(
+                "herald.services.profiles.url",
+                url,
+                "herald.services.usage.url",
+                url,
+                "herald.services.posts.url",
+                url,
+                "herald.connect.public-url",
+                "http://127.0.0.1:18080");
     }
 
     /** The workspace claim of an internal JWT (its payload read without verifying: this fake trusts its caller). */

@@ -31,7 +31,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "accounts_test"))
 @QuarkusTestResource(value = ConnectFakeUpstreams.class, restrictToAnnotatedClass = true)
 public class ConnectSessionResourceTest {
     static final String DATABASE = "accounts_test";
@@ -51,9 +53,13 @@ public class ConnectSessionResourceTest {
 
     @Test
     void createAnswersThePrivateUrlOnceAndStoresOnlyTheTokensHash() throws SQLException {
-        var created = as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\",\"platforms\":[\"tiktok\",\"youtube\"],"
-                        + "\"redirect_url\":\"https://app.example.com/done?x=1\",\"embed_origin\":\"https://App.Example.com\"}")
-                .post("/connect-sessions").then().statusCode(201)
+        var created = as(workspace, Mode.TEST)
+                .body(
+                        "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"tiktok\",\"youtube\"],"
+                                + "\"redirect_url\":\"https://app.example.com/done?x=1\",\"embed_origin\":\"https://App.Example.com\"}")
+                .post("/connect-sessions")
+                .then()
+                .statusCode(201)
                 .body("data.id", matchesPattern("^cs_[a-f0-9]{24}$"))
                 .body("data.status", equalTo("open"))
                 .body("data.mode", equalTo("test"))
@@ -67,14 +73,19 @@ public class ConnectSessionResourceTest {
         String id = created.path("data.id");
         String url = created.path("data.url");
         Instant createdAt = Instant.parse(created.path("data.created_at"));
-        assertThat(Instant.parse(created.<String>path("data.expires_at"))).isEqualTo(createdAt.plus(Duration.ofHours(1)));
+        assertThat(Instant.parse(created.<String>path("data.expires_at")))
+                .isEqualTo(createdAt.plus(Duration.ofHours(1)));
 
-        as(workspace, Mode.TEST).get("/connect-sessions/" + id).then().statusCode(200)
+        as(workspace, Mode.TEST)
+                .get("/connect-sessions/" + id)
+                .then()
+                .statusCode(200)
                 .body("data", not(hasKey("url")))
                 .body("data.status", equalTo("open"));
 
         String token = url.substring(url.lastIndexOf('/') + 1);
-        try (Connection db = database(); PreparedStatement query = db.prepareStatement("select * from connect_sessions where id = ?")) {
+        try (Connection db = database();
+                PreparedStatement query = db.prepareStatement("select * from connect_sessions where id = ?")) {
             query.setString(1, id);
             ResultSet row = query.executeQuery();
             assertThat(row.next()).isTrue();
@@ -87,12 +98,24 @@ public class ConnectSessionResourceTest {
 
     @Test
     void everyBadFieldIsReportedAtOnce() {
-        as(workspace, Mode.TEST).body("{\"platforms\":[\"tiktok\",\"myspace\",\"tiktok\"],\"redirect_url\":\"http://app.example.com/x\","
-                        + "\"embed_origin\":\"https://app.example.com/path\",\"expires_in\":604801,\"status\":\"completed\"}")
-                .post("/connect-sessions").then().statusCode(422)
+        as(workspace, Mode.TEST)
+                .body(
+                        "{\"platforms\":[\"tiktok\",\"myspace\",\"tiktok\"],\"redirect_url\":\"http://app.example.com/x\","
+                                + "\"embed_origin\":\"https://app.example.com/path\",\"expires_in\":604801,\"status\":\"completed\"}")
+                .post("/connect-sessions")
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("validation_failed"))
-                .body("error.details.errors.field", containsInAnyOrder("status", "profile_id", "platforms[1]", "platforms[2]",
-                        "redirect_url", "embed_origin", "expires_in"))
+                .body(
+                        "error.details.errors.field",
+                        containsInAnyOrder(
+                                "status",
+                                "profile_id",
+                                "platforms[1]",
+                                "platforms[2]",
+                                "redirect_url",
+                                "embed_origin",
+                                "expires_in"))
                 .body("error.details.errors.find { it.field == 'status' }.code", equalTo("unknown_field"))
                 .body("error.details.errors.find { it.field == 'profile_id' }.code", equalTo("required"))
                 .body("error.details.errors.find { it.field == 'expires_in' }.code", equalTo("invalid_value"));
@@ -101,33 +124,50 @@ public class ConnectSessionResourceTest {
     @Test
     void aPortOutsideOneTo65535IsABadRedirectOrOrigin() {
         for (String port : new String[] {"0", "65536", "99999"}) {
-            as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com:" + port
+            as(workspace, Mode.TEST)
+                    .body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com:" + port
                             + "/done\",\"embed_origin\":\"https://app.example.com:" + port + "\"}")
-                    .post("/connect-sessions").then().statusCode(422)
+                    .post("/connect-sessions")
+                    .then()
+                    .statusCode(422)
                     .body("error.details.errors.field", containsInAnyOrder("redirect_url", "embed_origin"))
                     .body("error.details.errors.code", contains("invalid_format", "invalid_format"));
         }
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com:65535/done\","
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com:65535/done\","
                         + "\"embed_origin\":\"https://app.example.com:1\"}")
-                .post("/connect-sessions").then().statusCode(201);
+                .post("/connect-sessions")
+                .then()
+                .statusCode(201);
     }
 
     @Test
     void plainHttpIsAcceptedOnlyForLocalhostAndExpiryUpToSevenDays() {
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"http://localhost:3000/back\","
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"http://localhost:3000/back\","
                         + "\"embed_origin\":\"http://127.0.0.1:5173\",\"expires_in\":604800}")
-                .post("/connect-sessions").then().statusCode(201)
-                .body("data.platforms", contains("tiktok", "instagram", "facebook", "youtube", "pinterest", "linkedin"));
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + profile + "\",\"platforms\":[],\"expires_in\":\"60\"}")
-                .post("/connect-sessions").then().statusCode(422)
+                .post("/connect-sessions")
+                .then()
+                .statusCode(201)
+                .body(
+                        "data.platforms",
+                        contains("tiktok", "instagram", "facebook", "youtube", "pinterest", "linkedin"));
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + profile + "\",\"platforms\":[],\"expires_in\":\"60\"}")
+                .post("/connect-sessions")
+                .then()
+                .statusCode(422)
                 .body("error.details.errors.find { it.field == 'platforms' }.code", equalTo("too_short"))
                 .body("error.details.errors.find { it.field == 'expires_in' }.code", equalTo("invalid_type"));
     }
 
     @Test
     void aProfileOutsideTheWorkspaceAndModeIsAFieldError() {
-        as(workspace, Mode.TEST).body("{\"profile_id\":\"" + ConnectFakeUpstreams.MISSING_PROFILE + "\"}")
-                .post("/connect-sessions").then().statusCode(422)
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + ConnectFakeUpstreams.MISSING_PROFILE + "\"}")
+                .post("/connect-sessions")
+                .then()
+                .statusCode(422)
                 .body("error.details.errors[0].field", equalTo("profile_id"))
                 .body("error.details.errors[0].code", equalTo("invalid_value"));
     }
@@ -136,37 +176,68 @@ public class ConnectSessionResourceTest {
     void anotherWorkspacesOrModesSessionIsNotFound() {
         String id = create(workspace, Mode.TEST, "{\"profile_id\":\"" + profile + "\"}");
         String other = ResourceIds.newId(IdPrefix.WORKSPACE);
-        as(other, Mode.TEST).get("/connect-sessions/" + id).then().statusCode(404).body("error.code", equalTo("not_found"));
+        as(other, Mode.TEST)
+                .get("/connect-sessions/" + id)
+                .then()
+                .statusCode(404)
+                .body("error.code", equalTo("not_found"));
         as(other, Mode.TEST).delete("/connect-sessions/" + id).then().statusCode(404);
         as(workspace, Mode.LIVE).get("/connect-sessions/" + id).then().statusCode(404);
         as(workspace, Mode.TEST).get("/connect-sessions/cs_nothex").then().statusCode(404);
-        as(workspace, Mode.TEST).get("/connect-sessions/" + id).then().statusCode(200).body("data.status", equalTo("open"));
+        as(workspace, Mode.TEST)
+                .get("/connect-sessions/" + id)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("open"));
     }
 
     @Test
     void deleteRevokesOnceAndLeavesFinalSessionsAsTheyAre() {
         String id = create(workspace, Mode.TEST, "{\"profile_id\":\"" + profile + "\"}");
-        String revokedAt = as(workspace, Mode.TEST).delete("/connect-sessions/" + id).then().statusCode(200)
+        String revokedAt = as(workspace, Mode.TEST)
+                .delete("/connect-sessions/" + id)
+                .then()
+                .statusCode(200)
                 .body("data.status", equalTo("revoked"))
                 .body("data", not(hasKey("url")))
-                .extract().path("data.revoked_at");
-        as(workspace, Mode.TEST).delete("/connect-sessions/" + id).then().statusCode(200)
-                .body("data.status", equalTo("revoked")).body("data.revoked_at", equalTo(revokedAt));
+                .extract()
+                .path("data.revoked_at");
+        as(workspace, Mode.TEST)
+                .delete("/connect-sessions/" + id)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("revoked"))
+                .body("data.revoked_at", equalTo(revokedAt));
 
         String expiring = create(workspace, Mode.TEST, "{\"profile_id\":\"" + profile + "\"}");
         expire(expiring);
-        as(workspace, Mode.TEST).get("/connect-sessions/" + expiring).then().statusCode(200).body("data.status", equalTo("expired"));
-        as(workspace, Mode.TEST).delete("/connect-sessions/" + expiring).then().statusCode(200)
-                .body("data.status", equalTo("expired")).body("data.revoked_at", nullValue());
+        as(workspace, Mode.TEST)
+                .get("/connect-sessions/" + expiring)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("expired"));
+        as(workspace, Mode.TEST)
+                .delete("/connect-sessions/" + expiring)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("expired"))
+                .body("data.revoked_at", nullValue());
     }
 
     public static String create(String workspaceId, Mode mode, String body) {
-        return as(workspaceId, mode).body(body).post("/connect-sessions").then().statusCode(201).extract().path("data.id");
+        return as(workspaceId, mode)
+                .body(body)
+                .post("/connect-sessions")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
     }
 
     static void expire(String sessionId) {
         try (Connection db = database();
-             PreparedStatement update = db.prepareStatement("update connect_sessions set expires_at = now() - interval '1 second' where id = ?")) {
+                PreparedStatement update = db.prepareStatement(
+                        "update connect_sessions set expires_at = now() - interval '1 second' where id = ?")) {
             update.setString(1, sessionId);
             assertThat(update.executeUpdate()).isEqualTo(1);
         } catch (SQLException e) {

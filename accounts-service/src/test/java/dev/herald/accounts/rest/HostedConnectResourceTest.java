@@ -3,7 +3,6 @@ package dev.herald.accounts.rest;
 import static dev.herald.accounts.rest.ConnectSessionResourceTest.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -29,7 +28,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "accounts_test"))
 @QuarkusTestResource(value = ConnectFakeUpstreams.class, restrictToAnnotatedClass = true)
 class HostedConnectResourceTest {
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
@@ -48,12 +49,18 @@ class HostedConnectResourceTest {
     }
 
     /** A session's id and the path of its private link. */
-    private record Link(String id, String path) {
-    }
+    private record Link(String id, String path) {}
 
     private Link newLink(Mode mode, String body) {
-        var created = as(workspace, mode).body(body).post("/connect-sessions").then().statusCode(201).extract();
-        return new Link(created.path("data.id"), URI.create(created.<String>path("data.url")).getPath());
+        var created = as(workspace, mode)
+                .body(body)
+                .post("/connect-sessions")
+                .then()
+                .statusCode(201)
+                .extract();
+        return new Link(
+                created.path("data.id"),
+                URI.create(created.<String>path("data.url")).getPath());
     }
 
     private Link newLink(Mode mode) {
@@ -61,8 +68,7 @@ class HostedConnectResourceTest {
     }
 
     /** The browser's state after opening a link: its binding cookie and the page's CSRF token. */
-    private record Browser(String cookie, String csrf) {
-    }
+    private record Browser(String cookie, String csrf) {}
 
     private Browser open(Link link) {
         Response page = given().get(link.path());
@@ -77,9 +83,13 @@ class HostedConnectResourceTest {
     }
 
     private Response authorize(Link link, Browser browser, String platform, String name, String username) {
-        var request = given().redirects().follow(false).contentType(FORM)
-                .formParam("csrf", browser.csrf()).formParam("platform", platform)
-                .formParam("name", name).formParam("username", username);
+        var request = given().redirects()
+                .follow(false)
+                .contentType(FORM)
+                .formParam("csrf", browser.csrf())
+                .formParam("platform", platform)
+                .formParam("name", name)
+                .formParam("username", username);
         if (browser.cookie() != null) {
             request.cookie(ConnectBrowserBinding.COOKIE, browser.cookie());
         }
@@ -88,9 +98,11 @@ class HostedConnectResourceTest {
 
     @Test
     void theLinkShowsTheOfferedPlatformsAndBindsTheBrowserWithAStrictCookie() {
-        Link link = newLink(Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"pinterest\",\"youtube\"]}");
+        Link link =
+                newLink(Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"pinterest\",\"youtube\"]}");
         Response page = given().get(link.path());
-        page.then().statusCode(200)
+        page.then()
+                .statusCode(200)
                 .contentType(containsString("text/html"))
                 .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
                 .header("Content-Security-Policy", containsString("default-src 'none'"))
@@ -103,7 +115,10 @@ class HostedConnectResourceTest {
                 .body(not(containsString("Authorize TikTok")))
                 .body(containsString("<label for=\"username-pinterest\">"));
         String setCookie = page.getHeader("Set-Cookie");
-        assertThat(setCookie).startsWith(ConnectBrowserBinding.COOKIE + "=").contains("HttpOnly").contains("SameSite=Lax")
+        assertThat(setCookie)
+                .startsWith(ConnectBrowserBinding.COOKIE + "=")
+                .contains("HttpOnly")
+                .contains("SameSite=Lax")
                 .contains("Path=/connect")
                 // The public URL in these tests is http://127.0.0.1, where a Secure cookie would be dropped.
                 .doesNotContain("Secure");
@@ -113,8 +128,11 @@ class HostedConnectResourceTest {
 
     @Test
     void framingIsAllowedOnlyForTheConfiguredEmbedOrigin() {
-        Link link = newLink(Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"embed_origin\":\"https://app.example.com:8443\"}");
-        given().get(link.path()).then().statusCode(200)
+        Link link = newLink(
+                Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"embed_origin\":\"https://app.example.com:8443\"}");
+        given().get(link.path())
+                .then()
+                .statusCode(200)
                 .header("Content-Security-Policy", containsString("frame-ancestors https://app.example.com:8443"));
     }
 
@@ -124,15 +142,25 @@ class HostedConnectResourceTest {
         Browser browser = open(link);
         Response first = authorize(link, browser, "tiktok", "Ada Lovelace", "ada");
         // Under the public URL (the gateway's), never this service's own address, which browsers cannot reach.
-        first.then().statusCode(303).header("Location", startsWith("http://127.0.0.1:18080/connect/sessions/" + link.id() + "?connected=acc_"));
+        first.then()
+                .statusCode(303)
+                .header(
+                        "Location",
+                        startsWith("http://127.0.0.1:18080/connect/sessions/" + link.id() + "?connected=acc_"));
         authorize(link, browser, "youtube", "Grace Hopper", "grace").then().statusCode(303);
 
-        List<String> accountIds = as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().statusCode(200)
-                .body("data.account_ids", hasSize(2)).body("data.status", equalTo("open"))
-                .extract().path("data.account_ids");
-        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get(URI.create(first.getHeader("Location")).toString()
-                        .replaceFirst("^https?://[^/]+", ""))
-                .then().statusCode(200)
+        List<String> accountIds = as(workspace, Mode.TEST)
+                .get("/connect-sessions/" + link.id())
+                .then()
+                .statusCode(200)
+                .body("data.account_ids", hasSize(2))
+                .body("data.status", equalTo("open"))
+                .extract()
+                .path("data.account_ids");
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .get(URI.create(first.getHeader("Location")).toString().replaceFirst("^https?://[^/]+", ""))
+                .then()
+                .statusCode(200)
                 .body(containsString("Connected TikTok account <bdi>Ada Lovelace</bdi> (<bdi>@ada</bdi>)."))
                 .body(containsString("data-account-id=\"" + accountIds.get(0) + "\""))
                 .body(containsString("data-account-id=\"" + accountIds.get(1) + "\""))
@@ -141,22 +169,31 @@ class HostedConnectResourceTest {
 
         // Authorizing the same username again re-authorizes the same account.
         authorize(link, browser, "tiktok", "Ada L.", "ada").then().statusCode(303);
-        as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().body("data.account_ids", equalTo(accountIds));
+        as(workspace, Mode.TEST)
+                .get("/connect-sessions/" + link.id())
+                .then()
+                .body("data.account_ids", equalTo(accountIds));
     }
 
     @Test
     void reauthorizingAnAccountTheSessionListsNamesThatAccountNotTheLatestOne() {
         Link link = newLink(Mode.TEST);
         Browser browser = open(link);
-        String youtube = query(authorize(link, browser, "youtube", "Channel One", "channel1").getHeader("Location"), "connected");
+        String youtube = query(
+                authorize(link, browser, "youtube", "Channel One", "channel1").getHeader("Location"), "connected");
         String tiktok = query(authorize(link, browser, "tiktok", "Ada", "ada").getHeader("Location"), "connected");
         assertThat(tiktok).isNotEqualTo(youtube);
 
-        String again = authorize(link, browser, "youtube", "Channel One Again", "channel1").then().statusCode(303)
-                .extract().header("Location");
+        String again = authorize(link, browser, "youtube", "Channel One Again", "channel1")
+                .then()
+                .statusCode(303)
+                .extract()
+                .header("Location");
         assertThat(query(again, "connected")).isEqualTo(youtube);
-        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get(again.replaceFirst("^https?://[^/]+", ""))
-                .then().statusCode(200)
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .get(again.replaceFirst("^https?://[^/]+", ""))
+                .then()
+                .statusCode(200)
                 .body(containsString("Connected YouTube account <bdi>Channel One Again</bdi> (<bdi>@channel1</bdi>)."));
     }
 
@@ -164,7 +201,9 @@ class HostedConnectResourceTest {
     void aDisplayNameWithANulCharacterIsRefusedOnThePageNotWithAServerError() {
         Link link = newLink(Mode.TEST);
         Browser browser = open(link);
-        authorize(link, browser, "tiktok", "Ada\u0000", "ada").then().statusCode(422)
+        authorize(link, browser, "tiktok", "Ada\u0000", "ada")
+                .then()
+                .statusCode(422)
                 .contentType(containsString("text/html"))
                 .body(containsString("Enter a display name and a username"));
         as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(0));
@@ -175,7 +214,9 @@ class HostedConnectResourceTest {
         Link link = newLink(Mode.TEST);
         Browser browser = open(link);
         // The gateway admits hosted-page forms up to 64 KiB; no field within that may fail the form reader.
-        authorize(link, browser, "tiktok", "A".repeat(60_000), "ada").then().statusCode(422)
+        authorize(link, browser, "tiktok", "A".repeat(60_000), "ada")
+                .then()
+                .statusCode(422)
                 .contentType(containsString("text/html"))
                 .body(containsString("Enter a display name and a username"));
         as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(0));
@@ -187,8 +228,11 @@ class HostedConnectResourceTest {
         Browser browser = open(link);
         // Each typed part in its own <bdi>: a right-to-left override inside one cannot reverse what follows it.
         authorize(link, browser, "tiktok", "Eve", "rtl").then().statusCode(303);
-        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get("/connect/sessions/" + link.id()).then()
-                .statusCode(200).body(containsString("TikTok: <bdi>Eve</bdi> (<bdi>@rtl</bdi>)</li>"));
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .get("/connect/sessions/" + link.id())
+                .then()
+                .statusCode(200)
+                .body(containsString("TikTok: <bdi>Eve</bdi> (<bdi>@rtl</bdi>)</li>"));
     }
 
     @Test
@@ -197,15 +241,14 @@ class HostedConnectResourceTest {
         given().contentType("text/plain").body("x").post("/connect/sessions/" + randomId + "/authorize");
         given().put("/connect/sessions/" + randomId + "/complete");
         given().post("/connect/" + randomId + "-token");
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertThat(metrics).doesNotContain(randomId)
-                .contains("uri=\"/connect/sessions/{id}/authorize\"");
+        String metrics =
+                given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).doesNotContain(randomId).contains("uri=\"/connect/sessions/{id}/authorize\"");
     }
 
     @Test
     void aLinkWithANulCharacterIsAnUnknownLinkPage() {
-        given().get("/connect/{token}", "abc\u0000def").then().statusCode(404)
-                .contentType(containsString("text/html"));
+        given().get("/connect/{token}", "abc\u0000def").then().statusCode(404).contentType(containsString("text/html"));
     }
 
     @Test
@@ -213,17 +256,23 @@ class HostedConnectResourceTest {
         // In these tests only LinkedIn has a client (FakeLinkedInProvider); the built-in providers have none.
         Link link = newLink(Mode.LIVE);
         Browser browser = open(link);
-        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get("/connect/sessions/" + link.id())
-                .then().statusCode(200)
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .get("/connect/sessions/" + link.id())
+                .then()
+                .statusCode(200)
                 .body(containsString("Continue with LinkedIn"))
                 .body(not(containsString("Continue with TikTok")))
                 .body(not(containsString("id=\"no-platform\"")));
-        authorize(link, browser, "tiktok", null, null).then().statusCode(503)
+        authorize(link, browser, "tiktok", null, null)
+                .then()
+                .statusCode(503)
                 .contentType(containsString("text/html"))
                 .body(containsString("platform_unavailable"));
 
         Link tiktokOnly = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"tiktok\"]}");
-        given().get(tiktokOnly.path()).then().statusCode(200)
+        given().get(tiktokOnly.path())
+                .then()
+                .statusCode(200)
                 .body(containsString("id=\"no-platform\""))
                 .body(not(containsString("Continue with")));
     }
@@ -232,33 +281,60 @@ class HostedConnectResourceTest {
     void theYouTubeLegalStepRecordsConsentForTheAuthorizationThePageShowed() {
         Link link = newLink(Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"youtube\"]}");
         Browser browser = open(link);
-        String location = authorize(link, browser, "youtube", "Channel One", "channel1").getHeader("Location");
+        String location =
+                authorize(link, browser, "youtube", "Channel One", "channel1").getHeader("Location");
         String accountId = query(location, "connected");
         String page = given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .get("/connect/sessions/" + link.id()).then().statusCode(200).extract().asString();
+                .get("/connect/sessions/" + link.id())
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         Matcher revision = Pattern.compile("name=\"revision\" value=\"(\\d+)\"").matcher(page);
         assertThat(revision.find()).isTrue();
 
-        consent(link, browser, accountId, revision.group(1), null).then().statusCode(422)
+        consent(link, browser, accountId, revision.group(1), null)
+                .then()
+                .statusCode(422)
                 .body(containsString("Tick the box to accept"));
-        as(workspace, Mode.TEST).get("/accounts/" + accountId).then().body("data.analytics_consent.status", equalTo("required"));
+        as(workspace, Mode.TEST)
+                .get("/accounts/" + accountId)
+                .then()
+                .body("data.analytics_consent.status", equalTo("required"));
         // A revision the owner never saw (the account was authorized again since) is not accepted.
-        consent(link, browser, accountId, Long.toString(Long.parseLong(revision.group(1)) + 1), "yes").then().statusCode(409);
+        consent(link, browser, accountId, Long.toString(Long.parseLong(revision.group(1)) + 1), "yes")
+                .then()
+                .statusCode(409);
 
-        consent(link, browser, accountId, revision.group(1), "yes").then().statusCode(303)
-                .header("Location", equalTo("http://127.0.0.1:18080/connect/sessions/" + link.id() + "?consented=" + accountId));
-        as(workspace, Mode.TEST).get("/accounts/" + accountId).then().statusCode(200)
+        consent(link, browser, accountId, revision.group(1), "yes")
+                .then()
+                .statusCode(303)
+                .header(
+                        "Location",
+                        equalTo("http://127.0.0.1:18080/connect/sessions/" + link.id() + "?consented=" + accountId));
+        as(workspace, Mode.TEST)
+                .get("/accounts/" + accountId)
+                .then()
+                .statusCode(200)
                 .body("data.analytics_consent.status", equalTo("accepted"))
                 .body("data.analytics_consent.authorization_revision", equalTo(Integer.parseInt(revision.group(1))));
-        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).queryParam("consented", accountId)
-                .get("/connect/sessions/" + link.id()).then().statusCode(200)
+        given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .queryParam("consented", accountId)
+                .get("/connect/sessions/" + link.id())
+                .then()
+                .statusCode(200)
                 .body(containsString("Analytics consent recorded for Channel One."))
                 .body(not(containsString("name=\"revision\"")));
     }
 
     private Response consent(Link link, Browser browser, String accountId, String revision, String accept) {
-        var request = given().redirects().follow(false).contentType(FORM).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .formParam("csrf", browser.csrf()).formParam("account_id", accountId).formParam("revision", revision);
+        var request = given().redirects()
+                .follow(false)
+                .contentType(FORM)
+                .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .formParam("csrf", browser.csrf())
+                .formParam("account_id", accountId)
+                .formParam("revision", revision);
         if (accept != null) {
             request.formParam("accept", accept);
         }
@@ -267,13 +343,23 @@ class HostedConnectResourceTest {
 
     @Test
     void finishingCompletesTheSessionAndReturnsToTheRedirectUrl() {
-        Link link = newLink(Mode.TEST, "{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com/back?from=herald\"}");
+        Link link = newLink(
+                Mode.TEST,
+                "{\"profile_id\":\"" + profile + "\",\"redirect_url\":\"https://app.example.com/back?from=herald\"}");
         Browser browser = open(link);
         authorize(link, browser, "pinterest", "Pat", "pat").then().statusCode(303);
-        given().redirects().follow(false).contentType(FORM).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .formParam("csrf", browser.csrf()).post("/connect/sessions/" + link.id() + "/complete")
-                .then().statusCode(303)
-                .header("Location", equalTo("https://app.example.com/back?from=herald&connect_session_id=" + link.id() + "&status=completed"));
+        given().redirects()
+                .follow(false)
+                .contentType(FORM)
+                .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .formParam("csrf", browser.csrf())
+                .post("/connect/sessions/" + link.id() + "/complete")
+                .then()
+                .statusCode(303)
+                .header(
+                        "Location",
+                        equalTo("https://app.example.com/back?from=herald&connect_session_id=" + link.id()
+                                + "&status=completed"));
         as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().body("data.status", equalTo("completed"));
         given().get(link.path()).then().statusCode(410).body(containsString("connect_session_completed"));
         authorize(link, browser, "tiktok", "Late", "late").then().statusCode(410);
@@ -283,12 +369,20 @@ class HostedConnectResourceTest {
     void revokedAndExpiredLinksAre410PagesAndRefuseAuthorization() {
         Link revoked = newLink(Mode.TEST);
         Browser revokedBrowser = open(revoked);
-        as(workspace, Mode.TEST).delete("/connect-sessions/" + revoked.id()).then().statusCode(200);
-        given().get(revoked.path()).then().statusCode(410)
+        as(workspace, Mode.TEST)
+                .delete("/connect-sessions/" + revoked.id())
+                .then()
+                .statusCode(200);
+        given().get(revoked.path())
+                .then()
+                .statusCode(410)
                 .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
                 .header("Cache-Control", "no-store")
-                .body(containsString("connect_session_revoked")).body(not(containsString("Authorize")));
-        authorize(revoked, revokedBrowser, "tiktok", "Ada", "ada").then().statusCode(410)
+                .body(containsString("connect_session_revoked"))
+                .body(not(containsString("Authorize")));
+        authorize(revoked, revokedBrowser, "tiktok", "Ada", "ada")
+                .then()
+                .statusCode(410)
                 .body(containsString("connect_session_revoked"));
 
         Link expired = newLink(Mode.TEST);
@@ -297,7 +391,9 @@ class HostedConnectResourceTest {
         given().get(expired.path()).then().statusCode(410).body(containsString("connect_session_expired"));
         authorize(expired, expiredBrowser, "tiktok", "Ada", "ada").then().statusCode(410);
         // Without the browser's cookie (gone with the session) the page still says what happened to the link.
-        authorize(expired, new Browser(null, expiredBrowser.csrf()), "tiktok", "Ada", "ada").then().statusCode(410)
+        authorize(expired, new Browser(null, expiredBrowser.csrf()), "tiktok", "Ada", "ada")
+                .then()
+                .statusCode(410)
                 .body(containsString("connect_session_expired"));
         as(workspace, Mode.TEST).get("/connect-sessions/" + expired.id()).then().body("data.account_ids", hasSize(0));
     }
@@ -306,12 +402,21 @@ class HostedConnectResourceTest {
     void anotherBrowserOrAForgedFormIsRefused() {
         Link link = newLink(Mode.TEST);
         Browser browser = open(link);
-        authorize(link, new Browser(null, browser.csrf()), "tiktok", "Eve", "eve").then().statusCode(403)
+        authorize(link, new Browser(null, browser.csrf()), "tiktok", "Eve", "eve")
+                .then()
+                .statusCode(403)
                 .body(containsString("connect_session_browser_mismatch"));
         Browser stranger = open(newLink(Mode.TEST));
-        authorize(link, new Browser(stranger.cookie(), stranger.csrf()), "tiktok", "Eve", "eve").then().statusCode(403);
-        authorize(link, new Browser(browser.cookie(), "forged"), "tiktok", "Eve", "eve").then().statusCode(400);
-        given().get("/connect/" + "A".repeat(43)).then().statusCode(404).body(containsString("connect_session_not_found"));
+        authorize(link, new Browser(stranger.cookie(), stranger.csrf()), "tiktok", "Eve", "eve")
+                .then()
+                .statusCode(403);
+        authorize(link, new Browser(browser.cookie(), "forged"), "tiktok", "Eve", "eve")
+                .then()
+                .statusCode(400);
+        given().get("/connect/" + "A".repeat(43))
+                .then()
+                .statusCode(404)
+                .body(containsString("connect_session_not_found"));
         as(workspace, Mode.TEST).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(0));
     }
 
@@ -320,7 +425,9 @@ class HostedConnectResourceTest {
         workspace = ConnectFakeUpstreams.FULL_WORKSPACE;
         Link link = newLink(Mode.TEST);
         Browser browser = open(link);
-        authorize(link, browser, "tiktok", "Ada", "ada").then().statusCode(409)
+        authorize(link, browser, "tiktok", "Ada", "ada")
+                .then()
+                .statusCode(409)
                 .body(containsString("the account limit is reached"));
     }
 
@@ -329,7 +436,9 @@ class HostedConnectResourceTest {
         workspace = "ws_" + ResourceIds.newId(IdPrefix.WORKSPACE).substring(6) + "ddd";
         Link link = newLink(Mode.TEST);
         Browser browser = open(link);
-        authorize(link, browser, "tiktok", "Ada", "ada").then().statusCode(429)
+        authorize(link, browser, "tiktok", "Ada", "ada")
+                .then()
+                .statusCode(429)
                 .header("Retry-After", "3600")
                 .body(containsString("No more new accounts can be connected this month."));
     }
@@ -341,14 +450,27 @@ class HostedConnectResourceTest {
         Link link = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");
         Browser browser = open(link);
         String state = query(authorize(link, browser, "linkedin", null, null).getHeader("Location"), "state");
-        given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .queryParam("code", "good").queryParam("state", state).get("/connect/callback/linkedin")
-                .then().statusCode(409)
+        given().redirects()
+                .follow(false)
+                .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .queryParam("code", "good")
+                .queryParam("state", state)
+                .get("/connect/callback/linkedin")
+                .then()
+                .statusCode(409)
                 .body(containsString("the account limit is reached"))
                 .body(containsString("id=\"finish\""));
-        List<String> listed = as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).then().statusCode(200)
-                .body("data.account_ids", hasSize(1)).extract().path("data.account_ids");
-        as(workspace, Mode.LIVE).get("/accounts/" + listed.get(0)).then().statusCode(200)
+        List<String> listed = as(workspace, Mode.LIVE)
+                .get("/connect-sessions/" + link.id())
+                .then()
+                .statusCode(200)
+                .body("data.account_ids", hasSize(1))
+                .extract()
+                .path("data.account_ids");
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + listed.get(0))
+                .then()
+                .statusCode(200)
                 .body("data.status", equalTo("connected"));
     }
 
@@ -356,25 +478,47 @@ class HostedConnectResourceTest {
     void liveAuthorizationRoundTripIsBoundToSessionBrowserAndPkce() {
         Link link = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");
         Browser browser = open(link);
-        String location = authorize(link, browser, "linkedin", null, null).then().statusCode(303)
+        String location = authorize(link, browser, "linkedin", null, null)
+                .then()
+                .statusCode(303)
                 .header("Location", startsWith("https://linkedin.example/oauth/authorize?state="))
-                .extract().header("Location");
+                .extract()
+                .header("Location");
         String state = query(location, "state");
         String challenge = query(location, "code_challenge");
         assertThat(query(location, "redirect_uri")).isEqualTo("http://127.0.0.1:18080/connect/callback/linkedin");
 
         // The same state in another browser, or for another platform, is refused before anything is exchanged.
         Browser stranger = open(newLink(Mode.LIVE));
-        given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, stranger.cookie())
-                .queryParam("code", "good").queryParam("state", state).get("/connect/callback/linkedin")
-                .then().statusCode(403).body(containsString("connect_session_browser_mismatch"));
-        given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .queryParam("code", "good").queryParam("state", state).get("/connect/callback/tiktok")
-                .then().statusCode(403);
+        given().redirects()
+                .follow(false)
+                .cookie(ConnectBrowserBinding.COOKIE, stranger.cookie())
+                .queryParam("code", "good")
+                .queryParam("state", state)
+                .get("/connect/callback/linkedin")
+                .then()
+                .statusCode(403)
+                .body(containsString("connect_session_browser_mismatch"));
+        given().redirects()
+                .follow(false)
+                .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .queryParam("code", "good")
+                .queryParam("state", state)
+                .get("/connect/callback/tiktok")
+                .then()
+                .statusCode(403);
 
-        given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .queryParam("code", "good").queryParam("state", state).get("/connect/callback/linkedin")
-                .then().statusCode(303).header("Location", startsWith("http://127.0.0.1:18080/connect/sessions/" + link.id() + "?connected=acc_"));
+        given().redirects()
+                .follow(false)
+                .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .queryParam("code", "good")
+                .queryParam("state", state)
+                .get("/connect/callback/linkedin")
+                .then()
+                .statusCode(303)
+                .header(
+                        "Location",
+                        startsWith("http://127.0.0.1:18080/connect/sessions/" + link.id() + "?connected=acc_"));
         assertThat(ConnectBrowserBinding.pkceChallenge(linkedIn.lastVerifier())).isEqualTo(challenge);
         assertThat(linkedIn.lastRedirectUri()).hasToString("http://127.0.0.1:18080/connect/callback/linkedin");
         as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(2));
@@ -390,18 +534,17 @@ class HostedConnectResourceTest {
         java.util.logging.Handler capture = new java.util.logging.Handler() {
             @Override
             public void publish(java.util.logging.LogRecord record) {
-                String message = record instanceof org.jboss.logmanager.ExtLogRecord ext ? ext.getFormattedMessage()
+                String message = record instanceof org.jboss.logmanager.ExtLogRecord ext
+                        ? ext.getFormattedMessage()
                         : record.getMessage();
                 logged.add(message + (record.getThrown() == null ? "" : " " + record.getThrown()));
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
         root.addHandler(capture);
@@ -410,24 +553,64 @@ class HostedConnectResourceTest {
             java.util.logging.Logger.getLogger("dev.herald.canary").info("canary");
             Link link = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");
             Browser browser = open(link);
-            String state = query(authorize(link, browser, "linkedin", null, null).getHeader("Location"), "state");
-            responses.add(given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                    .queryParam("code", "good").queryParam("state", state).get("/connect/callback/linkedin")
-                    .then().statusCode(303).extract().asString());
-            responses.add(given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie()).get(link.path()).asString());
+            String state =
+                    query(authorize(link, browser, "linkedin", null, null).getHeader("Location"), "state");
+            responses.add(given().redirects()
+                    .follow(false)
+                    .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                    .queryParam("code", "good")
+                    .queryParam("state", state)
+                    .get("/connect/callback/linkedin")
+                    .then()
+                    .statusCode(303)
+                    .extract()
+                    .asString());
+            responses.add(given().cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                    .get(link.path())
+                    .asString());
             Link refused = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");
             Browser other = open(refused);
-            String otherState = query(authorize(refused, other, "linkedin", null, null).getHeader("Location"), "state");
-            responses.add(given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, other.cookie())
-                    .queryParam("code", "bad").queryParam("state", otherState).get("/connect/callback/linkedin")
-                    .then().statusCode(502).extract().asString());
-            responses.add(as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).then().statusCode(200).extract().asString());
-            List<String> accounts = as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).path("data.account_ids");
+            String otherState =
+                    query(authorize(refused, other, "linkedin", null, null).getHeader("Location"), "state");
+            responses.add(given().redirects()
+                    .follow(false)
+                    .cookie(ConnectBrowserBinding.COOKIE, other.cookie())
+                    .queryParam("code", "bad")
+                    .queryParam("state", otherState)
+                    .get("/connect/callback/linkedin")
+                    .then()
+                    .statusCode(502)
+                    .extract()
+                    .asString());
+            responses.add(as(workspace, Mode.LIVE)
+                    .get("/connect-sessions/" + link.id())
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .asString());
+            List<String> accounts = as(workspace, Mode.LIVE)
+                    .get("/connect-sessions/" + link.id())
+                    .path("data.account_ids");
             assertThat(accounts).hasSize(2);
-            responses.add(as(workspace, Mode.LIVE).get("/accounts").then().statusCode(200).extract().asString());
+            responses.add(as(workspace, Mode.LIVE)
+                    .get("/accounts")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .asString());
             for (String account : accounts) {
-                responses.add(as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200).extract().asString());
-                responses.add(as(workspace, Mode.LIVE).delete("/accounts/" + account).then().statusCode(200).extract().asString());
+                responses.add(as(workspace, Mode.LIVE)
+                        .get("/accounts/" + account)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString());
+                responses.add(as(workspace, Mode.LIVE)
+                        .delete("/accounts/" + account)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString());
             }
         } finally {
             root.removeHandler(capture);
@@ -444,23 +627,42 @@ class HostedConnectResourceTest {
         Link link = newLink(Mode.LIVE, "{\"profile_id\":\"" + profile + "\",\"platforms\":[\"linkedin\"]}");
         Browser browser = open(link);
         String state = query(authorize(link, browser, "linkedin", null, null).getHeader("Location"), "state");
-        given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .queryParam("code", "bad").queryParam("state", state).get("/connect/callback/linkedin")
-                .then().statusCode(502).body(containsString("provider_error"));
-        given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .queryParam("error", "access_denied").queryParam("state", state).get("/connect/callback/linkedin")
-                .then().statusCode(400).body(containsString("authorization_denied"));
+        given().redirects()
+                .follow(false)
+                .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .queryParam("code", "bad")
+                .queryParam("state", state)
+                .get("/connect/callback/linkedin")
+                .then()
+                .statusCode(502)
+                .body(containsString("provider_error"));
+        given().redirects()
+                .follow(false)
+                .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .queryParam("error", "access_denied")
+                .queryParam("state", state)
+                .get("/connect/callback/linkedin")
+                .then()
+                .statusCode(400)
+                .body(containsString("authorization_denied"));
         as(workspace, Mode.LIVE).delete("/connect-sessions/" + link.id()).then().statusCode(200);
-        given().redirects().follow(false).cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
-                .queryParam("code", "good").queryParam("state", state).get("/connect/callback/linkedin")
-                .then().statusCode(410).body(containsString("connect_session_revoked"));
+        given().redirects()
+                .follow(false)
+                .cookie(ConnectBrowserBinding.COOKIE, browser.cookie())
+                .queryParam("code", "good")
+                .queryParam("state", state)
+                .get("/connect/callback/linkedin")
+                .then()
+                .statusCode(410)
+                .body(containsString("connect_session_revoked"));
         as(workspace, Mode.LIVE).get("/connect-sessions/" + link.id()).then().body("data.account_ids", hasSize(0));
     }
 
     private static String query(String url, String name) {
         for (String pair : URI.create(url).getRawQuery().split("&")) {
             if (pair.startsWith(name + "=")) {
-                return java.net.URLDecoder.decode(pair.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
+                return java.net.URLDecoder.decode(
+                        pair.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
             }
         }
         throw new AssertionError(name + " missing from " + url);

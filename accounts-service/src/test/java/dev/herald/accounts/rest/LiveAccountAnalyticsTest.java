@@ -35,7 +35,9 @@ import org.junit.jupiter.api.Test;
 
 /** Live account analytics (decisions 151 to 156) against WireMock fakes of the platforms' documented endpoints. */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
 @QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeAnalyticsPlatforms.class, restrictToAnnotatedClass = true)
 class LiveAccountAnalyticsTest {
@@ -56,10 +58,16 @@ class LiveAccountAnalyticsTest {
 
     /** A live account connected with a token that is good for an hour. */
     private String live(Platform platform, String externalId, String accessToken) {
-        ProviderGrant grant = new ProviderGrant(accessToken, "refresh-" + accessToken, Instant.now().plusSeconds(3600), null,
-                Set.of("scope"), "subject-" + accessToken);
-        return onVertx(() -> connections.connect(new AccountConnection(workspace, Mode.LIVE, null, platform, externalId,
-                "Live", "live", grant, null))).id();
+        ProviderGrant grant = new ProviderGrant(
+                accessToken,
+                "refresh-" + accessToken,
+                Instant.now().plusSeconds(3600),
+                null,
+                Set.of("scope"),
+                "subject-" + accessToken);
+        return onVertx(() -> connections.connect(new AccountConnection(
+                        workspace, Mode.LIVE, null, platform, externalId, "Live", "live", grant, null)))
+                .id();
     }
 
     private int calls(String path) {
@@ -75,7 +83,10 @@ class LiveAccountAnalyticsTest {
                 .withQueryParam("fields", WireMock.equalTo("followers_count,fan_count"))
                 .willReturn(okJson("{\"followers_count\":5120,\"fan_count\":4980,\"id\":\"" + page + "\"}")));
 
-        String refreshedAt = as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        String refreshedAt = as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, nullValue())
                 .body("data.object", equalTo("account_analytics"))
                 .body("data.platform", equalTo("facebook"))
@@ -84,8 +95,12 @@ class LiveAccountAnalyticsTest {
                 .body("data.metrics.likes", equalTo(4980))
                 .body("data.metrics.views", nullValue())
                 .body("data.raw.fan_count", equalTo(4980))
-                .extract().path("data.refreshed_at");
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+                .extract()
+                .path("data.refreshed_at");
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, equalTo("hit"))
                 .body("data.metrics.followers", equalTo(5120))
                 .body("data.refreshed_at", equalTo(refreshedAt));
@@ -96,11 +111,17 @@ class LiveAccountAnalyticsTest {
     void aPlatformFailureWithoutEarlierNumbersAnswersWhyAndIsFree() {
         String page = "66" + Long.toString(System.nanoTime()).substring(4);
         String account = live(Platform.FACEBOOK, page, "EAAG-" + page);
-        fake.register(get(urlPathEqualTo("/fb/v24.0/" + page)).willReturn(aResponse().withStatus(500)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.register(get(urlPathEqualTo("/fb/v24.0/" + page))
+                .willReturn(aResponse()
+                        .withStatus(500)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("""
                 {"error":{"message":"An unknown error has occurred.","type":"OAuthException","code":1,"is_transient":true}}""")));
 
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("unavailable"))
                 .body("data.reason", equalTo("provider_error"))
@@ -112,17 +133,24 @@ class LiveAccountAnalyticsTest {
         String channel = "UC" + Long.toString(System.nanoTime());
         String account = live(Platform.YOUTUBE, channel, "ya29-" + channel);
 
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("redacted"))
                 .body("data.reason", equalTo("analytics_consent_required"));
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/youtube/v3/channels"))
-                .withQueryParam("id", WireMock.equalTo(channel)))).isEmpty();
+                        .withQueryParam("id", WireMock.equalTo(channel))))
+                .isEmpty();
     }
 
     private void consents(String account) {
-        as(workspace, Mode.LIVE).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
-                .post("/accounts/" + account + "/analytics-consent").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
+                .post("/accounts/" + account + "/analytics-consent")
+                .then()
+                .statusCode(200)
                 .body("data.analytics_consent.status", equalTo("accepted"));
     }
 
@@ -137,10 +165,12 @@ class LiveAccountAnalyticsTest {
                 .withHeader("Authorization", WireMock.equalTo("Bearer ya29-" + channel))
                 .willReturn(okJson("""
                         {"kind":"youtube#channelListResponse","items":[{"kind":"youtube#channel","id":"%s",
-                          "statistics":{"viewCount":"3250000","subscriberCount":"41200","hiddenSubscriberCount":false,"videoCount":"318"}}]}"""
-                        .formatted(channel))));
+                          "statistics":{"viewCount":"3250000","subscriberCount":"41200","hiddenSubscriberCount":false,"videoCount":"318"}}]}""".formatted(channel))));
 
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, nullValue())
                 .body("data.status", equalTo("available"))
                 .body("data.metrics.followers", equalTo(41200))
@@ -155,25 +185,40 @@ class LiveAccountAnalyticsTest {
         String channel = "UC" + Long.toString(System.nanoTime());
         String account = live(Platform.YOUTUBE, channel, "ya29-dead-" + channel);
         consents(account);
-        fake.register(get(urlPathEqualTo("/youtube/v3/channels")).withQueryParam("id", WireMock.equalTo(channel))
-                .willReturn(aResponse().withStatus(401).withHeader("Content-Type", "application/json").withBody("""
+        fake.register(get(urlPathEqualTo("/youtube/v3/channels"))
+                .withQueryParam("id", WireMock.equalTo(channel))
+                .willReturn(aResponse()
+                        .withStatus(401)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("""
                         {"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED",
                           "errors":[{"message":"Invalid Credentials","domain":"global","reason":"authError"}]}}""")));
 
         // Google hands back the refused token on renewal: the grant is as good as revoked (decision 114).
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("unavailable"))
                 .body("data.reason", equalTo("account_disconnected"));
-        as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200).body("data.status", equalTo("disconnected"));
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("disconnected"));
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/youtube/v3/channels"))
-                .withQueryParam("id", WireMock.equalTo(channel)))).hasSize(1);
+                        .withQueryParam("id", WireMock.equalTo(channel))))
+                .hasSize(1);
     }
 
     @Test
     void aLiveLinkedInAccountHasNoReaderAndThatIsFree() {
         String account = live(Platform.LINKEDIN, "urn:li:person:" + System.nanoTime(), "AQV-token");
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("unavailable"))
                 .body("data.reason", equalTo("platform_not_supported"));
@@ -181,8 +226,12 @@ class LiveAccountAnalyticsTest {
 
     private static final String TIKTOK_FIELDS = "follower_count,following_count,likes_count,video_count";
 
-    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder tiktokError(String code, String message) {
-        return aResponse().withStatus(401).withHeader("Content-Type", "application/json").withBody("""
+    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder tiktokError(
+            String code, String message) {
+        return aResponse()
+                .withStatus(401)
+                .withHeader("Content-Type", "application/json")
+                .withBody("""
                 {"data":{},"error":{"code":"%s","message":"%s","log_id":"202611251053AB"}}""".formatted(code, message));
     }
 
@@ -192,13 +241,13 @@ class LiveAccountAnalyticsTest {
         String account = live(Platform.TIKTOK, openId, "act.expired" + openId);
         fake.register(get(urlPathEqualTo("/tiktok/v2/user/info/"))
                 .withHeader("Authorization", WireMock.equalTo("Bearer act.expired" + openId))
-                .willReturn(tiktokError("access_token_invalid", "The access token is invalid or not found in the request.")));
+                .willReturn(tiktokError(
+                        "access_token_invalid", "The access token is invalid or not found in the request.")));
         fake.register(post(urlPathEqualTo("/tiktok/v2/oauth/token/"))
                 .withRequestBody(WireMock.containing("refresh_token=refresh-act.expired" + openId))
                 .willReturn(okJson("""
                         {"access_token":"act.renewed%1$s","expires_in":86400,"open_id":"%1$s","refresh_expires_in":31536000,
-                         "refresh_token":"rft.renewed%1$s","scope":"user.info.basic,user.info.stats,video.list","token_type":"Bearer"}"""
-                        .formatted(openId))));
+                         "refresh_token":"rft.renewed%1$s","scope":"user.info.basic,user.info.stats,video.list","token_type":"Bearer"}""".formatted(openId))));
         fake.register(get(urlPathEqualTo("/tiktok/v2/user/info/"))
                 .withHeader("Authorization", WireMock.equalTo("Bearer act.renewed" + openId))
                 .withQueryParam("fields", WireMock.equalTo(TIKTOK_FIELDS))
@@ -206,7 +255,10 @@ class LiveAccountAnalyticsTest {
                         {"data":{"user":{"follower_count":5120,"following_count":87,"likes_count":40210,"video_count":64}},
                          "error":{"code":"ok","message":"","log_id":"202611251053AB"}}""")));
 
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, nullValue())
                 .body("data.status", equalTo("available"))
                 .body("data.reason", nullValue())
@@ -217,9 +269,11 @@ class LiveAccountAnalyticsTest {
                 .body("data.metrics.likes", equalTo(40210))
                 .body("data.raw.likes_count", equalTo(40210));
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/tiktok/v2/user/info/"))
-                .withHeader("Authorization", WireMock.equalTo("Bearer act.expired" + openId)))).hasSize(1);
+                        .withHeader("Authorization", WireMock.equalTo("Bearer act.expired" + openId))))
+                .hasSize(1);
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/tiktok/v2/user/info/"))
-                .withHeader("Authorization", WireMock.equalTo("Bearer act.renewed" + openId)))).hasSize(1);
+                        .withHeader("Authorization", WireMock.equalTo("Bearer act.renewed" + openId))))
+                .hasSize(1);
     }
 
     @Test
@@ -228,18 +282,28 @@ class LiveAccountAnalyticsTest {
         String account = live(Platform.TIKTOK, openId, "act.old" + openId);
         fake.register(get(urlPathEqualTo("/tiktok/v2/user/info/"))
                 .withHeader("Authorization", WireMock.equalTo("Bearer act.old" + openId))
-                .willReturn(tiktokError("scope_not_authorized",
+                .willReturn(tiktokError(
+                        "scope_not_authorized",
                         "The user did not authorize the scope required for completing this request.")));
 
-        as(workspace, Mode.LIVE).get("/accounts/" + account + "/analytics").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account + "/analytics")
+                .then()
+                .statusCode(200)
                 .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("unavailable"))
                 .body("data.reason", equalTo("reconnect_required"))
                 .body("data.metrics", nullValue());
-        as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200).body("data.status", equalTo("connected"));
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("connected"));
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/tiktok/v2/oauth/token/"))
-                .withRequestBody(WireMock.containing("act.old" + openId)))).isEmpty();
+                        .withRequestBody(WireMock.containing("act.old" + openId))))
+                .isEmpty();
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/tiktok/v2/user/info/"))
-                .withHeader("Authorization", WireMock.equalTo("Bearer act.old" + openId)))).hasSize(1);
+                        .withHeader("Authorization", WireMock.equalTo("Bearer act.old" + openId))))
+                .hasSize(1);
     }
 }

@@ -38,11 +38,14 @@ import org.junit.jupiter.api.Test;
 
 /** {@code POST /internal/accounts/{id}/access-token}: a usable token for a live account's publisher (decision 114). */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "accounts_test"))
 @QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
 class ProviderAccessTokenTest {
     @Inject
     AccountConnections connections;
+
     @Inject
     FakeLinkedInProvider linkedIn;
 
@@ -62,10 +65,24 @@ class ProviderAccessTokenTest {
     }
 
     private String liveLinkedIn(String accessToken, Instant expiresAt) {
-        ProviderGrant grant = new ProviderGrant(accessToken, "refresh-" + accessToken, expiresAt, null,
-                Set.of("w_member_social"), "member-" + accessToken);
-        return onVertx(() -> connections.connect(new AccountConnection(workspace, Mode.LIVE, null, Platform.LINKEDIN,
-                "urn:li:person:" + accessToken, "Mia Member", "mia", grant, null))).id();
+        ProviderGrant grant = new ProviderGrant(
+                accessToken,
+                "refresh-" + accessToken,
+                expiresAt,
+                null,
+                Set.of("w_member_social"),
+                "member-" + accessToken);
+        return onVertx(() -> connections.connect(new AccountConnection(
+                        workspace,
+                        Mode.LIVE,
+                        null,
+                        Platform.LINKEDIN,
+                        "urn:li:person:" + accessToken,
+                        "Mia Member",
+                        "mia",
+                        grant,
+                        null)))
+                .id();
     }
 
     private Response accessToken(String accountId, String body) {
@@ -83,7 +100,9 @@ class ProviderAccessTokenTest {
         String account = liveLinkedIn(token, expiresAt);
         int before = linkedIn.refreshes.get();
 
-        accessToken(account, "{}").then().statusCode(200)
+        accessToken(account, "{}")
+                .then()
+                .statusCode(200)
                 .body("data.account_id", equalTo(account))
                 .body("data.platform", equalTo("linkedin"))
                 .body("data.external_id", equalTo("urn:li:person:" + token))
@@ -98,13 +117,17 @@ class ProviderAccessTokenTest {
         String account = liveLinkedIn(token, Instant.now().plusSeconds(120));
         int before = linkedIn.refreshes.get();
 
-        String fresh = accessToken(account, "{}").then().statusCode(200).extract().path("data.access_token");
+        String fresh =
+                accessToken(account, "{}").then().statusCode(200).extract().path("data.access_token");
         assertThat(fresh).isEqualTo(token + "~r" + (before + 1));
         // Stored, sealed: the next call answers it as it is, and the database never holds it in clear.
         accessToken(account, "{}").then().statusCode(200).body("data.access_token", equalTo(fresh));
         assertThat(linkedIn.refreshes.get()).isEqualTo(before + 1);
-        assertThat(count("select count(*) from provider_credentials where account_id = ? and position(? in convert_from(ciphertext, 'UTF8')) > 0",
-                account, fresh)).isZero();
+        assertThat(count(
+                        "select count(*) from provider_credentials where account_id = ? and position(? in convert_from(ciphertext, 'UTF8')) > 0",
+                        account,
+                        fresh))
+                .isZero();
     }
 
     @Test
@@ -113,7 +136,11 @@ class ProviderAccessTokenTest {
         String account = liveLinkedIn(token, Instant.now().plusSeconds(3600));
         int before = linkedIn.refreshes.get();
 
-        String replacement = accessToken(account, rejecting(token)).then().statusCode(200).extract().path("data.access_token");
+        String replacement = accessToken(account, rejecting(token))
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.access_token");
         assertThat(replacement).isNotEqualTo(token);
         assertThat(linkedIn.refreshes.get()).isEqualTo(before + 1);
 
@@ -133,8 +160,11 @@ class ProviderAccessTokenTest {
         try {
             List<Future<String>> answers = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
-                answers.add(callers.submit(() -> accessToken(account, rejecting(token)).then().statusCode(200)
-                        .extract().<String>path("data.access_token")));
+                answers.add(callers.submit(() -> accessToken(account, rejecting(token))
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<String>path("data.access_token")));
             }
             Set<String> tokens = new java.util.HashSet<>();
             for (Future<String> answer : answers) {
@@ -152,14 +182,20 @@ class ProviderAccessTokenTest {
         String account = liveLinkedIn("li-revoked-" + workspace, Instant.now().plusSeconds(60));
         linkedIn.refreshFailure = new ProviderException("invalid_grant", "the refresh token was revoked", true, false);
 
-        accessToken(account, "{}").then().statusCode(409)
+        accessToken(account, "{}")
+                .then()
+                .statusCode(409)
                 .body("error.code", equalTo("conflict"))
                 .body("error.details.account_id", equalTo(account))
                 .body("error.details.reason", equalTo("grant_revoked"))
                 .body("error.details.provider_code", equalTo("invalid_grant"));
-        as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account)
+                .then()
+                .statusCode(200)
                 .body("data.status", equalTo("disconnected"));
-        assertThat(count("select count(*) from provider_credentials where account_id = ?", account)).isZero();
+        assertThat(count("select count(*) from provider_credentials where account_id = ?", account))
+                .isZero();
 
         accessToken(account, "{}").then().statusCode(409).body("error.details.reason", equalTo("account_disconnected"));
     }
@@ -172,13 +208,19 @@ class ProviderAccessTokenTest {
         linkedIn.refreshFailure = null;
         linkedIn.keepTokens = true;
         try {
-            accessToken(account, rejecting(token)).then().statusCode(409)
+            accessToken(account, rejecting(token))
+                    .then()
+                    .statusCode(409)
                     .body("error.details.reason", equalTo("grant_revoked"))
                     .body("error.details.provider_code", equalTo("token_refused"));
         } finally {
             linkedIn.keepTokens = false;
         }
-        as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200).body("data.status", equalTo("disconnected"));
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("disconnected"));
     }
 
     @Test
@@ -187,41 +229,79 @@ class ProviderAccessTokenTest {
         String account = liveLinkedIn(token, Instant.now().plusSeconds(60));
         linkedIn.refreshFailure = new ProviderException("server_error", "LinkedIn is having a bad day", false, true);
 
-        accessToken(account, "{}").then().statusCode(502)
+        accessToken(account, "{}")
+                .then()
+                .statusCode(502)
                 .body("error.code", equalTo("provider_error"))
                 .body("error.details.account_id", equalTo(account))
                 .body("error.details.provider_code", equalTo("server_error"))
                 .body("error.details.retryable", equalTo(true));
-        as(workspace, Mode.LIVE).get("/accounts/" + account).then().statusCode(200).body("data.status", equalTo("connected"));
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account)
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("connected"));
 
         linkedIn.refreshFailure = null;
-        accessToken(account, "{}").then().statusCode(200).body("data.access_token", org.hamcrest.Matchers.startsWith(token + "~r"));
+        accessToken(account, "{}")
+                .then()
+                .statusCode(200)
+                .body("data.access_token", org.hamcrest.Matchers.startsWith(token + "~r"));
     }
 
     @Test
     void onlyTheCallersLiveAccountsHaveAccess() {
         String account = liveLinkedIn("li-tenant-" + workspace, Instant.now().plusSeconds(3600));
         String otherWorkspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-        as(otherWorkspace, Mode.LIVE).body("{}").post("/internal/accounts/" + account + "/access-token").then().statusCode(404)
+        as(otherWorkspace, Mode.LIVE)
+                .body("{}")
+                .post("/internal/accounts/" + account + "/access-token")
+                .then()
+                .statusCode(404)
                 .body("error.code", equalTo("not_found"));
-        as(workspace, Mode.TEST).body("{}").post("/internal/accounts/" + account + "/access-token").then().statusCode(404);
-        as(workspace, Mode.LIVE).body("{}").post("/internal/accounts/acc_nope/access-token").then().statusCode(404);
+        as(workspace, Mode.TEST)
+                .body("{}")
+                .post("/internal/accounts/" + account + "/access-token")
+                .then()
+                .statusCode(404);
+        as(workspace, Mode.LIVE)
+                .body("{}")
+                .post("/internal/accounts/acc_nope/access-token")
+                .then()
+                .statusCode(404);
 
-        String sandbox = as(workspace, Mode.TEST).body("{\"platform\":\"linkedin\",\"name\":\"Creator\",\"username\":\"creator.one\"}")
-                .post("/accounts").then().statusCode(201).extract().path("data.id");
-        as(workspace, Mode.TEST).body("{}").post("/internal/accounts/" + sandbox + "/access-token").then().statusCode(409)
+        String sandbox = as(workspace, Mode.TEST)
+                .body("{\"platform\":\"linkedin\",\"name\":\"Creator\",\"username\":\"creator.one\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        as(workspace, Mode.TEST)
+                .body("{}")
+                .post("/internal/accounts/" + sandbox + "/access-token")
+                .then()
+                .statusCode(409)
                 .body("error.details.reason", equalTo("sandbox_account"));
 
-        given().contentType("application/json").body("{}").post("/internal/accounts/" + account + "/access-token")
-                .then().statusCode(401).body("error.code", equalTo("authentication_failed"));
+        given().contentType("application/json")
+                .body("{}")
+                .post("/internal/accounts/" + account + "/access-token")
+                .then()
+                .statusCode(401)
+                .body("error.code", equalTo("authentication_failed"));
     }
 
     @Test
     void badBodiesAreRefusedFieldByField() {
         String account = liveLinkedIn("li-body-" + workspace, Instant.now().plusSeconds(3600));
-        accessToken(account, "{\"rejected_token_sha256\":\"not-hex\",\"token\":\"x\"}").then().statusCode(422)
+        accessToken(account, "{\"rejected_token_sha256\":\"not-hex\",\"token\":\"x\"}")
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("validation_failed"))
-                .body("error.details.errors.field", org.hamcrest.Matchers.containsInAnyOrder("rejected_token_sha256", "token"));
+                .body(
+                        "error.details.errors.field",
+                        org.hamcrest.Matchers.containsInAnyOrder("rejected_token_sha256", "token"));
         accessToken(account, "[]").then().statusCode(400).body("error.code", equalTo("invalid_request"));
     }
 }

@@ -27,18 +27,20 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "accounts_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "accounts_test"))
 @QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
 class AccountConnectionsTest {
     @Inject
     AccountConnections connections;
+
     @Inject
     FakeProviders.YouTube youtube;
 
@@ -51,13 +53,26 @@ class AccountConnectionsTest {
     }
 
     private static ProviderGrant grant(String accessToken) {
-        return new ProviderGrant(accessToken, "refresh-" + accessToken, Instant.now().plusSeconds(3600), null,
-                Set.of("youtube.upload"), "google-subject");
+        return new ProviderGrant(
+                accessToken,
+                "refresh-" + accessToken,
+                Instant.now().plusSeconds(3600),
+                null,
+                Set.of("youtube.upload"),
+                "google-subject");
     }
 
     private Account connectLive(Platform platform, String externalId, String accessToken) {
-        return onVertx(() -> connections.connect(new AccountConnection(workspace, Mode.LIVE, null, platform, externalId,
-                "Channel " + externalId, "@" + externalId, grant(accessToken), "cs_000000000000000000000001")));
+        return onVertx(() -> connections.connect(new AccountConnection(
+                workspace,
+                Mode.LIVE,
+                null,
+                platform,
+                externalId,
+                "Channel " + externalId,
+                "@" + externalId,
+                grant(accessToken),
+                "cs_000000000000000000000001")));
     }
 
     private ApiException refusedLive(Platform platform, String externalId) {
@@ -70,8 +85,11 @@ class AccountConnectionsTest {
         connectLive(Platform.FACEBOOK, "page-1", "t2");
         ApiException refused = refusedLive(Platform.INSTAGRAM, "ig-1");
         assertThat(refused.code()).isEqualTo(ErrorCode.ACCOUNT_LIMIT_REACHED);
-        assertThat(refused.details()).containsEntry("mode", "live").containsEntry("plan", "free")
-                .containsEntry("limit", 2).containsEntry("connected", 2);
+        assertThat(refused.details())
+                .containsEntry("mode", "live")
+                .containsEntry("plan", "free")
+                .containsEntry("limit", 2)
+                .containsEntry("connected", 2);
         as(workspace, Mode.LIVE).get("/accounts").then().statusCode(200).body("data.size()", equalTo(2));
     }
 
@@ -79,8 +97,11 @@ class AccountConnectionsTest {
     void reauthorizingAConnectedAccountIsFreeAndStartsANewAuthorizationRevision() {
         Account first = connectLive(Platform.YOUTUBE, "channel-1", "old-token");
         assertThat(first.analyticsConsent().authorizationRevision()).isEqualTo(1);
-        as(workspace, Mode.LIVE).body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
-                .post("/accounts/" + first.id() + "/analytics-consent").then().statusCode(200);
+        as(workspace, Mode.LIVE)
+                .body("{\"accepted\":true,\"policy_version\":\"2026-09-01\"}")
+                .post("/accounts/" + first.id() + "/analytics-consent")
+                .then()
+                .statusCode(200);
 
         Account again = connectLive(Platform.YOUTUBE, "channel-1", "new-token");
         assertThat(again.id()).isEqualTo(first.id());
@@ -108,7 +129,9 @@ class AccountConnectionsTest {
 
         ApiException refused = refusedLive(Platform.TIKTOK, "a");
         assertThat(refused.code()).isEqualTo(ErrorCode.USAGE_LIMIT_EXCEEDED);
-        assertThat(refused.details()).containsEntry("metric", "new_connections").containsEntry("limit", 4)
+        assertThat(refused.details())
+                .containsEntry("metric", "new_connections")
+                .containsEntry("limit", 4)
                 .containsEntry("reset_at", "2026-12-01T00:00:00Z");
         assertThat(refused.headers()).containsEntry("Retry-After", "777");
         as(workspace, Mode.LIVE).get("/accounts/" + a.id()).then().body("data.status", equalTo("disconnected"));
@@ -120,21 +143,30 @@ class AccountConnectionsTest {
         Account account = connectLive(Platform.LINKEDIN, "member-1", "very-secret-access-token");
         byte[] stored = storedCredential(account.id());
         assertThat(stored).isNotNull();
-        assertThat(new String(stored, StandardCharsets.ISO_8859_1)).doesNotContain("very-secret").doesNotContain("refresh-");
+        assertThat(new String(stored, StandardCharsets.ISO_8859_1))
+                .doesNotContain("very-secret")
+                .doesNotContain("refresh-");
         // Disconnecting deletes the credential of a non-YouTube account outright (nothing to revoke).
         as(workspace, Mode.LIVE).delete("/accounts/" + account.id()).then().statusCode(200);
-        assertThat(count("select count(*) from provider_credentials where account_id = ?", account.id())).isZero();
-        assertThat(count("select count(*) from provider_revocations where account_id = ?", account.id())).isZero();
+        assertThat(count("select count(*) from provider_credentials where account_id = ?", account.id()))
+                .isZero();
+        assertThat(count("select count(*) from provider_revocations where account_id = ?", account.id()))
+                .isZero();
     }
 
     @Test
     void disconnectingYouTubeRevokesTheGrantRetryingAndBlocksReconnectionUntilDone() throws Exception {
         Account account = connectLive(Platform.YOUTUBE, "channel-r", "yt-access-" + workspace);
         youtube.failuresLeft.set(1);
-        as(workspace, Mode.LIVE).delete("/accounts/" + account.id()).then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .delete("/accounts/" + account.id())
+                .then()
+                .statusCode(200)
                 .body("data.status", equalTo("disconnected"));
-        assertThat(count("select count(*) from provider_credentials where account_id = ?", account.id())).isZero();
-        assertThat(count("select count(*) from provider_revocations where account_id = ?", account.id())).isEqualTo(1);
+        assertThat(count("select count(*) from provider_credentials where account_id = ?", account.id()))
+                .isZero();
+        assertThat(count("select count(*) from provider_revocations where account_id = ?", account.id()))
+                .isEqualTo(1);
 
         ApiException blocked = refusedLive(Platform.YOUTUBE, "channel-r");
         assertThat(blocked.code()).isEqualTo(ErrorCode.CONFLICT);
@@ -146,7 +178,8 @@ class AccountConnectionsTest {
                 && Instant.now().isBefore(deadline)) {
             Thread.sleep(300);
         }
-        assertThat(count("select count(*) from provider_revocations where account_id = ?", account.id())).isZero();
+        assertThat(count("select count(*) from provider_revocations where account_id = ?", account.id()))
+                .isZero();
         assertThat(youtube.revokedAccessTokens).contains("yt-access-" + workspace);
 
         Account back = connectLive(Platform.YOUTUBE, "channel-r", "yt-access-2");
@@ -158,14 +191,23 @@ class AccountConnectionsTest {
     void aConnectionForAProfileHoldsItAndAnUnknownProfileChargesNothing() {
         String profile = ResourceIds.newId(IdPrefix.PROFILE);
         FakeServices.addProfile(workspace, "live", profile);
-        Account account = onVertx(() -> connections.connect(new AccountConnection(workspace, Mode.LIVE, profile,
-                Platform.FACEBOOK, "page-p", "Page", "page", grant("tp"), null)));
+        Account account = onVertx(() -> connections.connect(new AccountConnection(
+                workspace, Mode.LIVE, profile, Platform.FACEBOOK, "page-p", "Page", "page", grant("tp"), null)));
         assertThat(account.profileId()).isEqualTo(profile);
         assertThat(FakeServices.holders(profile)).containsExactly(account.id());
 
-        ApiException refused = catchThrowableOfType(ApiException.class, () -> onVertx(() -> connections.connect(
-                new AccountConnection(workspace, Mode.LIVE, ResourceIds.newId(IdPrefix.PROFILE), Platform.FACEBOOK, "page-q",
-                        "Page", "page", grant("tq"), null))));
+        ApiException refused = catchThrowableOfType(
+                ApiException.class,
+                () -> onVertx(() -> connections.connect(new AccountConnection(
+                        workspace,
+                        Mode.LIVE,
+                        ResourceIds.newId(IdPrefix.PROFILE),
+                        Platform.FACEBOOK,
+                        "page-q",
+                        "Page",
+                        "page",
+                        grant("tq"),
+                        null))));
         assertThat(refused.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
         assertThat(FakeServices.connected(workspace, "live")).containsExactly(account.id());
         assertThat(FakeServices.newConnections(workspace)).isEqualTo(1);
@@ -173,7 +215,8 @@ class AccountConnectionsTest {
 
     private static byte[] storedCredential(String accountId) throws Exception {
         try (Connection connection = RealInfrastructure.connect(AccountsTestSupport.DATABASE);
-             PreparedStatement statement = connection.prepareStatement("select ciphertext from provider_credentials where account_id = ?")) {
+                PreparedStatement statement = connection.prepareStatement(
+                        "select ciphertext from provider_credentials where account_id = ?")) {
             statement.setString(1, accountId);
             try (ResultSet rows = statement.executeQuery()) {
                 return rows.next() ? rows.getBytes(1) : null;

@@ -15,8 +15,7 @@ import java.sql.ResultSet;
 public final class AccountsTestSupport {
     public static final String DATABASE = "accounts_test";
 
-    private AccountsTestSupport() {
-    }
+    private AccountsTestSupport() {}
 
     public static RequestSpecification as(String workspaceId, Mode mode) {
         return given().header("Authorization", TestTokens.bearer(workspaceId, mode, "accounts:read", "accounts:write"))
@@ -29,7 +28,8 @@ public final class AccountsTestSupport {
 
     /** One statement, committed on its own. */
     public static void execute(String sql, Object... parameters) throws Exception {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters)) {
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, sql, parameters)) {
             statement.execute();
         }
     }
@@ -45,8 +45,9 @@ public final class AccountsTestSupport {
     }
 
     private static <T> T firstRow(String sql, Object[] parameters, RowReader<T> read) throws Exception {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters);
-             ResultSet rows = statement.executeQuery()) {
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, sql, parameters);
+                ResultSet rows = statement.executeQuery()) {
             rows.next();
             return read.read(rows);
         }
@@ -56,7 +57,8 @@ public final class AccountsTestSupport {
         return RealInfrastructure.connect(DATABASE);
     }
 
-    private static PreparedStatement prepare(Connection connection, String sql, Object[] parameters) throws java.sql.SQLException {
+    private static PreparedStatement prepare(Connection connection, String sql, Object[] parameters)
+            throws java.sql.SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         for (int i = 0; i < parameters.length; i++) {
             statement.setObject(i + 1, parameters[i]);

@@ -16,13 +16,22 @@ public class FakeAnalyticsPlatforms implements QuarkusTestResourceLifecycleManag
 
     @Override
     public Map<String, String> start() {
-        server = new WireMockServer(WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
+        server = new WireMockServer(
+                WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
         server.start();
         System.setProperty(PORT_PROPERTY, Integer.toString(server.port()));
         String url = "http://127.0.0.1:" + server.port();
-        return Map.of("herald.providers.facebook.api-url", url + "/fb/v24.0", "herald.providers.youtube.api-url", url,
-                "herald.providers.tiktok.api-url", url + "/tiktok", "herald.providers.tiktok.client-id", "tiktok-client-key",
-                "herald.providers.tiktok.client-secret", "tiktok-client-secret");
+        return Map.of(
+                "herald.providers.facebook.api-url",
+                url + "/fb/v24.0",
+                "herald.providers.youtube.api-url",
+                url,
+                "herald.providers.tiktok.api-url",
+                url + "/tiktok",
+                "herald.providers.tiktok.client-id",
+                "tiktok-client-key",
+                "herald.providers.tiktok.client-secret",
+                "tiktok-client-secret");
     }
 
     @Override

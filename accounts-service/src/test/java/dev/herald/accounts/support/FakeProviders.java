@@ -14,8 +14,8 @@ import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.TikTokPublishingOptions;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
-import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Alternative;
+import jakarta.inject.Singleton;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,8 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Singletons, not application-scoped: tests read their public fields, which a client proxy would not forward.
  */
 public final class FakeProviders {
-    private FakeProviders() {
-    }
+    private FakeProviders() {}
 
     /**
      * Not an alternative: providers are picked by platform from all OAuthProvider beans, and an alternative
@@ -95,8 +94,16 @@ public final class FakeProviders {
             if (failure != null) {
                 return Uni.createFrom().failure(failure);
             }
-            return Uni.createFrom().item(new TikTokPublishingOptions("Live Creator", "live.creator", null,
-                    List.of("PUBLIC_TO_EVERYONE", "SELF_ONLY"), true, false, false, 180));
+            return Uni.createFrom()
+                    .item(new TikTokPublishingOptions(
+                            "Live Creator",
+                            "live.creator",
+                            null,
+                            List.of("PUBLIC_TO_EVERYONE", "SELF_ONLY"),
+                            true,
+                            false,
+                            false,
+                            180));
         }
     }
 
@@ -108,20 +115,23 @@ public final class FakeProviders {
         public final List<Boolean> sandboxFlags = new CopyOnWriteArrayList<>();
 
         @Override
-        public Uni<ProviderPage<PinterestBoard>> boards(String accessToken, boolean sandbox, String bookmark, int pageSize) {
+        public Uni<ProviderPage<PinterestBoard>> boards(
+                String accessToken, boolean sandbox, String bookmark, int pageSize) {
             calls.incrementAndGet();
             sandboxFlags.add(sandbox);
             if (bookmark == null) {
-                return Uni.createFrom().item(new ProviderPage<>(List.of(new PinterestBoard("9007199254740993", "First", "", "PUBLIC")),
-                        "bookmark-2"));
+                return Uni.createFrom()
+                        .item(new ProviderPage<>(
+                                List.of(new PinterestBoard("9007199254740993", "First", "", "PUBLIC")), "bookmark-2"));
             }
-            return Uni.createFrom().item(new ProviderPage<>(List.of(new PinterestBoard("9007199254740995", "Second", "", "SECRET")),
-                    null));
+            return Uni.createFrom()
+                    .item(new ProviderPage<>(
+                            List.of(new PinterestBoard("9007199254740995", "Second", "", "SECRET")), null));
         }
 
         @Override
-        public Uni<ProviderPage<PinterestBoardSection>> sections(String accessToken, boolean sandbox, String boardId,
-                                                                 String bookmark, int pageSize) {
+        public Uni<ProviderPage<PinterestBoardSection>> sections(
+                String accessToken, boolean sandbox, String boardId, String bookmark, int pageSize) {
             calls.incrementAndGet();
             return Uni.createFrom().item(new ProviderPage<>(List.of(new PinterestBoardSection("4242", "Only")), null));
         }

@@ -31,11 +31,13 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
 
     /** tenant ("ws:mode") -> connected account ids. */
     public static final Map<String, Set<String>> SLOTS = new ConcurrentHashMap<>();
+
     public static final Map<String, AtomicInteger> NEW_CONNECTIONS = new ConcurrentHashMap<>();
     /** tenant -> profile ids that exist. */
     private static final Map<String, Set<String>> PROFILES = new ConcurrentHashMap<>();
     /** profile id -> holder account ids. */
     public static final Map<String, Set<String>> HOLDS = new ConcurrentHashMap<>();
+
     private static final Map<String, Long> PENDING_POSTS = new ConcurrentHashMap<>();
     public static volatile boolean postsDown;
 
@@ -43,7 +45,8 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
     private static HttpServer server;
 
     public static void addProfile(String workspaceId, String mode, String profileId) {
-        PROFILES.computeIfAbsent(workspaceId + ":" + mode, key -> ConcurrentHashMap.newKeySet()).add(profileId);
+        PROFILES.computeIfAbsent(workspaceId + ":" + mode, key -> ConcurrentHashMap.newKeySet())
+                .add(profileId);
     }
 
     public static void setPendingPosts(String accountId, long count) {
@@ -59,7 +62,9 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
     }
 
     public static int newConnections(String workspaceId) {
-        return NEW_CONNECTIONS.getOrDefault(workspaceId + ":live", new AtomicInteger()).get();
+        return NEW_CONNECTIONS
+                .getOrDefault(workspaceId + ":live", new AtomicInteger())
+                .get();
     }
 
     /**
@@ -86,10 +91,17 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
         System.setProperty(PORT_PROPERTY, Integer.toString(port));
         String url = "http://127.0.0.1:" + port;
         // The REST clients' own URL keys: they win over any herald.services.* another (global) test resource sets.
-        return Map.of("quarkus.rest-client.usage-service.url", url, "quarkus.rest-client.profiles-service.url", url,
-                "quarkus.rest-client.posts-service.url", url,
-                "herald.accounts.revocation.poll-interval", "1s",
-                "herald.accounts.revocation.first-delay", "PT1S");
+        return Map.of(
+                "quarkus.rest-client.usage-service.url",
+                url,
+                "quarkus.rest-client.profiles-service.url",
+                url,
+                "quarkus.rest-client.posts-service.url",
+                url,
+                "herald.accounts.revocation.poll-interval",
+                "1s",
+                "herald.accounts.revocation.first-delay",
+                "PT1S");
     }
 
     @Override
@@ -109,16 +121,26 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
                 connect(exchange, tenant);
             } else if (slot.matches() && method.equals("DELETE")) {
                 SLOTS.getOrDefault(tenant, ConcurrentHashMap.newKeySet()).remove(slot.group(1));
-                send(exchange, 200, "{\"data\":{\"account_id\":\"" + slot.group(1) + "\",\"connected\":false}}", Map.of());
+                send(
+                        exchange,
+                        200,
+                        "{\"data\":{\"account_id\":\"" + slot.group(1) + "\",\"connected\":false}}",
+                        Map.of());
             } else if (hold.matches()) {
                 if (method.equals("PUT")) {
                     if (!PROFILES.getOrDefault(tenant, Set.of()).contains(hold.group(1))) {
-                        send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"No such profile.\",\"details\":{}}}", Map.of());
+                        send(
+                                exchange,
+                                404,
+                                "{\"error\":{\"code\":\"not_found\",\"message\":\"No such profile.\",\"details\":{}}}",
+                                Map.of());
                         return;
                     }
-                    HOLDS.computeIfAbsent(hold.group(1), key -> ConcurrentHashMap.newKeySet()).add(hold.group(2));
+                    HOLDS.computeIfAbsent(hold.group(1), key -> ConcurrentHashMap.newKeySet())
+                            .add(hold.group(2));
                 } else {
-                    HOLDS.getOrDefault(hold.group(1), ConcurrentHashMap.newKeySet()).remove(hold.group(2));
+                    HOLDS.getOrDefault(hold.group(1), ConcurrentHashMap.newKeySet())
+                            .remove(hold.group(2));
                 }
                 exchange.sendResponseHeaders(204, -1);
             } else if (pending.matches() && method.equals("GET")) {
@@ -126,10 +148,18 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
                     send(exchange, 500, "{}", Map.of());
                     return;
                 }
-                send(exchange, 200, "{\"data\":{\"account_id\":\"" + pending.group(1) + "\",\"pending_posts\":"
-                        + PENDING_POSTS.getOrDefault(pending.group(1), 0L) + "}}", Map.of());
+                send(
+                        exchange,
+                        200,
+                        "{\"data\":{\"account_id\":\"" + pending.group(1) + "\",\"pending_posts\":"
+                                + PENDING_POSTS.getOrDefault(pending.group(1), 0L) + "}}",
+                        Map.of());
             } else {
-                send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}", Map.of());
+                send(
+                        exchange,
+                        404,
+                        "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}",
+                        Map.of());
             }
         }
     }
@@ -145,17 +175,25 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
         }
         int limit = live ? 2 : 10;
         if (connected.size() >= limit) {
-            send(exchange, 409, "{\"error\":{\"code\":\"account_limit_reached\",\"message\":\"limit\",\"details\":"
-                    + "{\"mode\":\"" + (live ? "live" : "test") + "\",\"plan\":\"free\",\"limit\":" + limit
-                    + ",\"connected\":" + connected.size() + ",\"upgrade_url\":\"https://herald.dev/pricing\"}}}", Map.of());
+            send(
+                    exchange,
+                    409,
+                    "{\"error\":{\"code\":\"account_limit_reached\",\"message\":\"limit\",\"details\":"
+                            + "{\"mode\":\"" + (live ? "live" : "test") + "\",\"plan\":\"free\",\"limit\":" + limit
+                            + ",\"connected\":" + connected.size()
+                            + ",\"upgrade_url\":\"https://herald.dev/pricing\"}}}",
+                    Map.of());
             return;
         }
         AtomicInteger used = NEW_CONNECTIONS.computeIfAbsent(tenant, key -> new AtomicInteger());
         if (live && body.get("new_connection").asBoolean() && used.get() >= 4) {
-            send(exchange, 429, "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"used up\",\"details\":"
-                    + "{\"metric\":\"new_connections\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":4,\"used\":4,"
-                    + "\"reserved\":0,\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\","
-                    + "\"upgrade_url\":\"https://herald.dev/pricing\",\"retry_after_seconds\":777}}}",
+            send(
+                    exchange,
+                    429,
+                    "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"used up\",\"details\":"
+                            + "{\"metric\":\"new_connections\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":4,\"used\":4,"
+                            + "\"reserved\":0,\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\","
+                            + "\"upgrade_url\":\"https://herald.dev/pricing\",\"retry_after_seconds\":777}}}",
                     Map.of("Retry-After", "777"));
             return;
         }
@@ -167,7 +205,8 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
     }
 
     private static String slot(String accountId, int connected, int limit) {
-        return "{\"data\":{\"account_id\":\"" + accountId + "\",\"connected\":" + connected + ",\"limit\":" + limit + "}}";
+        return "{\"data\":{\"account_id\":\"" + accountId + "\",\"connected\":" + connected + ",\"limit\":" + limit
+                + "}}";
     }
 
     private static String tenant(HttpExchange exchange) throws IOException {
@@ -177,7 +216,8 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
         return claims.get("wid").asText() + ":" + claims.get("mode").asText();
     }
 
-    private static void send(HttpExchange exchange, int status, String body, Map<String, String> headers) throws IOException {
+    private static void send(HttpExchange exchange, int status, String body, Map<String, String> headers)
+            throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("content-type", "application/json");
         headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));

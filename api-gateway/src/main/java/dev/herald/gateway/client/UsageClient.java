@@ -35,10 +35,12 @@ public class UsageClient {
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS)
     public Uni<Entitlements> entitlements(String workspaceId, Mode mode) {
         return api.entitlements(bearer.of(workspaceId, mode))
-                .onFailure().transform(UsageServiceUnavailable::new)
+                .onFailure()
+                .transform(UsageServiceUnavailable::new)
                 .map(response -> {
                     if (response.getStatus() != 200) {
-                        throw new UsageServiceUnavailable(new IllegalStateException("entitlements answered " + response.getStatus()));
+                        throw new UsageServiceUnavailable(
+                                new IllegalStateException("entitlements answered " + response.getStatus()));
                     }
                     return read(response, Entitlements.class);
                 });
@@ -52,10 +54,12 @@ public class UsageClient {
     @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
     public Uni<Response> changeSubscription(String workspaceId, Mode mode, JsonNode body) {
         return api.changeSubscription(bearer.of(workspaceId, mode), body.toString())
-                .onFailure().transform(UsageServiceUnavailable::new)
+                .onFailure()
+                .transform(UsageServiceUnavailable::new)
                 .map(response -> {
                     if (response.getStatus() >= 500) {
-                        throw new UsageServiceUnavailable(new IllegalStateException("subscription change answered " + response.getStatus()));
+                        throw new UsageServiceUnavailable(
+                                new IllegalStateException("subscription change answered " + response.getStatus()));
                     }
                     return response;
                 });

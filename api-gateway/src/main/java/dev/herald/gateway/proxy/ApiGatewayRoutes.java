@@ -5,26 +5,25 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.LimitRefusal;
+import dev.herald.common.auth.InternalToken;
+import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.rest.RequestIds;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.RequestLog;
-import dev.herald.gateway.repository.RequestLogRepository;
-import dev.herald.gateway.routing.Upstream;
-import dev.herald.gateway.service.RequestLogService;
-import dev.herald.gateway.service.RequestLogWriter;
-import java.time.Instant;
-import dev.herald.common.auth.InternalToken;
-import dev.herald.common.auth.InternalTokens;
 import dev.herald.gateway.config.UsageConfig;
+import dev.herald.gateway.repository.RequestLogRepository;
 import dev.herald.gateway.routing.ApiRoute;
 import dev.herald.gateway.routing.RouteCatalog;
 import dev.herald.gateway.routing.RouteMatch;
+import dev.herald.gateway.routing.Upstream;
 import dev.herald.gateway.service.Admission;
 import dev.herald.gateway.service.CallerAuthenticator;
 import dev.herald.gateway.service.Credential;
 import dev.herald.gateway.service.RateLimitStatus;
 import dev.herald.gateway.service.RequestAdmission;
+import dev.herald.gateway.service.RequestLogService;
+import dev.herald.gateway.service.RequestLogWriter;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -37,9 +36,10 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
-import java.util.Locale;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -61,6 +61,7 @@ public class ApiGatewayRoutes {
     private static final String ADMISSION = "herald.admission";
     /** The one claim GET /usage needs from the edge: the month's API requests, this one included. */
     private static final String API_REQUESTS_USED_CLAIM = "api_requests_used";
+
     private static final String CHALLENGE = "Bearer realm=\"herald\"";
 
     private final CallerAuthenticator authenticator;
@@ -76,10 +77,19 @@ public class ApiGatewayRoutes {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public ApiGatewayRoutes(CallerAuthenticator authenticator, RequestAdmission admission, RouteCatalog catalog,
-                            ServiceProxy proxy, InternalTokenCache tokens, InternalTokens issuers, GatewayErrors errors,
-                            UsageConfig usage, RequestLogWriter logWriter, RequestLogService logService,
-                            ObjectMapper mapper, Clock clock) {
+    public ApiGatewayRoutes(
+            CallerAuthenticator authenticator,
+            RequestAdmission admission,
+            RouteCatalog catalog,
+            ServiceProxy proxy,
+            InternalTokenCache tokens,
+            InternalTokens issuers,
+            GatewayErrors errors,
+            UsageConfig usage,
+            RequestLogWriter logWriter,
+            RequestLogService logService,
+            ObjectMapper mapper,
+            Clock clock) {
         this.authenticator = authenticator;
         this.admission = admission;
         this.catalog = catalog;
@@ -107,7 +117,8 @@ public class ApiGatewayRoutes {
             }
             rc.next();
         });
-        router.route(API_PREFIX + "/*").order(-100)
+        router.route(API_PREFIX + "/*")
+                .order(-100)
                 .handler(this::admit)
                 .handler(this::readBodyAndForward)
                 .failureHandler(this::fail);
@@ -118,34 +129,53 @@ public class ApiGatewayRoutes {
     private void admit(RoutingContext rc) {
         // Hold the body back until the caller is known: nobody gets to upload to us without a key.
         rc.request().pause();
-        // Every answer is one tenant's, and some hold a secret shown once (a webhook's, a connect link): no cache keeps them.
+        // Every answer is one tenant's, and some hold a secret shown once (a webhook's, a connect link): no cache keeps
+        // them.
         rc.response().putHeader("Cache-Control", "no-store");
         if (rc.request().headers().getAll("authorization").size() > 1) {
             refuseAmbiguousCredentials(rc);
             return;
         }
-        authenticator.authenticate(rc.request().getHeader("authorization"))
+        authenticator
+                .authenticate(rc.request().getHeader("authorization"))
                 .flatMap(key -> key.isPresent() ? admitKeyRequest(rc, key.get()) : refuseAnonymous(rc))
-                .subscribe().with(admitted -> {
-                    if (admitted) {
-                        rc.next();
-                    }
-                }, failure -> {
-                    LOG.errorf(failure, "request %s: admission failed", rc.request().getHeader("x-request-id"));
-                    errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "Herald is temporarily unavailable. Retry shortly.");
-                });
+                .subscribe()
+                .with(
+                        admitted -> {
+                            if (admitted) {
+                                rc.next();
+                            }
+                        },
+                        failure -> {
+                            LOG.errorf(
+                                    failure,
+                                    "request %s: admission failed",
+                                    rc.request().getHeader("x-request-id"));
+                            errors.send(
+                                    rc,
+                                    ErrorCode.SERVICE_UNAVAILABLE,
+                                    "Herald is temporarily unavailable. Retry shortly.");
+                        });
     }
 
     private Uni<Boolean> refuseAnonymous(RoutingContext rc) {
-        return admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).map(rate -> {
-            setRateLimitHeaders(rc, rate);
-            // RFC 6750 section 3: a challenge on every 401, naming the failure when a token was presented.
-            boolean presented = CallerAuthenticator.bearerToken(rc.request().getHeader("authorization")) != null;
-            rc.response().putHeader("WWW-Authenticate", presented ? CHALLENGE + ", error=\"invalid_token\"" : CHALLENGE);
-            errors.send(rc, ErrorCode.AUTHENTICATION_FAILED,
-                    "No valid credential was provided. Send Authorization: Bearer <your API key or access token>.");
-            return false;
-        });
+        return admission
+                .countAnonymousRequest(rc.request().remoteAddress().hostAddress())
+                .map(rate -> {
+                    setRateLimitHeaders(rc, rate);
+                    // RFC 6750 section 3: a challenge on every 401, naming the failure when a token was presented.
+                    boolean presented =
+                            CallerAuthenticator.bearerToken(rc.request().getHeader("authorization")) != null;
+                    rc.response()
+                            .putHeader(
+                                    "WWW-Authenticate",
+                                    presented ? CHALLENGE + ", error=\"invalid_token\"" : CHALLENGE);
+                    errors.send(
+                            rc,
+                            ErrorCode.AUTHENTICATION_FAILED,
+                            "No valid credential was provided. Send Authorization: Bearer <your API key or access token>.");
+                    return false;
+                });
     }
 
     /**
@@ -153,13 +183,24 @@ public class ApiGatewayRoutes {
      * (RFC 6750 section 3.1 answers a request that presents a token more than once with invalid_request).
      */
     private void refuseAmbiguousCredentials(RoutingContext rc) {
-        admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).subscribe().with(rate -> {
-            setRateLimitHeaders(rc, rate);
-            errors.send(rc, ErrorCode.INVALID_REQUEST, "Send one Authorization header, not several.");
-        }, failure -> {
-            LOG.errorf(failure, "request %s: admission failed", rc.request().getHeader("x-request-id"));
-            errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE, "Herald is temporarily unavailable. Retry shortly.");
-        });
+        admission
+                .countAnonymousRequest(rc.request().remoteAddress().hostAddress())
+                .subscribe()
+                .with(
+                        rate -> {
+                            setRateLimitHeaders(rc, rate);
+                            errors.send(rc, ErrorCode.INVALID_REQUEST, "Send one Authorization header, not several.");
+                        },
+                        failure -> {
+                            LOG.errorf(
+                                    failure,
+                                    "request %s: admission failed",
+                                    rc.request().getHeader("x-request-id"));
+                            errors.send(
+                                    rc,
+                                    ErrorCode.SERVICE_UNAVAILABLE,
+                                    "Herald is temporarily unavailable. Retry shortly.");
+                        });
     }
 
     /**
@@ -184,8 +225,7 @@ public class ApiGatewayRoutes {
                     allowanceSpent(rc, key, verdict);
                     return false;
                 }
-                default -> {
-                }
+                default -> {}
             }
             if (refusal.isPresent()) {
                 refusal.get().run();
@@ -200,9 +240,10 @@ public class ApiGatewayRoutes {
 
     private Optional<Runnable> routeRefusal(RoutingContext rc, String method, RouteMatch match, Credential key) {
         if (rc.request().path().indexOf(';') >= 0) {
-            // JAX-RS would read "/posts/pst_1;x=1" as the post with a matrix parameter: no id has a ';', so no such route.
-            return Optional.of(() -> errors.send(rc, ErrorCode.NOT_FOUND,
-                    "No such route: " + method + " " + API_PREFIX + servicePath(rc) + "."));
+            // JAX-RS would read "/posts/pst_1;x=1" as the post with a matrix parameter: no id has a ';', so no such
+            // route.
+            return Optional.of(() -> errors.send(
+                    rc, ErrorCode.NOT_FOUND, "No such route: " + method + " " + API_PREFIX + servicePath(rc) + "."));
         }
         if (match.route().isEmpty()) {
             if (match.pathExists()) {
@@ -211,25 +252,35 @@ public class ApiGatewayRoutes {
                     errors.send(rc, ErrorCode.METHOD_NOT_ALLOWED, method + " is not supported on this route.");
                 });
             }
-            return Optional.of(() -> errors.send(rc, ErrorCode.NOT_FOUND,
-                    "No such route: " + method + " " + API_PREFIX + servicePath(rc) + "."));
+            return Optional.of(() -> errors.send(
+                    rc, ErrorCode.NOT_FOUND, "No such route: " + method + " " + API_PREFIX + servicePath(rc) + "."));
         }
         ApiRoute route = match.route().get();
         if (route.scope() != null && !key.scopes().contains(route.scope())) {
             String credential = IdPrefix.API_KEY.matches(key.id()) ? "API key" : "access token";
             return Optional.of(() -> {
-                rc.response().putHeader("WWW-Authenticate", CHALLENGE + ", error=\"insufficient_scope\", scope=\"" + route.scope() + "\"");
-                errors.send(rc, ErrorCode.INSUFFICIENT_SCOPE, "This " + credential + " lacks the " + route.scope() + " scope.",
+                rc.response()
+                        .putHeader(
+                                "WWW-Authenticate",
+                                CHALLENGE + ", error=\"insufficient_scope\", scope=\"" + route.scope() + "\"");
+                errors.send(
+                        rc,
+                        ErrorCode.INSUFFICIENT_SCOPE,
+                        "This " + credential + " lacks the " + route.scope() + " scope.",
                         Map.of("required_scope", route.scope()));
             });
         }
         Optional<String> repeated = repeatedQueryParameter(rc.request().query());
         if (repeated.isPresent()) {
-            return Optional.of(() -> errors.send(rc, ErrorCode.INVALID_REQUEST, "The query parameter " + repeated.get()
-                    + " is given more than once; send each parameter once.", Map.of("parameter", repeated.get())));
+            return Optional.of(() -> errors.send(
+                    rc,
+                    ErrorCode.INVALID_REQUEST,
+                    "The query parameter " + repeated.get() + " is given more than once; send each parameter once.",
+                    Map.of("parameter", repeated.get())));
         }
         if (hasBody(rc) && !isJson(rc.request().getHeader("content-type"))) {
-            return Optional.of(() -> errors.send(rc, ErrorCode.UNSUPPORTED_MEDIA_TYPE, "The request body must be application/json."));
+            return Optional.of(() ->
+                    errors.send(rc, ErrorCode.UNSUPPORTED_MEDIA_TYPE, "The request body must be application/json."));
         }
         return Optional.empty();
     }
@@ -237,14 +288,18 @@ public class ApiGatewayRoutes {
     private void rateLimited(RoutingContext rc, RateLimitStatus rate) {
         long retryAfter = Math.max(1, rate.resetEpochSeconds() - clock.instant().getEpochSecond());
         rc.response().putHeader("Retry-After", Long.toString(retryAfter));
-        errors.send(rc, ErrorCode.RATE_LIMIT_EXCEEDED, "Too many requests this minute. Retry after " + retryAfter + " s.",
+        errors.send(
+                rc,
+                ErrorCode.RATE_LIMIT_EXCEEDED,
+                "Too many requests this minute. Retry after " + retryAfter + " s.",
                 Map.of("retry_after_seconds", retryAfter, "limit", rate.limit()));
     }
 
     private void allowanceSpent(RoutingContext rc, Credential key, Admission verdict) {
         var plan = verdict.entitlements();
         // Rounded up: a client that waits exactly this long must not come back just before reset_at.
-        long retryAfter = Math.max(1, (Duration.between(clock.instant(), plan.period().end()).toMillis() + 999) / 1000);
+        long retryAfter = Math.max(
+                1, (Duration.between(clock.instant(), plan.period().end()).toMillis() + 999) / 1000);
         long limit = plan.apiRequestsLimit();
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("metric", "api_requests");
@@ -258,8 +313,12 @@ public class ApiGatewayRoutes {
         details.put("upgrade_url", usage.upgradeUrl());
         details.put("retry_after_seconds", retryAfter);
         rc.response().putHeader("Retry-After", Long.toString(retryAfter));
-        errors.send(rc, ErrorCode.USAGE_LIMIT_EXCEEDED,
-                "This month's API request allowance is used up; it resets at " + plan.period().end() + ".", details);
+        errors.send(
+                rc,
+                ErrorCode.USAGE_LIMIT_EXCEEDED,
+                "This month's API request allowance is used up; it resets at "
+                        + plan.period().end() + ".",
+                details);
     }
 
     /**
@@ -279,18 +338,24 @@ public class ApiGatewayRoutes {
             return;
         }
         String jwt = isUsageRead(route)
-                ? issuers.issuer().issue(new InternalToken(key.workspaceId(), key.mode(), key.id(), key.scopes()),
-                        Map.of(API_REQUESTS_USED_CLAIM, verdict.meteredUsed()))
+                ? issuers.issuer()
+                        .issue(
+                                new InternalToken(key.workspaceId(), key.mode(), key.id(), key.scopes()),
+                                Map.of(API_REQUESTS_USED_CLAIM, verdict.meteredUsed()))
                 : tokens.tokenFor(key);
         proxy.forward(rc, route.upstream(), servicePath(rc), jwt, body, (status, headers) -> {
             if (!route.metered() || counts(status, headers)) {
                 return Uni.createFrom().voidItem();
             }
             // Given back before the answer leaves: a usage read right after a free replay must not still count it.
-            return admission.refund(verdict).onFailure().invoke(failure -> LOG.warnf(
-                            "request %s: refund of an uncounted request failed: %s", rc.request().getHeader("x-request-id"),
-                            failure.toString()))
-                    .onFailure().recoverWithNull();
+            return admission
+                    .refund(verdict)
+                    .onFailure()
+                    .invoke(failure -> LOG.warnf(
+                            "request %s: refund of an uncounted request failed: %s",
+                            rc.request().getHeader("x-request-id"), failure.toString()))
+                    .onFailure()
+                    .recoverWithNull();
         });
     }
 
@@ -303,8 +368,17 @@ public class ApiGatewayRoutes {
         String path = rc.normalizedPath();
         rc.addEndHandler(ended -> {
             int durationMs = (int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - started) / 1_000_000);
-            logWriter.append(new RequestLogRepository.Entry(key.workspaceId(), new RequestLog(requestId, method, path,
-                    rc.response().getStatusCode(), durationMs, key.id(), key.mode(), received)));
+            logWriter.append(new RequestLogRepository.Entry(
+                    key.workspaceId(),
+                    new RequestLog(
+                            requestId,
+                            method,
+                            path,
+                            rc.response().getStatusCode(),
+                            durationMs,
+                            key.id(),
+                            key.mode(),
+                            received)));
         });
     }
 
@@ -313,24 +387,32 @@ public class ApiGatewayRoutes {
         // Names case-insensitively, as the services read theirs (Vert.x's parameter map): LIMIT is limit everywhere.
         Map<String, String> query = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         rc.queryParams().forEach(parameter -> query.putIfAbsent(parameter.getKey(), parameter.getValue()));
-        Uni.createFrom().deferred(() -> logService.list(key.workspaceId(), key.mode(), query))
-                .subscribe().with(list -> {
-                    try {
-                        rc.response().setStatusCode(200).putHeader("content-type", "application/json")
-                                .end(mapper.writeValueAsString(list));
-                    } catch (JsonProcessingException e) {
-                        fail(rc, e);
-                    }
-                }, failure -> {
-                    if (failure instanceof ApiException refusal) {
-                        errors.send(rc, refusal.code(), refusal.getMessage(), refusal.details());
-                    } else {
-                        // A server error never counts toward the allowance (spec section 7 rule 3).
-                        ApiRoute route = rc.get(ROUTE);
-                        Uni<Void> refund = route.metered() ? admission.refund(rc.get(ADMISSION)) : Uni.createFrom().voidItem();
-                        refund.onFailure().recoverWithNull().subscribe().with(refunded -> fail(rc, failure));
-                    }
-                });
+        Uni.createFrom()
+                .deferred(() -> logService.list(key.workspaceId(), key.mode(), query))
+                .subscribe()
+                .with(
+                        list -> {
+                            try {
+                                rc.response()
+                                        .setStatusCode(200)
+                                        .putHeader("content-type", "application/json")
+                                        .end(mapper.writeValueAsString(list));
+                            } catch (JsonProcessingException e) {
+                                fail(rc, e);
+                            }
+                        },
+                        failure -> {
+                            if (failure instanceof ApiException refusal) {
+                                errors.send(rc, refusal.code(), refusal.getMessage(), refusal.details());
+                            } else {
+                                // A server error never counts toward the allowance (spec section 7 rule 3).
+                                ApiRoute route = rc.get(ROUTE);
+                                Uni<Void> refund = route.metered()
+                                        ? admission.refund(rc.get(ADMISSION))
+                                        : Uni.createFrom().voidItem();
+                                refund.onFailure().recoverWithNull().subscribe().with(refunded -> fail(rc, failure));
+                            }
+                        });
     }
 
     /** Server errors, limit refusals, exact replays and cached reads never count toward the allowance. */
@@ -355,7 +437,7 @@ public class ApiGatewayRoutes {
         if (verdict != null && route != null && route.metered()) {
             // Refused before any service saw it: like a validation failure it would count, but the
             // body never arrived, so it is treated as not served.
-            admission.refund(verdict).subscribe().with(ignored -> { }, failure -> { });
+            admission.refund(verdict).subscribe().with(ignored -> {}, failure -> {});
         }
     }
 
@@ -374,19 +456,25 @@ public class ApiGatewayRoutes {
      * headers, then runs {@code then}. If the window cannot be counted (database down), {@code then} runs without them.
      */
     public static void countAnonymously(RoutingContext rc, RequestAdmission admission, Runnable then) {
-        admission.countAnonymousRequest(rc.request().remoteAddress().hostAddress()).subscribe().with(
-                rate -> {
-                    setRateLimitHeaders(rc, rate);
-                    then.run();
-                },
-                failure -> {
-                    LOG.warnf("request %s: the rate window is unavailable (%s)", rc.request().getHeader("x-request-id"), failure);
-                    then.run();
-                });
+        admission
+                .countAnonymousRequest(rc.request().remoteAddress().hostAddress())
+                .subscribe()
+                .with(
+                        rate -> {
+                            setRateLimitHeaders(rc, rate);
+                            then.run();
+                        },
+                        failure -> {
+                            LOG.warnf(
+                                    "request %s: the rate window is unavailable (%s)",
+                                    rc.request().getHeader("x-request-id"), failure);
+                            then.run();
+                        });
     }
 
     public static void setRateLimitHeaders(RoutingContext rc, RateLimitStatus status) {
-        rc.response().putHeader("X-RateLimit-Limit", Integer.toString(status.limit()))
+        rc.response()
+                .putHeader("X-RateLimit-Limit", Integer.toString(status.limit()))
                 .putHeader("X-RateLimit-Remaining", Integer.toString(status.remaining()))
                 .putHeader("X-RateLimit-Reset", Long.toString(status.resetEpochSeconds()));
     }
@@ -431,7 +519,8 @@ public class ApiGatewayRoutes {
             return false;
         }
         String length = rc.request().getHeader("content-length");
-        return rc.request().getHeader("transfer-encoding") != null || (length != null && !length.trim().equals("0"));
+        return rc.request().getHeader("transfer-encoding") != null
+                || (length != null && !length.trim().equals("0"));
     }
 
     private static boolean isJson(String contentType) {

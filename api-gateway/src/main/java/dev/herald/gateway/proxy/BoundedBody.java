@@ -13,8 +13,7 @@ import org.jboss.logging.Logger;
 public final class BoundedBody {
     private static final Logger LOG = Logger.getLogger(BoundedBody.class);
 
-    private BoundedBody() {
-    }
+    private BoundedBody() {}
 
     /**
      * Calls {@code whole} with the body once all of it has arrived, or {@code tooLarge} once, as soon as the request
@@ -41,7 +40,8 @@ public final class BoundedBody {
             }
             body.appendBuffer(chunk);
         });
-        request.exceptionHandler(failure -> LOG.debugf("request %s: body not received: %s", request.getHeader("x-request-id"), failure));
+        request.exceptionHandler(
+                failure -> LOG.debugf("request %s: body not received: %s", request.getHeader("x-request-id"), failure));
         request.endHandler(ended -> {
             if (!refused[0]) {
                 whole.accept(body);

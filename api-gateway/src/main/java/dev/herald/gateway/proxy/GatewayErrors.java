@@ -35,7 +35,8 @@ public class GatewayErrors {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        rc.response().setStatusCode(code.httpStatus())
+        rc.response()
+                .setStatusCode(code.httpStatus())
                 .putHeader("content-type", "application/json")
                 .end(body);
     }

@@ -42,10 +42,15 @@ public class HostedPageRoutes {
     private void forward(RoutingContext rc) {
         if (!withinLimit(rc.request().remoteAddress().hostAddress())) {
             long retryAfter = 60 - clock.instant().getEpochSecond() % 60;
-            page(rc, 429).putHeader("Retry-After", Long.toString(retryAfter)).end(pageBody("Too many requests", "Too many requests came from your network. Wait a minute and try again."));
+            page(rc, 429)
+                    .putHeader("Retry-After", Long.toString(retryAfter))
+                    .end(pageBody(
+                            "Too many requests",
+                            "Too many requests came from your network. Wait a minute and try again."));
             return;
         }
-        BoundedBody.read(rc, MAX_BODY_BYTES, body -> proxy.forwardHostedPage(rc, Upstream.ACCOUNTS, body), () -> tooLarge(rc));
+        BoundedBody.read(
+                rc, MAX_BODY_BYTES, body -> proxy.forwardHostedPage(rc, Upstream.ACCOUNTS, body), () -> tooLarge(rc));
     }
 
     /** Fixed calendar-minute windows; the whole map is dropped when a new minute starts, so it never grows old entries. */
@@ -55,7 +60,9 @@ public class HostedPageRoutes {
         if (minute != seen && currentMinute.compareAndSet(seen, minute)) {
             requestsThisMinute.clear();
         }
-        return requestsThisMinute.computeIfAbsent(address, ignored -> new AtomicInteger()).incrementAndGet()
+        return requestsThisMinute
+                        .computeIfAbsent(address, ignored -> new AtomicInteger())
+                        .incrementAndGet()
                 <= config.perAddressPerMinute();
     }
 
@@ -66,7 +73,8 @@ public class HostedPageRoutes {
 
     /** The gateway's own page answers carry the same protections as accounts-service's pages. */
     private static io.vertx.core.http.HttpServerResponse page(RoutingContext rc, int status) {
-        return rc.response().setStatusCode(status)
+        return rc.response()
+                .setStatusCode(status)
                 .putHeader("content-type", "text/html;charset=UTF-8")
                 .putHeader("Content-Security-Policy", "default-src 'none'; base-uri 'none'; frame-ancestors 'none'")
                 .putHeader("X-Content-Type-Options", "nosniff")

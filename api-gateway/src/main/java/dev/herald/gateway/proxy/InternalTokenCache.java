@@ -15,8 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @ApplicationScoped
 public class InternalTokenCache {
-    private record Cached(String jwt, Instant refreshAfter) {
-    }
+    private record Cached(String jwt, Instant refreshAfter) {}
 
     private final InternalTokens tokens;
     private final InternalJwtConfig config;

@@ -14,8 +14,7 @@ public final class MetricsRouteNames {
     /** The context key Quarkus REST and Quarkus's Micrometer binder share. */
     private static final String TEMPLATE_KEY = "UrlPathTemplate";
 
-    private MetricsRouteNames() {
-    }
+    private MetricsRouteNames() {}
 
     /** The name of a request no route has named yet: the area of the API it is in, never anything the client chose. */
     public static String boundedName(String normalizedPath) {

@@ -46,13 +46,27 @@ public class ServiceProxy {
     /** What a browser's hosted-page request may carry to accounts-service. */
     private static final Set<String> HOSTED_PAGE_REQUEST_HEADERS = Set.of("content-type", "cookie");
     /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
-    private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding",
-            "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", RequestIds.HEADER, RequestIdRoute.TRACE_ID_HEADER,
-            "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", CACHE_HEADER, LimitRefusal.HEADER);
+    private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of(
+            "connection",
+            "keep-alive",
+            "transfer-encoding",
+            "te",
+            "trailer",
+            "upgrade",
+            "proxy-authenticate",
+            "proxy-authorization",
+            RequestIds.HEADER,
+            RequestIdRoute.TRACE_ID_HEADER,
+            "x-ratelimit-limit",
+            "x-ratelimit-remaining",
+            "x-ratelimit-reset",
+            CACHE_HEADER,
+            LimitRefusal.HEADER);
 
     private final HttpClient client;
     /** Each service's base URL without a trailing slash. */
     private final Map<Upstream, String> upstreams = new EnumMap<>(Upstream.class);
+
     private final long idleTimeoutMillis;
     private final GatewayErrors errors;
 
@@ -83,8 +97,13 @@ public class ServiceProxy {
      * could not be reached), for metering, and the answer leaves only once what it returns has completed: a unit given
      * back for an answer that does not count is then already back when the customer sends the next request.
      */
-    public void forward(RoutingContext rc, Upstream upstream, String servicePath, String internalJwt, Buffer body,
-                        BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
+    public void forward(
+            RoutingContext rc,
+            Upstream upstream,
+            String servicePath,
+            String internalJwt,
+            Buffer body,
+            BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
         send(rc, upstream, servicePath, FORWARDED_REQUEST_HEADERS, internalJwt, body, onAnswer);
     }
 
@@ -93,12 +112,24 @@ public class ServiceProxy {
      * along, since the pages bind a session to the browser with one; nothing else the browser sent does.
      */
     public void forwardHostedPage(RoutingContext rc, Upstream upstream, Buffer body) {
-        send(rc, upstream, rc.normalizedPath(), HOSTED_PAGE_REQUEST_HEADERS, null, body,
+        send(
+                rc,
+                upstream,
+                rc.normalizedPath(),
+                HOSTED_PAGE_REQUEST_HEADERS,
+                null,
+                body,
                 (status, headers) -> Uni.createFrom().voidItem());
     }
 
-    private void send(RoutingContext rc, Upstream upstream, String servicePath, Set<String> forwardedHeaders,
-                      String internalJwt, Buffer body, BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
+    private void send(
+            RoutingContext rc,
+            Upstream upstream,
+            String servicePath,
+            Set<String> forwardedHeaders,
+            String internalJwt,
+            Buffer body,
+            BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
         String base = upstreams.get(upstream);
         String query = rc.request().query();
         RequestOptions options = new RequestOptions()
@@ -134,9 +165,15 @@ public class ServiceProxy {
                     afterwards(onAnswer.apply(response.statusCode(), response.headers()), () -> relay(rc, response));
                 })
                 .onFailure(failure -> {
-                    LOG.warnf("request %s: %s service unavailable: %s", incoming.get(RequestIds.HEADER), upstream, failure.toString());
-                    afterwards(onAnswer.apply(ErrorCode.SERVICE_UNAVAILABLE.httpStatus(), MultiMap.caseInsensitiveMultiMap()),
-                            () -> errors.send(rc, ErrorCode.SERVICE_UNAVAILABLE,
+                    LOG.warnf(
+                            "request %s: %s service unavailable: %s",
+                            incoming.get(RequestIds.HEADER), upstream, failure.toString());
+                    afterwards(
+                            onAnswer.apply(
+                                    ErrorCode.SERVICE_UNAVAILABLE.httpStatus(), MultiMap.caseInsensitiveMultiMap()),
+                            () -> errors.send(
+                                    rc,
+                                    ErrorCode.SERVICE_UNAVAILABLE,
                                     "A Herald service is temporarily unavailable. Retry shortly."));
                 });
     }
@@ -159,7 +196,9 @@ public class ServiceProxy {
             out.setChunked(true);
         }
         response.pipeTo(out).onFailure(failure -> {
-            LOG.warnf("request %s: response stream broke: %s", rc.request().getHeader(RequestIds.HEADER), failure.toString());
+            LOG.warnf(
+                    "request %s: response stream broke: %s",
+                    rc.request().getHeader(RequestIds.HEADER), failure.toString());
             if (!out.ended()) {
                 out.reset();
             }

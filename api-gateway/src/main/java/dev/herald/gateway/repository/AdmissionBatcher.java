@@ -28,6 +28,7 @@ public class AdmissionBatcher {
      * batches smaller (more statements, more database work per request) without counting any sooner.
      */
     static final int MAX_STATEMENTS_IN_FLIGHT = 1;
+
     static final int MAX_BATCH = 256;
 
     private final AdmissionRepository counters;
@@ -79,15 +80,20 @@ public class AdmissionBatcher {
         for (Waiting entry : batch) {
             requests.add(entry.request());
         }
-        Uni.createFrom().deferred(() -> counters.admitAll(requests)).subscribe().with(counts -> {
-            finished();
-            for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).complete(counts.get(i));
-            }
-        }, failure -> {
-            finished();
-            batch.forEach(entry -> entry.fail(failure));
-        });
+        Uni.createFrom()
+                .deferred(() -> counters.admitAll(requests))
+                .subscribe()
+                .with(
+                        counts -> {
+                            finished();
+                            for (int i = 0; i < batch.size(); i++) {
+                                batch.get(i).complete(counts.get(i));
+                            }
+                        },
+                        failure -> {
+                            finished();
+                            batch.forEach(entry -> entry.fail(failure));
+                        });
     }
 
     /**

@@ -76,17 +76,30 @@ public class AdmissionRepository {
      * One request to count. {@code meter}: whether it should take a unit of the monthly allowance;
      * {@code monthlyLimit} is {@link Long#MAX_VALUE} when unlimited.
      */
-    public record CountRequest(String subject, Instant windowStart, Instant periodStart, boolean meter, int perMinute,
-                               long monthlyLimit, int lease) {
-        public CountRequest(String subject, Instant windowStart, Instant periodStart, boolean meter, int perMinute,
-                            long monthlyLimit) {
+    public record CountRequest(
+            String subject,
+            Instant windowStart,
+            Instant periodStart,
+            boolean meter,
+            int perMinute,
+            long monthlyLimit,
+            int lease) {
+        public CountRequest(
+                String subject,
+                Instant windowStart,
+                Instant periodStart,
+                boolean meter,
+                int perMinute,
+                long monthlyLimit) {
             this(subject, windowStart, periodStart, meter, perMinute, monthlyLimit, 0);
         }
 
         /** Whether both requests count in the same window and meter, under the same limits. */
         public boolean sameCounters(CountRequest other) {
-            return subject.equals(other.subject) && windowStart.equals(other.windowStart)
-                    && periodStart.equals(other.periodStart) && perMinute == other.perMinute
+            return subject.equals(other.subject)
+                    && windowStart.equals(other.windowStart)
+                    && periodStart.equals(other.periodStart)
+                    && perMinute == other.perMinute
                     && monthlyLimit == other.monthlyLimit;
         }
     }
@@ -116,7 +129,8 @@ public class AdmissionRepository {
             CountRequest request = requests.get(i);
             List<Integer> members = bySubject.computeIfAbsent(request.subject(), subject -> new ArrayList<>());
             if (!members.isEmpty() && !requests.get(members.get(0)).sameCounters(request)) {
-                throw new IllegalArgumentException("requests of " + request.subject() + " disagree on window, period or limits");
+                throw new IllegalArgumentException(
+                        "requests of " + request.subject() + " disagree on window, period or limits");
             }
             members.add(i);
         }
@@ -137,10 +151,14 @@ public class AdmissionRepository {
             subjects[g] = first.subject();
             windows[g] = utc(first.windowStart());
             periods[g] = utc(first.periodStart());
-            int lease = members.stream().mapToInt(i -> requests.get(i).lease()).max().orElse(0);
+            int lease = members.stream()
+                    .mapToInt(i -> requests.get(i).lease())
+                    .max()
+                    .orElse(0);
             leases.put(first.subject(), lease);
             counts[g] = members.size() + lease;
-            metered[g] = (int) members.stream().filter(i -> requests.get(i).meter()).count();
+            metered[g] =
+                    (int) members.stream().filter(i -> requests.get(i).meter()).count();
             perMinute[g] = first.perMinute();
             monthly[g] = first.monthlyLimit();
             g++;
@@ -159,13 +177,18 @@ public class AdmissionRepository {
                         int leaseFirst = lease == 0 ? 0 : firstPosition + members.size();
                         for (int n = 0; n < members.size(); n++) {
                             boolean grantedHere = requests.get(members.get(n)).meter() && n < granted;
-                            answers[members.get(n)] = new Counts(firstPosition + n,
-                                    grantedHere ? usedBeforeGrants + n : usedNow, grantedHere, leaseFirst, lease);
+                            answers[members.get(n)] = new Counts(
+                                    firstPosition + n,
+                                    grantedHere ? usedBeforeGrants + n : usedNow,
+                                    grantedHere,
+                                    leaseFirst,
+                                    lease);
                         }
                     }
                     List<Counts> inOrder = Arrays.asList(answers);
                     if (inOrder.contains(null)) {
-                        throw new IllegalStateException("admission answered " + rows.size() + " of " + groups + " subjects");
+                        throw new IllegalStateException(
+                                "admission answered " + rows.size() + " of " + groups + " subjects");
                     }
                     return inOrder;
                 });
@@ -173,8 +196,10 @@ public class AdmissionRepository {
 
     /** Gives back a request's unit when its answer turned out not to count (5xx, 429, replay, cached read). */
     public Uni<Void> refund(String subject, Instant periodStart) {
-        return pool.preparedQuery("update api_request_counts set used = used - 1 where subject = $1 and period_start = $2 and used > 0")
-                .execute(Tuple.of(subject, utc(periodStart))).replaceWithVoid();
+        return pool.preparedQuery(
+                        "update api_request_counts set used = used - 1 where subject = $1 and period_start = $2 and used > 0")
+                .execute(Tuple.of(subject, utc(periodStart)))
+                .replaceWithVoid();
     }
 
     /** The monthly API requests counted for {@code subject} in the period starting {@code periodStart}; 0 before any. */

@@ -61,15 +61,22 @@ public class RateWindowLeases {
             }
             lease = subject.leaseToAsk(request, now);
         }
-        CountRequest withLease = new CountRequest(request.subject(), request.windowStart(), request.periodStart(),
-                request.meter(), request.perMinute(), request.monthlyLimit(), lease);
+        CountRequest withLease = new CountRequest(
+                request.subject(),
+                request.windowStart(),
+                request.periodStart(),
+                request.meter(),
+                request.perMinute(),
+                request.monthlyLimit(),
+                lease);
         return batcher.count(withLease)
                 .invoke(counts -> {
                     synchronized (subject) {
                         subject.learn(withLease, counts, now);
                     }
                 })
-                .onFailure().invoke(failure -> {
+                .onFailure()
+                .invoke(failure -> {
                     synchronized (subject) {
                         subject.leaseAnswered(withLease);
                     }
@@ -95,16 +102,19 @@ public class RateWindowLeases {
         private int knownCount;
         /** This replica's unused leased positions: {@code leaseNext..leaseEnd}. */
         private int leaseNext = 1;
+
         private int leaseEnd;
         private Instant leaseExpires = Instant.EPOCH;
         private int leaseSize;
         /** The lease that follows, taken while the current one ran low: {@code nextFirst..nextEnd}. */
         private int nextFirst = 1;
+
         private int nextEnd;
         private Instant nextExpires = Instant.EPOCH;
         private boolean leaseAsked;
         /** The meter as last seen, for {@code meterPeriod}; -1 when not known. */
         private Instant meterPeriod = Instant.EPOCH;
+
         private long meterUsed = -1;
 
         Counts answerLocally(CountRequest request, Instant now) {
@@ -120,13 +130,16 @@ public class RateWindowLeases {
                 nextEnd = nextFirst - 1;
             }
             // The request that finds the lease running low renews it: it waits for a statement, the others go on.
-            if (!request.meter() && leaseUsable(now) && meterKnownUnspent(request)
+            if (!request.meter()
+                    && leaseUsable(now)
+                    && meterKnownUnspent(request)
                     && !(runningLow() && canAsk() && wantedLease(request, now) > 0)) {
                 return new Counts(leaseNext++, meterUsed, false);
             }
             if (knownCount >= request.perMinute()) {
                 // Full: any position still to come is beyond the limit, whoever counts it.
-                return new Counts(knownCount + 1, meterPeriod.equals(request.periodStart()) ? Math.max(0, meterUsed) : 0, false);
+                return new Counts(
+                        knownCount + 1, meterPeriod.equals(request.periodStart()) ? Math.max(0, meterUsed) : 0, false);
             }
             return null;
         }
@@ -152,7 +165,8 @@ public class RateWindowLeases {
             if (!request.windowStart().equals(windowStart)) {
                 return; // an answer for a minute that is over here
             }
-            knownCount = Math.max(knownCount, Math.max(counts.windowCount(), counts.leaseFirst() + counts.leaseSize() - 1));
+            knownCount =
+                    Math.max(knownCount, Math.max(counts.windowCount(), counts.leaseFirst() + counts.leaseSize() - 1));
             if (request.lease() > 0) {
                 leaseAsked = false;
                 Instant windowEnd = windowStart.plus(1, ChronoUnit.MINUTES);

@@ -25,8 +25,7 @@ public class RequestLogRepository {
     }
 
     /** A logged request, with the tenant it belongs to. */
-    public record Entry(String workspaceId, RequestLog log) {
-    }
+    public record Entry(String workspaceId, RequestLog log) {}
 
     public Uni<Void> insertAll(List<Entry> entries) {
         if (entries.isEmpty()) {
@@ -60,16 +59,16 @@ public class RequestLogRepository {
                         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
                                              $7::integer[], $8::integer[], $9::timestamptz[])
                         on conflict (id) do nothing""")
-                .execute(Tuple.tuple(List.of(ids, workspaces, modes, keys, methods, paths, statuses, durations, createdAt)))
+                .execute(Tuple.tuple(
+                        List.of(ids, workspaces, modes, keys, methods, paths, statuses, durations, createdAt)))
                 .replaceWithVoid();
     }
 
     /** The filters of {@code GET /logs}; null means not filtered. */
-    public record Filters(Integer status, String method, String pathPrefix, String requestId) {
-    }
+    public record Filters(Integer status, String method, String pathPrefix, String requestId) {}
 
-    public Uni<List<RequestLog>> listPage(String workspaceId, Mode mode, Filters filters, Optional<CursorPosition> after,
-                                          int fetchSize) {
+    public Uni<List<RequestLog>> listPage(
+            String workspaceId, Mode mode, Filters filters, Optional<CursorPosition> after, int fetchSize) {
         StringBuilder sql = new StringBuilder("""
                 select id, method, path, status, duration_ms, key_id, mode, created_at from request_logs
                 where workspace_id = $1 and mode = $2""");
@@ -95,25 +94,38 @@ public class RequestLogRepository {
             parameters.add(after.get().createdAt().atOffset(ZoneOffset.UTC));
             int at = parameters.size();
             parameters.add(after.get().id());
-            sql.append(" and (created_at < $").append(at).append(" or (created_at = $").append(at)
-                    .append(" and id < $").append(at + 1).append("))");
+            sql.append(" and (created_at < $")
+                    .append(at)
+                    .append(" or (created_at = $")
+                    .append(at)
+                    .append(" and id < $")
+                    .append(at + 1)
+                    .append("))");
         }
         parameters.add(fetchSize);
         sql.append(" order by created_at desc, id desc limit $").append(parameters.size());
-        return pool.preparedQuery(sql.toString()).execute(Tuple.tuple(parameters)).map(rows -> {
-            List<RequestLog> logs = new ArrayList<>();
-            for (Row row : rows) {
-                logs.add(new RequestLog(row.getString("id"), row.getString("method"), row.getString("path"),
-                        row.getInteger("status"), row.getInteger("duration_ms"), row.getString("key_id"),
-                        Mode.fromWire(row.getString("mode")).orElseThrow(),
-                        row.getOffsetDateTime("created_at").toInstant()));
-            }
-            return logs;
-        });
+        return pool.preparedQuery(sql.toString())
+                .execute(Tuple.tuple(parameters))
+                .map(rows -> {
+                    List<RequestLog> logs = new ArrayList<>();
+                    for (Row row : rows) {
+                        logs.add(new RequestLog(
+                                row.getString("id"),
+                                row.getString("method"),
+                                row.getString("path"),
+                                row.getInteger("status"),
+                                row.getInteger("duration_ms"),
+                                row.getString("key_id"),
+                                Mode.fromWire(row.getString("mode")).orElseThrow(),
+                                row.getOffsetDateTime("created_at").toInstant()));
+                    }
+                    return logs;
+                });
     }
 
     public Uni<Integer> deleteOlderThan(Instant before) {
         return pool.preparedQuery("delete from request_logs where created_at < $1")
-                .execute(Tuple.of(before.atOffset(ZoneOffset.UTC))).map(rows -> rows.rowCount());
+                .execute(Tuple.of(before.atOffset(ZoneOffset.UTC)))
+                .map(rows -> rows.rowCount());
     }
 }

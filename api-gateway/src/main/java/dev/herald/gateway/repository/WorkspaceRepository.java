@@ -5,5 +5,4 @@ import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 
 @ApplicationScoped
-public class WorkspaceRepository implements PanacheRepositoryBase<Workspace, String> {
-}
+public class WorkspaceRepository implements PanacheRepositoryBase<Workspace, String> {}

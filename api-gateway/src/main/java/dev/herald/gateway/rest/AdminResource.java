@@ -2,26 +2,26 @@ package dev.herald.gateway.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.common.api.ApiException;
 import dev.herald.common.api.DataEnvelope;
+import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.auth.Scopes;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.AdminApiKey;
-import dev.herald.common.wire.AdminWorkspace;
-import dev.herald.gateway.model.ApiKey;
-import dev.herald.gateway.model.Workspace;
-import dev.herald.gateway.model.OAuthClient;
-import dev.herald.gateway.service.OAuthTokenService;
-import dev.herald.gateway.service.ApiKeyAuthenticator;
 import dev.herald.common.wire.AdminOAuthClient;
-import dev.herald.gateway.service.WorkspaceService;
-import dev.herald.gateway.service.EntitlementsCache;
-import dev.herald.gateway.service.RequestAdmission;
+import dev.herald.common.wire.AdminWorkspace;
 import dev.herald.gateway.client.UsageClient;
-import dev.herald.common.api.ApiException;
-import dev.herald.common.api.ErrorCode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.gateway.model.ApiKey;
+import dev.herald.gateway.model.OAuthClient;
+import dev.herald.gateway.model.Workspace;
+import dev.herald.gateway.service.ApiKeyAuthenticator;
+import dev.herald.gateway.service.EntitlementsCache;
+import dev.herald.gateway.service.OAuthTokenService;
+import dev.herald.gateway.service.RequestAdmission;
+import dev.herald.gateway.service.WorkspaceService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -57,8 +57,14 @@ public class AdminResource {
     private final RequestAdmission admission;
     private final ObjectMapper mapper;
 
-    public AdminResource(WorkspaceService workspaces, UsageClient usage, EntitlementsCache entitlements,
-                         OAuthTokenService oauth, ApiKeyAuthenticator apiKeys, RequestAdmission admission, ObjectMapper mapper) {
+    public AdminResource(
+            WorkspaceService workspaces,
+            UsageClient usage,
+            EntitlementsCache entitlements,
+            OAuthTokenService oauth,
+            ApiKeyAuthenticator apiKeys,
+            RequestAdmission admission,
+            ObjectMapper mapper) {
         this.workspaces = workspaces;
         this.usage = usage;
         this.entitlements = entitlements;
@@ -72,29 +78,40 @@ public class AdminResource {
     @Path("/workspaces")
     public Uni<Response> createWorkspace(JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("name"));
-        FieldValue<String> name = body.string("name").required().trimmed().length(1, 100).read();
+        FieldValue<String> name =
+                body.string("name").required().trimmed().length(1, 100).read();
         body.validate();
-        return workspaces.createWorkspace(name.orNull())
-                .map(workspace -> Response.status(201).entity(DataEnvelope.of(toWire(workspace))).build());
+        return workspaces
+                .createWorkspace(name.orNull())
+                .map(workspace -> Response.status(201)
+                        .entity(DataEnvelope.of(toWire(workspace)))
+                        .build());
     }
 
     @POST
     @Path("/workspaces/{id}/api-keys")
     public Uni<Response> createApiKey(@PathParam("id") String workspaceId, JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("mode", "scopes", "name"));
-        FieldValue<String> mode = body.string("mode").required().matching(MODE, "test or live").read();
-        FieldValue<String> name = body.string("name").nullable().trimmed().length(1, 100).read();
+        FieldValue<String> mode =
+                body.string("mode").required().matching(MODE, "test or live").read();
+        FieldValue<String> name =
+                body.string("name").nullable().trimmed().length(1, 100).read();
         Set<String> scopes = readScopes(json.get("scopes"), body);
         body.validate();
-        return workspaces.createApiKey(workspaceId, Mode.fromWire(mode.orNull()).orElseThrow(), scopes, name.orNull())
-                .map(issued -> Response.status(201).entity(DataEnvelope.of(toWire(issued.key(), issued.secret()))).build());
+        return workspaces
+                .createApiKey(workspaceId, Mode.fromWire(mode.orNull()).orElseThrow(), scopes, name.orNull())
+                .map(issued -> Response.status(201)
+                        .entity(DataEnvelope.of(toWire(issued.key(), issued.secret())))
+                        .build());
     }
 
     @DELETE
     @Path("/api-keys/{id}")
     public Uni<DataEnvelope<AdminApiKey>> revokeApiKey(@PathParam("id") String keyId) {
         // Once committed, this replica forgets the key at once; other replicas within their one second.
-        return workspaces.revokeApiKey(keyId).invoke(key -> apiKeys.forget(key.secretHash))
+        return workspaces
+                .revokeApiKey(keyId)
+                .invoke(key -> apiKeys.forget(key.secretHash))
                 .map(key -> DataEnvelope.of(toWire(key, null)));
     }
 
@@ -102,12 +119,16 @@ public class AdminResource {
     @Path("/workspaces/{id}/oauth-clients")
     public Uni<Response> createOAuthClient(@PathParam("id") String workspaceId, JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("mode", "scopes", "name"));
-        FieldValue<String> mode = body.string("mode").required().matching(MODE, "test or live").read();
-        FieldValue<String> name = body.string("name").nullable().trimmed().length(1, 100).read();
+        FieldValue<String> mode =
+                body.string("mode").required().matching(MODE, "test or live").read();
+        FieldValue<String> name =
+                body.string("name").nullable().trimmed().length(1, 100).read();
         Set<String> scopes = readScopes(json.get("scopes"), body);
         body.validate();
         return oauth.createClient(workspaceId, Mode.fromWire(mode.orNull()).orElseThrow(), scopes, name.orNull())
-                .map(issued -> Response.status(201).entity(DataEnvelope.of(toWire(issued.client(), issued.secret()))).build());
+                .map(issued -> Response.status(201)
+                        .entity(DataEnvelope.of(toWire(issued.client(), issued.secret())))
+                        .build());
     }
 
     @DELETE
@@ -125,7 +146,8 @@ public class AdminResource {
     @Path("/workspaces/{id}/plan")
     public Uni<Response> changePlan(@PathParam("id") String workspaceId, JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("mode", "plan", "plan_source", "grace_ends_at"));
-        FieldValue<String> mode = body.string("mode").required().matching(MODE, "test or live").read();
+        FieldValue<String> mode =
+                body.string("mode").required().matching(MODE, "test or live").read();
         body.string("plan").required().read();
         body.string("plan_source").required().read();
         body.string("grace_ends_at").nullable().read();
@@ -133,16 +155,22 @@ public class AdminResource {
         Mode target = Mode.fromWire(mode.orNull()).orElseThrow();
         ObjectNode forwarded = ((ObjectNode) json).deepCopy();
         forwarded.remove("mode");
-        return workspaces.requireWorkspace(workspaceId)
+        return workspaces
+                .requireWorkspace(workspaceId)
                 .flatMap(workspace -> usage.changeSubscription(workspaceId, target, forwarded))
-                .onFailure(UsageClient.UsageServiceUnavailable.class).transform(failure ->
-                        new ApiException(ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly."))
+                .onFailure(UsageClient.UsageServiceUnavailable.class)
+                .transform(failure -> new ApiException(
+                        ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly."))
                 .flatMap(answer -> {
                     entitlements.forget(workspaceId, target);
                     String usageView = answer.readEntity(String.class);
-                    Uni<String> shown = answer.getStatus() == 200 ? withApiRequestsCounted(workspaceId, target, usageView)
+                    Uni<String> shown = answer.getStatus() == 200
+                            ? withApiRequestsCounted(workspaceId, target, usageView)
                             : Uni.createFrom().item(usageView);
-                    return shown.map(entity -> Response.status(answer.getStatus()).type(MediaType.APPLICATION_JSON).entity(entity).build());
+                    return shown.map(entity -> Response.status(answer.getStatus())
+                            .type(MediaType.APPLICATION_JSON)
+                            .entity(entity)
+                            .build());
                 });
     }
 
@@ -163,13 +191,21 @@ public class AdminResource {
         if (!(data.path("api_requests") instanceof ObjectNode meter) || !periodStart.isTextual()) {
             return Uni.createFrom().item(usageView);
         }
-        return admission.meteredUsed(workspaceId, mode, Instant.parse(periodStart.asText())).map(used -> {
-            meter.put("used", used);
-            if (meter.path("limit").isIntegralNumber()) {
-                meter.put("remaining", Math.max(0, meter.get("limit").asLong() - used - meter.path("reserved").asLong(0)));
-            }
-            return view.toString();
-        });
+        return admission
+                .meteredUsed(workspaceId, mode, Instant.parse(periodStart.asText()))
+                .map(used -> {
+                    meter.put("used", used);
+                    if (meter.path("limit").isIntegralNumber()) {
+                        meter.put(
+                                "remaining",
+                                Math.max(
+                                        0,
+                                        meter.get("limit").asLong()
+                                                - used
+                                                - meter.path("reserved").asLong(0)));
+                    }
+                    return view.toString();
+                });
     }
 
     /** Absent means every scope; otherwise a non-empty array of known scope names. */
@@ -195,8 +231,15 @@ public class AdminResource {
     private static AdminOAuthClient toWire(OAuthClient client, String secret) {
         List<String> scopes = new ArrayList<>(client.scopeSet());
         scopes.sort(null);
-        return new AdminOAuthClient(client.id, client.workspaceId, client.mode, scopes, client.name, secret,
-                client.createdAt, client.revokedAt);
+        return new AdminOAuthClient(
+                client.id,
+                client.workspaceId,
+                client.mode,
+                scopes,
+                client.name,
+                secret,
+                client.createdAt,
+                client.revokedAt);
     }
 
     private static AdminWorkspace toWire(Workspace workspace) {
@@ -206,7 +249,15 @@ public class AdminResource {
     private static AdminApiKey toWire(ApiKey key, String secret) {
         List<String> scopes = new ArrayList<>(key.scopeSet());
         scopes.sort(null);
-        return new AdminApiKey(key.id, key.workspaceId, key.mode, scopes, key.name, key.secretLast4, secret,
-                key.createdAt, key.revokedAt);
+        return new AdminApiKey(
+                key.id,
+                key.workspaceId,
+                key.mode,
+                scopes,
+                key.name,
+                key.secretLast4,
+                secret,
+                key.createdAt,
+                key.revokedAt);
     }
 }

@@ -74,7 +74,8 @@ public class OAuthTokenRoute {
             refuse(rc, new OAuthError(400, "invalid_request", "The token request must be " + FORM + "."));
             return;
         }
-        BoundedBody.read(rc, MAX_BODY_BYTES, body -> grant(rc, body.toString(StandardCharsets.UTF_8)), () -> tooLarge(rc));
+        BoundedBody.read(
+                rc, MAX_BODY_BYTES, body -> grant(rc, body.toString(StandardCharsets.UTF_8)), () -> tooLarge(rc));
     }
 
     private void grant(RoutingContext rc, String body) {
@@ -88,12 +89,21 @@ public class OAuthTokenRoute {
             return;
         }
         tokens.grant(form.get("grant_type"), client.id(), client.secret(), form.get("resource"), form.get("scope"))
-                .subscribe().with(token -> granted(rc, token), failure -> {
+                .subscribe()
+                .with(token -> granted(rc, token), failure -> {
                     if (failure instanceof OAuthError refusal) {
                         refuse(rc, refusal);
                     } else {
-                        LOG.errorf(failure, "request %s: the token grant failed", rc.request().getHeader("x-request-id"));
-                        refuse(rc, new OAuthError(503, "temporarily_unavailable", "The token endpoint is temporarily unavailable. Retry shortly."));
+                        LOG.errorf(
+                                failure,
+                                "request %s: the token grant failed",
+                                rc.request().getHeader("x-request-id"));
+                        refuse(
+                                rc,
+                                new OAuthError(
+                                        503,
+                                        "temporarily_unavailable",
+                                        "The token endpoint is temporarily unavailable. Retry shortly."));
                     }
                 });
     }
@@ -109,7 +119,10 @@ public class OAuthTokenRoute {
 
     private void tooLarge(RoutingContext rc) {
         rc.response().putHeader("connection", "close");
-        refuse(rc, new OAuthError(413, "invalid_request", "The token request is larger than " + MAX_BODY_BYTES / 1024 + " KiB."));
+        refuse(
+                rc,
+                new OAuthError(
+                        413, "invalid_request", "The token request is larger than " + MAX_BODY_BYTES / 1024 + " KiB."));
     }
 
     private void refuse(RoutingContext rc, OAuthError error) {
@@ -124,7 +137,8 @@ public class OAuthTokenRoute {
             return;
         }
         try {
-            rc.response().setStatusCode(status)
+            rc.response()
+                    .setStatusCode(status)
                     .putHeader("content-type", "application/json")
                     .putHeader("Cache-Control", "no-store")
                     .putHeader("Pragma", "no-cache")
@@ -136,8 +150,7 @@ public class OAuthTokenRoute {
 
     /** An application/x-www-form-urlencoded token request (RFC 6749 section 3.2 and appendix B). */
     static final class TokenRequestForm {
-        private TokenRequestForm() {
-        }
+        private TokenRequestForm() {}
 
         /**
          * The parameters by name. A parameter sent without a value counts as omitted (section 3.1); one sent
@@ -154,7 +167,8 @@ public class OAuthTokenRoute {
                 String name = decode(equals < 0 ? pair : pair.substring(0, equals));
                 String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
                 if (seen.put(name, Boolean.TRUE) != null) {
-                    throw new OAuthError(400, "invalid_request", "The parameter " + printable(name) + " is given more than once.");
+                    throw new OAuthError(
+                            400, "invalid_request", "The parameter " + printable(name) + " is given more than once.");
                 }
                 if (!value.isEmpty()) {
                     form.put(name, value);
@@ -167,7 +181,8 @@ public class OAuthTokenRoute {
             try {
                 String decoded = URLDecoder.decode(encoded, StandardCharsets.UTF_8);
                 if (decoded.indexOf('\u0000') >= 0 || decoded.indexOf('\uFFFD') >= 0) {
-                    throw new OAuthError(400, "invalid_request", "The token request holds text that is not valid UTF-8.");
+                    throw new OAuthError(
+                            400, "invalid_request", "The token request holds text that is not valid UTF-8.");
                 }
                 return decoded;
             } catch (IllegalArgumentException e) {
@@ -191,13 +206,17 @@ public class OAuthTokenRoute {
             if (authorization != null) {
                 ClientCredentials basic = basic(authorization);
                 if (bodySecret != null || (bodyId != null && !bodyId.equals(basic.id()))) {
-                    throw new OAuthError(400, "invalid_request",
+                    throw new OAuthError(
+                            400,
+                            "invalid_request",
                             "Authenticate the client by one method: HTTP Basic or client_id and client_secret, not both.");
                 }
                 return basic;
             }
             if (bodyId == null || bodySecret == null) {
-                throw new OAuthError(401, "invalid_client",
+                throw new OAuthError(
+                        401,
+                        "invalid_client",
                         "Client authentication is required: HTTP Basic, or client_id and client_secret in the body.");
             }
             return new ClientCredentials(bodyId, bodySecret);
@@ -206,7 +225,8 @@ public class OAuthTokenRoute {
         private static ClientCredentials basic(String authorization) {
             String[] parts = authorization.trim().split(" +", 2);
             if (parts.length != 2 || !parts[0].toLowerCase(Locale.ROOT).equals("basic")) {
-                throw new OAuthError(401, "invalid_client", "The token endpoint authenticates clients with HTTP Basic.");
+                throw new OAuthError(
+                        401, "invalid_client", "The token endpoint authenticates clients with HTTP Basic.");
             }
             try {
                 String decoded = new String(Base64.getDecoder().decode(parts[1].trim()), StandardCharsets.UTF_8);
@@ -214,7 +234,8 @@ public class OAuthTokenRoute {
                 if (colon <= 0) {
                     throw new IllegalArgumentException("no client id");
                 }
-                return new ClientCredentials(URLDecoder.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
+                return new ClientCredentials(
+                        URLDecoder.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
                         URLDecoder.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8));
             } catch (IllegalArgumentException e) {
                 throw new OAuthError(401, "invalid_client", "The HTTP Basic credentials could not be read.");

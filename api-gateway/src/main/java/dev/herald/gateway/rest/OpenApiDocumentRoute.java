@@ -42,7 +42,8 @@ public class OpenApiDocumentRoute {
     }
 
     private void send(RoutingContext rc) {
-        rc.response().setStatusCode(200)
+        rc.response()
+                .setStatusCode(200)
                 .putHeader("content-type", "application/json")
                 // Changes only with a deployment; a short cache spares clients that poll it.
                 .putHeader("cache-control", "public, max-age=300")

@@ -31,7 +31,6 @@ public class RouteCatalog {
             ApiRoute.exempt("GET", "/profiles/{id}", PROFILES_READ, Upstream.PROFILES),
             ApiRoute.metered("PATCH", "/profiles/{id}", PROFILES_WRITE, Upstream.PROFILES),
             ApiRoute.exempt("DELETE", "/profiles/{id}", PROFILES_WRITE, Upstream.PROFILES),
-
             ApiRoute.exempt("GET", "/accounts", ACCOUNTS_READ, Upstream.ACCOUNTS),
             ApiRoute.metered("POST", "/accounts", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/accounts/{id}", ACCOUNTS_READ, Upstream.ACCOUNTS),
@@ -45,7 +44,6 @@ public class RouteCatalog {
             ApiRoute.metered("POST", "/connect-sessions", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.exempt("GET", "/connect-sessions/{id}", ACCOUNTS_READ, Upstream.ACCOUNTS),
             ApiRoute.exempt("DELETE", "/connect-sessions/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
-
             ApiRoute.metered("GET", "/posts", POSTS_READ, Upstream.POSTS),
             ApiRoute.metered("POST", "/posts", POSTS_WRITE, Upstream.POSTS),
             ApiRoute.exempt("GET", "/posts/{id}", POSTS_READ, Upstream.POSTS),
@@ -53,7 +51,6 @@ public class RouteCatalog {
             ApiRoute.metered("GET", "/posts/{id}/analytics", POSTS_READ, Upstream.POSTS),
             ApiRoute.metered("GET", "/comments", COMMENTS_READ, Upstream.POSTS),
             ApiRoute.metered("POST", "/comments", COMMENTS_WRITE, Upstream.POSTS),
-
             ApiRoute.metered("GET", "/webhooks", WEBHOOKS_READ, Upstream.WEBHOOKS),
             ApiRoute.metered("POST", "/webhooks", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("GET", "/webhooks/{id}", WEBHOOKS_READ, Upstream.WEBHOOKS),
@@ -62,9 +59,7 @@ public class RouteCatalog {
             ApiRoute.metered("POST", "/webhooks/{id}/test", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("GET", "/deliveries", WEBHOOKS_READ, Upstream.WEBHOOKS),
             ApiRoute.metered("POST", "/deliveries/{id}/retry", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
-
             ApiRoute.metered("GET", "/logs", LOGS_READ, Upstream.GATEWAY),
-
             ApiRoute.metered("GET", "/usage", null, Upstream.USAGE));
 
     /** Looks up {@code path}, relative to {@code /api/v1} and starting with a slash. */

@@ -48,13 +48,15 @@ public class AccessTokenVerifier {
             if (credential.isEmpty()) {
                 return Uni.createFrom().item(Optional.empty());
             }
-            return clients.findActive(own.get().getSubject()).map(client -> client == null ? Optional.empty() : credential);
+            return clients.findActive(own.get().getSubject())
+                    .map(client -> client == null ? Optional.empty() : credential);
         }
         if (config.external().isEmpty()) {
             return Uni.createFrom().item(Optional.empty());
         }
         // The external issuer's keys are fetched over the network (then cached): not on the event loop.
-        return Uni.createFrom().item(() -> parse(externalTokens(), token)
+        return Uni.createFrom()
+                .item(() -> parse(externalTokens(), token)
                         .flatMap(jwt -> credential(jwt, "ext:" + jwt.getIssuer() + ":" + jwt.getSubject())))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
@@ -75,13 +77,15 @@ public class AccessTokenVerifier {
             return Optional.empty();
         }
         Set<String> scopes = scope instanceof String text && !text.isBlank()
-                ? Arrays.stream(text.trim().split(" +")).collect(Collectors.toUnmodifiableSet()) : Set.of();
+                ? Arrays.stream(text.trim().split(" +")).collect(Collectors.toUnmodifiableSet())
+                : Set.of();
         return Optional.of(new Credential(id, workspaceId, mode.get(), scopes));
     }
 
     private DefaultJWTParser ownTokens() {
         if (ownTokens == null) {
-            String pem = keys.publicKey().orElseThrow(() -> new IllegalStateException("herald.internal-jwt.public-key is not configured"));
+            String pem = keys.publicKey()
+                    .orElseThrow(() -> new IllegalStateException("herald.internal-jwt.public-key is not configured"));
             JWTAuthContextInfo info = new JWTAuthContextInfo(RsaKeys.readPublicKey(pem), config.issuer());
             ownTokens = parser(info);
         }

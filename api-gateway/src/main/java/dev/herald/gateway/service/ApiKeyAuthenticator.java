@@ -23,8 +23,7 @@ public class ApiKeyAuthenticator {
     static final Duration REMEMBER_FOR = Duration.ofSeconds(1);
     private static final int MAX_REMEMBERED = 10_000;
 
-    private record Remembered(Credential credential, Instant until) {
-    }
+    private record Remembered(Credential credential, Instant until) {}
 
     private final ApiKeyRepository keys;
     private final Clock clock;
@@ -47,7 +46,9 @@ public class ApiKeyAuthenticator {
             return Uni.createFrom().item(Optional.of(remembered.credential()));
         }
         return keys.findBySecretHash(hash)
-                .map(key -> Optional.ofNullable(key).filter(ApiKey::isActive).filter(k -> k.mode == mode.get())
+                .map(key -> Optional.ofNullable(key)
+                        .filter(ApiKey::isActive)
+                        .filter(k -> k.mode == mode.get())
                         .map(k -> new Credential(k.id, k.workspaceId, k.mode, k.scopeSet())))
                 .invoke(credential -> {
                     if (credential.isPresent()) {

@@ -13,11 +13,11 @@ public final class ApiKeySecrets {
     private static final int SECRET_LENGTH = 32;
     /** {@code sk_test_} and {@code sk_live_} are both 8 characters. */
     private static final int KEY_LENGTH = 8 + SECRET_LENGTH;
+
     private static final char[] BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private ApiKeySecrets() {
-    }
+    private ApiKeySecrets() {}
 
     public static String generate(Mode mode) {
         return "sk_" + mode.wireName() + "_" + randomBase62(SECRET_LENGTH);
@@ -57,7 +57,8 @@ public final class ApiKeySecrets {
 
     public static String hash(String key) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is not available", e);
         }

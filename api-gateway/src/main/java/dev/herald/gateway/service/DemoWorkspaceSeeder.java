@@ -35,8 +35,12 @@ public class DemoWorkspaceSeeder {
     private final WorkspaceService workspaceService;
     private final Clock clock;
 
-    public DemoWorkspaceSeeder(DemoConfig config, WorkspaceRepository workspaces, ApiKeyRepository keys,
-                               WorkspaceService workspaceService, Clock clock) {
+    public DemoWorkspaceSeeder(
+            DemoConfig config,
+            WorkspaceRepository workspaces,
+            ApiKeyRepository keys,
+            WorkspaceService workspaceService,
+            Clock clock) {
         this.config = config;
         this.workspaces = workspaces;
         this.keys = keys;
@@ -73,30 +77,39 @@ public class DemoWorkspaceSeeder {
         }
         String secret = configured.get();
         if (ApiKeySecrets.modeOf(secret).filter(m -> m == mode).isEmpty()) {
-            return Uni.createFrom().failure(new IllegalArgumentException(
-                    "the demo " + mode.wireName() + " key must look like sk_" + mode.wireName() + "_ followed by 32 letters or digits"));
+            return Uni.createFrom()
+                    .failure(new IllegalArgumentException("the demo " + mode.wireName() + " key must look like sk_"
+                            + mode.wireName() + "_ followed by 32 letters or digits"));
         }
         String hash = ApiKeySecrets.hash(secret);
-        return keys.findActiveDemoKeys(DEMO_WORKSPACE_ID, mode).flatMap(demoKeys -> {
-            for (ApiKey key : demoKeys) {
-                if (!key.secretHash.equals(hash)) {
-                    key.revokedAt = Timestamps.now(clock);
-                }
-            }
-            return keys.findBySecretHash(hash);
-        }).flatMap(existing -> {
-            if (existing == null) {
-                ApiKey key = workspaceService.newKey(DEMO_WORKSPACE_ID, mode, secret, new HashSet<>(Scopes.ALL),
-                        "Demo " + mode.wireName() + " key", true);
-                return keys.persist(key).replaceWithVoid();
-            }
-            if (!existing.demo || !existing.workspaceId.equals(DEMO_WORKSPACE_ID)) {
-                return Uni.createFrom().failure(new IllegalArgumentException(
-                        "the configured demo " + mode.wireName() + " key is already in use by another workspace"));
-            }
-            // A demo key configured again after a rotation comes back into service.
-            existing.revokedAt = null;
-            return Uni.createFrom().voidItem();
-        });
+        return keys.findActiveDemoKeys(DEMO_WORKSPACE_ID, mode)
+                .flatMap(demoKeys -> {
+                    for (ApiKey key : demoKeys) {
+                        if (!key.secretHash.equals(hash)) {
+                            key.revokedAt = Timestamps.now(clock);
+                        }
+                    }
+                    return keys.findBySecretHash(hash);
+                })
+                .flatMap(existing -> {
+                    if (existing == null) {
+                        ApiKey key = workspaceService.newKey(
+                                DEMO_WORKSPACE_ID,
+                                mode,
+                                secret,
+                                new HashSet<>(Scopes.ALL),
+                                "Demo " + mode.wireName() + " key",
+                                true);
+                        return keys.persist(key).replaceWithVoid();
+                    }
+                    if (!existing.demo || !existing.workspaceId.equals(DEMO_WORKSPACE_ID)) {
+                        return Uni.createFrom()
+                                .failure(new IllegalArgumentException("the configured demo " + mode.wireName()
+                                        + " key is already in use by another workspace"));
+                    }
+                    // A demo key configured again after a rotation comes back into service.
+                    existing.revokedAt = null;
+                    return Uni.createFrom().voidItem();
+                });
     }
 }

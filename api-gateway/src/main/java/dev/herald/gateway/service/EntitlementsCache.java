@@ -27,8 +27,7 @@ public class EntitlementsCache {
     static final long FREE_LIVE_API_REQUESTS = 2_000;
     static final long TEST_API_REQUESTS = 10_000;
 
-    private record Cached(Entitlements entitlements, Instant fetchedAt) {
-    }
+    private record Cached(Entitlements entitlements, Instant fetchedAt) {}
 
     private final UsageClient usage;
     private final Clock clock;
@@ -43,16 +42,23 @@ public class EntitlementsCache {
         String key = workspaceId + ":" + mode.wireName();
         Instant now = clock.instant();
         Cached cached = cache.get(key);
-        if (cached != null && now.isBefore(cached.fetchedAt().plus(REFRESH_AFTER)) && now.isBefore(cached.entitlements().period().end())) {
+        if (cached != null
+                && now.isBefore(cached.fetchedAt().plus(REFRESH_AFTER))
+                && now.isBefore(cached.entitlements().period().end())) {
             return Uni.createFrom().item(cached.entitlements());
         }
         return usage.entitlements(workspaceId, mode)
                 .invoke(fresh -> cache.put(key, new Cached(fresh, now)))
-                .onFailure().recoverWithItem(failure -> {
-                    LOG.warnf("entitlements of %s unavailable (%s); using %s", key, failure.toString(),
-                            cached != null ? "the last known ones" : "the free plan's");
-                    Entitlements fallback = cached != null && now.isBefore(cached.entitlements().period().end())
-                            ? cached.entitlements() : freePlan(mode, now);
+                .onFailure()
+                .recoverWithItem(failure -> {
+                    LOG.warnf(
+                            "entitlements of %s unavailable (%s); using %s",
+                            key, failure.toString(), cached != null ? "the last known ones" : "the free plan's");
+                    Entitlements fallback = cached != null
+                                    && now.isBefore(
+                                            cached.entitlements().period().end())
+                            ? cached.entitlements()
+                            : freePlan(mode, now);
                     // Kept like an answer, so an outage costs one attempt per tenant per interval, not per request.
                     cache.put(key, new Cached(fallback, now));
                     return fallback;
@@ -70,7 +76,12 @@ public class EntitlementsCache {
         YearMonth month = YearMonth.from(now.atOffset(ZoneOffset.UTC));
         Instant start = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
         Instant end = month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
-        return new Entitlements("free", "free", new Entitlements.Period(start, end), new Entitlements.RateLimit(FREE_PER_MINUTE),
-                mode == Mode.TEST ? TEST_API_REQUESTS : FREE_LIVE_API_REQUESTS, FREE_CONCURRENT_INGESTS);
+        return new Entitlements(
+                "free",
+                "free",
+                new Entitlements.Period(start, end),
+                new Entitlements.RateLimit(FREE_PER_MINUTE),
+                mode == Mode.TEST ? TEST_API_REQUESTS : FREE_LIVE_API_REQUESTS,
+                FREE_CONCURRENT_INGESTS);
     }
 }

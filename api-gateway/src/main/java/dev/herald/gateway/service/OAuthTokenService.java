@@ -1,5 +1,6 @@
 package dev.herald.gateway.service;
 
+import dev.herald.common.api.ApiException;
 import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.auth.Scopes;
@@ -10,13 +11,12 @@ import dev.herald.gateway.config.OAuthConfig;
 import dev.herald.gateway.model.OAuthClient;
 import dev.herald.gateway.repository.OAuthClientRepository;
 import dev.herald.gateway.repository.WorkspaceRepository;
-import dev.herald.common.api.ApiException;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.jwt.build.Jwt;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
@@ -35,8 +35,12 @@ public class OAuthTokenService {
     private final OAuthConfig config;
     private final Clock clock;
 
-    public OAuthTokenService(OAuthClientRepository clients, WorkspaceRepository workspaces, InternalTokens keys,
-                             OAuthConfig config, Clock clock) {
+    public OAuthTokenService(
+            OAuthClientRepository clients,
+            WorkspaceRepository workspaces,
+            InternalTokens keys,
+            OAuthConfig config,
+            Clock clock) {
         this.clients = clients;
         this.workspaces = workspaces;
         this.keys = keys;
@@ -45,12 +49,10 @@ public class OAuthTokenService {
     }
 
     /** A created client with the only copy of its secret. */
-    public record IssuedClient(OAuthClient client, String secret) {
-    }
+    public record IssuedClient(OAuthClient client, String secret) {}
 
     /** A granted token, as the token endpoint answers it. */
-    public record AccessToken(String accessToken, String tokenType, long expiresIn, String scope) {
-    }
+    public record AccessToken(String accessToken, String tokenType, long expiresIn, String scope) {}
 
     /** A refusal in RFC 6749 section 5.2 terms. */
     public static class OAuthError extends RuntimeException {
@@ -74,8 +76,11 @@ public class OAuthTokenService {
 
     @WithTransaction
     public Uni<IssuedClient> createClient(String workspaceId, Mode mode, Set<String> scopes, String name) {
-        return workspaces.findById(workspaceId)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("workspace"))
+        return workspaces
+                .findById(workspaceId)
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("workspace"))
                 .flatMap(workspace -> {
                     String secret = SECRET_PREFIX + ApiKeySecrets.randomBase62(40);
                     OAuthClient client = new OAuthClient();
@@ -93,7 +98,9 @@ public class OAuthTokenService {
     @WithTransaction
     public Uni<OAuthClient> revokeClient(String clientId) {
         return clients.findById(clientId)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("OAuth client"))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("OAuth client"))
                 .invoke(client -> {
                     if (client.revokedAt == null) {
                         client.revokedAt = Timestamps.now(clock);
@@ -105,23 +112,29 @@ public class OAuthTokenService {
      * The client_credentials grant. {@code resource} defaults to the REST base URL and otherwise must equal
      * it exactly; {@code scope} defaults to all of the client's scopes and may only narrow them.
      */
-    public Uni<AccessToken> grant(String grantType, String clientId, String clientSecret, String resource, String scope) {
+    public Uni<AccessToken> grant(
+            String grantType, String clientId, String clientSecret, String resource, String scope) {
         if (clientId == null || clientSecret == null) {
-            return Uni.createFrom().failure(new OAuthError(401, "invalid_client", "Client authentication is required."));
+            return Uni.createFrom()
+                    .failure(new OAuthError(401, "invalid_client", "Client authentication is required."));
         }
         if (grantType == null) {
             return Uni.createFrom().failure(new OAuthError(400, "invalid_request", "grant_type is required."));
         }
         if (!grantType.equals("client_credentials")) {
-            return Uni.createFrom().failure(new OAuthError(400, "unsupported_grant_type", "Only client_credentials is supported."));
+            return Uni.createFrom()
+                    .failure(new OAuthError(400, "unsupported_grant_type", "Only client_credentials is supported."));
         }
         if (resource != null && !resource.equals(config.resource())) {
-            return Uni.createFrom().failure(new OAuthError(400, "invalid_target",
-                    "resource must be exactly " + config.resource() + "."));
+            return Uni.createFrom()
+                    .failure(new OAuthError(
+                            400, "invalid_target", "resource must be exactly " + config.resource() + "."));
         }
         return clients.findActive(clientId).map(client -> {
-            if (client == null || !MessageDigest.isEqual(client.secretHash.getBytes(StandardCharsets.UTF_8),
-                    ApiKeySecrets.hash(clientSecret).getBytes(StandardCharsets.UTF_8))) {
+            if (client == null
+                    || !MessageDigest.isEqual(
+                            client.secretHash.getBytes(StandardCharsets.UTF_8),
+                            ApiKeySecrets.hash(clientSecret).getBytes(StandardCharsets.UTF_8))) {
                 throw new OAuthError(401, "invalid_client", "Unknown client or wrong secret.");
             }
             Set<String> granted = grantedScopes(client.scopeSet(), scope);

@@ -28,8 +28,12 @@ public class RequestAdmission {
     private final RateLimitConfig config;
     private final Clock clock;
 
-    public RequestAdmission(RateWindowLeases leases, AdmissionRepository counters, EntitlementsCache entitlements,
-                            RateLimitConfig config, Clock clock) {
+    public RequestAdmission(
+            RateWindowLeases leases,
+            AdmissionRepository counters,
+            EntitlementsCache entitlements,
+            RateLimitConfig config,
+            Clock clock) {
         this.leases = leases;
         this.counters = counters;
         this.entitlements = entitlements;
@@ -44,20 +48,23 @@ public class RequestAdmission {
             Instant windowStart = windowStart(now);
             int perMinute = plan.rateLimit().perMinute();
             long monthly = plan.apiRequestsLimit() == null ? Long.MAX_VALUE : plan.apiRequestsLimit();
-            return leases.count(new CountRequest(subject, windowStart, plan.period().start(), metered, perMinute, monthly), now).map(counts -> {
-                RateLimitStatus rate = rateStatus(perMinute, counts.windowCount(), windowStart);
-                Admission.Outcome outcome;
-                if (counts.windowCount() > perMinute) {
-                    outcome = Admission.Outcome.RATE_LIMITED;
-                } else if (metered ? !counts.metered() : counts.meterUsedBefore() >= monthly) {
-                    // Once the allowance is spent every request is refused until reset, exempt routes too.
-                    outcome = Admission.Outcome.ALLOWANCE_SPENT;
-                } else {
-                    outcome = Admission.Outcome.ADMITTED;
-                }
-                long used = counts.metered() ? counts.meterUsedBefore() + 1 : counts.meterUsedBefore();
-                return new Admission(outcome, rate, plan, used, subject);
-            });
+            return leases.count(
+                            new CountRequest(subject, windowStart, plan.period().start(), metered, perMinute, monthly),
+                            now)
+                    .map(counts -> {
+                        RateLimitStatus rate = rateStatus(perMinute, counts.windowCount(), windowStart);
+                        Admission.Outcome outcome;
+                        if (counts.windowCount() > perMinute) {
+                            outcome = Admission.Outcome.RATE_LIMITED;
+                        } else if (metered ? !counts.metered() : counts.meterUsedBefore() >= monthly) {
+                            // Once the allowance is spent every request is refused until reset, exempt routes too.
+                            outcome = Admission.Outcome.ALLOWANCE_SPENT;
+                        } else {
+                            outcome = Admission.Outcome.ADMITTED;
+                        }
+                        long used = counts.metered() ? counts.meterUsedBefore() + 1 : counts.meterUsedBefore();
+                        return new Admission(outcome, rate, plan, used, subject);
+                    });
         });
     }
 
@@ -66,7 +73,10 @@ public class RequestAdmission {
         Instant windowStart = windowStart(now);
         int limit = config.anonymousPerMinute();
         Entitlements.Period none = new Entitlements.Period(windowStart, windowStart);
-        return leases.count(new CountRequest("ip:" + clientAddress, windowStart, none.start(), false, limit, Long.MAX_VALUE), now)
+        return leases.count(
+                        new CountRequest(
+                                "ip:" + clientAddress, windowStart, none.start(), false, limit, Long.MAX_VALUE),
+                        now)
                 .map(counts -> rateStatus(limit, counts.windowCount(), windowStart));
     }
 

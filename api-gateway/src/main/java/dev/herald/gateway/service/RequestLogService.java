@@ -33,8 +33,11 @@ public class RequestLogService {
     }
 
     public Uni<ListEnvelope<RequestLog>> list(String workspaceId, Mode mode, Map<String, String> query) {
-        RequestLogRepository.Filters filters = new RequestLogRepository.Filters(status(query.get("status")),
-                method(query.get("method")), path(query.get("path")), requestId(query.get("request_id")));
+        RequestLogRepository.Filters filters = new RequestLogRepository.Filters(
+                status(query.get("status")),
+                method(query.get("method")),
+                path(query.get("path")),
+                requestId(query.get("request_id")));
         Map<String, String> scopeFilters = new LinkedHashMap<>();
         scopeFilters.put("status", query.get("status"));
         scopeFilters.put("method", filters.method());
@@ -43,7 +46,8 @@ public class RequestLogService {
         CursorScope scope = CursorScope.of("logs", workspaceId, mode, scopeFilters);
         PageRequest page = PageRequest.parse(query.get("limit"), query.get("cursor"), scope, cursors);
         return logs.listPage(workspaceId, mode, filters, page.after(), page.fetchSize())
-                .map(rows -> Page.of(rows, page, log -> new CursorPosition(log.createdAt(), log.id()), log -> log, scope, cursors));
+                .map(rows -> Page.of(
+                        rows, page, log -> new CursorPosition(log.createdAt(), log.id()), log -> log, scope, cursors));
     }
 
     private static Integer status(String value) {
@@ -85,7 +89,8 @@ public class RequestLogService {
 
     private static String requestId(String value) {
         if (value != null && !IdPrefix.REQUEST.matches(value)) {
-            throw ApiException.invalidParameter("request_id", "request_id must look like req_ followed by 24 hex characters.");
+            throw ApiException.invalidParameter(
+                    "request_id", "request_id must look like req_ followed by 24 hex characters.");
         }
         return value;
     }

@@ -46,12 +46,14 @@ public class RequestLogWriter {
             return Uni.createFrom().voidItem();
         }
         return logs.insertAll(batch)
-                .onFailure().invoke(failure -> {
+                .onFailure()
+                .invoke(failure -> {
                     // Put the batch back for the next tick: a database hiccup delays logs, it does not drop them.
                     pending.addAll(batch);
                     LOG.warnf("request logs not written yet (%d pending): %s", pending.size(), failure.toString());
                 })
-                .onFailure().recoverWithNull()
+                .onFailure()
+                .recoverWithNull()
                 .flatMap(written -> pending.isEmpty() ? Uni.createFrom().voidItem() : flush());
     }
 

@@ -42,8 +42,11 @@ public class WorkspaceService {
     /** A new key; the returned {@link IssuedApiKey} holds the only copy of its secret. */
     @WithTransaction
     public Uni<IssuedApiKey> createApiKey(String workspaceId, Mode mode, Set<String> scopes, String name) {
-        return workspaces.findById(workspaceId)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("workspace"))
+        return workspaces
+                .findById(workspaceId)
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("workspace"))
                 .flatMap(workspace -> {
                     String secret = ApiKeySecrets.generate(mode);
                     return keys.persist(newKey(workspaceId, mode, secret, scopes, name, false))
@@ -59,7 +62,9 @@ public class WorkspaceService {
     @WithTransaction
     public Uni<ApiKey> revokeApiKey(String keyId) {
         return keys.findById(keyId)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("API key"))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("API key"))
                 .invoke(key -> {
                     if (key.revokedAt == null) {
                         key.revokedAt = Timestamps.now(clock);

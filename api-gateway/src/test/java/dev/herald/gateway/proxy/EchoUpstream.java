@@ -30,6 +30,7 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
     /** "workspace:mode" -> {per_minute, api_requests_limit}. */
     public static final Map<String, long[]> ENTITLEMENTS = new ConcurrentHashMap<>();
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private HttpServer server;
 
@@ -53,7 +54,8 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
 
     private void answer(HttpExchange exchange) throws IOException {
         Map<String, String> headers = new ConcurrentHashMap<>();
-        exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), String.join(",", values)));
+        exchange.getRequestHeaders()
+                .forEach((name, values) -> headers.put(name.toLowerCase(), String.join(",", values)));
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         JsonNode claims = claims(headers.get("authorization"));
         String path = exchange.getRequestURI().getRawPath();
@@ -61,12 +63,19 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
         int status = 200;
         String answer;
         if (path.equals("/internal/entitlements")) {
-            answer = entitlements(claims.path("wid").asText() + ":" + claims.path("mode").asText());
+            answer = entitlements(
+                    claims.path("wid").asText() + ":" + claims.path("mode").asText());
         } else if (path.equals("/internal/subscription")) {
             // As usage-service: the usage view, whose api_requests it cannot know (the gateway counts them).
-            String periodStart = YearMonth.now(ZoneOffset.UTC).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
-            answer = "{\"data\":{\"forwarded\":" + body + ",\"workspace\":\"" + claims.path("wid").asText()
-                    + "\",\"mode\":\"" + claims.path("mode").asText() + "\",\"period\":{\"start\":\"" + periodStart + "\"},"
+            String periodStart = YearMonth.now(ZoneOffset.UTC)
+                    .atDay(1)
+                    .atStartOfDay()
+                    .toInstant(ZoneOffset.UTC)
+                    .toString();
+            answer = "{\"data\":{\"forwarded\":" + body + ",\"workspace\":\""
+                    + claims.path("wid").asText()
+                    + "\",\"mode\":\"" + claims.path("mode").asText() + "\",\"period\":{\"start\":\"" + periodStart
+                    + "\"},"
                     + "\"api_requests\":{\"used\":0,\"reserved\":0,\"limit\":2000,\"remaining\":2000}}}";
         } else {
             lastHeaders.clear();
@@ -81,8 +90,12 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
                 exchange.getResponseHeaders().add(LimitRefusal.HEADER, "true");
             }
             answer = "{\"data\":{\"method\":\"" + exchange.getRequestMethod() + "\",\"path\":\"" + path
-                    + "\",\"query\":" + (query == null ? "null" : "\"" + query + "\"") + ",\"body_length\":" + body.length()
-                    + ",\"api_requests_used\":" + (claims.has("api_requests_used") ? claims.get("api_requests_used").asLong() : "null")
+                    + "\",\"query\":" + (query == null ? "null" : "\"" + query + "\"") + ",\"body_length\":"
+                    + body.length()
+                    + ",\"api_requests_used\":"
+                    + (claims.has("api_requests_used")
+                            ? claims.get("api_requests_used").asLong()
+                            : "null")
                     + "}}";
         }
         byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
@@ -103,7 +116,8 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
         YearMonth month = YearMonth.now(ZoneOffset.UTC);
         return "{\"data\":{\"plan\":\"free\",\"plan_source\":\"free\",\"period\":{\"start\":\""
                 + month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC) + "\",\"end\":\""
-                + month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC) + "\"},\"rate_limit\":{\"per_minute\":"
+                + month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC)
+                + "\"},\"rate_limit\":{\"per_minute\":"
                 + limits[0] + "},\"api_requests_limit\":" + limits[1] + ",\"concurrent_ingests\":1}}";
     }
 

@@ -26,8 +26,9 @@ public class ExternalIssuer implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         RSAPublicKey key = (RSAPublicKey) KEYS.getPublic();
-        String jwks = "{\"keys\":[{\"kty\":\"RSA\",\"kid\":\"" + KEY_ID + "\",\"use\":\"sig\",\"alg\":\"RS256\",\"n\":\""
-                + base64Url(key.getModulus()) + "\",\"e\":\"" + base64Url(key.getPublicExponent()) + "\"}]}";
+        String jwks =
+                "{\"keys\":[{\"kty\":\"RSA\",\"kid\":\"" + KEY_ID + "\",\"use\":\"sig\",\"alg\":\"RS256\",\"n\":\""
+                        + base64Url(key.getModulus()) + "\",\"e\":\"" + base64Url(key.getPublicExponent()) + "\"}]}";
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -41,8 +42,11 @@ public class ExternalIssuer implements QuarkusTestResourceLifecycleManager {
             exchange.close();
         });
         server.start();
-        return Map.of("herald.oauth.external.issuer", ISSUER,
-                "herald.oauth.external.jwks-url", "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks");
+        return Map.of(
+                "herald.oauth.external.issuer",
+                ISSUER,
+                "herald.oauth.external.jwks-url",
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks");
     }
 
     private static String base64Url(BigInteger value) {

@@ -26,8 +26,10 @@ class ExternalIssuerTokenTest {
     public static class WithExternalIssuer implements QuarkusTestProfile {
         @Override
         public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(RealInfrastructure.class, Map.of("database", "gateway_test")),
-                    new TestResourceEntry(EchoUpstream.class), new TestResourceEntry(ExternalIssuer.class));
+            return List.of(
+                    new TestResourceEntry(RealInfrastructure.class, Map.of("database", "gateway_test")),
+                    new TestResourceEntry(EchoUpstream.class),
+                    new TestResourceEntry(ExternalIssuer.class));
         }
     }
 
@@ -36,17 +38,29 @@ class ExternalIssuerTokenTest {
 
     private static String externalToken(String audience, String scope) {
         Instant now = Instant.now();
-        return Jwt.issuer(ExternalIssuer.ISSUER).audience(audience).subject("service-account-42")
-                .claim("wid", "ws_0000000000000000000000ee").claim("mode", "test").claim("scope", scope)
-                .issuedAt(now).expiresAt(now.plusSeconds(300))
-                .jws().keyId(ExternalIssuer.KEY_ID).algorithm(SignatureAlgorithm.RS256).sign(ExternalIssuer.KEYS.getPrivate());
+        return Jwt.issuer(ExternalIssuer.ISSUER)
+                .audience(audience)
+                .subject("service-account-42")
+                .claim("wid", "ws_0000000000000000000000ee")
+                .claim("mode", "test")
+                .claim("scope", scope)
+                .issuedAt(now)
+                .expiresAt(now.plusSeconds(300))
+                .jws()
+                .keyId(ExternalIssuer.KEY_ID)
+                .algorithm(SignatureAlgorithm.RS256)
+                .sign(ExternalIssuer.KEYS.getPrivate());
     }
 
     @Test
     void anExternalTokenForThisResourceIsAccepted() {
-        given().header("Authorization", "Bearer " + externalToken(RESOURCE, "profiles:read")).get("/api/v1/profiles")
-                .then().statusCode(200);
-        var caller = keys.verifier().verify(EchoUpstream.lastHeaders.get("authorization").substring(7)).orElseThrow();
+        given().header("Authorization", "Bearer " + externalToken(RESOURCE, "profiles:read"))
+                .get("/api/v1/profiles")
+                .then()
+                .statusCode(200);
+        var caller = keys.verifier()
+                .verify(EchoUpstream.lastHeaders.get("authorization").substring(7))
+                .orElseThrow();
         assertThat(caller.workspaceId()).isEqualTo("ws_0000000000000000000000ee");
         assertThat(caller.mode()).isEqualTo(Mode.TEST);
         assertThat(caller.keyId()).isEqualTo("ext:" + ExternalIssuer.ISSUER + ":service-account-42");
@@ -55,8 +69,12 @@ class ExternalIssuerTokenTest {
     @Test
     void anExternalTokenForAnotherResourceOrWithoutTheScopeIsRefused() {
         given().header("Authorization", "Bearer " + externalToken("https://other.example/api/v1", "profiles:read"))
-                .get("/api/v1/profiles").then().statusCode(401);
+                .get("/api/v1/profiles")
+                .then()
+                .statusCode(401);
         given().header("Authorization", "Bearer " + externalToken(RESOURCE, "profiles:read"))
-                .get("/api/v1/posts").then().statusCode(403);
+                .get("/api/v1/posts")
+                .then()
+                .statusCode(403);
     }
 }

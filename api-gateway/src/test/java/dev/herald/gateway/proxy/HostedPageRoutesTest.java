@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(value = HostedPageUpstream.class, restrictToAnnotatedClass = true)
 // The address limit's test runs last: it spends this minute's allowance of the test client's address.
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -24,31 +26,45 @@ class HostedPageRoutesTest {
 
     @Test
     void pagesNeedNoApiKeyAndPassCookiesButNeverCredentials() {
-        given().header("Authorization", "Bearer sk_test_not_for_accounts_service").cookie("herald_connect", "abc")
+        given().header("Authorization", "Bearer sk_test_not_for_accounts_service")
+                .cookie("herald_connect", "abc")
                 .header("X-Forwarded-For", "203.0.113.9")
-                .get("/connect/token-123").then().statusCode(200)
+                .get("/connect/token-123")
+                .then()
+                .statusCode(200)
                 .contentType(containsString("text/html"))
                 .body(containsString("GET /connect/token-123 0"))
                 .header("Set-Cookie", containsString("herald_connect=bound"))
                 .header("Content-Security-Policy", equalTo("frame-ancestors 'none'"))
                 .header("x-request-id", org.hamcrest.Matchers.startsWith("req_"));
-        assertThat(HostedPageUpstream.lastHeaders).containsEntry("cookie", "herald_connect=abc")
+        assertThat(HostedPageUpstream.lastHeaders)
+                .containsEntry("cookie", "herald_connect=abc")
                 .doesNotContainKeys("authorization", "x-forwarded-for");
     }
 
     @Test
     void formPostsAreForwardedWithTheirBodyAndRedirectsReachTheBrowser() {
-        given().redirects().follow(false).contentType("application/x-www-form-urlencoded").formParam("csrf", "t")
-                .formParam("platform", "tiktok").post("/connect/sessions/cs_1/authorize").then().statusCode(303)
+        given().redirects()
+                .follow(false)
+                .contentType("application/x-www-form-urlencoded")
+                .formParam("csrf", "t")
+                .formParam("platform", "tiktok")
+                .post("/connect/sessions/cs_1/authorize")
+                .then()
+                .statusCode(303)
                 .header("Location", "/connect/sessions/cs_1")
                 .body(containsString("POST /connect/sessions/cs_1/authorize 22"));
-        assertThat(HostedPageUpstream.lastHeaders).containsEntry("content-type", "application/x-www-form-urlencoded; charset=ISO-8859-1");
+        assertThat(HostedPageUpstream.lastHeaders)
+                .containsEntry("content-type", "application/x-www-form-urlencoded; charset=ISO-8859-1");
     }
 
     @Test
     void oversizedFormsAreRefusedAtTheEdge() {
-        given().contentType("application/x-www-form-urlencoded").body("x=" + "a".repeat(HostedPageRoutes.MAX_BODY_BYTES))
-                .post("/connect/sessions/cs_1/authorize").then().statusCode(413)
+        given().contentType("application/x-www-form-urlencoded")
+                .body("x=" + "a".repeat(HostedPageRoutes.MAX_BODY_BYTES))
+                .post("/connect/sessions/cs_1/authorize")
+                .then()
+                .statusCode(413)
                 .header("Cache-Control", "no-store");
     }
 
@@ -69,7 +85,10 @@ class HostedPageRoutesTest {
             }
             // Earlier tests of this class used part of this minute's allowance, so the refusal may come sooner.
             assertThat(refusedAt).isBetween(1, HostedPageUpstream.PER_ADDRESS_PER_MINUTE + 1);
-            given().get("/connect/after-limit").then().statusCode(429).header("Retry-After", org.hamcrest.Matchers.notNullValue())
+            given().get("/connect/after-limit")
+                    .then()
+                    .statusCode(429)
+                    .header("Retry-After", org.hamcrest.Matchers.notNullValue())
                     .header("Content-Security-Policy", containsString("frame-ancestors 'none'"));
             return;
         }

@@ -43,9 +43,11 @@ public class HostedPageUpstream implements QuarkusTestResourceLifecycleManager {
 
     private void answer(HttpExchange exchange) throws IOException {
         lastHeaders.clear();
-        exchange.getRequestHeaders().forEach((name, values) -> lastHeaders.put(name.toLowerCase(), String.join(",", values)));
+        exchange.getRequestHeaders()
+                .forEach((name, values) -> lastHeaders.put(name.toLowerCase(), String.join(",", values)));
         int length = exchange.getRequestBody().readAllBytes().length;
-        String page = "<p>" + exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath() + " " + length + "</p>";
+        String page = "<p>" + exchange.getRequestMethod() + " "
+                + exchange.getRequestURI().getRawPath() + " " + length + "</p>";
         byte[] bytes = page.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("content-type", "text/html;charset=UTF-8");
         exchange.getResponseHeaders().add("set-cookie", "herald_connect=bound; Path=/connect; HttpOnly; SameSite=Lax");

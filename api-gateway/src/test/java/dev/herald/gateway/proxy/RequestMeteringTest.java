@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /** Rate limiting and the monthly API-request meter, with plans served by a stand-in usage-service. */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class RequestMeteringTest {
     static final String ADMIN = "Bearer test-admin-token-0123456789";
@@ -33,10 +35,22 @@ class RequestMeteringTest {
 
     @BeforeEach
     void newWorkspace() {
-        workspace = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"name\":\"Metering\"}")
-                .post("/admin/v1/workspaces").then().statusCode(201).extract().path("data.id");
-        key = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"mode\":\"live\"}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().statusCode(201).extract().path("data.secret");
+        workspace = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"name\":\"Metering\"}")
+                .post("/admin/v1/workspaces")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        key = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"live\"}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.secret");
     }
 
     private Response get(String path) {
@@ -60,11 +74,19 @@ class RequestMeteringTest {
     void theThirtyFirstRequestOfAMinuteOnTheFreePlanIsRefusedEvenOnAnExemptRoute() throws Exception {
         awaitFreshMinute();
         for (int i = 1; i <= 30; i++) {
-            get("/profiles").then().statusCode(200).header("X-RateLimit-Limit", "30")
+            get("/profiles")
+                    .then()
+                    .statusCode(200)
+                    .header("X-RateLimit-Limit", "30")
                     .header("X-RateLimit-Remaining", Integer.toString(30 - i));
         }
-        long reset = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES).getEpochSecond();
-        get("/profiles").then().statusCode(429)
+        long reset = Instant.now()
+                .truncatedTo(ChronoUnit.MINUTES)
+                .plus(1, ChronoUnit.MINUTES)
+                .getEpochSecond();
+        get("/profiles")
+                .then()
+                .statusCode(429)
                 .body("error.code", equalTo("rate_limit_exceeded"))
                 .body("error.details.limit", equalTo(30))
                 .body("error.details.retry_after_seconds", greaterThan(0))
@@ -83,7 +105,8 @@ class RequestMeteringTest {
         assertThat(usedIncludingThisRead()).isEqualTo(3);
 
         Response refused = get("/posts");
-        refused.then().statusCode(429)
+        refused.then()
+                .statusCode(429)
                 .body("error.code", equalTo("usage_limit_exceeded"))
                 .body("error.details.metric", equalTo("api_requests"))
                 .body("error.details.mode", equalTo("live"))
@@ -106,11 +129,21 @@ class RequestMeteringTest {
 
     @Test
     void failedAuthenticationMissingScopeAndUnknownRoutesAreNotCounted() {
-        given().header("Authorization", "Bearer sk_live_" + "x".repeat(32)).get("/api/v1/posts").then().statusCode(401);
-        String readOnly = given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+        given().header("Authorization", "Bearer sk_live_" + "x".repeat(32))
+                .get("/api/v1/posts")
+                .then()
+                .statusCode(401);
+        String readOnly = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
                 .body("{\"mode\":\"live\",\"scopes\":[\"profiles:read\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().extract().path("data.secret");
-        given().header("Authorization", "Bearer " + readOnly).get("/api/v1/posts").then().statusCode(403);
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .extract()
+                .path("data.secret");
+        given().header("Authorization", "Bearer " + readOnly)
+                .get("/api/v1/posts")
+                .then()
+                .statusCode(403);
         get("/nowhere").then().statusCode(404);
         get("/profiles").then().statusCode(200);
         assertThat(usedIncludingThisRead()).isEqualTo(1);
@@ -137,27 +170,40 @@ class RequestMeteringTest {
     void aPlanChangeAnswersTheUsageViewWithTheRequestsThisGatewayCounted() {
         get("/posts").then().statusCode(200);
         get("/posts").then().statusCode(200);
-        given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
                 .body("{\"mode\":\"live\",\"plan\":\"starter\",\"plan_source\":\"subscription\"}")
-                .put("/admin/v1/workspaces/" + workspace + "/plan").then().statusCode(200)
+                .put("/admin/v1/workspaces/" + workspace + "/plan")
+                .then()
+                .statusCode(200)
                 .body("data.api_requests.used", equalTo(2))
                 .body("data.api_requests.remaining", equalTo(1998));
     }
 
     @Test
     void aPlanChangeGoesToUsageServiceForThatWorkspaceAndMode() {
-        given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
                 .body("{\"mode\":\"test\",\"plan\":\"growth\",\"plan_source\":\"subscription\",\"grace_ends_at\":null}")
-                .put("/admin/v1/workspaces/" + workspace + "/plan").then().statusCode(200)
+                .put("/admin/v1/workspaces/" + workspace + "/plan")
+                .then()
+                .statusCode(200)
                 .body("data.workspace", equalTo(workspace))
                 .body("data.mode", equalTo("test"))
                 .body("data.forwarded.plan", equalTo("growth"))
                 .body("data.forwarded.mode", equalTo(null));
-        given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"mode\":\"test\"}")
-                .put("/admin/v1/workspaces/" + workspace + "/plan").then().statusCode(422)
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"test\"}")
+                .put("/admin/v1/workspaces/" + workspace + "/plan")
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("validation_failed"));
-        given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
                 .body("{\"mode\":\"live\",\"plan\":\"growth\",\"plan_source\":\"subscription\"}")
-                .put("/admin/v1/workspaces/ws_000000000000000000000000/plan").then().statusCode(404);
+                .put("/admin/v1/workspaces/ws_000000000000000000000000/plan")
+                .then()
+                .statusCode(404);
     }
 }

@@ -23,7 +23,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 class AdmissionRepositoryTest {
     static final Instant WINDOW = Instant.parse("2026-11-22T10:15:00Z");
     static final Instant PERIOD = Instant.parse("2026-11-01T00:00:00Z");
@@ -42,7 +44,9 @@ class AdmissionRepositoryTest {
     }
 
     private static List<CountRequest> requests(String subject, int count, boolean meter, int perMinute, long monthly) {
-        return IntStream.range(0, count).mapToObj(i -> new CountRequest(subject, WINDOW, PERIOD, meter, perMinute, monthly)).toList();
+        return IntStream.range(0, count)
+                .mapToObj(i -> new CountRequest(subject, WINDOW, PERIOD, meter, perMinute, monthly))
+                .toList();
     }
 
     @Test
@@ -55,10 +59,15 @@ class AdmissionRepositoryTest {
     void statementsArePreparedOncePerConnectionAndKept(UniAsserter asserter) {
         String query = "select count(*) as windows from rate_limit_windows where subject = $1";
         // the configuration every service shares (common's microprofile-config.properties) keeps them per connection
-        asserter.assertThat(() -> pool.withConnection(connection -> connection.preparedQuery(query).execute(Tuple.of(subject()))
+        asserter.assertThat(
+                () -> pool.withConnection(connection -> connection
+                        .preparedQuery(query)
+                        .execute(Tuple.of(subject()))
                         .flatMap(first -> connection.preparedQuery(query).execute(Tuple.of(subject())))
-                        .flatMap(second -> connection.query("select count(*) as prepared from pg_prepared_statements"
-                                + " where statement like '%rate_limit_windows where subject%'").execute())),
+                        .flatMap(second -> connection
+                                .query("select count(*) as prepared from pg_prepared_statements"
+                                        + " where statement like '%rate_limit_windows where subject%'")
+                                .execute())),
                 rows -> assertThat(rows.iterator().next().getLong("prepared")).isEqualTo(1L));
     }
 
@@ -73,8 +82,9 @@ class AdmissionRepositoryTest {
             assertThat(counts).extracting(Counts::meterUsedBefore).containsExactly(0L, 1L, 2L, 2L, 2L, 2L);
         });
         // the next statement continues the same window and finds the allowance spent
-        asserter.assertThat(() -> counters.admitAll(requests(subject, 1, true, 100, 2)), counts ->
-                assertThat(counts).containsExactly(new Counts(7, 2, false)));
+        asserter.assertThat(
+                () -> counters.admitAll(requests(subject, 1, true, 100, 2)),
+                counts -> assertThat(counts).containsExactly(new Counts(7, 2, false)));
     }
 
     @Test
@@ -89,12 +99,15 @@ class AdmissionRepositoryTest {
                 new CountRequest(second, WINDOW, PERIOD, true, 30, 10),
                 new CountRequest(first, WINDOW, PERIOD, true, 30, 10));
         // within a subject the metered requests take the first places, then the exempt ones see the meter after them
-        asserter.assertThat(() -> counters.admitAll(mixed), counts -> assertThat(counts).containsExactly(
-                new Counts(1, 0, true),
-                new Counts(2, 1, false),
-                new Counts(3, 2, false),
-                new Counts(1, 0, true),
-                new Counts(2, 1, true)));
+        asserter.assertThat(
+                () -> counters.admitAll(mixed),
+                counts -> assertThat(counts)
+                        .containsExactly(
+                                new Counts(1, 0, true),
+                                new Counts(2, 1, false),
+                                new Counts(3, 2, false),
+                                new Counts(1, 0, true),
+                                new Counts(2, 1, true)));
     }
 
     @Test
@@ -106,12 +119,16 @@ class AdmissionRepositoryTest {
                 new CountRequest(subject, WINDOW, PERIOD, true, 30, 10, 5),
                 new CountRequest(subject, WINDOW, PERIOD, false, 30, 10, 0));
         // the largest lease asked for (5) takes positions 4-8, after the three requests
-        asserter.assertThat(() -> counters.admitAll(batch), counts -> assertThat(counts).containsExactly(
-                new Counts(2, 1, false, 4, 5),
-                new Counts(1, 0, true, 4, 5),
-                new Counts(3, 1, false, 4, 5)));
-        asserter.assertThat(() -> counters.admitAll(requests(subject, 1, false, 30, 10)), counts ->
-                assertThat(counts).containsExactly(new Counts(9, 1, false)));
+        asserter.assertThat(
+                () -> counters.admitAll(batch),
+                counts -> assertThat(counts)
+                        .containsExactly(
+                                new Counts(2, 1, false, 4, 5),
+                                new Counts(1, 0, true, 4, 5),
+                                new Counts(3, 1, false, 4, 5)));
+        asserter.assertThat(
+                () -> counters.admitAll(requests(subject, 1, false, 30, 10)),
+                counts -> assertThat(counts).containsExactly(new Counts(9, 1, false)));
     }
 
     @Test
@@ -125,9 +142,11 @@ class AdmissionRepositoryTest {
         }
         // the two minutes' requests never share a statement (it could not count them), and each minute counts 1, 2, 3
         asserter.assertThat(() -> Uni.join().all(requests).andFailFast(), counts -> {
-            assertThat(List.of(counts.get(0), counts.get(2), counts.get(4))).extracting(Counts::windowCount)
+            assertThat(List.of(counts.get(0), counts.get(2), counts.get(4)))
+                    .extracting(Counts::windowCount)
                     .containsExactlyInAnyOrder(1, 2, 3);
-            assertThat(List.of(counts.get(1), counts.get(3), counts.get(5))).extracting(Counts::windowCount)
+            assertThat(List.of(counts.get(1), counts.get(3), counts.get(5)))
+                    .extracting(Counts::windowCount)
                     .containsExactlyInAnyOrder(1, 2, 3);
         });
     }
@@ -146,10 +165,18 @@ class AdmissionRepositoryTest {
             List<Counts> all = answers.stream().flatMap(List::stream).toList();
             assertThat(all).filteredOn(Counts::metered).hasSize(10);
             // every granted unit is a different one: 90..99 before the grant
-            List<Long> granted = new ArrayList<>(all.stream().filter(Counts::metered).map(Counts::meterUsedBefore).toList());
+            List<Long> granted = new ArrayList<>(all.stream()
+                    .filter(Counts::metered)
+                    .map(Counts::meterUsedBefore)
+                    .toList());
             Collections.sort(granted);
-            assertThat(granted).containsExactlyElementsOf(IntStream.range(90, 100).mapToObj(Long::valueOf).toList());
-            assertThat(all).extracting(Counts::windowCount).doesNotHaveDuplicates().allMatch(n -> n > 90 && n <= 240);
+            assertThat(granted)
+                    .containsExactlyElementsOf(
+                            IntStream.range(90, 100).mapToObj(Long::valueOf).toList());
+            assertThat(all)
+                    .extracting(Counts::windowCount)
+                    .doesNotHaveDuplicates()
+                    .allMatch(n -> n > 90 && n <= 240);
         });
     }
 
@@ -162,8 +189,10 @@ class AdmissionRepositoryTest {
             requests.add(batcher.count(new CountRequest(subject, WINDOW, PERIOD, true, 1_000, 25)));
         }
         asserter.assertThat(() -> Uni.join().all(requests).andFailFast(), counts -> {
-            assertThat(counts).extracting(Counts::windowCount).containsExactlyInAnyOrderElementsOf(
-                    IntStream.rangeClosed(1, 40).boxed().toList());
+            assertThat(counts)
+                    .extracting(Counts::windowCount)
+                    .containsExactlyInAnyOrderElementsOf(
+                            IntStream.rangeClosed(1, 40).boxed().toList());
             assertThat(counts).filteredOn(Counts::metered).hasSize(25);
         });
     }

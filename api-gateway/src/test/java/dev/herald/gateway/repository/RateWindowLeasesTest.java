@@ -24,7 +24,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 class RateWindowLeasesTest {
     static final Instant WINDOW = Instant.parse("2026-11-22T10:15:00Z");
     static final Instant PERIOD = Instant.parse("2026-11-01T00:00:00Z");
@@ -65,7 +67,8 @@ class RateWindowLeasesTest {
     }
 
     private Uni<Integer> windowCountInDatabase(String subject) {
-        return pool.preparedQuery("select request_count from rate_limit_windows where subject = $1 and window_start = $2")
+        return pool.preparedQuery(
+                        "select request_count from rate_limit_windows where subject = $1 and window_start = $2")
                 .execute(Tuple.of(subject, WINDOW.atOffset(ZoneOffset.UTC)))
                 .map(rows -> rows.iterator().next().getInteger("request_count"));
     }
@@ -79,10 +82,14 @@ class RateWindowLeasesTest {
         List<Counts> answers = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             Instant now = WINDOW.plusSeconds(1 + 2L * i); // one request every two seconds
-            asserter.execute(() -> leases.count(exempt(subject, 1_000, UNLIMITED), now).invoke(answers::add));
+            asserter.execute(
+                    () -> leases.count(exempt(subject, 1_000, UNLIMITED), now).invoke(answers::add));
         }
         asserter.assertThat(() -> windowCountInDatabase(subject), count -> {
-            assertThat(answers).extracting(Counts::windowCount).containsExactlyElementsOf(IntStream.rangeClosed(1, 20).boxed().toList());
+            assertThat(answers)
+                    .extracting(Counts::windowCount)
+                    .containsExactlyElementsOf(
+                            IntStream.rangeClosed(1, 20).boxed().toList());
             assertThat(batcher.sent).hasValue(20);
             assertThat(count).isEqualTo(20);
         });
@@ -97,12 +104,15 @@ class RateWindowLeasesTest {
         List<Counts> answers = new ArrayList<>();
         for (int i = 0; i < 1_500; i++) {
             Instant now = busy(i);
-            asserter.execute(() -> leases.count(exempt(subject, 100_000, UNLIMITED), now).invoke(answers::add));
+            asserter.execute(
+                    () -> leases.count(exempt(subject, 100_000, UNLIMITED), now).invoke(answers::add));
         }
         asserter.assertThat(() -> windowCountInDatabase(subject), count -> {
             // the request renewing a lease gets its position before those left in the current lease are used up
-            assertThat(answers).extracting(Counts::windowCount)
-                    .containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(1, 1_500).boxed().toList());
+            assertThat(answers)
+                    .extracting(Counts::windowCount)
+                    .containsExactlyInAnyOrderElementsOf(
+                            IntStream.rangeClosed(1, 1_500).boxed().toList());
             // the lease grows with the rate (n requests in the first second: n / 20 positions) up to its cap
             assertThat(batcher.sent.get()).isLessThan(150);
             // the database holds every position handed out, plus at most the unused current and next lease
@@ -131,7 +141,10 @@ class RateWindowLeasesTest {
             });
         }
         asserter.assertThat(() -> windowCountInDatabase(subject), count -> {
-            List<Integer> admitted = answers.stream().map(Counts::windowCount).filter(position -> position <= limit).toList();
+            List<Integer> admitted = answers.stream()
+                    .map(Counts::windowCount)
+                    .filter(position -> position <= limit)
+                    .toList();
             assertThat(admitted).hasSize(limit).doesNotHaveDuplicates();
             assertThat(first.sent.get() + second.sent.get()).isLessThan(1_500 / 2);
             // refusals past the known limit were answered without counting them in the database
@@ -148,7 +161,8 @@ class RateWindowLeasesTest {
         List<Counts> answers = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
             Instant now = WINDOW.plusSeconds(1 + i);
-            asserter.execute(() -> leases.count(exempt(subject, 5, UNLIMITED), now).invoke(answers::add));
+            asserter.execute(
+                    () -> leases.count(exempt(subject, 5, UNLIMITED), now).invoke(answers::add));
         }
         asserter.assertThat(() -> windowCountInDatabase(subject), count -> {
             assertThat(answers.subList(0, 5)).extracting(Counts::windowCount).containsExactly(1, 2, 3, 4, 5);
@@ -169,7 +183,8 @@ class RateWindowLeasesTest {
             asserter.execute(() -> leases.count(exempt(subject, 100_000, 1), now));
         }
         // the allowance of 1 is taken by a metered request
-        asserter.assertThat(() -> leases.count(new CountRequest(subject, WINDOW, PERIOD, true, 100_000, 1), busy(400)),
+        asserter.assertThat(
+                () -> leases.count(new CountRequest(subject, WINDOW, PERIOD, true, 100_000, 1), busy(400)),
                 counts -> assertThat(counts.metered()).isTrue());
         asserter.execute(() -> batcher.sent.set(0));
         // the next exempt request is not answered from the lease, and sees the allowance spent
@@ -181,7 +196,8 @@ class RateWindowLeasesTest {
             leases.refunded(subject, PERIOD);
             return counters.refund(subject, PERIOD);
         });
-        asserter.assertThat(() -> leases.count(exempt(subject, 100_000, 1), busy(402)),
+        asserter.assertThat(
+                () -> leases.count(exempt(subject, 100_000, 1), busy(402)),
                 counts -> assertThat(counts.meterUsedBefore()).isZero());
     }
 
@@ -195,7 +211,9 @@ class RateWindowLeasesTest {
             asserter.execute(() -> leases.count(exempt(subject, 100_000, UNLIMITED), now));
         }
         Instant nextWindow = WINDOW.plusSeconds(60);
-        asserter.assertThat(() -> leases.count(new CountRequest(subject, nextWindow, PERIOD, false, 100_000, UNLIMITED),
+        asserter.assertThat(
+                () -> leases.count(
+                        new CountRequest(subject, nextWindow, PERIOD, false, 100_000, UNLIMITED),
                         nextWindow.plusMillis(5)),
                 counts -> assertThat(counts.windowCount()).isEqualTo(1));
     }

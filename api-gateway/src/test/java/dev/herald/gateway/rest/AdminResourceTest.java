@@ -16,29 +16,47 @@ import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class AdminResourceTest {
     static final String ADMIN = "Bearer test-admin-token-0123456789";
 
     @Test
     void theAdminApiNeedsTheAdminToken() {
-        given().contentType(ContentType.JSON).body("{\"name\":\"x\"}").post("/admin/v1/workspaces").then()
-                .statusCode(401).body("error.code", equalTo("authentication_failed"));
-        given().header("Authorization", "Bearer wrong").contentType(ContentType.JSON).body("{\"name\":\"x\"}")
-                .post("/admin/v1/workspaces").then().statusCode(401);
+        given().contentType(ContentType.JSON)
+                .body("{\"name\":\"x\"}")
+                .post("/admin/v1/workspaces")
+                .then()
+                .statusCode(401)
+                .body("error.code", equalTo("authentication_failed"));
+        given().header("Authorization", "Bearer wrong")
+                .contentType(ContentType.JSON)
+                .body("{\"name\":\"x\"}")
+                .post("/admin/v1/workspaces")
+                .then()
+                .statusCode(401);
     }
 
     @Test
     void createsWorkspacesAndKeysShowingTheSecretOnce() {
-        String workspace = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"name\":\" Acme \"}")
-                .post("/admin/v1/workspaces").then().statusCode(201)
+        String workspace = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"name\":\" Acme \"}")
+                .post("/admin/v1/workspaces")
+                .then()
+                .statusCode(201)
                 .body("data.id", matchesPattern("^ws_[a-f0-9]{24}$"))
                 .body("data.name", equalTo("Acme"))
-                .extract().path("data.id");
-        given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+                .extract()
+                .path("data.id");
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
                 .body("{\"mode\":\"live\",\"scopes\":[\"profiles:read\",\"posts:read\"],\"name\":\"CI\"}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().statusCode(201)
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
                 .body("data.id", matchesPattern("^key_[a-f0-9]{24}$"))
                 .body("data.secret", matchesPattern("^sk_live_[A-Za-z0-9]{32}$"))
                 .body("data.mode", equalTo("live"))
@@ -49,15 +67,32 @@ class AdminResourceTest {
 
     @Test
     void badKeyRequestsAreValidationErrors() {
-        String workspace = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"name\":\"Acme\"}")
-                .post("/admin/v1/workspaces").then().statusCode(201).extract().path("data.id");
-        given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"mode\":\"prod\",\"scopes\":[\"root\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().statusCode(422)
+        String workspace = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"name\":\"Acme\"}")
+                .post("/admin/v1/workspaces")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"prod\",\"scopes\":[\"root\"]}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("validation_failed"))
                 .body("error.details.errors", hasSize(2));
-        given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"mode\":\"test\"}")
-                .post("/admin/v1/workspaces/ws_000000000000000000000000/api-keys").then().statusCode(404)
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"test\"}")
+                .post("/admin/v1/workspaces/ws_000000000000000000000000/api-keys")
+                .then()
+                .statusCode(404)
                 .body("error.code", equalTo("not_found"));
-        given().header("Authorization", ADMIN).delete("/admin/v1/api-keys/key_000000000000000000000000").then().statusCode(404);
+        given().header("Authorization", ADMIN)
+                .delete("/admin/v1/api-keys/key_000000000000000000000000")
+                .then()
+                .statusCode(404);
     }
 }

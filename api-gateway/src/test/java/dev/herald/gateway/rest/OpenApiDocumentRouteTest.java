@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * service is involved) are the ones the document promises.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 class OpenApiDocumentRouteTest {
     private static final String ADMIN = "Bearer test-admin-token-0123456789";
 
@@ -31,7 +33,8 @@ class OpenApiDocumentRouteTest {
     @Test
     void theDocumentIsServedWithoutACredential() {
         Response response = given().get("/api/v1/openapi.json");
-        response.then().statusCode(200)
+        response.then()
+                .statusCode(200)
                 .contentType(ContentType.JSON)
                 .header("content-type", equalTo("application/json"))
                 .header("x-request-id", matchesPattern("^req_[a-f0-9]{24}$"))
@@ -53,8 +56,11 @@ class OpenApiDocumentRouteTest {
         int before = anonymousRemaining();
         int last = before;
         for (int i = 0; i < 5; i++) {
-            last = Integer.parseInt(given().get("/api/v1/openapi.json").then().statusCode(200)
-                    .extract().header("X-RateLimit-Remaining"));
+            last = Integer.parseInt(given().get("/api/v1/openapi.json")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .header("X-RateLimit-Remaining"));
         }
         assertThat(last).isEqualTo(Math.max(0, before - 5));
         // The window only reports: past its limit, the document is still served.
@@ -66,7 +72,11 @@ class OpenApiDocumentRouteTest {
 
     @Test
     void onlyTheDocumentsGetIsPublic() {
-        given().contentType(ContentType.JSON).body("{}").post("/api/v1/openapi.json").then().statusCode(401)
+        given().contentType(ContentType.JSON)
+                .body("{}")
+                .post("/api/v1/openapi.json")
+                .then()
+                .statusCode(401)
                 .body("error.code", equalTo("authentication_failed"));
         given().get("/api/v1/openapi.yaml").then().statusCode(401);
     }
@@ -77,17 +87,30 @@ class OpenApiDocumentRouteTest {
         anonymous.then().statusCode(401);
         assertConforms(anonymous, "GET", "/profiles", 401);
 
-        String workspace = given().header("Authorization", ADMIN).contentType(ContentType.JSON).body("{\"name\":\"OpenAPI test\"}")
-                .post("/admin/v1/workspaces").then().statusCode(201).extract().path("data.id");
-        String key = given().header("Authorization", ADMIN).contentType(ContentType.JSON)
+        String workspace = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"name\":\"OpenAPI test\"}")
+                .post("/admin/v1/workspaces")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        String key = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
                 .body("{\"mode\":\"test\",\"scopes\":[\"profiles:read\",\"profiles:write\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys").then().statusCode(201).extract().path("data.secret");
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.secret");
 
         Response noScope = given().header("Authorization", "Bearer " + key).get("/api/v1/posts");
         noScope.then().statusCode(403).body("error.details.required_scope", equalTo("posts:read"));
         assertConforms(noScope, "GET", "/posts", 403);
 
-        Response notJson = given().header("Authorization", "Bearer " + key).contentType(ContentType.TEXT).body("name=Acme")
+        Response notJson = given().header("Authorization", "Bearer " + key)
+                .contentType(ContentType.TEXT)
+                .body("name=Acme")
                 .patch("/api/v1/profiles/prf_0123456789abcdef01234567");
         notJson.then().statusCode(415);
         assertConforms(notJson, "PATCH", "/profiles/{id}", 415);
@@ -95,14 +118,18 @@ class OpenApiDocumentRouteTest {
 
     private void assertConforms(Response response, String method, String template, int status) {
         JsonNode schema = document.responseSchema(method, template, status);
-        assertThat(OpenApiDocument.problems(document.validator(schema), parse(response.asString()))).as(method + " " + template + " " + status).isEmpty();
-        for (String header : new String[] {"x-request-id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}) {
+        assertThat(OpenApiDocument.problems(document.validator(schema), parse(response.asString())))
+                .as(method + " " + template + " " + status)
+                .isEmpty();
+        for (String header :
+                new String[] {"x-request-id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}) {
             assertThat(response.header(header)).as(header).isNotNull();
         }
     }
 
     private static int anonymousRemaining() {
-        return Integer.parseInt(given().get("/api/v1/profiles").then().statusCode(401).extract().header("X-RateLimit-Remaining"));
+        return Integer.parseInt(
+                given().get("/api/v1/profiles").then().statusCode(401).extract().header("X-RateLimit-Remaining"));
     }
 
     private static JsonNode parse(String json) {

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * the same operations, scopes and metering, and the refusals any request can meet. No Quarkus needed.
  */
 class OpenApiDocumentTest {
-    private static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
+    private static final Set<String> HTTP_METHODS =
+            Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
     private static final Pattern TEMPLATE_VARIABLE = Pattern.compile("\\{([^}]+)}");
 
     private final OpenApiDocument document = OpenApiDocument.fromClasspath(OpenApiDocumentRoute.RESOURCE);
@@ -37,11 +38,16 @@ class OpenApiDocumentTest {
 
     @Test
     void conformsToTheOpenApiInitiativesSchemaForOpenApi31() {
-        JsonSchema oas31 = OpenApiDocument.SCHEMAS.getSchema(parse(OpenApiDocument.classpathResource("openapi/oas-3.1-schema-2022-10-07.json")));
+        JsonSchema oas31 = OpenApiDocument.SCHEMAS.getSchema(
+                parse(OpenApiDocument.classpathResource("openapi/oas-3.1-schema-2022-10-07.json")));
         assertThat(document.root().path("openapi").asText()).isEqualTo("3.1.0");
         assertThat(OpenApiDocument.problems(oas31, document.root())).isEmpty();
         // The validator is awake: a document without its info object is refused.
-        assertThat(OpenApiDocument.problems(oas31, ((com.fasterxml.jackson.databind.node.ObjectNode) document.root().deepCopy()).without("info")))
+        assertThat(OpenApiDocument.problems(
+                        oas31,
+                        ((com.fasterxml.jackson.databind.node.ObjectNode)
+                                        document.root().deepCopy())
+                                .without("info")))
                 .isNotEmpty();
     }
 
@@ -49,8 +55,8 @@ class OpenApiDocumentTest {
     void everySchemaInItIsAValidJsonSchema202012() {
         JsonSchema metaSchema = OpenApiDocument.SCHEMAS.getSchema(SchemaLocation.of(SchemaId.V202012));
         List<String> problems = new ArrayList<>();
-        eachSchema((where, schema) -> OpenApiDocument.problems(metaSchema, schema)
-                .forEach(problem -> problems.add(where + ": " + problem)));
+        eachSchema((where, schema) ->
+                OpenApiDocument.problems(metaSchema, schema).forEach(problem -> problems.add(where + ": " + problem)));
         assertThat(problems).isEmpty();
         assertThat(OpenApiDocument.problems(metaSchema, parse("{\"type\": 5}"))).isNotEmpty();
     }
@@ -62,7 +68,8 @@ class OpenApiDocumentTest {
         SwaggerParseResult result = new OpenAPIV3Parser().readContents(document.text(), null, options);
         assertThat(result.getMessages()).isEmpty();
         assertThat(result.getOpenAPI().getSpecVersion()).isEqualTo(SpecVersion.V31);
-        assertThat(result.getOpenAPI().getPaths()).hasSize((int) catalog.stream().map(ApiRoute::template).distinct().count());
+        assertThat(result.getOpenAPI().getPaths()).hasSize((int)
+                catalog.stream().map(ApiRoute::template).distinct().count());
     }
 
     @Test
@@ -70,7 +77,9 @@ class OpenApiDocumentTest {
         List<String> dangling = new ArrayList<>();
         walk(document.root(), "", (where, node) -> {
             JsonNode ref = node.get("$ref");
-            if (ref != null && (!ref.asText().startsWith("#/") || document.root().at(ref.asText().substring(1)).isMissingNode())) {
+            if (ref != null
+                    && (!ref.asText().startsWith("#/")
+                            || document.root().at(ref.asText().substring(1)).isMissingNode())) {
                 dangling.add(where + " -> " + ref.asText());
             }
         });
@@ -82,11 +91,14 @@ class OpenApiDocumentTest {
         Set<String> routes = new TreeSet<>();
         catalog.forEach(route -> routes.add(route.method() + " " + route.template()));
         Set<String> operations = new TreeSet<>();
-        document.root().path("paths").fields().forEachRemaining(path -> path.getValue().fieldNames().forEachRemaining(method -> {
-            if (HTTP_METHODS.contains(method)) {
-                operations.add(method.toUpperCase() + " " + path.getKey());
-            }
-        }));
+        document.root()
+                .path("paths")
+                .fields()
+                .forEachRemaining(path -> path.getValue().fieldNames().forEachRemaining(method -> {
+                    if (HTTP_METHODS.contains(method)) {
+                        operations.add(method.toUpperCase() + " " + path.getKey());
+                    }
+                }));
         assertThat(operations).isEqualTo(routes);
     }
 
@@ -96,15 +108,19 @@ class OpenApiDocumentTest {
             JsonNode operation = document.operation(route.method(), route.template());
             String name = route.method() + " " + route.template();
             JsonNode scope = operation.path("x-herald-scope");
-            assertThat(scope.isNull() ? null : scope.asText()).as(name + " x-herald-scope").isEqualTo(route.scope());
+            assertThat(scope.isNull() ? null : scope.asText())
+                    .as(name + " x-herald-scope")
+                    .isEqualTo(route.scope());
             assertThat(operation.path("x-herald-metered").asBoolean(!route.metered()))
-                    .as(name + " x-herald-metered").isEqualTo(route.metered());
+                    .as(name + " x-herald-metered")
+                    .isEqualTo(route.metered());
             List<String> required = route.scope() == null ? List.of() : List.of(route.scope());
             assertThat(operation.path("security")).as(name + " security").hasSize(2);
             for (JsonNode requirement : operation.path("security")) {
                 Map.Entry<String, JsonNode> scheme = requirement.fields().next();
                 assertThat(OpenApiDocument.JSON.convertValue(scheme.getValue(), List.class))
-                        .as(name + " " + scheme.getKey() + " scopes").isEqualTo(required);
+                        .as(name + " " + scheme.getKey() + " scopes")
+                        .isEqualTo(required);
             }
         }
     }
@@ -112,12 +128,15 @@ class OpenApiDocumentTest {
     @Test
     void everyOperationDeclaresTheRefusalsAnyRequestCanMeet() {
         for (ApiRoute route : catalog) {
-            JsonNode responses = document.operation(route.method(), route.template()).path("responses");
+            JsonNode responses =
+                    document.operation(route.method(), route.template()).path("responses");
             String name = route.method() + " " + route.template();
             // A repeated query parameter or two Authorization headers (decisions 105 and 216) can meet any request.
             assertThat(responses.has("400")).as(name + " 400").isTrue();
             assertThat(responses.has("401")).as(name + " 401").isTrue();
-            assertThat(document.resolve(responses.path("401")).path("headers").has("WWW-Authenticate")).as(name + " 401 challenge").isTrue();
+            assertThat(document.resolve(responses.path("401")).path("headers").has("WWW-Authenticate"))
+                    .as(name + " 401 challenge")
+                    .isTrue();
             assertThat(responses.has("429")).as(name + " 429").isTrue();
             assertThat(responses.has("500")).as(name + " 500").isTrue();
             assertThat(responses.has("503")).as(name + " 503").isTrue();
@@ -129,17 +148,30 @@ class OpenApiDocumentTest {
             responses.fields().forEachRemaining(entry -> {
                 JsonNode headers = document.resolve(entry.getValue()).path("headers");
                 String answer = name + " " + entry.getKey();
-                assertThat(headers.has("x-request-id")).as(answer + " x-request-id").isTrue();
-                assertThat(headers.has("X-RateLimit-Limit") && headers.has("X-RateLimit-Remaining") && headers.has("X-RateLimit-Reset"))
-                        .as(answer + " X-RateLimit-*").isTrue();
-                assertThat(headers.has("Cache-Control")).as(answer + " Cache-Control").isTrue();
+                assertThat(headers.has("x-request-id"))
+                        .as(answer + " x-request-id")
+                        .isTrue();
+                assertThat(headers.has("X-RateLimit-Limit")
+                                && headers.has("X-RateLimit-Remaining")
+                                && headers.has("X-RateLimit-Reset"))
+                        .as(answer + " X-RateLimit-*")
+                        .isTrue();
+                assertThat(headers.has("Cache-Control"))
+                        .as(answer + " Cache-Control")
+                        .isTrue();
                 if (entry.getKey().equals("429")) {
-                    assertThat(headers.has("Retry-After")).as(answer + " Retry-After").isTrue();
+                    assertThat(headers.has("Retry-After"))
+                            .as(answer + " Retry-After")
+                            .isTrue();
                 } else if (!entry.getKey().equals("503")) {
                     // Only a 429 always says when to come back; a 503 does when the outage has a known end.
-                    assertThat(headers.has("Retry-After")).as(answer + " Retry-After").isFalse();
+                    assertThat(headers.has("Retry-After"))
+                            .as(answer + " Retry-After")
+                            .isFalse();
                 }
-                assertThat(document.resolve(entry.getValue()).path("content").has("application/json")).as(answer + " JSON").isTrue();
+                assertThat(document.resolve(entry.getValue()).path("content").has("application/json"))
+                        .as(answer + " JSON")
+                        .isTrue();
             });
         }
     }
@@ -147,8 +179,15 @@ class OpenApiDocumentTest {
     @Test
     void theWebhooksSectionDescribesEveryEventAnEndpointCanSubscribeToAndTheTestEvent() {
         Set<String> subscribable = new TreeSet<>();
-        document.root().path("components").path("schemas").path("CreateWebhookEndpointRequest").path("properties")
-                .path("events").path("items").path("enum").forEach(name -> subscribable.add(name.asText()));
+        document.root()
+                .path("components")
+                .path("schemas")
+                .path("CreateWebhookEndpointRequest")
+                .path("properties")
+                .path("events")
+                .path("items")
+                .path("enum")
+                .forEach(name -> subscribable.add(name.asText()));
         assertThat(subscribable).contains("post.published", "post.partially_failed", "post.failed", "post.canceled");
         Set<String> described = new TreeSet<>();
         document.root().path("webhooks").fieldNames().forEachRemaining(described::add);
@@ -156,13 +195,21 @@ class OpenApiDocumentTest {
         expected.add("webhook.test");
         assertThat(described).isEqualTo(expected);
         Set<String> types = new TreeSet<>();
-        document.root().path("components").path("schemas").path("WebhookEvent").path("properties").path("type")
-                .path("enum").forEach(name -> types.add(name.asText()));
+        document.root()
+                .path("components")
+                .path("schemas")
+                .path("WebhookEvent")
+                .path("properties")
+                .path("type")
+                .path("enum")
+                .forEach(name -> types.add(name.asText()));
         assertThat(types).isEqualTo(expected);
         for (String event : described) {
             JsonNode operation = document.root().path("webhooks").path(event).path("post");
             Set<String> headers = new TreeSet<>();
-            operation.path("parameters").forEach(parameter -> headers.add(parameter.path("name").asText()));
+            operation
+                    .path("parameters")
+                    .forEach(parameter -> headers.add(parameter.path("name").asText()));
             assertThat(headers).as(event).containsExactly("webhook-id", "webhook-signature", "webhook-timestamp");
         }
     }
@@ -176,7 +223,8 @@ class OpenApiDocumentTest {
                 variables.add(matcher.group(1));
             }
             Set<String> declared = new TreeSet<>();
-            for (JsonNode parameter : document.operation(route.method(), route.template()).path("parameters")) {
+            for (JsonNode parameter :
+                    document.operation(route.method(), route.template()).path("parameters")) {
                 JsonNode resolved = document.resolve(parameter);
                 if (resolved.path("in").asText().equals("path")) {
                     assertThat(resolved.path("required").asBoolean()).isTrue();
@@ -189,7 +237,10 @@ class OpenApiDocumentTest {
 
     /** Every Schema Object: the components' schemas and each {@code schema} of a parameter, header or media type. */
     private void eachSchema(BiConsumer<String, JsonNode> visit) {
-        document.root().path("components").path("schemas").fields()
+        document.root()
+                .path("components")
+                .path("schemas")
+                .fields()
                 .forEachRemaining(entry -> visit.accept("#/components/schemas/" + entry.getKey(), entry.getValue()));
         walk(document.root(), "", (where, node) -> {
             if (node.has("schema") && !where.startsWith("/components/schemas")) {
@@ -203,7 +254,10 @@ class OpenApiDocumentTest {
             visit.accept(where, node);
             for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = fields.next();
-                walk(field.getValue(), where + "/" + field.getKey().replace("~", "~0").replace("/", "~1"), visit);
+                walk(
+                        field.getValue(),
+                        where + "/" + field.getKey().replace("~", "~0").replace("/", "~1"),
+                        visit);
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {

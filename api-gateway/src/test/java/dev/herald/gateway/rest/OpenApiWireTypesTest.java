@@ -61,24 +61,44 @@ class OpenApiWireTypesTest {
     @Test
     void eachWireTypesPropertiesAreTheSchemasProperties() {
         Map<Class<? extends Record>, String> schemas = Map.ofEntries(
-                Map.entry(Profile.class, "Profile"), Map.entry(Account.class, "Account"),
+                Map.entry(Profile.class, "Profile"),
+                Map.entry(Account.class, "Account"),
                 Map.entry(Account.AnalyticsConsent.class, "AnalyticsConsent"),
-                Map.entry(ConnectSession.class, "CreatedConnectSession"), Map.entry(Post.class, "Post"),
-                Map.entry(Post.Media.class, "PostMedia"), Map.entry(PostTarget.class, "PostTarget"),
-                Map.entry(TargetError.class, "TargetError"), Map.entry(Comment.class, "Comment"),
-                Map.entry(RequestLog.class, "RequestLog"), Map.entry(Usage.class, "Usage"),
-                Map.entry(Usage.Meter.class, "UsageMeter"), Map.entry(TikTokPublishingOptions.class, "TikTokPublishingOptions"),
-                Map.entry(PinterestBoard.class, "PinterestBoard"), Map.entry(PinterestBoardSection.class, "PinterestBoardSection"),
-                Map.entry(DeletedResource.class, "DeletedProfile"), Map.entry(ListMeta.class, "ListMeta"),
-                Map.entry(FieldError.class, "FieldError"), Map.entry(PostAnalytics.class, "PostAnalytics"),
-                Map.entry(PostAnalytics.Target.class, "PostAnalyticsTarget"), Map.entry(PostAnalytics.Metrics.class, "PostAnalyticsMetrics"),
-                Map.entry(AccountAnalytics.class, "AccountAnalytics"), Map.entry(AccountAnalytics.Metrics.class, "AccountAnalyticsMetrics"));
+                Map.entry(ConnectSession.class, "CreatedConnectSession"),
+                Map.entry(Post.class, "Post"),
+                Map.entry(Post.Media.class, "PostMedia"),
+                Map.entry(PostTarget.class, "PostTarget"),
+                Map.entry(TargetError.class, "TargetError"),
+                Map.entry(Comment.class, "Comment"),
+                Map.entry(RequestLog.class, "RequestLog"),
+                Map.entry(Usage.class, "Usage"),
+                Map.entry(Usage.Meter.class, "UsageMeter"),
+                Map.entry(TikTokPublishingOptions.class, "TikTokPublishingOptions"),
+                Map.entry(PinterestBoard.class, "PinterestBoard"),
+                Map.entry(PinterestBoardSection.class, "PinterestBoardSection"),
+                Map.entry(DeletedResource.class, "DeletedProfile"),
+                Map.entry(ListMeta.class, "ListMeta"),
+                Map.entry(FieldError.class, "FieldError"),
+                Map.entry(PostAnalytics.class, "PostAnalytics"),
+                Map.entry(PostAnalytics.Target.class, "PostAnalyticsTarget"),
+                Map.entry(PostAnalytics.Metrics.class, "PostAnalyticsMetrics"),
+                Map.entry(AccountAnalytics.class, "AccountAnalytics"),
+                Map.entry(AccountAnalytics.Metrics.class, "AccountAnalyticsMetrics"));
         var snakeCase = new PropertyNamingStrategies.SnakeCaseStrategy();
         schemas.forEach((type, schema) -> {
             Set<String> wire = new TreeSet<>();
-            Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).map(snakeCase::translate).forEach(wire::add);
+            Arrays.stream(type.getRecordComponents())
+                    .map(RecordComponent::getName)
+                    .map(snakeCase::translate)
+                    .forEach(wire::add);
             Set<String> documented = new TreeSet<>();
-            document.root().path("components").path("schemas").path(schema).path("properties").fieldNames().forEachRemaining(documented::add);
+            document.root()
+                    .path("components")
+                    .path("schemas")
+                    .path(schema)
+                    .path("properties")
+                    .fieldNames()
+                    .forEachRemaining(documented::add);
             assertThat(documented).as(type.getSimpleName() + " vs " + schema).isEqualTo(wire);
         });
     }
@@ -86,29 +106,81 @@ class OpenApiWireTypesTest {
     @Test
     void profilesAndTheirDeletionConform() {
         conforms("ProfileEnvelope", DataEnvelope.of(new Profile(PROFILE, "Acme", null, Mode.TEST, T, T)));
-        conforms("ProfileList", new ListEnvelope<>(List.of(new Profile(PROFILE, "Acme", "crm-42", Mode.LIVE, T, T)),
-                new ListMeta("eyJhIjoxfQ.c2ln", true)));
+        conforms(
+                "ProfileList",
+                new ListEnvelope<>(
+                        List.of(new Profile(PROFILE, "Acme", "crm-42", Mode.LIVE, T, T)),
+                        new ListMeta("eyJhIjoxfQ.c2ln", true)));
         conforms("ProfileList", new ListEnvelope<>(List.of(), new ListMeta(null, false)));
         conforms("DeletedProfileEnvelope", DataEnvelope.of(DeletedResource.of(PROFILE, "profile")));
     }
 
     @Test
     void accountsConformWithAndWithoutTheirConsentReceipt() {
-        conforms("AccountEnvelope", DataEnvelope.of(new Account(ACCOUNT, Platform.LINKEDIN, null, "Acme", "acme",
-                Account.CONNECTED, Mode.TEST, T, null, T, T, null)));
-        conforms("AccountEnvelope", DataEnvelope.of(new Account(ACCOUNT, Platform.YOUTUBE, PROFILE, "Acme", "acme",
-                Account.DISCONNECTED, Mode.LIVE, T, T, T, T, new Account.AnalyticsConsent(Account.AnalyticsConsent.ACCEPTED, 2,
-                "2026-01", T))));
-        conforms("AccountEnvelope", DataEnvelope.of(new Account(ACCOUNT, Platform.YOUTUBE, PROFILE, "Acme", "acme",
-                Account.CONNECTED, Mode.LIVE, T, null, T, T, new Account.AnalyticsConsent(Account.AnalyticsConsent.REQUIRED, 1,
-                null, null))));
+        conforms(
+                "AccountEnvelope",
+                DataEnvelope.of(new Account(
+                        ACCOUNT,
+                        Platform.LINKEDIN,
+                        null,
+                        "Acme",
+                        "acme",
+                        Account.CONNECTED,
+                        Mode.TEST,
+                        T,
+                        null,
+                        T,
+                        T,
+                        null)));
+        conforms(
+                "AccountEnvelope",
+                DataEnvelope.of(new Account(
+                        ACCOUNT,
+                        Platform.YOUTUBE,
+                        PROFILE,
+                        "Acme",
+                        "acme",
+                        Account.DISCONNECTED,
+                        Mode.LIVE,
+                        T,
+                        T,
+                        T,
+                        T,
+                        new Account.AnalyticsConsent(Account.AnalyticsConsent.ACCEPTED, 2, "2026-01", T))));
+        conforms(
+                "AccountEnvelope",
+                DataEnvelope.of(new Account(
+                        ACCOUNT,
+                        Platform.YOUTUBE,
+                        PROFILE,
+                        "Acme",
+                        "acme",
+                        Account.CONNECTED,
+                        Mode.LIVE,
+                        T,
+                        null,
+                        T,
+                        T,
+                        new Account.AnalyticsConsent(Account.AnalyticsConsent.REQUIRED, 1, null, null))));
     }
 
     @Test
     void aConnectSessionShowsItsUrlAtCreationOnly() {
-        ConnectSession created = new ConnectSession("cs_0123456789abcdef01234567", PROFILE, Mode.TEST, ConnectSession.OPEN,
-                List.of(Platform.TIKTOK, Platform.YOUTUBE), "https://app.example.com/done", null, List.of(ACCOUNT), T, null,
-                null, T, T, "https://herald.example.com/connect/abc");
+        ConnectSession created = new ConnectSession(
+                "cs_0123456789abcdef01234567",
+                PROFILE,
+                Mode.TEST,
+                ConnectSession.OPEN,
+                List.of(Platform.TIKTOK, Platform.YOUTUBE),
+                "https://app.example.com/done",
+                null,
+                List.of(ACCOUNT),
+                T,
+                null,
+                null,
+                T,
+                T,
+                "https://herald.example.com/connect/abc");
         conforms("CreatedConnectSessionEnvelope", DataEnvelope.of(created));
         conforms("ConnectSessionEnvelope", DataEnvelope.of(created.withoutUrl()));
         // Strict enough to catch a leak: a read that carried the private URL would not conform.
@@ -120,97 +192,283 @@ class OpenApiWireTypesTest {
         ObjectNode options = WIRE.createObjectNode();
         options.putObject("youtube").put("privacy_status", "public").put("made_for_kids", false);
         options.putObject("tiktok").put("privacy_level", "SELF_ONLY").putNull("disable_duet");
-        Post queued = new Post(POST, "Hello", Post.QUEUED, Mode.TEST, null, null, WIRE.createObjectNode(),
-                List.of(new PostTarget(ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null)), T, T);
-        Post finished = new Post(POST, "", Post.PARTIALLY_FAILED, Mode.LIVE,
-                new Post.Media("https://cdn.example.com/v.mp4", Post.Media.VIDEO), T, options,
-                List.of(new PostTarget(ACCOUNT, Platform.YOUTUBE, PROFILE, PostTarget.PUBLISHED, 1, "yt_1",
-                                "https://youtu.be/1", null, T),
-                        new PostTarget("acc_fedcba9876543210fedcba98", Platform.TIKTOK, PROFILE, PostTarget.FAILED, 5, null, null,
-                                new TargetError(TargetError.PROVIDER_ERROR, "TikTok refused the video.", false, Map.of("provider_code", "x")), T)),
-                T, T);
+        Post queued = new Post(
+                POST,
+                "Hello",
+                Post.QUEUED,
+                Mode.TEST,
+                null,
+                null,
+                WIRE.createObjectNode(),
+                List.of(new PostTarget(ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null)),
+                T,
+                T);
+        Post finished = new Post(
+                POST,
+                "",
+                Post.PARTIALLY_FAILED,
+                Mode.LIVE,
+                new Post.Media("https://cdn.example.com/v.mp4", Post.Media.VIDEO),
+                T,
+                options,
+                List.of(
+                        new PostTarget(
+                                ACCOUNT,
+                                Platform.YOUTUBE,
+                                PROFILE,
+                                PostTarget.PUBLISHED,
+                                1,
+                                "yt_1",
+                                "https://youtu.be/1",
+                                null,
+                                T),
+                        new PostTarget(
+                                "acc_fedcba9876543210fedcba98",
+                                Platform.TIKTOK,
+                                PROFILE,
+                                PostTarget.FAILED,
+                                5,
+                                null,
+                                null,
+                                new TargetError(
+                                        TargetError.PROVIDER_ERROR,
+                                        "TikTok refused the video.",
+                                        false,
+                                        Map.of("provider_code", "x")),
+                                T)),
+                T,
+                T);
         conforms("PostEnvelope", DataEnvelope.of(queued));
         conforms("PostList", new ListEnvelope<>(List.of(finished, queued), new ListMeta(null, false)));
     }
 
     @Test
     void commentsLogsAndPlatformReadsConform() {
-        conforms("CommentEnvelope", DataEnvelope.of(new Comment("cmt_0123456789abcdef01234567", ACCOUNT, POST, Platform.YOUTUBE,
-                null, "Nice!", "Ann", "ann", false, T)));
-        conforms("RequestLogList", new ListEnvelope<>(List.of(new RequestLog(REQUEST, "OPTIONS", "/api/v1/posts", 405, 3,
-                "key_0123456789abcdef01234567", Mode.TEST, T)), new ListMeta(null, false)));
-        conforms("TikTokPublishingOptionsEnvelope", DataEnvelope.of(new TikTokPublishingOptions("Ann", "ann", null,
-                List.of("PUBLIC_TO_EVERYONE", "SELF_ONLY"), false, false, true, 600)));
-        conforms("PinterestBoardList", new ListEnvelope<>(List.of(new PinterestBoard("549755885175", "Recipes", null, "PUBLIC")),
-                new ListMeta("eyJhIjoxfQ.c2ln", true)));
-        conforms("PinterestBoardSectionList", new ListEnvelope<>(List.of(new PinterestBoardSection("4987", "Soups")),
-                new ListMeta(null, false)));
+        conforms(
+                "CommentEnvelope",
+                DataEnvelope.of(new Comment(
+                        "cmt_0123456789abcdef01234567",
+                        ACCOUNT,
+                        POST,
+                        Platform.YOUTUBE,
+                        null,
+                        "Nice!",
+                        "Ann",
+                        "ann",
+                        false,
+                        T)));
+        conforms(
+                "RequestLogList",
+                new ListEnvelope<>(
+                        List.of(new RequestLog(
+                                REQUEST,
+                                "OPTIONS",
+                                "/api/v1/posts",
+                                405,
+                                3,
+                                "key_0123456789abcdef01234567",
+                                Mode.TEST,
+                                T)),
+                        new ListMeta(null, false)));
+        conforms(
+                "TikTokPublishingOptionsEnvelope",
+                DataEnvelope.of(new TikTokPublishingOptions(
+                        "Ann", "ann", null, List.of("PUBLIC_TO_EVERYONE", "SELF_ONLY"), false, false, true, 600)));
+        conforms(
+                "PinterestBoardList",
+                new ListEnvelope<>(
+                        List.of(new PinterestBoard("549755885175", "Recipes", null, "PUBLIC")),
+                        new ListMeta("eyJhIjoxfQ.c2ln", true)));
+        conforms(
+                "PinterestBoardSectionList",
+                new ListEnvelope<>(List.of(new PinterestBoardSection("4987", "Soups")), new ListMeta(null, false)));
     }
 
     @Test
     void postAndAccountAnalyticsConformInEveryStatus() {
         ObjectNode raw = WIRE.createObjectNode().put("viewCount", "1085").put("likeCount", "12");
-        conforms("PostAnalyticsEnvelope", DataEnvelope.of(PostAnalytics.of(POST, List.of(
-                new PostAnalytics.Target(ACCOUNT, Platform.YOUTUBE, "dQw4w9WgXcQ", PostAnalytics.Target.AVAILABLE, null,
-                        new PostAnalytics.Metrics(1085L, 12L, 3L, null, null, null), raw, T),
-                new PostAnalytics.Target(ACCOUNT, Platform.TIKTOK, null, PostAnalytics.Target.PENDING,
-                        AnalyticsReason.NOT_PUBLISHED_YET, null, null, null),
-                new PostAnalytics.Target(ACCOUNT, Platform.YOUTUBE, "abc", PostAnalytics.Target.REDACTED,
-                        AnalyticsReason.CONSENT_REQUIRED, null, null, null),
-                new PostAnalytics.Target(ACCOUNT, Platform.LINKEDIN, "urn:li:share:1", PostAnalytics.Target.UNAVAILABLE,
-                        AnalyticsReason.PROVIDER_ERROR, null, null, null),
-                new PostAnalytics.Target(ACCOUNT, Platform.TIKTOK, "7311111111111111111", PostAnalytics.Target.UNAVAILABLE,
-                        AnalyticsReason.RECONNECT_REQUIRED, null, null, null)))));
-        conforms("AccountAnalyticsEnvelope", DataEnvelope.of(new AccountAnalytics(AccountAnalytics.OBJECT, ACCOUNT,
-                Platform.PINTEREST, PostAnalytics.Target.AVAILABLE, null, new AccountAnalytics.Metrics(2300L, 150L, 410L, 98000L, null),
-                WIRE.createObjectNode().put("follower_count", 2300), T)));
-        conforms("AccountAnalyticsEnvelope", DataEnvelope.of(new AccountAnalytics(AccountAnalytics.OBJECT, ACCOUNT,
-                Platform.YOUTUBE, PostAnalytics.Target.REDACTED, AnalyticsReason.CONSENT_REQUIRED, null, null, null)));
-        conforms("AccountAnalyticsEnvelope", DataEnvelope.of(new AccountAnalytics(AccountAnalytics.OBJECT, ACCOUNT,
-                Platform.TIKTOK, PostAnalytics.Target.UNAVAILABLE, AnalyticsReason.RECONNECT_REQUIRED, null, null, null)));
+        conforms(
+                "PostAnalyticsEnvelope",
+                DataEnvelope.of(PostAnalytics.of(
+                        POST,
+                        List.of(
+                                new PostAnalytics.Target(
+                                        ACCOUNT,
+                                        Platform.YOUTUBE,
+                                        "dQw4w9WgXcQ",
+                                        PostAnalytics.Target.AVAILABLE,
+                                        null,
+                                        new PostAnalytics.Metrics(1085L, 12L, 3L, null, null, null),
+                                        raw,
+                                        T),
+                                new PostAnalytics.Target(
+                                        ACCOUNT,
+                                        Platform.TIKTOK,
+                                        null,
+                                        PostAnalytics.Target.PENDING,
+                                        AnalyticsReason.NOT_PUBLISHED_YET,
+                                        null,
+                                        null,
+                                        null),
+                                new PostAnalytics.Target(
+                                        ACCOUNT,
+                                        Platform.YOUTUBE,
+                                        "abc",
+                                        PostAnalytics.Target.REDACTED,
+                                        AnalyticsReason.CONSENT_REQUIRED,
+                                        null,
+                                        null,
+                                        null),
+                                new PostAnalytics.Target(
+                                        ACCOUNT,
+                                        Platform.LINKEDIN,
+                                        "urn:li:share:1",
+                                        PostAnalytics.Target.UNAVAILABLE,
+                                        AnalyticsReason.PROVIDER_ERROR,
+                                        null,
+                                        null,
+                                        null),
+                                new PostAnalytics.Target(
+                                        ACCOUNT,
+                                        Platform.TIKTOK,
+                                        "7311111111111111111",
+                                        PostAnalytics.Target.UNAVAILABLE,
+                                        AnalyticsReason.RECONNECT_REQUIRED,
+                                        null,
+                                        null,
+                                        null)))));
+        conforms(
+                "AccountAnalyticsEnvelope",
+                DataEnvelope.of(new AccountAnalytics(
+                        AccountAnalytics.OBJECT,
+                        ACCOUNT,
+                        Platform.PINTEREST,
+                        PostAnalytics.Target.AVAILABLE,
+                        null,
+                        new AccountAnalytics.Metrics(2300L, 150L, 410L, 98000L, null),
+                        WIRE.createObjectNode().put("follower_count", 2300),
+                        T)));
+        conforms(
+                "AccountAnalyticsEnvelope",
+                DataEnvelope.of(new AccountAnalytics(
+                        AccountAnalytics.OBJECT,
+                        ACCOUNT,
+                        Platform.YOUTUBE,
+                        PostAnalytics.Target.REDACTED,
+                        AnalyticsReason.CONSENT_REQUIRED,
+                        null,
+                        null,
+                        null)));
+        conforms(
+                "AccountAnalyticsEnvelope",
+                DataEnvelope.of(new AccountAnalytics(
+                        AccountAnalytics.OBJECT,
+                        ACCOUNT,
+                        Platform.TIKTOK,
+                        PostAnalytics.Target.UNAVAILABLE,
+                        AnalyticsReason.RECONNECT_REQUIRED,
+                        null,
+                        null,
+                        null)));
     }
 
     @Test
     void usageConformsInBothModes() {
         Usage.Meter meter = new Usage.Meter(3, 1, 20, 16, T);
-        conforms("UsageEnvelope", DataEnvelope.of(new Usage(Mode.TEST, "free", "free", "2026-09", new UsagePeriod(T, T), T, null,
-                new Usage.Accounts(1, 10, 9), meter, meter, null, null, null, new Usage.RateLimit(30), 1)));
-        conforms("UsageEnvelope", DataEnvelope.of(new Usage(Mode.LIVE, "growth", "beta", "2026-09", new UsagePeriod(T, T), T, T,
-                new Usage.Accounts(41, 40, 0), meter, meter, meter, meter, meter, new Usage.RateLimit(120), 5)));
+        conforms(
+                "UsageEnvelope",
+                DataEnvelope.of(new Usage(
+                        Mode.TEST,
+                        "free",
+                        "free",
+                        "2026-09",
+                        new UsagePeriod(T, T),
+                        T,
+                        null,
+                        new Usage.Accounts(1, 10, 9),
+                        meter,
+                        meter,
+                        null,
+                        null,
+                        null,
+                        new Usage.RateLimit(30),
+                        1)));
+        conforms(
+                "UsageEnvelope",
+                DataEnvelope.of(new Usage(
+                        Mode.LIVE,
+                        "growth",
+                        "beta",
+                        "2026-09",
+                        new UsagePeriod(T, T),
+                        T,
+                        T,
+                        new Usage.Accounts(41, 40, 0),
+                        meter,
+                        meter,
+                        meter,
+                        meter,
+                        meter,
+                        new Usage.RateLimit(120),
+                        5)));
     }
 
     @Test
     void errorsConformToTheirCodesSchema() {
-        ApiException invalid = ApiException.validationFailed(List.of(new FieldError("account_ids[0]", "invalid_value", "No account."),
+        ApiException invalid = ApiException.validationFailed(List.of(
+                new FieldError("account_ids[0]", "invalid_value", "No account."),
                 new FieldError("platform_options.tiktok.privacy_level", "required", "privacy_level is required.")));
         conforms("ErrorValidationFailed", new ErrorEnvelope(invalid.toApiError(), REQUEST));
-        conforms("ErrorInvalidRequest", new ErrorEnvelope(ApiException.invalidParameter("limit", "limit must be 1 to 100.").toApiError(), REQUEST));
-        conforms("ErrorInvalidRequest", new ErrorEnvelope(ApiException.invalidRequest("The request body is not valid JSON.").toApiError(), REQUEST));
-        conforms("ErrorNotFound", new ErrorEnvelope(ApiException.notFound("post").toApiError(), REQUEST));
-        conforms("ErrorPostNotCancelable", new ErrorEnvelope(new ApiError(ErrorCode.POST_NOT_CANCELABLE.code(), "No.",
-                Map.of("status", Post.PUBLISHED)), REQUEST));
-        conforms("ErrorEnvelope", new ErrorEnvelope(ApiException.notFound("post").toApiError(), REQUEST));
+        conforms(
+                "ErrorInvalidRequest",
+                new ErrorEnvelope(
+                        ApiException.invalidParameter("limit", "limit must be 1 to 100.")
+                                .toApiError(),
+                        REQUEST));
+        conforms(
+                "ErrorInvalidRequest",
+                new ErrorEnvelope(
+                        ApiException.invalidRequest("The request body is not valid JSON.")
+                                .toApiError(),
+                        REQUEST));
+        conforms(
+                "ErrorNotFound", new ErrorEnvelope(ApiException.notFound("post").toApiError(), REQUEST));
+        conforms(
+                "ErrorPostNotCancelable",
+                new ErrorEnvelope(
+                        new ApiError(ErrorCode.POST_NOT_CANCELABLE.code(), "No.", Map.of("status", Post.PUBLISHED)),
+                        REQUEST));
+        conforms(
+                "ErrorEnvelope", new ErrorEnvelope(ApiException.notFound("post").toApiError(), REQUEST));
         // Each code's schema takes that code only.
-        assertThat(problems("ErrorNotFound", new ErrorEnvelope(invalid.toApiError(), REQUEST))).isNotEmpty();
+        assertThat(problems("ErrorNotFound", new ErrorEnvelope(invalid.toApiError(), REQUEST)))
+                .isNotEmpty();
     }
 
     @Test
     void everyErrorCodeOfTheCatalogueHasItsSchemaWithTheRightStatus() {
         for (ErrorCode code : ErrorCode.values()) {
-            if (code == ErrorCode.METHOD_NOT_ALLOWED || code == ErrorCode.CONNECT_SESSION_EXPIRED
+            if (code == ErrorCode.METHOD_NOT_ALLOWED
+                    || code == ErrorCode.CONNECT_SESSION_EXPIRED
                     || code == ErrorCode.CONNECT_SESSION_REVOKED) {
                 continue; // not an answer of a documented operation: wrong method, and the hosted pages
             }
-            String name = "Error" + Arrays.stream(code.code().split("_"))
-                    .map(part -> Character.toUpperCase(part.charAt(0)) + part.substring(1)).reduce("", String::concat);
+            String name = "Error"
+                    + Arrays.stream(code.code().split("_"))
+                            .map(part -> Character.toUpperCase(part.charAt(0)) + part.substring(1))
+                            .reduce("", String::concat);
             JsonNode schema = document.root().path("components").path("schemas").path(name);
-            assertThat(schema.at("/properties/error/properties/code/const").asText()).as(name).isEqualTo(code.code());
+            assertThat(schema.at("/properties/error/properties/code/const").asText())
+                    .as(name)
+                    .isEqualTo(code.code());
             assertThat(schema.path("description").asText()).as(name).startsWith("HTTP " + code.httpStatus() + " ");
         }
     }
 
     private void conforms(String schema, Object value) {
-        assertThat(problems(schema, value)).as(schema + " " + WIRE.valueToTree(value)).isEmpty();
+        assertThat(problems(schema, value))
+                .as(schema + " " + WIRE.valueToTree(value))
+                .isEmpty();
     }
 
     private List<String> problems(String schema, Object value) {

@@ -18,9 +18,20 @@ class ApiKeySecretsTest {
 
     @Test
     void anythingButAWellFormedKeyNamesNoMode() {
-        for (String text : new String[] {null, "", "sk_test_", "sk_test_" + SECRET + "6", "sk_test_" + SECRET.substring(1),
-                "sk_prod_" + SECRET, "pk_test_" + SECRET, "sk_test-" + SECRET, "sk_TEST_" + SECRET,
-                "sk_test_" + SECRET.replace('A', '-'), "sk_test_" + SECRET.replace('z', 'é'), "Bearer sk_test_" + SECRET}) {
+        for (String text : new String[] {
+            null,
+            "",
+            "sk_test_",
+            "sk_test_" + SECRET + "6",
+            "sk_test_" + SECRET.substring(1),
+            "sk_prod_" + SECRET,
+            "pk_test_" + SECRET,
+            "sk_test-" + SECRET,
+            "sk_TEST_" + SECRET,
+            "sk_test_" + SECRET.replace('A', '-'),
+            "sk_test_" + SECRET.replace('z', 'é'),
+            "Bearer sk_test_" + SECRET
+        }) {
             assertThat(ApiKeySecrets.modeOf(text)).as(String.valueOf(text)).isEqualTo(Optional.empty());
         }
     }

@@ -45,7 +45,10 @@ class TimingSafeComparisonTest {
             }
         };
         String presented = ApiKeySecrets.generate(Mode.TEST);
-        assertThat(new ApiKeyAuthenticator(keys, Clock.systemUTC()).authenticate(presented).await().atMost(Duration.ofSeconds(5)))
+        assertThat(new ApiKeyAuthenticator(keys, Clock.systemUTC())
+                        .authenticate(presented)
+                        .await()
+                        .atMost(Duration.ofSeconds(5)))
                 .isEmpty();
         assertThat(lookedUp).containsExactly(ApiKeySecrets.hash(presented));
         assertThat(lookedUp.get(0)).matches("^[0-9a-f]{64}$").doesNotContain(presented.substring(8));
@@ -53,30 +56,43 @@ class TimingSafeComparisonTest {
 
     @Test
     void api2_theAdminTokenAndOAuthClientSecretsAreComparedWithMessageDigestIsEqual() throws IOException {
-        assertThat(Files.readString(MAIN.resolve("service/AdminTokenVerifier.java"))).contains("MessageDigest.isEqual(sha256(presented)");
-        assertThat(Files.readString(MAIN.resolve("service/OAuthTokenService.java"))).contains("MessageDigest.isEqual(client.secretHash");
+        assertThat(Files.readString(MAIN.resolve("service/AdminTokenVerifier.java")))
+                .contains("MessageDigest.isEqual(sha256(presented)");
+        assertThat(Files.readString(MAIN.resolve("service/OAuthTokenService.java")))
+                .contains("MessageDigest.isEqual(client.secretHash");
     }
 
     @Test
     void api2_noGatewayCodeComparesASecretAsText() throws IOException {
         List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(MAIN)) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+            for (Path file :
+                    files.filter(path -> path.toString().endsWith(".java")).toList()) {
                 if (NOT_CALLER_INPUT.containsKey(file.getFileName().toString())) {
                     continue;
                 }
                 List<String> lines = Files.readAllLines(file);
                 for (int i = 0; i < lines.size(); i++) {
                     if (TEXT_COMPARISON.matcher(lines.get(i)).find()) {
-                        found.add(file.getFileName() + ":" + (i + 1) + ": " + lines.get(i).trim());
+                        found.add(file.getFileName() + ":" + (i + 1) + ": "
+                                + lines.get(i).trim());
                     }
                 }
             }
         }
-        assertThat(found).as("secrets compared with equals (use MessageDigest.isEqual, or look up a hash)").isEmpty();
+        assertThat(found)
+                .as("secrets compared with equals (use MessageDigest.isEqual, or look up a hash)")
+                .isEmpty();
         // The pattern itself catches what it is meant to.
-        assertThat(TEXT_COMPARISON.matcher("if (presented.equals(config.adminToken())) {").find()).isTrue();
-        assertThat(TEXT_COMPARISON.matcher("clientSecret.equals(stored)").find()).isTrue();
-        assertThat(TEXT_COMPARISON.matcher("if (!grantType.equals(\"client_credentials\")) {").find()).isFalse();
+        assertThat(TEXT_COMPARISON
+                        .matcher("if (presented.equals(config.adminToken())) {")
+                        .find())
+                .isTrue();
+        assertThat(TEXT_COMPARISON.matcher("clientSecret.equals(stored)").find())
+                .isTrue();
+        assertThat(TEXT_COMPARISON
+                        .matcher("if (!grantType.equals(\"client_credentials\")) {")
+                        .find())
+                .isFalse();
     }
 }

@@ -47,11 +47,18 @@ public class ApiException extends RuntimeException {
         if (errors.size() > MAX_LISTED_ERRORS) {
             // A body of a few hundred KiB can hold tens of thousands of bad fields; an answer listing them all would be
             // ten times its size. The first ones are listed and the rest counted.
-            return new ApiException(ErrorCode.VALIDATION_FAILED, "The request has " + errors.size() + " invalid fields; the first "
-                    + MAX_LISTED_ERRORS + " are listed.", Map.of("errors", List.copyOf(errors.subList(0, MAX_LISTED_ERRORS)),
-                    "omitted_errors", errors.size() - MAX_LISTED_ERRORS));
+            return new ApiException(
+                    ErrorCode.VALIDATION_FAILED,
+                    "The request has " + errors.size() + " invalid fields; the first " + MAX_LISTED_ERRORS
+                            + " are listed.",
+                    Map.of(
+                            "errors",
+                            List.copyOf(errors.subList(0, MAX_LISTED_ERRORS)),
+                            "omitted_errors",
+                            errors.size() - MAX_LISTED_ERRORS));
         }
-        return new ApiException(ErrorCode.VALIDATION_FAILED,
+        return new ApiException(
+                ErrorCode.VALIDATION_FAILED,
                 errors.size() == 1 ? errors.get(0).message() : "The request has " + errors.size() + " invalid fields.",
                 Map.of("errors", List.copyOf(errors)));
     }

@@ -1,5 +1,4 @@
 package dev.herald.common.api;
 
 /** {@code { error: { code, message, details }, request_id }}: the body of every error response. */
-public record ErrorEnvelope(ApiError error, String requestId) {
-}
+public record ErrorEnvelope(ApiError error, String requestId) {}

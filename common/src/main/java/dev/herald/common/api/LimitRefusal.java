@@ -12,11 +12,13 @@ import java.util.Set;
 public final class LimitRefusal {
     public static final String HEADER = "x-herald-limit-refusal";
 
-    private static final Set<ErrorCode> LIMITS = Set.of(ErrorCode.USAGE_LIMIT_EXCEEDED, ErrorCode.RATE_LIMIT_EXCEEDED,
-            ErrorCode.ACCOUNT_LIMIT_REACHED, ErrorCode.ACCOUNT_CAPACITY_EXCEEDED);
+    private static final Set<ErrorCode> LIMITS = Set.of(
+            ErrorCode.USAGE_LIMIT_EXCEEDED,
+            ErrorCode.RATE_LIMIT_EXCEEDED,
+            ErrorCode.ACCOUNT_LIMIT_REACHED,
+            ErrorCode.ACCOUNT_CAPACITY_EXCEEDED);
 
-    private LimitRefusal() {
-    }
+    private LimitRefusal() {}
 
     public static boolean is(ErrorCode code) {
         return LIMITS.contains(code);

@@ -27,9 +27,14 @@ public class InternalCallerFilter implements ContainerRequestFilter {
     @Override
     public void filter(ContainerRequestContext request) {
         String authorization = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        String jwt = authorization != null && authorization.startsWith(BEARER) ? authorization.substring(BEARER.length()) : null;
-        InternalToken token = verifiers.verifier().verify(jwt)
-                .orElseThrow(() -> new ApiException(ErrorCode.AUTHENTICATION_FAILED, "No valid credential was provided."));
+        String jwt = authorization != null && authorization.startsWith(BEARER)
+                ? authorization.substring(BEARER.length())
+                : null;
+        InternalToken token = verifiers
+                .verifier()
+                .verify(jwt)
+                .orElseThrow(
+                        () -> new ApiException(ErrorCode.AUTHENTICATION_FAILED, "No valid credential was provided."));
         caller.authenticate(token);
     }
 }

@@ -1,12 +1,12 @@
 package dev.herald.common.auth;
 
 import io.smallrye.jwt.build.Jwt;
+import io.smallrye.jwt.build.JwtClaimsBuilder;
 import java.security.PrivateKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import io.smallrye.jwt.build.JwtClaimsBuilder;
 
 /** Mints the short-lived internal JWT a trusted caller attaches to a service call. */
 public final class InternalTokenIssuer {

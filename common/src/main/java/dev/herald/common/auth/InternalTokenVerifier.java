@@ -1,9 +1,9 @@
 package dev.herald.common.auth;
 
+import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.ParseException;
-import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Instant;
@@ -27,10 +27,10 @@ public final class InternalTokenVerifier {
     static final String SCOPE_CLAIM = "scope";
     /** Tolerance for clocks of different hosts; smallrye-jwt's default is a minute. */
     static final int CLOCK_SKEW_SECONDS = 5;
+
     private static final int MAX_REMEMBERED = 10_000;
 
-    private record Verified(InternalToken token, Instant usableUntil) {
-    }
+    private record Verified(InternalToken token, Instant usableUntil) {}
 
     private final DefaultJWTParser parser;
     private final Clock clock;
@@ -88,10 +88,12 @@ public final class InternalTokenVerifier {
             if (workspace == null || mode.isEmpty() || parsed.getExpirationTime() <= 0) {
                 return Optional.empty();
             }
-            Set<String> scopes = scope == null || scope.isBlank() ? Set.of()
+            Set<String> scopes = scope == null || scope.isBlank()
+                    ? Set.of()
                     : Arrays.stream(scope.trim().split(" +")).collect(Collectors.toUnmodifiableSet());
             InternalToken token = new InternalToken(workspace, mode.get(), parsed.getSubject(), scopes);
-            return Optional.of(new Verified(token, Instant.ofEpochSecond(parsed.getExpirationTime()).plusSeconds(CLOCK_SKEW_SECONDS)));
+            return Optional.of(new Verified(
+                    token, Instant.ofEpochSecond(parsed.getExpirationTime()).plusSeconds(CLOCK_SKEW_SECONDS)));
         } catch (ParseException | RuntimeException e) {
             return Optional.empty();
         }

@@ -32,7 +32,8 @@ public class InternalTokens {
     public InternalTokenIssuer issuer() {
         if (issuer == null) {
             String pem = required(config.privateKey(), "herald.internal-jwt.private-key");
-            issuer = new InternalTokenIssuer(RsaKeys.readPrivateKey(pem), config.issuer(), config.audience(), config.ttl(), clock);
+            issuer = new InternalTokenIssuer(
+                    RsaKeys.readPrivateKey(pem), config.issuer(), config.audience(), config.ttl(), clock);
         }
         return issuer;
     }

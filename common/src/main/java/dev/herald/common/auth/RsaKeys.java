@@ -12,8 +12,7 @@ import java.util.Base64;
 
 /** Reads and writes the RSA keys of the internal JWT as PEM text (what env vars and Secrets carry). */
 public final class RsaKeys {
-    private RsaKeys() {
-    }
+    private RsaKeys() {}
 
     public static KeyPair generate() {
         try {
@@ -55,7 +54,7 @@ public final class RsaKeys {
     }
 
     private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 }

@@ -16,9 +16,18 @@ public final class Scopes {
     public static final String WEBHOOKS_WRITE = "webhooks:write";
     public static final String LOGS_READ = "logs:read";
 
-    public static final List<String> ALL = List.of(PROFILES_READ, PROFILES_WRITE, ACCOUNTS_READ, ACCOUNTS_WRITE,
-            POSTS_READ, POSTS_WRITE, COMMENTS_READ, COMMENTS_WRITE, WEBHOOKS_READ, WEBHOOKS_WRITE, LOGS_READ);
+    public static final List<String> ALL = List.of(
+            PROFILES_READ,
+            PROFILES_WRITE,
+            ACCOUNTS_READ,
+            ACCOUNTS_WRITE,
+            POSTS_READ,
+            POSTS_WRITE,
+            COMMENTS_READ,
+            COMMENTS_WRITE,
+            WEBHOOKS_READ,
+            WEBHOOKS_WRITE,
+            LOGS_READ);
 
-    private Scopes() {
-    }
+    private Scopes() {}
 }

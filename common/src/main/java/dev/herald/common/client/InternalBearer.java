@@ -21,8 +21,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class InternalBearer {
     private static final int MAX_CACHED = 10_000;
 
-    private record Cached(String header, Instant refreshAfter) {
-    }
+    private record Cached(String header, Instant refreshAfter) {}
 
     private final InternalTokens tokens;
     private final InternalJwtConfig config;
@@ -30,8 +29,11 @@ public class InternalBearer {
     private final String caller;
     private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
 
-    public InternalBearer(InternalTokens tokens, InternalJwtConfig config, Clock clock,
-                          @ConfigProperty(name = "quarkus.application.name") String caller) {
+    public InternalBearer(
+            InternalTokens tokens,
+            InternalJwtConfig config,
+            Clock clock,
+            @ConfigProperty(name = "quarkus.application.name") String caller) {
         this.tokens = tokens;
         this.config = config;
         this.clock = clock;

@@ -11,8 +11,7 @@ import java.util.Map;
 
 /** Reads another Herald service's answers: the {@code data} of a success, or its error envelope as an ApiException. */
 public final class UpstreamResponses {
-    private UpstreamResponses() {
-    }
+    private UpstreamResponses() {}
 
     public static JsonNode data(ObjectMapper mapper, Response response, String service) {
         try {
@@ -48,9 +47,13 @@ public final class UpstreamResponses {
                 if (known.code().equals(code) && known.httpStatus() == response.getStatus()) {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> details = error.hasNonNull("details")
-                            ? mapper.convertValue(error.get("details"), LinkedHashMap.class) : Map.of();
+                            ? mapper.convertValue(error.get("details"), LinkedHashMap.class)
+                            : Map.of();
                     String retryAfter = response.getHeaderString("Retry-After");
-                    return new ApiException(known, error.path("message").asText(), details,
+                    return new ApiException(
+                            known,
+                            error.path("message").asText(),
+                            details,
                             retryAfter == null ? Map.of() : Map.of("Retry-After", retryAfter));
                 }
             }

@@ -60,7 +60,8 @@ public final class SecretCipher {
             byte[] body = new byte[NONCE_BYTES + sealed.length];
             System.arraycopy(nonce, 0, body, 0, NONCE_BYTES);
             System.arraycopy(sealed, 0, body, NONCE_BYTES, sealed.length);
-            return FORMAT + "." + current.id() + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(body);
+            return FORMAT + "." + current.id() + "."
+                    + Base64.getUrlEncoder().withoutPadding().encodeToString(body);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is unavailable", e);
         }
@@ -153,7 +154,8 @@ public final class SecretCipher {
             String id = configured.substring(0, colon).trim();
             byte[] material;
             try {
-                material = Base64.getDecoder().decode(configured.substring(colon + 1).trim());
+                material = Base64.getDecoder()
+                        .decode(configured.substring(colon + 1).trim());
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("secret key " + id + " is not valid base64");
             }
@@ -177,7 +179,9 @@ public final class SecretCipher {
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof SecretKey key && key.id.equals(id) && java.util.Arrays.equals(key.material, material);
+            return other instanceof SecretKey key
+                    && key.id.equals(id)
+                    && java.util.Arrays.equals(key.material, material);
         }
 
         @Override

@@ -26,16 +26,21 @@ public class SecretCipherProducer {
         String current = config.currentKey().filter(key -> !key.isBlank()).orElse(null);
         if (current == null) {
             if (mode == LaunchMode.NORMAL) {
-                throw new IllegalStateException("herald.secret-cipher.current-key (HERALD_SECRET_CIPHER_CURRENT_KEY) is not "
-                        + "configured: set it to <id>:<base64 of 32 random bytes> to encrypt stored secrets");
+                throw new IllegalStateException(
+                        "herald.secret-cipher.current-key (HERALD_SECRET_CIPHER_CURRENT_KEY) is not "
+                                + "configured: set it to <id>:<base64 of 32 random bytes> to encrypt stored secrets");
             }
-            LOG.warnf("herald.secret-cipher.current-key is not configured; this %s run uses a random key, so secrets it "
-                    + "stores will not decrypt after a restart", mode.getDefaultProfile());
+            LOG.warnf(
+                    "herald.secret-cipher.current-key is not configured; this %s run uses a random key, so secrets it "
+                            + "stores will not decrypt after a restart",
+                    mode.getDefaultProfile());
             return new SecretCipher(SecretCipher.SecretKey.generate("ephemeral"), List.of());
         }
         try {
             List<SecretCipher.SecretKey> retired = config.retiredKeys().orElse(List.of()).stream()
-                    .filter(key -> !key.isBlank()).map(SecretCipher.SecretKey::parse).toList();
+                    .filter(key -> !key.isBlank())
+                    .map(SecretCipher.SecretKey::parse)
+                    .toList();
             return new SecretCipher(SecretCipher.SecretKey.parse(current), retired);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("herald.secret-cipher is misconfigured: " + e.getMessage(), e);

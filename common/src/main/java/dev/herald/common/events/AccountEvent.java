@@ -9,10 +9,17 @@ import java.time.Instant;
  * account after the change; {@code previousProfileId} is the profile it was assigned to before (equal to
  * the current one unless the change moved it). Consumers deduplicate by {@code event_id}.
  */
-public record AccountEvent(String eventId, String type, Instant occurredAt, String workspaceId, Mode mode,
-                           Account account, String previousProfileId) {
+public record AccountEvent(
+        String eventId,
+        String type,
+        Instant occurredAt,
+        String workspaceId,
+        Mode mode,
+        Account account,
+        String previousProfileId) {
     /** Connected for the first time, or again after a disconnection (a new connection). */
     public static final String CONNECTED = "account.connected";
+
     public static final String DISCONNECTED = "account.disconnected";
     /** Assigned to another profile, or unassigned. */
     public static final String REASSIGNED = "account.reassigned";

@@ -12,10 +12,15 @@ import java.util.List;
  * platform and username as they were at acceptance, and the publication reservation the target holds.
  * Consumers deduplicate by {@code event_id} (and the worker by post and account).
  */
-public record PostAcceptedEvent(String eventId, String type, Instant occurredAt, String workspaceId, Mode mode,
-                                Post post, List<Delivery> deliveries) {
+public record PostAcceptedEvent(
+        String eventId,
+        String type,
+        Instant occurredAt,
+        String workspaceId,
+        Mode mode,
+        Post post,
+        List<Delivery> deliveries) {
     public static final String TYPE = "post.accepted";
 
-    public record Delivery(String accountId, Platform platform, String accountUsername, String reservationId) {
-    }
+    public record Delivery(String accountId, Platform platform, String accountUsername, String reservationId) {}
 }

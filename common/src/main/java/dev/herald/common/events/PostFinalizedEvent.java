@@ -9,8 +9,8 @@ import java.time.Instant;
  * webhook event name ({@link #PUBLISHED}, {@link #PARTIALLY_FAILED}, {@link #FAILED}, {@link #CANCELED});
  * {@code post} is the post with its targets as it is now. Consumers deduplicate by {@code event_id}.
  */
-public record PostFinalizedEvent(String eventId, String type, Instant occurredAt, String workspaceId, Mode mode,
-                                 Post post) {
+public record PostFinalizedEvent(
+        String eventId, String type, Instant occurredAt, String workspaceId, Mode mode, Post post) {
     public static final String PUBLISHED = "post.published";
     public static final String PARTIALLY_FAILED = "post.partially_failed";
     public static final String FAILED = "post.failed";

@@ -9,7 +9,8 @@ import java.time.Instant;
  * profile after the change (as it was, for {@code profile.deleted}); consumers deduplicate by
  * {@code event_id}.
  */
-public record ProfileEvent(String eventId, String type, Instant occurredAt, String workspaceId, Mode mode, Profile profile) {
+public record ProfileEvent(
+        String eventId, String type, Instant occurredAt, String workspaceId, Mode mode, Profile profile) {
     public static final String CREATED = "profile.created";
     public static final String UPDATED = "profile.updated";
     public static final String DELETED = "profile.deleted";

@@ -11,8 +11,20 @@ import java.time.Instant;
  * consumes the reservation of a published target in the period of {@code completedAt} and releases a failed
  * one; an uncertain one keeps it. Consumers deduplicate by {@code event_id}.
  */
-public record TargetCompletedEvent(String eventId, String type, Instant occurredAt, String workspaceId, Mode mode,
-                                   String postId, String accountId, String reservationId, String status, int attempts,
-                                   String providerPostId, String url, TargetError error, Instant completedAt) {
+public record TargetCompletedEvent(
+        String eventId,
+        String type,
+        Instant occurredAt,
+        String workspaceId,
+        Mode mode,
+        String postId,
+        String accountId,
+        String reservationId,
+        String status,
+        int attempts,
+        String providerPostId,
+        String url,
+        TargetError error,
+        Instant completedAt) {
     public static final String TYPE = "target.completed";
 }

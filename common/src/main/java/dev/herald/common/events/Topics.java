@@ -9,6 +9,5 @@ public final class Topics {
     public static final String TARGET_COMPLETED = "target.completed";
     public static final String USAGE_RESERVED = "usage.reserved";
 
-    private Topics() {
-    }
+    private Topics() {}
 }

@@ -8,8 +8,8 @@ import java.time.Instant;
  * A reservation changed, on {@link Topics#USAGE_RESERVED} keyed by {@code workspace_id:mode}.
  * {@code reservation} is the reservation after the change; consumers deduplicate by {@code event_id}.
  */
-public record UsageEvent(String eventId, String type, Instant occurredAt, String workspaceId, Mode mode,
-                         UsageReservation reservation) {
+public record UsageEvent(
+        String eventId, String type, Instant occurredAt, String workspaceId, Mode mode, UsageReservation reservation) {
     public static final String RESERVED = "usage.reserved";
     public static final String CONSUMED = "usage.consumed";
     public static final String RELEASED = "usage.released";

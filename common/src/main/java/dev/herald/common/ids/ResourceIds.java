@@ -8,8 +8,7 @@ public final class ResourceIds {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
 
-    private ResourceIds() {
-    }
+    private ResourceIds() {}
 
     public static String newId(IdPrefix kind) {
         byte[] bytes = new byte[12];

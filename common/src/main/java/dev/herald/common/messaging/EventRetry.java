@@ -19,8 +19,7 @@ public final class EventRetry {
     static final Duration FIRST_RETRY = Duration.ofMillis(200);
     static final Duration MAX_RETRY = Duration.ofSeconds(10);
 
-    private EventRetry() {
-    }
+    private EventRetry() {}
 
     /**
      * Applies {@code apply} (called again for every attempt, so each runs in a new transaction) until it succeeds.
@@ -31,14 +30,18 @@ public final class EventRetry {
         return untilApplied(event, apply, FIRST_RETRY, MAX_RETRY);
     }
 
-    static <T> Uni<T> untilApplied(String event, Supplier<Uni<? extends T>> apply, Duration firstRetry, Duration maxRetry) {
+    static <T> Uni<T> untilApplied(
+            String event, Supplier<Uni<? extends T>> apply, Duration firstRetry, Duration maxRetry) {
         Context context = Vertx.currentContext();
         Uni<T> attempt = Uni.createFrom().deferred(apply);
         if (context != null) {
             attempt = attempt.runSubscriptionOn(task -> context.runOnContext(ignored -> task.run()));
         }
-        return attempt
-                .onFailure().invoke(failure -> LOG.warnf("%s not applied yet: %s (retrying)", event, failure.toString()))
-                .onFailure().retry().withBackOff(firstRetry, maxRetry).indefinitely();
+        return attempt.onFailure()
+                .invoke(failure -> LOG.warnf("%s not applied yet: %s (retrying)", event, failure.toString()))
+                .onFailure()
+                .retry()
+                .withBackOff(firstRetry, maxRetry)
+                .indefinitely();
     }
 }

@@ -55,8 +55,7 @@ public final class OutboxBacklog {
         return pool.query("""
                         select count(*) as pending,
                             coalesce(extract(epoch from now() - min(created_at)) * 1000, 0)::bigint as oldest_millis
-                        from (select created_at from outbox where published_at is null order by id limit %d) as unpublished"""
-                        .formatted(COUNT_CAP))
+                        from (select created_at from outbox where published_at is null order by id limit %d) as unpublished""".formatted(COUNT_CAP))
                 .execute()
                 .invoke(rows -> {
                     Row row = rows.iterator().next();

@@ -12,8 +12,7 @@ import java.util.regex.Pattern;
 public final class PublicAddresses {
     private static final Pattern IPV4_LITERAL = Pattern.compile("^\\d{1,3}(\\.\\d{1,3}){3}$");
 
-    private PublicAddresses() {
-    }
+    private PublicAddresses() {}
 
     /** Whether the JDK reads {@code host} as an address without any lookup. */
     public static boolean isLiteral(String host) {
@@ -28,8 +27,11 @@ public final class PublicAddresses {
 
     /** Whether an address is publicly routable unicast: one Herald may connect to on a customer's behalf. */
     public static boolean isPublic(InetAddress address) {
-        if (address.isAnyLocalAddress() || address.isLoopbackAddress() || address.isLinkLocalAddress()
-                || address.isSiteLocalAddress() || address.isMulticastAddress()) {
+        if (address.isAnyLocalAddress()
+                || address.isLoopbackAddress()
+                || address.isLinkLocalAddress()
+                || address.isSiteLocalAddress()
+                || address.isMulticastAddress()) {
             return false;
         }
         byte[] bytes = address.getAddress();
@@ -83,7 +85,8 @@ public final class PublicAddresses {
         for (int i = 0; i < 10; i++) {
             zeroPrefix &= bytes[i] == 0;
         }
-        if (zeroPrefix && ((bytes[10] == 0 && bytes[11] == 0) || (bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff))) {
+        if (zeroPrefix
+                && ((bytes[10] == 0 && bytes[11] == 0) || (bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff))) {
             return isPublicV4(bytes, 12); // IPv4-compatible ::a.b.c.d and IPv4-mapped ::ffff:a.b.c.d
         }
         if (first == 0x00 && second == 0x64 && (bytes[2] & 0xff) == 0xff && (bytes[3] & 0xff) == 0x9b) {
@@ -98,8 +101,14 @@ public final class PublicAddresses {
         if (first == 0x20 && second == 0x01 && (bytes[2] & 0xff) == 0x0d && (bytes[3] & 0xff) == 0xb8) {
             return false; // 2001:db8::/32, documentation
         }
-        if (first == 0x01 && second == 0x00 && bytes[2] == 0 && bytes[3] == 0 && bytes[4] == 0 && bytes[5] == 0
-                && bytes[6] == 0 && bytes[7] == 0) {
+        if (first == 0x01
+                && second == 0x00
+                && bytes[2] == 0
+                && bytes[3] == 0
+                && bytes[4] == 0
+                && bytes[5] == 0
+                && bytes[6] == 0
+                && bytes[7] == 0) {
             return false; // 100::/64, discard-only
         }
         return true;

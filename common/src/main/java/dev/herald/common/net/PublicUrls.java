@@ -26,8 +26,7 @@ public final class PublicUrls {
     }
 
     /** Where to connect: the URL's parts and the checked address. */
-    public record Target(String host, int port, boolean ssl, String requestUri, InetAddress address) {
-    }
+    public record Target(String host, int port, boolean ssl, String requestUri, InetAddress address) {}
 
     /** Why a URL may not be used. */
     public enum Problem {
@@ -98,10 +97,14 @@ public final class PublicUrls {
             throw new RefusedUrl("must have a host that resolves (" + host + " does not)", Problem.UNRESOLVED);
         }
         if (!allowPrivate) {
-            Optional<InetAddress> refused = Arrays.stream(addresses).filter(address -> !PublicAddresses.isPublic(address)).findFirst();
+            Optional<InetAddress> refused = Arrays.stream(addresses)
+                    .filter(address -> !PublicAddresses.isPublic(address))
+                    .findFirst();
             if (refused.isPresent()) {
-                throw new RefusedUrl("must resolve to public addresses only (" + host + " resolves to "
-                        + refused.get().getHostAddress() + ")", Problem.NOT_PUBLIC);
+                throw new RefusedUrl(
+                        "must resolve to public addresses only (" + host + " resolves to "
+                                + refused.get().getHostAddress() + ")",
+                        Problem.NOT_PUBLIC);
             }
         }
         return new Target(host, port, ssl, requestUri, addresses[0]);
@@ -121,10 +124,13 @@ public final class PublicUrls {
             throw new RefusedUrl(schemeRule(), Problem.FORM);
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!uri.isAbsolute() || uri.isOpaque() || !(scheme.equals("https") || (allowPrivate && scheme.equals("http")))) {
+        if (!uri.isAbsolute()
+                || uri.isOpaque()
+                || !(scheme.equals("https") || (allowPrivate && scheme.equals("http")))) {
             throw new RefusedUrl(schemeRule(), Problem.FORM);
         }
-        if (uri.getRawUserInfo() != null || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
+        if (uri.getRawUserInfo() != null
+                || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
             throw new RefusedUrl("must not contain user information (user:password@)", Problem.FORM);
         }
         if (uri.getHost() == null || uri.getHost().isEmpty()) {

@@ -1,18 +1,18 @@
 package dev.herald.common.outbox;
 
+import dev.herald.common.tracing.TraceParents;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
-import io.smallrye.reactive.messaging.MutinyEmitter;
-import dev.herald.common.tracing.TraceParents;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
-import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -27,6 +27,7 @@ import org.jboss.logging.Logger;
 public final class OutboxRelay {
     /** Arbitrary, fixed: the advisory lock id of the outbox relay in every service database. */
     public static final long RELAY_LOCK = 0x68657261_6c64L;
+
     private static final int DEFAULT_BATCH_SIZE = 200;
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
 
@@ -45,12 +46,15 @@ public final class OutboxRelay {
      * writer's {@code traceparent} header when it had one: the consumer continues that trace.
      */
     public static OutboxRelay toKafka(Pool pool, MutinyEmitter<String> emitter) {
-        return new OutboxRelay(pool, message -> emitter.sendMessage(Message.of(message.payload())
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
-                        .withTopic(message.topic())
-                        .withKey(message.messageKey())
-                        .withHeaders(headersOf(message))
-                        .build())), DEFAULT_BATCH_SIZE);
+        return new OutboxRelay(
+                pool,
+                message -> emitter.sendMessage(Message.of(message.payload())
+                        .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
+                                .withTopic(message.topic())
+                                .withKey(message.messageKey())
+                                .withHeaders(headersOf(message))
+                                .build())),
+                DEFAULT_BATCH_SIZE);
     }
 
     private static RecordHeaders headersOf(OutboxMessage message) {
@@ -66,12 +70,18 @@ public final class OutboxRelay {
      * unpublished and the next run sends them.
      */
     public Uni<Void> drain() {
-        return drainBatches().onFailure().invoke(failure -> LOG.warnf("outbox relay: %s (will retry)", failure.toString()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return drainBatches()
+                .onFailure()
+                .invoke(failure -> LOG.warnf("outbox relay: %s (will retry)", failure.toString()))
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
     }
 
     private Uni<Integer> drainBatches() {
-        return publishBatch().flatMap(sent -> sent == batchSize ? drainBatches() : Uni.createFrom().item(sent));
+        return publishBatch()
+                .flatMap(sent ->
+                        sent == batchSize ? drainBatches() : Uni.createFrom().item(sent));
     }
 
     /** Sends one batch; the number of messages published (0 when idle or another replica holds the lock). */
@@ -88,7 +98,8 @@ public final class OutboxRelay {
      * {@code id = any($1)} was planned anew at every execution (its array's length changes the estimate).
      */
     private Uni<Integer> claimAndSend(SqlConnection connection) {
-        return connection.preparedQuery("""
+        return connection
+                .preparedQuery("""
                         update outbox set published_at = now()
                         where id in (select id from outbox
                                      where (select pg_try_advisory_xact_lock($1)) and published_at is null
@@ -98,8 +109,13 @@ public final class OutboxRelay {
                 .flatMap(rows -> {
                     List<OutboxMessage> messages = new ArrayList<>();
                     for (Row row : rows) {
-                        messages.add(new OutboxMessage(row.getLong("id"), row.getString("event_id"), row.getString("topic"),
-                                row.getString("message_key"), row.getString("payload"), row.getString("trace_parent")));
+                        messages.add(new OutboxMessage(
+                                row.getLong("id"),
+                                row.getString("event_id"),
+                                row.getString("topic"),
+                                row.getString("message_key"),
+                                row.getString("payload"),
+                                row.getString("trace_parent")));
                     }
                     if (messages.isEmpty()) {
                         return Uni.createFrom().item(0);

@@ -21,8 +21,12 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 public class OutboxRelayJob {
     private final OutboxTasks tasks;
 
-    public OutboxRelayJob(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx, MeterRegistry registry,
-                          OutboxConfig config) {
+    public OutboxRelayJob(
+            Pool pool,
+            @Channel("outbox") MutinyEmitter<String> emitter,
+            Vertx vertx,
+            MeterRegistry registry,
+            OutboxConfig config) {
         this.tasks = new OutboxTasks(pool, emitter, vertx, registry, config);
     }
 

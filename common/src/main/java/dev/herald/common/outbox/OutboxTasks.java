@@ -17,7 +17,8 @@ public final class OutboxTasks {
     private final OutboxBacklog backlog;
     private final RepeatingTask purge;
 
-    public OutboxTasks(Pool pool, MutinyEmitter<String> emitter, Vertx vertx, MeterRegistry registry, OutboxConfig config) {
+    public OutboxTasks(
+            Pool pool, MutinyEmitter<String> emitter, Vertx vertx, MeterRegistry registry, OutboxConfig config) {
         OutboxRelay outboxRelay = OutboxRelay.toKafka(pool, emitter);
         OutboxRetention retention = new OutboxRetention(pool, config.retention());
         this.relay = new RepeatingTask(vertx, "outbox relay", config.pollInterval(), outboxRelay::drain);

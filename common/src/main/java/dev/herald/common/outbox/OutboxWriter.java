@@ -45,15 +45,25 @@ public final class OutboxWriter {
      */
     public Tuple bind(Tuple parameters, Entry entry) {
         if (entry == null) {
-            return parameters.addValue(null).addValue(null).addValue(null).addValue(null).addValue(null);
+            return parameters
+                    .addValue(null)
+                    .addValue(null)
+                    .addValue(null)
+                    .addValue(null)
+                    .addValue(null);
         }
-        return parameters.addValue(entry.eventId()).addValue(entry.topic()).addValue(entry.key())
-                .addValue(payload(entry)).addValue(entry.traceParent());
+        return parameters
+                .addValue(entry.eventId())
+                .addValue(entry.topic())
+                .addValue(entry.key())
+                .addValue(payload(entry))
+                .addValue(entry.traceParent());
     }
 
     /** The same for several rows, each column as an array ({@code unnest($n::text[], ...)}). */
     public Tuple bindAll(Tuple parameters, List<Entry> entries) {
-        return parameters.addValue(entries.stream().map(Entry::eventId).toArray(String[]::new))
+        return parameters
+                .addValue(entries.stream().map(Entry::eventId).toArray(String[]::new))
                 .addValue(entries.stream().map(Entry::topic).toArray(String[]::new))
                 .addValue(entries.stream().map(Entry::key).toArray(String[]::new))
                 .addValue(entries.stream().map(this::payload).toArray(String[]::new))
@@ -73,8 +83,8 @@ public final class OutboxWriter {
     }
 
     /** The same, with the trace named explicitly (work that is not running inside the trace it belongs to). */
-    public Uni<Void> append(Mutiny.Session session, String eventId, String topic, String key, Object event,
-                            String traceParent) {
+    public Uni<Void> append(
+            Mutiny.Session session, String eventId, String topic, String key, Object event, String traceParent) {
         return appendAll(session, List.of(new Entry(eventId, topic, key, event, traceParent)));
     }
 
@@ -100,14 +110,24 @@ public final class OutboxWriter {
     }
 
     private static Uni<Void> insert(Mutiny.Session session, List<Entry> entries, List<String> payloads) {
-        StringBuilder sql = new StringBuilder("insert into outbox (event_id, topic, message_key, payload, trace_parent) values ");
+        StringBuilder sql =
+                new StringBuilder("insert into outbox (event_id, topic, message_key, payload, trace_parent) values ");
         for (int i = 0; i < entries.size(); i++) {
             int p = i * PARAMETERS_PER_ROW;
             // Bound as text and cast: a String bound straight to a jsonb parameter is stored as a JSON string, and
             // a null traceparent needs a type.
-            sql.append(i == 0 ? "" : ", ").append("(?").append(p + 1).append(", ?").append(p + 2).append(", ?")
-                    .append(p + 3).append(", cast(cast(?").append(p + 4).append(" as text) as jsonb), cast(?")
-                    .append(p + 5).append(" as text))");
+            sql.append(i == 0 ? "" : ", ")
+                    .append("(?")
+                    .append(p + 1)
+                    .append(", ?")
+                    .append(p + 2)
+                    .append(", ?")
+                    .append(p + 3)
+                    .append(", cast(cast(?")
+                    .append(p + 4)
+                    .append(" as text) as jsonb), cast(?")
+                    .append(p + 5)
+                    .append(" as text))");
         }
         var query = session.createNativeQuery(sql.toString());
         for (int i = 0; i < entries.size(); i++) {

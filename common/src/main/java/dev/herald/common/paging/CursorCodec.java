@@ -79,7 +79,8 @@ public final class CursorCodec {
     }
 
     private static ApiException invalid() {
-        return new ApiException(ErrorCode.INVALID_CURSOR,
+        return new ApiException(
+                ErrorCode.INVALID_CURSOR,
                 "The cursor is not valid for this list. Pass meta.next_cursor back unchanged, with the same filters and key.");
     }
 }

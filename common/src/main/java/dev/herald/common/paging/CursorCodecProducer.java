@@ -9,7 +9,8 @@ public class CursorCodecProducer {
     @Produces
     @ApplicationScoped
     CursorCodec cursorCodec(CursorConfig config) {
-        String secret = config.secret().filter(s -> !s.isBlank())
+        String secret = config.secret()
+                .filter(s -> !s.isBlank())
                 .orElseThrow(() -> new IllegalStateException("herald.cursor.secret is not configured"));
         return new CursorCodec(secret.getBytes(StandardCharsets.UTF_8));
     }

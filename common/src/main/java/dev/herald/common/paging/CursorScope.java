@@ -22,10 +22,21 @@ public record CursorScope(String kind, String workspaceId, Mode mode, String par
     /** A canonical text of the scope; filters are sorted, and absent filters are simply not listed. */
     String canonical() {
         StringBuilder text = new StringBuilder();
-        text.append(kind).append('\n').append(workspaceId).append('\n').append(mode.wireName()).append('\n').append(parent);
+        text.append(kind)
+                .append('\n')
+                .append(workspaceId)
+                .append('\n')
+                .append(mode.wireName())
+                .append('\n')
+                .append(parent);
         filters.forEach((name, value) -> {
             if (value != null) {
-                text.append('\n').append(name).append('=').append(value.length()).append(':').append(value);
+                text.append('\n')
+                        .append(name)
+                        .append('=')
+                        .append(value.length())
+                        .append(':')
+                        .append(value);
             }
         });
         return text.toString();

@@ -42,16 +42,20 @@ public record PageRequest(int limit, Optional<CursorPosition> after) {
             throw emptyParameter("cursor");
         }
         if (cursor.length() > CursorCodec.MAX_LENGTH) {
-            throw ApiException.invalidParameter("cursor", "cursor must be at most " + CursorCodec.MAX_LENGTH + " characters.");
+            throw ApiException.invalidParameter(
+                    "cursor", "cursor must be at most " + CursorCodec.MAX_LENGTH + " characters.");
         }
         return Optional.of(codec.decode(scope, cursor));
     }
 
     /** A paging parameter sent without a value: absent means the default, empty is a mistake worth naming. */
     static ApiException emptyParameter(String parameter) {
-        return ApiException.invalidParameter(parameter, "limit".equals(parameter)
-                ? "limit must be an integer from 1 to " + MAX_LIMIT + "; leave it out for the default of " + DEFAULT_LIMIT + "."
-                : "cursor must not be empty; leave it out for the first page.");
+        return ApiException.invalidParameter(
+                parameter,
+                "limit".equals(parameter)
+                        ? "limit must be an integer from 1 to " + MAX_LIMIT + "; leave it out for the default of "
+                                + DEFAULT_LIMIT + "."
+                        : "cursor must not be empty; leave it out for the first page.");
     }
 
     /** How many rows to fetch: one more than the page, so {@code has_more} is known without a count. */

@@ -32,8 +32,10 @@ public class PaginatedRequestFilter implements ContainerRequestFilter {
             if (SEARCH.equals(name) || parameter.getValue().stream().noneMatch(PaginatedRequestFilter::isEmpty)) {
                 continue;
             }
-            throw "limit".equals(name) || "cursor".equals(name) ? PageRequest.emptyParameter(name)
-                    : ApiException.invalidParameter(name, name + " must not be empty; leave it out not to filter by it.");
+            throw "limit".equals(name) || "cursor".equals(name)
+                    ? PageRequest.emptyParameter(name)
+                    : ApiException.invalidParameter(
+                            name, name + " must not be empty; leave it out not to filter by it.");
         }
     }
 

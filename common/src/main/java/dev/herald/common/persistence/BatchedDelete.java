@@ -8,8 +8,7 @@ import java.util.function.Supplier;
  * short statements, none holding many row locks or a long transaction.
  */
 public final class BatchedDelete {
-    private BatchedDelete() {
-    }
+    private BatchedDelete() {}
 
     /** The total number of rows the batches deleted. */
     public static Uni<Long> untilShort(Supplier<Uni<Integer>> batch, int batchSize) {
@@ -17,8 +16,9 @@ public final class BatchedDelete {
     }
 
     private static Uni<Long> from(Supplier<Uni<Integer>> batch, int batchSize, long deletedSoFar) {
-        return batch.get().flatMap(deleted -> deleted >= batchSize
-                ? from(batch, batchSize, deletedSoFar + deleted)
-                : Uni.createFrom().item(deletedSoFar + deleted));
+        return batch.get()
+                .flatMap(deleted -> deleted >= batchSize
+                        ? from(batch, batchSize, deletedSoFar + deleted)
+                        : Uni.createFrom().item(deletedSoFar + deleted));
     }
 }

@@ -17,20 +17,22 @@ public final class DatabaseUnavailable {
      * admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 53300 too many connections.
      */
     private static final Set<String> UNAVAILABLE_STATES = Set.of("57P01", "57P02", "57P03", "53300");
+
     private static final int MAX_CAUSES = 16;
 
-    private DatabaseUnavailable() {
-    }
+    private DatabaseUnavailable() {}
 
     /** True when {@code failure}, or anything it wraps, says the database cannot be reached right now. */
     public static boolean explains(Throwable failure) {
         Throwable cause = failure;
         for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
-            if (cause instanceof ClosedConnectionException || cause instanceof ConnectException
+            if (cause instanceof ClosedConnectionException
+                    || cause instanceof ConnectException
                     || cause instanceof SocketException) {
                 return true;
             }
-            if (cause instanceof PgException pg && pg.getSqlState() != null
+            if (cause instanceof PgException pg
+                    && pg.getSqlState() != null
                     && (pg.getSqlState().startsWith("08") || UNAVAILABLE_STATES.contains(pg.getSqlState()))) {
                 return true;
             }

@@ -8,8 +8,7 @@ import java.time.ZoneOffset;
 
 /** Statement parameters as the reactive client binds them (nulls allowed; instants as UTC timestamptz), and back. */
 public final class SqlParameters {
-    private SqlParameters() {
-    }
+    private SqlParameters() {}
 
     public static Tuple of(Object... values) {
         Tuple tuple = Tuple.tuple();

@@ -8,8 +8,7 @@ import java.util.List;
  * and PostgreSQL then plans the statement anew at every execution instead of settling on a generic plan (decision 196).
  */
 public final class UniqueRow {
-    private UniqueRow() {
-    }
+    private UniqueRow() {}
 
     public static <T> T of(List<T> rows) {
         if (rows.size() > 1) {

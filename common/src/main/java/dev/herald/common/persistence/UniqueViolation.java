@@ -8,8 +8,7 @@ package dev.herald.common.persistence;
 public final class UniqueViolation {
     public static final String SQL_STATE = "23505";
 
-    private UniqueViolation() {
-    }
+    private UniqueViolation() {}
 
     public static boolean causedBy(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

@@ -56,10 +56,16 @@ public class ApiExceptionMappers {
     public Response unboundJson(MismatchedInputException e, HttpHeaders headers) {
         String reason = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
         if (reason.startsWith("Duplicate field")) {
-            return error(ErrorCode.INVALID_REQUEST, "The request body is not valid JSON: an object names the same key twice.", headers);
+            return error(
+                    ErrorCode.INVALID_REQUEST,
+                    "The request body is not valid JSON: an object names the same key twice.",
+                    headers);
         }
         if (reason.startsWith("Trailing token")) {
-            return error(ErrorCode.INVALID_REQUEST, "The request body is not valid JSON: text follows its JSON value.", headers);
+            return error(
+                    ErrorCode.INVALID_REQUEST,
+                    "The request body is not valid JSON: text follows its JSON value.",
+                    headers);
         }
         return error(ErrorCode.INVALID_REQUEST, "The request body is not valid JSON.", headers);
     }
@@ -99,8 +105,10 @@ public class ApiExceptionMappers {
             case INVALID_REQUEST -> "The request could not be read.";
             default -> "The request could not be served.";
         };
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new ErrorEnvelope(new ApiError(code.code(), message, Map.of()), requestId(headers))).build();
+        return Response.status(status)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new ErrorEnvelope(new ApiError(code.code(), message, Map.of()), requestId(headers)))
+                .build();
     }
 
     @ServerExceptionMapper
@@ -108,15 +116,20 @@ public class ApiExceptionMappers {
         if (DatabaseUnavailable.explains(e)) {
             // An outage, not a bug: the client is told to retry (with the same Idempotency-Key, for writes).
             LOG.warnf("request %s failed: the database is unavailable (%s)", requestId(headers), e.toString());
-            return error(ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly.", headers);
+            return error(
+                    ErrorCode.SERVICE_UNAVAILABLE,
+                    "A Herald service is temporarily unavailable. Retry shortly.",
+                    headers);
         }
         LOG.errorf(e, "request %s failed", requestId(headers));
         return error(ErrorCode.INTERNAL_ERROR, "Something went wrong on our side.", headers);
     }
 
     public static Response error(ErrorCode code, String message, HttpHeaders headers) {
-        return Response.status(code.httpStatus()).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new ErrorEnvelope(new ApiError(code.code(), message, Map.of()), requestId(headers))).build();
+        return Response.status(code.httpStatus())
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new ErrorEnvelope(new ApiError(code.code(), message, Map.of()), requestId(headers)))
+                .build();
     }
 
     private static String requestId(HttpHeaders headers) {

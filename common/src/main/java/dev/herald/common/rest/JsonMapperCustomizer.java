@@ -24,11 +24,13 @@ public class JsonMapperCustomizer implements ObjectMapperCustomizer {
         mapper.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
         mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         mapper.enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
-        // "{...} x" and "{...}{...}" are not one JSON document; without this the first value was used and the rest ignored.
+        // "{...} x" and "{...}{...}" are not one JSON document; without this the first value was used and the rest
+        // ignored.
         mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(MAX_NESTING_DEPTH)
-                .build());
+        mapper.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING_DEPTH)
+                        .build());
         mapper.findAndRegisterModules();
         return mapper;
     }

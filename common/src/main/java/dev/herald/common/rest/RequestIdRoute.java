@@ -23,22 +23,29 @@ public class RequestIdRoute {
     private final boolean acceptIncoming;
 
     /** The public edge (the gateway) sets {@code herald.request-ids.accept-incoming=false}: clients do not name our requests. */
-    public RequestIdRoute(@ConfigProperty(name = "herald.request-ids.accept-incoming", defaultValue = "true") boolean acceptIncoming) {
+    public RequestIdRoute(
+            @ConfigProperty(name = "herald.request-ids.accept-incoming", defaultValue = "true")
+                    boolean acceptIncoming) {
         this.acceptIncoming = acceptIncoming;
     }
 
     void register(@Observes Filters filters) {
-        filters.register(rc -> {
-            String id = acceptIncoming ? RequestIds.adoptOrCreate(rc.request().getHeader(RequestIds.HEADER)) : RequestIds.newRequestId();
-            rc.request().headers().set(RequestIds.HEADER, id);
-            rc.response().headers().set(RequestIds.HEADER, id);
-            // On Quarkus's request context (a Vert.x duplicated context), so it never leaks into another request.
-            MDC.put(REQUEST_ID_LOG_KEY, id);
-            String traceId = TraceParents.traceId(Span.current().getSpanContext());
-            if (traceId != null) {
-                rc.response().headers().set(TRACE_ID_HEADER, traceId);
-            }
-            rc.next();
-        }, 1000);
+        filters.register(
+                rc -> {
+                    String id = acceptIncoming
+                            ? RequestIds.adoptOrCreate(rc.request().getHeader(RequestIds.HEADER))
+                            : RequestIds.newRequestId();
+                    rc.request().headers().set(RequestIds.HEADER, id);
+                    rc.response().headers().set(RequestIds.HEADER, id);
+                    // On Quarkus's request context (a Vert.x duplicated context), so it never leaks into another
+                    // request.
+                    MDC.put(REQUEST_ID_LOG_KEY, id);
+                    String traceId = TraceParents.traceId(Span.current().getSpanContext());
+                    if (traceId != null) {
+                        rc.response().headers().set(TRACE_ID_HEADER, traceId);
+                    }
+                    rc.next();
+                },
+                1000);
     }
 }

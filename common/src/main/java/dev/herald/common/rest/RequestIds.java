@@ -10,8 +10,7 @@ public final class RequestIds {
     /** What we accept from an upstream caller; anything else is replaced, so logs never carry injected text. */
     private static final Pattern ACCEPTED = Pattern.compile("^[A-Za-z0-9_.-]{1,128}$");
 
-    private RequestIds() {
-    }
+    private RequestIds() {}
 
     public static String newRequestId() {
         return ResourceIds.newId(IdPrefix.REQUEST);

@@ -25,7 +25,8 @@ public class StorableTextRequestFilter {
         if (producesHtml(resource)) {
             return;
         }
-        for (Map.Entry<String, List<String>> path : request.getUriInfo().getPathParameters().entrySet()) {
+        for (Map.Entry<String, List<String>> path :
+                request.getUriInfo().getPathParameters().entrySet()) {
             for (String value : path.getValue()) {
                 if (!StorableText.isStorable(value)) {
                     throw ApiException.notFound("resource");

@@ -23,7 +23,10 @@ public class UpstreamFailureMappers {
     @ServerExceptionMapper
     public Response faultTolerance(FaultToleranceException e, HttpHeaders headers) {
         LOG.warnf("an internal call failed: %s", e.toString());
-        return envelopes.apiException(new ApiException(ErrorCode.SERVICE_UNAVAILABLE,
-                "A service this request needs is unavailable; try again shortly."), headers);
+        return envelopes.apiException(
+                new ApiException(
+                        ErrorCode.SERVICE_UNAVAILABLE,
+                        "A service this request needs is unavailable; try again shortly."),
+                headers);
     }
 }

@@ -9,8 +9,7 @@ import java.security.NoSuchAlgorithmException;
  * unsigned number. The same id always gives the same number, so simulated data can be documented and predicted.
  */
 public final class SandboxSeed {
-    private SandboxSeed() {
-    }
+    private SandboxSeed() {}
 
     public static long of(String simulatedId) {
         try {

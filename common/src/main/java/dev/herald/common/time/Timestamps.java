@@ -13,8 +13,7 @@ import java.util.regex.Pattern;
  * value read back equals the value written), RFC 3339 with an explicit offset on the way in.
  */
 public final class Timestamps {
-    private Timestamps() {
-    }
+    private Timestamps() {}
 
     public static Instant now(Clock clock) {
         return clock.instant().truncatedTo(ChronoUnit.MICROS);
@@ -25,8 +24,8 @@ public final class Timestamps {
      * {@code OffsetDateTime.parse} alone also took ISO forms RFC 3339 does not have ({@code T04:04Z} without seconds,
      * an offset with seconds such as {@code +05:30:45}).
      */
-    private static final Pattern RFC_3339 = Pattern.compile(
-            "^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$");
+    private static final Pattern RFC_3339 =
+            Pattern.compile("^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$");
 
     /**
      * Parses an RFC 3339 timestamp that carries an explicit offset ({@code Z} or {@code +hh:mm}). Herald keeps

@@ -20,10 +20,10 @@ import org.apache.kafka.common.header.Headers;
 public final class TraceParents {
     /** The Kafka header (and the HTTP header) name. */
     public static final String HEADER = "traceparent";
+
     private static final Pattern FORMAT = Pattern.compile("^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$");
 
-    private TraceParents() {
-    }
+    private TraceParents() {}
 
     /** The current span's traceparent, or null outside any trace (a scheduler's tick, a test without a request). */
     public static String current() {
@@ -35,7 +35,8 @@ public final class TraceParents {
         if (context == null || !context.isValid()) {
             return null;
         }
-        return "00-" + context.getTraceId() + "-" + context.getSpanId() + "-" + context.getTraceFlags().asHex();
+        return "00-" + context.getTraceId() + "-" + context.getSpanId() + "-"
+                + context.getTraceFlags().asHex();
     }
 
     /** The trace id of a span context, or null when it is not valid (no trace). */
@@ -64,8 +65,8 @@ public final class TraceParents {
         if (matcher == null || !matcher.matches()) {
             return Context.root();
         }
-        SpanContext remote = SpanContext.createFromRemoteParent(matcher.group(1), matcher.group(2),
-                TraceFlags.fromHex(matcher.group(3), 0), TraceState.getDefault());
+        SpanContext remote = SpanContext.createFromRemoteParent(
+                matcher.group(1), matcher.group(2), TraceFlags.fromHex(matcher.group(3), 0), TraceState.getDefault());
         return remote.isValid() ? Context.root().with(Span.wrap(remote)) : Context.root();
     }
 }

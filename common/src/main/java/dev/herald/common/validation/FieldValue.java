@@ -5,7 +5,11 @@ package dev.herald.common.validation;
  * field is preserved, {@code null} clears it.
  */
 public record FieldValue<T>(State state, T value) {
-    public enum State { ABSENT, NULL, PRESENT }
+    public enum State {
+        ABSENT,
+        NULL,
+        PRESENT
+    }
 
     public static <T> FieldValue<T> absent() {
         return new FieldValue<>(State.ABSENT, null);

@@ -128,8 +128,12 @@ public final class JsonBody {
             String text = trimmed ? value.textValue().strip() : value.textValue();
             int length = text.codePointCount(0, text.length());
             if (length < minLength) {
-                reject(name, "too_short", minLength == 1 ? name + " must not be empty."
-                        : name + " must be at least " + minLength + " characters.");
+                reject(
+                        name,
+                        "too_short",
+                        minLength == 1
+                                ? name + " must not be empty."
+                                : name + " must be at least " + minLength + " characters.");
                 return FieldValue.absent();
             }
             if (length > maxLength) {

@@ -4,8 +4,7 @@ import dev.herald.common.api.ApiException;
 
 /** Checks on list filters sent in the query string; a bad value is {@code 400 invalid_request}. */
 public final class QueryParameters {
-    private QueryParameters() {
-    }
+    private QueryParameters() {}
 
     /** The filter value, or null when not sent; longer than {@code maxLength} characters is refused. */
     public static String boundedText(String name, String value, int maxLength) {

@@ -16,8 +16,7 @@ import java.util.Map;
 public final class StorableText {
     public static final String CODE = "invalid_value";
 
-    private StorableText() {
-    }
+    private StorableText() {}
 
     public static boolean isStorable(String text) {
         for (int i = 0; i < text.length(); i++) {

@@ -82,7 +82,11 @@ public final class WebhookVerifier {
      */
     public String verify(byte[] rawBody, Map<String, ? extends List<String>> headers) {
         Objects.requireNonNull(headers, "headers");
-        return verify(rawBody, header(headers, ID_HEADER), header(headers, TIMESTAMP_HEADER), header(headers, SIGNATURE_HEADER));
+        return verify(
+                rawBody,
+                header(headers, ID_HEADER),
+                header(headers, TIMESTAMP_HEADER),
+                header(headers, SIGNATURE_HEADER));
     }
 
     /** The same for a body already held as text: it is verified as its UTF-8 bytes. */
@@ -113,12 +117,16 @@ public final class WebhookVerifier {
         long timestamp = parseTimestamp(webhookTimestamp.trim());
         long now = clock.instant().getEpochSecond();
         if (timestamp < now - tolerance.getSeconds()) {
-            throw new VerificationException(Reason.TIMESTAMP_TOO_OLD, "The webhook-timestamp is more than "
-                    + tolerance.getSeconds() + " s in the past (a replay, or the receiver's clock is wrong).");
+            throw new VerificationException(
+                    Reason.TIMESTAMP_TOO_OLD,
+                    "The webhook-timestamp is more than " + tolerance.getSeconds()
+                            + " s in the past (a replay, or the receiver's clock is wrong).");
         }
         if (timestamp > now + tolerance.getSeconds()) {
-            throw new VerificationException(Reason.TIMESTAMP_TOO_NEW, "The webhook-timestamp is more than "
-                    + tolerance.getSeconds() + " s in the future (the receiver's clock is wrong).");
+            throw new VerificationException(
+                    Reason.TIMESTAMP_TOO_NEW,
+                    "The webhook-timestamp is more than " + tolerance.getSeconds()
+                            + " s in the future (the receiver's clock is wrong).");
         }
         List<byte[]> offered = parseSignatures(webhookSignature);
         for (byte[] secret : secrets) {
@@ -129,7 +137,8 @@ public final class WebhookVerifier {
                 }
             }
         }
-        throw new VerificationException(Reason.NO_MATCHING_SIGNATURE,
+        throw new VerificationException(
+                Reason.NO_MATCHING_SIGNATURE,
                 "No signature in webhook-signature matches the body with the configured secret(s).");
     }
 
@@ -138,14 +147,15 @@ public final class WebhookVerifier {
      * receiver can send to it.
      */
     public static String sign(String secret, String webhookId, long webhookTimestamp, byte[] rawBody) {
-        return VERSION + HEX.formatHex(mac(secret.getBytes(StandardCharsets.UTF_8), webhookId,
-                Long.toString(webhookTimestamp), rawBody));
+        return VERSION
+                + HEX.formatHex(mac(
+                        secret.getBytes(StandardCharsets.UTF_8), webhookId, Long.toString(webhookTimestamp), rawBody));
     }
 
     private static long parseTimestamp(String text) {
         if (text.isEmpty() || text.length() > 12 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new VerificationException(Reason.MALFORMED_HEADER,
-                    "The webhook-timestamp header must be whole Unix seconds.");
+            throw new VerificationException(
+                    Reason.MALFORMED_HEADER, "The webhook-timestamp header must be whole Unix seconds.");
         }
         return Long.parseLong(text);
     }
@@ -154,7 +164,8 @@ public final class WebhookVerifier {
         List<byte[]> found = new ArrayList<>();
         for (String part : header.trim().split(" +")) {
             if (found.size() == MAX_SIGNATURES) {
-                throw new VerificationException(Reason.MALFORMED_HEADER, "The webhook-signature header has too many values.");
+                throw new VerificationException(
+                        Reason.MALFORMED_HEADER, "The webhook-signature header has too many values.");
             }
             if (!part.startsWith(VERSION)) {
                 // Another (future) version, or another provider's format: not ours to check.
@@ -162,18 +173,19 @@ public final class WebhookVerifier {
             }
             String hex = part.substring(VERSION.length());
             if (hex.length() != 64) {
-                throw new VerificationException(Reason.MALFORMED_HEADER,
-                        "A v1= signature must be 64 hexadecimal characters.");
+                throw new VerificationException(
+                        Reason.MALFORMED_HEADER, "A v1= signature must be 64 hexadecimal characters.");
             }
             try {
                 found.add(HEX.parseHex(hex.toLowerCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new VerificationException(Reason.MALFORMED_HEADER,
-                        "A v1= signature must be 64 hexadecimal characters.");
+                throw new VerificationException(
+                        Reason.MALFORMED_HEADER, "A v1= signature must be 64 hexadecimal characters.");
             }
         }
         if (found.isEmpty()) {
-            throw new VerificationException(Reason.MALFORMED_HEADER,
+            throw new VerificationException(
+                    Reason.MALFORMED_HEADER,
                     "The webhook-signature header has no v1= signature (Herald sends v1=<hex>, space-separated).");
         }
         return found;

@@ -9,9 +9,19 @@ import java.time.Instant;
  * {@code connectedAt} is the start of the current (or last) connection. {@code analyticsConsent} is present
  * only on YouTube accounts (spec: the analytics-consent receipt tied to the authorization revision).
  */
-public record Account(String id, Platform platform, String profileId, String name, String username, String status,
-                      Mode mode, Instant connectedAt, Instant disconnectedAt, Instant createdAt, Instant updatedAt,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) AnalyticsConsent analyticsConsent) {
+public record Account(
+        String id,
+        Platform platform,
+        String profileId,
+        String name,
+        String username,
+        String status,
+        Mode mode,
+        Instant connectedAt,
+        Instant disconnectedAt,
+        Instant createdAt,
+        Instant updatedAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) AnalyticsConsent analyticsConsent) {
     public static final String CONNECTED = "connected";
     public static final String DISCONNECTED = "disconnected";
 
@@ -20,7 +30,8 @@ public record Account(String id, Platform platform, String profileId, String nam
      * the owner accepts the policy, then {@code accepted} with the server's timestamp. A new authorization
      * (reconnection) starts at {@code required} again with the next {@code authorizationRevision}.
      */
-    public record AnalyticsConsent(String status, long authorizationRevision, String policyVersion, Instant acceptedAt) {
+    public record AnalyticsConsent(
+            String status, long authorizationRevision, String policyVersion, Instant acceptedAt) {
         public static final String REQUIRED = "required";
         public static final String ACCEPTED = "accepted";
     }

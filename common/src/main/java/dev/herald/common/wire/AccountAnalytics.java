@@ -9,11 +9,17 @@ import java.time.Instant;
  * {@code reason}) or {@code redacted} (YouTube without analytics consent for the current authorization); {@code metrics}
  * and {@code raw} are null unless available.
  */
-public record AccountAnalytics(String object, String accountId, Platform platform, String status, String reason,
-                               Metrics metrics, JsonNode raw, Instant refreshedAt) {
+public record AccountAnalytics(
+        String object,
+        String accountId,
+        Platform platform,
+        String status,
+        String reason,
+        Metrics metrics,
+        JsonNode raw,
+        Instant refreshedAt) {
     public static final String OBJECT = "account_analytics";
 
     /** Normalized counts; null where the platform does not report one. */
-    public record Metrics(Long followers, Long following, Long posts, Long views, Long likes) {
-    }
+    public record Metrics(Long followers, Long following, Long posts, Long views, Long likes) {}
 }

@@ -10,11 +10,11 @@ import java.util.List;
  * {@code publishingOptions} is present for TikTok accounts only (deterministic for test accounts, the
  * provider's creator info for live ones).
  */
-public record AccountForPosting(Account account,
-                                @JsonInclude(JsonInclude.Include.NON_NULL) TikTokPublishingOptions publishingOptions) {
+public record AccountForPosting(
+        Account account,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TikTokPublishingOptions publishingOptions) {
     public static final int MAX_IDS = 100;
 
     /** The request body. */
-    public record Lookup(List<String> ids) {
-    }
+    public record Lookup(List<String> ids) {}
 }

@@ -11,10 +11,21 @@ import java.util.List;
  * {@link #OPEN}, {@link #COMPLETED}, {@link #EXPIRED}, {@link #REVOKED}; {@code accountIds} grows, in
  * connection order, as the end user connects accounts through the link.
  */
-public record ConnectSession(String id, String profileId, Mode mode, String status, List<Platform> platforms,
-                             String redirectUrl, String embedOrigin, List<String> accountIds, Instant expiresAt,
-                             Instant completedAt, Instant revokedAt, Instant createdAt, Instant updatedAt,
-                             @JsonInclude(JsonInclude.Include.NON_NULL) String url) {
+public record ConnectSession(
+        String id,
+        String profileId,
+        Mode mode,
+        String status,
+        List<Platform> platforms,
+        String redirectUrl,
+        String embedOrigin,
+        List<String> accountIds,
+        Instant expiresAt,
+        Instant completedAt,
+        Instant revokedAt,
+        Instant createdAt,
+        Instant updatedAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String url) {
     public static final String OPEN = "open";
     public static final String COMPLETED = "completed";
     public static final String EXPIRED = "expired";
@@ -22,7 +33,20 @@ public record ConnectSession(String id, String profileId, Mode mode, String stat
 
     /** The same session without its private URL, as every read after creation shows it. */
     public ConnectSession withoutUrl() {
-        return new ConnectSession(id, profileId, mode, status, platforms, redirectUrl, embedOrigin, accountIds,
-                expiresAt, completedAt, revokedAt, createdAt, updatedAt, null);
+        return new ConnectSession(
+                id,
+                profileId,
+                mode,
+                status,
+                platforms,
+                redirectUrl,
+                embedOrigin,
+                accountIds,
+                expiresAt,
+                completedAt,
+                revokedAt,
+                createdAt,
+                updatedAt,
+                null);
     }
 }

@@ -8,11 +8,14 @@ import java.time.Instant;
  * monthly API-request allowance ({@code null}: unlimited); delivery-worker reads how many media ingests may run at
  * once ({@code concurrentIngests}).
  */
-public record Entitlements(String plan, String planSource, Period period, RateLimit rateLimit, Long apiRequestsLimit,
-                           int concurrentIngests) {
-    public record Period(Instant start, Instant end) {
-    }
+public record Entitlements(
+        String plan,
+        String planSource,
+        Period period,
+        RateLimit rateLimit,
+        Long apiRequestsLimit,
+        int concurrentIngests) {
+    public record Period(Instant start, Instant end) {}
 
-    public record RateLimit(int perMinute) {
-    }
+    public record RateLimit(int perMinute) {}
 }

@@ -1,5 +1,4 @@
 package dev.herald.common.wire;
 
 /** A section of a Pinterest board; {@code id} is a numeric string and stays a string. */
-public record PinterestBoardSection(String id, String name) {
-}
+public record PinterestBoardSection(String id, String name) {}

@@ -11,8 +11,17 @@ import java.util.List;
  * delivery ({@link #PUBLISHING}), then one of the final statuses. {@code media} and {@code platformOptions}
  * echo what was accepted ({@code null} and {@code {}} when not given).
  */
-public record Post(String id, String text, String status, Mode mode, Media media, Instant scheduledAt,
-                   ObjectNode platformOptions, List<PostTarget> targets, Instant createdAt, Instant updatedAt) {
+public record Post(
+        String id,
+        String text,
+        String status,
+        Mode mode,
+        Media media,
+        Instant scheduledAt,
+        ObjectNode platformOptions,
+        List<PostTarget> targets,
+        Instant createdAt,
+        Instant updatedAt) {
     public static final String QUEUED = "queued";
     public static final String PUBLISHING = "publishing";
     public static final String PUBLISHED = "published";
@@ -28,7 +37,9 @@ public record Post(String id, String text, String status, Mode mode, Media media
 
     @JsonIgnore
     public boolean isFinal() {
-        return PUBLISHED.equals(status) || PARTIALLY_FAILED.equals(status) || FAILED.equals(status)
+        return PUBLISHED.equals(status)
+                || PARTIALLY_FAILED.equals(status)
+                || FAILED.equals(status)
                 || CANCELED.equals(status);
     }
 }

@@ -20,8 +20,15 @@ public record PostAnalytics(String object, String postId, List<Target> targets) 
     }
 
     /** One target's numbers. {@code raw} holds the platform's own fields as it answered them. */
-    public record Target(String accountId, Platform platform, String providerPostId, String status, String reason,
-                         Metrics metrics, JsonNode raw, Instant refreshedAt) {
+    public record Target(
+            String accountId,
+            Platform platform,
+            String providerPostId,
+            String status,
+            String reason,
+            Metrics metrics,
+            JsonNode raw,
+            Instant refreshedAt) {
         public static final String AVAILABLE = "available";
         public static final String PENDING = "pending";
         public static final String UNAVAILABLE = "unavailable";
@@ -29,6 +36,5 @@ public record PostAnalytics(String object, String postId, List<Target> targets) 
     }
 
     /** Lifetime counts, normalized across platforms; null where the platform does not report one. */
-    public record Metrics(Long views, Long likes, Long comments, Long shares, Long saves, Long reach) {
-    }
+    public record Metrics(Long views, Long likes, Long comments, Long shares, Long saves, Long reach) {}
 }

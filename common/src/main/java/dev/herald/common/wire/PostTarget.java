@@ -9,11 +9,16 @@ import java.time.Instant;
  * accepted, kept after the account moves. {@code providerPostId}, {@code url} and {@code error} appear only
  * when the platform provided them. {@code completedAt} is set once the target is final.
  */
-public record PostTarget(String accountId, Platform platform, String profileId, String status, int attempts,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) String providerPostId,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) String url,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) TargetError error,
-                         Instant completedAt) {
+public record PostTarget(
+        String accountId,
+        Platform platform,
+        String profileId,
+        String status,
+        int attempts,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String providerPostId,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String url,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TargetError error,
+        Instant completedAt) {
     public static final String QUEUED = "queued";
     public static final String PUBLISHING = "publishing";
     public static final String PUBLISHED = "published";

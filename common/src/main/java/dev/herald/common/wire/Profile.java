@@ -4,5 +4,4 @@ import dev.herald.common.auth.Mode;
 import java.time.Instant;
 
 /** A profile as the API shows it. */
-public record Profile(String id, String name, String externalId, Mode mode, Instant createdAt, Instant updatedAt) {
-}
+public record Profile(String id, String name, String externalId, Mode mode, Instant createdAt, Instant updatedAt) {}

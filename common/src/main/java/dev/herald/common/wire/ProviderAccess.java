@@ -8,11 +8,11 @@ import java.time.Instant;
  * organization URN, the Page id, the channel id, ...); {@code expiresAt} is null when the provider does not say.
  * The access token is a secret: never logged (see {@link #toString()}), never stored outside accounts-service.
  */
-public record ProviderAccess(String accountId, Platform platform, String externalId, String accessToken, Instant expiresAt) {
+public record ProviderAccess(
+        String accountId, Platform platform, String externalId, String accessToken, Instant expiresAt) {
 
     /** The request body: {@code rejectedTokenSha256} names the token the platform just refused (hex SHA-256), if any. */
-    public record Request(String rejectedTokenSha256) {
-    }
+    public record Request(String rejectedTokenSha256) {}
 
     @Override
     public String toString() {

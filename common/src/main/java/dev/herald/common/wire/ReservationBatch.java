@@ -12,6 +12,5 @@ import java.util.List;
  */
 public record ReservationBatch(List<Item> reservations, boolean requireAccountCapacity) {
     /** One reservation: {@code at} picks the period (null for now). */
-    public record Item(String reservationId, String meter, long units, Instant at) {
-    }
+    public record Item(String reservationId, String meter, long units, Instant at) {}
 }

@@ -12,5 +12,4 @@ import java.time.Instant;
  * {@code account_disconnected}) when that account no longer holds a slot, i.e. was disconnected after its post was
  * accepted. It changes nothing.
  */
-public record ReservationCheck(boolean requireAccountCapacity, Instant at, String accountId) {
-}
+public record ReservationCheck(boolean requireAccountCapacity, Instant at, String accountId) {}

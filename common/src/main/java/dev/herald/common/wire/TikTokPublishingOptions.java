@@ -7,7 +7,12 @@ import java.util.List;
  * whose privacy must be chosen explicitly from {@code privacyLevelOptions}, and validated again before
  * delivery because creators can change these controls at any time.
  */
-public record TikTokPublishingOptions(String creatorNickname, String creatorUsername, String creatorAvatarUrl,
-                                      List<String> privacyLevelOptions, boolean commentDisabled, boolean duetDisabled,
-                                      boolean stitchDisabled, int maxVideoPostDurationSec) {
-}
+public record TikTokPublishingOptions(
+        String creatorNickname,
+        String creatorUsername,
+        String creatorAvatarUrl,
+        List<String> privacyLevelOptions,
+        boolean commentDisabled,
+        boolean duetDisabled,
+        boolean stitchDisabled,
+        int maxVideoPostDurationSec) {}

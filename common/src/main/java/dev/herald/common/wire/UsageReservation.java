@@ -8,8 +8,15 @@ import java.time.Instant;
  * {@code period} is where the units are reserved; {@code consumedPeriod} where they were counted as used
  * (null unless consumed).
  */
-public record UsageReservation(String id, String meter, long units, String status, UsagePeriod period,
-                               UsagePeriod consumedPeriod, Instant createdAt, Instant updatedAt) {
+public record UsageReservation(
+        String id,
+        String meter,
+        long units,
+        String status,
+        UsagePeriod period,
+        UsagePeriod consumedPeriod,
+        Instant createdAt,
+        Instant updatedAt) {
     public static final String METER_PUBLICATIONS = "publications";
     public static final String METER_MEDIA_BYTES = "media_bytes";
     public static final String METER_COMMENT_REQUESTS = "comment_requests";

@@ -15,15 +15,18 @@ class SecretCipherProducerTest {
     void productionRefusesToStartWithoutAKey() {
         assertThatThrownBy(() -> SecretCipherProducer.create(config(null, null), LaunchMode.NORMAL))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("herald.secret-cipher.current-key (HERALD_SECRET_CIPHER_CURRENT_KEY) is not configured");
+                .hasMessageContaining(
+                        "herald.secret-cipher.current-key (HERALD_SECRET_CIPHER_CURRENT_KEY) is not configured");
     }
 
     @Test
     void aShortKeyIsRefusedInEveryMode() {
         String shortKey = "k1:" + Base64.getEncoder().encodeToString(new byte[31]);
         for (LaunchMode mode : LaunchMode.values()) {
-            assertThatThrownBy(() -> SecretCipherProducer.create(config(shortKey, null), mode)).as(mode.name())
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("exactly 32 bytes");
+            assertThatThrownBy(() -> SecretCipherProducer.create(config(shortKey, null), mode))
+                    .as(mode.name())
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("exactly 32 bytes");
         }
     }
 

@@ -31,7 +31,8 @@ class SecretCipherTest {
     void aValueMovedToAnotherRowDoesNotOpen() {
         String sealed = cipher.encrypt("secret", "acc_1");
 
-        assertThatThrownBy(() -> cipher.decrypt(sealed, "acc_2")).isInstanceOf(SecretDecryptionException.class)
+        assertThatThrownBy(() -> cipher.decrypt(sealed, "acc_2"))
+                .isInstanceOf(SecretDecryptionException.class)
                 .hasMessageContaining("altered or belongs to other data");
     }
 
@@ -44,7 +45,8 @@ class SecretCipherTest {
             byte[] altered = body.clone();
             altered[i] ^= 0x01;
             String tampered = prefix + Base64.getUrlEncoder().withoutPadding().encodeToString(altered);
-            assertThatThrownBy(() -> cipher.decrypt(tampered, "acc_1")).as("byte %d", i)
+            assertThatThrownBy(() -> cipher.decrypt(tampered, "acc_1"))
+                    .as("byte %d", i)
                     .isInstanceOf(SecretDecryptionException.class);
         }
     }
@@ -69,7 +71,8 @@ class SecretCipherTest {
         assertThat(rotated.sealedWithRetiredKey(old)).isTrue();
         assertThat(fresh).startsWith("hsc1.k2.");
         assertThat(rotated.sealedWithRetiredKey(fresh)).isFalse();
-        assertThatThrownBy(() -> cipher.decrypt(fresh, "acc_1")).isInstanceOf(SecretDecryptionException.class)
+        assertThatThrownBy(() -> cipher.decrypt(fresh, "acc_1"))
+                .isInstanceOf(SecretDecryptionException.class)
                 .hasMessageContaining("key k2, which is not configured");
     }
 
@@ -83,8 +86,11 @@ class SecretCipherTest {
 
     @Test
     void malformedValuesAreRefused() {
-        for (String value : List.of("", "plain", "hsc1.k1", "hsc2.k1.AAAA", "hsc1.k1.***", "hsc1.k1.AAAA", "hsc1.k1.a.b")) {
-            assertThatThrownBy(() -> cipher.decrypt(value, "acc_1")).as(value).isInstanceOf(SecretDecryptionException.class);
+        for (String value :
+                List.of("", "plain", "hsc1.k1", "hsc2.k1.AAAA", "hsc1.k1.***", "hsc1.k1.AAAA", "hsc1.k1.a.b")) {
+            assertThatThrownBy(() -> cipher.decrypt(value, "acc_1"))
+                    .as(value)
+                    .isInstanceOf(SecretDecryptionException.class);
         }
     }
 
@@ -94,11 +100,15 @@ class SecretCipherTest {
         assertThat(SecretKey.parse("k1:" + material)).isEqualTo(k1);
 
         String shortMaterial = Base64.getEncoder().encodeToString(new byte[16]);
-        assertThatThrownBy(() -> SecretKey.parse("k1:" + shortMaterial)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("exactly 32 bytes").hasMessageNotContaining(shortMaterial);
-        assertThatThrownBy(() -> SecretKey.parse(material)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SecretKey.parse("k1:" + shortMaterial))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exactly 32 bytes")
+                .hasMessageNotContaining(shortMaterial);
+        assertThatThrownBy(() -> SecretKey.parse(material))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageNotContaining(material);
-        assertThatThrownBy(() -> SecretKey.parse("k1:not base64!")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SecretKey.parse("k1:not base64!"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("secret key k1 is not valid base64");
         assertThatThrownBy(() -> SecretKey.parse("k.1:" + material)).isInstanceOf(IllegalArgumentException.class);
         assertThat(k1.toString()).isEqualTo("SecretKey[id=k1]");
@@ -107,6 +117,7 @@ class SecretCipherTest {
     @Test
     void aKeyIdConfiguredTwiceIsRefused() {
         assertThatThrownBy(() -> new SecretCipher(k1, List.of(SecretKey.generate("k1"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("configured twice");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("configured twice");
     }
 }

@@ -26,12 +26,13 @@ class CursorCodecTest {
     void rejectsTheCursorUnderAnyOtherScope() {
         String cursor = codec.encode(scope, position);
         for (CursorScope other : new CursorScope[] {
-                CursorScope.of("accounts", "ws_1", Mode.TEST, Map.of("q", "acme")),
-                CursorScope.of("profiles", "ws_2", Mode.TEST, Map.of("q", "acme")),
-                CursorScope.of("profiles", "ws_1", Mode.LIVE, Map.of("q", "acme")),
-                CursorScope.of("profiles", "ws_1", Mode.TEST, Map.of("q", "acm")),
-                CursorScope.of("profiles", "ws_1", Mode.TEST, Map.of()),
-                new CursorScope("profiles", "ws_1", Mode.TEST, "acc_1", Map.of("q", "acme"))}) {
+            CursorScope.of("accounts", "ws_1", Mode.TEST, Map.of("q", "acme")),
+            CursorScope.of("profiles", "ws_2", Mode.TEST, Map.of("q", "acme")),
+            CursorScope.of("profiles", "ws_1", Mode.LIVE, Map.of("q", "acme")),
+            CursorScope.of("profiles", "ws_1", Mode.TEST, Map.of("q", "acm")),
+            CursorScope.of("profiles", "ws_1", Mode.TEST, Map.of()),
+            new CursorScope("profiles", "ws_1", Mode.TEST, "acc_1", Map.of("q", "acme"))
+        }) {
             assertInvalid(() -> codec.decode(other, cursor));
         }
     }
@@ -42,13 +43,15 @@ class CursorCodecTest {
         withNull.put("q", "acme");
         withNull.put("external_id", null);
         String cursor = codec.encode(scope, position);
-        assertThat(codec.decode(CursorScope.of("profiles", "ws_1", Mode.TEST, withNull), cursor)).isEqualTo(position);
+        assertThat(codec.decode(CursorScope.of("profiles", "ws_1", Mode.TEST, withNull), cursor))
+                .isEqualTo(position);
     }
 
     @Test
     void rejectsTamperedOrMalformedCursors() {
         String cursor = codec.encode(scope, position);
-        String forgedPayload = Base64.getUrlEncoder().withoutPadding()
+        String forgedPayload = Base64.getUrlEncoder()
+                .withoutPadding()
                 .encodeToString("2020-01-01T00:00:00Z|prf_zzz".getBytes(StandardCharsets.UTF_8));
         assertInvalid(() -> codec.decode(scope, forgedPayload + cursor.substring(cursor.indexOf('.'))));
         assertInvalid(() -> codec.decode(scope, cursor.substring(0, cursor.length() - 1)));
@@ -65,7 +68,8 @@ class CursorCodecTest {
     }
 
     private static void assertInvalid(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(ApiException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_CURSOR));
+        assertThatThrownBy(call)
+                .isInstanceOfSatisfying(
+                        ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_CURSOR));
     }
 }

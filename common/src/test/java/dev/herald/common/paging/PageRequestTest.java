@@ -17,8 +17,9 @@ class PageRequestTest {
 
     @Test
     void limitOutOfRangeOrNotAnIntegerIsAnInvalidRequest() {
-        for (String bad : new String[] {"0", "101", "-1", "ten", "1.5", "", "99999999999",
-                "+1", " 1", "1 ", "\uff11\uff10\uff10", "\u0661", "1e1"}) {
+        for (String bad : new String[] {
+            "0", "101", "-1", "ten", "1.5", "", "99999999999", "+1", " 1", "1 ", "\uff11\uff10\uff10", "\u0661", "1e1"
+        }) {
             assertThatThrownBy(() -> PageRequest.parseLimit(bad)).isInstanceOfSatisfying(ApiException.class, e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
                 assertThat(e.details()).containsEntry("parameter", "limit");
@@ -28,13 +29,15 @@ class PageRequestTest {
 
     @Test
     void anEmptyLimitOrCursorIsNamedAsSuch() {
-        assertThatThrownBy(() -> PageRequest.parse("", null, null, null)).isInstanceOfSatisfying(ApiException.class, e -> {
-            assertThat(e.details()).containsEntry("parameter", "limit");
-            assertThat(e.getMessage()).contains("leave it out for the default");
-        });
-        assertThatThrownBy(() -> PageRequest.parse(null, "", null, null)).isInstanceOfSatisfying(ApiException.class, e -> {
-            assertThat(e.details()).containsEntry("parameter", "cursor");
-            assertThat(e.getMessage()).contains("leave it out for the first page");
-        });
+        assertThatThrownBy(() -> PageRequest.parse("", null, null, null))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.details()).containsEntry("parameter", "limit");
+                    assertThat(e.getMessage()).contains("leave it out for the default");
+                });
+        assertThatThrownBy(() -> PageRequest.parse(null, "", null, null))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.details()).containsEntry("parameter", "cursor");
+                    assertThat(e.getMessage()).contains("leave it out for the first page");
+                });
     }
 }

@@ -16,11 +16,15 @@ class DatabaseUnavailableTest {
 
     @Test
     void aLostRefusedOrResetConnectionIsAnOutageHoweverDeeplyWrapped() {
-        assertThat(DatabaseUnavailable.explains(ClosedConnectionException.INSTANCE)).isTrue();
-        assertThat(DatabaseUnavailable.explains(new ConnectException("Connection refused"))).isTrue();
-        assertThat(DatabaseUnavailable.explains(new SocketException("Connection reset"))).isTrue();
-        assertThat(DatabaseUnavailable.explains(new CompletionException(new IllegalStateException("transaction",
-                ClosedConnectionException.INSTANCE)))).isTrue();
+        assertThat(DatabaseUnavailable.explains(ClosedConnectionException.INSTANCE))
+                .isTrue();
+        assertThat(DatabaseUnavailable.explains(new ConnectException("Connection refused")))
+                .isTrue();
+        assertThat(DatabaseUnavailable.explains(new SocketException("Connection reset")))
+                .isTrue();
+        assertThat(DatabaseUnavailable.explains(new CompletionException(
+                        new IllegalStateException("transaction", ClosedConnectionException.INSTANCE))))
+                .isTrue();
     }
 
     @Test
@@ -34,9 +38,14 @@ class DatabaseUnavailableTest {
 
     @Test
     void bugsAndRefusedStatementsAreNot() {
-        assertThat(DatabaseUnavailable.explains(state("23505"))).as("unique violation").isFalse();
-        assertThat(DatabaseUnavailable.explains(state("42P01"))).as("undefined table").isFalse();
+        assertThat(DatabaseUnavailable.explains(state("23505")))
+                .as("unique violation")
+                .isFalse();
+        assertThat(DatabaseUnavailable.explains(state("42P01")))
+                .as("undefined table")
+                .isFalse();
         assertThat(DatabaseUnavailable.explains(new NullPointerException())).isFalse();
-        assertThat(DatabaseUnavailable.explains(new CompletionException(new IllegalArgumentException("bad")))).isFalse();
+        assertThat(DatabaseUnavailable.explains(new CompletionException(new IllegalArgumentException("bad"))))
+                .isFalse();
     }
 }

@@ -35,14 +35,16 @@ class JsonMapperCustomizerTest {
 
     @Test
     void listMetaAlwaysCarriesNextCursorEvenWhenNull() throws Exception {
-        JsonNode list = mapper.readTree(mapper.writeValueAsString(new ListEnvelope<>(List.of(), new ListMeta(null, false))));
+        JsonNode list =
+                mapper.readTree(mapper.writeValueAsString(new ListEnvelope<>(List.of(), new ListMeta(null, false))));
         assertThat(list.get("meta").has("next_cursor")).isTrue();
         assertThat(list.get("meta").get("has_more").asBoolean()).isFalse();
     }
 
     @Test
     void refusesDeeplyNestedInput() {
-        String deep = "[".repeat(JsonMapperCustomizer.MAX_NESTING_DEPTH + 1) + "]".repeat(JsonMapperCustomizer.MAX_NESTING_DEPTH + 1);
+        String deep = "[".repeat(JsonMapperCustomizer.MAX_NESTING_DEPTH + 1)
+                + "]".repeat(JsonMapperCustomizer.MAX_NESTING_DEPTH + 1);
         assertThatThrownBy(() -> mapper.readTree(deep)).isInstanceOf(StreamConstraintsException.class);
     }
 }

@@ -19,7 +19,8 @@ class UpstreamFailureMappersTest {
     @Test
     void aTimedOutOrShortCircuitedUsageServiceCallIs503NotA500() {
         for (FaultToleranceException failure : new FaultToleranceException[] {
-                new TimeoutException("UsageClient#changeSubscription timed out"), new CircuitBreakerOpenException("open")}) {
+            new TimeoutException("UsageClient#changeSubscription timed out"), new CircuitBreakerOpenException("open")
+        }) {
             Response response = new UpstreamFailureMappers().faultTolerance(failure, null);
             assertThat(response.getStatus()).isEqualTo(503);
             ErrorEnvelope envelope = (ErrorEnvelope) response.getEntity();

@@ -55,9 +55,13 @@ class RepeatingTaskTest {
             assertThat(firstRunStarted.await(5, TimeUnit.SECONDS)).isTrue();
             task.nudge();
             task.nudge();
-            assertThat(secondRun.await(5, TimeUnit.SECONDS)).as("a second run after the first").isTrue();
+            assertThat(secondRun.await(5, TimeUnit.SECONDS))
+                    .as("a second run after the first")
+                    .isTrue();
             Thread.sleep(200);
-            assertThat(runs).as("nudges during one run ask for one more run, not one each").hasValue(2);
+            assertThat(runs)
+                    .as("nudges during one run ask for one more run, not one each")
+                    .hasValue(2);
         } finally {
             task.stop();
         }

@@ -25,7 +25,8 @@ class JsonBodyTest {
 
     @Test
     void collectsEveryProblemBeforeFailing() throws Exception {
-        JsonBody body = JsonBody.of(mapper.readTree("{\"name\":5,\"tag\":\"\",\"extra\":1,\"long\":\"abcd\"}"),
+        JsonBody body = JsonBody.of(
+                mapper.readTree("{\"name\":5,\"tag\":\"\",\"extra\":1,\"long\":\"abcd\"}"),
                 Set.of("name", "tag", "long", "missing"));
         body.string("name").required().read();
         body.string("tag").length(1, 10).read();
@@ -35,12 +36,14 @@ class JsonBodyTest {
             assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
             @SuppressWarnings("unchecked")
             List<FieldError> errors = (List<FieldError>) e.details().get("errors");
-            assertThat(errors).extracting(FieldError::field, FieldError::code).containsExactlyInAnyOrder(
-                    org.assertj.core.groups.Tuple.tuple("extra", "unknown_field"),
-                    org.assertj.core.groups.Tuple.tuple("name", "invalid_type"),
-                    org.assertj.core.groups.Tuple.tuple("tag", "too_short"),
-                    org.assertj.core.groups.Tuple.tuple("long", "too_long"),
-                    org.assertj.core.groups.Tuple.tuple("missing", "required"));
+            assertThat(errors)
+                    .extracting(FieldError::field, FieldError::code)
+                    .containsExactlyInAnyOrder(
+                            org.assertj.core.groups.Tuple.tuple("extra", "unknown_field"),
+                            org.assertj.core.groups.Tuple.tuple("name", "invalid_type"),
+                            org.assertj.core.groups.Tuple.tuple("tag", "too_short"),
+                            org.assertj.core.groups.Tuple.tuple("long", "too_long"),
+                            org.assertj.core.groups.Tuple.tuple("missing", "required"));
         });
     }
 
@@ -55,7 +58,8 @@ class JsonBodyTest {
     void aBodyThatIsNotAnObjectIsAnInvalidRequest() throws Exception {
         for (String json : new String[] {"[]", "\"text\"", "null", "3"}) {
             assertThatThrownBy(() -> JsonBody.of(mapper.readTree(json), Set.of()))
-                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST));
+                    .isInstanceOfSatisfying(
+                            ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST));
         }
         assertThatThrownBy(() -> JsonBody.of(null, Set.of())).isInstanceOf(ApiException.class);
     }

@@ -27,9 +27,13 @@ class StorableTextTest {
         var body = mapper.readTree("{\"text\":\"a\\u0000\",\"ok\":\"fine\",\"account_ids\":[\"acc_1\",\"\\udc00\"],"
                 + "\"media\":{\"url\":\"https://x/\\u0000\"},\"platform_options\":{\"youtube\":{\"tags\":[\"ok\",\"\\ud800\"]}},"
                 + "\"k\\u0000\":1,\"n\":5}");
-        assertThat(StorableText.unstorableFields(body)).extracting(FieldError::field).containsExactly(
-                "text", "account_ids[1]", "media.url", "platform_options.youtube.tags[1]", "k\u0000");
-        assertThat(StorableText.unstorableFields(body)).extracting(FieldError::code).containsOnly("invalid_value");
-        assertThat(StorableText.unstorableFields(mapper.readTree("{\"text\":\"\\ud83d\\ude00\"}"))).isEmpty();
+        assertThat(StorableText.unstorableFields(body))
+                .extracting(FieldError::field)
+                .containsExactly("text", "account_ids[1]", "media.url", "platform_options.youtube.tags[1]", "k\u0000");
+        assertThat(StorableText.unstorableFields(body))
+                .extracting(FieldError::code)
+                .containsOnly("invalid_value");
+        assertThat(StorableText.unstorableFields(mapper.readTree("{\"text\":\"\\ud83d\\ude00\"}")))
+                .isEmpty();
     }
 }

@@ -46,7 +46,11 @@ public class AccountsClient {
     // A refresh at the provider may take its whole 10 s deadline.
     @Timeout(value = 15, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, retryOn = AccountsServiceUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {AccountsServiceUnavailable.class, TimeoutException.class})
     public Uni<AccountAccess> access(String workspaceId, Mode mode, String accountId, String refusedToken) {
         Map<String, String> request = new LinkedHashMap<>();
@@ -60,8 +64,11 @@ public class AccountsClient {
             return Uni.createFrom().failure(new IllegalStateException("an access request cannot be serialized", e));
         }
         return api.accessToken(bearer.of(workspaceId, mode), accountId, body)
-                .onFailure().transform(failure -> failure instanceof AccountsServiceUnavailable ? failure
-                        : new AccountsServiceUnavailable("no answer (" + failure.getClass().getSimpleName() + ")"))
+                .onFailure()
+                .transform(failure -> failure instanceof AccountsServiceUnavailable
+                        ? failure
+                        : new AccountsServiceUnavailable(
+                                "no answer (" + failure.getClass().getSimpleName() + ")"))
                 .map(response -> answer(accountId, response));
     }
 
@@ -78,24 +85,37 @@ public class AccountsClient {
         JsonNode error = envelope.path("error");
         String code = error.path("code").asText("");
         JsonNode details = error.path("details");
-        if (status == ErrorCode.CONFLICT.httpStatus() && ErrorCode.CONFLICT.code().equals(code)) {
+        if (status == ErrorCode.CONFLICT.httpStatus()
+                && ErrorCode.CONFLICT.code().equals(code)) {
             Map<String, Object> about = new LinkedHashMap<>();
             about.put("account_id", accountId);
             about.put("reason", details.path("reason").asText("account_disconnected"));
             if (details.hasNonNull("provider_code")) {
                 about.put("provider_code", details.get("provider_code").asText());
             }
-            return AccountAccess.refused(new TargetError(TargetError.ACCOUNT_DISCONNECTED, error.path("message").asText(""), false, about));
+            return AccountAccess.refused(new TargetError(
+                    TargetError.ACCOUNT_DISCONNECTED, error.path("message").asText(""), false, about));
         }
         if (status == ErrorCode.NOT_FOUND.httpStatus()) {
             // Accounts are never deleted, so only a tenant mix-up could lead here: nothing to retry.
-            return AccountAccess.refused(new TargetError(TargetError.ACCOUNT_DISCONNECTED,
-                    "The account was not found in this workspace and mode.", false, Map.of("account_id", accountId)));
+            return AccountAccess.refused(new TargetError(
+                    TargetError.ACCOUNT_DISCONNECTED,
+                    "The account was not found in this workspace and mode.",
+                    false,
+                    Map.of("account_id", accountId)));
         }
-        if (status == ErrorCode.PROVIDER_ERROR.httpStatus() && ErrorCode.PROVIDER_ERROR.code().equals(code)) {
+        if (status == ErrorCode.PROVIDER_ERROR.httpStatus()
+                && ErrorCode.PROVIDER_ERROR.code().equals(code)) {
             boolean retryable = details.path("retryable").asBoolean(true);
-            return AccountAccess.refused(new TargetError(TargetError.PROVIDER_ERROR, error.path("message").asText(""), retryable,
-                    Map.of("account_id", accountId, "provider_code", details.path("provider_code").asText("unknown"))));
+            return AccountAccess.refused(new TargetError(
+                    TargetError.PROVIDER_ERROR,
+                    error.path("message").asText(""),
+                    retryable,
+                    Map.of(
+                            "account_id",
+                            accountId,
+                            "provider_code",
+                            details.path("provider_code").asText("unknown"))));
         }
         throw new AccountsServiceUnavailable("answered " + status + (code.isEmpty() ? "" : " " + code));
     }
@@ -111,7 +131,8 @@ public class AccountsClient {
 
     static String sha256(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

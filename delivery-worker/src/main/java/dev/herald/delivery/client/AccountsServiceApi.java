@@ -19,5 +19,6 @@ public interface AccountsServiceApi {
     @POST
     @Path("/{accountId}/access-token")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> accessToken(@HeaderParam("authorization") String bearer, @PathParam("accountId") String accountId, String body);
+    Uni<Response> accessToken(
+            @HeaderParam("authorization") String bearer, @PathParam("accountId") String accountId, String body);
 }

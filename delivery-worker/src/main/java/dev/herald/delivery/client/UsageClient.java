@@ -1,11 +1,11 @@
 package dev.herald.delivery.client;
 
-import dev.herald.common.client.InternalBearer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.InternalBearer;
 import dev.herald.common.wire.ReservationCheck;
 import dev.herald.common.wire.TargetError;
 import io.smallrye.mutiny.Uni;
@@ -46,7 +46,11 @@ public class UsageClient {
      */
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UsageServiceUnavailable.class, TimeoutException.class})
     public Uni<UsageVerdict> check(String workspaceId, Mode mode, String reservationId, String accountId, Instant at) {
         String body;
@@ -56,7 +60,9 @@ public class UsageClient {
             return Uni.createFrom().failure(new IllegalStateException("a reservation check cannot be serialized", e));
         }
         return api.check(bearer.of(workspaceId, mode), reservationId, body)
-                .onFailure().transform(failure -> failure instanceof UsageServiceUnavailable ? failure
+                .onFailure()
+                .transform(failure -> failure instanceof UsageServiceUnavailable
+                        ? failure
                         : new UsageServiceUnavailable("no answer (" + failure + ")"))
                 .map(this::verdict);
     }
@@ -70,13 +76,18 @@ public class UsageClient {
      */
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
-    public Uni<UsageVerdict> reserveMediaBytes(String workspaceId, Mode mode, String reservationId, long units, Instant at) {
-        var body = mapper.createObjectNode().put("reservation_id", reservationId)
-                .put("meter", dev.herald.common.wire.UsageReservation.METER_MEDIA_BYTES).put("units", units)
+    public Uni<UsageVerdict> reserveMediaBytes(
+            String workspaceId, Mode mode, String reservationId, long units, Instant at) {
+        var body = mapper.createObjectNode()
+                .put("reservation_id", reservationId)
+                .put("meter", dev.herald.common.wire.UsageReservation.METER_MEDIA_BYTES)
+                .put("units", units)
                 .put("at", at.toString());
         return api.reserve(bearer.of(workspaceId, mode), body.toString())
-                .onFailure().transform(UsageClient::unavailable)
-                .map(response -> response.getStatus() == 201 ? readEnvelopeThen(response, UsageVerdict.ALLOWED)
+                .onFailure()
+                .transform(UsageClient::unavailable)
+                .map(response -> response.getStatus() == 201
+                        ? readEnvelopeThen(response, UsageVerdict.ALLOWED)
                         : verdict(response));
     }
 
@@ -86,7 +97,8 @@ public class UsageClient {
     public Uni<Void> consume(String workspaceId, Mode mode, String reservationId, Instant at) {
         String body = mapper.createObjectNode().put("at", at.toString()).toString();
         return api.consume(bearer.of(workspaceId, mode), reservationId, body)
-                .onFailure().transform(UsageClient::unavailable)
+                .onFailure()
+                .transform(UsageClient::unavailable)
                 .map(response -> settled(response, "consume"));
     }
 
@@ -95,7 +107,8 @@ public class UsageClient {
     @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
     public Uni<Void> release(String workspaceId, Mode mode, String reservationId) {
         return api.release(bearer.of(workspaceId, mode), reservationId, "{}")
-                .onFailure().transform(UsageClient::unavailable)
+                .onFailure()
+                .transform(UsageClient::unavailable)
                 .map(response -> settled(response, "release"));
     }
 
@@ -104,7 +117,8 @@ public class UsageClient {
     @Retry(maxRetries = 2, delay = 100, retryOn = UsageServiceUnavailable.class)
     public Uni<Integer> concurrentIngests(String workspaceId, Mode mode) {
         return api.entitlements(bearer.of(workspaceId, mode))
-                .onFailure().transform(UsageClient::unavailable)
+                .onFailure()
+                .transform(UsageClient::unavailable)
                 .map(response -> {
                     JsonNode limit = readEnvelope(response).path("data").path("concurrent_ingests");
                     if (response.getStatus() != 200 || !limit.canConvertToInt()) {
@@ -115,7 +129,9 @@ public class UsageClient {
     }
 
     private static Throwable unavailable(Throwable failure) {
-        return failure instanceof UsageServiceUnavailable ? failure : new UsageServiceUnavailable("no answer (" + failure + ")");
+        return failure instanceof UsageServiceUnavailable
+                ? failure
+                : new UsageServiceUnavailable("no answer (" + failure + ")");
     }
 
     private UsageVerdict readEnvelopeThen(Response response, UsageVerdict verdict) {
@@ -146,16 +162,27 @@ public class UsageClient {
         }
         JsonNode error = envelope.path("error");
         String code = error.path("code").asText("");
-        if (refusal(ErrorCode.USAGE_LIMIT_EXCEEDED, status, code) || refusal(ErrorCode.ACCOUNT_CAPACITY_EXCEEDED, status, code)) {
+        if (refusal(ErrorCode.USAGE_LIMIT_EXCEEDED, status, code)
+                || refusal(ErrorCode.ACCOUNT_CAPACITY_EXCEEDED, status, code)) {
             @SuppressWarnings("unchecked")
             Map<String, Object> details = error.path("details").isObject()
-                    ? mapper.convertValue(error.get("details"), LinkedHashMap.class) : Map.of();
+                    ? mapper.convertValue(error.get("details"), LinkedHashMap.class)
+                    : Map.of();
             return new UsageVerdict(new TargetError(code, error.path("message").asText(""), false, details));
         }
-        if (refusal(ErrorCode.CONFLICT, status, code) && TargetError.ACCOUNT_DISCONNECTED.equals(error.path("details").path("reason").asText())) {
+        if (refusal(ErrorCode.CONFLICT, status, code)
+                && TargetError.ACCOUNT_DISCONNECTED.equals(
+                        error.path("details").path("reason").asText())) {
             // The account was disconnected after the post was accepted: the same target error a live delivery gets.
-            return new UsageVerdict(new TargetError(TargetError.ACCOUNT_DISCONNECTED, error.path("message").asText(""), false,
-                    Map.of("account_id", error.path("details").path("account_id").asText(), "reason", TargetError.ACCOUNT_DISCONNECTED)));
+            return new UsageVerdict(new TargetError(
+                    TargetError.ACCOUNT_DISCONNECTED,
+                    error.path("message").asText(""),
+                    false,
+                    Map.of(
+                            "account_id",
+                            error.path("details").path("account_id").asText(),
+                            "reason",
+                            TargetError.ACCOUNT_DISCONNECTED)));
         }
         throw new UsageServiceUnavailable("answered " + status + (code.isEmpty() ? "" : " " + code));
     }

@@ -20,8 +20,8 @@ public interface UsageServiceApi {
     @POST
     @Path("/reservations/{reservationId}/check")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> check(@HeaderParam("authorization") String bearer, @PathParam("reservationId") String reservationId,
-                        String body);
+    Uni<Response> check(
+            @HeaderParam("authorization") String bearer, @PathParam("reservationId") String reservationId, String body);
 
     @POST
     @Path("/reservations")
@@ -31,14 +31,14 @@ public interface UsageServiceApi {
     @POST
     @Path("/reservations/{reservationId}/consume")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> consume(@HeaderParam("authorization") String bearer, @PathParam("reservationId") String reservationId,
-                          String body);
+    Uni<Response> consume(
+            @HeaderParam("authorization") String bearer, @PathParam("reservationId") String reservationId, String body);
 
     @POST
     @Path("/reservations/{reservationId}/release")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> release(@HeaderParam("authorization") String bearer, @PathParam("reservationId") String reservationId,
-                          String body);
+    Uni<Response> release(
+            @HeaderParam("authorization") String bearer, @PathParam("reservationId") String reservationId, String body);
 
     @GET
     @Path("/entitlements")

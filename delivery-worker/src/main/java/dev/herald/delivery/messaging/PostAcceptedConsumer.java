@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.messaging.EventRetry;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.delivery.service.DeliveryIntake;
-import dev.herald.common.messaging.EventRetry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,7 +30,8 @@ public class PostAcceptedConsumer {
     public PostAcceptedConsumer(DeliveryIntake intake, ObjectMapper mapper) {
         this.intake = intake;
         // Tolerant of fields added to the event later: a newer posts-service must not stop an older worker.
-        this.events = mapper.readerFor(PostAcceptedEvent.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        this.events =
+                mapper.readerFor(PostAcceptedEvent.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
     @Incoming("post-accepted")

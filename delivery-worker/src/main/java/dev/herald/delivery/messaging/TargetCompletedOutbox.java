@@ -10,8 +10,7 @@ import dev.herald.common.outbox.OutboxWriter;
  * same statement that makes the delivery final ({@code DeliveryRepository.complete} and {@code settle}).
  */
 public final class TargetCompletedOutbox {
-    private TargetCompletedOutbox() {
-    }
+    private TargetCompletedOutbox() {}
 
     /** {@code traceParent}: the delivery's trace, sent on with the event (null when it has none). */
     public static OutboxWriter.Entry entry(TargetCompletedEvent event, String traceParent) {

@@ -6,11 +6,11 @@ public final class DeliveryStatus {
     public static final String PENDING = "pending";
     /** Leased by a worker; claimable again once the lease lapses. */
     public static final String PUBLISHING = "publishing";
+
     public static final String PUBLISHED = "published";
     public static final String FAILED = "failed";
     /** Final: the provider's answer to the last attempt is unknown and no attempt is left to learn it. */
     public static final String UNCERTAIN = "uncertain";
 
-    private DeliveryStatus() {
-    }
+    private DeliveryStatus() {}
 }

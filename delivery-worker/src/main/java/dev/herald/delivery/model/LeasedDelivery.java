@@ -16,14 +16,38 @@ import java.util.UUID;
  * @param platformOptions the post's options for this target's platform ({@code {}} when none)
  * @param traceParent the W3C traceparent of the post.accepted record it came from, or null
  */
-public record LeasedDelivery(String postId, String accountId, String workspaceId, Mode mode, Platform platform,
-                             String accountUsername, String reservationId, String text, Post.Media media,
-                             ObjectNode platformOptions, int attempts, int deferrals, UUID leaseToken,
-                             String traceParent) {
+public record LeasedDelivery(
+        String postId,
+        String accountId,
+        String workspaceId,
+        Mode mode,
+        Platform platform,
+        String accountUsername,
+        String reservationId,
+        String text,
+        Post.Media media,
+        ObjectNode platformOptions,
+        int attempts,
+        int deferrals,
+        UUID leaseToken,
+        String traceParent) {
 
     /** The same delivery as part of another span of its trace (an attempt's): what it writes carries that span. */
     public LeasedDelivery inTrace(String attemptTraceParent) {
-        return new LeasedDelivery(postId, accountId, workspaceId, mode, platform, accountUsername, reservationId, text, media,
-                platformOptions, attempts, deferrals, leaseToken, attemptTraceParent);
+        return new LeasedDelivery(
+                postId,
+                accountId,
+                workspaceId,
+                mode,
+                platform,
+                accountUsername,
+                reservationId,
+                text,
+                media,
+                platformOptions,
+                attempts,
+                deferrals,
+                leaseToken,
+                attemptTraceParent);
     }
 }

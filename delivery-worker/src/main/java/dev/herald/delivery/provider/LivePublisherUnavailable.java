@@ -22,9 +22,17 @@ public class LivePublisherUnavailable implements Publisher {
 
     @Override
     public Uni<PublishOutcome> publish(PublishRequest request) {
-        return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PUBLISHER_UNAVAILABLE,
-                "Publishing to " + request.platform().displayName() + " in " + request.mode().wireName()
-                        + " mode is not available in this Herald build yet; nothing was sent to the platform.",
-                false, Map.of("platform", request.platform().wireName(), "mode", request.mode().wireName()))));
+        return Uni.createFrom()
+                .item(PublishOutcome.failed(new TargetError(
+                        TargetError.PUBLISHER_UNAVAILABLE,
+                        "Publishing to " + request.platform().displayName() + " in "
+                                + request.mode().wireName()
+                                + " mode is not available in this Herald build yet; nothing was sent to the platform.",
+                        false,
+                        Map.of(
+                                "platform",
+                                request.platform().wireName(),
+                                "mode",
+                                request.mode().wireName()))));
     }
 }

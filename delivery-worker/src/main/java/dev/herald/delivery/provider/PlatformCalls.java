@@ -29,11 +29,12 @@ import java.util.function.Function;
  *                   process (an upload) and the post is made by a check: an interrupted create then needs no look
  *                   before the next one, and a reconciler knows it published nothing (decision 146)
  */
-public record PlatformCalls(Function<ProviderAccess, Uni<PlatformAnswer>> create,
-                            Function<ProviderAccess, Uni<PlatformAnswer>> find,
-                            BiFunction<ProviderAccess, String, Uni<PlatformAnswer>> check,
-                            ProcessingLimits processing,
-                            boolean createPublishes) {
+public record PlatformCalls(
+        Function<ProviderAccess, Uni<PlatformAnswer>> create,
+        Function<ProviderAccess, Uni<PlatformAnswer>> find,
+        BiFunction<ProviderAccess, String, Uni<PlatformAnswer>> check,
+        ProcessingLimits processing,
+        boolean createPublishes) {
 
     public PlatformCalls {
         if ((check == null) != (processing == null)) {
@@ -45,16 +46,17 @@ public record PlatformCalls(Function<ProviderAccess, Uni<PlatformAnswer>> create
     }
 
     /** A publisher whose create call may publish, and may answer Processing for {@code check}. */
-    public PlatformCalls(Function<ProviderAccess, Uni<PlatformAnswer>> create,
-                         Function<ProviderAccess, Uni<PlatformAnswer>> find,
-                         BiFunction<ProviderAccess, String, Uni<PlatformAnswer>> check,
-                         ProcessingLimits processing) {
+    public PlatformCalls(
+            Function<ProviderAccess, Uni<PlatformAnswer>> create,
+            Function<ProviderAccess, Uni<PlatformAnswer>> find,
+            BiFunction<ProviderAccess, String, Uni<PlatformAnswer>> check,
+            ProcessingLimits processing) {
         this(create, find, check, processing, true);
     }
 
     /** A publisher whose create call is final (published, refused or unknown) within the attempt. */
-    public PlatformCalls(Function<ProviderAccess, Uni<PlatformAnswer>> create,
-                         Function<ProviderAccess, Uni<PlatformAnswer>> find) {
+    public PlatformCalls(
+            Function<ProviderAccess, Uni<PlatformAnswer>> create, Function<ProviderAccess, Uni<PlatformAnswer>> find) {
         this(create, find, null, null, true);
     }
 

@@ -13,8 +13,7 @@ import java.util.Map;
 
 /** Reading a platform's HTTP answers the way every live publisher does. */
 public final class PlatformResponses {
-    private PlatformResponses() {
-    }
+    private PlatformResponses() {}
 
     /** The body as a JSON object; an empty one when there is none or it is not JSON (an HTML error page). */
     public static JsonNode body(ObjectMapper mapper, Response response) {
@@ -55,8 +54,10 @@ public final class PlatformResponses {
      * check (decision 127) instead of dropping it and uploading again.
      */
     public static PlatformAnswer keptForNextCheck(PlatformAnswer answer) {
-        return answer instanceof PlatformAnswer.Refused refused && refused.error().retryable()
-                ? new PlatformAnswer.Unknown(refused.error()) : answer;
+        return answer instanceof PlatformAnswer.Refused refused
+                        && refused.error().retryable()
+                ? new PlatformAnswer.Unknown(refused.error())
+                : answer;
     }
 
     /**
@@ -73,8 +74,8 @@ public final class PlatformResponses {
             details.put("retry_after_seconds", retryAfter);
         }
         boolean retryable = status == 429 || status == 408 || status >= 500 || status / 100 == 2;
-        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
-                message(what + "; nothing was published", status, ""), retryable, details));
+        return new PlatformAnswer.Refused(new TargetError(
+                TargetError.PROVIDER_ERROR, message(what + "; nothing was published", status, ""), retryable, details));
     }
 
     /**
@@ -85,22 +86,32 @@ public final class PlatformResponses {
         if (failure instanceof MediaRefused refused) {
             return new PlatformAnswer.Refused(refused.error());
         }
-        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, "The upload to " + platform + " broke off ("
-                + failure.getClass().getSimpleName() + "); nothing was published, and the next attempt uploads again.", true,
+        return new PlatformAnswer.Refused(new TargetError(
+                TargetError.PROVIDER_ERROR,
+                "The upload to " + platform + " broke off ("
+                        + failure.getClass().getSimpleName()
+                        + "); nothing was published, and the next attempt uploads again.",
+                true,
                 Map.of("reason", "upload_interrupted")));
     }
 
     /** "what (HTTP status: the platform's message)." with the message cut at 300 characters. */
     public static String message(String what, int status, String platformMessage) {
-        String message = platformMessage == null ? "" : platformMessage.length() <= 300 ? platformMessage
-                : platformMessage.substring(0, 300) + "...";
+        String message = platformMessage == null
+                ? ""
+                : platformMessage.length() <= 300 ? platformMessage : platformMessage.substring(0, 300) + "...";
         return what + " (HTTP " + status + (message.isEmpty() ? "" : ": " + message) + ").";
     }
 
     /** An earlier call's outcome is unknown and the platform will not show whether it published: final, never a second post. */
     public static PlatformAnswer unconfirmed(String platform, String where, Map<String, Object> details) {
-        return new PlatformAnswer.Refused(new TargetError(TargetError.PUBLICATION_UNCONFIRMED, "An earlier call to " + platform
-                + " got no answer, and Herald cannot tell from " + where + " whether it published; check " + where
-                + " before posting again.", false, details));
+        return new PlatformAnswer.Refused(new TargetError(
+                TargetError.PUBLICATION_UNCONFIRMED,
+                "An earlier call to " + platform
+                        + " got no answer, and Herald cannot tell from " + where + " whether it published; check "
+                        + where
+                        + " before posting again.",
+                false,
+                details));
     }
 }

@@ -58,25 +58,32 @@ public class PublicationLedger {
             return reconcile(request, calls);
         }
         return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null)
-                .onFailure().transform(AccessUnavailable::new)
+                .onFailure()
+                .transform(AccessUnavailable::new)
                 .flatMap(access -> {
-            if (!access.granted()) {
-                return Uni.createFrom().item(PublishOutcome.failed(access.refusal()));
-            }
-            return publications.startCall(request.idempotencyToken(), request.platform().wireName(), Timestamps.now(clock))
-                    .flatMap(before -> {
-                        if (ProviderPublicationRepository.PUBLISHED.equals(before.state())) {
-                            return Uni.createFrom().item(PublishOutcome.published(before.providerPostId(), before.url()));
-                        }
-                        if (ProviderPublicationRepository.PROCESSING.equals(before.state())) {
-                            return check(request, access.access(), calls, before, true);
-                        }
-                        if (ProviderPublicationRepository.CALLING.equals(before.state()) && calls.createPublishes()) {
-                            return find(request, access.access(), calls, true);
-                        }
-                        return create(request, access.access(), calls, true);
-                    });
-        });
+                    if (!access.granted()) {
+                        return Uni.createFrom().item(PublishOutcome.failed(access.refusal()));
+                    }
+                    return publications
+                            .startCall(
+                                    request.idempotencyToken(),
+                                    request.platform().wireName(),
+                                    Timestamps.now(clock))
+                            .flatMap(before -> {
+                                if (ProviderPublicationRepository.PUBLISHED.equals(before.state())) {
+                                    return Uni.createFrom()
+                                            .item(PublishOutcome.published(before.providerPostId(), before.url()));
+                                }
+                                if (ProviderPublicationRepository.PROCESSING.equals(before.state())) {
+                                    return check(request, access.access(), calls, before, true);
+                                }
+                                if (ProviderPublicationRepository.CALLING.equals(before.state())
+                                        && calls.createPublishes()) {
+                                    return find(request, access.access(), calls, true);
+                                }
+                                return create(request, access.access(), calls, true);
+                            });
+                });
     }
 
     /**
@@ -87,11 +94,12 @@ public class PublicationLedger {
      * media reservation with its outcome. {@code calls} are given the located source; without one (those three cases)
      * their create call is never made.
      */
-    public Uni<PublishOutcome> publishUploading(PublishRequest request, MediaIngest ingest,
-                                                Function<MediaSource.Located, PlatformCalls> calls) {
+    public Uni<PublishOutcome> publishUploading(
+            PublishRequest request, MediaIngest ingest, Function<MediaSource.Located, PlatformCalls> calls) {
         return publications.find(request.idempotencyToken()).flatMap(before -> {
-            boolean uploaded = before != null && (ProviderPublicationRepository.PUBLISHED.equals(before.state())
-                    || ProviderPublicationRepository.PROCESSING.equals(before.state()));
+            boolean uploaded = before != null
+                    && (ProviderPublicationRepository.PUBLISHED.equals(before.state())
+                            || ProviderPublicationRepository.PROCESSING.equals(before.state()));
             if (uploaded || request.reconciling()) {
                 return publish(request, calls.apply(null)).flatMap(outcome -> ingest.settle(request, outcome));
             }
@@ -99,12 +107,16 @@ public class PublicationLedger {
         });
     }
 
-    private Uni<PublishOutcome> find(PublishRequest request, ProviderAccess access, PlatformCalls calls,
-                                     boolean mayReplaceToken) {
+    private Uni<PublishOutcome> find(
+            PublishRequest request, ProviderAccess access, PlatformCalls calls, boolean mayReplaceToken) {
         return calls.find().apply(access).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
-                LOG.infof("post %s to account %s: an earlier %s call had published it as %s", request.postId(),
-                        request.accountId(), request.platform().wireName(), published.providerPostId());
+                LOG.infof(
+                        "post %s to account %s: an earlier %s call had published it as %s",
+                        request.postId(),
+                        request.accountId(),
+                        request.platform().wireName(),
+                        published.providerPostId());
                 return recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.NotFound) {
@@ -113,7 +125,8 @@ public class PublicationLedger {
             if (answer instanceof PlatformAnswer.Processing processing && calls.check() != null) {
                 // The interrupted call did hand the platform its media (a TikTok upload whose last answer was lost):
                 // from here on it is checked like any processing publication.
-                return publications.processing(request.idempotencyToken(), processing.ref(), Timestamps.now(clock))
+                return publications
+                        .processing(request.idempotencyToken(), processing.ref(), Timestamps.now(clock))
                         .replaceWith(PublishOutcome.later(calls.processing().checkEvery()));
             }
             if (answer instanceof PlatformAnswer.TokenRefused refused && mayReplaceToken) {
@@ -124,15 +137,16 @@ public class PublicationLedger {
         });
     }
 
-    private Uni<PublishOutcome> create(PublishRequest request, ProviderAccess access, PlatformCalls calls,
-                                       boolean mayReplaceToken) {
+    private Uni<PublishOutcome> create(
+            PublishRequest request, ProviderAccess access, PlatformCalls calls, boolean mayReplaceToken) {
         return calls.create().apply(access).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
                 return recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.TokenRefused refused) {
                 // Refused before anything was created; the token is replaced and the call made once more.
-                return mayReplaceToken ? withFreshToken(request, access, fresh -> create(request, fresh, calls, false))
+                return mayReplaceToken
+                        ? withFreshToken(request, access, fresh -> create(request, fresh, calls, false))
                         : refused(request, refused.error());
             }
             if (answer instanceof PlatformAnswer.Refused refused) {
@@ -142,7 +156,8 @@ public class PublicationLedger {
                 return Uni.createFrom().item(PublishOutcome.unknown(unknown.error()));
             }
             if (answer instanceof PlatformAnswer.Processing processing && calls.check() != null) {
-                return publications.processing(request.idempotencyToken(), processing.ref(), Timestamps.now(clock))
+                return publications
+                        .processing(request.idempotencyToken(), processing.ref(), Timestamps.now(clock))
                         .replaceWith(PublishOutcome.later(calls.processing().checkEvery()));
             }
             return Uni.createFrom().failure(new IllegalStateException("a create call answered " + answer));
@@ -154,19 +169,28 @@ public class PublicationLedger {
      * (published, or refused: the processing failed and nothing was published), so a check that breaks off (a
      * timeout, a lapsed lease) is simply made again by the next attempt, which never creates a second one.
      */
-    private Uni<PublishOutcome> check(PublishRequest request, ProviderAccess access, PlatformCalls calls,
-                                      ProviderPublicationRepository.Before before, boolean mayReplaceToken) {
+    private Uni<PublishOutcome> check(
+            PublishRequest request,
+            ProviderAccess access,
+            PlatformCalls calls,
+            ProviderPublicationRepository.Before before,
+            boolean mayReplaceToken) {
         if (calls.check() == null) {
-            return Uni.createFrom().failure(new IllegalStateException("token " + request.idempotencyToken()
-                    + " is processing at " + request.platform().wireName() + " but its publisher makes no checks"));
+            return Uni.createFrom()
+                    .failure(new IllegalStateException("token " + request.idempotencyToken() + " is processing at "
+                            + request.platform().wireName() + " but its publisher makes no checks"));
         }
         if (before.providerRef().startsWith(POSTING)) {
             return findBeforePosting(request, access, calls, before, mayReplaceToken);
         }
         return calls.check().apply(access, before.providerRef()).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
-                LOG.infof("post %s to account %s: published on %s after %d check(s)", request.postId(),
-                        request.accountId(), request.platform().wireName(), before.checks());
+                LOG.infof(
+                        "post %s to account %s: published on %s after %d check(s)",
+                        request.postId(),
+                        request.accountId(),
+                        request.platform().wireName(),
+                        before.checks());
                 return recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.Processing) {
@@ -195,22 +219,37 @@ public class PublicationLedger {
      * are looked through first, as for a {@code calling} token, and only when they show none is the ref checked (and
      * the post made) again.
      */
-    private Uni<PublishOutcome> findBeforePosting(PublishRequest request, ProviderAccess access, PlatformCalls calls,
-                                                  ProviderPublicationRepository.Before before, boolean mayReplaceToken) {
+    private Uni<PublishOutcome> findBeforePosting(
+            PublishRequest request,
+            ProviderAccess access,
+            PlatformCalls calls,
+            ProviderPublicationRepository.Before before,
+            boolean mayReplaceToken) {
         String ref = before.providerRef().substring(POSTING.length());
         return calls.find().apply(access).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
-                LOG.infof("post %s to account %s: an earlier %s call had published %s as %s", request.postId(),
-                        request.accountId(), request.platform().wireName(), ref, published.providerPostId());
+                LOG.infof(
+                        "post %s to account %s: an earlier %s call had published %s as %s",
+                        request.postId(),
+                        request.accountId(),
+                        request.platform().wireName(),
+                        ref,
+                        published.providerPostId());
                 return recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.NotFound) {
-                ProviderPublicationRepository.Before unmarked = new ProviderPublicationRepository.Before(before.state(),
-                        before.providerPostId(), before.url(), ref, before.processingStartedAt(), before.checks());
+                ProviderPublicationRepository.Before unmarked = new ProviderPublicationRepository.Before(
+                        before.state(),
+                        before.providerPostId(),
+                        before.url(),
+                        ref,
+                        before.processingStartedAt(),
+                        before.checks());
                 return check(request, access, calls, unmarked, mayReplaceToken);
             }
             if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
-                return withFreshToken(request, access, fresh -> findBeforePosting(request, fresh, calls, before, false));
+                return withFreshToken(
+                        request, access, fresh -> findBeforePosting(request, fresh, calls, before, false));
             }
             // Could not look: the mark stays, so a later attempt looks again rather than post.
             return Uni.createFrom().item(couldNotLook(errorOf(answer)));
@@ -227,15 +266,21 @@ public class PublicationLedger {
      */
     public Uni<PlatformAnswer> postProcessed(PublishRequest request, String ref, Supplier<Uni<PlatformAnswer>> post) {
         String token = request.idempotencyToken();
-        return publications.processingRef(token, POSTING + ref, Timestamps.now(clock))
+        return publications
+                .processingRef(token, POSTING + ref, Timestamps.now(clock))
                 .flatMap(marked -> post.get())
-                .flatMap(answer -> answer instanceof PlatformAnswer.Refused || answer instanceof PlatformAnswer.TokenRefused
-                        ? publications.processingRef(token, ref, Timestamps.now(clock)).replaceWith(PlatformResponses.keptForNextCheck(answer))
-                        : Uni.createFrom().item(answer));
+                .flatMap(answer ->
+                        answer instanceof PlatformAnswer.Refused || answer instanceof PlatformAnswer.TokenRefused
+                                ? publications
+                                        .processingRef(token, ref, Timestamps.now(clock))
+                                        .replaceWith(PlatformResponses.keptForNextCheck(answer))
+                                : Uni.createFrom().item(answer));
     }
 
-    private Uni<PublishOutcome> stillProcessing(PublishRequest request, PlatformCalls.ProcessingLimits limits,
-                                                ProviderPublicationRepository.Before before) {
+    private Uni<PublishOutcome> stillProcessing(
+            PublishRequest request,
+            PlatformCalls.ProcessingLimits limits,
+            ProviderPublicationRepository.Before before) {
         Duration processed = Duration.between(before.processingStartedAt(), Timestamps.now(clock));
         if (processed.compareTo(limits.giveUpAfter()) < 0) {
             return Uni.createFrom().item(PublishOutcome.later(limits.checkEvery()));
@@ -246,18 +291,31 @@ public class PublicationLedger {
         details.put("provider_ref", before.providerRef());
         details.put("processing_seconds", processed.toSeconds());
         details.put("checks", before.checks());
-        LOG.infof("post %s to account %s: %s still processing %s after %d s, given up", request.postId(),
-                request.accountId(), platform, before.providerRef(), processed.toSeconds());
+        LOG.infof(
+                "post %s to account %s: %s still processing %s after %d s, given up",
+                request.postId(), request.accountId(), platform, before.providerRef(), processed.toSeconds());
         if (limits.restartable()) {
-            // Nothing is published without Herald's own last call: the reference is dropped, the next attempt starts over.
-            return refused(request, new TargetError(TargetError.PROVIDER_ERROR, platform + " was still processing the"
-                    + " media after " + spoken(processed) + " (Herald waits " + spoken(limits.giveUpAfter())
-                    + "); nothing was published, and the next attempt hands it over again.", true, details));
+            // Nothing is published without Herald's own last call: the reference is dropped, the next attempt starts
+            // over.
+            return refused(
+                    request,
+                    new TargetError(
+                            TargetError.PROVIDER_ERROR,
+                            platform + " was still processing the"
+                                    + " media after " + spoken(processed) + " (Herald waits "
+                                    + spoken(limits.giveUpAfter())
+                                    + "); nothing was published, and the next attempt hands it over again.",
+                            true,
+                            details));
         }
         // The platform publishes on its own when done: the token stays processing and no second post is made.
-        return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PUBLICATION_UNCONFIRMED,
-                platform + " was still processing the media after " + spoken(processed) + " and may yet"
-                        + " publish it; check the account before posting again.", false, details)));
+        return Uni.createFrom()
+                .item(PublishOutcome.failed(new TargetError(
+                        TargetError.PUBLICATION_UNCONFIRMED,
+                        platform + " was still processing the media after " + spoken(processed) + " and may yet"
+                                + " publish it; check the account before posting again.",
+                        false,
+                        details)));
     }
 
     private static String spoken(Duration duration) {
@@ -279,26 +337,34 @@ public class PublicationLedger {
             // Where the create call publishes nothing (an upload), only a post call a check started (marked) can have.
             boolean mayHavePublished = state != null
                     && (ProviderPublicationRepository.CALLING.equals(state.state()) && calls.createPublishes()
-                    || ProviderPublicationRepository.PROCESSING.equals(state.state())
-                    && (calls.createPublishes() || state.providerRef().startsWith(POSTING)));
+                            || ProviderPublicationRepository.PROCESSING.equals(state.state())
+                                    && (calls.createPublishes()
+                                            || state.providerRef().startsWith(POSTING)));
             if (!mayHavePublished) {
                 return Uni.createFrom().item(PublishOutcome.failed(notPublished(request)));
             }
-            return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null).flatMap(access ->
-                    access.granted() ? look(request, access.access(), calls, true)
+            return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null)
+                    .flatMap(access -> access.granted()
+                            ? look(request, access.access(), calls, true)
                             : Uni.createFrom().item(PublishOutcome.failed(access.refusal())));
         });
     }
 
-    private Uni<PublishOutcome> look(PublishRequest request, ProviderAccess access, PlatformCalls calls, boolean mayReplaceToken) {
+    private Uni<PublishOutcome> look(
+            PublishRequest request, ProviderAccess access, PlatformCalls calls, boolean mayReplaceToken) {
         return calls.find().apply(access).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
-                LOG.infof("post %s to account %s: reconciled, %s had published it as %s", request.postId(),
-                        request.accountId(), request.platform().wireName(), published.providerPostId());
+                LOG.infof(
+                        "post %s to account %s: reconciled, %s had published it as %s",
+                        request.postId(),
+                        request.accountId(),
+                        request.platform().wireName(),
+                        published.providerPostId());
                 return recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.NotFound) {
-                return publications.refused(request.idempotencyToken(), Timestamps.now(clock))
+                return publications
+                        .refused(request.idempotencyToken(), Timestamps.now(clock))
                         .replaceWith(PublishOutcome.failed(notPublished(request)));
             }
             if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
@@ -309,7 +375,8 @@ public class PublicationLedger {
                 return Uni.createFrom().item(PublishOutcome.later(Duration.ZERO));
             }
             TargetError error = errorOf(answer);
-            return Uni.createFrom().item(error.retryable() ? PublishOutcome.later(Duration.ZERO) : PublishOutcome.failed(error));
+            return Uni.createFrom()
+                    .item(error.retryable() ? PublishOutcome.later(Duration.ZERO) : PublishOutcome.failed(error));
         });
     }
 
@@ -319,9 +386,12 @@ public class PublicationLedger {
     }
 
     private static TargetError notPublished(PublishRequest request) {
-        return new TargetError(TargetError.PROVIDER_ERROR, "The delivery's last call to " + request.platform().displayName()
-                + " was interrupted, and " + request.platform().displayName() + " shows no post from it: nothing was published.",
-                false, Map.of("platform", request.platform().wireName(), "reconciled", true));
+        return new TargetError(
+                TargetError.PROVIDER_ERROR,
+                "The delivery's last call to " + request.platform().displayName() + " was interrupted, and "
+                        + request.platform().displayName() + " shows no post from it: nothing was published.",
+                false,
+                Map.of("platform", request.platform().wireName(), "reconciled", true));
     }
 
     private static TargetError errorOf(PlatformAnswer answer) {
@@ -337,19 +407,24 @@ public class PublicationLedger {
         throw new IllegalStateException("no error in " + answer);
     }
 
-    private Uni<PublishOutcome> withFreshToken(PublishRequest request, ProviderAccess refused,
-                                               Function<ProviderAccess, Uni<PublishOutcome>> call) {
+    private Uni<PublishOutcome> withFreshToken(
+            PublishRequest request, ProviderAccess refused, Function<ProviderAccess, Uni<PublishOutcome>> call) {
         return accounts.access(request.workspaceId(), request.mode(), request.accountId(), refused.accessToken())
-                .flatMap(fresh -> fresh.granted() ? call.apply(fresh.access())
+                .flatMap(fresh -> fresh.granted()
+                        ? call.apply(fresh.access())
                         : Uni.createFrom().item(PublishOutcome.failed(fresh.refusal())));
     }
 
     private Uni<PublishOutcome> refused(PublishRequest request, TargetError error) {
-        return publications.refused(request.idempotencyToken(), Timestamps.now(clock)).replaceWith(PublishOutcome.failed(error));
+        return publications
+                .refused(request.idempotencyToken(), Timestamps.now(clock))
+                .replaceWith(PublishOutcome.failed(error));
     }
 
     private Uni<PublishOutcome> recordPublished(PublishRequest request, PlatformAnswer.Published published) {
-        return publications.published(request.idempotencyToken(), published.providerPostId(), published.url(), Timestamps.now(clock))
+        return publications
+                .published(
+                        request.idempotencyToken(), published.providerPostId(), published.url(), Timestamps.now(clock))
                 .replaceWith(PublishOutcome.published(published.providerPostId(), published.url()));
     }
 }

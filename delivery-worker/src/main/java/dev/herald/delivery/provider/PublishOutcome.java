@@ -10,8 +10,13 @@ import java.time.Duration;
  * @param checkAgainIn set only by {@link #later}
  * @param mayHavePublished set only by {@link #unknown}
  */
-public record PublishOutcome(boolean published, String providerPostId, String url, TargetError error, Duration checkAgainIn,
-                             boolean mayHavePublished) {
+public record PublishOutcome(
+        boolean published,
+        String providerPostId,
+        String url,
+        TargetError error,
+        Duration checkAgainIn,
+        boolean mayHavePublished) {
 
     public static PublishOutcome published(String providerPostId, String url) {
         return new PublishOutcome(true, providerPostId, url, null, null, false);

@@ -14,9 +14,19 @@ import dev.herald.delivery.model.LeasedDelivery;
  * @param attempt which provider call of the target this is, from 1
  * @param reconciling the target is {@code uncertain}: only learn what the platform did, never publish
  */
-public record PublishRequest(String idempotencyToken, String workspaceId, Mode mode, Platform platform, String postId,
-                             String accountId, String accountUsername, String text, Post.Media media,
-                             ObjectNode platformOptions, int attempt, boolean reconciling) {
+public record PublishRequest(
+        String idempotencyToken,
+        String workspaceId,
+        Mode mode,
+        Platform platform,
+        String postId,
+        String accountId,
+        String accountUsername,
+        String text,
+        Post.Media media,
+        ObjectNode platformOptions,
+        int attempt,
+        boolean reconciling) {
 
     /** A target is one post on one account, so that pair names its publication at the provider. */
     public static String tokenOf(String postId, String accountId) {
@@ -24,15 +34,35 @@ public record PublishRequest(String idempotencyToken, String workspaceId, Mode m
     }
 
     public static PublishRequest of(LeasedDelivery delivery, int attempt) {
-        return new PublishRequest(tokenOf(delivery.postId(), delivery.accountId()), delivery.workspaceId(),
-                delivery.mode(), delivery.platform(), delivery.postId(), delivery.accountId(), delivery.accountUsername(),
-                delivery.text(), delivery.media(), delivery.platformOptions(), attempt, false);
+        return new PublishRequest(
+                tokenOf(delivery.postId(), delivery.accountId()),
+                delivery.workspaceId(),
+                delivery.mode(),
+                delivery.platform(),
+                delivery.postId(),
+                delivery.accountId(),
+                delivery.accountUsername(),
+                delivery.text(),
+                delivery.media(),
+                delivery.platformOptions(),
+                attempt,
+                false);
     }
 
     /** The request that settles an uncertain delivery ({@link Publisher#reconcile}). */
     public static PublishRequest reconciling(LeasedDelivery delivery) {
-        return new PublishRequest(tokenOf(delivery.postId(), delivery.accountId()), delivery.workspaceId(),
-                delivery.mode(), delivery.platform(), delivery.postId(), delivery.accountId(), delivery.accountUsername(),
-                delivery.text(), delivery.media(), delivery.platformOptions(), delivery.attempts(), true);
+        return new PublishRequest(
+                tokenOf(delivery.postId(), delivery.accountId()),
+                delivery.workspaceId(),
+                delivery.mode(),
+                delivery.platform(),
+                delivery.postId(),
+                delivery.accountId(),
+                delivery.accountUsername(),
+                delivery.text(),
+                delivery.media(),
+                delivery.platformOptions(),
+                delivery.attempts(),
+                true);
     }
 }

@@ -28,10 +28,14 @@ public interface Publisher {
      * say now. A publisher that cannot look answers {@code publication_unconfirmed}.
      */
     default Uni<PublishOutcome> reconcile(PublishRequest request) {
-        return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PUBLICATION_UNCONFIRMED,
-                "Herald cannot ask " + request.platform().displayName() + " whether the interrupted delivery published"
-                        + " the post; check the account before posting it again.", false,
-                Map.of("platform", request.platform().wireName()))));
+        return Uni.createFrom()
+                .item(PublishOutcome.failed(new TargetError(
+                        TargetError.PUBLICATION_UNCONFIRMED,
+                        "Herald cannot ask " + request.platform().displayName()
+                                + " whether the interrupted delivery published"
+                                + " the post; check the account before posting it again.",
+                        false,
+                        Map.of("platform", request.platform().wireName()))));
     }
 
     /**

@@ -25,7 +25,9 @@ public class Publishers {
         for (Mode mode : Mode.values()) {
             Map<Platform, Publisher> byPlatform = new EnumMap<>(Platform.class);
             for (Platform platform : Platform.values()) {
-                List<Publisher> matching = candidates.stream().filter(p -> p.publishes(mode, platform)).toList();
+                List<Publisher> matching = candidates.stream()
+                        .filter(p -> p.publishes(mode, platform))
+                        .toList();
                 if (matching.size() > 1) {
                     throw new IllegalStateException("more than one publisher for " + platform.wireName() + " in "
                             + mode.wireName() + " mode: " + matching);

@@ -36,7 +36,12 @@ public class SandboxPublisher implements Publisher {
     static final String SLOW_PREFIX = "slow_";
     private static final String URL_BASE = "https://sandbox.herald.invalid/";
 
-    private enum Behaviour { FAIL, FLAKY, SLOW, PUBLISH }
+    private enum Behaviour {
+        FAIL,
+        FLAKY,
+        SLOW,
+        PUBLISH
+    }
 
     private final SandboxPublicationRepository publications;
     private final DeliveryConfig config;
@@ -61,33 +66,49 @@ public class SandboxPublisher implements Publisher {
         String postIdIfFirst = behaviour == Behaviour.FAIL || behaviour == Behaviour.FLAKY ? null : postId;
         String postIdIfRepeated = behaviour == Behaviour.FAIL ? null : postId;
         Uni<Void> providerTime = behaviour == Behaviour.SLOW
-                ? Uni.createFrom().voidItem().onItem().delayIt().by(config.sandbox().slowDelay())
+                ? Uni.createFrom()
+                        .voidItem()
+                        .onItem()
+                        .delayIt()
+                        .by(config.sandbox().slowDelay())
                 : Uni.createFrom().voidItem();
         return providerTime
-                .flatMap(ignored -> publications.recordCall(request.idempotencyToken(), postIdIfFirst, postIdIfRepeated,
-                        Timestamps.now(clock)))
+                .flatMap(ignored -> publications.recordCall(
+                        request.idempotencyToken(), postIdIfFirst, postIdIfRepeated, Timestamps.now(clock)))
                 .map(call -> {
                     if (call.providerPostId() != null) {
-                        return PublishOutcome.published(call.providerPostId(), urlOf(request.platform(), call.providerPostId()));
+                        return PublishOutcome.published(
+                                call.providerPostId(), urlOf(request.platform(), call.providerPostId()));
                     }
                     return behaviour == Behaviour.FAIL
-                            ? PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
+                            ? PublishOutcome.failed(new TargetError(
+                                    TargetError.PROVIDER_ERROR,
                                     "The sandbox provider refused the post: test accounts whose username starts with "
-                                            + FAIL_PREFIX + " fail every delivery.", false, Map.of()))
-                            : PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
+                                            + FAIL_PREFIX + " fail every delivery.",
+                                    false,
+                                    Map.of()))
+                            : PublishOutcome.failed(new TargetError(
+                                    TargetError.PROVIDER_ERROR,
                                     "The sandbox provider failed temporarily: test accounts whose username starts with "
-                                            + FLAKY_PREFIX + " fail their first attempt.", true, Map.of()));
+                                            + FLAKY_PREFIX + " fail their first attempt.",
+                                    true,
+                                    Map.of()));
                 });
     }
 
     /** The sandbox remembers every token: its post if it published one, else nothing was published. */
     @Override
     public Uni<PublishOutcome> reconcile(PublishRequest request) {
-        return publications.publishedPost(request.idempotencyToken()).map(postId -> postId != null
-                ? PublishOutcome.published(postId, urlOf(request.platform(), postId))
-                : PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR, "The delivery's last call to the"
-                        + " sandbox provider was interrupted, and the sandbox published nothing.", false,
-                        Map.of("reconciled", true))));
+        return publications
+                .publishedPost(request.idempotencyToken())
+                .map(postId -> postId != null
+                        ? PublishOutcome.published(postId, urlOf(request.platform(), postId))
+                        : PublishOutcome.failed(new TargetError(
+                                TargetError.PROVIDER_ERROR,
+                                "The delivery's last call to the"
+                                        + " sandbox provider was interrupted, and the sandbox published nothing.",
+                                false,
+                                Map.of("reconciled", true))));
     }
 
     private static Behaviour behaviourOf(String username) {

@@ -56,8 +56,8 @@ public class DeliveryRepository {
      * A redelivered event inserts nothing; a target that already has a row (the same post handed over again) is left
      * alone; only the rows inserted here are answered. {@code traceParent} is the trace the event came with (or null).
      */
-    public Uni<List<LeasedDelivery>> insertLeased(PostAcceptedEvent event, String traceParent, Instant now,
-                                                  Instant leaseUntil) {
+    public Uni<List<LeasedDelivery>> insertLeased(
+            PostAcceptedEvent event, String traceParent, Instant now, Instant leaseUntil) {
         Post post = event.post();
         int count = event.deliveries().size();
         String[] accountIds = new String[count];
@@ -71,9 +71,11 @@ public class DeliveryRepository {
             platforms[i] = delivery.platform().wireName();
             usernames[i] = delivery.accountUsername();
             // A target's publication reservation has a fixed id; an event that leaves it out still names it.
-            reservationIds[i] = delivery.reservationId() != null ? delivery.reservationId()
+            reservationIds[i] = delivery.reservationId() != null
+                    ? delivery.reservationId()
                     : UsageReservation.publicationId(post.id(), delivery.accountId());
-            platformOptions[i] = optionsFor(post.platformOptions(), delivery.platform()).toString();
+            platformOptions[i] =
+                    optionsFor(post.platformOptions(), delivery.platform()).toString();
         }
         Post.Media media = post.media();
         return pool.preparedQuery("""
@@ -91,9 +93,22 @@ public class DeliveryRepository {
                             as t(account_id, platform, account_username, reservation_id, platform_options)
                         where exists (select 1 from first_time)
                         on conflict (post_id, account_id) do nothing""" + RETURNING_LEASED)
-                .execute(SqlParameters.of(post.id(), event.workspaceId(), event.mode().wireName(), post.text(),
-                        media == null ? null : media.url(), media == null ? null : media.type(), leaseUntil,
-                        event.eventId(), now, accountIds, platforms, usernames, reservationIds, platformOptions, traceParent))
+                .execute(SqlParameters.of(
+                        post.id(),
+                        event.workspaceId(),
+                        event.mode().wireName(),
+                        post.text(),
+                        media == null ? null : media.url(),
+                        media == null ? null : media.type(),
+                        leaseUntil,
+                        event.eventId(),
+                        now,
+                        accountIds,
+                        platforms,
+                        usernames,
+                        reservationIds,
+                        platformOptions,
+                        traceParent))
                 .map(this::leasedRows);
     }
 
@@ -126,8 +141,10 @@ public class DeliveryRepository {
                         update deliveries set attempts = attempts + 1, deferrals = 0, lease_until = $4, updated_at = $5
                         where post_id = $1 and account_id = $2 and lease_token = $3
                         returning attempts""")
-                .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), leaseUntil, now))
-                .map(rows -> rows.rowCount() == 0 ? Optional.<Integer>empty()
+                .execute(SqlParameters.of(
+                        delivery.postId(), delivery.accountId(), delivery.leaseToken(), leaseUntil, now))
+                .map(rows -> rows.rowCount() == 0
+                        ? Optional.<Integer>empty()
                         : Optional.of(rows.iterator().next().getInteger("attempts")));
     }
 
@@ -145,8 +162,15 @@ public class DeliveryRepository {
      * appends its {@code announcement} to the outbox, in one statement: the event exists exactly when the write took
      * effect. False when the lease was lost: then neither is written.
      */
-    public Uni<Boolean> complete(LeasedDelivery delivery, String status, String providerPostId, String url,
-                                 TargetError error, Instant now, Instant reconcileAt, OutboxWriter.Entry announcement) {
+    public Uni<Boolean> complete(
+            LeasedDelivery delivery,
+            String status,
+            String providerPostId,
+            String url,
+            TargetError error,
+            Instant now,
+            Instant reconcileAt,
+            OutboxWriter.Entry announcement) {
         return pool.preparedQuery("""
                         with changed as (
                             update deliveries set status = $4, provider_post_id = $5, url = $6, last_error = $7::text::jsonb,
@@ -156,14 +180,23 @@ public class DeliveryRepository {
                             returning post_id)
                         insert into outbox (event_id, topic, message_key, payload, trace_parent)
                         select $10, $11, $12, $13::text::jsonb, $14 from changed""")
-                .execute(outbox.bind(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(),
-                        status, providerPostId, url, json(error), now, reconcileAt), announcement))
+                .execute(outbox.bind(
+                        SqlParameters.of(
+                                delivery.postId(),
+                                delivery.accountId(),
+                                delivery.leaseToken(),
+                                status,
+                                providerPostId,
+                                url,
+                                json(error),
+                                now,
+                                reconcileAt),
+                        announcement))
                 .map(rows -> rows.rowCount() > 0);
     }
 
     /** An uncertain delivery the reconciler holds, since when it is uncertain, and the looks made so far (this one included). */
-    public record UncertainDelivery(LeasedDelivery delivery, Instant uncertainSince, int checks) {
-    }
+    public record UncertainDelivery(LeasedDelivery delivery, Instant uncertainSince, int checks) {}
 
     /**
      * Claims up to {@code limit} uncertain deliveries whose next look is due, for the caller until {@code leaseUntil}
@@ -189,7 +222,9 @@ public class DeliveryRepository {
                     List<UncertainDelivery> claimed = new ArrayList<>(rows.rowCount());
                     for (Row row : rows) {
                         // An uncertain row always has completed_at (the table's check): when it became uncertain.
-                        claimed.add(new UncertainDelivery(leased(row), row.getOffsetDateTime("completed_at").toInstant(),
+                        claimed.add(new UncertainDelivery(
+                                leased(row),
+                                row.getOffsetDateTime("completed_at").toInstant(),
                                 row.getInteger("reconcile_checks")));
                     }
                     return claimed;
@@ -200,8 +235,14 @@ public class DeliveryRepository {
      * Settles an uncertain delivery ({@code published} or {@code failed}) and appends its {@code announcement} to the
      * outbox, in one statement, if the caller's claim still holds. False otherwise: then neither is written.
      */
-    public Uni<Boolean> settle(LeasedDelivery claimed, String status, String providerPostId, String url, TargetError error,
-                               Instant now, OutboxWriter.Entry announcement) {
+    public Uni<Boolean> settle(
+            LeasedDelivery claimed,
+            String status,
+            String providerPostId,
+            String url,
+            TargetError error,
+            Instant now,
+            OutboxWriter.Entry announcement) {
         return pool.preparedQuery("""
                         with changed as (
                             update deliveries set status = $4, provider_post_id = $5, url = $6, last_error = $7::text::jsonb,
@@ -210,8 +251,17 @@ public class DeliveryRepository {
                             returning post_id)
                         insert into outbox (event_id, topic, message_key, payload, trace_parent)
                         select $9, $10, $11, $12::text::jsonb, $13 from changed""")
-                .execute(outbox.bind(SqlParameters.of(claimed.postId(), claimed.accountId(), claimed.leaseToken(),
-                        status, providerPostId, url, json(error), now), announcement))
+                .execute(outbox.bind(
+                        SqlParameters.of(
+                                claimed.postId(),
+                                claimed.accountId(),
+                                claimed.leaseToken(),
+                                status,
+                                providerPostId,
+                                url,
+                                json(error),
+                                now),
+                        announcement))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -230,8 +280,13 @@ public class DeliveryRepository {
                         update deliveries set status = 'pending', last_error = $4::text::jsonb, next_attempt_at = $5,
                             updated_at = $6, lease_token = null, lease_until = null
                         where post_id = $1 and account_id = $2 and lease_token = $3""")
-                .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), json(error),
-                        nextAttemptAt, now))
+                .execute(SqlParameters.of(
+                        delivery.postId(),
+                        delivery.accountId(),
+                        delivery.leaseToken(),
+                        json(error),
+                        nextAttemptAt,
+                        now))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -241,14 +296,20 @@ public class DeliveryRepository {
      * which {@code giveBackAttempt} takes back): due again at {@code nextAttemptAt}, after {@code deferrals}
      * consecutive postponements.
      */
-    public Uni<Boolean> defer(LeasedDelivery delivery, int deferrals, boolean giveBackAttempt, Instant nextAttemptAt,
-                              Instant now) {
+    public Uni<Boolean> defer(
+            LeasedDelivery delivery, int deferrals, boolean giveBackAttempt, Instant nextAttemptAt, Instant now) {
         return pool.preparedQuery("""
                         update deliveries set status = 'pending', deferrals = $4, next_attempt_at = $5, updated_at = $6,
                             attempts = greatest(attempts - $7, 0), lease_token = null, lease_until = null
                         where post_id = $1 and account_id = $2 and lease_token = $3""")
-                .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), deferrals,
-                        nextAttemptAt, now, giveBackAttempt ? 1 : 0))
+                .execute(SqlParameters.of(
+                        delivery.postId(),
+                        delivery.accountId(),
+                        delivery.leaseToken(),
+                        deferrals,
+                        nextAttemptAt,
+                        now,
+                        giveBackAttempt ? 1 : 0))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -261,7 +322,8 @@ public class DeliveryRepository {
                         update deliveries set status = 'pending', attempts = greatest(attempts - 1, 0), next_attempt_at = $4,
                             updated_at = $5, lease_token = null, lease_until = null
                         where post_id = $1 and account_id = $2 and lease_token = $3""")
-                .execute(SqlParameters.of(delivery.postId(), delivery.accountId(), delivery.leaseToken(), nextCheckAt, now))
+                .execute(SqlParameters.of(
+                        delivery.postId(), delivery.accountId(), delivery.leaseToken(), nextCheckAt, now))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -299,11 +361,20 @@ public class DeliveryRepository {
         } catch (JsonProcessingException | ClassCastException e) {
             throw new IllegalStateException("stored platform_options are not a JSON object", e);
         }
-        return new LeasedDelivery(row.getString("post_id"), row.getString("account_id"), row.getString("workspace_id"),
+        return new LeasedDelivery(
+                row.getString("post_id"),
+                row.getString("account_id"),
+                row.getString("workspace_id"),
                 Mode.fromWire(row.getString("mode")).orElseThrow(),
                 Platform.fromWire(row.getString("platform")).orElseThrow(),
-                row.getString("account_username"), row.getString("reservation_id"), row.getString("text"), media,
-                platformOptions, row.getInteger("attempts"), row.getInteger("deferrals"), row.getUUID("lease_token"),
+                row.getString("account_username"),
+                row.getString("reservation_id"),
+                row.getString("text"),
+                media,
+                platformOptions,
+                row.getInteger("attempts"),
+                row.getInteger("deferrals"),
+                row.getUUID("lease_token"),
                 row.getString("trace_parent"));
     }
 

@@ -50,13 +50,15 @@ public class MediaIngestSlotRepository {
 
     /** Extends the holder's lease; false when it no longer holds a slot (it lapsed and was taken). */
     public Uni<Boolean> renew(String workspaceId, String holder, Instant leaseUntil) {
-        return pool.preparedQuery("update media_ingest_slots set leased_until = $3 where workspace_id = $1 and holder = $2")
+        return pool.preparedQuery(
+                        "update media_ingest_slots set leased_until = $3 where workspace_id = $1 and holder = $2")
                 .execute(SqlParameters.of(workspaceId, holder, leaseUntil))
                 .map(rows -> rows.rowCount() > 0);
     }
 
     public Uni<Void> free(String workspaceId, String holder) {
         return pool.preparedQuery("delete from media_ingest_slots where workspace_id = $1 and holder = $2")
-                .execute(SqlParameters.of(workspaceId, holder)).replaceWithVoid();
+                .execute(SqlParameters.of(workspaceId, holder))
+                .replaceWithVoid();
     }
 }

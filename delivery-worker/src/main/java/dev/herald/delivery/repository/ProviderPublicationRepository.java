@@ -33,13 +33,18 @@ public class ProviderPublicationRepository {
      * {@code calling} unless it is published or processing; a processing one stays so (a check that breaks off must
      * leave the reference for the next, never a create) and counts the check.
      */
-    public record Before(String state, String providerPostId, String url, String providerRef, Instant processingStartedAt,
-                         int checks) {
-    }
+    public record Before(
+            String state,
+            String providerPostId,
+            String url,
+            String providerRef,
+            Instant processingStartedAt,
+            int checks) {}
 
     public Uni<Before> startCall(String token, String platform, Instant now) {
         // Insert first: a concurrent first call waits on the inserted row and then sees it, so only one call is first.
-        return pool.withTransaction(connection -> connection.preparedQuery("""
+        return pool.withTransaction(connection -> connection
+                .preparedQuery("""
                         insert into provider_publications (token, platform, state, calls, created_at, updated_at)
                         values ($1, $2, 'calling', 1, $3, $3) on conflict (token) do nothing returning token""")
                 .execute(SqlParameters.of(token, platform, now))
@@ -47,7 +52,8 @@ public class ProviderPublicationRepository {
                     if (inserted.rowCount() == 1) {
                         return Uni.createFrom().item(new Before(null, null, null, null, null, 0));
                     }
-                    return connection.preparedQuery("""
+                    return connection
+                            .preparedQuery("""
                                     select state, provider_post_id, url, provider_ref, processing_started_at, checks
                                     from provider_publications where token = $1 for update""")
                             .execute(SqlParameters.of(token))
@@ -57,17 +63,22 @@ public class ProviderPublicationRepository {
                                     return Uni.createFrom().item(before);
                                 }
                                 if (PROCESSING.equals(before.state())) {
-                                    return connection.preparedQuery("""
+                                    return connection
+                                            .preparedQuery("""
                                                     update provider_publications set checks = checks + 1, updated_at = $2
                                                     where token = $1""")
-                                            .execute(SqlParameters.of(token, now)).replaceWith(before);
+                                            .execute(SqlParameters.of(token, now))
+                                            .replaceWith(before);
                                 }
-                                // A call after a refusal starts afresh: the refused call's reference names nothing to ask about.
-                                return connection.preparedQuery("""
+                                // A call after a refusal starts afresh: the refused call's reference names nothing to
+                                // ask about.
+                                return connection
+                                        .preparedQuery("""
                                                 update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2,
                                                     provider_ref = case when state = 'refused' then null else provider_ref end
                                                 where token = $1""")
-                                        .execute(SqlParameters.of(token, now)).replaceWith(before);
+                                        .execute(SqlParameters.of(token, now))
+                                        .replaceWith(before);
                             });
                 }));
     }
@@ -78,14 +89,20 @@ public class ProviderPublicationRepository {
                         select state, provider_post_id, url, provider_ref, processing_started_at, checks
                         from provider_publications where token = $1""")
                 .execute(SqlParameters.of(token))
-                .map(rows -> rows.rowCount() == 0 ? null : before(rows.iterator().next(), 0));
+                .map(rows ->
+                        rows.rowCount() == 0 ? null : before(rows.iterator().next(), 0));
     }
 
     /** The row as {@link Before}, {@code checks} counting {@code newChecks} more than the row's. */
     private static Before before(Row row, int newChecks) {
         var started = row.getOffsetDateTime("processing_started_at");
-        return new Before(row.getString("state"), row.getString("provider_post_id"), row.getString("url"),
-                row.getString("provider_ref"), started == null ? null : started.toInstant(), row.getInteger("checks") + newChecks);
+        return new Before(
+                row.getString("state"),
+                row.getString("provider_post_id"),
+                row.getString("url"),
+                row.getString("provider_ref"),
+                started == null ? null : started.toInstant(),
+                row.getInteger("checks") + newChecks);
     }
 
     /** The platform published the token's post: later attempts answer it. */
@@ -93,7 +110,8 @@ public class ProviderPublicationRepository {
         return pool.preparedQuery("""
                         update provider_publications set state = 'published', provider_post_id = $2, url = $3, updated_at = $4
                         where token = $1""")
-                .execute(SqlParameters.of(token, providerPostId, url, now)).replaceWithVoid();
+                .execute(SqlParameters.of(token, providerPostId, url, now))
+                .replaceWithVoid();
     }
 
     /**
@@ -103,8 +121,7 @@ public class ProviderPublicationRepository {
     public Uni<Void> refused(String token, Instant now) {
         return pool.preparedQuery("""
                         update provider_publications set state = 'refused', updated_at = $2
-                        where token = $1 and state in ('calling', 'processing')""")
-                .execute(SqlParameters.of(token, now)).replaceWithVoid();
+                        where token = $1 and state in ('calling', 'processing')""").execute(SqlParameters.of(token, now)).replaceWithVoid();
     }
 
     /**
@@ -116,7 +133,8 @@ public class ProviderPublicationRepository {
                         update provider_publications set state = 'processing', provider_ref = $2, processing_started_at = $3,
                             checks = 0, updated_at = $3
                         where token = $1 and state = 'calling'""")
-                .execute(SqlParameters.of(token, providerRef, now)).replaceWithVoid();
+                .execute(SqlParameters.of(token, providerRef, now))
+                .replaceWithVoid();
     }
 
     /**
@@ -140,12 +158,15 @@ public class ProviderPublicationRepository {
         return pool.preparedQuery("""
                         update provider_publications set provider_ref = $2, updated_at = $3
                         where token = $1 and state = $4""")
-                .execute(SqlParameters.of(token, providerRef, now, state)).replaceWithVoid();
+                .execute(SqlParameters.of(token, providerRef, now, state))
+                .replaceWithVoid();
     }
 
     /** The token's post when a call published it (its state {@code published}), read only. */
     public Uni<Optional<Before>> publishedPost(String token) {
-        return find(token).map(before -> before != null && PUBLISHED.equals(before.state())
-                ? Optional.of(before) : Optional.<Before>empty());
+        return find(token)
+                .map(before -> before != null && PUBLISHED.equals(before.state())
+                        ? Optional.of(before)
+                        : Optional.<Before>empty());
     }
 }

@@ -16,8 +16,7 @@ public class SandboxPublicationRepository {
     }
 
     /** What the sandbox holds for a token after a call: the post it published (null if none yet) and the calls made. */
-    public record SandboxCall(String providerPostId, int publishCalls) {
-    }
+    public record SandboxCall(String providerPostId, int publishCalls) {}
 
     /**
      * Counts one publish call for {@code token}, atomically. A first call stores {@code postIdIfFirst}; a later
@@ -42,6 +41,7 @@ public class SandboxPublicationRepository {
     public Uni<String> publishedPost(String token) {
         return pool.preparedQuery("select provider_post_id from sandbox_publications where token = $1")
                 .execute(SqlParameters.of(token))
-                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("provider_post_id"));
+                .map(rows ->
+                        rows.rowCount() == 0 ? null : rows.iterator().next().getString("provider_post_id"));
     }
 }

@@ -76,9 +76,16 @@ public class DeliveryAttempts {
     private final MeterRegistry metrics;
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    public DeliveryAttempts(DeliveryRepository deliveries, UsageClient usage, Publishers publishers,
-                            OutboxRelayJob relay, RetryBackoff backoff, DeliveryConfig config,
-                            Clock clock, Tracer tracer, MeterRegistry metrics) {
+    public DeliveryAttempts(
+            DeliveryRepository deliveries,
+            UsageClient usage,
+            Publishers publishers,
+            OutboxRelayJob relay,
+            RetryBackoff backoff,
+            DeliveryConfig config,
+            Clock clock,
+            Tracer tracer,
+            MeterRegistry metrics) {
         if (config.lease().compareTo(config.publishTimeout()) <= 0) {
             // Otherwise every slow publication would lose its lease and be published (idempotently) again.
             throw new IllegalStateException("herald.delivery.lease (" + config.lease()
@@ -115,13 +122,19 @@ public class DeliveryAttempts {
             // Current while the attempt is subscribed, so the usage check's HTTP call carries the trace too.
             try (Scope ignored = span.makeCurrent()) {
                 attempt(delivery.inTrace(TraceParents.of(span.getSpanContext())))
-                        .onTermination().invoke(() -> {
+                        .onTermination()
+                        .invoke(() -> {
                             inFlight.decrementAndGet();
                             span.end();
                         })
-                        .subscribe().with(done -> { }, failure -> LOG.errorf(failure,
-                                "delivery of post %s to account %s broke off; it is claimed again when its lease lapses",
-                                delivery.postId(), delivery.accountId()));
+                        .subscribe()
+                        .with(
+                                done -> {},
+                                failure -> LOG.errorf(
+                                        failure,
+                                        "delivery of post %s to account %s broke off; it is claimed again when its lease lapses",
+                                        delivery.postId(),
+                                        delivery.accountId()));
             }
         }
     }
@@ -129,15 +142,31 @@ public class DeliveryAttempts {
     Uni<Void> attempt(LeasedDelivery delivery) {
         if (delivery.attempts() > config.maxAttempts()) {
             // Only a worker that died during the one call allowed beyond the last attempt (see publish) leaves this.
-            return finish(delivery, DeliveryStatus.UNCERTAIN, null, null, new TargetError(TargetError.ATTEMPTS_EXHAUSTED,
-                    "The last delivery attempt was interrupted and no attempt is left to learn whether the platform"
-                            + " published the post.", false, Map.of()), delivery.attempts());
+            return finish(
+                    delivery,
+                    DeliveryStatus.UNCERTAIN,
+                    null,
+                    null,
+                    new TargetError(
+                            TargetError.ATTEMPTS_EXHAUSTED,
+                            "The last delivery attempt was interrupted and no attempt is left to learn whether the platform"
+                                    + " published the post.",
+                            false,
+                            Map.of()),
+                    delivery.attempts());
         }
-        return usage.check(delivery.workspaceId(), delivery.mode(), delivery.reservationId(), delivery.accountId(), Timestamps.now(clock))
+        return usage.check(
+                        delivery.workspaceId(),
+                        delivery.mode(),
+                        delivery.reservationId(),
+                        delivery.accountId(),
+                        Timestamps.now(clock))
                 .map(Optional::of)
-                .onFailure().recoverWithItem(failure -> {
-                    LOG.warnf("usage check of post %s to account %s could not be made: %s", delivery.postId(),
-                            delivery.accountId(), failure.toString());
+                .onFailure()
+                .recoverWithItem(failure -> {
+                    LOG.warnf(
+                            "usage check of post %s to account %s could not be made: %s",
+                            delivery.postId(), delivery.accountId(), failure.toString());
                     return Optional.<UsageVerdict>empty();
                 })
                 .flatMap(verdict -> {
@@ -145,7 +174,13 @@ public class DeliveryAttempts {
                         return defer(delivery, false);
                     }
                     if (!verdict.get().allowed()) {
-                        return finish(delivery, DeliveryStatus.FAILED, null, null, verdict.get().refusal(), delivery.attempts());
+                        return finish(
+                                delivery,
+                                DeliveryStatus.FAILED,
+                                null,
+                                null,
+                                verdict.get().refusal(),
+                                delivery.attempts());
                     }
                     return publish(delivery);
                 });
@@ -167,38 +202,65 @@ public class DeliveryAttempts {
             Timer.Sample call = Timer.start(metrics);
             Publisher publisher = publishers.of(delivery.mode(), delivery.platform());
             // An upload outlasts one lease: its lease is renewed while the call runs, bounded by the ingest timeout.
-            Cancellable renewal = publisher.ingestsMedia() ? renewLeaseWhileCalling(delivery) : () -> { };
-            return Uni.createFrom().deferred(() -> publisher.publish(request))
-                    .ifNoItem().after(publisher.ingestsMedia() ? config.ingestTimeout() : config.publishTimeout()).fail()
-                    .onTermination().invoke(renewal::cancel)
+            Cancellable renewal = publisher.ingestsMedia() ? renewLeaseWhileCalling(delivery) : () -> {};
+            return Uni.createFrom()
+                    .deferred(() -> publisher.publish(request))
+                    .ifNoItem()
+                    .after(publisher.ingestsMedia() ? config.ingestTimeout() : config.publishTimeout())
+                    .fail()
+                    .onTermination()
+                    .invoke(renewal::cancel)
                     .map(Optional::of)
-                    .onFailure(AccessUnavailable.class).recoverWithItem(failure -> {
-                        LOG.warnf("post %s to account %s: %s", delivery.postId(), delivery.accountId(), failure.getMessage());
+                    .onFailure(AccessUnavailable.class)
+                    .recoverWithItem(failure -> {
+                        LOG.warnf(
+                                "post %s to account %s: %s",
+                                delivery.postId(), delivery.accountId(), failure.getMessage());
                         return Optional.empty();
                     })
-                    .onFailure().recoverWithItem(failure -> {
-                        LOG.warnf("publishing post %s to account %s (attempt %d) failed: %s", delivery.postId(),
-                                delivery.accountId(), attempt, failure.toString());
+                    .onFailure()
+                    .recoverWithItem(failure -> {
+                        LOG.warnf(
+                                "publishing post %s to account %s (attempt %d) failed: %s",
+                                delivery.postId(), delivery.accountId(), attempt, failure.toString());
                         // No answer: the platform may have published all the same.
-                        return Optional.of(PublishOutcome.unknown(new TargetError(TargetError.PROVIDER_ERROR,
-                                "The platform did not answer the delivery attempt.", true, Map.of())));
+                        return Optional.of(PublishOutcome.unknown(new TargetError(
+                                TargetError.PROVIDER_ERROR,
+                                "The platform did not answer the delivery attempt.",
+                                true,
+                                Map.of())));
                     })
                     .flatMap(outcome -> {
-                        call.stop(metrics.timer("herald.delivery.attempts", "platform", delivery.platform().wireName(),
-                                "mode", delivery.mode().wireName(), "outcome", outcome.map(DeliveryAttempts::callOutcome).orElse("postponed")));
-                        // Nothing reached the platform: the attempt is given back, like a usage check that could not be made.
+                        call.stop(metrics.timer(
+                                "herald.delivery.attempts",
+                                "platform",
+                                delivery.platform().wireName(),
+                                "mode",
+                                delivery.mode().wireName(),
+                                "outcome",
+                                outcome.map(DeliveryAttempts::callOutcome).orElse("postponed")));
+                        // Nothing reached the platform: the attempt is given back, like a usage check that could not be
+                        // made.
                         return outcome.isPresent() ? record(delivery, attempt, outcome.get()) : defer(delivery, true);
                     });
         });
     }
 
     private Cancellable renewLeaseWhileCalling(LeasedDelivery delivery) {
-        return Multi.createFrom().ticks().every(config.lease().dividedBy(3))
-                .onItem().transformToUniAndConcatenate(tick -> deliveries.renewLease(delivery, Timestamps.now(clock).plus(config.lease()))
-                        .onFailure().recoverWithItem(true))
-                .subscribe().with(held -> {
+        return Multi.createFrom()
+                .ticks()
+                .every(config.lease().dividedBy(3))
+                .onItem()
+                .transformToUniAndConcatenate(tick -> deliveries
+                        .renewLease(delivery, Timestamps.now(clock).plus(config.lease()))
+                        .onFailure()
+                        .recoverWithItem(true))
+                .subscribe()
+                .with(held -> {
                     if (!held) {
-                        LOG.warnf("post %s to account %s: lease lost while uploading", delivery.postId(), delivery.accountId());
+                        LOG.warnf(
+                                "post %s to account %s: lease lost while uploading",
+                                delivery.postId(), delivery.accountId());
                     }
                 });
     }
@@ -223,8 +285,13 @@ public class DeliveryAttempts {
         TargetError error = outcome.error();
         if (!error.retryable() || attempt >= config.maxAttempts()) {
             // A last call whose outcome is unknown leaves the target uncertain, for the reconciler to settle.
-            return finish(delivery, outcome.mayHavePublished() ? DeliveryStatus.UNCERTAIN : DeliveryStatus.FAILED,
-                    null, null, error, attempt);
+            return finish(
+                    delivery,
+                    outcome.mayHavePublished() ? DeliveryStatus.UNCERTAIN : DeliveryStatus.FAILED,
+                    null,
+                    null,
+                    error,
+                    attempt);
         }
         Instant now = Timestamps.now(clock);
         Duration wait = backoff.before(attempt, providerAsked(error));
@@ -232,8 +299,9 @@ public class DeliveryAttempts {
             if (!held) {
                 return lostLease(delivery);
             }
-            LOG.infof("post %s to account %s: attempt %d failed (%s), retry in %d ms", delivery.postId(),
-                    delivery.accountId(), attempt, error.code(), wait.toMillis());
+            LOG.infof(
+                    "post %s to account %s: attempt %d failed (%s), retry in %d ms",
+                    delivery.postId(), delivery.accountId(), attempt, error.code(), wait.toMillis());
             return Uni.createFrom().voidItem();
         });
     }
@@ -244,8 +312,9 @@ public class DeliveryAttempts {
             if (!held) {
                 return lostLease(delivery);
             }
-            LOG.debugf("post %s to account %s: call %d is not final yet, next look in %d ms", delivery.postId(),
-                    delivery.accountId(), attempt, wait.toMillis());
+            LOG.debugf(
+                    "post %s to account %s: call %d is not final yet, next look in %d ms",
+                    delivery.postId(), delivery.accountId(), attempt, wait.toMillis());
             return Uni.createFrom().voidItem();
         });
     }
@@ -253,7 +322,9 @@ public class DeliveryAttempts {
     /** The provider's Retry-After, as publishers put it in the error's {@code details.retry_after_seconds}; null if none. */
     static Duration providerAsked(TargetError error) {
         Object seconds = error.details() == null ? null : error.details().get("retry_after_seconds");
-        return seconds instanceof Number number && number.longValue() >= 0 ? Duration.ofSeconds(number.longValue()) : null;
+        return seconds instanceof Number number && number.longValue() >= 0
+                ? Duration.ofSeconds(number.longValue())
+                : null;
     }
 
     /**
@@ -264,44 +335,91 @@ public class DeliveryAttempts {
         int deferrals = delivery.deferrals() + 1;
         Instant now = Timestamps.now(clock);
         Duration wait = backoff.before(deferrals);
-        return deliveries.defer(delivery, deferrals, attemptStarted, now.plus(wait), now).flatMap(held -> {
-            if (!held) {
-                return lostLease(delivery);
-            }
-            LOG.infof("post %s to account %s postponed %d ms: %s could not be asked", delivery.postId(),
-                    delivery.accountId(), wait.toMillis(), attemptStarted ? "accounts-service" : "usage-service");
-            return Uni.createFrom().voidItem();
-        });
+        return deliveries
+                .defer(delivery, deferrals, attemptStarted, now.plus(wait), now)
+                .flatMap(held -> {
+                    if (!held) {
+                        return lostLease(delivery);
+                    }
+                    LOG.infof(
+                            "post %s to account %s postponed %d ms: %s could not be asked",
+                            delivery.postId(),
+                            delivery.accountId(),
+                            wait.toMillis(),
+                            attemptStarted ? "accounts-service" : "usage-service");
+                    return Uni.createFrom().voidItem();
+                });
     }
 
     /** Makes the delivery final and puts its target.completed in the outbox, in one statement. */
-    private Uni<Void> finish(LeasedDelivery delivery, String status, String providerPostId, String url, TargetError error,
-                             int attempts) {
+    private Uni<Void> finish(
+            LeasedDelivery delivery,
+            String status,
+            String providerPostId,
+            String url,
+            TargetError error,
+            int attempts) {
         Instant now = Timestamps.now(clock);
-        TargetCompletedEvent event = new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE,
-                now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
-                delivery.reservationId(), status, attempts, providerPostId, url, error, now);
-        Instant reconcileAt = DeliveryStatus.UNCERTAIN.equals(status) ? now.plus(config.reconcile().firstLook()) : null;
-        return deliveries.complete(delivery, status, providerPostId, url, error, now, reconcileAt,
+        TargetCompletedEvent event = new TargetCompletedEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                TargetCompletedEvent.TYPE,
+                now,
+                delivery.workspaceId(),
+                delivery.mode(),
+                delivery.postId(),
+                delivery.accountId(),
+                delivery.reservationId(),
+                status,
+                attempts,
+                providerPostId,
+                url,
+                error,
+                now);
+        Instant reconcileAt = DeliveryStatus.UNCERTAIN.equals(status)
+                ? now.plus(config.reconcile().firstLook())
+                : null;
+        return deliveries
+                .complete(
+                        delivery,
+                        status,
+                        providerPostId,
+                        url,
+                        error,
+                        now,
+                        reconcileAt,
                         TargetCompletedOutbox.entry(event, delivery.traceParent()))
                 .flatMap(held -> {
                     if (!held) {
                         return lostLease(delivery);
                     }
                     relay.nudge();
-                    metrics.counter("herald.deliveries", "platform", delivery.platform().wireName(), "mode",
-                            delivery.mode().wireName(), "outcome", status).increment();
+                    metrics.counter(
+                                    "herald.deliveries",
+                                    "platform",
+                                    delivery.platform().wireName(),
+                                    "mode",
+                                    delivery.mode().wireName(),
+                                    "outcome",
+                                    status)
+                            .increment();
                     // The trace id is written out: this line runs after the attempt's span stopped being current.
-                    LOG.infof("post %s to account %s (%s, %s): %s after %d attempt(s)%s, trace %s", delivery.postId(),
-                            delivery.accountId(), delivery.platform().wireName(), delivery.mode() == Mode.LIVE ? "live" : "test",
-                            status, attempts, error == null ? "" : " (" + error.code() + ")",
+                    LOG.infof(
+                            "post %s to account %s (%s, %s): %s after %d attempt(s)%s, trace %s",
+                            delivery.postId(),
+                            delivery.accountId(),
+                            delivery.platform().wireName(),
+                            delivery.mode() == Mode.LIVE ? "live" : "test",
+                            status,
+                            attempts,
+                            error == null ? "" : " (" + error.code() + ")",
                             TraceParents.traceId(delivery.traceParent()));
                     return Uni.createFrom().voidItem();
                 });
     }
 
     private static Uni<Void> lostLease(LeasedDelivery delivery) {
-        LOG.infof("post %s to account %s: lease lost to another worker; this worker's outcome is dropped",
+        LOG.infof(
+                "post %s to account %s: lease lost to another worker; this worker's outcome is dropped",
                 delivery.postId(), delivery.accountId());
         return Uni.createFrom().voidItem();
     }

@@ -18,7 +18,8 @@ public class DeliveryIntake {
     private final DeliveryConfig config;
     private final Clock clock;
 
-    public DeliveryIntake(DeliveryRepository deliveries, DeliveryAttempts attempts, DeliveryConfig config, Clock clock) {
+    public DeliveryIntake(
+            DeliveryRepository deliveries, DeliveryAttempts attempts, DeliveryConfig config, Clock clock) {
         this.deliveries = deliveries;
         this.attempts = attempts;
         this.config = config;
@@ -33,7 +34,8 @@ public class DeliveryIntake {
      * {@code traceParent} (the record's header, or null) is kept with each delivery: its attempts continue that trace.
      */
     public Uni<Integer> accept(PostAcceptedEvent event, String traceParent) {
-        return Uni.createFrom().deferred(() -> {
+        return Uni.createFrom()
+                .deferred(() -> {
                     Instant now = Timestamps.now(clock);
                     return deliveries.insertLeased(event, traceParent, now, now.plus(config.lease()));
                 })

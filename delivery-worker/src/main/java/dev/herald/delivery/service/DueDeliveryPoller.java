@@ -31,8 +31,8 @@ public class DueDeliveryPoller {
     private final AtomicBoolean polling = new AtomicBoolean();
     private volatile long timerId = -1;
 
-    public DueDeliveryPoller(DeliveryRepository deliveries, DeliveryAttempts attempts, DeliveryConfig config, Vertx vertx,
-                             Clock clock) {
+    public DueDeliveryPoller(
+            DeliveryRepository deliveries, DeliveryAttempts attempts, DeliveryConfig config, Vertx vertx, Clock clock) {
         this.deliveries = deliveries;
         this.attempts = attempts;
         this.config = config;
@@ -57,12 +57,19 @@ public class DueDeliveryPoller {
             return;
         }
         Instant now = Timestamps.now(clock);
-        deliveries.claimDue(now, now.plus(config.lease()), room).subscribe().with(claimed -> {
-            polling.set(false);
-            attempts.startAll(claimed);
-        }, failure -> {
-            polling.set(false);
-            LOG.warnf("claiming due deliveries failed: %s (next look in %s)", failure.toString(), config.pollInterval());
-        });
+        deliveries
+                .claimDue(now, now.plus(config.lease()), room)
+                .subscribe()
+                .with(
+                        claimed -> {
+                            polling.set(false);
+                            attempts.startAll(claimed);
+                        },
+                        failure -> {
+                            polling.set(false);
+                            LOG.warnf(
+                                    "claiming due deliveries failed: %s (next look in %s)",
+                                    failure.toString(), config.pollInterval());
+                        });
     }
 }

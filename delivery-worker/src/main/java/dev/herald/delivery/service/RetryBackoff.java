@@ -20,7 +20,11 @@ public class RetryBackoff {
 
     /** The wait before the {@code n}-th retry (n from 1). */
     public Duration before(int n) {
-        return delay(config.backoff().base(), config.backoff().max(), n, ThreadLocalRandom.current().nextDouble());
+        return delay(
+                config.backoff().base(),
+                config.backoff().max(),
+                n,
+                ThreadLocalRandom.current().nextDouble());
     }
 
     /**

@@ -55,8 +55,14 @@ public class UncertainReconciler {
     private final AtomicBoolean looking = new AtomicBoolean();
     private volatile long timerId = -1;
 
-    public UncertainReconciler(DeliveryRepository deliveries, Publishers publishers,
-                               OutboxRelayJob relay, DeliveryConfig config, Vertx vertx, Clock clock, MeterRegistry metrics) {
+    public UncertainReconciler(
+            DeliveryRepository deliveries,
+            Publishers publishers,
+            OutboxRelayJob relay,
+            DeliveryConfig config,
+            Vertx vertx,
+            Clock clock,
+            MeterRegistry metrics) {
         this.deliveries = deliveries;
         this.publishers = publishers;
         this.relay = relay;
@@ -82,12 +88,16 @@ public class UncertainReconciler {
             return;
         }
         Instant now = Timestamps.now(clock);
-        deliveries.claimUncertain(now, now.plus(config.lease()), config.reconcile().batchSize())
+        deliveries
+                .claimUncertain(
+                        now, now.plus(config.lease()), config.reconcile().batchSize())
                 .flatMap(this::reconcileAll)
-                .subscribe().with(done -> looking.set(false), failure -> {
+                .subscribe()
+                .with(done -> looking.set(false), failure -> {
                     looking.set(false);
-                    LOG.warnf("reconciling uncertain deliveries failed: %s (next round in %s)", failure.toString(),
-                            config.reconcile().interval());
+                    LOG.warnf(
+                            "reconciling uncertain deliveries failed: %s (next round in %s)",
+                            failure.toString(), config.reconcile().interval());
                 });
     }
 
@@ -96,26 +106,42 @@ public class UncertainReconciler {
             return Uni.createFrom().voidItem();
         }
         // One at a time: uncertain deliveries are rare, and a platform that just failed deserves no burst.
-        return Multi.createFrom().iterable(claimed).onItem().transformToUniAndConcatenate(this::reconcile)
-                .collect().last().replaceWithVoid();
+        return Multi.createFrom()
+                .iterable(claimed)
+                .onItem()
+                .transformToUniAndConcatenate(this::reconcile)
+                .collect()
+                .last()
+                .replaceWithVoid();
     }
 
     Uni<Void> reconcile(UncertainDelivery uncertain) {
         LeasedDelivery delivery = uncertain.delivery();
         Instant now = Timestamps.now(clock);
         if (uncertain.uncertainSince().plus(config.reconcile().giveUpAfter()).isBefore(now)) {
-            return settle(delivery, PublishOutcome.failed(new TargetError(TargetError.PUBLICATION_UNCONFIRMED,
-                    "Herald could not learn from " + delivery.platform().displayName() + " within "
-                            + config.reconcile().giveUpAfter().toHours() + " hours whether the interrupted delivery"
-                            + " published the post; check the account before posting it again.", false,
-                    Map.of("platform", delivery.platform().wireName()))));
+            return settle(
+                    delivery,
+                    PublishOutcome.failed(new TargetError(
+                            TargetError.PUBLICATION_UNCONFIRMED,
+                            "Herald could not learn from " + delivery.platform().displayName() + " within "
+                                    + config.reconcile().giveUpAfter().toHours()
+                                    + " hours whether the interrupted delivery"
+                                    + " published the post; check the account before posting it again.",
+                            false,
+                            Map.of("platform", delivery.platform().wireName()))));
         }
-        return Uni.createFrom().deferred(() -> publishers.of(delivery.mode(), delivery.platform())
+        return Uni.createFrom()
+                .deferred(() -> publishers
+                        .of(delivery.mode(), delivery.platform())
                         .reconcile(PublishRequest.reconciling(delivery)))
-                .ifNoItem().after(config.publishTimeout()).fail()
-                .onFailure().recoverWithItem(failure -> {
-                    LOG.warnf("reconciling post %s to account %s: the platform could not be asked (%s)", delivery.postId(),
-                            delivery.accountId(), failure.toString());
+                .ifNoItem()
+                .after(config.publishTimeout())
+                .fail()
+                .onFailure()
+                .recoverWithItem(failure -> {
+                    LOG.warnf(
+                            "reconciling post %s to account %s: the platform could not be asked (%s)",
+                            delivery.postId(), delivery.accountId(), failure.toString());
                     return PublishOutcome.later(Duration.ZERO);
                 })
                 .flatMap(outcome -> outcome.isLater() || outcome.mayHavePublished()
@@ -131,9 +157,12 @@ public class UncertainReconciler {
             wait = asked;
         }
         Instant next = now.plus(wait);
-        return deliveries.reconcileLater(delivery, next, now).invoke(held -> LOG.infof(
-                "post %s to account %s is still uncertain after %d look(s); next look at %s", delivery.postId(),
-                delivery.accountId(), uncertain.checks(), next)).replaceWithVoid();
+        return deliveries
+                .reconcileLater(delivery, next, now)
+                .invoke(held -> LOG.infof(
+                        "post %s to account %s is still uncertain after %d look(s); next look at %s",
+                        delivery.postId(), delivery.accountId(), uncertain.checks(), next))
+                .replaceWithVoid();
     }
 
     /** The wait after the n-th look: first-look doubled n - 1 times, at most max-wait. */
@@ -149,24 +178,54 @@ public class UncertainReconciler {
     private Uni<Void> settle(LeasedDelivery delivery, PublishOutcome outcome) {
         Instant now = Timestamps.now(clock);
         String status = outcome.published() ? DeliveryStatus.PUBLISHED : DeliveryStatus.FAILED;
-        TargetCompletedEvent event = new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE,
-                now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
-                delivery.reservationId(), status, delivery.attempts(), outcome.providerPostId(), outcome.url(),
-                outcome.error(), now);
-        return deliveries.settle(delivery, status, outcome.providerPostId(), outcome.url(), outcome.error(), now,
+        TargetCompletedEvent event = new TargetCompletedEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                TargetCompletedEvent.TYPE,
+                now,
+                delivery.workspaceId(),
+                delivery.mode(),
+                delivery.postId(),
+                delivery.accountId(),
+                delivery.reservationId(),
+                status,
+                delivery.attempts(),
+                outcome.providerPostId(),
+                outcome.url(),
+                outcome.error(),
+                now);
+        return deliveries
+                .settle(
+                        delivery,
+                        status,
+                        outcome.providerPostId(),
+                        outcome.url(),
+                        outcome.error(),
+                        now,
                         TargetCompletedOutbox.entry(event, delivery.traceParent()))
                 .invoke(held -> {
                     if (!held) {
-                        LOG.infof("post %s to account %s: another reconciler holds it now; this look is dropped",
+                        LOG.infof(
+                                "post %s to account %s: another reconciler holds it now; this look is dropped",
                                 delivery.postId(), delivery.accountId());
                         return;
                     }
                     relay.nudge();
-                    metrics.counter("herald.deliveries.reconciled", "platform", delivery.platform().wireName(),
-                            "outcome", status).increment();
-                    LOG.infof("post %s to account %s (%s): uncertain, reconciled as %s%s", delivery.postId(),
-                            delivery.accountId(), delivery.platform().wireName(), status,
-                            outcome.error() == null ? "" : " (" + outcome.error().code() + ")");
+                    metrics.counter(
+                                    "herald.deliveries.reconciled",
+                                    "platform",
+                                    delivery.platform().wireName(),
+                                    "outcome",
+                                    status)
+                            .increment();
+                    LOG.infof(
+                            "post %s to account %s (%s): uncertain, reconciled as %s%s",
+                            delivery.postId(),
+                            delivery.accountId(),
+                            delivery.platform().wireName(),
+                            status,
+                            outcome.error() == null
+                                    ? ""
+                                    : " (" + outcome.error().code() + ")");
                 })
                 .replaceWithVoid();
     }

@@ -39,10 +39,16 @@ class ReadinessTest {
     @Test
     void withoutItsDatabaseAndBrokerTheWorkerIsAliveButNotReady() {
         given().get("/q/health/live").then().statusCode(200);
-        given().get("/q/health/ready").then().statusCode(503)
+        given().get("/q/health/ready")
+                .then()
+                .statusCode(503)
                 .body("status", equalTo("DOWN"))
-                .body("checks.find { it.name == 'Reactive PostgreSQL connections health check' }.status", equalTo("DOWN"))
-                .body("checks.find { it.name == 'SmallRye Reactive Messaging - readiness check' }.status", equalTo("DOWN"))
+                .body(
+                        "checks.find { it.name == 'Reactive PostgreSQL connections health check' }.status",
+                        equalTo("DOWN"))
+                .body(
+                        "checks.find { it.name == 'SmallRye Reactive Messaging - readiness check' }.status",
+                        equalTo("DOWN"))
                 .body("checks.name", hasItem("SmallRye Reactive Messaging - readiness check"));
     }
 }

@@ -30,8 +30,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostAcceptedEvent;
-import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.events.Topics;
+import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.Platform;
@@ -63,7 +63,9 @@ import org.junit.jupiter.api.Test;
  * published; a usage-service that cannot answer only postpones the delivery).
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
@@ -94,18 +96,27 @@ class PostAcceptedDeliveryTest {
         assertThat(completed.get("reservation_id").asText()).isEqualTo(target.reservationId(postId));
         assertThat(completed.get("status").asText()).isEqualTo("published");
         assertThat(completed.get("attempts").asInt()).isEqualTo(1);
-        assertThat(completed.get("provider_post_id").asText()).isEqualTo(expectedPostId).matches("^sbx_[a-f0-9]{24}$");
+        assertThat(completed.get("provider_post_id").asText())
+                .isEqualTo(expectedPostId)
+                .matches("^sbx_[a-f0-9]{24}$");
         assertThat(completed.get("url").asText()).isEqualTo("https://sandbox.herald.invalid/tiktok/" + expectedPostId);
         assertThat(completed.get("error").isNull()).isTrue();
         assertThat(Instant.parse(completed.get("completed_at").asText())).isAfterOrEqualTo(before.minusSeconds(1));
 
         Map<String, Object> row = delivery(postId, target.accountId());
-        assertThat(row).containsEntry("status", "published").containsEntry("attempts", 1)
-                .containsEntry("provider_post_id", expectedPostId).containsEntry("text", "Hello from Herald")
-                .containsEntry("media_url", "https://cdn.example.com/clip.mp4").containsEntry("media_type", "video")
-                .containsEntry("account_username", "acme_tiktok").containsEntry("lease_token", null);
-        assertThat(sandboxPublications(postId, target.accountId())).singleElement()
-                .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1)
+        assertThat(row)
+                .containsEntry("status", "published")
+                .containsEntry("attempts", 1)
+                .containsEntry("provider_post_id", expectedPostId)
+                .containsEntry("text", "Hello from Herald")
+                .containsEntry("media_url", "https://cdn.example.com/clip.mp4")
+                .containsEntry("media_type", "video")
+                .containsEntry("account_username", "acme_tiktok")
+                .containsEntry("lease_token", null);
+        assertThat(sandboxPublications(postId, target.accountId()))
+                .singleElement()
+                .satisfies(publication -> assertThat(publication)
+                        .containsEntry("publish_calls", 1)
                         .containsEntry("provider_post_id", expectedPostId));
 
         // The check asked usage-service about this reservation, as this tenant, without the live capacity check.
@@ -129,22 +140,33 @@ class PostAcceptedDeliveryTest {
 
         send(event, acceptedIn);
 
-        List<ConsumerRecord<String, String>> completed = TopicReader.recordsKeyed(Topics.TARGET_COMPLETED, postId, 1,
-                Duration.ofMinutes(1));
+        List<ConsumerRecord<String, String>> completed =
+                TopicReader.recordsKeyed(Topics.TARGET_COMPLETED, postId, 1, Duration.ofMinutes(1));
         assertThat(completed).hasSize(1);
         String passedOn = TraceParents.header(completed.get(0).headers());
-        assertThat(TraceParents.traceId(passedOn)).as("target.completed's traceparent").isEqualTo(traceId);
+        assertThat(TraceParents.traceId(passedOn))
+                .as("target.completed's traceparent")
+                .isEqualTo(traceId);
         assertThat(passedOn).as("the attempt is a span of its own").isNotEqualTo(acceptedIn);
         // Kept with the delivery, so a retry by any worker continues the same trace.
         assertThat(delivery(postId, target.accountId())).containsEntry("trace_parent", acceptedIn);
-        assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
-                .satisfies(call -> assertThat(TraceParents.traceId(call.traceParent())).as("the usage check's traceparent")
+        assertThat(FakeUsageService.calls(target.reservationId(postId)))
+                .singleElement()
+                .satisfies(call -> assertThat(TraceParents.traceId(call.traceParent()))
+                        .as("the usage check's traceparent")
                         .isEqualTo(traceId));
 
-        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString().lines())
-                .anyMatch(line -> line.startsWith("herald_deliveries_total{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}"))
+        assertThat(given().get("/q/metrics")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString()
+                        .lines())
                 .anyMatch(line -> line.startsWith(
-                        "herald_delivery_attempts_seconds_count{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}"));
+                        "herald_deliveries_total{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}"))
+                .anyMatch(
+                        line -> line.startsWith(
+                                "herald_delivery_attempts_seconds_count{mode=\"test\",outcome=\"published\",platform=\"linkedin\"}"));
     }
 
     @Test
@@ -157,14 +179,27 @@ class PostAcceptedDeliveryTest {
         send(event);
 
         List<JsonNode> completed = completions(postId, 2);
-        assertThat(completed).extracting(e -> e.get("account_id").asText())
+        assertThat(completed)
+                .extracting(e -> e.get("account_id").asText())
                 .containsExactlyInAnyOrder(youtube.accountId(), pinterest.accountId());
-        assertThat(completed).allSatisfy(e -> assertThat(e.get("status").asText()).isEqualTo("published"));
-        assertThat(rows("select platform_options::text as options from deliveries where post_id = ? and account_id = ?",
-                postId, youtube.accountId()).get(0).get("options").toString())
+        assertThat(completed)
+                .allSatisfy(e -> assertThat(e.get("status").asText()).isEqualTo("published"));
+        assertThat(rows(
+                                "select platform_options::text as options from deliveries where post_id = ? and account_id = ?",
+                                postId,
+                                youtube.accountId())
+                        .get(0)
+                        .get("options")
+                        .toString())
                 .isEqualTo("{\"made_for_kids\": false, \"privacy_status\": \"public\"}");
-        assertThat(rows("select platform_options::text as options from deliveries where post_id = ? and account_id = ?",
-                postId, pinterest.accountId()).get(0).get("options").toString()).isEqualTo("{}");
+        assertThat(rows(
+                                "select platform_options::text as options from deliveries where post_id = ? and account_id = ?",
+                                postId,
+                                pinterest.accountId())
+                        .get(0)
+                        .get("options")
+                        .toString())
+                .isEqualTo("{}");
     }
 
     @Test
@@ -183,8 +218,10 @@ class PostAcceptedDeliveryTest {
         assertThat(completed.get("error").get("retryable").asBoolean()).isFalse();
         assertThat(completed.get("error").get("message").asText()).contains("fail_");
         assertThat(completed.get("error").get("details").isObject()).isTrue();
-        assertThat(sandboxPublications(event.post().id(), target.accountId())).singleElement()
-                .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1)
+        assertThat(sandboxPublications(event.post().id(), target.accountId()))
+                .singleElement()
+                .satisfies(publication -> assertThat(publication)
+                        .containsEntry("publish_calls", 1)
                         .containsEntry("provider_post_id", null));
     }
 
@@ -199,10 +236,12 @@ class PostAcceptedDeliveryTest {
         assertThat(completed.get("status").asText()).isEqualTo("published");
         assertThat(completed.get("attempts").asInt()).isEqualTo(2);
         assertThat(completed.get("provider_post_id").asText()).startsWith("sbx_");
-        assertThat(sandboxPublications(event.post().id(), target.accountId())).singleElement()
+        assertThat(sandboxPublications(event.post().id(), target.accountId()))
+                .singleElement()
                 .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 2));
         // Each attempt asked usage-service first.
-        assertThat(FakeUsageService.calls(target.reservationId(event.post().id()))).hasSize(2);
+        assertThat(FakeUsageService.calls(target.reservationId(event.post().id())))
+                .hasSize(2);
     }
 
     @Test
@@ -229,15 +268,23 @@ class PostAcceptedDeliveryTest {
         send(event);
         send(event);
         // The same post handed over again under a new event id (posts-service re-sent it) is no new delivery either.
-        send(new PostAcceptedEvent(ResourceIds.newId(IdPrefix.EVENT), event.type(), event.occurredAt(), event.workspaceId(),
-                event.mode(), event.post(), event.deliveries()));
+        send(new PostAcceptedEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                event.type(),
+                event.occurredAt(),
+                event.workspaceId(),
+                event.mode(),
+                event.post(),
+                event.deliveries()));
 
         JsonNode completed = onlyCompletion(postId, target.accountId());
         assertThat(completed.get("status").asText()).isEqualTo("published");
         assertThat(rows("select * from deliveries where post_id = ?", postId)).hasSize(1);
-        assertThat(sandboxPublications(postId, target.accountId())).singleElement()
+        assertThat(sandboxPublications(postId, target.accountId()))
+                .singleElement()
                 .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1));
-        assertThat(rows("select * from processed_events where event_id = ?", event.eventId())).hasSize(1);
+        assertThat(rows("select * from processed_events where event_id = ?", event.eventId()))
+                .hasSize(1);
         assertThat(rows("select * from outbox where message_key = ?", postId)).hasSize(1);
     }
 
@@ -246,19 +293,31 @@ class PostAcceptedDeliveryTest {
         // The tests' lease is 10 s and their publish timeout 5 s; this upload takes 12 s (decision 123).
         Target target = Target.of(Platform.YOUTUBE, "acme_live_channel");
         try (GeneratedMedia media = new GeneratedMedia()) {
-            PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Launch video",
-                    new Post.Media(media.file("launch.mp4", 2_000_000), Post.Media.VIDEO), target);
+            PostAcceptedEvent event = accepted(
+                    workspace,
+                    Mode.LIVE,
+                    "Launch video",
+                    new Post.Media(media.file("launch.mp4", 2_000_000), Post.Media.VIDEO),
+                    target);
             String postId = event.post().id();
             String token = "ya29-" + postId;
             var fake = FakePlatformApis.client();
-            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token"))
+                    .willReturn(okJson("""
                             {"data":{"account_id":"%s","platform":"youtube","external_id":"UC_live_channel",
                              "access_token":"%s","expires_at":null}}""".formatted(target.accountId(), token))));
-            fake.register(post(urlPathEqualTo("/upload/youtube/v3/videos")).withHeader("Authorization", equalTo("Bearer " + token))
-                    .willReturn(aResponse().withStatus(200).withHeader("Location", "http://127.0.0.1:"
-                            + Integer.getInteger("herald.test.fake-platforms.port") + "/upload/youtube/v3/videos?uploadType=resumable&upload_id=" + postId)));
-            fake.register(put(urlPathEqualTo("/upload/youtube/v3/videos")).withQueryParam("upload_id", equalTo(postId))
-                    .willReturn(okJson("{\"id\":\"v-" + postId.substring(4, 15) + "\"}").withFixedDelay(12_000)));
+            fake.register(post(urlPathEqualTo("/upload/youtube/v3/videos"))
+                    .withHeader("Authorization", equalTo("Bearer " + token))
+                    .willReturn(aResponse()
+                            .withStatus(200)
+                            .withHeader(
+                                    "Location",
+                                    "http://127.0.0.1:" + Integer.getInteger("herald.test.fake-platforms.port")
+                                            + "/upload/youtube/v3/videos?uploadType=resumable&upload_id=" + postId)));
+            fake.register(put(urlPathEqualTo("/upload/youtube/v3/videos"))
+                    .withQueryParam("upload_id", equalTo(postId))
+                    .willReturn(okJson("{\"id\":\"v-" + postId.substring(4, 15) + "\"}")
+                            .withFixedDelay(12_000)));
 
             send(event);
 
@@ -266,11 +325,19 @@ class PostAcceptedDeliveryTest {
             assertThat(completed.get("status").asText()).isEqualTo("published");
             assertThat(completed.get("attempts").asInt()).isEqualTo(1);
             assertThat(completed.get("provider_post_id").asText()).isEqualTo("v-" + postId.substring(4, 15));
-            assertThat(completed.get("url").asText()).isEqualTo("https://www.youtube.com/watch?v=v-" + postId.substring(4, 15));
-            fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/upload/youtube/v3/videos")).withHeader("Authorization", equalTo("Bearer " + token)));
-            fake.verifyThat(1, putRequestedFor(urlPathEqualTo("/upload/youtube/v3/videos")).withQueryParam("upload_id", equalTo(postId)));
+            assertThat(completed.get("url").asText())
+                    .isEqualTo("https://www.youtube.com/watch?v=v-" + postId.substring(4, 15));
+            fake.verifyThat(
+                    1,
+                    postRequestedFor(urlPathEqualTo("/upload/youtube/v3/videos"))
+                            .withHeader("Authorization", equalTo("Bearer " + token)));
+            fake.verifyThat(
+                    1,
+                    putRequestedFor(urlPathEqualTo("/upload/youtube/v3/videos"))
+                            .withQueryParam("upload_id", equalTo(postId)));
             assertThat(FakeUsageService.mediaCalls(UsageReservation.mediaBytesId(postId, target.accountId())))
-                    .extracting(FakeUsageService.MediaCall::kind).containsExactly("reserve", "consume");
+                    .extracting(FakeUsageService.MediaCall::kind)
+                    .containsExactly("reserve", "consume");
         }
     }
 
@@ -280,11 +347,14 @@ class PostAcceptedDeliveryTest {
         PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Live on LinkedIn", null, target);
         String postId = event.post().id();
         var fake = FakePlatformApis.client();
-        fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+        fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token"))
+                .willReturn(okJson("""
                         {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
                          "access_token":"li-live-token","expires_at":null}}""".formatted(target.accountId()))));
-        fake.register(post(urlPathEqualTo("/rest/posts")).withRequestBody(matchingJsonPath("$.author", equalTo("urn:li:person:782bbtaQ")))
-                .willReturn(aResponse().withStatus(201).withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
+        fake.register(post(urlPathEqualTo("/rest/posts"))
+                .withRequestBody(matchingJsonPath("$.author", equalTo("urn:li:person:782bbtaQ")))
+                .willReturn(
+                        aResponse().withStatus(201).withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
 
         send(event);
 
@@ -293,13 +363,20 @@ class PostAcceptedDeliveryTest {
         assertThat(completed.get("status").asText()).isEqualTo("published");
         assertThat(completed.get("attempts").asInt()).isEqualTo(1);
         assertThat(completed.get("provider_post_id").asText()).isEqualTo("urn:li:share:" + postId.substring(4));
-        assertThat(completed.get("url").asText()).isEqualTo("https://www.linkedin.com/feed/update/urn:li:share:" + postId.substring(4) + "/");
+        assertThat(completed.get("url").asText())
+                .isEqualTo("https://www.linkedin.com/feed/update/urn:li:share:" + postId.substring(4) + "/");
         assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
-        assertThat(rows("select state, calls from provider_publications where token = ?",
-                PublishRequest.tokenOf(postId, target.accountId()))).singleElement()
-                .satisfies(row -> assertThat(row).containsEntry("state", "published").containsEntry("calls", 1));
-        assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
-                .satisfies(call -> assertThat(call.body().get("require_account_capacity").asBoolean()).isTrue());
+        assertThat(rows(
+                        "select state, calls from provider_publications where token = ?",
+                        PublishRequest.tokenOf(postId, target.accountId())))
+                .singleElement()
+                .satisfies(row ->
+                        assertThat(row).containsEntry("state", "published").containsEntry("calls", 1));
+        assertThat(FakeUsageService.calls(target.reservationId(postId)))
+                .singleElement()
+                .satisfies(call -> assertThat(
+                                call.body().get("require_account_capacity").asBoolean())
+                        .isTrue());
     }
 
     @Test
@@ -310,8 +387,9 @@ class PostAcceptedDeliveryTest {
         String accessPath = "/internal/accounts/" + target.accountId() + "/access-token";
         var fake = FakePlatformApis.client();
         fake.register(post(urlPathEqualTo(accessPath)).willReturn(aResponse().withStatus(503)));
-        fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(201)
-                .withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
+        fake.register(post(urlPathEqualTo("/rest/posts"))
+                .willReturn(
+                        aResponse().withStatus(201).withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
 
         send(event);
 
@@ -322,7 +400,9 @@ class PostAcceptedDeliveryTest {
         assertThat(waiting).containsEntry("completed_at", null);
         assertThat((Integer) waiting.get("attempts")).isLessThanOrEqualTo(1);
         assertThat(fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))
-                .withRequestBody(matchingJsonPath("$.commentary", equalTo(event.post().text()))))).isEmpty();
+                        .withRequestBody(matchingJsonPath(
+                                "$.commentary", equalTo(event.post().text())))))
+                .isEmpty();
         assertThat(completions(postId, 1, Duration.ofSeconds(1))).isEmpty();
 
         fake.register(post(urlPathEqualTo(accessPath)).willReturn(okJson("""
@@ -333,14 +413,20 @@ class PostAcceptedDeliveryTest {
         assertThat(completed.get("status").asText()).isEqualTo("published");
         assertThat(completed.get("attempts").asInt()).isEqualTo(1);
         assertThat(fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))
-                .withRequestBody(matchingJsonPath("$.commentary", equalTo(event.post().text()))))).hasSize(1);
+                        .withRequestBody(matchingJsonPath(
+                                "$.commentary", equalTo(event.post().text())))))
+                .hasSize(1);
     }
 
     @Test
     void aLiveInstagramReelIsPublishedAfterSeveralChecksThatAreNotCountedAsAttempts() throws Exception {
         Target target = Target.of(Platform.INSTAGRAM, "acme_reels");
-        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Reel through the worker",
-                new Post.Media("https://cdn.example.com/reel.mp4", Post.Media.VIDEO), target);
+        PostAcceptedEvent event = accepted(
+                workspace,
+                Mode.LIVE,
+                "Reel through the worker",
+                new Post.Media("https://cdn.example.com/reel.mp4", Post.Media.VIDEO),
+                target);
         String postId = event.post().id();
         FakeReel reel = FakeReel.of(target, postId, "IN_PROGRESS", "IN_PROGRESS", "FINISHED");
         String ig = FakeReel.IG;
@@ -351,8 +437,9 @@ class PostAcceptedDeliveryTest {
         send(event);
 
         // Between checks the delivery waits as pending, its attempt given back, due one check interval later.
-        String waiting = "select status, attempts, extract(epoch from next_attempt_at - updated_at)::float8 as wait_seconds"
-                + " from deliveries where post_id = ? and account_id = ?";
+        String waiting =
+                "select status, attempts, extract(epoch from next_attempt_at - updated_at)::float8 as wait_seconds"
+                        + " from deliveries where post_id = ? and account_id = ?";
         await("the reel's delivery waits for its next check", () -> {
             List<Map<String, Object>> found = rows(waiting, postId, target.accountId());
             return !found.isEmpty() && "pending".equals(found.get(0).get("status"));
@@ -365,67 +452,101 @@ class PostAcceptedDeliveryTest {
         JsonNode completed = onlyCompletion(postId, target.accountId());
         assertThat(completed.get("mode").asText()).isEqualTo("live");
         assertThat(completed.get("status").asText()).isEqualTo("published");
-        assertThat(completed.get("attempts").asInt()).as("the create call and three checks were one attempt").isEqualTo(1);
+        assertThat(completed.get("attempts").asInt())
+                .as("the create call and three checks were one attempt")
+                .isEqualTo(1);
         assertThat(completed.get("provider_post_id").asText()).isEqualTo("m-" + postId);
-        assertThat(completed.get("url").asText()).isEqualTo("https://www.instagram.com/reel/R" + postId.substring(4) + "/");
+        assertThat(completed.get("url").asText())
+                .isEqualTo("https://www.instagram.com/reel/R" + postId.substring(4) + "/");
         fake.verifyThat(1, postRequestedFor(urlPathEqualTo(ig + user + "/media")));
         fake.verifyThat(3, getRequestedFor(urlPathEqualTo(ig + container)));
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(ig + user + "/media_publish"))
-                .withRequestBody(equalToJson("{\"creation_id\":\"" + container + "\"}")));
-        assertThat(rows("select state, provider_ref, checks, calls from provider_publications where token = ?",
-                PublishRequest.tokenOf(postId, target.accountId()))).singleElement()
-                .satisfies(row -> assertThat(row).containsEntry("state", "published").containsEntry("provider_ref", container)
-                        .containsEntry("checks", 3).containsEntry("calls", 1));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo(ig + user + "/media_publish"))
+                        .withRequestBody(equalToJson("{\"creation_id\":\"" + container + "\"}")));
+        assertThat(rows(
+                        "select state, provider_ref, checks, calls from provider_publications where token = ?",
+                        PublishRequest.tokenOf(postId, target.accountId())))
+                .singleElement()
+                .satisfies(row -> assertThat(row)
+                        .containsEntry("state", "published")
+                        .containsEntry("provider_ref", container)
+                        .containsEntry("checks", 3)
+                        .containsEntry("calls", 1));
         // usage-service was asked before the create call and before each check.
         assertThat(FakeUsageService.calls(target.reservationId(postId))).hasSize(4);
         assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
     }
 
     @Test
-    void aLivePinterestVideoIsUploadedOnceAndPinnedWhenPinterestHasProcessedItWithoutSpendingAttempts() throws Exception {
+    void aLivePinterestVideoIsUploadedOnceAndPinnedWhenPinterestHasProcessedItWithoutSpendingAttempts()
+            throws Exception {
         Target target = Target.of(Platform.PINTEREST, "acme_video_pins");
         try (GeneratedMedia media = new GeneratedMedia()) {
-            PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Assembly in a minute",
-                    new Post.Media(media.file("assembly.mp4", 1_500_000), Post.Media.VIDEO), target);
+            PostAcceptedEvent event = accepted(
+                    workspace,
+                    Mode.LIVE,
+                    "Assembly in a minute",
+                    new Post.Media(media.file("assembly.mp4", 1_500_000), Post.Media.VIDEO),
+                    target);
             ObjectNode options = event.post().platformOptions();
             options.putObject("pinterest").put("board_id", "549755885175");
             String postId = event.post().id();
             String mediaId = "51" + postId.substring(4, 14).replaceAll("[^0-9]", "7");
             var fake = FakePlatformApis.client();
-            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token"))
+                    .willReturn(okJson("""
                             {"data":{"account_id":"%s","platform":"pinterest","external_id":"1122334455",
                              "access_token":"pina-live","expires_at":null}}""".formatted(target.accountId()))));
             String upload = "/pinterest-upload-" + postId + "/";
-            fake.register(post(urlPathEqualTo("/v5/media")).willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                    .withBody("{\"media_id\":\"" + mediaId + "\",\"media_type\":\"video\",\"upload_url\":\"http://127.0.0.1:"
-                            + Integer.getInteger("herald.test.fake-platforms.port") + upload + "\",\"upload_parameters\":{\"key\":\"k\"}}")));
+            fake.register(post(urlPathEqualTo("/v5/media"))
+                    .willReturn(aResponse()
+                            .withStatus(201)
+                            .withHeader("Content-Type", "application/json")
+                            .withBody("{\"media_id\":\"" + mediaId
+                                    + "\",\"media_type\":\"video\",\"upload_url\":\"http://127.0.0.1:"
+                                    + Integer.getInteger("herald.test.fake-platforms.port") + upload
+                                    + "\",\"upload_parameters\":{\"key\":\"k\"}}")));
             fake.register(post(urlPathEqualTo(upload)).willReturn(aResponse().withStatus(204)));
             String[] statuses = {"registered", "processing", "succeeded"};
             for (int i = 0; i < statuses.length; i++) {
-                fake.register(get(urlPathEqualTo("/v5/media/" + mediaId)).inScenario(mediaId)
+                fake.register(get(urlPathEqualTo("/v5/media/" + mediaId))
+                        .inScenario(mediaId)
                         .whenScenarioStateIs(i == 0 ? Scenario.STARTED : "check " + i)
                         .willReturn(okJson("{\"media_id\":\"" + mediaId + "\",\"status\":\"" + statuses[i] + "\"}"))
                         .willSetStateTo("check " + (i + 1)));
             }
-            fake.register(post(urlPathEqualTo("/v5/pins")).withRequestBody(matchingJsonPath("$.media_source.media_id", equalTo(mediaId)))
-                    .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json").withBody("{\"id\":\"p-" + mediaId + "\"}")));
+            fake.register(post(urlPathEqualTo("/v5/pins"))
+                    .withRequestBody(matchingJsonPath("$.media_source.media_id", equalTo(mediaId)))
+                    .willReturn(aResponse()
+                            .withStatus(201)
+                            .withHeader("Content-Type", "application/json")
+                            .withBody("{\"id\":\"p-" + mediaId + "\"}")));
 
             send(event);
 
             JsonNode completed = onlyCompletion(postId, target.accountId());
             assertThat(completed.get("status").asText()).isEqualTo("published");
-            assertThat(completed.get("attempts").asInt()).as("the upload and three checks were one attempt").isEqualTo(1);
+            assertThat(completed.get("attempts").asInt())
+                    .as("the upload and three checks were one attempt")
+                    .isEqualTo(1);
             assertThat(completed.get("provider_post_id").asText()).isEqualTo("p-" + mediaId);
             fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/v5/media")));
             fake.verifyThat(1, postRequestedFor(urlPathEqualTo(upload)));
             fake.verifyThat(3, getRequestedFor(urlPathEqualTo("/v5/media/" + mediaId)));
             fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/v5/pins")));
-            assertThat(media.requests()).filteredOn(request -> "GET".equals(request.method())).hasSize(1);
-            assertThat(rows("select state, provider_ref, checks from provider_publications where token = ?",
-                    PublishRequest.tokenOf(postId, target.accountId()))).singleElement()
-                    .satisfies(row -> assertThat(row).containsEntry("state", "published").containsEntry("checks", 3));
+            assertThat(media.requests())
+                    .filteredOn(request -> "GET".equals(request.method()))
+                    .hasSize(1);
+            assertThat(rows(
+                            "select state, provider_ref, checks from provider_publications where token = ?",
+                            PublishRequest.tokenOf(postId, target.accountId())))
+                    .singleElement()
+                    .satisfies(row ->
+                            assertThat(row).containsEntry("state", "published").containsEntry("checks", 3));
             assertThat(FakeUsageService.mediaCalls(UsageReservation.mediaBytesId(postId, target.accountId())))
-                    .extracting(FakeUsageService.MediaCall::kind).containsExactly("reserve", "consume");
+                    .extracting(FakeUsageService.MediaCall::kind)
+                    .containsExactly("reserve", "consume");
         }
     }
 
@@ -436,19 +557,25 @@ class PostAcceptedDeliveryTest {
         static FakeReel of(Target target, String postId, String... statuses) {
             FakeReel reel = new FakeReel("1784" + postId.substring(4, 14).replaceAll("[^0-9]", "7"), "c-" + postId);
             var fake = FakePlatformApis.client();
-            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token")).willReturn(okJson("""
+            fake.register(post(urlPathEqualTo("/internal/accounts/" + target.accountId() + "/access-token"))
+                    .willReturn(okJson("""
                             {"data":{"account_id":"%s","platform":"instagram","external_id":"%s",
                              "access_token":"IGAA-live","expires_at":"2026-12-31T00:00:00Z"}}""".formatted(target.accountId(), reel.user()))));
-            fake.register(post(urlPathEqualTo(IG + reel.user() + "/media")).willReturn(okJson("{\"id\":\"" + reel.container() + "\"}")));
+            fake.register(post(urlPathEqualTo(IG + reel.user() + "/media"))
+                    .willReturn(okJson("{\"id\":\"" + reel.container() + "\"}")));
             for (int i = 0; i < statuses.length; i++) {
-                fake.register(get(urlPathEqualTo(IG + reel.container())).inScenario(reel.container())
+                fake.register(get(urlPathEqualTo(IG + reel.container()))
+                        .inScenario(reel.container())
                         .whenScenarioStateIs(i == 0 ? Scenario.STARTED : "check " + i)
-                        .willReturn(okJson("{\"status_code\":\"" + statuses[i] + "\",\"id\":\"" + reel.container() + "\"}"))
+                        .willReturn(
+                                okJson("{\"status_code\":\"" + statuses[i] + "\",\"id\":\"" + reel.container() + "\"}"))
                         .willSetStateTo("check " + (i + 1)));
             }
-            fake.register(post(urlPathEqualTo(IG + reel.user() + "/media_publish")).willReturn(okJson("{\"id\":\"m-" + postId + "\"}")));
+            fake.register(post(urlPathEqualTo(IG + reel.user() + "/media_publish"))
+                    .willReturn(okJson("{\"id\":\"m-" + postId + "\"}")));
             fake.register(get(urlPathEqualTo(IG + "m-" + postId))
-                    .willReturn(okJson("{\"permalink\":\"https://www.instagram.com/reel/R" + postId.substring(4) + "/\"}")));
+                    .willReturn(okJson(
+                            "{\"permalink\":\"https://www.instagram.com/reel/R" + postId.substring(4) + "/\"}")));
             return reel;
         }
     }
@@ -456,8 +583,12 @@ class PostAcceptedDeliveryTest {
     @Test
     void aUsageRefusalWhileInstagramProcessesAReelFailsTheTargetAndLeavesTheContainerUnpublished() throws Exception {
         Target target = Target.of(Platform.INSTAGRAM, "acme_reels_capped");
-        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Reel over the limit",
-                new Post.Media("https://cdn.example.com/reel.mp4", Post.Media.VIDEO), target);
+        PostAcceptedEvent event = accepted(
+                workspace,
+                Mode.LIVE,
+                "Reel over the limit",
+                new Post.Media("https://cdn.example.com/reel.mp4", Post.Media.VIDEO),
+                target);
         String postId = event.post().id();
         FakeReel reel = FakeReel.of(target, postId, "FINISHED");
         var fake = FakePlatformApis.client();
@@ -465,9 +596,13 @@ class PostAcceptedDeliveryTest {
         send(event);
 
         await("the reel's container was created", () -> "pending".equals(deliveryStatus(postId, target.accountId())));
-        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(429, "usage_limit_exceeded",
-                "{\"metric\":\"publications\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":10,\"used\":10,\"reserved\":0,"
-                        + "\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\"}"));
+        FakeUsageService.answer(
+                target.reservationId(postId),
+                FakeUsageService.refusal(
+                        429,
+                        "usage_limit_exceeded",
+                        "{\"metric\":\"publications\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":10,\"used\":10,\"reserved\":0,"
+                                + "\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\"}"));
 
         JsonNode completed = onlyCompletion(postId, target.accountId());
         assertThat(completed.get("status").asText()).isEqualTo("failed");
@@ -477,8 +612,11 @@ class PostAcceptedDeliveryTest {
         fake.verifyThat(1, postRequestedFor(urlPathEqualTo(FakeReel.IG + reel.user() + "/media")));
         fake.verifyThat(0, getRequestedFor(urlPathEqualTo(FakeReel.IG + reel.container())));
         fake.verifyThat(0, postRequestedFor(urlPathEqualTo(FakeReel.IG + reel.user() + "/media_publish")));
-        assertThat(rows("select state from provider_publications where token = ?", PublishRequest.tokenOf(postId, target.accountId())))
-                .singleElement().satisfies(row -> assertThat(row).containsEntry("state", "processing"));
+        assertThat(rows(
+                        "select state from provider_publications where token = ?",
+                        PublishRequest.tokenOf(postId, target.accountId())))
+                .singleElement()
+                .satisfies(row -> assertThat(row).containsEntry("state", "processing"));
     }
 
     @Test
@@ -486,10 +624,14 @@ class PostAcceptedDeliveryTest {
         Target target = Target.of(Platform.TIKTOK, "acme_tiktok");
         PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
         String postId = event.post().id();
-        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(429, "usage_limit_exceeded",
-                "{\"metric\":\"publications\",\"mode\":\"test\",\"plan\":\"free\",\"limit\":1000,\"used\":1000,\"reserved\":0,"
-                        + "\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
-                        + "\"retry_after_seconds\":777}"));
+        FakeUsageService.answer(
+                target.reservationId(postId),
+                FakeUsageService.refusal(
+                        429,
+                        "usage_limit_exceeded",
+                        "{\"metric\":\"publications\",\"mode\":\"test\",\"plan\":\"free\",\"limit\":1000,\"used\":1000,\"reserved\":0,"
+                                + "\"remaining\":0,\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
+                                + "\"retry_after_seconds\":777}"));
 
         send(event);
 
@@ -512,8 +654,12 @@ class PostAcceptedDeliveryTest {
         Target target = Target.of(Platform.INSTAGRAM, "acme_insta");
         PostAcceptedEvent event = accepted(workspace, Mode.LIVE, target);
         String postId = event.post().id();
-        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(409, "account_capacity_exceeded",
-                "{\"mode\":\"live\",\"plan\":\"free\",\"limit\":2,\"connected\":3,\"upgrade_url\":\"https://herald.dev/pricing\"}"));
+        FakeUsageService.answer(
+                target.reservationId(postId),
+                FakeUsageService.refusal(
+                        409,
+                        "account_capacity_exceeded",
+                        "{\"mode\":\"live\",\"plan\":\"free\",\"limit\":2,\"connected\":3,\"upgrade_url\":\"https://herald.dev/pricing\"}"));
 
         send(event);
 
@@ -525,8 +671,11 @@ class PostAcceptedDeliveryTest {
         assertThat(error.get("retryable").asBoolean()).isFalse();
         assertThat(error.get("details").get("connected").asInt()).isEqualTo(3);
         assertThat(error.get("details").get("limit").asInt()).isEqualTo(2);
-        assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
-                .satisfies(call -> assertThat(call.body().get("require_account_capacity").asBoolean()).isTrue());
+        assertThat(FakeUsageService.calls(target.reservationId(postId)))
+                .singleElement()
+                .satisfies(call -> assertThat(
+                                call.body().get("require_account_capacity").asBoolean())
+                        .isTrue());
     }
 
     @Test
@@ -534,8 +683,12 @@ class PostAcceptedDeliveryTest {
         Target target = Target.of(Platform.LINKEDIN, "acme_in");
         PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
         String postId = event.post().id();
-        FakeUsageService.answer(target.reservationId(postId), FakeUsageService.refusal(409, "conflict",
-                "{\"account_id\":\"" + target.accountId() + "\",\"reason\":\"account_disconnected\"}"));
+        FakeUsageService.answer(
+                target.reservationId(postId),
+                FakeUsageService.refusal(
+                        409,
+                        "conflict",
+                        "{\"account_id\":\"" + target.accountId() + "\",\"reason\":\"account_disconnected\"}"));
 
         send(event);
 
@@ -548,8 +701,10 @@ class PostAcceptedDeliveryTest {
         assertThat(error.get("details").get("account_id").asText()).isEqualTo(target.accountId());
         assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
         // The worker names the account, so usage-service can tell whether it still holds its slot.
-        assertThat(FakeUsageService.calls(target.reservationId(postId))).singleElement()
-                .satisfies(call -> assertThat(call.body().get("account_id").asText()).isEqualTo(target.accountId()));
+        assertThat(FakeUsageService.calls(target.reservationId(postId)))
+                .singleElement()
+                .satisfies(call ->
+                        assertThat(call.body().get("account_id").asText()).isEqualTo(target.accountId()));
     }
 
     @Test
@@ -564,7 +719,8 @@ class PostAcceptedDeliveryTest {
 
         await("the delivery was postponed", () -> deferrals(postId, target.accountId()) >= 1);
         FakeUsageService.allow(target.reservationId(postId));
-        assertThat(onlyCompletion(postId, target.accountId()).get("status").asText()).isEqualTo("published");
+        assertThat(onlyCompletion(postId, target.accountId()).get("status").asText())
+                .isEqualTo("published");
     }
 
     @Test
@@ -578,7 +734,8 @@ class PostAcceptedDeliveryTest {
         send(event);
 
         // Asked again and again (each check is retried in place, then the delivery is postponed with backoff)...
-        await("usage-service was asked about the delivery at least twice over",
+        await(
+                "usage-service was asked about the delivery at least twice over",
                 () -> deferrals(postId, target.accountId()) >= 2);
         Map<String, Object> waiting = delivery(postId, target.accountId());
         assertThat(waiting.get("status")).isIn("pending", "publishing");

@@ -46,7 +46,9 @@ import org.junit.jupiter.api.Test;
  * from now, which the running worker's own claim loop never sees (the claims here ask "as of" later).
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
 class ClaimLoopTest {
@@ -70,8 +72,11 @@ class ClaimLoopTest {
         String publishedBefore = SandboxPublisher.providerPostIdOf(token);
         // The dead worker counted its attempt and the sandbox published, but the outcome was never recorded.
         insertAbandoned(postId, accountId, 1, "interval '1 minute'");
-        update("insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
-                + " values (?, ?, 1, now(), now())", token, publishedBefore);
+        update(
+                "insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
+                        + " values (?, ?, 1, now(), now())",
+                token,
+                publishedBefore);
 
         JsonNode completed = onlyCompletion(postId, accountId);
 
@@ -81,9 +86,14 @@ class ClaimLoopTest {
         assertThat(completed.get("attempts").asInt()).isEqualTo(2);
         // The provider was called again (the worker could not know what the first call did), and answered the
         // same post: one publication.
-        assertThat(sandboxPublications(postId, accountId)).singleElement().satisfies(publication -> assertThat(publication)
-                .containsEntry("publish_calls", 2).containsEntry("provider_post_id", publishedBefore));
-        assertThat(delivery(postId, accountId)).containsEntry("status", "published").containsEntry("lease_token", null);
+        assertThat(sandboxPublications(postId, accountId))
+                .singleElement()
+                .satisfies(publication -> assertThat(publication)
+                        .containsEntry("publish_calls", 2)
+                        .containsEntry("provider_post_id", publishedBefore));
+        assertThat(delivery(postId, accountId))
+                .containsEntry("status", "published")
+                .containsEntry("lease_token", null);
     }
 
     @Test
@@ -96,7 +106,8 @@ class ClaimLoopTest {
 
         assertThat(completed.get("status").asText()).isEqualTo("published");
         assertThat(completed.get("attempts").asInt()).isEqualTo(1);
-        assertThat(sandboxPublications(postId, accountId)).singleElement()
+        assertThat(sandboxPublications(postId, accountId))
+                .singleElement()
                 .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1));
     }
 
@@ -114,7 +125,8 @@ class ClaimLoopTest {
         assertThat(completed.get("error").get("code").asText()).isEqualTo("attempts_exhausted");
         assertThat(completed.get("error").get("retryable").asBoolean()).isFalse();
         assertThat(sandboxPublications(postId, accountId)).isEmpty();
-        assertThat(FakeUsageService.calls(UsageReservation.publicationId(postId, accountId))).isEmpty();
+        assertThat(FakeUsageService.calls(UsageReservation.publicationId(postId, accountId)))
+                .isEmpty();
         assertThat(delivery(postId, accountId)).containsEntry("status", "uncertain");
     }
 
@@ -125,7 +137,9 @@ class ClaimLoopTest {
         insertAbandoned(postId, accountId, 1, "interval '-1 hour'");
         try {
             assertThat(completions(postId, 1, Duration.ofSeconds(3))).isEmpty();
-            assertThat(delivery(postId, accountId)).containsEntry("status", "publishing").containsEntry("attempts", 1);
+            assertThat(delivery(postId, accountId))
+                    .containsEntry("status", "publishing")
+                    .containsEntry("attempts", 1);
             assertThat(sandboxPublications(postId, accountId)).isEmpty();
         } finally {
             update("delete from deliveries where post_id = ?", postId);
@@ -134,12 +148,17 @@ class ClaimLoopTest {
 
     /** A {@code publishing} row whose lease ended {@code leaseAgo} ago (a negative interval: not yet). */
     private void insertAbandoned(String postId, String accountId, int attempts, String leaseAgo) throws Exception {
-        update("""
+        update(
+                """
                 insert into deliveries (post_id, account_id, workspace_id, mode, platform, account_username, reservation_id,
                     text, platform_options, status, attempts, lease_token, lease_until, source_event_id, created_at, updated_at)
                 values (?, ?, ?, 'test', 'tiktok', 'acme_tiktok', ?, 'Hello from Herald', '{}', 'publishing', ?,
                     gen_random_uuid(), now() - %s, ?, now(), now())""".formatted(leaseAgo),
-                postId, accountId, workspace, UsageReservation.publicationId(postId, accountId), attempts,
+                postId,
+                accountId,
+                workspace,
+                UsageReservation.publicationId(postId, accountId),
+                attempts,
                 ResourceIds.newId(IdPrefix.EVENT));
     }
 
@@ -155,7 +174,8 @@ class ClaimLoopTest {
             for (int worker = 0; worker < 4; worker++) {
                 claims.add(deliveries.claimDue(later, later.plus(Duration.ofDays(1)), 15));
             }
-            List<List<LeasedDelivery>> claimed = Uni.join().all(claims).andFailFast().await().atMost(WAIT);
+            List<List<LeasedDelivery>> claimed =
+                    Uni.join().all(claims).andFailFast().await().atMost(WAIT);
 
             Set<String> accounts = new HashSet<>();
             Set<UUID> tokens = new HashSet<>();
@@ -191,25 +211,57 @@ class ClaimLoopTest {
             assertThat(second.leaseToken()).isNotEqualTo(first.leaseToken());
 
             TargetError error = new TargetError(TargetError.PROVIDER_ERROR, "late", true, Map.of());
-            assertThat(deliveries.startAttempt(first, later, later.plusSeconds(60)).await().atMost(WAIT)).isEmpty();
-            assertThat(deliveries.scheduleRetry(first, error, later, later).await().atMost(WAIT)).isFalse();
-            assertThat(deliveries.defer(first, 1, false, later, later).await().atMost(WAIT)).isFalse();
+            assertThat(deliveries
+                            .startAttempt(first, later, later.plusSeconds(60))
+                            .await()
+                            .atMost(WAIT))
+                    .isEmpty();
+            assertThat(deliveries
+                            .scheduleRetry(first, error, later, later)
+                            .await()
+                            .atMost(WAIT))
+                    .isFalse();
+            assertThat(deliveries.defer(first, 1, false, later, later).await().atMost(WAIT))
+                    .isFalse();
             OutboxWriter.Entry lateOutcome = completed(first, "published");
-            assertThat(deliveries.complete(first, "published", "sbx_x", null, null, later, null, lateOutcome)
-                    .await().atMost(WAIT)).isFalse();
+            assertThat(deliveries
+                            .complete(first, "published", "sbx_x", null, null, later, null, lateOutcome)
+                            .await()
+                            .atMost(WAIT))
+                    .isFalse();
             assertThat(rows("select * from outbox where event_id = ?", lateOutcome.eventId()))
-                    .as("a lost lease writes no target.completed either").isEmpty();
+                    .as("a lost lease writes no target.completed either")
+                    .isEmpty();
 
-            assertThat(deliveries.startAttempt(second, later, later.plusSeconds(60)).await().atMost(WAIT)).contains(1);
+            assertThat(deliveries
+                            .startAttempt(second, later, later.plusSeconds(60))
+                            .await()
+                            .atMost(WAIT))
+                    .contains(1);
             OutboxWriter.Entry outcome = completed(second, "published");
-            assertThat(deliveries.complete(second, "published", "sbx_y", "https://sandbox.herald.invalid/tiktok/sbx_y", null,
-                    later, null, outcome).await().atMost(WAIT)).isTrue();
-            assertThat(rows("select topic, message_key, payload->>'status' as status from outbox where event_id = ?",
-                    outcome.eventId())).containsExactly(Map.of("topic", "target.completed", "message_key", postId,
-                    "status", "published"));
+            assertThat(deliveries
+                            .complete(
+                                    second,
+                                    "published",
+                                    "sbx_y",
+                                    "https://sandbox.herald.invalid/tiktok/sbx_y",
+                                    null,
+                                    later,
+                                    null,
+                                    outcome)
+                            .await()
+                            .atMost(WAIT))
+                    .isTrue();
+            assertThat(rows(
+                            "select topic, message_key, payload->>'status' as status from outbox where event_id = ?",
+                            outcome.eventId()))
+                    .containsExactly(Map.of("topic", "target.completed", "message_key", postId, "status", "published"));
             var row = delivery(postId, accountId);
-            assertThat(row).containsEntry("status", "published").containsEntry("provider_post_id", "sbx_y")
-                    .containsEntry("attempts", 1).containsEntry("lease_token", null);
+            assertThat(row)
+                    .containsEntry("status", "published")
+                    .containsEntry("provider_post_id", "sbx_y")
+                    .containsEntry("attempts", 1)
+                    .containsEntry("lease_token", null);
         } finally {
             update("delete from deliveries where post_id = ?", postId);
         }
@@ -217,14 +269,30 @@ class ClaimLoopTest {
 
     private static OutboxWriter.Entry completed(LeasedDelivery delivery, String status) {
         Instant now = Instant.now();
-        return TargetCompletedOutbox.entry(new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE,
-                now, delivery.workspaceId(), delivery.mode(), delivery.postId(), delivery.accountId(),
-                delivery.reservationId(), status, 1, null, null, null, now), delivery.traceParent());
+        return TargetCompletedOutbox.entry(
+                new TargetCompletedEvent(
+                        ResourceIds.newId(IdPrefix.EVENT),
+                        TargetCompletedEvent.TYPE,
+                        now,
+                        delivery.workspaceId(),
+                        delivery.mode(),
+                        delivery.postId(),
+                        delivery.accountId(),
+                        delivery.reservationId(),
+                        status,
+                        1,
+                        null,
+                        null,
+                        null,
+                        now),
+                delivery.traceParent());
     }
 
     private LeasedDelivery claimOnly(String postId, Instant asOf) {
-        List<LeasedDelivery> claimed = deliveries.claimDue(asOf, asOf.plus(Duration.ofDays(1)), 100).await().atMost(WAIT)
-                .stream().filter(delivery -> delivery.postId().equals(postId)).toList();
+        List<LeasedDelivery> claimed =
+                deliveries.claimDue(asOf, asOf.plus(Duration.ofDays(1)), 100).await().atMost(WAIT).stream()
+                        .filter(delivery -> delivery.postId().equals(postId))
+                        .toList();
         assertThat(claimed).hasSize(1);
         return claimed.get(0);
     }
@@ -234,7 +302,6 @@ class ClaimLoopTest {
                 insert into deliveries (post_id, account_id, workspace_id, mode, platform, account_username, reservation_id,
                     text, platform_options, status, next_attempt_at, source_event_id, created_at, updated_at)
                 values (?, ?, 'ws_000000000000000000000abc', 'test', 'tiktok', 'acme', ?, 'Hello', '{}', 'pending',
-                    now() + interval '1 day', 'evt_000000000000000000000abc', now(), now())""",
-                postId, accountId, postId + "-" + accountId);
+                    now() + interval '1 day', 'evt_000000000000000000000abc', now(), now())""", postId, accountId, postId + "-" + accountId);
     }
 }

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
  * the live ledger's and YouTube's upload-session rows for their calls; nothing still in progress is.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
 class DeliveryRetentionTest {
@@ -63,10 +65,13 @@ class DeliveryRetentionTest {
 
         assertThat(purged).isGreaterThanOrEqualTo(2);
         assertThat(rows("select post_id from deliveries where workspace_id = ?", workspace))
-                .extracting(row -> row.get("post_id")).containsExactlyInAnyOrder(uncertain, pending, recentPublished);
-        assertThat(tokens("sandbox_publications", oldPublished, recentPublished)).containsExactly(token(recentPublished));
+                .extracting(row -> row.get("post_id"))
+                .containsExactlyInAnyOrder(uncertain, pending, recentPublished);
+        assertThat(tokens("sandbox_publications", oldPublished, recentPublished))
+                .containsExactly(token(recentPublished));
         assertThat(tokens("provider_publications", oldFailed, recentPublished)).containsExactly(token(recentPublished));
-        assertThat(tokens("youtube_upload_sessions", oldFailed, recentPublished)).containsExactly(token(recentPublished));
+        assertThat(tokens("youtube_upload_sessions", oldFailed, recentPublished))
+                .containsExactly(token(recentPublished));
     }
 
     /** A delivery of a new post to a new account, in {@code status}, last changed (and completed) at {@code at}. */
@@ -76,36 +81,52 @@ class DeliveryRetentionTest {
         Timestamp changed = Timestamp.from(at);
         Timestamp dayAhead = Timestamp.from(Instant.now().plus(Duration.ofDays(1)));
         boolean pending = status.equals("pending");
-        update("""
+        update(
+                """
                 insert into deliveries (post_id, account_id, workspace_id, mode, platform, account_username, reservation_id,
                     text, platform_options, status, attempts, next_attempt_at, source_event_id, created_at, updated_at,
                     completed_at, reconcile_at)
                 values (?, ?, ?, 'test', 'tiktok', 'acme_tiktok', ?, 'Hello from Herald', '{}', ?, 1, ?, ?, ?, ?, ?, ?)""",
-                postId, accountId, workspace, UsageReservation.publicationId(postId, accountId), status,
-                pending ? dayAhead : null, ResourceIds.newId(IdPrefix.EVENT), changed, changed, pending ? null : changed,
+                postId,
+                accountId,
+                workspace,
+                UsageReservation.publicationId(postId, accountId),
+                status,
+                pending ? dayAhead : null,
+                ResourceIds.newId(IdPrefix.EVENT),
+                changed,
+                changed,
+                pending ? null : changed,
                 status.equals("uncertain") ? dayAhead : null);
         return postId;
     }
 
     private void sandboxCall(String postId) throws Exception {
-        update("insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
-                + " values (?, 'sbx_1', 1, now(), now())", token(postId));
+        update(
+                "insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
+                        + " values (?, 'sbx_1', 1, now(), now())",
+                token(postId));
     }
 
     private void ledgerCall(String postId) throws Exception {
-        update("insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
-                + " values (?, 'linkedin', 'refused', 1, now(), now())", token(postId));
+        update(
+                "insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
+                        + " values (?, 'linkedin', 'refused', 1, now(), now())",
+                token(postId));
     }
 
     private void uploadSession(String postId) throws Exception {
-        update("insert into youtube_upload_sessions (token, session_uri, size, created_at)"
-                + " values (?, 'https://www.googleapis.com/upload/youtube/v3/videos?upload_id=x', 1024, now())", token(postId));
+        update(
+                "insert into youtube_upload_sessions (token, session_uri, size, created_at)"
+                        + " values (?, 'https://www.googleapis.com/upload/youtube/v3/videos?upload_id=x', 1024, now())",
+                token(postId));
     }
 
     private List<Object> tokens(String table, String... postIds) throws Exception {
         List<Object> found = new ArrayList<>();
         for (String postId : postIds) {
-            rows("select token from " + table + " where token = ?", token(postId)).forEach(row -> found.add(row.get("token")));
+            rows("select token from " + table + " where token = ?", token(postId))
+                    .forEach(row -> found.add(row.get("token")));
         }
         return found;
     }

@@ -43,7 +43,9 @@ import org.junit.jupiter.api.Test;
  * mode, never with a second publish call, and given up on as {@code publication_unconfirmed} after a day.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
@@ -64,8 +66,11 @@ class UncertainReconcilerTest {
         String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
         String token = PublishRequest.tokenOf(postId, accountId);
         String published = SandboxPublisher.providerPostIdOf(token);
-        update("insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
-                + " values (?, ?, 1, now(), now())", token, published);
+        update(
+                "insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
+                        + " values (?, ?, 1, now(), now())",
+                token,
+                published);
         insertUncertain(postId, accountId, "test", "tiktok", "acme_tiktok", "now()", "now()");
 
         JsonNode settled = settlement(postId);
@@ -75,10 +80,14 @@ class UncertainReconcilerTest {
         assertThat(settled.get("url").asText()).isEqualTo("https://sandbox.herald.invalid/tiktok/" + published);
         assertThat(settled.get("attempts").asInt()).isEqualTo(5);
         assertThat(settled.get("reservation_id").asText()).isEqualTo(UsageReservation.publicationId(postId, accountId));
-        assertThat(delivery(postId, accountId)).containsEntry("status", "published").containsEntry("reconcile_at", null)
-                .containsEntry("reconcile_token", null).containsEntry("provider_post_id", published);
+        assertThat(delivery(postId, accountId))
+                .containsEntry("status", "published")
+                .containsEntry("reconcile_at", null)
+                .containsEntry("reconcile_token", null)
+                .containsEntry("provider_post_id", published);
         // Looking is not publishing: the sandbox was not called again.
-        assertThat(rows("select publish_calls from sandbox_publications where token = ?", token)).singleElement()
+        assertThat(rows("select publish_calls from sandbox_publications where token = ?", token))
+                .singleElement()
                 .satisfies(row -> assertThat(row).containsEntry("publish_calls", 1));
     }
 
@@ -93,8 +102,12 @@ class UncertainReconcilerTest {
         assertThat(settled.get("status").asText()).isEqualTo("failed");
         assertThat(settled.get("error").get("code").asText()).isEqualTo("provider_error");
         assertThat(settled.get("error").get("retryable").asBoolean()).isFalse();
-        assertThat(settled.get("error").get("details").get("reconciled").asBoolean()).isTrue();
-        assertThat(rows("select * from sandbox_publications where token = ?", PublishRequest.tokenOf(postId, accountId))).isEmpty();
+        assertThat(settled.get("error").get("details").get("reconciled").asBoolean())
+                .isTrue();
+        assertThat(rows(
+                        "select * from sandbox_publications where token = ?",
+                        PublishRequest.tokenOf(postId, accountId)))
+                .isEmpty();
     }
 
     @Test
@@ -104,24 +117,36 @@ class UncertainReconcilerTest {
         String postId = target.postId;
         String accountId = target.accountId;
         // Four attempts came to nothing; the last left its outcome unknown ("calling").
-        update("insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
-                + " values (?, 'linkedin', 'calling', 4, now(), now())", PublishRequest.tokenOf(postId, accountId));
-        update("""
+        update(
+                "insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
+                        + " values (?, 'linkedin', 'calling', 4, now(), now())",
+                PublishRequest.tokenOf(postId, accountId));
+        update(
+                """
                 insert into deliveries (post_id, account_id, workspace_id, mode, platform, account_username, reservation_id,
                     text, platform_options, status, attempts, next_attempt_at, source_event_id, created_at, updated_at)
                 values (?, ?, ?, 'live', 'linkedin', 'acme', ?, 'Quarterly results', '{}', 'pending', 4, now(), ?, now(), now())""",
-                postId, accountId, target.workspace, UsageReservation.publicationId(postId, accountId),
+                postId,
+                accountId,
+                target.workspace,
+                UsageReservation.publicationId(postId, accountId),
                 ResourceIds.newId(IdPrefix.EVENT));
         // The fifth attempt looks (nothing yet), posts, and gets a 500 although LinkedIn created the post.
-        target.fake.register(get(urlPathEqualTo("/rest/posts")).inScenario("feed").whenScenarioStateIs(STARTED)
+        target.fake.register(get(urlPathEqualTo("/rest/posts"))
+                .inScenario("feed")
+                .whenScenarioStateIs(STARTED)
                 .willReturn(okJson(EMPTY_FEED)));
-        target.fake.register(post(urlPathEqualTo("/rest/posts")).inScenario("feed").whenScenarioStateIs(STARTED)
-                .willReturn(aResponse().withStatus(500)).willSetStateTo("created"));
-        target.fake.register(get(urlPathEqualTo("/rest/posts")).inScenario("feed").whenScenarioStateIs("created")
+        target.fake.register(post(urlPathEqualTo("/rest/posts"))
+                .inScenario("feed")
+                .whenScenarioStateIs(STARTED)
+                .willReturn(aResponse().withStatus(500))
+                .willSetStateTo("created"));
+        target.fake.register(get(urlPathEqualTo("/rest/posts"))
+                .inScenario("feed")
+                .whenScenarioStateIs("created")
                 .willReturn(okJson("""
                         {"paging":{"start":0,"count":20},"elements":[
-                          {"id":"urn:li:share:77","author":"%s","commentary":"Quarterly results","lifecycleState":"PUBLISHED"}]}"""
-                        .formatted(AUTHOR))));
+                          {"id":"urn:li:share:77","author":"%s","commentary":"Quarterly results","lifecycleState":"PUBLISHED"}]}""".formatted(AUTHOR))));
 
         JsonNode uncertain = completions(postId, 1).get(0);
         assertThat(uncertain.get("status").asText()).isEqualTo("uncertain");
@@ -141,12 +166,19 @@ class UncertainReconcilerTest {
         assertThat(settled.get("provider_post_id").asText()).isEqualTo("urn:li:share:77");
         assertThat(settled.get("url").asText()).isEqualTo("https://www.linkedin.com/feed/update/urn:li:share:77/");
         assertThat(settled.get("attempts").asInt()).isEqualTo(5);
-        assertThat(target.fake.find(postRequestedFor(urlPathEqualTo("/rest/posts")))).as("publish calls").hasSize(1);
+        assertThat(target.fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))))
+                .as("publish calls")
+                .hasSize(1);
         assertThat(target.fake.find(getRequestedFor(urlPathEqualTo("/rest/posts"))
-                .withHeader("Authorization", equalTo("Bearer li-token-1")))).hasSize(2);
-        assertThat(rows("select state, provider_post_id from provider_publications where token = ?",
-                PublishRequest.tokenOf(postId, accountId))).singleElement().satisfies(ledger -> assertThat(ledger)
-                .containsEntry("state", "published").containsEntry("provider_post_id", "urn:li:share:77"));
+                        .withHeader("Authorization", equalTo("Bearer li-token-1"))))
+                .hasSize(2);
+        assertThat(rows(
+                        "select state, provider_post_id from provider_publications where token = ?",
+                        PublishRequest.tokenOf(postId, accountId)))
+                .singleElement()
+                .satisfies(ledger -> assertThat(ledger)
+                        .containsEntry("state", "published")
+                        .containsEntry("provider_post_id", "urn:li:share:77"));
     }
 
     @Test
@@ -154,9 +186,12 @@ class UncertainReconcilerTest {
         LiveTarget target = new LiveTarget(Platform.LINKEDIN, AUTHOR, "li-token-1");
         String postId = target.postId;
         String accountId = target.accountId;
-        update("insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
-                + " values (?, 'linkedin', 'calling', 5, now(), now())", PublishRequest.tokenOf(postId, accountId));
-        target.fake.register(get(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(503)));
+        update(
+                "insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
+                        + " values (?, 'linkedin', 'calling', 5, now(), now())",
+                PublishRequest.tokenOf(postId, accountId));
+        target.fake.register(
+                get(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(503)));
         insertUncertain(postId, accountId, "live", "linkedin", "acme", "now()", "now()");
 
         await("a second look is scheduled", () -> {
@@ -174,27 +209,38 @@ class UncertainReconcilerTest {
 
         assertThat(settled.get("status").asText()).isEqualTo("failed");
         assertThat(settled.get("error").get("message").asText()).contains("LinkedIn shows no post from it");
-        assertThat(settled.get("error").get("details").get("reconciled").asBoolean()).isTrue();
-        assertThat(target.fake.find(postRequestedFor(urlPathEqualTo("/rest/posts")))).isEmpty();
-        assertThat(rows("select state from provider_publications where token = ?", PublishRequest.tokenOf(postId, accountId)))
-                .singleElement().satisfies(ledger -> assertThat(ledger).containsEntry("state", "refused"));
-        assertThat((Integer) delivery(postId, accountId).get("reconcile_checks")).isGreaterThanOrEqualTo(2);
+        assertThat(settled.get("error").get("details").get("reconciled").asBoolean())
+                .isTrue();
+        assertThat(target.fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))))
+                .isEmpty();
+        assertThat(rows(
+                        "select state from provider_publications where token = ?",
+                        PublishRequest.tokenOf(postId, accountId)))
+                .singleElement()
+                .satisfies(ledger -> assertThat(ledger).containsEntry("state", "refused"));
+        assertThat((Integer) delivery(postId, accountId).get("reconcile_checks"))
+                .isGreaterThanOrEqualTo(2);
     }
 
     @Test
     void aTargetUncertainForMoreThanADayIsSettledUnconfirmedWithoutAskingThePlatform() throws Exception {
         LiveTarget target = new LiveTarget(Platform.LINKEDIN, AUTHOR, "li-token-1");
-        update("insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
-                + " values (?, 'linkedin', 'calling', 5, now(), now())", PublishRequest.tokenOf(target.postId, target.accountId));
-        insertUncertain(target.postId, target.accountId, "live", "linkedin", "acme", "now() - interval '25 hours'", "now()");
+        update(
+                "insert into provider_publications (token, platform, state, calls, created_at, updated_at)"
+                        + " values (?, 'linkedin', 'calling', 5, now(), now())",
+                PublishRequest.tokenOf(target.postId, target.accountId));
+        insertUncertain(
+                target.postId, target.accountId, "live", "linkedin", "acme", "now() - interval '25 hours'", "now()");
 
         JsonNode settled = settlement(target.postId);
 
         assertThat(settled.get("status").asText()).isEqualTo("failed");
         assertThat(settled.get("error").get("code").asText()).isEqualTo("publication_unconfirmed");
         assertThat(settled.get("error").get("retryable").asBoolean()).isFalse();
-        assertThat(target.fake.find(getRequestedFor(urlPathEqualTo("/rest/posts")))).isEmpty();
-        assertThat(target.fake.find(postRequestedFor(urlPathEqualTo("/rest/posts")))).isEmpty();
+        assertThat(target.fake.find(getRequestedFor(urlPathEqualTo("/rest/posts"))))
+                .isEmpty();
+        assertThat(target.fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))))
+                .isEmpty();
     }
 
     /**
@@ -204,8 +250,10 @@ class UncertainReconcilerTest {
     private static List<JsonNode> lookNowUntilSettled(String postId, int expected) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (true) {
-            update("update deliveries set reconcile_at = now() where post_id = ? and status = 'uncertain'"
-                    + " and reconcile_token is null", postId);
+            update(
+                    "update deliveries set reconcile_at = now() where post_id = ? and status = 'uncertain'"
+                            + " and reconcile_token is null",
+                    postId);
             List<JsonNode> found = completions(postId, expected, Duration.ofSeconds(2));
             if (found.size() >= expected || System.nanoTime() > deadline) {
                 assertThat(found).as("completions of post %s", postId).hasSize(expected);
@@ -226,16 +274,30 @@ class UncertainReconcilerTest {
     }
 
     /** An uncertain row as a delivery that ran out of attempts (5) leaves it, uncertain since {@code since}. */
-    private void insertUncertain(String postId, String accountId, String mode, String platform, String username,
-                                 String since, String reconcileAt) throws Exception {
-        update("""
+    private void insertUncertain(
+            String postId,
+            String accountId,
+            String mode,
+            String platform,
+            String username,
+            String since,
+            String reconcileAt)
+            throws Exception {
+        update(
+                """
                 insert into deliveries (post_id, account_id, workspace_id, mode, platform, account_username, reservation_id,
                     text, platform_options, status, attempts, last_error, source_event_id, created_at, updated_at, completed_at,
                     reconcile_at)
                 values (?, ?, ?, ?, ?, ?, ?, 'Hello from Herald', '{}', 'uncertain', 5,
                     '{"code":"provider_error","message":"The platform did not answer.","retryable":true,"details":{}}',
                     ?, %s, %s, %s, %s)""".formatted(since, since, since, reconcileAt),
-                postId, accountId, workspace, mode, platform, username, UsageReservation.publicationId(postId, accountId),
+                postId,
+                accountId,
+                workspace,
+                mode,
+                platform,
+                username,
+                UsageReservation.publicationId(postId, accountId),
                 ResourceIds.newId(IdPrefix.EVENT));
     }
 }

@@ -38,10 +38,10 @@ public final class DeliveryTestSupport {
     public static final String DATABASE = "delivery_test";
     /** Herald's own JSON (snake_case, RFC 3339), as posts-service writes its events. */
     public static final ObjectMapper JSON = JsonMapperCustomizer.configure(new ObjectMapper());
+
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    private DeliveryTestSupport() {
-    }
+    private DeliveryTestSupport() {}
 
     /** One target of a post: an account with its platform and username. */
     public record Target(String accountId, Platform platform, String username) {
@@ -56,12 +56,17 @@ public final class DeliveryTestSupport {
 
     /** A post.accepted event for a new post with these targets, as posts-service sends it. */
     public static PostAcceptedEvent accepted(String workspaceId, Mode mode, Target... targets) {
-        return accepted(workspaceId, mode, "Hello from Herald", new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO),
+        return accepted(
+                workspaceId,
+                mode,
+                "Hello from Herald",
+                new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO),
                 targets);
     }
 
     /** The same with this text and media (null for a text post). */
-    public static PostAcceptedEvent accepted(String workspaceId, Mode mode, String text, Post.Media media, Target... targets) {
+    public static PostAcceptedEvent accepted(
+            String workspaceId, Mode mode, String text, Post.Media media, Target... targets) {
         Instant now = Instant.now();
         String postId = ResourceIds.newId(IdPrefix.POST);
         ObjectNode options = JSON.createObjectNode();
@@ -69,14 +74,14 @@ public final class DeliveryTestSupport {
         List<PostTarget> postTargets = new ArrayList<>();
         List<PostAcceptedEvent.Delivery> deliveries = new ArrayList<>();
         for (Target target : targets) {
-            postTargets.add(new PostTarget(target.accountId(), target.platform(), null, PostTarget.PUBLISHING, 0, null, null,
-                    null, null));
-            deliveries.add(new PostAcceptedEvent.Delivery(target.accountId(), target.platform(), target.username(),
-                    target.reservationId(postId)));
+            postTargets.add(new PostTarget(
+                    target.accountId(), target.platform(), null, PostTarget.PUBLISHING, 0, null, null, null, null));
+            deliveries.add(new PostAcceptedEvent.Delivery(
+                    target.accountId(), target.platform(), target.username(), target.reservationId(postId)));
         }
         Post post = new Post(postId, text, Post.PUBLISHING, mode, media, null, options, postTargets, now, now);
-        return new PostAcceptedEvent(ResourceIds.newId(IdPrefix.EVENT), PostAcceptedEvent.TYPE, now, workspaceId, mode,
-                post, deliveries);
+        return new PostAcceptedEvent(
+                ResourceIds.newId(IdPrefix.EVENT), PostAcceptedEvent.TYPE, now, workspaceId, mode, post, deliveries);
     }
 
     public static void send(PostAcceptedEvent event) throws Exception {
@@ -86,10 +91,14 @@ public final class DeliveryTestSupport {
     /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it (none when null). */
     public static void send(PostAcceptedEvent event, String traceParent) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
-                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
-            ProducerRecord<String, String> record = new ProducerRecord<>(Topics.POST_ACCEPTED, event.post().id(),
-                    JSON.writeValueAsString(event));
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()))) {
+            ProducerRecord<String, String> record =
+                    new ProducerRecord<>(Topics.POST_ACCEPTED, event.post().id(), JSON.writeValueAsString(event));
             if (traceParent != null) {
                 record.headers().add("traceparent", traceParent.getBytes(StandardCharsets.US_ASCII));
             }
@@ -104,7 +113,8 @@ public final class DeliveryTestSupport {
 
     public static List<JsonNode> completions(String postId, int expected, Duration wait) throws Exception {
         List<JsonNode> events = new ArrayList<>();
-        for (ConsumerRecord<String, String> record : TopicReader.recordsKeyed(Topics.TARGET_COMPLETED, postId, expected, wait)) {
+        for (ConsumerRecord<String, String> record :
+                TopicReader.recordsKeyed(Topics.TARGET_COMPLETED, postId, expected, wait)) {
             events.add(JSON.readTree(record.value()));
         }
         return events;
@@ -116,7 +126,9 @@ public final class DeliveryTestSupport {
         assertThat(found).as("target.completed of post %s", postId).hasSize(1);
         // Anything duplicated would be on the topic by the time the first one is read back again.
         List<JsonNode> again = completions(postId, 2, Duration.ofSeconds(3));
-        assertThat(again).as("target.completed of post %s after a while", postId).hasSize(1);
+        assertThat(again)
+                .as("target.completed of post %s after a while", postId)
+                .hasSize(1);
         JsonNode event = again.get(0);
         assertThat(event.get("account_id").asText()).isEqualTo(accountId);
         return event;
@@ -125,7 +137,7 @@ public final class DeliveryTestSupport {
     /** The rows a query answers, as column name to value. */
     public static List<Map<String, Object>> rows(String sql, Object... parameters) throws Exception {
         try (Connection connection = RealInfrastructure.connect(DATABASE);
-             PreparedStatement statement = connection.prepareStatement(sql)) {
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
@@ -146,7 +158,7 @@ public final class DeliveryTestSupport {
 
     public static int update(String sql, Object... parameters) throws Exception {
         try (Connection connection = RealInfrastructure.connect(DATABASE);
-             PreparedStatement statement = connection.prepareStatement(sql)) {
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
@@ -155,28 +167,31 @@ public final class DeliveryTestSupport {
     }
 
     public static Map<String, Object> delivery(String postId, String accountId) throws Exception {
-        List<Map<String, Object>> found = rows("select * from deliveries where post_id = ? and account_id = ?", postId, accountId);
+        List<Map<String, Object>> found =
+                rows("select * from deliveries where post_id = ? and account_id = ?", postId, accountId);
         assertThat(found).hasSize(1);
         return found.get(0);
     }
 
     /** The delivery's status, or null while its row does not exist yet (for polling). */
     public static String deliveryStatus(String postId, String accountId) throws Exception {
-        List<Map<String, Object>> found = rows("select status from deliveries where post_id = ? and account_id = ?",
-                postId, accountId);
+        List<Map<String, Object>> found =
+                rows("select status from deliveries where post_id = ? and account_id = ?", postId, accountId);
         return found.isEmpty() ? null : (String) found.get(0).get("status");
     }
 
     /** How often the target's delivery was postponed so far (0 before its row exists). */
     public static int deferrals(String postId, String accountId) throws Exception {
-        List<Map<String, Object>> found = rows("select deferrals from deliveries where post_id = ? and account_id = ?",
-                postId, accountId);
+        List<Map<String, Object>> found =
+                rows("select deferrals from deliveries where post_id = ? and account_id = ?", postId, accountId);
         return found.isEmpty() ? 0 : (Integer) found.get(0).get("deferrals");
     }
 
     /** The sandbox's rows for a target's token (at most one). */
     public static List<Map<String, Object>> sandboxPublications(String postId, String accountId) throws Exception {
-        return rows("select * from sandbox_publications where token = ?", dev.herald.delivery.provider.PublishRequest.tokenOf(postId, accountId));
+        return rows(
+                "select * from sandbox_publications where token = ?",
+                dev.herald.delivery.provider.PublishRequest.tokenOf(postId, accountId));
     }
 
     /** Polls until the condition holds, or fails after a minute. */

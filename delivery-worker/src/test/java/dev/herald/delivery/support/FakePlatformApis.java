@@ -17,27 +17,44 @@ public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
-        server = new WireMockServer(WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
+        server = new WireMockServer(
+                WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
         server.start();
         System.setProperty(PORT_PROPERTY, Integer.toString(server.port()));
         String url = "http://127.0.0.1:" + server.port();
-        return properties("quarkus.rest-client.linkedin-api.url", url,
-                "quarkus.rest-client.facebook-graph.url", url + "/v24.0",
-                "herald.publishers.pinterest.api-url", url,
-                "quarkus.rest-client.instagram-graph.url", url + "/ig/v24.0",
-                "herald.publishers.instagram.status-interval", "PT0.05S",
-                "herald.publishers.instagram.reels-check-interval", "PT1S",
-                "herald.publishers.linkedin.video-check-interval", "PT1S",
-                "herald.publishers.pinterest.video-check-interval", "PT1S",
-                "quarkus.rest-client.accounts-service.url", url,
-                "herald.delivery.reconcile.interval", "PT0.2S",
-                "herald.publishers.youtube.api-url", url,
-                "herald.publishers.youtube.upload-url", url,
-                "herald.publishers.tiktok.api-url", url,
+        return properties(
+                "quarkus.rest-client.linkedin-api.url",
+                url,
+                "quarkus.rest-client.facebook-graph.url",
+                url + "/v24.0",
+                "herald.publishers.pinterest.api-url",
+                url,
+                "quarkus.rest-client.instagram-graph.url",
+                url + "/ig/v24.0",
+                "herald.publishers.instagram.status-interval",
+                "PT0.05S",
+                "herald.publishers.instagram.reels-check-interval",
+                "PT1S",
+                "herald.publishers.linkedin.video-check-interval",
+                "PT1S",
+                "herald.publishers.pinterest.video-check-interval",
+                "PT1S",
+                "quarkus.rest-client.accounts-service.url",
+                url,
+                "herald.delivery.reconcile.interval",
+                "PT0.2S",
+                "herald.publishers.youtube.api-url",
+                url,
+                "herald.publishers.youtube.upload-url",
+                url,
+                "herald.publishers.tiktok.api-url",
+                url,
                 // TikTok's smallest chunk, so a test file of a few chunks stays small.
-                "herald.publishers.tiktok.chunk-size", "5242880",
+                "herald.publishers.tiktok.chunk-size",
+                "5242880",
                 // WireMock serves the tests' media over plain http on 127.0.0.1.
-                "herald.media.allow-private-urls", "true");
+                "herald.media.allow-private-urls",
+                "true");
     }
 
     /** Map.of stops at ten pairs. */

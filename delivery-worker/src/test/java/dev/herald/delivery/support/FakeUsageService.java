@@ -36,17 +36,14 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
     private static final String PORT_PROPERTY = "herald.test.fake-usage.port";
 
     /** A canned answer: HTTP status and body. */
-    public record Answer(int status, String body) {
-    }
+    public record Answer(int status, String body) {}
 
     /** One check the worker made: the reservation, the token's claims and the body it sent. */
     /** {@code traceParent}: the call's {@code traceparent} header, or null. */
-    public record Call(String reservationId, JsonNode claims, JsonNode body, String traceParent) {
-    }
+    public record Call(String reservationId, JsonNode claims, JsonNode body, String traceParent) {}
 
     /** A media-ingest call: {@code reserve}, {@code consume} or {@code release} of a reservation, or {@code entitlements}. */
-    public record MediaCall(String kind, String reservationId, JsonNode body) {
-    }
+    public record MediaCall(String kind, String reservationId, JsonNode body) {}
 
     private static final Pattern SETTLE = Pattern.compile("^/internal/reservations/([^/]+)/(consume|release)$");
     private static final Map<String, List<MediaCall>> MEDIA_CALLS = new ConcurrentHashMap<>();
@@ -90,13 +87,17 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
     }
 
     public static Answer down() {
-        return new Answer(503, "{\"error\":{\"code\":\"service_unavailable\",\"message\":\"down\",\"details\":{}},"
-                + "\"request_id\":\"req_000000000000000000000000\"}");
+        return new Answer(
+                503,
+                "{\"error\":{\"code\":\"service_unavailable\",\"message\":\"down\",\"details\":{}},"
+                        + "\"request_id\":\"req_000000000000000000000000\"}");
     }
 
     public static Answer refusal(int status, String code, String detailsJson) {
-        return new Answer(status, "{\"error\":{\"code\":\"" + code + "\",\"message\":\"Refused: " + code + ".\",\"details\":"
-                + detailsJson + "},\"request_id\":\"req_000000000000000000000000\"}");
+        return new Answer(
+                status,
+                "{\"error\":{\"code\":\"" + code + "\",\"message\":\"Refused: " + code + ".\",\"details\":"
+                        + detailsJson + "},\"request_id\":\"req_000000000000000000000000\"}");
     }
 
     public static List<Call> calls(String reservationId) {
@@ -147,13 +148,20 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
             }
             Matcher check = CHECK.matcher(path);
             if (!check.matches() || !exchange.getRequestMethod().equals("POST")) {
-                send(exchange, new Answer(404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}"));
+                send(
+                        exchange,
+                        new Answer(
+                                404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}"));
                 return;
             }
             String reservationId = check.group(1);
             JsonNode body = JSON.readTree(exchange.getRequestBody());
             CALLS.computeIfAbsent(reservationId, key -> new CopyOnWriteArrayList<>())
-                    .add(new Call(reservationId, claims(exchange), body, exchange.getRequestHeaders().getFirst("traceparent")));
+                    .add(new Call(
+                            reservationId,
+                            claims(exchange),
+                            body,
+                            exchange.getRequestHeaders().getFirst("traceparent")));
             Answer answer = ANSWERS.get(reservationId);
             send(exchange, answer != null ? answer : new Answer(200, reservation(reservationId)));
         }
@@ -163,15 +171,21 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
         String method = exchange.getRequestMethod();
         if (method.equals("GET") && path.equals("/internal/entitlements")) {
             String workspace = claims(exchange).path("wid").asText();
-            ObjectNode data = JSON.createObjectNode().put("plan", "free").put("plan_source", "free")
+            ObjectNode data = JSON.createObjectNode()
+                    .put("plan", "free")
+                    .put("plan_source", "free")
                     .put("concurrent_ingests", CONCURRENT_INGESTS.getOrDefault(workspace, 2));
-            send(exchange, new Answer(200, JSON.createObjectNode().set("data", data).toString()));
+            send(
+                    exchange,
+                    new Answer(200, JSON.createObjectNode().set("data", data).toString()));
             return true;
         }
         if (method.equals("POST") && path.equals("/internal/reservations")) {
             JsonNode body = JSON.readTree(exchange.getRequestBody());
             String id = body.path("reservation_id").asText();
-            MEDIA_CALLS.computeIfAbsent(id, key -> new CopyOnWriteArrayList<>()).add(new MediaCall("reserve", id, body));
+            MEDIA_CALLS
+                    .computeIfAbsent(id, key -> new CopyOnWriteArrayList<>())
+                    .add(new MediaCall("reserve", id, body));
             Answer canned = RESERVE_ANSWERS.get(id);
             if (canned != null) {
                 send(exchange, canned);
@@ -180,9 +194,16 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
             long units = body.path("units").asLong();
             Long before = RESERVED_UNITS.get(id);
             RESERVED_UNITS.merge(id, units, Math::max);
-            ObjectNode data = JSON.createObjectNode().put("id", id).put("meter", body.path("meter").asText())
-                    .put("units", RESERVED_UNITS.get(id)).put("status", "reserved");
-            send(exchange, new Answer(before == null ? 201 : 200, JSON.createObjectNode().set("data", data).toString()));
+            ObjectNode data = JSON.createObjectNode()
+                    .put("id", id)
+                    .put("meter", body.path("meter").asText())
+                    .put("units", RESERVED_UNITS.get(id))
+                    .put("status", "reserved");
+            send(
+                    exchange,
+                    new Answer(
+                            before == null ? 201 : 200,
+                            JSON.createObjectNode().set("data", data).toString()));
             return true;
         }
         Matcher settle = SETTLE.matcher(path);
@@ -190,17 +211,26 @@ public class FakeUsageService implements QuarkusTestResourceLifecycleManager {
             String id = settle.group(1);
             byte[] raw = exchange.getRequestBody().readAllBytes();
             JsonNode body = raw.length == 0 ? JSON.createObjectNode() : JSON.readTree(raw);
-            MEDIA_CALLS.computeIfAbsent(id, key -> new CopyOnWriteArrayList<>()).add(new MediaCall(settle.group(2), id, body));
-            ObjectNode data = JSON.createObjectNode().put("id", id).put("meter", "media_bytes")
+            MEDIA_CALLS
+                    .computeIfAbsent(id, key -> new CopyOnWriteArrayList<>())
+                    .add(new MediaCall(settle.group(2), id, body));
+            ObjectNode data = JSON.createObjectNode()
+                    .put("id", id)
+                    .put("meter", "media_bytes")
                     .put("status", settle.group(2).equals("consume") ? "consumed" : "released");
-            send(exchange, new Answer(200, JSON.createObjectNode().set("data", data).toString()));
+            send(
+                    exchange,
+                    new Answer(200, JSON.createObjectNode().set("data", data).toString()));
             return true;
         }
         return false;
     }
 
     private static String reservation(String id) {
-        ObjectNode data = JSON.createObjectNode().put("id", id).put("meter", "publications").put("units", 1)
+        ObjectNode data = JSON.createObjectNode()
+                .put("id", id)
+                .put("meter", "publications")
+                .put("units", 1)
                 .put("status", "reserved");
         return JSON.createObjectNode().set("data", data).toString();
     }

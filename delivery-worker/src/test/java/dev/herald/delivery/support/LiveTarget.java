@@ -56,14 +56,36 @@ public final class LiveTarget {
     }
 
     public PublishRequest request(String text, Post.Media media, ObjectNode options, int attempt) {
-        return new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE, platform, postId,
-                accountId, "acme", text, media, options, attempt, false);
+        return new PublishRequest(
+                PublishRequest.tokenOf(postId, accountId),
+                workspace,
+                Mode.LIVE,
+                platform,
+                postId,
+                accountId,
+                "acme",
+                text,
+                media,
+                options,
+                attempt,
+                false);
     }
 
     /** The request the reconciler makes for this target once it is uncertain. */
     public PublishRequest reconciling(String text, Post.Media media, ObjectNode options, int attempts) {
-        return new PublishRequest(PublishRequest.tokenOf(postId, accountId), workspace, Mode.LIVE, platform, postId,
-                accountId, "acme", text, media, options, attempts, true);
+        return new PublishRequest(
+                PublishRequest.tokenOf(postId, accountId),
+                workspace,
+                Mode.LIVE,
+                platform,
+                postId,
+                accountId,
+                "acme",
+                text,
+                media,
+                options,
+                attempts,
+                true);
     }
 
     public static ObjectNode noOptions() {

@@ -32,8 +32,7 @@ public final class FreePorts {
      */
     static final int ABOVE_HIGHEST = ephemeralRangeStart();
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     public static int next() {
         for (int attempt = 0; attempt < 100; attempt++) {

@@ -47,7 +47,8 @@ public final class HeraldCli {
     }
 
     public static void main(String[] args) {
-        Path root = Path.of(System.getProperty("herald.root", "")).toAbsolutePath().normalize();
+        Path root =
+                Path.of(System.getProperty("herald.root", "")).toAbsolutePath().normalize();
         int exitCode = new HeraldCli(root, System.getenv(), System.out, System.err).run(args);
         System.exit(exitCode);
     }
@@ -106,7 +107,8 @@ public final class HeraldCli {
         Set<String> known = Set.of("--background", "--fake-providers");
         for (String option : options) {
             if (option.equals("--detach")) {
-                throw new IllegalArgumentException("--detach is handled by the ./herald script; run ./herald up --detach");
+                throw new IllegalArgumentException(
+                        "--detach is handled by the ./herald script; run ./herald up --detach");
             }
             if (!known.contains(option)) {
                 throw new IllegalArgumentException("unknown option for up: " + option);
@@ -116,7 +118,8 @@ public final class HeraldCli {
         boolean background = options.contains("--background");
         LocalSuiteConfig config = LocalSuiteConfig.fromEnvironment(root, env).toBuilder()
                 .providerFakes(options.contains("--fake-providers"))
-                .progress(line -> out.println("  " + line)).build();
+                .progress(line -> out.println("  " + line))
+                .build();
         StateDirectory state = config.state();
         Optional<ProcessTree> running = supervisor(state);
         if (running.isPresent()) {
@@ -214,7 +217,9 @@ public final class HeraldCli {
                 + "HERALD_DEMO_TEST_KEY=" + suite.demoTestKey() + "\n"
                 + "HERALD_DEMO_LIVE_KEY=" + suite.demoLiveKey() + "\n"
                 + "HERALD_ADMIN_TOKEN=" + suite.adminToken() + "\n"
-                + (suite.config().providerFakes() ? "HERALD_FAKE_PROVIDERS_URL=" + suite.providerFakesUrl() + "\n" : "");
+                + (suite.config().providerFakes()
+                        ? "HERALD_FAKE_PROVIDERS_URL=" + suite.providerFakesUrl() + "\n"
+                        : "");
         StateDirectory.writeAtomically(state.credentials(), text, true);
     }
 
@@ -222,7 +227,8 @@ public final class HeraldCli {
 
     private int down() throws IOException, InterruptedException {
         LocalSuiteConfig config = LocalSuiteConfig.fromEnvironment(root, env).toBuilder()
-                .progress(line -> out.println("  " + line)).build();
+                .progress(line -> out.println("  " + line))
+                .build();
         StateDirectory state = config.state();
         if (!Files.isDirectory(state.root())) {
             out.println("Herald is not running (no " + state.root() + ").");
@@ -237,23 +243,30 @@ public final class HeraldCli {
             out.println("Stopping the Herald supervisor (pid " + pid + ")...");
             supervisor.get().root().destroy();
             if (!awaitExit(supervisor.get().root(), SUPERVISOR_STOP_TIMEOUT)) {
-                err.println("the supervisor did not stop within " + SUPERVISOR_STOP_TIMEOUT.toSeconds() + " s; killing it");
+                err.println(
+                        "the supervisor did not stop within " + SUPERVISOR_STOP_TIMEOUT.toSeconds() + " s; killing it");
                 supervisor.get().kill();
             }
             stopped.add("supervisor (pid " + pid + ") with everything it started");
         }
         removeSupervisorFiles(state);
 
-        try (FileChannel channel = FileChannel.open(state.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.READ); FileLock lock = channel.tryLock()) {
+        try (FileChannel channel = FileChannel.open(
+                        state.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+                FileLock lock = channel.tryLock()) {
             if (lock == null) {
-                String owner = Files.readString(state.lock(), StandardCharsets.UTF_8).strip();
+                String owner =
+                        Files.readString(state.lock(), StandardCharsets.UTF_8).strip();
                 err.println(state.root() + " is in use by process " + owner
                         + ", which was not started by ./herald up; not touching it");
                 return 1;
             }
-            stopped.addAll(new StaleProcesses(state, StaleProcesses.markersOf(config), config.stopGracePeriod(),
-                    line -> out.println("  " + line)).reap());
+            stopped.addAll(new StaleProcesses(
+                            state,
+                            StaleProcesses.markersOf(config),
+                            config.stopGracePeriod(),
+                            line -> out.println("  " + line))
+                    .reap());
             Files.deleteIfExists(state.suiteProperties());
         }
 
@@ -268,7 +281,8 @@ public final class HeraldCli {
         return 0;
     }
 
-    private static List<String> awaitPortsClosed(Map<String, Integer> ports, Duration timeout) throws InterruptedException {
+    private static List<String> awaitPortsClosed(Map<String, Integer> ports, Duration timeout)
+            throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
             List<String> listening = new ArrayList<>();
@@ -308,8 +322,12 @@ public final class HeraldCli {
         List<String[]> rows = new ArrayList<>();
         int alive = 0;
         boolean allUp = supervisor.isPresent();
-        rows.add(new String[] {"supervisor", supervisor.map(p -> Long.toString(p.pid())).orElse("-"),
-                supervisor.isPresent() ? (Files.exists(state.ready()) ? "running" : "starting") : "not running", ""});
+        rows.add(new String[] {
+            "supervisor",
+            supervisor.map(p -> Long.toString(p.pid())).orElse("-"),
+            supervisor.isPresent() ? (Files.exists(state.ready()) ? "running" : "starting") : "not running",
+            ""
+        });
         if (supervisor.isPresent()) {
             alive++;
         }
@@ -321,9 +339,12 @@ public final class HeraldCli {
             Optional<ProcessTree> process = component(state, component, markers.get(component));
             alive += process.isPresent() ? 1 : 0;
             allUp &= process.isPresent();
-            rows.add(new String[] {component, process.map(p -> Long.toString(p.pid())).orElse("-"),
-                    process.isPresent() ? "running" : "not running",
-                    ports.containsKey(component) ? "127.0.0.1:" + ports.get(component) : ""});
+            rows.add(new String[] {
+                component,
+                process.map(p -> Long.toString(p.pid())).orElse("-"),
+                process.isPresent() ? "running" : "not running",
+                ports.containsKey(component) ? "127.0.0.1:" + ports.get(component) : ""
+            });
         }
         ReadinessProbe probe = new ReadinessProbe();
         Map<HeraldService, CompletableFuture<ReadinessProbe.Result>> readiness = new LinkedHashMap<>();
@@ -348,8 +369,12 @@ public final class HeraldCli {
                 health = result.ready() ? "ready" : "not ready (" + result + ")";
                 allUp &= result.ready();
             }
-            rows.add(new String[] {service.module(), process.map(p -> Long.toString(p.pid())).orElse("-"), health,
-                    "http://127.0.0.1:" + port});
+            rows.add(new String[] {
+                service.module(),
+                process.map(p -> Long.toString(p.pid())).orElse("-"),
+                health,
+                "http://127.0.0.1:" + port
+            });
         }
         if (alive == 0) {
             out.println("Herald is not running.");
@@ -358,12 +383,18 @@ public final class HeraldCli {
         String fakesUrl = suite.getProperty("provider-fakes.url");
         if (fakesUrl != null) {
             Optional<ProcessTree> process = component(state, ProviderFakes.MODULE, markers.get(ProviderFakes.MODULE));
-            ReadinessProbe.Result result = process.isEmpty() ? null
-                    : probe.probe(Integer.parseInt(fakesUrl.substring(fakesUrl.lastIndexOf(':') + 1))).join();
+            ReadinessProbe.Result result = process.isEmpty()
+                    ? null
+                    : probe.probe(Integer.parseInt(fakesUrl.substring(fakesUrl.lastIndexOf(':') + 1)))
+                            .join();
             alive += process.isPresent() ? 1 : 0;
             allUp &= result != null && result.ready();
-            rows.add(new String[] {ProviderFakes.MODULE, process.map(p -> Long.toString(p.pid())).orElse("-"),
-                    result == null ? "not running" : result.ready() ? "ready" : "not ready (" + result + ")", fakesUrl});
+            rows.add(new String[] {
+                ProviderFakes.MODULE,
+                process.map(p -> Long.toString(p.pid())).orElse("-"),
+                result == null ? "not running" : result.ready() ? "ready" : "not ready (" + result + ")",
+                fakesUrl
+            });
         }
         out.printf("%-18s %-8s %-28s %s%n", "COMPONENT", "PID", "STATE", "ADDRESS");
         rows.forEach(row -> out.printf("%-18s %-8s %-28s %s%n", (Object[]) row));
@@ -378,7 +409,9 @@ public final class HeraldCli {
 
     private static Optional<ProcessTree> component(StateDirectory state, String component, String marker) {
         OptionalLong pid = StateDirectory.readPid(state.pidFile(component));
-        return pid.isEmpty() ? Optional.empty() : ProcessTree.of(pid.getAsLong()).filter(p -> p.runs(marker));
+        return pid.isEmpty()
+                ? Optional.empty()
+                : ProcessTree.of(pid.getAsLong()).filter(p -> p.runs(marker));
     }
 
     /** The live {@code up} process of this state directory, if any (a recycled pid does not count). */

@@ -47,9 +47,11 @@ public enum HeraldService {
     }
 
     public static HeraldService ofModule(String module) {
-        return Arrays.stream(values()).filter(service -> service.module.equals(module)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown service module '" + module
-                        + "'; known: " + modules()));
+        return Arrays.stream(values())
+                .filter(service -> service.module.equals(module))
+                .findFirst()
+                .orElseThrow(() ->
+                        new IllegalArgumentException("unknown service module '" + module + "'; known: " + modules()));
     }
 
     public static List<String> modules() {

@@ -32,9 +32,11 @@ public final class KafkaBroker implements AutoCloseable {
     /** Where the broker jars are: {@code herald.kafka.libs}, else under the build root. */
     public static Path brokerLibs(Path projectRoot) {
         String configured = System.getProperty("herald.kafka.libs", System.getenv("HERALD_KAFKA_LIBS"));
-        Path libs = configured != null ? Path.of(configured) : projectRoot.resolve("deploy/kafka-broker/target/kafka-libs");
+        Path libs =
+                configured != null ? Path.of(configured) : projectRoot.resolve("deploy/kafka-broker/target/kafka-libs");
         if (!Files.isDirectory(libs)) {
-            throw new IllegalStateException("Kafka broker jars not found in " + libs + "; build with ./mvnw install first");
+            throw new IllegalStateException(
+                    "Kafka broker jars not found in " + libs + "; build with ./mvnw install first");
         }
         return libs;
     }
@@ -45,44 +47,69 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /** Like {@link #start(Path, Path, int, int, Duration)}, with the broker's output appended to {@code log}. */
-    public static KafkaBroker start(Path libs, Path workDirectory, int port, int controllerPort, Duration timeout,
-                                    Path log) throws IOException, InterruptedException {
+    public static KafkaBroker start(
+            Path libs, Path workDirectory, int port, int controllerPort, Duration timeout, Path log)
+            throws IOException, InterruptedException {
         Files.createDirectories(workDirectory);
         Path data = workDirectory.resolve("data");
         Path properties = workDirectory.resolve("server.properties");
-        Files.writeString(properties, String.join("\n",
-                "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
-                "controller.listener.names=CONTROLLER",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                "log.dirs=" + data.toAbsolutePath(),
-                "num.partitions=3",
-                "offsets.topic.replication.factor=1",
-                "offsets.topic.num.partitions=3",
-                "transaction.state.log.replication.factor=1",
-                "transaction.state.log.min.isr=1",
-                "group.initial.rebalance.delay.ms=0",
-                "auto.create.topics.enable=true",
-                ""), StandardCharsets.UTF_8);
+        Files.writeString(
+                properties,
+                String.join(
+                        "\n",
+                        "process.roles=broker,controller",
+                        "node.id=1",
+                        "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                        "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                        "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                        "controller.listener.names=CONTROLLER",
+                        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                        "log.dirs=" + data.toAbsolutePath(),
+                        "num.partitions=3",
+                        "offsets.topic.replication.factor=1",
+                        "offsets.topic.num.partitions=3",
+                        "transaction.state.log.replication.factor=1",
+                        "transaction.state.log.min.isr=1",
+                        "group.initial.rebalance.delay.ms=0",
+                        "auto.create.topics.enable=true",
+                        ""),
+                StandardCharsets.UTF_8);
         String classpath = libs.toAbsolutePath() + "/*";
         if (!Files.exists(data.resolve("meta.properties"))) {
             String clusterId = randomClusterId();
-            Process format = new ProcessBuilder(java(), "-cp", classpath, "kafka.tools.StorageTool", "format",
-                    // "=": a random id may start with "-", which would otherwise read as an option.
-                    "--cluster-id=" + clusterId, "-c", properties.toString(), "--ignore-formatted")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            Process format = new ProcessBuilder(
+                            java(),
+                            "-cp",
+                            classpath,
+                            "kafka.tools.StorageTool",
+                            "format",
+                            // "=": a random id may start with "-", which would otherwise read as an option.
+                            "--cluster-id=" + clusterId,
+                            "-c",
+                            properties.toString(),
+                            "--ignore-formatted")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
             if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
                 format.destroyForcibly();
                 throw new IOException("formatting Kafka storage failed; see " + log);
             }
         }
-        List<String> command = new ArrayList<>(List.of(java(), "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
-                "-Dlog4j2.configurationFactory=", "-cp", classpath, "kafka.Kafka", properties.toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        List<String> command = new ArrayList<>(List.of(
+                java(),
+                "-Xms128m",
+                "-Xmx512m",
+                "-XX:+UseSerialGC",
+                "-Dlog4j2.configurationFactory=",
+                "-cp",
+                classpath,
+                "kafka.Kafka",
+                properties.toString()));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         KafkaBroker broker = new KafkaBroker(process, "127.0.0.1:" + port, log);
         broker.awaitListening(port, timeout);
         return broker;

@@ -19,8 +19,14 @@ import java.util.Properties;
  * demo workspace's API keys. Generated on the first start and kept in {@code secrets.properties} (mode 600) so
  * that keys handed out, cursors and tokens stay valid across {@code down}/{@code up}.
  */
-public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivateKey, String cursorSecret,
-                           String adminToken, String demoTestKey, String demoLiveKey, String secretCipherKey) {
+public record LocalSecrets(
+        String internalJwtPublicKey,
+        String internalJwtPrivateKey,
+        String cursorSecret,
+        String adminToken,
+        String demoTestKey,
+        String demoLiveKey,
+        String secretCipherKey) {
 
     private static final String BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -34,7 +40,8 @@ public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivat
             }
         }
         boolean changed = false;
-        if (stored.getProperty("internal-jwt.public-key") == null || stored.getProperty("internal-jwt.private-key") == null) {
+        if (stored.getProperty("internal-jwt.public-key") == null
+                || stored.getProperty("internal-jwt.private-key") == null) {
             KeyPair keys = RsaKeys.generate();
             stored.setProperty("internal-jwt.public-key", RsaKeys.publicKeyPem(keys.getPublic()));
             stored.setProperty("internal-jwt.private-key", RsaKeys.privateKeyPem(keys.getPrivate()));
@@ -46,10 +53,14 @@ public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivat
         changed |= generateIfMissing(stored, "demo-live-key", () -> "sk_live_" + randomBase62(32));
         // Added after the first suites were created: an older file gains the key on its next start.
         changed |= generateIfMissing(stored, "secret-cipher-key", () -> "local1:" + randomBase64(32));
-        LocalSecrets secrets = new LocalSecrets(stored.getProperty("internal-jwt.public-key"),
-                stored.getProperty("internal-jwt.private-key"), stored.getProperty("cursor-secret"),
-                stored.getProperty("admin-token"), stored.getProperty("demo-test-key"),
-                stored.getProperty("demo-live-key"), stored.getProperty("secret-cipher-key"));
+        LocalSecrets secrets = new LocalSecrets(
+                stored.getProperty("internal-jwt.public-key"),
+                stored.getProperty("internal-jwt.private-key"),
+                stored.getProperty("cursor-secret"),
+                stored.getProperty("admin-token"),
+                stored.getProperty("demo-test-key"),
+                stored.getProperty("demo-live-key"),
+                stored.getProperty("secret-cipher-key"));
         secrets.validate(file);
         if (changed) {
             StringWriter text = new StringWriter();
@@ -64,10 +75,14 @@ public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivat
 
     /** The configured fixed credentials take the place of the stored ones (which stay stored). */
     public LocalSecrets withOverrides(LocalSuiteConfig config) {
-        return new LocalSecrets(internalJwtPublicKey, internalJwtPrivateKey, cursorSecret,
+        return new LocalSecrets(
+                internalJwtPublicKey,
+                internalJwtPrivateKey,
+                cursorSecret,
                 config.adminToken() != null ? config.adminToken() : adminToken,
                 config.demoTestKey() != null ? config.demoTestKey() : demoTestKey,
-                config.demoLiveKey() != null ? config.demoLiveKey() : demoLiveKey, secretCipherKey);
+                config.demoLiveKey() != null ? config.demoLiveKey() : demoLiveKey,
+                secretCipherKey);
     }
 
     private void validate(Path file) {
@@ -75,7 +90,8 @@ public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivat
             RsaKeys.readPublicKey(internalJwtPublicKey);
             RsaKeys.readPrivateKey(internalJwtPrivateKey);
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(file + " holds an unusable internal JWT key; delete the file to generate new secrets", e);
+            throw new IllegalStateException(
+                    file + " holds an unusable internal JWT key; delete the file to generate new secrets", e);
         }
         try {
             SecretCipher.SecretKey.parse(secretCipherKey);
@@ -85,7 +101,8 @@ public record LocalSecrets(String internalJwtPublicKey, String internalJwtPrivat
         }
     }
 
-    private static boolean generateIfMissing(Properties stored, String key, java.util.function.Supplier<String> generator) {
+    private static boolean generateIfMissing(
+            Properties stored, String key, java.util.function.Supplier<String> generator) {
         if (stored.getProperty(key) == null || stored.getProperty(key).isBlank()) {
             stored.setProperty(key, generator.get());
             return true;

@@ -48,6 +48,7 @@ public final class LocalSuite implements AutoCloseable {
     private final Map<HeraldService, ServiceProcess> services = new EnumMap<>(HeraldService.class);
     /** The provider fakes' process, when the configuration asks for them. */
     private ServiceProcess providerFakes;
+
     private final CountDownLatch startupFinished = new CountDownLatch(1);
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean closing;
@@ -90,8 +91,9 @@ public final class LocalSuite implements AutoCloseable {
         try {
             state.create();
             lockState();
-            List<String> leftovers = new StaleProcesses(state, StaleProcesses.markersOf(config),
-                    config.stopGracePeriod(), this::progress).reap();
+            List<String> leftovers = new StaleProcesses(
+                            state, StaleProcesses.markersOf(config), config.stopGracePeriod(), this::progress)
+                    .reap();
             if (!leftovers.isEmpty()) {
                 progress("stopped leftovers of an earlier run: " + String.join(", ", leftovers));
             }
@@ -109,7 +111,8 @@ public final class LocalSuite implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw stopAfterFailure(new LocalSuiteStartException("suite", "start was interrupted", null, e));
         } catch (IOException | RuntimeException e) {
-            throw stopAfterFailure(new LocalSuiteStartException("suite", "could not start: " + e.getMessage(), null, e));
+            throw stopAfterFailure(
+                    new LocalSuiteStartException("suite", "could not start: " + e.getMessage(), null, e));
         } finally {
             startupFinished.countDown();
         }
@@ -171,7 +174,10 @@ public final class LocalSuite implements AutoCloseable {
     }
 
     public Path logFile(String module) {
-        return state.log(ProviderFakes.MODULE.equals(module) ? module : HeraldService.ofModule(module).module());
+        return state.log(
+                ProviderFakes.MODULE.equals(module)
+                        ? module
+                        : HeraldService.ofModule(module).module());
     }
 
     public boolean isRunning(String module) {
@@ -286,8 +292,8 @@ public final class LocalSuite implements AutoCloseable {
         Thread starting = startupThread;
         if (starting != null && starting != Thread.currentThread()) {
             try {
-                startupFinished.await(config.readinessTimeout().toSeconds() + KAFKA_START_TIMEOUT.toSeconds(),
-                        TimeUnit.SECONDS);
+                startupFinished.await(
+                        config.readinessTimeout().toSeconds() + KAFKA_START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -308,8 +314,8 @@ public final class LocalSuite implements AutoCloseable {
      * lock we cannot take means a live suite owns the directory and must not be touched.
      */
     private void lockState() throws IOException {
-        FileChannel channel = FileChannel.open(state.lock(), StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(
+                state.lock(), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileLock acquired;
         try {
             acquired = channel.tryLock();
@@ -317,10 +323,15 @@ public final class LocalSuite implements AutoCloseable {
             acquired = null;
         }
         if (acquired == null) {
-            String owner = Files.readString(state.lock(), StandardCharsets.UTF_8).strip();
+            String owner =
+                    Files.readString(state.lock(), StandardCharsets.UTF_8).strip();
             channel.close();
-            throw new LocalSuiteStartException("suite", "cannot start: " + state.root() + " is in use by a running suite"
-                    + (owner.isEmpty() ? "" : " (pid " + owner + ")") + "; stop it first (./herald down)", null, null);
+            throw new LocalSuiteStartException(
+                    "suite",
+                    "cannot start: " + state.root() + " is in use by a running suite"
+                            + (owner.isEmpty() ? "" : " (pid " + owner + ")") + "; stop it first (./herald down)",
+                    null,
+                    null);
         }
         channel.truncate(0);
         channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)));
@@ -331,9 +342,13 @@ public final class LocalSuite implements AutoCloseable {
     private void requireFreePorts() {
         config.listeningPorts().forEach((component, port) -> {
             if (FreePorts.isTaken(port)) {
-                throw new LocalSuiteStartException(component, "cannot listen on 127.0.0.1:" + port
-                        + ": the port is already in use by another process (stop it, or choose other ports: see"
-                        + " docs/local-runtime.md)", null, null);
+                throw new LocalSuiteStartException(
+                        component,
+                        "cannot listen on 127.0.0.1:" + port
+                                + ": the port is already in use by another process (stop it, or choose other ports: see"
+                                + " docs/local-runtime.md)",
+                        null,
+                        null);
             }
         });
     }
@@ -354,14 +369,16 @@ public final class LocalSuite implements AutoCloseable {
     /** PostgreSQL and Kafka start at the same time; both take a few seconds. */
     private void startInfrastructure() throws InterruptedException {
         CompletableFuture<Void> kafkaStarted = new CompletableFuture<>();
-        Thread kafkaStarter = new Thread(() -> {
-            try {
-                startKafka();
-                kafkaStarted.complete(null);
-            } catch (Throwable e) {
-                kafkaStarted.completeExceptionally(e);
-            }
-        }, "herald-kafka-start");
+        Thread kafkaStarter = new Thread(
+                () -> {
+                    try {
+                        startKafka();
+                        kafkaStarted.complete(null);
+                    } catch (Throwable e) {
+                        kafkaStarted.completeExceptionally(e);
+                    }
+                },
+                "herald-kafka-start");
         kafkaStarter.start();
         LocalSuiteStartException failure = null;
         try {
@@ -372,8 +389,10 @@ public final class LocalSuite implements AutoCloseable {
         try {
             kafkaStarted.join();
         } catch (CompletionException e) {
-            LocalSuiteStartException kafkaFailure = e.getCause() instanceof LocalSuiteStartException started ? started
-                    : new LocalSuiteStartException("kafka", "did not start: " + e.getCause(), state.log("kafka"), e.getCause());
+            LocalSuiteStartException kafkaFailure = e.getCause() instanceof LocalSuiteStartException started
+                    ? started
+                    : new LocalSuiteStartException(
+                            "kafka", "did not start: " + e.getCause(), state.log("kafka"), e.getCause());
             if (failure == null) {
                 failure = kafkaFailure;
             } else {
@@ -423,8 +442,13 @@ public final class LocalSuite implements AutoCloseable {
         Path log = state.log("kafka");
         try {
             progress("starting Kafka on 127.0.0.1:" + config.kafkaPort() + " (data in " + state.kafkaWork() + ")");
-            KafkaBroker started = KafkaBroker.start(KafkaBroker.brokerLibs(config.projectRoot()), state.kafkaWork(),
-                    config.kafkaPort(), config.kafkaControllerPort(), KAFKA_START_TIMEOUT, log);
+            KafkaBroker started = KafkaBroker.start(
+                    KafkaBroker.brokerLibs(config.projectRoot()),
+                    state.kafkaWork(),
+                    config.kafkaPort(),
+                    config.kafkaControllerPort(),
+                    KAFKA_START_TIMEOUT,
+                    log);
             synchronized (this) {
                 kafka = started;
             }
@@ -441,14 +465,16 @@ public final class LocalSuite implements AutoCloseable {
     /** What {@code status} and {@code down} need to know about this run; no secrets. */
     private void writeSuiteProperties() throws IOException {
         Properties properties = new Properties();
-        properties.setProperty("supervisor.pid", Long.toString(ProcessHandle.current().pid()));
+        properties.setProperty(
+                "supervisor.pid", Long.toString(ProcessHandle.current().pid()));
         properties.setProperty("gateway.url", gatewayUrl());
         properties.setProperty("postgres", config.embeddedPostgres() ? "embedded" : "existing");
         properties.setProperty("kafka", config.embeddedKafka() ? "embedded" : "existing");
         if (config.providerFakes()) {
             properties.setProperty("provider-fakes.url", config.providerFakesUrl());
         }
-        config.listeningPorts().forEach((component, port) -> properties.setProperty("port." + component, port.toString()));
+        config.listeningPorts()
+                .forEach((component, port) -> properties.setProperty("port." + component, port.toString()));
         StringWriter text = new StringWriter();
         properties.store(text, "Herald local suite started " + Instant.now());
         StateDirectory.writeAtomically(state.suiteProperties(), text.toString(), false);
@@ -461,8 +487,12 @@ public final class LocalSuite implements AutoCloseable {
             checkNotClosing();
             Path log = state.log(service.module());
             Files.deleteIfExists(log);
-            ServiceProcess process = new ServiceProcess(service.module(), config.port(service),
-                    config.serviceCommand().commandLine(service), environmentFor(service), log,
+            ServiceProcess process = new ServiceProcess(
+                    service.module(),
+                    config.port(service),
+                    config.serviceCommand().commandLine(service),
+                    environmentFor(service),
+                    log,
                     state.pidFile(service.module()));
             synchronized (this) {
                 services.put(service, process);
@@ -470,7 +500,8 @@ public final class LocalSuite implements AutoCloseable {
             try {
                 process.start();
             } catch (IOException e) {
-                throw new LocalSuiteStartException(service.module(), "could not be launched: " + e.getMessage(), log, e);
+                throw new LocalSuiteStartException(
+                        service.module(), "could not be launched: " + e.getMessage(), log, e);
             }
             started.add(process);
         }
@@ -478,8 +509,12 @@ public final class LocalSuite implements AutoCloseable {
             // Nothing calls a provider while starting, so the fakes start alongside the services.
             Path log = state.log(ProviderFakes.MODULE);
             Files.deleteIfExists(log);
-            ServiceProcess fakes = new ServiceProcess(ProviderFakes.MODULE, config.providerFakesPort(),
-                    ProviderFakes.commandLine(config.projectRoot()), providerFakesEnvironment(), log,
+            ServiceProcess fakes = new ServiceProcess(
+                    ProviderFakes.MODULE,
+                    config.providerFakesPort(),
+                    ProviderFakes.commandLine(config.projectRoot()),
+                    providerFakesEnvironment(),
+                    log,
                     state.pidFile(ProviderFakes.MODULE));
             synchronized (this) {
                 providerFakes = fakes;
@@ -487,7 +522,8 @@ public final class LocalSuite implements AutoCloseable {
             try {
                 fakes.start();
             } catch (IOException e) {
-                throw new LocalSuiteStartException(ProviderFakes.MODULE, "could not be launched: " + e.getMessage(), log, e);
+                throw new LocalSuiteStartException(
+                        ProviderFakes.MODULE, "could not be launched: " + e.getMessage(), log, e);
             }
             started.add(fakes);
         }
@@ -564,8 +600,11 @@ public final class LocalSuite implements AutoCloseable {
             checkNotClosing();
             for (ServiceProcess process : pending) {
                 if (!process.isAlive()) {
-                    throw new LocalSuiteStartException(process.name(), "exited with code "
-                            + process.exitCode() + " before it was ready", process.log(), null);
+                    throw new LocalSuiteStartException(
+                            process.name(),
+                            "exited with code " + process.exitCode() + " before it was ready",
+                            process.log(),
+                            null);
                 }
             }
             Map<ServiceProcess, CompletableFuture<ReadinessProbe.Result>> probes = new LinkedHashMap<>();
@@ -584,9 +623,14 @@ public final class LocalSuite implements AutoCloseable {
             }
             if (Instant.now().isAfter(deadline)) {
                 ServiceProcess late = pending.iterator().next();
-                throw new LocalSuiteStartException(late.name(), "was not ready within "
-                        + config.readinessTimeout().toSeconds() + " s (last readiness answer: " + lastAnswer.get(late)
-                        + ")", late.log(), null);
+                throw new LocalSuiteStartException(
+                        late.name(),
+                        "was not ready within "
+                                + config.readinessTimeout().toSeconds() + " s (last readiness answer: "
+                                + lastAnswer.get(late)
+                                + ")",
+                        late.log(),
+                        null);
             }
             Thread.sleep(POLL_INTERVAL.toMillis());
         }
@@ -643,8 +687,8 @@ public final class LocalSuite implements AutoCloseable {
         }
         releaseLock(failures);
         if (!failures.isEmpty()) {
-            IllegalStateException failure = new IllegalStateException("stopping the suite failed: " + failures.get(0).getMessage(),
-                    failures.get(0));
+            IllegalStateException failure = new IllegalStateException(
+                    "stopping the suite failed: " + failures.get(0).getMessage(), failures.get(0));
             failures.stream().skip(1).forEach(failure::addSuppressed);
             throw failure;
         }

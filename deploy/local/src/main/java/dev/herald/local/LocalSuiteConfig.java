@@ -69,8 +69,11 @@ public record LocalSuiteConfig(
         adminToken = blankToNull(adminToken);
         requirePrefix("HERALD_DEMO_TEST_KEY", demoTestKey, "sk_test_");
         requirePrefix("HERALD_DEMO_LIVE_KEY", demoLiveKey, "sk_live_");
-        requireDistinctPorts(wantedPorts(ports, existingDatabaseUrl == null ? postgresPort : null,
-                existingKafka == null ? kafkaPort : null, existingKafka == null ? kafkaControllerPort : null,
+        requireDistinctPorts(wantedPorts(
+                ports,
+                existingDatabaseUrl == null ? postgresPort : null,
+                existingKafka == null ? kafkaPort : null,
+                existingKafka == null ? kafkaControllerPort : null,
                 providerFakes ? providerFakesPort : null));
     }
 
@@ -91,7 +94,8 @@ public record LocalSuiteConfig(
         }
         builder.gatewayPort(port(env, "HERALD_PORT", HeraldService.API_GATEWAY.defaultPort()))
                 .postgresPort(port(env, "HERALD_POSTGRES_PORT", DEFAULT_POSTGRES_PORT))
-                .kafkaPorts(port(env, "HERALD_KAFKA_PORT", DEFAULT_KAFKA_PORT),
+                .kafkaPorts(
+                        port(env, "HERALD_KAFKA_PORT", DEFAULT_KAFKA_PORT),
                         port(env, "HERALD_KAFKA_CONTROLLER_PORT", DEFAULT_KAFKA_CONTROLLER_PORT))
                 .existingDatabaseUrl(env.get("HERALD_DATABASE_URL"))
                 .existingKafka(env.get("KAFKA_BOOTSTRAP_SERVERS"))
@@ -132,17 +136,29 @@ public record LocalSuiteConfig(
 
     /** Every port this configuration listens on, named by what listens there (existing servers excluded). */
     public Map<String, Integer> listeningPorts() {
-        return wantedPorts(ports, embeddedPostgres() ? postgresPort : null,
-                embeddedKafka() ? kafkaPort : null, embeddedKafka() ? kafkaControllerPort : null,
+        return wantedPorts(
+                ports,
+                embeddedPostgres() ? postgresPort : null,
+                embeddedKafka() ? kafkaPort : null,
+                embeddedKafka() ? kafkaControllerPort : null,
                 providerFakes ? providerFakesPort : null);
     }
 
     public Builder toBuilder() {
-        Builder builder = new Builder(projectRoot).stateDir(stateDir).postgresPort(postgresPort)
-                .kafkaPorts(kafkaPort, kafkaControllerPort).existingDatabaseUrl(existingDatabaseUrl)
-                .existingKafka(existingKafka).demoTestKey(demoTestKey).demoLiveKey(demoLiveKey)
-                .adminToken(adminToken).serviceCommand(serviceCommand).readinessTimeout(readinessTimeout)
-                .stopGracePeriod(stopGracePeriod).progress(progress).serviceEnvironment(serviceEnvironment);
+        Builder builder = new Builder(projectRoot)
+                .stateDir(stateDir)
+                .postgresPort(postgresPort)
+                .kafkaPorts(kafkaPort, kafkaControllerPort)
+                .existingDatabaseUrl(existingDatabaseUrl)
+                .existingKafka(existingKafka)
+                .demoTestKey(demoTestKey)
+                .demoLiveKey(demoLiveKey)
+                .adminToken(adminToken)
+                .serviceCommand(serviceCommand)
+                .readinessTimeout(readinessTimeout)
+                .stopGracePeriod(stopGracePeriod)
+                .progress(progress)
+                .serviceEnvironment(serviceEnvironment);
         builder.providerFakes(providerFakes).providerFakesPort(providerFakesPort);
         ports.forEach(builder::port);
         return builder;
@@ -157,8 +173,12 @@ public record LocalSuiteConfig(
                 + (demoLiveKey != null) + "/" + (adminToken != null) + ", providerFakes=" + providerFakes() + "]";
     }
 
-    private static Map<String, Integer> wantedPorts(Map<HeraldService, Integer> ports, Integer postgres,
-                                                    Integer kafka, Integer kafkaController, Integer providerFakes) {
+    private static Map<String, Integer> wantedPorts(
+            Map<HeraldService, Integer> ports,
+            Integer postgres,
+            Integer kafka,
+            Integer kafkaController,
+            Integer providerFakes) {
         Map<String, Integer> wanted = new LinkedHashMap<>();
         for (HeraldService service : HeraldService.values()) {
             wanted.put(service.module(), ports.get(service));
@@ -183,7 +203,8 @@ public record LocalSuiteConfig(
                 throw new IllegalArgumentException("port of " + component + " out of range: " + port);
             }
             if (!seen.add(port)) {
-                throw new IllegalArgumentException("port " + port + " is configured twice (again for " + component + ")");
+                throw new IllegalArgumentException(
+                        "port " + port + " is configured twice (again for " + component + ")");
             }
         });
     }
@@ -226,7 +247,7 @@ public record LocalSuiteConfig(
         private ServiceCommand serviceCommand;
         private Duration readinessTimeout = Duration.ofSeconds(120);
         private Duration stopGracePeriod = Duration.ofSeconds(15);
-        private Consumer<String> progress = message -> { };
+        private Consumer<String> progress = message -> {};
         private Map<String, String> serviceEnvironment = Map.of();
         private boolean providerFakes;
         private int providerFakesPort = ProviderFakes.DEFAULT_PORT;
@@ -265,7 +286,8 @@ public record LocalSuiteConfig(
             for (HeraldService service : HeraldService.values()) {
                 port(service, FreePorts.next());
             }
-            return postgresPort(FreePorts.next()).kafkaPorts(FreePorts.next(), FreePorts.next())
+            return postgresPort(FreePorts.next())
+                    .kafkaPorts(FreePorts.next(), FreePorts.next())
                     .providerFakesPort(FreePorts.next());
         }
 
@@ -341,11 +363,25 @@ public record LocalSuiteConfig(
 
         public LocalSuiteConfig build() {
             Path root = projectRoot.toAbsolutePath().normalize();
-            return new LocalSuiteConfig(root, stateDir != null ? stateDir : root.resolve(".herald"), ports,
-                    postgresPort, kafkaPort, kafkaControllerPort, existingDatabaseUrl, existingKafka, demoTestKey,
-                    demoLiveKey, adminToken, serviceCommand != null ? serviceCommand : ServiceCommand.quarkusJar(root),
-                    readinessTimeout, stopGracePeriod, progress, serviceEnvironment,
-                    providerFakes, providerFakesPort);
+            return new LocalSuiteConfig(
+                    root,
+                    stateDir != null ? stateDir : root.resolve(".herald"),
+                    ports,
+                    postgresPort,
+                    kafkaPort,
+                    kafkaControllerPort,
+                    existingDatabaseUrl,
+                    existingKafka,
+                    demoTestKey,
+                    demoLiveKey,
+                    adminToken,
+                    serviceCommand != null ? serviceCommand : ServiceCommand.quarkusJar(root),
+                    readinessTimeout,
+                    stopGracePeriod,
+                    progress,
+                    serviceEnvironment,
+                    providerFakes,
+                    providerFakesPort);
         }
     }
 }

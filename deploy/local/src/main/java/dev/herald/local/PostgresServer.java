@@ -5,14 +5,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.OptionalLong;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -30,8 +30,8 @@ public final class PostgresServer implements AutoCloseable {
     private final String username;
     private final String password;
 
-    private PostgresServer(EmbeddedPostgres embedded, Path dataDirectory, String host, int port, String username,
-                           String password) {
+    private PostgresServer(
+            EmbeddedPostgres embedded, Path dataDirectory, String host, int port, String username, String password) {
         this.embedded = embedded;
         this.dataDirectory = dataDirectory;
         this.host = host;
@@ -95,7 +95,7 @@ public final class PostgresServer implements AutoCloseable {
             throw new IllegalArgumentException("not a database name: " + name);
         }
         try (Connection connection = connect("postgres");
-             PreparedStatement exists = connection.prepareStatement("select 1 from pg_database where datname = ?")) {
+                PreparedStatement exists = connection.prepareStatement("select 1 from pg_database where datname = ?")) {
             exists.setString(1, name);
             try (ResultSet rows = exists.executeQuery()) {
                 if (rows.next()) {
@@ -151,7 +151,8 @@ public final class PostgresServer implements AutoCloseable {
      * (zonky starts it through {@code pg_ctl}, so it is not a child process of ours).
      */
     public OptionalLong postmasterPid() {
-        return dataDirectory == null ? OptionalLong.empty()
+        return dataDirectory == null
+                ? OptionalLong.empty()
                 : StateDirectory.readPid(dataDirectory.resolve("postmaster.pid"));
     }
 

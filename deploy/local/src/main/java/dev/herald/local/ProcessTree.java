@@ -53,7 +53,9 @@ public record ProcessTree(ProcessHandle root) {
         Path procfs = Path.of("/proc", Long.toString(root.pid()), "cmdline");
         try {
             if (Files.isReadable(procfs)) {
-                return new String(Files.readAllBytes(procfs), StandardCharsets.UTF_8).replace('\0', ' ').strip();
+                return new String(Files.readAllBytes(procfs), StandardCharsets.UTF_8)
+                        .replace('\0', ' ')
+                        .strip();
             }
         } catch (IOException e) {
             // The process exited between the check and the read: it has no command line anymore.

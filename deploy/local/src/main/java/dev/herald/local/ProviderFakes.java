@@ -15,10 +15,10 @@ import java.util.Optional;
 public final class ProviderFakes {
     public static final String MODULE = "provider-fakes";
     public static final int DEFAULT_PORT = 8190;
-    private static final List<String> PLATFORMS = List.of("linkedin", "facebook", "instagram", "pinterest", "tiktok", "youtube");
+    private static final List<String> PLATFORMS =
+            List.of("linkedin", "facebook", "instagram", "pinterest", "tiktok", "youtube");
 
-    private ProviderFakes() {
-    }
+    private ProviderFakes() {}
 
     public static Path jar(Path projectRoot) {
         return projectRoot.resolve(MODULE).resolve("target/quarkus-app/quarkus-run.jar");
@@ -26,12 +26,19 @@ public final class ProviderFakes {
 
     /** The fake's command line; it keeps a few thousand small requests in memory, so a small heap does. */
     public static List<String> commandLine(Path projectRoot) {
-        return List.of(KafkaBroker.java(), "-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar(projectRoot).toString());
+        return List.of(
+                KafkaBroker.java(),
+                "-Xms32m",
+                "-Xmx128m",
+                "-XX:+UseSerialGC",
+                "-jar",
+                jar(projectRoot).toString());
     }
 
     public static Optional<String> unavailableReason(Path projectRoot) {
         Path jar = jar(projectRoot);
-        return Files.isRegularFile(jar) ? Optional.empty()
+        return Files.isRegularFile(jar)
+                ? Optional.empty()
                 : Optional.of(jar + " does not exist; build it with ./mvnw -DskipTests install");
     }
 

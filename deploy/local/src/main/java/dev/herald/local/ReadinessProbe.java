@@ -30,7 +30,9 @@ public final class ReadinessProbe {
 
     public CompletableFuture<Result> probe(int port) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(2)).GET().build();
+                .timeout(Duration.ofSeconds(2))
+                .GET()
+                .build();
         return client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
                 .thenApply(response -> new Result(response.statusCode(), null))
                 .exceptionally(failure -> new Result(-1, describe(failure)));
@@ -38,7 +40,8 @@ public final class ReadinessProbe {
 
     private static String describe(Throwable failure) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+                ? failure.getCause()
+                : failure;
         if (cause instanceof java.net.ConnectException) {
             return "connection refused";
         }

@@ -39,7 +39,12 @@ public interface ServiceCommand {
 
         @Override
         public List<String> commandLine(HeraldService service) {
-            return List.of(KafkaBroker.java(), "-Xms64m", "-Xmx320m", "-XX:+UseSerialGC", "-jar",
+            return List.of(
+                    KafkaBroker.java(),
+                    "-Xms64m",
+                    "-Xmx320m",
+                    "-XX:+UseSerialGC",
+                    "-jar",
                     jar(service).toString());
         }
 
@@ -51,7 +56,8 @@ public interface ServiceCommand {
         @Override
         public Optional<String> unavailableReason(HeraldService service) {
             Path jar = jar(service);
-            return Files.isRegularFile(jar) ? Optional.empty()
+            return Files.isRegularFile(jar)
+                    ? Optional.empty()
                     : Optional.of(jar + " does not exist; build it with ./mvnw -DskipTests install");
         }
     }

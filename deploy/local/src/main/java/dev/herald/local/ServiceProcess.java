@@ -24,8 +24,8 @@ public final class ServiceProcess {
     private Process process;
 
     /** @param name the Maven module, also the name of its log and pid files */
-    public ServiceProcess(String name, int port, List<String> command, Map<String, String> environment,
-                          Path log, Path pidFile) {
+    public ServiceProcess(
+            String name, int port, List<String> command, Map<String, String> environment, Path log, Path pidFile) {
         this.name = name;
         this.port = port;
         this.command = List.copyOf(command);
@@ -40,8 +40,12 @@ public final class ServiceProcess {
             throw new IllegalStateException(name + " is already running (pid " + process.pid() + ")");
         }
         Files.createDirectories(log.getParent());
-        Files.writeString(log, "=== " + Instant.now() + " starting " + name + " on port " + port + "\n",
-                StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                log,
+                "=== " + Instant.now() + " starting " + name + " on port " + port + "\n",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

@@ -30,7 +30,8 @@ public final class StaleProcesses {
      * @param markers component name (the pid file's name without {@code .pid}) to the text its command line
      *                contains
      */
-    public StaleProcesses(StateDirectory state, Map<String, String> markers, Duration grace, Consumer<String> progress) {
+    public StaleProcesses(
+            StateDirectory state, Map<String, String> markers, Duration grace, Consumer<String> progress) {
         this.state = state;
         this.markers = Map.copyOf(markers);
         this.grace = grace;
@@ -44,7 +45,8 @@ public final class StaleProcesses {
             markers.put(service.module(), config.serviceCommand().processMarker(service));
         }
         // Whether or not this run asks for them: the fakes of an earlier run are leftovers too.
-        markers.put(ProviderFakes.MODULE, ProviderFakes.jar(config.projectRoot()).toString());
+        markers.put(
+                ProviderFakes.MODULE, ProviderFakes.jar(config.projectRoot()).toString());
         // The postmaster runs as "postgres -D <data dir> ...", the broker with its server.properties path.
         markers.put("postgres", config.state().postgresData().toString());
         markers.put("kafka", KafkaBroker.processMarker(config.state().kafkaWork()));
@@ -66,15 +68,19 @@ public final class StaleProcesses {
                 progress.accept("ignoring " + pidFile + ": not a component of this suite");
                 continue;
             }
-            ours(component, StateDirectory.readPid(pidFile), marker).ifPresent(process ->
-                    byOrder.computeIfAbsent(shutdownOrder(component), order -> new LinkedHashMap<>()).put(component, process));
+            ours(component, StateDirectory.readPid(pidFile), marker)
+                    .ifPresent(
+                            process -> byOrder.computeIfAbsent(shutdownOrder(component), order -> new LinkedHashMap<>())
+                                    .put(component, process));
             Files.deleteIfExists(pidFile);
         }
         // A supervisor killed before it recorded the postmaster still leaves PostgreSQL's own pid file.
         if (markers.containsKey("postgres")) {
-            OptionalLong postmaster = StateDirectory.readPid(state.postgresData().resolve("postmaster.pid"));
-            ours("postgres", postmaster, markers.get("postgres")).ifPresent(process ->
-                    byOrder.computeIfAbsent(shutdownOrder("postgres"), order -> new LinkedHashMap<>())
+            OptionalLong postmaster =
+                    StateDirectory.readPid(state.postgresData().resolve("postmaster.pid"));
+            ours("postgres", postmaster, markers.get("postgres"))
+                    .ifPresent(process -> byOrder.computeIfAbsent(
+                                    shutdownOrder("postgres"), order -> new LinkedHashMap<>())
                             .putIfAbsent("postgres", process));
         }
         List<String> stopped = new ArrayList<>();

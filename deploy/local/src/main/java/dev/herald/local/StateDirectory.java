@@ -104,7 +104,8 @@ public record StateDirectory(Path root) {
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(temporary);
         if (ownerOnly) {
-            Files.createFile(temporary, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.createFile(
+                    temporary, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
         Files.writeString(temporary, content, StandardCharsets.UTF_8);
         try {

@@ -21,8 +21,7 @@ import java.util.stream.Collectors;
  * 300 ms, before ever answering) or {@code never-ready} (answer 503).
  */
 public final class FakeService {
-    private FakeService() {
-    }
+    private FakeService() {}
 
     public static void main(String[] args) throws IOException {
         String behaviour = args.length > 1 ? args[1] : "ready";
@@ -44,10 +43,12 @@ public final class FakeService {
         server.createContext("/env", exchange -> {
             Map<String, String> env = new TreeMap<>(System.getenv());
             byte[] body = env.entrySet().stream()
-                    .filter(e -> e.getKey().startsWith("QUARKUS_") || e.getKey().startsWith("HERALD_")
+                    .filter(e -> e.getKey().startsWith("QUARKUS_")
+                            || e.getKey().startsWith("HERALD_")
                             || e.getKey().startsWith("KAFKA_"))
                     .map(e -> e.getKey() + "=" + e.getValue().replace("\n", "\\n"))
-                    .collect(Collectors.joining("\n")).getBytes(StandardCharsets.UTF_8);
+                    .collect(Collectors.joining("\n"))
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
@@ -73,8 +74,15 @@ public final class FakeService {
 
         @Override
         public List<String> commandLine(HeraldService service) {
-            List<String> command = new ArrayList<>(List.of(KafkaBroker.java(), "-Xmx32m", "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1", "-cp", testClasses(), FakeService.class.getName(), service.module()));
+            List<String> command = new ArrayList<>(List.of(
+                    KafkaBroker.java(),
+                    "-Xmx32m",
+                    "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1",
+                    "-cp",
+                    testClasses(),
+                    FakeService.class.getName(),
+                    service.module()));
             command.add(behaviours.getOrDefault(service, "ready"));
             return command;
         }
@@ -86,7 +94,12 @@ public final class FakeService {
 
         private static String testClasses() {
             try {
-                return Path.of(FakeService.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+                return Path.of(FakeService.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .toURI())
+                        .toString();
             } catch (URISyntaxException e) {
                 throw new IllegalStateException(e);
             }

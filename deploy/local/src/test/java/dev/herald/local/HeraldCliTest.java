@@ -54,7 +54,10 @@ class HeraldCliTest {
     }
 
     private HeraldCli cli() {
-        return new HeraldCli(root, Map.of("HERALD_STATE_DIR", root.resolve("state").toString()),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new HeraldCli(
+                root,
+                Map.of("HERALD_STATE_DIR", root.resolve("state").toString()),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 }

@@ -24,14 +24,17 @@ class LocalSecretsTest {
         LocalSecrets second = LocalSecrets.loadOrGenerate(file);
 
         assertThat(second).usingRecursiveComparison().isEqualTo(first);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
         assertThat(first.demoTestKey()).matches("sk_test_[0-9A-Za-z]{32}");
         assertThat(first.demoLiveKey()).matches("sk_live_[0-9A-Za-z]{32}");
         assertThat(first.adminToken()).matches("hat_[0-9A-Za-z]{32}");
         assertThat(Base64.getDecoder().decode(first.cursorSecret())).hasSize(32);
         assertThat(SecretCipher.SecretKey.parse(first.secretCipherKey()).id()).isEqualTo("local1");
-        assertThat(RsaKeys.readPublicKey(first.internalJwtPublicKey()).getAlgorithm()).isEqualTo("RSA");
-        assertThat(RsaKeys.readPrivateKey(first.internalJwtPrivateKey()).getAlgorithm()).isEqualTo("RSA");
+        assertThat(RsaKeys.readPublicKey(first.internalJwtPublicKey()).getAlgorithm())
+                .isEqualTo("RSA");
+        assertThat(RsaKeys.readPrivateKey(first.internalJwtPrivateKey()).getAlgorithm())
+                .isEqualTo("RSA");
     }
 
     @Test
@@ -47,8 +50,11 @@ class LocalSecretsTest {
     void configuredCredentialsWinAndTheStoredOnesStayStored() throws Exception {
         Path file = state.resolve("secrets.properties");
         LocalSecrets generated = LocalSecrets.loadOrGenerate(file);
-        LocalSuiteConfig config = LocalSuiteConfig.builder(state).demoTestKey("sk_test_fixedfixedfixed")
-                .demoLiveKey("sk_live_fixedfixedfixed").adminToken("hat_fixed").build();
+        LocalSuiteConfig config = LocalSuiteConfig.builder(state)
+                .demoTestKey("sk_test_fixedfixedfixed")
+                .demoLiveKey("sk_live_fixedfixedfixed")
+                .adminToken("hat_fixed")
+                .build();
 
         LocalSecrets effective = LocalSecrets.loadOrGenerate(file).withOverrides(config);
 
@@ -67,15 +73,17 @@ class LocalSecretsTest {
 
         LocalSecrets.loadOrGenerate(file);
 
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
     }
 
     @Test
     void secretsNeverShowInToString() throws Exception {
         LocalSecrets secrets = LocalSecrets.loadOrGenerate(state.resolve("secrets.properties"));
 
-        assertThat(secrets.toString()).doesNotContain(secrets.demoTestKey(), secrets.adminToken(), secrets.cursorSecret(),
-                secrets.secretCipherKey());
+        assertThat(secrets.toString())
+                .doesNotContain(
+                        secrets.demoTestKey(), secrets.adminToken(), secrets.cursorSecret(), secrets.secretCipherKey());
     }
 
     @Test
@@ -83,7 +91,11 @@ class LocalSecretsTest {
         Path file = state.resolve("secrets.properties");
         LocalSecrets first = LocalSecrets.loadOrGenerate(file);
         java.util.List<String> lines = Files.readAllLines(file);
-        Files.write(file, lines.stream().filter(line -> !line.startsWith("secret-cipher-key")).toList());
+        Files.write(
+                file,
+                lines.stream()
+                        .filter(line -> !line.startsWith("secret-cipher-key"))
+                        .toList());
 
         LocalSecrets upgraded = LocalSecrets.loadOrGenerate(file);
 
@@ -97,10 +109,13 @@ class LocalSecretsTest {
         Path file = state.resolve("secrets.properties");
         LocalSecrets.loadOrGenerate(file);
         java.util.List<String> lines = Files.readAllLines(file).stream()
-                .map(line -> line.startsWith("secret-cipher-key") ? "secret-cipher-key=local1\\:c2hvcnQ\\=" : line).toList();
+                .map(line -> line.startsWith("secret-cipher-key") ? "secret-cipher-key=local1\\:c2hvcnQ\\=" : line)
+                .toList();
         Files.write(file, lines);
 
-        assertThatThrownBy(() -> LocalSecrets.loadOrGenerate(file)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("unusable secret-cipher-key").hasMessageContaining("exactly 32 bytes");
+        assertThatThrownBy(() -> LocalSecrets.loadOrGenerate(file))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("unusable secret-cipher-key")
+                .hasMessageContaining("exactly 32 bytes");
     }
 }

@@ -16,30 +16,42 @@ class LocalSuiteConfigTest {
 
         assertThat(config.stateDir()).isEqualTo(ROOT.resolve(".herald"));
         assertThat(config.gatewayPort()).isEqualTo(8080);
-        assertThat(config.listeningPorts()).containsExactly(
-                Map.entry("api-gateway", 8080), Map.entry("profiles-service", 8181),
-                Map.entry("accounts-service", 8182), Map.entry("posts-service", 8183),
-                Map.entry("delivery-worker", 8184), Map.entry("webhooks-service", 8185),
-                Map.entry("usage-service", 8186), Map.entry("postgres", 54329), Map.entry("kafka", 19092),
-                Map.entry("kafka-controller", 19093));
+        assertThat(config.listeningPorts())
+                .containsExactly(
+                        Map.entry("api-gateway", 8080),
+                        Map.entry("profiles-service", 8181),
+                        Map.entry("accounts-service", 8182),
+                        Map.entry("posts-service", 8183),
+                        Map.entry("delivery-worker", 8184),
+                        Map.entry("webhooks-service", 8185),
+                        Map.entry("usage-service", 8186),
+                        Map.entry("postgres", 54329),
+                        Map.entry("kafka", 19092),
+                        Map.entry("kafka-controller", 19093));
         assertThat(config.embeddedPostgres()).isTrue();
         assertThat(config.embeddedKafka()).isTrue();
-        assertThat(config.serviceCommand().commandLine(HeraldService.POSTS)).endsWith(
-                "-Xms64m", "-Xmx320m", "-XX:+UseSerialGC", "-jar",
-                "/srv/herald/posts-service/target/quarkus-app/quarkus-run.jar");
+        assertThat(config.serviceCommand().commandLine(HeraldService.POSTS))
+                .endsWith(
+                        "-Xms64m",
+                        "-Xmx320m",
+                        "-XX:+UseSerialGC",
+                        "-jar",
+                        "/srv/herald/posts-service/target/quarkus-app/quarkus-run.jar");
     }
 
     @Test
     void environmentVariablesSelectPortsExistingServersAndFixedCredentials() {
-        LocalSuiteConfig config = LocalSuiteConfig.fromEnvironment(ROOT, Map.of(
-                "HERALD_PORT", "9090",
-                "HERALD_POSTGRES_PORT", "6543",
-                "HERALD_DATABASE_URL", "postgresql://herald:secret@db.internal:5432",
-                "KAFKA_BOOTSTRAP_SERVERS", "kafka.internal:9092",
-                "HERALD_DEMO_TEST_KEY", "sk_test_abc",
-                "HERALD_DEMO_LIVE_KEY", "sk_live_abc",
-                "HERALD_ADMIN_TOKEN", "hat_abc",
-                "HERALD_STATE_DIR", "/tmp/elsewhere"));
+        LocalSuiteConfig config = LocalSuiteConfig.fromEnvironment(
+                ROOT,
+                Map.of(
+                        "HERALD_PORT", "9090",
+                        "HERALD_POSTGRES_PORT", "6543",
+                        "HERALD_DATABASE_URL", "postgresql://herald:secret@db.internal:5432",
+                        "KAFKA_BOOTSTRAP_SERVERS", "kafka.internal:9092",
+                        "HERALD_DEMO_TEST_KEY", "sk_test_abc",
+                        "HERALD_DEMO_LIVE_KEY", "sk_live_abc",
+                        "HERALD_ADMIN_TOKEN", "hat_abc",
+                        "HERALD_STATE_DIR", "/tmp/elsewhere"));
 
         assertThat(config.gatewayPort()).isEqualTo(9090);
         assertThat(config.postgresPort()).isEqualTo(6543);
@@ -94,16 +106,20 @@ class LocalSuiteConfigTest {
 
     @Test
     void theProviderFakesMayNotTakeAServicesPort() {
-        LocalSuiteConfig.Builder builder = LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_FAKE_PROVIDERS_PORT", "8182"))
-                .toBuilder().providerFakes(true);
+        LocalSuiteConfig.Builder builder =
+                LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_FAKE_PROVIDERS_PORT", "8182")).toBuilder()
+                        .providerFakes(true);
 
-        assertThatThrownBy(builder::build).hasMessageContaining("port 8182 is configured twice (again for provider-fakes)");
+        assertThatThrownBy(builder::build)
+                .hasMessageContaining("port 8182 is configured twice (again for provider-fakes)");
     }
 
     @Test
     void credentialsNeverShowInToString() {
-        LocalSuiteConfig config = LocalSuiteConfig.builder(ROOT).demoTestKey("sk_test_supersecret")
-                .adminToken("hat_supersecret").build();
+        LocalSuiteConfig config = LocalSuiteConfig.builder(ROOT)
+                .demoTestKey("sk_test_supersecret")
+                .adminToken("hat_supersecret")
+                .build();
 
         assertThat(config.toString()).doesNotContain("supersecret");
     }

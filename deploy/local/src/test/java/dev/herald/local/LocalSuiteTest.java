@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * services (same process handling, only the command differs).
  */
 class LocalSuiteTest {
-    private static final Path PROJECT_ROOT = Path.of(System.getProperty("herald.root", "../..")).toAbsolutePath().normalize();
+    private static final Path PROJECT_ROOT =
+            Path.of(System.getProperty("herald.root", "../..")).toAbsolutePath().normalize();
     private final HttpClient http = HttpClient.newHttpClient();
 
     @TempDir
@@ -46,17 +47,22 @@ class LocalSuiteTest {
 
         try (LocalSuite suite = LocalSuite.start(config)) {
             // Everything the crashed run left behind was stopped, and replaced by new processes.
-            leftovers.forEach((component, pid) ->
-                    assertThat(ProcessHandle.of(pid).filter(ProcessTree::running)).as(component).isEmpty());
+            leftovers.forEach(
+                    (component, pid) -> assertThat(ProcessHandle.of(pid).filter(ProcessTree::running))
+                            .as(component)
+                            .isEmpty());
             assertThat(properties(state.secrets())).isEqualTo(secretsOfTheCrashedRun);
             assertThat(suite.demoTestKey()).isEqualTo(secretsOfTheCrashedRun.get("demo-test-key"));
             assertThat(suite.baseUrl()).isEqualTo("http://127.0.0.1:" + config.gatewayPort() + "/api/v1");
-            assertThat(suite.servicePorts()).containsEntry("posts-service", config.port(HeraldService.POSTS)).hasSize(7);
+            assertThat(suite.servicePorts())
+                    .containsEntry("posts-service", config.port(HeraldService.POSTS))
+                    .hasSize(7);
 
             Map<String, String> gateway = environmentOf(config.gatewayPort());
             Map<String, String> posts = environmentOf(config.port(HeraldService.POSTS));
             int pg = config.postgresPort();
-            assertThat(posts).containsEntry("QUARKUS_HTTP_HOST", "127.0.0.1")
+            assertThat(posts)
+                    .containsEntry("QUARKUS_HTTP_HOST", "127.0.0.1")
                     .containsEntry("QUARKUS_HTTP_PORT", Integer.toString(config.port(HeraldService.POSTS)))
                     .containsEntry("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + config.kafkaPort())
                     .containsEntry("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + pg + "/herald_posts")
@@ -64,32 +70,60 @@ class LocalSuiteTest {
                     .containsEntry("QUARKUS_DATASOURCE_USERNAME", "postgres")
                     .containsEntry("HERALD_CURSOR_SECRET", secretsOfTheCrashedRun.get("cursor-secret"))
                     .containsEntry("HERALD_SECRET_CIPHER_CURRENT_KEY", secretsOfTheCrashedRun.get("secret-cipher-key"))
-                    .containsEntry("HERALD_INTERNAL_JWT_PUBLIC_KEY",
-                            secretsOfTheCrashedRun.get("internal-jwt.public-key").replace("\n", "\\n"))
+                    .containsEntry(
+                            "HERALD_INTERNAL_JWT_PUBLIC_KEY",
+                            secretsOfTheCrashedRun
+                                    .get("internal-jwt.public-key")
+                                    .replace("\n", "\\n"))
                     .containsKey("HERALD_INTERNAL_JWT_PRIVATE_KEY")
                     // Local media may be posted (decision 160).
                     .containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true")
-                    .doesNotContainKeys("HERALD_ADMIN_TOKEN", "HERALD_DEMO_TEST_KEY", "HERALD_DEMO_LIVE_KEY",
+                    .doesNotContainKeys(
+                            "HERALD_ADMIN_TOKEN",
+                            "HERALD_DEMO_TEST_KEY",
+                            "HERALD_DEMO_LIVE_KEY",
                             "HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS");
             // Local runs deliver webhooks to local receivers.
-            assertThat(environmentOf(config.port(HeraldService.WEBHOOKS))).containsEntry("HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS", "true")
+            assertThat(environmentOf(config.port(HeraldService.WEBHOOKS)))
+                    .containsEntry("HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS", "true")
                     .doesNotContainKey("HERALD_MEDIA_ALLOW_PRIVATE_URLS");
-            assertThat(environmentOf(config.port(HeraldService.DELIVERY_WORKER))).containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true");
-            assertThat(gateway).containsEntry("QUARKUS_HTTP_PORT", Integer.toString(config.gatewayPort()))
-                    .containsEntry("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://127.0.0.1:" + pg + "/herald_gateway")
+            assertThat(environmentOf(config.port(HeraldService.DELIVERY_WORKER)))
+                    .containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true");
+            assertThat(gateway)
+                    .containsEntry("QUARKUS_HTTP_PORT", Integer.toString(config.gatewayPort()))
+                    .containsEntry(
+                            "QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://127.0.0.1:" + pg + "/herald_gateway")
                     .containsEntry("HERALD_ADMIN_TOKEN", suite.adminToken())
                     .containsEntry("HERALD_DEMO_TEST_KEY", suite.demoTestKey())
                     .containsEntry("HERALD_DEMO_LIVE_KEY", suite.demoLiveKey())
-                    .containsEntry("HERALD_SERVICES_PROFILES_URL", "http://127.0.0.1:" + config.port(HeraldService.PROFILES))
-                    .containsEntry("HERALD_SERVICES_ACCOUNTS_URL", "http://127.0.0.1:" + config.port(HeraldService.ACCOUNTS))
+                    .containsEntry(
+                            "HERALD_SERVICES_PROFILES_URL", "http://127.0.0.1:" + config.port(HeraldService.PROFILES))
+                    .containsEntry(
+                            "HERALD_SERVICES_ACCOUNTS_URL", "http://127.0.0.1:" + config.port(HeraldService.ACCOUNTS))
                     .containsEntry("HERALD_SERVICES_POSTS_URL", "http://127.0.0.1:" + config.port(HeraldService.POSTS))
-                    .containsEntry("HERALD_SERVICES_WEBHOOKS_URL", "http://127.0.0.1:" + config.port(HeraldService.WEBHOOKS))
+                    .containsEntry(
+                            "HERALD_SERVICES_WEBHOOKS_URL", "http://127.0.0.1:" + config.port(HeraldService.WEBHOOKS))
                     .containsEntry("HERALD_SERVICES_USAGE_URL", "http://127.0.0.1:" + config.port(HeraldService.USAGE));
-            assertThat(databases(suite)).contains("herald_gateway", "herald_profiles", "herald_accounts",
-                    "herald_posts", "herald_delivery", "herald_webhooks", "herald_usage");
-            assertThat(pidFiles(state)).containsExactlyInAnyOrder("api-gateway.pid", "profiles-service.pid",
-                    "accounts-service.pid", "posts-service.pid", "delivery-worker.pid", "webhooks-service.pid",
-                    "usage-service.pid", "postgres.pid", "kafka.pid");
+            assertThat(databases(suite))
+                    .contains(
+                            "herald_gateway",
+                            "herald_profiles",
+                            "herald_accounts",
+                            "herald_posts",
+                            "herald_delivery",
+                            "herald_webhooks",
+                            "herald_usage");
+            assertThat(pidFiles(state))
+                    .containsExactlyInAnyOrder(
+                            "api-gateway.pid",
+                            "profiles-service.pid",
+                            "accounts-service.pid",
+                            "posts-service.pid",
+                            "delivery-worker.pid",
+                            "webhooks-service.pid",
+                            "usage-service.pid",
+                            "postgres.pid",
+                            "kafka.pid");
 
             // A second suite on the same state directory is refused instead of killing this one's processes.
             assertThat(catchThrowableOfType(() -> LocalSuite.start(config), LocalSuiteStartException.class))
@@ -123,24 +157,30 @@ class LocalSuiteTest {
         ServiceCommand real = ServiceCommand.quarkusJar(project);
         ServiceCommand fake = FakeService.Command.allReady();
         // The crash test covers stopping an embedded broker; here a broker nobody connects to saves its start.
-        LocalSuiteConfig config = fakeSuite().existingKafka("127.0.0.1:9").serviceCommand(new ServiceCommand() {
-            @Override
-            public List<String> commandLine(HeraldService service) {
-                return service == HeraldService.POSTS ? real.commandLine(service) : fake.commandLine(service);
-            }
+        LocalSuiteConfig config = fakeSuite()
+                .existingKafka("127.0.0.1:9")
+                .serviceCommand(new ServiceCommand() {
+                    @Override
+                    public List<String> commandLine(HeraldService service) {
+                        return service == HeraldService.POSTS ? real.commandLine(service) : fake.commandLine(service);
+                    }
 
-            @Override
-            public String processMarker(HeraldService service) {
-                return service == HeraldService.POSTS ? real.processMarker(service) : fake.processMarker(service);
-            }
-        }).build();
+                    @Override
+                    public String processMarker(HeraldService service) {
+                        return service == HeraldService.POSTS
+                                ? real.processMarker(service)
+                                : fake.processMarker(service);
+                    }
+                })
+                .build();
 
-        LocalSuiteStartException failure = catchThrowableOfType(() -> LocalSuite.start(config),
-                LocalSuiteStartException.class);
+        LocalSuiteStartException failure =
+                catchThrowableOfType(() -> LocalSuite.start(config), LocalSuiteStartException.class);
 
         Path log = config.state().log("posts-service");
         assertThat(failure.component()).isEqualTo("posts-service");
-        assertThat(failure).hasMessageContaining("posts-service exited with code 1 before it was ready")
+        assertThat(failure)
+                .hasMessageContaining("posts-service exited with code 1 before it was ready")
                 .hasMessageContaining(log.toString());
         assertThat(Files.readString(log)).contains("Invalid or corrupt jarfile");
         assertNothingListens(config);
@@ -154,7 +194,8 @@ class LocalSuiteTest {
                 .existingKafka("127.0.0.1:9") // the fakes never connect; saves starting a broker
                 .serviceCommand(new FakeService.Command(Map.of(HeraldService.WEBHOOKS, "never-ready")))
                 // Long enough for the other fakes to come up on a busy machine (2 s was not, under load).
-                .readinessTimeout(java.time.Duration.ofSeconds(15)).build();
+                .readinessTimeout(java.time.Duration.ofSeconds(15))
+                .build();
 
         assertThatThrownBy(() -> LocalSuite.start(config))
                 .hasMessageContaining("webhooks-service was not ready within 15 s (last readiness answer: HTTP 503)")
@@ -165,10 +206,12 @@ class LocalSuiteTest {
     @Test
     void aPortTakenByAnotherProcessIsRefusedBeforeAnythingStarts() throws Exception {
         LocalSuiteConfig config = fakeSuite().build();
-        try (ServerSocket squatter = new ServerSocket(config.port(HeraldService.ACCOUNTS), 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket squatter =
+                new ServerSocket(config.port(HeraldService.ACCOUNTS), 1, InetAddress.getLoopbackAddress())) {
             assertThatThrownBy(() -> LocalSuite.start(config))
                     .isInstanceOf(LocalSuiteStartException.class)
-                    .hasMessageContaining("accounts-service cannot listen on 127.0.0.1:" + config.port(HeraldService.ACCOUNTS))
+                    .hasMessageContaining(
+                            "accounts-service cannot listen on 127.0.0.1:" + config.port(HeraldService.ACCOUNTS))
                     .hasMessageContaining("already in use by another process");
         }
         assertThat(FreePorts.isListening(config.postgresPort())).isFalse();
@@ -177,27 +220,34 @@ class LocalSuiteTest {
 
     @Test
     void anUnbuiltServiceIsReportedBeforeAnythingStarts() {
-        LocalSuiteConfig config = fakeSuite().serviceCommand(ServiceCommand.quarkusJar(temp.resolve("empty"))).build();
+        LocalSuiteConfig config = fakeSuite()
+                .serviceCommand(ServiceCommand.quarkusJar(temp.resolve("empty")))
+                .build();
 
         assertThatThrownBy(() -> LocalSuite.start(config))
-                .hasMessageContaining("api-gateway cannot start: " + temp.resolve("empty/api-gateway/target/quarkus-app/quarkus-run.jar")
+                .hasMessageContaining("api-gateway cannot start: "
+                        + temp.resolve("empty/api-gateway/target/quarkus-app/quarkus-run.jar")
                         + " does not exist; build it with ./mvnw -DskipTests install");
         assertThat(Files.exists(config.state().postgresData())).isFalse();
     }
 
     private LocalSuiteConfig.Builder fakeSuite() {
-        return LocalSuiteConfig.builder(PROJECT_ROOT).stateDir(temp.resolve("state")).freePorts()
+        return LocalSuiteConfig.builder(PROJECT_ROOT)
+                .stateDir(temp.resolve("state"))
+                .freePorts()
                 .serviceCommand(FakeService.Command.allReady())
                 .progress(line -> System.out.println(java.time.LocalTime.now() + " suite: " + line));
     }
 
     /** Starts the suite in another JVM and SIGKILLs that JVM once ready; returns the pids it left running. */
     private Map<String, Long> runAndCrash(LocalSuiteConfig config) throws Exception {
-        List<String> command = new ArrayList<>(List.of(KafkaBroker.java(), "-cp", System.getProperty("java.class.path"),
-                SuiteInAnotherJvm.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                KafkaBroker.java(), "-cp", System.getProperty("java.class.path"), SuiteInAnotherJvm.class.getName()));
         command.addAll(List.of(SuiteInAnotherJvm.arguments(config)));
-        Process supervisor = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(supervisor.getInputStream(), StandardCharsets.UTF_8))) {
+        Process supervisor =
+                new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (BufferedReader output =
+                new BufferedReader(new InputStreamReader(supervisor.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = output.readLine()) != null && !line.equals("READY")) {
                 System.out.println(java.time.LocalTime.now() + " crashing run: " + line);
@@ -205,32 +255,45 @@ class LocalSuiteTest {
             assertThat(line).as("the suite in the other JVM got ready").isEqualTo("READY");
             Map<String, Long> pids = new HashMap<>();
             for (String file : pidFiles(config.state())) {
-                pids.put(file, StateDirectory.readPid(config.state().pids().resolve(file)).getAsLong());
+                pids.put(
+                        file,
+                        StateDirectory.readPid(config.state().pids().resolve(file))
+                                .getAsLong());
             }
             supervisor.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            assertThat(pids).hasSize(9).allSatisfy((file, pid) ->
-                    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).as(file).contains(true));
+            assertThat(pids)
+                    .hasSize(9)
+                    .allSatisfy((file, pid) -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive))
+                            .as(file)
+                            .contains(true));
             return pids;
         }
     }
 
     private Map<String, String> environmentOf(int port) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/env")).build(),
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/env"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         Map<String, String> env = new HashMap<>();
-        response.body().lines().forEach(line -> env.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1)));
+        response.body()
+                .lines()
+                .forEach(line -> env.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1)));
         return env;
     }
 
     private int readiness(int port) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        return http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private static List<String> databases(LocalSuite suite) throws Exception {
         List<String> names = new ArrayList<>();
         try (Connection connection = suite.postgres().connect("postgres");
-             ResultSet rows = connection.createStatement().executeQuery("select datname from pg_database")) {
+                ResultSet rows = connection.createStatement().executeQuery("select datname from pg_database")) {
             while (rows.next()) {
                 names.add(rows.getString(1));
             }
@@ -258,13 +321,18 @@ class LocalSuiteTest {
     }
 
     private static void assertNothingListens(LocalSuiteConfig config) {
-        assertThat(config.listeningPorts()).allSatisfy((component, port) ->
-                assertThat(FreePorts.isListening(port)).as(component + " on " + port).isFalse());
+        assertThat(config.listeningPorts())
+                .allSatisfy((component, port) -> assertThat(FreePorts.isListening(port))
+                        .as(component + " on " + port)
+                        .isFalse());
     }
 
     /** Children of this test JVM that are still alive (the surefire JVM starts none of its own). */
     private static List<String> childProcesses() {
-        return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
-                .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList();
+        return ProcessHandle.current()
+                .children()
+                .filter(ProcessHandle::isAlive)
+                .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
+                .toList();
     }
 }

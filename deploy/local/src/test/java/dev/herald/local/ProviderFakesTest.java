@@ -12,13 +12,15 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class ProviderFakesTest {
-    private static final List<String> PLATFORMS = List.of("linkedin", "facebook", "instagram", "pinterest", "tiktok", "youtube");
+    private static final List<String> PLATFORMS =
+            List.of("linkedin", "facebook", "instagram", "pinterest", "tiktok", "youtube");
 
     /** A module's application.properties as it is checked in. */
     private static Properties properties(String module) throws IOException {
         Properties properties = new Properties();
         Path root = Path.of(System.getProperty("herald.root", "../.."));
-        try (Reader reader = Files.newBufferedReader(root.resolve(module + "/src/main/resources/application.properties"))) {
+        try (Reader reader =
+                Files.newBufferedReader(root.resolve(module + "/src/main/resources/application.properties"))) {
             properties.load(reader);
         }
         return properties;
@@ -32,10 +34,15 @@ class ProviderFakesTest {
 
         for (String platform : PLATFORMS) {
             String prefix = "HERALD_PROVIDERS_" + platform.toUpperCase() + "_";
-            assertThat(env.get(prefix + "CLIENT_ID")).as(platform).isEqualTo(fake.getProperty("herald.fakes.clients." + platform + ".client-id"));
-            assertThat(env.get(prefix + "CLIENT_SECRET")).as(platform)
+            assertThat(env.get(prefix + "CLIENT_ID"))
+                    .as(platform)
+                    .isEqualTo(fake.getProperty("herald.fakes.clients." + platform + ".client-id"));
+            assertThat(env.get(prefix + "CLIENT_SECRET"))
+                    .as(platform)
                     .isEqualTo(fake.getProperty("herald.fakes.clients." + platform + ".client-secret"));
-            assertThat(env.get(prefix + "AUTHORIZE_URL")).as(platform).startsWith("http://127.0.0.1:8190/" + platform + "/");
+            assertThat(env.get(prefix + "AUTHORIZE_URL"))
+                    .as(platform)
+                    .startsWith("http://127.0.0.1:8190/" + platform + "/");
             assertThat(env.get(prefix + "API_URL")).as(platform).startsWith("http://127.0.0.1:8190/" + platform);
         }
     }
@@ -44,7 +51,8 @@ class ProviderFakesTest {
     void everyLivePublisherPointsAtTheFake() {
         Map<String, String> env = ProviderFakes.deliveryEnvironment("http://127.0.0.1:8190");
 
-        assertThat(env).containsEntry("HERALD_PUBLISHERS_LINKEDIN_API_URL", "http://127.0.0.1:8190/linkedin")
+        assertThat(env)
+                .containsEntry("HERALD_PUBLISHERS_LINKEDIN_API_URL", "http://127.0.0.1:8190/linkedin")
                 .containsEntry("HERALD_PUBLISHERS_FACEBOOK_API_URL", "http://127.0.0.1:8190/facebook/v24.0")
                 .containsEntry("HERALD_PUBLISHERS_INSTAGRAM_API_URL", "http://127.0.0.1:8190/instagram/v24.0")
                 .containsEntry("HERALD_PUBLISHERS_PINTEREST_API_URL", "http://127.0.0.1:8190/pinterest")
@@ -58,12 +66,17 @@ class ProviderFakesTest {
         Properties posts = properties("posts-service");
         Map<String, String> env = ProviderFakes.postsEnvironment("http://127.0.0.1:8190");
 
-        assertThat(env).containsExactly(Map.entry("HERALD_COMMENTS_FACEBOOK_API_URL", "http://127.0.0.1:8190/facebook/v24.0"),
-                Map.entry("HERALD_COMMENTS_INSTAGRAM_API_URL", "http://127.0.0.1:8190/instagram/v24.0"),
-                Map.entry("HERALD_COMMENTS_YOUTUBE_API_URL", "http://127.0.0.1:8190/youtube"),
-                Map.entry("HERALD_COMMENTS_LINKEDIN_API_URL", "http://127.0.0.1:8190/linkedin"),
-                Map.entry("HERALD_ANALYTICS_PINTEREST_API_URL", "http://127.0.0.1:8190/pinterest"));
-        env.keySet().forEach(variable -> assertThat(posts.getProperty(variable.toLowerCase().replace('_', '.')
-                .replace(".api.url", "-api-url"))).as(variable).isNotBlank());
+        assertThat(env)
+                .containsExactly(
+                        Map.entry("HERALD_COMMENTS_FACEBOOK_API_URL", "http://127.0.0.1:8190/facebook/v24.0"),
+                        Map.entry("HERALD_COMMENTS_INSTAGRAM_API_URL", "http://127.0.0.1:8190/instagram/v24.0"),
+                        Map.entry("HERALD_COMMENTS_YOUTUBE_API_URL", "http://127.0.0.1:8190/youtube"),
+                        Map.entry("HERALD_COMMENTS_LINKEDIN_API_URL", "http://127.0.0.1:8190/linkedin"),
+                        Map.entry("HERALD_ANALYTICS_PINTEREST_API_URL", "http://127.0.0.1:8190/pinterest"));
+        env.keySet()
+                .forEach(variable -> assertThat(posts.getProperty(
+                                variable.toLowerCase().replace('_', '.').replace(".api.url", "-api-url")))
+                        .as(variable)
+                        .isNotBlank());
     }
 }

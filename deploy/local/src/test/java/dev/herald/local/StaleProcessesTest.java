@@ -42,7 +42,8 @@ class StaleProcessesTest {
         exited.waitFor();
         StateDirectory.writePid(state.pidFile("posts-service"), exited.pid());
 
-        List<String> stopped = reaper(Map.of("posts-service", "quarkus-run.jar")).reap();
+        List<String> stopped =
+                reaper(Map.of("posts-service", "quarkus-run.jar")).reap();
 
         assertThat(stopped).isEmpty();
         assertThat(state.pidFile("posts-service")).doesNotExist();
@@ -54,7 +55,9 @@ class StaleProcessesTest {
         Process unrelated = start("sleep", "60");
         StateDirectory.writePid(state.pidFile("posts-service"), unrelated.pid());
 
-        List<String> stopped = reaper(Map.of("posts-service", root + "/posts-service/target/quarkus-app/quarkus-run.jar")).reap();
+        List<String> stopped = reaper(
+                        Map.of("posts-service", root + "/posts-service/target/quarkus-app/quarkus-run.jar"))
+                .reap();
 
         assertThat(stopped).isEmpty();
         assertThat(unrelated.isAlive()).isTrue();
@@ -104,8 +107,10 @@ class StaleProcessesTest {
     }
 
     private Process start(String... command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         started.add(process);
         return process;
     }

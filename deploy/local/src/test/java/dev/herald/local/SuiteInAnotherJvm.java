@@ -9,11 +9,11 @@ import java.nio.file.Path;
  * PostgreSQL, Kafka and the Kafka controller.
  */
 public final class SuiteInAnotherJvm {
-    private SuiteInAnotherJvm() {
-    }
+    private SuiteInAnotherJvm() {}
 
     public static void main(String[] args) throws InterruptedException {
-        LocalSuiteConfig.Builder builder = LocalSuiteConfig.builder(Path.of(args[0])).stateDir(Path.of(args[1]))
+        LocalSuiteConfig.Builder builder = LocalSuiteConfig.builder(Path.of(args[0]))
+                .stateDir(Path.of(args[1]))
                 .serviceCommand(FakeService.Command.allReady())
                 .progress(line -> System.out.println("suite: " + line));
         int next = 2;

@@ -1,22 +1,22 @@
 package dev.herald.posts.client;
 
-import dev.herald.common.client.InternalBearer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.InternalBearer;
 import dev.herald.common.client.UpstreamResponses;
 import dev.herald.common.client.UpstreamUnavailable;
 import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.ProviderAccess;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +49,11 @@ public class AccountsClient {
     /** The tenant's accounts among {@code ids}, by id; unknown ids and other tenants' are absent. */
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 20,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Map<String, AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
         String body;
@@ -59,7 +63,8 @@ public class AccountsClient {
             return Uni.createFrom().failure(e);
         }
         return api.lookup(bearer.of(workspaceId, mode), body)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() != 200) {
                         // A provider that cannot say what a TikTok creator allows: the post cannot be checked.
@@ -88,7 +93,11 @@ public class AccountsClient {
     // A renewal at the provider may take its whole 10 s deadline.
     @Timeout(value = 15, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, retryOn = UpstreamUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 20,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<ProviderAccess> access(String workspaceId, Mode mode, String accountId, String refusedToken) {
         Map<String, String> request = new LinkedHashMap<>();
@@ -102,14 +111,21 @@ public class AccountsClient {
             return Uni.createFrom().failure(e);
         }
         return api.accessToken(bearer.of(workspaceId, mode), accountId, body)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() != 200) {
-                        throw UpstreamResponses.refusal(mapper, response, SERVICE, ErrorCode.CONFLICT,
-                                ErrorCode.PROVIDER_ERROR, ErrorCode.NOT_FOUND);
+                        throw UpstreamResponses.refusal(
+                                mapper,
+                                response,
+                                SERVICE,
+                                ErrorCode.CONFLICT,
+                                ErrorCode.PROVIDER_ERROR,
+                                ErrorCode.NOT_FOUND);
                     }
                     try {
-                        return mapper.treeToValue(UpstreamResponses.data(mapper, response, SERVICE), ProviderAccess.class);
+                        return mapper.treeToValue(
+                                UpstreamResponses.data(mapper, response, SERVICE), ProviderAccess.class);
                     } catch (JsonProcessingException | RuntimeException e) {
                         throw new UpstreamUnavailable(SERVICE, "an unreadable access");
                     }
@@ -118,7 +134,8 @@ public class AccountsClient {
 
     static String sha256(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -27,5 +27,6 @@ public interface AccountsServiceApi {
     @POST
     @Path("/{id}/access-token")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> accessToken(@HeaderParam("authorization") String bearer, @PathParam("id") String accountId, String body);
+    Uni<Response> accessToken(
+            @HeaderParam("authorization") String bearer, @PathParam("id") String accountId, String body);
 }

@@ -1,8 +1,8 @@
 package dev.herald.posts.client;
 
-import dev.herald.common.client.InternalBearer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.InternalBearer;
 import dev.herald.common.client.UpstreamResponses;
 import dev.herald.common.client.UpstreamUnavailable;
 import io.smallrye.mutiny.Uni;
@@ -35,11 +35,16 @@ public class ProfilesClient {
     /** True when the profile now holds the post; false when the profile no longer exists. */
     @Timeout(value = 3, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 20,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> hold(String workspaceId, Mode mode, String profileId, String postId) {
         return api.hold(bearer.of(workspaceId, mode), profileId, postId)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> switch (response.getStatus()) {
                     case 200, 204 -> true;
                     case 404 -> false;
@@ -52,7 +57,8 @@ public class ProfilesClient {
     @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
     public Uni<Void> release(String workspaceId, Mode mode, String profileId, String postId) {
         return api.release(bearer.of(workspaceId, mode), profileId, postId)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> switch (response.getStatus()) {
                     case 200, 204, 404 -> null;
                     default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);

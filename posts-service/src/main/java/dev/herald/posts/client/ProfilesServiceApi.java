@@ -17,10 +17,14 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 @Produces(MediaType.APPLICATION_JSON)
 public interface ProfilesServiceApi {
     @PUT
-    Uni<Response> hold(@HeaderParam("authorization") String bearer, @PathParam("profileId") String profileId,
-                       @PathParam("postId") String postId);
+    Uni<Response> hold(
+            @HeaderParam("authorization") String bearer,
+            @PathParam("profileId") String profileId,
+            @PathParam("postId") String postId);
 
     @DELETE
-    Uni<Response> release(@HeaderParam("authorization") String bearer, @PathParam("profileId") String profileId,
-                          @PathParam("postId") String postId);
+    Uni<Response> release(
+            @HeaderParam("authorization") String bearer,
+            @PathParam("profileId") String profileId,
+            @PathParam("postId") String postId);
 }

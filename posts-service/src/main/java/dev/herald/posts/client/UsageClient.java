@@ -1,10 +1,10 @@
 package dev.herald.posts.client;
 
-import dev.herald.common.client.InternalBearer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.InternalBearer;
 import dev.herald.common.client.UpstreamResponses;
 import dev.herald.common.client.UpstreamUnavailable;
 import dev.herald.common.wire.ReservationBatch;
@@ -41,7 +41,11 @@ public class UsageClient {
      */
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS,
+    @CircuitBreaker(
+            requestVolumeThreshold = 20,
+            failureRatio = 0.5,
+            delay = 5,
+            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Void> reserve(String workspaceId, Mode mode, ReservationBatch batch) {
         String body;
@@ -51,13 +55,18 @@ public class UsageClient {
             return Uni.createFrom().failure(e);
         }
         return api.reserveBatch(bearer.of(workspaceId, mode), body)
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() == 200 || response.getStatus() == 201) {
                         return null;
                     }
-                    throw UpstreamResponses.refusal(mapper, response, SERVICE,
-                            ErrorCode.USAGE_LIMIT_EXCEEDED, ErrorCode.ACCOUNT_CAPACITY_EXCEEDED);
+                    throw UpstreamResponses.refusal(
+                            mapper,
+                            response,
+                            SERVICE,
+                            ErrorCode.USAGE_LIMIT_EXCEEDED,
+                            ErrorCode.ACCOUNT_CAPACITY_EXCEEDED);
                 });
     }
 
@@ -66,7 +75,8 @@ public class UsageClient {
     @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
     public Uni<Void> release(String workspaceId, Mode mode, String reservationId) {
         return api.release(bearer.of(workspaceId, mode), reservationId, "{}")
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> switch (response.getStatus()) {
                     case 200, 404 -> null;
                     default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);
@@ -78,7 +88,8 @@ public class UsageClient {
     @Retry(maxRetries = 3, delay = 200, retryOn = UpstreamUnavailable.class)
     public Uni<Void> consume(String workspaceId, Mode mode, String reservationId) {
         return api.consume(bearer.of(workspaceId, mode), reservationId, "{}")
-                .onFailure().transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() == 200) {
                         return null;

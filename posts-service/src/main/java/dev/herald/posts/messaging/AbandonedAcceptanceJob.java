@@ -34,13 +34,20 @@ public class AbandonedAcceptanceJob {
     private final Clock clock;
     private final RepeatingTask task;
 
-    public AbandonedAcceptanceJob(UnfinishedAcceptanceRepository acceptances, UsageClient usage, PostsConfig config,
-                                  Clock clock, Vertx vertx) {
+    public AbandonedAcceptanceJob(
+            UnfinishedAcceptanceRepository acceptances,
+            UsageClient usage,
+            PostsConfig config,
+            Clock clock,
+            Vertx vertx) {
         this.acceptances = acceptances;
         this.usage = usage;
         this.config = config;
         this.clock = clock;
-        this.task = new RepeatingTask(vertx, "abandoned acceptance release", config.abandonedAcceptanceInterval(),
+        this.task = new RepeatingTask(
+                vertx,
+                "abandoned acceptance release",
+                config.abandonedAcceptanceInterval(),
                 () -> giveBackAbandoned(Timestamps.now(clock).minus(config.idempotencyClaimTimeout())));
     }
 
@@ -68,13 +75,17 @@ public class AbandonedAcceptanceJob {
         for (String reservationId : acceptance.reservationIds()) {
             chain = chain.chain(() -> usage.release(acceptance.workspaceId(), acceptance.mode(), reservationId));
         }
-        return chain
-                .chain(() -> acceptances.forget(acceptance.postId()))
-                .invoke(() -> LOG.infof("post %s was never accepted (its request ended without an answer): "
-                        + "%d reservations given back", acceptance.postId(), acceptance.reservationIds().size()))
+        return chain.chain(() -> acceptances.forget(acceptance.postId()))
+                .invoke(() -> LOG.infof(
+                        "post %s was never accepted (its request ended without an answer): "
+                                + "%d reservations given back",
+                        acceptance.postId(), acceptance.reservationIds().size()))
                 .replaceWith(true)
-                .onFailure().invoke(e -> LOG.warnf("post %s: reservations of an abandoned acceptance not given back yet: %s",
+                .onFailure()
+                .invoke(e -> LOG.warnf(
+                        "post %s: reservations of an abandoned acceptance not given back yet: %s",
                         acceptance.postId(), e.toString()))
-                .onFailure().recoverWithItem(false);
+                .onFailure()
+                .recoverWithItem(false);
     }
 }

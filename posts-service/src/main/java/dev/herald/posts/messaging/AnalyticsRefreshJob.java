@@ -45,8 +45,13 @@ public class AnalyticsRefreshJob {
     private final Clock clock;
     private final RepeatingTask task;
 
-    public AnalyticsRefreshJob(PostAnalyticsRepository cache, PostAnalyticsReads reads, AccountsClient accounts,
-                               AnalyticsConfig config, Clock clock, Vertx vertx) {
+    public AnalyticsRefreshJob(
+            PostAnalyticsRepository cache,
+            PostAnalyticsReads reads,
+            AccountsClient accounts,
+            AnalyticsConfig config,
+            Clock clock,
+            Vertx vertx) {
         this.cache = cache;
         this.reads = reads;
         this.accounts = accounts;
@@ -69,12 +74,20 @@ public class AnalyticsRefreshJob {
         return cache.track(now.minus(config.trackFor()), now, config.refreshBatch())
                 .chain(() -> cache.claimDue(now, now.plus(config.claimLease()), config.refreshBatch()))
                 .flatMap(due -> {
-                    Map<String, List<Due>> byTenant = due.stream().collect(Collectors.groupingBy(
-                            target -> target.workspaceId() + "/" + target.mode().wireName(), LinkedHashMap::new, Collectors.toList()));
-                    return Multi.createFrom().iterable(byTenant.values())
-                            .onItem().transformToUniAndConcatenate(this::refreshTenant)
-                            .collect().asList()
-                            .map(counts -> counts.stream().mapToInt(Integer::intValue).sum());
+                    Map<String, List<Due>> byTenant = due.stream()
+                            .collect(Collectors.groupingBy(
+                                    target -> target.workspaceId() + "/"
+                                            + target.mode().wireName(),
+                                    LinkedHashMap::new,
+                                    Collectors.toList()));
+                    return Multi.createFrom()
+                            .iterable(byTenant.values())
+                            .onItem()
+                            .transformToUniAndConcatenate(this::refreshTenant)
+                            .collect()
+                            .asList()
+                            .map(counts ->
+                                    counts.stream().mapToInt(Integer::intValue).sum());
                 });
     }
 
@@ -82,15 +95,24 @@ public class AnalyticsRefreshJob {
     private Uni<Integer> refreshTenant(List<Due> due) {
         Due first = due.get(0);
         // Accounts are asked for when consent decides (YouTube) or a platform is about to be called.
-        List<String> ids = due.stream().filter(target -> {
-            Platform platform = Platform.fromWire(target.platform()).orElseThrow();
-            return platform == Platform.YOUTUBE || (target.mode() == Mode.LIVE && reads.readable(Mode.LIVE, platform));
-        }).map(Due::accountId).distinct().toList();
-        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty() ? Uni.createFrom().item(Map.of())
+        List<String> ids = due.stream()
+                .filter(target -> {
+                    Platform platform = Platform.fromWire(target.platform()).orElseThrow();
+                    return platform == Platform.YOUTUBE
+                            || (target.mode() == Mode.LIVE && reads.readable(Mode.LIVE, platform));
+                })
+                .map(Due::accountId)
+                .distinct()
+                .toList();
+        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty()
+                ? Uni.createFrom().item(Map.of())
                 : accounts.lookup(first.workspaceId(), first.mode(), ids);
-        return lookup.flatMap(known -> Multi.createFrom().iterable(due)
-                .onItem().transformToUniAndConcatenate(target -> refreshOne(target, known.get(target.accountId())))
-                .collect().asList()
+        return lookup.flatMap(known -> Multi.createFrom()
+                .iterable(due)
+                .onItem()
+                .transformToUniAndConcatenate(target -> refreshOne(target, known.get(target.accountId())))
+                .collect()
+                .asList()
                 .map(read -> (int) read.stream().filter(Boolean::booleanValue).count()));
     }
 
@@ -100,9 +122,14 @@ public class AnalyticsRefreshJob {
             return reads.postpone(target, AnalyticsReason.CONSENT_REQUIRED).replaceWith(false);
         }
         // One target's trouble never ends the pass: its claim lapses and it falls due again.
-        return Uni.createFrom().deferred(() -> reads.read(target, account)).map(PostAnalyticsReads.Fresh::read)
-                .onFailure().invoke(failure -> LOG.warnf("analytics of post %s on account %s not refreshed: %s",
+        return Uni.createFrom()
+                .deferred(() -> reads.read(target, account))
+                .map(PostAnalyticsReads.Fresh::read)
+                .onFailure()
+                .invoke(failure -> LOG.warnf(
+                        "analytics of post %s on account %s not refreshed: %s",
                         target.postId(), target.accountId(), failure))
-                .onFailure().recoverWithItem(false);
+                .onFailure()
+                .recoverWithItem(false);
     }
 }

@@ -33,8 +33,8 @@ public class PostEventOutbox {
      * A post handed to delivery: the post as it now is, what to deliver where, and the trace of the request that
      * accepted it (or null).
      */
-    public record Handover(String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries, String traceParent) {
-    }
+    public record Handover(
+            String workspaceId, Post post, List<PostAcceptedEvent.Delivery> deliveries, String traceParent) {}
 
     /** The posts are handed to delivery: one {@code post.accepted} each, written with one statement. */
     public Uni<Void> accepted(List<Handover> handovers) {
@@ -48,9 +48,16 @@ public class PostEventOutbox {
     /** The outbox row of {@code post.accepted}, for a statement that writes it itself ({@link OutboxWriter#bind}). */
     public OutboxWriter.Entry acceptedEntry(Handover handover) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
-        PostAcceptedEvent event = new PostAcceptedEvent(eventId, PostAcceptedEvent.TYPE, Timestamps.now(clock),
-                handover.workspaceId(), handover.post().mode(), handover.post(), handover.deliveries());
-        return new OutboxWriter.Entry(eventId, Topics.POST_ACCEPTED, handover.post().id(), event, handover.traceParent());
+        PostAcceptedEvent event = new PostAcceptedEvent(
+                eventId,
+                PostAcceptedEvent.TYPE,
+                Timestamps.now(clock),
+                handover.workspaceId(),
+                handover.post().mode(),
+                handover.post(),
+                handover.deliveries());
+        return new OutboxWriter.Entry(
+                eventId, Topics.POST_ACCEPTED, handover.post().id(), event, handover.traceParent());
     }
 
     /** The post reached a final status (published, partially failed, failed or canceled) in the current request. */
@@ -67,9 +74,8 @@ public class PostEventOutbox {
     /** The outbox row of {@code post.finalized}, for a statement that writes it itself ({@link OutboxWriter#bind}). */
     public OutboxWriter.Entry finalizedEntry(String workspaceId, Mode mode, Post post, String traceParent) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
-        PostFinalizedEvent event = new PostFinalizedEvent(eventId, PostFinalizedEvent.typeFor(post.status()),
-                Timestamps.now(clock), workspaceId, mode, post);
+        PostFinalizedEvent event = new PostFinalizedEvent(
+                eventId, PostFinalizedEvent.typeFor(post.status()), Timestamps.now(clock), workspaceId, mode, post);
         return new OutboxWriter.Entry(eventId, Topics.POST_FINALIZED, post.id(), event, traceParent);
     }
-
 }

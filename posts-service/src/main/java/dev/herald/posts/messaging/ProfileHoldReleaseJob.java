@@ -26,8 +26,8 @@ public class ProfileHoldReleaseJob {
     private final ProfilesClient profiles;
     private final RepeatingTask task;
 
-    public ProfileHoldReleaseJob(ProfileHoldReleaseRepository releases, ProfilesClient profiles, Vertx vertx,
-                                 PostsConfig config) {
+    public ProfileHoldReleaseJob(
+            ProfileHoldReleaseRepository releases, ProfilesClient profiles, Vertx vertx, PostsConfig config) {
         this.releases = releases;
         this.profiles = profiles;
         this.task = new RepeatingTask(vertx, "profile hold release", config.holdReleaseInterval(), this::releaseAll);
@@ -45,12 +45,15 @@ public class ProfileHoldReleaseJob {
         return releases.oldest(BATCH).flatMap(batch -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (ProfileHoldReleaseRepository.HoldRelease release : batch) {
-                chain = chain.chain(() -> profiles.release(release.workspaceId(), release.mode(), release.profileId(),
-                                release.postId())
+                chain = chain.chain(() -> profiles.release(
+                                release.workspaceId(), release.mode(), release.profileId(), release.postId())
                         .chain(() -> releases.done(release))
-                        .onFailure().invoke(e -> LOG.warnf("hold of profile %s on post %s not released yet: %s",
+                        .onFailure()
+                        .invoke(e -> LOG.warnf(
+                                "hold of profile %s on post %s not released yet: %s",
                                 release.profileId(), release.postId(), e.toString()))
-                        .onFailure().recoverWithNull());
+                        .onFailure()
+                        .recoverWithNull());
             }
             return chain;
         });

@@ -44,6 +44,7 @@ public class TargetCompletedConsumer {
             return Uni.createFrom().voidItem();
         }
         String traceParent = TraceParents.header(record.getHeaders());
-        return EventRetry.untilApplied("target.completed " + event.eventId(), () -> finalization.apply(event, traceParent));
+        return EventRetry.untilApplied(
+                "target.completed " + event.eventId(), () -> finalization.apply(event, traceParent));
     }
 }

@@ -8,8 +8,7 @@ public class PostTargetKey implements Serializable {
     public String postId;
     public String accountId;
 
-    public PostTargetKey() {
-    }
+    public PostTargetKey() {}
 
     public PostTargetKey(String postId, String accountId) {
         this.postId = postId;

@@ -1,5 +1,4 @@
 package dev.herald.posts.model;
 
 /** One comment of test mode's simulated audience, as every published test target receives it. */
-public record SimulatedComment(String authorName, String authorUsername, String text) {
-}
+public record SimulatedComment(String authorName, String authorUsername, String text) {}

@@ -16,8 +16,9 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  */
 @ApplicationScoped
 public class FacebookAnalytics implements AnalyticsReader {
-    static final String FIELDS = "shares,reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),"
-            + "insights.metric(post_impressions,post_impressions_unique)";
+    static final String FIELDS =
+            "shares,reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),"
+                    + "insights.metric(post_impressions,post_impressions_unique)";
 
     private final FacebookPostApi api;
     private final ObjectMapper mapper;
@@ -35,24 +36,37 @@ public class FacebookAnalytics implements AnalyticsReader {
     @Override
     public Uni<ProviderMetrics> read(ActingAccount account, String providerPostId) {
         return api.post(account.bearer(), providerPostId, FIELDS)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     Long views = null;
                     Long reach = null;
                     for (JsonNode insight : body.path("insights").path("data")) {
-                        Long value = ProviderMetrics.count(insight.path("values").path(0).path("value"));
+                        Long value = ProviderMetrics.count(
+                                insight.path("values").path(0).path("value"));
                         switch (insight.path("name").asText("")) {
                             case "post_impressions" -> views = value;
                             case "post_impressions_unique" -> reach = value;
-                            default -> { }
+                            default -> {}
                         }
                     }
-                    Long shares = body.has("shares") ? ProviderMetrics.count(body.path("shares").path("count")) : Long.valueOf(0);
-                    return new ProviderMetrics(new PostAnalytics.Metrics(views,
-                            ProviderMetrics.count(body.path("reactions").path("summary").path("total_count")),
-                            ProviderMetrics.count(body.path("comments").path("summary").path("total_count")),
-                            shares, null, reach), body);
+                    Long shares = body.has("shares")
+                            ? ProviderMetrics.count(body.path("shares").path("count"))
+                            : Long.valueOf(0);
+                    return new ProviderMetrics(
+                            new PostAnalytics.Metrics(
+                                    views,
+                                    ProviderMetrics.count(body.path("reactions")
+                                            .path("summary")
+                                            .path("total_count")),
+                                    ProviderMetrics.count(body.path("comments")
+                                            .path("summary")
+                                            .path("total_count")),
+                                    shares,
+                                    null,
+                                    reach),
+                            body);
                 });
     }
 }

@@ -39,7 +39,8 @@ public class FacebookComments implements CommentsProvider {
     @Override
     public Uni<List<ProviderComment>> read(ActingAccount account, String providerPostId) {
         return api.comments(account.bearer(), providerPostId, FIELDS, "stream", "reverse_chronological", PAGE_SIZE)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     Instant now = clock.instant();
@@ -50,9 +51,15 @@ public class FacebookComments implements CommentsProvider {
                         }
                         JsonNode from = item.path("from");
                         String parent = item.path("parent").path("id").asText(null);
-                        comments.add(new ProviderComment(item.get("id").asText(), parent, item.path("message").asText(""),
-                                from.path("name").asText("Facebook user"), from.path("id").asText(""),
-                                from.path("id").asText("").equals(account.access().externalId()),
+                        comments.add(new ProviderComment(
+                                item.get("id").asText(),
+                                parent,
+                                item.path("message").asText(""),
+                                from.path("name").asText("Facebook user"),
+                                from.path("id").asText(""),
+                                from.path("id")
+                                        .asText("")
+                                        .equals(account.access().externalId()),
                                 GraphErrors.time(item.path("created_time"), now)));
                     }
                     return comments;
@@ -62,12 +69,19 @@ public class FacebookComments implements CommentsProvider {
     @Override
     public Uni<ProviderComment> reply(ActingAccount account, String providerCommentId, String text) {
         return api.reply(account.bearer(), providerCommentId, text)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     String id = ProviderAnswers.requiredText(platform(), account, body.path("id"));
                     // As a later read will name it (from.id, the Page's id), so the stored reply never changes author.
-                    return new ProviderComment(id, providerCommentId, text, account.name(), account.access().externalId(), true,
+                    return new ProviderComment(
+                            id,
+                            providerCommentId,
+                            text,
+                            account.name(),
+                            account.access().externalId(),
+                            true,
                             clock.instant());
                 });
     }

@@ -22,14 +22,20 @@ public interface FacebookCommentsApi {
     /** Comments on a Page post ({@code filter=stream}: replies too, each with its {@code parent}). */
     @GET
     @Path("/{objectId}/comments")
-    Uni<Response> comments(@HeaderParam("Authorization") String bearer, @PathParam("objectId") String objectId,
-                           @QueryParam("fields") String fields, @QueryParam("filter") String filter,
-                           @QueryParam("order") String order, @QueryParam("limit") int limit);
+    Uni<Response> comments(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("objectId") String objectId,
+            @QueryParam("fields") String fields,
+            @QueryParam("filter") String filter,
+            @QueryParam("order") String order,
+            @QueryParam("limit") int limit);
 
     /** A reply to a comment; {@code {"id": "<comment id>"}}. */
     @POST
     @Path("/{commentId}/comments")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    Uni<Response> reply(@HeaderParam("Authorization") String bearer, @PathParam("commentId") String commentId,
-                        @FormParam("message") String message);
+    Uni<Response> reply(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("commentId") String commentId,
+            @FormParam("message") String message);
 }

@@ -18,6 +18,8 @@ public interface FacebookPostApi {
 
     @GET
     @Path("/{postId}")
-    Uni<Response> post(@HeaderParam("Authorization") String bearer, @PathParam("postId") String postId,
-                       @QueryParam("fields") String fields);
+    Uni<Response> post(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("postId") String postId,
+            @QueryParam("fields") String fields);
 }

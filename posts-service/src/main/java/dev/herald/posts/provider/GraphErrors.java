@@ -17,8 +17,7 @@ final class GraphErrors {
     private static final Set<Integer> RATE_LIMITS = Set.of(4, 17, 32, 341, 613);
     private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXX");
 
-    private GraphErrors() {
-    }
+    private GraphErrors() {}
 
     static PlatformFailures.PlatformError read(int status, JsonNode body) {
         JsonNode error = body.path("error");

@@ -34,7 +34,8 @@ public class InstagramAnalytics implements AnalyticsReader {
     @Override
     public Uni<ProviderMetrics> read(ActingAccount account, String providerPostId) {
         return api.insights(account.bearer(), providerPostId, METRICS)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     ObjectNode raw = mapper.createObjectNode();
@@ -44,10 +45,15 @@ public class InstagramAnalytics implements AnalyticsReader {
                             raw.set(metric.get("name").asText(), value);
                         }
                     }
-                    return new ProviderMetrics(new PostAnalytics.Metrics(ProviderMetrics.count(raw.get("views")),
-                            ProviderMetrics.count(raw.get("likes")), ProviderMetrics.count(raw.get("comments")),
-                            ProviderMetrics.count(raw.get("shares")), ProviderMetrics.count(raw.get("saved")),
-                            ProviderMetrics.count(raw.get("reach"))), raw);
+                    return new ProviderMetrics(
+                            new PostAnalytics.Metrics(
+                                    ProviderMetrics.count(raw.get("views")),
+                                    ProviderMetrics.count(raw.get("likes")),
+                                    ProviderMetrics.count(raw.get("comments")),
+                                    ProviderMetrics.count(raw.get("shares")),
+                                    ProviderMetrics.count(raw.get("saved")),
+                                    ProviderMetrics.count(raw.get("reach"))),
+                            raw);
                 });
     }
 }

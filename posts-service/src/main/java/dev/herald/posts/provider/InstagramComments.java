@@ -39,7 +39,8 @@ public class InstagramComments implements CommentsProvider {
     @Override
     public Uni<List<ProviderComment>> read(ActingAccount account, String providerPostId) {
         return api.comments(account.bearer(), providerPostId, FIELDS, PAGE_SIZE)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     Instant now = clock.instant();
@@ -51,7 +52,8 @@ public class InstagramComments implements CommentsProvider {
                         comments.add(comment(account, item, null, now));
                         for (JsonNode reply : item.path("replies").path("data")) {
                             if (reply.path("id").isTextual()) {
-                                comments.add(comment(account, reply, item.get("id").asText(), now));
+                                comments.add(
+                                        comment(account, reply, item.get("id").asText(), now));
                             }
                         }
                     }
@@ -61,7 +63,12 @@ public class InstagramComments implements CommentsProvider {
 
     private static ProviderComment comment(ActingAccount account, JsonNode item, String parent, Instant now) {
         String username = item.path("username").asText("");
-        return new ProviderComment(item.get("id").asText(), parent, item.path("text").asText(""), username, username,
+        return new ProviderComment(
+                item.get("id").asText(),
+                parent,
+                item.path("text").asText(""),
+                username,
+                username,
                 !username.isEmpty() && username.equalsIgnoreCase(account.username()),
                 GraphErrors.time(item.path("timestamp"), now));
     }
@@ -69,13 +76,15 @@ public class InstagramComments implements CommentsProvider {
     @Override
     public Uni<ProviderComment> reply(ActingAccount account, String providerCommentId, String text) {
         return api.reply(account.bearer(), providerCommentId, text)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     String id = ProviderAnswers.requiredText(platform(), account, body.path("id"));
-                    // Instagram names authors by username only (decision 137): as a later read will, so it never changes.
-                    return new ProviderComment(id, providerCommentId, text, account.username(), account.username(), true,
-                            clock.instant());
+                    // Instagram names authors by username only (decision 137): as a later read will, so it never
+                    // changes.
+                    return new ProviderComment(
+                            id, providerCommentId, text, account.username(), account.username(), true, clock.instant());
                 });
     }
 }

@@ -20,12 +20,17 @@ public interface InstagramCommentsApi {
     /** Comments on a media object, newest first. */
     @GET
     @Path("/{mediaId}/comments")
-    Uni<Response> comments(@HeaderParam("Authorization") String bearer, @PathParam("mediaId") String mediaId,
-                           @QueryParam("fields") String fields, @QueryParam("limit") int limit);
+    Uni<Response> comments(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("mediaId") String mediaId,
+            @QueryParam("fields") String fields,
+            @QueryParam("limit") int limit);
 
     /** A reply to a top-level comment ({@code message} in the query, as documented); {@code {"id": ...}}. */
     @POST
     @Path("/{commentId}/replies")
-    Uni<Response> reply(@HeaderParam("Authorization") String bearer, @PathParam("commentId") String commentId,
-                        @QueryParam("message") String message);
+    Uni<Response> reply(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("commentId") String commentId,
+            @QueryParam("message") String message);
 }

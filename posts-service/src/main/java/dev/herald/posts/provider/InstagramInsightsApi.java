@@ -19,6 +19,8 @@ public interface InstagramInsightsApi {
     /** {@code {"data": [{"name", "period": "lifetime", "values": [{"value"}], "title", "description", "id"}]}}. */
     @GET
     @Path("/{mediaId}/insights")
-    Uni<Response> insights(@HeaderParam("Authorization") String bearer, @PathParam("mediaId") String mediaId,
-                           @QueryParam("metric") String metric);
+    Uni<Response> insights(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("mediaId") String mediaId,
+            @QueryParam("metric") String metric);
 }

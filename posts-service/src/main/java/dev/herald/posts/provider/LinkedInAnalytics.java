@@ -34,15 +34,27 @@ public class LinkedInAnalytics implements AnalyticsReader {
 
     @Override
     public Uni<ProviderMetrics> read(ActingAccount account, String providerPostId) {
-        return api.summary(account.bearer(), config.linkedinApiVersion(), LinkedInCommentsApi.PROTOCOL_VERSION,
+        return api.summary(
+                        account.bearer(),
+                        config.linkedinApiVersion(),
+                        LinkedInCommentsApi.PROTOCOL_VERSION,
                         LinkedInComments.encode(providerPostId))
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
-                    JsonNode body = PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
-                    return new ProviderMetrics(new PostAnalytics.Metrics(null,
-                            ProviderMetrics.count(body.path("likesSummary").path("totalLikes")),
-                            ProviderMetrics.count(body.path("commentsSummary").path("aggregatedTotalComments")),
-                            null, null, null), body);
+                    JsonNode body =
+                            PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
+                    return new ProviderMetrics(
+                            new PostAnalytics.Metrics(
+                                    null,
+                                    ProviderMetrics.count(
+                                            body.path("likesSummary").path("totalLikes")),
+                                    ProviderMetrics.count(
+                                            body.path("commentsSummary").path("aggregatedTotalComments")),
+                                    null,
+                                    null,
+                                    null),
+                            body);
                 });
     }
 }

@@ -29,14 +29,16 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 public class LinkedInComments implements CommentsProvider {
     static final int PAGE_SIZE = 100;
     static final String OTHER_MEMBER = "LinkedIn member";
-    private static final Pattern COMMENT_URN = Pattern.compile("^urn:li:comment:\\((urn:li:[A-Za-z]+:[^,]+),([^)]+)\\)$");
+    private static final Pattern COMMENT_URN =
+            Pattern.compile("^urn:li:comment:\\((urn:li:[A-Za-z]+:[^,]+),([^)]+)\\)$");
 
     private final LinkedInCommentsApi api;
     private final CommentsConfig config;
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public LinkedInComments(@RestClient LinkedInCommentsApi api, CommentsConfig config, ObjectMapper mapper, Clock clock) {
+    public LinkedInComments(
+            @RestClient LinkedInCommentsApi api, CommentsConfig config, ObjectMapper mapper, Clock clock) {
         this.api = api;
         this.config = config;
         this.mapper = mapper;
@@ -50,11 +52,17 @@ public class LinkedInComments implements CommentsProvider {
 
     @Override
     public Uni<List<ProviderComment>> read(ActingAccount account, String providerPostId) {
-        return api.comments(account.bearer(), config.linkedinApiVersion(), LinkedInCommentsApi.PROTOCOL_VERSION,
-                        encode(providerPostId), PAGE_SIZE)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+        return api.comments(
+                        account.bearer(),
+                        config.linkedinApiVersion(),
+                        LinkedInCommentsApi.PROTOCOL_VERSION,
+                        encode(providerPostId),
+                        PAGE_SIZE)
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
-                    JsonNode body = PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
+                    JsonNode body =
+                            PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
                     Instant now = clock.instant();
                     List<ProviderComment> comments = new ArrayList<>();
                     for (JsonNode item : body.path("elements")) {
@@ -64,9 +72,17 @@ public class LinkedInComments implements CommentsProvider {
                         }
                         String actor = item.path("actor").asText("");
                         boolean own = actor.equals(account.access().externalId());
-                        String parent = item.path("parentComment").isTextual() ? item.get("parentComment").asText() : null;
-                        comments.add(new ProviderComment(urn, parent, item.path("message").path("text").asText(""),
-                                own ? account.name() : OTHER_MEMBER, actor, own, millis(item.path("created").path("time"), now)));
+                        String parent = item.path("parentComment").isTextual()
+                                ? item.get("parentComment").asText()
+                                : null;
+                        comments.add(new ProviderComment(
+                                urn,
+                                parent,
+                                item.path("message").path("text").asText(""),
+                                own ? account.name() : OTHER_MEMBER,
+                                actor,
+                                own,
+                                millis(item.path("created").path("time"), now)));
                     }
                     return comments;
                 });
@@ -87,18 +103,37 @@ public class LinkedInComments implements CommentsProvider {
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(new IllegalStateException("a reply cannot be serialized", e));
         }
-        return api.create(account.bearer(), config.linkedinApiVersion(), LinkedInCommentsApi.PROTOCOL_VERSION,
-                        encode(providerCommentId), body)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+        return api.create(
+                        account.bearer(),
+                        config.linkedinApiVersion(),
+                        LinkedInCommentsApi.PROTOCOL_VERSION,
+                        encode(providerCommentId),
+                        body)
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     String restliId = response.getHeaderString("x-restli-id");
-                    JsonNode created = PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
+                    JsonNode created =
+                            PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
                     String urn = commentUrn(created);
                     if (urn == null && restliId != null && parts.matches()) {
-                        urn = restliId.startsWith("urn:") ? restliId : "urn:li:comment:(" + parts.group(1) + "," + restliId + ")";
+                        urn = restliId.startsWith("urn:")
+                                ? restliId
+                                : "urn:li:comment:(" + parts.group(1) + "," + restliId + ")";
                     }
-                    urn = ProviderAnswers.requiredText(platform(), account, urn == null ? mapper.nullNode() : mapper.getNodeFactory().textNode(urn));
-                    return new ProviderComment(urn, providerCommentId, text, account.name(), account.access().externalId(), true,
+                    urn = ProviderAnswers.requiredText(
+                            platform(),
+                            account,
+                            urn == null
+                                    ? mapper.nullNode()
+                                    : mapper.getNodeFactory().textNode(urn));
+                    return new ProviderComment(
+                            urn,
+                            providerCommentId,
+                            text,
+                            account.name(),
+                            account.access().externalId(),
+                            true,
                             millis(created.path("created").path("time"), clock.instant()));
                 });
     }
@@ -109,7 +144,8 @@ public class LinkedInComments implements CommentsProvider {
             return item.get("commentUrn").asText();
         }
         if (item.path("id").isTextual() && item.path("object").isTextual()) {
-            return "urn:li:comment:(" + item.get("object").asText() + "," + item.get("id").asText() + ")";
+            return "urn:li:comment:(" + item.get("object").asText() + ","
+                    + item.get("id").asText() + ")";
         }
         return null;
     }
@@ -123,7 +159,9 @@ public class LinkedInComments implements CommentsProvider {
     }
 
     static PlatformFailures.PlatformError error(int status, JsonNode body) {
-        String code = body.hasNonNull("serviceErrorCode") ? body.get("serviceErrorCode").asText() : body.path("code").asText(null);
+        String code = body.hasNonNull("serviceErrorCode")
+                ? body.get("serviceErrorCode").asText()
+                : body.path("code").asText(null);
         String message = body.path("message").asText("");
         if (status == 401) {
             return new PlatformFailures.PlatformError(PlatformFailures.Kind.TOKEN_REFUSED, code, message);

@@ -27,15 +27,21 @@ public interface LinkedInCommentsApi {
     /** Comments on a post (or on a comment, given its comment URN). */
     @GET
     @Path("/{urn}/comments")
-    Uni<Response> comments(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
-                           @HeaderParam("X-Restli-Protocol-Version") String protocol,
-                           @Encoded @PathParam("urn") String encodedUrn, @QueryParam("count") int count);
+    Uni<Response> comments(
+            @HeaderParam("Authorization") String bearer,
+            @HeaderParam("LinkedIn-Version") String version,
+            @HeaderParam("X-Restli-Protocol-Version") String protocol,
+            @Encoded @PathParam("urn") String encodedUrn,
+            @QueryParam("count") int count);
 
     /** A comment on the entity in the path: a reply when it is a comment URN and the body names it as parent. */
     @POST
     @Path("/{urn}/comments")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> create(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
-                         @HeaderParam("X-Restli-Protocol-Version") String protocol,
-                         @Encoded @PathParam("urn") String encodedUrn, String body);
+    Uni<Response> create(
+            @HeaderParam("Authorization") String bearer,
+            @HeaderParam("LinkedIn-Version") String version,
+            @HeaderParam("X-Restli-Protocol-Version") String protocol,
+            @Encoded @PathParam("urn") String encodedUrn,
+            String body);
 }

@@ -20,6 +20,9 @@ public interface LinkedInSocialActionsApi {
     /** {@code {"likesSummary": {"totalLikes", ...}, "commentsSummary": {"aggregatedTotalComments", ...}, "target"}}. */
     @GET
     @Path("/{urn}")
-    Uni<Response> summary(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
-                          @HeaderParam("X-Restli-Protocol-Version") String protocol, @Encoded @PathParam("urn") String encodedUrn);
+    Uni<Response> summary(
+            @HeaderParam("Authorization") String bearer,
+            @HeaderParam("LinkedIn-Version") String version,
+            @HeaderParam("X-Restli-Protocol-Version") String protocol,
+            @Encoded @PathParam("urn") String encodedUrn);
 }

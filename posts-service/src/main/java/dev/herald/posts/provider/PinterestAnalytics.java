@@ -40,13 +40,27 @@ public class PinterestAnalytics implements AnalyticsReader {
     @Override
     public Uni<ProviderMetrics> read(ActingAccount account, String providerPostId) {
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
-        return api.analytics(account.bearer(), providerPostId, today.minusDays(DAYS - 1).toString(), today.toString(), METRICS)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+        return api.analytics(
+                        account.bearer(),
+                        providerPostId,
+                        today.minusDays(DAYS - 1).toString(),
+                        today.toString(),
+                        METRICS)
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
-                    JsonNode body = PlatformFailures.body(platform(), account, response, mapper, PinterestAnalytics::error);
+                    JsonNode body =
+                            PlatformFailures.body(platform(), account, response, mapper, PinterestAnalytics::error);
                     JsonNode summary = body.path("all").path("summary_metrics");
-                    return new ProviderMetrics(new PostAnalytics.Metrics(ProviderMetrics.count(summary.path("IMPRESSION")),
-                            null, null, null, ProviderMetrics.count(summary.path("SAVE")), null), summary);
+                    return new ProviderMetrics(
+                            new PostAnalytics.Metrics(
+                                    ProviderMetrics.count(summary.path("IMPRESSION")),
+                                    null,
+                                    null,
+                                    null,
+                                    ProviderMetrics.count(summary.path("SAVE")),
+                                    null),
+                            summary);
                 });
     }
 

@@ -20,7 +20,10 @@ public interface PinterestPinsApi {
     /** {@code {"all": {"daily_metrics": [...], "summary_metrics": {"IMPRESSION", "SAVE", ...}}}} for the date range. */
     @GET
     @Path("/{pinId}/analytics")
-    Uni<Response> analytics(@HeaderParam("Authorization") String bearer, @PathParam("pinId") String pinId,
-                            @QueryParam("start_date") String startDate, @QueryParam("end_date") String endDate,
-                            @QueryParam("metric_types") String metricTypes);
+    Uni<Response> analytics(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("pinId") String pinId,
+            @QueryParam("start_date") String startDate,
+            @QueryParam("end_date") String endDate,
+            @QueryParam("metric_types") String metricTypes);
 }

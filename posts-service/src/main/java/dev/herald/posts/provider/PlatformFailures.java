@@ -27,18 +27,25 @@ public final class PlatformFailures {
     static final long DEFAULT_RETRY_AFTER_SECONDS = 60;
 
     /** What a platform's error answer means. */
-    public enum Kind { TOKEN_REFUSED, SCOPE_NOT_GRANTED, RATE_LIMITED, FAILED }
+    public enum Kind {
+        TOKEN_REFUSED,
+        SCOPE_NOT_GRANTED,
+        RATE_LIMITED,
+        FAILED
+    }
 
     /** A platform's error answer, read by its provider: what it means, the platform's code and message. */
-    public record PlatformError(Kind kind, String providerCode, String message) {
-    }
+    public record PlatformError(Kind kind, String providerCode, String message) {}
 
-    private PlatformFailures() {
-    }
+    private PlatformFailures() {}
 
     /** The body of a 2xx answer (an empty object when there is none); otherwise the failure it stands for. */
-    static JsonNode body(Platform platform, ActingAccount account, Response response, ObjectMapper mapper,
-                         BiFunction<Integer, JsonNode, PlatformError> errors) {
+    static JsonNode body(
+            Platform platform,
+            ActingAccount account,
+            Response response,
+            ObjectMapper mapper,
+            BiFunction<Integer, JsonNode, PlatformError> errors) {
         int status = response.getStatus();
         JsonNode body;
         try {
@@ -62,10 +69,14 @@ public final class PlatformFailures {
         }
         if (error.kind() == Kind.RATE_LIMITED) {
             long seconds = retryAfterSeconds(response.getHeaderString("Retry-After"));
-            return throwing(new ApiException(ErrorCode.SERVICE_UNAVAILABLE, platform.displayName()
-                    + " is limiting Herald's calls for this account (" + (error.providerCode() == null ? "HTTP " + status
-                    : error.providerCode()) + "); try again in " + seconds + " seconds.",
-                    Map.of(), Map.of("Retry-After", Long.toString(seconds))));
+            return throwing(new ApiException(
+                    ErrorCode.SERVICE_UNAVAILABLE,
+                    platform.displayName()
+                            + " is limiting Herald's calls for this account ("
+                            + (error.providerCode() == null ? "HTTP " + status : error.providerCode())
+                            + "); try again in " + seconds + " seconds.",
+                    Map.of(),
+                    Map.of("Retry-After", Long.toString(seconds))));
         }
         throw failed(platform, account, status, error.providerCode(), error.message());
     }
@@ -75,30 +86,37 @@ public final class PlatformFailures {
         if (failure instanceof ApiException || failure instanceof TokenRefused) {
             return Uni.createFrom().failure(failure);
         }
-        org.jboss.logging.Logger.getLogger(PlatformFailures.class).warnf("%s: no answer (%s)",
-                platform.wireName(), failure.toString());
+        org.jboss.logging.Logger.getLogger(PlatformFailures.class)
+                .warnf("%s: no answer (%s)", platform.wireName(), failure.toString());
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("account_id", account.access().accountId());
         details.put("platform", platform.wireName());
-        return Uni.createFrom().failure(new ApiException(ErrorCode.PROVIDER_ERROR,
-                platform.displayName() + " did not answer; try again shortly.", details));
+        return Uni.createFrom()
+                .failure(new ApiException(
+                        ErrorCode.PROVIDER_ERROR,
+                        platform.displayName() + " did not answer; try again shortly.",
+                        details));
     }
 
     /** The platform refused the token accounts-service had just renewed: nothing more Herald can do now. */
     public static ApiException refusedAgain(Platform platform, ActingAccount account) {
-        return new ApiException(ErrorCode.PROVIDER_ERROR, platform.displayName()
-                + " refused the account's renewed access token; reconnect the account if this persists.",
+        return new ApiException(
+                ErrorCode.PROVIDER_ERROR,
+                platform.displayName()
+                        + " refused the account's renewed access token; reconnect the account if this persists.",
                 details(platform, account, 401, null));
     }
 
-    private static ApiException failed(Platform platform, ActingAccount account, int status, String providerCode, String message) {
+    private static ApiException failed(
+            Platform platform, ActingAccount account, int status, String providerCode, String message) {
         String text = message == null || message.isBlank()
                 ? platform.displayName() + " answered HTTP " + status + "."
                 : platform.displayName() + " answered HTTP " + status + ": " + message;
         return new ApiException(ErrorCode.PROVIDER_ERROR, text, details(platform, account, status, providerCode));
     }
 
-    private static Map<String, Object> details(Platform platform, ActingAccount account, int status, String providerCode) {
+    private static Map<String, Object> details(
+            Platform platform, ActingAccount account, int status, String providerCode) {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("account_id", account.access().accountId());
         details.put("platform", platform.wireName());
@@ -118,7 +136,8 @@ public final class PlatformFailures {
             return Math.max(1, Long.parseLong(header.trim()));
         } catch (NumberFormatException notSeconds) {
             try {
-                Instant at = ZonedDateTime.parse(header.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                Instant at = ZonedDateTime.parse(header.trim(), DateTimeFormatter.RFC_1123_DATE_TIME)
+                        .toInstant();
                 return Math.max(1, Duration.between(Instant.now(), at).toSeconds());
             } catch (DateTimeParseException notADate) {
                 return DEFAULT_RETRY_AFTER_SECONDS;

@@ -11,8 +11,16 @@ import java.util.Map;
  */
 public class ScopeNotGranted extends ApiException {
     public ScopeNotGranted(Platform platform, ActingAccount account, String providerCode) {
-        super(ErrorCode.PROVIDER_ERROR, platform.displayName() + " refused the call: the account's authorization does not"
-                + " grant the scope it needs (" + providerCode + "); reconnect the account to grant it.",
-                Map.of("account_id", account.access().accountId(), "platform", platform.wireName(), "provider_code", providerCode));
+        super(
+                ErrorCode.PROVIDER_ERROR,
+                platform.displayName() + " refused the call: the account's authorization does not"
+                        + " grant the scope it needs (" + providerCode + "); reconnect the account to grant it.",
+                Map.of(
+                        "account_id",
+                        account.access().accountId(),
+                        "platform",
+                        platform.wireName(),
+                        "provider_code",
+                        providerCode));
     }
 }

@@ -42,20 +42,37 @@ public class TikTokAnalytics implements AnalyticsReader {
         ObjectNode filters = mapper.createObjectNode();
         filters.putObject("filters").putArray("video_ids").add(providerPostId);
         return api.query(account.bearer(), FIELDS, filters)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
-                    JsonNode body = PlatformFailures.body(platform(), account, response, mapper, TikTokAnalytics::error);
+                    JsonNode body =
+                            PlatformFailures.body(platform(), account, response, mapper, TikTokAnalytics::error);
                     String code = body.path("error").path("code").asText("ok");
                     JsonNode video = video(body.path("data").path("videos"), providerPostId);
                     if (!"ok".equals(code) || video == null) {
-                        throw new ApiException(ErrorCode.PROVIDER_ERROR, "ok".equals(code)
-                                ? "TikTok answered no video " + providerPostId + " of this account."
-                                : "TikTok answered " + code + ": " + body.path("error").path("message").asText(""),
-                                Map.of("account_id", account.access().accountId(), "platform", platform().wireName()));
+                        throw new ApiException(
+                                ErrorCode.PROVIDER_ERROR,
+                                "ok".equals(code)
+                                        ? "TikTok answered no video " + providerPostId + " of this account."
+                                        : "TikTok answered " + code + ": "
+                                                + body.path("error")
+                                                        .path("message")
+                                                        .asText(""),
+                                Map.of(
+                                        "account_id",
+                                        account.access().accountId(),
+                                        "platform",
+                                        platform().wireName()));
                     }
-                    return new ProviderMetrics(new PostAnalytics.Metrics(ProviderMetrics.count(video.path("view_count")),
-                            ProviderMetrics.count(video.path("like_count")), ProviderMetrics.count(video.path("comment_count")),
-                            ProviderMetrics.count(video.path("share_count")), null, null), video);
+                    return new ProviderMetrics(
+                            new PostAnalytics.Metrics(
+                                    ProviderMetrics.count(video.path("view_count")),
+                                    ProviderMetrics.count(video.path("like_count")),
+                                    ProviderMetrics.count(video.path("comment_count")),
+                                    ProviderMetrics.count(video.path("share_count")),
+                                    null,
+                                    null),
+                            video);
                 });
     }
 

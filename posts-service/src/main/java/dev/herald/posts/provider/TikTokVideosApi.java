@@ -25,5 +25,6 @@ public interface TikTokVideosApi {
     @POST
     @Path("/query/")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> query(@HeaderParam("Authorization") String bearer, @QueryParam("fields") String fields, JsonNode filters);
+    Uni<Response> query(
+            @HeaderParam("Authorization") String bearer, @QueryParam("fields") String fields, JsonNode filters);
 }

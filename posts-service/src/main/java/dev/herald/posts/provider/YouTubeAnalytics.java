@@ -34,18 +34,32 @@ public class YouTubeAnalytics implements AnalyticsReader {
     @Override
     public Uni<ProviderMetrics> read(ActingAccount account, String providerPostId) {
         return api.videos(account.bearer(), "statistics", providerPostId)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
-                    JsonNode body = PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
+                    JsonNode body =
+                            PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
                     JsonNode statistics = body.path("items").path(0).path("statistics");
                     if (!statistics.isObject()) {
                         // videos.list answers an empty list for a video that was deleted or made private.
-                        throw new ApiException(ErrorCode.PROVIDER_ERROR, "YouTube has no video " + providerPostId + " any more.",
-                                Map.of("account_id", account.access().accountId(), "platform", platform().wireName()));
+                        throw new ApiException(
+                                ErrorCode.PROVIDER_ERROR,
+                                "YouTube has no video " + providerPostId + " any more.",
+                                Map.of(
+                                        "account_id",
+                                        account.access().accountId(),
+                                        "platform",
+                                        platform().wireName()));
                     }
-                    return new ProviderMetrics(new PostAnalytics.Metrics(ProviderMetrics.count(statistics.path("viewCount")),
-                            ProviderMetrics.count(statistics.path("likeCount")), ProviderMetrics.count(statistics.path("commentCount")),
-                            null, null, null), statistics);
+                    return new ProviderMetrics(
+                            new PostAnalytics.Metrics(
+                                    ProviderMetrics.count(statistics.path("viewCount")),
+                                    ProviderMetrics.count(statistics.path("likeCount")),
+                                    ProviderMetrics.count(statistics.path("commentCount")),
+                                    null,
+                                    null,
+                                    null),
+                            statistics);
                 });
     }
 }

@@ -24,7 +24,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class YouTubeComments implements CommentsProvider {
     static final int PAGE_SIZE = 100;
-    private static final Set<String> RATE_LIMITS = Set.of("rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded");
+    private static final Set<String> RATE_LIMITS =
+            Set.of("rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded");
 
     private final YouTubeCommentsApi api;
     private final ObjectMapper mapper;
@@ -44,9 +45,11 @@ public class YouTubeComments implements CommentsProvider {
     @Override
     public Uni<List<ProviderComment>> read(ActingAccount account, String providerPostId) {
         return api.threads(account.bearer(), "snippet,replies", providerPostId, PAGE_SIZE, "time", "plainText")
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
-                    JsonNode body = PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
+                    JsonNode body =
+                            PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
                     Instant now = clock.instant();
                     List<ProviderComment> comments = new ArrayList<>();
                     for (JsonNode thread : body.path("items")) {
@@ -57,7 +60,8 @@ public class YouTubeComments implements CommentsProvider {
                         comments.add(comment(account, top, null, now));
                         for (JsonNode reply : thread.path("replies").path("comments")) {
                             if (reply.path("id").isTextual()) {
-                                comments.add(comment(account, reply, top.get("id").asText(), now));
+                                comments.add(
+                                        comment(account, reply, top.get("id").asText(), now));
                             }
                         }
                     }
@@ -68,9 +72,17 @@ public class YouTubeComments implements CommentsProvider {
     private static ProviderComment comment(ActingAccount account, JsonNode comment, String parent, Instant now) {
         JsonNode snippet = comment.path("snippet");
         String channel = snippet.path("authorChannelId").path("value").asText("");
-        String text = snippet.hasNonNull("textOriginal") ? snippet.get("textOriginal").asText() : snippet.path("textDisplay").asText("");
-        return new ProviderComment(comment.get("id").asText(), parent, text, snippet.path("authorDisplayName").asText(channel),
-                channel, !channel.isEmpty() && channel.equals(account.access().externalId()), time(snippet.path("publishedAt"), now));
+        String text = snippet.hasNonNull("textOriginal")
+                ? snippet.get("textOriginal").asText()
+                : snippet.path("textDisplay").asText("");
+        return new ProviderComment(
+                comment.get("id").asText(),
+                parent,
+                text,
+                snippet.path("authorDisplayName").asText(channel),
+                channel,
+                !channel.isEmpty() && channel.equals(account.access().externalId()),
+                time(snippet.path("publishedAt"), now));
     }
 
     private static Instant time(JsonNode value, Instant fallback) {
@@ -92,16 +104,26 @@ public class YouTubeComments implements CommentsProvider {
             return Uni.createFrom().failure(new IllegalStateException("a reply cannot be serialized", e));
         }
         return api.reply(account.bearer(), "snippet", body)
-                .onFailure().recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
-                    JsonNode created = PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
+                    JsonNode created =
+                            PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
                     String id = ProviderAnswers.requiredText(platform(), account, created.path("id"));
                     // Named as a later read will name it (the snippet's author, by channel id), so the stored reply
                     // never changes author; the account's own name and channel where the answer leaves them out.
                     JsonNode snippet = created.path("snippet");
-                    String channel = snippet.path("authorChannelId").path("value").asText(account.access().externalId());
-                    return new ProviderComment(id, providerCommentId, text, snippet.path("authorDisplayName").asText(account.name()),
-                            channel, true, time(snippet.path("publishedAt"), clock.instant()));
+                    String channel = snippet.path("authorChannelId")
+                            .path("value")
+                            .asText(account.access().externalId());
+                    return new ProviderComment(
+                            id,
+                            providerCommentId,
+                            text,
+                            snippet.path("authorDisplayName").asText(account.name()),
+                            channel,
+                            true,
+                            time(snippet.path("publishedAt"), clock.instant()));
                 });
     }
 

@@ -21,9 +21,13 @@ public interface YouTubeCommentsApi {
     /** A video's comment threads (top-level comment and some replies), newest first. */
     @GET
     @Path("/commentThreads")
-    Uni<Response> threads(@HeaderParam("Authorization") String bearer, @QueryParam("part") String part,
-                          @QueryParam("videoId") String videoId, @QueryParam("maxResults") int maxResults,
-                          @QueryParam("order") String order, @QueryParam("textFormat") String textFormat);
+    Uni<Response> threads(
+            @HeaderParam("Authorization") String bearer,
+            @QueryParam("part") String part,
+            @QueryParam("videoId") String videoId,
+            @QueryParam("maxResults") int maxResults,
+            @QueryParam("order") String order,
+            @QueryParam("textFormat") String textFormat);
 
     /** A reply ({@code snippet.parentId}, {@code snippet.textOriginal}); the comment resource. */
     @POST

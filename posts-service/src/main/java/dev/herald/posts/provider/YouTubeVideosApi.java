@@ -19,6 +19,6 @@ public interface YouTubeVideosApi {
     /** {@code {"items": [{"id", "statistics": {"viewCount", "likeCount", "favoriteCount", "commentCount"}}]}}. */
     @GET
     @Path("/videos")
-    Uni<Response> videos(@HeaderParam("Authorization") String bearer, @QueryParam("part") String part,
-                         @QueryParam("id") String id);
+    Uni<Response> videos(
+            @HeaderParam("Authorization") String bearer, @QueryParam("part") String part, @QueryParam("id") String id);
 }

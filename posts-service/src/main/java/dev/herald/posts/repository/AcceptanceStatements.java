@@ -30,8 +30,7 @@ public class AcceptanceStatements {
     }
 
     /** The key whose claim the acceptance holds, and the answer to store on it for replays. */
-    public record CompletedKey(String key, String claimToken, String response, Instant expiresAt) {
-    }
+    public record CompletedKey(String key, String claimToken, String response, Instant expiresAt) {}
 
     /**
      * Writes everything, or nothing and answers false: when the key's claim is no longer this request's (it expired
@@ -39,8 +38,12 @@ public class AcceptanceStatements {
      * key back and gives back what the request took). The unfinished-acceptance row is locked before the key's row,
      * the order the job locks them in, so the two never deadlock. {@code handover} is null for a scheduled post.
      */
-    public Uni<Boolean> commit(PostEntity post, List<PostTargetEntity> targets, Mode mode, CompletedKey completed,
-                               OutboxWriter.Entry handover) {
+    public Uni<Boolean> commit(
+            PostEntity post,
+            List<PostTargetEntity> targets,
+            Mode mode,
+            CompletedKey completed,
+            OutboxWriter.Entry handover) {
         int count = targets.size();
         Integer[] positions = new Integer[count];
         String[] accountIds = new String[count];
@@ -62,11 +65,33 @@ public class AcceptanceStatements {
             updatedAt[i] = target.updatedAt;
         }
         OffsetDateTime[] targetsUpdatedAt = SqlParameters.offsets(updatedAt);
-        Tuple parameters = SqlParameters.of(post.id, post.workspaceId, mode.wireName(), post.text, post.mediaUrl,
-                post.mediaType, post.scheduledAt, post.dueAt, post.platformOptions, post.status, post.createdAt,
-                post.updatedAt, post.dispatchedAt, post.traceParent, completed.key(), completed.claimToken(),
-                completed.response(), completed.expiresAt(), positions, accountIds, platforms, profileIds, usernames,
-                reservationIds, statuses, targetsUpdatedAt);
+        Tuple parameters = SqlParameters.of(
+                post.id,
+                post.workspaceId,
+                mode.wireName(),
+                post.text,
+                post.mediaUrl,
+                post.mediaType,
+                post.scheduledAt,
+                post.dueAt,
+                post.platformOptions,
+                post.status,
+                post.createdAt,
+                post.updatedAt,
+                post.dispatchedAt,
+                post.traceParent,
+                completed.key(),
+                completed.claimToken(),
+                completed.response(),
+                completed.expiresAt(),
+                positions,
+                accountIds,
+                platforms,
+                profileIds,
+                usernames,
+                reservationIds,
+                statuses,
+                targetsUpdatedAt);
         outbox.bind(parameters, handover);
         return pool.preparedQuery("""
                         with pending as (

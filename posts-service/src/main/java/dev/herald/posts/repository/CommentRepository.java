@@ -22,12 +22,18 @@ public class CommentRepository implements PanacheRepositoryBase<CommentEntity, S
 
     public Uni<CommentEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .list().map(UniqueRow::of);
+                .list()
+                .map(UniqueRow::of);
     }
 
     /** One page, newest first, of the comments on a post and/or an account (at least one is given). */
-    public Uni<List<CommentEntity>> listPage(String workspaceId, Mode mode, String postId, String accountId,
-                                             Optional<CursorPosition> after, int fetchSize) {
+    public Uni<List<CommentEntity>> listPage(
+            String workspaceId,
+            Mode mode,
+            String postId,
+            String accountId,
+            Optional<CursorPosition> after,
+            int fetchSize) {
         StringBuilder query = new StringBuilder("workspaceId = :workspace and mode = :mode");
         Parameters parameters = Parameters.with("workspace", workspaceId).and("mode", mode.wireName());
         if (postId != null) {
@@ -40,9 +46,13 @@ public class CommentRepository implements PanacheRepositoryBase<CommentEntity, S
         }
         if (after.isPresent()) {
             query.append(" and (createdAt < :afterCreated or (createdAt = :afterCreated and id < :afterId))");
-            parameters.and("afterCreated", after.get().createdAt()).and("afterId", after.get().id());
+            parameters
+                    .and("afterCreated", after.get().createdAt())
+                    .and("afterId", after.get().id());
         }
-        return find(query.toString(), Sort.descending("createdAt", "id"), parameters).range(0, fetchSize - 1).list();
+        return find(query.toString(), Sort.descending("createdAt", "id"), parameters)
+                .range(0, fetchSize - 1)
+                .list();
     }
 
     /**
@@ -54,8 +64,13 @@ public class CommentRepository implements PanacheRepositoryBase<CommentEntity, S
      * publication by earlier versions, is the same row ({@code on conflict do nothing}). {@code unsupported} is the
      * platform without comments.
      */
-    public Uni<Integer> arriveSimulated(String workspaceId, String postId, String accountId, Instant readAt,
-                                        List<SimulatedComment> audience, Platform unsupported) {
+    public Uni<Integer> arriveSimulated(
+            String workspaceId,
+            String postId,
+            String accountId,
+            Instant readAt,
+            List<SimulatedComment> audience,
+            Platform unsupported) {
         // Each filter its own statement text, so each is planned for the index it can use.
         String filter = (postId != null ? " and t.post_id = :post" : "")
                 + (accountId != null ? " and t.account_id = :account" : "");
@@ -109,7 +124,8 @@ public class CommentRepository implements PanacheRepositoryBase<CommentEntity, S
      * already (parents are stored first); a parent older than what the platform listed stays unlinked.
      */
     public Uni<Void> upsertLive(CommentEntity comment) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery("""
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery("""
                         insert into comments (id, workspace_id, mode, account_id, post_id, platform, parent_id, text,
                                               author_name, author_username, from_account, created_at, provider_comment_id)
                         values (?1, ?2, ?3, ?4, ?5, ?6, (select p.id from comments p where p.id = nullif(?7, '')), ?8,
@@ -117,20 +133,20 @@ public class CommentRepository implements PanacheRepositoryBase<CommentEntity, S
                         on conflict (id) do update set text = excluded.text, author_name = excluded.author_name,
                             author_username = excluded.author_username, from_account = excluded.from_account,
                             parent_id = coalesce(excluded.parent_id, comments.parent_id)""")
-                .setParameter(1, comment.id)
-                .setParameter(2, comment.workspaceId)
-                .setParameter(3, comment.mode)
-                .setParameter(4, comment.accountId)
-                .setParameter(5, comment.postId)
-                .setParameter(6, comment.platform)
-                .setParameter(7, comment.parentId == null ? "" : comment.parentId)
-                .setParameter(8, comment.text)
-                .setParameter(9, comment.authorName)
-                .setParameter(10, comment.authorUsername)
-                .setParameter(11, comment.fromAccount)
-                .setParameter(12, comment.createdAt)
-                .setParameter(13, comment.providerCommentId)
-                .executeUpdate()
-                .replaceWithVoid());
+                        .setParameter(1, comment.id)
+                        .setParameter(2, comment.workspaceId)
+                        .setParameter(3, comment.mode)
+                        .setParameter(4, comment.accountId)
+                        .setParameter(5, comment.postId)
+                        .setParameter(6, comment.platform)
+                        .setParameter(7, comment.parentId == null ? "" : comment.parentId)
+                        .setParameter(8, comment.text)
+                        .setParameter(9, comment.authorName)
+                        .setParameter(10, comment.authorUsername)
+                        .setParameter(11, comment.fromAccount)
+                        .setParameter(12, comment.createdAt)
+                        .setParameter(13, comment.providerCommentId)
+                        .executeUpdate()
+                        .replaceWithVoid());
     }
 }

@@ -29,8 +29,7 @@ public class IdempotencyKeyRepository {
     }
 
     /** A key as stored: who holds it, for which request, and the answer once there is one. */
-    public record StoredKey(String fingerprint, String state, String claimToken, String response) {
-    }
+    public record StoredKey(String fingerprint, String state, String claimToken, String response) {}
 
     /**
      * Claims the key for a validated request with this fingerprint and, in the same statement, records the
@@ -38,7 +37,8 @@ public class IdempotencyKeyRepository {
      * back should this process die. Answers the claim (its token is the acceptance's) when this request now holds the
      * key, or the key as another request left it, or null when that request gave it back in between.
      */
-    public Uni<StoredKey> claim(UnfinishedAcceptance acceptance, String fingerprint, Instant now, Instant claimExpiresAt) {
+    public Uni<StoredKey> claim(
+            UnfinishedAcceptance acceptance, String fingerprint, Instant now, Instant claimExpiresAt) {
         return pool.preparedQuery("""
                         with claimed as (
                             insert into idempotency_keys (workspace_id, mode, key, fingerprint, state, claim_token, claimed_at, expires_at)
@@ -53,13 +53,19 @@ public class IdempotencyKeyRepository {
                                 (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids, profile_ids, started_at)
                             select $8, $1, $2, $3, $5, $9, $10, $6 from claimed)
                         select fingerprint, state, claim_token, response from claimed""")
-                .execute(Tuple.of(acceptance.workspaceId(), acceptance.mode().wireName(), acceptance.idempotencyKey(),
-                                fingerprint, acceptance.claimToken())
-                        .addOffsetDateTime(now.atOffset(ZoneOffset.UTC)).addOffsetDateTime(claimExpiresAt.atOffset(ZoneOffset.UTC))
+                .execute(Tuple.of(
+                                acceptance.workspaceId(),
+                                acceptance.mode().wireName(),
+                                acceptance.idempotencyKey(),
+                                fingerprint,
+                                acceptance.claimToken())
+                        .addOffsetDateTime(now.atOffset(ZoneOffset.UTC))
+                        .addOffsetDateTime(claimExpiresAt.atOffset(ZoneOffset.UTC))
                         .addString(acceptance.postId())
                         .addArrayOfString(acceptance.reservationIds().toArray(String[]::new))
                         .addArrayOfString(acceptance.profileIds().toArray(String[]::new)))
-                .flatMap(claimed -> claimed.rowCount() == 1 ? Uni.createFrom().item(stored(claimed))
+                .flatMap(claimed -> claimed.rowCount() == 1
+                        ? Uni.createFrom().item(stored(claimed))
                         : find(acceptance.workspaceId(), acceptance.mode(), acceptance.idempotencyKey(), now));
     }
 
@@ -86,7 +92,9 @@ public class IdempotencyKeyRepository {
         return pool.preparedQuery("""
                         delete from idempotency_keys where ctid in
                             (select ctid from idempotency_keys where expires_at <= $1 limit $2)""")
-                .execute(Tuple.tuple().addOffsetDateTime(now.atOffset(ZoneOffset.UTC)).addInteger(limit))
+                .execute(Tuple.tuple()
+                        .addOffsetDateTime(now.atOffset(ZoneOffset.UTC))
+                        .addInteger(limit))
                 .map(RowSet::rowCount);
     }
 
@@ -96,7 +104,10 @@ public class IdempotencyKeyRepository {
             return null;
         }
         Row row = rows.iterator().next();
-        return new StoredKey(row.getString("fingerprint"), row.getString("state"), row.getString("claim_token"),
+        return new StoredKey(
+                row.getString("fingerprint"),
+                row.getString("state"),
+                row.getString("claim_token"),
                 row.getString("response"));
     }
 }

@@ -27,33 +27,46 @@ public class PostAnalyticsRepository {
     }
 
     /** The last successful read of a target: metrics and raw as JSON text, null before any. */
-    public record Cached(String metrics, String raw, Instant refreshedAt) {
-    }
+    public record Cached(String metrics, String raw, Instant refreshedAt) {}
 
     /** A published target the refresher claimed. */
-    public record Due(String postId, String accountId, String workspaceId, Mode mode, String platform,
-                      String providerPostId, Instant publishedAt) {
-    }
+    public record Due(
+            String postId,
+            String accountId,
+            String workspaceId,
+            Mode mode,
+            String platform,
+            String providerPostId,
+            Instant publishedAt) {}
 
     /** The cached reads of a post's targets, by account id. */
     public Uni<Map<String, Cached>> forPost(String postId) {
         return pool.preparedQuery("""
                         select account_id, cast(metrics as text) as metrics, cast(raw as text) as raw, refreshed_at
-                        from post_analytics where post_id = $1""")
-                .execute(Tuple.of(postId))
-                .map(rows -> {
-                    Map<String, Cached> cached = new HashMap<>();
-                    for (Row row : rows) {
-                        cached.put(row.getString("account_id"), new Cached(row.getString("metrics"), row.getString("raw"),
+                        from post_analytics where post_id = $1""").execute(Tuple.of(postId)).map(rows -> {
+            Map<String, Cached> cached = new HashMap<>();
+            for (Row row : rows) {
+                cached.put(
+                        row.getString("account_id"),
+                        new Cached(
+                                row.getString("metrics"),
+                                row.getString("raw"),
                                 instant(row.getOffsetDateTime("refreshed_at"))));
-                    }
-                    return cached;
-                });
+            }
+            return cached;
+        });
     }
 
     /** A successful read: its numbers, when, and when the refresher should read again (null: no longer). */
-    public Uni<Void> stored(String postId, String accountId, String workspaceId, Mode mode, String metrics, String raw,
-                            Instant refreshedAt, Instant nextRefreshAt) {
+    public Uni<Void> stored(
+            String postId,
+            String accountId,
+            String workspaceId,
+            Mode mode,
+            String metrics,
+            String raw,
+            Instant refreshedAt,
+            Instant nextRefreshAt) {
         return pool.preparedQuery("""
                         insert into post_analytics (post_id, account_id, workspace_id, mode, metrics, raw, refreshed_at,
                                                     last_error, next_refresh_at)
@@ -61,19 +74,21 @@ public class PostAnalyticsRepository {
                         on conflict (post_id, account_id) do update set metrics = excluded.metrics, raw = excluded.raw,
                             refreshed_at = excluded.refreshed_at, last_error = null, next_refresh_at = excluded.next_refresh_at""")
                 .execute(Tuple.of(postId, accountId, workspaceId, mode.wireName(), metrics, raw)
-                        .addOffsetDateTime(offset(refreshedAt)).addOffsetDateTime(offset(nextRefreshAt)))
+                        .addOffsetDateTime(offset(refreshedAt))
+                        .addOffsetDateTime(offset(nextRefreshAt)))
                 .replaceWithVoid();
     }
 
     /** A read that did not happen ({@code error} says why); the last numbers stay. */
-    public Uni<Void> notRead(String postId, String accountId, String workspaceId, Mode mode, String error,
-                             Instant nextRefreshAt) {
+    public Uni<Void> notRead(
+            String postId, String accountId, String workspaceId, Mode mode, String error, Instant nextRefreshAt) {
         return pool.preparedQuery("""
                         insert into post_analytics (post_id, account_id, workspace_id, mode, last_error, next_refresh_at)
                         values ($1, $2, $3, $4, $5, $6)
                         on conflict (post_id, account_id) do update set last_error = excluded.last_error,
                             next_refresh_at = excluded.next_refresh_at""")
-                .execute(Tuple.of(postId, accountId, workspaceId, mode.wireName(), error).addOffsetDateTime(offset(nextRefreshAt)))
+                .execute(Tuple.of(postId, accountId, workspaceId, mode.wireName(), error)
+                        .addOffsetDateTime(offset(nextRefreshAt)))
                 .replaceWithVoid();
     }
 
@@ -90,7 +105,10 @@ public class PostAnalyticsRepository {
                           and not exists (select 1 from post_analytics a where a.post_id = t.post_id and a.account_id = t.account_id)
                         order by t.completed_at limit $3
                         on conflict (post_id, account_id) do nothing""")
-                .execute(Tuple.tuple().addOffsetDateTime(offset(publishedSince)).addOffsetDateTime(offset(now)).addInteger(limit))
+                .execute(Tuple.tuple()
+                        .addOffsetDateTime(offset(publishedSince))
+                        .addOffsetDateTime(offset(now))
+                        .addInteger(limit))
                 .map(rows -> rows.rowCount());
     }
 
@@ -108,13 +126,21 @@ public class PostAnalyticsRepository {
                         where a.post_id = due.post_id and a.account_id = due.account_id
                           and t.post_id = a.post_id and t.account_id = a.account_id
                         returning a.post_id, a.account_id, a.workspace_id, a.mode, t.platform, t.provider_post_id, t.completed_at""")
-                .execute(Tuple.tuple().addOffsetDateTime(offset(now)).addOffsetDateTime(offset(leaseUntil)).addInteger(limit))
+                .execute(Tuple.tuple()
+                        .addOffsetDateTime(offset(now))
+                        .addOffsetDateTime(offset(leaseUntil))
+                        .addInteger(limit))
                 .map(rows -> {
                     List<Due> due = new ArrayList<>();
                     for (Row row : rows) {
-                        due.add(new Due(row.getString("post_id"), row.getString("account_id"), row.getString("workspace_id"),
-                                Mode.fromWire(row.getString("mode")).orElseThrow(), row.getString("platform"),
-                                row.getString("provider_post_id"), instant(row.getOffsetDateTime("completed_at"))));
+                        due.add(new Due(
+                                row.getString("post_id"),
+                                row.getString("account_id"),
+                                row.getString("workspace_id"),
+                                Mode.fromWire(row.getString("mode")).orElseThrow(),
+                                row.getString("platform"),
+                                row.getString("provider_post_id"),
+                                instant(row.getOffsetDateTime("completed_at"))));
                     }
                     return due;
                 });

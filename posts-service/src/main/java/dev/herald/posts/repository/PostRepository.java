@@ -25,20 +25,21 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
 
     public Uni<PostEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .list().map(UniqueRow::of);
+                .list()
+                .map(UniqueRow::of);
     }
 
     /** A post and its targets in request order. */
-    public record WithTargets(PostEntity post, List<PostTargetEntity> targets) {
-    }
+    public record WithTargets(PostEntity post, List<PostTargetEntity> targets) {}
 
     /** The post with its targets, in one query; null when there is no such post (or it has no targets). */
     public Uni<WithTargets> findWithTargets(String id) {
-        return Panache.getSession().flatMap(session -> session.createSelectionQuery(
-                        "select p, t from PostEntity p join PostTargetEntity t on t.postId = p.id where p.id = :id order by t.position",
-                        Object[].class)
-                .setParameter("id", id)
-                .getResultList())
+        return Panache.getSession()
+                .flatMap(session -> session.createSelectionQuery(
+                                "select p, t from PostEntity p join PostTargetEntity t on t.postId = p.id where p.id = :id order by t.position",
+                                Object[].class)
+                        .setParameter("id", id)
+                        .getResultList())
                 .map(rows -> {
                     if (rows.isEmpty()) {
                         return null;
@@ -52,7 +53,9 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
     /** The same, locked for the rest of the transaction. */
     public Uni<PostEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list()
+                .map(UniqueRow::of);
     }
 
     public Uni<PostEntity> findForUpdate(String id) {
@@ -67,21 +70,21 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
         // HQL, not a native query mapped to PostEntity: Hibernate keys a native query's plan by its result mapping,
         // which is built anew for each call, so every run of a native entity query adds a plan to the cache (all
         // under one hash) until it evicts every other plan. This query runs five times a second.
-        return getSession().flatMap(session -> session.createSelectionQuery(
-                        "from PostEntity where status = ?1 and dueAt <= ?2 order by dueAt", PostEntity.class)
-                .setParameter(1, Post.QUEUED)
-                .setParameter(2, now)
-                .setLockMode(LockMode.UPGRADE_SKIPLOCKED)
-                .setMaxResults(limit)
-                .getResultList());
+        return getSession()
+                .flatMap(session -> session.createSelectionQuery(
+                                "from PostEntity where status = ?1 and dueAt <= ?2 order by dueAt", PostEntity.class)
+                        .setParameter(1, Post.QUEUED)
+                        .setParameter(2, now)
+                        .setLockMode(LockMode.UPGRADE_SKIPLOCKED)
+                        .setMaxResults(limit)
+                        .getResultList());
     }
 
     /** How many of the tenant's posts that are not final have a target on the account. */
     public Uni<Long> countPendingForAccount(String workspaceId, Mode mode, String accountId) {
         return count("""
                 workspaceId = ?1 and mode = ?2 and status in ('queued', 'publishing')
-                and id in (select t.postId from PostTargetEntity t where t.accountId = ?3)""",
-                workspaceId, mode.wireName(), accountId);
+                and id in (select t.postId from PostTargetEntity t where t.accountId = ?3)""", workspaceId, mode.wireName(), accountId);
     }
 
     /**
@@ -89,8 +92,8 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
      * case-insensitively as a plain substring; {@code platform}, {@code accountId} and {@code profileId}
      * match any of its targets.
      */
-    public Uni<List<PostEntity>> listPage(String workspaceId, Mode mode, PostFilters filters,
-                                          Optional<CursorPosition> after, int fetchSize) {
+    public Uni<List<PostEntity>> listPage(
+            String workspaceId, Mode mode, PostFilters filters, Optional<CursorPosition> after, int fetchSize) {
         StringBuilder query = new StringBuilder("workspaceId = :workspace and mode = :mode");
         Parameters parameters = Parameters.with("workspace", workspaceId).and("mode", mode.wireName());
         if (filters.status() != null) {
@@ -115,9 +118,13 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
         }
         if (after.isPresent()) {
             query.append(" and (createdAt < :afterCreated or (createdAt = :afterCreated and id < :afterId))");
-            parameters.and("afterCreated", after.get().createdAt()).and("afterId", after.get().id());
+            parameters
+                    .and("afterCreated", after.get().createdAt())
+                    .and("afterId", after.get().id());
         }
-        return find(query.toString(), Sort.descending("createdAt", "id"), parameters).range(0, fetchSize - 1).list();
+        return find(query.toString(), Sort.descending("createdAt", "id"), parameters)
+                .range(0, fetchSize - 1)
+                .list();
     }
 
     static String escapeLike(String text) {

@@ -1,8 +1,8 @@
 package dev.herald.posts.repository;
 
+import dev.herald.common.wire.PostTarget;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.model.PostTargetKey;
-import dev.herald.common.wire.PostTarget;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Sort;
@@ -30,18 +30,24 @@ public class PostTargetRepository implements PanacheRepositoryBase<PostTargetEnt
 
     /** The account's latest published targets that the platform gave an id (live comments read them). */
     public Uni<List<PostTargetEntity>> latestPublished(String accountId, int limit) {
-        return find("accountId = ?1 and status = ?2 and providerPostId is not null",
-                Sort.descending("completedAt", "postId"), accountId, PostTarget.PUBLISHED).range(0, limit - 1).list();
+        return find(
+                        "accountId = ?1 and status = ?2 and providerPostId is not null",
+                        Sort.descending("completedAt", "postId"),
+                        accountId,
+                        PostTarget.PUBLISHED)
+                .range(0, limit - 1)
+                .list();
     }
 
     /** Records when the target's comments were read from its platform (decision 136). */
     public Uni<Void> markCommentsRead(String postId, String accountId, Instant at) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "update post_targets set comments_read_at = ?1 where post_id = ?2 and account_id = ?3")
-                .setParameter(1, at)
-                .setParameter(2, postId)
-                .setParameter(3, accountId)
-                .executeUpdate()
-                .replaceWithVoid());
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery(
+                                "update post_targets set comments_read_at = ?1 where post_id = ?2 and account_id = ?3")
+                        .setParameter(1, at)
+                        .setParameter(2, postId)
+                        .setParameter(3, accountId)
+                        .executeUpdate()
+                        .replaceWithVoid());
     }
 }

@@ -10,10 +10,11 @@ public class ProcessedEventRepository {
 
     /** Records the event; false when it was already recorded (a redelivery, to be skipped). */
     public Uni<Boolean> markProcessed(String eventId) {
-        return Panache.getSession().flatMap(session -> session
-                .createNativeQuery("insert into processed_events (event_id) values (?1) on conflict do nothing")
-                .setParameter(1, eventId)
-                .executeUpdate()
-                .map(inserted -> inserted == 1));
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery(
+                                "insert into processed_events (event_id) values (?1) on conflict do nothing")
+                        .setParameter(1, eventId)
+                        .executeUpdate()
+                        .map(inserted -> inserted == 1));
     }
 }

@@ -24,22 +24,22 @@ public class ProfileHoldReleaseRepository {
     }
 
     /** A hold of one profile on one post. */
-    public record HoldRelease(String profileId, String postId, String workspaceId, Mode mode) {
-    }
+    public record HoldRelease(String profileId, String postId, String workspaceId, Mode mode) {}
 
     /** Inside the caller's transaction. */
     public Uni<Void> schedule(String workspaceId, Mode mode, String postId, Collection<String> profileIds) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String profileId : profileIds) {
-            chain = chain.chain(() -> Panache.getSession().flatMap(session -> session.createNativeQuery("""
+            chain = chain.chain(() -> Panache.getSession()
+                    .flatMap(session -> session.createNativeQuery("""
                             insert into profile_hold_releases (profile_id, post_id, workspace_id, mode)
                             values (?1, ?2, ?3, ?4) on conflict do nothing""")
-                    .setParameter(1, profileId)
-                    .setParameter(2, postId)
-                    .setParameter(3, workspaceId)
-                    .setParameter(4, mode.wireName())
-                    .executeUpdate()
-                    .replaceWithVoid()));
+                            .setParameter(1, profileId)
+                            .setParameter(2, postId)
+                            .setParameter(3, workspaceId)
+                            .setParameter(4, mode.wireName())
+                            .executeUpdate()
+                            .replaceWithVoid()));
         }
         return chain;
     }
@@ -47,16 +47,17 @@ public class ProfileHoldReleaseRepository {
     public Uni<List<HoldRelease>> oldest(int limit) {
         return pool.preparedQuery("""
                         select profile_id, post_id, workspace_id, mode from profile_hold_releases
-                        order by created_at limit $1""")
-                .execute(Tuple.of(limit))
-                .map(rows -> {
-                    List<HoldRelease> releases = new ArrayList<>();
-                    for (Row row : rows) {
-                        releases.add(new HoldRelease(row.getString("profile_id"), row.getString("post_id"),
-                                row.getString("workspace_id"), Mode.fromWire(row.getString("mode")).orElseThrow()));
-                    }
-                    return releases;
-                });
+                        order by created_at limit $1""").execute(Tuple.of(limit)).map(rows -> {
+            List<HoldRelease> releases = new ArrayList<>();
+            for (Row row : rows) {
+                releases.add(new HoldRelease(
+                        row.getString("profile_id"),
+                        row.getString("post_id"),
+                        row.getString("workspace_id"),
+                        Mode.fromWire(row.getString("mode")).orElseThrow()));
+            }
+            return releases;
+        });
     }
 
     public Uni<Void> done(HoldRelease release) {

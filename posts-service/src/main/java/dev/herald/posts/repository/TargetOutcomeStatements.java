@@ -33,9 +33,15 @@ public class TargetOutcomeStatements {
      * (dispatch, outcome, cancellation) also moves the post's {@code updated_at}, so an unchanged post row means
      * unchanged targets. {@code finalized} and {@code holdsOf} only when the post became final.
      */
-    public record Outcome(PostEntity post, Instant readUpdatedAt, String readStatus, PostTargetEntity target,
-                          String readTargetStatus, String eventId, OutboxWriter.Entry finalized, List<String> holdsOf) {
-    }
+    public record Outcome(
+            PostEntity post,
+            Instant readUpdatedAt,
+            String readStatus,
+            PostTargetEntity target,
+            String readTargetStatus,
+            String eventId,
+            OutboxWriter.Entry finalized,
+            List<String> holdsOf) {}
 
     /**
      * Writes the outcome if the post is still as read and the event was not applied before; false otherwise, and
@@ -44,11 +50,26 @@ public class TargetOutcomeStatements {
     public Uni<Boolean> apply(Outcome outcome) {
         PostEntity post = outcome.post();
         PostTargetEntity target = outcome.target();
-        Tuple parameters = SqlParameters.of(post.id, target.accountId, post.updatedAt, post.status, post.finalizedAt,
-                outcome.readUpdatedAt(), outcome.readStatus(), outcome.readTargetStatus(), outcome.eventId(),
-                target.status, target.attempts, target.providerPostId, target.url, target.error, target.completedAt);
+        Tuple parameters = SqlParameters.of(
+                post.id,
+                target.accountId,
+                post.updatedAt,
+                post.status,
+                post.finalizedAt,
+                outcome.readUpdatedAt(),
+                outcome.readStatus(),
+                outcome.readTargetStatus(),
+                outcome.eventId(),
+                target.status,
+                target.attempts,
+                target.providerPostId,
+                target.url,
+                target.error,
+                target.completedAt);
         outbox.bind(parameters, outcome.finalized())
-                .addValue(outcome.holdsOf().toArray(String[]::new)).addValue(post.workspaceId).addValue(post.mode);
+                .addValue(outcome.holdsOf().toArray(String[]::new))
+                .addValue(post.workspaceId)
+                .addValue(post.mode);
         return pool.preparedQuery("""
                         with post as (
                             update posts set updated_at = $3, status = $4, finalized_at = $5

@@ -30,9 +30,14 @@ public class UnfinishedAcceptanceRepository {
     }
 
     /** What one acceptance took, or is about to take. */
-    public record UnfinishedAcceptance(String postId, String workspaceId, Mode mode, String idempotencyKey,
-                                       String claimToken, List<String> reservationIds, List<String> profileIds) {
-    }
+    public record UnfinishedAcceptance(
+            String postId,
+            String workspaceId,
+            Mode mode,
+            String idempotencyKey,
+            String claimToken,
+            List<String> reservationIds,
+            List<String> profileIds) {}
 
     /** Once everything the acceptance took was given back. */
     public Uni<Void> forget(String postId) {
@@ -49,11 +54,14 @@ public class UnfinishedAcceptanceRepository {
      * acceptance, these and earlier ones, whose reservations are still to be given back.
      */
     public Uni<List<UnfinishedAcceptance>> abandonStale(Instant cutoff, int limit) {
-        return pool.withTransaction(connection -> connection.preparedQuery("""
+        return pool.withTransaction(connection -> connection
+                        .preparedQuery("""
                                 select post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids, profile_ids
                                 from unfinished_acceptances where not abandoned and started_at < $1
                                 order by started_at limit $2 for update skip locked""")
-                        .execute(Tuple.tuple().addOffsetDateTime(cutoff.atOffset(ZoneOffset.UTC)).addInteger(limit))
+                        .execute(Tuple.tuple()
+                                .addOffsetDateTime(cutoff.atOffset(ZoneOffset.UTC))
+                                .addInteger(limit))
                         .map(UnfinishedAcceptanceRepository::acceptances)
                         .call(stale -> abandon(connection, stale)))
                 .chain(() -> pool.preparedQuery("""
@@ -66,20 +74,26 @@ public class UnfinishedAcceptanceRepository {
     private static Uni<Void> abandon(SqlConnection connection, Collection<UnfinishedAcceptance> stale) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (UnfinishedAcceptance acceptance : stale) {
-            chain = chain
-                    .chain(() -> connection.preparedQuery("""
+            chain = chain.chain(() -> connection
+                            .preparedQuery("""
                                     delete from idempotency_keys
                                     where workspace_id = $1 and mode = $2 and key = $3 and claim_token = $4 and state = 'in_flight'""")
-                            .execute(Tuple.of(acceptance.workspaceId(), acceptance.mode().wireName(),
-                                    acceptance.idempotencyKey(), acceptance.claimToken())))
-                    .chain(() -> connection.preparedQuery("""
+                            .execute(Tuple.of(
+                                    acceptance.workspaceId(),
+                                    acceptance.mode().wireName(),
+                                    acceptance.idempotencyKey(),
+                                    acceptance.claimToken())))
+                    .chain(() -> connection
+                            .preparedQuery("""
                                     insert into profile_hold_releases (profile_id, post_id, workspace_id, mode)
                                     select unnest($1::text[]), $2, $3, $4 on conflict do nothing""")
-                            .execute(Tuple.tuple().addArrayOfString(acceptance.profileIds().toArray(String[]::new))
-                                    .addString(acceptance.postId()).addString(acceptance.workspaceId())
+                            .execute(Tuple.tuple()
+                                    .addArrayOfString(acceptance.profileIds().toArray(String[]::new))
+                                    .addString(acceptance.postId())
+                                    .addString(acceptance.workspaceId())
                                     .addString(acceptance.mode().wireName())))
-                    .chain(() -> connection.preparedQuery(
-                                    "update unfinished_acceptances set abandoned = true where post_id = $1")
+                    .chain(() -> connection
+                            .preparedQuery("update unfinished_acceptances set abandoned = true where post_id = $1")
                             .execute(Tuple.of(acceptance.postId())))
                     .replaceWithVoid();
         }
@@ -93,9 +107,13 @@ public class UnfinishedAcceptanceRepository {
     }
 
     private static UnfinishedAcceptance acceptance(Row row) {
-        return new UnfinishedAcceptance(row.getString("post_id"), row.getString("workspace_id"),
-                Mode.fromWire(row.getString("mode")).orElseThrow(), row.getString("idempotency_key"),
-                row.getString("claim_token"), Arrays.asList(row.getArrayOfStrings("reservation_ids")),
+        return new UnfinishedAcceptance(
+                row.getString("post_id"),
+                row.getString("workspace_id"),
+                Mode.fromWire(row.getString("mode")).orElseThrow(),
+                row.getString("idempotency_key"),
+                row.getString("claim_token"),
+                Arrays.asList(row.getArrayOfStrings("reservation_ids")),
                 Arrays.asList(row.getArrayOfStrings("profile_ids")));
     }
 }

@@ -44,16 +44,21 @@ public class CommentResource {
     /** {@code post_id} or {@code account_id} (or both) is required. */
     @GET
     @Paginated
-    public Uni<ListEnvelope<Comment>> list(@QueryParam("post_id") String postId, @QueryParam("account_id") String accountId,
-                                           @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+    public Uni<ListEnvelope<Comment>> list(
+            @QueryParam("post_id") String postId,
+            @QueryParam("account_id") String accountId,
+            @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
         if (postId == null && accountId == null) {
-            throw ApiException.invalidParameter("post_id", "Give post_id or account_id: the comments of which post or account.");
+            throw ApiException.invalidParameter(
+                    "post_id", "Give post_id or account_id: the comments of which post or account.");
         }
         if (postId != null && !IdPrefix.POST.matches(postId)) {
             throw ApiException.invalidParameter("post_id", "post_id must be a post id (pst_ and 24 hex characters).");
         }
         if (accountId != null && !IdPrefix.ACCOUNT.matches(accountId)) {
-            throw ApiException.invalidParameter("account_id", "account_id must be an account id (acc_ and 24 hex characters).");
+            throw ApiException.invalidParameter(
+                    "account_id", "account_id must be an account id (acc_ and 24 hex characters).");
         }
         return comments.list(caller.workspaceId(), caller.mode(), postId, accountId, limit, cursor);
     }
@@ -63,11 +68,21 @@ public class CommentResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> reply(JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("comment_id", "text"));
-        String commentId = body.string("comment_id").required()
-                .matching(COMMENT_ID, "a comment id (cmt_ and 24 hex characters)").read().orNull();
-        String text = body.string("text").required().trimmed().length(1, MAX_REPLY_LENGTH).read().orNull();
+        String commentId = body.string("comment_id")
+                .required()
+                .matching(COMMENT_ID, "a comment id (cmt_ and 24 hex characters)")
+                .read()
+                .orNull();
+        String text = body.string("text")
+                .required()
+                .trimmed()
+                .length(1, MAX_REPLY_LENGTH)
+                .read()
+                .orNull();
         // Not validated here: what the comment's lookup finds wrong is reported with these, in one 422.
         return comments.reply(caller.workspaceId(), caller.mode(), commentId, text, body.errors())
-                .map(reply -> Response.status(Response.Status.CREATED).entity(DataEnvelope.of(reply)).build());
+                .map(reply -> Response.status(Response.Status.CREATED)
+                        .entity(DataEnvelope.of(reply))
+                        .build());
     }
 }

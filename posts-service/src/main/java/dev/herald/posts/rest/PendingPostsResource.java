@@ -33,11 +33,12 @@ public class PendingPostsResource {
 
     @GET
     public Uni<DataEnvelope<Map<String, Object>>> pendingPosts(@PathParam("id") String accountId) {
-        return posts.pendingForAccount(caller.workspaceId(), caller.mode(), accountId).map(count -> {
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("account_id", accountId);
-            answer.put("pending_posts", count);
-            return DataEnvelope.of(answer);
-        });
+        return posts.pendingForAccount(caller.workspaceId(), caller.mode(), accountId)
+                .map(count -> {
+                    Map<String, Object> answer = new LinkedHashMap<>();
+                    answer.put("account_id", accountId);
+                    answer.put("pending_posts", count);
+                    return DataEnvelope.of(answer);
+                });
     }
 }

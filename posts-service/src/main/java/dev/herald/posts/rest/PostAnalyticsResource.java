@@ -35,6 +35,8 @@ public class PostAnalyticsResource {
             // Not an id Herald ever gave out: no such post, as for any other unknown id.
             throw ApiException.notFound("post");
         }
-        return analytics.read(caller.workspaceId(), caller.mode(), id).map(read -> read.response(DataEnvelope.of(read.data())));
+        return analytics
+                .read(caller.workspaceId(), caller.mode(), id)
+                .map(read -> read.response(DataEnvelope.of(read.data())));
     }
 }

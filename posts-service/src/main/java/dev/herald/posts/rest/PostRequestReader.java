@@ -24,7 +24,8 @@ import java.util.Set;
 final class PostRequestReader {
     static final int MAX_TEXT_LENGTH = 5000;
     static final int MAX_TARGETS = 100;
-    private static final Set<String> FIELDS = Set.of("text", "account_ids", "media", "scheduled_at", "platform_options");
+    private static final Set<String> FIELDS =
+            Set.of("text", "account_ids", "media", "scheduled_at", "platform_options");
     private static final Set<String> MEDIA_FIELDS = Set.of("url", "type");
 
     private final List<FieldError> errors = new ArrayList<>();
@@ -143,7 +144,9 @@ final class PostRequestReader {
         }
         Optional<Instant> at = Timestamps.parseRfc3339(value.textValue());
         if (at.isEmpty()) {
-            reject("scheduled_at", "invalid_format",
+            reject(
+                    "scheduled_at",
+                    "invalid_format",
                     "scheduled_at must be an RFC 3339 timestamp with a time zone, such as 2026-12-01T09:00:00Z.");
             return null;
         }
@@ -174,7 +177,9 @@ final class PostRequestReader {
         }
         Optional<String> problem = HttpsUrls.mediaProblem(value.textValue(), allowHttp);
         if (problem.isPresent()) {
-            reject(field, problem.get().startsWith("must be at most") ? "too_long" : "invalid_format",
+            reject(
+                    field,
+                    problem.get().startsWith("must be at most") ? "too_long" : "invalid_format",
                     field + " " + problem.get() + ".");
             return null;
         }

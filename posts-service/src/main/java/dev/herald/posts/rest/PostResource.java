@@ -43,9 +43,10 @@ public class PostResource {
     static final String REPLAYED = "Idempotency-Replayed";
     static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
     static final int MAX_FILTER_LENGTH = 200;
-    static final Set<String> STATUSES = Set.of(Post.QUEUED, Post.PUBLISHING, Post.PUBLISHED, Post.PARTIALLY_FAILED,
-            Post.FAILED, Post.CANCELED);
-    private static final String PLATFORMS = String.join(", ", Arrays.stream(Platform.values()).map(Platform::wireName).toList());
+    static final Set<String> STATUSES =
+            Set.of(Post.QUEUED, Post.PUBLISHING, Post.PUBLISHED, Post.PARTIALLY_FAILED, Post.FAILED, Post.CANCELED);
+    private static final String PLATFORMS = String.join(
+            ", ", Arrays.stream(Platform.values()).map(Platform::wireName).toList());
 
     private final PostService posts;
     private final Caller caller;
@@ -63,33 +64,63 @@ public class PostResource {
         String key = idempotencyKey(headers.getRequestHeader(IDEMPOTENCY_KEY));
         PostDraft read = PostRequestReader.read(json, mediaUrls.allowsPrivateUrls());
         // The media URL's host is resolved off the event loop; its problem joins the draft's others in one 422.
-        return mediaUrls.vet(read).flatMap(draft -> posts.create(caller.workspaceId(), caller.mode(), key, json, draft))
+        return mediaUrls
+                .vet(read)
+                .flatMap(draft -> posts.create(caller.workspaceId(), caller.mode(), key, json, draft))
                 .map(answer -> answer.replayed()
-                ? Response.ok(answer.replayedBody(), MediaType.APPLICATION_JSON_TYPE).header(REPLAYED, "true").build()
-                : Response.status(Response.Status.ACCEPTED).entity(DataEnvelope.of(answer.post())).build());
+                        ? Response.ok(answer.replayedBody(), MediaType.APPLICATION_JSON_TYPE)
+                                .header(REPLAYED, "true")
+                                .build()
+                        : Response.status(Response.Status.ACCEPTED)
+                                .entity(DataEnvelope.of(answer.post()))
+                                .build());
     }
 
     @GET
     @Paginated
-    public Uni<ListEnvelope<Post>> list(@QueryParam("status") String status, @QueryParam("platform") String platform,
-                                        @QueryParam("q") String q, @QueryParam("account_id") String accountId,
-                                        @QueryParam("profile_id") String profileId, @QueryParam("limit") String limit,
-                                        @QueryParam("cursor") String cursor) {
+    public Uni<ListEnvelope<Post>> list(
+            @QueryParam("status") String status,
+            @QueryParam("platform") String platform,
+            @QueryParam("q") String q,
+            @QueryParam("account_id") String accountId,
+            @QueryParam("profile_id") String profileId,
+            @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
         if (status != null && !STATUSES.contains(status)) {
-            throw ApiException.invalidParameter("status", "status must be one of " + String.join(", ",
-                    List.of(Post.QUEUED, Post.PUBLISHING, Post.PUBLISHED, Post.PARTIALLY_FAILED, Post.FAILED, Post.CANCELED)) + ".");
+            throw ApiException.invalidParameter(
+                    "status",
+                    "status must be one of "
+                            + String.join(
+                                    ", ",
+                                    List.of(
+                                            Post.QUEUED,
+                                            Post.PUBLISHING,
+                                            Post.PUBLISHED,
+                                            Post.PARTIALLY_FAILED,
+                                            Post.FAILED,
+                                            Post.CANCELED))
+                            + ".");
         }
-        Platform platformFilter = platform == null ? null : Platform.fromWire(platform).orElseThrow(() ->
-                ApiException.invalidParameter("platform", "platform must be one of " + PLATFORMS + "."));
+        Platform platformFilter = platform == null
+                ? null
+                : Platform.fromWire(platform)
+                        .orElseThrow(() -> ApiException.invalidParameter(
+                                "platform", "platform must be one of " + PLATFORMS + "."));
         if (accountId != null && !IdPrefix.ACCOUNT.matches(accountId)) {
-            throw ApiException.invalidParameter("account_id", "account_id must be an account id (acc_ and 24 hex characters).");
+            throw ApiException.invalidParameter(
+                    "account_id", "account_id must be an account id (acc_ and 24 hex characters).");
         }
         if (profileId != null && !IdPrefix.PROFILE.matches(profileId)) {
-            throw ApiException.invalidParameter("profile_id", "profile_id must be a profile id (prf_ and 24 hex characters).");
+            throw ApiException.invalidParameter(
+                    "profile_id", "profile_id must be a profile id (prf_ and 24 hex characters).");
         }
         String text = QueryParameters.boundedText("q", q, MAX_FILTER_LENGTH);
-        return posts.list(caller.workspaceId(), caller.mode(),
-                new PostFilters(status, platformFilter, text, accountId, profileId), limit, cursor);
+        return posts.list(
+                caller.workspaceId(),
+                caller.mode(),
+                new PostFilters(status, platformFilter, text, accountId, profileId),
+                limit,
+                cursor);
     }
 
     @GET
@@ -107,16 +138,19 @@ public class PostResource {
     /** DESIGN section 3: required, once, 1 to 255 printable ASCII characters. */
     static String idempotencyKey(List<String> values) {
         if (values == null || values.isEmpty()) {
-            throw new ApiException(ErrorCode.IDEMPOTENCY_KEY_REQUIRED,
+            throw new ApiException(
+                    ErrorCode.IDEMPOTENCY_KEY_REQUIRED,
                     "POST /posts needs an Idempotency-Key header: a unique value per post, reused only to retry it.");
         }
         if (values.size() > 1) {
             throw ApiException.invalidParameter(IDEMPOTENCY_KEY, "Send the Idempotency-Key header once.");
         }
         String key = values.get(0);
-        if (key.isEmpty() || key.length() > MAX_IDEMPOTENCY_KEY_LENGTH || !key.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
-            throw ApiException.invalidParameter(IDEMPOTENCY_KEY,
-                    "Idempotency-Key must be 1 to 255 printable ASCII characters.");
+        if (key.isEmpty()
+                || key.length() > MAX_IDEMPOTENCY_KEY_LENGTH
+                || !key.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+            throw ApiException.invalidParameter(
+                    IDEMPOTENCY_KEY, "Idempotency-Key must be 1 to 255 printable ASCII characters.");
         }
         return key;
     }

@@ -18,8 +18,8 @@ import java.util.Set;
 /** A valid post about to be accepted: the rows to write, queued, with one target per account in request order. */
 record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds) {
 
-    static AcceptedPost of(String workspaceId, Mode mode, PostDraft draft, List<AccountForPosting> destinations,
-                           Instant now) {
+    static AcceptedPost of(
+            String workspaceId, Mode mode, PostDraft draft, List<AccountForPosting> destinations, Instant now) {
         PostEntity post = new PostEntity();
         post.id = ResourceIds.newId(IdPrefix.POST);
         post.workspaceId = workspaceId;

@@ -31,12 +31,18 @@ public class ActingAccounts {
     }
 
     /** The call; after a refused token, once more with the token accounts-service renewed (decision 114). */
-    public <T> Uni<T> renewingOnce(String workspaceId, ActingAccount acting, Platform platform,
-                                   Function<ActingAccount, Uni<T>> call) {
-        return call.apply(acting).onFailure(TokenRefused.class).recoverWithUni(refused ->
-                accounts.access(workspaceId, Mode.LIVE, acting.access().accountId(), ((TokenRefused) refused).refusedToken())
+    public <T> Uni<T> renewingOnce(
+            String workspaceId, ActingAccount acting, Platform platform, Function<ActingAccount, Uni<T>> call) {
+        return call.apply(acting)
+                .onFailure(TokenRefused.class)
+                .recoverWithUni(refused -> accounts.access(
+                                workspaceId,
+                                Mode.LIVE,
+                                acting.access().accountId(),
+                                ((TokenRefused) refused).refusedToken())
                         .flatMap(renewed -> call.apply(acting.with(renewed)))
-                        .onFailure(TokenRefused.class).transform(again -> PlatformFailures.refusedAgain(platform, acting)));
+                        .onFailure(TokenRefused.class)
+                        .transform(again -> PlatformFailures.refusedAgain(platform, acting)));
     }
 
     /** accounts-service's 409: the grant is revoked or the account disconnected meanwhile (decision 114). */

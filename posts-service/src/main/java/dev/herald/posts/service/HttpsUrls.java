@@ -10,8 +10,7 @@ import java.util.Optional;
 public final class HttpsUrls {
     public static final int MAX_LENGTH = 2048;
 
-    private HttpsUrls() {
-    }
+    private HttpsUrls() {}
 
     /** What is wrong with {@code url}, as the end of a sentence ("must be ..."), or empty when nothing is. */
     public static Optional<String> problem(String url) {
@@ -26,7 +25,8 @@ public final class HttpsUrls {
         String rule = allowHttp ? "must be an absolute http or https URL" : "must be an absolute https URL";
         try {
             URI uri = new URI(url);
-            boolean scheme = "https".equalsIgnoreCase(uri.getScheme()) || (allowHttp && "http".equalsIgnoreCase(uri.getScheme()));
+            boolean scheme = "https".equalsIgnoreCase(uri.getScheme())
+                    || (allowHttp && "http".equalsIgnoreCase(uri.getScheme()));
             if (!scheme || uri.getHost() == null || uri.getHost().isEmpty()) {
                 return Optional.of(rule);
             }

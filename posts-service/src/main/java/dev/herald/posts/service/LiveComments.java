@@ -56,8 +56,15 @@ public class LiveComments {
     private final CommentsConfig config;
     private final Clock clock;
 
-    public LiveComments(CommentsProviders providers, PostTargetRepository targets, CommentRepository comments,
-                        AccountsClient accounts, UsageClient usage, ActingAccounts actingAccounts, CommentsConfig config, Clock clock) {
+    public LiveComments(
+            CommentsProviders providers,
+            PostTargetRepository targets,
+            CommentRepository comments,
+            AccountsClient accounts,
+            UsageClient usage,
+            ActingAccounts actingAccounts,
+            CommentsConfig config,
+            Clock clock) {
         this.providers = providers;
         this.targets = targets;
         this.comments = comments;
@@ -69,12 +76,10 @@ public class LiveComments {
     }
 
     /** A platform call about one target, and the comment request reserved for it. */
-    private record Call(PostTargetEntity target, Account account, CommentsProvider provider, String reservationId) {
-    }
+    private record Call(PostTargetEntity target, Account account, CommentsProvider provider, String reservationId) {}
 
     /** A call's outcome: the platform's comments, or null when the account could not be acted as. */
-    private record Read(Call call, List<ProviderComment> comments) {
-    }
+    private record Read(Call call, List<ProviderComment> comments) {}
 
     public boolean supports(Platform platform) {
         return providers.forPlatform(platform).isPresent();
@@ -87,51 +92,71 @@ public class LiveComments {
      */
     public Uni<Void> refresh(String workspaceId, String postId, String accountId) {
         Instant freshSince = clock.instant().minus(config.freshness());
-        return Panache.withSession(() -> postId != null ? targets.forPost(postId) : targets.latestPublished(accountId, config.accountPosts()))
+        return Panache.withSession(() -> postId != null
+                        ? targets.forPost(postId)
+                        : targets.latestPublished(accountId, config.accountPosts()))
                 .map(found -> found.stream()
                         .filter(target -> accountId == null || accountId.equals(target.accountId))
                         .filter(target -> PostTarget.PUBLISHED.equals(target.status) && target.providerPostId != null)
-                        .filter(target -> Platform.fromWire(target.platform).flatMap(providers::forPlatform).isPresent())
+                        .filter(target -> Platform.fromWire(target.platform)
+                                .flatMap(providers::forPlatform)
+                                .isPresent())
                         .filter(target -> target.commentsReadAt == null || target.commentsReadAt.isBefore(freshSince))
                         .toList())
                 .flatMap(stale -> stale.isEmpty() ? Uni.createFrom().voidItem() : read(workspaceId, stale));
     }
 
     private Uni<Void> read(String workspaceId, List<PostTargetEntity> stale) {
-        List<String> accountIds = stale.stream().map(target -> target.accountId).distinct().toList();
+        List<String> accountIds =
+                stale.stream().map(target -> target.accountId).distinct().toList();
         return accounts.lookup(workspaceId, Mode.LIVE, accountIds).flatMap(found -> {
             List<Call> calls = new ArrayList<>();
             for (PostTargetEntity target : stale) {
                 AccountForPosting account = found.get(target.accountId);
                 // A disconnected account cannot be acted as: its comments are listed as last read (decision 138).
-                if (account != null && Account.CONNECTED.equals(account.account().status())) {
-                    calls.add(new Call(target, account.account(),
-                            providers.forPlatform(account.account().platform()).orElseThrow(), reservationId()));
+                if (account != null
+                        && Account.CONNECTED.equals(account.account().status())) {
+                    calls.add(new Call(
+                            target,
+                            account.account(),
+                            providers.forPlatform(account.account().platform()).orElseThrow(),
+                            reservationId()));
                 }
             }
             if (calls.isEmpty()) {
                 return Uni.createFrom().voidItem();
             }
-            ReservationBatch batch = new ReservationBatch(calls.stream()
-                    .map(call -> item(call.reservationId())).toList(), false);
+            ReservationBatch batch = new ReservationBatch(
+                    calls.stream().map(call -> item(call.reservationId())).toList(), false);
             Instant readAt = clock.instant();
             return usage.reserve(workspaceId, Mode.LIVE, batch)
-                    .chain(() -> Multi.createFrom().iterable(calls)
-                            .onItem().transformToUniAndConcatenate(call -> readOne(workspaceId, call))
-                            .collect().asList()
+                    .chain(() -> Multi.createFrom()
+                            .iterable(calls)
+                            .onItem()
+                            .transformToUniAndConcatenate(call -> readOne(workspaceId, call))
+                            .collect()
+                            .asList()
                             .call(reads -> store(workspaceId, reads, readAt))
                             // A failed read answers 5xx, which is never charged: the calls that did succeed are free.
-                            .onFailure().call(failure -> giveBack(workspaceId, calls.stream().map(Call::reservationId).toList())))
+                            .onFailure()
+                            .call(failure -> giveBack(
+                                    workspaceId,
+                                    calls.stream().map(Call::reservationId).toList())))
                     .flatMap(reads -> settle(workspaceId, reads));
         });
     }
 
     private Uni<Read> readOne(String workspaceId, Call call) {
-        return actingAccounts.acting(workspaceId, call.account())
-                .flatMap(acting -> actingAccounts.renewingOnce(workspaceId, acting, call.provider().platform(),
+        return actingAccounts
+                .acting(workspaceId, call.account())
+                .flatMap(acting -> actingAccounts.renewingOnce(
+                        workspaceId,
+                        acting,
+                        call.provider().platform(),
                         as -> call.provider().read(as, call.target().providerPostId)))
                 .map(found -> new Read(call, found))
-                .onFailure(ActingAccounts::cannotActAs).recoverWithItem(new Read(call, null));
+                .onFailure(ActingAccounts::cannotActAs)
+                .recoverWithItem(new Read(call, null));
     }
 
     /**
@@ -139,7 +164,9 @@ public class LiveComments {
      * revoked grant disconnects the account, decision 114) and accounts-service's message, which says why.
      */
     private static ApiException disconnected(Account account, Throwable failure) {
-        return new ApiException(ErrorCode.CONFLICT, failure.getMessage(),
+        return new ApiException(
+                ErrorCode.CONFLICT,
+                failure.getMessage(),
                 Map.of("reason", "account_disconnected", "account_id", account.id()));
     }
 
@@ -185,19 +212,28 @@ public class LiveComments {
         CommentsProvider provider = providers.forPlatform(platform).orElseThrow();
         String reservationId = reservationId();
         return usage.reserve(workspaceId, Mode.LIVE, new ReservationBatch(List.of(item(reservationId)), false))
-                .chain(() -> actingAccounts.acting(workspaceId, account)
-                        .flatMap(acting -> actingAccounts.renewingOnce(workspaceId, acting, platform,
+                .chain(() -> actingAccounts
+                        .acting(workspaceId, account)
+                        .flatMap(acting -> actingAccounts.renewingOnce(
+                                workspaceId,
+                                acting,
+                                platform,
                                 as -> provider.reply(as, thread.providerCommentId, text)))
                         .flatMap(created -> {
-                            CommentEntity row = row(workspaceId, thread.postId, thread.accountId, thread.platform, created);
-                            return Panache.withTransaction(() -> comments.upsertLive(row)).replaceWith(row);
+                            CommentEntity row =
+                                    row(workspaceId, thread.postId, thread.accountId, thread.platform, created);
+                            return Panache.withTransaction(() -> comments.upsertLive(row))
+                                    .replaceWith(row);
                         })
-                        .onFailure(ActingAccounts::cannotActAs).transform(failure -> disconnected(account, failure))
-                        .onFailure().call(failure -> release(workspaceId, reservationId)))
+                        .onFailure(ActingAccounts::cannotActAs)
+                        .transform(failure -> disconnected(account, failure))
+                        .onFailure()
+                        .call(failure -> release(workspaceId, reservationId)))
                 .call(() -> consume(workspaceId, reservationId));
     }
 
-    private CommentEntity row(String workspaceId, String postId, String accountId, String platform, ProviderComment comment) {
+    private CommentEntity row(
+            String workspaceId, String postId, String accountId, String platform, ProviderComment comment) {
         CommentEntity row = new CommentEntity();
         row.id = stableId(accountId, comment.providerId());
         row.workspaceId = workspaceId;
@@ -252,7 +288,9 @@ public class LiveComments {
     }
 
     private Uni<Void> giveBack(String workspaceId, List<String> reservationIds) {
-        return Uni.join().all(reservationIds.stream().map(id -> release(workspaceId, id)).toList())
-                .andCollectFailures().replaceWithVoid();
+        return Uni.join()
+                .all(reservationIds.stream().map(id -> release(workspaceId, id)).toList())
+                .andCollectFailures()
+                .replaceWithVoid();
     }
 }

@@ -82,12 +82,20 @@ public class MediaUrlGuard {
         String bare = (host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host)
                 .toLowerCase(Locale.ROOT);
         String[] labels = bare.split("\\.");
-        if (bare.indexOf(':') < 0 && labels.length > 0 && NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches()
+        if (bare.indexOf(':') < 0
+                && labels.length > 0
+                && NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches()
                 && !CANONICAL_QUAD.matcher(bare).matches()) {
             // 2130706433, 0x7f000001 or 012.0.0.1: Java reads them as a name or as 12.0.0.1, curl as 127.0.0.1 or
             // 10.0.0.1. Refuse what readers disagree on.
-            return Uni.createFrom().item(withProblem(draft, Optional.of(new FieldError(FIELD, "invalid_format",
-                    FIELD + " must name its host or give an IPv4 address as four decimal numbers (" + bare + ")."))));
+            return Uni.createFrom()
+                    .item(withProblem(
+                            draft,
+                            Optional.of(new FieldError(
+                                    FIELD,
+                                    "invalid_format",
+                                    FIELD + " must name its host or give an IPv4 address as four decimal numbers ("
+                                            + bare + ")."))));
         }
         if (allowPrivateUrls) {
             // Local runs: media on the developer's own machine; the notation rule above still holds.
@@ -97,7 +105,8 @@ public class MediaUrlGuard {
             // No lookup: the JDK parses a literal address without asking DNS.
             return Uni.createFrom().item(() -> withProblem(draft, problem(bare, literal(bare))));
         }
-        return vertx.executeBlocking(Uni.createFrom().item(() -> withProblem(draft, problem(bare, lookup(bare)))), false);
+        return vertx.executeBlocking(
+                Uni.createFrom().item(() -> withProblem(draft, problem(bare, lookup(bare)))), false);
     }
 
     private static InetAddress[] literal(String host) {
@@ -118,9 +127,14 @@ public class MediaUrlGuard {
     }
 
     private static Optional<FieldError> problem(String host, InetAddress[] addresses) {
-        return Arrays.stream(addresses).filter(address -> !PublicAddresses.isPublic(address)).findFirst()
-                .map(refused -> new FieldError(FIELD, "invalid_value", FIELD + " must resolve to public addresses only ("
-                        + host + " resolves to " + refused.getHostAddress() + ")."));
+        return Arrays.stream(addresses)
+                .filter(address -> !PublicAddresses.isPublic(address))
+                .findFirst()
+                .map(refused -> new FieldError(
+                        FIELD,
+                        "invalid_value",
+                        FIELD + " must resolve to public addresses only (" + host + " resolves to "
+                                + refused.getHostAddress() + ")."));
     }
 
     private static PostDraft withProblem(PostDraft draft, Optional<FieldError> problem) {
@@ -129,7 +143,7 @@ public class MediaUrlGuard {
         }
         List<FieldError> errors = new ArrayList<>(draft.errors());
         errors.add(problem.get());
-        return new PostDraft(draft.text(), draft.accountIds(), draft.media(), draft.scheduledAt(),
-                draft.platformOptions(), errors);
+        return new PostDraft(
+                draft.text(), draft.accountIds(), draft.media(), draft.scheduledAt(), draft.platformOptions(), errors);
     }
 }

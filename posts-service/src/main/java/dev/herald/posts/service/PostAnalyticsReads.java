@@ -32,7 +32,6 @@ import org.jboss.logging.Logger;
 public class PostAnalyticsReads {
     private static final Logger LOG = Logger.getLogger(PostAnalyticsReads.class);
 
-
     private final AnalyticsReaders readers;
     private final ActingAccounts actingAccounts;
     private final PostAnalyticsRepository cache;
@@ -40,8 +39,13 @@ public class PostAnalyticsReads {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public PostAnalyticsReads(AnalyticsReaders readers, ActingAccounts actingAccounts, PostAnalyticsRepository cache,
-                              AnalyticsConfig config, ObjectMapper mapper, Clock clock) {
+    public PostAnalyticsReads(
+            AnalyticsReaders readers,
+            ActingAccounts actingAccounts,
+            PostAnalyticsRepository cache,
+            AnalyticsConfig config,
+            ObjectMapper mapper,
+            Clock clock) {
         this.readers = readers;
         this.actingAccounts = actingAccounts;
         this.cache = cache;
@@ -70,7 +74,10 @@ public class PostAnalyticsReads {
         Instant now = Timestamps.now(clock);
         Platform platform = Platform.fromWire(target.platform()).orElseThrow();
         if (target.mode() == Mode.TEST) {
-            return store(target, SandboxPostAnalytics.metrics(platform, target.providerPostId(), target.publishedAt(), now), now);
+            return store(
+                    target,
+                    SandboxPostAnalytics.metrics(platform, target.providerPostId(), target.publishedAt(), now),
+                    now);
         }
         Optional<AnalyticsReader> reader = readers.forPlatform(platform);
         if (reader.isEmpty()) {
@@ -79,11 +86,16 @@ public class PostAnalyticsReads {
         if (account == null || !Account.CONNECTED.equals(account.status())) {
             return notRead(target, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
         }
-        return actingAccounts.acting(target.workspaceId(), account)
-                .flatMap(acting -> actingAccounts.renewingOnce(target.workspaceId(), acting, platform,
+        return actingAccounts
+                .acting(target.workspaceId(), account)
+                .flatMap(acting -> actingAccounts.renewingOnce(
+                        target.workspaceId(),
+                        acting,
+                        platform,
                         as -> reader.get().read(as, target.providerPostId())))
                 .flatMap(metrics -> store(target, metrics, now))
-                .onFailure().recoverWithUni(failure -> {
+                .onFailure()
+                .recoverWithUni(failure -> {
                     if (ActingAccounts.cannotActAs(failure)) {
                         return notRead(target, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
                     }
@@ -91,27 +103,47 @@ public class PostAnalyticsReads {
                         // A grant from before Herald asked for the scope (decision 165): only a reconnection grants it.
                         return notRead(target, now, AnalyticsReason.RECONNECT_REQUIRED);
                     }
-                    LOG.infof("analytics of post %s on account %s not read: %s", target.postId(), target.accountId(),
-                            failure.getMessage());
-                    boolean limited = failure instanceof ApiException api && api.code() == ErrorCode.SERVICE_UNAVAILABLE;
-                    return notRead(target, now, limited ? AnalyticsReason.RATE_LIMITED : AnalyticsReason.PROVIDER_ERROR);
+                    LOG.infof(
+                            "analytics of post %s on account %s not read: %s",
+                            target.postId(), target.accountId(), failure.getMessage());
+                    boolean limited =
+                            failure instanceof ApiException api && api.code() == ErrorCode.SERVICE_UNAVAILABLE;
+                    return notRead(
+                            target, now, limited ? AnalyticsReason.RATE_LIMITED : AnalyticsReason.PROVIDER_ERROR);
                 });
     }
 
     /** The refresher leaves a target alone for now (a YouTube account without analytics consent, decision 153). */
     public Uni<Void> postpone(Due target, String reason) {
-        return cache.notRead(target.postId(), target.accountId(), target.workspaceId(), target.mode(), reason,
+        return cache.notRead(
+                target.postId(),
+                target.accountId(),
+                target.workspaceId(),
+                target.mode(),
+                reason,
                 nextRefresh(target, Timestamps.now(clock)));
     }
 
     private Uni<Fresh> store(Due target, ProviderMetrics metrics, Instant now) {
-        return cache.stored(target.postId(), target.accountId(), target.workspaceId(), target.mode(),
-                        write(metrics.metrics()), write(metrics.raw()), now, nextRefresh(target, now))
+        return cache.stored(
+                        target.postId(),
+                        target.accountId(),
+                        target.workspaceId(),
+                        target.mode(),
+                        write(metrics.metrics()),
+                        write(metrics.raw()),
+                        now,
+                        nextRefresh(target, now))
                 .replaceWith(new Fresh(metrics, now, null));
     }
 
     private Uni<Fresh> notRead(Due target, Instant now, String reason) {
-        return cache.notRead(target.postId(), target.accountId(), target.workspaceId(), target.mode(), reason,
+        return cache.notRead(
+                        target.postId(),
+                        target.accountId(),
+                        target.workspaceId(),
+                        target.mode(),
+                        reason,
                         nextRefresh(target, now))
                 .replaceWith(new Fresh(null, now, reason));
     }

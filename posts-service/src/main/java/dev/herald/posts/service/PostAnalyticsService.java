@@ -46,9 +46,15 @@ public class PostAnalyticsService {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public PostAnalyticsService(PostRepository posts, PostTargetRepository targets, PostAnalyticsRepository cache,
-                                PostAnalyticsReads reads, AccountsClient accounts, AnalyticsConfig config,
-                                ObjectMapper mapper, Clock clock) {
+    public PostAnalyticsService(
+            PostRepository posts,
+            PostTargetRepository targets,
+            PostAnalyticsRepository cache,
+            PostAnalyticsReads reads,
+            AccountsClient accounts,
+            AnalyticsConfig config,
+            ObjectMapper mapper,
+            Clock clock) {
         this.posts = posts;
         this.targets = targets;
         this.cache = cache;
@@ -60,31 +66,43 @@ public class PostAnalyticsService {
     }
 
     /** A target of the post being answered, with what is cached of it. */
-    private record Row(PostTargetEntity target, Cached cached) {
-    }
+    private record Row(PostTargetEntity target, Cached cached) {}
 
     public Uni<CachedRead<PostAnalytics>> read(String workspaceId, Mode mode, String postId) {
         Instant freshSince = clock.instant().minus(config.freshness());
         return Panache.withSession(() -> posts.findInTenant(workspaceId, mode, postId)
-                        .onItem().ifNull().failWith(() -> ApiException.notFound("post"))
+                        .onItem()
+                        .ifNull()
+                        .failWith(() -> ApiException.notFound("post"))
                         .chain(() -> targets.forPost(postId)))
                 .flatMap(found -> cache.forPost(postId).flatMap(cached -> {
-                    List<Row> rows = found.stream().map(target -> new Row(target, cached.get(target.accountId))).toList();
-                    List<String> wanted = rows.stream().filter(row -> needsAccount(mode, row, freshSince))
-                            .map(row -> row.target().accountId).distinct().toList();
-                    Uni<Map<String, AccountForPosting>> lookup = wanted.isEmpty() ? Uni.createFrom().item(Map.of())
+                    List<Row> rows = found.stream()
+                            .map(target -> new Row(target, cached.get(target.accountId)))
+                            .toList();
+                    List<String> wanted = rows.stream()
+                            .filter(row -> needsAccount(mode, row, freshSince))
+                            .map(row -> row.target().accountId)
+                            .distinct()
+                            .toList();
+                    Uni<Map<String, AccountForPosting>> lookup = wanted.isEmpty()
+                            ? Uni.createFrom().item(Map.of())
                             : accounts.lookup(workspaceId, mode, wanted);
-                    return lookup.flatMap(known -> Multi.createFrom().iterable(rows)
-                            .onItem().transformToUniAndConcatenate(row -> answer(workspaceId, mode, row, known, freshSince))
-                            .collect().asList()
-                            .map(answers -> new CachedRead<>(PostAnalytics.of(postId, answers.stream().map(Answer::target).toList()),
+                    return lookup.flatMap(known -> Multi.createFrom()
+                            .iterable(rows)
+                            .onItem()
+                            .transformToUniAndConcatenate(row -> answer(workspaceId, mode, row, known, freshSince))
+                            .collect()
+                            .asList()
+                            .map(answers -> new CachedRead<>(
+                                    PostAnalytics.of(
+                                            postId,
+                                            answers.stream().map(Answer::target).toList()),
                                     answers.stream().noneMatch(Answer::readAfresh))));
                 }));
     }
 
     /** One target's part of the answer, and whether it needed a fresh read. */
-    private record Answer(Target target, boolean readAfresh) {
-    }
+    private record Answer(Target target, boolean readAfresh) {}
 
     /** The account is asked for when consent decides (YouTube) or when a platform is about to be called. */
     private boolean needsAccount(Mode mode, Row row, Instant freshSince) {
@@ -97,52 +115,95 @@ public class PostAnalyticsService {
                 || (mode == Mode.LIVE && !fresh(row.cached(), freshSince) && reads.readable(mode, platform));
     }
 
-    private Uni<Answer> answer(String workspaceId, Mode mode, Row row, Map<String, AccountForPosting> known, Instant freshSince) {
+    private Uni<Answer> answer(
+            String workspaceId, Mode mode, Row row, Map<String, AccountForPosting> known, Instant freshSince) {
         PostTargetEntity target = row.target();
         Platform platform = Platform.fromWire(target.platform).orElseThrow();
         if (!isPublished(target)) {
             String status = PostTarget.FAILED.equals(target.status) || PostTarget.CANCELED.equals(target.status)
-                    ? Target.UNAVAILABLE : Target.PENDING;
+                    ? Target.UNAVAILABLE
+                    : Target.PENDING;
             String reason = switch (target.status) {
                 case PostTarget.FAILED -> AnalyticsReason.TARGET_FAILED;
                 case PostTarget.CANCELED -> AnalyticsReason.TARGET_CANCELED;
                 default -> AnalyticsReason.NOT_PUBLISHED_YET;
             };
-            return done(new Target(target.accountId, platform, target.providerPostId, status, reason, null, null, null));
+            return done(
+                    new Target(target.accountId, platform, target.providerPostId, status, reason, null, null, null));
         }
         AccountForPosting found = known.get(target.accountId);
         Account account = found == null ? null : found.account();
         if (platform == Platform.YOUTUBE && !consented(account)) {
-            return done(new Target(target.accountId, platform, target.providerPostId, Target.REDACTED, AnalyticsReason.CONSENT_REQUIRED,
-                    null, null, null));
+            return done(new Target(
+                    target.accountId,
+                    platform,
+                    target.providerPostId,
+                    Target.REDACTED,
+                    AnalyticsReason.CONSENT_REQUIRED,
+                    null,
+                    null,
+                    null));
         }
         if (fresh(row.cached(), freshSince)) {
             return done(cached(target, platform, row.cached()));
         }
         if (!reads.readable(mode, platform)) {
-            return done(new Target(target.accountId, platform, target.providerPostId, Target.UNAVAILABLE,
-                    AnalyticsReason.PLATFORM_NOT_SUPPORTED, null, null, null));
+            return done(new Target(
+                    target.accountId,
+                    platform,
+                    target.providerPostId,
+                    Target.UNAVAILABLE,
+                    AnalyticsReason.PLATFORM_NOT_SUPPORTED,
+                    null,
+                    null,
+                    null));
         }
-        Due due = new Due(target.postId, target.accountId, workspaceId, mode, target.platform, target.providerPostId,
+        Due due = new Due(
+                target.postId,
+                target.accountId,
+                workspaceId,
+                mode,
+                target.platform,
+                target.providerPostId,
                 target.completedAt);
         return reads.read(due, account).map(fresh -> {
             if (fresh.read()) {
-                return new Answer(new Target(target.accountId, platform, target.providerPostId, Target.AVAILABLE, null,
-                        fresh.metrics().metrics(), fresh.metrics().raw(), fresh.readAt()), true);
+                return new Answer(
+                        new Target(
+                                target.accountId,
+                                platform,
+                                target.providerPostId,
+                                Target.AVAILABLE,
+                                null,
+                                fresh.metrics().metrics(),
+                                fresh.metrics().raw(),
+                                fresh.readAt()),
+                        true);
             }
             // The last numbers stay the answer (refreshed_at shows their age); without any, the reason is.
             if (row.cached() != null && row.cached().refreshedAt() != null) {
                 return new Answer(cached(target, platform, row.cached()), false);
             }
-            return new Answer(new Target(target.accountId, platform, target.providerPostId, Target.UNAVAILABLE,
-                    fresh.reason(), null, null, null), false);
+            return new Answer(
+                    new Target(
+                            target.accountId,
+                            platform,
+                            target.providerPostId,
+                            Target.UNAVAILABLE,
+                            fresh.reason(),
+                            null,
+                            null,
+                            null),
+                    false);
         });
     }
 
     /** Consent on record for the account's current authorization (accounts-service clears it on re-authorization). */
     public static boolean consented(Account account) {
-        return account != null && account.analyticsConsent() != null
-                && Account.AnalyticsConsent.ACCEPTED.equals(account.analyticsConsent().status());
+        return account != null
+                && account.analyticsConsent() != null
+                && Account.AnalyticsConsent.ACCEPTED.equals(
+                        account.analyticsConsent().status());
     }
 
     private static boolean isPublished(PostTargetEntity target) {
@@ -150,13 +211,21 @@ public class PostAnalyticsService {
     }
 
     private static boolean fresh(Cached cached, Instant freshSince) {
-        return cached != null && cached.refreshedAt() != null && !cached.refreshedAt().isBefore(freshSince);
+        return cached != null
+                && cached.refreshedAt() != null
+                && !cached.refreshedAt().isBefore(freshSince);
     }
 
     private Target cached(PostTargetEntity target, Platform platform, Cached cached) {
         try {
-            return new Target(target.accountId, platform, target.providerPostId, Target.AVAILABLE, null,
-                    mapper.readValue(cached.metrics(), PostAnalytics.Metrics.class), mapper.readTree(cached.raw()),
+            return new Target(
+                    target.accountId,
+                    platform,
+                    target.providerPostId,
+                    Target.AVAILABLE,
+                    null,
+                    mapper.readValue(cached.metrics(), PostAnalytics.Metrics.class),
+                    mapper.readTree(cached.raw()),
                     cached.refreshedAt());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cached analytics could not be read", e);
@@ -166,5 +235,4 @@ public class PostAnalyticsService {
     private static Uni<Answer> done(Target target) {
         return Uni.createFrom().item(new Answer(target, false));
     }
-
 }

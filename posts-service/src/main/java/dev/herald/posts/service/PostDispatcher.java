@@ -44,8 +44,15 @@ public class PostDispatcher {
     private final Clock clock;
     private final RepeatingTask task;
 
-    public PostDispatcher(PostRepository posts, PostTargetRepository targets, PostEventOutbox events, PostViews views,
-                          OutboxRelayJob relay, PostsConfig config, Clock clock, Vertx vertx) {
+    public PostDispatcher(
+            PostRepository posts,
+            PostTargetRepository targets,
+            PostEventOutbox events,
+            PostViews views,
+            OutboxRelayJob relay,
+            PostsConfig config,
+            Clock clock,
+            Vertx vertx) {
         this.posts = posts;
         this.targets = targets;
         this.events = events;
@@ -74,7 +81,9 @@ public class PostDispatcher {
             if (count > 0) {
                 relay.nudge();
             }
-            return count == config.dispatchBatchSize() ? dispatchAllDue() : Uni.createFrom().voidItem();
+            return count == config.dispatchBatchSize()
+                    ? dispatchAllDue()
+                    : Uni.createFrom().voidItem();
         });
     }
 
@@ -86,14 +95,15 @@ public class PostDispatcher {
                 if (due.isEmpty()) {
                     return Uni.createFrom().item(0);
                 }
-                return targets.forPosts(due.stream().map(post -> post.id).toList()).flatMap(all -> {
-                    Map<String, List<PostTargetEntity>> byPost = all.stream()
-                            .collect(Collectors.groupingBy(target -> target.postId));
-                    List<PostEventOutbox.Handover> handovers = due.stream()
-                            .map(post -> handOver(post, byPost.getOrDefault(post.id, List.of()), now))
-                            .toList();
-                    return events.accepted(handovers).replaceWith(due.size());
-                });
+                return targets.forPosts(due.stream().map(post -> post.id).toList())
+                        .flatMap(all -> {
+                            Map<String, List<PostTargetEntity>> byPost =
+                                    all.stream().collect(Collectors.groupingBy(target -> target.postId));
+                            List<PostEventOutbox.Handover> handovers = due.stream()
+                                    .map(post -> handOver(post, byPost.getOrDefault(post.id, List.of()), now))
+                                    .toList();
+                            return events.accepted(handovers).replaceWith(due.size());
+                        });
             });
         });
     }
@@ -108,9 +118,13 @@ public class PostDispatcher {
             target.updatedAt = now;
         }
         List<PostAcceptedEvent.Delivery> deliveries = postTargets.stream()
-                .map(target -> new PostAcceptedEvent.Delivery(target.accountId, Platform.fromWire(target.platform).orElseThrow(),
-                        target.accountUsername, target.reservationId))
+                .map(target -> new PostAcceptedEvent.Delivery(
+                        target.accountId,
+                        Platform.fromWire(target.platform).orElseThrow(),
+                        target.accountUsername,
+                        target.reservationId))
                 .toList();
-        return new PostEventOutbox.Handover(post.workspaceId, views.toWire(post, postTargets), deliveries, post.traceParent);
+        return new PostEventOutbox.Handover(
+                post.workspaceId, views.toWire(post, postTargets), deliveries, post.traceParent);
     }
 }

@@ -12,6 +12,10 @@ import java.util.List;
  * every failing field. {@code accountIds} holds the ids that could be read, at their positions in the
  * request (null where an element was not a string).
  */
-public record PostDraft(String text, List<String> accountIds, Post.Media media, Instant scheduledAt,
-                        ObjectNode platformOptions, List<FieldError> errors) {
-}
+public record PostDraft(
+        String text,
+        List<String> accountIds,
+        Post.Media media,
+        Instant scheduledAt,
+        ObjectNode platformOptions,
+        List<FieldError> errors) {}

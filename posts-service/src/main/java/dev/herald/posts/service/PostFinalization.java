@@ -43,10 +43,16 @@ public class PostFinalization {
     private final TargetOutcomeStatements outcomes;
     private final Clock clock;
 
-    public PostFinalization(PostRepository posts, PostTargetRepository targets, ProcessedEventRepository processed,
-                            ProfileHoldReleaseRepository holdReleases, PostEventOutbox events, PostViews views,
-                            PostDispatcher dispatcher, TargetOutcomeStatements outcomes,
-                            Clock clock) {
+    public PostFinalization(
+            PostRepository posts,
+            PostTargetRepository targets,
+            ProcessedEventRepository processed,
+            ProfileHoldReleaseRepository holdReleases,
+            PostEventOutbox events,
+            PostViews views,
+            PostDispatcher dispatcher,
+            TargetOutcomeStatements outcomes,
+            Clock clock) {
         this.posts = posts;
         this.targets = targets;
         this.processed = processed;
@@ -64,18 +70,22 @@ public class PostFinalization {
      */
     public Uni<Void> apply(TargetCompletedEvent event, String traceParent) {
         return applyInOneStatement(event, traceParent)
-                .flatMap(finalized -> finalized != null ? Uni.createFrom().item(finalized)
-                        : Panache.withTransaction(() -> processed.markProcessed(event.eventId()).flatMap(first -> {
-                            if (!first) {
-                                return Uni.createFrom().item(false);
-                            }
-                            return settle(event, traceParent);
-                        })))
+                .flatMap(finalized -> finalized != null
+                        ? Uni.createFrom().item(finalized)
+                        : Panache.withTransaction(() -> processed
+                                .markProcessed(event.eventId())
+                                .flatMap(first -> {
+                                    if (!first) {
+                                        return Uni.createFrom().item(false);
+                                    }
+                                    return settle(event, traceParent);
+                                })))
                 .invoke(finalized -> {
                     if (finalized) {
                         dispatcher.eventsWritten();
                     }
-                }).replaceWithVoid();
+                })
+                .replaceWithVoid();
     }
 
     /**
@@ -90,13 +100,17 @@ public class PostFinalization {
             return Uni.createFrom().nullItem();
         }
         return Panache.withSession(() -> posts.findWithTargets(event.postId())).flatMap(found -> {
-            if (found == null || !found.post().workspaceId.equals(event.workspaceId())
+            if (found == null
+                    || !found.post().workspaceId.equals(event.workspaceId())
                     || !found.post().mode.equals(event.mode().wireName())) {
                 return Uni.createFrom().nullItem();
             }
             PostEntity post = found.post();
             List<PostTargetEntity> rows = found.targets();
-            PostTargetEntity target = rows.stream().filter(row -> row.accountId.equals(event.accountId())).findFirst().orElse(null);
+            PostTargetEntity target = rows.stream()
+                    .filter(row -> row.accountId.equals(event.accountId()))
+                    .findFirst()
+                    .orElse(null);
             if (target == null || target.isFinal()) {
                 return Uni.createFrom().nullItem();
             }
@@ -112,11 +126,12 @@ public class PostFinalization {
             if (finalStatus != null) {
                 post.status = finalStatus;
                 post.finalizedAt = now;
-                finalized = events.finalizedEntry(post.workspaceId, event.mode(), views.toWire(post, rows), traceParent);
+                finalized =
+                        events.finalizedEntry(post.workspaceId, event.mode(), views.toWire(post, rows), traceParent);
                 holds = List.copyOf(PostService.profileIds(rows));
             }
-            TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(post, readUpdatedAt, readStatus,
-                    target, readTargetStatus, event.eventId(), finalized, holds);
+            TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(
+                    post, readUpdatedAt, readStatus, target, readTargetStatus, event.eventId(), finalized, holds);
             return outcomes.apply(outcome).map(applied -> applied ? finalStatus != null : null);
         });
     }
@@ -130,23 +145,31 @@ public class PostFinalization {
         // The post's lock orders concurrent outcomes of its targets (the event key keeps them on one partition,
         // but a rebalance can hand the partition over mid-flight).
         return posts.findForUpdate(event.postId()).flatMap(post -> {
-            if (post == null || !post.workspaceId.equals(event.workspaceId()) || !post.mode.equals(event.mode().wireName())) {
-                LOG.errorf("target.completed %s names post %s, which this tenant does not have; ignored",
+            if (post == null
+                    || !post.workspaceId.equals(event.workspaceId())
+                    || !post.mode.equals(event.mode().wireName())) {
+                LOG.errorf(
+                        "target.completed %s names post %s, which this tenant does not have; ignored",
                         event.eventId(), event.postId());
                 return Uni.createFrom().item(false);
             }
             return targets.forPost(post.id).flatMap(rows -> {
-                PostTargetEntity target = rows.stream().filter(row -> row.accountId.equals(event.accountId()))
-                        .findFirst().orElse(null);
+                PostTargetEntity target = rows.stream()
+                        .filter(row -> row.accountId.equals(event.accountId()))
+                        .findFirst()
+                        .orElse(null);
                 if (target == null) {
-                    LOG.errorf("target.completed %s names account %s, not a target of post %s; ignored",
+                    LOG.errorf(
+                            "target.completed %s names account %s, not a target of post %s; ignored",
                             event.eventId(), event.accountId(), post.id);
                     return Uni.createFrom().item(false);
                 }
                 if (target.isFinal()) {
-                    // Already settled (for instance canceled, or a reconciler got there first): the first outcome stands.
-                    LOG.warnf("post %s target %s is already %s; outcome %s ignored", post.id, target.accountId,
-                            target.status, event.status());
+                    // Already settled (for instance canceled, or a reconciler got there first): the first outcome
+                    // stands.
+                    LOG.warnf(
+                            "post %s target %s is already %s; outcome %s ignored",
+                            post.id, target.accountId, target.status, event.status());
                     return Uni.createFrom().item(false);
                 }
                 Instant now = Timestamps.now(clock);
@@ -177,15 +200,22 @@ public class PostFinalization {
         post.finalizedAt = now;
         Post wire = views.toWire(post, rows);
         return events.finalized(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(), wire, traceParent)
-                .chain(() -> holdReleases.schedule(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(),
-                        post.id, PostService.profileIds(rows)))
+                .chain(() -> holdReleases.schedule(
+                        post.workspaceId,
+                        Mode.fromWire(post.mode).orElseThrow(),
+                        post.id,
+                        PostService.profileIds(rows)))
                 .replaceWith(true);
     }
 
     /** The post's final status once every target is final, else null. */
     static String finalStatus(List<PostTargetEntity> rows) {
-        long published = rows.stream().filter(row -> PostTarget.PUBLISHED.equals(row.status)).count();
-        long failed = rows.stream().filter(row -> PostTarget.FAILED.equals(row.status)).count();
+        long published = rows.stream()
+                .filter(row -> PostTarget.PUBLISHED.equals(row.status))
+                .count();
+        long failed = rows.stream()
+                .filter(row -> PostTarget.FAILED.equals(row.status))
+                .count();
         if (published + failed < rows.size()) {
             return null;
         }

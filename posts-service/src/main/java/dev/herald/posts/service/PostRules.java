@@ -28,31 +28,45 @@ final class PostRules {
     static final Duration MAX_SCHEDULE_AHEAD = Duration.ofDays(365);
     /** Each platform's own caption limit, in characters (Facebook's 63,206 is above the API's 5,000). */
     static final Map<Platform, Integer> CAPTION_LIMITS = Map.of(
-            Platform.TIKTOK, 2200, Platform.INSTAGRAM, 2200, Platform.FACEBOOK, 5000,
-            Platform.YOUTUBE, 5000, Platform.PINTEREST, 500, Platform.LINKEDIN, 3000);
+            Platform.TIKTOK,
+            2200,
+            Platform.INSTAGRAM,
+            2200,
+            Platform.FACEBOOK,
+            5000,
+            Platform.YOUTUBE,
+            5000,
+            Platform.PINTEREST,
+            500,
+            Platform.LINKEDIN,
+            3000);
+
     private static final Pattern NUMERIC_ID = Pattern.compile("^[0-9]{1,40}$");
     private static final Set<String> YOUTUBE_PRIVACY = Set.of("public", "private", "unlisted");
     private static final Set<String> LINKEDIN_VISIBILITY = Set.of("PUBLIC", "CONNECTIONS");
 
     private final List<FieldError> errors = new ArrayList<>();
 
-    private PostRules() {
-    }
+    private PostRules() {}
 
     /**
      * Checks the draft against its accounts ({@code found}: the lookup's answer by id) and returns the targets'
      * accounts in request order, with every problem added to {@code errors}.
      */
-    static List<AccountForPosting> check(PostDraft draft, Map<String, AccountForPosting> found, Instant now,
-                                         List<FieldError> errors) {
+    static List<AccountForPosting> check(
+            PostDraft draft, Map<String, AccountForPosting> found, Instant now, List<FieldError> errors) {
         PostRules rules = new PostRules();
         List<AccountForPosting> targets = rules.accounts(draft, found);
         rules.schedule(draft.scheduledAt(), now);
         Map<Platform, List<AccountForPosting>> byPlatform = new EnumMap<>(Platform.class);
-        targets.forEach(target -> byPlatform.computeIfAbsent(target.account().platform(), p -> new ArrayList<>()).add(target));
+        targets.forEach(target -> byPlatform
+                .computeIfAbsent(target.account().platform(), p -> new ArrayList<>())
+                .add(target));
         if (draft.text() != null) {
             rules.caption(draft.text(), byPlatform.keySet());
-            if (draft.text().isBlank() && draft.media() == null && draft.errors().stream().noneMatch(e -> e.field().startsWith("media"))) {
+            if (draft.text().isBlank()
+                    && draft.media() == null
+                    && draft.errors().stream().noneMatch(e -> e.field().startsWith("media"))) {
                 rules.reject("text", "too_short", "text must not be empty when the post has no media.");
             }
         }
@@ -74,7 +88,10 @@ final class PostRules {
             if (account == null) {
                 reject(field, "invalid_value", "No account " + id + " exists in this workspace and mode.");
             } else if (!Account.CONNECTED.equals(account.account().status())) {
-                reject(field, "invalid_value", "Account " + id + " is disconnected; reconnect it before posting to it.");
+                reject(
+                        field,
+                        "invalid_value",
+                        "Account " + id + " is disconnected; reconnect it before posting to it.");
             } else {
                 targets.add(account);
             }
@@ -87,7 +104,10 @@ final class PostRules {
             return;
         }
         if (scheduledAt.isBefore(now.plus(MIN_SCHEDULE_AHEAD))) {
-            reject("scheduled_at", "invalid_value", "scheduled_at must be at least 5 seconds in the future; omit it to publish now.");
+            reject(
+                    "scheduled_at",
+                    "invalid_value",
+                    "scheduled_at must be at least 5 seconds in the future; omit it to publish now.");
         } else if (scheduledAt.isAfter(now.plus(MAX_SCHEDULE_AHEAD))) {
             reject("scheduled_at", "invalid_value", "scheduled_at must be at most 1 year ahead.");
         }
@@ -98,34 +118,44 @@ final class PostRules {
         for (Platform platform : platforms) {
             int limit = CAPTION_LIMITS.get(platform);
             if (length > limit) {
-                reject("text", "too_long", "text is " + length + " characters; " + platform.displayName()
-                        + " allows at most " + limit + ".");
+                reject(
+                        "text",
+                        "too_long",
+                        "text is " + length + " characters; " + platform.displayName() + " allows at most " + limit
+                                + ".");
             }
         }
     }
 
     private void media(PostDraft draft, Set<Platform> platforms) {
-        boolean mediaGiven = draft.media() != null || draft.errors().stream().anyMatch(e -> e.field().startsWith("media"));
+        boolean mediaGiven = draft.media() != null
+                || draft.errors().stream().anyMatch(e -> e.field().startsWith("media"));
         for (Platform platform : platforms) {
             switch (platform) {
                 case TIKTOK, YOUTUBE, INSTAGRAM, PINTEREST -> {
                     if (!mediaGiven) {
-                        reject("media", "required", platform.displayName() + " posts need media (a video or an image).");
+                        reject(
+                                "media",
+                                "required",
+                                platform.displayName() + " posts need media (a video or an image).");
                         mediaGiven = true;
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
-        if (draft.media() != null && platforms.contains(Platform.YOUTUBE) && !Post.Media.VIDEO.equals(draft.media().type())) {
+        if (draft.media() != null
+                && platforms.contains(Platform.YOUTUBE)
+                && !Post.Media.VIDEO.equals(draft.media().type())) {
             reject("media.type", "invalid_value", "YouTube posts need a video.");
         }
     }
 
     private void options(PostDraft draft, Map<Platform, List<AccountForPosting>> byPlatform) {
         Map<Platform, JsonNode> given = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = draft.platformOptions().fields(); fields.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> fields =
+                        draft.platformOptions().fields();
+                fields.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = fields.next();
             String field = "platform_options." + entry.getKey();
             Platform platform = Platform.fromWire(entry.getKey()).orElse(null);
@@ -168,7 +198,10 @@ final class PostRules {
                     known("privacy_status", "made_for_kids", "title");
                     String privacy = string("privacy_status", true, 1, 20);
                     if (privacy != null && !YOUTUBE_PRIVACY.contains(privacy)) {
-                        reject(prefix + "privacy_status", "invalid_value", prefix + "privacy_status must be public, private or unlisted.");
+                        reject(
+                                prefix + "privacy_status",
+                                "invalid_value",
+                                prefix + "privacy_status must be public, private or unlisted.");
                     }
                     bool("made_for_kids", true);
                     String title = string("title", false, 1, 100);
@@ -196,7 +229,10 @@ final class PostRules {
                     known("visibility", "alt_text");
                     String visibility = string("visibility", false, 1, 20);
                     if (visibility != null && !LINKEDIN_VISIBILITY.contains(visibility)) {
-                        reject(prefix + "visibility", "invalid_value", prefix + "visibility must be PUBLIC or CONNECTIONS.");
+                        reject(
+                                prefix + "visibility",
+                                "invalid_value",
+                                prefix + "visibility must be PUBLIC or CONNECTIONS.");
                     }
                     // An image post's alternative text (LinkedIn's altText, at most 4086 characters; decision 150).
                     string("alt_text", false, 1, 4086);
@@ -210,7 +246,12 @@ final class PostRules {
          * guidelines). Checked against every TikTok account of the post.
          */
         private void tiktok(List<AccountForPosting> accounts) {
-            known("privacy_level", "disable_comment", "disable_duet", "disable_stitch", "brand_content_toggle",
+            known(
+                    "privacy_level",
+                    "disable_comment",
+                    "disable_duet",
+                    "disable_stitch",
+                    "brand_content_toggle",
                     "brand_organic_toggle");
             String privacy = string("privacy_level", true, 1, 50);
             Boolean disableComment = bool("disable_comment", false);
@@ -225,8 +266,12 @@ final class PostRules {
                 }
                 String id = account.account().id();
                 if (privacy != null && !creator.privacyLevelOptions().contains(privacy)) {
-                    reject(prefix + "privacy_level", "invalid_value", "Account " + id + " offers privacy levels "
-                            + String.join(", ", creator.privacyLevelOptions()) + "; " + privacy + " is not one of them.");
+                    reject(
+                            prefix + "privacy_level",
+                            "invalid_value",
+                            "Account " + id + " offers privacy levels "
+                                    + String.join(", ", creator.privacyLevelOptions()) + "; " + privacy
+                                    + " is not one of them.");
                 }
                 interaction("disable_comment", disableComment, creator.commentDisabled(), id, "comments");
                 interaction("disable_duet", disableDuet, creator.duetDisabled(), id, "duets");
@@ -234,10 +279,14 @@ final class PostRules {
             }
         }
 
-        private void interaction(String field, Boolean disable, boolean disabledByCreator, String accountId, String what) {
+        private void interaction(
+                String field, Boolean disable, boolean disabledByCreator, String accountId, String what) {
             if (disabledByCreator && Boolean.FALSE.equals(disable)) {
-                reject(prefix + field, "invalid_value", "Account " + accountId + " has " + what
-                        + " turned off; " + field + " must be true or omitted.");
+                reject(
+                        prefix + field,
+                        "invalid_value",
+                        "Account " + accountId + " has " + what + " turned off; " + field
+                                + " must be true or omitted.");
             }
         }
 
@@ -249,7 +298,10 @@ final class PostRules {
             for (Iterator<String> names = options.fieldNames(); names.hasNext(); ) {
                 String name = names.next();
                 if (!allowed.contains(name)) {
-                    reject(prefix + name, "unknown_field", prefix + name + " is not an option for " + platform.displayName() + ".");
+                    reject(
+                            prefix + name,
+                            "unknown_field",
+                            prefix + name + " is not an option for " + platform.displayName() + ".");
                 }
             }
         }
@@ -258,7 +310,10 @@ final class PostRules {
             JsonNode value = options == null ? null : options.get(field);
             if (value == null || value.isNull()) {
                 if (required && targeted) {
-                    reject(prefix + field, "required", prefix + field + " is required for " + platform.displayName() + " accounts.");
+                    reject(
+                            prefix + field,
+                            "required",
+                            prefix + field + " is required for " + platform.displayName() + " accounts.");
                 }
                 return null;
             }
@@ -302,15 +357,19 @@ final class PostRules {
         private void numericId(String field, boolean required) {
             String id = string(field, required, 1, 40);
             if (id != null && !NUMERIC_ID.matcher(id).matches()) {
-                reject(prefix + field, "invalid_format", prefix + field + " must be a numeric string of 1 to 40 digits.");
+                reject(
+                        prefix + field,
+                        "invalid_format",
+                        prefix + field + " must be a numeric string of 1 to 40 digits.");
             }
         }
 
         private void url(String field) {
             String url = string(field, false, 1, HttpsUrls.MAX_LENGTH);
             if (url != null) {
-                HttpsUrls.problem(url).ifPresent(problem ->
-                        reject(prefix + field, "invalid_format", prefix + field + " " + problem + "."));
+                HttpsUrls.problem(url)
+                        .ifPresent(problem ->
+                                reject(prefix + field, "invalid_format", prefix + field + " " + problem + "."));
             }
         }
     }

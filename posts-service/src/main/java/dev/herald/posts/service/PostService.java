@@ -78,11 +78,22 @@ public class PostService {
     private final PostsConfig config;
     private final Clock clock;
 
-    public PostService(PostRepository posts, PostTargetRepository targets, IdempotencyKeyRepository idempotencyKeys,
-                       ProfileHoldReleaseRepository holdReleases, UnfinishedAcceptanceRepository acceptances,
-                       AccountsClient accounts, UsageClient usage, ProfilesClient profiles, PostEventOutbox events,
-                       AcceptanceStatements acceptanceStatements, PostDispatcher dispatcher, PostViews views,
-                       CursorCodec cursors, PostsConfig config, Clock clock) {
+    public PostService(
+            PostRepository posts,
+            PostTargetRepository targets,
+            IdempotencyKeyRepository idempotencyKeys,
+            ProfileHoldReleaseRepository holdReleases,
+            UnfinishedAcceptanceRepository acceptances,
+            AccountsClient accounts,
+            UsageClient usage,
+            ProfilesClient profiles,
+            PostEventOutbox events,
+            AcceptanceStatements acceptanceStatements,
+            PostDispatcher dispatcher,
+            PostViews views,
+            CursorCodec cursors,
+            PostsConfig config,
+            Clock clock) {
         this.posts = posts;
         this.targets = targets;
         this.idempotencyKeys = idempotencyKeys;
@@ -107,23 +118,32 @@ public class PostService {
      * for a request that would be refused now too (its accounts since disconnected, say). A refused request gives its
      * claim back.
      */
-    public Uni<PostAcceptance> create(String workspaceId, Mode mode, String idempotencyKey, JsonNode body, PostDraft draft) {
+    public Uni<PostAcceptance> create(
+            String workspaceId, Mode mode, String idempotencyKey, JsonNode body, PostDraft draft) {
         String fingerprint = RequestFingerprint.of(body);
         return validated(workspaceId, mode, draft).onItemOrFailure().transformToUni((accepted, refusal) -> {
             if (refusal != null) {
-                return idempotencyKeys.find(workspaceId, mode, idempotencyKey, Timestamps.now(clock))
-                        .onItem().ifNull().failWith(refusal)
+                return idempotencyKeys
+                        .find(workspaceId, mode, idempotencyKey, Timestamps.now(clock))
+                        .onItem()
+                        .ifNull()
+                        .failWith(refusal)
                         .map(stored -> answerFromStored(stored, fingerprint));
             }
-            UnfinishedAcceptance unfinished = unfinished(accepted, idempotencyKey, UUID.randomUUID().toString());
+            UnfinishedAcceptance unfinished =
+                    unfinished(accepted, idempotencyKey, UUID.randomUUID().toString());
             return claim(unfinished, fingerprint, true).flatMap(stored -> {
                 if (!unfinished.claimToken().equals(stored.claimToken())) {
                     return Uni.createFrom().item(answerFromStored(stored, fingerprint));
                 }
                 return accept(accepted, idempotencyKey, unfinished.claimToken())
-                        .onFailure().call(failure -> idempotencyKeys.release(workspaceId, mode, idempotencyKey, unfinished.claimToken())
-                                .onFailure().invoke(e -> LOG.warnf("could not give back idempotency key claim: %s", e.toString()))
-                                .onFailure().recoverWithNull());
+                        .onFailure()
+                        .call(failure -> idempotencyKeys
+                                .release(workspaceId, mode, idempotencyKey, unfinished.claimToken())
+                                .onFailure()
+                                .invoke(e -> LOG.warnf("could not give back idempotency key claim: %s", e.toString()))
+                                .onFailure()
+                                .recoverWithNull());
             });
         });
     }
@@ -131,8 +151,8 @@ public class PostService {
     /** The post the draft describes, or a failure saying every field that is wrong with it. */
     private Uni<AcceptedPost> validated(String workspaceId, Mode mode, PostDraft draft) {
         List<String> ids = draft.accountIds().stream().filter(Objects::nonNull).toList();
-        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty() ? Uni.createFrom().item(Map.of())
-                : accounts.lookup(workspaceId, mode, ids);
+        Uni<Map<String, AccountForPosting>> lookup =
+                ids.isEmpty() ? Uni.createFrom().item(Map.of()) : accounts.lookup(workspaceId, mode, ids);
         return lookup.map(found -> {
             Instant now = Timestamps.now(clock);
             List<FieldError> errors = new ArrayList<>(draft.errors());
@@ -144,24 +164,27 @@ public class PostService {
         });
     }
 
-    private Uni<IdempotencyKeyRepository.StoredKey> claim(UnfinishedAcceptance unfinished, String fingerprint,
-                                                          boolean retryIfGone) {
+    private Uni<IdempotencyKeyRepository.StoredKey> claim(
+            UnfinishedAcceptance unfinished, String fingerprint, boolean retryIfGone) {
         Instant now = Timestamps.now(clock);
-        return idempotencyKeys.claim(unfinished, fingerprint, now, now.plus(config.idempotencyClaimTimeout())).flatMap(stored -> {
-            if (stored == null && retryIfGone) {
-                // The holder gave the key back between our insert and our read: claim again.
-                return claim(unfinished, fingerprint, false);
-            }
-            if (stored == null) {
-                return Uni.createFrom().failure(inUse());
-            }
-            return Uni.createFrom().item(stored);
-        });
+        return idempotencyKeys
+                .claim(unfinished, fingerprint, now, now.plus(config.idempotencyClaimTimeout()))
+                .flatMap(stored -> {
+                    if (stored == null && retryIfGone) {
+                        // The holder gave the key back between our insert and our read: claim again.
+                        return claim(unfinished, fingerprint, false);
+                    }
+                    if (stored == null) {
+                        return Uni.createFrom().failure(inUse());
+                    }
+                    return Uni.createFrom().item(stored);
+                });
     }
 
     private static PostAcceptance answerFromStored(IdempotencyKeyRepository.StoredKey stored, String fingerprint) {
         if (!stored.fingerprint().equals(fingerprint)) {
-            throw new ApiException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+            throw new ApiException(
+                    ErrorCode.IDEMPOTENCY_KEY_REUSED,
                     "This Idempotency-Key was used with a different request; use a new key for a new post.");
         }
         if (IdempotencyKeyRepository.COMPLETED.equals(stored.state())) {
@@ -171,7 +194,8 @@ public class PostService {
     }
 
     private static ApiException inUse() {
-        return new ApiException(ErrorCode.IDEMPOTENCY_KEY_IN_USE,
+        return new ApiException(
+                ErrorCode.IDEMPOTENCY_KEY_IN_USE,
                 "A request with this Idempotency-Key is still being processed; retry shortly to get its answer.");
     }
 
@@ -180,25 +204,37 @@ public class PostService {
         return reserve(accepted)
                 .chain(() -> holdProfiles(accepted))
                 .chain(() -> persist(accepted, idempotencyKey, claimToken))
-                .onFailure().call(() -> giveBack(accepted).call(allGivenBack -> allGivenBack
-                        ? acceptances.forget(accepted.post().id).onFailure().recoverWithNull()
-                        : Uni.createFrom().voidItem()))
+                .onFailure()
+                .call(() -> giveBack(accepted)
+                        .call(allGivenBack -> allGivenBack
+                                ? acceptances
+                                        .forget(accepted.post().id)
+                                        .onFailure()
+                                        .recoverWithNull()
+                                : Uni.createFrom().voidItem()))
                 .map(PostAcceptance::accepted);
     }
 
     /** What the acceptance is about to take, recorded first so it is given back should this process die. */
     private static UnfinishedAcceptance unfinished(AcceptedPost accepted, String idempotencyKey, String claimToken) {
-        return new UnfinishedAcceptance(accepted.post().id, accepted.post().workspaceId, accepted.mode(), idempotencyKey,
-                claimToken, accepted.targets().stream().map(target -> target.reservationId).toList(),
+        return new UnfinishedAcceptance(
+                accepted.post().id,
+                accepted.post().workspaceId,
+                accepted.mode(),
+                idempotencyKey,
+                claimToken,
+                accepted.targets().stream().map(target -> target.reservationId).toList(),
                 List.copyOf(accepted.profileIds()));
     }
 
     private Uni<Void> reserve(AcceptedPost accepted) {
         List<ReservationBatch.Item> items = accepted.targets().stream()
-                .map(target -> new ReservationBatch.Item(target.reservationId, UsageReservation.METER_PUBLICATIONS, 1,
-                        accepted.post().scheduledAt))
+                .map(target -> new ReservationBatch.Item(
+                        target.reservationId, UsageReservation.METER_PUBLICATIONS, 1, accepted.post().scheduledAt))
                 .toList();
-        return usage.reserve(accepted.post().workspaceId, accepted.mode(),
+        return usage.reserve(
+                accepted.post().workspaceId,
+                accepted.mode(),
                 new ReservationBatch(items, accepted.mode() == Mode.LIVE));
     }
 
@@ -206,8 +242,9 @@ public class PostService {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String profileId : accepted.profileIds()) {
             // A profile that is gone (deleted after the account was read) simply cannot be held.
-            chain = chain.chain(() -> profiles.hold(accepted.post().workspaceId, accepted.mode(), profileId,
-                    accepted.post().id).replaceWithVoid());
+            chain = chain.chain(
+                    () -> profiles.hold(accepted.post().workspaceId, accepted.mode(), profileId, accepted.post().id)
+                            .replaceWithVoid());
         }
         return chain;
     }
@@ -221,12 +258,13 @@ public class PostService {
         PostEntity post = accepted.post();
         Post wire = views.toWire(post, accepted.targets());
         String response = views.json(DataEnvelope.of(wire));
-        PostEventOutbox.Handover handover = post.scheduledAt == null
-                ? dispatcher.handOver(post, accepted.targets(), post.createdAt) : null;
+        PostEventOutbox.Handover handover =
+                post.scheduledAt == null ? dispatcher.handOver(post, accepted.targets(), post.createdAt) : null;
         OutboxWriter.Entry handedOver = handover == null ? null : events.acceptedEntry(handover);
-        AcceptanceStatements.CompletedKey key = new AcceptanceStatements.CompletedKey(idempotencyKey, claimToken, response,
-                post.createdAt.plus(config.idempotencyRetention()));
-        return acceptanceStatements.commit(post, accepted.targets(), accepted.mode(), key, handedOver)
+        AcceptanceStatements.CompletedKey key = new AcceptanceStatements.CompletedKey(
+                idempotencyKey, claimToken, response, post.createdAt.plus(config.idempotencyRetention()));
+        return acceptanceStatements
+                .commit(post, accepted.targets(), accepted.mode(), key, handedOver)
                 .map(committed -> {
                     if (!committed) {
                         // Our claim expired and another request took the key, or the acceptance was abandoned: that
@@ -250,16 +288,23 @@ public class PostService {
         String workspaceId = accepted.post().workspaceId;
         List<Uni<Boolean>> returns = new ArrayList<>();
         for (PostTargetEntity target : accepted.targets()) {
-            returns.add(usage.release(workspaceId, accepted.mode(), target.reservationId).replaceWith(true)
-                    .onFailure().invoke(e -> LOG.warnf("post %s: reservation %s not released: %s", accepted.post().id,
-                            target.reservationId, e.toString()))
-                    .onFailure().recoverWithItem(false));
+            returns.add(usage.release(workspaceId, accepted.mode(), target.reservationId)
+                    .replaceWith(true)
+                    .onFailure()
+                    .invoke(e -> LOG.warnf(
+                            "post %s: reservation %s not released: %s",
+                            accepted.post().id, target.reservationId, e.toString()))
+                    .onFailure()
+                    .recoverWithItem(false));
         }
         for (String profileId : accepted.profileIds()) {
-            returns.add(profiles.release(workspaceId, accepted.mode(), profileId, accepted.post().id).replaceWith(true)
-                    .onFailure().invoke(e -> LOG.warnf("post %s: hold on %s not released: %s", accepted.post().id,
-                            profileId, e.toString()))
-                    .onFailure().recoverWithItem(false));
+            returns.add(profiles.release(workspaceId, accepted.mode(), profileId, accepted.post().id)
+                    .replaceWith(true)
+                    .onFailure()
+                    .invoke(e -> LOG.warnf(
+                            "post %s: hold on %s not released: %s", accepted.post().id, profileId, e.toString()))
+                    .onFailure()
+                    .recoverWithItem(false));
         }
         return Uni.join().all(returns).andCollectFailures().map(given -> !given.contains(false));
     }
@@ -267,27 +312,40 @@ public class PostService {
     @WithSession
     public Uni<Post> get(String workspaceId, Mode mode, String id) {
         return posts.findInTenant(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("post"))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("post"))
                 .flatMap(post -> targets.forPost(post.id).map(rows -> views.toWire(post, rows)));
     }
 
     @WithSession
-    public Uni<ListEnvelope<Post>> list(String workspaceId, Mode mode, PostFilters filters, String limit, String cursor) {
+    public Uni<ListEnvelope<Post>> list(
+            String workspaceId, Mode mode, PostFilters filters, String limit, String cursor) {
         Map<String, String> scopeFilters = new LinkedHashMap<>();
         scopeFilters.put("status", filters.status());
-        scopeFilters.put("platform", filters.platform() == null ? null : filters.platform().wireName());
+        scopeFilters.put(
+                "platform",
+                filters.platform() == null ? null : filters.platform().wireName());
         scopeFilters.put("q", filters.text() == null || filters.text().isEmpty() ? null : filters.text());
         scopeFilters.put("account_id", filters.accountId());
         scopeFilters.put("profile_id", filters.profileId());
         CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, scopeFilters);
         PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
         return posts.listPage(workspaceId, mode, filters, page.after(), page.fetchSize())
-                .flatMap(rows -> targets.forPosts(rows.stream().map(row -> row.id).toList()).map(all -> {
-                    Map<String, List<PostTargetEntity>> byPost = all.stream()
-                            .collect(Collectors.groupingBy(target -> target.postId, LinkedHashMap::new, Collectors.toList()));
-                    return Page.of(rows, page, row -> new CursorPosition(row.createdAt, row.id),
-                            row -> views.toWire(row, byPost.getOrDefault(row.id, List.of())), scope, cursors);
-                }));
+                .flatMap(rows -> targets.forPosts(
+                                rows.stream().map(row -> row.id).toList())
+                        .map(all -> {
+                            Map<String, List<PostTargetEntity>> byPost = all.stream()
+                                    .collect(Collectors.groupingBy(
+                                            target -> target.postId, LinkedHashMap::new, Collectors.toList()));
+                            return Page.of(
+                                    rows,
+                                    page,
+                                    row -> new CursorPosition(row.createdAt, row.id),
+                                    row -> views.toWire(row, byPost.getOrDefault(row.id, List.of())),
+                                    scope,
+                                    cursors);
+                        }));
     }
 
     /**
@@ -296,7 +354,8 @@ public class PostService {
      * holds are given back. Otherwise {@code 409 post_not_cancelable}.
      */
     public Uni<Post> cancel(String workspaceId, Mode mode, String id) {
-        return Panache.withTransaction(() -> cancelQueued(workspaceId, mode, id)).invoke(dispatcher::eventsWritten)
+        return Panache.withTransaction(() -> cancelQueued(workspaceId, mode, id))
+                .invoke(dispatcher::eventsWritten)
                 .call(canceled -> releaseHoldsNow(workspaceId, mode, canceled));
     }
 
@@ -307,25 +366,36 @@ public class PostService {
      */
     private Uni<Void> releaseHoldsNow(String workspaceId, Mode mode, Post canceled) {
         Uni<Void> chain = Uni.createFrom().voidItem();
-        for (String profileId : canceled.targets().stream().map(PostTarget::profileId).filter(Objects::nonNull).distinct().toList()) {
+        for (String profileId : canceled.targets().stream()
+                .map(PostTarget::profileId)
+                .filter(Objects::nonNull)
+                .distinct()
+                .toList()) {
             var release = new ProfileHoldReleaseRepository.HoldRelease(profileId, canceled.id(), workspaceId, mode);
             chain = chain.chain(() -> profiles.release(workspaceId, mode, profileId, canceled.id())
                     .chain(() -> holdReleases.done(release))
-                    .onFailure().invoke(e -> LOG.warnf("hold of profile %s on canceled post %s left to the release job: %s",
+                    .onFailure()
+                    .invoke(e -> LOG.warnf(
+                            "hold of profile %s on canceled post %s left to the release job: %s",
                             profileId, canceled.id(), e.toString()))
-                    .onFailure().recoverWithNull());
+                    .onFailure()
+                    .recoverWithNull());
         }
         return chain;
     }
 
     private Uni<Post> cancelQueued(String workspaceId, Mode mode, String id) {
         return posts.findInTenantForUpdate(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("post"))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("post"))
                 .flatMap(post -> {
                     if (!Post.QUEUED.equals(post.status)) {
-                        return Uni.createFrom().failure(new ApiException(ErrorCode.POST_NOT_CANCELABLE,
-                                "Only a queued post can be canceled; this one is " + post.status + ".",
-                                Map.of("status", post.status)));
+                        return Uni.createFrom()
+                                .failure(new ApiException(
+                                        ErrorCode.POST_NOT_CANCELABLE,
+                                        "Only a queued post can be canceled; this one is " + post.status + ".",
+                                        Map.of("status", post.status)));
                     }
                     Instant now = Timestamps.now(clock);
                     post.status = Post.CANCELED;

@@ -24,22 +24,39 @@ public class PostViews {
 
     public Post toWire(PostEntity post, List<PostTargetEntity> targets) {
         Post.Media media = post.mediaUrl == null ? null : new Post.Media(post.mediaUrl, post.mediaType);
-        return new Post(post.id, post.text, post.status, Mode.fromWire(post.mode).orElseThrow(), media, post.scheduledAt,
-                read(post.platformOptions, ObjectNode.class), targets.stream().map(this::toWire).toList(),
-                post.createdAt, post.updatedAt);
+        return new Post(
+                post.id,
+                post.text,
+                post.status,
+                Mode.fromWire(post.mode).orElseThrow(),
+                media,
+                post.scheduledAt,
+                read(post.platformOptions, ObjectNode.class),
+                targets.stream().map(this::toWire).toList(),
+                post.createdAt,
+                post.updatedAt);
     }
 
     public PostTarget toWire(PostTargetEntity target) {
         TargetError error = target.error == null ? null : read(target.error, TargetError.class);
-        return new PostTarget(target.accountId, Platform.fromWire(target.platform).orElseThrow(), target.profileId,
-                target.status, target.attempts, target.providerPostId, target.url, error, target.completedAt);
+        return new PostTarget(
+                target.accountId,
+                Platform.fromWire(target.platform).orElseThrow(),
+                target.profileId,
+                target.status,
+                target.attempts,
+                target.providerPostId,
+                target.url,
+                error,
+                target.completedAt);
     }
 
     public String json(Object value) {
         try {
             return mapper.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialize " + value.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "cannot serialize " + value.getClass().getSimpleName(), e);
         }
     }
 

@@ -15,14 +15,14 @@ import java.util.List;
  * but every value does.
  */
 final class RequestFingerprint {
-    private RequestFingerprint() {
-    }
+    private RequestFingerprint() {}
 
     static String of(JsonNode body) {
         StringBuilder canonical = new StringBuilder();
         write(body, canonical);
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
@@ -41,7 +41,9 @@ final class RequestFingerprint {
                 if (i > 0) {
                     out.append(',');
                 }
-                out.append(com.fasterxml.jackson.databind.node.TextNode.valueOf(names.get(i)).toString()).append(':');
+                out.append(com.fasterxml.jackson.databind.node.TextNode.valueOf(names.get(i))
+                                .toString())
+                        .append(':');
                 write(node.get(names.get(i)), out);
             }
             out.append('}');

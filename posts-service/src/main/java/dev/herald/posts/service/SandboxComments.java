@@ -19,8 +19,7 @@ final class SandboxComments {
     /** The platform whose API has no comments. */
     static final Platform UNSUPPORTED = Platform.PINTEREST;
 
-    private SandboxComments() {
-    }
+    private SandboxComments() {}
 
     static boolean supported(Platform platform) {
         return platform != UNSUPPORTED;

@@ -24,7 +24,14 @@ public final class SandboxPostAnalytics {
     static final long MAX_MINUTES = Duration.ofDays(30).toMinutes();
 
     /** The metrics each platform reports: views, likes, comments, shares, saves, reach. */
-    enum Metric { VIEWS, LIKES, COMMENTS, SHARES, SAVES, REACH }
+    enum Metric {
+        VIEWS,
+        LIKES,
+        COMMENTS,
+        SHARES,
+        SAVES,
+        REACH
+    }
 
     private static final Map<Platform, Set<Metric>> REPORTED = Map.of(
             Platform.FACEBOOK, EnumSet.of(Metric.VIEWS, Metric.LIKES, Metric.COMMENTS, Metric.SHARES, Metric.REACH),
@@ -34,18 +41,21 @@ public final class SandboxPostAnalytics {
             Platform.PINTEREST, EnumSet.of(Metric.VIEWS, Metric.SAVES),
             Platform.LINKEDIN, EnumSet.of(Metric.LIKES, Metric.COMMENTS));
 
-    private SandboxPostAnalytics() {
-    }
+    private SandboxPostAnalytics() {}
 
     public static ProviderMetrics metrics(Platform platform, String providerPostId, Instant publishedAt, Instant now) {
-        long minutes = Math.max(0, Math.min(MAX_MINUTES, Duration.between(publishedAt, now).toMinutes()));
+        long minutes = Math.max(
+                0, Math.min(MAX_MINUTES, Duration.between(publishedAt, now).toMinutes()));
         long views = minutes * (1 + SandboxSeed.of(providerPostId) % 10);
         Set<Metric> reported = REPORTED.get(platform);
-        ObjectNode raw = JsonNodeFactory.instance.objectNode().put("simulated", true).put("minutes_since_publication", minutes);
-        return new ProviderMetrics(new PostAnalytics.Metrics(
-                only(reported, Metric.VIEWS, views), only(reported, Metric.LIKES, views / 12),
-                only(reported, Metric.COMMENTS, views / 60), only(reported, Metric.SHARES, views / 90),
-                only(reported, Metric.SAVES, views / 45), only(reported, Metric.REACH, views * 3 / 4)), raw);
+        ObjectNode raw =
+                JsonNodeFactory.instance.objectNode().put("simulated", true).put("minutes_since_publication", minutes);
+        return new ProviderMetrics(
+                new PostAnalytics.Metrics(
+                        only(reported, Metric.VIEWS, views), only(reported, Metric.LIKES, views / 12),
+                        only(reported, Metric.COMMENTS, views / 60), only(reported, Metric.SHARES, views / 90),
+                        only(reported, Metric.SAVES, views / 45), only(reported, Metric.REACH, views * 3 / 4)),
+                raw);
     }
 
     private static Long only(Set<Metric> reported, Metric metric, long value) {

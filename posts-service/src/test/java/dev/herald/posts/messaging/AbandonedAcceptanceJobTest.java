@@ -27,7 +27,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
 class AbandonedAcceptanceJobTest {
@@ -53,35 +55,43 @@ class AbandonedAcceptanceJobTest {
         // reservation, the reservation, the profile hold and the Idempotency-Key still claimed.
         String post = ResourceIds.newId(IdPrefix.POST);
         String profile = ResourceIds.newId(IdPrefix.PROFILE);
-        String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "user_" + post.substring(4, 10), profile);
+        String account =
+                FakeUpstreams.addAccount(workspace, "test", "linkedin", "user_" + post.substring(4, 10), profile);
         String reservation = UsageReservation.publicationId(post, account);
         String key = UUID.randomUUID().toString();
         FakeUpstreams.addReservation(workspace, "test", reservation);
-        FakeUpstreams.HOLDS.computeIfAbsent(profile, id -> ConcurrentHashMap.newKeySet()).add(post);
+        FakeUpstreams.HOLDS
+                .computeIfAbsent(profile, id -> ConcurrentHashMap.newKeySet())
+                .add(post);
         Instant started = Instant.now().minusSeconds(120);
         PostsTestSupport.execute("""
                 insert into idempotency_keys (workspace_id, mode, key, fingerprint, state, claim_token, claimed_at, expires_at)
-                values (?, 'test', ?, 'fingerprint', 'in_flight', 'dead-request', now(), now() + interval '1 hour')""",
-                workspace, key);
-        PostsTestSupport.execute("""
+                values (?, 'test', ?, 'fingerprint', 'in_flight', 'dead-request', now(), now() + interval '1 hour')""", workspace, key);
+        PostsTestSupport.execute(
+                """
                 insert into unfinished_acceptances
                     (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids, profile_ids, started_at)
-                values (?, ?, 'test', ?, 'dead-request', ?, ?, ?)""",
-                post, workspace, key, new String[] {reservation}, new String[] {profile}, Timestamp.from(started));
+                values (?, ?, 'test', ?, 'dead-request', ?, ?, ?)""", post, workspace, key, new String[] {reservation}, new String[] {profile}, Timestamp.from(started));
         assertThat(FakeUpstreams.reserved(workspace, "test")).isEqualTo(1);
 
         // Younger than the cutoff: left alone (its request may still be running).
-        assertThat(job.giveBackAbandoned(started).await().atMost(Duration.ofSeconds(30))).isZero();
+        assertThat(job.giveBackAbandoned(started).await().atMost(Duration.ofSeconds(30)))
+                .isZero();
         assertThat(FakeUpstreams.reserved(workspace, "test")).isEqualTo(1);
 
-        assertThat(job.giveBackAbandoned(Instant.now()).await().atMost(Duration.ofSeconds(30))).isEqualTo(1);
+        assertThat(job.giveBackAbandoned(Instant.now()).await().atMost(Duration.ofSeconds(30)))
+                .isEqualTo(1);
         assertThat(FakeUpstreams.reserved(workspace, "test")).isZero();
-        assertThat(PostsTestSupport.count("select count(*) from unfinished_acceptances where post_id = ?", post)).isZero();
+        assertThat(PostsTestSupport.count("select count(*) from unfinished_acceptances where post_id = ?", post))
+                .isZero();
         eventually(() -> !FakeUpstreams.holders(profile).contains(post));
         // The key is free again: the client's retry is accepted, not answered 409 for ever.
-        as(workspace, Mode.TEST).header("Idempotency-Key", key)
+        as(workspace, Mode.TEST)
+                .header("Idempotency-Key", key)
                 .body("{\"text\":\"Again\",\"account_ids\":[\"" + account + "\"]}")
-                .post("/posts").then().statusCode(202);
+                .post("/posts")
+                .then()
+                .statusCode(202);
     }
 
     @Test
@@ -90,26 +100,42 @@ class AbandonedAcceptanceJobTest {
         String key = UUID.randomUUID().toString();
         FakeUpstreams.reserveDelayMillis = 3000;
         CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(() -> as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key).body("{\"text\":\"Slow\",\"account_ids\":[\"" + account + "\"]}")
-                .post("/posts").then().extract().statusCode());
-        eventually(() -> PostsTestSupport.count("select count(*) from unfinished_acceptances where workspace_id = ?", workspace) == 1);
+                .header("Idempotency-Key", key)
+                .body("{\"text\":\"Slow\",\"account_ids\":[\"" + account + "\"]}")
+                .post("/posts")
+                .then()
+                .extract()
+                .statusCode());
+        eventually(() ->
+                PostsTestSupport.count("select count(*) from unfinished_acceptances where workspace_id = ?", workspace)
+                        == 1);
 
         // Abandoned while its reservation is still being made: the request must then refuse, not commit.
         job.giveBackAbandoned(Instant.now().plusSeconds(1)).await().atMost(Duration.ofSeconds(30));
 
         assertThat(answer.get()).isEqualTo(409);
-        assertThat(PostsTestSupport.count("select count(*) from posts where workspace_id = ?", workspace)).isZero();
+        assertThat(PostsTestSupport.count("select count(*) from posts where workspace_id = ?", workspace))
+                .isZero();
         assertThat(FakeUpstreams.reserved(workspace, "test")).isZero();
-        assertThat(PostsTestSupport.count("select count(*) from unfinished_acceptances where workspace_id = ?", workspace)).isZero();
+        assertThat(PostsTestSupport.count(
+                        "select count(*) from unfinished_acceptances where workspace_id = ?", workspace))
+                .isZero();
         FakeUpstreams.reserveDelayMillis = 0;
-        as(workspace, Mode.TEST).header("Idempotency-Key", key).body("{\"text\":\"Slow\",\"account_ids\":[\"" + account + "\"]}")
-                .post("/posts").then().statusCode(202).body("data.status", equalTo("queued"));
+        as(workspace, Mode.TEST)
+                .header("Idempotency-Key", key)
+                .body("{\"text\":\"Slow\",\"account_ids\":[\"" + account + "\"]}")
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .body("data.status", equalTo("queued"));
     }
 
     private static void eventually(Callable<Boolean> condition) throws Exception {
         long deadline = System.currentTimeMillis() + 10_000;
         while (!condition.call()) {
-            assertThat(System.currentTimeMillis()).as("condition met within 10 s").isLessThan(deadline);
+            assertThat(System.currentTimeMillis())
+                    .as("condition met within 10 s")
+                    .isLessThan(deadline);
             Thread.sleep(50);
         }
     }

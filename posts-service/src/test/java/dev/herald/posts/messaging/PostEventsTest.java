@@ -38,7 +38,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
 class PostEventsTest {
@@ -54,7 +56,13 @@ class PostEventsTest {
     }
 
     private String post(String body) {
-        return posting(workspace, Mode.TEST).body(body).post("/posts").then().statusCode(202).extract().path("data.id");
+        return posting(workspace, Mode.TEST)
+                .body(body)
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.id");
     }
 
     @Test
@@ -62,7 +70,8 @@ class PostEventsTest {
         String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "flaky_brand", null);
         String id = post("{\"text\":\"Now\",\"account_ids\":[\"" + account + "\"]}");
 
-        List<ConsumerRecord<String, String>> records = TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20));
+        List<ConsumerRecord<String, String>> records =
+                TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20));
         assertThat(records).hasSize(1);
         PostAcceptedEvent event = mapper.readValue(records.get(0).value(), PostAcceptedEvent.class);
         assertThat(event.type()).isEqualTo("post.accepted");
@@ -75,27 +84,35 @@ class PostEventsTest {
             assertThat(delivery.accountUsername()).isEqualTo("flaky_brand");
             assertThat(delivery.reservationId()).isEqualTo(UsageReservation.publicationId(id, account));
         });
-        as(workspace, Mode.TEST).get("/posts/" + id).then().body("data.status", equalTo("publishing"))
+        as(workspace, Mode.TEST)
+                .get("/posts/" + id)
+                .then()
+                .body("data.status", equalTo("publishing"))
                 .body("data.targets[0].status", equalTo("publishing"));
     }
 
     @Test
     void aPostDueNowIsHandedOverByTheTransactionThatAcceptsIt() throws Exception {
         String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "brand", null);
-        String id = posting(workspace, Mode.TEST).body("{\"text\":\"Now\",\"account_ids\":[\"" + account + "\"]}")
-                .post("/posts").then().statusCode(202)
+        String id = posting(workspace, Mode.TEST)
+                .body("{\"text\":\"Now\",\"account_ids\":[\"" + account + "\"]}")
+                .post("/posts")
+                .then()
+                .statusCode(202)
                 .body("data.status", equalTo("queued"))
                 .body("data.targets[0].status", equalTo("queued"))
-                .extract().path("data.id");
+                .extract()
+                .path("data.id");
 
         // Read as soon as the 202 arrived: no dispatcher tick in between, the acceptance itself wrote the hand-over.
         assertThat(PostsTestSupport.count("""
-                select count(*) from posts where id = ? and status = 'publishing' and dispatched_at = created_at""", id))
+                select count(*) from posts where id = ? and status = 'publishing' and dispatched_at = created_at""", id)).isEqualTo(1);
+        assertThat(PostsTestSupport.count(
+                        "select count(*) from post_targets where post_id = ? and status = 'publishing'", id))
                 .isEqualTo(1);
         assertThat(PostsTestSupport.count(
-                "select count(*) from post_targets where post_id = ? and status = 'publishing'", id)).isEqualTo(1);
-        assertThat(PostsTestSupport.count(
-                "select count(*) from outbox where message_key = ? and topic = ?", id, Topics.POST_ACCEPTED)).isEqualTo(1);
+                        "select count(*) from outbox where message_key = ? and topic = ?", id, Topics.POST_ACCEPTED))
+                .isEqualTo(1);
     }
 
     @Test
@@ -107,7 +124,8 @@ class PostEventsTest {
         Thread.sleep(Math.max(0, Duration.between(Instant.now(), at).toMillis() - 1500));
         as(workspace, Mode.TEST).get("/posts/" + id).then().body("data.status", equalTo("queued"));
 
-        List<ConsumerRecord<String, String>> records = TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20));
+        List<ConsumerRecord<String, String>> records =
+                TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20));
         assertThat(records).hasSize(1);
         PostAcceptedEvent event = mapper.readValue(records.get(0).value(), PostAcceptedEvent.class);
         // The dispatcher ran within a second of the scheduled time (the event's time is the hand-over).
@@ -120,25 +138,54 @@ class PostEventsTest {
         String first = FakeUpstreams.addAccount(workspace, "test", "linkedin", "brand", profile);
         String second = FakeUpstreams.addAccount(workspace, "test", "facebook", "fail_brand", null);
         String id = post("{\"text\":\"Mixed\",\"account_ids\":[\"" + first + "\",\"" + second + "\"]}");
-        assertThat(TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20))).hasSize(1);
+        assertThat(TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20)))
+                .hasSize(1);
 
         Instant done = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        TargetCompletedEvent published = new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE,
-                done, workspace, Mode.TEST, id, first, UsageReservation.publicationId(id, first), "published", 2,
-                "li_123", "https://linkedin.example/li_123", null, done);
-        TargetCompletedEvent failed = new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE,
-                done, workspace, Mode.TEST, id, second, UsageReservation.publicationId(id, second), "failed", 1,
-                null, null, new TargetError("provider_error", "The provider refused the post.", false, Map.of()), done);
+        TargetCompletedEvent published = new TargetCompletedEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                TargetCompletedEvent.TYPE,
+                done,
+                workspace,
+                Mode.TEST,
+                id,
+                first,
+                UsageReservation.publicationId(id, first),
+                "published",
+                2,
+                "li_123",
+                "https://linkedin.example/li_123",
+                null,
+                done);
+        TargetCompletedEvent failed = new TargetCompletedEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                TargetCompletedEvent.TYPE,
+                done,
+                workspace,
+                Mode.TEST,
+                id,
+                second,
+                UsageReservation.publicationId(id, second),
+                "failed",
+                1,
+                null,
+                null,
+                new TargetError("provider_error", "The provider refused the post.", false, Map.of()),
+                done);
         send(id, published);
         send(id, published);
         send(id, failed);
 
-        List<ConsumerRecord<String, String>> finals = TopicReader.recordsKeyed(Topics.POST_FINALIZED, id, 1, Duration.ofSeconds(20));
+        List<ConsumerRecord<String, String>> finals =
+                TopicReader.recordsKeyed(Topics.POST_FINALIZED, id, 1, Duration.ofSeconds(20));
         assertThat(finals).hasSize(1);
         PostFinalizedEvent event = mapper.readValue(finals.get(0).value(), PostFinalizedEvent.class);
         assertThat(event.type()).isEqualTo("post.partially_failed");
         assertThat(event.post().status()).isEqualTo("partially_failed");
-        as(workspace, Mode.TEST).get("/posts/" + id).then().statusCode(200)
+        as(workspace, Mode.TEST)
+                .get("/posts/" + id)
+                .then()
+                .statusCode(200)
                 .body("data.status", equalTo("partially_failed"))
                 .body("data.targets[0].status", equalTo("published"))
                 .body("data.targets[0].attempts", equalTo(2))
@@ -149,7 +196,8 @@ class PostEventsTest {
                 .body("data.targets[1].error.retryable", equalTo(false));
         // A redelivered outcome (same event id) changed nothing, and no second post.finalized was emitted.
         Thread.sleep(1000);
-        assertThat(TopicReader.recordsKeyed(Topics.POST_FINALIZED, id, 2, Duration.ofSeconds(2))).hasSize(1);
+        assertThat(TopicReader.recordsKeyed(Topics.POST_FINALIZED, id, 2, Duration.ofSeconds(2)))
+                .hasSize(1);
         long deadline = System.currentTimeMillis() + 10_000;
         while (!FakeUpstreams.holders(profile).isEmpty() && System.currentTimeMillis() < deadline) {
             Thread.sleep(100);
@@ -163,15 +211,47 @@ class PostEventsTest {
         String good = post("{\"text\":\"Good\",\"account_ids\":[\"" + account + "\"]}");
         String bad = post("{\"text\":\"Bad\",\"account_ids\":[\"" + account + "\"]}");
         Instant done = Instant.now();
-        send(good, new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE, done, workspace,
-                Mode.TEST, good, account, UsageReservation.publicationId(good, account), "published", 1, "p1", null, null, done));
-        send(bad, new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE, done, workspace,
-                Mode.TEST, bad, account, UsageReservation.publicationId(bad, account), "failed", 5, null, null,
-                new TargetError("provider_error", "No.", true, Map.of()), done));
+        send(
+                good,
+                new TargetCompletedEvent(
+                        ResourceIds.newId(IdPrefix.EVENT),
+                        TargetCompletedEvent.TYPE,
+                        done,
+                        workspace,
+                        Mode.TEST,
+                        good,
+                        account,
+                        UsageReservation.publicationId(good, account),
+                        "published",
+                        1,
+                        "p1",
+                        null,
+                        null,
+                        done));
+        send(
+                bad,
+                new TargetCompletedEvent(
+                        ResourceIds.newId(IdPrefix.EVENT),
+                        TargetCompletedEvent.TYPE,
+                        done,
+                        workspace,
+                        Mode.TEST,
+                        bad,
+                        account,
+                        UsageReservation.publicationId(bad, account),
+                        "failed",
+                        5,
+                        null,
+                        null,
+                        new TargetError("provider_error", "No.", true, Map.of()),
+                        done));
         assertThat(type(good)).isEqualTo("post.published");
         assertThat(type(bad)).isEqualTo("post.failed");
         // No url from the platform: the field is absent, not null.
-        as(workspace, Mode.TEST).get("/posts/" + good).then().body("data.targets[0].containsKey('url')", equalTo(false));
+        as(workspace, Mode.TEST)
+                .get("/posts/" + good)
+                .then()
+                .body("data.targets[0].containsKey('url')", equalTo(false));
     }
 
     @Test
@@ -179,18 +259,52 @@ class PostEventsTest {
         String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "brand", null);
         String id = post("{\"text\":\"Unsure\",\"account_ids\":[\"" + account + "\"]}");
         Instant done = Instant.now();
-        send(id, new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE, done, workspace,
-                Mode.TEST, id, account, UsageReservation.publicationId(id, account), "uncertain", 1, null, null, null, done));
+        send(
+                id,
+                new TargetCompletedEvent(
+                        ResourceIds.newId(IdPrefix.EVENT),
+                        TargetCompletedEvent.TYPE,
+                        done,
+                        workspace,
+                        Mode.TEST,
+                        id,
+                        account,
+                        UsageReservation.publicationId(id, account),
+                        "uncertain",
+                        1,
+                        null,
+                        null,
+                        null,
+                        done));
         long deadline = System.currentTimeMillis() + 10_000;
         String status = "";
         while (!status.equals("uncertain") && System.currentTimeMillis() < deadline) {
             Thread.sleep(100);
-            status = as(workspace, Mode.TEST).get("/posts/" + id).then().extract().path("data.targets[0].status");
+            status = as(workspace, Mode.TEST)
+                    .get("/posts/" + id)
+                    .then()
+                    .extract()
+                    .path("data.targets[0].status");
         }
         assertThat(status).isEqualTo("uncertain");
         as(workspace, Mode.TEST).get("/posts/" + id).then().body("data.status", equalTo("publishing"));
-        send(id, new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE, done, workspace,
-                Mode.TEST, id, account, UsageReservation.publicationId(id, account), "published", 1, "p9", null, null, done));
+        send(
+                id,
+                new TargetCompletedEvent(
+                        ResourceIds.newId(IdPrefix.EVENT),
+                        TargetCompletedEvent.TYPE,
+                        done,
+                        workspace,
+                        Mode.TEST,
+                        id,
+                        account,
+                        UsageReservation.publicationId(id, account),
+                        "published",
+                        1,
+                        "p9",
+                        null,
+                        null,
+                        done));
         assertThat(type(id)).isEqualTo("post.published");
     }
 
@@ -198,23 +312,48 @@ class PostEventsTest {
     void aRequestsTraceGoesToDeliveryWithItsEventAndAnOutcomesTraceGoesOnToFinalization() throws Exception {
         String account = FakeUpstreams.addAccount(workspace, "test", "linkedin", "brand", null);
         String requestTrace = "0af7651916cd43dd8448eb211c80319c";
-        String id = posting(workspace, Mode.TEST).header("traceparent", "00-" + requestTrace + "-b7ad6b7169203331-00")
-                .body("{\"text\":\"Traced\",\"account_ids\":[\"" + account + "\"]}").post("/posts")
-                .then().statusCode(202).header("x-trace-id", requestTrace).extract().path("data.id");
+        String id = posting(workspace, Mode.TEST)
+                .header("traceparent", "00-" + requestTrace + "-b7ad6b7169203331-00")
+                .body("{\"text\":\"Traced\",\"account_ids\":[\"" + account + "\"]}")
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .header("x-trace-id", requestTrace)
+                .extract()
+                .path("data.id");
 
-        List<ConsumerRecord<String, String>> accepted = TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20));
+        List<ConsumerRecord<String, String>> accepted =
+                TopicReader.recordsKeyed(Topics.POST_ACCEPTED, id, 1, Duration.ofSeconds(20));
         assertThat(accepted).hasSize(1);
-        assertThat(TraceParents.traceId(TraceParents.header(accepted.get(0).headers()))).as("post.accepted's traceparent")
+        assertThat(TraceParents.traceId(TraceParents.header(accepted.get(0).headers())))
+                .as("post.accepted's traceparent")
                 .isEqualTo(requestTrace);
 
         String deliveryTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
         Instant done = Instant.now();
-        send(id, new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE, done, workspace,
-                Mode.TEST, id, account, UsageReservation.publicationId(id, account), "published", 1, "p1", null, null, done),
+        send(
+                id,
+                new TargetCompletedEvent(
+                        ResourceIds.newId(IdPrefix.EVENT),
+                        TargetCompletedEvent.TYPE,
+                        done,
+                        workspace,
+                        Mode.TEST,
+                        id,
+                        account,
+                        UsageReservation.publicationId(id, account),
+                        "published",
+                        1,
+                        "p1",
+                        null,
+                        null,
+                        done),
                 "00-" + deliveryTrace + "-00f067aa0ba902b7-00");
-        List<ConsumerRecord<String, String>> finals = TopicReader.recordsKeyed(Topics.POST_FINALIZED, id, 1, Duration.ofSeconds(20));
+        List<ConsumerRecord<String, String>> finals =
+                TopicReader.recordsKeyed(Topics.POST_FINALIZED, id, 1, Duration.ofSeconds(20));
         assertThat(finals).hasSize(1);
-        assertThat(TraceParents.header(finals.get(0).headers())).as("post.finalized's traceparent")
+        assertThat(TraceParents.header(finals.get(0).headers()))
+                .as("post.finalized's traceparent")
                 .isEqualTo("00-" + deliveryTrace + "-00f067aa0ba902b7-00");
     }
 
@@ -228,7 +367,8 @@ class PostEventsTest {
     }
 
     private String type(String postId) throws Exception {
-        List<ConsumerRecord<String, String>> finals = TopicReader.recordsKeyed(Topics.POST_FINALIZED, postId, 1, Duration.ofSeconds(20));
+        List<ConsumerRecord<String, String>> finals =
+                TopicReader.recordsKeyed(Topics.POST_FINALIZED, postId, 1, Duration.ofSeconds(20));
         assertThat(finals).hasSize(1);
         return mapper.readValue(finals.get(0).value(), PostFinalizedEvent.class).type();
     }
@@ -240,9 +380,14 @@ class PostEventsTest {
     /** With a {@code traceparent} header when given, as delivery-worker's outbox relay sends it. */
     private void send(String postId, TargetCompletedEvent event, String traceParent) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
-                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
-            ProducerRecord<String, String> record = new ProducerRecord<>(Topics.TARGET_COMPLETED, postId, mapper.writeValueAsString(event));
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()))) {
+            ProducerRecord<String, String> record =
+                    new ProducerRecord<>(Topics.TARGET_COMPLETED, postId, mapper.writeValueAsString(event));
             if (traceParent != null) {
                 record.headers().add(TraceParents.HEADER, traceParent.getBytes(StandardCharsets.US_ASCII));
             }

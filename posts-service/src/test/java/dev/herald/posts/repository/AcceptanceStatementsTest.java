@@ -30,7 +30,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
 class AcceptanceStatementsTest {
@@ -50,8 +52,7 @@ class AcceptanceStatementsTest {
         execute("""
                 insert into unfinished_acceptances (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids,
                                                     profile_ids, started_at, abandoned)
-                values (?, ?, 'test', ?, ?, array[?], array[]::text[], now(), ?)""",
-                post, workspace, key, CLAIM, post + "-acc_1", abandoned);
+                values (?, ?, 'test', ?, ?, array[?], array[]::text[], now(), ?)""", post, workspace, key, CLAIM, post + "-acc_1", abandoned);
     }
 
     private Uni<Boolean> commit(String key, String post, String claimToken, boolean dueNow) {
@@ -71,10 +72,15 @@ class AcceptanceStatementsTest {
         PostTargetEntity second = target(post, 1, "acc_2", dueNow);
         second.profileId = "prf_1";
         OutboxWriter.Entry handover = dueNow
-                ? new OutboxWriter.Entry(ResourceIds.newId(IdPrefix.EVENT), "post.accepted", post, Map.of("type", "post.accepted"), null)
+                ? new OutboxWriter.Entry(
+                        ResourceIds.newId(IdPrefix.EVENT), "post.accepted", post, Map.of("type", "post.accepted"), null)
                 : null;
-        return statements.commit(entity, List.of(first, second), Mode.TEST,
-                new AcceptanceStatements.CompletedKey(key, claimToken, "{\"data\":{\"id\":\"" + post + "\"}}", now.plusSeconds(86_400)),
+        return statements.commit(
+                entity,
+                List.of(first, second),
+                Mode.TEST,
+                new AcceptanceStatements.CompletedKey(
+                        key, claimToken, "{\"data\":{\"id\":\"" + post + "\"}}", now.plusSeconds(86_400)),
                 handover);
     }
 
@@ -96,29 +102,50 @@ class AcceptanceStatementsTest {
     void anAcceptedPostIsCommittedWholeWithItsStoredAnswer(UniAsserter asserter) throws Exception {
         String post = ResourceIds.newId(IdPrefix.POST);
         claimed("key-due", post, false);
-        asserter.assertThat(() -> commit("key-due", post, CLAIM, true), committed -> assertThat(committed).isTrue());
+        asserter.assertThat(
+                () -> commit("key-due", post, CLAIM, true),
+                committed -> assertThat(committed).isTrue());
         asserter.execute(DatabaseCheck.of(() -> {
-            assertThat(count("select count(*) from posts where id = ? and status = 'publishing' and dispatched_at is not null", post))
+            assertThat(count(
+                            "select count(*) from posts where id = ? and status = 'publishing' and dispatched_at is not null",
+                            post))
                     .isEqualTo(1);
-            assertThat(count("select count(*) from post_targets where post_id = ? and status = 'publishing' and attempts = 0", post))
+            assertThat(count(
+                            "select count(*) from post_targets where post_id = ? and status = 'publishing' and attempts = 0",
+                            post))
                     .isEqualTo(2);
-            assertThat(count("select count(*) from post_targets where post_id = ? and account_id = 'acc_2' and profile_id = 'prf_1' "
-                    + "and position = 1 and reservation_id = ?", post, post + "-acc_2")).isEqualTo(1);
-            assertThat(count("select count(*) from outbox where message_key = ? and payload->>'type' = 'post.accepted'", post))
+            assertThat(count(
+                            "select count(*) from post_targets where post_id = ? and account_id = 'acc_2' and profile_id = 'prf_1' "
+                                    + "and position = 1 and reservation_id = ?",
+                            post,
+                            post + "-acc_2"))
                     .isEqualTo(1);
-            assertThat(count("select count(*) from idempotency_keys where workspace_id = ? and key = 'key-due' and state = 'completed' "
-                    + "and post_id = ? and response like '{\"data\"%'", workspace, post)).isEqualTo(1);
-            assertThat(count("select count(*) from unfinished_acceptances where post_id = ?", post)).isZero();
+            assertThat(count(
+                            "select count(*) from outbox where message_key = ? and payload->>'type' = 'post.accepted'",
+                            post))
+                    .isEqualTo(1);
+            assertThat(count(
+                            "select count(*) from idempotency_keys where workspace_id = ? and key = 'key-due' and state = 'completed' "
+                                    + "and post_id = ? and response like '{\"data\"%'",
+                            workspace, post))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from unfinished_acceptances where post_id = ?", post))
+                    .isZero();
         }));
 
         // A scheduled post: no event, the dispatcher hands it over when due.
         String scheduled = ResourceIds.newId(IdPrefix.POST);
         asserter.execute(DatabaseCheck.of(() -> claimed("key-later", scheduled, false)));
-        asserter.assertThat(() -> commit("key-later", scheduled, CLAIM, false), committed -> assertThat(committed).isTrue());
+        asserter.assertThat(
+                () -> commit("key-later", scheduled, CLAIM, false),
+                committed -> assertThat(committed).isTrue());
         asserter.execute(DatabaseCheck.of(() -> {
-            assertThat(count("select count(*) from posts where id = ? and status = 'queued' and dispatched_at is null", scheduled))
+            assertThat(count(
+                            "select count(*) from posts where id = ? and status = 'queued' and dispatched_at is null",
+                            scheduled))
                     .isEqualTo(1);
-            assertThat(count("select count(*) from outbox where message_key = ?", scheduled)).isZero();
+            assertThat(count("select count(*) from outbox where message_key = ?", scheduled))
+                    .isZero();
         }));
     }
 
@@ -130,18 +157,27 @@ class AcceptanceStatementsTest {
         claimed("key-taken", taken, false);
         claimed("key-abandoned", abandoned, true);
         // Another request took the key over after this claim expired: its token is not ours.
-        asserter.assertThat(() -> commit("key-taken", taken, "claim-of-an-earlier-attempt", true),
+        asserter.assertThat(
+                () -> commit("key-taken", taken, "claim-of-an-earlier-attempt", true),
                 committed -> assertThat(committed).isFalse());
-        asserter.assertThat(() -> commit("key-abandoned", abandoned, CLAIM, true), committed -> assertThat(committed).isFalse());
+        asserter.assertThat(
+                () -> commit("key-abandoned", abandoned, CLAIM, true),
+                committed -> assertThat(committed).isFalse());
         asserter.execute(DatabaseCheck.of(() -> {
             for (String post : List.of(taken, abandoned)) {
-                assertThat(count("select count(*) from posts where id = ?", post)).isZero();
-                assertThat(count("select count(*) from post_targets where post_id = ?", post)).isZero();
-                assertThat(count("select count(*) from outbox where message_key = ?", post)).isZero();
+                assertThat(count("select count(*) from posts where id = ?", post))
+                        .isZero();
+                assertThat(count("select count(*) from post_targets where post_id = ?", post))
+                        .isZero();
+                assertThat(count("select count(*) from outbox where message_key = ?", post))
+                        .isZero();
                 // Still recorded, so AbandonedAcceptanceJob gives back what the request took.
-                assertThat(count("select count(*) from unfinished_acceptances where post_id = ?", post)).isEqualTo(1);
+                assertThat(count("select count(*) from unfinished_acceptances where post_id = ?", post))
+                        .isEqualTo(1);
             }
-            assertThat(count("select count(*) from idempotency_keys where workspace_id = ? and state = 'in_flight'", workspace))
+            assertThat(count(
+                            "select count(*) from idempotency_keys where workspace_id = ? and state = 'in_flight'",
+                            workspace))
                     .isEqualTo(2);
         }));
     }

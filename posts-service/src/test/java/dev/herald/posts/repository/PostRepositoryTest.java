@@ -31,7 +31,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
 class PostRepositoryTest {
@@ -44,12 +46,14 @@ class PostRepositoryTest {
     private String workspace;
     /** A moment decades ahead, so the running dispatcher (which asks with the real time) never takes these posts. */
     private Instant now;
+
     private Connection lockHolder;
 
     @BeforeEach
     void newWorkspace() {
         workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-        now = Instant.parse("2090-01-01T00:00:00Z").plus(ThreadLocalRandom.current().nextInt(1_000_000), ChronoUnit.MINUTES);
+        now = Instant.parse("2090-01-01T00:00:00Z")
+                .plus(ThreadLocalRandom.current().nextInt(1_000_000), ChronoUnit.MINUTES);
     }
 
     @AfterEach
@@ -77,10 +81,12 @@ class PostRepositoryTest {
         queuedPost(now.minusSeconds(40), "publishing");
         holdLockOn(held);
 
-        asserter.assertThat(() -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
+        asserter.assertThat(
+                () -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
                 due -> assertThat(ours(due)).containsExactly(older, newer));
         asserter.execute(this::releaseLock);
-        asserter.assertThat(() -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
+        asserter.assertThat(
+                () -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
                 due -> assertThat(ours(due)).containsExactly(held, older, newer));
     }
 
@@ -107,9 +113,12 @@ class PostRepositoryTest {
     void aPostIsReadWithAGenericPlanOnceItsConnectionHasRunItAFewTimes(UniAsserter asserter) throws Exception {
         // GET /posts/{id}, which clients poll until a post is final.
         String post = queuedPost(now.plusSeconds(60), "queued");
-        asserter.assertThat(() -> Panache.withSession(() -> RepeatedLookupPlans.customPlans(
+        asserter.assertThat(
+                () -> Panache.withSession(() -> RepeatedLookupPlans.customPlans(
                         () -> posts.findInTenant(workspace, Mode.TEST, post), 10, "from posts")),
-                custom -> assertThat(custom).singleElement().satisfies(plans -> assertThat(plans).isLessThanOrEqualTo(5L)));
+                custom -> assertThat(custom)
+                        .singleElement()
+                        .satisfies(plans -> assertThat(plans).isLessThanOrEqualTo(5L)));
     }
 
     private String queuedPost(Instant dueAt, String status) throws Exception {
@@ -124,13 +133,17 @@ class PostRepositoryTest {
     private void holdLockOn(String post) throws Exception {
         lockHolder = RealInfrastructure.connect(PostsTestSupport.DATABASE);
         lockHolder.setAutoCommit(false);
-        try (PreparedStatement statement = lockHolder.prepareStatement("select id from posts where id = ? for update")) {
+        try (PreparedStatement statement =
+                lockHolder.prepareStatement("select id from posts where id = ? for update")) {
             statement.setString(1, post);
             statement.executeQuery().close();
         }
     }
 
     private List<String> ours(List<PostEntity> due) {
-        return due.stream().filter(post -> post.workspaceId.equals(workspace)).map(post -> post.id).toList();
+        return due.stream()
+                .filter(post -> post.workspaceId.equals(workspace))
+                .map(post -> post.id)
+                .toList();
     }
 }

@@ -28,7 +28,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
 class TargetOutcomeStatementsTest {
@@ -44,10 +46,13 @@ class TargetOutcomeStatementsTest {
      * Reads the post and works out {@code account}'s outcome as the finalization does, claiming it was read with the
      * post at {@code readUpdatedAt} (null: as read now); {@code finalStatus} non-null makes the post final.
      */
-    private Uni<Boolean> apply(String post, Instant readUpdatedAt, String account, String status, String eventId,
-                               String finalStatus) {
+    private Uni<Boolean> apply(
+            String post, Instant readUpdatedAt, String account, String status, String eventId, String finalStatus) {
         return Panache.withSession(() -> posts.findWithTargets(post)).flatMap(read -> {
-            PostTargetEntity target = read.targets().stream().filter(row -> row.accountId.equals(account)).findFirst().orElseThrow();
+            PostTargetEntity target = read.targets().stream()
+                    .filter(row -> row.accountId.equals(account))
+                    .findFirst()
+                    .orElseThrow();
             Instant seen = readUpdatedAt != null ? readUpdatedAt : read.post().updatedAt;
             String readStatus = read.post().status;
             String readTargetStatus = target.status;
@@ -63,12 +68,16 @@ class TargetOutcomeStatementsTest {
             if (finalStatus != null) {
                 read.post().status = finalStatus;
                 read.post().finalizedAt = now;
-                finalized = new OutboxWriter.Entry(ResourceIds.newId(IdPrefix.EVENT), "post.finalized", post,
-                        Map.of("type", "post." + finalStatus), null);
+                finalized = new OutboxWriter.Entry(
+                        ResourceIds.newId(IdPrefix.EVENT),
+                        "post.finalized",
+                        post,
+                        Map.of("type", "post." + finalStatus),
+                        null);
                 holds = List.of("prf_" + post);
             }
-            return statements.apply(new TargetOutcomeStatements.Outcome(read.post(), seen, readStatus, target,
-                    readTargetStatus, eventId, finalized, holds));
+            return statements.apply(new TargetOutcomeStatements.Outcome(
+                    read.post(), seen, readStatus, target, readTargetStatus, eventId, finalized, holds));
         });
     }
 
@@ -89,41 +98,60 @@ class TargetOutcomeStatementsTest {
             firstRead[0] = read.post().updatedAt;
         });
         String published = ResourceIds.newId(IdPrefix.EVENT);
-        asserter.assertThat(() -> apply(post, null, "acc_1", PostTarget.PUBLISHED, published, null),
+        asserter.assertThat(
+                () -> apply(post, null, "acc_1", PostTarget.PUBLISHED, published, null),
                 applied -> assertThat(applied).isTrue());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(targets(post, PostTarget.PUBLISHED)).isEqualTo(1);
-            assertThat(count("select count(*) from posts where id = ? and status = 'publishing' and updated_at > ?",
-                    post, java.sql.Timestamp.from(firstRead[0]))).isEqualTo(1);
-            assertThat(count("select count(*) from processed_events where event_id = ?", published)).isEqualTo(1);
-            assertThat(count("select count(*) from outbox where message_key = ?", post)).isZero();
+            assertThat(count(
+                            "select count(*) from posts where id = ? and status = 'publishing' and updated_at > ?",
+                            post,
+                            java.sql.Timestamp.from(firstRead[0])))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from processed_events where event_id = ?", published))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from outbox where message_key = ?", post))
+                    .isZero();
         }));
 
         // The other target's outcome worked out from the first read: the post moved since, so nothing is written.
         String failed = ResourceIds.newId(IdPrefix.EVENT);
-        asserter.assertThat(() -> apply(post, firstRead[0], "acc_2", PostTarget.FAILED, failed, Post.PARTIALLY_FAILED),
+        asserter.assertThat(
+                () -> apply(post, firstRead[0], "acc_2", PostTarget.FAILED, failed, Post.PARTIALLY_FAILED),
                 applied -> assertThat(applied).isFalse());
         // The first event again, from a fresh read: it was applied before.
-        asserter.assertThat(() -> apply(post, null, "acc_2", PostTarget.FAILED, published, Post.PARTIALLY_FAILED),
+        asserter.assertThat(
+                () -> apply(post, null, "acc_2", PostTarget.FAILED, published, Post.PARTIALLY_FAILED),
                 applied -> assertThat(applied).isFalse());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(targets(post, PostTarget.PUBLISHING)).isEqualTo(1);
-            assertThat(count("select count(*) from processed_events where event_id = ?", failed)).isZero();
-            assertThat(count("select count(*) from outbox where message_key = ?", post)).isZero();
-            assertThat(count("select count(*) from profile_hold_releases where post_id = ?", post)).isZero();
+            assertThat(count("select count(*) from processed_events where event_id = ?", failed))
+                    .isZero();
+            assertThat(count("select count(*) from outbox where message_key = ?", post))
+                    .isZero();
+            assertThat(count("select count(*) from profile_hold_releases where post_id = ?", post))
+                    .isZero();
         }));
 
         // From a fresh read it applies, and the post becomes final with its event and hold release.
-        asserter.assertThat(() -> apply(post, null, "acc_2", PostTarget.FAILED, failed, Post.PARTIALLY_FAILED),
+        asserter.assertThat(
+                () -> apply(post, null, "acc_2", PostTarget.FAILED, failed, Post.PARTIALLY_FAILED),
                 applied -> assertThat(applied).isTrue());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(targets(post, PostTarget.FAILED)).isEqualTo(1);
-            assertThat(count("select count(*) from posts where id = ? and status = 'partially_failed' and finalized_at is not null",
-                    post)).isEqualTo(1);
-            assertThat(count("select count(*) from outbox where message_key = ? and payload->>'type' = 'post.partially_failed'",
-                    post)).isEqualTo(1);
-            assertThat(count("select count(*) from profile_hold_releases where post_id = ? and profile_id = ?", post,
-                    "prf_" + post)).isEqualTo(1);
+            assertThat(count(
+                            "select count(*) from posts where id = ? and status = 'partially_failed' and finalized_at is not null",
+                            post))
+                    .isEqualTo(1);
+            assertThat(count(
+                            "select count(*) from outbox where message_key = ? and payload->>'type' = 'post.partially_failed'",
+                            post))
+                    .isEqualTo(1);
+            assertThat(count(
+                            "select count(*) from profile_hold_releases where post_id = ? and profile_id = ?",
+                            post,
+                            "prf_" + post))
+                    .isEqualTo(1);
         }));
     }
 }

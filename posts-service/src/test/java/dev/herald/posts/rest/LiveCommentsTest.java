@@ -43,7 +43,9 @@ import org.junit.jupiter.api.Test;
  * endpoint and usage-service's comment-request reservations, with the comments stored in the real database.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeCommentPlatforms.class, restrictToAnnotatedClass = true)
@@ -78,8 +80,7 @@ class LiveCommentsTest {
         execute("""
                 insert into post_targets (post_id, position, account_id, platform, account_username, reservation_id, status,
                                           attempts, provider_post_id, completed_at, updated_at)
-                values (?, 0, ?, ?, 'brand', ?, 'published', 1, ?, now(), now())""",
-                post, account, platform, post + "-" + account, providerPostId);
+                values (?, 0, ?, ?, 'brand', ?, 'published', 1, ?, now(), now())""", post, account, platform, post + "-" + account, providerPostId);
         return post;
     }
 
@@ -89,12 +90,14 @@ class LiveCommentsTest {
     }
 
     private static String stableId(String account, String providerId) throws Exception {
-        byte[] hash = MessageDigest.getInstance("SHA-256").digest((account + ":" + providerId).getBytes(StandardCharsets.UTF_8));
+        byte[] hash = MessageDigest.getInstance("SHA-256")
+                .digest((account + ":" + providerId).getBytes(StandardCharsets.UTF_8));
         return "cmt_" + HexFormat.of().formatHex(hash).substring(0, 24);
     }
 
     private static String sha256(String text) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     }
 
     private Map<String, Long> commentRequests() {
@@ -102,7 +105,10 @@ class LiveCommentsTest {
     }
 
     private static ResponseDefinitionBuilder graphError(int status, int code, String message) {
-        return aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody("""
+        return aResponse()
+                .withStatus(status)
+                .withHeader("Content-Type", "application/json")
+                .withBody("""
                 {"error":{"message":"%s","type":"OAuthException","code":%d,"fbtrace_id":"AbCdEf"}}""".formatted(message, code));
     }
 
@@ -133,7 +139,10 @@ class LiveCommentsTest {
         stubFacebookComments(PAGE + "_5551", "EAAG-page-token");
         String question = stableId(account, PAGE + "_5551_900");
 
-        List<String> first = as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200)
+        List<String> first = as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
                 .body("data", hasSize(2))
                 .body("data[0].id", equalTo(stableId(account, PAGE + "_5551_901")))
                 .body("data[0].parent_id", equalTo(question))
@@ -148,24 +157,34 @@ class LiveCommentsTest {
                 .body("data[1].author_name", equalTo("Ada Fan"))
                 .body("data[1].author_username", equalTo("4242"))
                 .body("data[1].from_account", equalTo(false))
-                .extract().path("data.id");
+                .extract()
+                .path("data.id");
         assertThat(calls("/fb/v24.0/" + PAGE + "_5551/comments")).isEqualTo(1);
         assertThat(commentRequests()).isEqualTo(Map.of("consumed", 1L));
 
         // Within the window: the stored copy, no platform call, nothing reserved.
-        List<String> second = as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200)
-                .extract().path("data.id");
+        List<String> second = as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.id");
         assertThat(second).isEqualTo(first);
         assertThat(calls("/fb/v24.0/" + PAGE + "_5551/comments")).isEqualTo(1);
         assertThat(commentRequests()).isEqualTo(Map.of("consumed", 1L));
 
         windowPassed(post);
-        List<String> third = as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200)
-                .extract().path("data.id");
+        List<String> third = as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.id");
         assertThat(third).isEqualTo(first);
         assertThat(calls("/fb/v24.0/" + PAGE + "_5551/comments")).isEqualTo(2);
         assertThat(commentRequests()).isEqualTo(Map.of("consumed", 2L));
-        assertThat(PostsTestSupport.count("select count(*) from comments where account_id = ?", account)).isEqualTo(2);
+        assertThat(PostsTestSupport.count("select count(*) from comments where account_id = ?", account))
+                .isEqualTo(2);
     }
 
     @Test
@@ -178,8 +197,11 @@ class LiveCommentsTest {
         String question = stableId(account, PAGE + "_5552_900");
         as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200);
 
-        as(workspace, Mode.LIVE).body("{\"comment_id\":\"" + question + "\",\"text\":\"  Opens at 9 (sharp)!  \"}")
-                .post("/comments").then().statusCode(201)
+        as(workspace, Mode.LIVE)
+                .body("{\"comment_id\":\"" + question + "\",\"text\":\"  Opens at 9 (sharp)!  \"}")
+                .post("/comments")
+                .then()
+                .statusCode(201)
                 .body("data.id", equalTo(stableId(account, PAGE + "_5552_902")))
                 .body("data.parent_id", equalTo(question))
                 .body("data.post_id", equalTo(post))
@@ -190,14 +212,20 @@ class LiveCommentsTest {
                 // As a later read names the Page (from.id), so the stored reply keeps one author.
                 .body("data.author_username", equalTo(PAGE))
                 .body("data.from_account", equalTo(true));
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5552_900/comments"))
-                .withHeader("Authorization", WireMock.equalTo("Bearer EAAG-page-token"))
-                .withHeader("Content-Type", WireMock.containing("application/x-www-form-urlencoded"))
-                .withFormParam("message", WireMock.equalTo("Opens at 9 (sharp)!")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5552_900/comments"))
+                        .withHeader("Authorization", WireMock.equalTo("Bearer EAAG-page-token"))
+                        .withHeader("Content-Type", WireMock.containing("application/x-www-form-urlencoded"))
+                        .withFormParam("message", WireMock.equalTo("Opens at 9 (sharp)!")));
         assertThat(commentRequests()).isEqualTo(Map.of("consumed", 2L));
         // The reply lists with the stored comments (still within the window).
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200)
-                .body("data", hasSize(3)).body("data.id", org.hamcrest.Matchers.hasItem(stableId(account, PAGE + "_5552_902")));
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
+                .body("data", hasSize(3))
+                .body("data.id", org.hamcrest.Matchers.hasItem(stableId(account, PAGE + "_5552_902")));
     }
 
     @Test
@@ -206,7 +234,8 @@ class LiveCommentsTest {
         String post = publishedLive(account, "instagram", "17895695668004550");
         fake.register(get(urlPathEqualTo("/ig/v24.0/17895695668004550/comments"))
                 .withHeader("Authorization", WireMock.equalTo("Bearer IGAA-token"))
-                .withQueryParam("fields", WireMock.equalTo("id,text,username,timestamp,replies{id,text,username,timestamp}"))
+                .withQueryParam(
+                        "fields", WireMock.equalTo("id,text,username,timestamp,replies{id,text,username,timestamp}"))
                 .withQueryParam("limit", WireMock.equalTo("50"))
                 .willReturn(okJson("""
                         {"data":[{"id":"17873440459141021","text":"I love this!","username":"ada.lovelace",
@@ -218,7 +247,10 @@ class LiveCommentsTest {
         String top = stableId(account, "17873440459141021");
         String ownReply = stableId(account, "17873440459141022");
 
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
                 .body("data", hasSize(2))
                 .body("data[0].id", equalTo(ownReply))
                 .body("data[0].parent_id", equalTo(top))
@@ -227,16 +259,21 @@ class LiveCommentsTest {
                 .body("data[1].author_username", equalTo("ada.lovelace"))
                 .body("data[1].text", equalTo("I love this!"));
 
-        as(workspace, Mode.LIVE).body("{\"comment_id\":\"" + ownReply + "\",\"text\":\"See you Friday\"}")
-                .post("/comments").then().statusCode(201)
+        as(workspace, Mode.LIVE)
+                .body("{\"comment_id\":\"" + ownReply + "\",\"text\":\"See you Friday\"}")
+                .post("/comments")
+                .then()
+                .statusCode(201)
                 .body("data.id", equalTo(stableId(account, "17873440459141023")))
                 .body("data.parent_id", equalTo(top))
                 .body("data.author_name", equalTo("brand"))
                 .body("data.author_username", equalTo("brand"))
                 .body("data.from_account", equalTo(true));
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/ig/v24.0/17873440459141021/replies"))
-                .withHeader("Authorization", WireMock.equalTo("Bearer IGAA-token"))
-                .withQueryParam("message", WireMock.equalTo("See you Friday")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo("/ig/v24.0/17873440459141021/replies"))
+                        .withHeader("Authorization", WireMock.equalTo("Bearer IGAA-token"))
+                        .withQueryParam("message", WireMock.equalTo("See you Friday")));
         assertThat(commentRequests()).isEqualTo(Map.of("consumed", 2L));
     }
 
@@ -267,7 +304,10 @@ class LiveCommentsTest {
                  "publishedAt":"2026-11-20T11:00:00Z"}}""")));
         String top = stableId(account, "UgzTop1");
 
-        as(workspace, Mode.LIVE).get("/comments?account_id=" + account).then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/comments?account_id=" + account)
+                .then()
+                .statusCode(200)
                 .body("data", hasSize(2))
                 .body("data[0].parent_id", equalTo(top))
                 .body("data[0].from_account", equalTo(true))
@@ -276,17 +316,23 @@ class LiveCommentsTest {
                 .body("data[1].author_name", equalTo("@adafan"))
                 .body("data[1].author_username", equalTo("UCada"));
 
-        as(workspace, Mode.LIVE).body("{\"comment_id\":\"" + top + "\",\"text\":\"Part two is coming\"}")
-                .post("/comments").then().statusCode(201)
+        as(workspace, Mode.LIVE)
+                .body("{\"comment_id\":\"" + top + "\",\"text\":\"Part two is coming\"}")
+                .post("/comments")
+                .then()
+                .statusCode(201)
                 .body("data.id", equalTo(stableId(account, "UgzTop1.r2")))
                 .body("data.parent_id", equalTo(top))
                 .body("data.author_name", equalTo("@brand"))
                 .body("data.author_username", equalTo("UCbrandChannel"))
                 .body("data.created_at", equalTo("2026-11-20T11:00:00Z"));
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/youtube/v3/comments"))
-                .withQueryParam("part", WireMock.equalTo("snippet"))
-                .withHeader("Authorization", WireMock.equalTo("Bearer ya29.token"))
-                .withRequestBody(equalToJson("{\"snippet\":{\"parentId\":\"UgzTop1\",\"textOriginal\":\"Part two is coming\"}}")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo("/youtube/v3/comments"))
+                        .withQueryParam("part", WireMock.equalTo("snippet"))
+                        .withHeader("Authorization", WireMock.equalTo("Bearer ya29.token"))
+                        .withRequestBody(equalToJson(
+                                "{\"snippet\":{\"parentId\":\"UgzTop1\",\"textOriginal\":\"Part two is coming\"}}")));
         assertThat(commentRequests()).isEqualTo(Map.of("consumed", 2L));
     }
 
@@ -302,36 +348,50 @@ class LiveCommentsTest {
                 .willReturn(okJson("""
                         {"paging":{"start":0,"count":10,"total":1},"elements":[
                           {"actor":"urn:li:person:ada","commentUrn":"%s","id":"81","object":"urn:li:activity:6999",
-                           "message":{"text":"Congratulations!"},"created":{"actor":"urn:li:person:ada","time":1763632800000}}]}"""
-                        .formatted(parentUrn))));
-        fake.register(post(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Acomment%3A%28urn%3Ali%3Aactivity%3A6999%2C81%29/comments"))
-                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                        .withHeader("x-restli-id", "82").withBody("""
+                           "message":{"text":"Congratulations!"},"created":{"actor":"urn:li:person:ada","time":1763632800000}}]}""".formatted(parentUrn))));
+        fake.register(post(urlPathEqualTo(
+                        "/rest/socialActions/urn%3Ali%3Acomment%3A%28urn%3Ali%3Aactivity%3A6999%2C81%29/comments"))
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withHeader("x-restli-id", "82")
+                        .withBody("""
                                 {"actor":"urn:li:person:brand1","commentUrn":"urn:li:comment:(urn:li:activity:6999,82)","id":"82",
                                  "object":"urn:li:activity:6999","parentComment":"%s","message":{"text":"Thank you!"},
                                  "created":{"actor":"urn:li:person:brand1","time":1763636400000}}""".formatted(parentUrn))));
         String parent = stableId(account, parentUrn);
 
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
                 .body("data", hasSize(1))
                 .body("data[0].id", equalTo(parent))
                 .body("data[0].text", equalTo("Congratulations!"))
                 .body("data[0].author_name", equalTo("LinkedIn member"))
                 .body("data[0].author_username", equalTo("urn:li:person:ada"))
                 .body("data[0].created_at", equalTo("2025-11-20T10:00:00Z"));
-        fake.verifyThat(1, getRequestedFor(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7001/comments"))
-                .withQueryParam("count", WireMock.equalTo("100")));
+        fake.verifyThat(
+                1,
+                getRequestedFor(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7001/comments"))
+                        .withQueryParam("count", WireMock.equalTo("100")));
 
-        as(workspace, Mode.LIVE).body("{\"comment_id\":\"" + parent + "\",\"text\":\"Thank you!\"}")
-                .post("/comments").then().statusCode(201)
+        as(workspace, Mode.LIVE)
+                .body("{\"comment_id\":\"" + parent + "\",\"text\":\"Thank you!\"}")
+                .post("/comments")
+                .then()
+                .statusCode(201)
                 .body("data.id", equalTo(stableId(account, "urn:li:comment:(urn:li:activity:6999,82)")))
                 .body("data.parent_id", equalTo(parent))
                 .body("data.author_username", equalTo("urn:li:person:brand1"));
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(
-                        "/rest/socialActions/urn%3Ali%3Acomment%3A%28urn%3Ali%3Aactivity%3A6999%2C81%29/comments"))
-                .withHeader("LinkedIn-Version", WireMock.equalTo("202601"))
-                .withHeader("X-Restli-Protocol-Version", WireMock.equalTo("2.0.0"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                1,
+                postRequestedFor(
+                                urlPathEqualTo(
+                                        "/rest/socialActions/urn%3Ali%3Acomment%3A%28urn%3Ali%3Aactivity%3A6999%2C81%29/comments"))
+                        .withHeader("LinkedIn-Version", WireMock.equalTo("202601"))
+                        .withHeader("X-Restli-Protocol-Version", WireMock.equalTo("2.0.0"))
+                        .withRequestBody(equalToJson("""
                         {"actor":"urn:li:person:brand1","object":"urn:li:activity:6999","parentComment":"%s",
                          "message":{"text":"Thank you!"}}""".formatted(parentUrn))));
     }
@@ -345,7 +405,11 @@ class LiveCommentsTest {
                 .willReturn(graphError(401, 190, "Error validating access token: Session has expired")));
         stubFacebookComments(PAGE + "_5553", "EAAG-old-renewed");
 
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200).body("data", hasSize(2));
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
+                .body("data", hasSize(2));
         assertThat(FakeUpstreams.renewals(account)).isEqualTo(1);
         assertThat(FakeUpstreams.ACCESS_REQUESTS.get(account)).containsExactly("", sha256("EAAG-old"));
         assertThat(calls("/fb/v24.0/" + PAGE + "_5553/comments")).isEqualTo(2);
@@ -357,19 +421,28 @@ class LiveCommentsTest {
         String account = liveAccount("linkedin", "urn:li:person:brand2", "AQV-stale");
         String post = publishedLive(account, "linkedin", "urn:li:share:7002");
         fake.register(get(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7002/comments"))
-                .willReturn(aResponse().withStatus(401).withHeader("Content-Type", "application/json")
+                .willReturn(aResponse()
+                        .withStatus(401)
+                        .withHeader("Content-Type", "application/json")
                         .withBody("{\"status\":401,\"serviceErrorCode\":65601,\"code\":\"REVOKED_ACCESS_TOKEN\","
                                 + "\"message\":\"The token used in the request has been revoked by the user\"}")));
 
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(502)
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(502)
                 .body("error.code", equalTo("provider_error"))
                 .body("error.details.provider_status", equalTo(401))
                 .body("error.details.platform", equalTo("linkedin"));
         assertThat(FakeUpstreams.renewals(account)).isEqualTo(1);
-        fake.verifyThat(1, getRequestedFor(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7002/comments"))
-                .withHeader("Authorization", WireMock.equalTo("Bearer AQV-stale")));
-        fake.verifyThat(1, getRequestedFor(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7002/comments"))
-                .withHeader("Authorization", WireMock.equalTo("Bearer AQV-stale-renewed")));
+        fake.verifyThat(
+                1,
+                getRequestedFor(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7002/comments"))
+                        .withHeader("Authorization", WireMock.equalTo("Bearer AQV-stale")));
+        fake.verifyThat(
+                1,
+                getRequestedFor(urlPathEqualTo("/rest/socialActions/urn%3Ali%3Ashare%3A7002/comments"))
+                        .withHeader("Authorization", WireMock.equalTo("Bearer AQV-stale-renewed")));
         assertThat(commentRequests()).isEqualTo(Map.of("released", 1L));
     }
 
@@ -377,19 +450,29 @@ class LiveCommentsTest {
     void aReplyWhoseConnectionBreaksIsAProviderErrorAndItsCommentRequestIsReleased() throws Exception {
         String account = liveAccount("instagram", "17841400000000002", "IGAA-token-2");
         String post = publishedLive(account, "instagram", "17895695668004551");
-        fake.register(get(urlPathEqualTo("/ig/v24.0/17895695668004551/comments")).willReturn(okJson("""
+        fake.register(
+                get(urlPathEqualTo("/ig/v24.0/17895695668004551/comments")).willReturn(okJson("""
                 {"data":[{"id":"17873440459141031","text":"Nice","username":"grace","timestamp":"2026-11-20T10:00:00+0000"}]}""")));
         fake.register(post(urlPathEqualTo("/ig/v24.0/17873440459141031/replies"))
-                .willReturn(aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200).body("data", hasSize(1));
+                .willReturn(
+                        aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
+                .body("data", hasSize(1));
 
-        as(workspace, Mode.LIVE).body("{\"comment_id\":\"" + stableId(account, "17873440459141031") + "\",\"text\":\"Thanks\"}")
-                .post("/comments").then().statusCode(502)
+        as(workspace, Mode.LIVE)
+                .body("{\"comment_id\":\"" + stableId(account, "17873440459141031") + "\",\"text\":\"Thanks\"}")
+                .post("/comments")
+                .then()
+                .statusCode(502)
                 .body("error.code", equalTo("provider_error"))
                 .body("error.message", equalTo("Instagram did not answer; try again shortly."))
                 .body("error.details.account_id", equalTo(account));
         assertThat(commentRequests()).isEqualTo(Map.of("consumed", 1L, "released", 1L));
-        assertThat(PostsTestSupport.count("select count(*) from comments where account_id = ?", account)).isEqualTo(1);
+        assertThat(PostsTestSupport.count("select count(*) from comments where account_id = ?", account))
+                .isEqualTo(1);
     }
 
     @Test
@@ -399,7 +482,10 @@ class LiveCommentsTest {
         stubFacebookComments(PAGE + "_5554", "EAAG-page-token");
         FakeUpstreams.setCommentRequestLimit(workspace, "live", 0);
 
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(429)
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(429)
                 .header("Retry-After", "654321")
                 .body("error.code", equalTo("usage_limit_exceeded"))
                 .body("error.details.metric", equalTo("comment_requests"))
@@ -417,14 +503,18 @@ class LiveCommentsTest {
         fake.register(get(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5555/comments"))
                 .willReturn(graphError(500, 2, "An unexpected error has occurred. Please retry your request later.")));
 
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(502)
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(502)
                 .body("error.code", equalTo("provider_error"))
                 .body("error.details.account_id", equalTo(account))
                 .body("error.details.platform", equalTo("facebook"))
                 .body("error.details.provider_status", equalTo(500))
                 .body("error.details.provider_code", equalTo("2"));
         assertThat(commentRequests()).isEqualTo(Map.of("released", 1L));
-        assertThat(PostsTestSupport.count("select count(*) from post_targets where post_id = ? and comments_read_at is not null", post))
+        assertThat(PostsTestSupport.count(
+                        "select count(*) from post_targets where post_id = ? and comments_read_at is not null", post))
                 .isZero();
     }
 
@@ -432,16 +522,26 @@ class LiveCommentsTest {
     void thePlatformsRateLimitIsAServiceUnavailableWithItsRetryAfterAndNothingCharged() throws Exception {
         String account = liveAccount("youtube", "UCbrandChannel", "ya29.token");
         String post = publishedLive(account, "youtube", "rateLimited1");
-        fake.register(get(urlPathEqualTo("/youtube/v3/commentThreads")).withQueryParam("videoId", WireMock.equalTo("rateLimited1"))
-                .willReturn(aResponse().withStatus(403).withHeader("Content-Type", "application/json").withHeader("Retry-After", "120")
+        fake.register(get(urlPathEqualTo("/youtube/v3/commentThreads"))
+                .withQueryParam("videoId", WireMock.equalTo("rateLimited1"))
+                .willReturn(aResponse()
+                        .withStatus(403)
+                        .withHeader("Content-Type", "application/json")
+                        .withHeader("Retry-After", "120")
                         .withBody("""
                                 {"error":{"code":403,"message":"The request cannot be completed because you have exceeded your quota.",
                                  "errors":[{"message":"quota","domain":"youtube.quota","reason":"quotaExceeded"}]}}""")));
 
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(503)
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(503)
                 .header("Retry-After", "120")
                 .body("error.code", equalTo("service_unavailable"))
-                .body("error.message", equalTo("YouTube is limiting Herald's calls for this account (quotaExceeded); try again in 120 seconds."))
+                .body(
+                        "error.message",
+                        equalTo(
+                                "YouTube is limiting Herald's calls for this account (quotaExceeded); try again in 120 seconds."))
                 .body("error.details.size()", equalTo(0));
         assertThat(commentRequests()).isEqualTo(Map.of("released", 1L));
     }
@@ -451,16 +551,27 @@ class LiveCommentsTest {
         String account = liveAccount("facebook", PAGE, "EAAG-page-token");
         String post = publishedLive(account, "facebook", PAGE + "_5556");
         stubFacebookComments(PAGE + "_5556", "EAAG-page-token");
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200).body("data", hasSize(2));
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
+                .body("data", hasSize(2));
         FakeUpstreams.revokeGrant(account);
         windowPassed(post);
 
-        as(workspace, Mode.LIVE).get("/comments?post_id=" + post).then().statusCode(200).body("data", hasSize(2));
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(200)
+                .body("data", hasSize(2));
         assertThat(calls("/fb/v24.0/" + PAGE + "_5556/comments")).isEqualTo(1);
         assertThat(commentRequests()).isEqualTo(Map.of("consumed", 1L, "released", 1L));
 
-        as(workspace, Mode.LIVE).body("{\"comment_id\":\"" + stableId(account, PAGE + "_5556_900") + "\",\"text\":\"Hi\"}")
-                .post("/comments").then().statusCode(409)
+        as(workspace, Mode.LIVE)
+                .body("{\"comment_id\":\"" + stableId(account, PAGE + "_5556_900") + "\",\"text\":\"Hi\"}")
+                .post("/comments")
+                .then()
+                .statusCode(409)
                 .body("error.code", equalTo("conflict"))
                 .body("error.message", equalTo("The account's grant was revoked; reconnect it."))
                 .body("error.details.reason", equalTo("account_disconnected"))
@@ -472,12 +583,20 @@ class LiveCommentsTest {
     void liveTikTokAndPinterestHaveNoComments() {
         String tiktok = liveAccount("tiktok", "tiktok-open-id", "act.token");
         String pinterest = liveAccount("pinterest", "pinner", "pina.token");
-        as(workspace, Mode.LIVE).get("/comments?account_id=" + tiktok).then().statusCode(422)
+        as(workspace, Mode.LIVE)
+                .get("/comments?account_id=" + tiktok)
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("comments_unavailable"))
                 .body("error.message", matchesPattern("^TikTok's public APIs .*"));
-        as(workspace, Mode.LIVE).get("/comments?account_id=" + pinterest).then().statusCode(422)
+        as(workspace, Mode.LIVE)
+                .get("/comments?account_id=" + pinterest)
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("comments_unavailable"));
-        assertThat(fake.find(anyRequestedFor(anyUrl()).withHeader("Authorization", WireMock.equalTo("Bearer act.token")))).isEmpty();
+        assertThat(fake.find(
+                        anyRequestedFor(anyUrl()).withHeader("Authorization", WireMock.equalTo("Bearer act.token"))))
+                .isEmpty();
         assertThat(commentRequests()).isEmpty();
     }
 }

@@ -43,7 +43,9 @@ import org.junit.jupiter.api.Test;
  * accounts-service's lookup and access stand-ins, and the real database.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeCommentPlatforms.class, restrictToAnnotatedClass = true)
@@ -65,10 +67,10 @@ class LivePostAnalyticsTest {
     }
 
     /** A live account with its provider access, and a post published on it. */
-    private record Published(String account, String post) {
-    }
+    private record Published(String account, String post) {}
 
-    private Published publishedOn(String platform, String externalId, String token, String providerPostId) throws Exception {
+    private Published publishedOn(String platform, String externalId, String token, String providerPostId)
+            throws Exception {
         String account = FakeUpstreams.addAccount(workspace, "live", platform, "brand", null);
         FakeUpstreams.grantAccess(account, platform, externalId, token);
         String post = insertPost(workspace, "live", "published");
@@ -89,7 +91,10 @@ class LivePostAnalyticsTest {
     }
 
     private static ResponseDefinitionBuilder graphError(int status, int code, String message) {
-        return aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody("""
+        return aResponse()
+                .withStatus(status)
+                .withHeader("Content-Type", "application/json")
+                .withBody("""
                 {"error":{"message":"%s","type":"OAuthException","code":%d,"fbtrace_id":"AbCdEf"}}""".formatted(message, code));
     }
 
@@ -117,9 +122,14 @@ class LivePostAnalyticsTest {
         assertThat(target.get("raw")).isEqualTo(json("""
                 {"viewCount":"1085567053","likeCount":"12479318","favoriteCount":"0","commentCount":"2003414"}"""));
 
-        read(post).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].metrics.views", equalTo(1085567053))
-                .body("data.targets[0].refreshed_at", equalTo(target.get("refreshed_at").asText()));
+                .body(
+                        "data.targets[0].refreshed_at",
+                        equalTo(target.get("refreshed_at").asText()));
         assertThat(calls("/youtube/v3/videos")).isEqualTo(1);
     }
 
@@ -130,18 +140,29 @@ class LivePostAnalyticsTest {
         String account = published.account();
         FakeUpstreams.setAnalyticsConsent(workspace, "live", account, false);
 
-        read(post).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("redacted"))
                 .body("data.targets[0].reason", equalTo("analytics_consent_required"))
                 .body("data.targets[0].metrics", nullValue());
-        for (int pass = 0; pass < 50 && PostsTestSupport.count(
-                "select count(*) from post_analytics where post_id = ? and last_error = 'analytics_consent_required'", post) == 0; pass++) {
+        for (int pass = 0;
+                pass < 50
+                        && PostsTestSupport.count(
+                                        "select count(*) from post_analytics where post_id = ? and last_error = 'analytics_consent_required'",
+                                        post)
+                                == 0;
+                pass++) {
             refresher.refreshDue().await().atMost(Duration.ofSeconds(30));
         }
         assertThat(PostsTestSupport.count(
-                "select count(*) from post_analytics where post_id = ? and last_error = 'analytics_consent_required'", post)).isEqualTo(1);
+                        "select count(*) from post_analytics where post_id = ? and last_error = 'analytics_consent_required'",
+                        post))
+                .isEqualTo(1);
         assertThat(fake.find(getRequestedFor(urlPathEqualTo("/youtube/v3/videos"))
-                .withQueryParam("id", WireMock.equalTo("noConsent01")))).isEmpty();
+                        .withQueryParam("id", WireMock.equalTo("noConsent01"))))
+                .isEmpty();
     }
 
     @Test
@@ -150,8 +171,11 @@ class LivePostAnalyticsTest {
         String post = published.post();
         fake.register(get(urlPathEqualTo("/fb/v24.0/1029384756_777"))
                 .withHeader("Authorization", WireMock.equalTo("Bearer EAAG-page-token"))
-                .withQueryParam("fields", WireMock.equalTo("shares,reactions.summary(total_count).limit(0),"
-                        + "comments.summary(total_count).limit(0),insights.metric(post_impressions,post_impressions_unique)"))
+                .withQueryParam(
+                        "fields",
+                        WireMock.equalTo(
+                                "shares,reactions.summary(total_count).limit(0),"
+                                        + "comments.summary(total_count).limit(0),insights.metric(post_impressions,post_impressions_unique)"))
                 .willReturn(okJson("""
                         {"shares":{"count":7},
                          "reactions":{"data":[],"summary":{"total_count":120}},
@@ -161,7 +185,10 @@ class LivePostAnalyticsTest {
                            {"name":"post_impressions_unique","period":"lifetime","values":[{"value":4100}],"title":"Lifetime Post Total Reach","id":"1029384756_777/insights/post_impressions_unique/lifetime"}]},
                          "id":"1029384756_777"}""")));
 
-        read(post).then().statusCode(200).header(CACHE, nullValue())
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.targets[0].status", equalTo("available"))
                 .body("data.targets[0].metrics.views", equalTo(5400))
                 .body("data.targets[0].metrics.likes", equalTo(120))
@@ -185,7 +212,10 @@ class LivePostAnalyticsTest {
                 .willReturn(okJson("""
                         {"reactions":{"data":[],"summary":{"total_count":2}},"comments":{"data":[],"summary":{"total_count":1}},
                          "id":"1029384756_778"}""")));
-        read(post).then().statusCode(200).header(CACHE, nullValue())
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.targets[0].metrics.likes", equalTo(2))
                 .body("data.targets[0].metrics.comments", equalTo(1))
                 .body("data.targets[0].metrics.shares", equalTo(0))
@@ -230,7 +260,10 @@ class LivePostAnalyticsTest {
                          "likesSummary":{"selectedLikes":[],"likedByCurrentUser":false,"totalLikes":15},
                          "target":"urn:li:share:7101"}""")));
 
-        read(post).then().statusCode(200).header(CACHE, nullValue())
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.targets[0].metrics.likes", equalTo(15))
                 .body("data.targets[0].metrics.comments", equalTo(6))
                 .body("data.targets[0].metrics.views", nullValue())
@@ -244,14 +277,18 @@ class LivePostAnalyticsTest {
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         fake.register(get(urlPathEqualTo("/v5/pins/813744226420795884/analytics"))
                 .withHeader("Authorization", WireMock.equalTo("Bearer pina_token"))
-                .withQueryParam("start_date", WireMock.equalTo(today.minusDays(89).toString()))
+                .withQueryParam(
+                        "start_date", WireMock.equalTo(today.minusDays(89).toString()))
                 .withQueryParam("end_date", WireMock.equalTo(today.toString()))
                 .withQueryParam("metric_types", WireMock.equalTo("IMPRESSION,SAVE,PIN_CLICK,OUTBOUND_CLICK"))
                 .willReturn(okJson("""
                         {"all":{"daily_metrics":[{"date":"%s","data_status":"READY","metrics":{"IMPRESSION":1368,"SAVE":6,"PIN_CLICK":58,"OUTBOUND_CLICK":1}}],
                          "summary_metrics":{"IMPRESSION":1368,"SAVE":6,"PIN_CLICK":58,"OUTBOUND_CLICK":1}}}""".formatted(today))));
 
-        read(post).then().statusCode(200).header(CACHE, nullValue())
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.targets[0].metrics.views", equalTo(1368))
                 .body("data.targets[0].metrics.saves", equalTo(6))
                 .body("data.targets[0].metrics.likes", nullValue())
@@ -265,7 +302,10 @@ class LivePostAnalyticsTest {
         fake.register(get(urlPathEqualTo("/ig/v24.0/17954170374009999/insights"))
                 .willReturn(graphError(400, 100, "Unsupported get request")));
 
-        read(post).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("unavailable"))
                 .body("data.targets[0].reason", equalTo("provider_error"))
                 .body("data.targets[0].metrics", nullValue());
@@ -274,7 +314,10 @@ class LivePostAnalyticsTest {
         execute("""
                 update post_analytics set metrics = '{"views":5,"likes":1,"comments":0,"shares":0,"saves":0,"reach":4}',
                     raw = '{}', refreshed_at = '2026-11-20T10:00:00Z' where post_id = ?""", post);
-        read(post).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("available"))
                 .body("data.targets[0].metrics.views", equalTo(5))
                 .body("data.targets[0].refreshed_at", equalTo("2026-11-20T10:00:00Z"));
@@ -285,7 +328,10 @@ class LivePostAnalyticsTest {
     private static final String TIKTOK_FIELDS = "id,like_count,comment_count,share_count,view_count";
 
     private static ResponseDefinitionBuilder tiktokError(int status, String code, String message) {
-        return aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody("""
+        return aResponse()
+                .withStatus(status)
+                .withHeader("Content-Type", "application/json")
+                .withBody("""
                 {"data":{},"error":{"code":"%s","message":"%s","log_id":"20261125105301ABCDEF"}}""".formatted(code, message));
     }
 
@@ -313,7 +359,8 @@ class LivePostAnalyticsTest {
         assertThat(target.get("raw")).isEqualTo(json("""
                 {"id":"7311111111111111111","like_count":420,"comment_count":37,"share_count":12,"view_count":9001}"""));
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo(TIKTOK_QUERY))
-                .withHeader("Authorization", WireMock.equalTo("Bearer act.creator")))).hasSize(1);
+                        .withHeader("Authorization", WireMock.equalTo("Bearer act.creator"))))
+                .hasSize(1);
     }
 
     @Test
@@ -321,7 +368,8 @@ class LivePostAnalyticsTest {
         Published published = publishedOn("tiktok", "-000open", "act.expired", "7322222222222222222");
         fake.register(post(urlPathEqualTo(TIKTOK_QUERY))
                 .withHeader("Authorization", WireMock.equalTo("Bearer act.expired"))
-                .willReturn(tiktokError(401, "access_token_invalid", "The access token is invalid or not found in the request.")));
+                .willReturn(tiktokError(
+                        401, "access_token_invalid", "The access token is invalid or not found in the request.")));
         fake.register(post(urlPathEqualTo(TIKTOK_QUERY))
                 .withHeader("Authorization", WireMock.equalTo("Bearer act.expired-renewed"))
                 .withRequestBody(WireMock.equalToJson("""
@@ -330,7 +378,10 @@ class LivePostAnalyticsTest {
                         {"data":{"videos":[{"id":"7322222222222222222","like_count":3,"comment_count":0,"share_count":1,
                           "view_count":88}],"cursor":0,"has_more":false},"error":{"code":"ok","message":"","log_id":"x"}}""")));
 
-        read(published.post()).then().statusCode(200).header(CACHE, nullValue())
+        read(published.post())
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.targets[0].status", equalTo("available"))
                 .body("data.targets[0].metrics.views", equalTo(88))
                 .body("data.targets[0].metrics.likes", equalTo(3))
@@ -338,7 +389,8 @@ class LivePostAnalyticsTest {
                 .body("data.targets[0].metrics.shares", equalTo(1));
         assertThat(FakeUpstreams.renewals(published.account())).isEqualTo(1);
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo(TIKTOK_QUERY))
-                .withHeader("Authorization", WireMock.equalTo("Bearer act.expired")))).hasSize(1);
+                        .withHeader("Authorization", WireMock.equalTo("Bearer act.expired"))))
+                .hasSize(1);
     }
 
     @Test
@@ -346,16 +398,22 @@ class LivePostAnalyticsTest {
         Published published = publishedOn("tiktok", "-000open", "act.old-grant", "7333333333333333333");
         fake.register(post(urlPathEqualTo(TIKTOK_QUERY))
                 .withHeader("Authorization", WireMock.equalTo("Bearer act.old-grant"))
-                .willReturn(tiktokError(401, "scope_not_authorized",
+                .willReturn(tiktokError(
+                        401,
+                        "scope_not_authorized",
                         "The user did not authorize the scope required for completing this request.")));
 
-        read(published.post()).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(published.post())
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("unavailable"))
                 .body("data.targets[0].reason", equalTo("reconnect_required"))
                 .body("data.targets[0].metrics", nullValue());
         assertThat(FakeUpstreams.renewals(published.account())).isZero();
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo(TIKTOK_QUERY))
-                .withHeader("Authorization", WireMock.equalTo("Bearer act.old-grant")))).hasSize(1);
+                        .withHeader("Authorization", WireMock.equalTo("Bearer act.old-grant"))))
+                .hasSize(1);
     }
 
     @Test
@@ -365,14 +423,20 @@ class LivePostAnalyticsTest {
                 .withHeader("Authorization", WireMock.equalTo("Bearer act.private"))
                 .willReturn(okJson("""
                         {"data":{"videos":[],"cursor":0,"has_more":false},"error":{"code":"ok","message":"","log_id":"x"}}""")));
-        read(tiktok.post()).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(tiktok.post())
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("unavailable"))
                 .body("data.targets[0].reason", equalTo("provider_error"));
 
         Published facebook = publishedOn("facebook", "1029384756", "EAAG-gone", "1029384756_779");
         String facebookPost = facebook.post();
         FakeUpstreams.disconnect(workspace, "live", facebook.account());
-        read(facebookPost).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(facebookPost)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("unavailable"))
                 .body("data.targets[0].reason", equalTo("account_disconnected"));
         assertThat(calls("/fb/v24.0/1029384756_779")).isZero();

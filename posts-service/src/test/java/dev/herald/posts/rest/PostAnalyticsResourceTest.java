@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * and its header, YouTube's consent, tenancy and the refresher, against the real database.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
 class PostAnalyticsResourceTest {
@@ -55,7 +57,8 @@ class PostAnalyticsResourceTest {
     /** The documented sandbox views: minutes * (1 + s mod 10), s the first 4 bytes of SHA-256(provider post id). */
     private static long views(String providerPostId, long minutes) throws Exception {
         byte[] hash = MessageDigest.getInstance("SHA-256").digest(providerPostId.getBytes(StandardCharsets.UTF_8));
-        long seed = ((hash[0] & 0xffL) << 24) | ((hash[1] & 0xffL) << 16) | ((hash[2] & 0xffL) << 8) | (hash[3] & 0xffL);
+        long seed =
+                ((hash[0] & 0xffL) << 24) | ((hash[1] & 0xffL) << 16) | ((hash[2] & 0xffL) << 8) | (hash[3] & 0xffL);
         return minutes * (1 + seed % 10);
     }
 
@@ -67,7 +70,9 @@ class PostAnalyticsResourceTest {
     private static JsonNode withoutRefreshedAt(Response response) throws Exception {
         JsonNode data = JSON.readTree(response.asString()).get("data");
         for (JsonNode target : data.get("targets")) {
-            assertThat(target.get("refreshed_at").isNull()).as(target.toString()).isEqualTo(target.get("metrics").isNull());
+            assertThat(target.get("refreshed_at").isNull())
+                    .as(target.toString())
+                    .isEqualTo(target.get("metrics").isNull());
             ((ObjectNode) target).remove("refreshed_at");
         }
         return data;
@@ -101,10 +106,20 @@ class PostAnalyticsResourceTest {
                   {"account_id":"%s","platform":"tiktok","provider_post_id":null,"status":"pending","reason":"not_published_yet",
                    "metrics":null,"raw":null},
                   {"account_id":"%s","platform":"facebook","provider_post_id":null,"status":"unavailable","reason":"target_failed",
-                   "metrics":null,"raw":null}]}""".formatted(post,
-                linkedin, li / 12, li / 60,
-                instagram, ig, ig / 12, ig / 60, ig / 90, ig / 45, ig * 3 / 4,
-                tiktok, facebook));
+                   "metrics":null,"raw":null}]}""".formatted(
+                        post,
+                        linkedin,
+                        li / 12,
+                        li / 60,
+                        instagram,
+                        ig,
+                        ig / 12,
+                        ig / 60,
+                        ig / 90,
+                        ig / 45,
+                        ig * 3 / 4,
+                        tiktok,
+                        facebook));
 
         Response first = read(post);
         first.then().statusCode(200).header(CACHE, nullValue());
@@ -112,7 +127,9 @@ class PostAnalyticsResourceTest {
         String refreshedAt = first.path("data.targets[0].refreshed_at");
 
         Response second = read(post);
-        second.then().statusCode(200).header(CACHE, equalTo("hit"))
+        second.then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].refreshed_at", equalTo(refreshedAt));
         assertThat(withoutRefreshedAt(second)).isEqualTo(expected);
     }
@@ -123,7 +140,10 @@ class PostAnalyticsResourceTest {
         String post = insertPost(workspace, "test", "published");
         insertTarget(post, 0, account, "tiktok", "published", "sim_tt_grow", 10);
         long early = views("sim_tt_grow", 10);
-        read(post).then().statusCode(200).header(CACHE, nullValue())
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.targets[0].metrics.views", equalTo((int) early))
                 .body("data.targets[0].metrics.shares", equalTo((int) (early / 90)))
                 .body("data.targets[0].metrics.saves", nullValue())
@@ -131,10 +151,15 @@ class PostAnalyticsResourceTest {
 
         // Three hours later, past the 15 minutes of freshness.
         execute("update post_targets set completed_at = completed_at - interval '3 hours' where post_id = ?", post);
-        execute("update post_analytics set refreshed_at = refreshed_at - interval '16 minutes' where post_id = ?", post);
+        execute(
+                "update post_analytics set refreshed_at = refreshed_at - interval '16 minutes' where post_id = ?",
+                post);
         long later = views("sim_tt_grow", 190);
         assertThat(later).isGreaterThan(early);
-        read(post).then().statusCode(200).header(CACHE, nullValue())
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.targets[0].metrics.views", equalTo((int) later))
                 .body("data.targets[0].metrics.likes", equalTo((int) (later / 12)))
                 .body("data.targets[0].metrics.comments", equalTo((int) (later / 60)))
@@ -155,11 +180,15 @@ class PostAnalyticsResourceTest {
                 {"object":"post_analytics","post_id":"%s","targets":[
                   {"account_id":"%s","platform":"youtube","provider_post_id":"sim_yt_1","status":"redacted",
                    "reason":"analytics_consent_required","metrics":null,"raw":null}]}""".formatted(post, account)));
-        assertThat(PostsTestSupport.count("select count(*) from post_analytics where post_id = ?", post)).isZero();
+        assertThat(PostsTestSupport.count("select count(*) from post_analytics where post_id = ?", post))
+                .isZero();
 
         FakeUpstreams.setAnalyticsConsent(workspace, "test", account, true);
         long views = views("sim_yt_1", 60);
-        read(post).then().statusCode(200).header(CACHE, nullValue())
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, nullValue())
                 .body("data.targets[0].status", equalTo("available"))
                 .body("data.targets[0].reason", nullValue())
                 .body("data.targets[0].metrics.views", equalTo((int) views))
@@ -169,7 +198,10 @@ class PostAnalyticsResourceTest {
 
         // A re-authorization clears the consent: the cached numbers are redacted again.
         FakeUpstreams.setAnalyticsConsent(workspace, "test", account, false);
-        read(post).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("redacted"))
                 .body("data.targets[0].metrics", nullValue())
                 .body("data.targets[0].raw", nullValue());
@@ -180,7 +212,10 @@ class PostAnalyticsResourceTest {
         String account = FakeUpstreams.addAccount(workspace, "test", "pinterest", "brand", null);
         String post = insertPost(workspace, "test", "queued");
         insertTarget(post, 0, account, "pinterest", "queued", null, 0);
-        read(post).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].status", equalTo("pending"))
                 .body("data.targets[0].reason", equalTo("not_published_yet"))
                 .body("data.targets[0].refreshed_at", nullValue());
@@ -192,13 +227,23 @@ class PostAnalyticsResourceTest {
         String post = insertPost(workspace, "test", "published");
         insertTarget(post, 0, account, "linkedin", "published", "sim_li_other", 5);
 
-        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST).get("/posts/" + post + "/analytics").then().statusCode(404)
+        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST)
+                .get("/posts/" + post + "/analytics")
+                .then()
+                .statusCode(404)
                 .body("error.code", equalTo("not_found"));
-        as(workspace, Mode.LIVE).get("/posts/" + post + "/analytics").then().statusCode(404)
+        as(workspace, Mode.LIVE)
+                .get("/posts/" + post + "/analytics")
+                .then()
+                .statusCode(404)
                 .body("error.code", equalTo("not_found"));
-        as(workspace, Mode.TEST).get("/posts/not-a-post/analytics").then().statusCode(404)
+        as(workspace, Mode.TEST)
+                .get("/posts/not-a-post/analytics")
+                .then()
+                .statusCode(404)
                 .body("error.code", equalTo("not_found"));
-        assertThat(PostsTestSupport.count("select count(*) from post_analytics where post_id = ?", post)).isZero();
+        assertThat(PostsTestSupport.count("select count(*) from post_analytics where post_id = ?", post))
+                .isZero();
     }
 
     @Test
@@ -211,8 +256,13 @@ class PostAnalyticsResourceTest {
         insertTarget(post, 1, youtube, "youtube", "published", "sim_yt_job", 30);
 
         // Other tests' targets may be due too: pass until this post's were taken.
-        for (int pass = 0; pass < 50 && PostsTestSupport.count(
-                "select count(*) from post_analytics where post_id = ? and next_refresh_at > now() + interval '5 minutes'", post) < 2; pass++) {
+        for (int pass = 0;
+                pass < 50
+                        && PostsTestSupport.count(
+                                        "select count(*) from post_analytics where post_id = ? and next_refresh_at > now() + interval '5 minutes'",
+                                        post)
+                                < 2;
+                pass++) {
             refresher.refreshDue().await().atMost(Duration.ofSeconds(30));
         }
         assertThat(PostsTestSupport.count("""
@@ -224,7 +274,10 @@ class PostAnalyticsResourceTest {
                   and refreshed_at is null and last_error = 'analytics_consent_required'""", post, youtube)).isEqualTo(1);
 
         // The read answers what the refresher stored, free.
-        read(post).then().statusCode(200).header(CACHE, equalTo("hit"))
+        read(post)
+                .then()
+                .statusCode(200)
+                .header(CACHE, equalTo("hit"))
                 .body("data.targets[0].metrics.views", equalTo((int) views("sim_fb_job", 30)))
                 .body("data.targets[1].status", equalTo("redacted"));
     }

@@ -36,8 +36,13 @@ class MediaUrlGuardTest {
     }
 
     private static PostDraft draft(String mediaUrl) {
-        return new PostDraft("Hello", List.of("acc_000000000000000000000000"), new Post.Media(mediaUrl, "video"), null,
-                JsonNodeFactory.instance.objectNode(), List.of());
+        return new PostDraft(
+                "Hello",
+                List.of("acc_000000000000000000000000"),
+                new Post.Media(mediaUrl, "video"),
+                null,
+                JsonNodeFactory.instance.objectNode(),
+                List.of());
     }
 
     private static List<FieldError> problems(MediaUrlGuard guard, String mediaUrl) {
@@ -58,52 +63,72 @@ class MediaUrlGuardTest {
 
     @ParameterizedTest
     // (https://127.1/ has no host at all for java.net.URI: the reader refuses it as not an absolute https URL.)
-    @ValueSource(strings = {"https://2130706433/v.mp4", "https://0x7f000001/v.mp4", "https://0177.0.0.1/v.mp4",
-            "https://012.0.0.1/v.mp4", "https://127.0.0.01/v.mp4"})
+    @ValueSource(
+            strings = {
+                "https://2130706433/v.mp4",
+                "https://0x7f000001/v.mp4",
+                "https://0177.0.0.1/v.mp4",
+                "https://012.0.0.1/v.mp4",
+                "https://127.0.0.01/v.mp4"
+            })
     void api7_anAddressInAnotherNotationIsRefusedBecauseFetchersReadItDifferently(String url) {
         assertThat(problems(NO_DNS, url)).singleElement().satisfies(error -> {
             assertThat(error.field()).isEqualTo("media.url");
             assertThat(error.code()).isEqualTo("invalid_format");
-            assertThat(error.message()).startsWith("media.url must name its host or give an IPv4 address as four decimal numbers");
+            assertThat(error.message())
+                    .startsWith("media.url must name its host or give an IPv4 address as four decimal numbers");
         });
     }
 
     @Test
     void api7_aNameThatResolvesToAPrivateAddressIsRefusedEvenWhenAnotherOfItsAddressesIsPublic() {
         MediaUrlGuard guard = new MediaUrlGuard(VERTX, host -> new InetAddress[] {ip("93.184.216.34"), ip("10.0.0.7")});
-        assertThat(problems(guard, "https://cdn.rebind.example/v.mp4")).singleElement()
-                .satisfies(error -> assertThat(error.message())
-                        .isEqualTo("media.url must resolve to public addresses only (cdn.rebind.example resolves to 10.0.0.7)."));
+        assertThat(problems(guard, "https://cdn.rebind.example/v.mp4"))
+                .singleElement()
+                .satisfies(
+                        error -> assertThat(error.message())
+                                .isEqualTo(
+                                        "media.url must resolve to public addresses only (cdn.rebind.example resolves to 10.0.0.7)."));
     }
 
     @Test
     void aPublicAddressOrAnUnresolvedNameIsAccepted() {
-        assertThat(problems(new MediaUrlGuard(VERTX, host -> new InetAddress[] {ip("93.184.216.34")}),
-                "https://cdn.example.com/v.mp4")).isEmpty();
+        assertThat(problems(
+                        new MediaUrlGuard(VERTX, host -> new InetAddress[] {ip("93.184.216.34")}),
+                        "https://cdn.example.com/v.mp4"))
+                .isEmpty();
         assertThat(problems(NO_DNS, "https://93.184.216.34/v.mp4")).isEmpty();
-        assertThat(problems(new MediaUrlGuard(VERTX, host -> new InetAddress[] {ip("93.184.216.34")}),
-                "https://0day.cdn.example/v.mp4")).isEmpty();
+        assertThat(problems(
+                        new MediaUrlGuard(VERTX, host -> new InetAddress[] {ip("93.184.216.34")}),
+                        "https://0day.cdn.example/v.mp4"))
+                .isEmpty();
         // Checked again by the fetcher at transfer time, when it has addresses to connect to.
-        assertThat(problems(new MediaUrlGuard(VERTX, host -> {
-            throw new UnknownHostException(host);
-        }), "https://cdn.example.com/v.mp4")).isEmpty();
+        assertThat(problems(
+                        new MediaUrlGuard(VERTX, host -> {
+                            throw new UnknownHostException(host);
+                        }),
+                        "https://cdn.example.com/v.mp4"))
+                .isEmpty();
     }
 
     @Test
     void localRunsAcceptLoopbackAndPrivateMediaButStillRefuseOtherNotations() {
         MediaUrlGuard local = new MediaUrlGuard(VERTX, host -> new InetAddress[] {ip("127.0.0.1")}, true);
         assertThat(local.allowsPrivateUrls()).isTrue();
-        assertThat(problems(local, "http://127.0.0.1:8190/_fakes/media/clip.mp4")).isEmpty();
+        assertThat(problems(local, "http://127.0.0.1:8190/_fakes/media/clip.mp4"))
+                .isEmpty();
         assertThat(problems(local, "https://localhost/v.mp4")).isEmpty();
         assertThat(problems(local, "https://10.0.0.5/v.mp4")).isEmpty();
-        assertThat(problems(local, "https://2130706433/v.mp4")).singleElement()
+        assertThat(problems(local, "https://2130706433/v.mp4"))
+                .singleElement()
                 .satisfies(error -> assertThat(error.code()).isEqualTo("invalid_format"));
         assertThat(NO_DNS.allowsPrivateUrls()).isFalse();
     }
 
     @Test
     void aDraftWithoutMediaIsUntouched() {
-        PostDraft none = new PostDraft("Hello", List.of(), null, null, JsonNodeFactory.instance.objectNode(), List.of());
+        PostDraft none =
+                new PostDraft("Hello", List.of(), null, null, JsonNodeFactory.instance.objectNode(), List.of());
         assertThat(NO_DNS.vet(none).await().atMost(Duration.ofSeconds(5))).isSameAs(none);
     }
 }

@@ -18,16 +18,24 @@ public class FakeCommentPlatforms implements QuarkusTestResourceLifecycleManager
 
     @Override
     public Map<String, String> start() {
-        server = new WireMockServer(WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
+        server = new WireMockServer(
+                WireMockConfiguration.wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
         server.start();
         System.setProperty(PORT_PROPERTY, Integer.toString(server.port()));
         String url = "http://127.0.0.1:" + server.port();
-        return Map.of("herald.comments.facebook-api-url", url + "/fb/v24.0",
-                "herald.comments.instagram-api-url", url + "/ig/v24.0",
-                "herald.comments.youtube-api-url", url,
-                "herald.comments.linkedin-api-url", url,
-                "herald.analytics.pinterest-api-url", url,
-                "herald.analytics.tiktok-api-url", url);
+        return Map.of(
+                "herald.comments.facebook-api-url",
+                url + "/fb/v24.0",
+                "herald.comments.instagram-api-url",
+                url + "/ig/v24.0",
+                "herald.comments.youtube-api-url",
+                url,
+                "herald.comments.linkedin-api-url",
+                url,
+                "herald.analytics.pinterest-api-url",
+                url,
+                "herald.analytics.tiktok-api-url",
+                url);
     }
 
     @Override

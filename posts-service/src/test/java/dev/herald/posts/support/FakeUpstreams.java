@@ -40,11 +40,13 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     private static final Map<String, Map<String, ObjectNode>> ACCOUNTS = new ConcurrentHashMap<>();
     /** reservation id -> "reserved" or "released". */
     public static final Map<String, String> RESERVATIONS = new ConcurrentHashMap<>();
+
     private static final Map<String, Integer> PUBLICATION_LIMITS = new ConcurrentHashMap<>();
     private static final Map<String, Set<String>> TENANT_RESERVATIONS = new ConcurrentHashMap<>();
     public static final Set<String> OVER_CAPACITY = ConcurrentHashMap.newKeySet();
     /** profile id -> post ids holding it. */
     public static final Map<String, Set<String>> HOLDS = new ConcurrentHashMap<>();
+
     public static final AtomicInteger BATCHES = new AtomicInteger();
     /** reservation id -> meter, for the meters other than publications. */
     private static final Map<String, String> METERS = new ConcurrentHashMap<>();
@@ -59,28 +61,42 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
 
     private static HttpServer server;
 
-    public static String addAccount(String workspaceId, String mode, String platform, String username, String profileId) {
+    public static String addAccount(
+            String workspaceId, String mode, String platform, String username, String profileId) {
         String id = ResourceIds.newId(IdPrefix.ACCOUNT);
         ObjectNode account = JSON.createObjectNode()
-                .put("id", id).put("platform", platform).put("profile_id", profileId).put("name", "Account " + username)
-                .put("username", username).put("status", "connected").put("mode", mode)
-                .put("connected_at", "2026-11-01T00:00:00Z").putNull("disconnected_at")
-                .put("created_at", "2026-11-01T00:00:00Z").put("updated_at", "2026-11-01T00:00:00Z");
+                .put("id", id)
+                .put("platform", platform)
+                .put("profile_id", profileId)
+                .put("name", "Account " + username)
+                .put("username", username)
+                .put("status", "connected")
+                .put("mode", mode)
+                .put("connected_at", "2026-11-01T00:00:00Z")
+                .putNull("disconnected_at")
+                .put("created_at", "2026-11-01T00:00:00Z")
+                .put("updated_at", "2026-11-01T00:00:00Z");
         ObjectNode item = JSON.createObjectNode();
         item.set("account", account);
         if (platform.equals("tiktok")) {
-            ObjectNode options = item.putObject("publishing_options").put("creator_nickname", "Creator")
-                    .put("creator_username", username).putNull("creator_avatar_url")
-                    .put("comment_disabled", false).put("duet_disabled", false).put("stitch_disabled", true)
+            ObjectNode options = item.putObject("publishing_options")
+                    .put("creator_nickname", "Creator")
+                    .put("creator_username", username)
+                    .putNull("creator_avatar_url")
+                    .put("comment_disabled", false)
+                    .put("duet_disabled", false)
+                    .put("stitch_disabled", true)
                     .put("max_video_post_duration_sec", 600);
             options.putArray("privacy_level_options").add("PUBLIC_TO_EVERYONE").add("SELF_ONLY");
         }
-        ACCOUNTS.computeIfAbsent(workspaceId + ":" + mode, key -> new ConcurrentHashMap<>()).put(id, item);
+        ACCOUNTS.computeIfAbsent(workspaceId + ":" + mode, key -> new ConcurrentHashMap<>())
+                .put(id, item);
         return id;
     }
 
     public static void disconnect(String workspaceId, String mode, String accountId) {
-        ((ObjectNode) ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account")).put("status", "disconnected");
+        ((ObjectNode) ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account"))
+                .put("status", "disconnected");
     }
 
     /**
@@ -88,8 +104,10 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
      * (what accounts-service shows before the owner accepts, and again after a re-authorization).
      */
     public static void setAnalyticsConsent(String workspaceId, String mode, String accountId, boolean accepted) {
-        ObjectNode consent = ((ObjectNode) ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account"))
-                .putObject("analytics_consent").put("status", accepted ? "accepted" : "required")
+        ObjectNode consent = ((ObjectNode)
+                        ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account"))
+                .putObject("analytics_consent")
+                .put("status", accepted ? "accepted" : "required")
                 .put("authorization_revision", 1);
         if (accepted) {
             consent.put("policy_version", "2026-01").put("accepted_at", "2026-11-02T00:00:00Z");
@@ -100,9 +118,16 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
 
     /** The live account's provider access: accounts-service hands out {@code token}, renewed when it is named refused. */
     public static void grantAccess(String accountId, String platform, String externalId, String token) {
-        GRANTS.put(accountId, JSON.createObjectNode().put("account_id", accountId).put("platform", platform)
-                .put("external_id", externalId).put("access_token", token).put("expires_at", "2027-01-01T00:00:00Z")
-                .put("renewals", 0).put("revoked", false));
+        GRANTS.put(
+                accountId,
+                JSON.createObjectNode()
+                        .put("account_id", accountId)
+                        .put("platform", platform)
+                        .put("external_id", externalId)
+                        .put("access_token", token)
+                        .put("expires_at", "2027-01-01T00:00:00Z")
+                        .put("renewals", 0)
+                        .put("revoked", false));
     }
 
     /** The platform revoked the grant: the next access request disconnects the account (409 grant_revoked). */
@@ -134,13 +159,16 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     /** A reservation as a batch would have made it: what a request that then died leaves behind. */
     public static void addReservation(String workspaceId, String mode, String reservationId) {
         RESERVATIONS.put(reservationId, "reserved");
-        TENANT_RESERVATIONS.computeIfAbsent(workspaceId + ":" + mode, key -> ConcurrentHashMap.newKeySet()).add(reservationId);
+        TENANT_RESERVATIONS
+                .computeIfAbsent(workspaceId + ":" + mode, key -> ConcurrentHashMap.newKeySet())
+                .add(reservationId);
     }
 
     /** Reservations of the tenant still reserved. */
     public static long reserved(String workspaceId, String mode) {
         return TENANT_RESERVATIONS.getOrDefault(workspaceId + ":" + mode, Set.of()).stream()
-                .filter(id -> "reserved".equals(RESERVATIONS.get(id))).count();
+                .filter(id -> "reserved".equals(RESERVATIONS.get(id)))
+                .count();
     }
 
     public static Set<String> holders(String profileId) {
@@ -172,8 +200,13 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
         int port = dev.herald.local.FreePorts.next();
         System.setProperty(PORT_PROPERTY, Integer.toString(port));
         String url = "http://127.0.0.1:" + port;
-        return Map.of("quarkus.rest-client.accounts-service.url", url, "quarkus.rest-client.usage-service.url", url,
-                "quarkus.rest-client.profiles-service.url", url);
+        return Map.of(
+                "quarkus.rest-client.accounts-service.url",
+                url,
+                "quarkus.rest-client.usage-service.url",
+                url,
+                "quarkus.rest-client.profiles-service.url",
+                url);
     }
 
     @Override
@@ -205,49 +238,87 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
             } else if (access.matches() && method.equals("POST")) {
                 access(exchange, access.group(1), JSON.readTree(exchange.getRequestBody()));
             } else if (consume.matches() && method.equals("POST")) {
-                if (!RESERVATIONS.containsKey(consume.group(1)) || "released".equals(RESERVATIONS.get(consume.group(1)))) {
-                    send(exchange, 409, "{\"error\":{\"code\":\"conflict\",\"message\":\"not reserved\",\"details\":{}}}", Map.of());
+                if (!RESERVATIONS.containsKey(consume.group(1))
+                        || "released".equals(RESERVATIONS.get(consume.group(1)))) {
+                    send(
+                            exchange,
+                            409,
+                            "{\"error\":{\"code\":\"conflict\",\"message\":\"not reserved\",\"details\":{}}}",
+                            Map.of());
                     return;
                 }
                 RESERVATIONS.put(consume.group(1), "consumed");
-                send(exchange, 200, "{\"data\":{\"id\":\"" + consume.group(1) + "\",\"status\":\"consumed\"}}", Map.of());
+                send(
+                        exchange,
+                        200,
+                        "{\"data\":{\"id\":\"" + consume.group(1) + "\",\"status\":\"consumed\"}}",
+                        Map.of());
             } else if (release.matches() && method.equals("POST")) {
                 if (!RESERVATIONS.containsKey(release.group(1))) {
-                    send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"No such reservation.\",\"details\":{}}}", Map.of());
+                    send(
+                            exchange,
+                            404,
+                            "{\"error\":{\"code\":\"not_found\",\"message\":\"No such reservation.\",\"details\":{}}}",
+                            Map.of());
                     return;
                 }
                 if ("consumed".equals(RESERVATIONS.get(release.group(1)))) {
-                    send(exchange, 409, "{\"error\":{\"code\":\"conflict\",\"message\":\"consumed\",\"details\":{}}}", Map.of());
+                    send(
+                            exchange,
+                            409,
+                            "{\"error\":{\"code\":\"conflict\",\"message\":\"consumed\",\"details\":{}}}",
+                            Map.of());
                     return;
                 }
                 RESERVATIONS.put(release.group(1), "released");
-                send(exchange, 200, "{\"data\":{\"id\":\"" + release.group(1) + "\",\"status\":\"released\"}}", Map.of());
+                send(
+                        exchange,
+                        200,
+                        "{\"data\":{\"id\":\"" + release.group(1) + "\",\"status\":\"released\"}}",
+                        Map.of());
             } else if (hold.matches()) {
                 if (method.equals("PUT")) {
-                    HOLDS.computeIfAbsent(hold.group(1), key -> ConcurrentHashMap.newKeySet()).add(hold.group(2));
+                    HOLDS.computeIfAbsent(hold.group(1), key -> ConcurrentHashMap.newKeySet())
+                            .add(hold.group(2));
                 } else {
-                    HOLDS.getOrDefault(hold.group(1), ConcurrentHashMap.newKeySet()).remove(hold.group(2));
+                    HOLDS.getOrDefault(hold.group(1), ConcurrentHashMap.newKeySet())
+                            .remove(hold.group(2));
                 }
                 exchange.sendResponseHeaders(204, -1);
             } else {
-                send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}", Map.of());
+                send(
+                        exchange,
+                        404,
+                        "{\"error\":{\"code\":\"not_found\",\"message\":\"no route\",\"details\":{}}}",
+                        Map.of());
             }
         }
     }
 
     private void access(HttpExchange exchange, String accountId, JsonNode body) throws IOException {
         String rejected = body.path("rejected_token_sha256").asText("");
-        ACCESS_REQUESTS.computeIfAbsent(accountId, key -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(rejected);
+        ACCESS_REQUESTS
+                .computeIfAbsent(accountId, key -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                .add(rejected);
         ObjectNode grant = GRANTS.get(accountId);
         if (grant == null) {
-            send(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"No such account.\",\"details\":{}}}", Map.of());
+            send(
+                    exchange,
+                    404,
+                    "{\"error\":{\"code\":\"not_found\",\"message\":\"No such account.\",\"details\":{}}}",
+                    Map.of());
             return;
         }
         synchronized (grant) {
             if (grant.get("revoked").asBoolean()) {
-                send(exchange, 409, "{\"error\":{\"code\":\"conflict\",\"message\":\"The account's grant was revoked; "
-                        + "reconnect it.\",\"details\":{\"reason\":\"grant_revoked\",\"account_id\":\"" + accountId
-                        + "\",\"provider_code\":\"invalid_grant\"}}}", Map.of());
+                send(
+                        exchange,
+                        409,
+                        "{\"error\":{\"code\":\"conflict\",\"message\":\"The account's grant was revoked; "
+                                + "reconnect it.\",\"details\":{\"reason\":\"grant_revoked\",\"account_id\":\""
+                                + accountId
+                                + "\",\"provider_code\":\"invalid_grant\"}}}",
+                        Map.of());
                 return;
             }
             if (rejected.equals(sha256(grant.get("access_token").asText()))) {
@@ -263,8 +334,9 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
 
     private static String sha256(String text) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return java.util.HexFormat.of()
+                    .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                            .digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -282,25 +354,36 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
         synchronized (FakeUpstreams.class) {
             boolean live = tenant.endsWith(":live");
             if (live && body.path("require_account_capacity").asBoolean() && OVER_CAPACITY.contains(tenant)) {
-                send(exchange, 409, "{\"error\":{\"code\":\"account_capacity_exceeded\",\"message\":\"over capacity\",\"details\":"
-                        + "{\"mode\":\"live\",\"plan\":\"free\",\"limit\":2,\"connected\":3,\"upgrade_url\":\"https://herald.dev/pricing\"}}}",
+                send(
+                        exchange,
+                        409,
+                        "{\"error\":{\"code\":\"account_capacity_exceeded\",\"message\":\"over capacity\",\"details\":"
+                                + "{\"mode\":\"live\",\"plan\":\"free\",\"limit\":2,\"connected\":3,\"upgrade_url\":\"https://herald.dev/pricing\"}}}",
                         Map.of());
                 return;
             }
             Set<String> mine = TENANT_RESERVATIONS.computeIfAbsent(tenant, key -> ConcurrentHashMap.newKeySet());
-            if ("comment_requests".equals(body.get("reservations").get(0).path("meter").asText())) {
+            if ("comment_requests"
+                    .equals(body.get("reservations").get(0).path("meter").asText())) {
                 reserveCommentRequests(exchange, tenant, mine, body);
                 return;
             }
-            long used = mine.stream().filter(id -> "reserved".equals(RESERVATIONS.get(id)) && !METERS.containsKey(id)).count();
+            long used = mine.stream()
+                    .filter(id -> "reserved".equals(RESERVATIONS.get(id)) && !METERS.containsKey(id))
+                    .count();
             int limit = PUBLICATION_LIMITS.getOrDefault(tenant, 1000);
             int wanted = body.get("reservations").size();
             if (used + wanted > limit) {
-                send(exchange, 429, "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"used up\",\"details\":"
-                        + "{\"metric\":\"publications\",\"mode\":\"" + (live ? "live" : "test") + "\",\"plan\":\"free\",\"limit\":" + limit
-                        + ",\"used\":0,\"reserved\":" + used + ",\"remaining\":" + Math.max(0, limit - used)
-                        + ",\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
-                        + "\"retry_after_seconds\":777}}}", Map.of("Retry-After", "777"));
+                send(
+                        exchange,
+                        429,
+                        "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"used up\",\"details\":"
+                                + "{\"metric\":\"publications\",\"mode\":\"" + (live ? "live" : "test")
+                                + "\",\"plan\":\"free\",\"limit\":" + limit
+                                + ",\"used\":0,\"reserved\":" + used + ",\"remaining\":" + Math.max(0, limit - used)
+                                + ",\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
+                                + "\"retry_after_seconds\":777}}}",
+                        Map.of("Retry-After", "777"));
                 return;
             }
             body.get("reservations").forEach(item -> {
@@ -313,16 +396,27 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     }
 
     /** Comment requests: reserved and consumed ones count against the tenant's limit. */
-    private void reserveCommentRequests(HttpExchange exchange, String tenant, Set<String> mine, JsonNode body) throws IOException {
-        long used = mine.stream().filter(id -> "comment_requests".equals(METERS.get(id)) && "consumed".equals(RESERVATIONS.get(id))).count();
-        long reserved = mine.stream().filter(id -> "comment_requests".equals(METERS.get(id)) && "reserved".equals(RESERVATIONS.get(id))).count();
+    private void reserveCommentRequests(HttpExchange exchange, String tenant, Set<String> mine, JsonNode body)
+            throws IOException {
+        long used = mine.stream()
+                .filter(id -> "comment_requests".equals(METERS.get(id)) && "consumed".equals(RESERVATIONS.get(id)))
+                .count();
+        long reserved = mine.stream()
+                .filter(id -> "comment_requests".equals(METERS.get(id)) && "reserved".equals(RESERVATIONS.get(id)))
+                .count();
         int limit = COMMENT_LIMITS.getOrDefault(tenant, 1000);
         if (used + reserved + body.get("reservations").size() > limit) {
-            send(exchange, 429, "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"The comment requests of this month are used up.\","
-                    + "\"details\":{\"metric\":\"comment_requests\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":" + limit
-                    + ",\"used\":" + used + ",\"reserved\":" + reserved + ",\"remaining\":" + Math.max(0, limit - used - reserved)
-                    + ",\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
-                    + "\"retry_after_seconds\":654321}}}", Map.of("Retry-After", "654321"));
+            send(
+                    exchange,
+                    429,
+                    "{\"error\":{\"code\":\"usage_limit_exceeded\",\"message\":\"The comment requests of this month are used up.\","
+                            + "\"details\":{\"metric\":\"comment_requests\",\"mode\":\"live\",\"plan\":\"free\",\"limit\":"
+                            + limit
+                            + ",\"used\":" + used + ",\"reserved\":" + reserved + ",\"remaining\":"
+                            + Math.max(0, limit - used - reserved)
+                            + ",\"reset_at\":\"2026-12-01T00:00:00Z\",\"upgrade_url\":\"https://herald.dev/pricing\","
+                            + "\"retry_after_seconds\":654321}}}",
+                    Map.of("Retry-After", "654321"));
             return;
         }
         body.get("reservations").forEach(item -> {
@@ -341,7 +435,8 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
         return claims.get("wid").asText() + ":" + claims.get("mode").asText();
     }
 
-    private static void send(HttpExchange exchange, int status, String body, Map<String, String> headers) throws IOException {
+    private static void send(HttpExchange exchange, int status, String body, Map<String, String> headers)
+            throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("content-type", "application/json");
         headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));

@@ -16,8 +16,7 @@ import java.util.UUID;
 public final class PostsTestSupport {
     public static final String DATABASE = "posts_test";
 
-    private PostsTestSupport() {
-    }
+    private PostsTestSupport() {}
 
     public static RequestSpecification as(String workspaceId, Mode mode) {
         return given().header("Authorization", TestTokens.bearer(workspaceId, mode, "posts:read", "posts:write"))
@@ -32,7 +31,7 @@ public final class PostsTestSupport {
     /** One statement, committed on its own. */
     public static void execute(String sql, Object... parameters) throws Exception {
         try (Connection connection = RealInfrastructure.connect(DATABASE);
-             PreparedStatement statement = connection.prepareStatement(sql)) {
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
@@ -42,7 +41,7 @@ public final class PostsTestSupport {
 
     public static long count(String sql, Object... parameters) throws Exception {
         try (Connection connection = RealInfrastructure.connect(DATABASE);
-             PreparedStatement statement = connection.prepareStatement(sql)) {
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
@@ -66,13 +65,29 @@ public final class PostsTestSupport {
      * A target of the post in {@code status}; a published one has {@code providerPostId} and was published
      * {@code minutesAgo} whole minutes ago (and 30 seconds, so the minute does not turn during a test).
      */
-    public static void insertTarget(String post, int position, String accountId, String platform, String status,
-                                    String providerPostId, int minutesAgo) throws Exception {
-        execute("""
+    public static void insertTarget(
+            String post,
+            int position,
+            String accountId,
+            String platform,
+            String status,
+            String providerPostId,
+            int minutesAgo)
+            throws Exception {
+        execute(
+                """
                 insert into post_targets (post_id, position, account_id, platform, account_username, reservation_id, status,
                                           attempts, provider_post_id, completed_at, updated_at)
                 values (?, ?, ?, ?, 'brand', ?, ?, 1, ?,
                         case when ? = 'published' then now() - make_interval(mins => ?) - interval '30 seconds' end, now())""",
-                post, position, accountId, platform, post + "-" + accountId, status, providerPostId, status, minutesAgo);
+                post,
+                position,
+                accountId,
+                platform,
+                post + "-" + accountId,
+                status,
+                providerPostId,
+                status,
+                minutesAgo);
     }
 }

@@ -28,7 +28,7 @@ public class ProfileEventOutbox {
     public Uni<Void> record(String type, String workspaceId, Mode mode, Profile profile) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
         ProfileEvent event = new ProfileEvent(eventId, type, Timestamps.now(clock), workspaceId, mode, profile);
-        return Panache.getSession().flatMap(session ->
-                writer.append(session, eventId, Topics.PROFILE_EVENTS, profile.id(), event));
+        return Panache.getSession()
+                .flatMap(session -> writer.append(session, eventId, Topics.PROFILE_EVENTS, profile.id(), event));
     }
 }

@@ -38,8 +38,7 @@ public class ProfileHoldEntity {
         public String kind;
         public String holderId;
 
-        public Key() {
-        }
+        public Key() {}
 
         @Override
         public boolean equals(Object other) {

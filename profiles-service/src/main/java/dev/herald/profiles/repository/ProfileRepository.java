@@ -21,13 +21,16 @@ public class ProfileRepository implements PanacheRepositoryBase<ProfileEntity, S
     @WithSession
     public Uni<ProfileEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .list().map(UniqueRow::of);
+                .list()
+                .map(UniqueRow::of);
     }
 
     /** The same, locked for the rest of the transaction (deletion checks and removes under this lock). */
     public Uni<ProfileEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("id = ?1 and workspaceId = ?2 and mode = ?3", id, workspaceId, mode.wireName())
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list()
+                .map(UniqueRow::of);
     }
 
     /**
@@ -42,8 +45,12 @@ public class ProfileRepository implements PanacheRepositoryBase<ProfileEntity, S
 
     @WithSession
     public Uni<Boolean> externalIdTaken(String workspaceId, Mode mode, String externalId, String exceptProfileId) {
-        return count("workspaceId = ?1 and mode = ?2 and externalId = ?3 and id <> ?4",
-                workspaceId, mode.wireName(), externalId, exceptProfileId == null ? "" : exceptProfileId)
+        return count(
+                        "workspaceId = ?1 and mode = ?2 and externalId = ?3 and id <> ?4",
+                        workspaceId,
+                        mode.wireName(),
+                        externalId,
+                        exceptProfileId == null ? "" : exceptProfileId)
                 .map(count -> count > 0);
     }
 
@@ -52,8 +59,13 @@ public class ProfileRepository implements PanacheRepositoryBase<ProfileEntity, S
      * as a plain substring (no wildcards); {@code externalId} exactly.
      */
     @WithSession
-    public Uni<List<ProfileEntity>> listPage(String workspaceId, Mode mode, String nameContains, String externalId,
-                                             Optional<CursorPosition> after, int fetchSize) {
+    public Uni<List<ProfileEntity>> listPage(
+            String workspaceId,
+            Mode mode,
+            String nameContains,
+            String externalId,
+            Optional<CursorPosition> after,
+            int fetchSize) {
         StringBuilder query = new StringBuilder("workspaceId = :workspace and mode = :mode");
         Parameters parameters = Parameters.with("workspace", workspaceId).and("mode", mode.wireName());
         if (nameContains != null && !nameContains.isEmpty()) {
@@ -66,9 +78,13 @@ public class ProfileRepository implements PanacheRepositoryBase<ProfileEntity, S
         }
         if (after.isPresent()) {
             query.append(" and (createdAt < :afterCreated or (createdAt = :afterCreated and id < :afterId))");
-            parameters.and("afterCreated", after.get().createdAt()).and("afterId", after.get().id());
+            parameters
+                    .and("afterCreated", after.get().createdAt())
+                    .and("afterId", after.get().id());
         }
-        return find(query.toString(), Sort.descending("createdAt", "id"), parameters).range(0, fetchSize - 1).list();
+        return find(query.toString(), Sort.descending("createdAt", "id"), parameters)
+                .range(0, fetchSize - 1)
+                .list();
     }
 
     static String escapeLike(String text) {

@@ -37,15 +37,15 @@ public class ProfileHoldResource {
     }
 
     @PUT
-    public Uni<Response> hold(@PathParam("id") String id, @PathParam("kind") String kind,
-                              @PathParam("holderId") String holderId) {
+    public Uni<Response> hold(
+            @PathParam("id") String id, @PathParam("kind") String kind, @PathParam("holderId") String holderId) {
         return profiles.hold(caller.workspaceId(), caller.mode(), id, kind(kind), holder(holderId))
                 .replaceWith(Response.noContent().build());
     }
 
     @DELETE
-    public Uni<Response> release(@PathParam("id") String id, @PathParam("kind") String kind,
-                                 @PathParam("holderId") String holderId) {
+    public Uni<Response> release(
+            @PathParam("id") String id, @PathParam("kind") String kind, @PathParam("holderId") String holderId) {
         return profiles.release(caller.workspaceId(), caller.mode(), id, kind(kind), holder(holderId))
                 .replaceWith(Response.noContent().build());
     }

@@ -48,8 +48,11 @@ public class ProfileResource {
 
     @GET
     @Paginated
-    public Uni<ListEnvelope<Profile>> list(@QueryParam("q") String q, @QueryParam("external_id") String externalId,
-                                           @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+    public Uni<ListEnvelope<Profile>> list(
+            @QueryParam("q") String q,
+            @QueryParam("external_id") String externalId,
+            @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
         String nameContains = QueryParameters.boundedText("q", q, MAX_FILTER_LENGTH);
         String externalIdFilter = QueryParameters.boundedText("external_id", externalId, MAX_FILTER_LENGTH);
         return profiles.list(caller.workspaceId(), caller.mode(), nameContains, externalIdFilter, limit, cursor);
@@ -59,11 +62,20 @@ public class ProfileResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("name", "external_id"));
-        FieldValue<String> name = body.string("name").required().trimmed().length(1, MAX_NAME_LENGTH).read();
-        FieldValue<String> externalId = body.string("external_id").nullable().length(1, MAX_EXTERNAL_ID_LENGTH).read();
+        FieldValue<String> name = body.string("name")
+                .required()
+                .trimmed()
+                .length(1, MAX_NAME_LENGTH)
+                .read();
+        FieldValue<String> externalId = body.string("external_id")
+                .nullable()
+                .length(1, MAX_EXTERNAL_ID_LENGTH)
+                .read();
         body.validate();
         return profiles.create(caller.workspaceId(), caller.mode(), name.orNull(), externalId.orNull())
-                .map(profile -> Response.status(Response.Status.CREATED).entity(DataEnvelope.of(profile)).build());
+                .map(profile -> Response.status(Response.Status.CREATED)
+                        .entity(DataEnvelope.of(profile))
+                        .build());
     }
 
     @GET
@@ -77,8 +89,12 @@ public class ProfileResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<DataEnvelope<Profile>> update(@PathParam("id") String id, JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("name", "external_id"));
-        FieldValue<String> name = body.string("name").trimmed().length(1, MAX_NAME_LENGTH).read();
-        FieldValue<String> externalId = body.string("external_id").nullable().length(1, MAX_EXTERNAL_ID_LENGTH).read();
+        FieldValue<String> name =
+                body.string("name").trimmed().length(1, MAX_NAME_LENGTH).read();
+        FieldValue<String> externalId = body.string("external_id")
+                .nullable()
+                .length(1, MAX_EXTERNAL_ID_LENGTH)
+                .read();
         body.validate();
         return profiles.update(caller.workspaceId(), caller.mode(), id, new ProfileChanges(name, externalId))
                 .map(DataEnvelope::of);

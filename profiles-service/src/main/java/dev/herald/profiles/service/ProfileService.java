@@ -43,8 +43,12 @@ public class ProfileService {
     private final CursorCodec cursors;
     private final Clock clock;
 
-    public ProfileService(ProfileRepository profiles, ProfileHoldRepository holds, ProfileEventOutbox events,
-                          CursorCodec cursors, Clock clock) {
+    public ProfileService(
+            ProfileRepository profiles,
+            ProfileHoldRepository holds,
+            ProfileEventOutbox events,
+            CursorCodec cursors,
+            Clock clock) {
         this.profiles = profiles;
         this.holds = holds;
         this.events = events;
@@ -64,7 +68,8 @@ public class ProfileService {
         profile.updatedAt = profile.createdAt;
         return ensureExternalIdFree(workspaceId, mode, externalId, null)
                 .flatMap(free -> profiles.persistAndFlush(profile))
-                .onFailure(UniqueViolation::causedBy).transform(failure -> externalIdTaken(externalId))
+                .onFailure(UniqueViolation::causedBy)
+                .transform(failure -> externalIdTaken(externalId))
                 .flatMap(saved -> emit(ProfileEvent.CREATED, saved));
     }
 
@@ -73,22 +78,28 @@ public class ProfileService {
         return findOrFail(workspaceId, mode, id).map(ProfileService::toWire);
     }
 
-    public Uni<ListEnvelope<Profile>> list(String workspaceId, Mode mode, String nameContains, String externalId,
-                                           String limit, String cursor) {
+    public Uni<ListEnvelope<Profile>> list(
+            String workspaceId, Mode mode, String nameContains, String externalId, String limit, String cursor) {
         Map<String, String> filters = new LinkedHashMap<>();
         filters.put("q", nameContains);
         filters.put("external_id", externalId);
         CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, filters);
         PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
         return profiles.listPage(workspaceId, mode, nameContains, externalId, page.after(), page.fetchSize())
-                .map(rows -> Page.of(rows, page, row -> new CursorPosition(row.createdAt, row.id),
-                        ProfileService::toWire, scope, cursors));
+                .map(rows -> Page.of(
+                        rows,
+                        page,
+                        row -> new CursorPosition(row.createdAt, row.id),
+                        ProfileService::toWire,
+                        scope,
+                        cursors));
     }
 
     @WithTransaction
     public Uni<Profile> update(String workspaceId, Mode mode, String id, ProfileChanges changes) {
         return findOrFail(workspaceId, mode, id).flatMap(profile -> {
-            String newExternalId = changes.externalId().isSent() ? changes.externalId().orNull() : profile.externalId;
+            String newExternalId =
+                    changes.externalId().isSent() ? changes.externalId().orNull() : profile.externalId;
             String newName = changes.name().isSent() ? changes.name().orNull() : profile.name;
             if (Objects.equals(newExternalId, profile.externalId) && newName.equals(profile.name)) {
                 return Uni.createFrom().item(toWire(profile));
@@ -101,7 +112,8 @@ public class ProfileService {
                         profile.updatedAt = Timestamps.now(clock);
                         return profiles.flush();
                     })
-                    .onFailure(UniqueViolation::causedBy).transform(failure -> externalIdTaken(newExternalId))
+                    .onFailure(UniqueViolation::causedBy)
+                    .transform(failure -> externalIdTaken(newExternalId))
                     .flatMap(flushed -> emit(ProfileEvent.UPDATED, profile));
         });
     }
@@ -113,7 +125,9 @@ public class ProfileService {
     @WithTransaction
     public Uni<Profile> delete(String workspaceId, Mode mode, String id) {
         return profiles.findInTenantForUpdate(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("profile"))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("profile"))
                 .flatMap(profile -> holds.countByKind(profile.id).flatMap(counts -> {
                     if (!counts.isEmpty()) {
                         return Uni.createFrom().failure(notEmpty(counts));
@@ -136,15 +150,19 @@ public class ProfileService {
             return Uni.createFrom().failure(ApiException.notFound("profile"));
         }
         return profiles.findInTenantForUpdate(workspaceId, mode, profileId)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("profile"))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("profile"))
                 .flatMap(profile -> holds.add(profile.id, kind.column(), holderId));
     }
 
     /** Drops the holder's hold; one that is not there (or a profile that is gone) changes nothing. */
     @WithTransaction
     public Uni<Void> release(String workspaceId, Mode mode, String profileId, ProfileHoldKind kind, String holderId) {
-        return profiles.findInTenant(workspaceId, mode, profileId).flatMap(profile -> profile == null
-                ? Uni.createFrom().voidItem() : holds.remove(profile.id, kind.column(), holderId));
+        return profiles.findInTenant(workspaceId, mode, profileId)
+                .flatMap(profile -> profile == null
+                        ? Uni.createFrom().voidItem()
+                        : holds.remove(profile.id, kind.column(), holderId));
     }
 
     private Uni<ProfileEntity> findOrFail(String workspaceId, Mode mode, String id) {
@@ -152,7 +170,9 @@ public class ProfileService {
             return Uni.createFrom().failure(ApiException.notFound("profile"));
         }
         return profiles.findInTenant(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("profile"));
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("profile"));
     }
 
     private Uni<Void> ensureExternalIdFree(String workspaceId, Mode mode, String externalId, String exceptProfileId) {
@@ -160,28 +180,40 @@ public class ProfileService {
             return Uni.createFrom().voidItem();
         }
         return profiles.externalIdTaken(workspaceId, mode, externalId, exceptProfileId)
-                .flatMap(taken -> taken ? Uni.createFrom().failure(externalIdTaken(externalId)) : Uni.createFrom().voidItem());
+                .flatMap(taken -> taken
+                        ? Uni.createFrom().failure(externalIdTaken(externalId))
+                        : Uni.createFrom().voidItem());
     }
 
     private Uni<Profile> emit(String type, ProfileEntity profile) {
         Profile wire = toWire(profile);
-        return events.record(type, profile.workspaceId, Mode.fromWire(profile.mode).orElseThrow(), wire).replaceWith(wire);
+        return events.record(
+                        type, profile.workspaceId, Mode.fromWire(profile.mode).orElseThrow(), wire)
+                .replaceWith(wire);
     }
 
     private static ApiException externalIdTaken(String externalId) {
-        return new ApiException(ErrorCode.EXTERNAL_ID_TAKEN, "Another profile already uses this external_id.",
+        return new ApiException(
+                ErrorCode.EXTERNAL_ID_TAKEN,
+                "Another profile already uses this external_id.",
                 Map.of("external_id", externalId));
     }
 
     private static ApiException notEmpty(Map<String, Long> counts) {
-        return new ApiException(ErrorCode.PROFILE_NOT_EMPTY,
+        return new ApiException(
+                ErrorCode.PROFILE_NOT_EMPTY,
                 "The profile still has " + String.join(", ", counts.keySet()).replace('_', ' ')
                         + ". Move or unassign its accounts, finish or cancel its pending posts and delete its media first.",
                 Map.of("blocking", counts));
     }
 
     public static Profile toWire(ProfileEntity profile) {
-        return new Profile(profile.id, profile.name, profile.externalId, Mode.fromWire(profile.mode).orElseThrow(),
-                profile.createdAt, profile.updatedAt);
+        return new Profile(
+                profile.id,
+                profile.name,
+                profile.externalId,
+                Mode.fromWire(profile.mode).orElseThrow(),
+                profile.createdAt,
+                profile.updatedAt);
     }
 }

@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
  * it), and a sender that records or refuses messages in place of Kafka.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "profiles_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "profiles_test"))
 class OutboxRelayTest {
     private static final String DATABASE = "outbox_relay_test";
 
@@ -52,8 +54,15 @@ class OutboxRelayTest {
                     payload jsonb not null, created_at timestamptz not null default now(), published_at timestamptz,
                     trace_parent text)""");
         update("create index outbox_unpublished on outbox (id) where published_at is null");
-        pool = PgPool.pool(vertx, new PgConnectOptions().setHost(postgres.host()).setPort(postgres.port())
-                .setDatabase(DATABASE).setUser(postgres.username()).setPassword(postgres.password()), new PoolOptions().setMaxSize(2));
+        pool = PgPool.pool(
+                vertx,
+                new PgConnectOptions()
+                        .setHost(postgres.host())
+                        .setPort(postgres.port())
+                        .setDatabase(DATABASE)
+                        .setUser(postgres.username())
+                        .setPassword(postgres.password()),
+                new PoolOptions().setMaxSize(2));
     }
 
     @AfterEach
@@ -64,41 +73,52 @@ class OutboxRelayTest {
     @Test
     void aBatchIsMarkedPublishedOnlyOnceTheBrokerAcknowledgedEveryMessageAndLeavesInIdOrder() throws Exception {
         for (int i = 1; i <= 5; i++) {
-            update("insert into outbox (event_id, topic, message_key, payload) values ('evt_" + i + "', 'profile.events', 'key_"
-                    + (i % 2) + "', '{\"n\": " + i + "}')");
+            update("insert into outbox (event_id, topic, message_key, payload) values ('evt_" + i
+                    + "', 'profile.events', 'key_" + (i % 2) + "', '{\"n\": " + i + "}')");
         }
-        OutboxRelay refused = new OutboxRelay(pool, message -> message.eventId().equals("evt_3")
-                ? Uni.createFrom().failure(new IllegalStateException("the broker refused evt_3"))
-                : Uni.createFrom().voidItem(), 10);
+        OutboxRelay refused = new OutboxRelay(
+                pool,
+                message -> message.eventId().equals("evt_3")
+                        ? Uni.createFrom().failure(new IllegalStateException("the broker refused evt_3"))
+                        : Uni.createFrom().voidItem(),
+                10);
 
         assertThatThrownBy(() -> refused.publishBatch().await().atMost(Duration.ofSeconds(10)))
                 .hasMessageContaining("evt_3");
         assertThat(unpublished()).isEqualTo(5);
 
         List<OutboxMessage> sent = new CopyOnWriteArrayList<>();
-        OutboxRelay relay = new OutboxRelay(pool, message -> {
-            sent.add(message);
-            return Uni.createFrom().voidItem();
-        }, 3);
+        OutboxRelay relay = new OutboxRelay(
+                pool,
+                message -> {
+                    sent.add(message);
+                    return Uni.createFrom().voidItem();
+                },
+                3);
 
         assertThat(relay.publishBatch().await().atMost(Duration.ofSeconds(10))).isEqualTo(3);
         assertThat(relay.publishBatch().await().atMost(Duration.ofSeconds(10))).isEqualTo(2);
         assertThat(relay.publishBatch().await().atMost(Duration.ofSeconds(10))).isZero();
-        assertThat(sent).extracting(OutboxMessage::eventId).containsExactly("evt_1", "evt_2", "evt_3", "evt_4", "evt_5");
+        assertThat(sent)
+                .extracting(OutboxMessage::eventId)
+                .containsExactly("evt_1", "evt_2", "evt_3", "evt_4", "evt_5");
         assertThat(sent.get(3).payload()).isEqualTo("{\"n\": 4}");
         assertThat(unpublished()).isZero();
     }
 
     private static long unpublished() throws Exception {
-        try (Connection connection = database(); PreparedStatement count = connection.prepareStatement(
-                "select count(*) from outbox where published_at is null"); ResultSet rows = count.executeQuery()) {
+        try (Connection connection = database();
+                PreparedStatement count =
+                        connection.prepareStatement("select count(*) from outbox where published_at is null");
+                ResultSet rows = count.executeQuery()) {
             rows.next();
             return rows.getLong(1);
         }
     }
 
     private static void update(String sql) throws Exception {
-        try (Connection connection = database(); Statement statement = connection.createStatement()) {
+        try (Connection connection = database();
+                Statement statement = connection.createStatement()) {
             statement.executeUpdate(sql);
         }
     }

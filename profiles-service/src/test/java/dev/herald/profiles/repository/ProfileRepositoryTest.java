@@ -24,7 +24,9 @@ import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "profiles_test"))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "profiles_test"))
 class ProfileRepositoryTest {
     @Inject
     ProfileRepository profiles;
@@ -49,10 +51,12 @@ class ProfileRepositoryTest {
         asserter.execute(() -> Panache.withSession(() -> holds.countByKind(profile))
                 .invoke(() -> missesAfterFirstCount[0] = statistics.getQueryPlanCacheMissCount()));
         for (int i = 0; i < 10; i++) {
-            asserter.assertThat(() -> Panache.withSession(() -> holds.countByKind(profile)),
+            asserter.assertThat(
+                    () -> Panache.withSession(() -> holds.countByKind(profile)),
                     counts -> assertThat(counts).containsExactly(entry("accounts", 1L), entry("pending_posts", 2L)));
         }
-        asserter.execute(() -> assertThat(statistics.getQueryPlanCacheMissCount()).isEqualTo(missesAfterFirstCount[0]));
+        asserter.execute(
+                () -> assertThat(statistics.getQueryPlanCacheMissCount()).isEqualTo(missesAfterFirstCount[0]));
         asserter.execute(() -> statistics.setStatisticsEnabled(false));
     }
 
@@ -62,9 +66,12 @@ class ProfileRepositoryTest {
         String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
         ProfileEntity profile = profile(workspace, Mode.TEST, "Planned once", Instant.parse("2026-11-26T12:00:00Z"));
         asserter.execute(() -> Panache.withTransaction(() -> profiles.persist(profile)));
-        asserter.assertThat(() -> Panache.withSession(() -> RepeatedLookupPlans.customPlans(
+        asserter.assertThat(
+                () -> Panache.withSession(() -> RepeatedLookupPlans.customPlans(
                         () -> profiles.findInTenant(workspace, Mode.TEST, profile.id), 10, "from profiles")),
-                custom -> assertThat(custom).singleElement().satisfies(plans -> assertThat(plans).isLessThanOrEqualTo(5L)));
+                custom -> assertThat(custom)
+                        .singleElement()
+                        .satisfies(plans -> assertThat(plans).isLessThanOrEqualTo(5L)));
     }
 
     private static ProfileEntity profile(String workspace, Mode mode, String name, Instant createdAt) {
@@ -83,10 +90,13 @@ class ProfileRepositoryTest {
     void listPageNeverCrossesWorkspaceOrMode(UniAsserter asserter) {
         String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
-        asserter.execute(() -> Panache.withTransaction(() -> profiles.persist(profile(workspace, Mode.TEST, "mine", now))
-                .flatMap(ignored -> profiles.persist(profile(workspace, Mode.LIVE, "live twin", now)))
-                .flatMap(ignored -> profiles.persist(profile(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST, "stranger", now)))));
-        asserter.assertThat(() -> profiles.listPage(workspace, Mode.TEST, null, null, Optional.empty(), 10),
+        asserter.execute(() ->
+                Panache.withTransaction(() -> profiles.persist(profile(workspace, Mode.TEST, "mine", now))
+                        .flatMap(ignored -> profiles.persist(profile(workspace, Mode.LIVE, "live twin", now)))
+                        .flatMap(ignored -> profiles.persist(
+                                profile(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST, "stranger", now)))));
+        asserter.assertThat(
+                () -> profiles.listPage(workspace, Mode.TEST, null, null, Optional.empty(), 10),
                 page -> assertThat(page).extracting(p -> p.name).containsExactly("mine"));
     }
 
@@ -98,11 +108,19 @@ class ProfileRepositoryTest {
         ProfileEntity a = profile(workspace, Mode.TEST, "a", same);
         ProfileEntity b = profile(workspace, Mode.TEST, "b", same);
         ProfileEntity c = profile(workspace, Mode.TEST, "c", same);
-        asserter.execute(() -> Panache.withTransaction(() -> profiles.persist(a).flatMap(x -> profiles.persist(b)).flatMap(x -> profiles.persist(c))));
-        String highest = java.util.stream.Stream.of(a.id, b.id, c.id).max(String::compareTo).orElseThrow();
-        asserter.assertThat(() -> profiles.listPage(workspace, Mode.TEST, null, null,
-                        Optional.of(new CursorPosition(same, highest)), 10),
-                page -> assertThat(page).hasSize(2).extracting(p -> p.id).doesNotContain(highest).isSortedAccordingTo(java.util.Comparator.reverseOrder()));
+        asserter.execute(() -> Panache.withTransaction(
+                () -> profiles.persist(a).flatMap(x -> profiles.persist(b)).flatMap(x -> profiles.persist(c))));
+        String highest = java.util.stream.Stream.of(a.id, b.id, c.id)
+                .max(String::compareTo)
+                .orElseThrow();
+        asserter.assertThat(
+                () -> profiles.listPage(
+                        workspace, Mode.TEST, null, null, Optional.of(new CursorPosition(same, highest)), 10),
+                page -> assertThat(page)
+                        .hasSize(2)
+                        .extracting(p -> p.id)
+                        .doesNotContain(highest)
+                        .isSortedAccordingTo(java.util.Comparator.reverseOrder()));
     }
 
     @Test
@@ -112,10 +130,15 @@ class ProfileRepositoryTest {
         asserter.execute(() -> Panache.withTransaction(() -> holds.add(profileId, "accounts", "acc_1")
                 .flatMap(x -> holds.add(profileId, "accounts", "acc_1"))
                 .flatMap(x -> holds.add(profileId, "media", "med_1"))));
-        asserter.assertThat(() -> Panache.withSession(() -> holds.countByKind(profileId)),
-                counts -> assertThat(counts).containsEntry("accounts", 1L).containsEntry("media", 1L).hasSize(2));
+        asserter.assertThat(
+                () -> Panache.withSession(() -> holds.countByKind(profileId)),
+                counts -> assertThat(counts)
+                        .containsEntry("accounts", 1L)
+                        .containsEntry("media", 1L)
+                        .hasSize(2));
         asserter.execute(() -> Panache.withTransaction(() -> holds.remove(profileId, "accounts", "acc_1")));
-        asserter.assertThat(() -> Panache.withSession(() -> holds.countByKind(profileId)),
+        asserter.assertThat(
+                () -> Panache.withSession(() -> holds.countByKind(profileId)),
                 counts -> assertThat(counts).containsOnlyKeys("media"));
     }
 }

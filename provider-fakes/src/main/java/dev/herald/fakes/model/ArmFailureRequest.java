@@ -12,6 +12,11 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param delayMs            how late the answer comes ({@code delay}; with other kinds, added to them)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record ArmFailureRequest(FailureKind kind, String method, String path, Integer times, Integer status,
-                                Integer retryAfterSeconds, Long delayMs) {
-}
+public record ArmFailureRequest(
+        FailureKind kind,
+        String method,
+        String path,
+        Integer times,
+        Integer status,
+        Integer retryAfterSeconds,
+        Long delayMs) {}

@@ -23,8 +23,16 @@ public final class ArmedFailure {
     private final Integer retryAfterSeconds;
     private final Long delayMs;
 
-    public ArmedFailure(String id, String platform, FailureKind kind, String method, String path, int times, Integer status,
-                        Integer retryAfterSeconds, Long delayMs) {
+    public ArmedFailure(
+            String id,
+            String platform,
+            FailureKind kind,
+            String method,
+            String path,
+            int times,
+            Integer status,
+            Integer retryAfterSeconds,
+            Long delayMs) {
         this.id = id;
         this.platform = platform;
         this.kind = kind;
@@ -75,7 +83,8 @@ public final class ArmedFailure {
 
     @JsonIgnore
     public boolean matches(FakeRequest request) {
-        return platform.equals(request.platform()) && (method == null || method.equalsIgnoreCase(request.method()))
+        return platform.equals(request.platform())
+                && (method == null || method.equalsIgnoreCase(request.method()))
                 && (pathPattern == null || pathPattern.matcher(request.path()).matches());
     }
 

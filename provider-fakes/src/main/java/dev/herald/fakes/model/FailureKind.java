@@ -43,7 +43,9 @@ public enum FailureKind {
 
     @JsonCreator
     public static FailureKind of(String name) {
-        return Arrays.stream(values()).filter(kind -> kind.wireName.equals(name)).findFirst()
+        return Arrays.stream(values())
+                .filter(kind -> kind.wireName.equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown failure kind '" + name + "'; known: "
                         + Arrays.stream(values()).map(FailureKind::wireName).collect(Collectors.joining(", "))));
     }

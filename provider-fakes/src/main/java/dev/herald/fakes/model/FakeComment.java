@@ -14,8 +14,15 @@ import java.time.Instant;
  * @param authorName the name shown with it (Instagram: the username)
  * @param own        written by the account the fake's token acts for
  */
-public record FakeComment(String id, String itemId, String parentId, String text, String authorId, String authorName,
-                          Instant createdAt, boolean own) {
+public record FakeComment(
+        String id,
+        String itemId,
+        String parentId,
+        String text,
+        String authorId,
+        String authorName,
+        Instant createdAt,
+        boolean own) {
 
     public boolean topLevel() {
         return parentId == null;

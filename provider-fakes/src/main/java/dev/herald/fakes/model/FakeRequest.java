@@ -22,8 +22,16 @@ import java.util.regex.Pattern;
  * @param failure  the armed failure this request consumed that its platform itself acts on (a denied
  *                 authorization, an Instagram container that fails processing), or null
  */
-public record FakeRequest(String platform, String method, String path, Map<String, List<String>> query, String rawQuery,
-                          Map<String, List<String>> headers, String body, ReceivedBytes upload, ArmedFailure failure) {
+public record FakeRequest(
+        String platform,
+        String method,
+        String path,
+        Map<String, List<String>> query,
+        String rawQuery,
+        Map<String, List<String>> headers,
+        String body,
+        ReceivedBytes upload,
+        ArmedFailure failure) {
 
     public FakeRequest withFailure(ArmedFailure consumed) {
         return new FakeRequest(platform, method, path, query, rawQuery, headers, body, upload, consumed);

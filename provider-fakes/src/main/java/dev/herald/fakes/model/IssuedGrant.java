@@ -10,8 +10,8 @@ import java.util.Set;
  * @param grantId     shared by every access and refresh token of one authorization, so revoking one revokes all
  * @param expiresAt   null when the token does not expire
  */
-public record IssuedGrant(String platform, String grantId, String subject, Set<String> scopes, Instant expiresAt,
-                          boolean refreshToken) {
+public record IssuedGrant(
+        String platform, String grantId, String subject, Set<String> scopes, Instant expiresAt, boolean refreshToken) {
 
     public boolean expired(Instant now) {
         return expiresAt != null && !now.isBefore(expiresAt);

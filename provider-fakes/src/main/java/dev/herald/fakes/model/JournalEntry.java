@@ -16,7 +16,15 @@ import java.util.Map;
  * @param failure the armed failure's kind that shaped the answer, or null
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record JournalEntry(long sequence, String platform, Instant receivedAt, String method, String path,
-                           Map<String, List<String>> query, String rawQuery, Map<String, List<String>> headers, String body,
-                           int status, String failure) {
-}
+public record JournalEntry(
+        long sequence,
+        String platform,
+        Instant receivedAt,
+        String method,
+        String path,
+        Map<String, List<String>> query,
+        String rawQuery,
+        Map<String, List<String>> headers,
+        String body,
+        int status,
+        String failure) {}

@@ -115,14 +115,24 @@ public class ControlResource {
         if (request.kind() == FailureKind.DELAY && request.delayMs() == null) {
             throw invalid("delay needs delay_ms");
         }
-        if (request.kind() == FailureKind.PROCESSING_ERROR && !"instagram".equals(platform) && !"tiktok".equals(platform)) {
+        if (request.kind() == FailureKind.PROCESSING_ERROR
+                && !"instagram".equals(platform)
+                && !"tiktok".equals(platform)) {
             throw invalid("processing_error applies to Instagram media containers and TikTok video posts only");
         }
         if (request.retryAfterSeconds() != null && request.retryAfterSeconds() < 0) {
             throw invalid("retry_after_seconds must not be negative");
         }
-        ArmedFailure failure = plan.arm(new ArmedFailure("flr_" + FakeIds.alphanumeric(12), platform, request.kind(),
-                request.method(), request.path(), times, request.status(), request.retryAfterSeconds(), request.delayMs()));
+        ArmedFailure failure = plan.arm(new ArmedFailure(
+                "flr_" + FakeIds.alphanumeric(12),
+                platform,
+                request.kind(),
+                request.method(),
+                request.path(),
+                times,
+                request.status(),
+                request.retryAfterSeconds(),
+                request.delayMs()));
         return Response.status(201).entity(Map.of("data", failure)).build();
     }
 
@@ -164,15 +174,25 @@ public class ControlResource {
 
     private String known(String platform) {
         if (!providers.knows(platform)) {
-            throw new WebApplicationException(Response.status(404).type(MediaType.APPLICATION_JSON)
-                    .entity(Map.of("error", Map.of("code", "unknown_platform", "message", "no fake platform '" + platform
-                            + "'; known: " + String.join(", ", providers.platforms())))).build());
+            throw new WebApplicationException(Response.status(404)
+                    .type(MediaType.APPLICATION_JSON)
+                    .entity(Map.of(
+                            "error",
+                            Map.of(
+                                    "code",
+                                    "unknown_platform",
+                                    "message",
+                                    "no fake platform '" + platform + "'; known: "
+                                            + String.join(", ", providers.platforms()))))
+                    .build());
         }
         return platform;
     }
 
     private static WebApplicationException invalid(String message) {
-        return new WebApplicationException(Response.status(422).type(MediaType.APPLICATION_JSON)
-                .entity(Map.of("error", Map.of("code", "invalid_request", "message", message))).build());
+        return new WebApplicationException(Response.status(422)
+                .type(MediaType.APPLICATION_JSON)
+                .entity(Map.of("error", Map.of("code", "invalid_request", "message", message)))
+                .build());
     }
 }

@@ -59,19 +59,35 @@ public class PlatformEndpoints {
             size[0] += chunk.length();
         });
         request.exceptionHandler(context::fail);
-        request.endHandler(ended -> handle(context, null, new ReceivedBytes(size[0], HexFormat.of().formatHex(digest.digest()))));
+        request.endHandler(ended ->
+                handle(context, null, new ReceivedBytes(size[0], HexFormat.of().formatHex(digest.digest()))));
         request.resume();
     }
 
     private void handle(RoutingContext context, String body, ReceivedBytes upload) {
         Target target = Target.of(context.request().path());
         Map<String, List<String>> query = new LinkedHashMap<>();
-        context.queryParams().names().forEach(name -> query.put(name, List.copyOf(context.queryParams().getAll(name))));
+        context.queryParams()
+                .names()
+                .forEach(name ->
+                        query.put(name, List.copyOf(context.queryParams().getAll(name))));
         Map<String, List<String>> headers = new LinkedHashMap<>();
-        context.request().headers().names().forEach(name -> headers.put(name.toLowerCase(),
-                List.copyOf(context.request().headers().getAll(name))));
-        FakeRequest request = new FakeRequest(target.platform(), context.request().method().name(), target.path(),
-                Map.copyOf(query), context.request().query(), headers, body, upload, null);
+        context.request()
+                .headers()
+                .names()
+                .forEach(name -> headers.put(
+                        name.toLowerCase(),
+                        List.copyOf(context.request().headers().getAll(name))));
+        FakeRequest request = new FakeRequest(
+                target.platform(),
+                context.request().method().name(),
+                target.path(),
+                Map.copyOf(query),
+                context.request().query(),
+                headers,
+                body,
+                upload,
+                null);
         providers.handle(request).subscribe().with(answer -> respond(context.response(), answer), context::fail);
     }
 
@@ -84,7 +100,8 @@ public class PlatformEndpoints {
     private record Target(String platform, String path) {
         static Target of(String fullPath) {
             int slash = fullPath.indexOf('/', 1);
-            return new Target(slash < 0 ? fullPath.substring(1) : fullPath.substring(1, slash),
+            return new Target(
+                    slash < 0 ? fullPath.substring(1) : fullPath.substring(1, slash),
                     slash < 0 ? "/" : fullPath.substring(slash));
         }
     }

@@ -34,9 +34,14 @@ public class SampleMedia {
         String name = context.pathParam("name");
         String bytes = context.queryParams().get("bytes");
         HttpServerResponse response = context.response();
-        if (bytes == null || !bytes.matches("\\d{1,10}") || Long.parseLong(bytes) < 1 || Long.parseLong(bytes) > MAX_BYTES) {
-            response.setStatusCode(400).putHeader("Content-Type", "application/json")
-                    .end("{\"error\":{\"code\":\"invalid_request\",\"message\":\"bytes must be 1 to " + MAX_BYTES + "\"}}");
+        if (bytes == null
+                || !bytes.matches("\\d{1,10}")
+                || Long.parseLong(bytes) < 1
+                || Long.parseLong(bytes) > MAX_BYTES) {
+            response.setStatusCode(400)
+                    .putHeader("Content-Type", "application/json")
+                    .end("{\"error\":{\"code\":\"invalid_request\",\"message\":\"bytes must be 1 to " + MAX_BYTES
+                            + "\"}}");
             return;
         }
         long size = Long.parseLong(bytes);
@@ -46,14 +51,17 @@ public class SampleMedia {
         if (range != null) {
             Matcher matcher = RANGE.matcher(range.trim());
             if (!matcher.matches() || Long.parseLong(matcher.group(1)) >= size) {
-                response.setStatusCode(416).putHeader("Content-Range", "bytes */" + size).end();
+                response.setStatusCode(416)
+                        .putHeader("Content-Range", "bytes */" + size)
+                        .end();
                 return;
             }
             first = Long.parseLong(matcher.group(1));
             last = matcher.group(2).isEmpty() ? size - 1 : Math.min(size - 1, Long.parseLong(matcher.group(2)));
             response.setStatusCode(206).putHeader("Content-Range", "bytes " + first + "-" + last + "/" + size);
         }
-        response.putHeader("Content-Type", contentType(name)).putHeader("Accept-Ranges", "bytes")
+        response.putHeader("Content-Type", contentType(name))
+                .putHeader("Accept-Ranges", "bytes")
                 .putHeader("Content-Length", Long.toString(last - first + 1));
         if (context.request().method() == HttpMethod.HEAD) {
             response.end();

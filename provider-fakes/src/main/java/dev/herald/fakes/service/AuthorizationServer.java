@@ -30,9 +30,13 @@ public class AuthorizationServer {
     private static final Duration CODE_LIFETIME = Duration.ofMinutes(10);
 
     /** An issued, not yet redeemed code. */
-    public record PendingCode(String platform, String clientId, String redirectUri, Set<String> scopes, String codeChallenge,
-                              Instant expiresAt) {
-    }
+    public record PendingCode(
+            String platform,
+            String clientId,
+            String redirectUri,
+            Set<String> scopes,
+            String codeChallenge,
+            Instant expiresAt) {}
 
     private final Map<String, PendingCode> codes = new ConcurrentHashMap<>();
     private final FakesConfig config;
@@ -51,30 +55,65 @@ public class AuthorizationServer {
         String clientId = request.queryParameter(clientIdParameter);
         String redirectUri = request.queryParameter("redirect_uri");
         if (clientId == null || !clientId.equals(client(request.platform()).clientId())) {
-            return FakeResponse.html(400, page("Invalid " + clientIdParameter, "This app is not registered with the fake "
-                    + request.platform() + " (expected " + clientIdParameter + " " + client(request.platform()).clientId() + ")."));
+            return FakeResponse.html(
+                    400,
+                    page(
+                            "Invalid " + clientIdParameter,
+                            "This app is not registered with the fake " + request.platform() + " (expected "
+                                    + clientIdParameter + " "
+                                    + client(request.platform()).clientId() + ")."));
         }
         if (redirectUri == null || !(redirectUri.startsWith("http://") || redirectUri.startsWith("https://"))) {
-            return FakeResponse.html(400, page("Invalid redirect_uri", "redirect_uri must be an absolute http(s) URL."));
+            return FakeResponse.html(
+                    400, page("Invalid redirect_uri", "redirect_uri must be an absolute http(s) URL."));
         }
         String state = request.queryParameter("state");
         if (request.failure() != null && request.failure().getKind() == FailureKind.DENY) {
-            return FakeResponse.redirect(back(redirectUri, Map.of("error", "access_denied",
-                    "error_description", "The user denied the request", "state", state == null ? "" : state)));
+            return FakeResponse.redirect(back(
+                    redirectUri,
+                    Map.of(
+                            "error",
+                            "access_denied",
+                            "error_description",
+                            "The user denied the request",
+                            "state",
+                            state == null ? "" : state)));
         }
         if (!"code".equals(request.queryParameter("response_type"))) {
-            return FakeResponse.redirect(back(redirectUri, Map.of("error", "unsupported_response_type",
-                    "error_description", "response_type must be code", "state", state == null ? "" : state)));
+            return FakeResponse.redirect(back(
+                    redirectUri,
+                    Map.of(
+                            "error",
+                            "unsupported_response_type",
+                            "error_description",
+                            "response_type must be code",
+                            "state",
+                            state == null ? "" : state)));
         }
         String challenge = request.queryParameter("code_challenge");
         if (challenge != null && !"S256".equals(request.queryParameter("code_challenge_method"))) {
-            return FakeResponse.redirect(back(redirectUri, Map.of("error", "invalid_request",
-                    "error_description", "code_challenge_method must be S256", "state", state == null ? "" : state)));
+            return FakeResponse.redirect(back(
+                    redirectUri,
+                    Map.of(
+                            "error",
+                            "invalid_request",
+                            "error_description",
+                            "code_challenge_method must be S256",
+                            "state",
+                            state == null ? "" : state)));
         }
         String code = FakeIds.token("", 43);
-        codes.put(code, new PendingCode(request.platform(), clientId, redirectUri, scopes(request.queryParameter("scope")),
-                challenge, Instant.now().plus(CODE_LIFETIME)));
-        return FakeResponse.redirect(back(redirectUri, state == null ? Map.of("code", code) : Map.of("code", code, "state", state)));
+        codes.put(
+                code,
+                new PendingCode(
+                        request.platform(),
+                        clientId,
+                        redirectUri,
+                        scopes(request.queryParameter("scope")),
+                        challenge,
+                        Instant.now().plus(CODE_LIFETIME)));
+        return FakeResponse.redirect(
+                back(redirectUri, state == null ? Map.of("code", code) : Map.of("code", code, "state", state)));
     }
 
     /** Redeems a code once; {@code codeVerifier} must match the challenge when the authorization had one. */
@@ -92,7 +131,8 @@ public class AuthorizationServer {
         if (!pending.redirectUri().equals(redirectUri)) {
             throw new OAuthRefusal(400, "invalid_grant", "redirect_uri does not match the authorization request.");
         }
-        if (pending.codeChallenge() != null && (codeVerifier == null || !pending.codeChallenge().equals(s256(codeVerifier)))) {
+        if (pending.codeChallenge() != null
+                && (codeVerifier == null || !pending.codeChallenge().equals(s256(codeVerifier)))) {
             throw new OAuthRefusal(400, "invalid_grant", "code_verifier does not match the code_challenge.");
         }
         return pending;
@@ -113,7 +153,8 @@ public class AuthorizationServer {
             return null;
         }
         try {
-            String decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
+            String decoded = new String(
+                    Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
             int colon = decoded.indexOf(':');
             return colon < 0 ? null : new String[] {decoded.substring(0, colon), decoded.substring(colon + 1)};
         } catch (IllegalArgumentException e) {
@@ -147,7 +188,9 @@ public class AuthorizationServer {
         StringBuilder url = new StringBuilder(redirectUri);
         char separator = redirectUri.contains("?") ? '&' : '?';
         for (Map.Entry<String, String> parameter : parameters.entrySet()) {
-            url.append(separator).append(parameter.getKey()).append('=')
+            url.append(separator)
+                    .append(parameter.getKey())
+                    .append('=')
                     .append(URLEncoder.encode(parameter.getValue(), StandardCharsets.UTF_8));
             separator = '&';
         }

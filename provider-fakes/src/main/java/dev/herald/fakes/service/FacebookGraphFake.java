@@ -52,8 +52,17 @@ public class FacebookGraphFake extends StatefulPlatformFake {
     private static final String OBJECT_ID = "([0-9]+(?:_[0-9]+)?)";
     /** What a comment edge answers without {@code fields}, and what {@code parent} shows without braces. */
     private static final List<GraphFields> COMMENT_DEFAULT_FIELDS = GraphFields.parse("created_time,from,message,id");
-    private static final Set<String> COMMENT_FIELDS = Set.of("id", "message", "from", "created_time", "parent", "comment_count",
-            "like_count", "is_hidden", "can_comment");
+
+    private static final Set<String> COMMENT_FIELDS = Set.of(
+            "id",
+            "message",
+            "from",
+            "created_time",
+            "parent",
+            "comment_count",
+            "like_count",
+            "is_hidden",
+            "can_comment");
 
     public FacebookGraphFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -95,7 +104,9 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         if (request.is("GET", "/" + VERSION + "/me")) {
             ObjectNode me = object().put("id", grant.subject());
             ArrayNode permissions = me.putObject("permissions").putArray("data");
-            grant.scopes().forEach(scope -> permissions.addObject().put("permission", scope).put("status", "granted"));
+            grant.scopes()
+                    .forEach(scope ->
+                            permissions.addObject().put("permission", scope).put("status", "granted"));
             return json(200, me);
         }
         if (request.is("GET", "/" + VERSION + "/me/accounts")) {
@@ -125,33 +136,68 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         if (node != null) {
             return node(request, node.get(1));
         }
-        return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33,
-                "Unsupported " + request.method().toLowerCase() + " request. (the fake has no " + request.path() + ")", false));
+        return json(
+                400,
+                GraphErrorShapes.error(
+                        object(),
+                        "GraphMethodException",
+                        100,
+                        33,
+                        "Unsupported " + request.method().toLowerCase() + " request. (the fake has no " + request.path()
+                                + ")",
+                        false));
     }
 
     private FakeResponse token(FakeRequest request) {
         try {
-            authorization.authenticate(platform(), request.queryParameter("client_id"), request.queryParameter("client_secret"));
+            authorization.authenticate(
+                    platform(), request.queryParameter("client_id"), request.queryParameter("client_secret"));
             if ("fb_exchange_token".equals(request.queryParameter("grant_type"))) {
                 String shortLived = request.queryParameter("fb_exchange_token");
                 if (tokens.state(platform(), shortLived, false) != IssuedTokens.State.VALID) {
-                    throw new OAuthRefusal(400, "invalid_grant", "Error validating access token: the token to exchange is invalid.");
+                    throw new OAuthRefusal(
+                            400, "invalid_grant", "Error validating access token: the token to exchange is invalid.");
                 }
                 IssuedGrant grant = tokens.grant(platform(), shortLived);
-                return json(200, object().put("access_token", tokens.issueAccess(platform(), grant.grantId(), USER_ID,
-                                grant.scopes(), Duration.ofDays(60), FakeIds.token("EAAG", 180)))
-                        .put("token_type", "bearer").put("expires_in", Duration.ofDays(60).toSeconds()));
+                return json(
+                        200,
+                        object().put(
+                                        "access_token",
+                                        tokens.issueAccess(
+                                                platform(),
+                                                grant.grantId(),
+                                                USER_ID,
+                                                grant.scopes(),
+                                                Duration.ofDays(60),
+                                                FakeIds.token("EAAG", 180)))
+                                .put("token_type", "bearer")
+                                .put("expires_in", Duration.ofDays(60).toSeconds()));
             }
-            AuthorizationServer.PendingCode code = authorization.redeem(platform(), request.queryParameter("code"),
-                    request.queryParameter("client_id"), request.queryParameter("redirect_uri"), null);
+            AuthorizationServer.PendingCode code = authorization.redeem(
+                    platform(),
+                    request.queryParameter("code"),
+                    request.queryParameter("client_id"),
+                    request.queryParameter("redirect_uri"),
+                    null);
             String grantId = FakeIds.alphanumeric(16);
-            return json(200, object().put("access_token", tokens.issueAccess(platform(), grantId, USER_ID, code.scopes(),
-                            Duration.ofHours(2), FakeIds.token("EAAG", 180)))
-                    .put("token_type", "bearer").put("expires_in", Duration.ofHours(2).toSeconds()));
+            return json(
+                    200,
+                    object().put(
+                                    "access_token",
+                                    tokens.issueAccess(
+                                            platform(),
+                                            grantId,
+                                            USER_ID,
+                                            code.scopes(),
+                                            Duration.ofHours(2),
+                                            FakeIds.token("EAAG", 180)))
+                            .put("token_type", "bearer")
+                            .put("expires_in", Duration.ofHours(2).toSeconds()));
         } catch (OAuthRefusal refusal) {
             // Graph answers code exchange problems as OAuthException code 100 (invalid parameter) or 101 (bad client).
             int code = "invalid_client".equals(refusal.error()) ? 101 : 100;
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", code, null, refusal.getMessage(), false));
+            return json(
+                    400, GraphErrorShapes.error(object(), "OAuthException", code, null, refusal.getMessage(), false));
         }
     }
 
@@ -159,36 +205,70 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         ObjectNode body = object();
         ArrayNode data = body.putArray("data");
         if (grant.scopes().contains("pages_show_list")) {
-            String pageToken = tokens.issueAccess(platform(), grant.grantId(), PAGE_ID, grant.scopes(), null,
-                    FakeIds.token("EAAG", 180));
-            ObjectNode page = data.addObject().put("id", PAGE_ID).put("name", PAGE_NAME).put("username", "heraldfakebakery")
-                    .put("access_token", pageToken).put("category", "Bakery");
-            page.putArray("tasks").add("ANALYZE").add("ADVERTISE").add("MODERATE").add("CREATE_CONTENT").add("MANAGE");
+            String pageToken = tokens.issueAccess(
+                    platform(), grant.grantId(), PAGE_ID, grant.scopes(), null, FakeIds.token("EAAG", 180));
+            ObjectNode page = data.addObject()
+                    .put("id", PAGE_ID)
+                    .put("name", PAGE_NAME)
+                    .put("username", "heraldfakebakery")
+                    .put("access_token", pageToken)
+                    .put("category", "Bakery");
+            page.putArray("tasks")
+                    .add("ANALYZE")
+                    .add("ADVERTISE")
+                    .add("MODERATE")
+                    .add("CREATE_CONTENT")
+                    .add("MANAGE");
         }
-        body.putObject("paging").putObject("cursors").put("before", "QVFIUjFha2VCZAWZAvcmU").put("after", "QVFIUjFha2VBZAWZAdGVy");
+        body.putObject("paging")
+                .putObject("cursors")
+                .put("before", "QVFIUjFha2VCZAWZAvcmU")
+                .put("after", "QVFIUjFha2VBZAWZAdGVy");
         return json(200, body);
     }
 
     private FakeResponse create(FakeRequest request, IssuedGrant grant, String page, String edge) {
         if (!page.equals(grant.subject())) {
-            return json(403, GraphErrorShapes.error(object(), "OAuthException", 200, null,
-                    "(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with"
-                            + " sufficient administrative permission", false));
+            return json(
+                    403,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            200,
+                            null,
+                            "(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with"
+                                    + " sufficient administrative permission",
+                            false));
         }
         if (!grant.scopes().containsAll(Set.of("pages_manage_posts", "pages_read_engagement"))) {
-            return json(403, GraphErrorShapes.error(object(), "OAuthException", 200, null,
-                    "(#200) The token lacks pages_manage_posts and pages_read_engagement", false));
+            return json(
+                    403,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            200,
+                            null,
+                            "(#200) The token lacks pages_manage_posts and pages_read_engagement",
+                            false));
         }
         Map<String, String> fields = request.form();
         String now = OffsetDateTime.now(ZoneOffset.UTC).format(GRAPH_TIME);
         switch (edge) {
             case "feed": {
                 if (blank(fields.get("message")) && blank(fields.get("link"))) {
-                    return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
-                            "(#100) Either message or link must be supplied", false));
+                    return json(
+                            400,
+                            GraphErrorShapes.error(
+                                    object(),
+                                    "OAuthException",
+                                    100,
+                                    null,
+                                    "(#100) Either message or link must be supplied",
+                                    false));
                 }
                 String id = page + "_" + FakeIds.digits(16);
-                ObjectNode post = object().put("id", id).put("created_time", now).put("edge", "feed");
+                ObjectNode post =
+                        object().put("id", id).put("created_time", now).put("edge", "feed");
                 putIfPresent(post, "message", fields.get("message"));
                 putIfPresent(post, "link", fields.get("link"));
                 publish(post);
@@ -196,24 +276,38 @@ public class FacebookGraphFake extends StatefulPlatformFake {
             }
             case "photos": {
                 if (blank(fields.get("url"))) {
-                    return json(400, GraphErrorShapes.error(object(), "OAuthException", 324, 2069019,
-                            "(#324) Requires upload file", false));
+                    return json(
+                            400,
+                            GraphErrorShapes.error(
+                                    object(), "OAuthException", 324, 2069019, "(#324) Requires upload file", false));
                 }
                 String photoId = FakeIds.digits(16);
                 String postId = page + "_" + FakeIds.digits(16);
-                ObjectNode post = object().put("id", postId).put("photo_id", photoId).put("created_time", now)
-                        .put("edge", "photos").put("url", fields.get("url"));
+                ObjectNode post = object().put("id", postId)
+                        .put("photo_id", photoId)
+                        .put("created_time", now)
+                        .put("edge", "photos")
+                        .put("url", fields.get("url"));
                 putIfPresent(post, "message", fields.get("message"));
                 publish(post);
                 return json(200, object().put("id", photoId).put("post_id", postId));
             }
             default: {
                 if (blank(fields.get("file_url"))) {
-                    return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
-                            "(#100) file_url or source is required", false));
+                    return json(
+                            400,
+                            GraphErrorShapes.error(
+                                    object(),
+                                    "OAuthException",
+                                    100,
+                                    null,
+                                    "(#100) file_url or source is required",
+                                    false));
                 }
                 String videoId = FakeIds.digits(16);
-                ObjectNode video = object().put("id", videoId).put("created_time", now).put("edge", "videos")
+                ObjectNode video = object().put("id", videoId)
+                        .put("created_time", now)
+                        .put("edge", "videos")
                         .put("file_url", fields.get("file_url"));
                 putIfPresent(video, "description", fields.get("description"));
                 publish(video);
@@ -224,8 +318,15 @@ public class FacebookGraphFake extends StatefulPlatformFake {
 
     private FakeResponse list(FakeRequest request, IssuedGrant grant, String page, String edge) {
         if (!page.equals(grant.subject()) && !grant.subject().equals(USER_ID)) {
-            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
-                    "(#10) This endpoint requires the 'pages_read_engagement' permission", false));
+            return json(
+                    403,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            10,
+                            null,
+                            "(#10) This endpoint requires the 'pages_read_engagement' permission",
+                            false));
         }
         int limit = request.intQueryParameter("limit", 25);
         String fields = request.queryParameter("fields");
@@ -233,9 +334,12 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         ObjectNode body = object();
         ArrayNode data = body.putArray("data");
         // A Page's feed shows its photo posts too; its videos edge only videos.
-        publishedWhere(item -> "videos".equals(edge) == "videos".equals(item.path("edge").asText()))
-                .stream().filter(item -> item.path("id").asText().startsWith(page) || "videos".equals(edge))
-                .limit(limit).forEach(item -> {
+        publishedWhere(item -> "videos".equals(edge)
+                        == "videos".equals(item.path("edge").asText()))
+                .stream()
+                .filter(item -> item.path("id").asText().startsWith(page) || "videos".equals(edge))
+                .limit(limit)
+                .forEach(item -> {
                     ObjectNode shown = data.addObject();
                     wanted.forEach(field -> {
                         JsonNode value = item.get(field.trim());
@@ -244,7 +348,10 @@ public class FacebookGraphFake extends StatefulPlatformFake {
                         }
                     });
                 });
-        body.putObject("paging").putObject("cursors").put("before", "QVFIUmJlZAm9yZQ").put("after", "QVFIUmFmdGVy");
+        body.putObject("paging")
+                .putObject("cursors")
+                .put("before", "QVFIUmJlZAm9yZQ")
+                .put("after", "QVFIUmFmdGVy");
         return json(200, body);
     }
 
@@ -262,11 +369,12 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         List<GraphFields> fields = GraphFields.parse(request.queryParameter("fields"));
         Instant now = Instant.now();
         if (PAGE_ID.equals(id)) {
-            PublishedMetrics.Account counts = PublishedMetrics.account(published().stream().map(item -> numbers(item, now)).toList());
+            PublishedMetrics.Account counts = PublishedMetrics.account(
+                    published().stream().map(item -> numbers(item, now)).toList());
             ObjectNode page = object().put("id", PAGE_ID);
             for (GraphFields field : fields) {
                 switch (field.name()) {
-                    case "id" -> { }
+                    case "id" -> {}
                     case "name" -> page.put("name", PAGE_NAME);
                     case "username" -> page.put("username", "heraldfakebakery");
                     case "category" -> page.put("category", "Bakery");
@@ -279,7 +387,10 @@ public class FacebookGraphFake extends StatefulPlatformFake {
             }
             return json(200, page);
         }
-        JsonNode item = published().stream().filter(published -> id.equals(published.path("id").asText())).findFirst().orElse(null);
+        JsonNode item = published().stream()
+                .filter(published -> id.equals(published.path("id").asText()))
+                .findFirst()
+                .orElse(null);
         if (item == null) {
             return doesNotExist("get", id);
         }
@@ -308,21 +419,33 @@ public class FacebookGraphFake extends StatefulPlatformFake {
                     ArrayNode data = object().putArray("data");
                     List<String> metrics = field.argument("metric");
                     for (String metric : metrics == null ? List.<String>of() : metrics) {
-                        ObjectNode insight = data.addObject().put("name", metric).put("period", "lifetime");
+                        ObjectNode insight =
+                                data.addObject().put("name", metric).put("period", "lifetime");
                         switch (metric) {
                             case "post_impressions" -> {
                                 insight.putArray("values").addObject().put("value", numbers.views());
-                                insight.put("title", "Lifetime Post Total Impressions").put("description",
-                                        "Lifetime: The number of times your Page's post entered a person's screen. (Total Count)");
+                                insight.put("title", "Lifetime Post Total Impressions")
+                                        .put(
+                                                "description",
+                                                "Lifetime: The number of times your Page's post entered a person's screen. (Total Count)");
                             }
                             case "post_impressions_unique" -> {
                                 insight.putArray("values").addObject().put("value", numbers.reach());
-                                insight.put("title", "Lifetime Post Total Reach").put("description",
-                                        "Lifetime: The number of people who had your Page's post enter their screen. (Unique Users)");
+                                insight.put("title", "Lifetime Post Total Reach")
+                                        .put(
+                                                "description",
+                                                "Lifetime: The number of people who had your Page's post enter their screen. (Unique Users)");
                             }
                             default -> {
-                                return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
-                                        "(#100) The value must be a valid insights metric", false));
+                                return json(
+                                        400,
+                                        GraphErrorShapes.error(
+                                                object(),
+                                                "OAuthException",
+                                                100,
+                                                null,
+                                                "(#100) The value must be a valid insights metric",
+                                                false));
                             }
                         }
                         insight.put("id", id + "/insights/" + metric + "/lifetime");
@@ -338,10 +461,18 @@ public class FacebookGraphFake extends StatefulPlatformFake {
     }
 
     private FakeResponse doesNotExist(String method, String id) {
-        return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33, "Unsupported " + method + " request."
-                + " Object with ID '" + id + "' does not exist, cannot be loaded due to missing permissions, or does not support"
-                + " this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api",
-                false));
+        return json(
+                400,
+                GraphErrorShapes.error(
+                        object(),
+                        "GraphMethodException",
+                        100,
+                        33,
+                        "Unsupported " + method + " request."
+                                + " Object with ID '" + id
+                                + "' does not exist, cannot be loaded due to missing permissions, or does not support"
+                                + " this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api",
+                        false));
     }
 
     /**
@@ -359,9 +490,17 @@ public class FacebookGraphFake extends StatefulPlatformFake {
             return pageTokenRequired();
         }
         if (!grant.scopes().containsAll(Set.of("pages_read_engagement", "pages_read_user_content"))) {
-            // Comments are content people posted on the Page: Graph asks for pages_read_user_content besides engagement.
-            return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
-                    "(#10) This endpoint requires the 'pages_read_engagement' and 'pages_read_user_content' permissions", false));
+            // Comments are content people posted on the Page: Graph asks for pages_read_user_content besides
+            // engagement.
+            return json(
+                    403,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            10,
+                            null,
+                            "(#10) This endpoint requires the 'pages_read_engagement' and 'pages_read_user_content' permissions",
+                            false));
         }
         JsonNode item = publishedItem(id);
         FakeComment comment = item == null ? findComment(id) : null;
@@ -373,17 +512,34 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         if (item != null) {
             String filter = request.queryParameter("filter");
             if (filter != null && !filter.equals("toplevel") && !filter.equals("stream")) {
-                return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
-                        "(#100) param filter must be one of {toplevel, stream} - got \"" + filter + "\"", false));
+                return json(
+                        400,
+                        GraphErrorShapes.error(
+                                object(),
+                                "OAuthException",
+                                100,
+                                null,
+                                "(#100) param filter must be one of {toplevel, stream} - got \"" + filter + "\"",
+                                false));
             }
-            listed = all.stream().filter(each -> "stream".equals(filter) || each.topLevel()).toList();
+            listed = all.stream()
+                    .filter(each -> "stream".equals(filter) || each.topLevel())
+                    .toList();
         } else {
             listed = comment.topLevel() ? repliesTo(all, comment.id()) : List.of();
         }
         String order = request.queryParameter("order");
         if (order != null && !order.equals("chronological") && !order.equals("reverse_chronological")) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
-                    "(#100) param order must be one of {chronological, reverse_chronological} - got \"" + order + "\"", false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            100,
+                            null,
+                            "(#100) param order must be one of {chronological, reverse_chronological} - got \"" + order
+                                    + "\"",
+                            false));
         }
         if ("reverse_chronological".equals(order)) {
             listed = new ArrayList<>(listed);
@@ -395,7 +551,8 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         if (unknown != null) {
             return nonexistingField(unknown, "Comment");
         }
-        return graphCommentPage(request, request.queryParameter("after"), listed, each -> shownComment(each, wanted, all));
+        return graphCommentPage(
+                request, request.queryParameter("after"), listed, each -> shownComment(each, wanted, all));
     }
 
     private ObjectNode shownComment(FakeComment comment, List<GraphFields> fields, List<FakeComment> all) {
@@ -404,12 +561,24 @@ public class FacebookGraphFake extends StatefulPlatformFake {
             switch (field.name()) {
                 case "id" -> shown.put("id", comment.id());
                 case "message" -> shown.put("message", comment.text());
-                case "created_time" -> shown.put("created_time", comment.createdAt().atOffset(ZoneOffset.UTC).format(GRAPH_TIME));
-                case "from" -> shown.putObject("from").put("name", comment.authorName()).put("id", comment.authorId());
-                case "parent" -> all.stream().filter(parent -> parent.id().equals(comment.parentId())).findFirst()
-                        .ifPresent(parent -> shown.set("parent", shownComment(parent,
-                                field.subfields() == null ? COMMENT_DEFAULT_FIELDS : field.subfields(), all)));
-                case "comment_count" -> shown.put("comment_count", repliesTo(all, comment.id()).size());
+                case "created_time" ->
+                    shown.put(
+                            "created_time",
+                            comment.createdAt().atOffset(ZoneOffset.UTC).format(GRAPH_TIME));
+                case "from" ->
+                    shown.putObject("from").put("name", comment.authorName()).put("id", comment.authorId());
+                case "parent" ->
+                    all.stream()
+                            .filter(parent -> parent.id().equals(comment.parentId()))
+                            .findFirst()
+                            .ifPresent(parent -> shown.set(
+                                    "parent",
+                                    shownComment(
+                                            parent,
+                                            field.subfields() == null ? COMMENT_DEFAULT_FIELDS : field.subfields(),
+                                            all)));
+                case "comment_count" ->
+                    shown.put("comment_count", repliesTo(all, comment.id()).size());
                 case "like_count" -> shown.put("like_count", 0);
                 case "is_hidden" -> shown.put("is_hidden", false);
                 default -> shown.put("can_comment", comment.topLevel());
@@ -428,8 +597,15 @@ public class FacebookGraphFake extends StatefulPlatformFake {
             return pageTokenRequired();
         }
         if (!grant.scopes().contains("pages_manage_engagement")) {
-            return json(403, GraphErrorShapes.error(object(), "OAuthException", 200, null,
-                    "(#200) Commenting as the Page requires the pages_manage_engagement permission", false));
+            return json(
+                    403,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            200,
+                            null,
+                            "(#200) Commenting as the Page requires the pages_manage_engagement permission",
+                            false));
         }
         String message = request.form().getOrDefault("message", request.queryParameter("message"));
         String itemId;
@@ -446,18 +622,30 @@ public class FacebookGraphFake extends StatefulPlatformFake {
             parentId = comment.topLevel() ? comment.id() : comment.parentId();
         }
         if (blank(message)) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "(#100) Missing message or attachment",
-                    false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(), "OAuthException", 100, null, "(#100) Missing message or attachment", false));
         }
-        FakeComment created = keepComment(new FakeComment(commentPrefix(itemId) + "_" + FakeIds.digits(16), itemId, parentId,
-                message, PAGE_ID, PAGE_NAME, Instant.now().truncatedTo(ChronoUnit.SECONDS), true));
+        FakeComment created = keepComment(new FakeComment(
+                commentPrefix(itemId) + "_" + FakeIds.digits(16),
+                itemId,
+                parentId,
+                message,
+                PAGE_ID,
+                PAGE_NAME,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                true));
         return json(200, object().put("id", created.id()));
     }
 
     /** A published post (by its id, or a photo post by its {@code photo_id}) or video, or null. */
     private JsonNode publishedItem(String id) {
-        return published().stream().filter(item -> id.equals(item.path("id").asText()) || id.equals(item.path("photo_id").asText(null)))
-                .findFirst().orElse(null);
+        return published().stream()
+                .filter(item -> id.equals(item.path("id").asText())
+                        || id.equals(item.path("photo_id").asText(null)))
+                .findFirst()
+                .orElse(null);
     }
 
     /**
@@ -466,10 +654,19 @@ public class FacebookGraphFake extends StatefulPlatformFake {
      */
     private List<FakeComment> comments(JsonNode item) {
         String itemId = item.path("id").asText();
-        Instant publishedAt = OffsetDateTime.parse(item.path("created_time").asText(), GRAPH_TIME).toInstant();
-        return commentsOn(itemId, seed -> new FakeComment(seededCommentId(itemId, seed.index()), itemId,
-                seed.parentIndex() == null ? null : seededCommentId(itemId, seed.parentIndex()), seed.text(),
-                seed.author().facebookId(), seed.author().name(), publishedAt, false));
+        Instant publishedAt = OffsetDateTime.parse(item.path("created_time").asText(), GRAPH_TIME)
+                .toInstant();
+        return commentsOn(
+                itemId,
+                seed -> new FakeComment(
+                        seededCommentId(itemId, seed.index()),
+                        itemId,
+                        seed.parentIndex() == null ? null : seededCommentId(itemId, seed.parentIndex()),
+                        seed.text(),
+                        seed.author().facebookId(),
+                        seed.author().name(),
+                        publishedAt,
+                        false));
     }
 
     private FakeComment findComment(String id) {
@@ -495,8 +692,15 @@ public class FacebookGraphFake extends StatefulPlatformFake {
     }
 
     private FakeResponse pageTokenRequired() {
-        return json(400, GraphErrorShapes.error(object(), "OAuthException", 210, null,
-                "(#210) A page access token is required to request this resource.", false));
+        return json(
+                400,
+                GraphErrorShapes.error(
+                        object(),
+                        "OAuthException",
+                        210,
+                        null,
+                        "(#210) A page access token is required to request this resource.",
+                        false));
     }
 
     /** An edge asked for with {@code .summary(total_count)} and {@code .limit(0)}: no items, the count in its summary. */
@@ -510,29 +714,54 @@ public class FacebookGraphFake extends StatefulPlatformFake {
     }
 
     private FakeResponse nonexistingField(String field, String nodeType) {
-        return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
-                "(#100) Tried accessing nonexisting field (" + field + ") on node type (" + nodeType + ")", false));
+        return json(
+                400,
+                GraphErrorShapes.error(
+                        object(),
+                        "OAuthException",
+                        100,
+                        null,
+                        "(#100) Tried accessing nonexisting field (" + field + ") on node type (" + nodeType + ")",
+                        false));
     }
 
     private static PublishedMetrics.Item numbers(JsonNode item, Instant now) {
-        return PublishedMetrics.item(item.path("id").asText(),
-                OffsetDateTime.parse(item.path("created_time").asText(), GRAPH_TIME).toInstant(), now);
+        return PublishedMetrics.item(
+                item.path("id").asText(),
+                OffsetDateTime.parse(item.path("created_time").asText(), GRAPH_TIME)
+                        .toInstant(),
+                now);
     }
 
     @Override
     public FakeResponse rateLimited(ArmedFailure failure) {
         // Page-level throttling is code 32; Graph sends it as HTTP 400 with a usage header.
-        return json(failure.statusOr(400), GraphErrorShapes.error(object(), "OAuthException", 32, null,
-                "(#32) Page request limit reached", true))
-                .withHeader("X-Business-Use-Case-Usage", "{\"" + PAGE_ID + "\":[{\"type\":\"pages\",\"call_count\":100,"
-                        + "\"total_cputime\":25,\"total_time\":25,\"estimated_time_to_regain_access\":"
-                        + Math.max(1, (failure.getRetryAfterSeconds() == null ? 60 : failure.getRetryAfterSeconds()) / 60) + "}]}");
+        return json(
+                        failure.statusOr(400),
+                        GraphErrorShapes.error(
+                                object(), "OAuthException", 32, null, "(#32) Page request limit reached", true))
+                .withHeader(
+                        "X-Business-Use-Case-Usage",
+                        "{\"" + PAGE_ID + "\":[{\"type\":\"pages\",\"call_count\":100,"
+                                + "\"total_cputime\":25,\"total_time\":25,\"estimated_time_to_regain_access\":"
+                                + Math.max(
+                                        1,
+                                        (failure.getRetryAfterSeconds() == null ? 60 : failure.getRetryAfterSeconds())
+                                                / 60)
+                                + "}]}");
     }
 
     @Override
     public FakeResponse serverError(int status) {
-        return json(status, GraphErrorShapes.error(object(), "OAuthException", 2, null,
-                "An unexpected error has occurred. Please retry your request later.", true));
+        return json(
+                status,
+                GraphErrorShapes.error(
+                        object(),
+                        "OAuthException",
+                        2,
+                        null,
+                        "An unexpected error has occurred. Please retry your request later.",
+                        true));
     }
 
     private static boolean blank(String value) {

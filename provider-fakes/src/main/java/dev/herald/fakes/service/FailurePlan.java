@@ -35,7 +35,9 @@ public class FailurePlan {
     }
 
     public List<ArmedFailure> armed(String platform) {
-        return armed.stream().filter(failure -> platform == null || failure.getPlatform().equals(platform)).toList();
+        return armed.stream()
+                .filter(failure -> platform == null || failure.getPlatform().equals(platform))
+                .toList();
     }
 
     public void disarm(String platform) {

@@ -8,8 +8,7 @@ public final class FakeIds {
     private static final String ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     private static final String URL_SAFE = ALPHANUMERIC + "-_";
 
-    private FakeIds() {
-    }
+    private FakeIds() {}
 
     /** {@code length} digits, the first not zero (platforms' numeric ids never start with one). */
     public static String digits(int length) {

@@ -32,11 +32,20 @@ public class FakeJournal {
     }
 
     public void record(FakeRequest request, FakeResponse response, ArmedFailure failure) {
-        Deque<JournalEntry> platform = entries.computeIfAbsent(request.platform(), name -> new ConcurrentLinkedDeque<>());
-        platform.addLast(new JournalEntry(sequence.incrementAndGet(), request.platform(), Instant.now(), request.method(),
-                request.path(), request.query(), request.rawQuery(), masked(request.headers()),
+        Deque<JournalEntry> platform =
+                entries.computeIfAbsent(request.platform(), name -> new ConcurrentLinkedDeque<>());
+        platform.addLast(new JournalEntry(
+                sequence.incrementAndGet(),
+                request.platform(),
+                Instant.now(),
+                request.method(),
+                request.path(),
+                request.query(),
+                request.rawQuery(),
+                masked(request.headers()),
                 request.upload() != null ? request.upload().summary() : request.body(),
-                response.status(), failure == null ? null : failure.getKind().wireName()));
+                response.status(),
+                failure == null ? null : failure.getKind().wireName()));
         while (platform.size() > capacity) {
             platform.pollFirst();
         }
@@ -72,14 +81,17 @@ public class FakeJournal {
         Map<String, List<String>> masked = new LinkedHashMap<>(headers);
         List<String> authorization = headers.get("authorization");
         if (authorization != null) {
-            masked.put("authorization", authorization.stream().map(FakeJournal::maskedAuthorization).toList());
+            masked.put(
+                    "authorization",
+                    authorization.stream().map(FakeJournal::maskedAuthorization).toList());
         }
         return masked;
     }
 
     static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }

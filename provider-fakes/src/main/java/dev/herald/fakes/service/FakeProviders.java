@@ -24,8 +24,12 @@ public class FakeProviders {
     private final IssuedTokens tokens;
     private final AuthorizationServer authorization;
 
-    public FakeProviders(Instance<PlatformFake> fakes, FakeJournal journal, FailurePlan plan, IssuedTokens tokens,
-                         AuthorizationServer authorization) {
+    public FakeProviders(
+            Instance<PlatformFake> fakes,
+            FakeJournal journal,
+            FailurePlan plan,
+            IssuedTokens tokens,
+            AuthorizationServer authorization) {
         fakes.forEach(fake -> this.fakes.put(fake.platform(), fake));
         this.journal = journal;
         this.plan = plan;
@@ -40,7 +44,8 @@ public class FakeProviders {
     public PlatformFake fake(String platform) {
         PlatformFake fake = fakes.get(platform);
         if (fake == null) {
-            throw new IllegalArgumentException("no fake platform '" + platform + "'; known: " + String.join(", ", fakes.keySet()));
+            throw new IllegalArgumentException(
+                    "no fake platform '" + platform + "'; known: " + String.join(", ", fakes.keySet()));
         }
         return fake;
     }
@@ -69,8 +74,10 @@ public class FakeProviders {
         switch (kind) {
             case RATE_LIMIT:
                 FakeResponse limited = fake.rateLimited(failure);
-                return failure.getRetryAfterSeconds() == null ? limited
-                        : limited.withHeader("Retry-After", failure.getRetryAfterSeconds().toString());
+                return failure.getRetryAfterSeconds() == null
+                        ? limited
+                        : limited.withHeader(
+                                "Retry-After", failure.getRetryAfterSeconds().toString());
             case SERVER_ERROR:
                 return fake.serverError(failure.statusOr(500));
             case EXPIRED_TOKEN:
@@ -83,7 +90,8 @@ public class FakeProviders {
                 }
                 return fake.handle(request);
             case LOST_RESPONSE:
-                // Done, but the caller cannot know it: what it gets is a proxy's timeout page, not the platform's answer.
+                // Done, but the caller cannot know it: what it gets is a proxy's timeout page, not the platform's
+                // answer.
                 fake.handle(request);
                 int status = failure.statusOr(504);
                 return FakeResponse.html(status, "<html><body><h1>" + status + " Gateway Time-out</h1></body></html>");
@@ -95,7 +103,9 @@ public class FakeProviders {
 
     /** Forgets everything of one platform (null: of all): published items, tokens, codes, journal, armed failures. */
     public void reset(String platform) {
-        fakes.values().stream().filter(fake -> platform == null || fake.platform().equals(platform)).forEach(PlatformFake::reset);
+        fakes.values().stream()
+                .filter(fake -> platform == null || fake.platform().equals(platform))
+                .forEach(PlatformFake::reset);
         tokens.clear(platform);
         authorization.clear(platform);
         journal.clear(platform);

@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * by the Facebook and Instagram fakes (https://developers.facebook.com/docs/graph-api/guides/error-handling/).
  */
 final class GraphErrorShapes {
-    private GraphErrorShapes() {
-    }
+    private GraphErrorShapes() {}
 
-    static ObjectNode error(ObjectNode body, String type, int code, Integer subcode, String message, boolean transientError) {
+    static ObjectNode error(
+            ObjectNode body, String type, int code, Integer subcode, String message, boolean transientError) {
         ObjectNode error = body.putObject("error");
         error.put("message", message).put("type", type).put("code", code);
         if (subcode != null) {
@@ -26,12 +26,19 @@ final class GraphErrorShapes {
     /** Code 190: 463 expired, 458 the user removed the app (revoked), none for a token never issued. */
     static ObjectNode invalidToken(ObjectNode body, IssuedTokens.State state) {
         if (state == IssuedTokens.State.EXPIRED) {
-            return error(body, "OAuthException", 190, 463, "Error validating access token: Session has expired.", false);
+            return error(
+                    body, "OAuthException", 190, 463, "Error validating access token: Session has expired.", false);
         }
         if (state == IssuedTokens.State.REVOKED) {
-            return error(body, "OAuthException", 190, 458,
-                    "Error validating access token: The user has not authorized application.", false);
+            return error(
+                    body,
+                    "OAuthException",
+                    190,
+                    458,
+                    "Error validating access token: The user has not authorized application.",
+                    false);
         }
-        return error(body, "OAuthException", 190, null, "Invalid OAuth access token - Cannot parse access token", false);
+        return error(
+                body, "OAuthException", 190, null, "Invalid OAuth access token - Cannot parse access token", false);
     }
 }

@@ -28,7 +28,9 @@ record GraphFields(String name, String modifiers) {
                 String field = fields.substring(from, i).trim();
                 if (!field.isEmpty()) {
                     int end = 0;
-                    while (end < field.length() && field.charAt(end) != '.' && field.charAt(end) != '('
+                    while (end < field.length()
+                            && field.charAt(end) != '.'
+                            && field.charAt(end) != '('
                             && field.charAt(end) != '{') {
                         end++;
                     }
@@ -59,7 +61,9 @@ record GraphFields(String name, String modifiers) {
             if (!known.contains(field.name())) {
                 return field.name();
             }
-            String inside = field.name().equals(nested) && field.subfields() != null ? firstUnknown(field.subfields(), known, nested) : null;
+            String inside = field.name().equals(nested) && field.subfields() != null
+                    ? firstUnknown(field.subfields(), known, nested)
+                    : null;
             if (inside != null) {
                 return inside;
             }
@@ -75,6 +79,10 @@ record GraphFields(String name, String modifiers) {
         }
         int open = at + modifier.length() + 2;
         int close = modifiers.indexOf(')', open);
-        return close < 0 ? List.of() : List.of(modifiers.substring(open, close).split(",")).stream().map(String::trim).toList();
+        return close < 0
+                ? List.of()
+                : List.of(modifiers.substring(open, close).split(",")).stream()
+                        .map(String::trim)
+                        .toList();
     }
 }

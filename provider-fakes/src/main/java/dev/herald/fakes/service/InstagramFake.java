@@ -50,6 +50,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class InstagramFake extends StatefulPlatformFake {
     /** Reading and replying to comments both take it (Instagram API with Instagram Login, comment moderation). */
     private static final String MANAGE_COMMENTS = "instagram_business_manage_comments";
+
     public static final String USER_ID = "17841400000000001";
     public static final String APP_SCOPED_ID = "9876543210123456";
     public static final String USERNAME = "heraldfake.studio";
@@ -58,8 +59,9 @@ public class InstagramFake extends StatefulPlatformFake {
     private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
     /** What a comment listing answers without {@code fields}, and {@code replies} without braces. */
     private static final List<GraphFields> COMMENT_DEFAULT_FIELDS = GraphFields.parse("timestamp,text,id");
-    private static final Set<String> COMMENT_FIELDS = Set.of("id", "text", "username", "timestamp", "like_count", "hidden",
-            "from", "media", "parent_id", "replies");
+
+    private static final Set<String> COMMENT_FIELDS = Set.of(
+            "id", "text", "username", "timestamp", "like_count", "hidden", "from", "media", "parent_id", "replies");
 
     private final Map<String, ObjectNode> containers = new ConcurrentHashMap<>();
 
@@ -147,8 +149,16 @@ public class InstagramFake extends StatefulPlatformFake {
         if (path != null) {
             return node(request, path.get(1));
         }
-        return json(400, GraphErrorShapes.error(object(), "IGApiException", 100, 33,
-                "Unsupported " + request.method().toLowerCase() + " request. (the fake has no " + request.path() + ")", false));
+        return json(
+                400,
+                GraphErrorShapes.error(
+                        object(),
+                        "IGApiException",
+                        100,
+                        33,
+                        "Unsupported " + request.method().toLowerCase() + " request. (the fake has no " + request.path()
+                                + ")",
+                        false));
     }
 
     private FakeResponse exchangeCode(FakeRequest request) {
@@ -158,34 +168,61 @@ public class InstagramFake extends StatefulPlatformFake {
             if (!"authorization_code".equals(form.get("grant_type"))) {
                 throw new OAuthRefusal(400, "OAuthException", "Invalid grant_type");
             }
-            AuthorizationServer.PendingCode code = authorization.redeem(platform(), form.get("code"), form.get("client_id"),
-                    form.get("redirect_uri"), null);
-            String token = tokens.issueAccess(platform(), FakeIds.alphanumeric(16), USER_ID, code.scopes(), Duration.ofHours(1),
+            AuthorizationServer.PendingCode code = authorization.redeem(
+                    platform(), form.get("code"), form.get("client_id"), form.get("redirect_uri"), null);
+            String token = tokens.issueAccess(
+                    platform(),
+                    FakeIds.alphanumeric(16),
+                    USER_ID,
+                    code.scopes(),
+                    Duration.ofHours(1),
                     FakeIds.token("IGAA", 160));
             ObjectNode body = object();
-            body.putArray("data").addObject().put("access_token", token).put("user_id", USER_ID)
+            body.putArray("data")
+                    .addObject()
+                    .put("access_token", token)
+                    .put("user_id", USER_ID)
                     .put("permissions", String.join(",", code.scopes()));
             return json(200, body);
         } catch (OAuthRefusal refusal) {
-            return json(400, object().put("error_type", "OAuthException").put("code", 400)
-                    .put("error_message", refusal.getMessage()));
+            return json(
+                    400,
+                    object().put("error_type", "OAuthException")
+                            .put("code", 400)
+                            .put("error_message", refusal.getMessage()));
         }
     }
 
     private FakeResponse longLivedToken(FakeRequest request, IssuedGrant grant, boolean exchange) {
         if (exchange) {
             if (!"ig_exchange_token".equals(request.queryParameter("grant_type"))
-                    || !authorization.client(platform()).clientSecret().equals(request.queryParameter("client_secret"))) {
-                return json(400, GraphErrorShapes.error(object(), "OAuthException", 101, null,
-                        "Error validating client secret or grant_type.", false));
+                    || !authorization
+                            .client(platform())
+                            .clientSecret()
+                            .equals(request.queryParameter("client_secret"))) {
+                return json(
+                        400,
+                        GraphErrorShapes.error(
+                                object(),
+                                "OAuthException",
+                                101,
+                                null,
+                                "Error validating client secret or grant_type.",
+                                false));
             }
         } else if (!"ig_refresh_token".equals(request.queryParameter("grant_type"))) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "grant_type must be ig_refresh_token",
-                    false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(), "OAuthException", 100, null, "grant_type must be ig_refresh_token", false));
         }
-        String token = tokens.issueAccess(platform(), grant.grantId(), grant.subject(), grant.scopes(), LONG_LIVED,
-                FakeIds.token("IGAA", 160));
-        return json(200, object().put("access_token", token).put("token_type", "bearer").put("expires_in", LONG_LIVED.toSeconds()));
+        String token = tokens.issueAccess(
+                platform(), grant.grantId(), grant.subject(), grant.scopes(), LONG_LIVED, FakeIds.token("IGAA", 160));
+        return json(
+                200,
+                object().put("access_token", token)
+                        .put("token_type", "bearer")
+                        .put("expires_in", LONG_LIVED.toSeconds()));
     }
 
     private FakeResponse createContainer(FakeRequest request, IssuedGrant grant, String user) {
@@ -197,16 +234,27 @@ public class InstagramFake extends StatefulPlatformFake {
         String videoUrl = parameter(request, "video_url");
         String mediaType = parameter(request, "media_type");
         if (imageUrl == null && !(videoUrl != null && ("REELS".equals(mediaType) || "VIDEO".equals(mediaType)))) {
-            return json(400, GraphErrorShapes.error(object(), "IGApiException", 100, 2207052,
-                    "The media could not be fetched from this URI: image_url or video_url with media_type REELS is required",
-                    false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(),
+                            "IGApiException",
+                            100,
+                            2207052,
+                            "The media could not be fetched from this URI: image_url or video_url with media_type REELS is required",
+                            false));
         }
         String id = FakeIds.digits(17);
         boolean fails = request.failure() != null && request.failure().getKind() == FailureKind.PROCESSING_ERROR;
-        ObjectNode container = object().put("id", id).put("user", user)
+        ObjectNode container = object().put("id", id)
+                .put("user", user)
                 .put("media_type", imageUrl != null ? "IMAGE" : mediaType)
                 .put("status_code", fails ? "ERROR" : "FINISHED")
-                .put("status", fails ? "Error: Media upload has failed with error code 2207026" : "Finished: Media has been uploaded and it is ready to be published.");
+                .put(
+                        "status",
+                        fails
+                                ? "Error: Media upload has failed with error code 2207026"
+                                : "Finished: Media has been uploaded and it is ready to be published.");
         putIfPresent(container, "image_url", imageUrl);
         putIfPresent(container, "video_url", videoUrl);
         putIfPresent(container, "caption", parameter(request, "caption"));
@@ -222,23 +270,44 @@ public class InstagramFake extends StatefulPlatformFake {
         }
         ObjectNode container = containers.get(String.valueOf(parameter(request, "creation_id")));
         if (container == null || !user.equals(container.path("user").asText())) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, 2207001,
-                    "Invalid parameter: creation_id is not a container of this account", false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            100,
+                            2207001,
+                            "Invalid parameter: creation_id is not a container of this account",
+                            false));
         }
         if (!"FINISHED".equals(container.path("status_code").asText())) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 9007, 2207027,
-                    "Media ID is not available: the container is " + container.path("status_code").asText(), false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            9007,
+                            2207027,
+                            "Media ID is not available: the container is "
+                                    + container.path("status_code").asText(),
+                            false));
         }
         container.put("status_code", "PUBLISHED");
         String mediaId = FakeIds.digits(17);
-        ObjectNode media = object().put("id", mediaId).put("media_type", container.path("media_type").asText())
+        ObjectNode media = object().put("id", mediaId)
+                .put("media_type", container.path("media_type").asText())
                 .put("permalink", "https://www.instagram.com/p/" + FakeIds.token("C", 10) + "/")
-                .put("timestamp", OffsetDateTime.now(ZoneOffset.UTC).format(GRAPH_TIME)).put("username", USERNAME)
+                .put("timestamp", OffsetDateTime.now(ZoneOffset.UTC).format(GRAPH_TIME))
+                .put("username", USERNAME)
                 .put("container_id", container.path("id").asText());
         if (container.hasNonNull("caption")) {
             media.put("caption", container.get("caption").asText());
         }
-        media.put("media_url", container.path(container.hasNonNull("image_url") ? "image_url" : "video_url").asText());
+        media.put(
+                "media_url",
+                container
+                        .path(container.hasNonNull("image_url") ? "image_url" : "video_url")
+                        .asText());
         publish(media);
         return json(200, object().put("id", mediaId));
     }
@@ -252,7 +321,10 @@ public class InstagramFake extends StatefulPlatformFake {
         ObjectNode body = object();
         ArrayNode data = body.putArray("data");
         published().stream().limit(limit).forEach(item -> data.add(selected((ObjectNode) item, request)));
-        body.putObject("paging").putObject("cursors").put("before", "QVFIUmJlZm9yZQ").put("after", "QVFIUmFmdGVy");
+        body.putObject("paging")
+                .putObject("cursors")
+                .put("before", "QVFIUmJlZm9yZQ")
+                .put("after", "QVFIUmFmdGVy");
         return json(200, body);
     }
 
@@ -262,14 +334,20 @@ public class InstagramFake extends StatefulPlatformFake {
      * over the media it published ({@code followers_count}, {@code follows_count}, {@code media_count}).
      */
     private ObjectNode me(FakeRequest request) {
-        ObjectNode me = object().put("id", APP_SCOPED_ID).put("user_id", USER_ID).put("username", USERNAME)
-                .put("name", "Herald Fake Studio").put("account_type", "BUSINESS");
+        ObjectNode me = object().put("id", APP_SCOPED_ID)
+                .put("user_id", USER_ID)
+                .put("username", USERNAME)
+                .put("name", "Herald Fake Studio")
+                .put("account_type", "BUSINESS");
         if (parameter(request, "fields") == null) {
             return me;
         }
         Instant now = Instant.now();
-        PublishedMetrics.Account counts = PublishedMetrics.account(published().stream().map(media -> numbers(media, now)).toList());
-        me.put("followers_count", counts.followers()).put("follows_count", counts.following()).put("media_count", counts.posts());
+        PublishedMetrics.Account counts = PublishedMetrics.account(
+                published().stream().map(media -> numbers(media, now)).toList());
+        me.put("followers_count", counts.followers())
+                .put("follows_count", counts.following())
+                .put("media_count", counts.posts());
         return selected(me, request);
     }
 
@@ -279,10 +357,20 @@ public class InstagramFake extends StatefulPlatformFake {
      * A metric the fake does not know is Graph's #100; media the account did not publish, the "does not exist" error.
      */
     private FakeResponse insights(FakeRequest request, IssuedGrant grant, String mediaId) {
-        JsonNode media = published().stream().filter(item -> mediaId.equals(item.path("id").asText())).findFirst().orElse(null);
+        JsonNode media = published().stream()
+                .filter(item -> mediaId.equals(item.path("id").asText()))
+                .findFirst()
+                .orElse(null);
         if (media == null || !grant.subject().equals(USER_ID)) {
-            return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33,
-                    "Unsupported get request. Object with ID '" + mediaId + "' does not exist", false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(),
+                            "GraphMethodException",
+                            100,
+                            33,
+                            "Unsupported get request. Object with ID '" + mediaId + "' does not exist",
+                            false));
         }
         String metric = parameter(request, "metric");
         PublishedMetrics.Item numbers = numbers(media, Instant.now());
@@ -300,24 +388,37 @@ public class InstagramFake extends StatefulPlatformFake {
                 default -> null;
             };
             if (value == null) {
-                return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "(#100) metric[" + data.size()
-                        + "] must be one of the following values: views, reach, likes, comments, shares, saved,"
-                        + " total_interactions", false));
+                return json(
+                        400,
+                        GraphErrorShapes.error(
+                                object(),
+                                "OAuthException",
+                                100,
+                                null,
+                                "(#100) metric[" + data.size()
+                                        + "] must be one of the following values: views, reach, likes, comments, shares, saved,"
+                                        + " total_interactions",
+                                false));
             }
             ObjectNode insight = data.addObject().put("name", name.trim()).put("period", "lifetime");
             insight.putArray("values").addObject().put("value", value);
             insight.put("id", mediaId + "/insights/" + name.trim() + "/lifetime");
         }
         if (data.isEmpty()) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
-                    "(#100) The parameter metric is required", false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(), "OAuthException", 100, null, "(#100) The parameter metric is required", false));
         }
         return json(200, body);
     }
 
     private static PublishedMetrics.Item numbers(JsonNode media, Instant now) {
-        return PublishedMetrics.item(media.path("id").asText(),
-                OffsetDateTime.parse(media.path("timestamp").asText(), GRAPH_TIME).toInstant(), now);
+        return PublishedMetrics.item(
+                media.path("id").asText(),
+                OffsetDateTime.parse(media.path("timestamp").asText(), GRAPH_TIME)
+                        .toInstant(),
+                now);
     }
 
     /**
@@ -350,8 +451,15 @@ public class InstagramFake extends StatefulPlatformFake {
         List<GraphFields> wanted = fields == null ? COMMENT_DEFAULT_FIELDS : GraphFields.parse(fields);
         String unknown = GraphFields.firstUnknown(wanted, COMMENT_FIELDS, "replies");
         if (unknown != null) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null,
-                    "(#100) Tried accessing nonexisting field (" + unknown + ") on node type (IGComment)", false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            100,
+                            null,
+                            "(#100) Tried accessing nonexisting field (" + unknown + ") on node type (IGComment)",
+                            false));
         }
         return graphCommentPage(request, parameter(request, "after"), listed, each -> shownComment(each, wanted, all));
     }
@@ -363,10 +471,14 @@ public class InstagramFake extends StatefulPlatformFake {
                 case "id" -> shown.put("id", comment.id());
                 case "text" -> shown.put("text", comment.text());
                 case "username" -> shown.put("username", comment.authorName());
-                case "timestamp" -> shown.put("timestamp", comment.createdAt().atOffset(ZoneOffset.UTC).format(GRAPH_TIME));
+                case "timestamp" ->
+                    shown.put(
+                            "timestamp",
+                            comment.createdAt().atOffset(ZoneOffset.UTC).format(GRAPH_TIME));
                 case "like_count" -> shown.put("like_count", 0);
                 case "hidden" -> shown.put("hidden", false);
-                case "from" -> shown.putObject("from").put("id", comment.authorId()).put("username", comment.authorName());
+                case "from" ->
+                    shown.putObject("from").put("id", comment.authorId()).put("username", comment.authorName());
                 case "media" -> shown.putObject("media").put("id", comment.itemId());
                 case "parent_id" -> {
                     if (!comment.topLevel()) {
@@ -378,7 +490,8 @@ public class InstagramFake extends StatefulPlatformFake {
                     List<FakeComment> replies = repliesTo(all, comment.id());
                     if (comment.topLevel() && !replies.isEmpty()) {
                         ArrayNode data = shown.putObject("replies").putArray("data");
-                        List<GraphFields> asked = field.subfields() == null ? COMMENT_DEFAULT_FIELDS : field.subfields();
+                        List<GraphFields> asked =
+                                field.subfields() == null ? COMMENT_DEFAULT_FIELDS : field.subfields();
                         replies.forEach(reply -> data.add(shownComment(reply, asked, all)));
                     }
                 }
@@ -403,13 +516,22 @@ public class InstagramFake extends StatefulPlatformFake {
         }
         String message = parameter(request, "message");
         if (message == null || message.isBlank()) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "(#100) The parameter message is required.",
-                    false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(), "OAuthException", 100, null, "(#100) The parameter message is required.", false));
         }
         String itemId = media != null ? media.path("id").asText() : comment.itemId();
         String parentId = comment == null ? null : comment.topLevel() ? comment.id() : comment.parentId();
-        FakeComment created = keepComment(new FakeComment("18" + FakeIds.digits(15), itemId, parentId, message, USER_ID, USERNAME,
-                Instant.now().truncatedTo(ChronoUnit.SECONDS), true));
+        FakeComment created = keepComment(new FakeComment(
+                "18" + FakeIds.digits(15),
+                itemId,
+                parentId,
+                message,
+                USER_ID,
+                USERNAME,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                true));
         return json(200, object().put("id", created.id()));
     }
 
@@ -421,15 +543,27 @@ public class InstagramFake extends StatefulPlatformFake {
         if (!USER_ID.equals(grant.subject())) {
             return null;
         }
-        return published().stream().filter(media -> id.equals(media.path("id").asText())).findFirst().orElse(null);
+        return published().stream()
+                .filter(media -> id.equals(media.path("id").asText()))
+                .findFirst()
+                .orElse(null);
     }
 
     private List<FakeComment> comments(JsonNode media) {
         String mediaId = media.path("id").asText();
-        Instant publishedAt = OffsetDateTime.parse(media.path("timestamp").asText(), GRAPH_TIME).toInstant();
-        return commentsOn(mediaId, seed -> new FakeComment(seededCommentId(mediaId, seed.index()), mediaId,
-                seed.parentIndex() == null ? null : seededCommentId(mediaId, seed.parentIndex()), seed.text(),
-                seed.author().instagramId(), seed.author().instagramUsername(), publishedAt, false));
+        Instant publishedAt = OffsetDateTime.parse(media.path("timestamp").asText(), GRAPH_TIME)
+                .toInstant();
+        return commentsOn(
+                mediaId,
+                seed -> new FakeComment(
+                        seededCommentId(mediaId, seed.index()),
+                        mediaId,
+                        seed.parentIndex() == null ? null : seededCommentId(mediaId, seed.parentIndex()),
+                        seed.text(),
+                        seed.author().instagramId(),
+                        seed.author().instagramUsername(),
+                        publishedAt,
+                        false));
     }
 
     private FakeComment findComment(String id, IssuedGrant grant) {
@@ -452,9 +586,18 @@ public class InstagramFake extends StatefulPlatformFake {
 
     /** Graph's answer for an id that names nothing this edge belongs to. */
     private FakeResponse doesNotExist(String method, String id, String edge) {
-        return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33, "Unsupported " + method
-                + " request. Object with ID '" + id + "' does not exist, cannot be loaded due to missing permissions, or does"
-                + " not support this operation (" + edge + ")", false));
+        return json(
+                400,
+                GraphErrorShapes.error(
+                        object(),
+                        "GraphMethodException",
+                        100,
+                        33,
+                        "Unsupported " + method
+                                + " request. Object with ID '" + id
+                                + "' does not exist, cannot be loaded due to missing permissions, or does"
+                                + " not support this operation (" + edge + ")",
+                        false));
     }
 
     /** A container or a media object, with the fields asked for. */
@@ -468,8 +611,15 @@ public class InstagramFake extends StatefulPlatformFake {
                 return json(200, selected((ObjectNode) media, request));
             }
         }
-        return json(400, GraphErrorShapes.error(object(), "GraphMethodException", 100, 33,
-                "Unsupported get request. Object with ID '" + id + "' does not exist", false));
+        return json(
+                400,
+                GraphErrorShapes.error(
+                        object(),
+                        "GraphMethodException",
+                        100,
+                        33,
+                        "Unsupported get request. Object with ID '" + id + "' does not exist",
+                        false));
     }
 
     private ObjectNode selected(ObjectNode item, FakeRequest request) {
@@ -486,8 +636,15 @@ public class InstagramFake extends StatefulPlatformFake {
 
     private FakeResponse refuseOtherAccount(IssuedGrant grant, String user, String permission) {
         if (!user.equals(grant.subject())) {
-            return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, 33,
-                    "Unsupported request: the token does not belong to account " + user, false));
+            return json(
+                    400,
+                    GraphErrorShapes.error(
+                            object(),
+                            "OAuthException",
+                            100,
+                            33,
+                            "Unsupported request: the token does not belong to account " + user,
+                            false));
         }
         if (!grant.scopes().contains(permission)) {
             return missingPermission(permission);
@@ -496,8 +653,15 @@ public class InstagramFake extends StatefulPlatformFake {
     }
 
     private FakeResponse missingPermission(String permission) {
-        return json(403, GraphErrorShapes.error(object(), "OAuthException", 10, null,
-                "(#10) Application does not have permission for this action (" + permission + ")", false));
+        return json(
+                403,
+                GraphErrorShapes.error(
+                        object(),
+                        "OAuthException",
+                        10,
+                        null,
+                        "(#10) Application does not have permission for this action (" + permission + ")",
+                        false));
     }
 
     /** A parameter from the JSON body, the form or the query (Graph reads all three). */
@@ -507,7 +671,9 @@ public class InstagramFake extends StatefulPlatformFake {
             return body.get(name).asText();
         }
         String header = request.header("content-type");
-        if (header != null && header.startsWith("application/x-www-form-urlencoded") && request.form().containsKey(name)) {
+        if (header != null
+                && header.startsWith("application/x-www-form-urlencoded")
+                && request.form().containsKey(name)) {
             return request.form().get(name);
         }
         return request.queryParameter(name);
@@ -515,14 +681,23 @@ public class InstagramFake extends StatefulPlatformFake {
 
     @Override
     public FakeResponse rateLimited(ArmedFailure failure) {
-        return json(failure.statusOr(400), GraphErrorShapes.error(object(), "OAuthException", 4, null,
-                "(#4) Application request limit reached", true));
+        return json(
+                failure.statusOr(400),
+                GraphErrorShapes.error(
+                        object(), "OAuthException", 4, null, "(#4) Application request limit reached", true));
     }
 
     @Override
     public FakeResponse serverError(int status) {
-        return json(status, GraphErrorShapes.error(object(), "OAuthException", 2, null,
-                "An unexpected error has occurred. Please retry your request later.", true));
+        return json(
+                status,
+                GraphErrorShapes.error(
+                        object(),
+                        "OAuthException",
+                        2,
+                        null,
+                        "An unexpected error has occurred. Please retry your request later.",
+                        true));
     }
 
     private static void putIfPresent(ObjectNode node, String field, String value) {

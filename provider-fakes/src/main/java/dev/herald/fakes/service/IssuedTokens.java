@@ -16,23 +16,42 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class IssuedTokens {
     /** What a presented token is. */
-    public enum State { VALID, EXPIRED, REVOKED, UNKNOWN }
+    public enum State {
+        VALID,
+        EXPIRED,
+        REVOKED,
+        UNKNOWN
+    }
 
     private final Map<String, IssuedGrant> tokens = new ConcurrentHashMap<>();
     private final Set<String> revokedGrants = ConcurrentHashMap.newKeySet();
 
     /** A new access token; {@code lifetime} null for one that does not expire (Meta's Page tokens). */
-    public String issueAccess(String platform, String grantId, String subject, Set<String> scopes, Duration lifetime,
-                              String token) {
-        tokens.put(key(platform, token), new IssuedGrant(platform, grantId, subject, Set.copyOf(scopes),
-                lifetime == null ? null : Instant.now().plus(lifetime), false));
+    public String issueAccess(
+            String platform, String grantId, String subject, Set<String> scopes, Duration lifetime, String token) {
+        tokens.put(
+                key(platform, token),
+                new IssuedGrant(
+                        platform,
+                        grantId,
+                        subject,
+                        Set.copyOf(scopes),
+                        lifetime == null ? null : Instant.now().plus(lifetime),
+                        false));
         return token;
     }
 
-    public String issueRefresh(String platform, String grantId, String subject, Set<String> scopes, Duration lifetime,
-                               String token) {
-        tokens.put(key(platform, token), new IssuedGrant(platform, grantId, subject, Set.copyOf(scopes),
-                lifetime == null ? null : Instant.now().plus(lifetime), true));
+    public String issueRefresh(
+            String platform, String grantId, String subject, Set<String> scopes, Duration lifetime, String token) {
+        tokens.put(
+                key(platform, token),
+                new IssuedGrant(
+                        platform,
+                        grantId,
+                        subject,
+                        Set.copyOf(scopes),
+                        lifetime == null ? null : Instant.now().plus(lifetime),
+                        true));
         return token;
     }
 
@@ -58,7 +77,9 @@ public class IssuedTokens {
     }
 
     public void expire(String platform, String token) {
-        tokens.computeIfPresent(key(platform, token), (key, grant) -> grant.expiringAt(Instant.now().minusSeconds(1)));
+        tokens.computeIfPresent(
+                key(platform, token),
+                (key, grant) -> grant.expiringAt(Instant.now().minusSeconds(1)));
     }
 
     public void revokeGrant(String grantId) {
@@ -81,12 +102,16 @@ public class IssuedTokens {
     /** Revokes every authorization of the platform. */
     public int revokeAll(String platform) {
         int before = revokedGrants.size();
-        tokens.values().stream().filter(grant -> grant.platform().equals(platform)).forEach(grant -> revokedGrants.add(grant.grantId()));
+        tokens.values().stream()
+                .filter(grant -> grant.platform().equals(platform))
+                .forEach(grant -> revokedGrants.add(grant.grantId()));
         return revokedGrants.size() - before;
     }
 
     public void clear(String platform) {
-        tokens.entrySet().removeIf(entry -> platform == null || entry.getValue().platform().equals(platform));
+        tokens.entrySet()
+                .removeIf(
+                        entry -> platform == null || entry.getValue().platform().equals(platform));
         if (platform == null) {
             revokedGrants.clear();
         }

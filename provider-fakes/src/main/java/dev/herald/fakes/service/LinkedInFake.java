@@ -65,7 +65,8 @@ public class LinkedInFake extends StatefulPlatformFake {
     private static final Duration ACCESS_LIFETIME = Duration.ofDays(60);
     private static final Duration REFRESH_LIFETIME = Duration.ofDays(365);
 
-    private static final Pattern COMMENT_URN = Pattern.compile("^urn:li:comment:\\((urn:li:[A-Za-z]+:[^,]+),([0-9]+)\\)$");
+    private static final Pattern COMMENT_URN =
+            Pattern.compile("^urn:li:comment:\\((urn:li:[A-Za-z]+:[^,]+),([0-9]+)\\)$");
 
     private static final String UPLOADS = "/dms-uploads/";
     private static final long VIDEO_PART_BYTES = 4L * 1024 * 1024;
@@ -127,23 +128,37 @@ public class LinkedInFake extends StatefulPlatformFake {
             return receive(upload.get(0), request);
         }
         if (request.path().startsWith("/rest/") && request.header("linkedin-version") == null) {
-            return error(400, 0, "VERSION_MISSING", "A version must be present. Please specify a version by adding the"
-                    + " LinkedIn-Version header.");
+            return error(
+                    400,
+                    0,
+                    "VERSION_MISSING",
+                    "A version must be present. Please specify a version by adding the" + " LinkedIn-Version header.");
         }
         IssuedTokens.State state = tokenState(request);
-        if (state != IssuedTokens.State.VALID && (request.path().startsWith("/rest/") || request.path().startsWith("/v2/"))) {
+        if (state != IssuedTokens.State.VALID
+                && (request.path().startsWith("/rest/") || request.path().startsWith("/v2/"))) {
             return unauthorized(state);
         }
         if (request.is("GET", "/v2/userinfo")) {
-            return json(200, object().put("sub", MEMBER_ID).put("name", MEMBER_NAME).put("given_name", "Fay")
-                    .put("family_name", "Kerr").put("picture", "https://media.licdn.com/dms/image/fake/profile.jpg")
-                    .put("email", "fay.kerr@example.com").put("email_verified", true)
-                    .set("locale", object().put("country", "US").put("language", "en")));
+            return json(
+                    200,
+                    object().put("sub", MEMBER_ID)
+                            .put("name", MEMBER_NAME)
+                            .put("given_name", "Fay")
+                            .put("family_name", "Kerr")
+                            .put("picture", "https://media.licdn.com/dms/image/fake/profile.jpg")
+                            .put("email", "fay.kerr@example.com")
+                            .put("email_verified", true)
+                            .set("locale", object().put("country", "US").put("language", "en")));
         }
         if (request.is("GET", "/rest/organizationAcls")) {
             ObjectNode body = object();
-            body.putArray("elements").addObject().put("roleAssignee", PERSON_URN).put("state", "APPROVED")
-                    .put("role", "ADMINISTRATOR").put("organization", ORGANIZATION_URN);
+            body.putArray("elements")
+                    .addObject()
+                    .put("roleAssignee", PERSON_URN)
+                    .put("state", "APPROVED")
+                    .put("role", "ADMINISTRATOR")
+                    .put("organization", ORGANIZATION_URN);
             body.putObject("paging").put("count", 100).put("start", 0).putArray("links");
             return json(200, body);
         }
@@ -152,13 +167,17 @@ public class LinkedInFake extends StatefulPlatformFake {
             if (!ORGANIZATION_ID.equals(organization.get(0))) {
                 return error(404, 0, "NOT_FOUND", "Not Found");
             }
-            return json(200, object().put("id", Long.parseLong(ORGANIZATION_ID)).put("localizedName", ORGANIZATION_NAME)
-                    .put("vanityName", "herald-fake-industries"));
+            return json(
+                    200,
+                    object().put("id", Long.parseLong(ORGANIZATION_ID))
+                            .put("localizedName", ORGANIZATION_NAME)
+                            .put("vanityName", "herald-fake-industries"));
         }
         if (request.is("POST", "/rest/posts")) {
             return createPost(request, grant(request));
         }
-        if (request.is("POST", "/rest/(images|videos)") && "initializeUpload".equals(request.queryParameter("action"))) {
+        if (request.is("POST", "/rest/(images|videos)")
+                && "initializeUpload".equals(request.queryParameter("action"))) {
             return initializeUpload(request, request.path().endsWith("videos"));
         }
         if (request.is("POST", "/rest/videos") && "finalizeUpload".equals(request.queryParameter("action"))) {
@@ -170,7 +189,9 @@ public class LinkedInFake extends StatefulPlatformFake {
             if (found == null) {
                 return error(404, 0, "NOT_FOUND", "Not Found");
             }
-            return json(200, object().put("id", found.urn()).put("owner", found.owner()).put("status", found.status()));
+            return json(
+                    200,
+                    object().put("id", found.urn()).put("owner", found.owner()).put("status", found.status()));
         }
         if (request.is("GET", "/rest/posts")) {
             return postsByAuthor(request, grant(request));
@@ -185,7 +206,8 @@ public class LinkedInFake extends StatefulPlatformFake {
         }
         List<String> socialActions = request.match("GET", "/rest/socialActions/([^/]+)");
         if (socialActions != null) {
-            return socialActions(request, grant(request), URLDecoder.decode(socialActions.get(0), StandardCharsets.UTF_8));
+            return socialActions(
+                    request, grant(request), URLDecoder.decode(socialActions.get(0), StandardCharsets.UTF_8));
         }
         return notFound(request);
     }
@@ -195,40 +217,59 @@ public class LinkedInFake extends StatefulPlatformFake {
         try {
             authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
             if ("authorization_code".equals(form.get("grant_type"))) {
-                AuthorizationServer.PendingCode code = authorization.redeem(platform(), form.get("code"), form.get("client_id"),
-                        form.get("redirect_uri"), null);
+                AuthorizationServer.PendingCode code = authorization.redeem(
+                        platform(), form.get("code"), form.get("client_id"), form.get("redirect_uri"), null);
                 String grantId = FakeIds.alphanumeric(16);
                 ObjectNode answer = tokenAnswer(grantId, code.scopes());
-                answer.put("refresh_token", tokens.issueRefresh(platform(), grantId, MEMBER_ID, code.scopes(), REFRESH_LIFETIME,
-                        FakeIds.token("AQX", 160)));
+                answer.put(
+                        "refresh_token",
+                        tokens.issueRefresh(
+                                platform(),
+                                grantId,
+                                MEMBER_ID,
+                                code.scopes(),
+                                REFRESH_LIFETIME,
+                                FakeIds.token("AQX", 160)));
                 answer.put("refresh_token_expires_in", REFRESH_LIFETIME.toSeconds());
                 if (code.scopes().contains("openid")) {
-                    answer.put("id_token", idToken("https://www.linkedin.com/oauth", code.clientId(), MEMBER_ID, MEMBER_NAME));
+                    answer.put(
+                            "id_token",
+                            idToken("https://www.linkedin.com/oauth", code.clientId(), MEMBER_ID, MEMBER_NAME));
                 }
                 return json(200, answer);
             }
             if ("refresh_token".equals(form.get("grant_type"))) {
                 String refreshToken = form.get("refresh_token");
                 if (tokens.state(platform(), refreshToken, true) != IssuedTokens.State.VALID) {
-                    throw new OAuthRefusal(400, "invalid_grant", "The provided refresh token is invalid, expired or revoked.");
+                    throw new OAuthRefusal(
+                            400, "invalid_grant", "The provided refresh token is invalid, expired or revoked.");
                 }
                 IssuedGrant grant = tokens.grant(platform(), refreshToken);
                 ObjectNode answer = tokenAnswer(grant.grantId(), grant.scopes());
                 // LinkedIn keeps the refresh token; it answers it again with its remaining lifetime.
                 answer.put("refresh_token", refreshToken);
-                answer.put("refresh_token_expires_in", Math.max(0, Duration.between(Instant.now(), grant.expiresAt()).toSeconds()));
+                answer.put(
+                        "refresh_token_expires_in",
+                        Math.max(
+                                0,
+                                Duration.between(Instant.now(), grant.expiresAt())
+                                        .toSeconds()));
                 return json(200, answer);
             }
-            throw new OAuthRefusal(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+            throw new OAuthRefusal(
+                    400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
         } catch (OAuthRefusal refusal) {
-            return json(refusal.status(), object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
+            return json(
+                    refusal.status(),
+                    object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
         }
     }
 
     private ObjectNode tokenAnswer(String grantId, Set<String> scopes) {
         ObjectNode answer = object();
-        answer.put("access_token", tokens.issueAccess(platform(), grantId, MEMBER_ID, scopes, ACCESS_LIFETIME,
-                FakeIds.token("AQV", 180)));
+        answer.put(
+                "access_token",
+                tokens.issueAccess(platform(), grantId, MEMBER_ID, scopes, ACCESS_LIFETIME, FakeIds.token("AQV", 180)));
         answer.put("expires_in", ACCESS_LIFETIME.toSeconds());
         answer.put("scope", String.join(",", scopes));
         answer.put("token_type", "Bearer");
@@ -240,7 +281,9 @@ public class LinkedInFake extends StatefulPlatformFake {
         try {
             authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
         } catch (OAuthRefusal refusal) {
-            return json(refusal.status(), object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
+            return json(
+                    refusal.status(),
+                    object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
         }
         IssuedGrant grant = tokens.grant(platform(), form.get("token"));
         if (grant != null) {
@@ -259,31 +302,50 @@ public class LinkedInFake extends StatefulPlatformFake {
         }
         String author = post.path("author").asText("");
         if (!PERSON_URN.equals(author) && !ORGANIZATION_URN.equals(author)) {
-            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.CREATE."
-                    + request.header("linkedin-version"));
+            return error(
+                    403,
+                    100,
+                    "ACCESS_DENIED",
+                    "Not enough permissions to access: partnerApiPostsExternal.CREATE."
+                            + request.header("linkedin-version"));
         }
         String scope = PERSON_URN.equals(author) ? "w_member_social" : "w_organization_social";
         if (!grant.scopes().contains(scope)) {
-            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.CREATE."
-                    + request.header("linkedin-version") + " (the token lacks " + scope + ")");
+            return error(
+                    403,
+                    100,
+                    "ACCESS_DENIED",
+                    "Not enough permissions to access: partnerApiPostsExternal.CREATE."
+                            + request.header("linkedin-version") + " (the token lacks " + scope + ")");
         }
         for (String field : List.of("commentary", "visibility", "distribution", "lifecycleState")) {
             if (!post.hasNonNull(field)) {
-                return error(422, 0, "UNPROCESSABLE_ENTITY", "/" + field + " :: field is required but not found and has no"
-                        + " default value");
+                return error(
+                        422,
+                        0,
+                        "UNPROCESSABLE_ENTITY",
+                        "/" + field + " :: field is required but not found and has no" + " default value");
             }
         }
         String mediaUrn = post.path("content").path("media").path("id").asText(null);
         if (mediaUrn != null) {
             Media attached = media.get(mediaUrn);
-            if (attached == null || !"AVAILABLE".equals(attached.status()) || !attached.owner().equals(author)) {
-                return error(422, 0, "UNPROCESSABLE_ENTITY", "/content/media/id :: " + mediaUrn
-                        + " is not an available upload of the author");
+            if (attached == null
+                    || !"AVAILABLE".equals(attached.status())
+                    || !attached.owner().equals(author)) {
+                return error(
+                        422,
+                        0,
+                        "UNPROCESSABLE_ENTITY",
+                        "/content/media/id :: " + mediaUrn + " is not an available upload of the author");
             }
         }
         String urn = "urn:li:share:" + FakeIds.digits(19);
         long now = Instant.now().toEpochMilli();
-        ObjectNode stored = ((ObjectNode) post.deepCopy()).put("id", urn).put("createdAt", now).put("lastModifiedAt", now)
+        ObjectNode stored = ((ObjectNode) post.deepCopy())
+                .put("id", urn)
+                .put("createdAt", now)
+                .put("lastModifiedAt", now)
                 .put("publishedAt", now);
         publish(stored);
         return FakeResponse.empty(201).withHeader("x-restli-id", urn).withHeader("x-linkedin-id", urn);
@@ -308,7 +370,9 @@ public class LinkedInFake extends StatefulPlatformFake {
             String uploadId = FakeIds.alphanumeric(24);
             media.put(urn, new Media(urn, owner, "WAITING_UPLOAD", List.of(uploadId)));
             uploads.put(uploadId, urn);
-            value.put("uploadUrlExpiresAt", expiresAt).put("uploadUrl", base + uploadId).put("image", urn);
+            value.put("uploadUrlExpiresAt", expiresAt)
+                    .put("uploadUrl", base + uploadId)
+                    .put("image", urn);
             return json(200, object().set("value", value));
         }
         long size = initialize.path("fileSizeBytes").asLong(0);
@@ -317,13 +381,18 @@ public class LinkedInFake extends StatefulPlatformFake {
         }
         String urn = "urn:li:video:" + FakeIds.alphanumeric(19);
         List<String> parts = new ArrayList<>();
-        ArrayNode instructions = value.put("uploadUrlsExpireAt", expiresAt).put("video", urn).put("uploadToken", "")
+        ArrayNode instructions = value.put("uploadUrlsExpireAt", expiresAt)
+                .put("video", urn)
+                .put("uploadToken", "")
                 .putArray("uploadInstructions");
         for (long first = 0; first < size; first += VIDEO_PART_BYTES) {
             String uploadId = FakeIds.alphanumeric(24);
             parts.add(uploadId);
             uploads.put(uploadId, urn);
-            instructions.addObject().put("uploadUrl", base + uploadId).put("firstByte", first)
+            instructions
+                    .addObject()
+                    .put("uploadUrl", base + uploadId)
+                    .put("firstByte", first)
                     .put("lastByte", Math.min(size, first + VIDEO_PART_BYTES) - 1);
         }
         media.put(urn, new Media(urn, owner, "WAITING_UPLOAD", List.copyOf(parts)));
@@ -357,8 +426,12 @@ public class LinkedInFake extends StatefulPlatformFake {
         List<String> given = new ArrayList<>();
         finalize.path("uploadedPartIds").forEach(id -> given.add(id.asText()));
         if (!expected.equals(given)) {
-            return error(400, 0, "BAD_REQUEST", "/finalizeUploadRequest/uploadedPartIds :: the parts' ETags, in order, were "
-                    + "expected (" + given.size() + " of " + expected.size() + " given)");
+            return error(
+                    400,
+                    0,
+                    "BAD_REQUEST",
+                    "/finalizeUploadRequest/uploadedPartIds :: the parts' ETags, in order, were " + "expected ("
+                            + given.size() + " of " + expected.size() + " given)");
         }
         media.put(video.urn(), video.withStatus("AVAILABLE"));
         return FakeResponse.empty(200);
@@ -371,13 +444,19 @@ public class LinkedInFake extends StatefulPlatformFake {
         String author = request.queryParameter("author");
         String scope = PERSON_URN.equals(author) ? "r_member_social" : "r_organization_social";
         if (!grant.scopes().contains(scope)) {
-            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.FINDER-author."
-                    + request.header("linkedin-version"));
+            return error(
+                    403,
+                    100,
+                    "ACCESS_DENIED",
+                    "Not enough permissions to access: partnerApiPostsExternal.FINDER-author."
+                            + request.header("linkedin-version"));
         }
         int count = request.intQueryParameter("count", 10);
         ObjectNode body = object();
         ArrayNode elements = body.putArray("elements");
-        publishedWhere(post -> post.path("author").asText("").equals(author)).stream().limit(count).forEach(elements::add);
+        publishedWhere(post -> post.path("author").asText("").equals(author)).stream()
+                .limit(count)
+                .forEach(elements::add);
         body.putObject("paging").put("start", 0).put("count", count).putArray("links");
         return json(200, body);
     }
@@ -387,28 +466,38 @@ public class LinkedInFake extends StatefulPlatformFake {
      * likes and comments as {@link PublishedMetrics} counts them, read with the scope that reads the author's posts.
      */
     private FakeResponse socialActions(FakeRequest request, IssuedGrant grant, String urn) {
-        ObjectNode post = publishedWhere(item -> urn.equals(item.path("id").asText())).stream().findFirst().orElse(null);
+        ObjectNode post = publishedWhere(item -> urn.equals(item.path("id").asText())).stream()
+                .findFirst()
+                .orElse(null);
         if (post == null) {
             return error(404, 0, "NOT_FOUND", "Not Found");
         }
         String scope = PERSON_URN.equals(post.path("author").asText()) ? "r_member_social" : "r_organization_social";
         if (!grant.scopes().contains(scope)) {
-            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: socialActions.GET."
-                    + request.header("linkedin-version"));
+            return error(
+                    403,
+                    100,
+                    "ACCESS_DENIED",
+                    "Not enough permissions to access: socialActions.GET." + request.header("linkedin-version"));
         }
-        PublishedMetrics.Item numbers = PublishedMetrics.item(urn, Instant.ofEpochMilli(post.path("createdAt").asLong()),
-                Instant.now());
+        PublishedMetrics.Item numbers = PublishedMetrics.item(
+                urn, Instant.ofEpochMilli(post.path("createdAt").asLong()), Instant.now());
         ObjectNode body = object();
-        body.putObject("likesSummary").put("totalLikes", numbers.likes()).put("aggregatedTotalLikes", numbers.likes())
-                .put("likedByCurrentUser", false).putArray("selectedLikes");
-        body.putObject("commentsSummary").put("totalFirstLevelComments", numbers.comments())
-                .put("aggregatedTotalComments", numbers.comments()).put("commentsState", "OPEN").putArray("selectedComments");
+        body.putObject("likesSummary")
+                .put("totalLikes", numbers.likes())
+                .put("aggregatedTotalLikes", numbers.likes())
+                .put("likedByCurrentUser", false)
+                .putArray("selectedLikes");
+        body.putObject("commentsSummary")
+                .put("totalFirstLevelComments", numbers.comments())
+                .put("aggregatedTotalComments", numbers.comments())
+                .put("commentsState", "OPEN")
+                .putArray("selectedComments");
         return json(200, body.put("target", urn).put("$URN", "urn:li:socialActions:" + urn));
     }
 
     /** What a social-actions path names: a post (by its URN or its activity's), or a comment on one. */
-    private record Target(ObjectNode post, FakeComment comment) {
-    }
+    private record Target(ObjectNode post, FakeComment comment) {}
 
     private Target target(String urn) {
         Matcher commentUrn = COMMENT_URN.matcher(urn);
@@ -417,9 +506,14 @@ public class LinkedInFake extends StatefulPlatformFake {
             if (urn.equals(postUrn) || urn.equals(activity(postUrn))) {
                 return new Target(post, null);
             }
-            if (commentUrn.matches() && (commentUrn.group(1).equals(postUrn) || commentUrn.group(1).equals(activity(postUrn)))) {
-                return comments(post).stream().filter(comment -> comment.id().equals(commentUrn.group(2))).findFirst()
-                        .map(comment -> new Target(post, comment)).orElse(null);
+            if (commentUrn.matches()
+                    && (commentUrn.group(1).equals(postUrn)
+                            || commentUrn.group(1).equals(activity(postUrn)))) {
+                return comments(post).stream()
+                        .filter(comment -> comment.id().equals(commentUrn.group(2)))
+                        .findFirst()
+                        .map(comment -> new Target(post, comment))
+                        .orElse(null);
             }
         }
         return null;
@@ -441,28 +535,41 @@ public class LinkedInFake extends StatefulPlatformFake {
         if (target == null) {
             return error(404, 0, "NOT_FOUND", "Not Found");
         }
-        String scope = PERSON_URN.equals(target.post().path("author").asText()) ? "r_member_social" : "r_organization_social";
+        String scope =
+                PERSON_URN.equals(target.post().path("author").asText()) ? "r_member_social" : "r_organization_social";
         if (!grant.scopes().contains(scope)) {
-            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: comments.FINDER."
-                    + request.header("linkedin-version"));
+            return error(
+                    403,
+                    100,
+                    "ACCESS_DENIED",
+                    "Not enough permissions to access: comments.FINDER." + request.header("linkedin-version"));
         }
         List<FakeComment> all = comments(target.post());
-        List<FakeComment> listed = new ArrayList<>(target.comment() == null
-                ? all.stream().filter(FakeComment::topLevel).toList()
-                : target.comment().topLevel() ? repliesTo(all, target.comment().id()) : List.<FakeComment>of());
+        List<FakeComment> listed = new ArrayList<>(
+                target.comment() == null
+                        ? all.stream().filter(FakeComment::topLevel).toList()
+                        : target.comment().topLevel()
+                                ? repliesTo(all, target.comment().id())
+                                : List.<FakeComment>of());
         Collections.reverse(listed);
         int start = Math.min(listed.size(), offset(request.queryParameter("start")));
         int count = Math.min(100, request.intQueryParameter("count", 10));
         ObjectNode body = object();
         ArrayNode elements = body.putArray("elements");
         String postUrn = target.post().path("id").asText();
-        listed.subList(start, Math.min(listed.size(), start + count)).forEach(comment -> elements.add(shownComment(postUrn, comment, all)));
-        ObjectNode paging = body.putObject("paging").put("start", start).put("count", count).put("total", listed.size());
+        listed.subList(start, Math.min(listed.size(), start + count))
+                .forEach(comment -> elements.add(shownComment(postUrn, comment, all)));
+        ObjectNode paging =
+                body.putObject("paging").put("start", start).put("count", count).put("total", listed.size());
         ArrayNode links = paging.putArray("links");
         if (start + count < listed.size()) {
-            links.addObject().put("type", "application/json").put("rel", "next")
-                    .put("href", "/rest/socialActions/" + URLEncoder.encode(urn, StandardCharsets.UTF_8) + "/comments?count=" + count
-                            + "&start=" + (start + count));
+            links.addObject()
+                    .put("type", "application/json")
+                    .put("rel", "next")
+                    .put(
+                            "href",
+                            "/rest/socialActions/" + URLEncoder.encode(urn, StandardCharsets.UTF_8) + "/comments?count="
+                                    + count + "&start=" + (start + count));
         }
         return json(200, body);
     }
@@ -471,7 +578,9 @@ public class LinkedInFake extends StatefulPlatformFake {
         String activity = activity(postUrn);
         String urn = commentUrn(activity, comment.id());
         long time = comment.createdAt().toEpochMilli();
-        ObjectNode shown = object().put("actor", comment.authorId()).put("commentUrn", urn).put("id", comment.id())
+        ObjectNode shown = object().put("actor", comment.authorId())
+                .put("commentUrn", urn)
+                .put("id", comment.id())
                 .put("object", activity);
         if (!comment.topLevel()) {
             shown.put("parentComment", commentUrn(activity, comment.parentId()));
@@ -479,11 +588,16 @@ public class LinkedInFake extends StatefulPlatformFake {
         shown.putObject("created").put("actor", comment.authorId()).put("time", time);
         shown.putObject("lastModified").put("actor", comment.authorId()).put("time", time);
         shown.putObject("message").put("text", comment.text()).putArray("attributes");
-        shown.putObject("likesSummary").put("totalLikes", 0).put("aggregatedTotalLikes", 0).put("likedByCurrentUser", false)
+        shown.putObject("likesSummary")
+                .put("totalLikes", 0)
+                .put("aggregatedTotalLikes", 0)
+                .put("likedByCurrentUser", false)
                 .putArray("selectedLikes");
         List<FakeComment> nested = repliesTo(all, comment.id());
-        ArrayNode selected = shown.putObject("commentsSummary").put("totalFirstLevelComments", nested.size())
-                .put("aggregatedTotalComments", nested.size()).putArray("selectedComments");
+        ArrayNode selected = shown.putObject("commentsSummary")
+                .put("totalFirstLevelComments", nested.size())
+                .put("aggregatedTotalComments", nested.size())
+                .putArray("selectedComments");
         nested.forEach(reply -> selected.add(commentUrn(activity, reply.id())));
         return shown.put("$URN", urn);
     }
@@ -509,44 +623,82 @@ public class LinkedInFake extends StatefulPlatformFake {
         }
         String actor = body.path("actor").asText("");
         if (!PERSON_URN.equals(actor) && !ORGANIZATION_URN.equals(actor)) {
-            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: comments.CREATE."
-                    + request.header("linkedin-version") + " (as " + actor + ")");
+            return error(
+                    403,
+                    100,
+                    "ACCESS_DENIED",
+                    "Not enough permissions to access: comments.CREATE." + request.header("linkedin-version") + " (as "
+                            + actor + ")");
         }
         String scope = PERSON_URN.equals(actor) ? "w_member_social" : "w_organization_social";
         if (!grant.scopes().contains(scope)) {
-            return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: comments.CREATE."
-                    + request.header("linkedin-version") + " (the token lacks " + scope + ")");
+            return error(
+                    403,
+                    100,
+                    "ACCESS_DENIED",
+                    "Not enough permissions to access: comments.CREATE." + request.header("linkedin-version")
+                            + " (the token lacks " + scope + ")");
         }
         String postUrn = target.post().path("id").asText();
         String object = body.path("object").asText("");
         if (!object.equals(postUrn) && !object.equals(activity(postUrn))) {
-            return error(422, 0, "UNPROCESSABLE_ENTITY", "/object :: must be the commented post's URN or activity, not " + object);
+            return error(
+                    422,
+                    0,
+                    "UNPROCESSABLE_ENTITY",
+                    "/object :: must be the commented post's URN or activity, not " + object);
         }
         String parentComment = body.path("parentComment").asText(null);
         if (target.comment() == null ? parentComment != null : !urn.equals(parentComment)) {
-            return error(422, 0, "UNPROCESSABLE_ENTITY", "/parentComment :: must be the comment in the path when commenting on a"
-                    + " comment, and absent otherwise");
+            return error(
+                    422,
+                    0,
+                    "UNPROCESSABLE_ENTITY",
+                    "/parentComment :: must be the comment in the path when commenting on a"
+                            + " comment, and absent otherwise");
         }
         String text = body.path("message").path("text").asText("");
         if (text.isBlank()) {
-            return error(422, 0, "UNPROCESSABLE_ENTITY", "/message/text :: field is required but not found and has no default"
-                    + " value");
+            return error(
+                    422,
+                    0,
+                    "UNPROCESSABLE_ENTITY",
+                    "/message/text :: field is required but not found and has no default" + " value");
         }
-        String parentId = target.comment() == null ? null
-                : target.comment().topLevel() ? target.comment().id() : target.comment().parentId();
-        FakeComment created = keepComment(new FakeComment(FakeIds.digits(19), postUrn, parentId, text, actor,
-                PERSON_URN.equals(actor) ? MEMBER_NAME : ORGANIZATION_NAME, Instant.now(), true));
+        String parentId = target.comment() == null
+                ? null
+                : target.comment().topLevel()
+                        ? target.comment().id()
+                        : target.comment().parentId();
+        FakeComment created = keepComment(new FakeComment(
+                FakeIds.digits(19),
+                postUrn,
+                parentId,
+                text,
+                actor,
+                PERSON_URN.equals(actor) ? MEMBER_NAME : ORGANIZATION_NAME,
+                Instant.now(),
+                true));
         return json(201, shownComment(postUrn, created, comments(target.post())))
-                .withHeader("x-restli-id", created.id()).withHeader("x-linkedin-id", created.id());
+                .withHeader("x-restli-id", created.id())
+                .withHeader("x-linkedin-id", created.id());
     }
 
     /** A post's comments, oldest first; seeded ones by other members, at the post's creation, with 19-digit ids. */
     private List<FakeComment> comments(ObjectNode post) {
         String postUrn = post.path("id").asText();
         Instant createdAt = Instant.ofEpochMilli(post.path("createdAt").asLong());
-        return commentsOn(postUrn, seed -> new FakeComment(SeededComments.digits(postUrn, seed.index(), 19), postUrn,
-                seed.parentIndex() == null ? null : SeededComments.digits(postUrn, seed.parentIndex(), 19), seed.text(),
-                seed.author().linkedinUrn(), seed.author().name(), createdAt, false));
+        return commentsOn(
+                postUrn,
+                seed -> new FakeComment(
+                        SeededComments.digits(postUrn, seed.index(), 19),
+                        postUrn,
+                        seed.parentIndex() == null ? null : SeededComments.digits(postUrn, seed.parentIndex(), 19),
+                        seed.text(),
+                        seed.author().linkedinUrn(),
+                        seed.author().name(),
+                        createdAt,
+                        false));
     }
 
     /**
@@ -575,20 +727,27 @@ public class LinkedInFake extends StatefulPlatformFake {
             return error(401, 65602, "EXPIRED_ACCESS_TOKEN", "The token used in the request has expired");
         }
         if (state == IssuedTokens.State.REVOKED) {
-            return error(401, 65601, "REVOKED_ACCESS_TOKEN", "The token used in the request has been revoked by the user");
+            return error(
+                    401, 65601, "REVOKED_ACCESS_TOKEN", "The token used in the request has been revoked by the user");
         }
         return error(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
     }
 
     @Override
     public FakeResponse rateLimited(ArmedFailure failure) {
-        return error(failure.statusOr(429), 101, "TOO_MANY_REQUESTS",
+        return error(
+                failure.statusOr(429),
+                101,
+                "TOO_MANY_REQUESTS",
                 "Resource level throttle APPLICATION DAY limit for calls to this resource is reached.");
     }
 
     @Override
     public FakeResponse serverError(int status) {
-        return error(status, 0, status == 504 ? "GATEWAY_TIMEOUT" : "INTERNAL_SERVER_ERROR",
+        return error(
+                status,
+                0,
+                status == 504 ? "GATEWAY_TIMEOUT" : "INTERNAL_SERVER_ERROR",
                 status == 504 ? "Gateway Timeout" : "Internal Server Error");
     }
 

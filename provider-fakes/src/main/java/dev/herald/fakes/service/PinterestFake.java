@@ -15,8 +15,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
@@ -101,17 +101,30 @@ public class PinterestFake extends StatefulPlatformFake {
         IssuedGrant grant = grant(request);
         if (request.is("GET", "/v5/user_account")) {
             PublishedMetrics.Account counts = accountCounts(Instant.now());
-            return json(200, object().put("account_type", "BUSINESS").put("id", ACCOUNT_ID).put("username", USERNAME)
-                    .put("business_name", "Herald Fake Kitchen").put("profile_image", "https://i.pinimg.com/fake/profile.jpg")
-                    .put("website_url", "https://example.com").put("board_count", 1).put("pin_count", counts.posts())
-                    .put("follower_count", counts.followers()).put("following_count", counts.following())
-                    .put("monthly_views", counts.views()));
+            return json(
+                    200,
+                    object().put("account_type", "BUSINESS")
+                            .put("id", ACCOUNT_ID)
+                            .put("username", USERNAME)
+                            .put("business_name", "Herald Fake Kitchen")
+                            .put("profile_image", "https://i.pinimg.com/fake/profile.jpg")
+                            .put("website_url", "https://example.com")
+                            .put("board_count", 1)
+                            .put("pin_count", counts.posts())
+                            .put("follower_count", counts.followers())
+                            .put("following_count", counts.following())
+                            .put("monthly_views", counts.views()));
         }
         if (request.is("GET", "/v5/boards")) {
             ObjectNode body = object();
-            body.putArray("items").addObject().put("id", BOARD_ID).put("name", "Weeknight dinners")
-                    .put("description", "Recipes from Herald's fake kitchen").put("privacy", "PUBLIC")
-                    .putObject("owner").put("username", USERNAME);
+            body.putArray("items")
+                    .addObject()
+                    .put("id", BOARD_ID)
+                    .put("name", "Weeknight dinners")
+                    .put("description", "Recipes from Herald's fake kitchen")
+                    .put("privacy", "PUBLIC")
+                    .putObject("owner")
+                    .put("username", USERNAME);
             body.putNull("bookmark");
             return json(200, body);
         }
@@ -137,7 +150,11 @@ public class PinterestFake extends StatefulPlatformFake {
             if (status == null) {
                 return error(404, 4, "Media upload not found.");
             }
-            return json(200, object().put("media_id", registered.get(0)).put("media_type", "video").put("status", status));
+            return json(
+                    200,
+                    object().put("media_id", registered.get(0))
+                            .put("media_type", "video")
+                            .put("status", status));
         }
         List<String> analytics = request.match("GET", "/v5/pins/([0-9]+)/analytics");
         if (analytics != null) {
@@ -151,7 +168,9 @@ public class PinterestFake extends StatefulPlatformFake {
             int pageSize = Math.min(250, request.intQueryParameter("page_size", 25));
             ObjectNode body = object();
             ArrayNode items = body.putArray("items");
-            publishedWhere(pin -> pinsOf.get(0).equals(pin.path("board_id").asText())).stream().limit(pageSize).forEach(items::add);
+            publishedWhere(pin -> pinsOf.get(0).equals(pin.path("board_id").asText())).stream()
+                    .limit(pageSize)
+                    .forEach(items::add);
             body.putNull("bookmark");
             return json(200, body);
         }
@@ -162,10 +181,11 @@ public class PinterestFake extends StatefulPlatformFake {
         String[] client = AuthorizationServer.basicCredentials(request);
         Map<String, String> form = request.form();
         try {
-            authorization.authenticate(platform(), client == null ? null : client[0], client == null ? null : client[1]);
+            authorization.authenticate(
+                    platform(), client == null ? null : client[0], client == null ? null : client[1]);
             if ("authorization_code".equals(form.get("grant_type"))) {
-                AuthorizationServer.PendingCode code = authorization.redeem(platform(), form.get("code"), client[0],
-                        form.get("redirect_uri"), null);
+                AuthorizationServer.PendingCode code =
+                        authorization.redeem(platform(), form.get("code"), client[0], form.get("redirect_uri"), null);
                 return json(200, tokenAnswer(FakeIds.alphanumeric(16), code.scopes(), true, "authorization_code"));
             }
             if ("refresh_token".equals(form.get("grant_type"))) {
@@ -187,15 +207,21 @@ public class PinterestFake extends StatefulPlatformFake {
     }
 
     private ObjectNode tokenAnswer(String grantId, Set<String> scopes, boolean newRefreshToken, String responseType) {
-        ObjectNode answer = object().put("access_token", tokens.issueAccess(platform(), grantId, ACCOUNT_ID, scopes,
-                ACCESS_LIFETIME, FakeIds.token("pina_", 120)));
+        ObjectNode answer = object().put(
+                        "access_token",
+                        tokens.issueAccess(
+                                platform(), grantId, ACCOUNT_ID, scopes, ACCESS_LIFETIME, FakeIds.token("pina_", 120)));
         if (newRefreshToken) {
-            answer.put("refresh_token", tokens.issueRefresh(platform(), grantId, ACCOUNT_ID, scopes, REFRESH_LIFETIME,
-                    FakeIds.token("pinr_", 120)));
+            answer.put(
+                    "refresh_token",
+                    tokens.issueRefresh(
+                            platform(), grantId, ACCOUNT_ID, scopes, REFRESH_LIFETIME, FakeIds.token("pinr_", 120)));
             answer.put("refresh_token_expires_in", REFRESH_LIFETIME.toSeconds());
         }
-        return answer.put("response_type", responseType).put("token_type", "bearer")
-                .put("expires_in", ACCESS_LIFETIME.toSeconds()).put("scope", String.join(",", scopes));
+        return answer.put("response_type", responseType)
+                .put("token_type", "bearer")
+                .put("expires_in", ACCESS_LIFETIME.toSeconds())
+                .put("scope", String.join(",", scopes));
     }
 
     private FakeResponse registerMedia(FakeRequest request, IssuedGrant grant) {
@@ -208,12 +234,18 @@ public class PinterestFake extends StatefulPlatformFake {
         }
         String mediaId = FakeIds.digits(19);
         mediaStatus.put(mediaId, "registered");
-        ObjectNode answer = object().put("media_id", mediaId).put("media_type", "video")
+        ObjectNode answer = object().put("media_id", mediaId)
+                .put("media_type", "video")
                 .put("upload_url", "http://" + request.header("host") + "/" + platform() + UPLOADS + mediaId);
-        answer.putObject("upload_parameters").put("x-amz-date", "20260101T000000Z").put("x-amz-signature", FakeIds.alphanumeric(64).toLowerCase())
-                .put("x-amz-security-token", FakeIds.token("IQoJ", 60)).put("x-amz-algorithm", "AWS4-HMAC-SHA256")
-                .put("key", "uploads/" + mediaId + ".mp4").put("policy", FakeIds.alphanumeric(80))
-                .put("x-amz-credential", "ASIAFAKE/20260101/us-east-1/s3/aws4_request").put("Content-Type", "multipart/form-data");
+        answer.putObject("upload_parameters")
+                .put("x-amz-date", "20260101T000000Z")
+                .put("x-amz-signature", FakeIds.alphanumeric(64).toLowerCase())
+                .put("x-amz-security-token", FakeIds.token("IQoJ", 60))
+                .put("x-amz-algorithm", "AWS4-HMAC-SHA256")
+                .put("key", "uploads/" + mediaId + ".mp4")
+                .put("policy", FakeIds.alphanumeric(80))
+                .put("x-amz-credential", "ASIAFAKE/20260101/us-east-1/s3/aws4_request")
+                .put("Content-Type", "multipart/form-data");
         return json(201, answer);
     }
 
@@ -221,10 +253,15 @@ public class PinterestFake extends StatefulPlatformFake {
     private FakeResponse receive(String mediaId, FakeRequest request) {
         String contentType = request.header("content-type");
         ReceivedBytes bytes = request.upload();
-        if (!mediaStatus.containsKey(mediaId) || bytes == null || bytes.size() == 0 || contentType == null
+        if (!mediaStatus.containsKey(mediaId)
+                || bytes == null
+                || bytes.size() == 0
+                || contentType == null
                 || !contentType.startsWith("multipart/form-data")) {
-            return FakeResponse.html(400, "<Error><Code>InvalidRequest</Code><Message>A multipart form POST to a registered"
-                    + " upload is expected.</Message></Error>");
+            return FakeResponse.html(
+                    400,
+                    "<Error><Code>InvalidRequest</Code><Message>A multipart form POST to a registered"
+                            + " upload is expected.</Message></Error>");
         }
         mediaStatus.put(mediaId, "succeeded");
         return FakeResponse.empty(204);
@@ -235,7 +272,9 @@ public class PinterestFake extends StatefulPlatformFake {
             return error(403, 29, "You are not permitted to access that resource (pins:write is required).");
         }
         JsonNode pin = jsonBody(request);
-        if (pin == null || !pin.hasNonNull("board_id") || !pin.path("media_source").isObject()) {
+        if (pin == null
+                || !pin.hasNonNull("board_id")
+                || !pin.path("media_source").isObject()) {
             return error(400, 1, "Invalid request body: board_id and media_source are required.");
         }
         if (!BOARD_ID.equals(pin.get("board_id").asText())) {
@@ -247,14 +286,21 @@ public class PinterestFake extends StatefulPlatformFake {
             return error(400, 1, "Invalid request body: media_source.media_id is not a succeeded media upload.");
         }
         if (video && !source.hasNonNull("cover_image_url") && !source.hasNonNull("cover_image_key_frame_time")) {
-            return error(400, 1, "Invalid request body: a video pin needs cover_image_url or cover_image_key_frame_time.");
+            return error(
+                    400, 1, "Invalid request body: a video pin needs cover_image_url or cover_image_key_frame_time.");
         }
-        if (!video && (!"image_url".equals(source.path("source_type").asText()) || !source.path("url").asText("").startsWith("http"))) {
-            return error(400, 1, "Invalid request body: only media_source.source_type image_url with a url, or video_id, is faked.");
+        if (!video
+                && (!"image_url".equals(source.path("source_type").asText())
+                        || !source.path("url").asText("").startsWith("http"))) {
+            return error(
+                    400,
+                    1,
+                    "Invalid request body: only media_source.source_type image_url with a url, or video_id, is faked.");
         }
         ObjectNode created = object().put("id", FakeIds.digits(18))
                 .put("created_at", OffsetDateTime.now(ZoneOffset.UTC).format(CREATED_AT))
-                .put("board_id", BOARD_ID).put("board_owner", USERNAME);
+                .put("board_id", BOARD_ID)
+                .put("board_owner", USERNAME);
         for (String field : List.of("board_section_id", "title", "description", "link", "alt_text")) {
             if (pin.hasNonNull(field)) {
                 created.set(field, pin.get(field));
@@ -263,9 +309,13 @@ public class PinterestFake extends StatefulPlatformFake {
             }
         }
         if (video) {
-            created.putObject("media").put("media_type", "video").put("media_id", source.get("media_id").asText());
+            created.putObject("media")
+                    .put("media_type", "video")
+                    .put("media_id", source.get("media_id").asText());
         } else {
-            created.putObject("media").put("media_type", "image").put("source_url", source.get("url").asText());
+            created.putObject("media")
+                    .put("media_type", "image")
+                    .put("source_url", source.get("url").asText());
         }
         created.put("is_owner", true);
         publish(created);
@@ -283,7 +333,9 @@ public class PinterestFake extends StatefulPlatformFake {
         if (!grant.scopes().contains("pins:read")) {
             return error(403, 29, "You are not permitted to access that resource (pins:read is required).");
         }
-        ObjectNode pin = publishedWhere(item -> pinId.equals(item.path("id").asText())).stream().findFirst().orElse(null);
+        ObjectNode pin = publishedWhere(item -> pinId.equals(item.path("id").asText())).stream()
+                .findFirst()
+                .orElse(null);
         if (pin == null) {
             return error(404, 50, "Pin not found.");
         }
@@ -303,7 +355,8 @@ public class PinterestFake extends StatefulPlatformFake {
         String types = request.queryParameter("metric_types");
         List<String> metrics = types == null ? List.of() : List.of(types.split(","));
         if (metrics.isEmpty() || !PIN_METRICS.containsAll(metrics)) {
-            return error(400, 1, "Invalid parameters: metric_types must be among " + String.join(", ", PIN_METRICS) + ".");
+            return error(
+                    400, 1, "Invalid parameters: metric_types must be among " + String.join(", ", PIN_METRICS) + ".");
         }
         Instant created = LocalDateTime.parse(pin.path("created_at").asText()).toInstant(ZoneOffset.UTC);
         LocalDate createdDay = LocalDate.ofInstant(created, ZoneOffset.UTC);
@@ -319,7 +372,8 @@ public class PinterestFake extends StatefulPlatformFake {
             }
             Instant dayEnd = day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
             PublishedMetrics.Item upTo = PublishedMetrics.item(pinId, created, dayEnd.isBefore(now) ? dayEnd : now);
-            PublishedMetrics.Item before = day.equals(createdDay) ? null
+            PublishedMetrics.Item before = day.equals(createdDay)
+                    ? null
                     : PublishedMetrics.item(pinId, created, day.atStartOfDay().toInstant(ZoneOffset.UTC));
             ObjectNode values = entry.put("data_status", "READY").putObject("metrics");
             for (int i = 0; i < metrics.size(); i++) {
@@ -348,8 +402,12 @@ public class PinterestFake extends StatefulPlatformFake {
 
     /** The account's counts over the pins it holds; {@code monthly_views} are all their views (the fake's pins are young). */
     private PublishedMetrics.Account accountCounts(Instant now) {
-        return PublishedMetrics.account(published().stream().map(pin -> PublishedMetrics.item(pin.path("id").asText(),
-                LocalDateTime.parse(pin.path("created_at").asText()).toInstant(ZoneOffset.UTC), now)).toList());
+        return PublishedMetrics.account(published().stream()
+                .map(pin -> PublishedMetrics.item(
+                        pin.path("id").asText(),
+                        LocalDateTime.parse(pin.path("created_at").asText()).toInstant(ZoneOffset.UTC),
+                        now))
+                .toList());
     }
 
     @Override

@@ -21,15 +21,12 @@ import java.util.List;
 public final class PublishedMetrics {
 
     /** One published item's lifetime numbers. */
-    public record Item(long views, long reach, long likes, long comments, long shares, long saves) {
-    }
+    public record Item(long views, long reach, long likes, long comments, long shares, long saves) {}
 
     /** One account's numbers over the items it published. */
-    public record Account(long followers, long following, long posts, long views, long likes) {
-    }
+    public record Account(long followers, long following, long posts, long views, long likes) {}
 
-    private PublishedMetrics() {
-    }
+    private PublishedMetrics() {}
 
     public static Item item(String itemId, Instant publishedAt, Instant now) {
         long k = 1 + seed(itemId) % 10;

@@ -18,37 +18,64 @@ import java.util.List;
 public final class SeededComments {
 
     /** Someone who comments, as each platform identifies them. */
-    public record Commenter(String name, String facebookId, String instagramId, String instagramUsername,
-                            String youtubeChannelId, String linkedinUrn) {
-    }
+    public record Commenter(
+            String name,
+            String facebookId,
+            String instagramId,
+            String instagramUsername,
+            String youtubeChannelId,
+            String linkedinUrn) {}
 
     /**
      * One seeded comment: the {@code index}-th of the item's (0 to 2), replying to the {@code parentIndex}-th (null for a
      * top-level comment).
      */
-    public record Seed(int index, Integer parentIndex, String text, Commenter author) {
-    }
+    public record Seed(int index, Integer parentIndex, String text, Commenter author) {}
 
     public static final List<Commenter> CAST = List.of(
-            new Commenter("Mara Quinn", "7104583926614870", "17841400000000101", "mara.quinn.bakes",
-                    "UCmaraQuinnFakeViewer001", "urn:li:person:mQ7rAqu1nn"),
-            new Commenter("Theo Lindqvist", "5531902847716632", "17841400000000102", "theo.lindqvist",
-                    "UCtheoLindqvistFakeView2", "urn:li:person:tL1ndqv1sT"),
-            new Commenter("Ada Okafor", "6248813095527719", "17841400000000103", "ada.okafor",
-                    "UCadaOkaforFakeViewer003", "urn:li:person:aD4oKaf0rX"),
-            new Commenter("Jun Park", "3892057716430028", "17841400000000104", "junpark.eats",
-                    "UCjunParkFakeViewer00004", "urn:li:person:jUnP4rk9Zq"));
+            new Commenter(
+                    "Mara Quinn",
+                    "7104583926614870",
+                    "17841400000000101",
+                    "mara.quinn.bakes",
+                    "UCmaraQuinnFakeViewer001",
+                    "urn:li:person:mQ7rAqu1nn"),
+            new Commenter(
+                    "Theo Lindqvist",
+                    "5531902847716632",
+                    "17841400000000102",
+                    "theo.lindqvist",
+                    "UCtheoLindqvistFakeView2",
+                    "urn:li:person:tL1ndqv1sT"),
+            new Commenter(
+                    "Ada Okafor",
+                    "6248813095527719",
+                    "17841400000000103",
+                    "ada.okafor",
+                    "UCadaOkaforFakeViewer003",
+                    "urn:li:person:aD4oKaf0rX"),
+            new Commenter(
+                    "Jun Park",
+                    "3892057716430028",
+                    "17841400000000104",
+                    "junpark.eats",
+                    "UCjunParkFakeViewer00004",
+                    "urn:li:person:jUnP4rk9Zq"));
 
-    public static final List<String> TOP = List.of("This looks great!", "Where can I find out more about this?",
-            "Saving this for later.", "Love it, congratulations to the team.", "How long did this take?",
+    public static final List<String> TOP = List.of(
+            "This looks great!",
+            "Where can I find out more about this?",
+            "Saving this for later.",
+            "Love it, congratulations to the team.",
+            "How long did this take?",
             "First time I see this, very cool.");
 
-    public static final List<String> REPLIES = List.of("Same question here.", "Agreed, it really is.", "Following this thread.");
+    public static final List<String> REPLIES =
+            List.of("Same question here.", "Agreed, it really is.", "Following this thread.");
 
     private static final String LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-    private SeededComments() {
-    }
+    private SeededComments() {}
 
     /** The item's seeded comments, oldest first (a reply after the comment it answers). */
     public static List<Seed> of(String itemId) {

@@ -89,7 +89,9 @@ public abstract class StatefulPlatformFake implements PlatformFake {
 
     /** The replies to a top-level comment among an item's comments, oldest first. */
     protected static List<FakeComment> repliesTo(List<FakeComment> comments, String commentId) {
-        return comments.stream().filter(comment -> commentId.equals(comment.parentId())).toList();
+        return comments.stream()
+                .filter(comment -> commentId.equals(comment.parentId()))
+                .toList();
     }
 
     /**
@@ -113,14 +115,16 @@ public abstract class StatefulPlatformFake implements PlatformFake {
      * One page of comments as both Graph APIs (Facebook's and Instagram's) page them: {@code limit} (25, at most
      * 100) after the {@code after} cursor, with {@code paging.cursors} and, when more follow, {@code paging.next}.
      */
-    protected FakeResponse graphCommentPage(FakeRequest request, String after, List<FakeComment> listed,
-                                            Function<FakeComment, ObjectNode> shown) {
+    protected FakeResponse graphCommentPage(
+            FakeRequest request, String after, List<FakeComment> listed, Function<FakeComment, ObjectNode> shown) {
         int start = 0;
         if (after != null) {
             start = 1 + listed.stream().map(FakeComment::id).toList().indexOf(position(after));
             if (start == 0) {
-                return json(400, GraphErrorShapes.error(object(), "OAuthException", 100, null, "(#100) The after cursor is not valid",
-                        false));
+                return json(
+                        400,
+                        GraphErrorShapes.error(
+                                object(), "OAuthException", 100, null, "(#100) The after cursor is not valid", false));
             }
         }
         int limit = Math.min(MAX_GRAPH_COMMENTS_PAGE, request.intQueryParameter("limit", 25));
@@ -130,9 +134,16 @@ public abstract class StatefulPlatformFake implements PlatformFake {
         page.forEach(each -> data.add(shown.apply(each)));
         if (!page.isEmpty()) {
             ObjectNode paging = body.putObject("paging");
-            paging.putObject("cursors").put("before", cursor(page.get(0).id())).put("after", cursor(page.get(page.size() - 1).id()));
+            paging.putObject("cursors")
+                    .put("before", cursor(page.get(0).id()))
+                    .put("after", cursor(page.get(page.size() - 1).id()));
             if (start + page.size() < listed.size()) {
-                paging.put("next", withParameter(request, "after", cursor(page.get(page.size() - 1).id())));
+                paging.put(
+                        "next",
+                        withParameter(
+                                request,
+                                "after",
+                                cursor(page.get(page.size() - 1).id())));
             }
         }
         return json(200, body);
@@ -166,8 +177,12 @@ public abstract class StatefulPlatformFake implements PlatformFake {
     }
 
     protected FakeResponse notFound(FakeRequest request) {
-        return json(404, object().put("message", "the fake " + platform() + " has no endpoint " + request.method() + " "
-                + request.path()));
+        return json(
+                404,
+                object().put(
+                                "message",
+                                "the fake " + platform() + " has no endpoint " + request.method() + " "
+                                        + request.path()));
     }
 
     protected ObjectNode object() {
@@ -201,13 +216,17 @@ public abstract class StatefulPlatformFake implements PlatformFake {
      */
     protected String idToken(String issuer, String audience, String subject, String name) {
         long now = Instant.now().getEpochSecond();
-        ObjectNode claims = object().put("iss", issuer).put("aud", audience).put("sub", subject).put("iat", now)
+        ObjectNode claims = object().put("iss", issuer)
+                .put("aud", audience)
+                .put("sub", subject)
+                .put("iat", now)
                 .put("exp", now + 3600);
         if (name != null) {
             claims.put("name", name);
         }
         Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
-        String header = base64.encodeToString("{\"alg\":\"RS256\",\"kid\":\"herald-fake\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+        String header = base64.encodeToString(
+                "{\"alg\":\"RS256\",\"kid\":\"herald-fake\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
         return header + "." + base64.encodeToString(claims.toString().getBytes(StandardCharsets.UTF_8)) + "."
                 + FakeIds.token("", 86);
     }

@@ -1,14 +1,14 @@
 package dev.herald.fakes.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.fakes.model.ArmedFailure;
+import dev.herald.fakes.model.FailureKind;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
 import jakarta.inject.Singleton;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.fakes.model.FailureKind;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -44,15 +44,17 @@ public class TikTokFake extends StatefulPlatformFake {
     public static final String USERNAME = "heraldfake.dance";
     private static final Duration ACCESS_LIFETIME = Duration.ofHours(24);
     private static final Duration REFRESH_LIFETIME = Duration.ofDays(365);
-    private static final List<String> PRIVACY_LEVELS = List.of("PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY");
+    private static final List<String> PRIVACY_LEVELS =
+            List.of("PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY");
     private static final long MIN_CHUNK = 5L * 1024 * 1024;
     private static final long MAX_CHUNK = 64L * 1024 * 1024;
     private static final long MAX_LAST_CHUNK = 128L * 1024 * 1024;
     private static final Pattern CONTENT_RANGE = Pattern.compile("^bytes (\\d+)-(\\d+)/(\\d+)$");
     private static final Set<String> VIDEO_TYPES = Set.of("video/mp4", "video/quicktime", "video/webm");
-    private static final Set<String> STATS_FIELDS = Set.of("follower_count", "following_count", "likes_count", "video_count");
-    private static final List<String> VIDEO_FIELDS = List.of("id", "create_time", "title", "share_url", "like_count",
-            "comment_count", "share_count", "view_count");
+    private static final Set<String> STATS_FIELDS =
+            Set.of("follower_count", "following_count", "likes_count", "video_count");
+    private static final List<String> VIDEO_FIELDS = List.of(
+            "id", "create_time", "title", "share_url", "like_count", "comment_count", "share_count", "view_count");
 
     /** One Direct Post: what init was given and what of the file has arrived. */
     private static final class Post {
@@ -69,8 +71,15 @@ public class TikTokFake extends StatefulPlatformFake {
         int fetchesSinceComplete;
         String postId;
 
-        Post(String publishId, String grantId, String uploadToken, JsonNode postInfo, long size, long chunkSize, long chunks,
-             boolean fails) {
+        Post(
+                String publishId,
+                String grantId,
+                String uploadToken,
+                JsonNode postInfo,
+                long size,
+                long chunkSize,
+                long chunks,
+                boolean fails) {
             this.publishId = publishId;
             this.grantId = grantId;
             this.uploadToken = uploadToken;
@@ -131,7 +140,8 @@ public class TikTokFake extends StatefulPlatformFake {
         }
         IssuedTokens.State state = tokenState(request);
         if (state != IssuedTokens.State.VALID) {
-            return envelope(401, null, "access_token_invalid", "The access token is invalid or not found in the request.");
+            return envelope(
+                    401, null, "access_token_invalid", "The access token is invalid or not found in the request.");
         }
         IssuedGrant grant = grant(request);
         if (request.is("GET", "/v2/user/info/?")) {
@@ -142,13 +152,19 @@ public class TikTokFake extends StatefulPlatformFake {
         }
         if (request.is("POST", "/v2/post/publish/creator_info/query/?")) {
             if (!grant.scopes().contains("video.publish")) {
-                return envelope(403, null, "scope_not_authorized", "The user did not authorize the scope required for"
-                        + " completing this request.");
+                return envelope(
+                        403,
+                        null,
+                        "scope_not_authorized",
+                        "The user did not authorize the scope required for" + " completing this request.");
             }
             ObjectNode data = object().put("creator_avatar_url", "https://p16-sign.tiktokcdn-us.com/fake/avatar.jpeg")
-                    .put("creator_username", USERNAME).put("creator_nickname", "Herald Fake Dance");
+                    .put("creator_username", USERNAME)
+                    .put("creator_nickname", "Herald Fake Dance");
             PRIVACY_LEVELS.forEach(data.putArray("privacy_level_options")::add);
-            data.put("comment_disabled", false).put("duet_disabled", false).put("stitch_disabled", true)
+            data.put("comment_disabled", false)
+                    .put("duet_disabled", false)
+                    .put("stitch_disabled", true)
                     .put("max_video_post_duration_sec", 600);
             return envelope(200, data, "ok", "");
         }
@@ -157,9 +173,14 @@ public class TikTokFake extends StatefulPlatformFake {
         }
         if (request.is("POST", "/v2/post/publish/status/fetch/?")) {
             return grant.scopes().contains("video.publish") || grant.scopes().contains("video.upload")
-                    ? status(request, grant) : scopeMissing();
+                    ? status(request, grant)
+                    : scopeMissing();
         }
-        return envelope(404, null, "invalid_params", "the fake TikTok has no endpoint " + request.method() + " " + request.path());
+        return envelope(
+                404,
+                null,
+                "invalid_params",
+                "the fake TikTok has no endpoint " + request.method() + " " + request.path());
     }
 
     private FakeResponse scopeMissing() {
@@ -167,8 +188,11 @@ public class TikTokFake extends StatefulPlatformFake {
     }
 
     private FakeResponse scopeMissing(int status) {
-        return envelope(status, null, "scope_not_authorized", "The user did not authorize the scope required for completing"
-                + " this request.");
+        return envelope(
+                status,
+                null,
+                "scope_not_authorized",
+                "The user did not authorize the scope required for completing" + " this request.");
     }
 
     /**
@@ -181,8 +205,10 @@ public class TikTokFake extends StatefulPlatformFake {
         if (fields.stream().anyMatch(STATS_FIELDS::contains) && !grant.scopes().contains("user.info.stats")) {
             return scopeMissing(401);
         }
-        ObjectNode user = object().put("open_id", OPEN_ID).put("union_id", "c9c60f44-a68e-4f5d-84dd-ce22faeb0ba1")
-                .put("avatar_url", "https://p16-sign.tiktokcdn-us.com/fake/avatar.jpeg").put("display_name", "Herald Fake Dance")
+        ObjectNode user = object().put("open_id", OPEN_ID)
+                .put("union_id", "c9c60f44-a68e-4f5d-84dd-ce22faeb0ba1")
+                .put("avatar_url", "https://p16-sign.tiktokcdn-us.com/fake/avatar.jpeg")
+                .put("display_name", "Herald Fake Dance")
                 .put("username", USERNAME);
         if (!fields.isEmpty()) {
             user.setAll(userStatistics(Instant.now()));
@@ -207,7 +233,9 @@ public class TikTokFake extends StatefulPlatformFake {
             views += counts.get("view_count").asLong();
             likes += counts.get("like_count").asLong();
         }
-        return object().put("follower_count", 1200 + views / 20).put("following_count", 87).put("likes_count", likes)
+        return object().put("follower_count", 1200 + views / 20)
+                .put("following_count", 87)
+                .put("likes_count", likes)
                 .put("video_count", videos.size());
     }
 
@@ -230,11 +258,16 @@ public class TikTokFake extends StatefulPlatformFake {
         Instant now = Instant.now();
         ObjectNode data = object();
         var videos = data.putArray("videos");
-        for (ObjectNode item : publishedWhere(item -> wanted.contains(item.path("id").asText()))) {
-            ObjectNode video = videoCounts(item, now).put("id", item.path("id").asText())
+        for (ObjectNode item :
+                publishedWhere(item -> wanted.contains(item.path("id").asText()))) {
+            ObjectNode video = videoCounts(item, now)
+                    .put("id", item.path("id").asText())
                     .put("create_time", item.path("create_time").asLong())
                     .put("title", item.path("post_info").path("title").asText(""))
-                    .put("share_url", "https://www.tiktok.com/@" + USERNAME + "/video/" + item.path("id").asText());
+                    .put(
+                            "share_url",
+                            "https://www.tiktok.com/@" + USERNAME + "/video/"
+                                    + item.path("id").asText());
             video.retain(fields);
             videos.add(video);
         }
@@ -249,10 +282,14 @@ public class TikTokFake extends StatefulPlatformFake {
      */
     public static ObjectNode videoCounts(ObjectNode item, Instant now, ObjectMapper mapper) {
         long s = seed(item.path("id").asText());
-        long minutes = Math.max(0, (now.getEpochSecond() - item.path("create_time").asLong()) / 60);
+        long minutes =
+                Math.max(0, (now.getEpochSecond() - item.path("create_time").asLong()) / 60);
         long views = s % 1000 + minutes * (1 + s % 10);
-        return mapper.createObjectNode().put("view_count", views).put("like_count", views / 12)
-                .put("comment_count", views / 60).put("share_count", views / 90);
+        return mapper.createObjectNode()
+                .put("view_count", views)
+                .put("like_count", views / 12)
+                .put("comment_count", views / 60)
+                .put("share_count", views / 90);
     }
 
     private ObjectNode videoCounts(ObjectNode item, Instant now) {
@@ -275,7 +312,10 @@ public class TikTokFake extends StatefulPlatformFake {
         if (fields == null || String.valueOf(fields).isBlank()) {
             return List.of();
         }
-        return Arrays.stream(String.valueOf(fields).split(",")).map(String::strip).filter(field -> !field.isEmpty()).toList();
+        return Arrays.stream(String.valueOf(fields).split(","))
+                .map(String::strip)
+                .filter(field -> !field.isEmpty())
+                .toList();
     }
 
     @Override
@@ -295,15 +335,22 @@ public class TikTokFake extends StatefulPlatformFake {
         JsonNode postInfo = body.path("post_info");
         String privacy = postInfo.path("privacy_level").asText("");
         if (!PRIVACY_LEVELS.contains(privacy)) {
-            return envelope(400, null, "privacy_level_option_mismatch", "privacy_level '" + privacy + "' is not one of the"
-                    + " creator's privacy_level_options.");
+            return envelope(
+                    400,
+                    null,
+                    "privacy_level_option_mismatch",
+                    "privacy_level '" + privacy + "' is not one of the" + " creator's privacy_level_options.");
         }
-        if (postInfo.path("title").asText("").codePointCount(0, postInfo.path("title").asText("").length()) > 2200) {
+        if (postInfo.path("title")
+                        .asText("")
+                        .codePointCount(0, postInfo.path("title").asText("").length())
+                > 2200) {
             return invalid("post_info.title is longer than 2200 characters.");
         }
         JsonNode source = body.path("source_info");
         if ("PULL_FROM_URL".equals(source.path("source").asText())) {
-            return envelope(403, null, "url_ownership_unverified", "The fake TikTok app has verified no URL prefix or domain.");
+            return envelope(
+                    403, null, "url_ownership_unverified", "The fake TikTok app has verified no URL prefix or domain.");
         }
         if (!"FILE_UPLOAD".equals(source.path("source").asText())) {
             return invalid("source_info.source must be FILE_UPLOAD or PULL_FROM_URL.");
@@ -318,12 +365,16 @@ public class TikTokFake extends StatefulPlatformFake {
         String publishId = "v_pub_file~v2-1." + FakeIds.digits(19);
         String uploadId = FakeIds.digits(19);
         boolean fails = request.failure() != null && request.failure().getKind() == FailureKind.PROCESSING_ERROR;
-        Post post = new Post(publishId, grant.grantId(), FakeIds.alphanumeric(32), postInfo, size, chunkSize, chunks, fails);
+        Post post = new Post(
+                publishId, grant.grantId(), FakeIds.alphanumeric(32), postInfo, size, chunkSize, chunks, fails);
         posts.put(publishId, post);
         uploads.put(uploadId, post);
         String host = request.header("host") == null ? "127.0.0.1:8190" : request.header("host");
         ObjectNode data = object().put("publish_id", publishId)
-                .put("upload_url", "http://" + host + "/tiktok/upload/?upload_id=" + uploadId + "&upload_token=" + post.uploadToken);
+                .put(
+                        "upload_url",
+                        "http://" + host + "/tiktok/upload/?upload_id=" + uploadId + "&upload_token="
+                                + post.uploadToken);
         return envelope(200, data, "ok", "");
     }
 
@@ -339,7 +390,8 @@ public class TikTokFake extends StatefulPlatformFake {
             return "chunk_size must be between 5 MB and 64 MB.";
         }
         if (chunks != size / chunkSize || chunks > 1000) {
-            return "total_chunk_count must be video_size / chunk_size rounded down (" + size / chunkSize + "), at most 1000.";
+            return "total_chunk_count must be video_size / chunk_size rounded down (" + size / chunkSize
+                    + "), at most 1000.";
         }
         if (size > MAX_CHUNK && chunks < 2) {
             return "A video over 64 MB goes in several chunks.";
@@ -358,23 +410,32 @@ public class TikTokFake extends StatefulPlatformFake {
         }
         String type = request.header("content-type");
         if (type == null || !VIDEO_TYPES.contains(type.split(";")[0].strip().toLowerCase())) {
-            return envelope(400, null, "invalid_file_upload", "Content-Type must be video/mp4, video/quicktime or video/webm.");
+            return envelope(
+                    400, null, "invalid_file_upload", "Content-Type must be video/mp4, video/quicktime or video/webm.");
         }
         Matcher range = CONTENT_RANGE.matcher(String.valueOf(request.header("content-range")));
         long bytes = request.upload() == null ? 0 : request.upload().size();
         synchronized (post) {
             if (!range.matches()) {
-                return envelope(400, null, "invalid_file_upload", "Content-Range must be 'bytes {first}-{last}/{total}'.");
+                return envelope(
+                        400, null, "invalid_file_upload", "Content-Range must be 'bytes {first}-{last}/{total}'.");
             }
             long first = Long.parseLong(range.group(1));
             long last = Long.parseLong(range.group(2));
             boolean lastChunk = post.chunksReceived == post.chunks - 1;
             long expectedLast = lastChunk ? post.size - 1 : first + post.chunkSize - 1;
-            if (Long.parseLong(range.group(3)) != post.size || first != post.received || last != expectedLast
+            if (Long.parseLong(range.group(3)) != post.size
+                    || first != post.received
+                    || last != expectedLast
                     || bytes != last - first + 1) {
-                return envelope(416, null, "invalid_file_upload", "Expected bytes " + post.received + "-" + expectedLast + "/"
-                        + post.size + " (" + (expectedLast - post.received + 1) + " bytes), got " + request.header("content-range")
-                        + " with " + bytes + " bytes.");
+                return envelope(
+                        416,
+                        null,
+                        "invalid_file_upload",
+                        "Expected bytes " + post.received + "-" + expectedLast + "/"
+                                + post.size + " (" + (expectedLast - post.received + 1) + " bytes), got "
+                                + request.header("content-range")
+                                + " with " + bytes + " bytes.");
             }
             post.received += bytes;
             post.chunksReceived++;
@@ -390,7 +451,10 @@ public class TikTokFake extends StatefulPlatformFake {
             return envelope(400, null, "invalid_publish_id", "The publish_id does not exist.");
         }
         if (!post.grantId.equals(grant.grantId())) {
-            return envelope(400, null, "token_not_authorized_for_specified_publish_id",
+            return envelope(
+                    400,
+                    null,
+                    "token_not_authorized_for_specified_publish_id",
                     "The access_token does not have authorization to the publish_id.");
         }
         ObjectNode data = object();
@@ -403,15 +467,18 @@ public class TikTokFake extends StatefulPlatformFake {
             } else {
                 if (post.postId == null) {
                     post.postId = FakeIds.digits(19);
-                    ObjectNode item = object().put("id", post.postId).put("publish_id", post.publishId)
+                    ObjectNode item = object().put("id", post.postId)
+                            .put("publish_id", post.publishId)
                             .put("create_time", Instant.now().getEpochSecond())
-                            .put("creator_username", USERNAME).put("video_size", post.size);
+                            .put("creator_username", USERNAME)
+                            .put("video_size", post.size);
                     item.set("post_info", post.postInfo);
                     publish(item);
                 }
                 data.put("status", "PUBLISH_COMPLETE");
                 var ids = data.putArray("publicaly_available_post_id");
-                if ("PUBLIC_TO_EVERYONE".equals(post.postInfo.path("privacy_level").asText())) {
+                if ("PUBLIC_TO_EVERYONE"
+                        .equals(post.postInfo.path("privacy_level").asText())) {
                     ids.add(new java.math.BigInteger(post.postId));
                 }
             }
@@ -435,8 +502,12 @@ public class TikTokFake extends StatefulPlatformFake {
         try {
             authorization.authenticate(platform(), form.get("client_key"), form.get("client_secret"));
             if ("authorization_code".equals(form.get("grant_type"))) {
-                AuthorizationServer.PendingCode code = authorization.redeem(platform(), form.get("code"), form.get("client_key"),
-                        form.get("redirect_uri"), form.get("code_verifier"));
+                AuthorizationServer.PendingCode code = authorization.redeem(
+                        platform(),
+                        form.get("code"),
+                        form.get("client_key"),
+                        form.get("redirect_uri"),
+                        form.get("code_verifier"));
                 return json(200, tokenAnswer(FakeIds.alphanumeric(16), code.scopes()));
             }
             if ("refresh_token".equals(form.get("grant_type"))) {
@@ -455,19 +526,28 @@ public class TikTokFake extends StatefulPlatformFake {
     }
 
     private ObjectNode tokenAnswer(String grantId, Set<String> scopes) {
-        return object().put("access_token", tokens.issueAccess(platform(), grantId, OPEN_ID, scopes, ACCESS_LIFETIME,
-                        FakeIds.token("act.", 72)))
-                .put("expires_in", ACCESS_LIFETIME.toSeconds()).put("open_id", OPEN_ID)
+        return object().put(
+                        "access_token",
+                        tokens.issueAccess(
+                                platform(), grantId, OPEN_ID, scopes, ACCESS_LIFETIME, FakeIds.token("act.", 72)))
+                .put("expires_in", ACCESS_LIFETIME.toSeconds())
+                .put("open_id", OPEN_ID)
                 .put("refresh_expires_in", REFRESH_LIFETIME.toSeconds())
-                .put("refresh_token", tokens.issueRefresh(platform(), grantId, OPEN_ID, scopes, REFRESH_LIFETIME,
-                        FakeIds.token("rft.", 72)))
-                .put("scope", String.join(",", scopes)).put("token_type", "Bearer");
+                .put(
+                        "refresh_token",
+                        tokens.issueRefresh(
+                                platform(), grantId, OPEN_ID, scopes, REFRESH_LIFETIME, FakeIds.token("rft.", 72)))
+                .put("scope", String.join(",", scopes))
+                .put("token_type", "Bearer");
     }
 
     /** TikTok's token endpoint refuses with HTTP 200 and an error body (a bad client with 401). */
     private FakeResponse oauthError(OAuthRefusal refusal) {
-        return json(refusal.status() == 401 ? 401 : 200, object().put("error", refusal.error())
-                .put("error_description", refusal.getMessage()).put("log_id", logId()));
+        return json(
+                refusal.status() == 401 ? 401 : 200,
+                object().put("error", refusal.error())
+                        .put("error_description", refusal.getMessage())
+                        .put("log_id", logId()));
     }
 
     private FakeResponse envelope(int status, ObjectNode data, String code, String message) {

@@ -106,15 +106,21 @@ public class YouTubeFake extends StatefulPlatformFake {
             }
             IssuedGrant grant = tokens.grant(platform(), token);
             if (grant == null || tokens.state(platform(), token, grant.refreshToken()) != IssuedTokens.State.VALID) {
-                return json(400, object().put("error", "invalid_token").put("error_description", "Token expired or revoked"));
+                return json(
+                        400,
+                        object().put("error", "invalid_token").put("error_description", "Token expired or revoked"));
             }
             tokens.revokeGrant(grant.grantId());
             return json(200, object());
         }
         IssuedTokens.State state = tokenState(request);
         if (state != IssuedTokens.State.VALID) {
-            return apiError(401, "authError", "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected"
-                    + " OAuth 2 access token, login cookie or other valid authentication credential.");
+            return apiError(
+                    401,
+                    "authError",
+                    "UNAUTHENTICATED",
+                    "Request had invalid authentication credentials. Expected"
+                            + " OAuth 2 access token, login cookie or other valid authentication credential.");
         }
         if (request.is("POST", UPLOADS)) {
             return startUpload(request);
@@ -134,7 +140,11 @@ public class YouTubeFake extends StatefulPlatformFake {
         if (request.is("POST", "/youtube/v3/comments")) {
             return insertComment(request);
         }
-        return apiError(404, "notFound", "NOT_FOUND", "the fake YouTube has no endpoint " + request.method() + " " + request.path());
+        return apiError(
+                404,
+                "notFound",
+                "NOT_FOUND",
+                "the fake YouTube has no endpoint " + request.method() + " " + request.path());
     }
 
     /**
@@ -147,25 +157,36 @@ public class YouTubeFake extends StatefulPlatformFake {
         String part = request.queryParameter("part");
         String id = request.queryParameter("id");
         if (part == null || (!"true".equals(request.queryParameter("mine")) && id == null)) {
-            return apiError(400, "missingRequiredParameter", "INVALID_ARGUMENT",
+            return apiError(
+                    400,
+                    "missingRequiredParameter",
+                    "INVALID_ARGUMENT",
                     "part and one of mine=true or id are required (the fake fakes these filters only).");
         }
         Set<String> parts = Set.of(part.split(","));
         ObjectNode body = object().put("kind", "youtube#channelListResponse").put("etag", FakeIds.alphanumeric(27));
         ArrayNode items = body.putArray("items");
         if (id == null || List.of(id.split(",")).contains(CHANNEL_ID)) {
-            ObjectNode channel = items.addObject().put("kind", "youtube#channel").put("etag", FakeIds.alphanumeric(27))
+            ObjectNode channel = items.addObject()
+                    .put("kind", "youtube#channel")
+                    .put("etag", FakeIds.alphanumeric(27))
                     .put("id", CHANNEL_ID);
             if (parts.contains("snippet")) {
-                channel.putObject("snippet").put("title", CHANNEL_TITLE).put("description", "Herald's fake channel")
-                        .put("customUrl", "@heraldfakegarden").put("publishedAt", "2021-03-14T09:26:53Z");
+                channel.putObject("snippet")
+                        .put("title", CHANNEL_TITLE)
+                        .put("description", "Herald's fake channel")
+                        .put("customUrl", "@heraldfakegarden")
+                        .put("publishedAt", "2021-03-14T09:26:53Z");
             }
             if (parts.contains("statistics")) {
                 Instant now = Instant.now();
                 PublishedMetrics.Account counts = PublishedMetrics.account(published().stream()
-                        .map(video -> videoNumbers(video, now)).toList());
-                channel.putObject("statistics").put("viewCount", Long.toString(counts.views()))
-                        .put("subscriberCount", Long.toString(counts.followers())).put("hiddenSubscriberCount", false)
+                        .map(video -> videoNumbers(video, now))
+                        .toList());
+                channel.putObject("statistics")
+                        .put("viewCount", Long.toString(counts.views()))
+                        .put("subscriberCount", Long.toString(counts.followers()))
+                        .put("hiddenSubscriberCount", false)
                         .put("videoCount", Long.toString(counts.posts()));
             }
         }
@@ -182,27 +203,36 @@ public class YouTubeFake extends StatefulPlatformFake {
         String part = request.queryParameter("part");
         String ids = request.queryParameter("id");
         if (part == null || ids == null) {
-            return apiError(400, "missingRequiredParameter", "INVALID_ARGUMENT", "part and id are required (the fake fakes the id"
-                    + " filter only).");
+            return apiError(
+                    400,
+                    "missingRequiredParameter",
+                    "INVALID_ARGUMENT",
+                    "part and id are required (the fake fakes the id" + " filter only).");
         }
         Set<String> parts = Set.of(part.split(","));
         Instant now = Instant.now();
         ObjectNode body = object().put("kind", "youtube#videoListResponse").put("etag", FakeIds.alphanumeric(27));
         ArrayNode items = body.putArray("items");
         for (String id : ids.split(",")) {
-            publishedWhere(video -> id.equals(video.path("id").asText())).stream().findFirst().ifPresent(video -> {
-                ObjectNode item = items.addObject().put("kind", "youtube#video").put("etag", FakeIds.alphanumeric(27))
-                        .put("id", id);
-                if (parts.contains("snippet")) {
-                    item.set("snippet", video.get("snippet"));
-                }
-                if (parts.contains("statistics")) {
-                    PublishedMetrics.Item numbers = videoNumbers(video, now);
-                    item.putObject("statistics").put("viewCount", Long.toString(numbers.views()))
-                            .put("likeCount", Long.toString(numbers.likes())).put("favoriteCount", "0")
-                            .put("commentCount", Long.toString(numbers.comments()));
-                }
-            });
+            publishedWhere(video -> id.equals(video.path("id").asText())).stream()
+                    .findFirst()
+                    .ifPresent(video -> {
+                        ObjectNode item = items.addObject()
+                                .put("kind", "youtube#video")
+                                .put("etag", FakeIds.alphanumeric(27))
+                                .put("id", id);
+                        if (parts.contains("snippet")) {
+                            item.set("snippet", video.get("snippet"));
+                        }
+                        if (parts.contains("statistics")) {
+                            PublishedMetrics.Item numbers = videoNumbers(video, now);
+                            item.putObject("statistics")
+                                    .put("viewCount", Long.toString(numbers.views()))
+                                    .put("likeCount", Long.toString(numbers.likes()))
+                                    .put("favoriteCount", "0")
+                                    .put("commentCount", Long.toString(numbers.comments()));
+                        }
+                    });
         }
         body.putObject("pageInfo").put("totalResults", items.size()).put("resultsPerPage", items.size());
         return json(200, body);
@@ -222,43 +252,61 @@ public class YouTubeFake extends StatefulPlatformFake {
         String part = request.queryParameter("part");
         String videoId = request.queryParameter("videoId");
         if (part == null || videoId == null) {
-            return apiError(400, "missingRequiredParameter", "INVALID_ARGUMENT", "part and videoId are required (the fake fakes the"
-                    + " videoId filter only).");
+            return apiError(
+                    400,
+                    "missingRequiredParameter",
+                    "INVALID_ARGUMENT",
+                    "part and videoId are required (the fake fakes the" + " videoId filter only).");
         }
-        JsonNode video = publishedWhere(item -> videoId.equals(item.path("id").asText())).stream().findFirst().orElse(null);
+        JsonNode video = publishedWhere(item -> videoId.equals(item.path("id").asText())).stream()
+                .findFirst()
+                .orElse(null);
         if (video == null) {
-            return apiError(404, "videoNotFound", "NOT_FOUND", "The video identified by the videoId parameter could not be found.");
+            return apiError(
+                    404,
+                    "videoNotFound",
+                    "NOT_FOUND",
+                    "The video identified by the videoId parameter could not be found.");
         }
         Set<String> parts = Set.of(part.split(","));
         boolean plainText = "plainText".equals(request.queryParameter("textFormat"));
         List<FakeComment> all = comments(video);
-        List<FakeComment> threads = new ArrayList<>(all.stream().filter(FakeComment::topLevel).toList());
+        List<FakeComment> threads =
+                new ArrayList<>(all.stream().filter(FakeComment::topLevel).toList());
         Collections.reverse(threads);
         int start = 0;
         String pageToken = request.queryParameter("pageToken");
         if (pageToken != null) {
             String offset = position(pageToken);
             if (offset == null || !offset.matches("[0-9]{1,6}") || Integer.parseInt(offset) > threads.size()) {
-                return apiError(400, "invalidPageToken", "INVALID_ARGUMENT", "The request specifies an invalid page token.");
+                return apiError(
+                        400, "invalidPageToken", "INVALID_ARGUMENT", "The request specifies an invalid page token.");
             }
             start = Integer.parseInt(offset);
         }
         int maxResults = Math.min(100, request.intQueryParameter("maxResults", 20));
         List<FakeComment> page = threads.subList(start, Math.min(threads.size(), start + maxResults));
-        ObjectNode body = object().put("kind", "youtube#commentThreadListResponse").put("etag", FakeIds.alphanumeric(27));
+        ObjectNode body =
+                object().put("kind", "youtube#commentThreadListResponse").put("etag", FakeIds.alphanumeric(27));
         if (start + page.size() < threads.size()) {
             body.put("nextPageToken", cursor(Integer.toString(start + page.size())));
         }
         body.putObject("pageInfo").put("totalResults", page.size()).put("resultsPerPage", maxResults);
         ArrayNode items = body.putArray("items");
         for (FakeComment top : page) {
-            ObjectNode thread = items.addObject().put("kind", "youtube#commentThread").put("etag", FakeIds.alphanumeric(27))
+            ObjectNode thread = items.addObject()
+                    .put("kind", "youtube#commentThread")
+                    .put("etag", FakeIds.alphanumeric(27))
                     .put("id", top.id());
             List<FakeComment> replies = repliesTo(all, top.id());
             if (parts.contains("snippet")) {
-                thread.putObject("snippet").put("channelId", CHANNEL_ID).put("videoId", videoId)
+                thread.putObject("snippet")
+                        .put("channelId", CHANNEL_ID)
+                        .put("videoId", videoId)
                         .<ObjectNode>set("topLevelComment", commentResource(top, plainText))
-                        .put("canReply", true).put("totalReplyCount", replies.size()).put("isPublic", true);
+                        .put("canReply", true)
+                        .put("totalReplyCount", replies.size())
+                        .put("isPublic", true);
             }
             if (parts.contains("replies") && !replies.isEmpty()) {
                 ArrayNode comments = thread.putObject("replies").putArray("comments");
@@ -277,14 +325,20 @@ public class YouTubeFake extends StatefulPlatformFake {
     private FakeResponse insertComment(FakeRequest request) {
         IssuedGrant grant = grant(request);
         if (grant == null || !grant.scopes().contains(FORCE_SSL)) {
-            // comments.insert is authorized by youtube.force-ssl only (neither youtube.upload nor youtube.readonly does).
-            return apiError(403, "insufficientPermissions", "PERMISSION_DENIED", "Request had insufficient authentication scopes.");
+            // comments.insert is authorized by youtube.force-ssl only (neither youtube.upload nor youtube.readonly
+            // does).
+            return apiError(
+                    403,
+                    "insufficientPermissions",
+                    "PERMISSION_DENIED",
+                    "Request had insufficient authentication scopes.");
         }
         String part = request.queryParameter("part");
         JsonNode body = jsonBody(request);
         JsonNode snippet = body == null ? null : body.path("snippet");
         if (part == null || !Set.of(part.split(",")).contains("snippet") || snippet == null || !snippet.isObject()) {
-            return apiError(400, "invalidPart", "INVALID_ARGUMENT", "part=snippet and the comment's JSON are required.");
+            return apiError(
+                    400, "invalidPart", "INVALID_ARGUMENT", "part=snippet and the comment's JSON are required.");
         }
         String parentId = snippet.path("parentId").asText("");
         FakeComment parent = null;
@@ -296,20 +350,38 @@ public class YouTubeFake extends StatefulPlatformFake {
             }
         }
         if (parent == null) {
-            return apiError(404, "parentCommentNotFound", "NOT_FOUND", "The specified parent comment could not be found. Check the"
-                    + " value of the request's snippet.parentId property to ensure that it is correct.");
+            return apiError(
+                    404,
+                    "parentCommentNotFound",
+                    "NOT_FOUND",
+                    "The specified parent comment could not be found. Check the"
+                            + " value of the request's snippet.parentId property to ensure that it is correct.");
         }
         String text = snippet.path("textOriginal").asText("");
         if (text.isBlank()) {
-            return apiError(400, "invalidCommentMetadata", "INVALID_ARGUMENT", "The request metadata is invalid: snippet.textOriginal"
-                    + " is required.");
+            return apiError(
+                    400,
+                    "invalidCommentMetadata",
+                    "INVALID_ARGUMENT",
+                    "The request metadata is invalid: snippet.textOriginal" + " is required.");
         }
         if (text.length() > MAX_COMMENT_LENGTH) {
-            return apiError(400, "commentTextTooLong", "INVALID_ARGUMENT", "The comment resource that is being inserted or updated"
-                    + " contains too many characters in the snippet.textOriginal property.");
+            return apiError(
+                    400,
+                    "commentTextTooLong",
+                    "INVALID_ARGUMENT",
+                    "The comment resource that is being inserted or updated"
+                            + " contains too many characters in the snippet.textOriginal property.");
         }
-        FakeComment reply = keepComment(new FakeComment(parent.id() + "." + FakeIds.token("", 22), parent.itemId(), parent.id(),
-                text, CHANNEL_ID, CHANNEL_TITLE, Instant.now().truncatedTo(ChronoUnit.SECONDS), true));
+        FakeComment reply = keepComment(new FakeComment(
+                parent.id() + "." + FakeIds.token("", 22),
+                parent.itemId(),
+                parent.id(),
+                text,
+                CHANNEL_ID,
+                CHANNEL_TITLE,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                true));
         return json(200, commentResource(reply, true));
     }
 
@@ -319,19 +391,32 @@ public class YouTubeFake extends StatefulPlatformFake {
      */
     private List<FakeComment> comments(JsonNode video) {
         String videoId = video.path("id").asText();
-        Instant publishedAt = Instant.parse(video.path("snippet").path("publishedAt").asText());
+        Instant publishedAt =
+                Instant.parse(video.path("snippet").path("publishedAt").asText());
         return commentsOn(videoId, seed -> {
-            String topId = "Ugz" + SeededComments.letters(videoId, seed.parentIndex() == null ? seed.index() : seed.parentIndex(), 16)
+            String topId = "Ugz"
+                    + SeededComments.letters(
+                            videoId, seed.parentIndex() == null ? seed.index() : seed.parentIndex(), 16)
                     + "4AaABAg";
-            return new FakeComment(seed.parentIndex() == null ? topId : topId + "." + SeededComments.letters(videoId, seed.index(), 22),
-                    videoId, seed.parentIndex() == null ? null : topId, seed.text(), seed.author().youtubeChannelId(),
-                    seed.author().name(), publishedAt, false);
+            return new FakeComment(
+                    seed.parentIndex() == null
+                            ? topId
+                            : topId + "." + SeededComments.letters(videoId, seed.index(), 22),
+                    videoId,
+                    seed.parentIndex() == null ? null : topId,
+                    seed.text(),
+                    seed.author().youtubeChannelId(),
+                    seed.author().name(),
+                    publishedAt,
+                    false);
         });
     }
 
     /** The comment resource (https://developers.google.com/youtube/v3/docs/comments#resource). */
     private ObjectNode commentResource(FakeComment comment, boolean plainText) {
-        ObjectNode resource = object().put("kind", "youtube#comment").put("etag", FakeIds.alphanumeric(27)).put("id", comment.id());
+        ObjectNode resource = object().put("kind", "youtube#comment")
+                .put("etag", FakeIds.alphanumeric(27))
+                .put("id", comment.id());
         ObjectNode snippet = resource.putObject("snippet").put("channelId", CHANNEL_ID);
         if (comment.topLevel()) {
             snippet.put("videoId", comment.itemId());
@@ -345,22 +430,33 @@ public class YouTubeFake extends StatefulPlatformFake {
         }
         String published = comment.createdAt().toString();
         snippet.put("authorDisplayName", comment.authorName())
-                .put("authorProfileImageUrl", "https://yt3.ggpht.com/ytc/" + comment.authorId() + "=s48-c-k-c0x00ffffff-no-rj")
+                .put(
+                        "authorProfileImageUrl",
+                        "https://yt3.ggpht.com/ytc/" + comment.authorId() + "=s48-c-k-c0x00ffffff-no-rj")
                 .put("authorChannelUrl", "http://www.youtube.com/channel/" + comment.authorId());
         snippet.putObject("authorChannelId").put("value", comment.authorId());
-        snippet.put("canRate", true).put("viewerRating", "none").put("likeCount", 0).put("publishedAt", published)
+        snippet.put("canRate", true)
+                .put("viewerRating", "none")
+                .put("likeCount", 0)
+                .put("publishedAt", published)
                 .put("updatedAt", published);
         return resource;
     }
 
     /** {@code textFormat=html}: the text escaped, line breaks as {@code <br>}. */
     private static String html(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;").replace("'", "&#39;")
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;")
+                .replace("'", "&#39;")
                 .replace("\n", "<br>");
     }
 
     private static PublishedMetrics.Item videoNumbers(JsonNode video, Instant now) {
-        return PublishedMetrics.item(video.path("id").asText(), Instant.parse(video.path("snippet").path("publishedAt").asText()),
+        return PublishedMetrics.item(
+                video.path("id").asText(),
+                Instant.parse(video.path("snippet").path("publishedAt").asText()),
                 now);
     }
 
@@ -382,29 +478,44 @@ public class YouTubeFake extends StatefulPlatformFake {
         JsonNode video = jsonBody(request);
         String part = request.queryParameter("part");
         if (video == null || part == null || !Set.of(part.split(",")).containsAll(Set.of("snippet", "status"))) {
-            return apiError(400, "invalidPart", "INVALID_ARGUMENT", "part=snippet,status and the video's JSON are required.");
+            return apiError(
+                    400, "invalidPart", "INVALID_ARGUMENT", "part=snippet,status and the video's JSON are required.");
         }
         if (video.path("snippet").path("title").asText("").isBlank()) {
-            return apiError(400, "invalidTitle", "INVALID_ARGUMENT", "The request metadata specifies an invalid or empty video title.");
+            return apiError(
+                    400,
+                    "invalidTitle",
+                    "INVALID_ARGUMENT",
+                    "The request metadata specifies an invalid or empty video title.");
         }
         String length = request.header("x-upload-content-length");
         String type = request.header("x-upload-content-type");
-        if (length == null || !length.matches("\\d{1,12}") || Long.parseLong(length) == 0 || type == null
+        if (length == null
+                || !length.matches("\\d{1,12}")
+                || Long.parseLong(length) == 0
+                || type == null
                 || !(type.startsWith("video/") || type.equals("application/octet-stream"))) {
-            return apiError(400, "badContent", "INVALID_ARGUMENT",
+            return apiError(
+                    400,
+                    "badContent",
+                    "INVALID_ARGUMENT",
                     "X-Upload-Content-Length (bytes) and X-Upload-Content-Type (video/*) are required.");
         }
-        UploadSession session = new UploadSession(FakeIds.alphanumeric(32), CHANNEL_ID, video, Long.parseLong(length), type);
+        UploadSession session =
+                new UploadSession(FakeIds.alphanumeric(32), CHANNEL_ID, video, Long.parseLong(length), type);
         uploads.put(session.id, session);
         String host = request.header("host");
-        return FakeResponse.empty(200).withHeader("Location", "http://" + host + "/youtube" + UPLOADS
-                + "?uploadType=resumable&upload_id=" + session.id);
+        return FakeResponse.empty(200)
+                .withHeader(
+                        "Location",
+                        "http://" + host + "/youtube" + UPLOADS + "?uploadType=resumable&upload_id=" + session.id);
     }
 
     private FakeResponse continueUpload(FakeRequest request) {
         UploadSession session = uploads.get(String.valueOf(request.queryParameter("upload_id")));
         if (session == null) {
-            return apiError(404, "notFound", "NOT_FOUND", "No upload session " + request.queryParameter("upload_id") + ".");
+            return apiError(
+                    404, "notFound", "NOT_FOUND", "No upload session " + request.queryParameter("upload_id") + ".");
         }
         long arrived = request.upload() == null ? 0 : request.upload().size();
         String contentRange = request.header("content-range");
@@ -412,8 +523,11 @@ public class YouTubeFake extends StatefulPlatformFake {
         long from = 0;
         if (contentRange != null) {
             if (!range.matches() || Long.parseLong(range.group(3)) != session.size) {
-                return apiError(400, "badContent", "INVALID_ARGUMENT", "Content-Range " + contentRange + " does not fit the upload of "
-                        + session.size + " bytes.");
+                return apiError(
+                        400,
+                        "badContent",
+                        "INVALID_ARGUMENT",
+                        "Content-Range " + contentRange + " does not fit the upload of " + session.size + " bytes.");
             }
             if (range.group(1) == null) {
                 // Where does the session stand?
@@ -421,16 +535,22 @@ public class YouTubeFake extends StatefulPlatformFake {
             }
             from = Long.parseLong(range.group(1));
             if (Long.parseLong(range.group(2)) - from + 1 != arrived) {
-                return apiError(400, "badContent", "INVALID_ARGUMENT", "Content-Range " + contentRange + " announces other than the "
-                        + arrived + " bytes sent.");
+                return apiError(
+                        400,
+                        "badContent",
+                        "INVALID_ARGUMENT",
+                        "Content-Range " + contentRange + " announces other than the " + arrived + " bytes sent.");
             }
         }
         if (session.video != null) {
             return json(200, session.video);
         }
         if (from != session.received || session.received + arrived > session.size) {
-            return apiError(400, "badContent", "INVALID_ARGUMENT", "The upload continues at byte " + session.received + " of "
-                    + session.size + ", not " + from + ".");
+            return apiError(
+                    400,
+                    "badContent",
+                    "INVALID_ARGUMENT",
+                    "The upload continues at byte " + session.received + " of " + session.size + ", not " + from + ".");
         }
         session.received += arrived;
         if (arrived > 0) {
@@ -447,26 +567,41 @@ public class YouTubeFake extends StatefulPlatformFake {
 
     /** The video resource YouTube answers; the published record adds what it received, for tests. */
     private ObjectNode finish(UploadSession session) {
-        ObjectNode video = object().put("kind", "youtube#video").put("etag", FakeIds.alphanumeric(27))
+        ObjectNode video = object().put("kind", "youtube#video")
+                .put("etag", FakeIds.alphanumeric(27))
                 .put("id", FakeIds.token("", 11));
         ObjectNode snippet = video.putObject("snippet")
-                .put("publishedAt", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()) // seconds even at :00
+                .put(
+                        "publishedAt",
+                        Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()) // seconds even at :00
                 .put("channelId", session.channelId)
                 .put("title", session.metadata.path("snippet").path("title").asText())
-                .put("description", session.metadata.path("snippet").path("description").asText(""))
-                .put("categoryId", session.metadata.path("snippet").path("categoryId").asText("22"));
+                .put(
+                        "description",
+                        session.metadata.path("snippet").path("description").asText(""))
+                .put(
+                        "categoryId",
+                        session.metadata.path("snippet").path("categoryId").asText("22"));
         snippet.put("channelTitle", CHANNEL_TITLE);
         JsonNode asked = session.metadata.path("status");
-        video.putObject("status").put("uploadStatus", "uploaded")
+        video.putObject("status")
+                .put("uploadStatus", "uploaded")
                 .put("privacyStatus", asked.path("privacyStatus").asText("public"))
-                .put("license", "youtube").put("embeddable", true).put("publicStatsViewable", true)
+                .put("license", "youtube")
+                .put("embeddable", true)
+                .put("publicStatsViewable", true)
                 .put("madeForKids", asked.path("selfDeclaredMadeForKids").asBoolean(false))
-                .put("selfDeclaredMadeForKids", asked.path("selfDeclaredMadeForKids").asBoolean(false));
+                .put(
+                        "selfDeclaredMadeForKids",
+                        asked.path("selfDeclaredMadeForKids").asBoolean(false));
         session.video = video;
-        ObjectNode received = video.deepCopy().put("upload_id", session.id).put("content_type", session.contentType)
+        ObjectNode received = video.deepCopy()
+                .put("upload_id", session.id)
+                .put("content_type", session.contentType)
                 .put("bytes", session.received);
         ArrayNode parts = received.putArray("parts");
-        session.parts.forEach(part -> parts.addObject().put("bytes", part.size()).put("sha256", part.sha256()));
+        session.parts.forEach(
+                part -> parts.addObject().put("bytes", part.size()).put("sha256", part.sha256()));
         publish(received);
         return video;
     }
@@ -476,12 +611,18 @@ public class YouTubeFake extends StatefulPlatformFake {
         try {
             authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
             if ("authorization_code".equals(form.get("grant_type"))) {
-                AuthorizationServer.PendingCode code = authorization.redeem(platform(), form.get("code"), form.get("client_id"),
-                        form.get("redirect_uri"), form.get("code_verifier"));
+                AuthorizationServer.PendingCode code = authorization.redeem(
+                        platform(),
+                        form.get("code"),
+                        form.get("client_id"),
+                        form.get("redirect_uri"),
+                        form.get("code_verifier"));
                 String grantId = FakeIds.alphanumeric(16);
                 ObjectNode answer = tokenAnswer(grantId, code.scopes(), code.clientId());
-                answer.put("refresh_token", tokens.issueRefresh(platform(), grantId, GOOGLE_SUBJECT, code.scopes(), null,
-                        FakeIds.token("1//0", 100)));
+                answer.put(
+                        "refresh_token",
+                        tokens.issueRefresh(
+                                platform(), grantId, GOOGLE_SUBJECT, code.scopes(), null, FakeIds.token("1//0", 100)));
                 return json(200, answer);
             }
             if ("refresh_token".equals(form.get("grant_type"))) {
@@ -494,15 +635,25 @@ public class YouTubeFake extends StatefulPlatformFake {
             }
             throw new OAuthRefusal(400, "unsupported_grant_type", "Invalid grant_type: " + form.get("grant_type"));
         } catch (OAuthRefusal refusal) {
-            String description = "invalid_client".equals(refusal.error()) ? "The OAuth client was not found." : refusal.getMessage();
+            String description =
+                    "invalid_client".equals(refusal.error()) ? "The OAuth client was not found." : refusal.getMessage();
             return json(refusal.status(), object().put("error", refusal.error()).put("error_description", description));
         }
     }
 
     private ObjectNode tokenAnswer(String grantId, Set<String> scopes, String clientId) {
-        ObjectNode answer = object().put("access_token", tokens.issueAccess(platform(), grantId, GOOGLE_SUBJECT, scopes,
-                        ACCESS_LIFETIME, FakeIds.token("ya29.", 160)))
-                .put("expires_in", ACCESS_LIFETIME.toSeconds()).put("scope", String.join(" ", scopes)).put("token_type", "Bearer");
+        ObjectNode answer = object().put(
+                        "access_token",
+                        tokens.issueAccess(
+                                platform(),
+                                grantId,
+                                GOOGLE_SUBJECT,
+                                scopes,
+                                ACCESS_LIFETIME,
+                                FakeIds.token("ya29.", 160)))
+                .put("expires_in", ACCESS_LIFETIME.toSeconds())
+                .put("scope", String.join(" ", scopes))
+                .put("token_type", "Bearer");
         if (scopes.contains("openid")) {
             answer.put("id_token", idToken("https://accounts.google.com", clientId, GOOGLE_SUBJECT, null));
         }
@@ -512,7 +663,11 @@ public class YouTubeFake extends StatefulPlatformFake {
     private FakeResponse apiError(int status, String reason, String statusName, String message) {
         ObjectNode body = object();
         ObjectNode error = body.putObject("error").put("code", status).put("message", message);
-        error.putArray("errors").addObject().put("message", message).put("domain", "global").put("reason", reason);
+        error.putArray("errors")
+                .addObject()
+                .put("message", message)
+                .put("domain", "global")
+                .put("reason", reason);
         error.put("status", statusName);
         return json(status, body);
     }
@@ -520,8 +675,11 @@ public class YouTubeFake extends StatefulPlatformFake {
     @Override
     public FakeResponse rateLimited(ArmedFailure failure) {
         int status = failure.statusOr(429);
-        return apiError(status, "rateLimitExceeded", "RESOURCE_EXHAUSTED", "The request cannot be completed because you have"
-                + " exceeded your quota.");
+        return apiError(
+                status,
+                "rateLimitExceeded",
+                "RESOURCE_EXHAUSTED",
+                "The request cannot be completed because you have" + " exceeded your quota.");
     }
 
     @Override

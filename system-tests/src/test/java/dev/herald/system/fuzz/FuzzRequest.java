@@ -12,8 +12,13 @@ import java.util.stream.Collectors;
  * @param headers every header to send, in order (a name may repeat: a repeated Idempotency-Key is a mutation)
  * @param body    the raw body, or null for none
  */
-public record FuzzRequest(String method, String path, Map<String, String> query, List<Map.Entry<String, String>> headers,
-                          byte[] body, String variant) {
+public record FuzzRequest(
+        String method,
+        String path,
+        Map<String, String> query,
+        List<Map.Entry<String, String>> headers,
+        byte[] body,
+        String variant) {
 
     public boolean valid() {
         return "valid".equals(variant);
@@ -23,9 +28,10 @@ public record FuzzRequest(String method, String path, Map<String, String> query,
         if (query.isEmpty()) {
             return path;
         }
-        return path + "?" + query.entrySet().stream()
-                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
-                .collect(Collectors.joining("&"));
+        return path + "?"
+                + query.entrySet().stream()
+                        .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
+                        .collect(Collectors.joining("&"));
     }
 
     private static String encode(String text) {
@@ -34,9 +40,12 @@ public record FuzzRequest(String method, String path, Map<String, String> query,
 
     /** The request as a replayable line (headers without the credential's secret, body abbreviated). */
     public String describe() {
-        String shownHeaders = headers.stream().filter(h -> !h.getKey().equalsIgnoreCase("Authorization"))
-                .map(h -> h.getKey() + ": " + OpenApiContract.abbreviate(h.getValue())).collect(Collectors.joining(", "));
-        String shownBody = body == null ? "" : " " + OpenApiContract.abbreviate(new String(body, StandardCharsets.UTF_8));
+        String shownHeaders = headers.stream()
+                .filter(h -> !h.getKey().equalsIgnoreCase("Authorization"))
+                .map(h -> h.getKey() + ": " + OpenApiContract.abbreviate(h.getValue()))
+                .collect(Collectors.joining(", "));
+        String shownBody =
+                body == null ? "" : " " + OpenApiContract.abbreviate(new String(body, StandardCharsets.UTF_8));
         return "[" + variant + "] " + method + " " + OpenApiContract.abbreviate(pathAndQuery())
                 + (shownHeaders.isEmpty() ? "" : " {" + shownHeaders + "}") + shownBody;
     }

@@ -25,8 +25,7 @@ public final class IdPool {
      * A cursor with the path and query parameters of the page that handed it out: a cursor is bound to its filters
      * and to its parent resource (the account of a board list, the board of a section list).
      */
-    public record Cursor(String path, Map<String, String> query, String cursor) {
-    }
+    public record Cursor(String path, Map<String, String> query, String cursor) {}
 
     private final Map<String, List<String>> ids = new HashMap<>();
     private final Map<String, List<Cursor>> cursors = new HashMap<>();

@@ -43,11 +43,14 @@ public final class OpenApiContract {
 
     public List<Operation> operations() {
         List<Operation> operations = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> paths = document.root().path("paths").fields(); paths.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> paths =
+                        document.root().path("paths").fields();
+                paths.hasNext(); ) {
             Map.Entry<String, JsonNode> path = paths.next();
             for (String method : METHODS) {
                 if (path.getValue().has(method)) {
-                    operations.add(new Operation(method.toUpperCase(), path.getKey(), path.getValue().get(method)));
+                    operations.add(new Operation(
+                            method.toUpperCase(), path.getKey(), path.getValue().get(method)));
                 }
             }
         }
@@ -62,7 +65,9 @@ public final class OpenApiContract {
     /** The name of the component a schema node refers to ({@code ProfileId}), if it is a reference. */
     public static Optional<String> refName(JsonNode schema) {
         JsonNode ref = schema.get("$ref");
-        return ref == null ? Optional.empty() : Optional.of(ref.asText().substring(ref.asText().lastIndexOf('/') + 1));
+        return ref == null
+                ? Optional.empty()
+                : Optional.of(ref.asText().substring(ref.asText().lastIndexOf('/') + 1));
     }
 
     /** The operation's parameters, resolved (query, path and header). */
@@ -74,7 +79,12 @@ public final class OpenApiContract {
 
     /** The schema of the operation's JSON request body (possibly a {@code $ref}). */
     public JsonNode requestSchema(Operation operation) {
-        return operation.node().path("requestBody").path("content").path("application/json").path("schema");
+        return operation
+                .node()
+                .path("requestBody")
+                .path("content")
+                .path("application/json")
+                .path("schema");
     }
 
     /**
@@ -106,7 +116,8 @@ public final class OpenApiContract {
                 continue;
             }
             problems(definition.path("schema"), headerValue(definition.path("schema"), value.get()))
-                    .forEach(problem -> violations.add(status + " header " + header.getKey() + "=" + value.get() + ": " + problem));
+                    .forEach(problem ->
+                            violations.add(status + " header " + header.getKey() + "=" + value.get() + ": " + problem));
         }
         JsonNode content = response.path("content").path("application/json");
         if (content.isMissingNode()) {

@@ -14,6 +14,7 @@ public final class PlanCatalog {
 
     /** Test mode's own allowances, whatever the plan (rate and concurrent ingests follow the plan). */
     public static final long TEST_ACCOUNTS = 10;
+
     public static final long TEST_PUBLICATIONS = 1_000;
     public static final long TEST_API_REQUESTS = 10_000;
 
@@ -26,16 +27,22 @@ public final class PlanCatalog {
     /** The catalog in force: {@link #CATALOG}, unless a test or benchmark overrode some values. */
     private static volatile Map<Plan, Allowances> live = CATALOG;
 
-    private PlanCatalog() {
-    }
+    private PlanCatalog() {}
 
     public static Allowances allowances(Plan plan, Mode mode) {
         Allowances allowances = live.get(plan);
         if (mode == Mode.LIVE) {
             return allowances;
         }
-        return new Allowances(TEST_ACCOUNTS, TEST_PUBLICATIONS, null, TEST_API_REQUESTS, null,
-                allowances.requestsPerMinute(), allowances.concurrentIngests(), null);
+        return new Allowances(
+                TEST_ACCOUNTS,
+                TEST_PUBLICATIONS,
+                null,
+                TEST_API_REQUESTS,
+                null,
+                allowances.requestsPerMinute(),
+                allowances.concurrentIngests(),
+                null);
     }
 
     /**
@@ -52,20 +59,95 @@ public final class PlanCatalog {
             if (assignment.length != 2 || target.length != 2) {
                 throw new IllegalArgumentException("not a plan override (plan.field=value): " + entry);
             }
-            Plan plan = Plan.fromWire(target[0]).orElseThrow(() -> new IllegalArgumentException("unknown plan: " + target[0]));
+            Plan plan = Plan.fromWire(target[0])
+                    .orElseThrow(() -> new IllegalArgumentException("unknown plan: " + target[0]));
             long value = Long.parseLong(assignment[1].trim());
             Allowances a = changed.get(plan);
-            changed.put(plan, switch (target[1]) {
-                case "accounts" -> new Allowances(value, a.publications(), a.mediaBytes(), a.apiRequests(), a.commentRequests(), a.requestsPerMinute(), a.concurrentIngests(), a.newConnections());
-                case "publications" -> new Allowances(a.connectedAccounts(), value, a.mediaBytes(), a.apiRequests(), a.commentRequests(), a.requestsPerMinute(), a.concurrentIngests(), a.newConnections());
-                case "media_bytes" -> new Allowances(a.connectedAccounts(), a.publications(), value, a.apiRequests(), a.commentRequests(), a.requestsPerMinute(), a.concurrentIngests(), a.newConnections());
-                case "api_requests" -> new Allowances(a.connectedAccounts(), a.publications(), a.mediaBytes(), value, a.commentRequests(), a.requestsPerMinute(), a.concurrentIngests(), a.newConnections());
-                case "comment_requests" -> new Allowances(a.connectedAccounts(), a.publications(), a.mediaBytes(), a.apiRequests(), value, a.requestsPerMinute(), a.concurrentIngests(), a.newConnections());
-                case "per_minute" -> new Allowances(a.connectedAccounts(), a.publications(), a.mediaBytes(), a.apiRequests(), a.commentRequests(), Math.toIntExact(value), a.concurrentIngests(), a.newConnections());
-                case "concurrent_ingests" -> new Allowances(a.connectedAccounts(), a.publications(), a.mediaBytes(), a.apiRequests(), a.commentRequests(), a.requestsPerMinute(), Math.toIntExact(value), a.newConnections());
-                case "new_connections" -> new Allowances(a.connectedAccounts(), a.publications(), a.mediaBytes(), a.apiRequests(), a.commentRequests(), a.requestsPerMinute(), a.concurrentIngests(), value);
-                default -> throw new IllegalArgumentException("unknown allowance: " + target[1]);
-            });
+            changed.put(
+                    plan,
+                    switch (target[1]) {
+                        case "accounts" ->
+                            new Allowances(
+                                    value,
+                                    a.publications(),
+                                    a.mediaBytes(),
+                                    a.apiRequests(),
+                                    a.commentRequests(),
+                                    a.requestsPerMinute(),
+                                    a.concurrentIngests(),
+                                    a.newConnections());
+                        case "publications" ->
+                            new Allowances(
+                                    a.connectedAccounts(),
+                                    value,
+                                    a.mediaBytes(),
+                                    a.apiRequests(),
+                                    a.commentRequests(),
+                                    a.requestsPerMinute(),
+                                    a.concurrentIngests(),
+                                    a.newConnections());
+                        case "media_bytes" ->
+                            new Allowances(
+                                    a.connectedAccounts(),
+                                    a.publications(),
+                                    value,
+                                    a.apiRequests(),
+                                    a.commentRequests(),
+                                    a.requestsPerMinute(),
+                                    a.concurrentIngests(),
+                                    a.newConnections());
+                        case "api_requests" ->
+                            new Allowances(
+                                    a.connectedAccounts(),
+                                    a.publications(),
+                                    a.mediaBytes(),
+                                    value,
+                                    a.commentRequests(),
+                                    a.requestsPerMinute(),
+                                    a.concurrentIngests(),
+                                    a.newConnections());
+                        case "comment_requests" ->
+                            new Allowances(
+                                    a.connectedAccounts(),
+                                    a.publications(),
+                                    a.mediaBytes(),
+                                    a.apiRequests(),
+                                    value,
+                                    a.requestsPerMinute(),
+                                    a.concurrentIngests(),
+                                    a.newConnections());
+                        case "per_minute" ->
+                            new Allowances(
+                                    a.connectedAccounts(),
+                                    a.publications(),
+                                    a.mediaBytes(),
+                                    a.apiRequests(),
+                                    a.commentRequests(),
+                                    Math.toIntExact(value),
+                                    a.concurrentIngests(),
+                                    a.newConnections());
+                        case "concurrent_ingests" ->
+                            new Allowances(
+                                    a.connectedAccounts(),
+                                    a.publications(),
+                                    a.mediaBytes(),
+                                    a.apiRequests(),
+                                    a.commentRequests(),
+                                    a.requestsPerMinute(),
+                                    Math.toIntExact(value),
+                                    a.newConnections());
+                        case "new_connections" ->
+                            new Allowances(
+                                    a.connectedAccounts(),
+                                    a.publications(),
+                                    a.mediaBytes(),
+                                    a.apiRequests(),
+                                    a.commentRequests(),
+                                    a.requestsPerMinute(),
+                                    a.concurrentIngests(),
+                                    value);
+                        default -> throw new IllegalArgumentException("unknown allowance: " + target[1]);
+                    });
         }
         live = changed;
     }

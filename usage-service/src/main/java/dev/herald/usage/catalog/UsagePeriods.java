@@ -13,8 +13,7 @@ import java.time.temporal.ChronoUnit;
  * UTC; free, beta and complimentary plans and all of test mode reset on calendar months (UTC).
  */
 public final class UsagePeriods {
-    private UsagePeriods() {
-    }
+    private UsagePeriods() {}
 
     public static boolean isAnniversary(Mode mode, PlanSource source) {
         return mode == Mode.LIVE && source == PlanSource.SUBSCRIPTION;
@@ -45,6 +44,7 @@ public final class UsagePeriods {
         while (!anchor.plusMonths(n + 1).toInstant().isAfter(at)) {
             n++;
         }
-        return new UsagePeriod(anchor.plusMonths(n).toInstant(), anchor.plusMonths(n + 1).toInstant());
+        return new UsagePeriod(
+                anchor.plusMonths(n).toInstant(), anchor.plusMonths(n + 1).toInstant());
     }
 }

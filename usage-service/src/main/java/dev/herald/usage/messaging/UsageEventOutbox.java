@@ -37,5 +37,4 @@ public class UsageEventOutbox {
         UsageEvent event = new UsageEvent(eventId, type, Timestamps.now(clock), workspaceId, mode, reservation);
         return new OutboxWriter.Entry(eventId, Topics.USAGE_RESERVED, UsageEvent.key(workspaceId, mode), event);
     }
-
 }

@@ -38,8 +38,7 @@ public class ConnectedAccountEntity {
         public String mode;
         public String accountId;
 
-        public Key() {
-        }
+        public Key() {}
 
         @Override
         public boolean equals(Object other) {

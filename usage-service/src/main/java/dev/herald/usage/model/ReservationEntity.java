@@ -58,8 +58,7 @@ public class ReservationEntity {
         public String mode;
         public String id;
 
-        public Key() {
-        }
+        public Key() {}
 
         public Key(String workspaceId, String mode, String id) {
             this.workspaceId = workspaceId;

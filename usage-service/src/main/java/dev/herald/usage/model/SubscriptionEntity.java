@@ -54,8 +54,7 @@ public class SubscriptionEntity {
         public String workspaceId;
         public String mode;
 
-        public Key() {
-        }
+        public Key() {}
 
         public Key(String workspaceId, String mode) {
             this.workspaceId = workspaceId;

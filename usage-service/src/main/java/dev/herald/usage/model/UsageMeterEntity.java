@@ -47,8 +47,7 @@ public class UsageMeterEntity {
         public String meter;
         public Instant periodStart;
 
-        public Key() {
-        }
+        public Key() {}
 
         public Key(String workspaceId, String mode, String meter, Instant periodStart) {
             this.workspaceId = workspaceId;

@@ -13,10 +13,12 @@ public class ProcessedEventRepository {
      * concurrent delivery of the same event waits here for the first one's transaction and then sees it.
      */
     public Uni<Boolean> markProcessed(String eventId, String topic) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                        "insert into processed_events (event_id, topic) values (?1, ?2) on conflict do nothing")
-                .setParameter(1, eventId).setParameter(2, topic)
-                .executeUpdate())
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery(
+                                "insert into processed_events (event_id, topic) values (?1, ?2) on conflict do nothing")
+                        .setParameter(1, eventId)
+                        .setParameter(2, topic)
+                        .executeUpdate())
                 .map(inserted -> inserted > 0);
     }
 }

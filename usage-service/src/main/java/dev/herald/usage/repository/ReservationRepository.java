@@ -10,9 +10,9 @@ import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
-import org.hibernate.LockMode;
 import java.util.Collection;
 import java.util.List;
+import org.hibernate.LockMode;
 
 /** Reservations, always within one workspace and mode: another tenant's reservation does not exist here. */
 @ApplicationScoped
@@ -22,6 +22,7 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
              from ReservationEntity r
             left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
             where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""";
+
     private static final String WITH_SUBSCRIPTION = "select r, s" + RESERVATION_AND_SUBSCRIPTION;
     private static final String FOR_DELIVERY = """
             select r, s, (select count(c) from ConnectedAccountEntity c
@@ -29,18 +30,20 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
 
     public Uni<ReservationEntity> findInTenant(String workspaceId, Mode mode, String id) {
         return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id)
-                .list().map(UniqueRow::of);
+                .list()
+                .map(UniqueRow::of);
     }
 
     /** The same, locked for the rest of the transaction, so one transition at a time wins. */
     public Uni<ReservationEntity> findInTenantForUpdate(String workspaceId, Mode mode, String id) {
         return find("workspaceId = ?1 and mode = ?2 and id = ?3", workspaceId, mode.wireName(), id)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list()
+                .map(UniqueRow::of);
     }
 
     /** A reservation and its tenant's subscription row, which is null while the tenant has never been given a plan. */
-    public record WithSubscription(ReservationEntity reservation, SubscriptionEntity subscription) {
-    }
+    public record WithSubscription(ReservationEntity reservation, SubscriptionEntity subscription) {}
 
     /**
      * The reservation with its tenant's subscription, in one query instead of two (a delivery checks its reservation
@@ -63,21 +66,27 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
      * slot, in one query (the delivery check); null when there is no such reservation.
      */
     public Uni<ForDelivery> findForDelivery(String workspaceId, Mode mode, String id, String accountId) {
-        return Panache.getSession().flatMap(session -> session.createSelectionQuery(FOR_DELIVERY, Object[].class)
-                        .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
+        return Panache.getSession()
+                .flatMap(session -> session.createSelectionQuery(FOR_DELIVERY, Object[].class)
+                        .setParameter("workspaceId", workspaceId)
+                        .setParameter("mode", mode.wireName())
+                        .setParameter("id", id)
                         .setParameter("accountId", accountId)
                         .getSingleResultOrNull())
-                .map(row -> row == null ? null : new ForDelivery(
-                        new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]), ((Number) row[2]).longValue() > 0));
+                .map(row -> row == null
+                        ? null
+                        : new ForDelivery(
+                                new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]),
+                                ((Number) row[2]).longValue() > 0));
     }
 
     /** A reservation and its subscription, with whether the delivery's account is still connected. */
-    public record ForDelivery(WithSubscription found, boolean accountConnected) {
-    }
+    public record ForDelivery(WithSubscription found, boolean accountConnected) {}
 
     /** Those of {@code ids} that exist, in one query (a batch answers its replays without a query per item). */
     public Uni<List<ReservationEntity>> findAllInTenant(String workspaceId, Mode mode, Collection<String> ids) {
-        return find("workspaceId = ?1 and mode = ?2 and id in ?3", workspaceId, mode.wireName(), ids).list();
+        return find("workspaceId = ?1 and mode = ?2 and id in ?3", workspaceId, mode.wireName(), ids)
+                .list();
     }
 
     /**
@@ -86,15 +95,21 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
      */
     public Uni<List<ReservationEntity>> lockAllInTenant(String workspaceId, Mode mode, Collection<String> ids) {
         return find("workspaceId = ?1 and mode = ?2 and id in ?3", Sort.by("id"), workspaceId, mode.wireName(), ids)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list();
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list();
     }
 
     /** The reservation and its subscription; {@code lock} applies to the reservation alone. */
     private static Uni<WithSubscription> withSubscription(String workspaceId, Mode mode, String id, LockMode lock) {
-        return Panache.getSession().flatMap(session -> session.createSelectionQuery(WITH_SUBSCRIPTION, Object[].class)
-                        .setParameter("workspaceId", workspaceId).setParameter("mode", mode.wireName()).setParameter("id", id)
+        return Panache.getSession()
+                .flatMap(session -> session.createSelectionQuery(WITH_SUBSCRIPTION, Object[].class)
+                        .setParameter("workspaceId", workspaceId)
+                        .setParameter("mode", mode.wireName())
+                        .setParameter("id", id)
                         .setLockMode("r", lock)
                         .getSingleResultOrNull())
-                .map(row -> row == null ? null : new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]));
+                .map(row -> row == null
+                        ? null
+                        : new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]));
     }
 }

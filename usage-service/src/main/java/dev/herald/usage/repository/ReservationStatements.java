@@ -39,8 +39,15 @@ public class ReservationStatements {
      * row lock, so concurrent callers never overshoot. False when it does not: then nothing is written. Fails with
      * a unique violation, writing nothing, when one of the ids exists (a replay, or a concurrent first call).
      */
-    public Uni<Boolean> reserveOnOneMeter(String workspaceId, Mode mode, Meter meter, UsagePeriod period, Long limit,
-                                          List<ReservationEntity> created, List<OutboxWriter.Entry> events, Instant now) {
+    public Uni<Boolean> reserveOnOneMeter(
+            String workspaceId,
+            Mode mode,
+            Meter meter,
+            UsagePeriod period,
+            Long limit,
+            List<ReservationEntity> created,
+            List<OutboxWriter.Entry> events,
+            Instant now) {
         long units = 0;
         String[] ids = new String[created.size()];
         Long[] unitsOf = new Long[created.size()];
@@ -49,8 +56,17 @@ public class ReservationStatements {
             unitsOf[i] = created.get(i).units;
             units += created.get(i).units;
         }
-        Tuple parameters = SqlParameters.of(workspaceId, mode.wireName(), meter.wireName(), period.start(), period.end(),
-                units, now, limit, ids, unitsOf);
+        Tuple parameters = SqlParameters.of(
+                workspaceId,
+                mode.wireName(),
+                meter.wireName(),
+                period.start(),
+                period.end(),
+                units,
+                now,
+                limit,
+                ids,
+                unitsOf);
         outbox.bindAll(parameters, events);
         return pool.preparedQuery("""
                         with meter as (
@@ -84,8 +100,8 @@ public class ReservationStatements {
      * transition. False when the reservation is no longer reserved as read, or the event was applied before: then
      * nothing is written.
      */
-    public Uni<Boolean> consumeInItsPeriod(ReservationEntity reservation, Instant now, String eventId, String topic,
-                                           OutboxWriter.Entry event) {
+    public Uni<Boolean> consumeInItsPeriod(
+            ReservationEntity reservation, Instant now, String eventId, String topic, OutboxWriter.Entry event) {
         return pool.preparedQuery("""
                         with consumed as (
                             update reservations set status = 'consumed', consumed_period_start = period_start,
@@ -105,8 +121,18 @@ public class ReservationStatements {
                             insert into outbox (event_id, topic, message_key, payload, trace_parent)
                             select $10, $11, $12, $13::text::jsonb, $14 from counted)
                         select count(*) as consumed from counted""")
-                .execute(outbox.bind(SqlParameters.of(reservation.workspaceId, reservation.mode, reservation.id,
-                        reservation.meter, reservation.units, reservation.periodStart, now, eventId, topic), event))
+                .execute(outbox.bind(
+                        SqlParameters.of(
+                                reservation.workspaceId,
+                                reservation.mode,
+                                reservation.id,
+                                reservation.meter,
+                                reservation.units,
+                                reservation.periodStart,
+                                now,
+                                eventId,
+                                topic),
+                        event))
                 .map(rows -> rows.iterator().next().getLong("consumed") > 0);
     }
 }

@@ -24,13 +24,17 @@ public class SubscriptionRepository implements PanacheRepositoryBase<Subscriptio
      * one workspace and mode run one at a time.
      */
     public Uni<SubscriptionEntity> lockOrCreate(String workspaceId, Mode mode, Instant now) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery("""
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery("""
                         insert into subscriptions (workspace_id, mode, plan, plan_source, started_at, created_at, updated_at)
                         values (?1, ?2, 'free', 'free', ?3, ?4, ?4) on conflict do nothing""")
-                        .setParameter(1, workspaceId).setParameter(2, mode.wireName())
-                        .setParameter(3, Instant.EPOCH).setParameter(4, now)
+                        .setParameter(1, workspaceId)
+                        .setParameter(2, mode.wireName())
+                        .setParameter(3, Instant.EPOCH)
+                        .setParameter(4, now)
                         .executeUpdate())
                 .flatMap(inserted -> find("workspaceId = ?1 and mode = ?2", workspaceId, mode.wireName())
-                        .withLock(LockModeType.PESSIMISTIC_WRITE).singleResult());
+                        .withLock(LockModeType.PESSIMISTIC_WRITE)
+                        .singleResult());
     }
 }

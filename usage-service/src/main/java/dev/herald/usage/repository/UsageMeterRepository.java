@@ -26,20 +26,29 @@ public class UsageMeterRepository implements PanacheRepositoryBase<UsageMeterEnt
      * Call it before any other read of the same row in the session (an entity already in the session
      * would not be refreshed).
      */
-    public Uni<UsageMeterEntity> lockOrCreate(String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
+    public Uni<UsageMeterEntity> lockOrCreate(
+            String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
         // The row exists for all but a period's first charge, so it is locked first and only created when missing.
-        return row(workspaceId, mode, meter, period.start()).withLock(LockModeType.PESSIMISTIC_WRITE).list()
+        return row(workspaceId, mode, meter, period.start())
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list()
                 .map(UniqueRow::of)
                 .flatMap(existing -> existing != null
                         ? Uni.createFrom().item(existing)
-                        : Panache.getSession().flatMap(session -> session.createNativeQuery("""
+                        : Panache.getSession()
+                                .flatMap(session -> session.createNativeQuery("""
                                         insert into usage_meters (workspace_id, mode, meter, period_start, period_end, used, reserved, updated_at)
                                         values (?1, ?2, ?3, ?4, ?5, 0, 0, ?6) on conflict do nothing""")
-                                        .setParameter(1, workspaceId).setParameter(2, mode.wireName()).setParameter(3, meter.wireName())
-                                        .setParameter(4, period.start()).setParameter(5, period.end()).setParameter(6, now)
+                                        .setParameter(1, workspaceId)
+                                        .setParameter(2, mode.wireName())
+                                        .setParameter(3, meter.wireName())
+                                        .setParameter(4, period.start())
+                                        .setParameter(5, period.end())
+                                        .setParameter(6, now)
                                         .executeUpdate())
                                 .flatMap(inserted -> row(workspaceId, mode, meter, period.start())
-                                        .withLock(LockModeType.PESSIMISTIC_WRITE).singleResult()));
+                                        .withLock(LockModeType.PESSIMISTIC_WRITE)
+                                        .singleResult()));
     }
 
     /** The meter's row for this period without a lock (a read that changes nothing); null when none exists yet. */
@@ -48,8 +57,12 @@ public class UsageMeterRepository implements PanacheRepositoryBase<UsageMeterEnt
     }
 
     private PanacheQuery<UsageMeterEntity> row(String workspaceId, Mode mode, Meter meter, Instant periodStart) {
-        return find("workspaceId = ?1 and mode = ?2 and meter = ?3 and periodStart = ?4",
-                workspaceId, mode.wireName(), meter.wireName(), periodStart);
+        return find(
+                "workspaceId = ?1 and mode = ?2 and meter = ?3 and periodStart = ?4",
+                workspaceId,
+                mode.wireName(),
+                meter.wireName(),
+                periodStart);
     }
 
     /** Every meter row of the period that starts at {@code periodStart}; meters without a row are absent. */

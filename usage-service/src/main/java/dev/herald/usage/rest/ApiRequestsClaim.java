@@ -14,8 +14,7 @@ public final class ApiRequestsClaim {
     private static final String BEARER = "Bearer ";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ApiRequestsClaim() {
-    }
+    private ApiRequestsClaim() {}
 
     public static long read(String authorization) {
         if (authorization == null || !authorization.startsWith(BEARER)) {
@@ -29,7 +28,8 @@ public final class ApiRequestsClaim {
             JsonNode claims = JSON.readTree(Base64.getUrlDecoder().decode(parts[1]));
             JsonNode used = claims.get(CLAIM);
             return used != null && used.canConvertToExactIntegral() && used.canConvertToLong() && used.asLong() >= 0
-                    ? used.asLong() : 0;
+                    ? used.asLong()
+                    : 0;
         } catch (Exception e) {
             return 0;
         }

@@ -18,8 +18,7 @@ import java.util.function.Function;
 
 /** Field readers JsonBody does not have (integers, timestamps, enums), recording failures in the same 422. */
 final class BodyFields {
-    private BodyFields() {
-    }
+    private BodyFields() {}
 
     /** A required integer from {@code min} to {@code max}; null when it failed (the failure is recorded). */
     static Long integer(JsonBody body, JsonNode json, String name, long min, long max) {
@@ -94,8 +93,11 @@ final class BodyFields {
                 return value;
             }
         }
-        body.reject(name, "invalid_value", name + " must be one of "
-                + String.join(", ", Arrays.stream(values).map(wireName).toList()) + ".");
+        body.reject(
+                name,
+                "invalid_value",
+                name + " must be one of "
+                        + String.join(", ", Arrays.stream(values).map(wireName).toList()) + ".");
         return null;
     }
 

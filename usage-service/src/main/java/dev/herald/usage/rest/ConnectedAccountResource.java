@@ -44,17 +44,23 @@ public class ConnectedAccountResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> connect(JsonNode json) {
         JsonBody body = JsonBody.of(json, Set.of("account_id", "new_connection"));
-        String accountId = body.string("account_id").required()
-                .matching(ACCOUNT_ID, "1 to 100 letters, digits, '_' or '-'").read().orNull();
+        String accountId = body.string("account_id")
+                .required()
+                .matching(ACCOUNT_ID, "1 to 100 letters, digits, '_' or '-'")
+                .read()
+                .orNull();
         JsonNode newConnection = json.get("new_connection");
         if (newConnection == null || !newConnection.isBoolean()) {
-            body.reject("new_connection", newConnection == null ? "required" : "invalid_type",
+            body.reject(
+                    "new_connection",
+                    newConnection == null ? "required" : "invalid_type",
                     "new_connection must be true or false.");
         }
         body.validate();
         return slots.connect(caller.workspaceId(), caller.mode(), accountId, newConnection.booleanValue())
                 .map(outcome -> Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
-                        .entity(DataEnvelope.of(outcome.slot())).build());
+                        .entity(DataEnvelope.of(outcome.slot()))
+                        .build());
     }
 
     @DELETE

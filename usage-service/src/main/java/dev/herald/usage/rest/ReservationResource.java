@@ -53,6 +53,7 @@ public class ReservationResource {
 
     /** A batch holds one reservation per destination of a post, and a post has at most this many. */
     static final int MAX_BATCH_ITEMS = 100;
+
     private static final Set<String> ITEM_FIELDS = Set.of("reservation_id", "meter", "units", "at");
 
     private final ReservationService reservations;
@@ -62,8 +63,13 @@ public class ReservationResource {
     private final Clock clock;
     private final ReservationMetrics metrics;
 
-    public ReservationResource(ReservationService reservations, ReservationBatchService batches, Caller caller,
-                               ObjectMapper mapper, Clock clock, ReservationMetrics metrics) {
+    public ReservationResource(
+            ReservationService reservations,
+            ReservationBatchService batches,
+            Caller caller,
+            ObjectMapper mapper,
+            Clock clock,
+            ReservationMetrics metrics) {
         this.reservations = reservations;
         this.batches = batches;
         this.caller = caller;
@@ -80,7 +86,8 @@ public class ReservationResource {
         body.validate();
         return metrics.counted(request, reservations.reserve(caller.workspaceId(), caller.mode(), request))
                 .map(outcome -> Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
-                        .entity(DataEnvelope.of(outcome.reservation())).build());
+                        .entity(DataEnvelope.of(outcome.reservation()))
+                        .build());
     }
 
     /**
@@ -96,10 +103,13 @@ public class ReservationResource {
         List<ReservationRequest> items = readItems(body, json.get("reservations"));
         boolean requireCapacity = BodyFields.optionalBoolean(body, json, "require_account_capacity");
         body.validate();
-        return metrics.counted(items, batches.reserveAll(caller.workspaceId(), caller.mode(), items, requireCapacity),
+        return metrics.counted(
+                        items,
+                        batches.reserveAll(caller.workspaceId(), caller.mode(), items, requireCapacity),
                         ReservationBatchService.BatchOutcome::created)
                 .map(outcome -> Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
-                        .entity(DataEnvelope.of(outcome.reservations())).build());
+                        .entity(DataEnvelope.of(outcome.reservations()))
+                        .build());
     }
 
     @GET
@@ -131,22 +141,30 @@ public class ReservationResource {
         JsonBody body = JsonBody.of(json, Set.of("require_account_capacity", "at", "account_id"));
         boolean requireCapacity = BodyFields.optionalBoolean(body, json, "require_account_capacity");
         Instant at = at(body);
-        String accountId = body.string("account_id").nullable().length(1, 64).read().orNull();
+        String accountId =
+                body.string("account_id").nullable().length(1, 64).read().orNull();
         body.validate();
-        return reservations.check(caller.workspaceId(), caller.mode(), id, requireCapacity, at, accountId).map(DataEnvelope::of);
+        return reservations
+                .check(caller.workspaceId(), caller.mode(), id, requireCapacity, at, accountId)
+                .map(DataEnvelope::of);
     }
 
     @POST
     @Path("/{id}/release")
     public Uni<DataEnvelope<UsageReservation>> release(@PathParam("id") String id, String raw, HttpHeaders headers)
             throws IOException {
-        JsonBody.of(BodyFields.optionalObject(mapper, raw, headers.getMediaType()), Set.of()).validate();
+        JsonBody.of(BodyFields.optionalObject(mapper, raw, headers.getMediaType()), Set.of())
+                .validate();
         return reservations.release(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
     }
 
     private ReservationRequest readItem(JsonBody body, JsonNode json) {
-        String id = body.string("reservation_id").required().length(1, MAX_RESERVATION_ID_LENGTH)
-                .matching(RESERVATION_ID, "letters, digits, '_' and '-'").read().orNull();
+        String id = body.string("reservation_id")
+                .required()
+                .length(1, MAX_RESERVATION_ID_LENGTH)
+                .matching(RESERVATION_ID, "letters, digits, '_' and '-'")
+                .read()
+                .orNull();
         Meter meter = BodyFields.oneOf(body, "meter", Meter.values(), Meter::wireName);
         Long units = BodyFields.integer(body, json, "units", 1, MAX_UNITS);
         Instant at = at(body);
@@ -168,7 +186,8 @@ public class ReservationResource {
             return List.of();
         }
         if (array.size() > MAX_BATCH_ITEMS) {
-            body.reject("reservations", "too_long", "reservations must hold at most " + MAX_BATCH_ITEMS + " reservations.");
+            body.reject(
+                    "reservations", "too_long", "reservations must hold at most " + MAX_BATCH_ITEMS + " reservations.");
             return List.of();
         }
         List<ReservationRequest> items = new ArrayList<>();

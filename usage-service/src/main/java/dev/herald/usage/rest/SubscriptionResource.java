@@ -53,7 +53,14 @@ public class SubscriptionResource {
             body.reject("grace_ends_at", "invalid_value", "grace_ends_at must be in the future.");
         }
         body.validate();
-        return subscriptions.change(caller.workspaceId(), caller.mode(), plan, source, graceEndsAt,
-                ApiRequestsClaim.read(authorization)).map(DataEnvelope::of);
+        return subscriptions
+                .change(
+                        caller.workspaceId(),
+                        caller.mode(),
+                        plan,
+                        source,
+                        graceEndsAt,
+                        ApiRequestsClaim.read(authorization))
+                .map(DataEnvelope::of);
     }
 }

@@ -30,6 +30,7 @@ public class UsageResource {
 
     @GET
     public Uni<DataEnvelope<Usage>> get(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        return usage.usage(caller.workspaceId(), caller.mode(), ApiRequestsClaim.read(authorization)).map(DataEnvelope::of);
+        return usage.usage(caller.workspaceId(), caller.mode(), ApiRequestsClaim.read(authorization))
+                .map(DataEnvelope::of);
     }
 }

@@ -39,12 +39,16 @@ public class AccountCapacity {
             return Uni.createFrom().voidItem();
         }
         long limit = state.allowancesAt(now).connectedAccounts();
-        return accounts.count(workspaceId, mode).flatMap(connected -> connected <= limit
-                ? Uni.createFrom().voidItem()
-                : Uni.createFrom().failure(new ApiException(ErrorCode.ACCOUNT_CAPACITY_EXCEEDED,
-                        "The workspace has " + connected + " live accounts connected and its plan allows " + limit
-                                + "; disconnect accounts or upgrade the plan to publish.",
-                        details(mode, state, now, limit, connected))));
+        return accounts.count(workspaceId, mode)
+                .flatMap(connected -> connected <= limit
+                        ? Uni.createFrom().voidItem()
+                        : Uni.createFrom()
+                                .failure(new ApiException(
+                                        ErrorCode.ACCOUNT_CAPACITY_EXCEEDED,
+                                        "The workspace has " + connected
+                                                + " live accounts connected and its plan allows " + limit
+                                                + "; disconnect accounts or upgrade the plan to publish.",
+                                        details(mode, state, now, limit, connected))));
     }
 
     /** The details of {@code account_limit_reached} and {@code account_capacity_exceeded} (spec section 7). */

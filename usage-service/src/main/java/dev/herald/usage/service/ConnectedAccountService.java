@@ -32,9 +32,13 @@ public class ConnectedAccountService {
     private final AccountCapacity capacity;
     private final Clock clock;
 
-    public ConnectedAccountService(ConnectedAccountRepository accounts, SubscriptionRepository subscriptions,
-                                   UsageMeterRepository meters, ReservationService reservations, AccountCapacity capacity,
-                                   Clock clock) {
+    public ConnectedAccountService(
+            ConnectedAccountRepository accounts,
+            SubscriptionRepository subscriptions,
+            UsageMeterRepository meters,
+            ReservationService reservations,
+            AccountCapacity capacity,
+            Clock clock) {
         this.accounts = accounts;
         this.subscriptions = subscriptions;
         this.meters = meters;
@@ -44,8 +48,7 @@ public class ConnectedAccountService {
     }
 
     /** The slot the account holds now, and whether this call took it ({@code created}). */
-    public record SlotOutcome(AccountSlot slot, boolean created) {
-    }
+    public record SlotOutcome(AccountSlot slot, boolean created) {}
 
     @WithTransaction
     public Uni<SlotOutcome> connect(String workspaceId, Mode mode, String accountId, boolean newConnection) {
@@ -56,18 +59,23 @@ public class ConnectedAccountService {
                     SubscriptionState state = SubscriptionState.of(mode, row);
                     Allowances allowances = state.allowancesAt(now);
                     long limit = allowances.connectedAccounts();
-                    return accounts.count(workspaceId, mode).flatMap(connected -> accounts.contains(workspaceId, mode, accountId)
-                            .flatMap(holds -> {
-                                if (holds) {
-                                    return Uni.createFrom().item(new SlotOutcome(new AccountSlot(accountId, connected, limit), false));
-                                }
-                                if (connected >= limit) {
-                                    return Uni.createFrom().failure(limitReached(mode, state, now, limit, connected));
-                                }
-                                return chargeNewConnection(workspaceId, mode, state, now, newConnection)
-                                        .flatMap(charged -> accounts.add(workspaceId, mode, accountId))
-                                        .map(added -> new SlotOutcome(new AccountSlot(accountId, connected + 1, limit), true));
-                            }));
+                    return accounts.count(workspaceId, mode)
+                            .flatMap(connected -> accounts.contains(workspaceId, mode, accountId)
+                                    .flatMap(holds -> {
+                                        if (holds) {
+                                            return Uni.createFrom()
+                                                    .item(new SlotOutcome(
+                                                            new AccountSlot(accountId, connected, limit), false));
+                                        }
+                                        if (connected >= limit) {
+                                            return Uni.createFrom()
+                                                    .failure(limitReached(mode, state, now, limit, connected));
+                                        }
+                                        return chargeNewConnection(workspaceId, mode, state, now, newConnection)
+                                                .flatMap(charged -> accounts.add(workspaceId, mode, accountId))
+                                                .map(added -> new SlotOutcome(
+                                                        new AccountSlot(accountId, connected + 1, limit), true));
+                                    }));
                 });
     }
 
@@ -81,21 +89,23 @@ public class ConnectedAccountService {
      * One unit of the period's new connections, used at once (a connection is complete when it is made).
      * Test mode has no new-connection allowance (spec: its meter is null), so nothing is counted there.
      */
-    private Uni<Void> chargeNewConnection(String workspaceId, Mode mode, SubscriptionState state, Instant now,
-                                          boolean newConnection) {
+    private Uni<Void> chargeNewConnection(
+            String workspaceId, Mode mode, SubscriptionState state, Instant now, boolean newConnection) {
         Long limit = Meter.NEW_CONNECTIONS.limitIn(state.allowancesAt(now));
         if (!newConnection || limit == null) {
             return Uni.createFrom().voidItem();
         }
-        return meters.lockOrCreate(workspaceId, mode, Meter.NEW_CONNECTIONS, state.periodAt(now), now).flatMap(meter -> {
-            if (meter.used + meter.reserved + 1 > limit) {
-                return Uni.createFrom().failure(
-                        reservations.limitExceeded(mode, state, now, now, Meter.NEW_CONNECTIONS, limit, meter));
-            }
-            meter.used += 1;
-            meter.updatedAt = now;
-            return meters.flush();
-        });
+        return meters.lockOrCreate(workspaceId, mode, Meter.NEW_CONNECTIONS, state.periodAt(now), now)
+                .flatMap(meter -> {
+                    if (meter.used + meter.reserved + 1 > limit) {
+                        return Uni.createFrom()
+                                .failure(reservations.limitExceeded(
+                                        mode, state, now, now, Meter.NEW_CONNECTIONS, limit, meter));
+                    }
+                    meter.used += 1;
+                    meter.updatedAt = now;
+                    return meters.flush();
+                });
     }
 
     private ApiException limitReached(Mode mode, SubscriptionState state, Instant now, long limit, long connected) {

@@ -23,8 +23,8 @@ import java.util.TreeSet;
 public class MeterLocks {
     /** One meter in one period: the key of a meter row within a workspace and mode. */
     public record MeterPeriod(Meter meter, UsagePeriod period) {
-        static final Comparator<MeterPeriod> LOCK_ORDER = Comparator
-                .comparing((MeterPeriod key) -> key.meter().wireName())
+        static final Comparator<MeterPeriod> LOCK_ORDER = Comparator.comparing(
+                        (MeterPeriod key) -> key.meter().wireName())
                 .thenComparing(key -> key.period().start());
     }
 
@@ -35,8 +35,8 @@ public class MeterLocks {
     }
 
     /** The rows, created at zero where missing, locked for the rest of the transaction; keyed as asked. */
-    public Uni<Map<MeterPeriod, UsageMeterEntity>> lockInOrder(String workspaceId, Mode mode, Collection<MeterPeriod> keys,
-                                                              Instant now) {
+    public Uni<Map<MeterPeriod, UsageMeterEntity>> lockInOrder(
+            String workspaceId, Mode mode, Collection<MeterPeriod> keys, Instant now) {
         TreeSet<MeterPeriod> ordered = new TreeSet<>(MeterPeriod.LOCK_ORDER);
         ordered.addAll(keys);
         Map<MeterPeriod, UsageMeterEntity> rows = new LinkedHashMap<>();

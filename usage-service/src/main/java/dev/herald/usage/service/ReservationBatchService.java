@@ -39,8 +39,7 @@ import java.util.Map;
 public class ReservationBatchService {
 
     /** The reservations in the order asked, and whether this call created any of them ({@code 201}). */
-    public record BatchOutcome(List<UsageReservation> reservations, boolean created) {
-    }
+    public record BatchOutcome(List<UsageReservation> reservations, boolean created) {}
 
     /** The new items of one meter and period, and what they add up to. */
     private record Demand(MeterPeriod key, Instant at, Long limit, long units) {
@@ -58,9 +57,15 @@ public class ReservationBatchService {
     private final UsageEventOutbox events;
     private final Clock clock;
 
-    public ReservationBatchService(ReservationRepository reservations, SubscriptionRepository subscriptions,
-                                   MeterLocks meterLocks, AccountCapacity capacity, ReservationService single,
-                                   ReservationStatements statements, UsageEventOutbox events, Clock clock) {
+    public ReservationBatchService(
+            ReservationRepository reservations,
+            SubscriptionRepository subscriptions,
+            MeterLocks meterLocks,
+            AccountCapacity capacity,
+            ReservationService single,
+            ReservationStatements statements,
+            UsageEventOutbox events,
+            Clock clock) {
         this.reservations = reservations;
         this.subscriptions = subscriptions;
         this.meterLocks = meterLocks;
@@ -78,20 +83,22 @@ public class ReservationBatchService {
      * usage_limit_exceeded} when a period's allowance cannot hold its items. Items that exist already are
      * answered as they are and checked against nothing: they were admitted by an earlier call.
      */
-    public Uni<BatchOutcome> reserveAll(String workspaceId, Mode mode, List<ReservationRequest> items,
-                                        boolean requireAccountCapacity) {
+    public Uni<BatchOutcome> reserveAll(
+            String workspaceId, Mode mode, List<ReservationRequest> items, boolean requireAccountCapacity) {
         return reserveOnOneMeter(workspaceId, mode, items, requireAccountCapacity)
-                .flatMap(admitted -> admitted != null ? Uni.createFrom().item(admitted) : reserveAllInTransaction(
-                        workspaceId, mode, items, requireAccountCapacity));
+                .flatMap(admitted -> admitted != null
+                        ? Uni.createFrom().item(admitted)
+                        : reserveAllInTransaction(workspaceId, mode, items, requireAccountCapacity));
     }
 
-    private Uni<BatchOutcome> reserveAllInTransaction(String workspaceId, Mode mode, List<ReservationRequest> items,
-                                                      boolean requireAccountCapacity) {
+    private Uni<BatchOutcome> reserveAllInTransaction(
+            String workspaceId, Mode mode, List<ReservationRequest> items, boolean requireAccountCapacity) {
         return Panache.withTransaction(() -> reserveAllOnce(workspaceId, mode, items, requireAccountCapacity))
                 // A concurrent first call with one of these ids reserved on a meter row this batch does not lock,
                 // so only the unique key stopped it. Run again: that reservation now exists and is answered as such.
-                .onFailure(UniqueViolation::causedBy).recoverWithUni(() -> Panache.withTransaction(() ->
-                        reserveAllOnce(workspaceId, mode, items, requireAccountCapacity)));
+                .onFailure(UniqueViolation::causedBy)
+                .recoverWithUni(() -> Panache.withTransaction(
+                        () -> reserveAllOnce(workspaceId, mode, items, requireAccountCapacity)));
     }
 
     /**
@@ -101,47 +108,58 @@ public class ReservationBatchService {
      * workspace over its account capacity. The transactional path then answers, with a refusal's details read under
      * the meter row's lock, and replays answered before any check.
      */
-    private Uni<BatchOutcome> reserveOnOneMeter(String workspaceId, Mode mode, List<ReservationRequest> items,
-                                                boolean requireAccountCapacity) {
+    private Uni<BatchOutcome> reserveOnOneMeter(
+            String workspaceId, Mode mode, List<ReservationRequest> items, boolean requireAccountCapacity) {
         if (items.isEmpty() || items.stream().anyMatch(item -> item.meter() == Meter.MEDIA_BYTES)) {
             return Uni.createFrom().nullItem();
         }
         Instant now = Timestamps.now(clock);
         // The session serves the reads and is closed before the statement, which takes a pool connection of its own.
-        return Panache.withSession(() -> subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
-                    SubscriptionState state = SubscriptionState.of(mode, row);
-                    MeterPeriod key = keyOf(items.get(0), state, now);
-                    if (items.stream().anyMatch(item -> !keyOf(item, state, now).equals(key))) {
-                        return Uni.createFrom().<SubscriptionState>nullItem();
-                    }
-                    // Over capacity, a replay is still answered as it is: the transactional path looks at the ids first.
-                    Uni<Boolean> withinCapacity = !requireAccountCapacity ? Uni.createFrom().item(true)
-                            : capacity.require(workspaceId, mode, state, now).replaceWith(true)
-                                    .onFailure(ApiException.class).recoverWithItem(false);
-                    return withinCapacity.map(within -> within ? state : null);
-                }))
-                .flatMap(state -> state == null ? Uni.createFrom().nullItem() : admit(workspaceId, mode, items, state, now));
+        return Panache.withSession(() -> subscriptions
+                        .findInTenant(workspaceId, mode)
+                        .flatMap(row -> {
+                            SubscriptionState state = SubscriptionState.of(mode, row);
+                            MeterPeriod key = keyOf(items.get(0), state, now);
+                            if (items.stream()
+                                    .anyMatch(item -> !keyOf(item, state, now).equals(key))) {
+                                return Uni.createFrom().<SubscriptionState>nullItem();
+                            }
+                            // Over capacity, a replay is still answered as it is: the transactional path looks at the
+                            // ids first.
+                            Uni<Boolean> withinCapacity = !requireAccountCapacity
+                                    ? Uni.createFrom().item(true)
+                                    : capacity.require(workspaceId, mode, state, now)
+                                            .replaceWith(true)
+                                            .onFailure(ApiException.class)
+                                            .recoverWithItem(false);
+                            return withinCapacity.map(within -> within ? state : null);
+                        }))
+                .flatMap(state ->
+                        state == null ? Uni.createFrom().nullItem() : admit(workspaceId, mode, items, state, now));
     }
 
     /** The statement for items that all charge one meter row; null when the allowance could not hold them or an id exists. */
-    private Uni<BatchOutcome> admit(String workspaceId, Mode mode, List<ReservationRequest> items, SubscriptionState state,
-                                    Instant now) {
+    private Uni<BatchOutcome> admit(
+            String workspaceId, Mode mode, List<ReservationRequest> items, SubscriptionState state, Instant now) {
         MeterPeriod key = keyOf(items.get(0), state, now);
         Long limit = key.meter().limitIn(state.allowancesAt(at(items.get(0), now)));
         List<ReservationEntity> created = new ArrayList<>(items.size());
         List<OutboxWriter.Entry> announced = new ArrayList<>(items.size());
         for (ReservationRequest item : items) {
-            ReservationEntity reservation = ReservationService.newReservation(workspaceId, mode, item, key.period(), now);
+            ReservationEntity reservation =
+                    ReservationService.newReservation(workspaceId, mode, item, key.period(), now);
             created.add(reservation);
             announced.add(events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationService.toWire(reservation)));
         }
-        return statements.reserveOnOneMeter(workspaceId, mode, key.meter(), key.period(), limit, created, announced, now)
-                .onFailure(UniqueViolation::causedBy).recoverWithItem(false)
+        return statements
+                .reserveOnOneMeter(workspaceId, mode, key.meter(), key.period(), limit, created, announced, now)
+                .onFailure(UniqueViolation::causedBy)
+                .recoverWithItem(false)
                 .map(admitted -> admitted ? outcome(items, byId(created), true) : null);
     }
 
-    private Uni<BatchOutcome> reserveAllOnce(String workspaceId, Mode mode, List<ReservationRequest> items,
-                                             boolean requireAccountCapacity) {
+    private Uni<BatchOutcome> reserveAllOnce(
+            String workspaceId, Mode mode, List<ReservationRequest> items, boolean requireAccountCapacity) {
         List<String> ids = items.stream().map(ReservationRequest::id).toList();
         Instant now = Timestamps.now(clock);
         return subscriptions.findInTenant(workspaceId, mode).flatMap(row -> {
@@ -149,33 +167,49 @@ public class ReservationBatchService {
             // The reservations are read once, under the locks of the meters every item would charge: a concurrent
             // first call with one of these ids (on the same meter and period) has committed by then and counts as
             // existing. A replay, which is rare, takes the locks too; a new post no longer reads its ids twice.
-            return meterLocks.lockInOrder(workspaceId, mode, items.stream().map(item -> keyOf(item, state, now)).toList(), now)
-                    .flatMap(rows -> reservations.findAllInTenant(workspaceId, mode, ids).flatMap(found -> {
-                        Map<String, ReservationEntity> known = byId(found);
-                        List<ReservationRequest> fresh = unreserved(items, known);
-                        if (fresh.isEmpty()) {
-                            return Uni.createFrom().item(outcome(items, known, false));
-                        }
-                        Uni<Void> admitted = requireAccountCapacity ? capacity.require(workspaceId, mode, state, now)
-                                : Uni.createFrom().voidItem();
-                        return admitted.flatMap(ok -> reserve(workspaceId, mode, state, now, fresh, rows))
-                                .map(created -> {
-                                    created.forEach(reservation -> known.put(reservation.id, reservation));
-                                    return outcome(items, known, true);
-                                });
-                    }));
+            return meterLocks
+                    .lockInOrder(
+                            workspaceId,
+                            mode,
+                            items.stream().map(item -> keyOf(item, state, now)).toList(),
+                            now)
+                    .flatMap(rows -> reservations
+                            .findAllInTenant(workspaceId, mode, ids)
+                            .flatMap(found -> {
+                                Map<String, ReservationEntity> known = byId(found);
+                                List<ReservationRequest> fresh = unreserved(items, known);
+                                if (fresh.isEmpty()) {
+                                    return Uni.createFrom().item(outcome(items, known, false));
+                                }
+                                Uni<Void> admitted = requireAccountCapacity
+                                        ? capacity.require(workspaceId, mode, state, now)
+                                        : Uni.createFrom().voidItem();
+                                return admitted.flatMap(ok -> reserve(workspaceId, mode, state, now, fresh, rows))
+                                        .map(created -> {
+                                            created.forEach(reservation -> known.put(reservation.id, reservation));
+                                            return outcome(items, known, true);
+                                        });
+                            }));
         });
     }
 
     /** Checks every period's allowance first, so a refusal has changed nothing; then reserves each item. */
-    private Uni<List<ReservationEntity>> reserve(String workspaceId, Mode mode, SubscriptionState state, Instant now,
-                                                 List<ReservationRequest> fresh, Map<MeterPeriod, UsageMeterEntity> rows) {
+    private Uni<List<ReservationEntity>> reserve(
+            String workspaceId,
+            Mode mode,
+            SubscriptionState state,
+            Instant now,
+            List<ReservationRequest> fresh,
+            Map<MeterPeriod, UsageMeterEntity> rows) {
         Map<MeterPeriod, Demand> demands = demands(fresh, state, now);
-        for (Demand demand : demands.values().stream().sorted(Comparator.comparing(Demand::key, MeterPeriod.LOCK_ORDER)).toList()) {
+        for (Demand demand : demands.values().stream()
+                .sorted(Comparator.comparing(Demand::key, MeterPeriod.LOCK_ORDER))
+                .toList()) {
             UsageMeterEntity row = rows.get(demand.key());
             if (demand.limit() != null && row.used + row.reserved + demand.units() > demand.limit()) {
-                return Uni.createFrom().failure(single.limitExceeded(mode, state, demand.at(), now, demand.key().meter(),
-                        demand.limit(), row));
+                return Uni.createFrom()
+                        .failure(single.limitExceeded(
+                                mode, state, demand.at(), now, demand.key().meter(), demand.limit(), row));
             }
         }
         List<ReservationEntity> created = new ArrayList<>();
@@ -186,19 +220,23 @@ public class ReservationBatchService {
             row.updatedAt = now;
             created.add(ReservationService.newReservation(workspaceId, mode, item, key.period(), now));
         }
-        return reservations.persist(created)
+        return reservations
+                .persist(created)
                 .flatMap(persisted -> reservations.flush())
                 .flatMap(flushed -> single.emitEach(UsageEvent.RESERVED, created))
                 .replaceWith(created);
     }
 
     /** What the new items ask of each meter and period; the limit is the plan's at the first item's time. */
-    private static Map<MeterPeriod, Demand> demands(List<ReservationRequest> fresh, SubscriptionState state, Instant now) {
+    private static Map<MeterPeriod, Demand> demands(
+            List<ReservationRequest> fresh, SubscriptionState state, Instant now) {
         Map<MeterPeriod, Demand> demands = new LinkedHashMap<>();
         for (ReservationRequest item : fresh) {
             MeterPeriod key = keyOf(item, state, now);
             Instant at = at(item, now);
-            demands.merge(key, new Demand(key, at, item.meter().limitIn(state.allowancesAt(at)), item.units()),
+            demands.merge(
+                    key,
+                    new Demand(key, at, item.meter().limitIn(state.allowancesAt(at)), item.units()),
                     (sum, next) -> sum.plus(next.units()));
         }
         return demands;
@@ -214,7 +252,8 @@ public class ReservationBatchService {
     }
 
     /** The items not reserved yet; an existing one with another meter or number of units fails the batch (409). */
-    private static List<ReservationRequest> unreserved(List<ReservationRequest> items, Map<String, ReservationEntity> existing) {
+    private static List<ReservationRequest> unreserved(
+            List<ReservationRequest> items, Map<String, ReservationEntity> existing) {
         List<ReservationRequest> fresh = new ArrayList<>();
         for (ReservationRequest item : items) {
             ReservationEntity found = existing.get(item.id());
@@ -233,7 +272,12 @@ public class ReservationBatchService {
         return byId;
     }
 
-    private static BatchOutcome outcome(List<ReservationRequest> items, Map<String, ReservationEntity> known, boolean created) {
-        return new BatchOutcome(items.stream().map(item -> ReservationService.toWire(known.get(item.id()))).toList(), created);
+    private static BatchOutcome outcome(
+            List<ReservationRequest> items, Map<String, ReservationEntity> known, boolean created) {
+        return new BatchOutcome(
+                items.stream()
+                        .map(item -> ReservationService.toWire(known.get(item.id())))
+                        .toList(),
+                created);
     }
 }

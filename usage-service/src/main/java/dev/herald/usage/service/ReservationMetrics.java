@@ -25,16 +25,22 @@ public class ReservationMetrics {
         return counted(List.of(request), reservation, ReservationOutcome::created);
     }
 
-    public <T> Uni<T> counted(List<ReservationRequest> requests, Uni<T> reservation,
-                              Predicate<T> created) {
+    public <T> Uni<T> counted(List<ReservationRequest> requests, Uni<T> reservation, Predicate<T> created) {
         return reservation
                 .invoke(outcome -> count(requests, created.test(outcome) ? "reserved" : "replayed"))
-                .onFailure().invoke(failure -> count(requests, outcomeOf(failure)));
+                .onFailure()
+                .invoke(failure -> count(requests, outcomeOf(failure)));
     }
 
     private void count(List<ReservationRequest> requests, String outcome) {
         for (ReservationRequest request : requests) {
-            registry.counter("herald.usage.reservations", "meter", request.meter().wireName(), "outcome", outcome).increment();
+            registry.counter(
+                            "herald.usage.reservations",
+                            "meter",
+                            request.meter().wireName(),
+                            "outcome",
+                            outcome)
+                    .increment();
         }
     }
 

@@ -49,9 +49,15 @@ public class ReservationService {
     private final UsageConfig config;
     private final Clock clock;
 
-    public ReservationService(ReservationRepository reservations, UsageMeterRepository meters,
-                              SubscriptionRepository subscriptions, MeterLocks meterLocks, AccountCapacity capacity,
-                              UsageEventOutbox events, UsageConfig config, Clock clock) {
+    public ReservationService(
+            ReservationRepository reservations,
+            UsageMeterRepository meters,
+            SubscriptionRepository subscriptions,
+            MeterLocks meterLocks,
+            AccountCapacity capacity,
+            UsageEventOutbox events,
+            UsageConfig config,
+            Clock clock) {
         this.reservations = reservations;
         this.meters = meters;
         this.subscriptions = subscriptions;
@@ -71,14 +77,15 @@ public class ReservationService {
         if (request.meter() == Meter.MEDIA_BYTES) {
             return Panache.withTransaction(() -> reserveMedia(workspaceId, mode, request))
                     // Two first calls with one id raced: the loser's second look finds the winner's row.
-                    .onFailure(UniqueViolation::causedBy).recoverWithUni(() ->
-                            Panache.withTransaction(() -> reserveMedia(workspaceId, mode, request)));
+                    .onFailure(UniqueViolation::causedBy)
+                    .recoverWithUni(() -> Panache.withTransaction(() -> reserveMedia(workspaceId, mode, request)));
         }
         return Panache.withTransaction(() -> reserveOnce(workspaceId, mode, request))
                 // Two first calls with one id raced on different meter rows: the loser answers as a replay.
-                .onFailure(UniqueViolation::causedBy).recoverWithUni(() -> Panache.withSession(() ->
-                        reservations.findInTenant(workspaceId, mode, request.id())
-                                .map(existing -> replay(existing, request))));
+                .onFailure(UniqueViolation::causedBy)
+                .recoverWithUni(() -> Panache.withSession(() -> reservations
+                        .findInTenant(workspaceId, mode, request.id())
+                        .map(existing -> replay(existing, request))));
     }
 
     /**
@@ -89,18 +96,21 @@ public class ReservationService {
      * locked before its meter's (consume's order), so concurrent growths of one destination count once.
      */
     private Uni<ReservationOutcome> reserveMedia(String workspaceId, Mode mode, ReservationRequest request) {
-        return reservations.findInTenantForUpdate(workspaceId, mode, request.id()).flatMap(existing -> {
-            if (existing == null) {
-                return reserveOnce(workspaceId, mode, request);
-            }
-            if (!existing.meter.equals(request.meter().wireName())) {
-                return Uni.createFrom().item(replay(existing, request));
-            }
-            if (!UsageReservation.STATUS_RESERVED.equals(existing.status) || existing.units >= request.units()) {
-                return Uni.createFrom().item(new ReservationOutcome(toWire(existing), false));
-            }
-            return grow(existing, request);
-        });
+        return reservations
+                .findInTenantForUpdate(workspaceId, mode, request.id())
+                .flatMap(existing -> {
+                    if (existing == null) {
+                        return reserveOnce(workspaceId, mode, request);
+                    }
+                    if (!existing.meter.equals(request.meter().wireName())) {
+                        return Uni.createFrom().item(replay(existing, request));
+                    }
+                    if (!UsageReservation.STATUS_RESERVED.equals(existing.status)
+                            || existing.units >= request.units()) {
+                        return Uni.createFrom().item(new ReservationOutcome(toWire(existing), false));
+                    }
+                    return grow(existing, request);
+                });
     }
 
     private Uni<ReservationOutcome> grow(ReservationEntity reservation, ReservationRequest request) {
@@ -112,19 +122,23 @@ public class ReservationService {
             SubscriptionState state = SubscriptionState.of(mode, row);
             // The allowance as it stands now (an upgrade mid-period counts), in the reservation's own period.
             Long limit = meterKind.limitIn(state.allowancesAt(now));
-            return meters.lockOrCreate(reservation.workspaceId, mode, meterKind, period, now).flatMap(meter -> {
-                long othersCounted = meter.used + meter.reserved - reservation.units;
-                if (limit != null && !meterKind.admits(othersCounted, request.units(), limit)) {
-                    return Uni.createFrom().failure(limitExceeded(mode, state, reservation.periodStart, now, meterKind, limit, meter));
-                }
-                meter.reserved += request.units() - reservation.units;
-                meter.updatedAt = now;
-                reservation.units = request.units();
-                reservation.updatedAt = now;
-                return reservations.flush()
-                        .flatMap(flushed -> emit(UsageEvent.RESERVED, reservation))
-                        .map(wire -> new ReservationOutcome(wire, false));
-            });
+            return meters.lockOrCreate(reservation.workspaceId, mode, meterKind, period, now)
+                    .flatMap(meter -> {
+                        long othersCounted = meter.used + meter.reserved - reservation.units;
+                        if (limit != null && !meterKind.admits(othersCounted, request.units(), limit)) {
+                            return Uni.createFrom()
+                                    .failure(limitExceeded(
+                                            mode, state, reservation.periodStart, now, meterKind, limit, meter));
+                        }
+                        meter.reserved += request.units() - reservation.units;
+                        meter.updatedAt = now;
+                        reservation.units = request.units();
+                        reservation.updatedAt = now;
+                        return reservations
+                                .flush()
+                                .flatMap(flushed -> emit(UsageEvent.RESERVED, reservation))
+                                .map(wire -> new ReservationOutcome(wire, false));
+                    });
         });
     }
 
@@ -137,20 +151,27 @@ public class ReservationService {
             Long limit = request.meter().limitIn(state.allowancesAt(at));
             return meters.lockOrCreate(workspaceId, mode, request.meter(), period, now)
                     // Read under the meter's lock: a concurrent first call with this id has committed by now.
-                    .flatMap(meter -> reservations.findInTenant(workspaceId, mode, request.id()).flatMap(existing -> {
-                        if (existing != null) {
-                            return Uni.createFrom().item(replay(existing, request));
-                        }
-                        if (limit != null && !request.meter().admits(meter.used + meter.reserved, request.units(), limit)) {
-                            return Uni.createFrom().failure(limitExceeded(mode, state, at, now, request.meter(), limit, meter));
-                        }
-                        meter.reserved += request.units();
-                        meter.updatedAt = now;
-                        ReservationEntity reservation = newReservation(workspaceId, mode, request, period, now);
-                        return reservations.persistAndFlush(reservation)
-                                .flatMap(saved -> emit(UsageEvent.RESERVED, saved))
-                                .map(wire -> new ReservationOutcome(wire, true));
-                    }));
+                    .flatMap(meter -> reservations
+                            .findInTenant(workspaceId, mode, request.id())
+                            .flatMap(existing -> {
+                                if (existing != null) {
+                                    return Uni.createFrom().item(replay(existing, request));
+                                }
+                                if (limit != null
+                                        && !request.meter()
+                                                .admits(meter.used + meter.reserved, request.units(), limit)) {
+                                    return Uni.createFrom()
+                                            .failure(
+                                                    limitExceeded(mode, state, at, now, request.meter(), limit, meter));
+                                }
+                                meter.reserved += request.units();
+                                meter.updatedAt = now;
+                                ReservationEntity reservation = newReservation(workspaceId, mode, request, period, now);
+                                return reservations
+                                        .persistAndFlush(reservation)
+                                        .flatMap(saved -> emit(UsageEvent.RESERVED, saved))
+                                        .map(wire -> new ReservationOutcome(wire, true));
+                            }));
         });
     }
 
@@ -161,11 +182,15 @@ public class ReservationService {
      */
     @WithTransaction
     public Uni<UsageReservation> consume(String workspaceId, Mode mode, String id, Instant at) {
-        return reservations.findInTenantForUpdateWithSubscription(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"))
+        return reservations
+                .findInTenantForUpdateWithSubscription(workspaceId, mode, id)
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("reservation"))
                 .flatMap(found -> switch (found.reservation().status) {
                     case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().item(toWire(found.reservation()));
-                    case UsageReservation.STATUS_RELEASED -> Uni.createFrom().failure(impossible(found.reservation(), "consumed"));
+                    case UsageReservation.STATUS_RELEASED ->
+                        Uni.createFrom().failure(impossible(found.reservation(), "consumed"));
                     default -> consumeReserved(found, at);
                 });
     }
@@ -190,18 +215,22 @@ public class ReservationService {
         Instant now = Timestamps.now(clock);
         Instant completedAt = at == null ? now : at;
         Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
-        MeterPeriod reservedIn = new MeterPeriod(meter, new UsagePeriod(reservation.periodStart, reservation.periodEnd));
-        MeterPeriod usedIn = new MeterPeriod(meter, SubscriptionState.of(mode, locked.subscription()).periodAt(completedAt));
-        return meterLocks.lockInOrder(reservation.workspaceId, mode, List.of(reservedIn, usedIn), now).flatMap(rows -> {
-            rows.get(reservedIn).reserved -= reservation.units;
-            rows.get(usedIn).used += reservation.units;
-            rows.values().forEach(touched -> touched.updatedAt = now);
-            reservation.status = UsageReservation.STATUS_CONSUMED;
-            reservation.consumedPeriodStart = usedIn.period().start();
-            reservation.consumedPeriodEnd = usedIn.period().end();
-            reservation.updatedAt = now;
-            return reservations.flush().flatMap(flushed -> emit(UsageEvent.CONSUMED, reservation));
-        });
+        MeterPeriod reservedIn =
+                new MeterPeriod(meter, new UsagePeriod(reservation.periodStart, reservation.periodEnd));
+        MeterPeriod usedIn = new MeterPeriod(
+                meter, SubscriptionState.of(mode, locked.subscription()).periodAt(completedAt));
+        return meterLocks
+                .lockInOrder(reservation.workspaceId, mode, List.of(reservedIn, usedIn), now)
+                .flatMap(rows -> {
+                    rows.get(reservedIn).reserved -= reservation.units;
+                    rows.get(usedIn).used += reservation.units;
+                    rows.values().forEach(touched -> touched.updatedAt = now);
+                    reservation.status = UsageReservation.STATUS_CONSUMED;
+                    reservation.consumedPeriodStart = usedIn.period().start();
+                    reservation.consumedPeriodEnd = usedIn.period().end();
+                    reservation.updatedAt = now;
+                    return reservations.flush().flatMap(flushed -> emit(UsageEvent.CONSUMED, reservation));
+                });
     }
 
     /**
@@ -244,39 +273,47 @@ public class ReservationService {
      * the same query. A consumed or released reservation is {@code 409 conflict}.
      */
     @WithSession
-    public Uni<UsageReservation> check(String workspaceId, Mode mode, String id, boolean requireAccountCapacity, Instant at,
-                                       String accountId) {
+    public Uni<UsageReservation> check(
+            String workspaceId, Mode mode, String id, boolean requireAccountCapacity, Instant at, String accountId) {
         Uni<WithSubscription> lookup = accountId == null
                 ? reservations.findInTenantWithSubscription(workspaceId, mode, id)
                 : reservations.findForDelivery(workspaceId, mode, id, accountId).map(row -> {
                     if (row != null && !row.accountConnected()) {
                         // Disconnected after its post was accepted (a race with the acceptance, or a scheduled post).
-                        throw new ApiException(ErrorCode.CONFLICT, "Account " + accountId
-                                + " was disconnected after the post was accepted; nothing was published to it.",
+                        throw new ApiException(
+                                ErrorCode.CONFLICT,
+                                "Account " + accountId
+                                        + " was disconnected after the post was accepted; nothing was published to it.",
                                 Map.of("account_id", accountId, "reason", "account_disconnected"));
                     }
                     return row == null ? null : row.found();
                 });
-        return lookup
-                .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"))
+        return lookup.onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("reservation"))
                 .flatMap(found -> {
                     ReservationEntity reservation = found.reservation();
                     if (!UsageReservation.STATUS_RESERVED.equals(reservation.status)) {
-                        return Uni.createFrom().failure(new ApiException(ErrorCode.CONFLICT,
-                                "Reservation " + reservation.id + " is " + reservation.status + "; only a reserved one can be consumed.",
-                                Map.of("reservation_id", reservation.id, "status", reservation.status)));
+                        return Uni.createFrom()
+                                .failure(new ApiException(
+                                        ErrorCode.CONFLICT,
+                                        "Reservation " + reservation.id + " is " + reservation.status
+                                                + "; only a reserved one can be consumed.",
+                                        Map.of("reservation_id", reservation.id, "status", reservation.status)));
                     }
                     Instant now = Timestamps.now(clock);
                     Instant consumedAt = at == null ? now : at;
                     SubscriptionState state = SubscriptionState.of(mode, found.subscription());
-                    Uni<Void> admitted = requireAccountCapacity ? capacity.require(workspaceId, mode, state, now)
+                    Uni<Void> admitted = requireAccountCapacity
+                            ? capacity.require(workspaceId, mode, state, now)
                             : Uni.createFrom().voidItem();
                     return admitted.flatMap(ok -> requireRoomAt(reservation, state, consumedAt, now))
                             .replaceWith(() -> toWire(reservation));
                 });
     }
 
-    private Uni<Void> requireRoomAt(ReservationEntity reservation, SubscriptionState state, Instant consumedAt, Instant now) {
+    private Uni<Void> requireRoomAt(
+            ReservationEntity reservation, SubscriptionState state, Instant consumedAt, Instant now) {
         UsagePeriod period = state.periodAt(consumedAt);
         if (period.start().equals(reservation.periodStart)) {
             return Uni.createFrom().voidItem();
@@ -288,7 +325,8 @@ public class ReservationService {
             return Uni.createFrom().voidItem();
         }
         return meters.find(reservation.workspaceId, mode, meter, period.start()).flatMap(row -> {
-            UsageMeterEntity counted = row != null ? row : emptyMeter(reservation.workspaceId, mode, meter, period, now);
+            UsageMeterEntity counted =
+                    row != null ? row : emptyMeter(reservation.workspaceId, mode, meter, period, now);
             if (!meter.admits(counted.used + counted.reserved, reservation.units, limit)) {
                 return Uni.createFrom().failure(limitExceeded(mode, state, consumedAt, now, meter, limit, counted));
             }
@@ -298,19 +336,30 @@ public class ReservationService {
 
     @WithSession
     public Uni<UsageReservation> get(String workspaceId, Mode mode, String id) {
-        return reservations.findInTenant(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"))
+        return reservations
+                .findInTenant(workspaceId, mode, id)
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("reservation"))
                 .map(ReservationService::toWire);
     }
 
     private Uni<ReservationEntity> lockedOrNotFound(String workspaceId, Mode mode, String id) {
-        return reservations.findInTenantForUpdate(workspaceId, mode, id)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("reservation"));
+        return reservations
+                .findInTenantForUpdate(workspaceId, mode, id)
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("reservation"));
     }
 
     Uni<UsageReservation> emit(String type, ReservationEntity reservation) {
         UsageReservation wire = toWire(reservation);
-        return events.record(type, reservation.workspaceId, Mode.fromWire(reservation.mode).orElseThrow(), wire).replaceWith(wire);
+        return events.record(
+                        type,
+                        reservation.workspaceId,
+                        Mode.fromWire(reservation.mode).orElseThrow(),
+                        wire)
+                .replaceWith(wire);
     }
 
     /** One event per reservation, recorded one after another (a session runs one statement at a time). */
@@ -318,17 +367,20 @@ public class ReservationService {
         List<UsageReservation> wires = new ArrayList<>();
         Uni<Void> recording = Uni.createFrom().voidItem();
         for (ReservationEntity reservation : changed) {
-            recording = recording.flatMap(previous -> emit(type, reservation).invoke(wires::add).replaceWithVoid());
+            recording = recording.flatMap(
+                    previous -> emit(type, reservation).invoke(wires::add).replaceWithVoid());
         }
         return recording.replaceWith(wires);
     }
 
     private static MeterPeriod reservedIn(ReservationEntity reservation) {
-        return new MeterPeriod(Meter.fromWire(reservation.meter).orElseThrow(),
+        return new MeterPeriod(
+                Meter.fromWire(reservation.meter).orElseThrow(),
                 new UsagePeriod(reservation.periodStart, reservation.periodEnd));
     }
 
-    private static UsageMeterEntity emptyMeter(String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
+    private static UsageMeterEntity emptyMeter(
+            String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
         UsageMeterEntity row = new UsageMeterEntity();
         row.workspaceId = workspaceId;
         row.mode = mode.wireName();
@@ -344,7 +396,8 @@ public class ReservationService {
             throw new IllegalStateException("a reservation that violated the unique key is gone");
         }
         if (!existing.meter.equals(request.meter().wireName()) || existing.units != request.units()) {
-            throw new ApiException(ErrorCode.CONFLICT,
+            throw new ApiException(
+                    ErrorCode.CONFLICT,
                     "Reservation " + existing.id + " already exists with another meter or number of units.",
                     Map.of("reservation_id", existing.id, "meter", existing.meter, "units", existing.units));
         }
@@ -352,14 +405,21 @@ public class ReservationService {
     }
 
     static ApiException impossible(ReservationEntity reservation, String wanted) {
-        return new ApiException(ErrorCode.CONFLICT,
+        return new ApiException(
+                ErrorCode.CONFLICT,
                 "Reservation " + reservation.id + " is " + reservation.status + " and cannot be " + wanted + ".",
                 Map.of("reservation_id", reservation.id, "status", reservation.status));
     }
 
     /** {@code 429 usage_limit_exceeded} with the spec's details; Retry-After is the time until the period resets. */
-    ApiException limitExceeded(Mode mode, SubscriptionState state, Instant at, Instant now, Meter meter, long limit,
-                                       UsageMeterEntity row) {
+    ApiException limitExceeded(
+            Mode mode,
+            SubscriptionState state,
+            Instant at,
+            Instant now,
+            Meter meter,
+            long limit,
+            UsageMeterEntity row) {
         UsagePeriod period = state.periodAt(at);
         long retryAfter = Math.max(0, (Duration.between(now, period.end()).toMillis() + 999) / 1000);
         Map<String, Object> details = new LinkedHashMap<>();
@@ -376,13 +436,15 @@ public class ReservationService {
         details.put("retry_after_seconds", retryAfter);
         String allowance = "The " + meter.wireName().replace('_', ' ') + " allowance of this period";
         // A large media transfer can be refused with most of the allowance left: say so rather than "used up".
-        String message = remaining == 0 ? allowance + " is used up."
+        String message = remaining == 0
+                ? allowance + " is used up."
                 : allowance + " has " + remaining + " left, fewer than this needs.";
-        return new ApiException(ErrorCode.USAGE_LIMIT_EXCEEDED, message, details, Map.of("Retry-After", Long.toString(retryAfter)));
+        return new ApiException(
+                ErrorCode.USAGE_LIMIT_EXCEEDED, message, details, Map.of("Retry-After", Long.toString(retryAfter)));
     }
 
-    static ReservationEntity newReservation(String workspaceId, Mode mode, ReservationRequest request,
-                                                    UsagePeriod period, Instant now) {
+    static ReservationEntity newReservation(
+            String workspaceId, Mode mode, ReservationRequest request, UsagePeriod period, Instant now) {
         ReservationEntity reservation = new ReservationEntity();
         reservation.workspaceId = workspaceId;
         reservation.mode = mode.wireName();
@@ -399,15 +461,29 @@ public class ReservationService {
 
     /** The reservation as it is once consumed in {@code period} at {@code now}; the entity itself is left as it is. */
     static UsageReservation consumedWire(ReservationEntity reservation, UsagePeriod period, Instant now) {
-        return new UsageReservation(reservation.id, reservation.meter, reservation.units, UsageReservation.STATUS_CONSUMED,
-                new UsagePeriod(reservation.periodStart, reservation.periodEnd), period, reservation.createdAt, now);
+        return new UsageReservation(
+                reservation.id,
+                reservation.meter,
+                reservation.units,
+                UsageReservation.STATUS_CONSUMED,
+                new UsagePeriod(reservation.periodStart, reservation.periodEnd),
+                period,
+                reservation.createdAt,
+                now);
     }
 
     public static UsageReservation toWire(ReservationEntity reservation) {
-        UsagePeriod consumedIn = reservation.consumedPeriodStart == null ? null
+        UsagePeriod consumedIn = reservation.consumedPeriodStart == null
+                ? null
                 : new UsagePeriod(reservation.consumedPeriodStart, reservation.consumedPeriodEnd);
-        return new UsageReservation(reservation.id, reservation.meter, reservation.units, reservation.status,
-                new UsagePeriod(reservation.periodStart, reservation.periodEnd), consumedIn,
-                reservation.createdAt, reservation.updatedAt);
+        return new UsageReservation(
+                reservation.id,
+                reservation.meter,
+                reservation.units,
+                reservation.status,
+                new UsagePeriod(reservation.periodStart, reservation.periodEnd),
+                consumedIn,
+                reservation.createdAt,
+                reservation.updatedAt);
     }
 }

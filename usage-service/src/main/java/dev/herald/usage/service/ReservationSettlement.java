@@ -49,9 +49,13 @@ public class ReservationSettlement {
     private final UsageEventOutbox events;
     private final Clock clock;
 
-    public ReservationSettlement(ProcessedEventRepository processed, ReservationRepository reservations,
-                                 ReservationService transitions, ReservationStatements statements,
-                                 UsageEventOutbox events, Clock clock) {
+    public ReservationSettlement(
+            ProcessedEventRepository processed,
+            ReservationRepository reservations,
+            ReservationService transitions,
+            ReservationStatements statements,
+            UsageEventOutbox events,
+            Clock clock) {
         this.processed = processed;
         this.reservations = reservations;
         this.transitions = transitions;
@@ -61,10 +65,11 @@ public class ReservationSettlement {
     }
 
     public Uni<Void> targetCompleted(TargetCompletedEvent event) {
-        Uni<Boolean> consumed = PostTarget.PUBLISHED.equals(event.status()) ? consumeInOneStatement(event)
+        Uni<Boolean> consumed = PostTarget.PUBLISHED.equals(event.status())
+                ? consumeInOneStatement(event)
                 : Uni.createFrom().item(false);
-        return consumed.flatMap(done -> done ? Uni.createFrom().voidItem()
-                : Panache.withTransaction(() -> settleInTransaction(event)));
+        return consumed.flatMap(
+                done -> done ? Uni.createFrom().voidItem() : Panache.withTransaction(() -> settleInTransaction(event)));
     }
 
     /**
@@ -78,24 +83,32 @@ public class ReservationSettlement {
             return Uni.createFrom().item(false);
         }
         Instant now = Timestamps.now(clock);
-        Instant completedAt = event.completedAt() != null ? event.completedAt()
+        Instant completedAt = event.completedAt() != null
+                ? event.completedAt()
                 : event.occurredAt() != null ? event.occurredAt() : now;
-        return Panache.withSession(() -> reservations.findInTenantWithSubscription(event.workspaceId(), event.mode(),
-                event.reservationId())).flatMap(found -> {
+        return Panache.withSession(() -> reservations.findInTenantWithSubscription(
+                        event.workspaceId(), event.mode(), event.reservationId()))
+                .flatMap(found -> {
                     if (found == null || !UsageReservation.STATUS_RESERVED.equals(found.reservation().status)) {
                         return Uni.createFrom().item(false);
                     }
                     ReservationEntity reservation = found.reservation();
                     UsagePeriod reservedIn = new UsagePeriod(reservation.periodStart, reservation.periodEnd);
-                    if (!SubscriptionState.of(event.mode(), found.subscription()).periodAt(completedAt).equals(reservedIn)) {
+                    if (!SubscriptionState.of(event.mode(), found.subscription())
+                            .periodAt(completedAt)
+                            .equals(reservedIn)) {
                         return Uni.createFrom().item(false);
                     }
-                    OutboxWriter.Entry announced = events.entry(UsageEvent.CONSUMED, reservation.workspaceId, event.mode(),
+                    OutboxWriter.Entry announced = events.entry(
+                            UsageEvent.CONSUMED,
+                            reservation.workspaceId,
+                            event.mode(),
                             ReservationService.consumedWire(reservation, reservedIn, now));
-                    return statements.consumeInItsPeriod(reservation, now, event.eventId(), Topics.TARGET_COMPLETED,
-                                    announced)
+                    return statements
+                            .consumeInItsPeriod(reservation, now, event.eventId(), Topics.TARGET_COMPLETED, announced)
                             // The event's mark was written by a concurrent delivery of it: the transaction finds it.
-                            .onFailure(UniqueViolation::causedBy).recoverWithItem(false);
+                            .onFailure(UniqueViolation::causedBy)
+                            .recoverWithItem(false);
                 });
     }
 
@@ -111,7 +124,9 @@ public class ReservationSettlement {
                 // The provider's outcome is unknown: the reservation stays until a reconciler settles it.
                 case PostTarget.UNCERTAIN -> Uni.createFrom().voidItem();
                 default -> {
-                    LOG.warnf("target.completed %s has status %s, which settles nothing", event.eventId(), event.status());
+                    LOG.warnf(
+                            "target.completed %s has status %s, which settles nothing",
+                            event.eventId(), event.status());
                     yield Uni.createFrom().voidItem();
                 }
             };
@@ -140,11 +155,15 @@ public class ReservationSettlement {
             }
             ReservationEntity reservation = found.reservation();
             return switch (reservation.status) {
-                case UsageReservation.STATUS_RESERVED -> transitions.consumeReserved(found,
-                        event.completedAt() != null ? event.completedAt() : event.occurredAt()).replaceWithVoid();
+                case UsageReservation.STATUS_RESERVED ->
+                    transitions
+                            .consumeReserved(
+                                    found, event.completedAt() != null ? event.completedAt() : event.occurredAt())
+                            .replaceWithVoid();
                 case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().voidItem();
                 default -> {
-                    LOG.warnf("target.completed %s: post %s published to %s, but reservation %s is %s; nothing consumed",
+                    LOG.warnf(
+                            "target.completed %s: post %s published to %s, but reservation %s is %s; nothing consumed",
                             event.eventId(), event.postId(), event.accountId(), reservation.id, reservation.status);
                     yield Uni.createFrom().voidItem();
                 }
@@ -159,10 +178,12 @@ public class ReservationSettlement {
             }
             ReservationEntity reservation = found.reservation();
             return switch (reservation.status) {
-                case UsageReservation.STATUS_RESERVED -> transitions.releaseReserved(List.of(reservation)).replaceWithVoid();
+                case UsageReservation.STATUS_RESERVED ->
+                    transitions.releaseReserved(List.of(reservation)).replaceWithVoid();
                 case UsageReservation.STATUS_RELEASED -> Uni.createFrom().voidItem();
                 default -> {
-                    LOG.warnf("target.completed %s: post %s failed on %s, but reservation %s is %s; nothing released",
+                    LOG.warnf(
+                            "target.completed %s: post %s failed on %s, but reservation %s is %s; nothing released",
                             event.eventId(), event.postId(), event.accountId(), reservation.id, reservation.status);
                     yield Uni.createFrom().voidItem();
                 }
@@ -179,11 +200,16 @@ public class ReservationSettlement {
             LOG.warnf("target.completed %s names no reservation, workspace or mode; nothing settled", event.eventId());
             return Uni.createFrom().nullItem();
         }
-        return reservations.findInTenantForUpdateWithSubscription(event.workspaceId(), event.mode(), event.reservationId())
+        return reservations
+                .findInTenantForUpdateWithSubscription(event.workspaceId(), event.mode(), event.reservationId())
                 .invoke(found -> {
                     if (found == null) {
-                        LOG.warnf("target.completed %s: no reservation %s in %s/%s; nothing settled", event.eventId(),
-                                event.reservationId(), event.workspaceId(), event.mode().wireName());
+                        LOG.warnf(
+                                "target.completed %s: no reservation %s in %s/%s; nothing settled",
+                                event.eventId(),
+                                event.reservationId(),
+                                event.workspaceId(),
+                                event.mode().wireName());
                     }
                 });
     }
@@ -207,14 +233,16 @@ public class ReservationSettlement {
                 if (UsageReservation.STATUS_RESERVED.equals(reservation.status)) {
                     reserved.add(reservation);
                 } else if (UsageReservation.STATUS_CONSUMED.equals(reservation.status)) {
-                    LOG.warnf("post.canceled %s: reservation %s of post %s was consumed; it stays consumed",
+                    LOG.warnf(
+                            "post.canceled %s: reservation %s of post %s was consumed; it stays consumed",
                             event.eventId(), reservation.id, postId);
                 }
             }
             for (String id : ids) {
                 if (!seen.contains(id)) {
-                    LOG.warnf("post.canceled %s: no reservation %s in %s/%s; skipped", event.eventId(), id,
-                            event.workspaceId(), mode.wireName());
+                    LOG.warnf(
+                            "post.canceled %s: no reservation %s in %s/%s; skipped",
+                            event.eventId(), id, event.workspaceId(), mode.wireName());
                 }
             }
             return transitions.releaseReserved(reserved).replaceWithVoid();

@@ -20,14 +20,16 @@ public class StartupWarmUp {
     /** Not a workspace id anyone can have (ids are {@code ws_} + 24 hex characters). */
     static final String WORKSPACE = "ws_warm_up";
 
-    void warmUp(@Observes StartupEvent event, UsageService usage, ReservationService reservations, InternalTokens tokens) {
+    void warmUp(
+            @Observes StartupEvent event, UsageService usage, ReservationService reservations, InternalTokens tokens) {
         long started = System.nanoTime();
         try {
             tokens.verifier();
             VertxContextSupport.subscribeAndAwait(() -> usage.usage(WORKSPACE, Mode.LIVE, 0)
                     .flatMap(ignored -> usage.entitlements(WORKSPACE, Mode.LIVE))
                     .flatMap(ignored -> reservations.get(WORKSPACE, Mode.LIVE, "warm-up"))
-                    .onFailure(ApiException.class).recoverWithNull());
+                    .onFailure(ApiException.class)
+                    .recoverWithNull());
             LOG.debugf("warmed up in %d ms", (System.nanoTime() - started) / 1_000_000);
         } catch (Throwable failure) {
             // Not fatal: the first requests are merely slower.

@@ -42,8 +42,8 @@ public class SubscriptionService {
      * keeps its start (a subscription keeps its anniversary). {@code graceEndsAt} applies at once.
      */
     @WithTransaction
-    public Uni<Usage> change(String workspaceId, Mode mode, Plan plan, PlanSource source, Instant graceEndsAt,
-                             long apiRequestsUsed) {
+    public Uni<Usage> change(
+            String workspaceId, Mode mode, Plan plan, PlanSource source, Instant graceEndsAt, long apiRequestsUsed) {
         Instant now = Timestamps.now(clock);
         return subscriptions.lockOrCreate(workspaceId, mode, now).flatMap(row -> {
             SubscriptionState state = SubscriptionState.of(mode, row).settledAt(now);
@@ -52,10 +52,17 @@ public class SubscriptionService {
             boolean deferred = current.plan().isAbove(plan) || (current.plan() == plan && endsPaidTerm);
             SubscriptionState next;
             if (deferred) {
-                next = new SubscriptionState(mode, current, graceEndsAt, plan, source, state.periodAt(now).end());
+                next = new SubscriptionState(
+                        mode,
+                        current,
+                        graceEndsAt,
+                        plan,
+                        source,
+                        state.periodAt(now).end());
             } else {
                 Instant startedAt = source == current.source() ? current.startedAt() : now;
-                next = new SubscriptionState(mode, new PlanTerms(plan, source, startedAt), graceEndsAt, null, null, null);
+                next = new SubscriptionState(
+                        mode, new PlanTerms(plan, source, startedAt), graceEndsAt, null, null, null);
             }
             write(row, next, now);
             return subscriptions.flush().flatMap(flushed -> usage.view(workspaceId, mode, next, now, apiRequestsUsed));

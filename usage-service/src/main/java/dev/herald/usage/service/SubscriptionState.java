@@ -17,8 +17,13 @@ import java.time.Instant;
  * one is scheduled (it is what comes next), else to the free plan, from that moment on. Changes are applied lazily:
  * whoever asks about a moment at or after one sees the new terms, whether or not the row has been rewritten yet.
  */
-public record SubscriptionState(Mode mode, PlanTerms current, Instant graceEndsAt, Plan pendingPlan,
-                                PlanSource pendingSource, Instant pendingEffectiveAt) {
+public record SubscriptionState(
+        Mode mode,
+        PlanTerms current,
+        Instant graceEndsAt,
+        Plan pendingPlan,
+        PlanSource pendingSource,
+        Instant pendingEffectiveAt) {
 
     public static SubscriptionState initial(Mode mode) {
         return new SubscriptionState(mode, PlanTerms.DEFAULT, null, null, null, null);
@@ -28,13 +33,20 @@ public record SubscriptionState(Mode mode, PlanTerms current, Instant graceEndsA
         if (row == null) {
             return initial(mode);
         }
-        PlanTerms current = new PlanTerms(Plan.fromWire(row.plan).orElseThrow(),
-                PlanSource.fromWire(row.planSource).orElseThrow(), row.startedAt);
+        PlanTerms current = new PlanTerms(
+                Plan.fromWire(row.plan).orElseThrow(),
+                PlanSource.fromWire(row.planSource).orElseThrow(),
+                row.startedAt);
         if (row.pendingPlan == null) {
             return new SubscriptionState(mode, current, row.graceEndsAt, null, null, null);
         }
-        return new SubscriptionState(mode, current, row.graceEndsAt, Plan.fromWire(row.pendingPlan).orElseThrow(),
-                PlanSource.fromWire(row.pendingPlanSource).orElseThrow(), row.pendingEffectiveAt);
+        return new SubscriptionState(
+                mode,
+                current,
+                row.graceEndsAt,
+                Plan.fromWire(row.pendingPlan).orElseThrow(),
+                PlanSource.fromWire(row.pendingPlanSource).orElseThrow(),
+                row.pendingEffectiveAt);
     }
 
     public boolean hasPending() {

@@ -27,8 +27,11 @@ public class UsageService {
     private final ConnectedAccountRepository accounts;
     private final Clock clock;
 
-    public UsageService(SubscriptionRepository subscriptions, UsageMeterRepository meters,
-                        ConnectedAccountRepository accounts, Clock clock) {
+    public UsageService(
+            SubscriptionRepository subscriptions,
+            UsageMeterRepository meters,
+            ConnectedAccountRepository accounts,
+            Clock clock) {
         this.subscriptions = subscriptions;
         this.meters = meters;
         this.accounts = accounts;
@@ -39,7 +42,8 @@ public class UsageService {
     @WithSession
     public Uni<Usage> usage(String workspaceId, Mode mode, long apiRequestsUsed) {
         Instant now = Timestamps.now(clock);
-        return subscriptions.findInTenant(workspaceId, mode)
+        return subscriptions
+                .findInTenant(workspaceId, mode)
                 .flatMap(row -> view(workspaceId, mode, SubscriptionState.of(mode, row), now, apiRequestsUsed));
     }
 
@@ -51,9 +55,12 @@ public class UsageService {
             PlanTerms terms = state.termsAt(now);
             UsagePeriod period = state.periodAt(now);
             Allowances allowances = PlanCatalog.allowances(terms.plan(), mode);
-            return new Entitlements(terms.plan().wireName(), terms.source().wireName(),
+            return new Entitlements(
+                    terms.plan().wireName(),
+                    terms.source().wireName(),
                     new Entitlements.Period(period.start(), period.end()),
-                    new Entitlements.RateLimit(allowances.requestsPerMinute()), allowances.apiRequests(),
+                    new Entitlements.RateLimit(allowances.requestsPerMinute()),
+                    allowances.apiRequests(),
                     allowances.concurrentIngests());
         });
     }
@@ -66,27 +73,31 @@ public class UsageService {
         UsagePeriod period = state.periodAt(now);
         Allowances allowances = PlanCatalog.allowances(terms.plan(), mode);
         return meters.inPeriod(workspaceId, mode, period.start())
-                .flatMap(rows -> accounts.count(workspaceId, mode).map(connected -> new Usage(
-                        mode,
-                        terms.plan().wireName(),
-                        terms.source().wireName(),
-                        PlanCatalog.VERSION,
-                        period,
-                        period.end(),
-                        state.graceEndsAt(),
-                        new Usage.Accounts(connected, allowances.connectedAccounts(),
-                                Math.max(0, allowances.connectedAccounts() - connected)),
-                        meter(rows, Meter.PUBLICATIONS, allowances, period),
-                        meter(apiRequestsUsed, 0, allowances.apiRequests(), period),
-                        meter(rows, Meter.MEDIA_BYTES, allowances, period),
-                        meter(rows, Meter.COMMENT_REQUESTS, allowances, period),
-                        meter(rows, Meter.NEW_CONNECTIONS, allowances, period),
-                        new Usage.RateLimit(allowances.requestsPerMinute()),
-                        allowances.concurrentIngests())));
+                .flatMap(rows -> accounts.count(workspaceId, mode)
+                        .map(connected -> new Usage(
+                                mode,
+                                terms.plan().wireName(),
+                                terms.source().wireName(),
+                                PlanCatalog.VERSION,
+                                period,
+                                period.end(),
+                                state.graceEndsAt(),
+                                new Usage.Accounts(
+                                        connected,
+                                        allowances.connectedAccounts(),
+                                        Math.max(0, allowances.connectedAccounts() - connected)),
+                                meter(rows, Meter.PUBLICATIONS, allowances, period),
+                                meter(apiRequestsUsed, 0, allowances.apiRequests(), period),
+                                meter(rows, Meter.MEDIA_BYTES, allowances, period),
+                                meter(rows, Meter.COMMENT_REQUESTS, allowances, period),
+                                meter(rows, Meter.NEW_CONNECTIONS, allowances, period),
+                                new Usage.RateLimit(allowances.requestsPerMinute()),
+                                allowances.concurrentIngests())));
     }
 
     /** Null when the meter is unlimited (test mode's media, comment requests and new connections). */
-    private static Usage.Meter meter(Map<Meter, UsageMeterEntity> rows, Meter meter, Allowances allowances, UsagePeriod period) {
+    private static Usage.Meter meter(
+            Map<Meter, UsageMeterEntity> rows, Meter meter, Allowances allowances, UsagePeriod period) {
         Long limit = meter.limitIn(allowances);
         if (limit == null) {
             return null;

@@ -47,7 +47,8 @@ class UsagePeriodsTest {
         for (PlanSource source : new PlanSource[] {PlanSource.FREE, PlanSource.COMP, PlanSource.BETA}) {
             assertThat(UsagePeriods.containing(Mode.LIVE, source, start, at)).isEqualTo(UsagePeriods.calendarMonth(at));
         }
-        assertThat(UsagePeriods.containing(Mode.TEST, PlanSource.SUBSCRIPTION, start, at)).isEqualTo(UsagePeriods.calendarMonth(at));
+        assertThat(UsagePeriods.containing(Mode.TEST, PlanSource.SUBSCRIPTION, start, at))
+                .isEqualTo(UsagePeriods.calendarMonth(at));
     }
 
     @Test

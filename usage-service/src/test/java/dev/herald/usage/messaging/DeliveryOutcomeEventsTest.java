@@ -53,8 +53,10 @@ class DeliveryOutcomeEventsTest {
 
     @Inject
     MutableClock clock;
+
     @Inject
     ObjectMapper mapper;
+
     @Inject
     Mutiny.SessionFactory sessionFactory;
 
@@ -63,8 +65,13 @@ class DeliveryOutcomeEventsTest {
 
     @BeforeAll
     static void producer() {
-        producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.bootstrapServers(),
-                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()));
+        producer = new KafkaProducer<>(Map.of(
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()));
     }
 
     @AfterAll
@@ -90,17 +97,33 @@ class DeliveryOutcomeEventsTest {
             items.add("{\"reservation_id\":\"" + UsageReservation.publicationId(post, account)
                     + "\",\"meter\":\"publications\",\"units\":1}");
         }
-        as(workspace, mode).body("{\"reservations\":[" + String.join(",", items) + "]}")
-                .post("/internal/reservations/batch").then().statusCode(201);
+        as(workspace, mode)
+                .body("{\"reservations\":[" + String.join(",", items) + "]}")
+                .post("/internal/reservations/batch")
+                .then()
+                .statusCode(201);
         return UsageReservation.publicationId(post, accounts[0]);
     }
 
     private TargetCompletedEvent completed(Mode mode, String account, String status, Instant completedAt) {
         TargetError error = PostTarget.FAILED.equals(status)
-                ? new TargetError(TargetError.PROVIDER_ERROR, "The platform refused the video.", false, Map.of()) : null;
-        return new TargetCompletedEvent(ResourceIds.newId(IdPrefix.EVENT), TargetCompletedEvent.TYPE, completedAt, workspace,
-                mode, post, account, UsageReservation.publicationId(post, account), status, 1,
-                PostTarget.PUBLISHED.equals(status) ? "v_123" : null, null, error, completedAt);
+                ? new TargetError(TargetError.PROVIDER_ERROR, "The platform refused the video.", false, Map.of())
+                : null;
+        return new TargetCompletedEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                TargetCompletedEvent.TYPE,
+                completedAt,
+                workspace,
+                mode,
+                post,
+                account,
+                UsageReservation.publicationId(post, account),
+                status,
+                1,
+                PostTarget.PUBLISHED.equals(status) ? "v_123" : null,
+                null,
+                error,
+                completedAt);
     }
 
     private PostFinalizedEvent canceled(Mode mode, String... accounts) {
@@ -108,17 +131,24 @@ class DeliveryOutcomeEventsTest {
         for (String account : accounts) {
             targets.add(new PostTarget(account, Platform.TIKTOK, null, PostTarget.CANCELED, 0, null, null, null, NOW));
         }
-        Post canceled = new Post(post, "Hello", Post.CANCELED, mode, null, null, mapper.createObjectNode(), targets, NOW, NOW);
-        return new PostFinalizedEvent(ResourceIds.newId(IdPrefix.EVENT), PostFinalizedEvent.CANCELED, NOW, workspace, mode, canceled);
+        Post canceled =
+                new Post(post, "Hello", Post.CANCELED, mode, null, null, mapper.createObjectNode(), targets, NOW, NOW);
+        return new PostFinalizedEvent(
+                ResourceIds.newId(IdPrefix.EVENT), PostFinalizedEvent.CANCELED, NOW, workspace, mode, canceled);
     }
 
     private void publish(String topic, Object event) throws Exception {
-        producer.send(new ProducerRecord<>(topic, post, mapper.writeValueAsString(event))).get();
+        producer.send(new ProducerRecord<>(topic, post, mapper.writeValueAsString(event)))
+                .get();
     }
 
     private String status(Mode mode, String account) {
-        return as(workspace, mode).get("/internal/reservations/" + UsageReservation.publicationId(post, account))
-                .then().statusCode(200).extract().path("data.status");
+        return as(workspace, mode)
+                .get("/internal/reservations/" + UsageReservation.publicationId(post, account))
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.status");
     }
 
     private void awaitStatus(Mode mode, String account, String expected) throws InterruptedException {
@@ -132,26 +162,38 @@ class DeliveryOutcomeEventsTest {
     }
 
     private long meter(String column, String periodStart) throws Exception {
-        return count("select coalesce(sum(" + column + "), 0) from usage_meters where workspace_id = ? and meter = 'publications' "
-                + "and period_start = cast(? as timestamptz)", workspace, periodStart);
+        return count(
+                "select coalesce(sum(" + column
+                        + "), 0) from usage_meters where workspace_id = ? and meter = 'publications' "
+                        + "and period_start = cast(? as timestamptz)",
+                workspace,
+                periodStart);
     }
 
     private long events(String type) throws Exception {
-        return count("select count(*) from outbox where payload->>'workspace_id' = ? and payload->>'type' = ?", workspace, type);
+        return count(
+                "select count(*) from outbox where payload->>'workspace_id' = ? and payload->>'type' = ?",
+                workspace,
+                type);
     }
 
     @Test
     void aPublishedTargetConsumesItsReservationInThePeriodOfCompletionOnce() throws Exception {
         reserveTargets(Mode.LIVE, "acc_1", "acc_2");
-        TargetCompletedEvent published = completed(Mode.LIVE, "acc_1", PostTarget.PUBLISHED, Instant.parse("2026-04-01T00:05:00Z"));
+        TargetCompletedEvent published =
+                completed(Mode.LIVE, "acc_1", PostTarget.PUBLISHED, Instant.parse("2026-04-01T00:05:00Z"));
         publish(Topics.TARGET_COMPLETED, published);
         // Redelivered, as an at-least-once relay may; then a later event on the same partition, whose effect shows
         // that the duplicate was handled before it.
         publish(Topics.TARGET_COMPLETED, published);
-        publish(Topics.TARGET_COMPLETED, completed(Mode.LIVE, "acc_2", PostTarget.PUBLISHED, Instant.parse("2026-03-20T08:00:00Z")));
+        publish(
+                Topics.TARGET_COMPLETED,
+                completed(Mode.LIVE, "acc_2", PostTarget.PUBLISHED, Instant.parse("2026-03-20T08:00:00Z")));
 
         awaitStatus(Mode.LIVE, "acc_2", UsageReservation.STATUS_CONSUMED);
-        as(workspace, Mode.LIVE).get("/internal/reservations/" + UsageReservation.publicationId(post, "acc_1")).then()
+        as(workspace, Mode.LIVE)
+                .get("/internal/reservations/" + UsageReservation.publicationId(post, "acc_1"))
+                .then()
                 .body("data.status", equalTo("consumed"))
                 .body("data.period.start", equalTo(MARCH))
                 .body("data.consumed_period.start", equalTo(APRIL));
@@ -159,7 +201,8 @@ class DeliveryOutcomeEventsTest {
         assertThat(meter("used", MARCH)).isEqualTo(1);
         assertThat(meter("used", APRIL)).isEqualTo(1);
         assertThat(events("usage.consumed")).isEqualTo(2);
-        assertThat(count("select count(*) from processed_events where event_id = ?", published.eventId())).isEqualTo(1);
+        assertThat(count("select count(*) from processed_events where event_id = ?", published.eventId()))
+                .isEqualTo(1);
     }
 
     @Test
@@ -175,13 +218,16 @@ class DeliveryOutcomeEventsTest {
             publish(Topics.TARGET_COMPLETED, completed(Mode.LIVE, "acc_2", PostTarget.PUBLISHED, NOW.plusSeconds(120)));
 
             awaitStatus(Mode.LIVE, "acc_2", UsageReservation.STATUS_CONSUMED);
-            as(workspace, Mode.LIVE).get("/internal/reservations/" + UsageReservation.publicationId(post, "acc_1")).then()
+            as(workspace, Mode.LIVE)
+                    .get("/internal/reservations/" + UsageReservation.publicationId(post, "acc_1"))
+                    .then()
                     .body("data.status", equalTo("consumed"))
                     .body("data.consumed_period.start", equalTo(MARCH));
             assertThat(meter("reserved", MARCH)).isZero();
             assertThat(meter("used", MARCH)).isEqualTo(2);
             assertThat(events("usage.consumed")).isEqualTo(2);
-            assertThat(count("select count(*) from processed_events where event_id = ?", published.eventId())).isEqualTo(1);
+            assertThat(count("select count(*) from processed_events where event_id = ?", published.eventId()))
+                    .isEqualTo(1);
             // Both were consumed by ReservationStatements' one statement; the duplicate found its mark.
             assertThat(statistics.getEntityUpdateCount()).isEqualTo(updated);
         } finally {
@@ -210,8 +256,10 @@ class DeliveryOutcomeEventsTest {
     void aCanceledPostReleasesTheReservationOfEveryTargetOnce() throws Exception {
         reserveTargets(Mode.LIVE, "acc_1", "acc_2", "acc_3");
         // One was released already (its delivery failed before the cancellation was processed).
-        as(workspace, Mode.LIVE).post("/internal/reservations/" + UsageReservation.publicationId(post, "acc_3") + "/release")
-                .then().statusCode(200);
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/" + UsageReservation.publicationId(post, "acc_3") + "/release")
+                .then()
+                .statusCode(200);
         PostFinalizedEvent event = canceled(Mode.LIVE, "acc_1", "acc_2", "acc_3", "acc_never_reserved");
         publish(Topics.POST_FINALIZED, event);
         publish(Topics.POST_FINALIZED, event);
@@ -224,7 +272,8 @@ class DeliveryOutcomeEventsTest {
         post = ResourceIds.newId(IdPrefix.POST);
         reserveTargets(Mode.LIVE, "acc_1");
         PostFinalizedEvent next = canceled(Mode.LIVE, "acc_1");
-        producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, otherPost, mapper.writeValueAsString(next))).get();
+        producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, otherPost, mapper.writeValueAsString(next)))
+                .get();
         awaitStatus(Mode.LIVE, "acc_1", UsageReservation.STATUS_RELEASED);
         // acc_1 and acc_2 of the first post, acc_3 by the API, acc_1 of the second post: four releases, none twice.
         assertThat(events("usage.released")).isEqualTo(4);
@@ -234,33 +283,43 @@ class DeliveryOutcomeEventsTest {
     void finalEventsOtherThanCancellationLeaveReservationsToTheirTargets() throws Exception {
         reserveTargets(Mode.LIVE, "acc_1");
         PostFinalizedEvent canceled = canceled(Mode.LIVE, "acc_1");
-        PostFinalizedEvent failed = new PostFinalizedEvent(ResourceIds.newId(IdPrefix.EVENT), PostFinalizedEvent.FAILED, NOW,
-                workspace, Mode.LIVE, canceled.post());
+        PostFinalizedEvent failed = new PostFinalizedEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                PostFinalizedEvent.FAILED,
+                NOW,
+                workspace,
+                Mode.LIVE,
+                canceled.post());
         publish(Topics.POST_FINALIZED, failed);
         // A sentinel on the same partition: a target.completed cannot show order across topics, so the test
         // follows the failed event with a cancellation of another post.
         String first = post;
         post = ResourceIds.newId(IdPrefix.POST);
         reserveTargets(Mode.LIVE, "acc_9");
-        producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, first,
-                mapper.writeValueAsString(canceled(Mode.LIVE, "acc_9")))).get();
+        producer.send(new ProducerRecord<>(
+                        Topics.POST_FINALIZED, first, mapper.writeValueAsString(canceled(Mode.LIVE, "acc_9"))))
+                .get();
         awaitStatus(Mode.LIVE, "acc_9", UsageReservation.STATUS_RELEASED);
         post = first;
         assertThat(status(Mode.LIVE, "acc_1")).isEqualTo(UsageReservation.STATUS_RESERVED);
         // Nothing applied, so no transaction either: every final post passes through this consumer.
-        assertThat(count("select count(*) from processed_events where event_id = ?", failed.eventId())).isZero();
+        assertThat(count("select count(*) from processed_events where event_id = ?", failed.eventId()))
+                .isZero();
     }
 
     @Test
     void unknownOrOtherwiseSettledReservationsAreSkippedWithoutBlockingThePartition() throws Exception {
         reserveTargets(Mode.LIVE, "acc_1", "acc_2");
-        as(workspace, Mode.LIVE).post("/internal/reservations/" + UsageReservation.publicationId(post, "acc_1") + "/consume")
-                .then().statusCode(200);
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/" + UsageReservation.publicationId(post, "acc_1") + "/consume")
+                .then()
+                .statusCode(200);
         // A failure for a consumed reservation, a publication nobody reserved, an unreadable record, a record of
         // another mode: each is skipped, and the next event of the partition still applies.
         publish(Topics.TARGET_COMPLETED, completed(Mode.LIVE, "acc_1", PostTarget.FAILED, NOW));
         publish(Topics.TARGET_COMPLETED, completed(Mode.LIVE, "acc_unknown", PostTarget.PUBLISHED, NOW));
-        producer.send(new ProducerRecord<>(Topics.TARGET_COMPLETED, post, "{not json")).get();
+        producer.send(new ProducerRecord<>(Topics.TARGET_COMPLETED, post, "{not json"))
+                .get();
         publish(Topics.TARGET_COMPLETED, completed(Mode.TEST, "acc_2", PostTarget.PUBLISHED, NOW));
         publish(Topics.TARGET_COMPLETED, completed(Mode.LIVE, "acc_2", PostTarget.PUBLISHED, NOW.plusSeconds(5)));
 
@@ -268,6 +327,7 @@ class DeliveryOutcomeEventsTest {
         assertThat(status(Mode.LIVE, "acc_1")).isEqualTo(UsageReservation.STATUS_CONSUMED);
         assertThat(meter("used", MARCH)).isEqualTo(2);
         assertThat(meter("reserved", MARCH)).isZero();
-        assertThat(count("select count(*) from reservations where workspace_id = ? and mode = 'test'", workspace)).isZero();
+        assertThat(count("select count(*) from reservations where workspace_id = ? and mode = 'test'", workspace))
+                .isZero();
     }
 }

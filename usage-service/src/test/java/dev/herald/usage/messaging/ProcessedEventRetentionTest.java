@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 
 /** A consumer forgets the events it applied once they are older than the redelivery window, and only those. */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = UsageTestSupport.DATABASE))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = UsageTestSupport.DATABASE))
 class ProcessedEventRetentionTest {
     @Inject
     Pool pool;
@@ -45,17 +47,26 @@ class ProcessedEventRetentionTest {
         processed("evt_inside_" + run, "now() - interval '7 days'");
         processed("evt_recent_" + run, "now()");
 
-        long forgotten = new ProcessedEventRetention(pool, Duration.ofDays(8), 2).purge().await().atMost(Duration.ofSeconds(30));
+        long forgotten = new ProcessedEventRetention(pool, Duration.ofDays(8), 2)
+                .purge()
+                .await()
+                .atMost(Duration.ofSeconds(30));
 
         assertThat(forgotten).isGreaterThanOrEqualTo(5);
-        assertThat(count("select count(*) from processed_events where event_id like ?", "evt_old_%" + run)).isZero();
-        assertThat(count("select count(*) from processed_events where event_id in (?, ?)", "evt_inside_" + run, "evt_recent_" + run))
+        assertThat(count("select count(*) from processed_events where event_id like ?", "evt_old_%" + run))
+                .isZero();
+        assertThat(count(
+                        "select count(*) from processed_events where event_id in (?, ?)",
+                        "evt_inside_" + run,
+                        "evt_recent_" + run))
                 .isEqualTo(2);
     }
 
     private static void processed(String eventId, String processedAt) throws Exception {
-        try (Connection connection = database(); PreparedStatement insert = connection.prepareStatement(
-                "insert into processed_events (event_id, topic, processed_at) values (?, 'target.completed', " + processedAt + ")")) {
+        try (Connection connection = database();
+                PreparedStatement insert = connection.prepareStatement(
+                        "insert into processed_events (event_id, topic, processed_at) values (?, 'target.completed', "
+                                + processedAt + ")")) {
             insert.setString(1, eventId);
             insert.executeUpdate();
         }

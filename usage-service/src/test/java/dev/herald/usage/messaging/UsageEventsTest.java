@@ -29,15 +29,30 @@ class UsageEventsTest {
     @Test
     void reservationChangesArePublishedInOrder() throws Exception {
         String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-        as(workspace, Mode.LIVE).body("{\"reservation_id\":\"evt-1\",\"meter\":\"publications\",\"units\":2}")
-                .post("/internal/reservations").then().statusCode(201);
-        as(workspace, Mode.LIVE).post("/internal/reservations/evt-1/consume").then().statusCode(200);
-        as(workspace, Mode.LIVE).body("{\"reservation_id\":\"evt-2\",\"meter\":\"new_connections\",\"units\":1}")
-                .post("/internal/reservations").then().statusCode(201);
-        as(workspace, Mode.LIVE).post("/internal/reservations/evt-2/release").then().statusCode(200);
+        as(workspace, Mode.LIVE)
+                .body("{\"reservation_id\":\"evt-1\",\"meter\":\"publications\",\"units\":2}")
+                .post("/internal/reservations")
+                .then()
+                .statusCode(201);
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/evt-1/consume")
+                .then()
+                .statusCode(200);
+        as(workspace, Mode.LIVE)
+                .body("{\"reservation_id\":\"evt-2\",\"meter\":\"new_connections\",\"units\":1}")
+                .post("/internal/reservations")
+                .then()
+                .statusCode(201);
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/evt-2/release")
+                .then()
+                .statusCode(200);
         // A refusal publishes nothing.
-        as(workspace, Mode.LIVE).body("{\"reservation_id\":\"evt-3\",\"meter\":\"publications\",\"units\":100}")
-                .post("/internal/reservations").then().statusCode(429);
+        as(workspace, Mode.LIVE)
+                .body("{\"reservation_id\":\"evt-3\",\"meter\":\"publications\",\"units\":100}")
+                .post("/internal/reservations")
+                .then()
+                .statusCode(429);
 
         String key = workspace + ":live";
         List<ConsumerRecord<String, String>> records = recordsKeyed(key, 4, Duration.ofSeconds(30));
@@ -46,7 +61,8 @@ class UsageEventsTest {
         for (ConsumerRecord<String, String> record : records) {
             events.add(json.readTree(record.value()));
         }
-        assertThat(events).extracting(e -> e.get("type").asText())
+        assertThat(events)
+                .extracting(e -> e.get("type").asText())
                 .containsExactly("usage.reserved", "usage.consumed", "usage.reserved", "usage.released");
         assertThat(events).allSatisfy(event -> {
             assertThat(event.get("event_id").asText()).matches("^evt_[a-f0-9]{24}$");

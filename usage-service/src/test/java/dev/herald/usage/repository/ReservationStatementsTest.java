@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "usage_test"))
 class ReservationStatementsTest {
-    private static final UsagePeriod MARCH = new UsagePeriod(Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z"));
+    private static final UsagePeriod MARCH =
+            new UsagePeriod(Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z"));
     private static final UsagePeriod APRIL = new UsagePeriod(MARCH.end(), Instant.parse("2026-05-01T00:00:00Z"));
     private static final Instant NOW = Instant.parse("2026-03-10T12:00:00Z");
     private static final Instant LATER = NOW.plusSeconds(3600);
@@ -46,18 +47,22 @@ class ReservationStatementsTest {
         for (String id : ids) {
             created.add(reservation(id, period));
             String eventId = ResourceIds.newId(IdPrefix.EVENT);
-            events.add(new OutboxWriter.Entry(eventId, "usage.reserved", key(),
-                    Map.of("type", "usage.reserved", "reservation", id), null));
+            events.add(new OutboxWriter.Entry(
+                    eventId, "usage.reserved", key(), Map.of("type", "usage.reserved", "reservation", id), null));
         }
-        return statements.reserveOnOneMeter(workspace, Mode.LIVE, Meter.PUBLICATIONS, period, limit, created, events,
-                NOW);
+        return statements.reserveOnOneMeter(
+                workspace, Mode.LIVE, Meter.PUBLICATIONS, period, limit, created, events, NOW);
     }
 
     private Uni<Boolean> consume(String id, String eventId) {
         String announced = ResourceIds.newId(IdPrefix.EVENT);
-        return statements.consumeInItsPeriod(reservation(id, MARCH), LATER, eventId, "target.completed",
-                new OutboxWriter.Entry(announced, "usage.reserved", key(), Map.of("type", "usage.consumed", "reservation", id),
-                        null));
+        return statements.consumeInItsPeriod(
+                reservation(id, MARCH),
+                LATER,
+                eventId,
+                "target.completed",
+                new OutboxWriter.Entry(
+                        announced, "usage.reserved", key(), Map.of("type", "usage.consumed", "reservation", id), null));
     }
 
     private ReservationEntity reservation(String id, UsagePeriod period) {
@@ -70,16 +75,22 @@ class ReservationStatementsTest {
 
     /** used, reserved of the period's publications row; -1, -1 when there is no row. */
     private List<Long> meter(UsagePeriod period) throws Exception {
-        long rows = count("select count(*) from usage_meters where workspace_id = ? and period_start = cast(? as timestamptz)",
-                workspace, period.start().toString());
+        long rows = count(
+                "select count(*) from usage_meters where workspace_id = ? and period_start = cast(? as timestamptz)",
+                workspace,
+                period.start().toString());
         if (rows == 0) {
             return List.of(-1L, -1L);
         }
         return List.of(
-                count("select used from usage_meters where workspace_id = ? and period_start = cast(? as timestamptz)",
-                        workspace, period.start().toString()),
-                count("select reserved from usage_meters where workspace_id = ? and period_start = cast(? as timestamptz)",
-                        workspace, period.start().toString()));
+                count(
+                        "select used from usage_meters where workspace_id = ? and period_start = cast(? as timestamptz)",
+                        workspace,
+                        period.start().toString()),
+                count(
+                        "select reserved from usage_meters where workspace_id = ? and period_start = cast(? as timestamptz)",
+                        workspace,
+                        period.start().toString()));
     }
 
     private long reservations(String status) throws Exception {
@@ -93,24 +104,34 @@ class ReservationStatementsTest {
     @Test
     @RunOnVertxContext
     void aBatchOnOneMeterIsAdmittedUpToTheAllowanceAndOneBeyondItWritesNothing(UniAsserter asserter) {
-        asserter.assertThat(() -> reserve(MARCH, 3L, "pub_a", "pub_b"), admitted -> assertThat(admitted).isTrue());
+        asserter.assertThat(
+                () -> reserve(MARCH, 3L, "pub_a", "pub_b"),
+                admitted -> assertThat(admitted).isTrue());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(0L, 2L);
             assertThat(reservations("reserved")).isEqualTo(2);
             assertThat(events("usage.reserved")).isEqualTo(2);
         }));
-        asserter.assertThat(() -> reserve(MARCH, 3L, "pub_c", "pub_d"), admitted -> assertThat(admitted).isFalse());
+        asserter.assertThat(
+                () -> reserve(MARCH, 3L, "pub_c", "pub_d"),
+                admitted -> assertThat(admitted).isFalse());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(0L, 2L);
             assertThat(reservations("reserved")).isEqualTo(2);
             assertThat(events("usage.reserved")).isEqualTo(2);
         }));
-        asserter.assertThat(() -> reserve(MARCH, 3L, "pub_c"), admitted -> assertThat(admitted).isTrue());
+        asserter.assertThat(
+                () -> reserve(MARCH, 3L, "pub_c"),
+                admitted -> assertThat(admitted).isTrue());
         asserter.execute(DatabaseCheck.of(() -> assertThat(meter(MARCH)).containsExactly(0L, 3L)));
         // A period's first charge: more than the allowance creates no row; without a limit anything goes.
-        asserter.assertThat(() -> reserve(APRIL, 3L, "pub_e", "pub_f", "pub_g", "pub_h"), admitted -> assertThat(admitted).isFalse());
+        asserter.assertThat(
+                () -> reserve(APRIL, 3L, "pub_e", "pub_f", "pub_g", "pub_h"),
+                admitted -> assertThat(admitted).isFalse());
         asserter.execute(DatabaseCheck.of(() -> assertThat(meter(APRIL)).containsExactly(-1L, -1L)));
-        asserter.assertThat(() -> reserve(APRIL, null, "pub_e", "pub_f", "pub_g", "pub_h"), admitted -> assertThat(admitted).isTrue());
+        asserter.assertThat(
+                () -> reserve(APRIL, null, "pub_e", "pub_f", "pub_g", "pub_h"),
+                admitted -> assertThat(admitted).isTrue());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(APRIL)).containsExactly(0L, 4L);
             assertThat(reservations("reserved")).isEqualTo(7);
@@ -121,8 +142,11 @@ class ReservationStatementsTest {
     @Test
     @RunOnVertxContext
     void aBatchNamingAnExistingReservationFailsAndWritesNothing(UniAsserter asserter) {
-        asserter.assertThat(() -> reserve(MARCH, null, "pub_a"), admitted -> assertThat(admitted).isTrue());
-        asserter.assertFailedWith(() -> reserve(MARCH, null, "pub_new", "pub_a"),
+        asserter.assertThat(
+                () -> reserve(MARCH, null, "pub_a"),
+                admitted -> assertThat(admitted).isTrue());
+        asserter.assertFailedWith(
+                () -> reserve(MARCH, null, "pub_new", "pub_a"),
                 failure -> assertThat(UniqueViolation.causedBy(failure)).isTrue());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(0L, 1L);
@@ -135,33 +159,48 @@ class ReservationStatementsTest {
     @RunOnVertxContext
     void aReservationIsConsumedInItsPeriodOnceAndOnlyWhileReserved(UniAsserter asserter) {
         String published = ResourceIds.newId(IdPrefix.EVENT);
-        asserter.assertThat(() -> reserve(MARCH, null, "pub_a", "pub_b", "pub_c"), admitted -> assertThat(admitted).isTrue());
-        asserter.assertThat(() -> consume("pub_a", published), consumed -> assertThat(consumed).isTrue());
+        asserter.assertThat(
+                () -> reserve(MARCH, null, "pub_a", "pub_b", "pub_c"),
+                admitted -> assertThat(admitted).isTrue());
+        asserter.assertThat(
+                () -> consume("pub_a", published),
+                consumed -> assertThat(consumed).isTrue());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(1L, 2L);
-            assertThat(count("select count(*) from reservations where workspace_id = ? and id = 'pub_a' and status = 'consumed' "
-                    + "and consumed_period_start = period_start and consumed_period_end = period_end and updated_at = cast(? as timestamptz)",
-                    workspace, LATER.toString())).isEqualTo(1);
-            assertThat(count("select count(*) from processed_events where event_id = ?", published)).isEqualTo(1);
+            assertThat(count(
+                            "select count(*) from reservations where workspace_id = ? and id = 'pub_a' and status = 'consumed' "
+                                    + "and consumed_period_start = period_start and consumed_period_end = period_end and updated_at = cast(? as timestamptz)",
+                            workspace,
+                            LATER.toString()))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from processed_events where event_id = ?", published))
+                    .isEqualTo(1);
             assertThat(events("usage.consumed")).isEqualTo(1);
         }));
         // The same event again, or for another reservation once applied, changes nothing.
-        asserter.assertThat(() -> consume("pub_a", published), consumed -> assertThat(consumed).isFalse());
-        asserter.assertThat(() -> consume("pub_b", published), consumed -> assertThat(consumed).isFalse());
+        asserter.assertThat(
+                () -> consume("pub_a", published),
+                consumed -> assertThat(consumed).isFalse());
+        asserter.assertThat(
+                () -> consume("pub_b", published),
+                consumed -> assertThat(consumed).isFalse());
         // A reservation released since it was read is not consumed, and its event is not marked either.
         String late = ResourceIds.newId(IdPrefix.EVENT);
         asserter.execute(DatabaseCheck.of(() -> {
             try (var connection = UsageTestSupport.database();
-                 var statement = connection.prepareStatement("update reservations set status = 'released' where workspace_id = ? and id = 'pub_c'")) {
+                    var statement = connection.prepareStatement(
+                            "update reservations set status = 'released' where workspace_id = ? and id = 'pub_c'")) {
                 statement.setString(1, workspace);
                 statement.executeUpdate();
             }
         }));
-        asserter.assertThat(() -> consume("pub_c", late), consumed -> assertThat(consumed).isFalse());
+        asserter.assertThat(
+                () -> consume("pub_c", late), consumed -> assertThat(consumed).isFalse());
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(meter(MARCH)).containsExactly(1L, 2L);
             assertThat(reservations("reserved")).isEqualTo(1);
-            assertThat(count("select count(*) from processed_events where event_id = ?", late)).isZero();
+            assertThat(count("select count(*) from processed_events where event_id = ?", late))
+                    .isZero();
             assertThat(events("usage.consumed")).isEqualTo(1);
         }));
     }

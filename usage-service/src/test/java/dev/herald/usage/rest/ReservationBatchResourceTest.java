@@ -67,7 +67,8 @@ class ReservationBatchResourceTest {
     }
 
     private static String batch(boolean requireCapacity, String... items) {
-        StringJoiner joined = new StringJoiner(",", "{\"reservations\":[", "],\"require_account_capacity\":" + requireCapacity + "}");
+        StringJoiner joined =
+                new StringJoiner(",", "{\"reservations\":[", "],\"require_account_capacity\":" + requireCapacity + "}");
         for (String item : items) {
             joined.add(item);
         }
@@ -79,8 +80,12 @@ class ReservationBatchResourceTest {
     }
 
     private long reserved(Mode mode, String periodStart) throws Exception {
-        return count("select coalesce(sum(reserved), 0) from usage_meters where workspace_id = ? and mode = ? "
-                + "and meter = 'publications' and period_start = cast(? as timestamptz)", workspace, mode.wireName(), periodStart);
+        return count(
+                "select coalesce(sum(reserved), 0) from usage_meters where workspace_id = ? and mode = ? "
+                        + "and meter = 'publications' and period_start = cast(? as timestamptz)",
+                workspace,
+                mode.wireName(),
+                periodStart);
     }
 
     private long events() throws Exception {
@@ -93,8 +98,17 @@ class ReservationBatchResourceTest {
 
     @Test
     void batchReservesEveryItemInItsPeriodWithOneEventEach() throws Exception {
-        JsonNode answer = json(post(Mode.LIVE, batch(true, item("pst_1-acc_1", 1, null), item("pst_1-acc_2", 1, null),
-                item("pst_2-acc_1", 1, IN_APRIL))).then().statusCode(201).extract().response());
+        JsonNode answer = json(post(
+                        Mode.LIVE,
+                        batch(
+                                true,
+                                item("pst_1-acc_1", 1, null),
+                                item("pst_1-acc_2", 1, null),
+                                item("pst_2-acc_1", 1, IN_APRIL)))
+                .then()
+                .statusCode(201)
+                .extract()
+                .response());
 
         JsonNode data = answer.get("data");
         assertThat(data).hasSize(3);
@@ -108,22 +122,35 @@ class ReservationBatchResourceTest {
 
         assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(2);
         assertThat(reserved(Mode.LIVE, APRIL)).isEqualTo(1);
-        assertThat(count("select count(*) from outbox where message_key = ? and payload->>'type' = 'usage.reserved'",
-                workspace + ":live")).isEqualTo(3);
-        as(workspace, Mode.LIVE).get("/internal/reservations/pst_1-acc_2").then().statusCode(200)
+        assertThat(count(
+                        "select count(*) from outbox where message_key = ? and payload->>'type' = 'usage.reserved'",
+                        workspace + ":live"))
+                .isEqualTo(3);
+        as(workspace, Mode.LIVE)
+                .get("/internal/reservations/pst_1-acc_2")
+                .then()
+                .statusCode(200)
                 .body("data.status", equalTo("reserved"));
         // Another mode does not see them.
-        as(workspace, Mode.TEST).get("/internal/reservations/pst_1-acc_2").then().statusCode(404);
+        as(workspace, Mode.TEST)
+                .get("/internal/reservations/pst_1-acc_2")
+                .then()
+                .statusCode(404);
     }
 
     @Test
     void batchReservesNothingWhenOneItemWouldExceedTheAllowance() throws Exception {
-        as(workspace, Mode.LIVE).body(item("earlier", 18, null)).post("/internal/reservations").then().statusCode(201);
+        as(workspace, Mode.LIVE)
+                .body(item("earlier", 18, null))
+                .post("/internal/reservations")
+                .then()
+                .statusCode(201);
         long eventsBefore = events();
 
         // Each item fits alone; together they do not.
-        Response refused = post(Mode.LIVE, batch(false, item("a", 1, null), item("b", 1, IN_APRIL), item("c", 1, null),
-                item("d", 1, null)));
+        Response refused = post(
+                Mode.LIVE,
+                batch(false, item("a", 1, null), item("b", 1, IN_APRIL), item("c", 1, null), item("d", 1, null)));
         refused.then().statusCode(429).header("Retry-After", "1857600");
         assertThat(json(refused).get("error")).isEqualTo(json("""
                 {"code":"usage_limit_exceeded","message":"The publications allowance of this period has 2 left, fewer than this needs.",
@@ -133,13 +160,18 @@ class ReservationBatchResourceTest {
 
         assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(18);
         // The April item had room, but nothing of a refused batch is kept, not even the new period's meter row.
-        assertThat(count("select count(*) from usage_meters where workspace_id = ? and period_start = cast(? as timestamptz)",
-                workspace, APRIL)).isZero();
+        assertThat(count(
+                        "select count(*) from usage_meters where workspace_id = ? and period_start = cast(? as timestamptz)",
+                        workspace,
+                        APRIL))
+                .isZero();
         assertThat(reservations()).isEqualTo(1);
         assertThat(events()).isEqualTo(eventsBefore);
 
         // What fits is admitted.
-        post(Mode.LIVE, batch(false, item("a", 1, null), item("b", 1, IN_APRIL), item("c", 1, null))).then().statusCode(201);
+        post(Mode.LIVE, batch(false, item("a", 1, null), item("b", 1, IN_APRIL), item("c", 1, null)))
+                .then()
+                .statusCode(201);
         assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(20);
     }
 
@@ -147,9 +179,13 @@ class ReservationBatchResourceTest {
     void batchRefusedInALaterPeriodGivesThatPeriodsDetails() {
         post(Mode.LIVE, batch(false, item("april-full", 20, IN_APRIL))).then().statusCode(201);
         post(Mode.LIVE, batch(false, item("march", 1, null), item("april-one-more", 1, "2026-04-20T00:00:00Z")))
-                .then().statusCode(429)
-                .header("Retry-After", Long.toString(Duration.between(Instant.parse("2026-03-10T12:00:00Z"),
-                        Instant.parse("2026-05-01T00:00:00Z")).toSeconds()))
+                .then()
+                .statusCode(429)
+                .header(
+                        "Retry-After",
+                        Long.toString(Duration.between(
+                                        Instant.parse("2026-03-10T12:00:00Z"), Instant.parse("2026-05-01T00:00:00Z"))
+                                .toSeconds()))
                 .body("error.details.reserved", equalTo(20))
                 .body("error.details.reset_at", equalTo("2026-05-01T00:00:00Z"));
         as(workspace, Mode.LIVE).get("/internal/reservations/march").then().statusCode(404);
@@ -158,25 +194,35 @@ class ReservationBatchResourceTest {
     @Test
     void batchReplaysAnswerTheReservationsAsTheyAreAndOtherUnitsAreAConflict() throws Exception {
         String body = batch(true, item("pst_9-acc_1", 1, null), item("pst_9-acc_2", 1, null));
-        JsonNode first = json(post(Mode.LIVE, body).then().statusCode(201).extract().response());
+        JsonNode first =
+                json(post(Mode.LIVE, body).then().statusCode(201).extract().response());
         clock.set(Instant.parse("2026-03-10T12:05:00Z"));
-        JsonNode again = json(post(Mode.LIVE, body).then().statusCode(200).extract().response());
+        JsonNode again =
+                json(post(Mode.LIVE, body).then().statusCode(200).extract().response());
         assertThat(again).isEqualTo(first);
         assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(2);
 
         // One new item beside a known one: the new one is reserved, the known one answered as it is.
         JsonNode mixed = json(post(Mode.LIVE, batch(false, item("pst_9-acc_2", 1, null), item("pst_9-acc_3", 1, null)))
-                .then().statusCode(201).extract().response());
+                .then()
+                .statusCode(201)
+                .extract()
+                .response());
         assertThat(mixed.get("data").get(0)).isEqualTo(first.get("data").get(1));
         assertThat(mixed.get("data").get(1).get("created_at").asText()).isEqualTo("2026-03-10T12:05:00Z");
         assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(3);
 
         long eventsBefore = events();
-        post(Mode.LIVE, batch(false, item("pst_9-acc_4", 1, null), item("pst_9-acc_1", 2, null))).then().statusCode(409)
+        post(Mode.LIVE, batch(false, item("pst_9-acc_4", 1, null), item("pst_9-acc_1", 2, null)))
+                .then()
+                .statusCode(409)
                 .body("error.code", equalTo("conflict"))
                 .body("error.details.reservation_id", equalTo("pst_9-acc_1"))
                 .body("error.details.units", equalTo(1));
-        as(workspace, Mode.LIVE).get("/internal/reservations/pst_9-acc_4").then().statusCode(404);
+        as(workspace, Mode.LIVE)
+                .get("/internal/reservations/pst_9-acc_4")
+                .then()
+                .statusCode(404);
         assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(3);
         assertThat(events()).isEqualTo(eventsBefore);
     }
@@ -203,39 +249,64 @@ class ReservationBatchResourceTest {
         post(Mode.LIVE, batch(true, item("at-limit", 1, null))).then().statusCode(201);
         // Test mode has no capacity refusal, even with more accounts than its ten.
         connectAccounts(workspace, Mode.TEST, 12);
-        post(Mode.TEST, batch(true, item("sim", 1, null))).then().statusCode(201)
+        post(Mode.TEST, batch(true, item("sim", 1, null)))
+                .then()
+                .statusCode(201)
                 .body("data[0].status", equalTo("reserved"));
     }
 
     @Test
     void badBatchesListEveryFailingFieldAndReserveNothing() throws Exception {
-        post(Mode.LIVE, "{\"reservations\":[" + item("ok", 1, null) + ",{\"reservation_id\":\"has space\",\"meter\":\"x\"},"
-                + "{\"reservation_id\":\"z\",\"meter\":\"publications\",\"units\":0,\"at\":\"2030-01-01T00:00:00Z\",\"extra\":1},"
-                + item("ok", 1, null) + ",7],\"require_account_capacity\":\"yes\",\"mode\":\"live\"}")
-                .then().statusCode(422)
+        post(
+                        Mode.LIVE,
+                        "{\"reservations\":[" + item("ok", 1, null)
+                                + ",{\"reservation_id\":\"has space\",\"meter\":\"x\"},"
+                                + "{\"reservation_id\":\"z\",\"meter\":\"publications\",\"units\":0,\"at\":\"2030-01-01T00:00:00Z\",\"extra\":1},"
+                                + item("ok", 1, null) + ",7],\"require_account_capacity\":\"yes\",\"mode\":\"live\"}")
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("validation_failed"))
-                .body("error.details.errors.field", containsInAnyOrder(
-                        "reservations[1].reservation_id", "reservations[1].meter", "reservations[1].units",
-                        "reservations[2].units", "reservations[2].at", "reservations[2].extra",
-                        "reservations[3].reservation_id", "reservations[4]", "require_account_capacity", "mode"))
-                .body("error.details.errors.find { it.field == 'reservations[2].units' }.code", equalTo("invalid_value"))
-                .body("error.details.errors.find { it.field == 'reservations[2].units' }.message",
+                .body(
+                        "error.details.errors.field",
+                        containsInAnyOrder(
+                                "reservations[1].reservation_id",
+                                "reservations[1].meter",
+                                "reservations[1].units",
+                                "reservations[2].units",
+                                "reservations[2].at",
+                                "reservations[2].extra",
+                                "reservations[3].reservation_id",
+                                "reservations[4]",
+                                "require_account_capacity",
+                                "mode"))
+                .body(
+                        "error.details.errors.find { it.field == 'reservations[2].units' }.code",
+                        equalTo("invalid_value"))
+                .body(
+                        "error.details.errors.find { it.field == 'reservations[2].units' }.message",
                         equalTo("reservations[2].units must be an integer from 1 to 1000000000000000."))
-                .body("error.details.errors.find { it.field == 'reservations[3].reservation_id' }.code", equalTo("invalid_value"))
+                .body(
+                        "error.details.errors.find { it.field == 'reservations[3].reservation_id' }.code",
+                        equalTo("invalid_value"))
                 .body("error.details.errors.find { it.field == 'reservations[4]' }.code", equalTo("invalid_type"));
-        post(Mode.LIVE, "{\"reservations\":[]}").then().statusCode(422)
+        post(Mode.LIVE, "{\"reservations\":[]}")
+                .then()
+                .statusCode(422)
                 .body("error.details.errors[0].field", equalTo("reservations"))
                 .body("error.details.errors[0].code", equalTo("too_short"));
-        post(Mode.LIVE, "{}").then().statusCode(422)
-                .body("error.details.errors[0].code", equalTo("required"));
+        post(Mode.LIVE, "{}").then().statusCode(422).body("error.details.errors[0].code", equalTo("required"));
         String[] tooMany = new String[101];
         for (int i = 0; i < tooMany.length; i++) {
             tooMany[i] = item("many-" + i, 1, null);
         }
-        post(Mode.LIVE, batch(false, tooMany)).then().statusCode(422)
+        post(Mode.LIVE, batch(false, tooMany))
+                .then()
+                .statusCode(422)
                 .body("error.details.errors", hasSize(1))
                 .body("error.details.errors[0].code", equalTo("too_long"));
-        post(Mode.LIVE, "{\"reservations\":{}}").then().statusCode(422)
+        post(Mode.LIVE, "{\"reservations\":{}}")
+                .then()
+                .statusCode(422)
                 .body("error.details.errors[0].code", equalTo("invalid_type"));
         assertThat(reservations()).isZero();
     }
@@ -257,8 +328,12 @@ class ReservationBatchResourceTest {
         assertThat(statuses).filteredOn(status -> status == 201).hasSize(10);
         assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(20);
         assertThat(reserved(Mode.LIVE, APRIL)).isEqualTo(10);
-        assertThat(count("select coalesce(sum(units), 0) from reservations where workspace_id = ? and status = 'reserved' "
-                + "and period_start = cast(? as timestamptz)", workspace, MARCH)).isEqualTo(20);
+        assertThat(count(
+                        "select coalesce(sum(units), 0) from reservations where workspace_id = ? and status = 'reserved' "
+                                + "and period_start = cast(? as timestamptz)",
+                        workspace,
+                        MARCH))
+                .isEqualTo(20);
         assertThat(reservations()).isEqualTo(30);
         assertThat(events()).isEqualTo(30);
     }
@@ -269,15 +344,21 @@ class ReservationBatchResourceTest {
         statistics.setStatisticsEnabled(true);
         try {
             long inserted = statistics.getEntityInsertCount();
-            post(Mode.LIVE, batch(true, item("pst_1-acc_1", 1, null), item("pst_1-acc_2", 1, null))).then().statusCode(201);
+            post(Mode.LIVE, batch(true, item("pst_1-acc_1", 1, null), item("pst_1-acc_2", 1, null)))
+                    .then()
+                    .statusCode(201);
             // Written by ReservationStatements, not by Hibernate.
             assertThat(statistics.getEntityInsertCount()).isEqualTo(inserted);
             assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(2);
             assertThat(events()).isEqualTo(2);
 
             // A replay, and a batch over two periods, are answered by the transaction.
-            post(Mode.LIVE, batch(true, item("pst_1-acc_1", 1, null), item("pst_1-acc_2", 1, null))).then().statusCode(200);
-            post(Mode.LIVE, batch(true, item("pst_2-acc_1", 1, null), item("pst_2-acc_2", 1, IN_APRIL))).then().statusCode(201);
+            post(Mode.LIVE, batch(true, item("pst_1-acc_1", 1, null), item("pst_1-acc_2", 1, null)))
+                    .then()
+                    .statusCode(200);
+            post(Mode.LIVE, batch(true, item("pst_2-acc_1", 1, null), item("pst_2-acc_2", 1, IN_APRIL)))
+                    .then()
+                    .statusCode(201);
             assertThat(statistics.getEntityInsertCount()).isEqualTo(inserted + 2);
             assertThat(reserved(Mode.LIVE, MARCH)).isEqualTo(3);
             assertThat(reserved(Mode.LIVE, APRIL)).isEqualTo(1);
@@ -301,7 +382,9 @@ class ReservationBatchResourceTest {
         assertThat(reserved(Mode.LIVE, APRIL)).isEqualTo(20);
         assertThat(reservations()).isEqualTo(20);
         assertThat(events()).isEqualTo(20);
-        post(Mode.LIVE, batch(false, item("first-late", 1, IN_APRIL))).then().statusCode(429)
+        post(Mode.LIVE, batch(false, item("first-late", 1, IN_APRIL)))
+                .then()
+                .statusCode(429)
                 .body("error.code", equalTo("usage_limit_exceeded"))
                 .body("error.details.used", equalTo(0))
                 .body("error.details.reserved", equalTo(20))
@@ -316,8 +399,8 @@ class ReservationBatchResourceTest {
             bodies.add(batch(false, item("crowd-" + i, 1, null)));
         }
         long started = System.nanoTime();
-        List<Integer> statuses = UsageTestSupport.race(workspace, Mode.TEST, Collections.nCopies(bodies.size(),
-                "/internal/reservations/batch"), bodies);
+        List<Integer> statuses = UsageTestSupport.race(
+                workspace, Mode.TEST, Collections.nCopies(bodies.size(), "/internal/reservations/batch"), bodies);
         assertThat(statuses).containsOnly(201);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
         assertThat(reserved(Mode.TEST, MARCH)).isEqualTo(100);

@@ -69,9 +69,16 @@ class ReservationResourceTest {
     /** The value of {@code herald_usage_reservations_total} for the publications meter and this outcome (0 before any). */
     private static double reservationsCounted(String outcome) {
         String series = "herald_usage_reservations_total{meter=\"publications\",outcome=\"" + outcome + "\"} ";
-        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
-                .filter(line -> line.startsWith(series)).mapToDouble(line -> Double.parseDouble(line.substring(series.length())))
-                .findFirst().orElse(0);
+        return given().get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString()
+                .lines()
+                .filter(line -> line.startsWith(series))
+                .mapToDouble(line -> Double.parseDouble(line.substring(series.length())))
+                .findFirst()
+                .orElse(0);
     }
 
     @Test
@@ -82,7 +89,9 @@ class ReservationResourceTest {
 
         reserve(Mode.LIVE, "pst_counted-tgt_1", "publications", 1, null).then().statusCode(201);
         reserve(Mode.LIVE, "pst_counted-tgt_1", "publications", 1, null).then().statusCode(200);
-        reserve(Mode.LIVE, "pst_counted-tgt_2", "publications", 1000, null).then().statusCode(429);
+        reserve(Mode.LIVE, "pst_counted-tgt_2", "publications", 1000, null)
+                .then()
+                .statusCode(429);
 
         assertThat(reservationsCounted("reserved")).isEqualTo(reserved + 1);
         assertThat(reservationsCounted("replayed")).isEqualTo(replayed + 1);
@@ -93,8 +102,11 @@ class ReservationResourceTest {
 
     @Test
     void reserveConsumeAndReleaseMoveTheMeter() {
-        JsonNode created = json(reserve(Mode.LIVE, "pst_1-tgt_1", "publications", 3, null).then().statusCode(201)
-                .extract().response());
+        JsonNode created = json(reserve(Mode.LIVE, "pst_1-tgt_1", "publications", 3, null)
+                .then()
+                .statusCode(201)
+                .extract()
+                .response());
         assertThat(created).isEqualTo(json("""
                 {"data":{"id":"pst_1-tgt_1","meter":"publications","units":3,"status":"reserved",
                  "period":{"start":"2026-03-01T00:00:00Z","end":"2026-04-01T00:00:00Z"},"consumed_period":null,
@@ -102,7 +114,10 @@ class ReservationResourceTest {
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(0, 3, 20, MARCH_END));
 
         clock.set(Instant.parse("2026-03-11T08:00:00Z"));
-        as(workspace, Mode.LIVE).post("/internal/reservations/pst_1-tgt_1/consume").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/pst_1-tgt_1/consume")
+                .then()
+                .statusCode(200)
                 .body("data.status", equalTo("consumed"))
                 .body("data.consumed_period.start", equalTo("2026-03-01T00:00:00Z"))
                 .body("data.updated_at", equalTo("2026-03-11T08:00:00Z"));
@@ -110,26 +125,41 @@ class ReservationResourceTest {
 
         reserve(Mode.LIVE, "pst_2", "publications", 2, null).then().statusCode(201);
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(3, 2, 20, MARCH_END));
-        as(workspace, Mode.LIVE).post("/internal/reservations/pst_2/release").then().statusCode(200)
-                .body("data.status", equalTo("released")).body("data.consumed_period", nullValue());
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/pst_2/release")
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("released"))
+                .body("data.consumed_period", nullValue());
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(3, 0, 20, MARCH_END));
 
         // Test mode counts apart, against its own allowance.
         assertThat(publications(Mode.TEST)).isEqualTo(meter(0, 0, 1000, MARCH_END));
         as(workspace, Mode.TEST).get("/internal/reservations/pst_2").then().statusCode(404);
-        as(workspace, Mode.LIVE).get("/internal/reservations/pst_2").then().statusCode(200).body("data.units", equalTo(2));
+        as(workspace, Mode.LIVE)
+                .get("/internal/reservations/pst_2")
+                .then()
+                .statusCode(200)
+                .body("data.units", equalTo(2));
     }
 
     @Test
     void unitsReservedForAScheduledTimeAreUsedInThePeriodOfCompletion() {
-        reserve(Mode.LIVE, "late-march", "publications", 1, "2026-03-31T23:00:00Z").then().statusCode(201)
+        reserve(Mode.LIVE, "late-march", "publications", 1, "2026-03-31T23:00:00Z")
+                .then()
+                .statusCode(201)
                 .body("data.period.end", equalTo(MARCH_END));
-        reserve(Mode.LIVE, "april", "publications", 4, "2026-04-02T09:00:00+02:00").then().statusCode(201)
+        reserve(Mode.LIVE, "april", "publications", 4, "2026-04-02T09:00:00+02:00")
+                .then()
+                .statusCode(201)
                 .body("data.period.start", equalTo("2026-04-01T00:00:00Z"));
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(0, 1, 20, MARCH_END));
 
-        as(workspace, Mode.LIVE).body("{\"at\":\"2026-04-01T00:30:00Z\"}").post("/internal/reservations/late-march/consume")
-                .then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .body("{\"at\":\"2026-04-01T00:30:00Z\"}")
+                .post("/internal/reservations/late-march/consume")
+                .then()
+                .statusCode(200)
                 .body("data.period.start", equalTo("2026-03-01T00:00:00Z"))
                 .body("data.consumed_period.start", equalTo("2026-04-01T00:00:00Z"))
                 .body("data.consumed_period.end", equalTo("2026-05-01T00:00:00Z"));
@@ -141,35 +171,73 @@ class ReservationResourceTest {
 
     @Test
     void replaysAnswerTheReservationAsItIsAndImpossibleTransitionsAreConflicts() throws Exception {
-        JsonNode first = json(reserve(Mode.LIVE, "replayed", "publications", 2, null).then().statusCode(201).extract().response());
+        JsonNode first = json(reserve(Mode.LIVE, "replayed", "publications", 2, null)
+                .then()
+                .statusCode(201)
+                .extract()
+                .response());
         clock.set(Instant.parse("2026-03-10T12:05:00Z"));
-        JsonNode again = json(reserve(Mode.LIVE, "replayed", "publications", 2, null).then().statusCode(200).extract().response());
+        JsonNode again = json(reserve(Mode.LIVE, "replayed", "publications", 2, null)
+                .then()
+                .statusCode(200)
+                .extract()
+                .response());
         assertThat(again).isEqualTo(first);
-        reserve(Mode.LIVE, "replayed", "publications", 3, null).then().statusCode(409)
-                .body("error.code", equalTo("conflict")).body("error.details.reservation_id", equalTo("replayed"));
+        reserve(Mode.LIVE, "replayed", "publications", 3, null)
+                .then()
+                .statusCode(409)
+                .body("error.code", equalTo("conflict"))
+                .body("error.details.reservation_id", equalTo("replayed"));
         reserve(Mode.LIVE, "replayed", "media_bytes", 2, null).then().statusCode(409);
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(0, 2, 20, MARCH_END));
 
-        as(workspace, Mode.LIVE).post("/internal/reservations/replayed/consume").then().statusCode(200);
-        as(workspace, Mode.LIVE).body("{\"at\":\"2026-04-05T00:00:00Z\"}").post("/internal/reservations/replayed/consume")
-                .then().statusCode(200).body("data.status", equalTo("consumed"))
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/replayed/consume")
+                .then()
+                .statusCode(200);
+        as(workspace, Mode.LIVE)
+                .body("{\"at\":\"2026-04-05T00:00:00Z\"}")
+                .post("/internal/reservations/replayed/consume")
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("consumed"))
                 .body("data.consumed_period.start", equalTo("2026-03-01T00:00:00Z"));
-        as(workspace, Mode.LIVE).post("/internal/reservations/replayed/release").then().statusCode(409)
-                .body("error.code", equalTo("conflict")).body("error.details.status", equalTo("consumed"));
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/replayed/release")
+                .then()
+                .statusCode(409)
+                .body("error.code", equalTo("conflict"))
+                .body("error.details.status", equalTo("consumed"));
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(2, 0, 20, MARCH_END));
 
         reserve(Mode.LIVE, "dropped", "publications", 1, null).then().statusCode(201);
-        as(workspace, Mode.LIVE).post("/internal/reservations/dropped/release").then().statusCode(200);
-        as(workspace, Mode.LIVE).post("/internal/reservations/dropped/release").then().statusCode(200)
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/dropped/release")
+                .then()
+                .statusCode(200);
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/dropped/release")
+                .then()
+                .statusCode(200)
                 .body("data.status", equalTo("released"));
-        as(workspace, Mode.LIVE).post("/internal/reservations/dropped/consume").then().statusCode(409);
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/dropped/consume")
+                .then()
+                .statusCode(409);
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(2, 0, 20, MARCH_END));
 
         // One event per change, none for replays or refused transitions.
-        assertThat(count("select count(*) from outbox where message_key = ?", workspace + ":live")).isEqualTo(4);
-        as(workspace, Mode.LIVE).post("/internal/reservations/unknown/consume").then().statusCode(404)
+        assertThat(count("select count(*) from outbox where message_key = ?", workspace + ":live"))
+                .isEqualTo(4);
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/unknown/consume")
+                .then()
+                .statusCode(404)
                 .body("error.code", equalTo("not_found"));
-        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.LIVE).post("/internal/reservations/dropped/release").then().statusCode(404);
+        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.LIVE)
+                .post("/internal/reservations/dropped/release")
+                .then()
+                .statusCode(404);
     }
 
     @Test
@@ -189,14 +257,24 @@ class ReservationResourceTest {
 
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(0, 18, 20, MARCH_END));
         as(workspace, Mode.LIVE).get("/internal/reservations/too-many").then().statusCode(404);
-        assertThat(count("select count(*) from outbox where message_key = ?", workspace + ":live")).isEqualTo(events);
+        assertThat(count("select count(*) from outbox where message_key = ?", workspace + ":live"))
+                .isEqualTo(events);
 
         // Refused in a period nobody has reserved in yet: not even the meter row is left behind. (Media may
         // overshoot its allowance by one file of 128 MiB, so "huge" is one byte more than that.)
-        reserve(Mode.LIVE, "huge", "media_bytes", 1_000_000_000L + 128L * 1024 * 1024 + 1, null).then().statusCode(429)
-                .body("error.details.limit", equalTo(1_000_000_000)).body("error.details.used", equalTo(0))
-                .body("error.message", equalTo("The media bytes allowance of this period has 1000000000 left, fewer than this needs."));
-        assertThat(count("select count(*) from usage_meters where workspace_id = ? and meter = 'media_bytes'", workspace)).isZero();
+        reserve(Mode.LIVE, "huge", "media_bytes", 1_000_000_000L + 128L * 1024 * 1024 + 1, null)
+                .then()
+                .statusCode(429)
+                .body("error.details.limit", equalTo(1_000_000_000))
+                .body("error.details.used", equalTo(0))
+                .body(
+                        "error.message",
+                        equalTo(
+                                "The media bytes allowance of this period has 1000000000 left, fewer than this needs."));
+        assertThat(count(
+                        "select count(*) from usage_meters where workspace_id = ? and meter = 'media_bytes'",
+                        workspace))
+                .isZero();
         // The rest of the allowance is still there.
         reserve(Mode.LIVE, "fits", "publications", 2, null).then().statusCode(201);
     }
@@ -204,30 +282,55 @@ class ReservationResourceTest {
     @Test
     void mediaIsChargedOnceForItsLargestTransferAndTheLastMayOvershootByOneFile() throws Exception {
         long events = count("select count(*) from outbox where message_key = ?", workspace + ":live");
-        reserve(Mode.LIVE, "media-a", "media_bytes", 600_000_000L, null).then().statusCode(201).body("data.units", equalTo(600_000_000));
+        reserve(Mode.LIVE, "media-a", "media_bytes", 600_000_000L, null)
+                .then()
+                .statusCode(201)
+                .body("data.units", equalTo(600_000_000));
         // A smaller transfer of the same destination changes nothing; a larger one grows its reservation.
-        reserve(Mode.LIVE, "media-a", "media_bytes", 500_000_000L, null).then().statusCode(200).body("data.units", equalTo(600_000_000));
-        reserve(Mode.LIVE, "media-a", "media_bytes", 700_000_000L, null).then().statusCode(200)
-                .body("data.units", equalTo(700_000_000)).body("data.status", equalTo("reserved"));
+        reserve(Mode.LIVE, "media-a", "media_bytes", 500_000_000L, null)
+                .then()
+                .statusCode(200)
+                .body("data.units", equalTo(600_000_000));
+        reserve(Mode.LIVE, "media-a", "media_bytes", 700_000_000L, null)
+                .then()
+                .statusCode(200)
+                .body("data.units", equalTo(700_000_000))
+                .body("data.status", equalTo("reserved"));
         assertThat(media()).isEqualTo(meter(0, 700_000_000L, 1_000_000_000L, MARCH_END));
 
         // 300 MB are left: a 400 MB transfer starts while something is left and overshoots by 100 MB (< 128 MiB).
         reserve(Mode.LIVE, "media-b", "media_bytes", 400_000_000L, null).then().statusCode(201);
         assertThat(media()).isEqualTo(meter(0, 1_100_000_000L, 1_000_000_000L, MARCH_END));
         // Nothing is left, so nothing more starts, however small.
-        reserve(Mode.LIVE, "media-c", "media_bytes", 1, null).then().statusCode(429)
-                .body("error.details.metric", equalTo("media_bytes")).body("error.details.remaining", equalTo(0));
+        reserve(Mode.LIVE, "media-c", "media_bytes", 1, null)
+                .then()
+                .statusCode(429)
+                .body("error.details.metric", equalTo("media_bytes"))
+                .body("error.details.remaining", equalTo(0));
         // Growing the last transfer past one file of overshoot is refused and leaves it as it was.
-        reserve(Mode.LIVE, "media-b", "media_bytes", 300_000_000L + 128L * 1024 * 1024 + 1, null).then().statusCode(429);
-        as(workspace, Mode.LIVE).get("/internal/reservations/media-b").then().statusCode(200).body("data.units", equalTo(400_000_000));
+        reserve(Mode.LIVE, "media-b", "media_bytes", 300_000_000L + 128L * 1024 * 1024 + 1, null)
+                .then()
+                .statusCode(429);
+        as(workspace, Mode.LIVE)
+                .get("/internal/reservations/media-b")
+                .then()
+                .statusCode(200)
+                .body("data.units", equalTo(400_000_000));
 
-        as(workspace, Mode.LIVE).post("/internal/reservations/media-a/consume").then().statusCode(200);
+        as(workspace, Mode.LIVE)
+                .post("/internal/reservations/media-a/consume")
+                .then()
+                .statusCode(200);
         // A consumed destination was charged for its largest transfer; a later, larger call charges nothing more.
-        reserve(Mode.LIVE, "media-a", "media_bytes", 800_000_000L, null).then().statusCode(200)
-                .body("data.units", equalTo(700_000_000)).body("data.status", equalTo("consumed"));
+        reserve(Mode.LIVE, "media-a", "media_bytes", 800_000_000L, null)
+                .then()
+                .statusCode(200)
+                .body("data.units", equalTo(700_000_000))
+                .body("data.status", equalTo("consumed"));
         assertThat(media()).isEqualTo(meter(700_000_000L, 400_000_000L, 1_000_000_000L, MARCH_END));
         // Created, grown, created, consumed: one event per change.
-        assertThat(count("select count(*) from outbox where message_key = ?", workspace + ":live")).isEqualTo(events + 4);
+        assertThat(count("select count(*) from outbox where message_key = ?", workspace + ":live"))
+                .isEqualTo(events + 4);
     }
 
     private JsonNode media() {
@@ -239,15 +342,21 @@ class ReservationResourceTest {
         reserve(Mode.TEST, "big", "media_bytes", 900_000_000_000L, null).then().statusCode(201);
         reserve(Mode.TEST, "comments", "comment_requests", 100_000, null).then().statusCode(201);
         reserve(Mode.TEST, "sims", "publications", 1_000, null).then().statusCode(201);
-        reserve(Mode.TEST, "one-more", "publications", 1, null).then().statusCode(429)
-                .body("error.details.mode", equalTo("test")).body("error.details.limit", equalTo(1000));
+        reserve(Mode.TEST, "one-more", "publications", 1, null)
+                .then()
+                .statusCode(429)
+                .body("error.details.mode", equalTo("test"))
+                .body("error.details.limit", equalTo(1000));
     }
 
     @Test
     void badBodiesAreRefusedFieldByField() {
-        as(workspace, Mode.LIVE).body("{\"reservation_id\":\"has space\",\"meter\":\"api_requests\",\"units\":0,"
+        as(workspace, Mode.LIVE)
+                .body("{\"reservation_id\":\"has space\",\"meter\":\"api_requests\",\"units\":0,"
                         + "\"at\":\"yesterday\",\"workspace_id\":\"ws_x\"}")
-                .post("/internal/reservations").then().statusCode(422)
+                .post("/internal/reservations")
+                .then()
+                .statusCode(422)
                 .body("error.code", equalTo("validation_failed"))
                 .body("error.details.errors", hasSize(5))
                 .body("error.details.errors.find { it.field == 'reservation_id' }.code", equalTo("invalid_format"))
@@ -255,18 +364,37 @@ class ReservationResourceTest {
                 .body("error.details.errors.find { it.field == 'units' }.code", equalTo("invalid_value"))
                 .body("error.details.errors.find { it.field == 'at' }.code", equalTo("invalid_format"))
                 .body("error.details.errors.find { it.field == 'workspace_id' }.code", equalTo("unknown_field"));
-        as(workspace, Mode.LIVE).body("{\"reservation_id\":\"" + "x".repeat(101) + "\",\"meter\":\"publications\",\"units\":1.5,"
+        as(workspace, Mode.LIVE)
+                .body("{\"reservation_id\":\"" + "x".repeat(101) + "\",\"meter\":\"publications\",\"units\":1.5,"
                         + "\"at\":\"2028-01-01T00:00:00Z\"}")
-                .post("/internal/reservations").then().statusCode(422)
+                .post("/internal/reservations")
+                .then()
+                .statusCode(422)
                 .body("error.details.errors.find { it.field == 'reservation_id' }.code", equalTo("too_long"))
                 .body("error.details.errors.find { it.field == 'units' }.code", equalTo("invalid_type"))
                 .body("error.details.errors.find { it.field == 'at' }.code", equalTo("invalid_value"));
-        as(workspace, Mode.LIVE).body("{}").post("/internal/reservations").then().statusCode(422)
+        as(workspace, Mode.LIVE)
+                .body("{}")
+                .post("/internal/reservations")
+                .then()
+                .statusCode(422)
                 .body("error.details.errors", hasSize(3));
-        as(workspace, Mode.LIVE).body("{\"at\":").post("/internal/reservations/x/consume").then().statusCode(400)
+        as(workspace, Mode.LIVE)
+                .body("{\"at\":")
+                .post("/internal/reservations/x/consume")
+                .then()
+                .statusCode(400)
                 .body("error.code", equalTo("invalid_request"));
-        as(workspace, Mode.LIVE).body("{\"units\":1}").post("/internal/reservations/x/release").then().statusCode(422);
-        as(workspace, Mode.LIVE).contentType("text/plain").body("at=now").post("/internal/reservations/x/consume").then()
+        as(workspace, Mode.LIVE)
+                .body("{\"units\":1}")
+                .post("/internal/reservations/x/release")
+                .then()
+                .statusCode(422);
+        as(workspace, Mode.LIVE)
+                .contentType("text/plain")
+                .body("at=now")
+                .post("/internal/reservations/x/consume")
+                .then()
                 .statusCode(415);
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(0, 0, 20, MARCH_END));
     }
@@ -283,9 +411,13 @@ class ReservationResourceTest {
         assertThat(statuses.stream().filter(status -> status == 201)).hasSize(10);
         assertThat(statuses.stream().filter(status -> status == 429)).hasSize(40);
         assertThat(publications(Mode.LIVE)).isEqualTo(meter(0, 20, 20, MARCH_END));
-        assertThat(count("select coalesce(sum(units), 0) from reservations where workspace_id = ? and status = 'reserved'", workspace))
+        assertThat(count(
+                        "select coalesce(sum(units), 0) from reservations where workspace_id = ? and status = 'reserved'",
+                        workspace))
                 .isEqualTo(20);
-        assertThat(count("select used + reserved from usage_meters where workspace_id = ? and meter = 'publications'", workspace))
+        assertThat(count(
+                        "select used + reserved from usage_meters where workspace_id = ? and meter = 'publications'",
+                        workspace))
                 .isEqualTo(20);
     }
 
@@ -305,11 +437,16 @@ class ReservationResourceTest {
                 "{\"reservation_id\":\"split\",\"meter\":\"publications\",\"units\":1}",
                 "{\"reservation_id\":\"split\",\"meter\":\"new_connections\",\"units\":1}"));
         assertThat(split).containsExactlyInAnyOrder(201, 409);
-        assertThat(count("select count(*) from reservations where workspace_id = ? and id = 'split'", workspace)).isEqualTo(1);
-        assertThat(count("select coalesce(sum(reserved), 0) from usage_meters where workspace_id = ?", workspace)).isEqualTo(3);
+        assertThat(count("select count(*) from reservations where workspace_id = ? and id = 'split'", workspace))
+                .isEqualTo(1);
+        assertThat(count("select coalesce(sum(reserved), 0) from usage_meters where workspace_id = ?", workspace))
+                .isEqualTo(3);
         // Callers without a body or content type can still release.
-        given().header("Authorization", TestTokens.bearer(workspace, Mode.LIVE)).post("/internal/reservations/split/release")
-                .then().statusCode(200).body("data.status", equalTo("released"));
+        given().header("Authorization", TestTokens.bearer(workspace, Mode.LIVE))
+                .post("/internal/reservations/split/release")
+                .then()
+                .statusCode(200)
+                .body("data.status", equalTo("released"));
     }
 
     private List<Integer> race(List<String> bodies) throws Exception {

@@ -44,7 +44,12 @@ class UsageResourceTest {
 
     @Test
     void aWorkspaceWithoutAPlanIsOnFreeWithCalendarMonthsInLiveMode() {
-        JsonNode body = json(as(workspace, Mode.LIVE).get("/usage").then().statusCode(200).extract().response());
+        JsonNode body = json(as(workspace, Mode.LIVE)
+                .get("/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .response());
         assertThat(body).isEqualTo(json("""
                 {"data":{"mode":"live","plan":"free","plan_source":"free","catalog_version":"2026-09",
                  "period":{"start":"2026-03-01T00:00:00Z","end":"2026-04-01T00:00:00Z"},
@@ -60,9 +65,17 @@ class UsageResourceTest {
 
     @Test
     void testModeHasItsOwnAllowancesAndNoMediaCommentOrConnectionMeters() {
-        as(workspace, Mode.TEST).body("{\"plan\":\"growth\",\"plan_source\":\"subscription\"}").put("/internal/subscription")
-                .then().statusCode(200);
-        JsonNode body = json(as(workspace, Mode.TEST).get("/usage").then().statusCode(200).extract().response());
+        as(workspace, Mode.TEST)
+                .body("{\"plan\":\"growth\",\"plan_source\":\"subscription\"}")
+                .put("/internal/subscription")
+                .then()
+                .statusCode(200);
+        JsonNode body = json(as(workspace, Mode.TEST)
+                .get("/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .response());
         // Test mode resets on calendar months even for a subscription; rate and ingests follow the plan.
         assertThat(body).isEqualTo(json("""
                 {"data":{"mode":"test","plan":"growth","plan_source":"subscription","catalog_version":"2026-09",
@@ -80,11 +93,19 @@ class UsageResourceTest {
     @Test
     void aLiveSubscriptionRenewsMonthlyFromItsStart() throws Exception {
         clock.set(Instant.parse("2026-01-31T10:00:00Z"));
-        as(workspace, Mode.LIVE).body("{\"plan\":\"starter\",\"plan_source\":\"subscription\",\"grace_ends_at\":null}")
-                .put("/internal/subscription").then().statusCode(200);
+        as(workspace, Mode.LIVE)
+                .body("{\"plan\":\"starter\",\"plan_source\":\"subscription\",\"grace_ends_at\":null}")
+                .put("/internal/subscription")
+                .then()
+                .statusCode(200);
         UsageTestSupport.connectAccounts(workspace, Mode.LIVE, 3);
         clock.set(Instant.parse("2026-03-01T00:00:00Z"));
-        JsonNode body = json(as(workspace, Mode.LIVE).get("/usage").then().statusCode(200).extract().response());
+        JsonNode body = json(as(workspace, Mode.LIVE)
+                .get("/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .response());
         assertThat(body).isEqualTo(json("""
                 {"data":{"mode":"live","plan":"starter","plan_source":"subscription","catalog_version":"2026-09",
                  "period":{"start":"2026-02-28T10:00:00Z","end":"2026-03-31T10:00:00Z"},
@@ -100,12 +121,28 @@ class UsageResourceTest {
 
     @Test
     void apiRequestsUsedComesFromTheGatewaysClaim() {
-        JsonNode meter = json(given().header("Authorization", UsageTestSupport.bearerWithApiRequests(workspace, Mode.LIVE, 1_999))
-                .get("/usage").then().statusCode(200).extract().response()).get("data").get("api_requests");
-        assertThat(meter).isEqualTo(json(
-                "{\"used\":1999,\"reserved\":0,\"limit\":2000,\"remaining\":1,\"reset_at\":\"2026-04-01T00:00:00Z\"}"));
-        JsonNode over = json(given().header("Authorization", UsageTestSupport.bearerWithApiRequests(workspace, Mode.LIVE, 2_500))
-                .get("/usage").then().statusCode(200).extract().response()).get("data").get("api_requests");
+        JsonNode meter = json(given().header(
+                                "Authorization", UsageTestSupport.bearerWithApiRequests(workspace, Mode.LIVE, 1_999))
+                        .get("/usage")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .response())
+                .get("data")
+                .get("api_requests");
+        assertThat(meter)
+                .isEqualTo(
+                        json(
+                                "{\"used\":1999,\"reserved\":0,\"limit\":2000,\"remaining\":1,\"reset_at\":\"2026-04-01T00:00:00Z\"}"));
+        JsonNode over = json(given().header(
+                                "Authorization", UsageTestSupport.bearerWithApiRequests(workspace, Mode.LIVE, 2_500))
+                        .get("/usage")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .response())
+                .get("data")
+                .get("api_requests");
         assertThat(over.get("remaining").asLong()).isZero();
         assertThat(over.get("used").asLong()).isEqualTo(2_500);
     }
@@ -114,32 +151,57 @@ class UsageResourceTest {
     void accountsOverTheLimitShowNoRemainingSlots() throws Exception {
         UsageTestSupport.connectAccounts(workspace, Mode.LIVE, 3);
         UsageTestSupport.connectAccounts(workspace, Mode.TEST, 1);
-        assertThat(usage(workspace, Mode.LIVE).get("accounts")).isEqualTo(json("{\"used\":3,\"limit\":2,\"remaining\":0}"));
-        assertThat(usage(workspace, Mode.TEST).get("accounts")).isEqualTo(json("{\"used\":1,\"limit\":10,\"remaining\":9}"));
+        assertThat(usage(workspace, Mode.LIVE).get("accounts"))
+                .isEqualTo(json("{\"used\":3,\"limit\":2,\"remaining\":0}"));
+        assertThat(usage(workspace, Mode.TEST).get("accounts"))
+                .isEqualTo(json("{\"used\":1,\"limit\":10,\"remaining\":9}"));
     }
 
     @Test
     void entitlementsTellTheRateTheApiRequestAllowanceAndTheConcurrentIngests() {
-        JsonNode body = json(as(workspace, Mode.LIVE).get("/internal/entitlements").then().statusCode(200).extract().response());
+        JsonNode body = json(as(workspace, Mode.LIVE)
+                .get("/internal/entitlements")
+                .then()
+                .statusCode(200)
+                .extract()
+                .response());
         assertThat(body).isEqualTo(json("""
                 {"data":{"plan":"free","plan_source":"free",
                  "period":{"start":"2026-03-01T00:00:00Z","end":"2026-04-01T00:00:00Z"},
                  "rate_limit":{"per_minute":30},"api_requests_limit":2000,"concurrent_ingests":1}}"""));
-        as(workspace, Mode.TEST).body("{\"plan\":\"scale\",\"plan_source\":\"comp\",\"grace_ends_at\":\"2026-06-30T00:00:00Z\"}")
-                .put("/internal/subscription").then().statusCode(200)
+        as(workspace, Mode.TEST)
+                .body("{\"plan\":\"scale\",\"plan_source\":\"comp\",\"grace_ends_at\":\"2026-06-30T00:00:00Z\"}")
+                .put("/internal/subscription")
+                .then()
+                .statusCode(200)
                 .body("data.grace_ends_at", equalTo("2026-06-30T00:00:00Z"));
-        as(workspace, Mode.TEST).get("/internal/entitlements").then().statusCode(200)
-                .body("data.plan", equalTo("scale")).body("data.plan_source", equalTo("comp"))
-                .body("data.rate_limit.per_minute", equalTo(300)).body("data.api_requests_limit", equalTo(10000))
+        as(workspace, Mode.TEST)
+                .get("/internal/entitlements")
+                .then()
+                .statusCode(200)
+                .body("data.plan", equalTo("scale"))
+                .body("data.plan_source", equalTo("comp"))
+                .body("data.rate_limit.per_minute", equalTo(300))
+                .body("data.api_requests_limit", equalTo(10000))
                 .body("data.concurrent_ingests", equalTo(10));
     }
 
     @Test
     void everyRouteNeedsAValidInternalToken() {
         given().get("/usage").then().statusCode(401).body("error.code", equalTo("authentication_failed"));
-        given().header("Authorization", "Bearer not-a-jwt").get("/internal/entitlements").then().statusCode(401);
-        given().contentType("application/json").body("{}").post("/internal/reservations").then().statusCode(401);
-        given().contentType("application/json").body("{\"plan\":\"scale\",\"plan_source\":\"comp\"}")
-                .put("/internal/subscription").then().statusCode(401);
+        given().header("Authorization", "Bearer not-a-jwt")
+                .get("/internal/entitlements")
+                .then()
+                .statusCode(401);
+        given().contentType("application/json")
+                .body("{}")
+                .post("/internal/reservations")
+                .then()
+                .statusCode(401);
+        given().contentType("application/json")
+                .body("{\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                .put("/internal/subscription")
+                .then()
+                .statusCode(401);
     }
 }

@@ -41,22 +41,30 @@ public final class UsageTestSupport {
     public static final String DATABASE = "usage_test";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private UsageTestSupport() {
-    }
+    private UsageTestSupport() {}
 
     public static RequestSpecification as(String workspaceId, Mode mode) {
-        return given().header("Authorization", TestTokens.bearer(workspaceId, mode)).contentType(ContentType.JSON);
+        return given().header("Authorization", TestTokens.bearer(workspaceId, mode))
+                .contentType(ContentType.JSON);
     }
 
     /** An internal JWT as the gateway mints it for GET /usage, with its API-request count. */
     public static String bearerWithApiRequests(String workspaceId, Mode mode, long apiRequestsUsed) {
         String pem = ConfigProvider.getConfig().getValue("herald.internal-jwt.private-key", String.class);
         Instant now = Instant.now();
-        return "Bearer " + Jwt.issuer("herald-gateway").audience("herald-services").subject("key_test")
-                .claim("wid", workspaceId).claim("mode", mode.wireName()).claim("scope", "")
-                .claim("api_requests_used", apiRequestsUsed)
-                .issuedAt(now).expiresAt(now.plusSeconds(300))
-                .jws().algorithm(SignatureAlgorithm.RS256).sign(RsaKeys.readPrivateKey(pem));
+        return "Bearer "
+                + Jwt.issuer("herald-gateway")
+                        .audience("herald-services")
+                        .subject("key_test")
+                        .claim("wid", workspaceId)
+                        .claim("mode", mode.wireName())
+                        .claim("scope", "")
+                        .claim("api_requests_used", apiRequestsUsed)
+                        .issuedAt(now)
+                        .expiresAt(now.plusSeconds(300))
+                        .jws()
+                        .algorithm(SignatureAlgorithm.RS256)
+                        .sign(RsaKeys.readPrivateKey(pem));
     }
 
     public static JsonNode json(Response response) {
@@ -76,7 +84,13 @@ public final class UsageTestSupport {
     }
 
     public static JsonNode usage(String workspaceId, Mode mode) {
-        return json(as(workspaceId, mode).get("/usage").then().statusCode(200).extract().response()).get("data");
+        return json(as(workspaceId, mode)
+                        .get("/usage")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .response())
+                .get("data");
     }
 
     public static Connection database() throws Exception {
@@ -84,7 +98,8 @@ public final class UsageTestSupport {
     }
 
     public static long count(String sql, Object... parameters) throws Exception {
-        try (Connection connection = database(); PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (Connection connection = database();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
@@ -99,9 +114,13 @@ public final class UsageTestSupport {
      * Fires every request at once, each body at its path with the tenant's internal JWT, each on its own thread;
      * the statuses in order. For tests of what concurrent callers can and cannot overshoot.
      */
-    public static List<Integer> race(String workspaceId, Mode mode, List<String> paths, List<String> bodies) throws Exception {
+    public static List<Integer> race(String workspaceId, Mode mode, List<String> paths, List<String> bodies)
+            throws Exception {
         String bearer = TestTokens.bearer(workspaceId, mode);
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
         ExecutorService pool = Executors.newFixedThreadPool(bodies.size());
         CountDownLatch start = new CountDownLatch(1);
         try {
@@ -111,10 +130,14 @@ public final class UsageTestSupport {
                 URI uri = URI.create("http://127.0.0.1:" + RestAssured.port + paths.get(i));
                 calls.add(pool.submit(() -> {
                     start.await();
-                    HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
-                            .header("Authorization", bearer).header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-                    return http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+                    HttpRequest request = HttpRequest.newBuilder(uri)
+                            .timeout(Duration.ofSeconds(60))
+                            .header("Authorization", bearer)
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build();
+                    return http.send(request, HttpResponse.BodyHandlers.ofString())
+                            .statusCode();
                 }));
             }
             start.countDown();
@@ -134,8 +157,9 @@ public final class UsageTestSupport {
     }
 
     public static void connectAccounts(String workspaceId, Mode mode, int accounts) throws Exception {
-        try (Connection connection = database(); PreparedStatement insert = connection.prepareStatement(
-                "insert into connected_accounts (workspace_id, mode, account_id) values (?, ?, ?)")) {
+        try (Connection connection = database();
+                PreparedStatement insert = connection.prepareStatement(
+                        "insert into connected_accounts (workspace_id, mode, account_id) values (?, ?, ?)")) {
             for (int i = 0; i < accounts; i++) {
                 insert.setString(1, workspaceId);
                 insert.setString(2, mode.wireName());
@@ -147,8 +171,8 @@ public final class UsageTestSupport {
     }
 
     /** A reserved publication of one unit, as the service creates one, for tests that write rows themselves. */
-    public static ReservationEntity reservedPublication(String workspaceId, Mode mode, String id, UsagePeriod period,
-                                                        Instant at) {
+    public static ReservationEntity reservedPublication(
+            String workspaceId, Mode mode, String id, UsagePeriod period, Instant at) {
         ReservationEntity reservation = new ReservationEntity();
         reservation.workspaceId = workspaceId;
         reservation.mode = mode.wireName();

@@ -30,8 +30,7 @@ public class OutcomeWriter {
         this.deliveries = deliveries;
     }
 
-    private record Pending(AttemptOutcome outcome, CompletableFuture<Boolean> written) {
-    }
+    private record Pending(AttemptOutcome outcome, CompletableFuture<Boolean> written) {}
 
     public Uni<Boolean> write(AttemptOutcome outcome) {
         CompletableFuture<Boolean> written = new CompletableFuture<>();
@@ -56,19 +55,29 @@ public class OutcomeWriter {
             }
             return;
         }
-        deliveries.recordOutcomes(batch.stream().map(Pending::outcome).toList())
-                .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(1)).atMost(3)
-                .subscribe().with(written -> {
-                    batch.forEach(pending -> pending.written().complete(written.contains(pending.outcome().delivery().id())));
-                    writing.set(false);
-                    drain();
-                }, failure -> {
-                    // The attempts keep their leases, which lapse: the deliveries are claimed and sent again.
-                    LOG.warnf("writing %d webhook attempt outcomes failed: %s (they are attempted again when their leases lapse)",
-                            batch.size(), failure.toString());
-                    batch.forEach(pending -> pending.written().completeExceptionally(failure));
-                    writing.set(false);
-                    drain();
-                });
+        deliveries
+                .recordOutcomes(batch.stream().map(Pending::outcome).toList())
+                .onFailure()
+                .retry()
+                .withBackOff(Duration.ofMillis(100), Duration.ofSeconds(1))
+                .atMost(3)
+                .subscribe()
+                .with(
+                        written -> {
+                            batch.forEach(pending -> pending.written()
+                                    .complete(written.contains(
+                                            pending.outcome().delivery().id())));
+                            writing.set(false);
+                            drain();
+                        },
+                        failure -> {
+                            // The attempts keep their leases, which lapse: the deliveries are claimed and sent again.
+                            LOG.warnf(
+                                    "writing %d webhook attempt outcomes failed: %s (they are attempted again when their leases lapse)",
+                                    batch.size(), failure.toString());
+                            batch.forEach(pending -> pending.written().completeExceptionally(failure));
+                            writing.set(false);
+                            drain();
+                        });
     }
 }

@@ -8,8 +8,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.core.net.SocketAddress;
+import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -34,19 +34,23 @@ public class ReceiverClient {
 
     public ReceiverClient(Vertx vertx, WebhooksConfig config) {
         this.timeout = config.requestTimeout();
-        this.client = WebClient.create(vertx, new WebClientOptions()
-                .setUserAgent(USER_AGENT)
-                .setFollowRedirects(false)
-                .setTryUseCompression(false)
-                .setProtocolVersion(HttpVersion.HTTP_1_1)
-                .setKeepAlive(true)
-                .setMaxPoolSize(config.maxInFlightPerEndpoint())
-                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.requestTimeout().toMillis()))
-                .setVerifyHost(true)
-                .setForceSni(true)
-                // Customers' receivers are not part of our traces: no traceparent (our trace and span ids) goes to
-                // them, and no client span is made per attempt (WebhookSender makes one).
-                .setTracingPolicy(TracingPolicy.IGNORE));
+        this.client = WebClient.create(
+                vertx,
+                new WebClientOptions()
+                        .setUserAgent(USER_AGENT)
+                        .setFollowRedirects(false)
+                        .setTryUseCompression(false)
+                        .setProtocolVersion(HttpVersion.HTTP_1_1)
+                        .setKeepAlive(true)
+                        .setMaxPoolSize(config.maxInFlightPerEndpoint())
+                        .setConnectTimeout((int) Math.min(
+                                Integer.MAX_VALUE, config.requestTimeout().toMillis()))
+                        .setVerifyHost(true)
+                        .setForceSni(true)
+                        // Customers' receivers are not part of our traces: no traceparent (our trace and span ids) goes
+                        // to
+                        // them, and no client span is made per attempt (WebhookSender makes one).
+                        .setTracingPolicy(TracingPolicy.IGNORE));
     }
 
     @PreDestroy
@@ -55,25 +59,35 @@ public class ReceiverClient {
     }
 
     /** A receiver's answer: its status, at most 1 KiB of its body, and its Retry-After header. */
-    public record Answer(int status, String body, String retryAfter) {
-    }
+    public record Answer(int status, String body, String retryAfter) {}
 
     public Uni<Answer> post(Receiver receiver, byte[] body, Map<String, String> headers) {
-        RequestOptions options = new RequestOptions().setHost(receiver.host()).setPort(receiver.port())
-                .setSsl(receiver.ssl()).setURI(receiver.requestUri());
-        HttpRequest<String> request = client.request(HttpMethod.POST,
-                        SocketAddress.inetSocketAddress(receiver.port(), receiver.address().getHostAddress()), options)
+        RequestOptions options = new RequestOptions()
+                .setHost(receiver.host())
+                .setPort(receiver.port())
+                .setSsl(receiver.ssl())
+                .setURI(receiver.requestUri());
+        HttpRequest<String> request = client.request(
+                        HttpMethod.POST,
+                        SocketAddress.inetSocketAddress(
+                                receiver.port(), receiver.address().getHostAddress()),
+                        options)
                 .timeout(timeout.toMillis())
                 .as(new CappedBody(KEPT_BODY_BYTES));
         headers.forEach(request::putHeader);
-        return Uni.createFrom().<Answer>emitter(emitter -> request.sendBuffer(Buffer.buffer(body), result -> {
+        return Uni.createFrom()
+                .<Answer>emitter(emitter -> request.sendBuffer(Buffer.buffer(body), result -> {
                     if (result.succeeded()) {
-                        emitter.complete(new Answer(result.result().statusCode(), result.result().body(),
+                        emitter.complete(new Answer(
+                                result.result().statusCode(),
+                                result.result().body(),
                                 result.result().getHeader("Retry-After")));
                     } else {
                         emitter.fail(result.cause());
                     }
                 }))
-                .ifNoItem().after(timeout).fail();
+                .ifNoItem()
+                .after(timeout)
+                .fail();
     }
 }

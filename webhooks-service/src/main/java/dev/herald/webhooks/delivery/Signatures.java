@@ -16,8 +16,7 @@ import javax.crypto.spec.SecretKeySpec;
 public final class Signatures {
     private static final HexFormat HEX = HexFormat.of();
 
-    private Signatures() {
-    }
+    private Signatures() {}
 
     public static String header(List<String> secrets, String webhookId, long timestamp, byte[] body) {
         byte[] prefix = (webhookId + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);

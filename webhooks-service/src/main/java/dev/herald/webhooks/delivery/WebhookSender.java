@@ -12,14 +12,14 @@ import dev.herald.webhooks.repository.DeliveryRepository;
 import dev.herald.webhooks.service.ReceiverAddresses;
 import dev.herald.webhooks.service.RetrySchedule;
 import dev.herald.webhooks.service.SigningSecrets;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.TimeoutException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.TimeoutException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -68,13 +68,23 @@ public class WebhookSender {
     private final AtomicBoolean backlog = new AtomicBoolean();
     private volatile RepeatingTask loop;
 
-    public WebhookSender(DeliveryRepository deliveries, OutcomeWriter outcomes, ReceiverAddresses addresses,
-                         ReceiverClient client, SigningSecrets secrets, RetrySchedule schedule, WebhooksConfig config,
-                         Vertx vertx, Clock clock, MeterRegistry metrics, Tracer tracer) {
+    public WebhookSender(
+            DeliveryRepository deliveries,
+            OutcomeWriter outcomes,
+            ReceiverAddresses addresses,
+            ReceiverClient client,
+            SigningSecrets secrets,
+            RetrySchedule schedule,
+            WebhooksConfig config,
+            Vertx vertx,
+            Clock clock,
+            MeterRegistry metrics,
+            Tracer tracer) {
         if (config.lease().compareTo(config.requestTimeout().plusSeconds(1)) < 0) {
             // Otherwise a slow receiver's attempt would lose its lease and be sent again while it runs.
             throw new IllegalStateException("herald.webhooks.lease (" + config.lease()
-                    + ") must be at least a second longer than herald.webhooks.request-timeout (" + config.requestTimeout() + ")");
+                    + ") must be at least a second longer than herald.webhooks.request-timeout ("
+                    + config.requestTimeout() + ")");
         }
         this.deliveries = deliveries;
         this.outcomes = outcomes;
@@ -149,7 +159,8 @@ public class WebhookSender {
             return Uni.createFrom().voidItem();
         }
         Instant now = Timestamps.now(clock);
-        return deliveries.claimDue(now, now.plus(config.lease()), room, config.maxInFlightPerEndpoint())
+        return deliveries
+                .claimDue(now, now.plus(config.lease()), room, config.maxInFlightPerEndpoint())
                 .invoke(claimed -> {
                     // While attempts are in flight, look again as soon as one's outcome is written: the batch may
                     // have been cut short by the per-endpoint limit (endpoints at it are left out, so a batch is
@@ -177,30 +188,41 @@ public class WebhookSender {
     }
 
     private void send(ClaimedDelivery delivery, Timer.Sample attemptTime, Span span) {
-        Uni.createFrom().deferred(() -> attempt(delivery))
-                .onFailure().recoverWithItem(failure -> {
+        Uni.createFrom()
+                .deferred(() -> attempt(delivery))
+                .onFailure()
+                .recoverWithItem(failure -> {
                     LOG.errorf(failure, "webhook delivery %s: the attempt broke off", delivery.id());
-                    return retryOrFail(delivery, null, "The attempt could not be made (internal error).", Optional.empty());
+                    return retryOrFail(
+                            delivery, null, "The attempt could not be made (internal error).", Optional.empty());
                 })
                 .invoke(outcome -> {
                     String result = metricOutcome(outcome);
-                    metrics.counter("herald.webhook.attempts", "outcome", result).increment();
+                    metrics.counter("herald.webhook.attempts", "outcome", result)
+                            .increment();
                     attemptTime.stop(metrics.timer("herald.webhook.attempt.duration", "outcome", result));
                 })
                 .flatMap(outcomes::write)
-                .onTermination().invoke(() -> {
+                .onTermination()
+                .invoke(() -> {
                     span.end();
                     inFlight.decrementAndGet();
                     if (backlog.getAndSet(false)) {
                         nudge();
                     }
                 })
-                .subscribe().with(written -> {
-                    if (!written) {
-                        LOG.infof("webhook delivery %s: lease lost to another sender; this attempt's outcome is dropped", delivery.id());
-                    }
-                }, failure -> LOG.debugf("webhook delivery %s: outcome not written (%s); retried when its lease lapses",
-                        delivery.id(), failure.toString()));
+                .subscribe()
+                .with(
+                        written -> {
+                            if (!written) {
+                                LOG.infof(
+                                        "webhook delivery %s: lease lost to another sender; this attempt's outcome is dropped",
+                                        delivery.id());
+                            }
+                        },
+                        failure -> LOG.debugf(
+                                "webhook delivery %s: outcome not written (%s); retried when its lease lapses",
+                                delivery.id(), failure.toString()));
     }
 
     /**
@@ -216,22 +238,35 @@ public class WebhookSender {
 
     Uni<AttemptOutcome> attempt(ClaimedDelivery delivery) {
         if (!WebhookEndpoint.ENABLED.equals(delivery.endpointStatus())) {
-            return Uni.createFrom().item(new AttemptOutcome(delivery, WebhookDelivery.FAILED, null, null,
-                    "The endpoint is disabled.", null, Timestamps.now(clock), false, false));
+            return Uni.createFrom()
+                    .item(new AttemptOutcome(
+                            delivery,
+                            WebhookDelivery.FAILED,
+                            null,
+                            null,
+                            "The endpoint is disabled.",
+                            null,
+                            Timestamps.now(clock),
+                            false,
+                            false));
         }
         List<String> signing = new ArrayList<>();
         for (String sealed : delivery.sealedSecrets()) {
             try {
                 signing.add(secrets.open(sealed, delivery.endpointId()));
             } catch (RuntimeException e) {
-                LOG.errorf("webhook endpoint %s: a signing secret could not be opened (%s)", delivery.endpointId(), e.getMessage());
+                LOG.errorf(
+                        "webhook endpoint %s: a signing secret could not be opened (%s)",
+                        delivery.endpointId(), e.getMessage());
             }
         }
         if (signing.isEmpty()) {
-            return Uni.createFrom().item(retryOrFail(delivery, null, "The delivery could not be signed (internal error).",
-                    Optional.empty()));
+            return Uni.createFrom()
+                    .item(retryOrFail(
+                            delivery, null, "The delivery could not be signed (internal error).", Optional.empty()));
         }
-        return addresses.vet(delivery.url())
+        return addresses
+                .vet(delivery.url())
                 .flatMap(receiver -> {
                     byte[] body = delivery.payload().getBytes(StandardCharsets.UTF_8);
                     long timestamp = clock.instant().getEpochSecond();
@@ -243,7 +278,8 @@ public class WebhookSender {
                     return client.post(receiver, body, headers);
                 })
                 .map(answer -> classify(delivery, answer))
-                .onFailure().recoverWithItem(failure -> retryOrFail(delivery, null, describe(failure), Optional.empty()));
+                .onFailure()
+                .recoverWithItem(failure -> retryOrFail(delivery, null, describe(failure), Optional.empty()));
     }
 
     private AttemptOutcome classify(ClaimedDelivery delivery, ReceiverClient.Answer answer) {
@@ -251,12 +287,21 @@ public class WebhookSender {
         int status = answer.status();
         if (status >= 200 && status < 300) {
             LOG.debugf("webhook delivery %s: %d on attempt %d", delivery.id(), status, delivery.attempts());
-            return new AttemptOutcome(delivery, WebhookDelivery.SUCCEEDED, null, status, null, answer.body(), now, false, true);
+            return new AttemptOutcome(
+                    delivery, WebhookDelivery.SUCCEEDED, null, status, null, answer.body(), now, false, true);
         }
         if (status == 410) {
             LOG.infof("webhook endpoint %s answered 410 Gone: disabled", delivery.endpointId());
-            return new AttemptOutcome(delivery, WebhookDelivery.FAILED, null, status,
-                    "The endpoint answered 410 Gone and was disabled.", answer.body(), now, true, true);
+            return new AttemptOutcome(
+                    delivery,
+                    WebhookDelivery.FAILED,
+                    null,
+                    status,
+                    "The endpoint answered 410 Gone and was disabled.",
+                    answer.body(),
+                    now,
+                    true,
+                    true);
         }
         String error = status >= 300 && status < 400
                 ? "The endpoint answered " + status + " (redirects are not followed)."
@@ -264,29 +309,39 @@ public class WebhookSender {
         return retryOrFail(delivery, answer, error, RetrySchedule.parseRetryAfter(answer.retryAfter(), now));
     }
 
-    private AttemptOutcome retryOrFail(ClaimedDelivery delivery, ReceiverClient.Answer answer, String error,
-                                       Optional<Duration> retryAfter) {
+    private AttemptOutcome retryOrFail(
+            ClaimedDelivery delivery, ReceiverClient.Answer answer, String error, Optional<Duration> retryAfter) {
         Instant now = Timestamps.now(clock);
         Integer status = answer == null ? null : answer.status();
         String body = answer == null ? null : answer.body();
-        Optional<Duration> wait = delivery.finalAttempt() ? Optional.empty() : schedule.after(delivery.attempts(), retryAfter);
+        Optional<Duration> wait =
+                delivery.finalAttempt() ? Optional.empty() : schedule.after(delivery.attempts(), retryAfter);
         if (wait.isEmpty()) {
-            LOG.infof("webhook delivery %s to endpoint %s failed after %d attempt(s): %s (trace %s)", delivery.id(),
-                    delivery.endpointId(), delivery.attempts(), error, TraceParents.traceId(delivery.traceParent()));
+            LOG.infof(
+                    "webhook delivery %s to endpoint %s failed after %d attempt(s): %s (trace %s)",
+                    delivery.id(),
+                    delivery.endpointId(),
+                    delivery.attempts(),
+                    error,
+                    TraceParents.traceId(delivery.traceParent()));
             return new AttemptOutcome(delivery, WebhookDelivery.FAILED, null, status, error, body, now, false, true);
         }
-        LOG.debugf("webhook delivery %s: attempt %d failed (%s); next in %d ms", delivery.id(), delivery.attempts(), error,
-                wait.get().toMillis());
-        return new AttemptOutcome(delivery, WebhookDelivery.PENDING, now.plus(wait.get()), status, error, body, now, false, true);
+        LOG.debugf(
+                "webhook delivery %s: attempt %d failed (%s); next in %d ms",
+                delivery.id(), delivery.attempts(), error, wait.get().toMillis());
+        return new AttemptOutcome(
+                delivery, WebhookDelivery.PENDING, now.plus(wait.get()), status, error, body, now, false, true);
     }
 
     private String describe(Throwable failure) {
         if (failure instanceof ReceiverAddresses.RefusedUrl refused) {
             return "The endpoint's URL " + refused.getMessage() + ".";
         }
-        if (failure instanceof TimeoutException || failure instanceof java.util.concurrent.TimeoutException
+        if (failure instanceof TimeoutException
+                || failure instanceof java.util.concurrent.TimeoutException
                 || failure instanceof io.netty.handler.timeout.TimeoutException) {
-            return "The endpoint did not answer within " + config.requestTimeout().toMillis() / 1000.0 + " s.";
+            return "The endpoint did not answer within "
+                    + config.requestTimeout().toMillis() / 1000.0 + " s.";
         }
         if (failure instanceof ConnectException || failure.getClass().getName().contains("ConnectTimeoutException")) {
             return "Could not connect to the endpoint.";

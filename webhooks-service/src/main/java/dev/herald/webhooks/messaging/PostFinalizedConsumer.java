@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.messaging.EventRetry;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.webhooks.config.WebhooksConfig;
@@ -15,7 +16,6 @@ import dev.herald.webhooks.repository.EventRepository.DirectLeases;
 import dev.herald.webhooks.repository.EventRepository.IncomingEvent;
 import dev.herald.webhooks.repository.EventRepository.Intake;
 import dev.herald.webhooks.service.EventBodies;
-import dev.herald.common.messaging.EventRetry;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -49,8 +49,13 @@ public class PostFinalizedConsumer {
     private final Clock clock;
     private final ObjectReader reader;
 
-    public PostFinalizedConsumer(EventRepository events, EventBodies bodies, WebhookSender sender, WebhooksConfig config,
-                                 Clock clock, ObjectMapper mapper) {
+    public PostFinalizedConsumer(
+            EventRepository events,
+            EventBodies bodies,
+            WebhookSender sender,
+            WebhooksConfig config,
+            Clock clock,
+            ObjectMapper mapper) {
         this.events = events;
         this.bodies = bodies;
         this.sender = sender;
@@ -82,16 +87,17 @@ public class PostFinalizedConsumer {
     }
 
     /** An intake and the sender slots taken for the deliveries it leased. */
-    private record SlottedIntake(Intake intake, int slotsTaken) {
-    }
+    private record SlottedIntake(Intake intake, int slotsTaken) {}
 
     /** Stores the batch, leasing to this sender as many new deliveries as it has room for (sent after commit). */
     private Uni<SlottedIntake> intake(List<IncomingEvent> batch) {
         int slots = sender.takeSlots(config.claimBatchSize());
         Instant now = Timestamps.now(clock);
-        return events.intake(batch, now, new DirectLeases(slots, config.maxInFlightPerEndpoint(), now.plus(config.lease())))
+        return events.intake(
+                        batch, now, new DirectLeases(slots, config.maxInFlightPerEndpoint(), now.plus(config.lease())))
                 .map(intake -> new SlottedIntake(intake, slots))
-                .onFailure().invoke(() -> sender.returnSlots(slots));
+                .onFailure()
+                .invoke(() -> sender.returnSlots(slots));
     }
 
     /** The event as a webhook event, or empty (logged) when it cannot be one. */
@@ -130,8 +136,15 @@ public class PostFinalizedConsumer {
         }
         Instant occurredAt = Timestamps.parseRfc3339(text(event, "occurred_at")).orElseGet(() -> Timestamps.now(clock));
         String id = EventBodies.eventIdFor(eventId);
-        return Optional.of(new IncomingEvent(eventId, id, workspaceId, mode.get(), type,
-                bodies.body(id, type, occurredAt, mode.get(), post), occurredAt, traceParent));
+        return Optional.of(new IncomingEvent(
+                eventId,
+                id,
+                workspaceId,
+                mode.get(),
+                type,
+                bodies.body(id, type, occurredAt, mode.get(), post),
+                occurredAt,
+                traceParent));
     }
 
     private static String text(JsonNode node, String field) {

@@ -8,6 +8,13 @@ import java.time.Instant;
  * says the receiver answered 410 Gone, which disables the endpoint. {@code attempted} is false when nothing was sent
  * (the endpoint had been disabled): the attempt the claim counted is taken back.
  */
-public record AttemptOutcome(ClaimedDelivery delivery, String status, Instant nextAttemptAt, Integer responseStatus,
-                             String error, String responseBody, Instant at, boolean endpointGone, boolean attempted) {
-}
+public record AttemptOutcome(
+        ClaimedDelivery delivery,
+        String status,
+        Instant nextAttemptAt,
+        Integer responseStatus,
+        String error,
+        String responseBody,
+        Instant at,
+        boolean endpointGone,
+        boolean attempted) {}

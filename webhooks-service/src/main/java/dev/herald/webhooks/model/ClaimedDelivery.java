@@ -8,7 +8,16 @@ import java.util.UUID;
  * status, and its sealed secrets that still sign (current first). {@code attempts} already counts this attempt.
  * {@code traceParent} is the trace its event came with (null when none): the attempt is a span of it.
  */
-public record ClaimedDelivery(String id, String eventId, String eventType, String endpointId, int attempts,
-                              boolean finalAttempt, UUID leaseToken, String payload, String url, String endpointStatus,
-                              List<String> sealedSecrets, String traceParent) {
-}
+public record ClaimedDelivery(
+        String id,
+        String eventId,
+        String eventType,
+        String endpointId,
+        int attempts,
+        boolean finalAttempt,
+        UUID leaseToken,
+        String payload,
+        String url,
+        String endpointStatus,
+        List<String> sealedSecrets,
+        String traceParent) {}

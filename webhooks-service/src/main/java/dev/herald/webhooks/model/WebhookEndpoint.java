@@ -10,16 +10,35 @@ import java.util.List;
  * ({@code POST /webhooks}, {@code POST /webhooks/{id}/rotate-secret}) and never again. {@code disabled_reason} is
  * {@code requested} (DELETE) or {@code endpoint_gone} (the receiver answered 410 Gone), null while enabled.
  */
-public record WebhookEndpoint(String id, String url, String description, List<String> events, String status,
-                              String disabledReason, Mode mode, Instant createdAt, Instant updatedAt, Instant disabledAt,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) String secret) {
+public record WebhookEndpoint(
+        String id,
+        String url,
+        String description,
+        List<String> events,
+        String status,
+        String disabledReason,
+        Mode mode,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant disabledAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String secret) {
     public static final String ENABLED = "enabled";
     public static final String DISABLED = "disabled";
     public static final String REQUESTED = "requested";
     public static final String ENDPOINT_GONE = "endpoint_gone";
 
     public WebhookEndpoint withSecret(String newSecret) {
-        return new WebhookEndpoint(id, url, description, events, status, disabledReason, mode, createdAt, updatedAt,
-                disabledAt, newSecret);
+        return new WebhookEndpoint(
+                id,
+                url,
+                description,
+                events,
+                status,
+                disabledReason,
+                mode,
+                createdAt,
+                updatedAt,
+                disabledAt,
+                newSecret);
     }
 }

@@ -30,8 +30,9 @@ import java.util.UUID;
  */
 @ApplicationScoped
 public class DeliveryRepository {
-    private static final String COLUMNS = "id, event_id, event_type, endpoint_id, status, attempts, last_response_status, "
-            + "last_error, last_response_body, next_attempt_at, created_at, updated_at, delivered_at";
+    private static final String COLUMNS =
+            "id, event_id, event_type, endpoint_id, status, attempts, last_response_status, "
+                    + "last_error, last_response_body, next_attempt_at, created_at, updated_at, delivered_at";
 
     private final Pool pool;
     private final EndpointRepository endpoints;
@@ -42,15 +43,19 @@ public class DeliveryRepository {
     }
 
     public Uni<Optional<WebhookDelivery>> find(String workspaceId, Mode mode, String id) {
-        return pool.preparedQuery("select " + COLUMNS + " from deliveries where id = $1 and workspace_id = $2 and mode = $3")
+        return pool.preparedQuery(
+                        "select " + COLUMNS + " from deliveries where id = $1 and workspace_id = $2 and mode = $3")
                 .execute(SqlParameters.of(id, workspaceId, mode.wireName()))
-                .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(delivery(rows.iterator().next())));
+                .map(rows -> rows.rowCount() == 0
+                        ? Optional.empty()
+                        : Optional.of(delivery(rows.iterator().next())));
     }
 
     /** One page, newest first, {@code fetchSize} rows at most. */
-    public Uni<List<WebhookDelivery>> listPage(String workspaceId, Mode mode, DeliveryFilters filters,
-                                               Optional<CursorPosition> after, int fetchSize) {
-        StringBuilder sql = new StringBuilder("select " + COLUMNS + " from deliveries where workspace_id = $1 and mode = $2");
+    public Uni<List<WebhookDelivery>> listPage(
+            String workspaceId, Mode mode, DeliveryFilters filters, Optional<CursorPosition> after, int fetchSize) {
+        StringBuilder sql =
+                new StringBuilder("select " + COLUMNS + " from deliveries where workspace_id = $1 and mode = $2");
         List<Object> parameters = new ArrayList<>(List.of(workspaceId, mode.wireName(), fetchSize));
         if (filters.endpointId() != null) {
             parameters.add(filters.endpointId());
@@ -67,19 +72,27 @@ public class DeliveryRepository {
         if (after.isPresent()) {
             parameters.add(after.get().createdAt());
             parameters.add(after.get().id());
-            sql.append(" and (created_at, id) < ($").append(parameters.size() - 1).append(", $").append(parameters.size()).append(")");
+            sql.append(" and (created_at, id) < ($")
+                    .append(parameters.size() - 1)
+                    .append(", $")
+                    .append(parameters.size())
+                    .append(")");
         }
         sql.append(" order by created_at desc, id desc limit $3");
-        return pool.preparedQuery(sql.toString()).execute(SqlParameters.of(parameters.toArray()))
+        return pool.preparedQuery(sql.toString())
+                .execute(SqlParameters.of(parameters.toArray()))
                 .map(DeliveryRepository::all);
     }
 
     /** Why a delivery could not be retried. */
-    public enum RetryRefusal { NOT_FOUND, NOT_FAILED, ENDPOINT_DISABLED }
+    public enum RetryRefusal {
+        NOT_FOUND,
+        NOT_FAILED,
+        ENDPOINT_DISABLED
+    }
 
     /** The delivery made due now for one last attempt, or why it was not. */
-    public record RetryResult(WebhookDelivery delivery, RetryRefusal refusal) {
-    }
+    public record RetryResult(WebhookDelivery delivery, RetryRefusal refusal) {}
 
     /**
      * Makes a failed delivery of an enabled endpoint due now, for one more attempt (not a new schedule: if it
@@ -96,10 +109,12 @@ public class DeliveryRepository {
                 .execute(SqlParameters.of(id, workspaceId, mode.wireName(), now))
                 .flatMap(rows -> {
                     if (rows.rowCount() > 0) {
-                        return Uni.createFrom().item(new RetryResult(delivery(rows.iterator().next()), null));
+                        return Uni.createFrom()
+                                .item(new RetryResult(delivery(rows.iterator().next()), null));
                     }
-                    return pool.preparedQuery("select " + qualified("d") + ", w.status as endpoint_status from deliveries d "
-                                    + "join endpoints w on w.id = d.endpoint_id where d.id = $1 and d.workspace_id = $2 and d.mode = $3")
+                    return pool.preparedQuery(
+                                    "select " + qualified("d") + ", w.status as endpoint_status from deliveries d "
+                                            + "join endpoints w on w.id = d.endpoint_id where d.id = $1 and d.workspace_id = $2 and d.mode = $3")
                             .execute(SqlParameters.of(id, workspaceId, mode.wireName()))
                             .map(found -> {
                                 if (found.rowCount() == 0) {
@@ -107,8 +122,11 @@ public class DeliveryRepository {
                                 }
                                 Row row = found.iterator().next();
                                 WebhookDelivery delivery = delivery(row);
-                                return new RetryResult(delivery, WebhookDelivery.FAILED.equals(delivery.status())
-                                        ? RetryRefusal.ENDPOINT_DISABLED : RetryRefusal.NOT_FAILED);
+                                return new RetryResult(
+                                        delivery,
+                                        WebhookDelivery.FAILED.equals(delivery.status())
+                                                ? RetryRefusal.ENDPOINT_DISABLED
+                                                : RetryRefusal.NOT_FAILED);
                             });
                 });
     }
@@ -158,10 +176,18 @@ public class DeliveryRepository {
                 .map(rows -> {
                     List<ClaimedDelivery> claimed = new ArrayList<>(rows.rowCount());
                     for (Row row : rows) {
-                        claimed.add(new ClaimedDelivery(row.getString("id"), row.getString("event_id"), row.getString("event_type"),
-                                row.getString("endpoint_id"), row.getInteger("attempts"), row.getBoolean("final_attempt"),
-                                row.getUUID("lease_token"), row.getString("payload"), row.getString("url"),
-                                row.getString("endpoint_status"), Arrays.asList(row.getArrayOfStrings("secrets")),
+                        claimed.add(new ClaimedDelivery(
+                                row.getString("id"),
+                                row.getString("event_id"),
+                                row.getString("event_type"),
+                                row.getString("endpoint_id"),
+                                row.getInteger("attempts"),
+                                row.getBoolean("final_attempt"),
+                                row.getUUID("lease_token"),
+                                row.getString("payload"),
+                                row.getString("url"),
+                                row.getString("endpoint_status"),
+                                Arrays.asList(row.getArrayOfStrings("secrets")),
                                 row.getString("trace_parent")));
                     }
                     return claimed;
@@ -199,11 +225,18 @@ public class DeliveryRepository {
                 gone.add(outcome.delivery().endpointId());
             }
         }
-        Tuple parameters = Tuple.tuple().addArrayOfString(ids).addArrayOfUUID(tokens).addArrayOfString(statuses)
-                .addArrayOfOffsetDateTime(SqlParameters.offsets(nextAttempts)).addArrayOfInteger(responseStatuses)
-                .addArrayOfString(errors).addArrayOfString(bodies).addArrayOfOffsetDateTime(SqlParameters.offsets(times))
+        Tuple parameters = Tuple.tuple()
+                .addArrayOfString(ids)
+                .addArrayOfUUID(tokens)
+                .addArrayOfString(statuses)
+                .addArrayOfOffsetDateTime(SqlParameters.offsets(nextAttempts))
+                .addArrayOfInteger(responseStatuses)
+                .addArrayOfString(errors)
+                .addArrayOfString(bodies)
+                .addArrayOfOffsetDateTime(SqlParameters.offsets(times))
                 .addArrayOfBoolean(attempted);
-        return pool.withTransaction(connection -> connection.preparedQuery("""
+        return pool.withTransaction(connection -> connection
+                .preparedQuery("""
                         update deliveries d set status = o.status, next_attempt_at = o.next_attempt_at, due_at = o.next_attempt_at,
                             last_response_status = o.response_status, last_error = o.error, last_response_body = o.body,
                             delivered_at = case when o.status = 'succeeded' then o.at end, updated_at = o.at,
@@ -225,7 +258,10 @@ public class DeliveryRepository {
     }
 
     private static String qualified(String alias) {
-        return Arrays.stream(COLUMNS.split(", ")).map(column -> alias + "." + column).reduce((a, b) -> a + ", " + b).orElseThrow();
+        return Arrays.stream(COLUMNS.split(", "))
+                .map(column -> alias + "." + column)
+                .reduce((a, b) -> a + ", " + b)
+                .orElseThrow();
     }
 
     private static List<WebhookDelivery> all(RowSet<Row> rows) {
@@ -235,10 +271,19 @@ public class DeliveryRepository {
     }
 
     static WebhookDelivery delivery(Row row) {
-        return new WebhookDelivery(row.getString("id"), row.getString("event_id"), row.getString("event_type"),
-                row.getString("endpoint_id"), row.getString("status"), row.getInteger("attempts"),
-                row.getInteger("last_response_status"), row.getString("last_error"), row.getString("last_response_body"),
-                instant(row, "next_attempt_at"), instant(row, "created_at"), instant(row, "updated_at"),
+        return new WebhookDelivery(
+                row.getString("id"),
+                row.getString("event_id"),
+                row.getString("event_type"),
+                row.getString("endpoint_id"),
+                row.getString("status"),
+                row.getInteger("attempts"),
+                row.getInteger("last_response_status"),
+                row.getString("last_error"),
+                row.getString("last_response_body"),
+                instant(row, "next_attempt_at"),
+                instant(row, "created_at"),
+                instant(row, "updated_at"),
                 instant(row, "delivered_at"));
     }
 
@@ -251,8 +296,6 @@ public class DeliveryRepository {
         return pool.preparedQuery("""
                         delete from deliveries where id in (
                             select id from deliveries where status <> 'pending' and updated_at < $1
-                            order by updated_at limit $2 for update skip locked)""")
-                .execute(SqlParameters.of(cutoff, limit))
-                .map(rows -> rows.rowCount());
+                            order by updated_at limit $2 for update skip locked)""").execute(SqlParameters.of(cutoff, limit)).map(rows -> rows.rowCount());
     }
 }

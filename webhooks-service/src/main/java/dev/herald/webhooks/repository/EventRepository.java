@@ -38,17 +38,22 @@ public class EventRepository {
      * A final post as a webhook event: its id, tenant, type, the exact body to send, and the post.finalized event
      * it came from.
      */
-    public record IncomingEvent(String sourceEventId, String eventId, String workspaceId, Mode mode, String type,
-                                String payload, Instant createdAt, String traceParent) {
-    }
+    public record IncomingEvent(
+            String sourceEventId,
+            String eventId,
+            String workspaceId,
+            Mode mode,
+            String type,
+            String payload,
+            Instant createdAt,
+            String traceParent) {}
 
     /**
      * How many of a batch's new deliveries the intake may lease straight to this sender: at most {@code slots}
      * (the sender's free attempt slots), at most {@code perEndpoint} in flight per endpoint (counting the leases
      * every sender holds), leased until {@code leaseUntil}.
      */
-    public record DirectLeases(int slots, int perEndpoint, Instant leaseUntil) {
-    }
+    public record DirectLeases(int slots, int perEndpoint, Instant leaseUntil) {}
 
     /** What an intake did: how many deliveries it created, and those of them leased to this sender. */
     public record Intake(int created, List<ClaimedDelivery> leased) {
@@ -71,21 +76,27 @@ public class EventRepository {
     public Uni<Intake> intake(List<IncomingEvent> batch, Instant now, DirectLeases leases) {
         Map<String, IncomingEvent> bySource = new LinkedHashMap<>();
         batch.forEach(event -> bySource.putIfAbsent(event.sourceEventId(), event));
-        return matchEndpoints(List.copyOf(bySource.values()), now).flatMap(matches -> matches.isEmpty()
-                ? Uni.createFrom().item(Intake.NOTHING)
-                : pool.withTransaction(connection -> markProcessed(connection, matches, now).flatMap(fresh -> {
-                    List<Match> kept = matches.stream().filter(match -> fresh.contains(match.event().sourceEventId())).toList();
-                    return kept.isEmpty() ? Uni.createFrom().item(Intake.NOTHING) : fanOut(connection, kept, now, leases);
-                })));
+        return matchEndpoints(List.copyOf(bySource.values()), now)
+                .flatMap(matches -> matches.isEmpty()
+                        ? Uni.createFrom().item(Intake.NOTHING)
+                        : pool.withTransaction(connection -> markProcessed(connection, matches, now)
+                                .flatMap(fresh -> {
+                                    List<Match> kept = matches.stream()
+                                            .filter(match ->
+                                                    fresh.contains(match.event().sourceEventId()))
+                                            .toList();
+                                    return kept.isEmpty()
+                                            ? Uni.createFrom().item(Intake.NOTHING)
+                                            : fanOut(connection, kept, now, leases);
+                                })));
     }
 
     /** An enabled endpoint that wants an event, with its leases in flight and its secrets as of the match. */
-    private record Match(IncomingEvent event, String endpointId, String url, int leased, List<String> sealedSecrets) {
-    }
+    private record Match(IncomingEvent event, String endpointId, String url, int leased, List<String> sealedSecrets) {}
 
     /** One (event, endpoint) pair to create a delivery for, and what an attempt needs should it be leased now. */
-    private record Fan(IncomingEvent event, String endpointId, String url, List<String> sealedSecrets, boolean leased) {
-    }
+    private record Fan(
+            IncomingEvent event, String endpointId, String url, List<String> sealedSecrets, boolean leased) {}
 
     /**
      * The endpoints each event goes to, in endpoint creation order; in the same statement, every event that goes
@@ -122,17 +133,28 @@ public class EventRepository {
                         select event_id, endpoint_id, url, leased, secrets from matched
                         order by event_id, created_at, endpoint_id""")
                 .execute(Tuple.tuple()
-                        .addArrayOfString(events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(IncomingEvent::sourceEventId).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(event -> event.mode().wireName()).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(IncomingEvent::type).toArray(String[]::new))
+                        .addArrayOfString(
+                                events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
+                        .addArrayOfString(events.stream()
+                                .map(IncomingEvent::sourceEventId)
+                                .toArray(String[]::new))
+                        .addArrayOfString(
+                                events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
+                        .addArrayOfString(events.stream()
+                                .map(event -> event.mode().wireName())
+                                .toArray(String[]::new))
+                        .addArrayOfString(
+                                events.stream().map(IncomingEvent::type).toArray(String[]::new))
                         .addOffsetDateTime(SqlParameters.offset(now)))
                 .map(rows -> {
                     List<Match> matches = new ArrayList<>();
                     for (Row row : rows) {
-                        matches.add(new Match(byEventId.get(row.getString("event_id")), row.getString("endpoint_id"),
-                                row.getString("url"), row.getLong("leased").intValue(), Arrays.asList(row.getArrayOfStrings("secrets"))));
+                        matches.add(new Match(
+                                byEventId.get(row.getString("event_id")),
+                                row.getString("endpoint_id"),
+                                row.getString("url"),
+                                row.getLong("leased").intValue(),
+                                Arrays.asList(row.getArrayOfStrings("secrets"))));
                     }
                     return matches;
                 });
@@ -140,8 +162,12 @@ public class EventRepository {
 
     /** Records the matched events' source ids; answers those recorded now, the others were applied before. */
     private static Uni<Set<String>> markProcessed(SqlConnection connection, List<Match> matches, Instant now) {
-        String[] sourceIds = matches.stream().map(match -> match.event().sourceEventId()).distinct().toArray(String[]::new);
-        return connection.preparedQuery("""
+        String[] sourceIds = matches.stream()
+                .map(match -> match.event().sourceEventId())
+                .distinct()
+                .toArray(String[]::new);
+        return connection
+                .preparedQuery("""
                         insert into processed_events (event_id, processed_at) select unnest($1::text[]), $2
                         on conflict do nothing returning event_id""")
                 .execute(SqlParameters.of(sourceIds, now))
@@ -171,20 +197,31 @@ public class EventRepository {
     }
 
     private static Uni<Void> insertEvents(SqlConnection connection, List<IncomingEvent> events) {
-        return connection.preparedQuery("""
+        return connection
+                .preparedQuery("""
                         insert into events (id, workspace_id, mode, type, source_event_id, payload, created_at, trace_parent)
                         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
                             $8::text[])
                         on conflict do nothing""")
                 .execute(Tuple.tuple()
-                        .addArrayOfString(events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(event -> event.mode().wireName()).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(IncomingEvent::type).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(IncomingEvent::sourceEventId).toArray(String[]::new))
-                        .addArrayOfString(events.stream().map(IncomingEvent::payload).toArray(String[]::new))
-                        .addArrayOfOffsetDateTime(SqlParameters.offsets(events.stream().map(IncomingEvent::createdAt).toArray(Instant[]::new)))
-                        .addArrayOfString(events.stream().map(IncomingEvent::traceParent).toArray(String[]::new)))
+                        .addArrayOfString(
+                                events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
+                        .addArrayOfString(
+                                events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
+                        .addArrayOfString(events.stream()
+                                .map(event -> event.mode().wireName())
+                                .toArray(String[]::new))
+                        .addArrayOfString(
+                                events.stream().map(IncomingEvent::type).toArray(String[]::new))
+                        .addArrayOfString(events.stream()
+                                .map(IncomingEvent::sourceEventId)
+                                .toArray(String[]::new))
+                        .addArrayOfString(
+                                events.stream().map(IncomingEvent::payload).toArray(String[]::new))
+                        .addArrayOfOffsetDateTime(SqlParameters.offsets(
+                                events.stream().map(IncomingEvent::createdAt).toArray(Instant[]::new)))
+                        .addArrayOfString(
+                                events.stream().map(IncomingEvent::traceParent).toArray(String[]::new)))
                 .replaceWithVoid();
     }
 
@@ -192,7 +229,8 @@ public class EventRepository {
      * Inserts the deliveries, the leased ones claimed as {@link DeliveryRepository#claimDue} would claim them: a
      * lease token, due when the lease ends, the first attempt counted. Answers only those actually inserted.
      */
-    private static Uni<Intake> insertDeliveries(SqlConnection connection, List<Fan> fans, Instant now, DirectLeases leases) {
+    private static Uni<Intake> insertDeliveries(
+            SqlConnection connection, List<Fan> fans, Instant now, DirectLeases leases) {
         int count = fans.size();
         String[] ids = new String[count];
         String[] eventIds = new String[count];
@@ -212,11 +250,25 @@ public class EventRepository {
             modes[i] = fan.event().mode().wireName();
             if (fan.leased()) {
                 tokens[i] = UUID.randomUUID();
-                leased.put(ids[i], new ClaimedDelivery(ids[i], eventIds[i], types[i], fan.endpointId(), 1, false, tokens[i],
-                        fan.event().payload(), fan.url(), WebhookEndpoint.ENABLED, fan.sealedSecrets(), fan.event().traceParent()));
+                leased.put(
+                        ids[i],
+                        new ClaimedDelivery(
+                                ids[i],
+                                eventIds[i],
+                                types[i],
+                                fan.endpointId(),
+                                1,
+                                false,
+                                tokens[i],
+                                fan.event().payload(),
+                                fan.url(),
+                                WebhookEndpoint.ENABLED,
+                                fan.sealedSecrets(),
+                                fan.event().traceParent()));
             }
         }
-        return connection.preparedQuery("""
+        return connection
+                .preparedQuery("""
                         insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status,
                             next_attempt_at, due_at, created_at, updated_at, lease_token, lease_until, attempts)
                         select i.id, i.event_id, i.type, i.endpoint_id, i.workspace_id, i.mode, 'pending', $7::timestamptz,
@@ -227,9 +279,15 @@ public class EventRepository {
                             as i(id, event_id, type, endpoint_id, workspace_id, mode, token)
                         on conflict (event_id, endpoint_id) do nothing
                         returning id""")
-                .execute(Tuple.tuple().addArrayOfString(ids).addArrayOfString(eventIds).addArrayOfString(types)
-                        .addArrayOfString(endpointIds).addArrayOfString(workspaces).addArrayOfString(modes)
-                        .addOffsetDateTime(SqlParameters.offset(now)).addOffsetDateTime(SqlParameters.offset(leases.leaseUntil()))
+                .execute(Tuple.tuple()
+                        .addArrayOfString(ids)
+                        .addArrayOfString(eventIds)
+                        .addArrayOfString(types)
+                        .addArrayOfString(endpointIds)
+                        .addArrayOfString(workspaces)
+                        .addArrayOfString(modes)
+                        .addOffsetDateTime(SqlParameters.offset(now))
+                        .addOffsetDateTime(SqlParameters.offset(leases.leaseUntil()))
                         .addArrayOfUUID(tokens))
                 .map(rows -> {
                     List<ClaimedDelivery> inserted = new ArrayList<>();
@@ -244,14 +302,16 @@ public class EventRepository {
     }
 
     /** A {@code webhook.test} event for one endpoint and its delivery, due now, in one transaction. */
-    public Uni<WebhookDelivery> insertTest(String workspaceId, Mode mode, String eventId, String endpointId, String payload,
-                                           Instant now) {
+    public Uni<WebhookDelivery> insertTest(
+            String workspaceId, Mode mode, String eventId, String endpointId, String payload, Instant now) {
         String deliveryId = ResourceIds.newId(IdPrefix.DELIVERY);
-        return pool.withTransaction(connection -> connection.preparedQuery("""
+        return pool.withTransaction(connection -> connection
+                .preparedQuery("""
                         insert into events (id, workspace_id, mode, type, payload, created_at, trace_parent)
                         values ($1, $2, $3, 'webhook.test', $4, $5, $6)""")
                 .execute(SqlParameters.of(eventId, workspaceId, mode.wireName(), payload, now, TraceParents.current()))
-                .flatMap(ignored -> connection.preparedQuery("""
+                .flatMap(ignored -> connection
+                        .preparedQuery("""
                                 insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status,
                                     next_attempt_at, due_at, created_at, updated_at)
                                 values ($1, $2, 'webhook.test', $3, $4, $5, 'pending', $6, $6, $6, $6)
@@ -270,8 +330,6 @@ public class EventRepository {
                         delete from events where id in (
                             select id from events e where created_at < $1
                               and not exists (select 1 from deliveries d where d.event_id = e.id)
-                            order by created_at limit $2 for update skip locked)""")
-                .execute(SqlParameters.of(cutoff, limit))
-                .map(rows -> rows.rowCount());
+                            order by created_at limit $2 for update skip locked)""").execute(SqlParameters.of(cutoff, limit)).map(rows -> rows.rowCount());
     }
 }

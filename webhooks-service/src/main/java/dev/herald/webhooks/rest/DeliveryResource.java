@@ -29,7 +29,8 @@ import org.jboss.resteasy.reactive.server.Cancellable;
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)
 public class DeliveryResource {
-    static final List<String> STATUSES = List.of(WebhookDelivery.PENDING, WebhookDelivery.SUCCEEDED, WebhookDelivery.FAILED);
+    static final List<String> STATUSES =
+            List.of(WebhookDelivery.PENDING, WebhookDelivery.SUCCEEDED, WebhookDelivery.FAILED);
 
     private final DeliveryService deliveries;
     private final Caller caller;
@@ -43,21 +44,25 @@ public class DeliveryResource {
 
     @GET
     @Paginated
-    public Uni<ListEnvelope<WebhookDelivery>> list(@QueryParam("endpoint_id") String endpointId,
-                                                   @QueryParam("event_id") String eventId,
-                                                   @QueryParam("status") String status,
-                                                   @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+    public Uni<ListEnvelope<WebhookDelivery>> list(
+            @QueryParam("endpoint_id") String endpointId,
+            @QueryParam("event_id") String eventId,
+            @QueryParam("status") String status,
+            @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
         if (endpointId != null && !IdPrefix.WEBHOOK_ENDPOINT.matches(endpointId)) {
-            throw ApiException.invalidParameter("endpoint_id",
-                    "endpoint_id must be a webhook endpoint id (whe_ and 24 hex characters).");
+            throw ApiException.invalidParameter(
+                    "endpoint_id", "endpoint_id must be a webhook endpoint id (whe_ and 24 hex characters).");
         }
         if (eventId != null && !IdPrefix.EVENT.matches(eventId)) {
-            throw ApiException.invalidParameter("event_id", "event_id must be an event id (evt_ and 24 hex characters).");
+            throw ApiException.invalidParameter(
+                    "event_id", "event_id must be an event id (evt_ and 24 hex characters).");
         }
         if (status != null && !STATUSES.contains(status)) {
             throw ApiException.invalidParameter("status", "status must be one of " + String.join(", ", STATUSES) + ".");
         }
-        return deliveries.list(caller.workspaceId(), caller.mode(), new DeliveryFilters(endpointId, eventId, status), limit, cursor);
+        return deliveries.list(
+                caller.workspaceId(), caller.mode(), new DeliveryFilters(endpointId, eventId, status), limit, cursor);
     }
 
     /** Attempts a failed delivery again now; answers it, pending (202: on its way). */
@@ -65,7 +70,10 @@ public class DeliveryResource {
     @Path("/{id}/retry")
     public Uni<Response> retry(@PathParam("id") String id, String body) {
         EndpointRequestReader.noFields(body, mapper);
-        return deliveries.retry(caller.workspaceId(), caller.mode(), id)
-                .map(delivery -> Response.status(Response.Status.ACCEPTED).entity(DataEnvelope.of(delivery)).build());
+        return deliveries
+                .retry(caller.workspaceId(), caller.mode(), id)
+                .map(delivery -> Response.status(Response.Status.ACCEPTED)
+                        .entity(DataEnvelope.of(delivery))
+                        .build());
     }
 }

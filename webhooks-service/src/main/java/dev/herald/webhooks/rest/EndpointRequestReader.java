@@ -23,16 +23,17 @@ final class EndpointRequestReader {
     static final int MAX_DESCRIPTION_LENGTH = 500;
     private static final Set<String> FIELDS = Set.of("url", "description", "events");
 
-    private EndpointRequestReader() {
-    }
+    private EndpointRequestReader() {}
 
     /** A read body: the values that passed (null where a field failed) and the reader holding the problems. */
-    record EndpointRequest(JsonBody body, String url, String description, List<String> events) {
-    }
+    record EndpointRequest(JsonBody body, String url, String description, List<String> events) {}
 
     static EndpointRequest read(JsonNode json, ReceiverAddresses addresses) {
         JsonBody body = JsonBody.of(json, FIELDS);
-        FieldValue<String> url = body.string("url").required().length(1, ReceiverAddresses.MAX_URL_LENGTH).read();
+        FieldValue<String> url = body.string("url")
+                .required()
+                .length(1, ReceiverAddresses.MAX_URL_LENGTH)
+                .read();
         String acceptedUrl = url.orNull();
         if (acceptedUrl != null) {
             String problem = addresses.formProblem(acceptedUrl).orElse(null);
@@ -41,7 +42,10 @@ final class EndpointRequestReader {
                 acceptedUrl = null;
             }
         }
-        FieldValue<String> description = body.string("description").nullable().length(0, MAX_DESCRIPTION_LENGTH).read();
+        FieldValue<String> description = body.string("description")
+                .nullable()
+                .length(0, MAX_DESCRIPTION_LENGTH)
+                .read();
         return new EndpointRequest(body, acceptedUrl, description.orNull(), events(body, json.get("events")));
     }
 

@@ -47,14 +47,23 @@ public class WebhookResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode json) {
         EndpointRequest request = EndpointRequestReader.read(json, addresses);
-        return endpoints.create(caller.workspaceId(), caller.mode(), request.body(), request.url(), request.description(),
+        return endpoints
+                .create(
+                        caller.workspaceId(),
+                        caller.mode(),
+                        request.body(),
+                        request.url(),
+                        request.description(),
                         request.events())
-                .map(endpoint -> Response.status(Response.Status.CREATED).entity(DataEnvelope.of(endpoint)).build());
+                .map(endpoint -> Response.status(Response.Status.CREATED)
+                        .entity(DataEnvelope.of(endpoint))
+                        .build());
     }
 
     @GET
     @Paginated
-    public Uni<ListEnvelope<WebhookEndpoint>> list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+    public Uni<ListEnvelope<WebhookEndpoint>> list(
+            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return endpoints.list(caller.workspaceId(), caller.mode(), limit, cursor);
     }
 
@@ -83,7 +92,10 @@ public class WebhookResource {
     @Path("/{id}/test")
     public Uni<Response> test(@PathParam("id") String id, String body) {
         EndpointRequestReader.noFields(body, mapper);
-        return endpoints.sendTest(caller.workspaceId(), caller.mode(), id)
-                .map(delivery -> Response.status(Response.Status.ACCEPTED).entity(DataEnvelope.<WebhookDelivery>of(delivery)).build());
+        return endpoints
+                .sendTest(caller.workspaceId(), caller.mode(), id)
+                .map(delivery -> Response.status(Response.Status.ACCEPTED)
+                        .entity(DataEnvelope.<WebhookDelivery>of(delivery))
+                        .build());
     }
 }

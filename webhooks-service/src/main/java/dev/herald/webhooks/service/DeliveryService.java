@@ -32,8 +32,12 @@ public class DeliveryService {
     private final CursorCodec cursors;
     private final Clock clock;
 
-    public DeliveryService(DeliveryRepository deliveries, EndpointRepository endpoints, WebhookSender sender,
-                           CursorCodec cursors, Clock clock) {
+    public DeliveryService(
+            DeliveryRepository deliveries,
+            EndpointRepository endpoints,
+            WebhookSender sender,
+            CursorCodec cursors,
+            Clock clock) {
         this.deliveries = deliveries;
         this.endpoints = endpoints;
         this.sender = sender;
@@ -42,22 +46,26 @@ public class DeliveryService {
     }
 
     /** Newest first; an {@code endpoint_id} that is not an endpoint of the tenant is a 404, as for any named resource. */
-    public Uni<ListEnvelope<WebhookDelivery>> list(String workspaceId, Mode mode, DeliveryFilters filters, String limit,
-                                                   String cursor) {
+    public Uni<ListEnvelope<WebhookDelivery>> list(
+            String workspaceId, Mode mode, DeliveryFilters filters, String limit, String cursor) {
         Map<String, String> scoped = new HashMap<>();
         scoped.put("endpoint_id", filters.endpointId());
         scoped.put("event_id", filters.eventId());
         scoped.put("status", filters.status());
         CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, scoped);
         PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
-        Uni<Boolean> endpointKnown = filters.endpointId() == null ? Uni.createFrom().item(true)
+        Uni<Boolean> endpointKnown = filters.endpointId() == null
+                ? Uni.createFrom().item(true)
                 : endpoints.exists(workspaceId, mode, filters.endpointId());
-        return endpointKnown.flatMap(known -> {
-            if (!known) {
-                throw EndpointService.notFound();
-            }
-            return deliveries.listPage(workspaceId, mode, filters, page.after(), page.fetchSize());
-        }).map(rows -> Page.of(rows, page, row -> new CursorPosition(row.createdAt(), row.id()), row -> row, scope, cursors));
+        return endpointKnown
+                .flatMap(known -> {
+                    if (!known) {
+                        throw EndpointService.notFound();
+                    }
+                    return deliveries.listPage(workspaceId, mode, filters, page.after(), page.fetchSize());
+                })
+                .map(rows -> Page.of(
+                        rows, page, row -> new CursorPosition(row.createdAt(), row.id()), row -> row, scope, cursors));
     }
 
     /**
@@ -72,10 +80,25 @@ public class DeliveryService {
             }
             throw switch (result.refusal()) {
                 case NOT_FOUND -> ApiException.notFound("delivery");
-                case NOT_FAILED -> new ApiException(ErrorCode.CONFLICT, "Only a failed delivery can be retried; this one is "
-                        + result.delivery().status() + ".", Map.of("reason", "delivery_not_failed", "status", result.delivery().status()));
-                case ENDPOINT_DISABLED -> new ApiException(ErrorCode.CONFLICT, "The delivery's webhook endpoint is disabled.",
-                        Map.of("reason", "endpoint_disabled", "endpoint_id", result.delivery().endpointId()));
+                case NOT_FAILED ->
+                    new ApiException(
+                            ErrorCode.CONFLICT,
+                            "Only a failed delivery can be retried; this one is "
+                                    + result.delivery().status() + ".",
+                            Map.of(
+                                    "reason",
+                                    "delivery_not_failed",
+                                    "status",
+                                    result.delivery().status()));
+                case ENDPOINT_DISABLED ->
+                    new ApiException(
+                            ErrorCode.CONFLICT,
+                            "The delivery's webhook endpoint is disabled.",
+                            Map.of(
+                                    "reason",
+                                    "endpoint_disabled",
+                                    "endpoint_id",
+                                    result.delivery().endpointId()));
             };
         });
     }

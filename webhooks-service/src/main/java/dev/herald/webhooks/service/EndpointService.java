@@ -45,9 +45,17 @@ public class EndpointService {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public EndpointService(EndpointRepository endpoints, EventRepository events, ReceiverAddresses addresses,
-                           SigningSecrets secrets, EventBodies bodies, WebhookSender sender, CursorCodec cursors,
-                           WebhooksConfig config, ObjectMapper mapper, Clock clock) {
+    public EndpointService(
+            EndpointRepository endpoints,
+            EventRepository events,
+            ReceiverAddresses addresses,
+            SigningSecrets secrets,
+            EventBodies bodies,
+            WebhookSender sender,
+            CursorCodec cursors,
+            WebhooksConfig config,
+            ObjectMapper mapper,
+            Clock clock) {
         this.endpoints = endpoints;
         this.events = events;
         this.addresses = addresses;
@@ -65,28 +73,46 @@ public class EndpointService {
      * 422 on {@code url}, reported with every other failing field), answering it with its secret, the only time
      * the secret is shown.
      */
-    public Uni<WebhookEndpoint> create(String workspaceId, Mode mode, JsonBody body, String url, String description,
-                                       List<String> subscribed) {
-        Uni<Optional<String>> addressProblem = url == null ? Uni.createFrom().item(Optional.empty())
-                : addresses.vet(url).map(ignored -> Optional.<String>empty())
-                        .onFailure(ReceiverAddresses.RefusedUrl.class).recoverWithItem(failure -> Optional.of(failure.getMessage()));
+    public Uni<WebhookEndpoint> create(
+            String workspaceId, Mode mode, JsonBody body, String url, String description, List<String> subscribed) {
+        Uni<Optional<String>> addressProblem = url == null
+                ? Uni.createFrom().item(Optional.empty())
+                : addresses
+                        .vet(url)
+                        .map(ignored -> Optional.<String>empty())
+                        .onFailure(ReceiverAddresses.RefusedUrl.class)
+                        .recoverWithItem(failure -> Optional.of(failure.getMessage()));
         return addressProblem.flatMap(problem -> {
             problem.ifPresent(message -> body.reject("url", "invalid_value", "url " + message + "."));
             body.validate();
             Instant now = Timestamps.now(clock);
             String id = ResourceIds.newId(IdPrefix.WEBHOOK_ENDPOINT);
             String secret = SigningSecrets.generate();
-            WebhookEndpoint endpoint = new WebhookEndpoint(id, url, description, List.copyOf(subscribed), WebhookEndpoint.ENABLED,
-                    null, mode, now, now, null, null);
-            return endpoints.insert(workspaceId, endpoint, secrets.seal(secret, id)).map(created -> created.withSecret(secret));
+            WebhookEndpoint endpoint = new WebhookEndpoint(
+                    id,
+                    url,
+                    description,
+                    List.copyOf(subscribed),
+                    WebhookEndpoint.ENABLED,
+                    null,
+                    mode,
+                    now,
+                    now,
+                    null,
+                    null);
+            return endpoints
+                    .insert(workspaceId, endpoint, secrets.seal(secret, id))
+                    .map(created -> created.withSecret(secret));
         });
     }
 
     public Uni<ListEnvelope<WebhookEndpoint>> list(String workspaceId, Mode mode, String limit, String cursor) {
         CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, Map.of());
         PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
-        return endpoints.listPage(workspaceId, mode, page.after(), page.fetchSize())
-                .map(rows -> Page.of(rows, page, row -> new CursorPosition(row.createdAt(), row.id()), row -> row, scope, cursors));
+        return endpoints
+                .listPage(workspaceId, mode, page.after(), page.fetchSize())
+                .map(rows -> Page.of(
+                        rows, page, row -> new CursorPosition(row.createdAt(), row.id()), row -> row, scope, cursors));
     }
 
     public Uni<WebhookEndpoint> get(String workspaceId, Mode mode, String id) {
@@ -95,7 +121,9 @@ public class EndpointService {
 
     /** Disables the endpoint (idempotent): it receives nothing new, and its waiting retries fail. */
     public Uni<WebhookEndpoint> disable(String workspaceId, Mode mode, String id) {
-        return endpoints.disable(workspaceId, mode, id, Timestamps.now(clock)).map(found -> found.orElseThrow(EndpointService::notFound));
+        return endpoints
+                .disable(workspaceId, mode, id, Timestamps.now(clock))
+                .map(found -> found.orElseThrow(EndpointService::notFound));
     }
 
     /**
@@ -105,7 +133,9 @@ public class EndpointService {
     public Uni<WebhookEndpoint> rotateSecret(String workspaceId, Mode mode, String id) {
         Instant now = Timestamps.now(clock);
         String secret = SigningSecrets.generate();
-        return endpoints.rotateSecret(workspaceId, mode, id, secrets.seal(secret, id), now, now.plus(config.previousSecretLifetime()))
+        return endpoints
+                .rotateSecret(
+                        workspaceId, mode, id, secrets.seal(secret, id), now, now.plus(config.previousSecretLifetime()))
                 .map(found -> found.orElseThrow(EndpointService::notFound).withSecret(secret));
     }
 
@@ -120,13 +150,20 @@ public class EndpointService {
             }
             Instant now = Timestamps.now(clock);
             String eventId = ResourceIds.newId(IdPrefix.EVENT);
-            String body = bodies.body(eventId, EventTypes.TEST, now, mode, mapper.createObjectNode().put("endpoint_id", id));
+            String body = bodies.body(
+                    eventId,
+                    EventTypes.TEST,
+                    now,
+                    mode,
+                    mapper.createObjectNode().put("endpoint_id", id));
             return events.insertTest(workspaceId, mode, eventId, id, body, now).invoke(sender::nudge);
         });
     }
 
     static ApiException disabled(WebhookEndpoint endpoint) {
-        return new ApiException(ErrorCode.CONFLICT, "The webhook endpoint is disabled.",
+        return new ApiException(
+                ErrorCode.CONFLICT,
+                "The webhook endpoint is disabled.",
                 Map.of("reason", "endpoint_disabled", "endpoint_id", endpoint.id()));
     }
 

@@ -41,8 +41,7 @@ public class ReceiverAddresses {
     }
 
     /** Where an attempt goes: the URL's parts and the checked address to connect to. */
-    public record Receiver(String host, int port, boolean ssl, String requestUri, InetAddress address) {
-    }
+    public record Receiver(String host, int port, boolean ssl, String requestUri, InetAddress address) {}
 
     /** A URL that may not be used; the message is the end of a sentence about {@code url} ("must ..."). */
     public static final class RefusedUrl extends RuntimeException {

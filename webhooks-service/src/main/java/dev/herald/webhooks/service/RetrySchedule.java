@@ -71,7 +71,8 @@ public class RetrySchedule {
             return Optional.of(Duration.ofSeconds(Long.parseLong(text)));
         }
         try {
-            Instant at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            Instant at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
             return Optional.of(at.isAfter(now) ? Duration.between(now, at) : Duration.ZERO);
         } catch (DateTimeParseException e) {
             return Optional.empty();

@@ -29,8 +29,8 @@ public class WebhookRetention {
     private final Clock clock;
     private final RepeatingTask task;
 
-    public WebhookRetention(DeliveryRepository deliveries, EventRepository events, WebhooksConfig config, Clock clock,
-                            Vertx vertx) {
+    public WebhookRetention(
+            DeliveryRepository deliveries, EventRepository events, WebhooksConfig config, Clock clock, Vertx vertx) {
         this.deliveries = deliveries;
         this.events = events;
         this.config = config;
@@ -39,14 +39,13 @@ public class WebhookRetention {
     }
 
     /** What one purge deleted. */
-    public record Purged(long deliveries, long events) {
-    }
+    public record Purged(long deliveries, long events) {}
 
     public Uni<Purged> purge() {
         Instant cutoff = clock.instant().minus(config.retention());
         return BatchedDelete.untilShort(() -> deliveries.deleteFinalBefore(cutoff, BATCH_SIZE), BATCH_SIZE)
-                .flatMap(deletedDeliveries -> BatchedDelete
-                        .untilShort(() -> events.deleteUndeliveredBefore(cutoff, BATCH_SIZE), BATCH_SIZE)
+                .flatMap(deletedDeliveries -> BatchedDelete.untilShort(
+                                () -> events.deleteUndeliveredBefore(cutoff, BATCH_SIZE), BATCH_SIZE)
                         .map(deletedEvents -> new Purged(deletedDeliveries, deletedEvents)));
     }
 

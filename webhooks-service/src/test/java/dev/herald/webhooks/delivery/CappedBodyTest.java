@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 class CappedBodyTest {
     @Test
     void shortBodiesAreKeptWhole() {
-        assertThat(CappedBody.text("{\"ok\":true}".getBytes(StandardCharsets.UTF_8), 1024)).isEqualTo("{\"ok\":true}");
+        assertThat(CappedBody.text("{\"ok\":true}".getBytes(StandardCharsets.UTF_8), 1024))
+                .isEqualTo("{\"ok\":true}");
     }
 
     @Test
@@ -23,7 +24,9 @@ class CappedBodyTest {
     void nulCharactersAndInvalidBytesNeverOverflowTheLimit() {
         byte[] invalid = new byte[1025];
         java.util.Arrays.fill(invalid, (byte) 0xff);
-        assertThat(CappedBody.text(invalid, 1024).getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1024);
-        assertThat(CappedBody.text("a\u0000b".getBytes(StandardCharsets.UTF_8), 1024)).isEqualTo("ab");
+        assertThat(CappedBody.text(invalid, 1024).getBytes(StandardCharsets.UTF_8).length)
+                .isLessThanOrEqualTo(1024);
+        assertThat(CappedBody.text("a\u0000b".getBytes(StandardCharsets.UTF_8), 1024))
+                .isEqualTo("ab");
     }
 }

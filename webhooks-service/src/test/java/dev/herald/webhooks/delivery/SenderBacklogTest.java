@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(SlowPoll.class)
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
 class SenderBacklogTest {
     private static final int EVENTS = 120;
 
@@ -43,19 +45,27 @@ class SenderBacklogTest {
         try (Receiver receiver = new Receiver()) {
             register(workspace, Mode.TEST, receiver.url(), "post.published");
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                    "bootstrap.servers", RealInfrastructure.bootstrapServers(),
-                    "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName(),
-                    "linger.ms", "50"))) {
+                    "bootstrap.servers",
+                    RealInfrastructure.bootstrapServers(),
+                    "key.serializer",
+                    StringSerializer.class.getName(),
+                    "value.serializer",
+                    StringSerializer.class.getName(),
+                    "linger.ms",
+                    "50"))) {
                 for (int i = 0; i < EVENTS; i++) {
                     PostFinalizedEvent event = finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED);
-                    producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event)));
+                    producer.send(new ProducerRecord<>(
+                            Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event)));
                 }
                 producer.flush();
             }
 
             // Four at a time per endpoint: at one claim per intake batch and per minute's poll this would take minutes.
             var requests = receiver.awaitRequests(EVENTS, 30_000);
-            Set<String> ids = requests.stream().map(request -> request.header("webhook-id")).collect(Collectors.toSet());
+            Set<String> ids = requests.stream()
+                    .map(request -> request.header("webhook-id"))
+                    .collect(Collectors.toSet());
             assertThat(ids).hasSize(EVENTS);
         }
     }

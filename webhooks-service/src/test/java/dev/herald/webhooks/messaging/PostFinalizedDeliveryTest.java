@@ -40,7 +40,9 @@ import org.junit.jupiter.api.Test;
  * (0.3 s, 0.3 s, 0.3 s, 2 s: five attempts) and the request timeout (2 s).
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
 class PostFinalizedDeliveryTest {
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
     private final java.util.List<Receiver> receivers = new java.util.ArrayList<>();
@@ -82,8 +84,8 @@ class PostFinalizedDeliveryTest {
         assertThat(request.header("content-type")).isEqualTo("application/json");
         assertThat(request.header("user-agent")).isEqualTo("Herald-Webhooks/1.0");
         assertThat(request.header("webhook-signature")).matches("^v1=[a-f0-9]{64}$");
-        assertThat(Long.parseLong(request.header("webhook-timestamp"))).isCloseTo(Instant.now().getEpochSecond(),
-                org.assertj.core.data.Offset.offset(5L));
+        assertThat(Long.parseLong(request.header("webhook-timestamp")))
+                .isCloseTo(Instant.now().getEpochSecond(), org.assertj.core.data.Offset.offset(5L));
 
         JsonNode body = JSON.readTree(request.body());
         assertThat(body.fieldNames()).toIterable().containsExactly("id", "type", "created_at", "mode", "data");
@@ -98,8 +100,14 @@ class PostFinalizedDeliveryTest {
         assertThat(post.get("targets").get(0).get("status").asText()).isEqualTo("published");
         assertThat(post.get("targets").get(0).get("provider_post_id").asText()).isEqualTo("sbx_0123");
 
-        await("the delivery succeeded", () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
-        as(workspace, Mode.TEST).queryParam("endpoint_id", endpoint.id()).get("/deliveries").then().statusCode(200)
+        await(
+                "the delivery succeeded",
+                () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
+        as(workspace, Mode.TEST)
+                .queryParam("endpoint_id", endpoint.id())
+                .get("/deliveries")
+                .then()
+                .statusCode(200)
                 .body("data.size()", equalTo(1))
                 .body("data[0].event_id", equalTo(body.get("id").asText()))
                 .body("data[0].event_type", equalTo("post.published"))
@@ -119,13 +127,25 @@ class PostFinalizedDeliveryTest {
         sendTraced(event, traceParent);
 
         Receiver.Request request = receiver.awaitRequests(1, 20_000).get(0);
-        assertThat(request.header("traceparent")).as("our trace is not the receiver's business").isNull();
-        assertThat(WebhooksTestSupport.rows("select trace_parent from events where source_event_id = ?", event.eventId()))
-                .singleElement().satisfies(row -> assertThat(row).containsEntry("trace_parent", traceParent));
-        await("the delivery succeeded", () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
-        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString().lines())
+        assertThat(request.header("traceparent"))
+                .as("our trace is not the receiver's business")
+                .isNull();
+        assertThat(WebhooksTestSupport.rows(
+                        "select trace_parent from events where source_event_id = ?", event.eventId()))
+                .singleElement()
+                .satisfies(row -> assertThat(row).containsEntry("trace_parent", traceParent));
+        await(
+                "the delivery succeeded",
+                () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
+        assertThat(given().get("/q/metrics")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString()
+                        .lines())
                 .anyMatch(line -> line.startsWith("herald_webhook_attempts_total{outcome=\"succeeded\"}"))
-                .anyMatch(line -> line.startsWith("herald_webhook_attempt_duration_seconds_count{outcome=\"succeeded\"}"));
+                .anyMatch(line ->
+                        line.startsWith("herald_webhook_attempt_duration_seconds_count{outcome=\"succeeded\"}"));
     }
 
     @Test
@@ -136,12 +156,17 @@ class PostFinalizedDeliveryTest {
         PostFinalizedEvent failed = finalized(workspace, Mode.TEST, PostFinalizedEvent.FAILED);
         PostFinalizedEvent canceled = finalized(workspace, Mode.TEST, PostFinalizedEvent.CANCELED);
         PostFinalizedEvent live = finalized(workspace, Mode.LIVE, PostFinalizedEvent.FAILED);
-        PostFinalizedEvent otherWorkspace = finalized(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST, PostFinalizedEvent.FAILED);
+        PostFinalizedEvent otherWorkspace =
+                finalized(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST, PostFinalizedEvent.FAILED);
 
         send(published, failed, live, otherWorkspace, canceled);
 
-        await("two deliveries succeeded", () -> deliveriesOf(endpoint.id()).stream()
-                .filter(row -> "succeeded".equals(row.get("status"))).count() == 2);
+        await(
+                "two deliveries succeeded",
+                () -> deliveriesOf(endpoint.id()).stream()
+                                .filter(row -> "succeeded".equals(row.get("status")))
+                                .count()
+                        == 2);
         Thread.sleep(500);
         List<Receiver.Request> requests = receiver.requests();
         assertThat(requests).hasSize(2);
@@ -189,21 +214,30 @@ class PostFinalizedDeliveryTest {
 
     @Test
     void aReceiverAnswering500TwiceIsRetriedWithTheSameIdAndBodyUntilItSucceeds() throws Exception {
-        Receiver receiver = receiver().then(Answer.status(500), Answer.status(503).withBody("{\"busy\":true}"));
+        Receiver receiver =
+                receiver().then(Answer.status(500), Answer.status(503).withBody("{\"busy\":true}"));
         Registered endpoint = register(workspace, Mode.TEST, receiver.url(), "post.partially_failed");
 
         send(finalized(workspace, Mode.TEST, PostFinalizedEvent.PARTIALLY_FAILED));
 
         List<Receiver.Request> requests = receiver.awaitRequests(3, 20_000);
         assertThat(requests).hasSize(3);
-        assertThat(requests.stream().map(request -> request.header("webhook-id")).distinct()).hasSize(1);
+        assertThat(requests.stream()
+                        .map(request -> request.header("webhook-id"))
+                        .distinct())
+                .hasSize(1);
         assertThat(requests.stream().map(Receiver.Request::bodyText).distinct()).hasSize(1);
         requests.forEach(request -> verified(request, endpoint.secret()));
         // The schedule's first two waits (0.3 s, jittered by up to 10 %) separate the attempts.
-        assertThat(Duration.between(requests.get(0).at(), requests.get(1).at())).isGreaterThanOrEqualTo(Duration.ofMillis(250));
-        await("the delivery succeeded", () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
+        assertThat(Duration.between(requests.get(0).at(), requests.get(1).at()))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(250));
+        await(
+                "the delivery succeeded",
+                () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
         Map<String, Object> delivery = deliveriesOf(endpoint.id()).get(0);
-        assertThat(delivery).containsEntry("attempts", 3).containsEntry("last_response_status", 200)
+        assertThat(delivery)
+                .containsEntry("attempts", 3)
+                .containsEntry("last_response_status", 200)
                 .containsEntry("last_error", null);
         assertThat(delivery.get("delivered_at")).isNotNull();
     }
@@ -220,8 +254,12 @@ class PostFinalizedDeliveryTest {
             return !rows.isEmpty() && "failed".equals(rows.get(0).get("status"));
         });
         assertThat(receiver.requests()).hasSize(5);
-        as(workspace, Mode.TEST).queryParam("endpoint_id", endpoint.id()).queryParam("status", "failed").get("/deliveries")
-                .then().statusCode(200)
+        as(workspace, Mode.TEST)
+                .queryParam("endpoint_id", endpoint.id())
+                .queryParam("status", "failed")
+                .get("/deliveries")
+                .then()
+                .statusCode(200)
                 .body("data[0].status", equalTo("failed"))
                 .body("data[0].attempts", equalTo(5))
                 .body("data[0].last_response_status", equalTo(null))
@@ -232,7 +270,8 @@ class PostFinalizedDeliveryTest {
     @Test
     void api7_redirectsAreFailuresAndAreNeverFollowed() throws Exception {
         Receiver target = receiver();
-        Receiver receiver = receiver().then(Answer.status(301).withHeader("Location", target.url()), Answer.status(400));
+        Receiver receiver =
+                receiver().then(Answer.status(301).withHeader("Location", target.url()), Answer.status(400));
         Registered endpoint = register(workspace, Mode.TEST, receiver.url(), "post.published");
 
         send(finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED));
@@ -256,7 +295,8 @@ class PostFinalizedDeliveryTest {
         List<Receiver.Request> requests = receiver.awaitRequests(2, 20_000);
         assertThat(requests).hasSize(2);
         // The schedule alone would have waited 0.3 s.
-        assertThat(Duration.between(requests.get(0).at(), requests.get(1).at())).isGreaterThanOrEqualTo(Duration.ofMillis(950));
+        assertThat(Duration.between(requests.get(0).at(), requests.get(1).at()))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(950));
     }
 
     @Test
@@ -266,10 +306,21 @@ class PostFinalizedDeliveryTest {
 
         send(finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED));
 
-        await("the endpoint was disabled", () -> "disabled".equals(
-                as(workspace, Mode.TEST).get("/webhooks/" + endpoint.id()).then().extract().path("data.status")));
-        as(workspace, Mode.TEST).get("/webhooks/" + endpoint.id()).then().body("data.disabled_reason", equalTo("endpoint_gone"));
-        assertThat(deliveriesOf(endpoint.id()).get(0)).containsEntry("status", "failed").containsEntry("attempts", 1)
+        await(
+                "the endpoint was disabled",
+                () -> "disabled"
+                        .equals(as(workspace, Mode.TEST)
+                                .get("/webhooks/" + endpoint.id())
+                                .then()
+                                .extract()
+                                .path("data.status")));
+        as(workspace, Mode.TEST)
+                .get("/webhooks/" + endpoint.id())
+                .then()
+                .body("data.disabled_reason", equalTo("endpoint_gone"));
+        assertThat(deliveriesOf(endpoint.id()).get(0))
+                .containsEntry("status", "failed")
+                .containsEntry("attempts", 1)
                 .containsEntry("last_response_status", 410);
 
         send(finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED));
@@ -288,14 +339,16 @@ class PostFinalizedDeliveryTest {
         as(workspace, Mode.TEST).delete("/webhooks/" + endpoint.id()).then().statusCode(200);
         send(finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED));
 
-        await("the waiting delivery failed", () -> "failed".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
+        await(
+                "the waiting delivery failed",
+                () -> "failed".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
         Thread.sleep(1500);
         assertThat(deliveriesOf(endpoint.id())).hasSize(1);
         int seen = receiver.requests().size();
         Thread.sleep(700);
         assertThat(receiver.requests()).hasSize(seen);
-        assertThat((String) deliveriesOf(endpoint.id()).get(0).get("last_error")).isIn(
-                "The endpoint was disabled.", "The endpoint is disabled.");
+        assertThat((String) deliveriesOf(endpoint.id()).get(0).get("last_error"))
+                .isIn("The endpoint was disabled.", "The endpoint is disabled.");
     }
 
     @Test
@@ -324,16 +377,24 @@ class PostFinalizedDeliveryTest {
 
     /** Attempts in flight to the endpoint (deliveries holding a live lease). */
     private static long leasedTo(String endpointId) throws Exception {
-        return (Long) WebhooksTestSupport.rows("select count(*) as n from deliveries where endpoint_id = ? "
-                + "and lease_token is not null and lease_until > now()", endpointId).get(0).get("n");
+        return (Long) WebhooksTestSupport.rows(
+                        "select count(*) as n from deliveries where endpoint_id = ? "
+                                + "and lease_token is not null and lease_until > now()",
+                        endpointId)
+                .get(0)
+                .get("n");
     }
 
     @Test
     void afterARotationEveryDeliveryIsSignedWithTheNewAndThePreviousSecret() throws Exception {
         Receiver receiver = receiver();
         Registered endpoint = register(workspace, Mode.TEST, receiver.url(), "post.published");
-        String rotated = as(workspace, Mode.TEST).post("/webhooks/" + endpoint.id() + "/rotate-secret").then().statusCode(200)
-                .extract().path("data.secret");
+        String rotated = as(workspace, Mode.TEST)
+                .post("/webhooks/" + endpoint.id() + "/rotate-secret")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.secret");
 
         send(finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED));
 
@@ -343,18 +404,28 @@ class PostFinalizedDeliveryTest {
         verified(request, rotated);
         // The new secret signs first.
         String first = request.header("webhook-signature").split(" ")[0];
-        assertThat(first).isEqualTo(WebhookVerifier.sign(rotated, request.header("webhook-id"),
-                Long.parseLong(request.header("webhook-timestamp")), request.body()));
+        assertThat(first)
+                .isEqualTo(WebhookVerifier.sign(
+                        rotated,
+                        request.header("webhook-id"),
+                        Long.parseLong(request.header("webhook-timestamp")),
+                        request.body()));
     }
 
     @Test
     void aRotatedOutSecretStopsSigningWhenItExpires() throws Exception {
         Receiver receiver = receiver();
         Registered endpoint = register(workspace, Mode.TEST, receiver.url(), "post.published");
-        String rotated = as(workspace, Mode.TEST).post("/webhooks/" + endpoint.id() + "/rotate-secret").then().statusCode(200)
-                .extract().path("data.secret");
-        WebhooksTestSupport.update("update endpoint_secrets set expires_at = now() - interval '1 second' "
-                + "where endpoint_id = ? and expires_at is not null", endpoint.id());
+        String rotated = as(workspace, Mode.TEST)
+                .post("/webhooks/" + endpoint.id() + "/rotate-secret")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("data.secret");
+        WebhooksTestSupport.update(
+                "update endpoint_secrets set expires_at = now() - interval '1 second' "
+                        + "where endpoint_id = ? and expires_at is not null",
+                endpoint.id());
 
         send(finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED));
 
@@ -379,21 +450,36 @@ class PostFinalizedDeliveryTest {
         assertThat(receiver.requests()).hasSize(5);
 
         // Failing once more ends failed again, after one attempt.
-        as(workspace, Mode.TEST).post("/deliveries/" + deliveryId + "/retry").then().statusCode(202)
-                .body("data.id", equalTo(deliveryId)).body("data.status", equalTo("pending"));
-        await("the retry failed", () -> "failed".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
+        as(workspace, Mode.TEST)
+                .post("/deliveries/" + deliveryId + "/retry")
+                .then()
+                .statusCode(202)
+                .body("data.id", equalTo(deliveryId))
+                .body("data.status", equalTo("pending"));
+        await(
+                "the retry failed",
+                () -> "failed".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
         assertThat(receiver.requests()).hasSize(6);
         assertThat(deliveriesOf(endpoint.id()).get(0)).containsEntry("attempts", 6);
 
         // The receiver recovers: the next manual retry succeeds with the same event.
         receiver.otherwise(Answer.status(204));
-        as(workspace, Mode.TEST).post("/deliveries/" + deliveryId + "/retry").then().statusCode(202);
-        await("the retry succeeded", () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
+        as(workspace, Mode.TEST)
+                .post("/deliveries/" + deliveryId + "/retry")
+                .then()
+                .statusCode(202);
+        await(
+                "the retry succeeded",
+                () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
         Receiver.Request last = receiver.requests().get(6);
         assertThat(last.header("webhook-id")).isEqualTo(eventId);
         verified(last, endpoint.secret());
-        as(workspace, Mode.TEST).post("/deliveries/" + deliveryId + "/retry").then().statusCode(409)
-                .body("error.code", equalTo("conflict")).body("error.details.status", equalTo("succeeded"));
+        as(workspace, Mode.TEST)
+                .post("/deliveries/" + deliveryId + "/retry")
+                .then()
+                .statusCode(409)
+                .body("error.code", equalTo("conflict"))
+                .body("error.details.status", equalTo("succeeded"));
     }
 
     @Test
@@ -403,11 +489,15 @@ class PostFinalizedDeliveryTest {
         Registered endpoint = register(workspace, Mode.TEST, receiver.url(), "post.canceled");
         register(workspace, Mode.TEST, other.url(), "post.canceled");
 
-        String deliveryId = as(workspace, Mode.TEST).post("/webhooks/" + endpoint.id() + "/test").then().statusCode(202)
+        String deliveryId = as(workspace, Mode.TEST)
+                .post("/webhooks/" + endpoint.id() + "/test")
+                .then()
+                .statusCode(202)
                 .body("data.event_type", equalTo("webhook.test"))
                 .body("data.endpoint_id", equalTo(endpoint.id()))
                 .body("data.status", equalTo("pending"))
-                .extract().path("data.id");
+                .extract()
+                .path("data.id");
 
         Receiver.Request request = receiver.awaitRequests(1, 20_000).get(0);
         String eventId = verified(request, endpoint.secret());
@@ -415,10 +505,21 @@ class PostFinalizedDeliveryTest {
         assertThat(body.get("type").asText()).isEqualTo("webhook.test");
         assertThat(body.get("id").asText()).isEqualTo(eventId);
         assertThat(body.get("data").get("endpoint_id").asText()).isEqualTo(endpoint.id());
-        await("the test delivery succeeded", () -> "succeeded".equals(
-                as(workspace, Mode.TEST).queryParam("event_id", eventId).get("/deliveries").then().extract().path("data[0].status")));
-        as(workspace, Mode.TEST).queryParam("event_id", eventId).get("/deliveries").then()
-                .body("data.size()", equalTo(1)).body("data[0].id", equalTo(deliveryId));
+        await(
+                "the test delivery succeeded",
+                () -> "succeeded"
+                        .equals(as(workspace, Mode.TEST)
+                                .queryParam("event_id", eventId)
+                                .get("/deliveries")
+                                .then()
+                                .extract()
+                                .path("data[0].status")));
+        as(workspace, Mode.TEST)
+                .queryParam("event_id", eventId)
+                .get("/deliveries")
+                .then()
+                .body("data.size()", equalTo(1))
+                .body("data[0].id", equalTo(deliveryId));
         Thread.sleep(300);
         assertThat(other.requests()).isEmpty();
     }
@@ -435,7 +536,8 @@ class PostFinalizedDeliveryTest {
             return !rows.isEmpty() && Integer.valueOf(500).equals(rows.get(0).get("last_response_status"));
         });
         String kept = (String) deliveriesOf(endpoint.id()).get(0).get("last_response_body");
-        assertThat(kept.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1024);
+        assertThat(kept.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                .isLessThanOrEqualTo(1024);
         assertThat(kept).isEqualTo("\u00e9".repeat(512));
     }
 
@@ -446,16 +548,23 @@ class PostFinalizedDeliveryTest {
         send(finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED));
         receiver.awaitRequests(1, 20_000);
         // As if the sender had died mid-attempt: its lease lapses (the stored row still names it).
-        WebhooksTestSupport.update("update deliveries set lease_until = now() - interval '1 second', due_at = now() - interval '1 second' "
-                + "where endpoint_id = ?", endpoint.id());
+        WebhooksTestSupport.update(
+                "update deliveries set lease_until = now() - interval '1 second', due_at = now() - interval '1 second' "
+                        + "where endpoint_id = ?",
+                endpoint.id());
 
         List<Receiver.Request> requests = receiver.awaitRequests(2, 20_000);
         assertThat(requests).hasSize(2);
-        assertThat(requests.get(1).header("webhook-id")).isEqualTo(requests.get(0).header("webhook-id"));
-        await("the taken-over delivery succeeded", () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
+        assertThat(requests.get(1).header("webhook-id"))
+                .isEqualTo(requests.get(0).header("webhook-id"));
+        await(
+                "the taken-over delivery succeeded",
+                () -> "succeeded".equals(deliveriesOf(endpoint.id()).get(0).get("status")));
         // The first sender's late outcome (its timeout) cannot overwrite the taken-over attempt's: its lease is gone.
         Thread.sleep(2500);
-        assertThat(deliveriesOf(endpoint.id()).get(0)).containsEntry("status", "succeeded").containsEntry("attempts", 2);
+        assertThat(deliveriesOf(endpoint.id()).get(0))
+                .containsEntry("status", "succeeded")
+                .containsEntry("attempts", 2);
     }
 
     @Test
@@ -463,13 +572,17 @@ class PostFinalizedDeliveryTest {
         Receiver receiver = receiver();
         register(workspace, Mode.TEST, receiver.url(), "post.published");
         sendRaw("x", "not json");
-        sendRaw("x", "{\"event_id\":\"evt_1\",\"type\":\"post.accepted\",\"workspace_id\":\"" + workspace + "\",\"mode\":\"test\",\"post\":{\"id\":\"p\"}}");
+        sendRaw(
+                "x",
+                "{\"event_id\":\"evt_1\",\"type\":\"post.accepted\",\"workspace_id\":\"" + workspace
+                        + "\",\"mode\":\"test\",\"post\":{\"id\":\"p\"}}");
         sendRaw("x", "{\"type\":\"post.published\"}");
         PostFinalizedEvent event = finalized(workspace, Mode.TEST, PostFinalizedEvent.PUBLISHED);
         send(event);
 
         Receiver.Request request = receiver.awaitRequests(1, 20_000).get(0);
-        assertThat(JSON.readTree(request.body()).get("data").get("id").asText()).isEqualTo(event.post().id());
+        assertThat(JSON.readTree(request.body()).get("data").get("id").asText())
+                .isEqualTo(event.post().id());
         Thread.sleep(500);
         assertThat(receiver.requests()).hasSize(1);
     }

@@ -37,7 +37,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(SlowPoll.class)
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
 class EventRepositoryTest {
     private static final Duration LEASE = Duration.ofSeconds(30);
     /** Nobody listens there: these tests look at the rows the intake writes, and nothing sends them. */
@@ -49,7 +51,8 @@ class EventRepositoryTest {
     @Test
     void newDeliveriesAreLeasedAtIntakeUpToTheEndpointsLimitAndTheRestWaitForAClaim() throws Exception {
         String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-        String endpoint = register(workspace, Mode.TEST, RECEIVER, "post.published").id();
+        String endpoint =
+                register(workspace, Mode.TEST, RECEIVER, "post.published").id();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
 
         Intake intake = intake(workspace, 6, now, 100);
@@ -62,7 +65,8 @@ class EventRepositoryTest {
             assertThat(delivery.sealedSecrets()).hasSize(1);
             assertThat(delivery.payload()).contains("\"type\":\"post.published\"");
         });
-        Map<String, UUID> tokens = intake.leased().stream().collect(Collectors.toMap(ClaimedDelivery::id, ClaimedDelivery::leaseToken));
+        Map<String, UUID> tokens =
+                intake.leased().stream().collect(Collectors.toMap(ClaimedDelivery::id, ClaimedDelivery::leaseToken));
         List<Map<String, Object>> stored = rows("select * from deliveries where endpoint_id = ?", endpoint);
         assertThat(stored).hasSize(6);
         for (Map<String, Object> row : stored) {
@@ -98,7 +102,8 @@ class EventRepositoryTest {
     void eventsNoEndpointWantsAreOnlyRecordedAndEveryEventIsAppliedOnce() throws Exception {
         String subscribed = ResourceIds.newId(IdPrefix.WORKSPACE);
         String unsubscribed = ResourceIds.newId(IdPrefix.WORKSPACE);
-        String endpoint = register(subscribed, Mode.TEST, RECEIVER, "post.published").id();
+        String endpoint =
+                register(subscribed, Mode.TEST, RECEIVER, "post.published").id();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         IncomingEvent wanted = event(subscribed, "post.published", now);
         IncomingEvent otherType = event(subscribed, "post.failed", now);
@@ -106,7 +111,9 @@ class EventRepositoryTest {
         List<IncomingEvent> batch = List.of(wanted, otherType, noEndpoint);
         List<String> sources = List.of(wanted.sourceEventId(), otherType.sourceEventId(), noEndpoint.sourceEventId());
 
-        Intake first = events.intake(batch, now, new DirectLeases(100, 4, now.plus(LEASE))).await().atMost(Duration.ofSeconds(10));
+        Intake first = events.intake(batch, now, new DirectLeases(100, 4, now.plus(LEASE)))
+                .await()
+                .atMost(Duration.ofSeconds(10));
 
         assertThat(first.created()).isEqualTo(1);
         assertThat(first.leased()).singleElement().satisfies(delivery -> {
@@ -115,28 +122,41 @@ class EventRepositoryTest {
         });
         assertThat(processed(sources)).containsExactlyInAnyOrderElementsOf(sources);
         assertThat(rows("select id from events where workspace_id in (?, ?)", subscribed, unsubscribed))
-                .extracting(row -> row.get("id")).containsExactly(wanted.eventId());
+                .extracting(row -> row.get("id"))
+                .containsExactly(wanted.eventId());
 
         // Redelivered, even after the other workspace subscribed: nothing is stored or sent a second time.
         register(unsubscribed, Mode.TEST, RECEIVER, "post.published");
-        Intake again = events.intake(batch, now, new DirectLeases(100, 4, now.plus(LEASE))).await().atMost(Duration.ofSeconds(10));
+        Intake again = events.intake(batch, now, new DirectLeases(100, 4, now.plus(LEASE)))
+                .await()
+                .atMost(Duration.ofSeconds(10));
 
         assertThat(again.created()).isZero();
         assertThat(again.leased()).isEmpty();
-        assertThat(rows("select id from events where workspace_id in (?, ?)", subscribed, unsubscribed)).hasSize(1);
-        assertThat(rows("select id from deliveries where workspace_id in (?, ?)", subscribed, unsubscribed)).hasSize(1);
+        assertThat(rows("select id from events where workspace_id in (?, ?)", subscribed, unsubscribed))
+                .hasSize(1);
+        assertThat(rows("select id from deliveries where workspace_id in (?, ?)", subscribed, unsubscribed))
+                .hasSize(1);
     }
 
     private static IncomingEvent event(String workspace, String type, Instant now) {
         String id = ResourceIds.newId(IdPrefix.EVENT);
-        return new IncomingEvent(ResourceIds.newId(IdPrefix.EVENT), id, workspace, Mode.TEST, type,
-                "{\"id\":\"" + id + "\",\"type\":\"" + type + "\"}", now, null);
+        return new IncomingEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                id,
+                workspace,
+                Mode.TEST,
+                type,
+                "{\"id\":\"" + id + "\",\"type\":\"" + type + "\"}",
+                now,
+                null);
     }
 
     private static List<Object> processed(List<String> sourceIds) throws Exception {
         List<Object> found = new ArrayList<>();
         for (String id : sourceIds) {
-            rows("select event_id from processed_events where event_id = ?", id).forEach(row -> found.add(row.get("event_id")));
+            rows("select event_id from processed_events where event_id = ?", id)
+                    .forEach(row -> found.add(row.get("event_id")));
         }
         return found;
     }
@@ -145,10 +165,19 @@ class EventRepositoryTest {
         List<IncomingEvent> batch = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String id = ResourceIds.newId(IdPrefix.EVENT);
-            batch.add(new IncomingEvent(ResourceIds.newId(IdPrefix.EVENT), id, workspace, Mode.TEST, "post.published",
-                    "{\"id\":\"" + id + "\",\"type\":\"post.published\"}", now, null));
+            batch.add(new IncomingEvent(
+                    ResourceIds.newId(IdPrefix.EVENT),
+                    id,
+                    workspace,
+                    Mode.TEST,
+                    "post.published",
+                    "{\"id\":\"" + id + "\",\"type\":\"post.published\"}",
+                    now,
+                    null));
         }
-        return events.intake(batch, now, new DirectLeases(slots, 4, now.plus(LEASE))).await().atMost(Duration.ofSeconds(10));
+        return events.intake(batch, now, new DirectLeases(slots, 4, now.plus(LEASE)))
+                .await()
+                .atMost(Duration.ofSeconds(10));
     }
 
     private static Instant instant(Map<String, Object> row, String column) {

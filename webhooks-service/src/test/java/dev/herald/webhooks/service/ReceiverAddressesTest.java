@@ -32,9 +32,10 @@ class ReceiverAddressesTest {
 
     @Test
     void aHostIsRefusedWhenAnyOfItsAddressesIsNotPublic() {
-        ReceiverAddresses guard = new ReceiverAddresses(VERTX, false,
-                host -> new InetAddress[] {ip("93.184.216.34"), ip("10.0.0.7")});
-        assertThatThrownBy(() -> guard.vet("https://mixed.example.com/hooks").await().atMost(Duration.ofSeconds(5)))
+        ReceiverAddresses guard =
+                new ReceiverAddresses(VERTX, false, host -> new InetAddress[] {ip("93.184.216.34"), ip("10.0.0.7")});
+        assertThatThrownBy(() ->
+                        guard.vet("https://mixed.example.com/hooks").await().atMost(Duration.ofSeconds(5)))
                 .isInstanceOf(ReceiverAddresses.RefusedUrl.class)
                 .hasMessage("must resolve to public addresses only (mixed.example.com resolves to 10.0.0.7)");
     }
@@ -42,14 +43,23 @@ class ReceiverAddressesTest {
     @Test
     void theCheckedAddressIsTheOneConnectedTo() {
         ReceiverAddresses guard = new ReceiverAddresses(VERTX, false, host -> new InetAddress[] {ip("93.184.216.34")});
-        ReceiverAddresses.Receiver receiver = guard.vet("https://hooks.example.com:8443/in?a=1&b=2").await().atMost(Duration.ofSeconds(5));
+        ReceiverAddresses.Receiver receiver =
+                guard.vet("https://hooks.example.com:8443/in?a=1&b=2").await().atMost(Duration.ofSeconds(5));
         assertThat(receiver.host()).isEqualTo("hooks.example.com");
         assertThat(receiver.port()).isEqualTo(8443);
         assertThat(receiver.ssl()).isTrue();
         assertThat(receiver.requestUri()).isEqualTo("/in?a=1&b=2");
         assertThat(receiver.address()).isEqualTo(ip("93.184.216.34"));
-        assertThat(guard.vet("https://hooks.example.com").await().atMost(Duration.ofSeconds(5)).port()).isEqualTo(443);
-        assertThat(guard.vet("https://hooks.example.com").await().atMost(Duration.ofSeconds(5)).requestUri()).isEqualTo("/");
+        assertThat(guard.vet("https://hooks.example.com")
+                        .await()
+                        .atMost(Duration.ofSeconds(5))
+                        .port())
+                .isEqualTo(443);
+        assertThat(guard.vet("https://hooks.example.com")
+                        .await()
+                        .atMost(Duration.ofSeconds(5))
+                        .requestUri())
+                .isEqualTo("/");
     }
 
     @Test
@@ -58,7 +68,8 @@ class ReceiverAddressesTest {
             throw new UnknownHostException(host);
         });
         assertThatThrownBy(() -> guard.vet("https://gone.example.com/").await().atMost(Duration.ofSeconds(5)))
-                .isInstanceOf(ReceiverAddresses.RefusedUrl.class).hasMessageContaining("resolves");
+                .isInstanceOf(ReceiverAddresses.RefusedUrl.class)
+                .hasMessageContaining("resolves");
     }
 
     @Test
@@ -67,7 +78,8 @@ class ReceiverAddressesTest {
             throw new AssertionError("no lookup expected");
         });
         assertThat(guard.formProblem("http://example.com/")).contains("must be an absolute https URL");
-        assertThat(guard.formProblem("https://user@example.com/")).contains("must not contain user information (user:password@)");
+        assertThat(guard.formProblem("https://user@example.com/"))
+                .contains("must not contain user information (user:password@)");
         assertThat(guard.formProblem("https://example.com/#top")).contains("must not contain a fragment (#...)");
         assertThat(guard.formProblem("/relative")).contains("must be an absolute https URL");
         assertThat(guard.formProblem("https:///nohost")).contains("must have a valid host name");
@@ -83,7 +95,10 @@ class ReceiverAddressesTest {
     void localRunsMayUsePlainHttpAndPrivateAddresses() {
         ReceiverAddresses local = new ReceiverAddresses(VERTX, true, InetAddress::getAllByName);
         assertThat(local.formProblem("http://127.0.0.1:9000/hooks")).isEmpty();
-        assertThat(local.vet("http://127.0.0.1:9000/hooks").await().atMost(Duration.ofSeconds(5)).address())
+        assertThat(local.vet("http://127.0.0.1:9000/hooks")
+                        .await()
+                        .atMost(Duration.ofSeconds(5))
+                        .address())
                 .isEqualTo(ip("127.0.0.1"));
         assertThat(local.formProblem("ftp://127.0.0.1/")).contains("must be an absolute https (or, locally, http) URL");
     }

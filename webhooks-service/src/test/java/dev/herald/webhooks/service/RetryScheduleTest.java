@@ -9,8 +9,14 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RetryScheduleTest {
-    static final List<Duration> SVIX = List.of(Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(30),
-            Duration.ofHours(2), Duration.ofHours(5), Duration.ofHours(10), Duration.ofHours(10));
+    static final List<Duration> SVIX = List.of(
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(5),
+            Duration.ofMinutes(30),
+            Duration.ofHours(2),
+            Duration.ofHours(5),
+            Duration.ofHours(10),
+            Duration.ofHours(10));
 
     @Test
     void theDefaultScheduleGivesEightAttemptsWithDesignsWaits() {
@@ -24,8 +30,11 @@ class RetryScheduleTest {
 
     @Test
     void waitsAreJitteredByUpToTenPercent() {
-        assertThat(new RetrySchedule(SVIX, () -> 0.0).after(2, Optional.empty())).contains(Duration.ofSeconds(270));
-        assertThat(new RetrySchedule(SVIX, () -> 0.999999).after(2, Optional.empty()).orElseThrow())
+        assertThat(new RetrySchedule(SVIX, () -> 0.0).after(2, Optional.empty()))
+                .contains(Duration.ofSeconds(270));
+        assertThat(new RetrySchedule(SVIX, () -> 0.999999)
+                        .after(2, Optional.empty())
+                        .orElseThrow())
                 .isBetween(Duration.ofMillis(329_999), Duration.ofSeconds(330));
     }
 
@@ -43,8 +52,10 @@ class RetryScheduleTest {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         assertThat(RetrySchedule.parseRetryAfter("120", now)).contains(Duration.ofSeconds(120));
         assertThat(RetrySchedule.parseRetryAfter(" 7 ", now)).contains(Duration.ofSeconds(7));
-        assertThat(RetrySchedule.parseRetryAfter("Thu, 01 Jan 2026 00:01:30 GMT", now)).contains(Duration.ofSeconds(90));
-        assertThat(RetrySchedule.parseRetryAfter("Wed, 31 Dec 2025 23:00:00 GMT", now)).contains(Duration.ZERO);
+        assertThat(RetrySchedule.parseRetryAfter("Thu, 01 Jan 2026 00:01:30 GMT", now))
+                .contains(Duration.ofSeconds(90));
+        assertThat(RetrySchedule.parseRetryAfter("Wed, 31 Dec 2025 23:00:00 GMT", now))
+                .contains(Duration.ZERO);
         assertThat(RetrySchedule.parseRetryAfter("soon", now)).isEmpty();
         assertThat(RetrySchedule.parseRetryAfter("-5", now)).isEmpty();
         assertThat(RetrySchedule.parseRetryAfter(null, now)).isEmpty();

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /** Delivery records and their events are deleted 30 days (the default retention) after they last changed. */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
 class WebhookRetentionTest {
     /** Nobody listens there; the pending delivery below is not due before the test ends. */
     private static final String RECEIVER = "http://127.0.0.1:9/hooks";
@@ -34,7 +36,8 @@ class WebhookRetentionTest {
     @Test
     void finalDeliveriesPastTheRetentionGoWithTheirEventsAndNothingElseDoes() throws Exception {
         String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-        String endpoint = register(workspace, Mode.TEST, RECEIVER, "post.published").id();
+        String endpoint =
+                register(workspace, Mode.TEST, RECEIVER, "post.published").id();
         Instant now = Instant.now();
         Instant expired = now.minus(Duration.ofDays(31));
         Instant retained = now.minus(Duration.ofDays(29));
@@ -46,7 +49,8 @@ class WebhookRetentionTest {
         // Created long ago, but one of its deliveries changed lately (a retry by hand): that one and the event stay.
         String sharedEvent = event(workspace, expired);
         delivery(sharedEvent, endpoint, workspace, "succeeded", expired);
-        String secondEndpoint = register(workspace, Mode.TEST, RECEIVER, "post.published").id();
+        String secondEndpoint =
+                register(workspace, Mode.TEST, RECEIVER, "post.published").id();
         String recentOfShared = delivery(sharedEvent, secondEndpoint, workspace, "failed", retained);
         // Still waiting for its next attempt, however long ago it last changed.
         String waitingEvent = event(workspace, expired);
@@ -61,29 +65,48 @@ class WebhookRetentionTest {
                 .containsExactlyInAnyOrder(recentOfShared, pending, recent);
         assertThat(ids("select id from events where workspace_id = ?", workspace))
                 .containsExactlyInAnyOrder(sharedEvent, waitingEvent, recentEvent);
-        assertThat(as(workspace, Mode.TEST).get("/deliveries").then().statusCode(200).extract().jsonPath()
-                .getList("data.id", String.class)).containsExactlyInAnyOrder(recentOfShared, pending, recent);
+        assertThat(as(workspace, Mode.TEST)
+                        .get("/deliveries")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("data.id", String.class))
+                .containsExactlyInAnyOrder(recentOfShared, pending, recent);
     }
 
     private static String event(String workspace, Instant createdAt) throws Exception {
         String id = ResourceIds.newId(IdPrefix.EVENT);
-        update("insert into events (id, workspace_id, mode, type, source_event_id, payload, created_at) "
+        update(
+                "insert into events (id, workspace_id, mode, type, source_event_id, payload, created_at) "
                         + "values (?, ?, 'test', 'post.published', ?, '{}', ?)",
-                id, workspace, ResourceIds.newId(IdPrefix.EVENT), Timestamp.from(createdAt));
+                id,
+                workspace,
+                ResourceIds.newId(IdPrefix.EVENT),
+                Timestamp.from(createdAt));
         return id;
     }
 
-    private static String delivery(String eventId, String endpointId, String workspace, String status, Instant changedAt)
-            throws Exception {
+    private static String delivery(
+            String eventId, String endpointId, String workspace, String status, Instant changedAt) throws Exception {
         String id = ResourceIds.newId(IdPrefix.DELIVERY);
         boolean pending = status.equals("pending");
         Timestamp changed = Timestamp.from(changedAt);
         // A pending row's next attempt is a day away, so the sender leaves it alone while the test runs.
         Timestamp due = pending ? Timestamp.from(Instant.now().plus(Duration.ofDays(1))) : null;
-        update("insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status, attempts, "
+        update(
+                "insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status, attempts, "
                         + "next_attempt_at, due_at, created_at, updated_at, delivered_at) "
                         + "values (?, ?, 'post.published', ?, ?, 'test', ?, 1, ?, ?, ?, ?, ?)",
-                id, eventId, endpointId, workspace, status, due, due, changed, changed,
+                id,
+                eventId,
+                endpointId,
+                workspace,
+                status,
+                due,
+                due,
+                changed,
+                changed,
                 status.equals("succeeded") ? changed : null);
         return id;
     }

@@ -55,8 +55,11 @@ public final class Receiver implements AutoCloseable {
     /** A request as it arrived. */
     public record Request(String path, Map<String, List<String>> headers, byte[] body, Instant at) {
         public String header(String name) {
-            return headers.entrySet().stream().filter(entry -> entry.getKey().equalsIgnoreCase(name))
-                    .map(entry -> entry.getValue().get(0)).findFirst().orElse(null);
+            return headers.entrySet().stream()
+                    .filter(entry -> entry.getKey().equalsIgnoreCase(name))
+                    .map(entry -> entry.getValue().get(0))
+                    .findFirst()
+                    .orElse(null);
         }
 
         public String bodyText() {
@@ -112,7 +115,8 @@ public final class Receiver implements AutoCloseable {
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readAllBytes();
         }
-        requests.add(new Request(exchange.getRequestURI().toString(), Map.copyOf(exchange.getRequestHeaders()), body, Instant.now()));
+        requests.add(new Request(
+                exchange.getRequestURI().toString(), Map.copyOf(exchange.getRequestHeaders()), body, Instant.now()));
         Answer answer = script.poll();
         if (answer == null) {
             answer = otherwise;

@@ -38,10 +38,10 @@ public final class WebhooksTestSupport {
     public static final String DATABASE = "webhooks_test";
     /** Herald's own JSON (snake_case, RFC 3339), as posts-service writes its events. */
     public static final ObjectMapper JSON = JsonMapperCustomizer.configure(new ObjectMapper());
+
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private WebhooksTestSupport() {
-    }
+    private WebhooksTestSupport() {}
 
     public static RequestSpecification as(String workspaceId, Mode mode) {
         return given().header("Authorization", TestTokens.bearer(workspaceId, mode, "webhooks:read", "webhooks:write"))
@@ -50,13 +50,19 @@ public final class WebhooksTestSupport {
 
     /** Registers an endpoint and answers its id and secret. */
     public static Registered register(String workspaceId, Mode mode, String url, String... events) {
-        String body = "{\"url\":\"" + url + "\",\"description\":\"test receiver\",\"events\":[\"" + String.join("\",\"", events) + "\"]}";
-        var json = as(workspaceId, mode).body(body).post("/webhooks").then().statusCode(201).extract().jsonPath();
+        String body = "{\"url\":\"" + url + "\",\"description\":\"test receiver\",\"events\":[\""
+                + String.join("\",\"", events) + "\"]}";
+        var json = as(workspaceId, mode)
+                .body(body)
+                .post("/webhooks")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
         return new Registered(json.getString("data.id"), json.getString("data.secret"));
     }
 
-    public record Registered(String id, String secret) {
-    }
+    public record Registered(String id, String secret) {}
 
     /** A post.finalized event of a new post in the tenant, as posts-service sends it. */
     public static PostFinalizedEvent finalized(String workspaceId, Mode mode, String type) {
@@ -68,21 +74,37 @@ public final class WebhooksTestSupport {
             case PostFinalizedEvent.FAILED -> Post.FAILED;
             default -> Post.CANCELED;
         };
-        String targetStatus = status.equals(Post.CANCELED) ? PostTarget.CANCELED
+        String targetStatus = status.equals(Post.CANCELED)
+                ? PostTarget.CANCELED
                 : status.equals(Post.FAILED) ? PostTarget.FAILED : PostTarget.PUBLISHED;
-        PostTarget target = new PostTarget(ResourceIds.newId(IdPrefix.ACCOUNT), Platform.LINKEDIN, null, targetStatus, 1,
-                targetStatus.equals(PostTarget.PUBLISHED) ? "sbx_0123" : null, null, null, now);
+        PostTarget target = new PostTarget(
+                ResourceIds.newId(IdPrefix.ACCOUNT),
+                Platform.LINKEDIN,
+                null,
+                targetStatus,
+                1,
+                targetStatus.equals(PostTarget.PUBLISHED) ? "sbx_0123" : null,
+                null,
+                null,
+                now);
         ObjectNode options = JSON.createObjectNode();
-        Post post = new Post(postId, "Hello, webhooks \u2713", status, mode, null, null, options, List.of(target), now, now);
+        Post post = new Post(
+                postId, "Hello, webhooks \u2713", status, mode, null, null, options, List.of(target), now, now);
         return new PostFinalizedEvent(ResourceIds.newId(IdPrefix.EVENT), type, now, workspaceId, mode, post);
     }
 
     public static void send(PostFinalizedEvent... events) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
-                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()))) {
             for (PostFinalizedEvent event : events) {
-                producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event))).get();
+                producer.send(new ProducerRecord<>(
+                                Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event)))
+                        .get();
             }
         }
     }
@@ -90,10 +112,14 @@ public final class WebhooksTestSupport {
     /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it. */
     public static void sendTraced(PostFinalizedEvent event, String traceParent) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
-                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
-            ProducerRecord<String, String> record = new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(),
-                    JSON.writeValueAsString(event));
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()))) {
+            ProducerRecord<String, String> record =
+                    new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event));
             record.headers().add("traceparent", traceParent.getBytes(StandardCharsets.US_ASCII));
             producer.send(record).get();
         }
@@ -101,16 +127,21 @@ public final class WebhooksTestSupport {
 
     public static void sendRaw(String key, String value) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers", RealInfrastructure.bootstrapServers(),
-                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
-            producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, key, value)).get();
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()))) {
+            producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, key, value))
+                    .get();
         }
     }
 
     /** The rows a query answers, as column name to value. */
     public static List<Map<String, Object>> rows(String sql, Object... parameters) throws Exception {
         try (Connection connection = RealInfrastructure.connect(DATABASE);
-             PreparedStatement statement = connection.prepareStatement(sql)) {
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
@@ -131,7 +162,7 @@ public final class WebhooksTestSupport {
 
     public static int update(String sql, Object... parameters) throws Exception {
         try (Connection connection = RealInfrastructure.connect(DATABASE);
-             PreparedStatement statement = connection.prepareStatement(sql)) {
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }

@@ -49,18 +49,38 @@ public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
     public Uni<ProviderGrant> exchangeCode(String code, String codeVerifier, URI redirectUri) {
         return Uni.createFrom().deferred(() -> {
             ProviderCredentials credentials = credentials();
-            return http.get(config.apiUrl() + "/oauth/access_token", Map.of("client_id", credentials.clientId(),
-                            "client_secret", credentials.clientSecret(), "redirect_uri", redirectUri.toString(), "code", code),
+            return http.get(
+                            config.apiUrl() + "/oauth/access_token",
+                            Map.of(
+                                    "client_id",
+                                    credentials.clientId(),
+                                    "client_secret",
+                                    credentials.clientSecret(),
+                                    "redirect_uri",
+                                    redirectUri.toString(),
+                                    "code",
+                                    code),
                             Map.of())
                     .map(this::tokenBody)
-                    .flatMap(shortLived -> http.get(config.apiUrl() + "/oauth/access_token", Map.of(
-                            "grant_type", "fb_exchange_token", "client_id", credentials.clientId(),
-                            "client_secret", credentials.clientSecret(), "fb_exchange_token", text(shortLived, "access_token")),
+                    .flatMap(shortLived -> http.get(
+                            config.apiUrl() + "/oauth/access_token",
+                            Map.of(
+                                    "grant_type",
+                                    "fb_exchange_token",
+                                    "client_id",
+                                    credentials.clientId(),
+                                    "client_secret",
+                                    credentials.clientSecret(),
+                                    "fb_exchange_token",
+                                    text(shortLived, "access_token")),
                             Map.of()))
                     .map(this::tokenBody)
-                    .flatMap(longLived -> whoGranted(text(longLived, "access_token")).map(me ->
-                            TokenResponses.grant(platform(), longLived.copy().put("scope", grantedPermissions(me)),
-                                    text(me, "id"), null)));
+                    .flatMap(longLived -> whoGranted(text(longLived, "access_token"))
+                            .map(me -> TokenResponses.grant(
+                                    platform(),
+                                    longLived.copy().put("scope", grantedPermissions(me)),
+                                    text(me, "id"),
+                                    null)));
         });
     }
 
@@ -72,7 +92,8 @@ public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
     /** Removes every permission the user granted; a token already invalid has nothing left to revoke. */
     @Override
     public Uni<Void> revoke(ProviderGrant grant) {
-        return http.delete(config.apiUrl() + "/me/permissions", Map.of(), ProviderHttpClient.bearer(grant.accessToken()))
+        return http.delete(
+                        config.apiUrl() + "/me/permissions", Map.of(), ProviderHttpClient.bearer(grant.accessToken()))
                 .map(response -> {
                     if (response.ok() || GraphApiErrors.tokenAlreadyInvalid(response)) {
                         return null;
@@ -83,24 +104,35 @@ public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
 
     @Override
     public Uni<List<ProviderIdentity>> identities(ProviderGrant grant) {
-        return pages(config.apiUrl() + "/me/accounts", Map.of("fields", "id,name,username,access_token", "limit", "100"),
-                grant.accessToken(), new ArrayList<>(), 0);
+        return pages(
+                config.apiUrl() + "/me/accounts",
+                Map.of("fields", "id,name,username,access_token", "limit", "100"),
+                grant.accessToken(),
+                new ArrayList<>(),
+                0);
     }
 
-    private Uni<List<ProviderIdentity>> pages(String url, Map<String, String> query, String accessToken,
-                                              List<ProviderIdentity> found, int requests) {
+    private Uni<List<ProviderIdentity>> pages(
+            String url, Map<String, String> query, String accessToken, List<ProviderIdentity> found, int requests) {
         return http.get(url, query, ProviderHttpClient.bearer(accessToken)).flatMap(response -> {
             JsonObject body = ok(response);
             JsonArray data = body.getJsonArray("data", new JsonArray());
             for (int i = 0; i < data.size(); i++) {
                 JsonObject page = data.getJsonObject(i);
-                found.add(new ProviderIdentity(text(page, "id"), "page", text(page, "name"), text(page, "username"),
+                found.add(new ProviderIdentity(
+                        text(page, "id"),
+                        "page",
+                        text(page, "name"),
+                        text(page, "username"),
                         text(page, "access_token")));
             }
             // paging.next is a complete URL (cursor included); it is followed only on Graph's own origin, since
             // the request carries the user's token.
             String next = body.getJsonObject("paging", new JsonObject()).getString("next");
-            if (next == null || data.isEmpty() || requests + 1 >= MAX_PAGE_REQUESTS || !sameOrigin(next, config.apiUrl())) {
+            if (next == null
+                    || data.isEmpty()
+                    || requests + 1 >= MAX_PAGE_REQUESTS
+                    || !sameOrigin(next, config.apiUrl())) {
                 return Uni.createFrom().item(List.copyOf(found));
             }
             return pages(next, Map.of(), accessToken, found, requests + 1);
@@ -111,7 +143,8 @@ public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
         try {
             URI next = URI.create(url);
             URI api = URI.create(base);
-            return api.getScheme().equals(next.getScheme()) && api.getHost().equals(next.getHost())
+            return api.getScheme().equals(next.getScheme())
+                    && api.getHost().equals(next.getHost())
                     && api.getPort() == next.getPort();
         } catch (IllegalArgumentException | NullPointerException e) {
             return false;
@@ -119,7 +152,10 @@ public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
     }
 
     private Uni<JsonObject> whoGranted(String accessToken) {
-        return http.get(config.apiUrl() + "/me", Map.of("fields", "id,permissions"), ProviderHttpClient.bearer(accessToken))
+        return http.get(
+                        config.apiUrl() + "/me",
+                        Map.of("fields", "id,permissions"),
+                        ProviderHttpClient.bearer(accessToken))
                 .map(this::ok);
     }
 

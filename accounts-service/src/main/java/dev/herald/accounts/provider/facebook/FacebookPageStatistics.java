@@ -34,14 +34,23 @@ public class FacebookPageStatistics implements AccountAnalyticsReader {
 
     @Override
     public Uni<AccountStatistics> read(String accessToken, String externalId) {
-        return http.get(config.apiUrl() + "/" + externalId, Map.of("fields", FIELDS), ProviderHttpClient.bearer(accessToken))
+        return http.get(
+                        config.apiUrl() + "/" + externalId,
+                        Map.of("fields", FIELDS),
+                        ProviderHttpClient.bearer(accessToken))
                 .map(response -> {
                     if (!response.ok()) {
                         throw GraphApiErrors.of(Platform.FACEBOOK, response);
                     }
                     JsonObject page = response.json();
-                    return new AccountStatistics(new AccountAnalytics.Metrics(AccountStatistics.count(page, "followers_count"),
-                            null, null, null, AccountStatistics.count(page, "fan_count")), AccountStatistics.raw(page));
+                    return new AccountStatistics(
+                            new AccountAnalytics.Metrics(
+                                    AccountStatistics.count(page, "followers_count"),
+                                    null,
+                                    null,
+                                    null,
+                                    AccountStatistics.count(page, "fan_count")),
+                            AccountStatistics.raw(page));
                 });
     }
 }

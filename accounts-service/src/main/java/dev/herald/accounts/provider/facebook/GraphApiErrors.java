@@ -17,8 +17,7 @@ public final class GraphApiErrors {
     private static final Set<Integer> REAUTHORIZE = Set.of(102, 190, 10);
     private static final Set<Integer> RETRYABLE = Set.of(1, 2, 4, 17, 32, 341, 613);
 
-    private GraphApiErrors() {
-    }
+    private GraphApiErrors() {}
 
     public static ProviderException of(Platform platform, ProviderResponse response) {
         JsonObject body = response.json();
@@ -27,16 +26,19 @@ public final class GraphApiErrors {
             return ProviderErrors.oauth(platform, response, false);
         }
         Integer code = error.getValue("code") instanceof Number number ? number.intValue() : null;
-        boolean retryable = ProviderErrors.retryableStatus(response.status()) || error.getBoolean("is_transient", false)
+        boolean retryable = ProviderErrors.retryableStatus(response.status())
+                || error.getBoolean("is_transient", false)
                 || (code != null && (RETRYABLE.contains(code) || (code >= 80001 && code <= 80014)));
         boolean revoked = !retryable && code != null && (REAUTHORIZE.contains(code) || (code >= 200 && code <= 299));
         String name = code == null ? "http_" + response.status() : "graph_" + code;
-        return ProviderErrors.exception(platform, name, error.getString("message"), response.status(), revoked, retryable);
+        return ProviderErrors.exception(
+                platform, name, error.getString("message"), response.status(), revoked, retryable);
     }
 
     /** Whether the answer says the token is already invalid (revoking it again has nothing left to do). */
     public static boolean tokenAlreadyInvalid(ProviderResponse response) {
         return response.json().getValue("error") instanceof JsonObject error
-                && error.getValue("code") instanceof Number code && code.intValue() == 190;
+                && error.getValue("code") instanceof Number code
+                && code.intValue() == 190;
     }
 }

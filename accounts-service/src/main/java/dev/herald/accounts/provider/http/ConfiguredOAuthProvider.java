@@ -25,8 +25,7 @@ public abstract class ConfiguredOAuthProvider implements OAuthProvider {
     protected ProviderHttpClient http;
 
     /** For client proxies only. */
-    protected ConfiguredOAuthProvider() {
-    }
+    protected ConfiguredOAuthProvider() {}
 
     protected ConfiguredOAuthProvider(Platform platform, ProvidersConfig.OAuthClient client, ProviderHttpClient http) {
         this.platform = platform;
@@ -90,8 +89,15 @@ public abstract class ConfiguredOAuthProvider implements OAuthProvider {
     /** The refresh request (RFC 6749 section 6) with the client's credentials in the body. */
     protected Map<String, String> refreshForm(String refreshToken) {
         ProviderCredentials credentials = credentials();
-        return Map.of(clientIdParameter(), credentials.clientId(), "client_secret", credentials.clientSecret(),
-                "grant_type", "refresh_token", "refresh_token", refreshToken);
+        return Map.of(
+                clientIdParameter(),
+                credentials.clientId(),
+                "client_secret",
+                credentials.clientSecret(),
+                "grant_type",
+                "refresh_token",
+                "refresh_token",
+                refreshToken);
     }
 
     /**
@@ -99,8 +105,12 @@ public abstract class ConfiguredOAuthProvider implements OAuthProvider {
      * when it has none). {@code previous} is the grant being refreshed, null for a code exchange. An answer
      * without an access token is a refusal whatever its status: TikTok refuses with 200 and an error body.
      */
-    protected Uni<ProviderGrant> requestToken(String url, Map<String, String> form, Map<String, String> headers,
-                                              ProviderGrant previous, Function<JsonObject, String> subject) {
+    protected Uni<ProviderGrant> requestToken(
+            String url,
+            Map<String, String> form,
+            Map<String, String> headers,
+            ProviderGrant previous,
+            Function<JsonObject, String> subject) {
         return http.postForm(url, form, headers).map(response -> {
             JsonObject body = response.json();
             if (!response.ok() || TokenResponses.text(body, "access_token") == null) {
@@ -111,8 +121,8 @@ public abstract class ConfiguredOAuthProvider implements OAuthProvider {
     }
 
     /** Refreshes with the grant's refresh token, or keeps a grant that has none while it is unexpired. */
-    protected Uni<ProviderGrant> refreshAt(String url, Map<String, String> headers, ProviderGrant grant,
-                                           Function<String, Map<String, String>> form) {
+    protected Uni<ProviderGrant> refreshAt(
+            String url, Map<String, String> headers, ProviderGrant grant, Function<String, Map<String, String>> form) {
         return Uni.createFrom().deferred(() -> {
             credentials();
             if (grant.refreshToken() == null) {

@@ -10,11 +10,16 @@ public record ProviderCredentials(String clientId, String clientSecret) {
      * The configured client, or a {@code provider_not_configured} refusal naming the settings to set: a platform
      * without credentials is not offered live, and that must not stop the service from starting.
      */
-    public static ProviderCredentials require(Platform platform, Optional<String> clientId, Optional<String> clientSecret) {
+    public static ProviderCredentials require(
+            Platform platform, Optional<String> clientId, Optional<String> clientSecret) {
         if (!present(clientId, clientSecret)) {
             String prefix = "herald.providers." + platform.wireName();
-            throw new ProviderException("provider_not_configured", platform.wireName() + " is not configured: set "
-                    + prefix + ".client-id and " + prefix + ".client-secret", false, false);
+            throw new ProviderException(
+                    "provider_not_configured",
+                    platform.wireName() + " is not configured: set " + prefix + ".client-id and " + prefix
+                            + ".client-secret",
+                    false,
+                    false);
         }
         return new ProviderCredentials(clientId.get(), clientSecret.get());
     }

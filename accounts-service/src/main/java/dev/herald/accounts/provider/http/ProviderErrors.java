@@ -14,8 +14,7 @@ public final class ProviderErrors {
     private static final Set<String> RETRYABLE_OAUTH_ERRORS = Set.of("temporarily_unavailable", "server_error");
     private static final int MAX_DESCRIPTION = 200;
 
-    private ProviderErrors() {
-    }
+    private ProviderErrors() {}
 
     /**
      * An RFC 6749 token endpoint error ({@code {"error", "error_description"}}). {@code invalid_grant} means the
@@ -30,35 +29,48 @@ public final class ProviderErrors {
             error = "http_" + response.status();
         }
         boolean retryable = retryableStatus(response.status()) || RETRYABLE_OAUTH_ERRORS.contains(error);
-        boolean revoked = !retryable && ("invalid_grant".equals(error)
-                || (refreshing && !"invalid_client".equals(error) && response.status() >= 400 && response.status() < 500));
+        boolean revoked = !retryable
+                && ("invalid_grant".equals(error)
+                        || (refreshing
+                                && !"invalid_client".equals(error)
+                                && response.status() >= 400
+                                && response.status() < 500));
         return exception(platform, error, description, response.status(), revoked, retryable);
     }
 
     /** An API refusal by HTTP status alone: 401 is a dead token; 429 and 5xx are worth retrying. */
     public static ProviderException api(Platform platform, ProviderResponse response, String code, String description) {
         int status = response.status();
-        return exception(platform, code != null ? code : "http_" + status, description, status, status == 401,
+        return exception(
+                platform,
+                code != null ? code : "http_" + status,
+                description,
+                status,
+                status == 401,
                 retryableStatus(status));
     }
 
-    public static ProviderException exception(Platform platform, String code, String description, int status,
-                                              boolean revoked, boolean retryable) {
+    public static ProviderException exception(
+            Platform platform, String code, String description, int status, boolean revoked, boolean retryable) {
         StringBuilder message = new StringBuilder(platform.wireName()).append(" refused");
         if (status > 0) {
             message.append(" (HTTP ").append(status).append(')');
         }
         message.append(": ").append(code);
         if (description != null && !description.isBlank()) {
-            message.append(" - ").append(description.length() > MAX_DESCRIPTION
-                    ? description.substring(0, MAX_DESCRIPTION) + "..." : description);
+            message.append(" - ")
+                    .append(
+                            description.length() > MAX_DESCRIPTION
+                                    ? description.substring(0, MAX_DESCRIPTION) + "..."
+                                    : description);
         }
         return new ProviderException(code, message.toString(), revoked, retryable);
     }
 
     /** A 2xx answer without what the documentation promises. */
     public static ProviderException malformed(Platform platform, String what) {
-        return new ProviderException("malformed_response", platform.wireName() + " answered without " + what, false, false);
+        return new ProviderException(
+                "malformed_response", platform.wireName() + " answered without " + what, false, false);
     }
 
     /** Whether a body carries an RFC 6749 style {@code error} (some platforms send one with status 200). */

@@ -34,10 +34,14 @@ public class ProviderHttpClient {
 
     @Inject
     public ProviderHttpClient(Vertx vertx, ProvidersConfig config) {
-        this(WebClient.create(vertx, new WebClientOptions()
-                .setConnectTimeout((int) config.connectTimeout().toMillis())
-                .setFollowRedirects(false)
-                .setUserAgent("Herald")), config.requestTimeout());
+        this(
+                WebClient.create(
+                        vertx,
+                        new WebClientOptions()
+                                .setConnectTimeout((int) config.connectTimeout().toMillis())
+                                .setFollowRedirects(false)
+                                .setUserAgent("Herald")),
+                config.requestTimeout());
     }
 
     ProviderHttpClient(WebClient client, Duration deadline) {
@@ -81,7 +85,8 @@ public class ProviderHttpClient {
         return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
-    private HttpRequest<Buffer> request(HttpMethod method, String url, Map<String, String> query, Map<String, String> headers) {
+    private HttpRequest<Buffer> request(
+            HttpMethod method, String url, Map<String, String> query, Map<String, String> headers) {
         HttpRequest<Buffer> request = client.requestAbs(method, url).timeout(deadline.toMillis());
         query.forEach((name, value) -> {
             if (value != null) {
@@ -94,10 +99,15 @@ public class ProviderHttpClient {
     }
 
     private Uni<ProviderResponse> send(Uni<HttpResponse<Buffer>> call) {
-        return call.ifNoItem().after(deadline).failWith(TimeoutException::new)
+        return call.ifNoItem()
+                .after(deadline)
+                .failWith(TimeoutException::new)
                 .map(response -> new ProviderResponse(response.statusCode(), response.bodyAsString()))
                 .onFailure(failure -> !(failure instanceof ProviderException))
-                .transform(failure -> new ProviderException("provider_unreachable",
-                        "the provider did not answer: " + failure.getClass().getSimpleName(), false, true));
+                .transform(failure -> new ProviderException(
+                        "provider_unreachable",
+                        "the provider did not answer: " + failure.getClass().getSimpleName(),
+                        false,
+                        true));
     }
 }

@@ -14,8 +14,7 @@ import java.util.Set;
 
 /** Reads OAuth 2.0 token responses (RFC 6749 section 5.1 and the platforms' variations) into grants. */
 public final class TokenResponses {
-    private TokenResponses() {
-    }
+    private TokenResponses() {}
 
     /**
      * The grant in a token response. A missing refresh token or subject is taken from {@code previous} (a refresh
@@ -47,8 +46,13 @@ public final class TokenResponses {
                 subject = previous.subject();
             }
         }
-        return new ProviderGrant(accessToken, refreshToken, expiresIn == null ? null : now.plusSeconds(expiresIn),
-                refreshExpiresAt, scopes, subject);
+        return new ProviderGrant(
+                accessToken,
+                refreshToken,
+                expiresIn == null ? null : now.plusSeconds(expiresIn),
+                refreshExpiresAt,
+                scopes,
+                subject);
     }
 
     /**
@@ -59,14 +63,21 @@ public final class TokenResponses {
         if (grant.expiresAt() == null || grant.expiresAt().isAfter(Instant.now())) {
             return Uni.createFrom().item(grant);
         }
-        return Uni.createFrom().failure(new ProviderException("token_expired", platform.wireName()
-                + " issued no refresh token and the access token expired; the account must be reconnected", true, false));
+        return Uni.createFrom()
+                .failure(new ProviderException(
+                        "token_expired",
+                        platform.wireName()
+                                + " issued no refresh token and the access token expired; the account must be reconnected",
+                        true,
+                        false));
     }
 
     public static Set<String> scopes(Object value) {
         Set<String> scopes = new LinkedHashSet<>();
         if (value instanceof String text) {
-            Arrays.stream(text.split("[,\\s]+")).filter(scope -> !scope.isBlank()).forEach(scopes::add);
+            Arrays.stream(text.split("[,\\s]+"))
+                    .filter(scope -> !scope.isBlank())
+                    .forEach(scopes::add);
         } else if (value instanceof Iterable<?> list) {
             list.forEach(scope -> scopes.add(String.valueOf(scope)));
         }
@@ -87,7 +98,8 @@ public final class TokenResponses {
             return null;
         }
         try {
-            JsonObject claims = new JsonObject(new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8));
+            JsonObject claims =
+                    new JsonObject(new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8));
             return text(claims, "sub");
         } catch (RuntimeException e) {
             return null;

@@ -48,25 +48,37 @@ public class InstagramOAuthProvider extends ConfiguredOAuthProvider {
             ProviderCredentials credentials = credentials();
             return http.postForm(config.oauthUrl() + "/oauth/access_token", codeForm(code, null, redirectUri), Map.of())
                     .map(this::shortLivedToken)
-                    .flatMap(shortLived -> http.get(config.apiUrl() + "/access_token", Map.of(
-                                    "grant_type", "ig_exchange_token", "client_secret", credentials.clientSecret(),
-                                    "access_token", text(shortLived, "access_token")), Map.of())
-                            .map(response -> TokenResponses.grant(platform(),
+                    .flatMap(shortLived -> http.get(
+                                    config.apiUrl() + "/access_token",
+                                    Map.of(
+                                            "grant_type",
+                                            "ig_exchange_token",
+                                            "client_secret",
+                                            credentials.clientSecret(),
+                                            "access_token",
+                                            text(shortLived, "access_token")),
+                                    Map.of())
+                            .map(response -> TokenResponses.grant(
+                                    platform(),
                                     ok(response).copy().put("scope", shortLived.getValue("permissions")),
-                                    text(shortLived, "user_id"), null)));
+                                    text(shortLived, "user_id"),
+                                    null)));
         });
     }
 
     /** Renews the long-lived token itself (Instagram allows it once the token is a day old and unexpired). */
     @Override
     public Uni<ProviderGrant> refresh(ProviderGrant grant) {
-        return http.get(config.apiUrl() + "/refresh_access_token",
-                        Map.of("grant_type", "ig_refresh_token", "access_token", grant.accessToken()), Map.of())
+        return http.get(
+                        config.apiUrl() + "/refresh_access_token",
+                        Map.of("grant_type", "ig_refresh_token", "access_token", grant.accessToken()),
+                        Map.of())
                 .map(response -> {
                     if (!response.ok()) {
                         ProviderException failure = GraphApiErrors.of(platform(), response);
                         // An unusable long-lived token cannot be renewed by anything but a new login.
-                        throw failure.retryable() || failure.revoked() ? failure
+                        throw failure.retryable() || failure.revoked()
+                                ? failure
                                 : new ProviderException(failure.code(), failure.getMessage(), true, false);
                     }
                     return TokenResponses.grant(platform(), response.json(), null, grant);
@@ -80,7 +92,8 @@ public class InstagramOAuthProvider extends ConfiguredOAuthProvider {
 
     @Override
     public Uni<List<ProviderIdentity>> identities(ProviderGrant grant) {
-        return http.get(config.apiUrl() + "/" + config.apiVersion() + "/me",
+        return http.get(
+                        config.apiUrl() + "/" + config.apiVersion() + "/me",
                         // Instagram's reference passes the token as a query parameter, as here.
                         Map.of("fields", "id,user_id,username,name,account_type", "access_token", grant.accessToken()),
                         Map.of())
@@ -90,14 +103,17 @@ public class InstagramOAuthProvider extends ConfiguredOAuthProvider {
                     if (id == null) {
                         throw ProviderErrors.malformed(platform(), "the account's user_id");
                     }
-                    return List.of(new ProviderIdentity(id, "instagram_business", text(me, "name"), text(me, "username"), null));
+                    return List.of(new ProviderIdentity(
+                            id, "instagram_business", text(me, "name"), text(me, "username"), null));
                 });
     }
 
     /** The code exchange answers {@code {access_token, user_id, permissions}}, older versions inside {@code data[0]}. */
     private JsonObject shortLivedToken(ProviderResponse response) {
         JsonObject body = ok(response);
-        if (body.getValue("data") instanceof JsonArray data && !data.isEmpty() && data.getValue(0) instanceof JsonObject first) {
+        if (body.getValue("data") instanceof JsonArray data
+                && !data.isEmpty()
+                && data.getValue(0) instanceof JsonObject first) {
             body = first;
         }
         if (text(body, "access_token") == null) {

@@ -35,16 +35,23 @@ public class InstagramProfileStatistics implements AccountAnalyticsReader {
 
     @Override
     public Uni<AccountStatistics> read(String accessToken, String externalId) {
-        return http.get(config.apiUrl() + "/" + config.apiVersion() + "/me", Map.of("fields", FIELDS),
+        return http.get(
+                        config.apiUrl() + "/" + config.apiVersion() + "/me",
+                        Map.of("fields", FIELDS),
                         ProviderHttpClient.bearer(accessToken))
                 .map(response -> {
                     if (!response.ok()) {
                         throw GraphApiErrors.of(Platform.INSTAGRAM, response);
                     }
                     JsonObject user = response.json();
-                    return new AccountStatistics(new AccountAnalytics.Metrics(AccountStatistics.count(user, "followers_count"),
-                            AccountStatistics.count(user, "follows_count"), AccountStatistics.count(user, "media_count"),
-                            null, null), AccountStatistics.raw(user));
+                    return new AccountStatistics(
+                            new AccountAnalytics.Metrics(
+                                    AccountStatistics.count(user, "followers_count"),
+                                    AccountStatistics.count(user, "follows_count"),
+                                    AccountStatistics.count(user, "media_count"),
+                                    null,
+                                    null),
+                            AccountStatistics.raw(user));
                 });
     }
 }

@@ -60,8 +60,13 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
 
     @Override
     public Uni<ProviderGrant> exchangeCode(String code, String codeVerifier, URI redirectUri) {
-        return Uni.createFrom().deferred(() -> requestToken(config.oauthUrl() + "/accessToken",
-                codeForm(code, null, redirectUri), Map.of(), null, TokenResponses::idTokenSubject));
+        return Uni.createFrom()
+                .deferred(() -> requestToken(
+                        config.oauthUrl() + "/accessToken",
+                        codeForm(code, null, redirectUri),
+                        Map.of(),
+                        null,
+                        TokenResponses::idTokenSubject));
     }
 
     @Override
@@ -73,20 +78,29 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
     public Uni<Void> revoke(ProviderGrant grant) {
         return Uni.createFrom().deferred(() -> {
             ProviderCredentials credentials = credentials();
-            return http.postForm(config.oauthUrl() + "/revoke", Map.of("client_id", credentials.clientId(),
-                    "client_secret", credentials.clientSecret(), "token", grant.accessToken()), Map.of()).map(response -> {
-                if (!response.ok()) {
-                    throw ProviderErrors.oauth(platform(), response, false);
-                }
-                return null;
-            });
+            return http.postForm(
+                            config.oauthUrl() + "/revoke",
+                            Map.of(
+                                    "client_id",
+                                    credentials.clientId(),
+                                    "client_secret",
+                                    credentials.clientSecret(),
+                                    "token",
+                                    grant.accessToken()),
+                            Map.of())
+                    .map(response -> {
+                        if (!response.ok()) {
+                            throw ProviderErrors.oauth(platform(), response, false);
+                        }
+                        return null;
+                    });
         });
     }
 
     @Override
     public Uni<List<ProviderIdentity>> identities(ProviderGrant grant) {
-        Uni<ProviderIdentity> member = http.get(config.apiUrl() + "/v2/userinfo", Map.of(),
-                        ProviderHttpClient.bearer(grant.accessToken()))
+        Uni<ProviderIdentity> member = http.get(
+                        config.apiUrl() + "/v2/userinfo", Map.of(), ProviderHttpClient.bearer(grant.accessToken()))
                 .map(response -> {
                     JsonObject userinfo = ok(response);
                     String sub = text(userinfo, "sub");
@@ -108,8 +122,10 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
     }
 
     private Uni<List<ProviderIdentity>> organizations(String accessToken) {
-        return http.get(config.apiUrl() + "/rest/organizationAcls", Map.of("q", "roleAssignee", "role", "ADMINISTRATOR",
-                        "state", "APPROVED", "count", "100"), restHeaders(accessToken))
+        return http.get(
+                        config.apiUrl() + "/rest/organizationAcls",
+                        Map.of("q", "roleAssignee", "role", "ADMINISTRATOR", "state", "APPROVED", "count", "100"),
+                        restHeaders(accessToken))
                 .map(response -> {
                     JsonArray elements = ok(response).getJsonArray("elements", new JsonArray());
                     Set<String> ids = new LinkedHashSet<>();
@@ -122,17 +138,25 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
                     return List.copyOf(ids);
                 })
                 // One lookup per organization, in order; members administer a handful at most.
-                .flatMap(ids -> Multi.createFrom().iterable(ids)
-                        .onItem().transformToUniAndConcatenate(id -> organization(accessToken, id))
-                        .collect().asList());
+                .flatMap(ids -> Multi.createFrom()
+                        .iterable(ids)
+                        .onItem()
+                        .transformToUniAndConcatenate(id -> organization(accessToken, id))
+                        .collect()
+                        .asList());
     }
 
     private Uni<ProviderIdentity> organization(String accessToken, String id) {
-        return http.get(config.apiUrl() + "/rest/organizations/" + id, Map.of(), restHeaders(accessToken)).map(response -> {
-            JsonObject organization = ok(response);
-            return new ProviderIdentity(ORGANIZATION_URN + id, "organization", text(organization, "localizedName"),
-                    text(organization, "vanityName"), null);
-        });
+        return http.get(config.apiUrl() + "/rest/organizations/" + id, Map.of(), restHeaders(accessToken))
+                .map(response -> {
+                    JsonObject organization = ok(response);
+                    return new ProviderIdentity(
+                            ORGANIZATION_URN + id,
+                            "organization",
+                            text(organization, "localizedName"),
+                            text(organization, "vanityName"),
+                            null);
+                });
     }
 
     private Map<String, String> restHeaders(String accessToken) {
@@ -147,7 +171,8 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
         if (!response.ok()) {
             JsonObject body = response.json();
             String code = body.getValue("code") instanceof String text ? text : null;
-            throw ProviderErrors.api(platform(), response, code, body.getValue("message") instanceof String m ? m : null);
+            throw ProviderErrors.api(
+                    platform(), response, code, body.getValue("message") instanceof String m ? m : null);
         }
         return response.json();
     }

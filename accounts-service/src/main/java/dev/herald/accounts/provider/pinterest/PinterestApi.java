@@ -8,8 +8,7 @@ import io.vertx.core.json.JsonObject;
 
 /** Pinterest API v5 errors: {@code {"code": <number>, "message"}} with the HTTP status deciding the kind. */
 final class PinterestApi {
-    private PinterestApi() {
-    }
+    private PinterestApi() {}
 
     static JsonObject ok(ProviderResponse response) {
         if (!response.ok()) {
@@ -21,7 +20,10 @@ final class PinterestApi {
     static ProviderException failure(ProviderResponse response) {
         JsonObject body = response.json();
         Object code = body.getValue("code");
-        return ProviderErrors.api(Platform.PINTEREST, response, code == null ? null : "pinterest_" + code,
+        return ProviderErrors.api(
+                Platform.PINTEREST,
+                response,
+                code == null ? null : "pinterest_" + code,
                 body.getValue("message") instanceof String message ? message : null);
     }
 }

@@ -39,32 +39,48 @@ public class PinterestBoardsClient implements PinterestBoardsReader {
     }
 
     @Override
-    public Uni<ProviderPage<PinterestBoard>> boards(String accessToken, boolean sandbox, String bookmark, int pageSize) {
-        return page(host(sandbox) + "/v5/boards", accessToken, bookmark, pageSize,
-                board -> new PinterestBoard(text(board, "id"), text(board, "name"), text(board, "description"),
-                        text(board, "privacy")));
+    public Uni<ProviderPage<PinterestBoard>> boards(
+            String accessToken, boolean sandbox, String bookmark, int pageSize) {
+        return page(
+                host(sandbox) + "/v5/boards",
+                accessToken,
+                bookmark,
+                pageSize,
+                board -> new PinterestBoard(
+                        text(board, "id"), text(board, "name"), text(board, "description"), text(board, "privacy")));
     }
 
     @Override
-    public Uni<ProviderPage<PinterestBoardSection>> sections(String accessToken, boolean sandbox, String boardId,
-                                                             String bookmark, int pageSize) {
+    public Uni<ProviderPage<PinterestBoardSection>> sections(
+            String accessToken, boolean sandbox, String boardId, String bookmark, int pageSize) {
         // The id goes into the path: anything but digits could address another resource.
         if (boardId == null || !BOARD_ID.matcher(boardId).matches()) {
-            return Uni.createFrom().failure(new ProviderException("invalid_board_id", "a Pinterest board id is 1 to 40 digits",
-                    false, false));
+            return Uni.createFrom()
+                    .failure(new ProviderException(
+                            "invalid_board_id", "a Pinterest board id is 1 to 40 digits", false, false));
         }
-        return page(host(sandbox) + "/v5/boards/" + boardId + "/sections", accessToken, bookmark, pageSize,
-                section -> new PinterestBoardSection(text(section, "id"), text(section, "name")), BOARD_NOT_FOUND);
+        return page(
+                host(sandbox) + "/v5/boards/" + boardId + "/sections",
+                accessToken,
+                bookmark,
+                pageSize,
+                section -> new PinterestBoardSection(text(section, "id"), text(section, "name")),
+                BOARD_NOT_FOUND);
     }
 
-    private <T> Uni<ProviderPage<T>> page(String url, String accessToken, String bookmark, int pageSize,
-                                          Function<JsonObject, T> item) {
+    private <T> Uni<ProviderPage<T>> page(
+            String url, String accessToken, String bookmark, int pageSize, Function<JsonObject, T> item) {
         return page(url, accessToken, bookmark, pageSize, item, null);
     }
 
     /** {@code notFound}: the code for Pinterest's 404 (the board is not this account's, or is gone), if it has a meaning. */
-    private <T> Uni<ProviderPage<T>> page(String url, String accessToken, String bookmark, int pageSize,
-                                          Function<JsonObject, T> item, String notFound) {
+    private <T> Uni<ProviderPage<T>> page(
+            String url,
+            String accessToken,
+            String bookmark,
+            int pageSize,
+            Function<JsonObject, T> item,
+            String notFound) {
         Map<String, String> query = new HashMap<>();
         query.put("page_size", Integer.toString(Math.max(1, Math.min(pageSize, 250))));
         if (bookmark != null) {

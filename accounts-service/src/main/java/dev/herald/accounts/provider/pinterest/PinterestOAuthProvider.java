@@ -36,17 +36,45 @@ public class PinterestOAuthProvider extends ConfiguredOAuthProvider {
 
     @Override
     public Uni<ProviderGrant> exchangeCode(String code, String codeVerifier, URI redirectUri) {
-        return Uni.createFrom().deferred(() -> requestToken(tokenUrl(), Map.of("grant_type", "authorization_code",
-                        "code", code, "redirect_uri", redirectUri.toString(), "continuous_refresh", "true"), basicAuth(), null,
+        return Uni.createFrom()
+                .deferred(() -> requestToken(
+                        tokenUrl(),
+                        Map.of(
+                                "grant_type",
+                                "authorization_code",
+                                "code",
+                                code,
+                                "redirect_uri",
+                                redirectUri.toString(),
+                                "continuous_refresh",
+                                "true"),
+                        basicAuth(),
+                        null,
                         body -> null))
-                .flatMap(grant -> account(grant.accessToken()).map(account -> new ProviderGrant(grant.accessToken(),
-                        grant.refreshToken(), grant.expiresAt(), grant.refreshExpiresAt(), grant.scopes(), accountId(account))));
+                .flatMap(grant -> account(grant.accessToken())
+                        .map(account -> new ProviderGrant(
+                                grant.accessToken(),
+                                grant.refreshToken(),
+                                grant.expiresAt(),
+                                grant.refreshExpiresAt(),
+                                grant.scopes(),
+                                accountId(account))));
     }
 
     @Override
     public Uni<ProviderGrant> refresh(ProviderGrant grant) {
-        return Uni.createFrom().deferred(() -> refreshAt(tokenUrl(), basicAuth(), grant, refreshToken -> Map.of(
-                "grant_type", "refresh_token", "refresh_token", refreshToken, "continuous_refresh", "true")));
+        return Uni.createFrom()
+                .deferred(() -> refreshAt(
+                        tokenUrl(),
+                        basicAuth(),
+                        grant,
+                        refreshToken -> Map.of(
+                                "grant_type",
+                                "refresh_token",
+                                "refresh_token",
+                                refreshToken,
+                                "continuous_refresh",
+                                "true")));
     }
 
     @Override

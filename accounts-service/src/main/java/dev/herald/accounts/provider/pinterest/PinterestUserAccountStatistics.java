@@ -43,11 +43,17 @@ public class PinterestUserAccountStatistics implements AccountAnalyticsReader {
     @Override
     public Uni<AccountStatistics> read(String accessToken, String externalId) {
         String host = trialAccess ? config.sandboxApiUrl() : config.apiUrl();
-        return http.get(host + "/v5/user_account", Map.of(), ProviderHttpClient.bearer(accessToken)).map(response -> {
-            JsonObject user = PinterestApi.ok(response);
-            return new AccountStatistics(new AccountAnalytics.Metrics(AccountStatistics.count(user, "follower_count"),
-                    AccountStatistics.count(user, "following_count"), AccountStatistics.count(user, "pin_count"),
-                    AccountStatistics.count(user, "monthly_views"), null), AccountStatistics.raw(user));
-        });
+        return http.get(host + "/v5/user_account", Map.of(), ProviderHttpClient.bearer(accessToken))
+                .map(response -> {
+                    JsonObject user = PinterestApi.ok(response);
+                    return new AccountStatistics(
+                            new AccountAnalytics.Metrics(
+                                    AccountStatistics.count(user, "follower_count"),
+                                    AccountStatistics.count(user, "following_count"),
+                                    AccountStatistics.count(user, "pin_count"),
+                                    AccountStatistics.count(user, "monthly_views"),
+                                    null),
+                            AccountStatistics.raw(user));
+                });
     }
 }

@@ -14,15 +14,16 @@ import java.util.Set;
 final class TikTokApi {
     /** The user must authorize again: the token is dead or lacks a scope the call needs. */
     private static final Set<String> REVOKED = Set.of("access_token_invalid", "scope_not_authorized");
+
     private static final Set<String> RETRYABLE = Set.of("rate_limit_exceeded", "internal_error");
 
-    private TikTokApi() {
-    }
+    private TikTokApi() {}
 
     /** TikTok's {@code scope_not_authorized}: the grant lacks the scope the call needs. */
     static boolean scopeNotAuthorized(ProviderResponse response) {
         JsonObject body = response.json();
-        return body.getValue("error") instanceof JsonObject error && "scope_not_authorized".equals(error.getString("code"));
+        return body.getValue("error") instanceof JsonObject error
+                && "scope_not_authorized".equals(error.getString("code"));
     }
 
     static JsonObject data(ProviderResponse response) {
@@ -41,6 +42,7 @@ final class TikTokApi {
         }
         boolean retryable = RETRYABLE.contains(code) || ProviderErrors.retryableStatus(response.status());
         boolean revoked = REVOKED.contains(code) || response.status() == 401;
-        return ProviderErrors.exception(Platform.TIKTOK, code, message, response.status(), revoked && !retryable, retryable);
+        return ProviderErrors.exception(
+                Platform.TIKTOK, code, message, response.status(), revoked && !retryable, retryable);
     }
 }

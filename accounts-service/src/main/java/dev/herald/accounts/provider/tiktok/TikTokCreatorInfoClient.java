@@ -42,12 +42,19 @@ public class TikTokCreatorInfoClient implements TikTokCreatorInfoReader {
                     JsonArray privacy = data.getJsonArray("privacy_level_options");
                     Integer maxDuration = data.getInteger("max_video_post_duration_sec");
                     if (privacy == null || maxDuration == null) {
-                        throw ProviderErrors.malformed(Platform.TIKTOK, "privacy_level_options and max_video_post_duration_sec");
+                        throw ProviderErrors.malformed(
+                                Platform.TIKTOK, "privacy_level_options and max_video_post_duration_sec");
                     }
                     List<String> options = privacy.stream().map(String::valueOf).toList();
-                    return new TikTokPublishingOptions(text(data, "creator_nickname"), text(data, "creator_username"),
-                            text(data, "creator_avatar_url"), options, data.getBoolean("comment_disabled", false),
-                            data.getBoolean("duet_disabled", false), data.getBoolean("stitch_disabled", false), maxDuration);
+                    return new TikTokPublishingOptions(
+                            text(data, "creator_nickname"),
+                            text(data, "creator_username"),
+                            text(data, "creator_avatar_url"),
+                            options,
+                            data.getBoolean("comment_disabled", false),
+                            data.getBoolean("duet_disabled", false),
+                            data.getBoolean("stitch_disabled", false),
+                            maxDuration);
                 });
     }
 }

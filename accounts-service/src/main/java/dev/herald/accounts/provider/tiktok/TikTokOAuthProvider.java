@@ -47,8 +47,9 @@ public class TikTokOAuthProvider extends ConfiguredOAuthProvider {
     @Override
     public Uni<ProviderGrant> exchangeCode(String code, String codeVerifier, URI redirectUri) {
         // TikTok's web flow takes no code_verifier (only its mobile and desktop flows use PKCE).
-        return Uni.createFrom().deferred(() -> requestToken(tokenUrl(), codeForm(code, null, redirectUri), Map.of(), null,
-                body -> text(body, "open_id")));
+        return Uni.createFrom()
+                .deferred(() -> requestToken(
+                        tokenUrl(), codeForm(code, null, redirectUri), Map.of(), null, body -> text(body, "open_id")));
     }
 
     @Override
@@ -60,8 +61,16 @@ public class TikTokOAuthProvider extends ConfiguredOAuthProvider {
     public Uni<Void> revoke(ProviderGrant grant) {
         return Uni.createFrom().deferred(() -> {
             ProviderCredentials credentials = credentials();
-            return http.postForm(config.apiUrl() + "/v2/oauth/revoke/", Map.of("client_key", credentials.clientId(),
-                    "client_secret", credentials.clientSecret(), "token", grant.accessToken()), Map.of())
+            return http.postForm(
+                            config.apiUrl() + "/v2/oauth/revoke/",
+                            Map.of(
+                                    "client_key",
+                                    credentials.clientId(),
+                                    "client_secret",
+                                    credentials.clientSecret(),
+                                    "token",
+                                    grant.accessToken()),
+                            Map.of())
                     .map(response -> {
                         if (!response.ok() || ProviderErrors.oauthErrorIn(response)) {
                             throw ProviderErrors.oauth(platform(), response, false);
@@ -73,7 +82,8 @@ public class TikTokOAuthProvider extends ConfiguredOAuthProvider {
 
     @Override
     public Uni<List<ProviderIdentity>> identities(ProviderGrant grant) {
-        return http.get(config.apiUrl() + "/v2/user/info/",
+        return http.get(
+                        config.apiUrl() + "/v2/user/info/",
                         Map.of("fields", "open_id,union_id,avatar_url,display_name,username"),
                         ProviderHttpClient.bearer(grant.accessToken()))
                 .map(response -> {
@@ -85,8 +95,8 @@ public class TikTokOAuthProvider extends ConfiguredOAuthProvider {
                     if (openId == null) {
                         throw ProviderErrors.malformed(platform(), "the user's open_id");
                     }
-                    return List.of(new ProviderIdentity(openId, "creator", text(user, "display_name"),
-                            text(user, "username"), null));
+                    return List.of(new ProviderIdentity(
+                            openId, "creator", text(user, "display_name"), text(user, "username"), null));
                 });
     }
 

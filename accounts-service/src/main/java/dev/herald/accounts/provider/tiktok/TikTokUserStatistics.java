@@ -39,15 +39,23 @@ public class TikTokUserStatistics implements AccountAnalyticsReader {
 
     @Override
     public Uni<AccountStatistics> read(String accessToken, String externalId) {
-        return http.get(config.apiUrl() + "/v2/user/info/", Map.of("fields", FIELDS), ProviderHttpClient.bearer(accessToken))
+        return http.get(
+                        config.apiUrl() + "/v2/user/info/",
+                        Map.of("fields", FIELDS),
+                        ProviderHttpClient.bearer(accessToken))
                 .map(response -> {
                     if (TikTokApi.scopeNotAuthorized(response)) {
                         throw new ScopeNotGranted(Platform.TIKTOK, SCOPE);
                     }
                     JsonObject user = TikTokApi.data(response).getJsonObject("user", new JsonObject());
-                    return new AccountStatistics(new AccountAnalytics.Metrics(AccountStatistics.count(user, "follower_count"),
-                            AccountStatistics.count(user, "following_count"), AccountStatistics.count(user, "video_count"),
-                            null, AccountStatistics.count(user, "likes_count")), AccountStatistics.raw(user));
+                    return new AccountStatistics(
+                            new AccountAnalytics.Metrics(
+                                    AccountStatistics.count(user, "follower_count"),
+                                    AccountStatistics.count(user, "following_count"),
+                                    AccountStatistics.count(user, "video_count"),
+                                    null,
+                                    AccountStatistics.count(user, "likes_count")),
+                            AccountStatistics.raw(user));
                 });
     }
 }

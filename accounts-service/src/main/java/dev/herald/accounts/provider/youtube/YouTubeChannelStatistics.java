@@ -35,22 +35,31 @@ public class YouTubeChannelStatistics implements AccountAnalyticsReader {
 
     @Override
     public Uni<AccountStatistics> read(String accessToken, String externalId) {
-        return http.get(config.apiUrl() + "/youtube/v3/channels", Map.of("part", "statistics", "id", externalId),
+        return http.get(
+                        config.apiUrl() + "/youtube/v3/channels",
+                        Map.of("part", "statistics", "id", externalId),
                         ProviderHttpClient.bearer(accessToken))
                 .map(response -> {
                     if (!response.ok()) {
                         throw YouTubeOAuthProvider.apiFailure(response);
                     }
                     JsonArray items = response.json().getJsonArray("items", new JsonArray());
-                    JsonObject statistics = items.isEmpty() ? null : items.getJsonObject(0).getJsonObject("statistics");
+                    JsonObject statistics =
+                            items.isEmpty() ? null : items.getJsonObject(0).getJsonObject("statistics");
                     if (statistics == null) {
                         throw ProviderErrors.malformed(Platform.YOUTUBE, "the channel's statistics");
                     }
-                    Long subscribers = statistics.getBoolean("hiddenSubscriberCount", false) ? null
+                    Long subscribers = statistics.getBoolean("hiddenSubscriberCount", false)
+                            ? null
                             : AccountStatistics.count(statistics, "subscriberCount");
-                    return new AccountStatistics(new AccountAnalytics.Metrics(subscribers, null,
-                            AccountStatistics.count(statistics, "videoCount"), AccountStatistics.count(statistics, "viewCount"),
-                            null), AccountStatistics.raw(statistics));
+                    return new AccountStatistics(
+                            new AccountAnalytics.Metrics(
+                                    subscribers,
+                                    null,
+                                    AccountStatistics.count(statistics, "videoCount"),
+                                    AccountStatistics.count(statistics, "viewCount"),
+                                    null),
+                            AccountStatistics.raw(statistics));
                 });
     }
 }

@@ -34,7 +34,8 @@ import java.util.Set;
 @ApplicationScoped
 public class YouTubeOAuthProvider extends ConfiguredOAuthProvider {
     /** Google API error reasons that are quota or rate limits: retry later, the grant is fine. */
-    private static final Set<String> RATE_LIMIT_REASONS = Set.of("quotaExceeded", "rateLimitExceeded", "userRateLimitExceeded");
+    private static final Set<String> RATE_LIMIT_REASONS =
+            Set.of("quotaExceeded", "rateLimitExceeded", "userRateLimitExceeded");
 
     private final ProvidersConfig.YouTube config;
 
@@ -60,8 +61,13 @@ public class YouTubeOAuthProvider extends ConfiguredOAuthProvider {
 
     @Override
     public Uni<ProviderGrant> exchangeCode(String code, String codeVerifier, URI redirectUri) {
-        return Uni.createFrom().deferred(() -> requestToken(config.oauthUrl() + "/token", codeForm(code, codeVerifier, redirectUri),
-                Map.of(), null, TokenResponses::idTokenSubject));
+        return Uni.createFrom()
+                .deferred(() -> requestToken(
+                        config.oauthUrl() + "/token",
+                        codeForm(code, codeVerifier, redirectUri),
+                        Map.of(),
+                        null,
+                        TokenResponses::idTokenSubject));
     }
 
     @Override
@@ -79,18 +85,24 @@ public class YouTubeOAuthProvider extends ConfiguredOAuthProvider {
         return Uni.createFrom().deferred(() -> {
             credentials();
             String token = grant.refreshToken() != null ? grant.refreshToken() : grant.accessToken();
-            return http.postForm(config.oauthUrl() + "/revoke", Map.of("token", token), Map.of()).map(response -> {
-                if (response.ok() || (response.status() == 400 && "invalid_token".equals(response.json().getValue("error")))) {
-                    return null;
-                }
-                throw ProviderErrors.oauth(platform(), response, false);
-            });
+            return http.postForm(config.oauthUrl() + "/revoke", Map.of("token", token), Map.of())
+                    .map(response -> {
+                        if (response.ok()
+                                || (response.status() == 400
+                                        && "invalid_token"
+                                                .equals(response.json().getValue("error")))) {
+                            return null;
+                        }
+                        throw ProviderErrors.oauth(platform(), response, false);
+                    });
         });
     }
 
     @Override
     public Uni<List<ProviderIdentity>> identities(ProviderGrant grant) {
-        return http.get(config.apiUrl() + "/youtube/v3/channels", Map.of("part", "snippet", "mine", "true", "maxResults", "50"),
+        return http.get(
+                        config.apiUrl() + "/youtube/v3/channels",
+                        Map.of("part", "snippet", "mine", "true", "maxResults", "50"),
                         ProviderHttpClient.bearer(grant.accessToken()))
                 .map(response -> {
                     if (!response.ok()) {
@@ -101,8 +113,12 @@ public class YouTubeOAuthProvider extends ConfiguredOAuthProvider {
                     for (int i = 0; i < items.size(); i++) {
                         JsonObject channel = items.getJsonObject(i);
                         JsonObject snippet = channel.getJsonObject("snippet", new JsonObject());
-                        channels.add(new ProviderIdentity(text(channel, "id"), "channel", text(snippet, "title"),
-                                text(snippet, "customUrl"), null));
+                        channels.add(new ProviderIdentity(
+                                text(channel, "id"),
+                                "channel",
+                                text(snippet, "title"),
+                                text(snippet, "customUrl"),
+                                null));
                     }
                     return List.copyOf(channels);
                 });

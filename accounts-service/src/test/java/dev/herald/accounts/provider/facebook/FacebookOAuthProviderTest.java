@@ -1,7 +1,7 @@
 package dev.herald.accounts.provider.facebook;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
 import static com.github.tomakehurst.wiremock.client.WireMock.deleteRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
@@ -49,24 +49,40 @@ class FacebookOAuthProviderTest {
         var url = provider().authorizationUrl(new AuthorizationRequest("state-1", null, redirect()));
 
         assertThat(url.toString()).startsWith(fake.url() + "/facebook/authorize?");
-        assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_id", FakeProvider.CLIENT_ID,
-                "redirect_uri", redirect().toString(), "state", "state-1", "response_type", "code",
-                "scope", "pages_show_list,pages_read_engagement,pages_manage_posts,read_insights,pages_read_user_content,"
-                        + "pages_manage_engagement"));
+        assertThat(query(url))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "client_id",
+                        FakeProvider.CLIENT_ID,
+                        "redirect_uri",
+                        redirect().toString(),
+                        "state",
+                        "state-1",
+                        "response_type",
+                        "code",
+                        "scope",
+                        "pages_show_list,pages_read_engagement,pages_manage_posts,read_insights,pages_read_user_content,"
+                                + "pages_manage_engagement"));
     }
 
     @Test
     void theCodeBecomesALongLivedUserTokenWithItsGrantedPermissions() {
-        fake.server().stubFor(get(urlPathEqualTo("/oauth/access_token")).withQueryParam("code", equalTo("code-1"))
-                .willReturn(okJson("{\"access_token\":\"EAA.short\",\"token_type\":\"bearer\",\"expires_in\":3600}")));
-        fake.server().stubFor(get(urlPathEqualTo("/oauth/access_token"))
-                .withQueryParam("grant_type", equalTo("fb_exchange_token"))
-                .withQueryParam("fb_exchange_token", equalTo("EAA.short"))
-                .withQueryParam("client_id", equalTo(FakeProvider.CLIENT_ID))
-                .withQueryParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
-                .willReturn(okJson("{\"access_token\":\"EAA.long\",\"token_type\":\"bearer\",\"expires_in\":5183944}")));
-        fake.server().stubFor(get(urlPathEqualTo("/me")).withHeader("Authorization", equalTo("Bearer EAA.long"))
-                .willReturn(okJson("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/oauth/access_token"))
+                        .withQueryParam("code", equalTo("code-1"))
+                        .willReturn(okJson(
+                                "{\"access_token\":\"EAA.short\",\"token_type\":\"bearer\",\"expires_in\":3600}")));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/oauth/access_token"))
+                        .withQueryParam("grant_type", equalTo("fb_exchange_token"))
+                        .withQueryParam("fb_exchange_token", equalTo("EAA.short"))
+                        .withQueryParam("client_id", equalTo(FakeProvider.CLIENT_ID))
+                        .withQueryParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
+                        .willReturn(okJson(
+                                "{\"access_token\":\"EAA.long\",\"token_type\":\"bearer\",\"expires_in\":5183944}")));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/me"))
+                        .withHeader("Authorization", equalTo("Bearer EAA.long"))
+                        .willReturn(okJson("""
                 {"id":"fb-user-1","permissions":{"data":[{"permission":"pages_show_list","status":"granted"},
                  {"permission":"pages_manage_posts","status":"declined"}]}}""")));
 
@@ -77,27 +93,40 @@ class FacebookOAuthProviderTest {
         assertThat(grant.subject()).isEqualTo("fb-user-1");
         assertThat(grant.scopes()).containsExactly("pages_show_list");
         assertThat(grant.expiresAt()).isCloseTo(Instant.now().plusSeconds(5183944), within(30, ChronoUnit.SECONDS));
-        fake.server().verify(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(urlPathEqualTo("/oauth/access_token"))
-                .withQueryParam("code", equalTo("code-1"))
-                .withQueryParam("redirect_uri", equalTo(redirect().toString()))
-                .withQueryParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET)));
+        fake.server()
+                .verify(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                urlPathEqualTo("/oauth/access_token"))
+                        .withQueryParam("code", equalTo("code-1"))
+                        .withQueryParam("redirect_uri", equalTo(redirect().toString()))
+                        .withQueryParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET)));
     }
 
     @Test
     void thePagesComeWithTheirPageTokensAcrossPages() {
-        fake.server().stubFor(get(urlPathEqualTo("/me/accounts")).withQueryParam("after", absent()).willReturn(okJson("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/me/accounts"))
+                        .withQueryParam("after", absent())
+                        .willReturn(okJson("""
                 {"data":[{"id":"p1","name":"Ana's Bakery","username":"anasbakery","access_token":"EAA.page1"}],
                  "paging":{"cursors":{"after":"CUR"},"next":"%s/me/accounts?after=CUR&limit=100"}}""".formatted(fake.url()))));
-        fake.server().stubFor(get(urlPathEqualTo("/me/accounts")).withQueryParam("after", equalTo("CUR")).willReturn(okJson("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/me/accounts"))
+                        .withQueryParam("after", equalTo("CUR"))
+                        .willReturn(okJson("""
                 {"data":[{"id":"p2","name":"Ana's Cafe","access_token":"EAA.page2"}],"paging":{"cursors":{"before":"CUR"}}}""")));
 
         var identities = await(provider().identities(grant(null)));
 
-        assertThat(identities).containsExactly(new ProviderIdentity("p1", "page", "Ana's Bakery", "anasbakery", "EAA.page1"),
-                new ProviderIdentity("p2", "page", "Ana's Cafe", null, "EAA.page2"));
+        assertThat(identities)
+                .containsExactly(
+                        new ProviderIdentity("p1", "page", "Ana's Bakery", "anasbakery", "EAA.page1"),
+                        new ProviderIdentity("p2", "page", "Ana's Cafe", null, "EAA.page2"));
         assertThat(identities.get(0).toString()).doesNotContain("EAA.page1");
-        fake.server().verify(2, com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(urlPathEqualTo("/me/accounts"))
-                .withHeader("Authorization", equalTo("Bearer EAA.long")));
+        fake.server()
+                .verify(
+                        2,
+                        com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(urlPathEqualTo("/me/accounts"))
+                                .withHeader("Authorization", equalTo("Bearer EAA.long")));
     }
 
     @Test
@@ -107,9 +136,11 @@ class FacebookOAuthProviderTest {
 
         ProviderGrant pages = user.forIdentity(page);
 
-        assertThat(pages).isEqualTo(new ProviderGrant("EAA.page1", null, null, null, Set.of("pages_show_list"), "fb-user-1"));
+        assertThat(pages)
+                .isEqualTo(new ProviderGrant("EAA.page1", null, null, null, Set.of("pages_show_list"), "fb-user-1"));
         // An identity without a token of its own (a LinkedIn organization, say) acts with the grant itself.
-        assertThat(user.forIdentity(new ProviderIdentity("urn:li:organization:1", "organization", "Org", null, null))).isSameAs(user);
+        assertThat(user.forIdentity(new ProviderIdentity("urn:li:organization:1", "organization", "Org", null, null)))
+                .isSameAs(user);
     }
 
     @Test
@@ -121,17 +152,29 @@ class FacebookOAuthProviderTest {
         var identities = await(provider().identities(grant(null)));
 
         assertThat(identities).extracting(ProviderIdentity::externalId).containsExactly("p1");
-        fake.server().verify(1, com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(urlPathEqualTo("/me/accounts")));
+        fake.server()
+                .verify(
+                        1,
+                        com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                urlPathEqualTo("/me/accounts")));
     }
 
     @Test
     void anInvalidatedSessionIsRevokedAndRateLimitsAreRetryable() {
-        fake.server().stubFor(get(urlPathEqualTo("/me/accounts")).willReturn(aResponse().withStatus(400)
-                .withHeader("Content-Type", "application/json").withBody(graphError(190, "Error validating access token"))));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/me/accounts"))
+                        .willReturn(aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(graphError(190, "Error validating access token"))));
         ProviderException revoked = failure(provider().identities(grant(null)));
 
-        fake.server().stubFor(get(urlPathEqualTo("/me/accounts")).willReturn(aResponse().withStatus(400)
-                .withHeader("Content-Type", "application/json").withBody(graphError(4, "Application request limit reached"))));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/me/accounts"))
+                        .willReturn(aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(graphError(4, "Application request limit reached"))));
         ProviderException limited = failure(provider().identities(grant(null)));
 
         assertThat(revoked.code()).isEqualTo("graph_190");
@@ -146,11 +189,16 @@ class FacebookOAuthProviderTest {
     void revokingDeletesThePermissionsAndAnInvalidTokenHasNothingLeft() {
         fake.server().stubFor(delete(urlPathEqualTo("/me/permissions")).willReturn(okJson("{\"success\":true}")));
         await(provider().revoke(grant(null)));
-        fake.server().verify(deleteRequestedFor(urlPathEqualTo("/me/permissions"))
-                .withHeader("Authorization", equalTo("Bearer EAA.long")));
+        fake.server()
+                .verify(deleteRequestedFor(urlPathEqualTo("/me/permissions"))
+                        .withHeader("Authorization", equalTo("Bearer EAA.long")));
 
-        fake.server().stubFor(delete(urlPathEqualTo("/me/permissions")).willReturn(aResponse().withStatus(400)
-                .withHeader("Content-Type", "application/json").withBody(graphError(190, "Session has expired"))));
+        fake.server()
+                .stubFor(delete(urlPathEqualTo("/me/permissions"))
+                        .willReturn(aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(graphError(190, "Session has expired"))));
         await(provider().revoke(grant(null)));
     }
 
@@ -159,7 +207,8 @@ class FacebookOAuthProviderTest {
         ProviderGrant current = grant(Instant.now().plusSeconds(3600));
         assertThat(await(provider().refresh(current))).isSameAs(current);
 
-        ProviderException expired = failure(provider().refresh(grant(Instant.now().minusSeconds(1))));
+        ProviderException expired =
+                failure(provider().refresh(grant(Instant.now().minusSeconds(1))));
         assertThat(expired.code()).isEqualTo("token_expired");
         assertThat(expired.revoked()).isTrue();
         assertThat(fake.server().getAllServeEvents()).isEmpty();
@@ -169,9 +218,12 @@ class FacebookOAuthProviderTest {
     void withoutClientCredentialsNoUrlIsBuilt() {
         var unconfigured = new FacebookOAuthProvider(fake.unconfigured(), fake.http(fake.unconfigured()));
 
-        assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(ProviderException.class,
-                () -> unconfigured.authorizationUrl(new AuthorizationRequest("s", null, redirect()))).code())
+        assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(
+                                ProviderException.class,
+                                () -> unconfigured.authorizationUrl(new AuthorizationRequest("s", null, redirect())))
+                        .code())
                 .isEqualTo("provider_not_configured");
-        assertThat(failure(unconfigured.exchangeCode("c", null, redirect())).code()).isEqualTo("provider_not_configured");
+        assertThat(failure(unconfigured.exchangeCode("c", null, redirect())).code())
+                .isEqualTo("provider_not_configured");
     }
 }

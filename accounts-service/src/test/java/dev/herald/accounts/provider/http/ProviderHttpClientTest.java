@@ -22,7 +22,9 @@ class ProviderHttpClientTest {
     @Test
     void aProviderThatDoesNotAnswerInTimeIsRetryable() {
         ProvidersConfig config = fake.config(Map.of("herald.providers.request-timeout", "300ms"));
-        fake.server().stubFor(get(urlPathEqualTo("/slow")).willReturn(aResponse().withStatus(200).withFixedDelay(3000)));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/slow"))
+                        .willReturn(aResponse().withStatus(200).withFixedDelay(3000)));
 
         long started = System.nanoTime();
         ProviderException failure = failure(fake.http(config).get(fake.url() + "/slow", Map.of(), Map.of()));
@@ -35,7 +37,9 @@ class ProviderHttpClientTest {
 
     @Test
     void aDroppedConnectionIsRetryable() {
-        fake.server().stubFor(get(urlPathEqualTo("/reset")).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/reset"))
+                        .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
 
         ProviderException failure = failure(fake.http(fake.config()).get(fake.url() + "/reset", Map.of(), Map.of()));
 
@@ -45,16 +49,20 @@ class ProviderHttpClientTest {
 
     @Test
     void oauthErrorsAreRevokedOnlyWhenTheGrantIsDead() {
-        ProviderException invalidGrant = ProviderErrors.oauth(Platform.LINKEDIN,
-                new ProviderResponse(400, "{\"error\":\"invalid_grant\",\"error_description\":\"expired\"}"), false);
-        ProviderException badCode = ProviderErrors.oauth(Platform.LINKEDIN,
-                new ProviderResponse(400, "{\"error\":\"invalid_request\"}"), false);
-        ProviderException refreshRefused = ProviderErrors.oauth(Platform.PINTEREST,
-                new ProviderResponse(400, "{\"code\":1,\"message\":\"Invalid refresh token\"}"), true);
-        ProviderException ourClientIsWrong = ProviderErrors.oauth(Platform.LINKEDIN,
-                new ProviderResponse(401, "{\"error\":\"invalid_client\"}"), true);
-        ProviderException busy = ProviderErrors.oauth(Platform.LINKEDIN,
-                new ProviderResponse(400, "{\"error\":\"temporarily_unavailable\"}"), true);
+        ProviderException invalidGrant = ProviderErrors.oauth(
+                Platform.LINKEDIN,
+                new ProviderResponse(400, "{\"error\":\"invalid_grant\",\"error_description\":\"expired\"}"),
+                false);
+        ProviderException badCode = ProviderErrors.oauth(
+                Platform.LINKEDIN, new ProviderResponse(400, "{\"error\":\"invalid_request\"}"), false);
+        ProviderException refreshRefused = ProviderErrors.oauth(
+                Platform.PINTEREST,
+                new ProviderResponse(400, "{\"code\":1,\"message\":\"Invalid refresh token\"}"),
+                true);
+        ProviderException ourClientIsWrong = ProviderErrors.oauth(
+                Platform.LINKEDIN, new ProviderResponse(401, "{\"error\":\"invalid_client\"}"), true);
+        ProviderException busy = ProviderErrors.oauth(
+                Platform.LINKEDIN, new ProviderResponse(400, "{\"error\":\"temporarily_unavailable\"}"), true);
 
         assertThat(invalidGrant.revoked()).isTrue();
         assertThat(badCode.revoked()).isFalse();

@@ -36,8 +36,13 @@ class InstagramOAuthProviderTest {
     }
 
     private static ProviderGrant grant() {
-        return new ProviderGrant("IGAA.long", null, Instant.now().plusSeconds(86400), null,
-                Set.of("instagram_business_basic"), "17841400000000001");
+        return new ProviderGrant(
+                "IGAA.long",
+                null,
+                Instant.now().plusSeconds(86400),
+                null,
+                Set.of("instagram_business_basic"),
+                "17841400000000001");
     }
 
     @Test
@@ -45,10 +50,19 @@ class InstagramOAuthProviderTest {
         var url = provider().authorizationUrl(new AuthorizationRequest("state-1", null, redirect()));
 
         assertThat(url.toString()).startsWith(fake.url() + "/instagram/authorize?");
-        assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_id", FakeProvider.CLIENT_ID,
-                "redirect_uri", redirect().toString(), "response_type", "code",
-                "scope", "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights,"
-                        + "instagram_business_manage_comments", "state", "state-1"));
+        assertThat(query(url))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "client_id",
+                        FakeProvider.CLIENT_ID,
+                        "redirect_uri",
+                        redirect().toString(),
+                        "response_type",
+                        "code",
+                        "scope",
+                        "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights,"
+                                + "instagram_business_manage_comments",
+                        "state",
+                        "state-1"));
     }
 
     @Test
@@ -56,31 +70,41 @@ class InstagramOAuthProviderTest {
         fake.server().stubFor(post(urlPathEqualTo("/oauth/oauth/access_token")).willReturn(okJson("""
                 {"data":[{"access_token":"IGAA.short","user_id":17841400000000001,
                   "permissions":"instagram_business_basic,instagram_business_content_publish"}]}""")));
-        fake.server().stubFor(get(urlPathEqualTo("/access_token")).withQueryParam("grant_type", equalTo("ig_exchange_token"))
-                .withQueryParam("access_token", equalTo("IGAA.short"))
-                .withQueryParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
-                .willReturn(okJson("{\"access_token\":\"IGAA.long\",\"token_type\":\"bearer\",\"expires_in\":5183944}")));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/access_token"))
+                        .withQueryParam("grant_type", equalTo("ig_exchange_token"))
+                        .withQueryParam("access_token", equalTo("IGAA.short"))
+                        .withQueryParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
+                        .willReturn(okJson(
+                                "{\"access_token\":\"IGAA.long\",\"token_type\":\"bearer\",\"expires_in\":5183944}")));
 
         ProviderGrant grant = await(provider().exchangeCode("code-1", null, redirect()));
 
         assertThat(grant.accessToken()).isEqualTo("IGAA.long");
         assertThat(grant.refreshToken()).isNull();
         assertThat(grant.subject()).isEqualTo("17841400000000001");
-        assertThat(grant.scopes()).containsExactlyInAnyOrder("instagram_business_basic", "instagram_business_content_publish");
+        assertThat(grant.scopes())
+                .containsExactlyInAnyOrder("instagram_business_basic", "instagram_business_content_publish");
         assertThat(grant.expiresAt()).isCloseTo(Instant.now().plusSeconds(5183944), within(30, ChronoUnit.SECONDS));
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/oauth/oauth/access_token"))
-                .withFormParam("client_id", equalTo(FakeProvider.CLIENT_ID))
-                .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
-                .withFormParam("grant_type", equalTo("authorization_code"))
-                .withFormParam("redirect_uri", equalTo(redirect().toString()))
-                .withFormParam("code", equalTo("code-1")));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/oauth/oauth/access_token"))
+                        .withFormParam("client_id", equalTo(FakeProvider.CLIENT_ID))
+                        .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
+                        .withFormParam("grant_type", equalTo("authorization_code"))
+                        .withFormParam("redirect_uri", equalTo(redirect().toString()))
+                        .withFormParam("code", equalTo("code-1")));
     }
 
     @Test
     void refreshRenewsTheLongLivedTokenItself() {
-        fake.server().stubFor(get(urlPathEqualTo("/refresh_access_token")).withQueryParam("grant_type", equalTo("ig_refresh_token"))
-                .withQueryParam("access_token", equalTo("IGAA.long"))
-                .willReturn(okJson("{\"access_token\":\"IGAA.renewed\",\"token_type\":\"bearer\",\"expires_in\":5183944}")));
+        fake.server()
+                .stubFor(
+                        get(urlPathEqualTo("/refresh_access_token"))
+                                .withQueryParam("grant_type", equalTo("ig_refresh_token"))
+                                .withQueryParam("access_token", equalTo("IGAA.long"))
+                                .willReturn(
+                                        okJson(
+                                                "{\"access_token\":\"IGAA.renewed\",\"token_type\":\"bearer\",\"expires_in\":5183944}")));
 
         ProviderGrant renewed = await(provider().refresh(grant()));
 
@@ -91,8 +115,12 @@ class InstagramOAuthProviderTest {
 
     @Test
     void aTokenThatCanNoLongerBeRenewedMeansReconnecting() {
-        fake.server().stubFor(get(urlPathEqualTo("/refresh_access_token")).willReturn(aResponse().withStatus(400)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/refresh_access_token"))
+                        .willReturn(aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"error":{"message":"Error validating access token","type":"OAuthException","code":190}}""")));
 
         ProviderException failure = failure(provider().refresh(grant()));
@@ -109,16 +137,22 @@ class InstagramOAuthProviderTest {
 
         var identities = await(provider().identities(grant()));
 
-        assertThat(identities).containsExactly(
-                new ProviderIdentity("17841400000000001", "instagram_business", "Ana", "ana.bakes", null));
-        fake.server().verify(getRequestedFor(urlPathEqualTo("/v24.0/me"))
-                .withQueryParam("access_token", equalTo("IGAA.long")));
+        assertThat(identities)
+                .containsExactly(
+                        new ProviderIdentity("17841400000000001", "instagram_business", "Ana", "ana.bakes", null));
+        fake.server()
+                .verify(getRequestedFor(urlPathEqualTo("/v24.0/me"))
+                        .withQueryParam("access_token", equalTo("IGAA.long")));
     }
 
     @Test
     void aServerErrorIsRetryable() {
-        fake.server().stubFor(get(urlPathEqualTo("/v24.0/me")).willReturn(aResponse().withStatus(500)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v24.0/me"))
+                        .willReturn(aResponse()
+                                .withStatus(500)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"error":{"message":"An unknown error occurred","type":"OAuthException","code":1,"is_transient":true}}""")));
 
         ProviderException failure = failure(provider().identities(grant()));
@@ -129,9 +163,15 @@ class InstagramOAuthProviderTest {
 
     @Test
     void aRefusedCodeIsNeitherRevokedNorRetryable() {
-        fake.server().stubFor(post(urlPathEqualTo("/oauth/oauth/access_token")).willReturn(aResponse().withStatus(400)
-                .withHeader("Content-Type", "application/json")
-                .withBody("{\"error_type\":\"OAuthException\",\"code\":400,\"error_message\":\"Invalid authorization code\"}")));
+        fake.server()
+                .stubFor(
+                        post(urlPathEqualTo("/oauth/oauth/access_token"))
+                                .willReturn(
+                                        aResponse()
+                                                .withStatus(400)
+                                                .withHeader("Content-Type", "application/json")
+                                                .withBody(
+                                                        "{\"error_type\":\"OAuthException\",\"code\":400,\"error_message\":\"Invalid authorization code\"}")));
 
         ProviderException failure = failure(provider().exchangeCode("stale", null, redirect()));
 

@@ -45,14 +45,25 @@ class LinkedInOAuthProviderTest {
         var url = provider().authorizationUrl(new AuthorizationRequest("state-1", "ignored", redirect()));
 
         assertThat(url.toString()).startsWith(fake.url() + "/linkedin/authorize?");
-        assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("response_type", "code",
-                "client_id", FakeProvider.CLIENT_ID, "redirect_uri", redirect().toString(), "state", "state-1",
-                "scope", "openid profile w_member_social r_organization_admin w_organization_social r_organization_social"));
+        assertThat(query(url))
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(
+                                "response_type",
+                                "code",
+                                "client_id",
+                                FakeProvider.CLIENT_ID,
+                                "redirect_uri",
+                                redirect().toString(),
+                                "state",
+                                "state-1",
+                                "scope",
+                                "openid profile w_member_social r_organization_admin w_organization_social r_organization_social"));
     }
 
     @Test
     void theCodeIsExchangedAndTheMemberComesFromTheIdToken() {
-        String claims = Base64.getUrlEncoder().withoutPadding()
+        String claims = Base64.getUrlEncoder()
+                .withoutPadding()
                 .encodeToString("{\"sub\":\"782bbtaQ\",\"name\":\"Ana\"}".getBytes(StandardCharsets.UTF_8));
         fake.server().stubFor(post(urlPathEqualTo("/oauth/accessToken")).willReturn(okJson("""
                 {"access_token":"AQV.member","expires_in":5184000,"scope":"openid,profile,w_member_social",
@@ -64,11 +75,13 @@ class LinkedInOAuthProviderTest {
         assertThat(grant.refreshToken()).isNull();
         assertThat(grant.subject()).isEqualTo("782bbtaQ");
         assertThat(grant.scopes()).containsExactlyInAnyOrder("openid", "profile", "w_member_social");
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/oauth/accessToken"))
-                .withFormParam("grant_type", equalTo("authorization_code")).withFormParam("code", equalTo("code-1"))
-                .withFormParam("client_id", equalTo(FakeProvider.CLIENT_ID))
-                .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
-                .withFormParam("redirect_uri", equalTo(redirect().toString())));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/oauth/accessToken"))
+                        .withFormParam("grant_type", equalTo("authorization_code"))
+                        .withFormParam("code", equalTo("code-1"))
+                        .withFormParam("client_id", equalTo(FakeProvider.CLIENT_ID))
+                        .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
+                        .withFormParam("redirect_uri", equalTo(redirect().toString())));
     }
 
     @Test
@@ -84,22 +97,29 @@ class LinkedInOAuthProviderTest {
 
         var identities = await(provider().identities(grant(Set.of("openid", "r_organization_admin"))));
 
-        assertThat(identities).containsExactly(
-                new ProviderIdentity("urn:li:person:782bbtaQ", "member", "Ana Lima", null, null),
-                new ProviderIdentity("urn:li:organization:2414183", "organization", "Ana's Bakery", "anas-bakery", null));
-        fake.server().verify(getRequestedFor(urlPathEqualTo("/rest/organizationAcls"))
-                .withQueryParam("q", equalTo("roleAssignee")).withQueryParam("role", equalTo("ADMINISTRATOR"))
-                .withQueryParam("state", equalTo("APPROVED"))
-                .withHeader("LinkedIn-Version", equalTo("202601"))
-                .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
-                .withHeader("Authorization", equalTo("Bearer AQV.member")));
-        fake.server().verify(getRequestedFor(urlPathEqualTo("/rest/organizations/2414183"))
-                .withHeader("LinkedIn-Version", equalTo("202601")));
+        assertThat(identities)
+                .containsExactly(
+                        new ProviderIdentity("urn:li:person:782bbtaQ", "member", "Ana Lima", null, null),
+                        new ProviderIdentity(
+                                "urn:li:organization:2414183", "organization", "Ana's Bakery", "anas-bakery", null));
+        fake.server()
+                .verify(getRequestedFor(urlPathEqualTo("/rest/organizationAcls"))
+                        .withQueryParam("q", equalTo("roleAssignee"))
+                        .withQueryParam("role", equalTo("ADMINISTRATOR"))
+                        .withQueryParam("state", equalTo("APPROVED"))
+                        .withHeader("LinkedIn-Version", equalTo("202601"))
+                        .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
+                        .withHeader("Authorization", equalTo("Bearer AQV.member")));
+        fake.server()
+                .verify(getRequestedFor(urlPathEqualTo("/rest/organizations/2414183"))
+                        .withHeader("LinkedIn-Version", equalTo("202601")));
     }
 
     @Test
     void withoutAnOrganizationScopeOnlyTheMemberIsAsked() {
-        fake.server().stubFor(get(urlPathEqualTo("/v2/userinfo")).willReturn(okJson("{\"sub\":\"782bbtaQ\",\"name\":\"Ana\"}")));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v2/userinfo"))
+                        .willReturn(okJson("{\"sub\":\"782bbtaQ\",\"name\":\"Ana\"}")));
 
         var identities = await(provider().identities(grant(Set.of("openid", "w_member_social"))));
 
@@ -109,13 +129,21 @@ class LinkedInOAuthProviderTest {
 
     @Test
     void aRevokedTokenIsRevokedAndThrottlingIsRetryable() {
-        fake.server().stubFor(get(urlPathEqualTo("/v2/userinfo")).willReturn(aResponse().withStatus(401)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v2/userinfo"))
+                        .willReturn(aResponse()
+                                .withStatus(401)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"status":401,"serviceErrorCode":65601,"code":"REVOKED_ACCESS_TOKEN","message":"The token used in the request has been revoked by the user"}""")));
         ProviderException revoked = failure(provider().identities(grant(Set.of("openid"))));
 
-        fake.server().stubFor(get(urlPathEqualTo("/v2/userinfo")).willReturn(aResponse().withStatus(429)
-                .withHeader("Content-Type", "application/json").withBody("{\"status\":429,\"message\":\"Too many requests\"}")));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v2/userinfo"))
+                        .willReturn(aResponse()
+                                .withStatus(429)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("{\"status\":429,\"message\":\"Too many requests\"}")));
         ProviderException throttled = failure(provider().identities(grant(Set.of("openid"))));
 
         assertThat(revoked.code()).isEqualTo("REVOKED_ACCESS_TOKEN");
@@ -126,28 +154,34 @@ class LinkedInOAuthProviderTest {
 
     @Test
     void revokingPostsTheTokenWithTheClientCredentials() {
-        fake.server().stubFor(post(urlPathEqualTo("/oauth/revoke")).willReturn(aResponse().withStatus(200)));
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/oauth/revoke"))
+                        .willReturn(aResponse().withStatus(200)));
 
         await(provider().revoke(grant(Set.of())));
 
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/oauth/revoke"))
-                .withFormParam("token", equalTo("AQV.member"))
-                .withFormParam("client_id", equalTo(FakeProvider.CLIENT_ID))
-                .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET)));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/oauth/revoke"))
+                        .withFormParam("token", equalTo("AQV.member"))
+                        .withFormParam("client_id", equalTo(FakeProvider.CLIENT_ID))
+                        .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET)));
     }
 
     @Test
     void partnerRefreshTokensAreUsedWhenIssued() {
         fake.server().stubFor(post(urlPathEqualTo("/oauth/accessToken")).willReturn(okJson("""
                 {"access_token":"AQV.2","expires_in":5184000,"refresh_token":"AQX.2","refresh_token_expires_in":31536000}""")));
-        ProviderGrant withRefresh = new ProviderGrant("AQV.1", "AQX.1", Instant.now(), null, Set.of("openid"), "782bbtaQ");
+        ProviderGrant withRefresh =
+                new ProviderGrant("AQV.1", "AQX.1", Instant.now(), null, Set.of("openid"), "782bbtaQ");
 
         ProviderGrant refreshed = await(provider().refresh(withRefresh));
 
         assertThat(refreshed.accessToken()).isEqualTo("AQV.2");
         assertThat(refreshed.refreshToken()).isEqualTo("AQX.2");
         assertThat(refreshed.subject()).isEqualTo("782bbtaQ");
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/oauth/accessToken"))
-                .withFormParam("grant_type", equalTo("refresh_token")).withFormParam("refresh_token", equalTo("AQX.1")));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/oauth/accessToken"))
+                        .withFormParam("grant_type", equalTo("refresh_token"))
+                        .withFormParam("refresh_token", equalTo("AQX.1")));
     }
 }

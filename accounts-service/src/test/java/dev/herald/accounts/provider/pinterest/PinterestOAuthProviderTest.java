@@ -30,16 +30,23 @@ class PinterestOAuthProviderTest {
     @RegisterExtension
     static final FakeProvider fake = new FakeProvider();
 
-    private static final String BASIC = "Basic " + Base64.getEncoder().encodeToString(
-            (FakeProvider.CLIENT_ID + ":" + FakeProvider.CLIENT_SECRET).getBytes(StandardCharsets.UTF_8));
+    private static final String BASIC = "Basic "
+            + Base64.getEncoder()
+                    .encodeToString((FakeProvider.CLIENT_ID + ":" + FakeProvider.CLIENT_SECRET)
+                            .getBytes(StandardCharsets.UTF_8));
 
     private PinterestOAuthProvider provider() {
         return new PinterestOAuthProvider(fake.config(), fake.http(fake.config()));
     }
 
     private static ProviderGrant grant() {
-        return new ProviderGrant("pina_old", "pinr_old", Instant.now().plusSeconds(60), Instant.now().plusSeconds(600),
-                Set.of("boards:read"), "549755885175");
+        return new ProviderGrant(
+                "pina_old",
+                "pinr_old",
+                Instant.now().plusSeconds(60),
+                Instant.now().plusSeconds(600),
+                Set.of("boards:read"),
+                "549755885175");
     }
 
     @Test
@@ -47,9 +54,18 @@ class PinterestOAuthProviderTest {
         var url = provider().authorizationUrl(new AuthorizationRequest("state-1", null, redirect()));
 
         assertThat(url.toString()).startsWith(fake.url() + "/pinterest/authorize?");
-        assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_id", FakeProvider.CLIENT_ID,
-                "redirect_uri", redirect().toString(), "response_type", "code",
-                "scope", "boards:read,boards:write,pins:read,pins:write,user_accounts:read", "state", "state-1"));
+        assertThat(query(url))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "client_id",
+                        FakeProvider.CLIENT_ID,
+                        "redirect_uri",
+                        redirect().toString(),
+                        "response_type",
+                        "code",
+                        "scope",
+                        "boards:read,boards:write,pins:read,pins:write,user_accounts:read",
+                        "state",
+                        "state-1"));
     }
 
     @Test
@@ -68,12 +84,13 @@ class PinterestOAuthProviderTest {
         assertThat(grant.refreshExpiresAt()).isAfter(Instant.now().plusSeconds(5183000));
         assertThat(grant.subject()).isEqualTo("549755885175");
         assertThat(grant.scopes()).containsExactlyInAnyOrder("boards:read", "pins:read", "user_accounts:read");
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/v5/oauth/token"))
-                .withHeader("Authorization", equalTo(BASIC))
-                .withFormParam("grant_type", equalTo("authorization_code"))
-                .withFormParam("code", equalTo("code-1"))
-                .withFormParam("redirect_uri", equalTo(redirect().toString()))
-                .withFormParam("continuous_refresh", equalTo("true")));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/v5/oauth/token"))
+                        .withHeader("Authorization", equalTo(BASIC))
+                        .withFormParam("grant_type", equalTo("authorization_code"))
+                        .withFormParam("code", equalTo("code-1"))
+                        .withFormParam("redirect_uri", equalTo(redirect().toString()))
+                        .withFormParam("continuous_refresh", equalTo("true")));
     }
 
     @Test
@@ -87,17 +104,26 @@ class PinterestOAuthProviderTest {
         assertThat(refreshed.accessToken()).isEqualTo("pina_2");
         assertThat(refreshed.refreshToken()).isEqualTo("pinr_2");
         assertThat(refreshed.subject()).isEqualTo("549755885175");
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/v5/oauth/token")).withHeader("Authorization", equalTo(BASIC))
-                .withFormParam("grant_type", equalTo("refresh_token")).withFormParam("refresh_token", equalTo("pinr_old")));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/v5/oauth/token"))
+                        .withHeader("Authorization", equalTo(BASIC))
+                        .withFormParam("grant_type", equalTo("refresh_token"))
+                        .withFormParam("refresh_token", equalTo("pinr_old")));
     }
 
     @Test
     void aRefusedRefreshTokenIsRevokedButAnOutageIsRetryable() {
-        fake.server().stubFor(post(urlPathEqualTo("/v5/oauth/token")).willReturn(aResponse().withStatus(400)
-                .withHeader("Content-Type", "application/json").withBody("{\"code\":1,\"message\":\"Invalid refresh token\"}")));
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/v5/oauth/token"))
+                        .willReturn(aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("{\"code\":1,\"message\":\"Invalid refresh token\"}")));
         ProviderException refused = failure(provider().refresh(grant()));
 
-        fake.server().stubFor(post(urlPathEqualTo("/v5/oauth/token")).willReturn(aResponse().withStatus(502)));
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/v5/oauth/token"))
+                        .willReturn(aResponse().withStatus(502)));
         ProviderException outage = failure(provider().refresh(grant()));
 
         assertThat(refused.revoked()).isTrue();
@@ -108,8 +134,11 @@ class PinterestOAuthProviderTest {
 
     @Test
     void theIdentityIsThePinterestAccount() {
-        fake.server().stubFor(get(urlPathEqualTo("/v5/user_account")).withHeader("Authorization", equalTo("Bearer pina_old"))
-                .willReturn(okJson("{\"account_type\":\"PINNER\",\"id\":\"549755885175\",\"username\":\"anabakes\"}")));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v5/user_account"))
+                        .withHeader("Authorization", equalTo("Bearer pina_old"))
+                        .willReturn(okJson(
+                                "{\"account_type\":\"PINNER\",\"id\":\"549755885175\",\"username\":\"anabakes\"}")));
 
         assertThat(await(provider().identities(grant())))
                 .containsExactly(new ProviderIdentity("549755885175", "pinterest_user", "anabakes", "anabakes", null));
@@ -117,8 +146,12 @@ class PinterestOAuthProviderTest {
 
     @Test
     void anUnauthorizedTokenIsRevoked() {
-        fake.server().stubFor(get(urlPathEqualTo("/v5/user_account")).willReturn(aResponse().withStatus(401)
-                .withHeader("Content-Type", "application/json").withBody("{\"code\":2,\"message\":\"Authentication failed.\"}")));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v5/user_account"))
+                        .willReturn(aResponse()
+                                .withStatus(401)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("{\"code\":2,\"message\":\"Authentication failed.\"}")));
 
         ProviderException failure = failure(provider().identities(grant()));
 

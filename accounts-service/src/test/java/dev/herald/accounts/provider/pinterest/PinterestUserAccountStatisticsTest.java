@@ -27,14 +27,20 @@ class PinterestUserAccountStatisticsTest {
         fake.server().stubFor(get(urlPathEqualTo("/v5/user_account")).willReturn(okJson(body)));
         fake.server().stubFor(get(urlPathEqualTo("/sandbox/v5/user_account")).willReturn(okJson(body)));
 
-        AccountStatistics production = await(new PinterestUserAccountStatistics(fake.config(), false, fake.http(fake.config()))
-                .read("pina_1", "anabakes"));
-        AccountStatistics trial = await(new PinterestUserAccountStatistics(fake.config(), true, fake.http(fake.config()))
-                .read("pina_1", "anabakes"));
+        AccountStatistics production =
+                await(new PinterestUserAccountStatistics(fake.config(), false, fake.http(fake.config()))
+                        .read("pina_1", "anabakes"));
+        AccountStatistics trial =
+                await(new PinterestUserAccountStatistics(fake.config(), true, fake.http(fake.config()))
+                        .read("pina_1", "anabakes"));
 
         assertThat(production.metrics()).isEqualTo(new AccountAnalytics.Metrics(2300L, 150L, 410L, 98000L, null));
         assertThat(trial.metrics()).isEqualTo(production.metrics());
-        fake.server().verify(1, getRequestedFor(urlPathEqualTo("/v5/user_account")).withHeader("Authorization", equalTo("Bearer pina_1")));
+        fake.server()
+                .verify(
+                        1,
+                        getRequestedFor(urlPathEqualTo("/v5/user_account"))
+                                .withHeader("Authorization", equalTo("Bearer pina_1")));
         fake.server().verify(1, getRequestedFor(urlPathEqualTo("/sandbox/v5/user_account")));
     }
 }

@@ -28,7 +28,9 @@ class TikTokCreatorInfoClientTest {
 
     @Test
     void readsTheCreatorsCurrentPublishingOptions() {
-        fake.server().stubFor(post(urlPathEqualTo("/v2/post/publish/creator_info/query/")).willReturn(okJson("""
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/v2/post/publish/creator_info/query/"))
+                        .willReturn(okJson("""
                 {"data":{"creator_avatar_url":"https://p16.example/a.jpg","creator_username":"ana.makes",
                   "creator_nickname":"Ana","privacy_level_options":["PUBLIC_TO_EVERYONE","MUTUAL_FOLLOW_FRIENDS","SELF_ONLY"],
                   "comment_disabled":false,"duet_disabled":true,"stitch_disabled":false,"max_video_post_duration_sec":300},
@@ -36,17 +38,30 @@ class TikTokCreatorInfoClientTest {
 
         TikTokPublishingOptions options = await(reader().creatorInfo("act.1"));
 
-        assertThat(options).isEqualTo(new TikTokPublishingOptions("Ana", "ana.makes", "https://p16.example/a.jpg",
-                List.of("PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY"), false, true, false, 300));
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/v2/post/publish/creator_info/query/"))
-                .withHeader("Authorization", equalTo("Bearer act.1"))
-                .withHeader("Content-Type", WireMock.containing("application/json")));
+        assertThat(options)
+                .isEqualTo(new TikTokPublishingOptions(
+                        "Ana",
+                        "ana.makes",
+                        "https://p16.example/a.jpg",
+                        List.of("PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY"),
+                        false,
+                        true,
+                        false,
+                        300));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/v2/post/publish/creator_info/query/"))
+                        .withHeader("Authorization", equalTo("Bearer act.1"))
+                        .withHeader("Content-Type", WireMock.containing("application/json")));
     }
 
     @Test
     void tiktoksPerTokenRateLimitIsRetryable() {
-        fake.server().stubFor(post(urlPathEqualTo("/v2/post/publish/creator_info/query/")).willReturn(aResponse()
-                .withStatus(429).withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/v2/post/publish/creator_info/query/"))
+                        .willReturn(aResponse()
+                                .withStatus(429)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"data":{},"error":{"code":"rate_limit_exceeded","message":"limit","log_id":"x"}}""")));
 
         ProviderException failure = failure(reader().creatorInfo("act.1"));
@@ -57,8 +72,12 @@ class TikTokCreatorInfoClientTest {
 
     @Test
     void aMissingScopeMeansTheCreatorMustAuthorizeAgain() {
-        fake.server().stubFor(post(urlPathEqualTo("/v2/post/publish/creator_info/query/")).willReturn(aResponse()
-                .withStatus(401).withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/v2/post/publish/creator_info/query/"))
+                        .willReturn(aResponse()
+                                .withStatus(401)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"data":{},"error":{"code":"scope_not_authorized","message":"video.publish","log_id":"x"}}""")));
 
         ProviderException failure = failure(reader().creatorInfo("act.1"));

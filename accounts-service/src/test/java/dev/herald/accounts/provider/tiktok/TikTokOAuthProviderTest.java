@@ -37,7 +37,8 @@ class TikTokOAuthProviderTest {
     }
 
     private static ProviderGrant grant() {
-        return new ProviderGrant("act.old", "rft.old", Instant.now().plusSeconds(60), null, Set.of("user.info.basic"), "open-1");
+        return new ProviderGrant(
+                "act.old", "rft.old", Instant.now().plusSeconds(60), null, Set.of("user.info.basic"), "open-1");
     }
 
     @Test
@@ -45,9 +46,18 @@ class TikTokOAuthProviderTest {
         var url = provider().authorizationUrl(new AuthorizationRequest("state-1", "challenge", redirect()));
 
         assertThat(url.toString()).startsWith(fake.url() + "/tiktok/authorize?");
-        assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_key", FakeProvider.CLIENT_ID,
-                "response_type", "code", "scope", "user.info.basic,user.info.profile,user.info.stats,video.list,video.publish,video.upload",
-                "redirect_uri", redirect().toString(), "state", "state-1"));
+        assertThat(query(url))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "client_key",
+                        FakeProvider.CLIENT_ID,
+                        "response_type",
+                        "code",
+                        "scope",
+                        "user.info.basic,user.info.profile,user.info.stats,video.list,video.publish,video.upload",
+                        "redirect_uri",
+                        redirect().toString(),
+                        "state",
+                        "state-1"));
         assertThat(provider().supportsPkce()).isFalse();
     }
 
@@ -64,14 +74,19 @@ class TikTokOAuthProviderTest {
         assertThat(grant.subject()).isEqualTo("open-1");
         assertThat(grant.scopes()).containsExactlyInAnyOrder("user.info.basic", "video.publish");
         assertThat(grant.expiresAt()).isCloseTo(Instant.now().plusSeconds(86400), within(30, ChronoUnit.SECONDS));
-        assertThat(grant.refreshExpiresAt()).isCloseTo(Instant.now().plusSeconds(31536000), within(30, ChronoUnit.SECONDS));
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/v2/oauth/token/"))
-                .withHeader("Content-Type", com.github.tomakehurst.wiremock.client.WireMock.containing("application/x-www-form-urlencoded"))
-                .withFormParam("client_key", equalTo(FakeProvider.CLIENT_ID))
-                .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
-                .withFormParam("code", equalTo("code-1"))
-                .withFormParam("grant_type", equalTo("authorization_code"))
-                .withFormParam("redirect_uri", equalTo(redirect().toString())));
+        assertThat(grant.refreshExpiresAt())
+                .isCloseTo(Instant.now().plusSeconds(31536000), within(30, ChronoUnit.SECONDS));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/v2/oauth/token/"))
+                        .withHeader(
+                                "Content-Type",
+                                com.github.tomakehurst.wiremock.client.WireMock.containing(
+                                        "application/x-www-form-urlencoded"))
+                        .withFormParam("client_key", equalTo(FakeProvider.CLIENT_ID))
+                        .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
+                        .withFormParam("code", equalTo("code-1"))
+                        .withFormParam("grant_type", equalTo("authorization_code"))
+                        .withFormParam("redirect_uri", equalTo(redirect().toString())));
     }
 
     @Test
@@ -85,9 +100,10 @@ class TikTokOAuthProviderTest {
         assertThat(refreshed.accessToken()).isEqualTo("act.2");
         assertThat(refreshed.refreshToken()).isEqualTo("rft.2");
         assertThat(refreshed.subject()).isEqualTo("open-1");
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/v2/oauth/token/"))
-                .withFormParam("grant_type", equalTo("refresh_token"))
-                .withFormParam("refresh_token", equalTo("rft.old")));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/v2/oauth/token/"))
+                        .withFormParam("grant_type", equalTo("refresh_token"))
+                        .withFormParam("refresh_token", equalTo("rft.old")));
     }
 
     @Test
@@ -105,8 +121,9 @@ class TikTokOAuthProviderTest {
 
     @Test
     void aTemporarilyUnavailableTokenEndpointIsRetryable() {
-        fake.server().stubFor(post(urlPathEqualTo("/v2/oauth/token/")).willReturn(aResponse().withStatus(503)
-                .withBody("<html>busy</html>")));
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/v2/oauth/token/"))
+                        .willReturn(aResponse().withStatus(503).withBody("<html>busy</html>")));
 
         ProviderException failure = failure(provider().exchangeCode("code-1", null, redirect()));
 
@@ -120,10 +137,11 @@ class TikTokOAuthProviderTest {
 
         await(provider().revoke(grant()));
 
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/v2/oauth/revoke/"))
-                .withFormParam("client_key", equalTo(FakeProvider.CLIENT_ID))
-                .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
-                .withFormParam("token", equalTo("act.old")));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/v2/oauth/revoke/"))
+                        .withFormParam("client_key", equalTo(FakeProvider.CLIENT_ID))
+                        .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
+                        .withFormParam("token", equalTo("act.old")));
     }
 
     @Test
@@ -135,20 +153,29 @@ class TikTokOAuthProviderTest {
         var identities = await(provider().identities(grant()));
 
         assertThat(identities).containsExactly(new ProviderIdentity("open-1", "creator", "Ana", "ana.makes", null));
-        fake.server().verify(getRequestedFor(urlPathEqualTo("/v2/user/info/"))
-                .withQueryParam("fields", equalTo("open_id,union_id,avatar_url,display_name,username"))
-                .withHeader("Authorization", equalTo("Bearer act.old")));
+        fake.server()
+                .verify(getRequestedFor(urlPathEqualTo("/v2/user/info/"))
+                        .withQueryParam("fields", equalTo("open_id,union_id,avatar_url,display_name,username"))
+                        .withHeader("Authorization", equalTo("Bearer act.old")));
     }
 
     @Test
     void anInvalidAccessTokenIsRevokedAndARateLimitIsRetryable() {
-        fake.server().stubFor(get(urlPathEqualTo("/v2/user/info/")).willReturn(aResponse().withStatus(401)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v2/user/info/"))
+                        .willReturn(aResponse()
+                                .withStatus(401)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"data":{},"error":{"code":"access_token_invalid","message":"The access token is invalid.","log_id":"x"}}""")));
         ProviderException revoked = failure(provider().identities(grant()));
 
-        fake.server().stubFor(get(urlPathEqualTo("/v2/user/info/")).willReturn(aResponse().withStatus(429)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v2/user/info/"))
+                        .willReturn(aResponse()
+                                .withStatus(429)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"data":{},"error":{"code":"rate_limit_exceeded","message":"slow down","log_id":"x"}}""")));
         ProviderException limited = failure(provider().identities(grant()));
 
@@ -169,7 +196,8 @@ class TikTokOAuthProviderTest {
                     assertThat(e.code()).isEqualTo("provider_not_configured");
                     assertThat(e.getMessage()).contains("herald.providers.tiktok.client-id");
                 });
-        assertThat(failure(unconfigured.exchangeCode("code", null, redirect())).code()).isEqualTo("provider_not_configured");
+        assertThat(failure(unconfigured.exchangeCode("code", null, redirect())).code())
+                .isEqualTo("provider_not_configured");
         assertThat(failure(unconfigured.refresh(grant())).code()).isEqualTo("provider_not_configured");
         assertThat(fake.server().getAllServeEvents()).isEmpty();
     }

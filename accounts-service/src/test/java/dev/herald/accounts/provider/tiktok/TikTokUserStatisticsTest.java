@@ -39,15 +39,23 @@ class TikTokUserStatisticsTest {
         assertThat(statistics.metrics()).isEqualTo(new AccountAnalytics.Metrics(5120L, 87L, 64L, null, 40210L));
         assertThat(statistics.raw()).isEqualTo(new ObjectMapper().readTree("""
                 {"follower_count":5120,"following_count":87,"likes_count":40210,"video_count":64}"""));
-        fake.server().verify(1, getRequestedFor(urlPathEqualTo("/v2/user/info/"))
-                .withHeader("Authorization", equalTo("Bearer act.creator"))
-                .withQueryParam("fields", equalTo("follower_count,following_count,likes_count,video_count")));
+        fake.server()
+                .verify(
+                        1,
+                        getRequestedFor(urlPathEqualTo("/v2/user/info/"))
+                                .withHeader("Authorization", equalTo("Bearer act.creator"))
+                                .withQueryParam(
+                                        "fields", equalTo("follower_count,following_count,likes_count,video_count")));
     }
 
     @Test
     void aGrantWithoutUserInfoStatsIsAMissingScopeNotARevokedToken() {
-        fake.server().stubFor(get(urlPathEqualTo("/v2/user/info/")).willReturn(aResponse().withStatus(401)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v2/user/info/"))
+                        .willReturn(aResponse()
+                                .withStatus(401)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                         {"data":{},"error":{"code":"scope_not_authorized","message":"The user did not authorize the scope required for completing this request.","log_id":"x"}}""")));
 
         ProviderException failure = failure(reader().read("act.old-grant", "-000open"));
@@ -61,8 +69,12 @@ class TikTokUserStatisticsTest {
 
     @Test
     void aRefusedTokenIsRevokedSoTheCallerRenewsIt() {
-        fake.server().stubFor(get(urlPathEqualTo("/v2/user/info/")).willReturn(aResponse().withStatus(401)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/v2/user/info/"))
+                        .willReturn(aResponse()
+                                .withStatus(401)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                         {"data":{},"error":{"code":"access_token_invalid","message":"The access token is invalid or not found in the request.","log_id":"x"}}""")));
 
         ProviderException failure = failure(reader().read("act.expired", "-000open"));

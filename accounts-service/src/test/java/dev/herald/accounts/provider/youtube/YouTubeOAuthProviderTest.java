@@ -39,15 +39,21 @@ class YouTubeOAuthProviderTest {
     }
 
     private static ProviderGrant grant() {
-        return new ProviderGrant("ya29.old", "1//refresh", Instant.now().plusSeconds(60), null,
-                Set.of("https://www.googleapis.com/auth/youtube.upload"), "google-sub-1");
+        return new ProviderGrant(
+                "ya29.old",
+                "1//refresh",
+                Instant.now().plusSeconds(60),
+                null,
+                Set.of("https://www.googleapis.com/auth/youtube.upload"),
+                "google-sub-1");
     }
 
     private static String idToken(String sub) {
         Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
         return encoder.encodeToString("{\"alg\":\"RS256\"}".getBytes(StandardCharsets.UTF_8)) + "."
                 + encoder.encodeToString(("{\"sub\":\"" + sub + "\",\"iss\":\"https://accounts.google.com\"}")
-                .getBytes(StandardCharsets.UTF_8)) + ".signature";
+                        .getBytes(StandardCharsets.UTF_8))
+                + ".signature";
     }
 
     @Test
@@ -55,19 +61,37 @@ class YouTubeOAuthProviderTest {
         var url = provider().authorizationUrl(new AuthorizationRequest("state-1", "challenge-abc", redirect()));
 
         assertThat(url.toString()).startsWith(fake.url() + "/youtube/authorize?");
-        assertThat(query(url)).containsExactlyInAnyOrderEntriesOf(Map.of("client_id", FakeProvider.CLIENT_ID,
-                "redirect_uri", redirect().toString(), "response_type", "code",
-                "scope", "openid https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly "
-                        + "https://www.googleapis.com/auth/yt-analytics.readonly https://www.googleapis.com/auth/youtube.force-ssl",
-                "access_type", "offline", "prompt", "consent", "include_granted_scopes", "true", "state", "state-1",
-                "code_challenge", "challenge-abc", "code_challenge_method", "S256"));
+        assertThat(query(url))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "client_id",
+                        FakeProvider.CLIENT_ID,
+                        "redirect_uri",
+                        redirect().toString(),
+                        "response_type",
+                        "code",
+                        "scope",
+                        "openid https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly "
+                                + "https://www.googleapis.com/auth/yt-analytics.readonly https://www.googleapis.com/auth/youtube.force-ssl",
+                        "access_type",
+                        "offline",
+                        "prompt",
+                        "consent",
+                        "include_granted_scopes",
+                        "true",
+                        "state",
+                        "state-1",
+                        "code_challenge",
+                        "challenge-abc",
+                        "code_challenge_method",
+                        "S256"));
         assertThat(url.getRawQuery()).contains("scope=openid%20https%3A%2F%2F");
         assertThat(provider().supportsPkce()).isTrue();
     }
 
     @Test
     void codeIsExchangedWithTheVerifierAndTheSubjectComesFromTheIdToken() {
-        fake.server().stubFor(post(urlPathEqualTo("/oauth/token")).willReturn(okJson("""
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/oauth/token")).willReturn(okJson("""
                 {"access_token":"ya29.new","expires_in":3599,"refresh_token":"1//new","token_type":"Bearer",
                  "scope":"openid https://www.googleapis.com/auth/youtube.upload","id_token":"%s"}""".formatted(idToken("sub-42")))));
 
@@ -76,14 +100,16 @@ class YouTubeOAuthProviderTest {
         assertThat(grant.accessToken()).isEqualTo("ya29.new");
         assertThat(grant.refreshToken()).isEqualTo("1//new");
         assertThat(grant.subject()).isEqualTo("sub-42");
-        assertThat(grant.scopes()).containsExactlyInAnyOrder("openid", "https://www.googleapis.com/auth/youtube.upload");
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/oauth/token"))
-                .withFormParam("code", equalTo("4/code"))
-                .withFormParam("code_verifier", equalTo("verifier-xyz"))
-                .withFormParam("client_id", equalTo(FakeProvider.CLIENT_ID))
-                .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
-                .withFormParam("redirect_uri", equalTo(redirect().toString()))
-                .withFormParam("grant_type", equalTo("authorization_code")));
+        assertThat(grant.scopes())
+                .containsExactlyInAnyOrder("openid", "https://www.googleapis.com/auth/youtube.upload");
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/oauth/token"))
+                        .withFormParam("code", equalTo("4/code"))
+                        .withFormParam("code_verifier", equalTo("verifier-xyz"))
+                        .withFormParam("client_id", equalTo(FakeProvider.CLIENT_ID))
+                        .withFormParam("client_secret", equalTo(FakeProvider.CLIENT_SECRET))
+                        .withFormParam("redirect_uri", equalTo(redirect().toString()))
+                        .withFormParam("grant_type", equalTo("authorization_code")));
     }
 
     @Test
@@ -97,17 +123,24 @@ class YouTubeOAuthProviderTest {
         assertThat(refreshed.refreshToken()).isEqualTo("1//refresh");
         assertThat(refreshed.subject()).isEqualTo("google-sub-1");
         assertThat(refreshed.scopes()).isEqualTo(grant().scopes());
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/oauth/token"))
-                .withFormParam("grant_type", equalTo("refresh_token"))
-                .withFormParam("refresh_token", equalTo("1//refresh"))
-                .withFormParam("code_verifier", absent()));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/oauth/token"))
+                        .withFormParam("grant_type", equalTo("refresh_token"))
+                        .withFormParam("refresh_token", equalTo("1//refresh"))
+                        .withFormParam("code_verifier", absent()));
     }
 
     @Test
     void anExpiredOrRevokedRefreshTokenIsRevoked() {
-        fake.server().stubFor(post(urlPathEqualTo("/oauth/token")).willReturn(aResponse().withStatus(400)
-                .withHeader("Content-Type", "application/json")
-                .withBody("{\"error\":\"invalid_grant\",\"error_description\":\"Token has been expired or revoked.\"}")));
+        fake.server()
+                .stubFor(
+                        post(urlPathEqualTo("/oauth/token"))
+                                .willReturn(
+                                        aResponse()
+                                                .withStatus(400)
+                                                .withHeader("Content-Type", "application/json")
+                                                .withBody(
+                                                        "{\"error\":\"invalid_grant\",\"error_description\":\"Token has been expired or revoked.\"}")));
 
         ProviderException failure = failure(provider().refresh(grant()));
 
@@ -118,16 +151,28 @@ class YouTubeOAuthProviderTest {
 
     @Test
     void revokingSendsTheRefreshTokenAndAnAlreadyDeadTokenCountsAsRevoked() {
-        fake.server().stubFor(post(urlPathEqualTo("/oauth/revoke")).willReturn(aResponse().withStatus(200)));
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/oauth/revoke"))
+                        .willReturn(aResponse().withStatus(200)));
         await(provider().revoke(grant()));
-        fake.server().verify(postRequestedFor(urlPathEqualTo("/oauth/revoke")).withFormParam("token", equalTo("1//refresh")));
+        fake.server()
+                .verify(postRequestedFor(urlPathEqualTo("/oauth/revoke"))
+                        .withFormParam("token", equalTo("1//refresh")));
 
-        fake.server().stubFor(post(urlPathEqualTo("/oauth/revoke")).willReturn(aResponse().withStatus(400)
-                .withHeader("Content-Type", "application/json")
-                .withBody("{\"error\":\"invalid_token\",\"error_description\":\"Token expired or revoked\"}")));
+        fake.server()
+                .stubFor(
+                        post(urlPathEqualTo("/oauth/revoke"))
+                                .willReturn(
+                                        aResponse()
+                                                .withStatus(400)
+                                                .withHeader("Content-Type", "application/json")
+                                                .withBody(
+                                                        "{\"error\":\"invalid_token\",\"error_description\":\"Token expired or revoked\"}")));
         await(provider().revoke(grant()));
 
-        fake.server().stubFor(post(urlPathEqualTo("/oauth/revoke")).willReturn(aResponse().withStatus(503)));
+        fake.server()
+                .stubFor(post(urlPathEqualTo("/oauth/revoke"))
+                        .willReturn(aResponse().withStatus(503)));
         assertThat(failure(provider().revoke(grant())).retryable()).isTrue();
     }
 
@@ -140,22 +185,34 @@ class YouTubeOAuthProviderTest {
 
         var identities = await(provider().identities(grant()));
 
-        assertThat(identities).containsExactly(new ProviderIdentity("UC111", "channel", "Ana Cooks", "@anacooks", null),
-                new ProviderIdentity("UC222", "channel", "Ana Travels", null, null));
-        fake.server().verify(getRequestedFor(urlPathEqualTo("/youtube/v3/channels"))
-                .withQueryParam("part", equalTo("snippet")).withQueryParam("mine", equalTo("true"))
-                .withHeader("Authorization", equalTo("Bearer ya29.old")));
+        assertThat(identities)
+                .containsExactly(
+                        new ProviderIdentity("UC111", "channel", "Ana Cooks", "@anacooks", null),
+                        new ProviderIdentity("UC222", "channel", "Ana Travels", null, null));
+        fake.server()
+                .verify(getRequestedFor(urlPathEqualTo("/youtube/v3/channels"))
+                        .withQueryParam("part", equalTo("snippet"))
+                        .withQueryParam("mine", equalTo("true"))
+                        .withHeader("Authorization", equalTo("Bearer ya29.old")));
     }
 
     @Test
     void quotaExhaustionIsRetryableAndAnUnauthenticatedTokenIsRevoked() {
-        fake.server().stubFor(get(urlPathEqualTo("/youtube/v3/channels")).willReturn(aResponse().withStatus(403)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/youtube/v3/channels"))
+                        .willReturn(aResponse()
+                                .withStatus(403)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"error":{"code":403,"message":"quota","errors":[{"reason":"quotaExceeded","domain":"youtube.quota"}]}}""")));
         ProviderException quota = failure(provider().identities(grant()));
 
-        fake.server().stubFor(get(urlPathEqualTo("/youtube/v3/channels")).willReturn(aResponse().withStatus(401)
-                .withHeader("Content-Type", "application/json").withBody("""
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/youtube/v3/channels"))
+                        .willReturn(aResponse()
+                                .withStatus(401)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("""
                 {"error":{"code":401,"message":"Invalid Credentials","errors":[{"reason":"authError"}],"status":"UNAUTHENTICATED"}}""")));
         ProviderException unauthenticated = failure(provider().identities(grant()));
 
@@ -168,17 +225,19 @@ class YouTubeOAuthProviderTest {
 
     @Test
     void withoutClientCredentialsTheProviderRefusesClearly() {
-        YouTubeOAuthProvider unconfigured = new YouTubeOAuthProvider(fake.unconfigured(), fake.http(fake.unconfigured()));
+        YouTubeOAuthProvider unconfigured =
+                new YouTubeOAuthProvider(fake.unconfigured(), fake.http(fake.unconfigured()));
 
         assertThatThrownBy(() -> unconfigured.authorizationUrl(new AuthorizationRequest("s", "c", redirect())))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.code()).isEqualTo("provider_not_configured"));
+                .isInstanceOfSatisfying(
+                        ProviderException.class, e -> assertThat(e.code()).isEqualTo("provider_not_configured"));
         assertThat(failure(unconfigured.revoke(grant())).code()).isEqualTo("provider_not_configured");
     }
 
     @Test
     void aForbiddenAnswerWithoutGooglesErrorListIsAnApiRefusalNamedByItsStatus() {
-        ProviderException failure = YouTubeOAuthProvider.apiFailure(
-                new ProviderResponse(403, "<html><body>Forbidden</body></html>"));
+        ProviderException failure =
+                YouTubeOAuthProvider.apiFailure(new ProviderResponse(403, "<html><body>Forbidden</body></html>"));
 
         assertThat(failure.code()).isEqualTo("http_403");
         assertThat(failure.retryable()).isFalse();

@@ -27,32 +27,47 @@ public interface FacebookGraphApi {
     @POST
     @Path("/{pageId}/feed")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    Uni<Response> feed(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
-                       @FormParam("message") String message, @FormParam("link") String link);
+    Uni<Response> feed(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("pageId") String pageId,
+            @FormParam("message") String message,
+            @FormParam("link") String link);
 
     /** A photo post from an image URL; {@code {"id": "<photo id>", "post_id": "<page id>_<post id>"}}. */
     @POST
     @Path("/{pageId}/photos")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    Uni<Response> photo(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
-                        @FormParam("url") String url, @FormParam("message") String message);
+    Uni<Response> photo(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("pageId") String pageId,
+            @FormParam("url") String url,
+            @FormParam("message") String message);
 
     /** A video post from a video URL (processed by Facebook after the answer); {@code {"id": "<video id>"}}. */
     @POST
     @Path("/{pageId}/videos")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    Uni<Response> video(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
-                        @FormParam("file_url") String fileUrl, @FormParam("description") String description);
+    Uni<Response> video(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("pageId") String pageId,
+            @FormParam("file_url") String fileUrl,
+            @FormParam("description") String description);
 
     /** The Page's latest posts, newest first ({@code fields=id,message,created_time}). */
     @GET
     @Path("/{pageId}/feed")
-    Uni<Response> posts(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
-                        @QueryParam("fields") String fields, @QueryParam("limit") int limit);
+    Uni<Response> posts(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("pageId") String pageId,
+            @QueryParam("fields") String fields,
+            @QueryParam("limit") int limit);
 
     /** The Page's latest videos ({@code fields=id,description,created_time}). */
     @GET
     @Path("/{pageId}/videos")
-    Uni<Response> videos(@HeaderParam("Authorization") String bearer, @PathParam("pageId") String pageId,
-                         @QueryParam("fields") String fields, @QueryParam("limit") int limit);
+    Uni<Response> videos(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("pageId") String pageId,
+            @QueryParam("fields") String fields,
+            @QueryParam("limit") int limit);
 }

@@ -13,8 +13,8 @@ import dev.herald.delivery.provider.PlatformResponses;
 import dev.herald.delivery.provider.PublicationLedger;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
-import dev.herald.delivery.provider.meta.GraphErrors;
 import dev.herald.delivery.provider.Publisher;
+import dev.herald.delivery.provider.meta.GraphErrors;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
@@ -38,7 +38,8 @@ public class FacebookPublisher implements Publisher {
     private final FacebookConfig config;
     private final ObjectMapper mapper;
 
-    public FacebookPublisher(@RestClient FacebookGraphApi api, PublicationLedger ledger, FacebookConfig config, ObjectMapper mapper) {
+    public FacebookPublisher(
+            @RestClient FacebookGraphApi api, PublicationLedger ledger, FacebookConfig config, ObjectMapper mapper) {
         this.api = api;
         this.ledger = ledger;
         this.config = config;
@@ -56,10 +57,14 @@ public class FacebookPublisher implements Publisher {
         String text = request.text() == null ? "" : request.text();
         boolean video = media != null && Post.Media.VIDEO.equals(media.type());
         // The post's Facebook option: a link preview, for text posts (a photo or video post has no link).
-        String link = request.platformOptions().hasNonNull("link") ? request.platformOptions().get("link").asText() : null;
-        return ledger.publish(request, new PlatformCalls(
-                access -> createPost(access, media, video, text, link),
-                access -> findPost(access, text, video)));
+        String link = request.platformOptions().hasNonNull("link")
+                ? request.platformOptions().get("link").asText()
+                : null;
+        return ledger.publish(
+                request,
+                new PlatformCalls(
+                        access -> createPost(access, media, video, text, link),
+                        access -> findPost(access, text, video)));
     }
 
     /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
@@ -68,11 +73,14 @@ public class FacebookPublisher implements Publisher {
         return publish(request);
     }
 
-    private Uni<PlatformAnswer> createPost(ProviderAccess access, Post.Media media, boolean video, String text, String link) {
+    private Uni<PlatformAnswer> createPost(
+            ProviderAccess access, Post.Media media, boolean video, String text, String link) {
         String page = access.externalId();
-        Uni<Response> call = media == null ? api.feed(PlatformResponses.bearer(access), page, text, link)
-                : video ? api.video(PlatformResponses.bearer(access), page, media.url(), text)
-                : api.photo(PlatformResponses.bearer(access), page, media.url(), text);
+        Uni<Response> call = media == null
+                ? api.feed(PlatformResponses.bearer(access), page, text, link)
+                : video
+                        ? api.video(PlatformResponses.bearer(access), page, media.url(), text)
+                        : api.photo(PlatformResponses.bearer(access), page, media.url(), text);
         return call.map(response -> created(response, page, video));
     }
 
@@ -85,7 +93,9 @@ public class FacebookPublisher implements Publisher {
                 return new PlatformAnswer.Published(id, SITE + page + "/videos/" + id + "/");
             }
             // A photo answers its own id and the feed post's; the post is what the Page shows.
-            String postId = body.hasNonNull("post_id") ? body.get("post_id").asText() : body.get("id").asText();
+            String postId = body.hasNonNull("post_id")
+                    ? body.get("post_id").asText()
+                    : body.get("id").asText();
             return new PlatformAnswer.Published(postId, postUrl(page, postId));
         }
         return GraphErrors.answer(status, body, "Facebook refused the post");
@@ -98,21 +108,27 @@ public class FacebookPublisher implements Publisher {
         }
         String page = access.externalId();
         Uni<Response> listing = video
-                ? api.videos(PlatformResponses.bearer(access), page, "id,description,created_time", config.reconcileWindow())
-                : api.posts(PlatformResponses.bearer(access), page, "id,message,created_time", config.reconcileWindow());
+                ? api.videos(
+                        PlatformResponses.bearer(access), page, "id,description,created_time", config.reconcileWindow())
+                : api.posts(
+                        PlatformResponses.bearer(access), page, "id,message,created_time", config.reconcileWindow());
         return listing.map(response -> {
             int status = response.getStatus();
             JsonNode body = PlatformResponses.body(mapper, response);
             if (status != 200) {
                 PlatformAnswer failure = GraphErrors.answer(status, body, "Facebook could not list the Page's posts");
                 // Not allowed to look (a permission error): a final answer, never a second post.
-                return failure instanceof PlatformAnswer.Refused refused && !refused.error().retryable()
-                        ? PlatformResponses.unconfirmed("Facebook", "the Page", refused.error().details()) : failure;
+                return failure instanceof PlatformAnswer.Refused refused
+                                && !refused.error().retryable()
+                        ? PlatformResponses.unconfirmed(
+                                "Facebook", "the Page", refused.error().details())
+                        : failure;
             }
             for (JsonNode item : body.path("data")) {
                 if (text.equals(item.path(video ? "description" : "message").asText(null)) && item.hasNonNull("id")) {
                     String id = item.get("id").asText();
-                    return new PlatformAnswer.Published(id, video ? SITE + page + "/videos/" + id + "/" : postUrl(page, id));
+                    return new PlatformAnswer.Published(
+                            id, video ? SITE + page + "/videos/" + id + "/" : postUrl(page, id));
                 }
             }
             return new PlatformAnswer.NotFound();
@@ -122,7 +138,8 @@ public class FacebookPublisher implements Publisher {
     /** {@code <page id>_<post id>} is shown at {@code facebook.com/<page id>/posts/<post id>}. */
     private static String postUrl(String page, String postId) {
         int separator = postId.indexOf('_');
-        return separator > 0 ? SITE + postId.substring(0, separator) + "/posts/" + postId.substring(separator + 1) + "/"
+        return separator > 0
+                ? SITE + postId.substring(0, separator) + "/posts/" + postId.substring(separator + 1) + "/"
                 : SITE + page + "/posts/" + postId + "/";
     }
 }

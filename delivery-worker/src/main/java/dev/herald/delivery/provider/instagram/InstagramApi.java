@@ -25,13 +25,16 @@ public interface InstagramApi {
     @POST
     @Path("/{userId}/media")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> createContainer(@HeaderParam("Authorization") String bearer, @PathParam("userId") String userId, String body);
+    Uni<Response> createContainer(
+            @HeaderParam("Authorization") String bearer, @PathParam("userId") String userId, String body);
 
     /** A container's {@code status_code}: IN_PROGRESS, FINISHED, ERROR, EXPIRED or PUBLISHED. */
     @GET
     @Path("/{containerId}")
-    Uni<Response> container(@HeaderParam("Authorization") String bearer, @PathParam("containerId") String containerId,
-                            @QueryParam("fields") String fields);
+    Uni<Response> container(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("containerId") String containerId,
+            @QueryParam("fields") String fields);
 
     /** Publishes a finished container ({@code {"creation_id"}}); {@code {"id": "<media id>"}}. */
     @POST
@@ -42,12 +45,17 @@ public interface InstagramApi {
     /** One media object's fields (the permalink). */
     @GET
     @Path("/{mediaId}")
-    Uni<Response> media(@HeaderParam("Authorization") String bearer, @PathParam("mediaId") String mediaId,
-                        @QueryParam("fields") String fields);
+    Uni<Response> media(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("mediaId") String mediaId,
+            @QueryParam("fields") String fields);
 
     /** The account's latest media, newest first. */
     @GET
     @Path("/{userId}/media")
-    Uni<Response> recentMedia(@HeaderParam("Authorization") String bearer, @PathParam("userId") String userId,
-                              @QueryParam("fields") String fields, @QueryParam("limit") int limit);
+    Uni<Response> recentMedia(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("userId") String userId,
+            @QueryParam("fields") String fields,
+            @QueryParam("limit") int limit);
 }

@@ -50,7 +50,8 @@ public class InstagramPublisher implements Publisher {
     private final InstagramConfig config;
     private final ObjectMapper mapper;
 
-    public InstagramPublisher(@RestClient InstagramApi api, PublicationLedger ledger, InstagramConfig config, ObjectMapper mapper) {
+    public InstagramPublisher(
+            @RestClient InstagramApi api, PublicationLedger ledger, InstagramConfig config, ObjectMapper mapper) {
         this.api = api;
         this.ledger = ledger;
         this.config = config;
@@ -67,27 +68,39 @@ public class InstagramPublisher implements Publisher {
         Post.Media media = request.media();
         if (media == null) {
             // posts-service refuses Instagram posts without media; this only guards against a hand-made event.
-            return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
-                    "Instagram posts need an image or a video; nothing was sent to Instagram.", false, Map.of())));
+            return Uni.createFrom()
+                    .item(PublishOutcome.failed(new TargetError(
+                            TargetError.PROVIDER_ERROR,
+                            "Instagram posts need an image or a video; nothing was sent to Instagram.",
+                            false,
+                            Map.of())));
         }
         String caption = request.text() == null ? "" : request.text();
         if (Post.Media.VIDEO.equals(media.type())) {
-            ObjectNode container = mapper.createObjectNode().put("media_type", "REELS").put("video_url", media.url())
+            ObjectNode container = mapper.createObjectNode()
+                    .put("media_type", "REELS")
+                    .put("video_url", media.url())
                     .put("caption", caption);
-            JsonNode shareToFeed = request.platformOptions() == null ? null : request.platformOptions().get("share_to_feed");
+            JsonNode shareToFeed = request.platformOptions() == null
+                    ? null
+                    : request.platformOptions().get("share_to_feed");
             if (shareToFeed != null && shareToFeed.isBoolean()) {
                 container.put("share_to_feed", shareToFeed.asBoolean());
             }
-            return ledger.publish(request, new PlatformCalls(
-                    access -> createReel(access, container),
-                    access -> findPost(access, caption),
-                    (access, containerId) -> checkReel(access, containerId, caption),
-                    new PlatformCalls.ProcessingLimits(config.reelsCheckInterval(), config.reelsProcessingDeadline(), true)));
+            return ledger.publish(
+                    request,
+                    new PlatformCalls(
+                            access -> createReel(access, container),
+                            access -> findPost(access, caption),
+                            (access, containerId) -> checkReel(access, containerId, caption),
+                            new PlatformCalls.ProcessingLimits(
+                                    config.reelsCheckInterval(), config.reelsProcessingDeadline(), true)));
         }
-        ObjectNode container = mapper.createObjectNode().put("image_url", media.url()).put("caption", caption);
-        return ledger.publish(request, new PlatformCalls(
-                access -> createPost(access, container),
-                access -> findPost(access, caption)));
+        ObjectNode container =
+                mapper.createObjectNode().put("image_url", media.url()).put("caption", caption);
+        return ledger.publish(
+                request,
+                new PlatformCalls(access -> createPost(access, container), access -> findPost(access, caption)));
     }
 
     /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
@@ -98,18 +111,22 @@ public class InstagramPublisher implements Publisher {
 
     /** The Reels container; Instagram then fetches and processes the video, which later attempts check. */
     private Uni<PlatformAnswer> createReel(ProviderAccess access, ObjectNode container) {
-        return api.createContainer(PlatformResponses.bearer(access), access.externalId(), json(container)).map(response -> {
-            JsonNode body = PlatformResponses.body(mapper, response);
-            if (response.getStatus() != 200 || !body.hasNonNull("id")) {
-                return containerRefused(GraphErrors.answer(response.getStatus(), body, "Instagram refused the video"));
-            }
-            return new PlatformAnswer.Processing(body.get("id").asText());
-        });
+        return api.createContainer(PlatformResponses.bearer(access), access.externalId(), json(container))
+                .map(response -> {
+                    JsonNode body = PlatformResponses.body(mapper, response);
+                    if (response.getStatus() != 200 || !body.hasNonNull("id")) {
+                        return containerRefused(
+                                GraphErrors.answer(response.getStatus(), body, "Instagram refused the video"));
+                    }
+                    return new PlatformAnswer.Processing(body.get("id").asText());
+                });
     }
 
     /** A failed container creation created nothing that can be published: never an unknown outcome. */
     private static PlatformAnswer containerRefused(PlatformAnswer failure) {
-        return failure instanceof PlatformAnswer.Unknown unknown ? new PlatformAnswer.Refused(unknown.error()) : failure;
+        return failure instanceof PlatformAnswer.Unknown unknown
+                ? new PlatformAnswer.Refused(unknown.error())
+                : failure;
     }
 
     /**
@@ -117,47 +134,71 @@ public class InstagramPublisher implements Publisher {
      * container's fate open answers Unknown, so the ledger keeps it for the next check rather than make another.
      */
     private Uni<PlatformAnswer> checkReel(ProviderAccess access, String containerId, String caption) {
-        return api.container(PlatformResponses.bearer(access), containerId, "status_code,status").flatMap(response -> {
-            JsonNode body = PlatformResponses.body(mapper, response);
-            if (response.getStatus() != 200) {
-                return Uni.createFrom().item(keepContainer(GraphErrors.answer(response.getStatus(), body,
-                        "Instagram could not report the video's processing")));
-            }
-            String status = body.path("status_code").asText("");
-            Map<String, Object> details = Map.of("container_status", status, "container_id", containerId);
-            switch (status) {
-                case "IN_PROGRESS":
-                    return Uni.createFrom().item(new PlatformAnswer.Processing(containerId));
-                case "FINISHED":
-                    return publishContainer(access, containerId).map(answer ->
-                            answer instanceof PlatformAnswer.Refused refused && refused.error().retryable()
-                                    // A rate limit on media_publish: the finished container waits for the next check.
-                                    ? new PlatformAnswer.Unknown(refused.error()) : answer);
-                case "PUBLISHED":
-                    // An earlier media_publish went through but its answer was lost: the media is found by its caption.
-                    return findPost(access, caption).map(found -> {
-                        if (found instanceof PlatformAnswer.Published || found instanceof PlatformAnswer.TokenRefused) {
-                            return found;
-                        }
-                        if (found instanceof PlatformAnswer.NotFound) {
-                            return new PlatformAnswer.Unknown(new TargetError(TargetError.PUBLICATION_UNCONFIRMED,
-                                    "Instagram reports the video's container published, but the account's latest media"
-                                            + " show no post with its caption; check the account before posting again.",
-                                    false, details));
-                        }
-                        return keepContainer(found);
-                    });
-                case "ERROR":
-                case "EXPIRED":
-                    // Either way nothing was published; an expired container is replaced by the next attempt.
-                    return Uni.createFrom().item(new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
-                            "Instagram could not process the video (" + status + (body.hasNonNull("status")
-                                    ? ": " + body.get("status").asText() : "") + ").", "EXPIRED".equals(status), details)));
-                default:
-                    return Uni.createFrom().item(new PlatformAnswer.Unknown(new TargetError(TargetError.PROVIDER_ERROR,
-                            "Instagram reported the video's container as '" + status + "'.", true, details)));
-            }
-        });
+        return api.container(PlatformResponses.bearer(access), containerId, "status_code,status")
+                .flatMap(response -> {
+                    JsonNode body = PlatformResponses.body(mapper, response);
+                    if (response.getStatus() != 200) {
+                        return Uni.createFrom()
+                                .item(keepContainer(GraphErrors.answer(
+                                        response.getStatus(),
+                                        body,
+                                        "Instagram could not report the video's processing")));
+                    }
+                    String status = body.path("status_code").asText("");
+                    Map<String, Object> details = Map.of("container_status", status, "container_id", containerId);
+                    switch (status) {
+                        case "IN_PROGRESS":
+                            return Uni.createFrom().item(new PlatformAnswer.Processing(containerId));
+                        case "FINISHED":
+                            return publishContainer(access, containerId)
+                                    .map(answer -> answer instanceof PlatformAnswer.Refused refused
+                                                    && refused.error().retryable()
+                                            // A rate limit on media_publish: the finished container waits for the next
+                                            // check.
+                                            ? new PlatformAnswer.Unknown(refused.error())
+                                            : answer);
+                        case "PUBLISHED":
+                            // An earlier media_publish went through but its answer was lost: the media is found by its
+                            // caption.
+                            return findPost(access, caption).map(found -> {
+                                if (found instanceof PlatformAnswer.Published
+                                        || found instanceof PlatformAnswer.TokenRefused) {
+                                    return found;
+                                }
+                                if (found instanceof PlatformAnswer.NotFound) {
+                                    return new PlatformAnswer.Unknown(new TargetError(
+                                            TargetError.PUBLICATION_UNCONFIRMED,
+                                            "Instagram reports the video's container published, but the account's latest media"
+                                                    + " show no post with its caption; check the account before posting again.",
+                                            false,
+                                            details));
+                                }
+                                return keepContainer(found);
+                            });
+                        case "ERROR":
+                        case "EXPIRED":
+                            // Either way nothing was published; an expired container is replaced by the next attempt.
+                            return Uni.createFrom()
+                                    .item(new PlatformAnswer.Refused(new TargetError(
+                                            TargetError.PROVIDER_ERROR,
+                                            "Instagram could not process the video (" + status
+                                                    + (body.hasNonNull("status")
+                                                            ? ": "
+                                                                    + body.get("status")
+                                                                            .asText()
+                                                            : "")
+                                                    + ").",
+                                            "EXPIRED".equals(status),
+                                            details)));
+                        default:
+                            return Uni.createFrom()
+                                    .item(new PlatformAnswer.Unknown(new TargetError(
+                                            TargetError.PROVIDER_ERROR,
+                                            "Instagram reported the video's container as '" + status + "'.",
+                                            true,
+                                            details)));
+                    }
+                });
     }
 
     /** A failed read about a container says nothing about the container: it is kept, the error fails the attempt. */
@@ -170,63 +211,98 @@ public class InstagramPublisher implements Publisher {
 
     private Uni<PlatformAnswer> createPost(ProviderAccess access, ObjectNode container) {
         String user = access.externalId();
-        return api.createContainer(PlatformResponses.bearer(access), user, json(container)).flatMap(response -> {
-            JsonNode body = PlatformResponses.body(mapper, response);
-            if (response.getStatus() != 200 || !body.hasNonNull("id")) {
-                // No container, so nothing can have been published.
-                return Uni.createFrom().item(containerRefused(GraphErrors.answer(response.getStatus(), body, "Instagram refused the image")));
-            }
-            String containerId = body.get("id").asText();
-            return awaitFinished(access, containerId, 1).flatMap(ready -> ready != null ? Uni.createFrom().item(ready)
-                    : publishContainer(access, containerId));
-        });
+        return api.createContainer(PlatformResponses.bearer(access), user, json(container))
+                .flatMap(response -> {
+                    JsonNode body = PlatformResponses.body(mapper, response);
+                    if (response.getStatus() != 200 || !body.hasNonNull("id")) {
+                        // No container, so nothing can have been published.
+                        return Uni.createFrom()
+                                .item(containerRefused(
+                                        GraphErrors.answer(response.getStatus(), body, "Instagram refused the image")));
+                    }
+                    String containerId = body.get("id").asText();
+                    return awaitFinished(access, containerId, 1)
+                            .flatMap(ready -> ready != null
+                                    ? Uni.createFrom().item(ready)
+                                    : publishContainer(access, containerId));
+                });
     }
 
     /** Null once the container is FINISHED; else the answer that ends the attempt. */
     private Uni<PlatformAnswer> awaitFinished(ProviderAccess access, String containerId, int check) {
-        return api.container(PlatformResponses.bearer(access), containerId, "status_code,status").flatMap(response -> {
-            JsonNode body = PlatformResponses.body(mapper, response);
-            if (response.getStatus() != 200) {
-                PlatformAnswer failure = GraphErrors.answer(response.getStatus(), body, "Instagram could not report the image's processing");
-                return Uni.createFrom().item(failure instanceof PlatformAnswer.Unknown unknown
-                        ? new PlatformAnswer.Refused(unknown.error()) : failure);
-            }
-            String status = body.path("status_code").asText("");
-            if ("FINISHED".equals(status)) {
-                return Uni.createFrom().nullItem();
-            }
-            Map<String, Object> details = Map.of("container_status", status, "container_id", containerId);
-            if ("ERROR".equals(status) || "EXPIRED".equals(status)) {
-                return Uni.createFrom().item(new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
-                        "Instagram could not process the image (" + status + (body.hasNonNull("status") ? ": " + body.get("status").asText() : "")
-                                + ").", "EXPIRED".equals(status), details)));
-            }
-            if (check >= config.statusChecks()) {
-                return Uni.createFrom().item(new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
-                        "Instagram was still processing the image; the next attempt starts again.", true, details)));
-            }
-            return Uni.createFrom().voidItem().onItem().delayIt().by(config.statusInterval())
-                    .flatMap(waited -> awaitFinished(access, containerId, check + 1));
-        });
+        return api.container(PlatformResponses.bearer(access), containerId, "status_code,status")
+                .flatMap(response -> {
+                    JsonNode body = PlatformResponses.body(mapper, response);
+                    if (response.getStatus() != 200) {
+                        PlatformAnswer failure = GraphErrors.answer(
+                                response.getStatus(), body, "Instagram could not report the image's processing");
+                        return Uni.createFrom()
+                                .item(
+                                        failure instanceof PlatformAnswer.Unknown unknown
+                                                ? new PlatformAnswer.Refused(unknown.error())
+                                                : failure);
+                    }
+                    String status = body.path("status_code").asText("");
+                    if ("FINISHED".equals(status)) {
+                        return Uni.createFrom().nullItem();
+                    }
+                    Map<String, Object> details = Map.of("container_status", status, "container_id", containerId);
+                    if ("ERROR".equals(status) || "EXPIRED".equals(status)) {
+                        return Uni.createFrom()
+                                .item(new PlatformAnswer.Refused(new TargetError(
+                                        TargetError.PROVIDER_ERROR,
+                                        "Instagram could not process the image (" + status
+                                                + (body.hasNonNull("status")
+                                                        ? ": "
+                                                                + body.get("status")
+                                                                        .asText()
+                                                        : "") + ").",
+                                        "EXPIRED".equals(status),
+                                        details)));
+                    }
+                    if (check >= config.statusChecks()) {
+                        return Uni.createFrom()
+                                .item(new PlatformAnswer.Refused(new TargetError(
+                                        TargetError.PROVIDER_ERROR,
+                                        "Instagram was still processing the image; the next attempt starts again.",
+                                        true,
+                                        details)));
+                    }
+                    return Uni.createFrom()
+                            .voidItem()
+                            .onItem()
+                            .delayIt()
+                            .by(config.statusInterval())
+                            .flatMap(waited -> awaitFinished(access, containerId, check + 1));
+                });
     }
 
     private Uni<PlatformAnswer> publishContainer(ProviderAccess access, String containerId) {
         String user = access.externalId();
-        return api.publish(PlatformResponses.bearer(access), user, json(mapper.createObjectNode().put("creation_id", containerId)))
+        return api.publish(
+                        PlatformResponses.bearer(access),
+                        user,
+                        json(mapper.createObjectNode().put("creation_id", containerId)))
                 .flatMap(response -> {
                     JsonNode body = PlatformResponses.body(mapper, response);
                     if (response.getStatus() != 200 || !body.hasNonNull("id")) {
-                        return Uni.createFrom().item(GraphErrors.answer(response.getStatus(), body, "Instagram refused to publish the media"));
+                        return Uni.createFrom()
+                                .item(GraphErrors.answer(
+                                        response.getStatus(), body, "Instagram refused to publish the media"));
                     }
                     String mediaId = body.get("id").asText();
                     // The permalink is a nicety: published is published, with or without it.
                     return api.media(PlatformResponses.bearer(access), mediaId, "permalink")
                             .map(media -> {
                                 JsonNode fields = PlatformResponses.body(mapper, media);
-                                return (PlatformAnswer) new PlatformAnswer.Published(mediaId,
-                                        media.getStatus() == 200 ? fields.path("permalink").asText(null) : null);
+                                return (PlatformAnswer) new PlatformAnswer.Published(
+                                        mediaId,
+                                        media.getStatus() == 200
+                                                ? fields.path("permalink").asText(null)
+                                                : null);
                             })
-                            .onFailure().recoverWithItem(new PlatformAnswer.Published(mediaId, null));
+                            .onFailure()
+                            .recoverWithItem(new PlatformAnswer.Published(mediaId, null));
                 });
     }
 
@@ -234,21 +310,33 @@ public class InstagramPublisher implements Publisher {
         if (caption.isBlank()) {
             return Uni.createFrom().item(PlatformResponses.unconfirmed("Instagram", "the account", Map.of()));
         }
-        return api.recentMedia(PlatformResponses.bearer(access), access.externalId(), "id,caption,permalink,timestamp",
-                config.reconcileWindow()).map(response -> {
-            JsonNode body = PlatformResponses.body(mapper, response);
-            if (response.getStatus() != 200) {
-                PlatformAnswer failure = GraphErrors.answer(response.getStatus(), body, "Instagram could not list the account's media");
-                return failure instanceof PlatformAnswer.Refused refused && !refused.error().retryable()
-                        ? PlatformResponses.unconfirmed("Instagram", "the account", refused.error().details()) : failure;
-            }
-            for (JsonNode item : body.path("data")) {
-                if (caption.equals(item.path("caption").asText(null)) && item.hasNonNull("id")) {
-                    return new PlatformAnswer.Published(item.get("id").asText(), item.path("permalink").asText(null));
-                }
-            }
-            return new PlatformAnswer.NotFound();
-        });
+        return api.recentMedia(
+                        PlatformResponses.bearer(access),
+                        access.externalId(),
+                        "id,caption,permalink,timestamp",
+                        config.reconcileWindow())
+                .map(response -> {
+                    JsonNode body = PlatformResponses.body(mapper, response);
+                    if (response.getStatus() != 200) {
+                        PlatformAnswer failure = GraphErrors.answer(
+                                response.getStatus(), body, "Instagram could not list the account's media");
+                        return failure instanceof PlatformAnswer.Refused refused
+                                        && !refused.error().retryable()
+                                ? PlatformResponses.unconfirmed(
+                                        "Instagram",
+                                        "the account",
+                                        refused.error().details())
+                                : failure;
+                    }
+                    for (JsonNode item : body.path("data")) {
+                        if (caption.equals(item.path("caption").asText(null)) && item.hasNonNull("id")) {
+                            return new PlatformAnswer.Published(
+                                    item.get("id").asText(),
+                                    item.path("permalink").asText(null));
+                        }
+                    }
+                    return new PlatformAnswer.NotFound();
+                });
     }
 
     private String json(ObjectNode node) {

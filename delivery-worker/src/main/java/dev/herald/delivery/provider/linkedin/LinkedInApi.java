@@ -29,8 +29,11 @@ public interface LinkedInApi {
     @POST
     @Path("/posts")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> createPost(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
-                             @HeaderParam("X-Restli-Protocol-Version") String protocol, String body);
+    Uni<Response> createPost(
+            @HeaderParam("Authorization") String bearer,
+            @HeaderParam("LinkedIn-Version") String version,
+            @HeaderParam("X-Restli-Protocol-Version") String protocol,
+            String body);
 
     /**
      * The author's posts, newest first ({@code q=author}). Rest.li 2.0 wants the URN percent-encoded in the query,
@@ -38,10 +41,14 @@ public interface LinkedInApi {
      */
     @GET
     @Path("/posts")
-    Uni<Response> postsByAuthor(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
-                                @HeaderParam("X-Restli-Protocol-Version") String protocol, @QueryParam("q") String finder,
-                                @Encoded @QueryParam("author") String encodedAuthor, @QueryParam("count") int count,
-                                @QueryParam("sortBy") String sortBy);
+    Uni<Response> postsByAuthor(
+            @HeaderParam("Authorization") String bearer,
+            @HeaderParam("LinkedIn-Version") String version,
+            @HeaderParam("X-Restli-Protocol-Version") String protocol,
+            @QueryParam("q") String finder,
+            @Encoded @QueryParam("author") String encodedAuthor,
+            @QueryParam("count") int count,
+            @QueryParam("sortBy") String sortBy);
 
     /**
      * {@code POST /rest/images?action=initializeUpload} or {@code /rest/videos?action=initializeUpload} /
@@ -50,13 +57,20 @@ public interface LinkedInApi {
     @POST
     @Path("/{media}")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> mediaAction(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
-                              @HeaderParam("X-Restli-Protocol-Version") String protocol, @PathParam("media") String media,
-                              @QueryParam("action") String action, String body);
+    Uni<Response> mediaAction(
+            @HeaderParam("Authorization") String bearer,
+            @HeaderParam("LinkedIn-Version") String version,
+            @HeaderParam("X-Restli-Protocol-Version") String protocol,
+            @PathParam("media") String media,
+            @QueryParam("action") String action,
+            String body);
 
     /** One video ({@code status} among its fields); the URN percent-encoded by the caller, as Rest.li 2.0 wants it. */
     @GET
     @Path("/videos/{urn}")
-    Uni<Response> video(@HeaderParam("Authorization") String bearer, @HeaderParam("LinkedIn-Version") String version,
-                        @HeaderParam("X-Restli-Protocol-Version") String protocol, @Encoded @PathParam("urn") String encodedUrn);
+    Uni<Response> video(
+            @HeaderParam("Authorization") String bearer,
+            @HeaderParam("LinkedIn-Version") String version,
+            @HeaderParam("X-Restli-Protocol-Version") String protocol,
+            @Encoded @PathParam("urn") String encodedUrn);
 }

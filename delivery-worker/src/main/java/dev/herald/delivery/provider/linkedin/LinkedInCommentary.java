@@ -8,8 +8,7 @@ package dev.herald.delivery.provider.linkedin;
 public final class LinkedInCommentary {
     private static final String RESERVED = "|{}@[]()<>#\\*_~";
 
-    private LinkedInCommentary() {
-    }
+    private LinkedInCommentary() {}
 
     public static String of(String text) {
         StringBuilder escaped = new StringBuilder(text.length() + 16);

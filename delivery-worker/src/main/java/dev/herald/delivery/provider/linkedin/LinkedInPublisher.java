@@ -21,8 +21,8 @@ import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.SourceChunks;
 import dev.herald.delivery.provider.media.StreamingHttp;
-import io.vertx.core.http.HttpMethod;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpMethod;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.net.URLEncoder;
@@ -66,8 +66,12 @@ public class LinkedInPublisher implements Publisher {
     private final LinkedInConfig config;
     private final ObjectMapper mapper;
 
-    public LinkedInPublisher(@RestClient LinkedInApi api, PublicationLedger ledger, MediaIngest ingest, LinkedInConfig config,
-                             ObjectMapper mapper) {
+    public LinkedInPublisher(
+            @RestClient LinkedInApi api,
+            PublicationLedger ledger,
+            MediaIngest ingest,
+            LinkedInConfig config,
+            ObjectMapper mapper) {
         this.api = api;
         this.ledger = ledger;
         this.ingest = ingest;
@@ -92,23 +96,39 @@ public class LinkedInPublisher implements Publisher {
         String visibility = options.path("visibility").asText("PUBLIC");
         Post.Media media = request.media();
         if (media == null) {
-            return ledger.publish(request, new PlatformCalls(
-                    access -> createPost(access, postOf(access.externalId(), commentary, visibility)),
-                    access -> findPost(access, commentary)));
+            return ledger.publish(
+                    request,
+                    new PlatformCalls(
+                            access -> createPost(access, postOf(access.externalId(), commentary, visibility)),
+                            access -> findPost(access, commentary)));
         }
         if (Post.Media.VIDEO.equals(media.type())) {
-            return ledger.publishUploading(request, ingest, source -> new PlatformCalls(
-                    access -> uploadVideo(access, source),
-                    access -> findPost(access, commentary),
-                    (access, videoUrn) -> checkVideo(request, access, videoUrn, commentary, visibility),
-                    new PlatformCalls.ProcessingLimits(config.videoCheckInterval(), config.videoProcessingDeadline(), true), false));
+            return ledger.publishUploading(
+                    request,
+                    ingest,
+                    source -> new PlatformCalls(
+                            access -> uploadVideo(access, source),
+                            access -> findPost(access, commentary),
+                            (access, videoUrn) -> checkVideo(request, access, videoUrn, commentary, visibility),
+                            new PlatformCalls.ProcessingLimits(
+                                    config.videoCheckInterval(), config.videoProcessingDeadline(), true),
+                            false));
         }
         String altText = options.path("alt_text").asText(null);
-        return ledger.publishUploading(request, ingest, source -> new PlatformCalls(
-                access -> uploadImage(access, source).flatMap(uploaded -> uploaded.refusal() != null
-                        ? Uni.createFrom().item(uploaded.refusal())
-                        : createPost(access, withMedia(postOf(access.externalId(), commentary, visibility), uploaded.urn(), altText))),
-                access -> findPost(access, commentary)));
+        return ledger.publishUploading(
+                request,
+                ingest,
+                source -> new PlatformCalls(
+                        access -> uploadImage(access, source)
+                                .flatMap(uploaded -> uploaded.refusal() != null
+                                        ? Uni.createFrom().item(uploaded.refusal())
+                                        : createPost(
+                                                access,
+                                                withMedia(
+                                                        postOf(access.externalId(), commentary, visibility),
+                                                        uploaded.urn(),
+                                                        altText))),
+                        access -> findPost(access, commentary)));
     }
 
     /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
@@ -119,21 +139,26 @@ public class LinkedInPublisher implements Publisher {
 
     private Uni<PlatformAnswer> createPost(ProviderAccess access, ObjectNode post) {
         String body = json(post);
-        return api.createPost(PlatformResponses.bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, body).map(response -> {
-            int status = response.getStatus();
-            if (status == 201 || status == 200) {
-                String urn = response.getHeaderString("x-restli-id");
-                return published(urn != null ? urn : response.getHeaderString("x-linkedin-id"));
-            }
-            JsonNode answer = PlatformResponses.body(mapper, response);
-            if (status == 401) {
-                return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR,
-                        "LinkedIn refused the access token (HTTP 401), also after it was refreshed.", false, details(status, answer)));
-            }
-            TargetError error = error(status, response, answer, "LinkedIn refused the post");
-            // A 4xx created nothing; after a 5xx LinkedIn may have created the post, so the next attempt looks first.
-            return status < 500 ? new PlatformAnswer.Refused(error) : new PlatformAnswer.Unknown(error);
-        });
+        return api.createPost(PlatformResponses.bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, body)
+                .map(response -> {
+                    int status = response.getStatus();
+                    if (status == 201 || status == 200) {
+                        String urn = response.getHeaderString("x-restli-id");
+                        return published(urn != null ? urn : response.getHeaderString("x-linkedin-id"));
+                    }
+                    JsonNode answer = PlatformResponses.body(mapper, response);
+                    if (status == 401) {
+                        return new PlatformAnswer.TokenRefused(new TargetError(
+                                TargetError.PROVIDER_ERROR,
+                                "LinkedIn refused the access token (HTTP 401), also after it was refreshed.",
+                                false,
+                                details(status, answer)));
+                    }
+                    TargetError error = error(status, response, answer, "LinkedIn refused the post");
+                    // A 4xx created nothing; after a 5xx LinkedIn may have created the post, so the next attempt looks
+                    // first.
+                    return status < 500 ? new PlatformAnswer.Refused(error) : new PlatformAnswer.Unknown(error);
+                });
     }
 
     private Uni<PlatformAnswer> findPost(ProviderAccess access, String commentary) {
@@ -141,8 +166,14 @@ public class LinkedInPublisher implements Publisher {
             // A media post without text cannot be told from the author's other posts by its commentary.
             return Uni.createFrom().item(PlatformResponses.unconfirmed("LinkedIn", "the author's profile", Map.of()));
         }
-        return api.postsByAuthor(PlatformResponses.bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, "author",
-                        URLEncoder.encode(access.externalId(), StandardCharsets.UTF_8), config.reconcileWindow(), "LAST_MODIFIED")
+        return api.postsByAuthor(
+                        PlatformResponses.bearer(access),
+                        config.apiVersion(),
+                        LinkedInApi.PROTOCOL_VERSION,
+                        "author",
+                        URLEncoder.encode(access.externalId(), StandardCharsets.UTF_8),
+                        config.reconcileWindow(),
+                        "LAST_MODIFIED")
                 .map(response -> {
                     int status = response.getStatus();
                     JsonNode body = PlatformResponses.body(mapper, response);
@@ -155,20 +186,23 @@ public class LinkedInPublisher implements Publisher {
                         return new PlatformAnswer.NotFound();
                     }
                     if (status == 401) {
-                        return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR,
-                                "LinkedIn refused the access token (HTTP 401), also after it was refreshed.", false, details(status, body)));
+                        return new PlatformAnswer.TokenRefused(new TargetError(
+                                TargetError.PROVIDER_ERROR,
+                                "LinkedIn refused the access token (HTTP 401), also after it was refreshed.",
+                                false,
+                                details(status, body)));
                     }
                     if (status == 403) {
                         // Members' posts need r_member_social, which LinkedIn grants few apps.
                         return PlatformResponses.unconfirmed("LinkedIn", "the author's profile", details(status, body));
                     }
-                    return new PlatformAnswer.Unknown(error(status, response, body, "LinkedIn could not list the author's posts"));
+                    return new PlatformAnswer.Unknown(
+                            error(status, response, body, "LinkedIn could not list the author's posts"));
                 });
     }
 
     /** An uploaded image's URN, or the refusal that ended its upload (nothing was posted either way). */
-    private record UploadedImage(String urn, PlatformAnswer refusal) {
-    }
+    private record UploadedImage(String urn, PlatformAnswer refusal) {}
 
     private Uni<UploadedImage> uploadImage(ProviderAccess access, MediaSource.Located source) {
         ObjectNode request = mapper.createObjectNode();
@@ -177,17 +211,34 @@ public class LinkedInPublisher implements Publisher {
             JsonNode body = PlatformResponses.body(mapper, response);
             JsonNode value = body.path("value");
             if (response.getStatus() / 100 != 2 || !value.hasNonNull("uploadUrl") || !value.hasNonNull("image")) {
-                return Uni.createFrom().item(new UploadedImage(null,
-                        refusal(response.getStatus(), response, body, "LinkedIn refused to start the image upload")));
+                return Uni.createFrom()
+                        .item(new UploadedImage(
+                                null,
+                                refusal(
+                                        response.getStatus(),
+                                        response,
+                                        body,
+                                        "LinkedIn refused to start the image upload")));
             }
             String urn = value.get("image").asText();
-            Map<String, String> headers = Map.of("Authorization", PlatformResponses.bearer(access), "Content-Type", source.contentType());
-            return ingest.sources().open(source, 0)
-                    .flatMap(file -> ingest.http().stream(HttpMethod.PUT, StreamingHttp.Endpoint.of(value.get("uploadUrl").asText()),
-                            headers, source.size(), file))
-                    .map(answer -> answer.status() / 100 == 2 ? new UploadedImage(urn, null)
-                            : new UploadedImage(null, PlatformResponses.uploadRefused(answer, "LinkedIn refused the image's bytes")))
-                    .onFailure().recoverWithItem(failure -> new UploadedImage(null, PlatformResponses.brokenUpload("LinkedIn", failure)));
+            Map<String, String> headers =
+                    Map.of("Authorization", PlatformResponses.bearer(access), "Content-Type", source.contentType());
+            return ingest.sources()
+                    .open(source, 0)
+                    .flatMap(file -> ingest.http().stream(
+                            HttpMethod.PUT,
+                            StreamingHttp.Endpoint.of(value.get("uploadUrl").asText()),
+                            headers,
+                            source.size(),
+                            file))
+                    .map(answer -> answer.status() / 100 == 2
+                            ? new UploadedImage(urn, null)
+                            : new UploadedImage(
+                                    null,
+                                    PlatformResponses.uploadRefused(answer, "LinkedIn refused the image's bytes")))
+                    .onFailure()
+                    .recoverWithItem(
+                            failure -> new UploadedImage(null, PlatformResponses.brokenUpload("LinkedIn", failure)));
         });
     }
 
@@ -201,27 +252,41 @@ public class LinkedInPublisher implements Publisher {
     /** Initializes, uploads every part and finalizes; {@link PlatformAnswer.Processing} with the video URN once LinkedIn has it all. */
     private Uni<PlatformAnswer> uploadVideo(ProviderAccess access, MediaSource.Located source) {
         ObjectNode request = mapper.createObjectNode();
-        request.putObject("initializeUploadRequest").put("owner", access.externalId()).put("fileSizeBytes", source.size())
-                .put("uploadCaptions", false).put("uploadThumbnail", false);
+        request.putObject("initializeUploadRequest")
+                .put("owner", access.externalId())
+                .put("fileSizeBytes", source.size())
+                .put("uploadCaptions", false)
+                .put("uploadThumbnail", false);
         return mediaAction(access, "videos", "initializeUpload", request).flatMap(response -> {
             JsonNode body = PlatformResponses.body(mapper, response);
             JsonNode value = body.path("value");
             if (response.getStatus() / 100 != 2 || !value.hasNonNull("video")) {
-                return Uni.createFrom().item(refusal(response.getStatus(), response, body, "LinkedIn refused to start the video upload"));
+                return Uni.createFrom()
+                        .item(refusal(
+                                response.getStatus(), response, body, "LinkedIn refused to start the video upload"));
             }
             String urn = value.get("video").asText();
             List<VideoPart> parts = parts(value.path("uploadInstructions"), source.size());
             if (parts == null) {
-                return Uni.createFrom().item(new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
-                        "LinkedIn's upload instructions for the video do not cover its " + source.size() + " bytes;"
-                                + " nothing was posted.", true, Map.of("video", urn))));
+                return Uni.createFrom()
+                        .item(new PlatformAnswer.Refused(new TargetError(
+                                TargetError.PROVIDER_ERROR,
+                                "LinkedIn's upload instructions for the video do not cover its " + source.size()
+                                        + " bytes;" + " nothing was posted.",
+                                true,
+                                Map.of("video", urn))));
             }
             List<String> etags = new ArrayList<>();
-            return ingest.sources().open(source, 0)
-                    .flatMap(file -> sendParts(parts, 0, new SourceChunks(file), () -> StreamingHttp.discard(file), etags))
-                    .flatMap(refused -> refused != null ? Uni.createFrom().item(refused)
-                            : finalizeVideo(access, urn, value.path("uploadToken").asText(""), etags))
-                    .onFailure().recoverWithItem(failure -> PlatformResponses.brokenUpload("LinkedIn", failure));
+            return ingest.sources()
+                    .open(source, 0)
+                    .flatMap(file ->
+                            sendParts(parts, 0, new SourceChunks(file), () -> StreamingHttp.discard(file), etags))
+                    .flatMap(refused -> refused != null
+                            ? Uni.createFrom().item(refused)
+                            : finalizeVideo(
+                                    access, urn, value.path("uploadToken").asText(""), etags))
+                    .onFailure()
+                    .recoverWithItem(failure -> PlatformResponses.brokenUpload("LinkedIn", failure));
         });
     }
 
@@ -232,11 +297,14 @@ public class LinkedInPublisher implements Publisher {
     static List<VideoPart> parts(JsonNode instructions, long size) {
         List<VideoPart> parts = new ArrayList<>();
         for (JsonNode instruction : instructions) {
-            if (!instruction.hasNonNull("uploadUrl") || !instruction.path("firstByte").canConvertToLong()
+            if (!instruction.hasNonNull("uploadUrl")
+                    || !instruction.path("firstByte").canConvertToLong()
                     || !instruction.path("lastByte").canConvertToLong()) {
                 return null;
             }
-            parts.add(new VideoPart(instruction.get("uploadUrl").asText(), instruction.get("firstByte").asLong(),
+            parts.add(new VideoPart(
+                    instruction.get("uploadUrl").asText(),
+                    instruction.get("firstByte").asLong(),
                     instruction.get("lastByte").asLong()));
         }
         parts.sort(Comparator.comparingLong(VideoPart::firstByte));
@@ -251,74 +319,108 @@ public class LinkedInPublisher implements Publisher {
     }
 
     /** Streams part {@code index} and the ones after it; null once LinkedIn took them all (their ETags in {@code etags}). */
-    private Uni<PlatformAnswer> sendParts(List<VideoPart> parts, int index, SourceChunks slices, Runnable closeSource,
-                                          List<String> etags) {
+    private Uni<PlatformAnswer> sendParts(
+            List<VideoPart> parts, int index, SourceChunks slices, Runnable closeSource, List<String> etags) {
         if (index == parts.size()) {
             return Uni.createFrom().nullItem();
         }
         VideoPart part = parts.get(index);
-        return ingest.http().stream(HttpMethod.PUT, StreamingHttp.Endpoint.of(part.uploadUrl()),
-                        Map.of("Content-Type", "application/octet-stream"), part.length(), slices.next(part.length()), closeSource)
+        return ingest.http().stream(
+                        HttpMethod.PUT,
+                        StreamingHttp.Endpoint.of(part.uploadUrl()),
+                        Map.of("Content-Type", "application/octet-stream"),
+                        part.length(),
+                        slices.next(part.length()),
+                        closeSource)
                 .flatMap(answer -> {
                     String etag = answer.header("ETag");
                     if (answer.status() / 100 != 2 || etag == null || etag.isBlank()) {
                         closeSource.run();
-                        return Uni.createFrom().item(PlatformResponses.uploadRefused(answer, "LinkedIn refused part " + (index + 1) + " of "
-                                + parts.size() + " of the video"));
+                        return Uni.createFrom()
+                                .item(PlatformResponses.uploadRefused(
+                                        answer,
+                                        "LinkedIn refused part " + (index + 1) + " of " + parts.size()
+                                                + " of the video"));
                     }
                     etags.add(etag);
                     return sendParts(parts, index + 1, slices, closeSource, etags);
                 });
     }
 
-    private Uni<PlatformAnswer> finalizeVideo(ProviderAccess access, String urn, String uploadToken, List<String> etags) {
+    private Uni<PlatformAnswer> finalizeVideo(
+            ProviderAccess access, String urn, String uploadToken, List<String> etags) {
         ObjectNode request = mapper.createObjectNode();
-        ObjectNode finalize = request.putObject("finalizeUploadRequest").put("video", urn).put("uploadToken", uploadToken);
+        ObjectNode finalize =
+                request.putObject("finalizeUploadRequest").put("video", urn).put("uploadToken", uploadToken);
         etags.forEach(finalize.putArray("uploadedPartIds")::add);
-        return mediaAction(access, "videos", "finalizeUpload", request).map(response -> response.getStatus() / 100 == 2
-                ? new PlatformAnswer.Processing(urn)
-                // Not finalized, or its answer lost: either way the video is posted by no one, and is simply left behind.
-                : refusal(response.getStatus(), response, PlatformResponses.body(mapper, response), "LinkedIn refused to finalize the video upload"));
+        return mediaAction(access, "videos", "finalizeUpload", request)
+                .map(response -> response.getStatus() / 100 == 2
+                        ? new PlatformAnswer.Processing(urn)
+                        // Not finalized, or its answer lost: either way the video is posted by no one, and is simply
+                        // left behind.
+                        : refusal(
+                                response.getStatus(),
+                                response,
+                                PlatformResponses.body(mapper, response),
+                                "LinkedIn refused to finalize the video upload"));
     }
 
     /**
      * One look at an uploaded video: still processing waits, {@code AVAILABLE} is posted (once:
      * {@link PublicationLedger#postProcessed}), {@code PROCESSING_FAILED} is final.
      */
-    private Uni<PlatformAnswer> checkVideo(PublishRequest request, ProviderAccess access, String urn, String commentary,
-                                           String visibility) {
-        return api.video(PlatformResponses.bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION,
-                URLEncoder.encode(urn, StandardCharsets.UTF_8)).flatMap(response -> {
-            int status = response.getStatus();
-            JsonNode body = PlatformResponses.body(mapper, response);
-            if (status != 200) {
-                PlatformAnswer failure = refusal(status, response, body, "LinkedIn could not report the video's processing");
-                return Uni.createFrom().item(PlatformResponses.keptForNextCheck(failure));
-            }
-            String state = body.path("status").asText("");
-            if ("AVAILABLE".equals(state)) {
-                return ledger.postProcessed(request, urn, () -> createPost(access,
-                                withMedia(postOf(access.externalId(), commentary, visibility), urn, null)));
-            }
-            if ("PROCESSING_FAILED".equals(state)) {
-                Map<String, Object> details = new LinkedHashMap<>();
-                details.put("reason", "processing_failed");
-                details.put("video", urn);
-                String why = body.path("processingFailureReason").asText("");
-                if (!why.isEmpty()) {
-                    details.put("processing_failure_reason", why);
-                }
-                return Uni.createFrom().item(new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
-                        "LinkedIn could not process the video" + (why.isEmpty() ? "" : " (" + why + ")") + "; nothing was posted.",
-                        false, details)));
-            }
-            // PROCESSING, or WAITING_UPLOAD while LinkedIn assembles the parts.
-            return Uni.createFrom().item(new PlatformAnswer.Processing(urn));
-        });
+    private Uni<PlatformAnswer> checkVideo(
+            PublishRequest request, ProviderAccess access, String urn, String commentary, String visibility) {
+        return api.video(
+                        PlatformResponses.bearer(access),
+                        config.apiVersion(),
+                        LinkedInApi.PROTOCOL_VERSION,
+                        URLEncoder.encode(urn, StandardCharsets.UTF_8))
+                .flatMap(response -> {
+                    int status = response.getStatus();
+                    JsonNode body = PlatformResponses.body(mapper, response);
+                    if (status != 200) {
+                        PlatformAnswer failure =
+                                refusal(status, response, body, "LinkedIn could not report the video's processing");
+                        return Uni.createFrom().item(PlatformResponses.keptForNextCheck(failure));
+                    }
+                    String state = body.path("status").asText("");
+                    if ("AVAILABLE".equals(state)) {
+                        return ledger.postProcessed(
+                                request,
+                                urn,
+                                () -> createPost(
+                                        access,
+                                        withMedia(postOf(access.externalId(), commentary, visibility), urn, null)));
+                    }
+                    if ("PROCESSING_FAILED".equals(state)) {
+                        Map<String, Object> details = new LinkedHashMap<>();
+                        details.put("reason", "processing_failed");
+                        details.put("video", urn);
+                        String why = body.path("processingFailureReason").asText("");
+                        if (!why.isEmpty()) {
+                            details.put("processing_failure_reason", why);
+                        }
+                        return Uni.createFrom()
+                                .item(new PlatformAnswer.Refused(new TargetError(
+                                        TargetError.PROVIDER_ERROR,
+                                        "LinkedIn could not process the video" + (why.isEmpty() ? "" : " (" + why + ")")
+                                                + "; nothing was posted.",
+                                        false,
+                                        details)));
+                    }
+                    // PROCESSING, or WAITING_UPLOAD while LinkedIn assembles the parts.
+                    return Uni.createFrom().item(new PlatformAnswer.Processing(urn));
+                });
     }
 
     private Uni<Response> mediaAction(ProviderAccess access, String media, String action, ObjectNode request) {
-        return api.mediaAction(PlatformResponses.bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, media, action,
+        return api.mediaAction(
+                PlatformResponses.bearer(access),
+                config.apiVersion(),
+                LinkedInApi.PROTOCOL_VERSION,
+                media,
+                action,
                 json(request));
     }
 
@@ -335,8 +437,11 @@ public class LinkedInPublisher implements Publisher {
     /** An answer before the post call: nothing was created, so a refusal (a 401 a refused token) whatever the status. */
     private static PlatformAnswer refusal(int status, Response response, JsonNode body, String what) {
         if (status == 401) {
-            return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR,
-                    "LinkedIn refused the access token (HTTP 401), also after it was refreshed.", false, details(status, body)));
+            return new PlatformAnswer.TokenRefused(new TargetError(
+                    TargetError.PROVIDER_ERROR,
+                    "LinkedIn refused the access token (HTTP 401), also after it was refreshed.",
+                    false,
+                    details(status, body)));
         }
         return new PlatformAnswer.Refused(error(status, response, body, what));
     }
@@ -376,9 +481,11 @@ public class LinkedInPublisher implements Publisher {
             details.put("retry_after_seconds", retryAfter);
         }
         String message = body.path("message").asText("");
-        return new TargetError(TargetError.PROVIDER_ERROR,
+        return new TargetError(
+                TargetError.PROVIDER_ERROR,
                 PlatformResponses.message(what, status, message),
-                status == 429 || status >= 500, details);
+                status == 429 || status >= 500,
+                details);
     }
 
     private static Map<String, Object> details(int status, JsonNode body) {

@@ -51,8 +51,13 @@ public class MediaIngest {
     private final int maxAttempts;
     private final Clock clock;
 
-    public MediaIngest(Vertx vertx, UsageClient usage, MediaIngestSlotRepository slots, MediaIngestConfig config,
-                       DeliveryConfig delivery, Clock clock) {
+    public MediaIngest(
+            Vertx vertx,
+            UsageClient usage,
+            MediaIngestSlotRepository slots,
+            MediaIngestConfig config,
+            DeliveryConfig delivery,
+            Clock clock) {
         this.http = new StreamingHttp(vertx.getDelegate(), config.idleTimeout());
         this.sourceHttp = StreamingHttp.forSources(vertx.getDelegate(), config.idleTimeout());
         this.sources = new MediaSource(vertx.getDelegate(), sourceHttp, config, InetAddress::getAllByName);
@@ -79,52 +84,85 @@ public class MediaIngest {
     }
 
     /** One attempt at a destination whose platform needs the bytes; {@code upload} moves them from the located source. */
-    public Uni<PublishOutcome> ingest(PublishRequest request, Function<MediaSource.Located, Uni<PublishOutcome>> upload) {
+    public Uni<PublishOutcome> ingest(
+            PublishRequest request, Function<MediaSource.Located, Uni<PublishOutcome>> upload) {
         String reservationId = UsageReservation.mediaBytesId(request.postId(), request.accountId());
         return sources.locate(request.media().url())
-                .flatMap(source -> usage.reserveMediaBytes(request.workspaceId(), request.mode(), reservationId, source.size(),
+                .flatMap(source -> usage.reserveMediaBytes(
+                                request.workspaceId(),
+                                request.mode(),
+                                reservationId,
+                                source.size(),
                                 Timestamps.now(clock))
-                        .onFailure().transform(failure -> new MediaRefused(new TargetError(TargetError.PROVIDER_ERROR,
+                        .onFailure()
+                        .transform(failure -> new MediaRefused(new TargetError(
+                                TargetError.PROVIDER_ERROR,
                                 "Herald could not reserve the media's bytes now (usage-service did not answer); nothing was"
-                                        + " uploaded and the delivery is retried.", true, Map.of())))
-                        .flatMap(verdict -> verdict.allowed() ? inSlot(request, source, upload)
+                                        + " uploaded and the delivery is retried.",
+                                true,
+                                Map.of())))
+                        .flatMap(verdict -> verdict.allowed()
+                                ? inSlot(request, source, upload)
                                 : Uni.createFrom().item(PublishOutcome.failed(verdict.refusal()))))
-                .onFailure(MediaRefused.class).recoverWithItem(failure -> PublishOutcome.failed(((MediaRefused) failure).error()))
+                .onFailure(MediaRefused.class)
+                .recoverWithItem(failure -> PublishOutcome.failed(((MediaRefused) failure).error()))
                 .flatMap(outcome -> settle(request, outcome));
     }
 
-    private Uni<PublishOutcome> inSlot(PublishRequest request, MediaSource.Located source,
-                                       Function<MediaSource.Located, Uni<PublishOutcome>> upload) {
+    private Uni<PublishOutcome> inSlot(
+            PublishRequest request,
+            MediaSource.Located source,
+            Function<MediaSource.Located, Uni<PublishOutcome>> upload) {
         String holder = request.idempotencyToken();
         return usage.concurrentIngests(request.workspaceId(), request.mode())
-                .onFailure().transform(failure -> new MediaRefused(new TargetError(TargetError.PROVIDER_ERROR,
+                .onFailure()
+                .transform(failure -> new MediaRefused(new TargetError(
+                        TargetError.PROVIDER_ERROR,
                         "Herald could not read the plan's concurrent ingests now (usage-service did not answer); nothing"
-                                + " was uploaded and the delivery is retried.", true, Map.of())))
-                .flatMap(limit -> slots.take(request.workspaceId(), holder, Math.max(1, limit), Timestamps.now(clock),
+                                + " was uploaded and the delivery is retried.",
+                        true,
+                        Map.of())))
+                .flatMap(limit -> slots.take(
+                        request.workspaceId(),
+                        holder,
+                        Math.max(1, limit),
+                        Timestamps.now(clock),
                         Timestamps.now(clock).plus(config.slotLease())))
                 .flatMap(taken -> {
                     if (!taken) {
-                        LOG.debugf("post %s to account %s waits for a media ingest slot of workspace %s", request.postId(),
-                                request.accountId(), request.workspaceId());
+                        LOG.debugf(
+                                "post %s to account %s waits for a media ingest slot of workspace %s",
+                                request.postId(), request.accountId(), request.workspaceId());
                         return Uni.createFrom().item(PublishOutcome.later(config.slotWait()));
                     }
                     Cancellable renewal = renewWhileUploading(request.workspaceId(), holder);
-                    return Uni.createFrom().deferred(() -> upload.apply(source))
-                            .onTermination().call(() -> {
+                    return Uni.createFrom()
+                            .deferred(() -> upload.apply(source))
+                            .onTermination()
+                            .call(() -> {
                                 renewal.cancel();
-                                return slots.free(request.workspaceId(), holder).onFailure().recoverWithNull();
+                                return slots.free(request.workspaceId(), holder)
+                                        .onFailure()
+                                        .recoverWithNull();
                             });
                 });
     }
 
     private Cancellable renewWhileUploading(String workspaceId, String holder) {
         Duration every = config.slotLease().dividedBy(3);
-        return Multi.createFrom().ticks().every(every)
-                .onItem().transformToUniAndConcatenate(tick -> slots.renew(workspaceId, holder, Timestamps.now(clock).plus(config.slotLease()))
-                        .onFailure().recoverWithItem(false))
-                .subscribe().with(held -> {
+        return Multi.createFrom()
+                .ticks()
+                .every(every)
+                .onItem()
+                .transformToUniAndConcatenate(tick -> slots.renew(
+                                workspaceId, holder, Timestamps.now(clock).plus(config.slotLease()))
+                        .onFailure()
+                        .recoverWithItem(false))
+                .subscribe()
+                .with(held -> {
                     if (!held) {
-                        LOG.warnf("media ingest slot of %s in workspace %s lapsed while uploading", holder, workspaceId);
+                        LOG.warnf(
+                                "media ingest slot of %s in workspace %s lapsed while uploading", holder, workspaceId);
                     }
                 });
     }
@@ -138,19 +176,26 @@ public class MediaIngest {
         String reservationId = UsageReservation.mediaBytesId(request.postId(), request.accountId());
         if (outcome.published()) {
             return usage.consume(request.workspaceId(), request.mode(), reservationId, Timestamps.now(clock))
-                    .onFailure().invoke(failure -> LOG.warnf("media reservation %s could not be consumed: %s", reservationId, failure.toString()))
-                    .onFailure().recoverWithNull()
+                    .onFailure()
+                    .invoke(failure -> LOG.warnf(
+                            "media reservation %s could not be consumed: %s", reservationId, failure.toString()))
+                    .onFailure()
+                    .recoverWithNull()
                     .replaceWith(outcome);
         }
         // An unknown outcome may have completed the transfer: the reservation waits for the reconciler's answer.
-        if (outcome.isLater() || outcome.mayHavePublished()
+        if (outcome.isLater()
+                || outcome.mayHavePublished()
                 || (outcome.error().retryable() && request.attempt() < maxAttempts && !request.reconciling())) {
             return Uni.createFrom().item(outcome);
         }
         // The destination ends here without a completed transfer: the bytes are not charged.
         return usage.release(request.workspaceId(), request.mode(), reservationId)
-                .onFailure().invoke(failure -> LOG.warnf("media reservation %s could not be released: %s", reservationId, failure.toString()))
-                .onFailure().recoverWithNull()
+                .onFailure()
+                .invoke(failure ->
+                        LOG.warnf("media reservation %s could not be released: %s", reservationId, failure.toString()))
+                .onFailure()
+                .recoverWithNull()
                 .replaceWith(outcome);
     }
 }

@@ -34,8 +34,7 @@ public class MediaSource {
     }
 
     /** A source that may be fetched: where, how long, and what type its host says it is. */
-    public record Located(String url, StreamingHttp.Endpoint endpoint, long size, String contentType) {
-    }
+    public record Located(String url, StreamingHttp.Endpoint endpoint, long size, String contentType) {}
 
     private final Vertx vertx;
     private final StreamingHttp http;
@@ -47,26 +46,36 @@ public class MediaSource {
         this.http = http;
         this.maxBytes = config.maxBytes();
         // A literal address is parsed, never looked up.
-        this.urls = new PublicUrls(config.allowPrivateUrls(), host -> PublicAddresses.isLiteral(host)
-                ? new InetAddress[] {InetAddress.getByName(host)} : resolver.resolve(host));
+        this.urls = new PublicUrls(
+                config.allowPrivateUrls(),
+                host -> PublicAddresses.isLiteral(host)
+                        ? new InetAddress[] {InetAddress.getByName(host)}
+                        : resolver.resolve(host));
     }
 
     /** Checks the URL and learns the size; fails with {@link MediaRefused} when the source may or can not be used. */
     public Uni<Located> locate(String url) {
         return vet(url).flatMap(endpoint -> http.send(HttpMethod.HEAD, endpoint, Map.of(), null)
-                .onFailure().transform(failure -> unreachable(url, failure))
+                .onFailure()
+                .transform(failure -> unreachable(url, failure))
                 .flatMap(head -> {
                     Long size = head.status() == 200 ? length(head.header("Content-Length")) : null;
                     if (size != null) {
-                        return Uni.createFrom().item(located(url, endpoint, head.status(), size, head.header("Content-Type")));
+                        return Uni.createFrom()
+                                .item(located(url, endpoint, head.status(), size, head.header("Content-Type")));
                     }
                     // Some hosts answer HEAD 403/405 (signed URLs for GET only) or leave the length out: the GET's
                     // headers tell, and the body is not read.
                     return http.open(HttpMethod.GET, endpoint, Map.of())
-                            .onFailure().transform(failure -> unreachable(url, failure))
+                            .onFailure()
+                            .transform(failure -> unreachable(url, failure))
                             .map(response -> {
                                 StreamingHttp.discard(response);
-                                return located(url, endpoint, response.statusCode(), length(response.getHeader("Content-Length")),
+                                return located(
+                                        url,
+                                        endpoint,
+                                        response.statusCode(),
+                                        length(response.getHeader("Content-Length")),
                                         response.getHeader("Content-Type"));
                             });
                 }));
@@ -79,12 +88,15 @@ public class MediaSource {
     public Uni<HttpClientResponse> open(Located source, long offset) {
         Map<String, String> headers = offset == 0 ? Map.of() : Map.of("Range", "bytes=" + offset + "-");
         return http.open(HttpMethod.GET, source.endpoint(), headers)
-                .onFailure().transform(failure -> unreachable(source.url(), failure))
+                .onFailure()
+                .transform(failure -> unreachable(source.url(), failure))
                 .map(response -> {
                     int status = response.statusCode();
                     Long length = length(response.getHeader("Content-Length"));
                     boolean whole = offset == 0 && status == 200 && length != null && length == source.size();
-                    boolean rest = offset > 0 && status == 206 && continues(response.getHeader("Content-Range"), offset, source.size());
+                    boolean rest = offset > 0
+                            && status == 206
+                            && continues(response.getHeader("Content-Range"), offset, source.size());
                     if (whole || rest) {
                         return response;
                     }
@@ -92,16 +104,24 @@ public class MediaSource {
                     if (status >= 400) {
                         throw refusedByHost(source.url(), status);
                     }
-                    throw new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, "The media at " + source.url()
-                            + " changed or cannot be fetched from byte " + offset + " (HTTP " + status + "); the upload"
-                            + " cannot continue.", true, Map.of("reason", "source_changed", "media_url", source.url())));
+                    throw new MediaRefused(new TargetError(
+                            TargetError.MEDIA_UNAVAILABLE,
+                            "The media at " + source.url()
+                                    + " changed or cannot be fetched from byte " + offset + " (HTTP " + status
+                                    + "); the upload"
+                                    + " cannot continue.",
+                            true,
+                            Map.of("reason", "source_changed", "media_url", source.url())));
                 });
     }
 
     private static boolean continues(String contentRange, long offset, long size) {
         Matcher range = contentRange == null ? null : CONTENT_RANGE.matcher(contentRange.strip());
-        return range != null && range.matches() && Long.parseLong(range.group(1)) == offset
-                && Long.parseLong(range.group(2)) == size - 1 && (range.group(3).equals("*") || Long.parseLong(range.group(3)) == size);
+        return range != null
+                && range.matches()
+                && Long.parseLong(range.group(1)) == offset
+                && Long.parseLong(range.group(2)) == size - 1
+                && (range.group(3).equals("*") || Long.parseLong(range.group(3)) == size);
     }
 
     private Located located(String url, StreamingHttp.Endpoint endpoint, int status, Long size, String contentType) {
@@ -109,16 +129,25 @@ public class MediaSource {
             throw refusedByHost(url, status);
         }
         if (size == null || size == 0) {
-            throw new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, "The media at " + url
-                    + " has no length (Content-Length): Herald must know the size before it moves any byte.", false,
+            throw new MediaRefused(new TargetError(
+                    TargetError.MEDIA_UNAVAILABLE,
+                    "The media at " + url
+                            + " has no length (Content-Length): Herald must know the size before it moves any byte.",
+                    false,
                     Map.of("reason", "length_unknown", "media_url", url)));
         }
         if (size > maxBytes) {
-            throw new MediaRefused(new TargetError(TargetError.MEDIA_TOO_LARGE, "The media at " + url + " is " + size
-                    + " bytes; Herald uploads at most " + maxBytes + ".", false,
+            throw new MediaRefused(new TargetError(
+                    TargetError.MEDIA_TOO_LARGE,
+                    "The media at " + url + " is " + size + " bytes; Herald uploads at most " + maxBytes + ".",
+                    false,
                     Map.of("size_bytes", size, "max_bytes", maxBytes, "media_url", url)));
         }
-        return new Located(url, endpoint, size, contentType == null || contentType.isBlank() ? "application/octet-stream" : contentType);
+        return new Located(
+                url,
+                endpoint,
+                size,
+                contentType == null || contentType.isBlank() ? "application/octet-stream" : contentType);
     }
 
     private static MediaRefused refusedByHost(String url, int status) {
@@ -128,16 +157,22 @@ public class MediaSource {
         details.put("reason", "source_status");
         details.put("source_status", status);
         details.put("media_url", url);
-        return new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, "The media host answered HTTP " + status
-                + " for " + url + ".", retryable, details));
+        return new MediaRefused(new TargetError(
+                TargetError.MEDIA_UNAVAILABLE,
+                "The media host answered HTTP " + status + " for " + url + ".",
+                retryable,
+                details));
     }
 
     private static MediaRefused unreachable(String url, Throwable failure) {
         if (failure instanceof MediaRefused refused) {
             return refused;
         }
-        return new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, "The media host of " + url
-                + " could not be reached (" + failure.getClass().getSimpleName() + ").", true,
+        return new MediaRefused(new TargetError(
+                TargetError.MEDIA_UNAVAILABLE,
+                "The media host of " + url + " could not be reached ("
+                        + failure.getClass().getSimpleName() + ").",
+                true,
                 Map.of("reason", "source_unreachable", "media_url", url)));
     }
 
@@ -156,20 +191,26 @@ public class MediaSource {
             return checked;
         }
         // Resolving blocks: on a worker thread, never the event loop.
-        return Uni.createFrom().completionStage(() -> vertx.<StreamingHttp.Endpoint>executeBlocking(() -> endpoint(url, requested), false)
-                .toCompletionStage());
+        return Uni.createFrom()
+                .completionStage(
+                        () -> vertx.<StreamingHttp.Endpoint>executeBlocking(() -> endpoint(url, requested), false)
+                                .toCompletionStage());
     }
 
     private StreamingHttp.Endpoint endpoint(String url, String requested) {
         try {
             PublicUrls.Target target = urls.check(requested);
-            return new StreamingHttp.Endpoint(target.host(), target.port(), target.ssl(), target.requestUri(), target.address());
+            return new StreamingHttp.Endpoint(
+                    target.host(), target.port(), target.ssl(), target.requestUri(), target.address());
         } catch (PublicUrls.RefusedUrl refused) {
             String message = "The media URL " + refused.getMessage() + "; nothing was fetched.";
             Map<String, Object> details = Map.of("reason", reason(refused.problem()), "media_url", String.valueOf(url));
             // DNS may be back later (the URL passed acceptance); a wrong form or a private address will not change.
-            throw new MediaRefused(new TargetError(TargetError.MEDIA_UNAVAILABLE, message,
-                    refused.problem() == PublicUrls.Problem.UNRESOLVED, details));
+            throw new MediaRefused(new TargetError(
+                    TargetError.MEDIA_UNAVAILABLE,
+                    message,
+                    refused.problem() == PublicUrls.Problem.UNRESOLVED,
+                    details));
         }
     }
 

@@ -43,7 +43,12 @@ public final class SourceChunks {
         Buffer part;
         synchronized (this) {
             Chunk chunk = current;
-            if (chunk == null || chunk.paused || chunk.remaining == 0 || chunk.data == null || early != null || handing) {
+            if (chunk == null
+                    || chunk.paused
+                    || chunk.remaining == 0
+                    || chunk.data == null
+                    || early != null
+                    || handing) {
                 // Arrived while nobody reads (a pause takes effect between buffers): kept for whoever reads next.
                 early = early == null ? buffer : early.appendBuffer(buffer);
                 source.pause();
@@ -91,8 +96,11 @@ public final class SourceChunks {
     }
 
     private static TargetError shortSource(long missing) {
-        return new TargetError(TargetError.MEDIA_UNAVAILABLE, "The media ended " + missing
-                + " bytes before its announced length; the upload cannot finish.", true, Map.of("reason", "source_changed"));
+        return new TargetError(
+                TargetError.MEDIA_UNAVAILABLE,
+                "The media ended " + missing + " bytes before its announced length; the upload cannot finish.",
+                true,
+                Map.of("reason", "source_changed"));
     }
 
     private void failed(Throwable cause) {

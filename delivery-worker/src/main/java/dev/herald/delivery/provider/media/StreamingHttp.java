@@ -84,18 +84,30 @@ public final class StreamingHttp {
             URI uri = URI.create(url);
             boolean ssl = "https".equalsIgnoreCase(uri.getScheme());
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            return new Endpoint(uri.getHost(), uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80, ssl,
-                    uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery(), null);
+            return new Endpoint(
+                    uri.getHost(),
+                    uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80,
+                    ssl,
+                    uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery(),
+                    null);
         }
     }
 
     private RequestOptions options(HttpMethod method, Endpoint endpoint, Map<String, String> headers) {
-        RequestOptions options = new RequestOptions().setMethod(method).setHost(endpoint.host()).setPort(endpoint.port())
-                .setSsl(endpoint.ssl()).setURI(endpoint.requestUri()).setFollowRedirects(false)
-                .setIdleTimeout(idleMillis).setConnectTimeout(idleMillis);
+        RequestOptions options = new RequestOptions()
+                .setMethod(method)
+                .setHost(endpoint.host())
+                .setPort(endpoint.port())
+                .setSsl(endpoint.ssl())
+                .setURI(endpoint.requestUri())
+                .setFollowRedirects(false)
+                .setIdleTimeout(idleMillis)
+                .setConnectTimeout(idleMillis);
         if (endpoint.address() != null) {
-            // The checked address, not a new lookup: a name re-pointed since the check (DNS rebinding) reaches nothing new.
-            options.setServer(SocketAddress.inetSocketAddress(endpoint.port(), endpoint.address().getHostAddress()));
+            // The checked address, not a new lookup: a name re-pointed since the check (DNS rebinding) reaches nothing
+            // new.
+            options.setServer(SocketAddress.inetSocketAddress(
+                    endpoint.port(), endpoint.address().getHostAddress()));
         }
         headers.forEach(options::putHeader);
         return options;
@@ -103,15 +115,16 @@ public final class StreamingHttp {
 
     /** A request with a small body (or none), its answer read whole. */
     public Uni<Answer> send(HttpMethod method, Endpoint endpoint, Map<String, String> headers, Buffer body) {
-        Future<Answer> answer = client.request(options(method, endpoint, headers)).compose(request -> {
-            Future<Answer> read = request.response().compose(StreamingHttp::read);
-            if (body == null) {
-                request.end();
-            } else {
-                request.end(body);
-            }
-            return read;
-        });
+        Future<Answer> answer = client.request(options(method, endpoint, headers))
+                .compose(request -> {
+                    Future<Answer> read = request.response().compose(StreamingHttp::read);
+                    if (body == null) {
+                        request.end();
+                    } else {
+                        request.end(body);
+                    }
+                    return read;
+                });
         return Uni.createFrom().completionStage(answer::toCompletionStage);
     }
 
@@ -120,14 +133,15 @@ public final class StreamingHttp {
      * The caller must consume it or {@link #discard} it.
      */
     public Uni<HttpClientResponse> open(HttpMethod method, Endpoint endpoint, Map<String, String> headers) {
-        Future<HttpClientResponse> opened = client.request(options(method, endpoint, headers)).compose(request -> {
-            Future<HttpClientResponse> paused = request.response().map(response -> {
-                response.pause();
-                return response;
-            });
-            request.end();
-            return paused;
-        });
+        Future<HttpClientResponse> opened = client.request(options(method, endpoint, headers))
+                .compose(request -> {
+                    Future<HttpClientResponse> paused = request.response().map(response -> {
+                        response.pause();
+                        return response;
+                    });
+                    request.end();
+                    return paused;
+                });
         return Uni.createFrom().completionStage(opened::toCompletionStage);
     }
 
@@ -135,8 +149,7 @@ public final class StreamingHttp {
     public static void discard(HttpClientResponse response) {
         try {
             // The reset is ours: without a handler Vert.x would log it as an unhandled error.
-            response.exceptionHandler(expected -> {
-            });
+            response.exceptionHandler(expected -> {});
         } catch (IllegalStateException readToItsEnd) {
             // Vert.x refuses handlers on an answer already read whole (a source an upload used up): nothing to drop.
             return;
@@ -149,8 +162,8 @@ public final class StreamingHttp {
      * that breaks off resets the request (never a short body the receiver could take for complete); a request that
      * breaks off closes the body's source. Fails when either side breaks.
      */
-    public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length,
-                              HttpClientResponse body) {
+    public Uni<Answer> stream(
+            HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length, HttpClientResponse body) {
         return stream(method, endpoint, headers, length, body, () -> discard(body));
     }
 
@@ -158,8 +171,13 @@ public final class StreamingHttp {
      * The same with a body from any stream; {@code closeBody} closes its source when the transfer breaks off. A
      * cancelled transfer (the attempt's timeout) resets the request, so no upload goes on unobserved.
      */
-    public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, long length,
-                              ReadStream<Buffer> body, Runnable closeBody) {
+    public Uni<Answer> stream(
+            HttpMethod method,
+            Endpoint endpoint,
+            Map<String, String> headers,
+            long length,
+            ReadStream<Buffer> body,
+            Runnable closeBody) {
         return stream(method, endpoint, headers, Buffer.buffer(), length, body, Buffer.buffer(), closeBody);
     }
 
@@ -167,29 +185,45 @@ public final class StreamingHttp {
      * A body framed by small parts of its own: {@code before}, then exactly {@code length} bytes of {@code body}, then
      * {@code after} (a multipart form around a file).
      */
-    public Uni<Answer> stream(HttpMethod method, Endpoint endpoint, Map<String, String> headers, Buffer before, long length,
-                              ReadStream<Buffer> body, Buffer after, Runnable closeBody) {
+    public Uni<Answer> stream(
+            HttpMethod method,
+            Endpoint endpoint,
+            Map<String, String> headers,
+            Buffer before,
+            long length,
+            ReadStream<Buffer> body,
+            Buffer after,
+            Runnable closeBody) {
         AtomicReference<HttpClientRequest> sending = new AtomicReference<>();
-        Future<Answer> answer = client.request(options(method, endpoint, headers)).compose(request -> {
-            sending.set(request);
-            request.putHeader("Content-Length", Long.toString(before.length() + length + after.length()));
-            // A receiver may answer before the body is through (a 413, an expired session): read it whenever it comes.
-            Future<Answer> answered = request.response().compose(StreamingHttp::read).onFailure(failure -> closeBody.run());
-            if (before.length() > 0) {
-                request.write(before);
-            }
-            body.pipe().endOnSuccess(false).endOnFailure(false).to(request).onComplete(piped -> {
-                if (piped.succeeded()) {
-                    request.end(after);
-                } else {
-                    request.reset(0, piped.cause());
-                    closeBody.run();
-                }
-            });
-            return answered;
-        });
-        return Uni.createFrom().completionStage(answer::toCompletionStage)
-                .onCancellation().invoke(() -> {
+        Future<Answer> answer = client.request(options(method, endpoint, headers))
+                .compose(request -> {
+                    sending.set(request);
+                    request.putHeader("Content-Length", Long.toString(before.length() + length + after.length()));
+                    // A receiver may answer before the body is through (a 413, an expired session): read it whenever it
+                    // comes.
+                    Future<Answer> answered =
+                            request.response().compose(StreamingHttp::read).onFailure(failure -> closeBody.run());
+                    if (before.length() > 0) {
+                        request.write(before);
+                    }
+                    body.pipe()
+                            .endOnSuccess(false)
+                            .endOnFailure(false)
+                            .to(request)
+                            .onComplete(piped -> {
+                                if (piped.succeeded()) {
+                                    request.end(after);
+                                } else {
+                                    request.reset(0, piped.cause());
+                                    closeBody.run();
+                                }
+                            });
+                    return answered;
+                });
+        return Uni.createFrom()
+                .completionStage(answer::toCompletionStage)
+                .onCancellation()
+                .invoke(() -> {
                     HttpClientRequest request = sending.get();
                     if (request != null) {
                         request.reset();

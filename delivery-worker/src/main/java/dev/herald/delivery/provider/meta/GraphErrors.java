@@ -18,8 +18,7 @@ import java.util.Set;
 public final class GraphErrors {
     private static final Set<Integer> RETRYABLE = Set.of(1, 2, 4, 17, 32, 341, 613);
 
-    private GraphErrors() {
-    }
+    private GraphErrors() {}
 
     public static PlatformAnswer answer(int status, JsonNode body, String what) {
         JsonNode error = body.path("error");
@@ -30,9 +29,12 @@ public final class GraphErrors {
             details.put("provider_code", String.valueOf(code));
         }
         if (error.path("error_subcode").isNumber()) {
-            details.put("provider_subcode", String.valueOf(error.get("error_subcode").asInt()));
+            details.put(
+                    "provider_subcode",
+                    String.valueOf(error.get("error_subcode").asInt()));
         }
-        String text = PlatformResponses.message(what, status, error.path("message").asText(""));
+        String text =
+                PlatformResponses.message(what, status, error.path("message").asText(""));
         if (status == 401 || (code != null && code == 190)) {
             return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR, text, false, details));
         }

@@ -43,6 +43,8 @@ public interface PinterestApi {
     /** A board's pins, newest first ({@code {"items": [...], "bookmark": ...}}). */
     @GET
     @Path("/boards/{boardId}/pins")
-    Uni<Response> boardPins(@HeaderParam("Authorization") String bearer, @PathParam("boardId") String boardId,
-                            @QueryParam("page_size") int pageSize);
+    Uni<Response> boardPins(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("boardId") String boardId,
+            @QueryParam("page_size") int pageSize);
 }

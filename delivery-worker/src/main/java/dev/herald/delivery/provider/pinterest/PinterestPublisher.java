@@ -20,10 +20,10 @@ import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.StreamingHttp;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -65,7 +65,8 @@ public class PinterestPublisher implements Publisher {
     private final PinterestConfig config;
     private final ObjectMapper mapper;
 
-    public PinterestPublisher(PublicationLedger ledger, MediaIngest ingest, PinterestConfig config, ObjectMapper mapper) {
+    public PinterestPublisher(
+            PublicationLedger ledger, MediaIngest ingest, PinterestConfig config, ObjectMapper mapper) {
         this.api = QuarkusRestClientBuilder.newBuilder()
                 .baseUri(URI.create(config.trialAccess() ? config.sandboxApiUrl() : config.apiUrl()))
                 .connectTimeout(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -92,8 +93,12 @@ public class PinterestPublisher implements Publisher {
         Post.Media media = request.media();
         if (media == null) {
             // posts-service refuses Pinterest posts without media; this only guards against a hand-made event.
-            return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
-                    "Pinterest pins need an image or a video; nothing was sent to Pinterest.", false, Map.of("platform", "pinterest"))));
+            return Uni.createFrom()
+                    .item(PublishOutcome.failed(new TargetError(
+                            TargetError.PROVIDER_ERROR,
+                            "Pinterest pins need an image or a video; nothing was sent to Pinterest.",
+                            false,
+                            Map.of("platform", "pinterest"))));
         }
         String boardId = request.platformOptions().path("board_id").asText("");
         String description = request.text() == null ? "" : request.text();
@@ -106,16 +111,21 @@ public class PinterestPublisher implements Publisher {
         }
         pin.put("description", description);
         if (Post.Media.VIDEO.equals(media.type())) {
-            return ledger.publishUploading(request, ingest, source -> new PlatformCalls(
-                    access -> uploadVideo(access, source),
-                    access -> findPin(access, boardId, description),
-                    (access, mediaId) -> checkVideo(request, access, mediaId, pin),
-                    new PlatformCalls.ProcessingLimits(config.videoCheckInterval(), config.videoProcessingDeadline(), true), false));
+            return ledger.publishUploading(
+                    request,
+                    ingest,
+                    source -> new PlatformCalls(
+                            access -> uploadVideo(access, source),
+                            access -> findPin(access, boardId, description),
+                            (access, mediaId) -> checkVideo(request, access, mediaId, pin),
+                            new PlatformCalls.ProcessingLimits(
+                                    config.videoCheckInterval(), config.videoProcessingDeadline(), true),
+                            false));
         }
         pin.putObject("media_source").put("source_type", "image_url").put("url", media.url());
-        return ledger.publish(request, new PlatformCalls(
-                access -> createPin(access, pin),
-                access -> findPin(access, boardId, description)));
+        return ledger.publish(
+                request,
+                new PlatformCalls(access -> createPin(access, pin), access -> findPin(access, boardId, description)));
     }
 
     /** Only looks: {@link PublicationLedger} never calls create for a reconciling request. */
@@ -138,39 +148,71 @@ public class PinterestPublisher implements Publisher {
 
     /** Registers the upload and streams the file; {@link PlatformAnswer.Processing} with the media id once Pinterest has it. */
     private Uni<PlatformAnswer> uploadVideo(ProviderAccess access, MediaSource.Located source) {
-        return api.registerMedia(PlatformResponses.bearer(access), json(mapper.createObjectNode().put("media_type", "video")))
+        return api.registerMedia(
+                        PlatformResponses.bearer(access),
+                        json(mapper.createObjectNode().put("media_type", "video")))
                 .flatMap(response -> {
                     int status = response.getStatus();
                     JsonNode body = PlatformResponses.body(mapper, response);
                     if (status / 100 != 2 || !body.hasNonNull("media_id") || !body.hasNonNull("upload_url")) {
-                        PlatformAnswer failure = failure(status, response, body, "Pinterest refused to register the video upload");
+                        PlatformAnswer failure =
+                                failure(status, response, body, "Pinterest refused to register the video upload");
                         // A registration publishes nothing, whatever its answer.
-                        return Uni.createFrom().item(failure instanceof PlatformAnswer.Unknown unknown
-                                ? new PlatformAnswer.Refused(unknown.error()) : failure);
+                        return Uni.createFrom()
+                                .item(
+                                        failure instanceof PlatformAnswer.Unknown unknown
+                                                ? new PlatformAnswer.Refused(unknown.error())
+                                                : failure);
                     }
                     String mediaId = body.get("media_id").asText();
                     String boundary = "herald-" + UUID.randomUUID().toString().replace("-", "");
                     Buffer before = formFields(boundary, body.path("upload_parameters"), source.contentType());
                     Buffer after = Buffer.buffer(CRLF + "--" + boundary + "--" + CRLF);
-                    return ingest.sources().open(source, 0)
-                            .flatMap(file -> ingest.http().stream(HttpMethod.POST, StreamingHttp.Endpoint.of(body.get("upload_url").asText()),
-                                    Map.of("Content-Type", "multipart/form-data; boundary=" + boundary), before, source.size(), file,
-                                    after, () -> StreamingHttp.discard(file)))
-                            .map(answer -> answer.status() / 100 == 2 ? (PlatformAnswer) new PlatformAnswer.Processing(mediaId)
-                                    : PlatformResponses.uploadRefused(answer, "Pinterest's upload host refused the video"))
-                            .onFailure().recoverWithItem(failure -> PlatformResponses.brokenUpload("Pinterest", failure));
+                    return ingest.sources()
+                            .open(source, 0)
+                            .flatMap(file -> ingest.http().stream(
+                                    HttpMethod.POST,
+                                    StreamingHttp.Endpoint.of(
+                                            body.get("upload_url").asText()),
+                                    Map.of("Content-Type", "multipart/form-data; boundary=" + boundary),
+                                    before,
+                                    source.size(),
+                                    file,
+                                    after,
+                                    () -> StreamingHttp.discard(file)))
+                            .map(answer -> answer.status() / 100 == 2
+                                    ? (PlatformAnswer) new PlatformAnswer.Processing(mediaId)
+                                    : PlatformResponses.uploadRefused(
+                                            answer, "Pinterest's upload host refused the video"))
+                            .onFailure()
+                            .recoverWithItem(failure -> PlatformResponses.brokenUpload("Pinterest", failure));
                 });
     }
 
     /** The form up to the file's bytes: every upload parameter as a field, in Pinterest's order, then the file's part header. */
     static Buffer formFields(String boundary, JsonNode parameters, String contentType) {
         StringBuilder form = new StringBuilder();
-        parameters.fields().forEachRemaining(field -> form.append("--").append(boundary).append(CRLF)
-                .append("Content-Disposition: form-data; name=\"").append(field.getKey()).append('"').append(CRLF).append(CRLF)
-                .append(field.getValue().asText()).append(CRLF));
-        form.append("--").append(boundary).append(CRLF)
-                .append("Content-Disposition: form-data; name=\"file\"; filename=\"video\"").append(CRLF)
-                .append("Content-Type: ").append(contentType).append(CRLF).append(CRLF);
+        parameters
+                .fields()
+                .forEachRemaining(field -> form.append("--")
+                        .append(boundary)
+                        .append(CRLF)
+                        .append("Content-Disposition: form-data; name=\"")
+                        .append(field.getKey())
+                        .append('"')
+                        .append(CRLF)
+                        .append(CRLF)
+                        .append(field.getValue().asText())
+                        .append(CRLF));
+        form.append("--")
+                .append(boundary)
+                .append(CRLF)
+                .append("Content-Disposition: form-data; name=\"file\"; filename=\"video\"")
+                .append(CRLF)
+                .append("Content-Type: ")
+                .append(contentType)
+                .append(CRLF)
+                .append(CRLF);
         return Buffer.buffer(form.toString());
     }
 
@@ -178,25 +220,32 @@ public class PinterestPublisher implements Publisher {
      * One look at an uploaded video: {@code registered} or {@code processing} waits, {@code succeeded} is pinned (once:
      * {@link PublicationLedger#postProcessed}), {@code failed} is final.
      */
-    private Uni<PlatformAnswer> checkVideo(PublishRequest request, ProviderAccess access, String mediaId, ObjectNode pin) {
+    private Uni<PlatformAnswer> checkVideo(
+            PublishRequest request, ProviderAccess access, String mediaId, ObjectNode pin) {
         return api.media(PlatformResponses.bearer(access), mediaId).flatMap(response -> {
             int status = response.getStatus();
             JsonNode body = PlatformResponses.body(mapper, response);
             if (status != 200) {
-                PlatformAnswer failure = failure(status, response, body, "Pinterest could not report the video's processing");
+                PlatformAnswer failure =
+                        failure(status, response, body, "Pinterest could not report the video's processing");
                 return Uni.createFrom().item(PlatformResponses.keptForNextCheck(failure));
             }
             String state = body.path("status").asText("");
             if ("succeeded".equals(state)) {
                 ObjectNode videoPin = pin.deepCopy();
-                videoPin.putObject("media_source").put("source_type", "video_id")
-                        .put("cover_image_key_frame_time", config.videoCoverKeyFrameTime()).put("media_id", mediaId);
+                videoPin.putObject("media_source")
+                        .put("source_type", "video_id")
+                        .put("cover_image_key_frame_time", config.videoCoverKeyFrameTime())
+                        .put("media_id", mediaId);
                 return ledger.postProcessed(request, mediaId, () -> createPin(access, videoPin));
             }
             if ("failed".equals(state)) {
-                return Uni.createFrom().item(new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
-                        "Pinterest could not process the video; nothing was pinned.", false,
-                        Map.of("reason", "processing_failed", "media_id", mediaId))));
+                return Uni.createFrom()
+                        .item(new PlatformAnswer.Refused(new TargetError(
+                                TargetError.PROVIDER_ERROR,
+                                "Pinterest could not process the video; nothing was pinned.",
+                                false,
+                                Map.of("reason", "processing_failed", "media_id", mediaId))));
             }
             return Uni.createFrom().item(new PlatformAnswer.Processing(mediaId));
         });
@@ -214,21 +263,28 @@ public class PinterestPublisher implements Publisher {
         if (description.isBlank()) {
             return Uni.createFrom().item(PlatformResponses.unconfirmed("Pinterest", "the board", Map.of()));
         }
-        return api.boardPins(PlatformResponses.bearer(access), boardId, config.reconcileWindow()).map(response -> {
-            int status = response.getStatus();
-            JsonNode body = PlatformResponses.body(mapper, response);
-            if (status != 200) {
-                PlatformAnswer failure = failure(status, response, body, "Pinterest could not list the board's pins");
-                return failure instanceof PlatformAnswer.Refused refused && !refused.error().retryable()
-                        ? PlatformResponses.unconfirmed("Pinterest", "the board", refused.error().details()) : failure;
-            }
-            for (JsonNode item : body.path("items")) {
-                if (description.equals(item.path("description").asText(null)) && item.hasNonNull("id")) {
-                    return published(item.get("id").asText());
-                }
-            }
-            return new PlatformAnswer.NotFound();
-        });
+        return api.boardPins(PlatformResponses.bearer(access), boardId, config.reconcileWindow())
+                .map(response -> {
+                    int status = response.getStatus();
+                    JsonNode body = PlatformResponses.body(mapper, response);
+                    if (status != 200) {
+                        PlatformAnswer failure =
+                                failure(status, response, body, "Pinterest could not list the board's pins");
+                        return failure instanceof PlatformAnswer.Refused refused
+                                        && !refused.error().retryable()
+                                ? PlatformResponses.unconfirmed(
+                                        "Pinterest",
+                                        "the board",
+                                        refused.error().details())
+                                : failure;
+                    }
+                    for (JsonNode item : body.path("items")) {
+                        if (description.equals(item.path("description").asText(null)) && item.hasNonNull("id")) {
+                            return published(item.get("id").asText());
+                        }
+                    }
+                    return new PlatformAnswer.NotFound();
+                });
     }
 
     private static PlatformAnswer published(String id) {

@@ -58,16 +58,25 @@ public class TikTokApi {
      * Bytes {@code first}..{@code last} of {@code total} to the upload URL init answered (it carries its own upload
      * token; no Authorization), streamed from {@code chunk}; {@code closeSource} drops the source if the transfer breaks.
      */
-    public Uni<StreamingHttp.Answer> uploadChunk(String uploadUrl, String contentType, long first, long last, long total,
-                                                 ReadStream<Buffer> chunk, Runnable closeSource) {
+    public Uni<StreamingHttp.Answer> uploadChunk(
+            String uploadUrl,
+            String contentType,
+            long first,
+            long last,
+            long total,
+            ReadStream<Buffer> chunk,
+            Runnable closeSource) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", contentType);
         headers.put("Content-Range", "bytes " + first + "-" + last + "/" + total);
-        return http.stream(HttpMethod.PUT, StreamingHttp.Endpoint.of(uploadUrl), headers, last - first + 1, chunk, closeSource);
+        return http.stream(
+                HttpMethod.PUT, StreamingHttp.Endpoint.of(uploadUrl), headers, last - first + 1, chunk, closeSource);
     }
 
     private StreamingHttp.Endpoint endpoint(String path) {
-        String base = config.apiUrl().endsWith("/") ? config.apiUrl().substring(0, config.apiUrl().length() - 1) : config.apiUrl();
+        String base = config.apiUrl().endsWith("/")
+                ? config.apiUrl().substring(0, config.apiUrl().length() - 1)
+                : config.apiUrl();
         return StreamingHttp.Endpoint.of(base + path);
     }
 

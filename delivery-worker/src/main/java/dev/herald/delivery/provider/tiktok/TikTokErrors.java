@@ -17,11 +17,14 @@ import java.util.Set;
  */
 final class TikTokErrors {
     /** The creator or the app cannot post now, for the day or for good: a retry within a delivery's backoff meets it again. */
-    static final Set<String> CANNOT_POST = Set.of("spam_risk_too_many_posts", "spam_risk_user_banned_from_posting",
-            "reached_active_user_cap", "unaudited_client_can_only_post_to_private_accounts", "spam_risk_too_many_pending_share");
+    static final Set<String> CANNOT_POST = Set.of(
+            "spam_risk_too_many_posts",
+            "spam_risk_user_banned_from_posting",
+            "reached_active_user_cap",
+            "unaudited_client_can_only_post_to_private_accounts",
+            "spam_risk_too_many_pending_share");
 
-    private TikTokErrors() {
-    }
+    private TikTokErrors() {}
 
     static String code(JsonNode body) {
         return body.path("error").path("code").asText(null);
@@ -45,19 +48,28 @@ final class TikTokErrors {
         if (logId != null && !logId.isBlank()) {
             details.put("provider_log_id", logId);
         }
-        String message = PlatformResponses.message(what, status, body.path("error").path("message").asText(null));
+        String message = PlatformResponses.message(
+                what, status, body.path("error").path("message").asText(null));
         if (status == 401 && !"scope_not_authorized".equals(code) || "access_token_invalid".equals(code)) {
-            return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR, message, false, details));
+            return new PlatformAnswer.TokenRefused(
+                    new TargetError(TargetError.PROVIDER_ERROR, message, false, details));
         }
         if ("scope_not_authorized".equals(code) || "scope_permission_missed".equals(code)) {
-            return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, message + " The account's TikTok"
-                    + " grant lacks the video.publish scope; reconnect the account to grant it.", false, details));
+            return new PlatformAnswer.Refused(new TargetError(
+                    TargetError.PROVIDER_ERROR,
+                    message + " The account's TikTok"
+                            + " grant lacks the video.publish scope; reconnect the account to grant it.",
+                    false,
+                    details));
         }
         // An upload URL's refusal may carry no JSON at all (a bare 4xx or 5xx): no code, and Set.of takes no null.
         if (code != null && CANNOT_POST.contains(code)) {
             details.put("reason", "creator_cannot_post");
-            return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, message + " TikTok takes no post"
-                    + " from this account through Herald now; nothing was published.", false, details));
+            return new PlatformAnswer.Refused(new TargetError(
+                    TargetError.PROVIDER_ERROR,
+                    message + " TikTok takes no post" + " from this account through Herald now; nothing was published.",
+                    false,
+                    details));
         }
         if (status == 429 || "rate_limit_exceeded".equals(code) || status >= 500 || "internal_error".equals(code)) {
             if (retryAfterSeconds != null) {
@@ -80,8 +92,13 @@ final class TikTokErrors {
         details.put("platform", "tiktok");
         details.put("provider_code", reason);
         details.put("publish_id", publishId);
-        return new TargetError(TargetError.PROVIDER_ERROR, "TikTok could not publish the video (" + reason + ")"
-                + (retryable ? "; nothing was published and the next attempt uploads it again." : "; nothing was published."),
-                retryable, details);
+        return new TargetError(
+                TargetError.PROVIDER_ERROR,
+                "TikTok could not publish the video (" + reason + ")"
+                        + (retryable
+                                ? "; nothing was published and the next attempt uploads it again."
+                                : "; nothing was published."),
+                retryable,
+                details);
     }
 }

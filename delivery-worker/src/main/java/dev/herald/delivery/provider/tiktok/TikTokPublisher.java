@@ -59,8 +59,7 @@ public class TikTokPublisher implements Publisher {
     static final int MAX_CHUNKS = 1000;
 
     /** How a file is cut for TikTok: {@code count} chunks of {@code size} bytes, the last one taking the trailing bytes. */
-    record ChunkPlan(long size, int count) {
-    }
+    record ChunkPlan(long size, int count) {}
 
     private final TikTokApi api;
     private final MediaIngest ingest;
@@ -71,8 +70,14 @@ public class TikTokPublisher implements Publisher {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public TikTokPublisher(TikTokApi api, MediaIngest ingest, PublicationLedger ledger, ProviderPublicationRepository publications,
-                           TikTokConfig config, ObjectMapper mapper, Clock clock) {
+    public TikTokPublisher(
+            TikTokApi api,
+            MediaIngest ingest,
+            PublicationLedger ledger,
+            ProviderPublicationRepository publications,
+            TikTokConfig config,
+            ObjectMapper mapper,
+            Clock clock) {
         this.api = api;
         this.ingest = ingest;
         this.sources = ingest.sources();
@@ -112,18 +117,29 @@ public class TikTokPublisher implements Publisher {
     private static TargetError unpublishable(PublishRequest request) {
         Post.Media media = request.media();
         if (media != null && Post.Media.IMAGE.equals(media.type())) {
-            return new TargetError(TargetError.PUBLISHER_UNAVAILABLE, "Herald does not publish TikTok photo posts: TikTok"
-                    + " takes photos only from URLs on domains the app has verified with TikTok, which customers' media hosts"
-                    + " are not. Nothing was sent to TikTok.", false, Map.of("platform", "tiktok", "media_type", media.type()));
+            return new TargetError(
+                    TargetError.PUBLISHER_UNAVAILABLE,
+                    "Herald does not publish TikTok photo posts: TikTok"
+                            + " takes photos only from URLs on domains the app has verified with TikTok, which customers' media hosts"
+                            + " are not. Nothing was sent to TikTok.",
+                    false,
+                    Map.of("platform", "tiktok", "media_type", media.type()));
         }
         if (media == null || !Post.Media.VIDEO.equals(media.type())) {
-            return new TargetError(TargetError.PROVIDER_ERROR, "TikTok posts need a video; nothing was sent to TikTok.", false,
+            return new TargetError(
+                    TargetError.PROVIDER_ERROR,
+                    "TikTok posts need a video; nothing was sent to TikTok.",
+                    false,
                     Map.of("platform", "tiktok", "media_type", media == null ? "none" : media.type()));
         }
-        if (request.platformOptions() == null || request.platformOptions().path("privacy_level").asText("").isBlank()) {
+        if (request.platformOptions() == null
+                || request.platformOptions().path("privacy_level").asText("").isBlank()) {
             // posts-service requires it; this only guards against a hand-made event.
-            return new TargetError(TargetError.PROVIDER_ERROR, "TikTok posts need platform_options.tiktok.privacy_level,"
-                    + " chosen from the creator's options; nothing was sent to TikTok.", false,
+            return new TargetError(
+                    TargetError.PROVIDER_ERROR,
+                    "TikTok posts need platform_options.tiktok.privacy_level,"
+                            + " chosen from the creator's options; nothing was sent to TikTok.",
+                    false,
                     Map.of("platform", "tiktok", "reason", "privacy_level_missing"));
         }
         return null;
@@ -133,7 +149,8 @@ public class TikTokPublisher implements Publisher {
     private PlatformCalls calls(PublishRequest request, MediaSource.Located source) {
         return new PlatformCalls(
                 access -> source == null
-                        ? Uni.createFrom().failure(new IllegalStateException("a TikTok post is never started without its media"))
+                        ? Uni.createFrom()
+                                .failure(new IllegalStateException("a TikTok post is never started without its media"))
                         : create(request, access, source),
                 access -> find(request, access, source),
                 (access, publishId) -> check(request, access, publishId),
@@ -161,7 +178,8 @@ public class TikTokPublisher implements Publisher {
                     // With FILE_UPLOAD nothing is published before every byte is sent: whatever init did, a refusal.
                     return Uni.createFrom().item(error(started, answered, "TikTok refused to start the post"));
                 }
-                return publications.callRef(request.idempotencyToken(), publishId, Timestamps.now(clock))
+                return publications
+                        .callRef(request.idempotencyToken(), publishId, Timestamps.now(clock))
                         .flatMap(kept -> upload(request, source, plan, publishId, uploadUrl));
             });
         });
@@ -172,37 +190,61 @@ public class TikTokPublisher implements Publisher {
      * last chunk {@code 201} and then processes the video: the post is {@link PlatformAnswer.Processing}. Anything that
      * stops the upload short leaves its outcome to the publish id's status (Unknown), except a chunk TikTok refused.
      */
-    private Uni<PlatformAnswer> upload(PublishRequest request, MediaSource.Located source, ChunkPlan plan, String publishId,
-                                       String uploadUrl) {
+    private Uni<PlatformAnswer> upload(
+            PublishRequest request, MediaSource.Located source, ChunkPlan plan, String publishId, String uploadUrl) {
         String type = videoType(source.contentType());
         return sources.open(source, 0)
                 .flatMap(response -> {
                     SourceChunks chunks = new SourceChunks(response);
-                    return sendChunk(chunks, () -> StreamingHttp.discard(response), source.size(), plan, 0, type, publishId, uploadUrl);
+                    return sendChunk(
+                            chunks,
+                            () -> StreamingHttp.discard(response),
+                            source.size(),
+                            plan,
+                            0,
+                            type,
+                            publishId,
+                            uploadUrl);
                 })
-                .onFailure(failure -> !(failure instanceof MediaRefused)).recoverWithItem(failure -> {
-                    LOG.infof("post %s to account %s: the upload to TikTok broke off (%s); its status will tell what TikTok got",
+                .onFailure(failure -> !(failure instanceof MediaRefused))
+                .recoverWithItem(failure -> {
+                    LOG.infof(
+                            "post %s to account %s: the upload to TikTok broke off (%s); its status will tell what TikTok got",
                             request.postId(), request.accountId(), failure.toString());
-                    return new PlatformAnswer.Unknown(new TargetError(TargetError.PROVIDER_ERROR, "The upload to TikTok broke off ("
-                            + failure.getClass().getSimpleName() + "); the next attempt asks TikTok what it received.", true,
+                    return new PlatformAnswer.Unknown(new TargetError(
+                            TargetError.PROVIDER_ERROR,
+                            "The upload to TikTok broke off ("
+                                    + failure.getClass().getSimpleName()
+                                    + "); the next attempt asks TikTok what it received.",
+                            true,
                             Map.of("platform", "tiktok", "publish_id", publishId)));
                 });
     }
 
-    private Uni<PlatformAnswer> sendChunk(SourceChunks chunks, Runnable closeSource, long size, ChunkPlan plan, int index,
-                                          String type, String publishId, String uploadUrl) {
+    private Uni<PlatformAnswer> sendChunk(
+            SourceChunks chunks,
+            Runnable closeSource,
+            long size,
+            ChunkPlan plan,
+            int index,
+            String type,
+            String publishId,
+            String uploadUrl) {
         long first = index * plan.size();
         boolean lastChunk = index == plan.count() - 1;
         long last = lastChunk ? size - 1 : first + plan.size() - 1;
         return api.uploadChunk(uploadUrl, type, first, last, size, chunks.next(last - first + 1), closeSource)
                 .flatMap(answer -> {
                     if (answer.status() / 100 == 2) {
-                        return lastChunk ? Uni.createFrom().item(new PlatformAnswer.Processing(publishId))
+                        return lastChunk
+                                ? Uni.createFrom().item(new PlatformAnswer.Processing(publishId))
                                 : sendChunk(chunks, closeSource, size, plan, index + 1, type, publishId, uploadUrl);
                     }
                     closeSource.run();
-                    PlatformAnswer failure = error(answer, json(answer), "TikTok refused bytes " + first + "-" + last + " of the video");
-                    if (failure instanceof PlatformAnswer.Refused refused && refused.error().retryable()) {
+                    PlatformAnswer failure =
+                            error(answer, json(answer), "TikTok refused bytes " + first + "-" + last + " of the video");
+                    if (failure instanceof PlatformAnswer.Refused refused
+                            && refused.error().retryable()) {
                         // A 5xx or a throttled chunk: how much TikTok kept is for its status to say.
                         return Uni.createFrom().item(new PlatformAnswer.Unknown(refused.error()));
                     }
@@ -224,7 +266,8 @@ public class TikTokPublisher implements Publisher {
             return api.status(access, publishId).map(answer -> {
                 JsonNode body = json(answer);
                 if (!TikTokErrors.ok(answer.status(), body)) {
-                    return "invalid_publish_id".equals(TikTokErrors.code(body)) ? new PlatformAnswer.NotFound()
+                    return "invalid_publish_id".equals(TikTokErrors.code(body))
+                            ? new PlatformAnswer.NotFound()
                             : error(answer, body, "TikTok could not report the post's status");
                 }
                 JsonNode data = body.path("data");
@@ -233,12 +276,16 @@ public class TikTokPublisher implements Publisher {
                     case "PUBLISH_COMPLETE":
                         return published(request, publishId, data);
                     case "FAILED": {
-                        TargetError failed = TikTokErrors.failed(data.path("fail_reason").asText(null), publishId);
+                        TargetError failed =
+                                TikTokErrors.failed(data.path("fail_reason").asText(null), publishId);
                         return failed.retryable() ? new PlatformAnswer.NotFound() : new PlatformAnswer.Refused(failed);
                     }
                     case "PROCESSING_UPLOAD":
-                        if (source != null && data.has("uploaded_bytes") && data.get("uploaded_bytes").asLong() < source.size()) {
-                            // Part of the file only: TikTok publishes nothing without the rest, and its upload URL lapses.
+                        if (source != null
+                                && data.has("uploaded_bytes")
+                                && data.get("uploaded_bytes").asLong() < source.size()) {
+                            // Part of the file only: TikTok publishes nothing without the rest, and its upload URL
+                            // lapses.
                             return new PlatformAnswer.NotFound();
                         }
                         return new PlatformAnswer.Processing(publishId);
@@ -257,12 +304,23 @@ public class TikTokPublisher implements Publisher {
             JsonNode body = json(answer);
             if (!TikTokErrors.ok(answer.status(), body)) {
                 if ("invalid_publish_id".equals(TikTokErrors.code(body))) {
-                    return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, "TikTok no longer knows the"
-                            + " post's publish id, so it published nothing from it; the next attempt uploads the video again.",
-                            true, Map.of("platform", "tiktok", "provider_code", "invalid_publish_id", "publish_id", publishId)));
+                    return new PlatformAnswer.Refused(new TargetError(
+                            TargetError.PROVIDER_ERROR,
+                            "TikTok no longer knows the"
+                                    + " post's publish id, so it published nothing from it; the next attempt uploads the video again.",
+                            true,
+                            Map.of(
+                                    "platform",
+                                    "tiktok",
+                                    "provider_code",
+                                    "invalid_publish_id",
+                                    "publish_id",
+                                    publishId)));
                 }
                 PlatformAnswer failure = error(answer, body, "TikTok could not report the post's status");
-                return failure instanceof PlatformAnswer.Refused refused ? new PlatformAnswer.Unknown(refused.error()) : failure;
+                return failure instanceof PlatformAnswer.Refused refused
+                        ? new PlatformAnswer.Unknown(refused.error())
+                        : failure;
             }
             JsonNode data = body.path("data");
             String status = data.path("status").asText("");
@@ -273,7 +331,8 @@ public class TikTokPublisher implements Publisher {
                 case "PROCESSING_DOWNLOAD":
                     return new PlatformAnswer.Processing(publishId);
                 case "FAILED":
-                    return new PlatformAnswer.Refused(TikTokErrors.failed(data.path("fail_reason").asText(null), publishId));
+                    return new PlatformAnswer.Refused(
+                            TikTokErrors.failed(data.path("fail_reason").asText(null), publishId));
                 default:
                     return unexpected(status, publishId);
             }
@@ -281,8 +340,11 @@ public class TikTokPublisher implements Publisher {
     }
 
     private static PlatformAnswer unexpected(String status, String publishId) {
-        return new PlatformAnswer.Unknown(new TargetError(TargetError.PROVIDER_ERROR, "TikTok reported the post as '" + status
-                + "'.", true, Map.of("platform", "tiktok", "publish_id", publishId, "provider_status_text", status)));
+        return new PlatformAnswer.Unknown(new TargetError(
+                TargetError.PROVIDER_ERROR,
+                "TikTok reported the post as '" + status + "'.",
+                true,
+                Map.of("platform", "tiktok", "publish_id", publishId, "provider_status_text", status)));
     }
 
     /**
@@ -316,14 +378,24 @@ public class TikTokPublisher implements Publisher {
             details.put("reason", "privacy_level_unavailable");
             details.put("privacy_level", privacy);
             details.put("privacy_level_options", offered);
-            return new TargetError(TargetError.PROVIDER_ERROR, "The TikTok creator now offers privacy levels "
-                    + String.join(", ", offered) + "; " + privacy + " is not one of them. Nothing was sent to TikTok.", false, details);
+            return new TargetError(
+                    TargetError.PROVIDER_ERROR,
+                    "The TikTok creator now offers privacy levels " + String.join(", ", offered) + "; " + privacy
+                            + " is not one of them. Nothing was sent to TikTok.",
+                    false,
+                    details);
         }
         for (String[] interaction : INTERACTIONS) {
             JsonNode chosen = options.get(interaction[0]);
-            if (creator.path(interaction[1]).asBoolean(false) && chosen != null && chosen.isBoolean() && !chosen.asBoolean()) {
-                return new TargetError(TargetError.PROVIDER_ERROR, "The TikTok creator has turned " + interaction[2] + " off; "
-                        + interaction[0] + " must be true or omitted. Nothing was sent to TikTok.", false,
+            if (creator.path(interaction[1]).asBoolean(false)
+                    && chosen != null
+                    && chosen.isBoolean()
+                    && !chosen.asBoolean()) {
+                return new TargetError(
+                        TargetError.PROVIDER_ERROR,
+                        "The TikTok creator has turned " + interaction[2] + " off; " + interaction[0]
+                                + " must be true or omitted. Nothing was sent to TikTok.",
+                        false,
                         Map.of("platform", "tiktok", "reason", "interaction_disabled", "option", interaction[0]));
             }
         }
@@ -332,9 +404,10 @@ public class TikTokPublisher implements Publisher {
 
     /** The post's option, the creator's flag in creator_info, and what it is called. */
     private static final String[][] INTERACTIONS = {
-            {"disable_comment", "comment_disabled", "comments"},
-            {"disable_duet", "duet_disabled", "duets"},
-            {"disable_stitch", "stitch_disabled", "stitches"}};
+        {"disable_comment", "comment_disabled", "comments"},
+        {"disable_duet", "duet_disabled", "duets"},
+        {"disable_stitch", "stitch_disabled", "stitches"}
+    };
 
     /** The init's body: the post's details and the upload's size and chunks. */
     ObjectNode init(PublishRequest request, JsonNode creator, long size, ChunkPlan plan) {
@@ -348,8 +421,11 @@ public class TikTokPublisher implements Publisher {
         for (String[] interaction : INTERACTIONS) {
             // Left out, an interaction follows the creator's own setting.
             JsonNode chosen = options.get(interaction[0]);
-            post.put(interaction[0], chosen != null && chosen.isBoolean() ? chosen.asBoolean()
-                    : creator.path(interaction[1]).asBoolean(false));
+            post.put(
+                    interaction[0],
+                    chosen != null && chosen.isBoolean()
+                            ? chosen.asBoolean()
+                            : creator.path(interaction[1]).asBoolean(false));
         }
         post.put("brand_content_toggle", options.path("brand_content_toggle").asBoolean(false));
         post.put("brand_organic_toggle", options.path("brand_organic_toggle").asBoolean(false));
@@ -378,8 +454,11 @@ public class TikTokPublisher implements Publisher {
         if (size / chunk > MAX_CHUNKS) {
             chunk = (size + MAX_CHUNKS - 1) / MAX_CHUNKS;
             if (chunk > MAX_CHUNK) {
-                throw new MediaRefused(new TargetError(TargetError.MEDIA_TOO_LARGE, "The video is " + size + " bytes; TikTok"
-                        + " takes at most " + MAX_CHUNKS + " chunks of " + MAX_CHUNK + " bytes.", false,
+                throw new MediaRefused(new TargetError(
+                        TargetError.MEDIA_TOO_LARGE,
+                        "The video is " + size + " bytes; TikTok" + " takes at most " + MAX_CHUNKS + " chunks of "
+                                + MAX_CHUNK + " bytes.",
+                        false,
                         Map.of("size_bytes", size, "max_bytes", MAX_CHUNK * MAX_CHUNKS)));
             }
         }
@@ -388,12 +467,14 @@ public class TikTokPublisher implements Publisher {
 
     /** TikTok takes MP4, QuickTime and WebM videos; a host that calls the file something else is taken to serve MP4. */
     static String videoType(String contentType) {
-        String type = contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase();
+        String type =
+                contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase();
         return type.startsWith("video/") ? type : "video/mp4";
     }
 
     private PlatformAnswer error(StreamingHttp.Answer answer, JsonNode body, String what) {
-        return TikTokErrors.answer(answer.status(), body, PlatformResponses.retryAfterSeconds(answer.header("Retry-After")), what);
+        return TikTokErrors.answer(
+                answer.status(), body, PlatformResponses.retryAfterSeconds(answer.header("Retry-After")), what);
     }
 
     private JsonNode json(StreamingHttp.Answer answer) {

@@ -14,30 +14,35 @@ import java.util.Set;
  * 5xx retryable; any other 4xx final with the reason as {@code provider_code}.
  */
 final class YouTubeErrors {
-    private static final Set<String> RATE_LIMITS = Set.of("quotaExceeded", "rateLimitExceeded", "userRateLimitExceeded");
+    private static final Set<String> RATE_LIMITS =
+            Set.of("quotaExceeded", "rateLimitExceeded", "userRateLimitExceeded");
 
-    private YouTubeErrors() {
-    }
+    private YouTubeErrors() {}
 
     static String reason(JsonNode body) {
         JsonNode errors = body.path("error").path("errors");
-        return errors.isArray() && !errors.isEmpty() ? errors.get(0).path("reason").asText(null) : null;
+        return errors.isArray() && !errors.isEmpty()
+                ? errors.get(0).path("reason").asText(null)
+                : null;
     }
 
     /**
      * {@code mayHaveCompleted}: whether the call could have finished the upload (a PUT of the last bytes): its 5xx is
      * then an unknown outcome, which the next attempt settles by asking the session.
      */
-    static PlatformAnswer answer(int status, JsonNode body, Integer retryAfterSeconds, String what, boolean mayHaveCompleted) {
+    static PlatformAnswer answer(
+            int status, JsonNode body, Integer retryAfterSeconds, String what, boolean mayHaveCompleted) {
         String reason = reason(body);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("provider_status", status);
         if (reason != null) {
             details.put("provider_code", reason);
         }
-        String message = PlatformResponses.message(what, status, body.path("error").path("message").asText(null));
+        String message = PlatformResponses.message(
+                what, status, body.path("error").path("message").asText(null));
         if (status == 401) {
-            return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR, message, false, details));
+            return new PlatformAnswer.TokenRefused(
+                    new TargetError(TargetError.PROVIDER_ERROR, message, false, details));
         }
         if (status == 429 || (reason != null && RATE_LIMITS.contains(reason))) {
             if (retryAfterSeconds != null) {

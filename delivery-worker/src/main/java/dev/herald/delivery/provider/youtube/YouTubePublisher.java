@@ -73,8 +73,14 @@ public class YouTubePublisher implements Publisher {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public YouTubePublisher(MediaIngest ingest, PublicationLedger ledger, YouTubeUploadSessionRepository sessions,
-                            ProviderPublicationRepository publications, YouTubeConfig config, ObjectMapper mapper, Clock clock) {
+    public YouTubePublisher(
+            MediaIngest ingest,
+            PublicationLedger ledger,
+            YouTubeUploadSessionRepository sessions,
+            ProviderPublicationRepository publications,
+            YouTubeConfig config,
+            ObjectMapper mapper,
+            Clock clock) {
         this.ingest = ingest;
         this.http = ingest.http();
         this.sources = ingest.sources();
@@ -100,17 +106,30 @@ public class YouTubePublisher implements Publisher {
     public Uni<PublishOutcome> publish(PublishRequest request) {
         Post.Media media = request.media();
         if (media == null || !Post.Media.VIDEO.equals(media.type())) {
-            return Uni.createFrom().item(PublishOutcome.failed(new TargetError(TargetError.PROVIDER_ERROR,
-                    "YouTube posts need a video; nothing was sent to YouTube.", false,
-                    Map.of("platform", "youtube", "media_type", media == null ? "none" : media.type()))));
+            return Uni.createFrom()
+                    .item(PublishOutcome.failed(new TargetError(
+                            TargetError.PROVIDER_ERROR,
+                            "YouTube posts need a video; nothing was sent to YouTube.",
+                            false,
+                            Map.of("platform", "youtube", "media_type", media == null ? "none" : media.type()))));
         }
         ObjectNode video = video(request);
         // A video an earlier attempt published is answered before the source is looked at: the file may be gone since.
-        return publications.publishedPost(request.idempotencyToken()).flatMap(earlier -> earlier.isPresent()
-                ? ingest.settle(request, PublishOutcome.published(earlier.get().providerPostId(), earlier.get().url()))
-                : ingest.ingest(request, source -> ledger.publish(request, new PlatformCalls(
-                        access -> upload(request, access, source, video),
-                        access -> upload(request, access, source, video)))));
+        return publications
+                .publishedPost(request.idempotencyToken())
+                .flatMap(earlier -> earlier.isPresent()
+                        ? ingest.settle(
+                                request,
+                                PublishOutcome.published(
+                                        earlier.get().providerPostId(),
+                                        earlier.get().url()))
+                        : ingest.ingest(
+                                request,
+                                source -> ledger.publish(
+                                        request,
+                                        new PlatformCalls(
+                                                access -> upload(request, access, source, video),
+                                                access -> upload(request, access, source, video)))));
     }
 
     /**
@@ -120,9 +139,12 @@ public class YouTubePublisher implements Publisher {
      */
     @Override
     public Uni<PublishOutcome> reconcile(PublishRequest request) {
-        return ledger.publish(request, new PlatformCalls(
-                        access -> Uni.createFrom().failure(new IllegalStateException("reconciling never uploads")),
-                        access -> sessionOutcome(request, access)))
+        return ledger.publish(
+                        request,
+                        new PlatformCalls(
+                                access -> Uni.createFrom()
+                                        .failure(new IllegalStateException("reconciling never uploads")),
+                                access -> sessionOutcome(request, access)))
                 .flatMap(outcome -> ingest.settle(request, outcome));
     }
 
@@ -132,8 +154,8 @@ public class YouTubePublisher implements Publisher {
                 return Uni.createFrom().item(new PlatformAnswer.NotFound());
             }
             Session session = found.get();
-            Map<String, String> headers = Map.of("Authorization", PlatformResponses.bearer(access),
-                    "Content-Range", "bytes */" + session.size());
+            Map<String, String> headers = Map.of(
+                    "Authorization", PlatformResponses.bearer(access), "Content-Range", "bytes */" + session.size());
             return http.send(HttpMethod.PUT, StreamingHttp.Endpoint.of(session.uri()), headers, Buffer.buffer())
                     .map(answer -> {
                         if (answer.status() == 200 || answer.status() == 201) {
@@ -148,7 +170,8 @@ public class YouTubePublisher implements Publisher {
     }
 
     /** Continues the target's session if it has one for this source, else opens one; either way ends with YouTube's answer. */
-    private Uni<PlatformAnswer> upload(PublishRequest request, ProviderAccess access, MediaSource.Located source, ObjectNode video) {
+    private Uni<PlatformAnswer> upload(
+            PublishRequest request, ProviderAccess access, MediaSource.Located source, ObjectNode video) {
         return sessions.find(request.idempotencyToken()).flatMap(found -> {
             if (found.isPresent() && found.get().size() == source.size()) {
                 return resume(request, access, source, video, found.get(), config.resumes());
@@ -157,8 +180,12 @@ public class YouTubePublisher implements Publisher {
         });
     }
 
-    private Uni<PlatformAnswer> start(PublishRequest request, ProviderAccess access, MediaSource.Located source, ObjectNode video,
-                                      int resumesLeft) {
+    private Uni<PlatformAnswer> start(
+            PublishRequest request,
+            ProviderAccess access,
+            MediaSource.Located source,
+            ObjectNode video,
+            int resumesLeft) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Authorization", PlatformResponses.bearer(access));
         headers.put("Content-Type", "application/json; charset=UTF-8");
@@ -173,17 +200,23 @@ public class YouTubePublisher implements Publisher {
                         PlatformAnswer refusal = error(answer, "YouTube refused to start the upload", false);
                         return Uni.createFrom().item(refusal);
                     }
-                    Session session = new Session(URI.create(config.uploadUrl()).resolve(location).toString(), source.size());
+                    Session session = new Session(
+                            URI.create(config.uploadUrl()).resolve(location).toString(), source.size());
                     return sessions.save(request.idempotencyToken(), session, Timestamps.now(clock))
                             .flatMap(saved -> send(request, access, source, video, session, 0, resumesLeft));
                 });
     }
 
     /** Asks the session how far it got, then finishes from there. */
-    private Uni<PlatformAnswer> resume(PublishRequest request, ProviderAccess access, MediaSource.Located source, ObjectNode video,
-                                       Session session, int resumesLeft) {
-        Map<String, String> headers = Map.of("Authorization", PlatformResponses.bearer(access),
-                "Content-Range", "bytes */" + session.size());
+    private Uni<PlatformAnswer> resume(
+            PublishRequest request,
+            ProviderAccess access,
+            MediaSource.Located source,
+            ObjectNode video,
+            Session session,
+            int resumesLeft) {
+        Map<String, String> headers =
+                Map.of("Authorization", PlatformResponses.bearer(access), "Content-Range", "bytes */" + session.size());
         return http.send(HttpMethod.PUT, StreamingHttp.Endpoint.of(session.uri()), headers, Buffer.buffer())
                 .flatMap(answer -> {
                     if (answer.status() == 200 || answer.status() == 201) {
@@ -191,23 +224,31 @@ public class YouTubePublisher implements Publisher {
                     }
                     if (answer.status() == 308) {
                         long offset = confirmed(answer.header("Range"));
-                        LOG.infof("post %s to account %s: YouTube has %d of %d bytes, resuming", request.postId(),
-                                request.accountId(), offset, session.size());
+                        LOG.infof(
+                                "post %s to account %s: YouTube has %d of %d bytes, resuming",
+                                request.postId(), request.accountId(), offset, session.size());
                         return send(request, access, source, video, session, offset, resumesLeft);
                     }
                     if (answer.status() == 404 || answer.status() == 410) {
                         // The session lapsed unfinished: it made no video, and a new one may start.
-                        return sessions.forget(request.idempotencyToken()).flatMap(gone -> resumesLeft > 0
-                                ? start(request, access, source, video, resumesLeft - 1)
-                                : Uni.createFrom().item(lapsed(answer.status())));
+                        return sessions.forget(request.idempotencyToken())
+                                .flatMap(gone -> resumesLeft > 0
+                                        ? start(request, access, source, video, resumesLeft - 1)
+                                        : Uni.createFrom().item(lapsed(answer.status())));
                     }
                     return Uni.createFrom().item(error(answer, "YouTube could not report the upload's progress", true));
                 });
     }
 
     /** Streams the source from {@code offset} to the session. */
-    private Uni<PlatformAnswer> send(PublishRequest request, ProviderAccess access, MediaSource.Located source, ObjectNode video,
-                                     Session session, long offset, int resumesLeft) {
+    private Uni<PlatformAnswer> send(
+            PublishRequest request,
+            ProviderAccess access,
+            MediaSource.Located source,
+            ObjectNode video,
+            Session session,
+            long offset,
+            int resumesLeft) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Authorization", PlatformResponses.bearer(access));
         headers.put("Content-Type", uploadType(source.contentType()));
@@ -215,8 +256,12 @@ public class YouTubePublisher implements Publisher {
             headers.put("Content-Range", "bytes " + offset + "-" + (session.size() - 1) + "/" + session.size());
         }
         return sources.open(source, offset)
-                .flatMap(body -> http.stream(HttpMethod.PUT, StreamingHttp.Endpoint.of(session.uri()), headers,
-                        session.size() - offset, body))
+                .flatMap(body -> http.stream(
+                        HttpMethod.PUT,
+                        StreamingHttp.Endpoint.of(session.uri()),
+                        headers,
+                        session.size() - offset,
+                        body))
                 .flatMap(answer -> {
                     if (answer.status() == 200 || answer.status() == 201) {
                         return Uni.createFrom().item(published(answer));
@@ -228,39 +273,51 @@ public class YouTubePublisher implements Publisher {
                         return sessions.forget(request.idempotencyToken()).replaceWith(lapsed(answer.status()));
                     }
                     PlatformAnswer failure = error(answer, "YouTube refused the upload", true);
-                    if (failure instanceof PlatformAnswer.Refused refused && !refused.error().retryable()) {
+                    if (failure instanceof PlatformAnswer.Refused refused
+                            && !refused.error().retryable()) {
                         return sessions.forget(request.idempotencyToken()).replaceWith(failure);
                     }
                     return Uni.createFrom().item(failure);
                 })
                 // A broken connection or a stalled transfer, not a refusal of the source or a defect here.
-                .onFailure(failure -> (failure instanceof IOException || failure instanceof VertxException) && resumesLeft > 0)
+                .onFailure(failure ->
+                        (failure instanceof IOException || failure instanceof VertxException) && resumesLeft > 0)
                 .recoverWithUni(failure -> {
-                    LOG.infof("post %s to account %s: the upload to YouTube broke off (%s); asking the session where it stands",
+                    LOG.infof(
+                            "post %s to account %s: the upload to YouTube broke off (%s); asking the session where it stands",
                             request.postId(), request.accountId(), failure.toString());
                     return resume(request, access, source, video, session, resumesLeft - 1);
                 });
     }
 
     private static PlatformAnswer lapsed(int status) {
-        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR,
-                "YouTube's upload session lapsed before the upload finished; the next attempt uploads again.", true,
+        return new PlatformAnswer.Refused(new TargetError(
+                TargetError.PROVIDER_ERROR,
+                "YouTube's upload session lapsed before the upload finished; the next attempt uploads again.",
+                true,
                 Map.of("provider_status", status)));
     }
 
     private PlatformAnswer published(StreamingHttp.Answer answer) {
         JsonNode body = body(answer);
         if (!body.hasNonNull("id")) {
-            return new PlatformAnswer.Unknown(new TargetError(TargetError.PROVIDER_ERROR,
-                    "YouTube finished the upload without naming the video.", true, Map.of("provider_status", answer.status())));
+            return new PlatformAnswer.Unknown(new TargetError(
+                    TargetError.PROVIDER_ERROR,
+                    "YouTube finished the upload without naming the video.",
+                    true,
+                    Map.of("provider_status", answer.status())));
         }
         String id = body.get("id").asText();
         return new PlatformAnswer.Published(id, "https://www.youtube.com/watch?v=" + id);
     }
 
     private PlatformAnswer error(StreamingHttp.Answer answer, String what, boolean mayHaveCompleted) {
-        return YouTubeErrors.answer(answer.status(), body(answer), PlatformResponses.retryAfterSeconds(answer.header("Retry-After")),
-                what, mayHaveCompleted);
+        return YouTubeErrors.answer(
+                answer.status(),
+                body(answer),
+                PlatformResponses.retryAfterSeconds(answer.header("Retry-After")),
+                what,
+                mayHaveCompleted);
     }
 
     private JsonNode body(StreamingHttp.Answer answer) {
@@ -279,7 +336,9 @@ public class YouTubePublisher implements Publisher {
         String text = request.text() == null ? "" : request.text();
         ObjectNode video = mapper.createObjectNode();
         ObjectNode snippet = video.putObject("snippet");
-        snippet.put("title", title(options.path("title").asText(null), text, request.media().url()));
+        snippet.put(
+                "title",
+                title(options.path("title").asText(null), text, request.media().url()));
         snippet.put("description", cutToBytes(withoutAngleBrackets(text), DESCRIPTION_MAX_BYTES));
         ObjectNode status = video.putObject("status");
         status.put("privacyStatus", options.path("privacy_status").asText("private"));
@@ -302,7 +361,9 @@ public class YouTubePublisher implements Publisher {
             }
         }
         String path = URI.create(mediaUrl).getRawPath();
-        String name = path == null ? "" : URLDecoder.decode(path.substring(path.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
+        String name = path == null
+                ? ""
+                : URLDecoder.decode(path.substring(path.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
         name = name.contains(".") ? name.substring(0, name.lastIndexOf('.')) : name;
         return name.isBlank() ? "Video" : cutToCharacters(withoutAngleBrackets(name.strip()), TITLE_MAX_CHARACTERS);
     }
@@ -341,7 +402,8 @@ public class YouTubePublisher implements Publisher {
      * of unnamed format, as TikTok's publisher takes it to serve MP4; YouTube identifies the format from the bytes.
      */
     static String uploadType(String contentType) {
-        String type = contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
+        String type =
+                contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
         return type.startsWith("video/") ? type : "application/octet-stream";
     }
 }

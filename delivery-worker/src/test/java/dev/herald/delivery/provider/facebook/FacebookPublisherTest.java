@@ -35,7 +35,9 @@ import org.junit.jupiter.api.Test;
  * access endpoint, with its call ledger in the real database (decision 116).
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 class FacebookPublisherTest {
@@ -56,8 +58,12 @@ class FacebookPublisherTest {
         accountId = target.accountId;
     }
 
-    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder graphError(int status, int code, String message) {
-        return aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody("""
+    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder graphError(
+            int status, int code, String message) {
+        return aResponse()
+                .withStatus(status)
+                .withHeader("Content-Type", "application/json")
+                .withBody("""
                 {"error":{"message":"%s","type":"OAuthException","code":%d,"fbtrace_id":"AbCdEf"}}""".formatted(message, code));
     }
 
@@ -66,7 +72,10 @@ class FacebookPublisherTest {
     }
 
     private PublishOutcome publish(String text, Post.Media media, ObjectNode options, int attempt) {
-        return publisher.publish(target.request(text, media, options, attempt)).await().atMost(Duration.ofSeconds(30));
+        return publisher
+                .publish(target.request(text, media, options, attempt))
+                .await()
+                .atMost(Duration.ofSeconds(30));
     }
 
     private List<LoggedRequest> calls(String path) {
@@ -77,30 +86,39 @@ class FacebookPublisherTest {
     void aTextPostGoesOnThePagesFeedWithThePageToken() {
         fake.register(post(urlPathEqualTo(GRAPH + "/feed")).willReturn(okJson("{\"id\":\"" + PAGE + "_5551\"}")));
 
-        PublishOutcome outcome = publish("Doors open at 9 (really)", null,
-                DeliveryTestSupport.JSON.createObjectNode().put("link", "https://acme.example/open"), 1);
+        PublishOutcome outcome = publish(
+                "Doors open at 9 (really)",
+                null,
+                DeliveryTestSupport.JSON.createObjectNode().put("link", "https://acme.example/open"),
+                1);
 
         assertThat(outcome.published()).isTrue();
         assertThat(outcome.providerPostId()).isEqualTo(PAGE + "_5551");
         assertThat(outcome.url()).isEqualTo("https://www.facebook.com/" + PAGE + "/posts/5551/");
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(GRAPH + "/feed"))
-                .withHeader("Authorization", equalTo("Bearer EAAG-page-token"))
-                .withHeader("Content-Type", WireMock.containing("application/x-www-form-urlencoded"))
-                .withFormParam("message", equalTo("Doors open at 9 (really)"))
-                .withFormParam("link", equalTo("https://acme.example/open")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo(GRAPH + "/feed"))
+                        .withHeader("Authorization", equalTo("Bearer EAAG-page-token"))
+                        .withHeader("Content-Type", WireMock.containing("application/x-www-form-urlencoded"))
+                        .withFormParam("message", equalTo("Doors open at 9 (really)"))
+                        .withFormParam("link", equalTo("https://acme.example/open")));
     }
 
     @Test
     void aPhotoIsPostedFromItsUrlAndThePagesPostIsTheAnswer() {
-        fake.register(post(urlPathEqualTo(GRAPH + "/photos")).willReturn(okJson("{\"id\":\"7701\",\"post_id\":\"" + PAGE + "_7702\"}")));
+        fake.register(post(urlPathEqualTo(GRAPH + "/photos"))
+                .willReturn(okJson("{\"id\":\"7701\",\"post_id\":\"" + PAGE + "_7702\"}")));
 
-        PublishOutcome outcome = publish("Our new shop", new Post.Media("https://cdn.example.com/shop.jpg", Post.Media.IMAGE), 1);
+        PublishOutcome outcome =
+                publish("Our new shop", new Post.Media("https://cdn.example.com/shop.jpg", Post.Media.IMAGE), 1);
 
         assertThat(outcome.providerPostId()).isEqualTo(PAGE + "_7702");
         assertThat(outcome.url()).isEqualTo("https://www.facebook.com/" + PAGE + "/posts/7702/");
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(GRAPH + "/photos"))
-                .withFormParam("url", equalTo("https://cdn.example.com/shop.jpg"))
-                .withFormParam("message", equalTo("Our new shop")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo(GRAPH + "/photos"))
+                        .withFormParam("url", equalTo("https://cdn.example.com/shop.jpg"))
+                        .withFormParam("message", equalTo("Our new shop")));
         assertThat(calls("/feed")).isEmpty();
     }
 
@@ -108,24 +126,30 @@ class FacebookPublisherTest {
     void aVideoIsPostedFromItsUrl() {
         fake.register(post(urlPathEqualTo(GRAPH + "/videos")).willReturn(okJson("{\"id\":\"9901\"}")));
 
-        PublishOutcome outcome = publish("Watch this", new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO), 1);
+        PublishOutcome outcome =
+                publish("Watch this", new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO), 1);
 
         assertThat(outcome.providerPostId()).isEqualTo("9901");
         assertThat(outcome.url()).isEqualTo("https://www.facebook.com/" + PAGE + "/videos/9901/");
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(GRAPH + "/videos"))
-                .withFormParam("file_url", equalTo("https://cdn.example.com/clip.mp4"))
-                .withFormParam("description", equalTo("Watch this")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo(GRAPH + "/videos"))
+                        .withFormParam("file_url", equalTo("https://cdn.example.com/clip.mp4"))
+                        .withFormParam("description", equalTo("Watch this")));
     }
 
     @Test
     void aRateLimitIsRetryableAndTheNextAttemptPostsWithoutLooking() {
-        fake.register(post(urlPathEqualTo(GRAPH + "/feed")).willReturn(graphError(400, 32, "Page request limit reached")));
+        fake.register(
+                post(urlPathEqualTo(GRAPH + "/feed")).willReturn(graphError(400, 32, "Page request limit reached")));
 
         PublishOutcome limited = publish("Busy day", null, 1);
 
         assertThat(limited.published()).isFalse();
         assertThat(limited.error().retryable()).isTrue();
-        assertThat(limited.error().details()).containsEntry("provider_code", "32").containsEntry("provider_status", 400);
+        assertThat(limited.error().details())
+                .containsEntry("provider_code", "32")
+                .containsEntry("provider_status", 400);
         assertThat(limited.error().message()).contains("Page request limit reached");
 
         fake.register(post(urlPathEqualTo(GRAPH + "/feed")).willReturn(okJson("{\"id\":\"" + PAGE + "_2\"}")));
@@ -135,9 +159,14 @@ class FacebookPublisherTest {
 
     @Test
     void aRefusedPageTokenIsReportedOnceAndAccountsServicesRefusalFailsTheTarget() throws Exception {
-        fake.register(post(urlPathEqualTo(GRAPH + "/feed")).willReturn(graphError(400, 190, "Error validating access token")));
-        fake.register(post(urlPathEqualTo(target.accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
-                .willReturn(aResponse().withStatus(409).withHeader("Content-Type", "application/json").withBody("""
+        fake.register(post(urlPathEqualTo(GRAPH + "/feed"))
+                .willReturn(graphError(400, 190, "Error validating access token")));
+        fake.register(post(urlPathEqualTo(target.accessPath()))
+                .withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
+                .willReturn(aResponse()
+                        .withStatus(409)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("""
                         {"error":{"code":"conflict","message":"Facebook revoked Herald's access to the account; the account is now disconnected.",
                          "details":{"account_id":"%s","reason":"grant_revoked","provider_code":"token_refused"}},
                          "request_id":"req_000000000000000000000000"}""".formatted(accountId))));
@@ -152,7 +181,8 @@ class FacebookPublisherTest {
 
     @Test
     void afterAServerErrorTheNextAttemptFindsTheEarlierPostOnTheFeed() {
-        fake.register(post(urlPathEqualTo(GRAPH + "/feed")).willReturn(aResponse().withStatus(500)));
+        fake.register(
+                post(urlPathEqualTo(GRAPH + "/feed")).willReturn(aResponse().withStatus(500)));
         assertThat(publish("Grand opening", null, 1).error().retryable()).isTrue();
 
         fake.register(get(urlPathEqualTo(GRAPH + "/feed")).willReturn(okJson("""
@@ -162,14 +192,16 @@ class FacebookPublisherTest {
 
         assertThat(found.providerPostId()).isEqualTo(PAGE + "_42");
         assertThat(calls("/feed")).hasSize(1);
-        LoggedRequest listed = fake.find(getRequestedFor(urlPathEqualTo(GRAPH + "/feed"))).get(0);
+        LoggedRequest listed =
+                fake.find(getRequestedFor(urlPathEqualTo(GRAPH + "/feed"))).get(0);
         assertThat(listed.queryParameter("fields").firstValue()).isEqualTo("id,message,created_time");
         assertThat(listed.queryParameter("limit").firstValue()).isEqualTo("25");
     }
 
     @Test
     void aPermissionErrorIsFinal() {
-        fake.register(post(urlPathEqualTo(GRAPH + "/feed")).willReturn(graphError(403, 200, "Requires pages_manage_posts permission")));
+        fake.register(post(urlPathEqualTo(GRAPH + "/feed"))
+                .willReturn(graphError(403, 200, "Requires pages_manage_posts permission")));
 
         PublishOutcome outcome = publish("Not allowed", null, 1);
 
@@ -180,7 +212,8 @@ class FacebookPublisherTest {
 
     @Test
     void anUnknownOutcomeThePageWillNotShowFailsUnconfirmed() {
-        fake.register(post(urlPathEqualTo(GRAPH + "/videos")).willReturn(aResponse().withStatus(502)));
+        fake.register(
+                post(urlPathEqualTo(GRAPH + "/videos")).willReturn(aResponse().withStatus(502)));
         Post.Media clip = new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO);
         assertThat(publish("Clip", clip, 1).error().retryable()).isTrue();
 

@@ -45,7 +45,9 @@ import org.junit.jupiter.api.Test;
  * APIs and its upload URLs, a media host generating the file's bytes, and usage-service's media reservations.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
@@ -57,11 +59,11 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
     private static final long PART = 4_194_304;
     /** Three parts as LinkedIn cuts them: two of 4 MiB and the rest. */
     private static final long VIDEO_SIZE = 2 * PART + 300_001;
+
     private static final long IMAGE_SIZE = 734_003;
 
     @Inject
     LinkedInPublisher publisher;
-
 
     @BeforeEach
     void newTarget() {
@@ -81,7 +83,10 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
     }
 
     private PublishOutcome publish(String text, Post.Media file, int attempt) {
-        return publisher.publish(target.request(text, file, LiveTarget.noOptions(), attempt)).await().atMost(Duration.ofSeconds(60));
+        return publisher
+                .publish(target.request(text, file, LiveTarget.noOptions(), attempt))
+                .await()
+                .atMost(Duration.ofSeconds(60));
     }
 
     private static String uploadUrl(String path) {
@@ -90,9 +95,10 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
 
     private void imageUploadOpens() {
         fake.register(post(urlEqualTo("/rest/images?action=initializeUpload")).willReturn(okJson("""
-                {"value":{"uploadUrlExpiresAt":1764061200000,"uploadUrl":"%s","image":"%s"}}"""
-                .formatted(uploadUrl("/dms-uploads/image-1?ca=vector_feedshare&cn=uploads"), IMAGE_URN))));
-        fake.register(put(urlPathEqualTo("/dms-uploads/image-1")).willReturn(aResponse().withStatus(201)));
+                {"value":{"uploadUrlExpiresAt":1764061200000,"uploadUrl":"%s","image":"%s"}}""".formatted(
+                        uploadUrl("/dms-uploads/image-1?ca=vector_feedshare&cn=uploads"), IMAGE_URN))));
+        fake.register(put(urlPathEqualTo("/dms-uploads/image-1"))
+                .willReturn(aResponse().withStatus(201)));
     }
 
     private void videoUploadOpens() {
@@ -101,29 +107,38 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
                  "uploadInstructions":[
                    {"uploadUrl":"%s","firstByte":0,"lastByte":%d},
                    {"uploadUrl":"%s","firstByte":%d,"lastByte":%d},
-                   {"uploadUrl":"%s","firstByte":%d,"lastByte":%d}]}}"""
-                .formatted(VIDEO_URN, uploadUrl("/dms-uploads/video-part-1"), PART - 1,
-                        uploadUrl("/dms-uploads/video-part-2"), PART, 2 * PART - 1,
-                        uploadUrl("/dms-uploads/video-part-3"), 2 * PART, VIDEO_SIZE - 1))));
+                   {"uploadUrl":"%s","firstByte":%d,"lastByte":%d}]}}""".formatted(
+                        VIDEO_URN,
+                        uploadUrl("/dms-uploads/video-part-1"),
+                        PART - 1,
+                        uploadUrl("/dms-uploads/video-part-2"),
+                        PART,
+                        2 * PART - 1,
+                        uploadUrl("/dms-uploads/video-part-3"),
+                        2 * PART,
+                        VIDEO_SIZE - 1))));
         for (int part = 1; part <= 3; part++) {
             fake.register(put(urlPathEqualTo("/dms-uploads/video-part-" + part))
                     .willReturn(aResponse().withStatus(200).withHeader("ETag", "\"etag-" + part + "\"")));
         }
-        fake.register(post(urlEqualTo("/rest/videos?action=finalizeUpload")).willReturn(aResponse().withStatus(200)));
+        fake.register(post(urlEqualTo("/rest/videos?action=finalizeUpload"))
+                .willReturn(aResponse().withStatus(200)));
     }
 
     private void videoStatus(String status) {
         fake.register(get(urlEqualTo(VIDEO_PATH)).willReturn(okJson("""
-                {"id":"%s","owner":"%s","status":"%s","duration":12000,"aspectRatioWidth":16.0,"aspectRatioHeight":9.0}"""
-                .formatted(VIDEO_URN, ORGANIZATION, status))));
+                {"id":"%s","owner":"%s","status":"%s","duration":12000,"aspectRatioWidth":16.0,"aspectRatioHeight":9.0}""".formatted(VIDEO_URN, ORGANIZATION, status))));
     }
 
     private void postCreated(String urn) {
-        fake.register(post(urlEqualTo("/rest/posts")).willReturn(aResponse().withStatus(201).withHeader("x-restli-id", urn)));
+        fake.register(post(urlEqualTo("/rest/posts"))
+                .willReturn(aResponse().withStatus(201).withHeader("x-restli-id", urn)));
     }
 
     private List<GeneratedMedia.Request> sourceFetches(String file) {
-        return media.requests().stream().filter(r -> r.path().endsWith("/" + file) && "GET".equals(r.method())).toList();
+        return media.requests().stream()
+                .filter(r -> r.path().endsWith("/" + file) && "GET".equals(r.method()))
+                .toList();
     }
 
     @Test
@@ -131,26 +146,35 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
         imageUploadOpens();
         postCreated("urn:li:share:7100000000000000001");
 
-        PublishOutcome outcome = publish("Our new office (finally)", image(),
-                LiveTarget.noOptions().put("visibility", "CONNECTIONS").put("alt_text", "The team on the new office's roof"));
+        PublishOutcome outcome = publish(
+                "Our new office (finally)",
+                image(),
+                LiveTarget.noOptions()
+                        .put("visibility", "CONNECTIONS")
+                        .put("alt_text", "The team on the new office's roof"));
 
         assertThat(outcome.published()).isTrue();
         assertThat(outcome.providerPostId()).isEqualTo("urn:li:share:7100000000000000001");
         assertThat(outcome.url()).isEqualTo("https://www.linkedin.com/feed/update/urn:li:share:7100000000000000001/");
-        fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/images?action=initializeUpload"))
-                .withHeader("Authorization", equalTo("Bearer li-token-1"))
-                .withHeader("LinkedIn-Version", equalTo("202601"))
-                .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
-                .withRequestBody(equalToJson("{\"initializeUploadRequest\":{\"owner\":\"urn:li:organization:2414183\"}}")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo("/rest/images?action=initializeUpload"))
+                        .withHeader("Authorization", equalTo("Bearer li-token-1"))
+                        .withHeader("LinkedIn-Version", equalTo("202601"))
+                        .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
+                        .withRequestBody(equalToJson(
+                                "{\"initializeUploadRequest\":{\"owner\":\"urn:li:organization:2414183\"}}")));
         List<LoggedRequest> uploads = fake.find(putRequestedFor(urlPathEqualTo("/dms-uploads/image-1")));
         assertThat(uploads).hasSize(1);
         assertThat(uploads.get(0).getHeader("Authorization")).isEqualTo("Bearer li-token-1");
         assertThat(uploads.get(0).getHeader("Content-Length")).isEqualTo(Long.toString(IMAGE_SIZE));
         assertThat(GeneratedMedia.sha256(uploads.get(0).getBody())).isEqualTo(GeneratedMedia.sha256(0, IMAGE_SIZE));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/posts"))
-                .withHeader("LinkedIn-Version", equalTo("202601"))
-                .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo("/rest/posts"))
+                        .withHeader("LinkedIn-Version", equalTo("202601"))
+                        .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
+                        .withRequestBody(equalToJson("""
                         {"author":"urn:li:organization:2414183","commentary":"Our new office \\\\(finally\\\\)",
                          "visibility":"CONNECTIONS",
                          "distribution":{"feedDistribution":"MAIN_FEED","targetEntities":[],"thirdPartyDistributionChannels":[]},
@@ -172,7 +196,8 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
             PublishOutcome outcome = publish("Too big for the plan", image(), 1);
 
             assertThat(outcome.error().code()).isEqualTo("usage_limit_exceeded");
-            assertThat(fake.find(postRequestedFor(urlEqualTo("/rest/images?action=initializeUpload")))).isEmpty();
+            assertThat(fake.find(postRequestedFor(urlEqualTo("/rest/images?action=initializeUpload"))))
+                    .isEmpty();
             assertThat(fake.find(putRequestedFor(WireMock.anyUrl()))).isEmpty();
             assertThat(sourceFetches(target.postId + ".png")).isEmpty();
         } finally {
@@ -189,10 +214,12 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
 
         assertThat(uploaded.isLater()).isTrue();
         assertThat(uploaded.checkAgainIn()).isEqualTo(Duration.ofSeconds(1));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/videos?action=initializeUpload"))
-                .withHeader("LinkedIn-Version", equalTo("202601"))
-                .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo("/rest/videos?action=initializeUpload"))
+                        .withHeader("LinkedIn-Version", equalTo("202601"))
+                        .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
+                        .withRequestBody(equalToJson("""
                         {"initializeUploadRequest":{"owner":"urn:li:organization:2414183","fileSizeBytes":%d,
                          "uploadCaptions":false,"uploadThumbnail":false}}""".formatted(VIDEO_SIZE))));
         long[][] ranges = {{0, PART}, {PART, 2 * PART}, {2 * PART, VIDEO_SIZE}};
@@ -202,14 +229,19 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
             long[] range = ranges[part - 1];
             assertThat(puts.get(0).getHeader("Content-Type")).isEqualTo("application/octet-stream");
             assertThat(puts.get(0).getHeader("Content-Length")).isEqualTo(Long.toString(range[1] - range[0]));
-            assertThat(GeneratedMedia.sha256(puts.get(0).getBody())).isEqualTo(GeneratedMedia.sha256(range[0], range[1]));
+            assertThat(GeneratedMedia.sha256(puts.get(0).getBody()))
+                    .isEqualTo(GeneratedMedia.sha256(range[0], range[1]));
         }
-        fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/videos?action=finalizeUpload"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo("/rest/videos?action=finalizeUpload"))
+                        .withRequestBody(equalToJson("""
                         {"finalizeUploadRequest":{"video":"%s","uploadToken":"",
                          "uploadedPartIds":["\\"etag-1\\"","\\"etag-2\\"","\\"etag-3\\""]}}""".formatted(VIDEO_URN))));
         // The source was fetched once, from its first byte, and carved into the three parts.
-        assertThat(sourceFetches(target.postId + ".mp4")).extracting(GeneratedMedia.Request::range).containsExactly((String) null);
+        assertThat(sourceFetches(target.postId + ".mp4"))
+                .extracting(GeneratedMedia.Request::range)
+                .containsExactly((String) null);
         assertThat(fake.find(postRequestedFor(urlEqualTo("/rest/posts")))).isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve");
 
@@ -224,9 +256,13 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
 
         assertThat(published.published()).isTrue();
         assertThat(published.providerPostId()).isEqualTo("urn:li:share:7100000000000000002");
-        fake.verifyThat(2, getRequestedFor(urlEqualTo(VIDEO_PATH)).withHeader("LinkedIn-Version", equalTo("202601"))
-                .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0")));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/posts")).withRequestBody(equalToJson("""
+        fake.verifyThat(
+                2,
+                getRequestedFor(urlEqualTo(VIDEO_PATH))
+                        .withHeader("LinkedIn-Version", equalTo("202601"))
+                        .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0")));
+        fake.verifyThat(
+                1, postRequestedFor(urlEqualTo("/rest/posts")).withRequestBody(equalToJson("""
                 {"author":"urn:li:organization:2414183","commentary":"Launch film","visibility":"PUBLIC",
                  "distribution":{"feedDistribution":"MAIN_FEED","targetEntities":[],"thirdPartyDistributionChannels":[]},
                  "content":{"media":{"id":"%s"}},"lifecycleState":"PUBLISHED","isReshareDisabledByAuthor":false}""".formatted(VIDEO_URN))));
@@ -242,8 +278,7 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
         Post.Media video = video();
         assertThat(publish("Broken film", video, 1).isLater()).isTrue();
         fake.register(get(urlEqualTo(VIDEO_PATH)).willReturn(okJson("""
-                {"id":"%s","owner":"%s","status":"PROCESSING_FAILED","processingFailureReason":"Video duration is too short"}"""
-                .formatted(VIDEO_URN, ORGANIZATION))));
+                {"id":"%s","owner":"%s","status":"PROCESSING_FAILED","processingFailureReason":"Video duration is too short"}""".formatted(VIDEO_URN, ORGANIZATION))));
 
         PublishOutcome outcome = publish("Broken film", video, 1);
 
@@ -251,7 +286,9 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
         assertThat(outcome.error().code()).isEqualTo("provider_error");
         assertThat(outcome.error().retryable()).isFalse();
         assertThat(outcome.error().message()).contains("Video duration is too short");
-        assertThat(outcome.error().details()).containsEntry("reason", "processing_failed").containsEntry("video", VIDEO_URN);
+        assertThat(outcome.error().details())
+                .containsEntry("reason", "processing_failed")
+                .containsEntry("video", VIDEO_URN);
         assertThat(fake.find(postRequestedFor(urlEqualTo("/rest/posts")))).isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve", "release");
     }
@@ -259,7 +296,8 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
     @Test
     void anUploadThatBreaksOffIsStartedAnewByTheNextAttemptAndPostedOnce() {
         videoUploadOpens();
-        fake.register(put(urlPathEqualTo("/dms-uploads/video-part-2")).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+        fake.register(put(urlPathEqualTo("/dms-uploads/video-part-2"))
+                .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
         Post.Media video = video();
 
         PublishOutcome broken = publish("Second try", video, 1);
@@ -267,11 +305,14 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
         assertThat(broken.published()).isFalse();
         assertThat(broken.error().retryable()).isTrue();
         assertThat(broken.error().details()).containsEntry("reason", "upload_interrupted");
-        assertThat(fake.find(postRequestedFor(urlEqualTo("/rest/videos?action=finalizeUpload")))).isEmpty();
-        assertThat(fake.find(putRequestedFor(urlPathEqualTo("/dms-uploads/video-part-3")))).isEmpty();
+        assertThat(fake.find(postRequestedFor(urlEqualTo("/rest/videos?action=finalizeUpload"))))
+                .isEmpty();
+        assertThat(fake.find(putRequestedFor(urlPathEqualTo("/dms-uploads/video-part-3"))))
+                .isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve");
 
-        fake.register(put(urlPathEqualTo("/dms-uploads/video-part-2")).willReturn(aResponse().withStatus(200).withHeader("ETag", "\"etag-2\"")));
+        fake.register(put(urlPathEqualTo("/dms-uploads/video-part-2"))
+                .willReturn(aResponse().withStatus(200).withHeader("ETag", "\"etag-2\"")));
         assertThat(publish("Second try", video, 2).isLater()).isTrue();
         videoStatus("AVAILABLE");
         postCreated("urn:li:share:7100000000000000003");
@@ -340,11 +381,12 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
         assertThat(mediaCallKinds()).containsExactly("reserve");
         fake.register(get(urlPathEqualTo("/rest/posts")).willReturn(okJson("""
                 {"paging":{"start":0,"count":20},"elements":[
-                  {"id":"urn:li:ugcPost:7100000000000000006","author":"%s","commentary":"Last attempt","lifecycleState":"PUBLISHED"}]}"""
-                .formatted(ORGANIZATION))));
+                  {"id":"urn:li:ugcPost:7100000000000000006","author":"%s","commentary":"Last attempt","lifecycleState":"PUBLISHED"}]}""".formatted(ORGANIZATION))));
 
-        PublishOutcome settled = publisher.reconcile(target.reconciling("Last attempt", video, LiveTarget.noOptions(), 5))
-                .await().atMost(Duration.ofSeconds(30));
+        PublishOutcome settled = publisher
+                .reconcile(target.reconciling("Last attempt", video, LiveTarget.noOptions(), 5))
+                .await()
+                .atMost(Duration.ofSeconds(30));
 
         assertThat(settled.providerPostId()).isEqualTo("urn:li:ugcPost:7100000000000000006");
         fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/posts")));
@@ -354,64 +396,115 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
         LiveTarget other = new LiveTarget(Platform.LINKEDIN, ORGANIZATION, "li-token-1", target.workspace);
         Post.Media otherVideo = new Post.Media(media.file(other.postId + ".mp4", VIDEO_SIZE), Post.Media.VIDEO);
         fake.register(get(urlEqualTo(VIDEO_PATH)).willReturn(aResponse().withStatus(500)));
-        assertThat(publisher.publish(other.request("Never posted", otherVideo, LiveTarget.noOptions(), 5)).await()
-                .atMost(Duration.ofSeconds(60)).isLater()).isTrue();
-        assertThat(publisher.publish(other.request("Never posted", otherVideo, LiveTarget.noOptions(), 5)).await()
-                .atMost(Duration.ofSeconds(60)).mayHavePublished()).isTrue();
+        assertThat(publisher
+                        .publish(other.request("Never posted", otherVideo, LiveTarget.noOptions(), 5))
+                        .await()
+                        .atMost(Duration.ofSeconds(60))
+                        .isLater())
+                .isTrue();
+        assertThat(publisher
+                        .publish(other.request("Never posted", otherVideo, LiveTarget.noOptions(), 5))
+                        .await()
+                        .atMost(Duration.ofSeconds(60))
+                        .mayHavePublished())
+                .isTrue();
         int listings = fake.find(getRequestedFor(urlPathEqualTo("/rest/posts"))).size();
 
-        PublishOutcome notPublished = publisher.reconcile(other.reconciling("Never posted", otherVideo, LiveTarget.noOptions(), 5))
-                .await().atMost(Duration.ofSeconds(30));
+        PublishOutcome notPublished = publisher
+                .reconcile(other.reconciling("Never posted", otherVideo, LiveTarget.noOptions(), 5))
+                .await()
+                .atMost(Duration.ofSeconds(30));
 
         assertThat(notPublished.published()).isFalse();
         assertThat(notPublished.error().details()).containsEntry("reconciled", true);
         assertThat(fake.find(getRequestedFor(urlPathEqualTo("/rest/posts")))).hasSize(listings);
         assertThat(FakeUsageService.mediaCalls(UsageReservation.mediaBytesId(other.postId, other.accountId)))
-                .extracting(FakeUsageService.MediaCall::kind).containsExactly("reserve", "release");
+                .extracting(FakeUsageService.MediaCall::kind)
+                .containsExactly("reserve", "release");
     }
 
     @Test
     void aRefusedTokenIsReplacedOnceAndTheUploadGoesAhead() {
-        fake.register(post(urlPathEqualTo(target.accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
+        fake.register(post(urlPathEqualTo(target.accessPath()))
+                .withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
                 .willReturn(okJson(target.access("li-token-2"))));
         imageUploadOpens();
-        fake.register(post(urlEqualTo("/rest/images?action=initializeUpload")).withHeader("Authorization", equalTo("Bearer li-token-1"))
-                .willReturn(aResponse().withStatus(401).withHeader("Content-Type", "application/json")
-                        .withBody("{\"status\":401,\"serviceErrorCode\":65600,\"code\":\"INVALID_ACCESS_TOKEN\",\"message\":\"Invalid access token\"}")));
+        fake.register(
+                post(urlEqualTo("/rest/images?action=initializeUpload"))
+                        .withHeader("Authorization", equalTo("Bearer li-token-1"))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(401)
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"status\":401,\"serviceErrorCode\":65600,\"code\":\"INVALID_ACCESS_TOKEN\",\"message\":\"Invalid access token\"}")));
         postCreated("urn:li:share:7100000000000000005");
 
         PublishOutcome outcome = publish("Fresh token", image(), 1);
 
         assertThat(outcome.providerPostId()).isEqualTo("urn:li:share:7100000000000000005");
         fake.verifyThat(2, postRequestedFor(urlEqualTo("/rest/images?action=initializeUpload")));
-        fake.verifyThat(1, putRequestedFor(urlPathEqualTo("/dms-uploads/image-1")).withHeader("Authorization", equalTo("Bearer li-token-2")));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo("/rest/posts")).withHeader("Authorization", equalTo("Bearer li-token-2")));
+        fake.verifyThat(
+                1,
+                putRequestedFor(urlPathEqualTo("/dms-uploads/image-1"))
+                        .withHeader("Authorization", equalTo("Bearer li-token-2")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo("/rest/posts")).withHeader("Authorization", equalTo("Bearer li-token-2")));
     }
 
     @Test
     void aRateLimitedUploadStartIsRetryableAfterLinkedInsRetryAfter() {
-        fake.register(post(urlEqualTo("/rest/videos?action=initializeUpload")).willReturn(aResponse().withStatus(429)
-                .withHeader("Retry-After", "60").withHeader("Content-Type", "application/json")
-                .withBody("{\"status\":429,\"message\":\"Resource level throttle APPLICATION DAY limit for calls to this resource is reached.\"}")));
+        fake.register(
+                post(urlEqualTo("/rest/videos?action=initializeUpload"))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(429)
+                                        .withHeader("Retry-After", "60")
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"status\":429,\"message\":\"Resource level throttle APPLICATION DAY limit for calls to this resource is reached.\"}")));
 
         PublishOutcome outcome = publish("Busy", video(), 1);
 
         assertThat(outcome.error().retryable()).isTrue();
-        assertThat(outcome.error().details()).containsEntry("provider_status", 429).containsEntry("retry_after_seconds", 60);
+        assertThat(outcome.error().details())
+                .containsEntry("provider_status", 429)
+                .containsEntry("retry_after_seconds", 60);
         assertThat(fake.find(putRequestedFor(WireMock.anyUrl()))).isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve");
     }
 
     @Test
     void uploadInstructionsMustCoverTheFileInOrder() {
-        com.fasterxml.jackson.databind.JsonNode gap = DeliveryTestSupport.JSON.createArrayNode()
-                .add(DeliveryTestSupport.JSON.createObjectNode().put("uploadUrl", "u1").put("firstByte", 0).put("lastByte", 9))
-                .add(DeliveryTestSupport.JSON.createObjectNode().put("uploadUrl", "u2").put("firstByte", 11).put("lastByte", 19));
+        com.fasterxml.jackson.databind.JsonNode gap = DeliveryTestSupport.JSON
+                .createArrayNode()
+                .add(DeliveryTestSupport.JSON
+                        .createObjectNode()
+                        .put("uploadUrl", "u1")
+                        .put("firstByte", 0)
+                        .put("lastByte", 9))
+                .add(DeliveryTestSupport.JSON
+                        .createObjectNode()
+                        .put("uploadUrl", "u2")
+                        .put("firstByte", 11)
+                        .put("lastByte", 19));
         assertThat(LinkedInPublisher.parts(gap, 20)).isNull();
-        com.fasterxml.jackson.databind.JsonNode shuffled = DeliveryTestSupport.JSON.createArrayNode()
-                .add(DeliveryTestSupport.JSON.createObjectNode().put("uploadUrl", "u2").put("firstByte", 10).put("lastByte", 19))
-                .add(DeliveryTestSupport.JSON.createObjectNode().put("uploadUrl", "u1").put("firstByte", 0).put("lastByte", 9));
-        assertThat(LinkedInPublisher.parts(shuffled, 20)).extracting(LinkedInPublisher.VideoPart::uploadUrl).containsExactly("u1", "u2");
+        com.fasterxml.jackson.databind.JsonNode shuffled = DeliveryTestSupport.JSON
+                .createArrayNode()
+                .add(DeliveryTestSupport.JSON
+                        .createObjectNode()
+                        .put("uploadUrl", "u2")
+                        .put("firstByte", 10)
+                        .put("lastByte", 19))
+                .add(DeliveryTestSupport.JSON
+                        .createObjectNode()
+                        .put("uploadUrl", "u1")
+                        .put("firstByte", 0)
+                        .put("lastByte", 9));
+        assertThat(LinkedInPublisher.parts(shuffled, 20))
+                .extracting(LinkedInPublisher.VideoPart::uploadUrl)
+                .containsExactly("u1", "u2");
         assertThat(LinkedInPublisher.parts(shuffled, 21)).isNull();
     }
 }

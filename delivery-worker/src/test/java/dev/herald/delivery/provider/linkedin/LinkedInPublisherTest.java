@@ -40,7 +40,9 @@ import org.junit.jupiter.api.Test;
  * 401, revoked grants, retryable and final refusals, and no second post when an earlier call's outcome is unknown.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 class LinkedInPublisherTest {
@@ -86,8 +88,12 @@ class LinkedInPublisherTest {
         return publish(text, media, DeliveryTestSupport.JSON.createObjectNode(), attempt);
     }
 
-    private PublishOutcome publish(String text, Post.Media media, com.fasterxml.jackson.databind.node.ObjectNode options, int attempt) {
-        return publisher.publish(target.request(text, media, options, attempt)).await().atMost(Duration.ofSeconds(30));
+    private PublishOutcome publish(
+            String text, Post.Media media, com.fasterxml.jackson.databind.node.ObjectNode options, int attempt) {
+        return publisher
+                .publish(target.request(text, media, options, attempt))
+                .await()
+                .atMost(Duration.ofSeconds(30));
     }
 
     private List<LoggedRequest> postsCreated() {
@@ -104,21 +110,26 @@ class LinkedInPublisherTest {
         assertThat(outcome.published()).isTrue();
         assertThat(outcome.providerPostId()).isEqualTo("urn:li:share:7012345678901234567");
         assertThat(outcome.url()).isEqualTo("https://www.linkedin.com/feed/update/urn:li:share:7012345678901234567/");
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/rest/posts"))
-                .withHeader("Authorization", equalTo("Bearer li-token-1"))
-                .withHeader("LinkedIn-Version", equalTo("202601"))
-                .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
-                .withHeader("Content-Type", WireMock.containing("application/json"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo("/rest/posts"))
+                        .withHeader("Authorization", equalTo("Bearer li-token-1"))
+                        .withHeader("LinkedIn-Version", equalTo("202601"))
+                        .withHeader("X-Restli-Protocol-Version", equalTo("2.0.0"))
+                        .withHeader("Content-Type", WireMock.containing("application/json"))
+                        .withRequestBody(equalToJson("""
                         {"author":"urn:li:organization:2414183",
                          "commentary":"Launch \\\\(v2\\\\) \\\\@ 50% off \\\\#sale \\\\*now\\\\*",
                          "visibility":"PUBLIC",
                          "distribution":{"feedDistribution":"MAIN_FEED","targetEntities":[],"thirdPartyDistributionChannels":[]},
                          "lifecycleState":"PUBLISHED","isReshareDisabledByAuthor":false}""")));
         // Asked accounts-service as this tenant, naming no refused token.
-        LoggedRequest asked = fake.find(postRequestedFor(urlPathEqualTo(accessPath()))).get(0);
+        LoggedRequest asked =
+                fake.find(postRequestedFor(urlPathEqualTo(accessPath()))).get(0);
         assertThat(asked.getBodyAsString()).isEqualTo("{}");
-        String claims = new String(java.util.Base64.getUrlDecoder().decode(asked.getHeader("authorization").split("\\.")[1]),
+        String claims = new String(
+                java.util.Base64.getUrlDecoder()
+                        .decode(asked.getHeader("authorization").split("\\.")[1]),
                 StandardCharsets.UTF_8);
         assertThat(claims).contains("\"wid\":\"" + workspace + "\"").contains("\"mode\":\"live\"");
     }
@@ -128,10 +139,16 @@ class LinkedInPublisherTest {
         accountsAnswer("li-token-1");
         fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(created("urn:li:share:4")));
 
-        publish("For my network", null, DeliveryTestSupport.JSON.createObjectNode().put("visibility", "CONNECTIONS"), 1);
+        publish(
+                "For my network",
+                null,
+                DeliveryTestSupport.JSON.createObjectNode().put("visibility", "CONNECTIONS"),
+                1);
 
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/rest/posts"))
-                .withRequestBody(matchingJsonPath("$.visibility", equalTo("CONNECTIONS"))));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo("/rest/posts"))
+                        .withRequestBody(matchingJsonPath("$.visibility", equalTo("CONNECTIONS"))));
     }
 
     @Test
@@ -150,13 +167,23 @@ class LinkedInPublisherTest {
 
     @Test
     void aRefusedTokenIsReplacedOnceThroughAccountsServiceThenThePostIsCreated() throws Exception {
-        fake.register(post(urlPathEqualTo(accessPath())).withRequestBody(equalToJson("{}")).willReturn(okJson(access("li-old"))));
-        fake.register(post(urlPathEqualTo(accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256", equalTo(sha256("li-old"))))
+        fake.register(post(urlPathEqualTo(accessPath()))
+                .withRequestBody(equalToJson("{}"))
+                .willReturn(okJson(access("li-old"))));
+        fake.register(post(urlPathEqualTo(accessPath()))
+                .withRequestBody(matchingJsonPath("$.rejected_token_sha256", equalTo(sha256("li-old"))))
                 .willReturn(okJson(access("li-new"))));
-        fake.register(post(urlPathEqualTo("/rest/posts")).withHeader("Authorization", equalTo("Bearer li-old"))
-                .willReturn(aResponse().withStatus(401).withHeader("Content-Type", "application/json")
-                        .withBody("{\"status\":401,\"serviceErrorCode\":65601,\"code\":\"REVOKED_ACCESS_TOKEN\",\"message\":\"The token used in the request has been revoked by the user\"}")));
-        fake.register(post(urlPathEqualTo("/rest/posts")).withHeader("Authorization", equalTo("Bearer li-new"))
+        fake.register(
+                post(urlPathEqualTo("/rest/posts"))
+                        .withHeader("Authorization", equalTo("Bearer li-old"))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(401)
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"status\":401,\"serviceErrorCode\":65601,\"code\":\"REVOKED_ACCESS_TOKEN\",\"message\":\"The token used in the request has been revoked by the user\"}")));
+        fake.register(post(urlPathEqualTo("/rest/posts"))
+                .withHeader("Authorization", equalTo("Bearer li-new"))
                 .willReturn(created("urn:li:share:2")));
 
         PublishOutcome outcome = publish("Fresh token", 1);
@@ -169,10 +196,14 @@ class LinkedInPublisherTest {
 
     @Test
     void aTokenRefusedAgainAfterItsReplacementFailsTheTargetWithoutAThirdCall() {
-        fake.register(post(urlPathEqualTo(accessPath())).withRequestBody(equalToJson("{}")).willReturn(okJson(access("li-a"))));
-        fake.register(post(urlPathEqualTo(accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
+        fake.register(post(urlPathEqualTo(accessPath()))
+                .withRequestBody(equalToJson("{}"))
+                .willReturn(okJson(access("li-a"))));
+        fake.register(post(urlPathEqualTo(accessPath()))
+                .withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
                 .willReturn(okJson(access("li-b"))));
-        fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(401).withBody("{\"status\":401}")));
+        fake.register(post(urlPathEqualTo("/rest/posts"))
+                .willReturn(aResponse().withStatus(401).withBody("{\"status\":401}")));
 
         PublishOutcome outcome = publish("Refused twice", 1);
 
@@ -184,8 +215,11 @@ class LinkedInPublisherTest {
 
     @Test
     void aRevokedGrantFailsTheTargetAsDisconnectedAndNothingIsSentToLinkedIn() {
-        fake.register(post(urlPathEqualTo(accessPath())).willReturn(aResponse().withStatus(409).withHeader("Content-Type", "application/json")
-                .withBody("""
+        fake.register(post(urlPathEqualTo(accessPath()))
+                .willReturn(aResponse()
+                        .withStatus(409)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("""
                         {"error":{"code":"conflict","message":"LinkedIn revoked Herald's access to the account; the account is now disconnected.",
                          "details":{"account_id":"%s","reason":"grant_revoked","provider_code":"invalid_grant"}},
                          "request_id":"req_000000000000000000000000"}""".formatted(accountId))));
@@ -196,22 +230,30 @@ class LinkedInPublisherTest {
         assertThat(outcome.error().code()).isEqualTo("account_disconnected");
         assertThat(outcome.error().retryable()).isFalse();
         assertThat(outcome.error().message()).contains("revoked");
-        assertThat(outcome.error().details()).containsEntry("reason", "grant_revoked").containsEntry("account_id", accountId);
+        assertThat(outcome.error().details())
+                .containsEntry("reason", "grant_revoked")
+                .containsEntry("account_id", accountId);
         assertThat(postsCreated()).isEmpty();
     }
 
     @Test
     void rateLimitingIsRetryableWithLinkedInsRetryAfterAndTheNextAttemptPostsAgain() {
         accountsAnswer("li-token-1");
-        fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "120")
-                .withHeader("Content-Type", "application/json").withBody("{\"status\":429,\"message\":\"Resource level throttle\"}")));
+        fake.register(post(urlPathEqualTo("/rest/posts"))
+                .willReturn(aResponse()
+                        .withStatus(429)
+                        .withHeader("Retry-After", "120")
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"status\":429,\"message\":\"Resource level throttle\"}")));
 
         PublishOutcome limited = publish("Busy", 1);
 
         assertThat(limited.published()).isFalse();
         assertThat(limited.error().code()).isEqualTo("provider_error");
         assertThat(limited.error().retryable()).isTrue();
-        assertThat(limited.error().details()).containsEntry("provider_status", 429).containsEntry("retry_after_seconds", 120);
+        assertThat(limited.error().details())
+                .containsEntry("provider_status", 429)
+                .containsEntry("retry_after_seconds", 120);
 
         // A 429 created nothing: the next attempt calls again without looking through the author's posts.
         fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(created("urn:li:share:3")));
@@ -236,9 +278,13 @@ class LinkedInPublisherTest {
         assertThat(found.published()).isTrue();
         assertThat(found.providerPostId()).isEqualTo("urn:li:share:9");
         assertThat(postsCreated()).hasSize(1);
-        LoggedRequest listed = fake.find(getRequestedFor(urlPathEqualTo("/rest/posts"))).get(0);
-        assertThat(listed.getUrl()).contains("q=author").contains("author=urn%3Ali%3Aorganization%3A2414183")
-                .contains("count=20").contains("sortBy=LAST_MODIFIED");
+        LoggedRequest listed =
+                fake.find(getRequestedFor(urlPathEqualTo("/rest/posts"))).get(0);
+        assertThat(listed.getUrl())
+                .contains("q=author")
+                .contains("author=urn%3Ali%3Aorganization%3A2414183")
+                .contains("count=20")
+                .contains("sortBy=LAST_MODIFIED");
         assertThat(listed.getHeader("LinkedIn-Version")).isEqualTo("202601");
         assertThat(listed.getHeader("X-Restli-Protocol-Version")).isEqualTo("2.0.0");
     }
@@ -249,7 +295,8 @@ class LinkedInPublisherTest {
         fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(503)));
         assertThat(publish("Maybe", 1).error().retryable()).isTrue();
 
-        fake.register(get(urlPathEqualTo("/rest/posts")).willReturn(okJson("{\"paging\":{\"start\":0,\"count\":20},\"elements\":[]}")));
+        fake.register(get(urlPathEqualTo("/rest/posts"))
+                .willReturn(okJson("{\"paging\":{\"start\":0,\"count\":20},\"elements\":[]}")));
         fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(created("urn:li:share:10")));
 
         assertThat(publish("Maybe", 2).providerPostId()).isEqualTo("urn:li:share:10");
@@ -263,22 +310,36 @@ class LinkedInPublisherTest {
         assertThat(publish("Unsure", 1).error().retryable()).isTrue();
 
         // Members' posts need r_member_social, which LinkedIn grants few apps.
-        fake.register(get(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(403).withHeader("Content-Type", "application/json")
-                .withBody("{\"status\":403,\"serviceErrorCode\":100,\"message\":\"Not enough permissions to access: partnerApiPostsExternal.FINDER-author\"}")));
+        fake.register(
+                get(urlPathEqualTo("/rest/posts"))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(403)
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"status\":403,\"serviceErrorCode\":100,\"message\":\"Not enough permissions to access: partnerApiPostsExternal.FINDER-author\"}")));
         PublishOutcome outcome = publish("Unsure", 2);
 
         assertThat(outcome.published()).isFalse();
         assertThat(outcome.error().code()).isEqualTo("publication_unconfirmed");
         assertThat(outcome.error().retryable()).isFalse();
-        assertThat(outcome.error().details()).containsEntry("provider_status", 403).containsEntry("provider_code", "100");
+        assertThat(outcome.error().details())
+                .containsEntry("provider_status", 403)
+                .containsEntry("provider_code", "100");
         assertThat(postsCreated()).hasSize(1);
     }
 
     @Test
     void aRefusalOfThePostItselfIsFinalWithLinkedInsMessage() {
         accountsAnswer("li-token-1");
-        fake.register(post(urlPathEqualTo("/rest/posts")).willReturn(aResponse().withStatus(422).withHeader("Content-Type", "application/json")
-                .withBody("{\"status\":422,\"serviceErrorCode\":100,\"message\":\"ERROR :: /commentary :: duplicate post\"}")));
+        fake.register(
+                post(urlPathEqualTo("/rest/posts"))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(422)
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"status\":422,\"serviceErrorCode\":100,\"message\":\"ERROR :: /commentary :: duplicate post\"}")));
 
         PublishOutcome outcome = publish("Dup", 1);
 
@@ -290,6 +351,7 @@ class LinkedInPublisherTest {
     }
 
     private static String sha256(String text) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -22,25 +22,32 @@ import java.util.concurrent.atomic.AtomicReference;
  * sampler records the heap used after GC every 100 ms. Prints {@code key=value} lines for the test to check.
  */
 public final class MediaStreamingHeapCheck {
-    private MediaStreamingHeapCheck() {
-    }
+    private MediaStreamingHeapCheck() {}
 
     public static void main(String[] args) throws Exception {
         long size = Long.parseLong(args[0]);
         Vertx vertx = Vertx.vertx();
         AtomicReference<String> received = new AtomicReference<>();
         AtomicLong receivedBytes = new AtomicLong();
-        HttpServer sink = vertx.createHttpServer().requestHandler(request -> {
-            MessageDigest digest = GeneratedMedia.digest();
-            request.handler(chunk -> {
-                digest.update(chunk.getBytes());
-                receivedBytes.addAndGet(chunk.length());
-            });
-            request.endHandler(end -> {
-                received.set(HexFormat.of().formatHex(digest.digest()));
-                request.response().setStatusCode(201).putHeader("Content-Type", "application/json").end("{\"id\":\"v-big\"}");
-            });
-        }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        HttpServer sink = vertx.createHttpServer()
+                .requestHandler(request -> {
+                    MessageDigest digest = GeneratedMedia.digest();
+                    request.handler(chunk -> {
+                        digest.update(chunk.getBytes());
+                        receivedBytes.addAndGet(chunk.length());
+                    });
+                    request.endHandler(end -> {
+                        received.set(HexFormat.of().formatHex(digest.digest()));
+                        request.response()
+                                .setStatusCode(201)
+                                .putHeader("Content-Type", "application/json")
+                                .end("{\"id\":\"v-big\"}");
+                    });
+                })
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
         StreamingHttp http = new StreamingHttp(vertx, Duration.ofSeconds(30));
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         AtomicLong peak = new AtomicLong();
@@ -59,14 +66,21 @@ public final class MediaStreamingHeapCheck {
             }
         });
         try (GeneratedMedia media = new GeneratedMedia()) {
-            MediaSource sources = new MediaSource(vertx, http, new TestMediaConfig(true, 4L << 30), InetAddress::getAllByName);
-            MediaSource.Located source = sources.locate(media.file("big.mp4", size)).await().atMost(Duration.ofSeconds(10));
+            MediaSource sources =
+                    new MediaSource(vertx, http, new TestMediaConfig(true, 4L << 30), InetAddress::getAllByName);
+            MediaSource.Located source =
+                    sources.locate(media.file("big.mp4", size)).await().atMost(Duration.ofSeconds(10));
             sampler.start();
             long started = System.nanoTime();
             StreamingHttp.Answer answer = sources.open(source, 0)
-                    .flatMap(body -> http.stream(HttpMethod.PUT, StreamingHttp.Endpoint.of("http://127.0.0.1:" + sink.actualPort() + "/upload"),
-                            Map.of("Content-Type", source.contentType()), source.size(), body))
-                    .await().atMost(Duration.ofMinutes(3));
+                    .flatMap(body -> http.stream(
+                            HttpMethod.PUT,
+                            StreamingHttp.Endpoint.of("http://127.0.0.1:" + sink.actualPort() + "/upload"),
+                            Map.of("Content-Type", source.contentType()),
+                            source.size(),
+                            body))
+                    .await()
+                    .atMost(Duration.ofMinutes(3));
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             streaming.set(false);
             sampler.join();

@@ -25,12 +25,20 @@ class MediaStreamingHeapTest {
     @Test
     void aThreeHundredMebibyteSourceIsStreamedWithTheHeapUnder256MiB() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                MediaStreamingHeapCheck.class.getName(), Long.toString(SIZE)))
-                .redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(List.of(
+                        java,
+                        "-Xmx256m",
+                        "-XX:+UseSerialGC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        MediaStreamingHeapCheck.class.getName(),
+                        Long.toString(SIZE)))
+                .redirectErrorStream(true)
+                .start();
         Map<String, String> results = new HashMap<>();
         StringBuilder output = new StringBuilder();
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 output.append(line).append('\n');
@@ -43,13 +51,21 @@ class MediaStreamingHeapTest {
         assertThat(process.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(process.exitValue()).as(output.toString()).isZero();
 
-        assertThat(Long.parseLong(results.get("max_heap"))).as("the run's maximum heap").isLessThanOrEqualTo(LIMIT);
+        assertThat(Long.parseLong(results.get("max_heap")))
+                .as("the run's maximum heap")
+                .isLessThanOrEqualTo(LIMIT);
         assertThat(results.get("status")).isEqualTo("201");
         assertThat(Long.parseLong(results.get("received_bytes"))).isEqualTo(SIZE);
         assertThat(results.get("received_sha256")).isEqualTo(results.get("expected_sha256"));
-        assertThat(Long.parseLong(results.get("samples"))).as("heap samples taken while streaming").isPositive();
-        assertThat(Long.parseLong(results.get("peak_heap"))).as("peak heap used after GC while streaming").isPositive().isLessThan(LIMIT);
-        System.out.printf("300 MiB streamed in %s ms, peak heap after GC %d MiB%n", results.get("millis"),
-                Long.parseLong(results.get("peak_heap")) >> 20);
+        assertThat(Long.parseLong(results.get("samples")))
+                .as("heap samples taken while streaming")
+                .isPositive();
+        assertThat(Long.parseLong(results.get("peak_heap")))
+                .as("peak heap used after GC while streaming")
+                .isPositive()
+                .isLessThan(LIMIT);
+        System.out.printf(
+                "300 MiB streamed in %s ms, peak heap after GC %d MiB%n",
+                results.get("millis"), Long.parseLong(results.get("peak_heap")) >> 20);
     }
 }

@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
 
 /** The Pinterest publisher against a local fake of Pinterest's API v5 and accounts-service (decision 117). */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 class PinterestPublisherTest {
@@ -56,7 +58,10 @@ class PinterestPublisherTest {
     }
 
     private PublishOutcome publish(String text, Post.Media media, ObjectNode options, int attempt) {
-        return publisher.publish(target.request(text, media, options, attempt)).await().atMost(Duration.ofSeconds(30));
+        return publisher
+                .publish(target.request(text, media, options, attempt))
+                .await()
+                .atMost(Duration.ofSeconds(30));
     }
 
     private List<LoggedRequest> pinsCreated() {
@@ -65,18 +70,30 @@ class PinterestPublisherTest {
 
     @Test
     void anImagePinGoesOnTheBoardWithThePostsOptions() {
-        fake.register(post(urlPathEqualTo("/v5/pins")).willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                .withBody("{\"id\":\"813744226420795884\",\"board_id\":\"" + BOARD + "\"}")));
+        fake.register(post(urlPathEqualTo("/v5/pins"))
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"id\":\"813744226420795884\",\"board_id\":\"" + BOARD + "\"}")));
 
-        PublishOutcome outcome = publish("A chair for reading", IMAGE, options().put("board_section_id", "4567").put("title", "Reading chair")
-                .put("link", "https://acme.example/chair").put("alt_text", "A green armchair"), 1);
+        PublishOutcome outcome = publish(
+                "A chair for reading",
+                IMAGE,
+                options()
+                        .put("board_section_id", "4567")
+                        .put("title", "Reading chair")
+                        .put("link", "https://acme.example/chair")
+                        .put("alt_text", "A green armchair"),
+                1);
 
         assertThat(outcome.published()).isTrue();
         assertThat(outcome.providerPostId()).isEqualTo("813744226420795884");
         assertThat(outcome.url()).isEqualTo("https://www.pinterest.com/pin/813744226420795884/");
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/v5/pins"))
-                .withHeader("Authorization", equalTo("Bearer pina_token"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo("/v5/pins"))
+                        .withHeader("Authorization", equalTo("Bearer pina_token"))
+                        .withRequestBody(equalToJson("""
                         {"board_id":"549755885175","board_section_id":"4567","title":"Reading chair","link":"https://acme.example/chair",
                          "alt_text":"A green armchair","description":"A chair for reading",
                          "media_source":{"source_type":"image_url","url":"https://cdn.example.com/chair.jpg"}}""")));
@@ -84,8 +101,11 @@ class PinterestPublisherTest {
 
     @Test
     void aBoardThatDoesNotExistIsAFinalRefusalWithPinterestsMessage() {
-        fake.register(post(urlPathEqualTo("/v5/pins")).willReturn(aResponse().withStatus(404).withHeader("Content-Type", "application/json")
-                .withBody("{\"code\":2,\"message\":\"Board not found.\"}")));
+        fake.register(post(urlPathEqualTo("/v5/pins"))
+                .willReturn(aResponse()
+                        .withStatus(404)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"code\":2,\"message\":\"Board not found.\"}")));
 
         PublishOutcome outcome = publish("Lost", IMAGE, options(), 1);
 
@@ -97,19 +117,26 @@ class PinterestPublisherTest {
 
     @Test
     void aRateLimitIsRetryableWithItsRetryAfter() {
-        fake.register(post(urlPathEqualTo("/v5/pins")).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "30")
-                .withHeader("Content-Type", "application/json").withBody("{\"code\":8,\"message\":\"Rate limit exceeded\"}")));
+        fake.register(post(urlPathEqualTo("/v5/pins"))
+                .willReturn(aResponse()
+                        .withStatus(429)
+                        .withHeader("Retry-After", "30")
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"code\":8,\"message\":\"Rate limit exceeded\"}")));
 
         PublishOutcome outcome = publish("Later", IMAGE, options(), 1);
 
         assertThat(outcome.error().retryable()).isTrue();
-        assertThat(outcome.error().details()).containsEntry("retry_after_seconds", 30).containsEntry("provider_status", 429);
+        assertThat(outcome.error().details())
+                .containsEntry("retry_after_seconds", 30)
+                .containsEntry("provider_status", 429);
     }
 
     @Test
     void afterAServerErrorTheNextAttemptFindsThePinOnTheBoard() {
         fake.register(post(urlPathEqualTo("/v5/pins")).willReturn(aResponse().withStatus(503)));
-        assertThat(publish("Found later", IMAGE, options(), 1).error().retryable()).isTrue();
+        assertThat(publish("Found later", IMAGE, options(), 1).error().retryable())
+                .isTrue();
 
         fake.register(get(urlPathEqualTo("/v5/boards/" + BOARD + "/pins")).willReturn(okJson("""
                 {"items":[{"id":"1","description":"Other"},{"id":"2","description":"Found later"}],"bookmark":null}""")));
@@ -117,7 +144,10 @@ class PinterestPublisherTest {
 
         assertThat(found.providerPostId()).isEqualTo("2");
         assertThat(pinsCreated()).hasSize(1);
-        assertThat(fake.find(getRequestedFor(urlPathEqualTo("/v5/boards/" + BOARD + "/pins"))).get(0)
-                .queryParameter("page_size").firstValue()).isEqualTo("25");
+        assertThat(fake.find(getRequestedFor(urlPathEqualTo("/v5/boards/" + BOARD + "/pins")))
+                        .get(0)
+                        .queryParameter("page_size")
+                        .firstValue())
+                .isEqualTo("25");
     }
 }

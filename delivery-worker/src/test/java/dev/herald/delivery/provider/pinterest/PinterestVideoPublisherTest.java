@@ -13,7 +13,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.herald.common.wire.Platform;
@@ -43,7 +42,9 @@ import org.junit.jupiter.api.Test;
  * status, pins, boards) and its upload host, a media host generating the file's bytes, and usage-service.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
@@ -69,7 +70,10 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
     }
 
     private PublishOutcome publish(String text, ObjectNode options, int attempt) {
-        return publisher.publish(target.request(text, video, options, attempt)).await().atMost(Duration.ofSeconds(60));
+        return publisher
+                .publish(target.request(text, video, options, attempt))
+                .await()
+                .atMost(Duration.ofSeconds(60));
     }
 
     private PublishOutcome publish(String text, int attempt) {
@@ -82,14 +86,17 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
 
     /** Pinterest's registration answer: an S3 form POST's URL and fields. */
     private void registrationAnswers() {
-        fake.register(post(urlEqualTo("/v5/media")).willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                .withBody("""
+        fake.register(post(urlEqualTo("/v5/media"))
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("""
                         {"media_id":"%s","media_type":"video","upload_url":"%s",
                          "upload_parameters":{"x-amz-date":"20261125T094700Z","x-amz-signature":"0f1e2d3c4b5a","x-amz-security-token":"IQoJb3JpZ2lu",
                           "x-amz-algorithm":"AWS4-HMAC-SHA256","key":"uploads/51/23/45/%s.mp4","policy":"eyJleHBpcmF0aW9uIjoi",
-                          "x-amz-credential":"ASIA/20261125/us-east-1/s3/aws4_request","Content-Type":"multipart/form-data"}}"""
-                        .formatted(MEDIA_ID, uploadUrl(), MEDIA_ID))));
-        fake.register(post(urlEqualTo("/pinterest-media-upload/")).willReturn(aResponse().withStatus(204)));
+                          "x-amz-credential":"ASIA/20261125/us-east-1/s3/aws4_request","Content-Type":"multipart/form-data"}}""".formatted(MEDIA_ID, uploadUrl(), MEDIA_ID))));
+        fake.register(post(urlEqualTo("/pinterest-media-upload/"))
+                .willReturn(aResponse().withStatus(204)));
     }
 
     private void mediaStatus(String status) {
@@ -98,8 +105,11 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
     }
 
     private void pinCreated(String id) {
-        fake.register(post(urlEqualTo("/v5/pins")).willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                .withBody("{\"id\":\"" + id + "\",\"board_id\":\"" + BOARD + "\"}")));
+        fake.register(post(urlEqualTo("/v5/pins"))
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"id\":\"" + id + "\",\"board_id\":\"" + BOARD + "\"}")));
     }
 
     private static int indexOf(byte[] body, byte[] part, int from) {
@@ -115,13 +125,21 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
     void aVideoIsUploadedAsPinterestsFormAndPinnedOnlyOncePinterestHasProcessedIt() {
         registrationAnswers();
 
-        PublishOutcome uploaded = publish("Our chair, assembled in a minute", options().put("board_section_id", "4567")
-                .put("title", "Assembly").put("link", "https://acme.example/chair"), 1);
+        PublishOutcome uploaded = publish(
+                "Our chair, assembled in a minute",
+                options()
+                        .put("board_section_id", "4567")
+                        .put("title", "Assembly")
+                        .put("link", "https://acme.example/chair"),
+                1);
 
         assertThat(uploaded.isLater()).isTrue();
         assertThat(uploaded.checkAgainIn()).isEqualTo(Duration.ofSeconds(1));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo("/v5/media")).withHeader("Authorization", equalTo("Bearer pina_token"))
-                .withRequestBody(equalToJson("{\"media_type\":\"video\"}")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo("/v5/media"))
+                        .withHeader("Authorization", equalTo("Bearer pina_token"))
+                        .withRequestBody(equalToJson("{\"media_type\":\"video\"}")));
         List<LoggedRequest> uploads = fake.find(postRequestedFor(urlEqualTo("/pinterest-media-upload/")));
         assertThat(uploads).hasSize(1);
         LoggedRequest upload = uploads.get(0);
@@ -132,20 +150,26 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
         byte[] body = upload.getBody();
         assertThat(upload.getHeader("Content-Length")).isEqualTo(Integer.toString(body.length));
         // Every upload parameter as a field, in Pinterest's order, then the file, then the closing boundary.
-        String fileHeader = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"video\"\r\n"
-                + "Content-Type: video/mp4\r\n\r\n";
+        String fileHeader =
+                "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"video\"\r\n"
+                        + "Content-Type: video/mp4\r\n\r\n";
         int fileStart = indexOf(body, fileHeader.getBytes(StandardCharsets.UTF_8), 0);
         assertThat(fileStart).isPositive();
         String fields = new String(body, 0, fileStart, StandardCharsets.UTF_8);
-        assertThat(fields).isEqualTo(field(boundary, "x-amz-date", "20261125T094700Z") + field(boundary, "x-amz-signature", "0f1e2d3c4b5a")
-                + field(boundary, "x-amz-security-token", "IQoJb3JpZ2lu") + field(boundary, "x-amz-algorithm", "AWS4-HMAC-SHA256")
-                + field(boundary, "key", "uploads/51/23/45/" + MEDIA_ID + ".mp4") + field(boundary, "policy", "eyJleHBpcmF0aW9uIjoi")
-                + field(boundary, "x-amz-credential", "ASIA/20261125/us-east-1/s3/aws4_request")
-                + field(boundary, "Content-Type", "multipart/form-data"));
+        assertThat(fields)
+                .isEqualTo(field(boundary, "x-amz-date", "20261125T094700Z")
+                        + field(boundary, "x-amz-signature", "0f1e2d3c4b5a")
+                        + field(boundary, "x-amz-security-token", "IQoJb3JpZ2lu")
+                        + field(boundary, "x-amz-algorithm", "AWS4-HMAC-SHA256")
+                        + field(boundary, "key", "uploads/51/23/45/" + MEDIA_ID + ".mp4")
+                        + field(boundary, "policy", "eyJleHBpcmF0aW9uIjoi")
+                        + field(boundary, "x-amz-credential", "ASIA/20261125/us-east-1/s3/aws4_request")
+                        + field(boundary, "Content-Type", "multipart/form-data"));
         int bytesStart = fileStart + fileHeader.length();
         byte[] closing = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
         assertThat(body.length).isEqualTo(bytesStart + SIZE + closing.length);
-        assertThat(Arrays.copyOfRange(body, (int) (bytesStart + SIZE), body.length)).isEqualTo(closing);
+        assertThat(Arrays.copyOfRange(body, (int) (bytesStart + SIZE), body.length))
+                .isEqualTo(closing);
         assertThat(GeneratedMedia.sha256(Arrays.copyOfRange(body, bytesStart, (int) (bytesStart + SIZE))))
                 .isEqualTo(GeneratedMedia.sha256(0, SIZE));
         assertThat(fake.find(postRequestedFor(urlEqualTo("/v5/pins")))).isEmpty();
@@ -161,20 +185,33 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
 
         mediaStatus("succeeded");
         pinCreated("813744226420795885");
-        PublishOutcome pinned = publish("Our chair, assembled in a minute", options().put("board_section_id", "4567")
-                .put("title", "Assembly").put("link", "https://acme.example/chair"), 1);
+        PublishOutcome pinned = publish(
+                "Our chair, assembled in a minute",
+                options()
+                        .put("board_section_id", "4567")
+                        .put("title", "Assembly")
+                        .put("link", "https://acme.example/chair"),
+                1);
 
         assertThat(pinned.published()).isTrue();
         assertThat(pinned.providerPostId()).isEqualTo("813744226420795885");
         assertThat(pinned.url()).isEqualTo("https://www.pinterest.com/pin/813744226420795885/");
-        fake.verifyThat(3, getRequestedFor(urlEqualTo("/v5/media/" + MEDIA_ID)).withHeader("Authorization", equalTo("Bearer pina_token")));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo("/v5/pins")).withHeader("Authorization", equalTo("Bearer pina_token"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                3,
+                getRequestedFor(urlEqualTo("/v5/media/" + MEDIA_ID))
+                        .withHeader("Authorization", equalTo("Bearer pina_token")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo("/v5/pins"))
+                        .withHeader("Authorization", equalTo("Bearer pina_token"))
+                        .withRequestBody(equalToJson("""
                         {"board_id":"549755885175","board_section_id":"4567","title":"Assembly","link":"https://acme.example/chair",
                          "description":"Our chair, assembled in a minute",
                          "media_source":{"source_type":"video_id","cover_image_key_frame_time":1,"media_id":"%s"}}""".formatted(MEDIA_ID))));
         fake.verifyThat(1, postRequestedFor(urlEqualTo("/v5/media")));
-        assertThat(media.requests()).filteredOn(r -> r.path().endsWith(target.postId + ".mp4") && "GET".equals(r.method())).hasSize(1);
+        assertThat(media.requests())
+                .filteredOn(r -> r.path().endsWith(target.postId + ".mp4") && "GET".equals(r.method()))
+                .hasSize(1);
         assertThat(mediaCallKinds()).containsExactly("reserve", "consume");
     }
 
@@ -193,7 +230,9 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
         assertThat(outcome.published()).isFalse();
         assertThat(outcome.error().code()).isEqualTo("provider_error");
         assertThat(outcome.error().retryable()).isFalse();
-        assertThat(outcome.error().details()).containsEntry("reason", "processing_failed").containsEntry("media_id", MEDIA_ID);
+        assertThat(outcome.error().details())
+                .containsEntry("reason", "processing_failed")
+                .containsEntry("media_id", MEDIA_ID);
         assertThat(fake.find(postRequestedFor(urlEqualTo("/v5/pins")))).isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve", "release");
     }
@@ -201,7 +240,8 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
     @Test
     void anUploadThatBreaksOffIsRegisteredAnewByTheNextAttemptAndPinnedOnce() {
         registrationAnswers();
-        fake.register(post(urlEqualTo("/pinterest-media-upload/")).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+        fake.register(post(urlEqualTo("/pinterest-media-upload/"))
+                .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
 
         PublishOutcome broken = publish("Second try", 1);
 
@@ -209,7 +249,8 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
         assertThat(broken.error().details()).containsEntry("reason", "upload_interrupted");
         assertThat(mediaCallKinds()).containsExactly("reserve");
 
-        fake.register(post(urlEqualTo("/pinterest-media-upload/")).willReturn(aResponse().withStatus(204)));
+        fake.register(post(urlEqualTo("/pinterest-media-upload/"))
+                .willReturn(aResponse().withStatus(204)));
         assertThat(publish("Second try", 2).isLater()).isTrue();
         mediaStatus("succeeded");
         pinCreated("813744226420795886");
@@ -217,7 +258,8 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
         assertThat(publish("Second try", 2).providerPostId()).isEqualTo("813744226420795886");
         fake.verifyThat(2, postRequestedFor(urlEqualTo("/v5/media")));
         fake.verifyThat(1, postRequestedFor(urlEqualTo("/v5/pins")));
-        assertThat(fake.find(getRequestedFor(urlPathEqualTo("/v5/boards/" + BOARD + "/pins")))).isEmpty();
+        assertThat(fake.find(getRequestedFor(urlPathEqualTo("/v5/boards/" + BOARD + "/pins"))))
+                .isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve", "reserve", "consume");
     }
 
@@ -245,8 +287,12 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
         registrationAnswers();
         assertThat(publish("Busy", 1).isLater()).isTrue();
         mediaStatus("succeeded");
-        fake.register(post(urlEqualTo("/v5/pins")).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "30")
-                .withHeader("Content-Type", "application/json").withBody("{\"code\":8,\"message\":\"Rate limit exceeded\"}")));
+        fake.register(post(urlEqualTo("/v5/pins"))
+                .willReturn(aResponse()
+                        .withStatus(429)
+                        .withHeader("Retry-After", "30")
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"code\":8,\"message\":\"Rate limit exceeded\"}")));
 
         PublishOutcome limited = publish("Busy", 1);
 
@@ -256,20 +302,25 @@ class PinterestVideoPublisherTest extends UploadingPublisherTest {
         assertThat(publish("Busy", 2).providerPostId()).isEqualTo("813744226420795888");
         // The pin was made from the same upload, and no look through the board was needed: the 429 created nothing.
         fake.verifyThat(1, postRequestedFor(urlEqualTo("/v5/media")));
-        assertThat(fake.find(getRequestedFor(urlPathEqualTo("/v5/boards/" + BOARD + "/pins")))).isEmpty();
+        assertThat(fake.find(getRequestedFor(urlPathEqualTo("/v5/boards/" + BOARD + "/pins"))))
+                .isEmpty();
     }
 
     @Test
     void aRefusedRegistrationPublishedNothingAndIsFinalWithPinterestsMessage() {
-        fake.register(post(urlEqualTo("/v5/media")).willReturn(aResponse().withStatus(403).withHeader("Content-Type", "application/json")
-                .withBody("{\"code\":29,\"message\":\"You are not permitted to access that resource.\"}")));
+        fake.register(post(urlEqualTo("/v5/media"))
+                .willReturn(aResponse()
+                        .withStatus(403)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"code\":29,\"message\":\"You are not permitted to access that resource.\"}")));
 
         PublishOutcome outcome = publish("Not allowed", 1);
 
         assertThat(outcome.error().retryable()).isFalse();
         assertThat(outcome.error().message()).contains("HTTP 403").contains("not permitted");
         assertThat(outcome.error().details()).containsEntry("provider_code", "29");
-        assertThat(fake.find(postRequestedFor(urlEqualTo("/pinterest-media-upload/")))).isEmpty();
+        assertThat(fake.find(postRequestedFor(urlEqualTo("/pinterest-media-upload/"))))
+                .isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve", "release");
     }
 }

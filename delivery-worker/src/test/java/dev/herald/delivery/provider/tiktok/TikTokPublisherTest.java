@@ -15,7 +15,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.herald.common.wire.Platform;
@@ -44,7 +43,9 @@ import org.junit.jupiter.api.Test;
  * so the file below goes in three: two of 5 MiB and a last one with the trailing bytes.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
@@ -71,12 +72,18 @@ class TikTokPublisherTest extends UploadingPublisherTest {
     }
 
     private static ObjectNode options(String privacy) {
-        return DeliveryTestSupport.JSON.createObjectNode().put("privacy_level", privacy).put("disable_comment", false)
+        return DeliveryTestSupport.JSON
+                .createObjectNode()
+                .put("privacy_level", privacy)
+                .put("disable_comment", false)
                 .put("disable_duet", true);
     }
 
     private PublishOutcome publish(ObjectNode options, int attempt) {
-        return publisher.publish(target.request("Launch day #herald", video, options, attempt)).await().atMost(Duration.ofSeconds(60));
+        return publisher
+                .publish(target.request("Launch day #herald", video, options, attempt))
+                .await()
+                .atMost(Duration.ofSeconds(60));
     }
 
     private PublishOutcome publish(int attempt) {
@@ -84,29 +91,32 @@ class TikTokPublisherTest extends UploadingPublisherTest {
     }
 
     private static String ok(String data) {
-        return "{\"data\":" + data + ",\"error\":{\"code\":\"ok\",\"message\":\"\",\"log_id\":\"202210112248442CB9319E1FB30C1073F3\"}}";
+        return "{\"data\":" + data
+                + ",\"error\":{\"code\":\"ok\",\"message\":\"\",\"log_id\":\"202210112248442CB9319E1FB30C1073F3\"}}";
     }
 
     private static String error(String code, String message) {
-        return "{\"error\":{\"code\":\"" + code + "\",\"message\":\"" + message + "\",\"log_id\":\"20231219052215C8D3E3F3A1B2C4D5E6F7\"}}";
+        return "{\"error\":{\"code\":\"" + code + "\",\"message\":\"" + message
+                + "\",\"log_id\":\"20231219052215C8D3E3F3A1B2C4D5E6F7\"}}";
     }
 
     private void creator(String privacyOptions, boolean commentDisabled) {
-        fake.register(post(urlEqualTo(CREATOR_INFO)).willReturn(okJson(ok("""
+        fake.register(
+                post(urlEqualTo(CREATOR_INFO)).willReturn(okJson(ok("""
                 {"creator_avatar_url":"https://lf16-tt4d.tiktokcdn.com/obj/tiktok-open-platform/avatar.jpeg",
                  "creator_username":"acme","creator_nickname":"Acme","privacy_level_options":%s,
-                 "comment_disabled":%s,"duet_disabled":false,"stitch_disabled":true,"max_video_post_duration_sec":600}"""
-                .formatted(privacyOptions, commentDisabled)))));
+                 "comment_disabled":%s,"duet_disabled":false,"stitch_disabled":true,"max_video_post_duration_sec":600}""".formatted(privacyOptions, commentDisabled)))));
     }
 
     private static String uploadUrl(String uploadId) {
-        return "http://127.0.0.1:" + Integer.getInteger("herald.test.fake-platforms.port") + UPLOAD + "?upload_id=" + uploadId
-                + "&upload_token=Xza123";
+        return "http://127.0.0.1:" + Integer.getInteger("herald.test.fake-platforms.port") + UPLOAD + "?upload_id="
+                + uploadId + "&upload_token=Xza123";
     }
 
     private void initAnswers(String publishId, String uploadId) {
-        fake.register(post(urlEqualTo(INIT)).willReturn(okJson(ok(
-                "{\"publish_id\":\"" + publishId + "\",\"upload_url\":\"" + uploadUrl(uploadId) + "\"}"))));
+        fake.register(post(urlEqualTo(INIT))
+                .willReturn(okJson(
+                        ok("{\"publish_id\":\"" + publishId + "\",\"upload_url\":\"" + uploadUrl(uploadId) + "\"}"))));
     }
 
     private static String range(long first, long last) {
@@ -115,14 +125,18 @@ class TikTokPublisherTest extends UploadingPublisherTest {
 
     /** TikTok takes every chunk of {@code uploadId}: 206 until the last, 201 for it. */
     private void chunksTaken(String uploadId) {
-        fake.register(put(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo(uploadId))
+        fake.register(put(urlPathEqualTo(UPLOAD))
+                .withQueryParam("upload_id", equalTo(uploadId))
                 .willReturn(aResponse().withStatus(206)));
-        fake.register(put(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo(uploadId))
-                .withHeader("Content-Range", equalTo(range(2 * CHUNK, SIZE - 1))).willReturn(aResponse().withStatus(201)));
+        fake.register(put(urlPathEqualTo(UPLOAD))
+                .withQueryParam("upload_id", equalTo(uploadId))
+                .withHeader("Content-Range", equalTo(range(2 * CHUNK, SIZE - 1)))
+                .willReturn(aResponse().withStatus(201)));
     }
 
     private void status(String publishId, String data) {
-        fake.register(post(urlEqualTo(STATUS)).withRequestBody(equalToJson("{\"publish_id\":\"" + publishId + "\"}"))
+        fake.register(post(urlEqualTo(STATUS))
+                .withRequestBody(equalToJson("{\"publish_id\":\"" + publishId + "\"}"))
                 .willReturn(okJson(ok(data))));
     }
 
@@ -133,13 +147,19 @@ class TikTokPublisherTest extends UploadingPublisherTest {
     }
 
     private List<LoggedRequest> chunksOf(String uploadId) {
-        return fake.find(putRequestedFor(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo(uploadId))).stream()
-                .sorted(Comparator.comparingLong(chunk -> Long.parseLong(chunk.getHeader("Content-Range").split("[ -]")[1]))).toList();
+        return fake
+                .find(putRequestedFor(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo(uploadId)))
+                .stream()
+                .sorted(Comparator.comparingLong(
+                        chunk -> Long.parseLong(chunk.getHeader("Content-Range").split("[ -]")[1])))
+                .toList();
     }
 
     private List<String> sourceRequests() {
-        return media.requests().stream().filter(r -> r.path().endsWith(target.postId + ".mp4"))
-                .map(GeneratedMedia.Request::method).toList();
+        return media.requests().stream()
+                .filter(r -> r.path().endsWith(target.postId + ".mp4"))
+                .map(GeneratedMedia.Request::method)
+                .toList();
     }
 
     @Test
@@ -151,21 +171,26 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         // Every byte is at TikTok; the post is checked on later attempts.
         assertThat(uploaded.isLater()).isTrue();
         assertThat(uploaded.checkAgainIn()).isEqualTo(Duration.ofSeconds(30));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo(CREATOR_INFO))
-                .withHeader("Authorization", equalTo("Bearer act.example12345"))
-                .withHeader("Content-Type", equalTo("application/json; charset=UTF-8")));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo(INIT))
-                .withHeader("Authorization", equalTo("Bearer act.example12345"))
-                .withHeader("Content-Type", equalTo("application/json; charset=UTF-8"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo(CREATOR_INFO))
+                        .withHeader("Authorization", equalTo("Bearer act.example12345"))
+                        .withHeader("Content-Type", equalTo("application/json; charset=UTF-8")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo(INIT))
+                        .withHeader("Authorization", equalTo("Bearer act.example12345"))
+                        .withHeader("Content-Type", equalTo("application/json; charset=UTF-8"))
+                        .withRequestBody(equalToJson("""
                         {"post_info":{"title":"Launch day #herald","privacy_level":"PUBLIC_TO_EVERYONE","disable_comment":false,
                                       "disable_duet":true,"disable_stitch":true,"brand_content_toggle":false,"brand_organic_toggle":false},
-                         "source_info":{"source":"FILE_UPLOAD","video_size":%d,"chunk_size":%d,"total_chunk_count":3}}"""
-                        .formatted(SIZE, CHUNK))));
+                         "source_info":{"source":"FILE_UPLOAD","video_size":%d,"chunk_size":%d,"total_chunk_count":3}}""".formatted(SIZE, CHUNK))));
         List<LoggedRequest> chunks = chunksOf("u-1");
-        assertThat(chunks).extracting(chunk -> chunk.getHeader("Content-Range"))
+        assertThat(chunks)
+                .extracting(chunk -> chunk.getHeader("Content-Range"))
                 .containsExactly(range(0, CHUNK - 1), range(CHUNK, 2 * CHUNK - 1), range(2 * CHUNK, SIZE - 1));
-        assertThat(chunks).extracting(chunk -> chunk.getHeader("Content-Length"))
+        assertThat(chunks)
+                .extracting(chunk -> chunk.getHeader("Content-Length"))
                 .containsExactly(Long.toString(CHUNK), Long.toString(CHUNK), Long.toString(SIZE - 2 * CHUNK));
         assertThat(chunks).allSatisfy(chunk -> {
             assertThat(chunk.getHeader("Content-Type")).isEqualTo("video/mp4");
@@ -181,21 +206,28 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         assertThat(calls).extracting(FakeUsageService.MediaCall::kind).containsExactly("reserve");
         assertThat(calls.get(0).body().get("meter").asText()).isEqualTo("media_bytes");
         assertThat(calls.get(0).body().get("units").asLong()).isEqualTo(SIZE);
-        assertThat(DeliveryTestSupport.rows("select * from media_ingest_slots where workspace_id = ?", target.workspace)).isEmpty();
+        assertThat(DeliveryTestSupport.rows(
+                        "select * from media_ingest_slots where workspace_id = ?", target.workspace))
+                .isEmpty();
 
         status(PUBLISH_ID, "{\"status\":\"PROCESSING_UPLOAD\",\"uploaded_bytes\":" + SIZE + "}");
         assertThat(publish(2).isLater()).isTrue();
 
-        status(PUBLISH_ID, "{\"status\":\"PUBLISH_COMPLETE\",\"publicaly_available_post_id\":[" + POST_ID + "],\"uploaded_bytes\":" + SIZE + "}");
+        status(
+                PUBLISH_ID,
+                "{\"status\":\"PUBLISH_COMPLETE\",\"publicaly_available_post_id\":[" + POST_ID + "],\"uploaded_bytes\":"
+                        + SIZE + "}");
         PublishOutcome published = publish(3);
 
         assertThat(published.published()).isTrue();
         assertThat(published.providerPostId()).isEqualTo(POST_ID);
         assertThat(published.url()).isEqualTo("https://www.tiktok.com/@acme/video/" + POST_ID);
-        fake.verifyThat(2, postRequestedFor(urlEqualTo(STATUS))
-                .withHeader("Authorization", equalTo("Bearer act.example12345"))
-                .withHeader("Content-Type", equalTo("application/json; charset=UTF-8"))
-                .withRequestBody(equalToJson("{\"publish_id\":\"" + PUBLISH_ID + "\"}")));
+        fake.verifyThat(
+                2,
+                postRequestedFor(urlEqualTo(STATUS))
+                        .withHeader("Authorization", equalTo("Bearer act.example12345"))
+                        .withHeader("Content-Type", equalTo("application/json; charset=UTF-8"))
+                        .withRequestBody(equalToJson("{\"publish_id\":\"" + PUBLISH_ID + "\"}")));
         fake.verifyThat(1, postRequestedFor(urlEqualTo(INIT)));
         assertThat(chunksOf("u-1")).hasSize(3);
         // The checks never went back to the source: measured once, fetched once.
@@ -216,7 +248,8 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         assertThat(outcome.published()).isFalse();
         assertThat(outcome.error().code()).isEqualTo("provider_error");
         assertThat(outcome.error().retryable()).isFalse();
-        assertThat(outcome.error().details()).containsEntry("reason", "privacy_level_unavailable")
+        assertThat(outcome.error().details())
+                .containsEntry("reason", "privacy_level_unavailable")
                 .containsEntry("privacy_level", "PUBLIC_TO_EVERYONE")
                 .containsEntry("privacy_level_options", List.of("FOLLOWER_OF_CREATOR", "SELF_ONLY"));
         fake.verifyThat(1, postRequestedFor(urlEqualTo(CREATOR_INFO)));
@@ -233,40 +266,60 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         PublishOutcome outcome = publish(1);
 
         assertThat(outcome.error().retryable()).isFalse();
-        assertThat(outcome.error().details()).containsEntry("reason", "interaction_disabled").containsEntry("option", "disable_comment");
+        assertThat(outcome.error().details())
+                .containsEntry("reason", "interaction_disabled")
+                .containsEntry("option", "disable_comment");
         assertThat(fake.find(postRequestedFor(urlEqualTo(INIT)))).isEmpty();
     }
 
     @Test
     void anExpiredTokenIsRenewedOnceAndThePostGoesAhead() {
         readyToPost(PUBLISH_ID, "u-fresh");
-        fake.register(post(urlPathEqualTo(target.accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
+        fake.register(post(urlPathEqualTo(target.accessPath()))
+                .withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
                 .willReturn(okJson(target.access("act.fresh67890"))));
-        fake.register(post(urlEqualTo(CREATOR_INFO)).withHeader("Authorization", equalTo("Bearer act.example12345"))
-                .willReturn(aResponse().withStatus(401).withHeader("Content-Type", "application/json")
-                        .withBody(error("access_token_invalid", "The access token is invalid or not found in the request."))));
+        fake.register(post(urlEqualTo(CREATOR_INFO))
+                .withHeader("Authorization", equalTo("Bearer act.example12345"))
+                .willReturn(aResponse()
+                        .withStatus(401)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(error(
+                                "access_token_invalid", "The access token is invalid or not found in the request."))));
 
         PublishOutcome outcome = publish(1);
 
         assertThat(outcome.isLater()).isTrue();
-        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(target.accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256")));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo(CREATOR_INFO)).withHeader("Authorization", equalTo("Bearer act.fresh67890")));
-        fake.verifyThat(1, postRequestedFor(urlEqualTo(INIT)).withHeader("Authorization", equalTo("Bearer act.fresh67890")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlPathEqualTo(target.accessPath()))
+                        .withRequestBody(matchingJsonPath("$.rejected_token_sha256")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo(CREATOR_INFO))
+                        .withHeader("Authorization", equalTo("Bearer act.fresh67890")));
+        fake.verifyThat(
+                1, postRequestedFor(urlEqualTo(INIT)).withHeader("Authorization", equalTo("Bearer act.fresh67890")));
         assertThat(chunksOf("u-fresh")).hasSize(3);
     }
 
     @Test
     void aRateLimitedInitIsRetryableAfterTikToksRetryAfterAndTheRetryPosts() {
         readyToPost(PUBLISH_ID, "u-later");
-        fake.register(post(urlEqualTo(INIT)).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "60")
-                .withHeader("Content-Type", "application/json")
-                .withBody(error("rate_limit_exceeded", "API rate limit was exceeded, please try again later."))));
+        fake.register(post(urlEqualTo(INIT))
+                .willReturn(aResponse()
+                        .withStatus(429)
+                        .withHeader("Retry-After", "60")
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(
+                                error("rate_limit_exceeded", "API rate limit was exceeded, please try again later."))));
 
         PublishOutcome limited = publish(1);
 
         assertThat(limited.error().retryable()).isTrue();
-        assertThat(limited.error().details()).containsEntry("retry_after_seconds", 60)
-                .containsEntry("provider_code", "rate_limit_exceeded").containsEntry("provider_status", 429)
+        assertThat(limited.error().details())
+                .containsEntry("retry_after_seconds", 60)
+                .containsEntry("provider_code", "rate_limit_exceeded")
+                .containsEntry("provider_status", 429)
                 .containsEntry("provider_log_id", "20231219052215C8D3E3F3A1B2C4D5E6F7");
         assertThat(fake.find(putRequestedFor(urlPathEqualTo(UPLOAD)))).isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve");
@@ -282,13 +335,19 @@ class TikTokPublisherTest extends UploadingPublisherTest {
 
     @Test
     void aCreatorAtTikToksDailyPostCapFailsFinallyBeforeAnyUpload() {
-        fake.register(post(urlEqualTo(CREATOR_INFO)).willReturn(aResponse().withStatus(403).withHeader("Content-Type", "application/json")
-                .withBody(error("spam_risk_too_many_posts", "The daily post cap from the API is reached for the current user."))));
+        fake.register(post(urlEqualTo(CREATOR_INFO))
+                .willReturn(aResponse()
+                        .withStatus(403)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(error(
+                                "spam_risk_too_many_posts",
+                                "The daily post cap from the API is reached for the current user."))));
 
         PublishOutcome outcome = publish(1);
 
         assertThat(outcome.error().retryable()).isFalse();
-        assertThat(outcome.error().details()).containsEntry("provider_code", "spam_risk_too_many_posts")
+        assertThat(outcome.error().details())
+                .containsEntry("provider_code", "spam_risk_too_many_posts")
                 .containsEntry("reason", "creator_cannot_post");
         assertThat(fake.find(postRequestedFor(urlEqualTo(INIT)))).isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve", "release");
@@ -299,25 +358,31 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         readyToPost(PUBLISH_ID, "u-bad");
         assertThat(publish(1).isLater()).isTrue();
 
-        status(PUBLISH_ID, "{\"status\":\"FAILED\",\"fail_reason\":\"file_format_check_failed\",\"publicaly_available_post_id\":[],"
-                + "\"uploaded_bytes\":" + SIZE + "}");
+        status(
+                PUBLISH_ID,
+                "{\"status\":\"FAILED\",\"fail_reason\":\"file_format_check_failed\",\"publicaly_available_post_id\":[],"
+                        + "\"uploaded_bytes\":" + SIZE + "}");
         PublishOutcome failed = publish(2);
 
         assertThat(failed.published()).isFalse();
         assertThat(failed.error().retryable()).isFalse();
         assertThat(failed.error().message()).contains("file_format_check_failed");
-        assertThat(failed.error().details()).containsEntry("provider_code", "file_format_check_failed")
+        assertThat(failed.error().details())
+                .containsEntry("provider_code", "file_format_check_failed")
                 .containsEntry("publish_id", PUBLISH_ID);
         assertThat(mediaCallKinds()).containsExactly("reserve", "release");
         assertThat(TikTokErrors.failed("internal", PUBLISH_ID).retryable()).isTrue();
-        assertThat(TikTokErrors.failed("duration_check_failed", PUBLISH_ID).retryable()).isFalse();
+        assertThat(TikTokErrors.failed("duration_check_failed", PUBLISH_ID).retryable())
+                .isFalse();
     }
 
     @Test
     void anUnknownUploadOutcomeIsSettledByTheStatusWithoutASecondInit() {
         readyToPost(PUBLISH_ID, "u-lost");
-        fake.register(put(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo("u-lost"))
-                .withHeader("Content-Range", equalTo(range(2 * CHUNK, SIZE - 1))).willReturn(aResponse().withStatus(503)));
+        fake.register(put(urlPathEqualTo(UPLOAD))
+                .withQueryParam("upload_id", equalTo("u-lost"))
+                .withHeader("Content-Range", equalTo(range(2 * CHUNK, SIZE - 1)))
+                .willReturn(aResponse().withStatus(503)));
 
         PublishOutcome lost = publish(1);
         assertThat(lost.published()).isFalse();
@@ -340,7 +405,8 @@ class TikTokPublisherTest extends UploadingPublisherTest {
     @Test
     void anUploadThatBrokeOffIsStartedAgainWithANewInitSinceTikTokPublishesNothingWithoutEveryByte() {
         readyToPost(PUBLISH_ID, "u-broken");
-        fake.register(put(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo("u-broken"))
+        fake.register(put(urlPathEqualTo(UPLOAD))
+                .withQueryParam("upload_id", equalTo("u-broken"))
                 .withHeader("Content-Range", equalTo(range(CHUNK, 2 * CHUNK - 1)))
                 .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
         assertThat(publish(1).mayHavePublished()).isTrue();
@@ -352,9 +418,13 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         PublishOutcome again = publish(2);
 
         assertThat(again.isLater()).isTrue();
-        fake.verifyThat(1, postRequestedFor(urlEqualTo(STATUS)).withRequestBody(equalToJson("{\"publish_id\":\"" + PUBLISH_ID + "\"}")));
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo(STATUS))
+                        .withRequestBody(equalToJson("{\"publish_id\":\"" + PUBLISH_ID + "\"}")));
         fake.verifyThat(2, postRequestedFor(urlEqualTo(INIT)));
-        assertThat(chunksOf("u-again")).extracting(chunk -> chunk.getHeader("Content-Range"))
+        assertThat(chunksOf("u-again"))
+                .extracting(chunk -> chunk.getHeader("Content-Range"))
                 .containsExactly(range(0, CHUNK - 1), range(CHUNK, 2 * CHUNK - 1), range(2 * CHUNK, SIZE - 1));
         // The new publish id is the one checked from now on.
         status(second, "{\"status\":\"PUBLISH_COMPLETE\",\"publicaly_available_post_id\":[" + POST_ID + "]}");
@@ -364,9 +434,13 @@ class TikTokPublisherTest extends UploadingPublisherTest {
     @Test
     void aLostInitAnswerAfterARefusedUploadStartsAgainWithoutAskingAboutTheRefusedPublishId() {
         readyToPost(PUBLISH_ID, "u-refused");
-        fake.register(put(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo("u-refused"))
-                .willReturn(aResponse().withStatus(400).withHeader("Content-Type", "application/json")
-                        .withBody(error("invalid_file_upload", "The uploaded file does not meet API specifications."))));
+        fake.register(put(urlPathEqualTo(UPLOAD))
+                .withQueryParam("upload_id", equalTo("u-refused"))
+                .willReturn(aResponse()
+                        .withStatus(400)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(
+                                error("invalid_file_upload", "The uploaded file does not meet API specifications."))));
         PublishOutcome refused = publish(1);
         assertThat(refused.error().retryable()).isFalse();
         assertThat(refused.error().details()).containsEntry("provider_code", "invalid_file_upload");
@@ -391,8 +465,10 @@ class TikTokPublisherTest extends UploadingPublisherTest {
     @Test
     void anUploadLeftUncertainIsReconciledByItsStatusWithoutSendingAByte() {
         readyToPost(PUBLISH_ID, "u-last");
-        fake.register(put(urlPathEqualTo(UPLOAD)).withQueryParam("upload_id", equalTo("u-last"))
-                .withHeader("Content-Range", equalTo(range(2 * CHUNK, SIZE - 1))).willReturn(aResponse().withStatus(502)));
+        fake.register(put(urlPathEqualTo(UPLOAD))
+                .withQueryParam("upload_id", equalTo("u-last"))
+                .withHeader("Content-Range", equalTo(range(2 * CHUNK, SIZE - 1)))
+                .willReturn(aResponse().withStatus(502)));
         PublishOutcome last = publish(options("SELF_ONLY"), 5);
         assertThat(last.mayHavePublished()).isTrue();
         // TikTok's bare 502 is what the outcome reports, not a failure of Herald's own reading of it.
@@ -404,8 +480,10 @@ class TikTokPublisherTest extends UploadingPublisherTest {
 
         // A private post never gets a public post id: it keeps its publish id, with the creator's profile.
         status(PUBLISH_ID, "{\"status\":\"PUBLISH_COMPLETE\",\"publicaly_available_post_id\":[]}");
-        PublishOutcome settled = publisher.reconcile(target.reconciling("Launch day #herald", video, options("SELF_ONLY"), 5))
-                .await().atMost(Duration.ofSeconds(30));
+        PublishOutcome settled = publisher
+                .reconcile(target.reconciling("Launch day #herald", video, options("SELF_ONLY"), 5))
+                .await()
+                .atMost(Duration.ofSeconds(30));
 
         assertThat(settled.published()).isTrue();
         assertThat(settled.providerPostId()).isEqualTo(PUBLISH_ID);
@@ -439,8 +517,10 @@ class TikTokPublisherTest extends UploadingPublisherTest {
     void photoPostsAreNotSentToTikTok() {
         Post.Media photo = new Post.Media(media.file(target.postId + ".jpg", 1000), Post.Media.IMAGE);
 
-        PublishOutcome outcome = publisher.publish(target.request("A photo", photo, options("SELF_ONLY"), 1))
-                .await().atMost(Duration.ofSeconds(10));
+        PublishOutcome outcome = publisher
+                .publish(target.request("A photo", photo, options("SELF_ONLY"), 1))
+                .await()
+                .atMost(Duration.ofSeconds(10));
 
         assertThat(outcome.error().code()).isEqualTo("publisher_unavailable");
         assertThat(outcome.error().retryable()).isFalse();
@@ -456,9 +536,11 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         assertThat(TikTokPublisher.chunks(4_000_000, 64 * mib)).isEqualTo(new TikTokPublisher.ChunkPlan(4_000_000, 1));
         assertThat(TikTokPublisher.chunks(64 * mib, 64 * mib)).isEqualTo(new TikTokPublisher.ChunkPlan(64 * mib, 1));
         // Over 64 MiB, two chunks at least; the last takes the trailing bytes.
-        assertThat(TikTokPublisher.chunks(64 * mib + 1, 64 * mib)).isEqualTo(new TikTokPublisher.ChunkPlan(32 * mib, 2));
+        assertThat(TikTokPublisher.chunks(64 * mib + 1, 64 * mib))
+                .isEqualTo(new TikTokPublisher.ChunkPlan(32 * mib, 2));
         assertThat(TikTokPublisher.chunks(4096 * mib, 64 * mib)).isEqualTo(new TikTokPublisher.ChunkPlan(64 * mib, 64));
-        assertThat(TikTokPublisher.chunks(200 * mib + 7, 64 * mib)).isEqualTo(new TikTokPublisher.ChunkPlan(64 * mib, 3));
+        assertThat(TikTokPublisher.chunks(200 * mib + 7, 64 * mib))
+                .isEqualTo(new TikTokPublisher.ChunkPlan(64 * mib, 3));
         // A configured size outside 5-64 MiB is brought within; never more than 1000 chunks.
         assertThat(TikTokPublisher.chunks(12 * mib, mib)).isEqualTo(new TikTokPublisher.ChunkPlan(5 * mib, 2));
         assertThat(TikTokPublisher.chunks(10_000 * mib, 5 * mib).count()).isLessThanOrEqualTo(1000);

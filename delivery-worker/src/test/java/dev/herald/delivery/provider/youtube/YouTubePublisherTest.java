@@ -1,7 +1,7 @@
 package dev.herald.delivery.provider.youtube;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
@@ -15,7 +15,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
@@ -45,7 +44,9 @@ import org.junit.jupiter.api.Test;
  * generating the file's bytes, usage-service's reservations and entitlements (decisions 121-124).
  */
 @QuarkusTest
-@QuarkusTestResource(value = RealInfrastructure.class, initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
@@ -71,11 +72,17 @@ class YouTubePublisherTest extends UploadingPublisherTest {
     }
 
     private PublishOutcome publish(LiveTarget target, String text, Post.Media media, int attempt) {
-        return publisher.publish(target.request(text, media, options(), attempt)).await().atMost(Duration.ofSeconds(30));
+        return publisher
+                .publish(target.request(text, media, options(), attempt))
+                .await()
+                .atMost(Duration.ofSeconds(30));
     }
 
     private static ObjectNode options() {
-        return DeliveryTestSupport.JSON.createObjectNode().put("privacy_status", "unlisted").put("made_for_kids", false);
+        return DeliveryTestSupport.JSON
+                .createObjectNode()
+                .put("privacy_status", "unlisted")
+                .put("made_for_kids", false);
     }
 
     private static String sessionUri(String uploadId) {
@@ -84,7 +91,8 @@ class YouTubePublisherTest extends UploadingPublisherTest {
     }
 
     private void sessionOpens(String uploadId) {
-        fake.register(post(urlEqualTo(INIT)).willReturn(aResponse().withStatus(200).withHeader("Location", sessionUri(uploadId))));
+        fake.register(post(urlEqualTo(INIT))
+                .willReturn(aResponse().withStatus(200).withHeader("Location", sessionUri(uploadId))));
     }
 
     private static RequestPatternBuilder uploadOf(String uploadId) {
@@ -103,7 +111,8 @@ class YouTubePublisherTest extends UploadingPublisherTest {
     @Test
     void aVideoIsUploadedInOneSessionAndItsBytesAreMeteredExactly() throws Exception {
         sessionOpens("s-1");
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-1"))
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-1"))
                 .willReturn(okJson(videoResource("dQw4w9WgXcQ"))));
 
         PublishOutcome outcome = publish("Launch day <live>\nEverything about the launch.", 1);
@@ -111,12 +120,14 @@ class YouTubePublisherTest extends UploadingPublisherTest {
         assertThat(outcome.published()).isTrue();
         assertThat(outcome.providerPostId()).isEqualTo("dQw4w9WgXcQ");
         assertThat(outcome.url()).isEqualTo("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
-        fake.verifyThat(1, postRequestedFor(urlEqualTo(INIT))
-                .withHeader("Authorization", equalTo("Bearer ya29.token"))
-                .withHeader("X-Upload-Content-Length", equalTo(Long.toString(SIZE)))
-                .withHeader("X-Upload-Content-Type", equalTo("video/mp4"))
-                .withHeader("Content-Type", equalTo("application/json; charset=UTF-8"))
-                .withRequestBody(equalToJson("""
+        fake.verifyThat(
+                1,
+                postRequestedFor(urlEqualTo(INIT))
+                        .withHeader("Authorization", equalTo("Bearer ya29.token"))
+                        .withHeader("X-Upload-Content-Length", equalTo(Long.toString(SIZE)))
+                        .withHeader("X-Upload-Content-Type", equalTo("video/mp4"))
+                        .withHeader("Content-Type", equalTo("application/json; charset=UTF-8"))
+                        .withRequestBody(equalToJson("""
                         {"snippet":{"title":"Launch day \u2039live\u203A","description":"Launch day \u2039live\u203A\\nEverything about the launch."},
                          "status":{"privacyStatus":"unlisted","selfDeclaredMadeForKids":false}}""")));
         List<LoggedRequest> puts = fake.find(uploadOf("s-1"));
@@ -130,17 +141,27 @@ class YouTubePublisherTest extends UploadingPublisherTest {
         assertThat(calls).extracting(FakeUsageService.MediaCall::kind).containsExactly("reserve", "consume");
         assertThat(calls.get(0).body().get("meter").asText()).isEqualTo("media_bytes");
         assertThat(calls.get(0).body().get("units").asLong()).isEqualTo(SIZE);
-        assertThat(DeliveryTestSupport.rows("select * from media_ingest_slots where workspace_id = ?", target.workspace)).isEmpty();
+        assertThat(DeliveryTestSupport.rows(
+                        "select * from media_ingest_slots where workspace_id = ?", target.workspace))
+                .isEmpty();
     }
 
     @Test
     void aRefusedTokenIsReplacedOnceAndTheUploadGoesAhead() {
-        fake.register(post(urlPathEqualTo(target.accessPath())).withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
+        fake.register(post(urlPathEqualTo(target.accessPath()))
+                .withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
                 .willReturn(okJson(target.access("ya29.fresh"))));
-        fake.register(post(urlEqualTo(INIT)).withHeader("Authorization", equalTo("Bearer ya29.token"))
-                .willReturn(aResponse().withStatus(401).withHeader("Content-Type", "application/json")
-                        .withBody("{\"error\":{\"code\":401,\"message\":\"Invalid Credentials\",\"errors\":[{\"reason\":\"authError\"}]}}")));
-        fake.register(post(urlEqualTo(INIT)).withHeader("Authorization", equalTo("Bearer ya29.fresh"))
+        fake.register(
+                post(urlEqualTo(INIT))
+                        .withHeader("Authorization", equalTo("Bearer ya29.token"))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(401)
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"error\":{\"code\":401,\"message\":\"Invalid Credentials\",\"errors\":[{\"reason\":\"authError\"}]}}")));
+        fake.register(post(urlEqualTo(INIT))
+                .withHeader("Authorization", equalTo("Bearer ya29.fresh"))
                 .willReturn(aResponse().withStatus(200).withHeader("Location", sessionUri("s-fresh"))));
         fake.register(put(urlPathEqualTo(UPLOADS)).willReturn(okJson(videoResource("v-fresh"))));
 
@@ -153,15 +174,23 @@ class YouTubePublisherTest extends UploadingPublisherTest {
 
     @Test
     void aRateLimitIsRetryableAfterYouTubesRetryAfterAndNothingIsUploaded() {
-        fake.register(post(urlEqualTo(INIT)).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "120")
-                .withHeader("Content-Type", "application/json")
-                .withBody("{\"error\":{\"code\":429,\"message\":\"Too many requests\",\"errors\":[{\"reason\":\"rateLimitExceeded\"}]}}")));
+        fake.register(
+                post(urlEqualTo(INIT))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(429)
+                                        .withHeader("Retry-After", "120")
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"error\":{\"code\":429,\"message\":\"Too many requests\",\"errors\":[{\"reason\":\"rateLimitExceeded\"}]}}")));
 
         PublishOutcome outcome = publish("Busy", 1);
 
         assertThat(outcome.published()).isFalse();
         assertThat(outcome.error().retryable()).isTrue();
-        assertThat(outcome.error().details()).containsEntry("retry_after_seconds", 120).containsEntry("provider_code", "rateLimitExceeded");
+        assertThat(outcome.error().details())
+                .containsEntry("retry_after_seconds", 120)
+                .containsEntry("provider_code", "rateLimitExceeded");
         assertThat(fake.find(putRequestedFor(urlPathEqualTo(UPLOADS)))).isEmpty();
         // Kept for the retry: neither consumed nor released.
         assertThat(mediaCallKinds()).containsExactly("reserve");
@@ -169,21 +198,35 @@ class YouTubePublisherTest extends UploadingPublisherTest {
 
     @Test
     void aFinalRefusalCarriesYouTubesReasonAndReleasesTheReservation() {
-        fake.register(post(urlEqualTo(INIT)).willReturn(aResponse().withStatus(400).withHeader("Content-Type", "application/json")
-                .withBody("{\"error\":{\"code\":400,\"message\":\"The request metadata specifies an invalid video title.\",\"errors\":[{\"reason\":\"invalidTitle\"}]}}")));
+        fake.register(
+                post(urlEqualTo(INIT))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(400)
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"error\":{\"code\":400,\"message\":\"The request metadata specifies an invalid video title.\",\"errors\":[{\"reason\":\"invalidTitle\"}]}}")));
 
         PublishOutcome outcome = publish("Bad title", 1);
 
         assertThat(outcome.error().retryable()).isFalse();
-        assertThat(outcome.error().details()).containsEntry("provider_code", "invalidTitle").containsEntry("provider_status", 400);
+        assertThat(outcome.error().details())
+                .containsEntry("provider_code", "invalidTitle")
+                .containsEntry("provider_status", 400);
         assertThat(outcome.error().message()).contains("invalid video title");
         assertThat(mediaCallKinds()).containsExactly("reserve", "release");
     }
 
     @Test
     void serverErrorsAreRetriedThenTheTargetFailsWithItsMediaReservationReleased() {
-        fake.register(post(urlEqualTo(INIT)).willReturn(aResponse().withStatus(503).withHeader("Content-Type", "application/json")
-                .withBody("{\"error\":{\"code\":503,\"message\":\"Backend Error\",\"errors\":[{\"reason\":\"backendError\"}]}}")));
+        fake.register(
+                post(urlEqualTo(INIT))
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(503)
+                                        .withHeader("Content-Type", "application/json")
+                                        .withBody(
+                                                "{\"error\":{\"code\":503,\"message\":\"Backend Error\",\"errors\":[{\"reason\":\"backendError\"}]}}")));
 
         PublishOutcome first = publish("Down", 1);
         assertThat(first.error().retryable()).isTrue();
@@ -202,42 +245,58 @@ class YouTubePublisherTest extends UploadingPublisherTest {
     void brokenUploadResumesFromTheOffsetYouTubeConfirms() throws Exception {
         long confirmed = 262_144 * 2; // YouTube keeps whole 256 KiB blocks
         sessionOpens("s-broken");
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-broken"))
-                .withHeader("Content-Range", absent()).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-broken"))
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-broken"))
+                .withHeader("Content-Range", absent())
+                .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-broken"))
                 .withHeader("Content-Range", equalTo("bytes */" + SIZE))
                 .willReturn(aResponse().withStatus(308).withHeader("Range", "bytes=0-" + (confirmed - 1))));
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-broken"))
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-broken"))
                 .withHeader("Content-Range", equalTo("bytes " + confirmed + "-" + (SIZE - 1) + "/" + SIZE))
-                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json").withBody(videoResource("v-resumed"))));
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(videoResource("v-resumed"))));
 
         PublishOutcome outcome = publish("Resumed", 1);
 
         assertThat(outcome.providerPostId()).isEqualTo("v-resumed");
-        List<LoggedRequest> resumed = fake.find(uploadOf("s-broken").withHeader("Content-Range", equalTo("bytes " + confirmed + "-" + (SIZE - 1) + "/" + SIZE)));
+        List<LoggedRequest> resumed = fake.find(uploadOf("s-broken")
+                .withHeader("Content-Range", equalTo("bytes " + confirmed + "-" + (SIZE - 1) + "/" + SIZE)));
         assertThat(resumed).hasSize(1);
         assertThat(resumed.get(0).getHeader("Content-Length")).isEqualTo(Long.toString(SIZE - confirmed));
         assertThat(sha256(resumed.get(0).getBody())).isEqualTo(GeneratedMedia.sha256(confirmed, SIZE));
         fake.verifyThat(1, uploadOf("s-broken").withHeader("Content-Range", equalTo("bytes */" + SIZE)));
         fake.verifyThat(1, postRequestedFor(urlEqualTo(INIT)));
         // The source was fetched again from the confirmed offset, not from the start.
-        assertThat(media.requests()).filteredOn(r -> r.path().endsWith(target.postId + ".mp4") && "GET".equals(r.method()))
-                .extracting(GeneratedMedia.Request::range).containsExactly(null, "bytes=" + confirmed + "-");
+        assertThat(media.requests())
+                .filteredOn(r -> r.path().endsWith(target.postId + ".mp4") && "GET".equals(r.method()))
+                .extracting(GeneratedMedia.Request::range)
+                .containsExactly(null, "bytes=" + confirmed + "-");
         assertThat(mediaCallKinds()).containsExactly("reserve", "consume");
     }
 
     @Test
     void anUnknownOutcomeIsSettledByAskingTheSessionWithoutASecondUpload() {
         sessionOpens("s-unknown");
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-unknown"))
-                .withHeader("Content-Range", absent()).willReturn(aResponse().withStatus(503)));
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-unknown"))
+                .withHeader("Content-Range", absent())
+                .willReturn(aResponse().withStatus(503)));
         PublishOutcome first = publish("Did it land?", 1);
         assertThat(first.error().retryable()).isTrue();
 
         // YouTube had every byte after all: the session answers the video.
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-unknown"))
-                .withHeader("Content-Range", equalTo("bytes */" + SIZE)).willReturn(aResponse().withStatus(201)
-                        .withHeader("Content-Type", "application/json").withBody(videoResource("v-landed"))));
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-unknown"))
+                .withHeader("Content-Range", equalTo("bytes */" + SIZE))
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(videoResource("v-landed"))));
         PublishOutcome second = publish("Did it land?", 2);
 
         assertThat(second.providerPostId()).isEqualTo("v-landed");
@@ -252,25 +311,35 @@ class YouTubePublisherTest extends UploadingPublisherTest {
         assertThat(third.providerPostId()).isEqualTo("v-landed");
         assertThat(third.url()).isEqualTo("https://www.youtube.com/watch?v=v-landed");
         fake.verifyThat(2, putRequestedFor(urlPathEqualTo(UPLOADS)));
-        assertThat(media.requests()).filteredOn(r -> r.path().endsWith(target.postId + "-deleted.mp4")).isEmpty();
+        assertThat(media.requests())
+                .filteredOn(r -> r.path().endsWith(target.postId + "-deleted.mp4"))
+                .isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve", "reserve", "consume", "consume");
     }
 
     @Test
     void anUploadLeftUncertainKeepsItsReservationAndIsSettledByItsSessionWithoutSendingAByte() {
         sessionOpens("s-last");
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-last"))
-                .withHeader("Content-Range", absent()).willReturn(aResponse().withStatus(503)));
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-last"))
+                .withHeader("Content-Range", absent())
+                .willReturn(aResponse().withStatus(503)));
         PublishOutcome last = publish("Last try", 5);
         assertThat(last.mayHavePublished()).isTrue();
         // The bytes may all be at YouTube: nothing is released before the reconciler knows.
         assertThat(mediaCallKinds()).containsExactly("reserve");
 
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-last"))
-                .withHeader("Content-Range", equalTo("bytes */" + SIZE)).willReturn(aResponse().withStatus(201)
-                        .withHeader("Content-Type", "application/json").withBody(videoResource("v-late"))));
-        PublishOutcome settled = publisher.reconcile(target.reconciling("Last try", video, options(), 5))
-                .await().atMost(Duration.ofSeconds(30));
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-last"))
+                .withHeader("Content-Range", equalTo("bytes */" + SIZE))
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(videoResource("v-late"))));
+        PublishOutcome settled = publisher
+                .reconcile(target.reconciling("Last try", video, options(), 5))
+                .await()
+                .atMost(Duration.ofSeconds(30));
 
         assertThat(settled.published()).isTrue();
         assertThat(settled.providerPostId()).isEqualTo("v-late");
@@ -283,15 +352,20 @@ class YouTubePublisherTest extends UploadingPublisherTest {
     @Test
     void anUncertainUploadWhoseSessionNeverFinishedIsSettledFailedAndItsReservationReleased() {
         sessionOpens("s-half");
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-half"))
-                .withHeader("Content-Range", absent()).willReturn(aResponse().withStatus(502)));
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-half"))
+                .withHeader("Content-Range", absent())
+                .willReturn(aResponse().withStatus(502)));
         assertThat(publish("Half", 5).mayHavePublished()).isTrue();
 
-        fake.register(put(urlPathEqualTo(UPLOADS)).withQueryParam("upload_id", equalTo("s-half"))
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .withQueryParam("upload_id", equalTo("s-half"))
                 .withHeader("Content-Range", equalTo("bytes */" + SIZE))
                 .willReturn(aResponse().withStatus(308).withHeader("Range", "bytes=0-262143")));
-        PublishOutcome settled = publisher.reconcile(target.reconciling("Half", video, options(), 5))
-                .await().atMost(Duration.ofSeconds(30));
+        PublishOutcome settled = publisher
+                .reconcile(target.reconciling("Half", video, options(), 5))
+                .await()
+                .atMost(Duration.ofSeconds(30));
 
         assertThat(settled.published()).isFalse();
         assertThat(settled.error().retryable()).isFalse();
@@ -313,13 +387,17 @@ class YouTubePublisherTest extends UploadingPublisherTest {
 
             assertThat(outcome.error().code()).isEqualTo("usage_limit_exceeded");
             assertThat(outcome.error().retryable()).isFalse();
-            assertThat(outcome.error().details()).containsEntry("metric", "media_bytes").containsEntry("remaining", 1000000)
+            assertThat(outcome.error().details())
+                    .containsEntry("metric", "media_bytes")
+                    .containsEntry("remaining", 1000000)
                     .containsKey("reset_at");
             assertThat(fake.find(postRequestedFor(urlEqualTo(INIT)))).isEmpty();
             assertThat(fake.find(putRequestedFor(urlPathEqualTo(UPLOADS)))).isEmpty();
             // The media host was asked for the length only.
-            assertThat(media.requests()).filteredOn(r -> r.path().endsWith(target.postId + ".mp4"))
-                    .extracting(GeneratedMedia.Request::method).containsExactly("HEAD");
+            assertThat(media.requests())
+                    .filteredOn(r -> r.path().endsWith(target.postId + ".mp4"))
+                    .extracting(GeneratedMedia.Request::method)
+                    .containsExactly("HEAD");
         } finally {
             FakeUsageService.answerReservation(reservationId, null);
         }
@@ -327,7 +405,8 @@ class YouTubePublisherTest extends UploadingPublisherTest {
 
     @Test
     void aSourceWithoutALengthOrAboveTheMaximumIsRefusedBeforeAnythingIsReserved() {
-        Post.Media unsized = new Post.Media(media.file(target.postId + "-chunked.mp4", SIZE, Map.of("Content-Length", "")), Post.Media.VIDEO);
+        Post.Media unsized = new Post.Media(
+                media.file(target.postId + "-chunked.mp4", SIZE, Map.of("Content-Length", "")), Post.Media.VIDEO);
 
         PublishOutcome outcome = publish(target, "No length", unsized, 1);
 
@@ -341,8 +420,11 @@ class YouTubePublisherTest extends UploadingPublisherTest {
     void whileAnotherWorkerHoldsTheWorkspacesOnlyIngestSlotTheDeliveryWaitsItsTurn() throws Exception {
         FakeUsageService.concurrentIngests(target.workspace, 1);
         // Another replica's upload of another destination of the same workspace holds slot 0.
-        DeliveryTestSupport.update("insert into media_ingest_slots (workspace_id, slot, holder, leased_until) values (?, 0, ?, ?)",
-                target.workspace, "post_other:acc_other", OffsetDateTime.now().plusMinutes(1));
+        DeliveryTestSupport.update(
+                "insert into media_ingest_slots (workspace_id, slot, holder, leased_until) values (?, 0, ?, ?)",
+                target.workspace,
+                "post_other:acc_other",
+                OffsetDateTime.now().plusMinutes(1));
         sessionOpens("s-queued");
         fake.register(put(urlPathEqualTo(UPLOADS)).willReturn(okJson(videoResource("v-queued"))));
 
@@ -351,13 +433,17 @@ class YouTubePublisherTest extends UploadingPublisherTest {
         assertThat(waiting.isLater()).isTrue();
         assertThat(waiting.checkAgainIn()).isPositive();
         assertThat(fake.find(postRequestedFor(urlEqualTo(INIT)))).isEmpty();
-        assertThat(media.requests()).filteredOn(r -> r.path().endsWith(target.postId + ".mp4"))
-                .extracting(GeneratedMedia.Request::method).doesNotContain("GET");
+        assertThat(media.requests())
+                .filteredOn(r -> r.path().endsWith(target.postId + ".mp4"))
+                .extracting(GeneratedMedia.Request::method)
+                .doesNotContain("GET");
         assertThat(mediaCallKinds()).containsExactly("reserve");
 
         // That worker crashed: its lease lapses, and the slot is this delivery's.
-        DeliveryTestSupport.update("update media_ingest_slots set leased_until = ? where workspace_id = ?",
-                OffsetDateTime.now().minusSeconds(1), target.workspace);
+        DeliveryTestSupport.update(
+                "update media_ingest_slots set leased_until = ? where workspace_id = ?",
+                OffsetDateTime.now().minusSeconds(1),
+                target.workspace);
         PublishOutcome published = publish("Queued", 1);
 
         assertThat(published.providerPostId()).isEqualTo("v-queued");
@@ -370,12 +456,18 @@ class YouTubePublisherTest extends UploadingPublisherTest {
         LiveTarget second = new LiveTarget(Platform.YOUTUBE, CHANNEL, "ya29.token", first.workspace);
         FakeUsageService.concurrentIngests(first.workspace, 1);
         sessionOpens("s-slow");
-        fake.register(put(urlPathEqualTo(UPLOADS)).willReturn(okJson(videoResource("v-slow")).withFixedDelay(3000)));
+        fake.register(put(urlPathEqualTo(UPLOADS))
+                .willReturn(okJson(videoResource("v-slow")).withFixedDelay(3000)));
         Post.Media secondVideo = new Post.Media(media.file(second.postId + ".mp4", SIZE), Post.Media.VIDEO);
 
-        var firstUpload = publisher.publish(first.request("Slow", video, options(), 1)).subscribeAsCompletionStage();
-        DeliveryTestSupport.await("the first upload holds the slot", () -> !DeliveryTestSupport.rows(
-                "select 1 from media_ingest_slots where workspace_id = ? and leased_until > now()", first.workspace).isEmpty());
+        var firstUpload =
+                publisher.publish(first.request("Slow", video, options(), 1)).subscribeAsCompletionStage();
+        DeliveryTestSupport.await(
+                "the first upload holds the slot",
+                () -> !DeliveryTestSupport.rows(
+                                "select 1 from media_ingest_slots where workspace_id = ? and leased_until > now()",
+                                first.workspace)
+                        .isEmpty());
         PublishOutcome secondOutcome = publish(second, "Second", secondVideo, 1);
 
         assertThat(secondOutcome.isLater()).isTrue();
@@ -386,7 +478,8 @@ class YouTubePublisherTest extends UploadingPublisherTest {
     @Test
     void aSourceServedWithAnotherTypeIsUploadedAsBytesYouTubeAccepts() {
         assertThat(YouTubePublisher.uploadType("video/mp4")).isEqualTo("video/mp4");
-        assertThat(YouTubePublisher.uploadType("Video/QuickTime; charset=binary")).isEqualTo("video/quicktime");
+        assertThat(YouTubePublisher.uploadType("Video/QuickTime; charset=binary"))
+                .isEqualTo("video/quicktime");
         // YouTube refuses text/plain (badContent); octet-stream is the type it takes for a video of unnamed format.
         assertThat(YouTubePublisher.uploadType("text/plain")).isEqualTo("application/octet-stream");
         assertThat(YouTubePublisher.uploadType(null)).isEqualTo("application/octet-stream");
@@ -394,12 +487,17 @@ class YouTubePublisherTest extends UploadingPublisherTest {
 
     @Test
     void titleAndDescriptionFollowYouTubesLimits() {
-        assertThat(YouTubePublisher.title("My <b> title", "text", "https://cdn.example.com/a.mp4")).isEqualTo("My \u2039b\u203A title");
-        assertThat(YouTubePublisher.title(null, "\n\n  First line  \nsecond", "https://cdn.example.com/a.mp4")).isEqualTo("First line");
-        assertThat(YouTubePublisher.title(null, "x".repeat(150), "https://cdn.example.com/a.mp4")).hasSize(100);
-        assertThat(YouTubePublisher.title(null, "", "https://cdn.example.com/clips/Summer%20trip.mp4")).isEqualTo("Summer trip");
+        assertThat(YouTubePublisher.title("My <b> title", "text", "https://cdn.example.com/a.mp4"))
+                .isEqualTo("My \u2039b\u203A title");
+        assertThat(YouTubePublisher.title(null, "\n\n  First line  \nsecond", "https://cdn.example.com/a.mp4"))
+                .isEqualTo("First line");
+        assertThat(YouTubePublisher.title(null, "x".repeat(150), "https://cdn.example.com/a.mp4"))
+                .hasSize(100);
+        assertThat(YouTubePublisher.title(null, "", "https://cdn.example.com/clips/Summer%20trip.mp4"))
+                .isEqualTo("Summer trip");
         String description = YouTubePublisher.cutToBytes("é".repeat(3000), 5000);
-        assertThat(description.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSize(5000);
+        assertThat(description.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .hasSize(5000);
         assertThat(YouTubePublisher.confirmed("bytes=0-524287")).isEqualTo(524288);
         assertThat(YouTubePublisher.confirmed(null)).isZero();
     }

@@ -47,24 +47,35 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class HeraldChartTest {
-    static final List<String> SERVICES = List.of("api-gateway", "profiles-service", "accounts-service",
-            "posts-service", "delivery-worker", "webhooks-service", "usage-service");
+    static final List<String> SERVICES = List.of(
+            "api-gateway",
+            "profiles-service",
+            "accounts-service",
+            "posts-service",
+            "delivery-worker",
+            "webhooks-service",
+            "usage-service");
 
     /** Renders by values file (values.yaml: the defaults alone; others on top of them); a render takes a while. */
     private static final Map<String, RenderedChart> RENDERS = new ConcurrentHashMap<>();
 
     static RenderedChart rendered(String valuesFile) {
-        return RENDERS.computeIfAbsent(valuesFile, file -> RenderedChart.render(file.equals("values.yaml") ? null : file));
+        return RENDERS.computeIfAbsent(
+                valuesFile, file -> RenderedChart.render(file.equals("values.yaml") ? null : file));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"values.yaml", "values-production.yaml", "values-minimal.yaml"})
     void lintFindsNothingEvenInStrictMode(String valuesFile, @TempDir Path copy) throws IOException {
         // helm-java's lint takes no values file: lint a copy of the chart whose values.yaml is the merged result.
-        LintResult lint = new Helm(RenderedChart.chartWithValues(valuesFile, copy)).lint().strict().call();
+        LintResult lint = new Helm(RenderedChart.chartWithValues(valuesFile, copy))
+                .lint()
+                .strict()
+                .call();
 
         assertThat(lint.isFailed()).as("%s", lint.getMessages()).isFalse();
-        assertThat(lint.getMessages()).noneMatch(message -> message.contains("[ERROR]") || message.contains("[WARNING]"));
+        assertThat(lint.getMessages())
+                .noneMatch(message -> message.contains("[ERROR]") || message.contains("[WARNING]"));
     }
 
     @ParameterizedTest
@@ -75,11 +86,19 @@ class HeraldChartTest {
 
         for (String service : SERVICES) {
             String name = RELEASE + "-" + service;
-            assertThat(chart.find(Deployment.class, name)).as("Deployment %s", name).isPresent();
+            assertThat(chart.find(Deployment.class, name))
+                    .as("Deployment %s", name)
+                    .isPresent();
             assertThat(chart.find(Service.class, name)).as("Service %s", name).isPresent();
-            assertThat(chart.find(ConfigMap.class, name)).as("ConfigMap %s", name).isPresent();
-            assertThat(chart.find(PodDisruptionBudget.class, name)).as("PodDisruptionBudget %s", name).isPresent();
-            assertThat(chart.find(NetworkPolicy.class, name)).as("NetworkPolicy %s", name).isPresent();
+            assertThat(chart.find(ConfigMap.class, name))
+                    .as("ConfigMap %s", name)
+                    .isPresent();
+            assertThat(chart.find(PodDisruptionBudget.class, name))
+                    .as("PodDisruptionBudget %s", name)
+                    .isPresent();
+            assertThat(chart.find(NetworkPolicy.class, name))
+                    .as("NetworkPolicy %s", name)
+                    .isPresent();
         }
         assertThat(chart.all(Ingress.class)).hasSize(1);
     }
@@ -118,7 +137,8 @@ class HeraldChartTest {
             assertHttpProbe(container.getLivenessProbe(), "/q/health/live", service);
             assertHttpProbe(container.getReadinessProbe(), "/q/health/ready", service);
             assertHttpProbe(container.getStartupProbe(), "/q/health/started", service);
-            assertThat(container.getPorts()).singleElement()
+            assertThat(container.getPorts())
+                    .singleElement()
                     .satisfies(port -> assertThat(port.getName()).isEqualTo("http"))
                     .satisfies(port -> assertThat(port.getContainerPort()).isEqualTo(8080));
         }
@@ -133,8 +153,12 @@ class HeraldChartTest {
         containers.addAll(topicJob(valuesFile).getSpec().getTemplate().getSpec().getContainers());
 
         for (Container container : containers) {
-            assertThat(container.getResources().getRequests()).as(container.getName()).containsKeys("cpu", "memory");
-            assertThat(container.getResources().getLimits()).as(container.getName()).containsKeys("cpu", "memory");
+            assertThat(container.getResources().getRequests())
+                    .as(container.getName())
+                    .containsKeys("cpu", "memory");
+            assertThat(container.getResources().getLimits())
+                    .as(container.getName())
+                    .containsKeys("cpu", "memory");
         }
     }
 
@@ -143,7 +167,8 @@ class HeraldChartTest {
     void podsRunAsNonRootOnAReadOnlyRootFilesystemWithoutCapabilities(String valuesFile) {
         RenderedChart chart = rendered(valuesFile);
         List<PodSpec> pods = new ArrayList<>();
-        SERVICES.forEach(service -> pods.add(chart.deployment(service).getSpec().getTemplate().getSpec()));
+        SERVICES.forEach(service ->
+                pods.add(chart.deployment(service).getSpec().getTemplate().getSpec()));
         pods.add(topicJob(valuesFile).getSpec().getTemplate().getSpec());
 
         for (PodSpec pod : pods) {
@@ -151,12 +176,21 @@ class HeraldChartTest {
             assertThat(pod.getSecurityContext().getRunAsUser()).isPositive();
             assertThat(pod.getAutomountServiceAccountToken()).isFalse();
             for (Container container : pod.getContainers()) {
-                assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).as(container.getName()).isTrue();
-                assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).as(container.getName()).isFalse();
-                assertThat(container.getSecurityContext().getCapabilities().getDrop()).as(container.getName()).containsExactly("ALL");
-                assertThat(container.getSecurityContext().getCapabilities().getAdd()).as(container.getName()).isNullOrEmpty();
+                assertThat(container.getSecurityContext().getReadOnlyRootFilesystem())
+                        .as(container.getName())
+                        .isTrue();
+                assertThat(container.getSecurityContext().getAllowPrivilegeEscalation())
+                        .as(container.getName())
+                        .isFalse();
+                assertThat(container.getSecurityContext().getCapabilities().getDrop())
+                        .as(container.getName())
+                        .containsExactly("ALL");
+                assertThat(container.getSecurityContext().getCapabilities().getAdd())
+                        .as(container.getName())
+                        .isNullOrEmpty();
                 // The one writable place, on an emptyDir.
-                assertThat(container.getVolumeMounts()).as(container.getName())
+                assertThat(container.getVolumeMounts())
+                        .as(container.getName())
                         .anySatisfy(mount -> assertThat(mount.getMountPath()).isEqualTo("/tmp"));
             }
             assertThat(pod.getVolumes()).anySatisfy(volume -> {
@@ -172,9 +206,17 @@ class HeraldChartTest {
         RenderedChart chart = rendered(valuesFile);
 
         // Every Service is cluster-internal, and the Ingress leads to the gateway alone.
-        assertThat(chart.all(Service.class)).allSatisfy(service -> assertThat(service.getSpec().getType()).isEqualTo("ClusterIP"));
-        assertThat(chart.all(Ingress.class).get(0).getSpec().getRules().get(0).getHttp().getPaths())
-                .allSatisfy(path -> assertThat(path.getBackend().getService().getName()).isEqualTo(RELEASE + "-api-gateway"));
+        assertThat(chart.all(Service.class))
+                .allSatisfy(service -> assertThat(service.getSpec().getType()).isEqualTo("ClusterIP"));
+        assertThat(chart.all(Ingress.class)
+                        .get(0)
+                        .getSpec()
+                        .getRules()
+                        .get(0)
+                        .getHttp()
+                        .getPaths())
+                .allSatisfy(path ->
+                        assertThat(path.getBackend().getService().getName()).isEqualTo(RELEASE + "-api-gateway"));
         // Every service's pods are selected by a policy; only the gateway's admits peers other than Herald's pods.
         for (String service : SERVICES) {
             NetworkPolicy policy = chart.get(NetworkPolicy.class, RELEASE + "-" + service);
@@ -186,7 +228,8 @@ class HeraldChartTest {
                 assertThat(peers(policy)).as(service).allSatisfy(peer -> {
                     assertThat(peer.getIpBlock()).isNull();
                     assertThat(peer.getNamespaceSelector()).isNull();
-                    assertThat(peer.getPodSelector().getMatchLabels()).containsEntry("app.kubernetes.io/instance", RELEASE);
+                    assertThat(peer.getPodSelector().getMatchLabels())
+                            .containsEntry("app.kubernetes.io/instance", RELEASE);
                 });
             }
         }
@@ -198,12 +241,17 @@ class HeraldChartTest {
 
         assertThat(callers(chart, "usage-service"))
                 .containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service", "delivery-worker");
-        assertThat(callers(chart, "profiles-service")).containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service");
-        assertThat(callers(chart, "accounts-service")).containsExactlyInAnyOrder("api-gateway", "posts-service", "delivery-worker");
+        assertThat(callers(chart, "profiles-service"))
+                .containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service");
+        assertThat(callers(chart, "accounts-service"))
+                .containsExactlyInAnyOrder("api-gateway", "posts-service", "delivery-worker");
         assertThat(callers(chart, "posts-service")).containsExactlyInAnyOrder("api-gateway", "accounts-service");
         assertThat(callers(chart, "webhooks-service")).containsExactly("api-gateway");
         // Nothing calls delivery-worker: its policy admits nobody.
-        assertThat(chart.get(NetworkPolicy.class, RELEASE + "-delivery-worker").getSpec().getIngress()).isEmpty();
+        assertThat(chart.get(NetworkPolicy.class, RELEASE + "-delivery-worker")
+                        .getSpec()
+                        .getIngress())
+                .isEmpty();
     }
 
     @Test
@@ -219,13 +267,19 @@ class HeraldChartTest {
                 }
                 String callee = matcher.group(1).toLowerCase() + "-service";
                 Service service = chart.get(Service.class, RELEASE + "-" + callee);
-                assertThat(entry.getValue()).isEqualTo("http://" + service.getMetadata().getName() + ":"
-                        + service.getSpec().getPorts().get(0).getPort());
-                assertThat(callers(chart, callee)).as("%s calls %s", caller, callee).contains(caller);
+                assertThat(entry.getValue())
+                        .isEqualTo("http://" + service.getMetadata().getName() + ":"
+                                + service.getSpec().getPorts().get(0).getPort());
+                assertThat(callers(chart, callee))
+                        .as("%s calls %s", caller, callee)
+                        .contains(caller);
             }
         }
-        assertThat(chart.config("delivery-worker")).containsOnlyKeys(Stream.concat(basicVariables().stream(),
-                Stream.of("HERALD_SERVICES_ACCOUNTS_URL", "HERALD_SERVICES_USAGE_URL")).toList());
+        assertThat(chart.config("delivery-worker"))
+                .containsOnlyKeys(Stream.concat(
+                                basicVariables().stream(),
+                                Stream.of("HERALD_SERVICES_ACCOUNTS_URL", "HERALD_SERVICES_USAGE_URL"))
+                        .toList());
     }
 
     @Test
@@ -234,9 +288,15 @@ class HeraldChartTest {
         RenderedChart production = rendered("values-production.yaml");
 
         // An ingress rule without "from" admits any source; production names the ingress controller's namespace.
-        assertThat(open.get(NetworkPolicy.class, RELEASE + "-api-gateway").getSpec().getIngress().get(0).getFrom()).isNullOrEmpty();
+        assertThat(open.get(NetworkPolicy.class, RELEASE + "-api-gateway")
+                        .getSpec()
+                        .getIngress()
+                        .get(0)
+                        .getFrom())
+                .isNullOrEmpty();
         assertThat(peers(production.get(NetworkPolicy.class, RELEASE + "-api-gateway")))
-                .isNotEmpty().allSatisfy(peer -> assertThat(peer.getNamespaceSelector()).isNotNull());
+                .isNotEmpty()
+                .allSatisfy(peer -> assertThat(peer.getNamespaceSelector()).isNotNull());
     }
 
     @ParameterizedTest
@@ -244,36 +304,48 @@ class HeraldChartTest {
     void theGatewayAndDeliveryWorkerScaleOnCpuAndLeaveTheirReplicasToTheAutoscaler(String valuesFile) {
         RenderedChart chart = rendered(valuesFile);
 
-        assertThat(chart.all(HorizontalPodAutoscaler.class)).extracting(hpa -> hpa.getMetadata().getName())
+        assertThat(chart.all(HorizontalPodAutoscaler.class))
+                .extracting(hpa -> hpa.getMetadata().getName())
                 .containsExactlyInAnyOrder(RELEASE + "-api-gateway", RELEASE + "-delivery-worker");
         for (HorizontalPodAutoscaler hpa : chart.all(HorizontalPodAutoscaler.class)) {
             assertThat(hpa.getSpec().getScaleTargetRef().getKind()).isEqualTo("Deployment");
-            assertThat(hpa.getSpec().getScaleTargetRef().getName()).isEqualTo(hpa.getMetadata().getName());
+            assertThat(hpa.getSpec().getScaleTargetRef().getName())
+                    .isEqualTo(hpa.getMetadata().getName());
             assertThat(hpa.getSpec().getMinReplicas()).isGreaterThanOrEqualTo(2);
             assertThat(hpa.getSpec().getMetrics()).anySatisfy(metric -> {
                 assertThat(metric.getType()).isEqualTo("Resource");
                 assertThat(metric.getResource().getName()).isEqualTo("cpu");
-                assertThat(metric.getResource().getTarget().getAverageUtilization()).isBetween(1, 100);
+                assertThat(metric.getResource().getTarget().getAverageUtilization())
+                        .isBetween(1, 100);
             });
             // A replicas field would fight the autoscaler on every upgrade.
-            assertThat(chart.get(Deployment.class, hpa.getMetadata().getName()).getSpec().getReplicas()).isNull();
+            assertThat(chart.get(Deployment.class, hpa.getMetadata().getName())
+                            .getSpec()
+                            .getReplicas())
+                    .isNull();
         }
     }
 
     @Test
     void deliveryWorkerCanAlsoScaleOnItsConsumerLag() {
-        RenderedChart chart = RenderedChart.render(null,
-                template -> template.set("services.delivery-worker.autoscaling.consumerLag.enabled", "true"));
+        RenderedChart chart = RenderedChart.render(
+                null, template -> template.set("services.delivery-worker.autoscaling.consumerLag.enabled", "true"));
 
-        List<MetricSpec> metrics = chart.get(HorizontalPodAutoscaler.class, RELEASE + "-delivery-worker").getSpec().getMetrics();
+        List<MetricSpec> metrics = chart.get(HorizontalPodAutoscaler.class, RELEASE + "-delivery-worker")
+                .getSpec()
+                .getMetrics();
         assertThat(metrics).anySatisfy(metric -> {
             assertThat(metric.getType()).isEqualTo("External");
             assertThat(metric.getExternal().getMetric().getName()).isEqualTo("kafka_consumergroup_lag");
             assertThat(metric.getExternal().getMetric().getSelector().getMatchLabels())
-                    .containsEntry("consumergroup", "delivery-worker").containsEntry("topic", Topics.POST_ACCEPTED);
+                    .containsEntry("consumergroup", "delivery-worker")
+                    .containsEntry("topic", Topics.POST_ACCEPTED);
             assertThat(metric.getExternal().getTarget().getType()).isEqualTo("AverageValue");
         });
-        assertThat(rendered("values.yaml").get(HorizontalPodAutoscaler.class, RELEASE + "-delivery-worker").getSpec().getMetrics())
+        assertThat(rendered("values.yaml")
+                        .get(HorizontalPodAutoscaler.class, RELEASE + "-delivery-worker")
+                        .getSpec()
+                        .getMetrics())
                 .noneSatisfy(metric -> assertThat(metric.getType()).isEqualTo("External"));
     }
 
@@ -293,15 +365,21 @@ class HeraldChartTest {
     @ValueSource(strings = {"values.yaml", "values-production.yaml", "values-minimal.yaml"})
     void noSecretIsRenderedAndEveryCredentialIsASecretReference(String valuesFile) {
         RenderedChart chart = rendered(valuesFile);
-        Pattern secretLooking = Pattern.compile(".*(PASSWORD|PRIVATE_KEY|PUBLIC_KEY|SECRET|TOKEN|CIPHER|JAAS|CLIENT_ID).*");
+        Pattern secretLooking =
+                Pattern.compile(".*(PASSWORD|PRIVATE_KEY|PUBLIC_KEY|SECRET|TOKEN|CIPHER|JAAS|CLIENT_ID).*");
 
         assertThat(chart.all(Secret.class)).isEmpty();
         for (String service : SERVICES) {
-            assertThat(chart.config(service).keySet()).as("%s's ConfigMap", service)
+            assertThat(chart.config(service).keySet())
+                    .as("%s's ConfigMap", service)
                     .noneMatch(key -> secretLooking.matcher(key).matches());
             for (EnvVar env : container(chart.deployment(service)).getEnv()) {
-                assertThat(env.getValue()).as("%s %s has an inline value", service, env.getName()).isNull();
-                assertThat(env.getValueFrom().getSecretKeyRef()).as("%s %s", service, env.getName()).isNotNull();
+                assertThat(env.getValue())
+                        .as("%s %s has an inline value", service, env.getName())
+                        .isNull();
+                assertThat(env.getValueFrom().getSecretKeyRef())
+                        .as("%s %s", service, env.getName())
+                        .isNotNull();
             }
         }
     }
@@ -313,11 +391,14 @@ class HeraldChartTest {
         assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_PUBLIC_KEY")).containsExactlyInAnyOrderElementsOf(SERVICES);
         assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_PRIVATE_KEY"))
                 .containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service", "delivery-worker");
-        assertThat(servicesWith(chart, "HERALD_SECRET_CIPHER_CURRENT_KEY")).containsExactlyInAnyOrder("accounts-service", "webhooks-service");
-        assertThat(servicesWith(chart, "HERALD_SECRET_CIPHER_RETIRED_KEYS")).containsExactlyInAnyOrder("accounts-service", "webhooks-service");
+        assertThat(servicesWith(chart, "HERALD_SECRET_CIPHER_CURRENT_KEY"))
+                .containsExactlyInAnyOrder("accounts-service", "webhooks-service");
+        assertThat(servicesWith(chart, "HERALD_SECRET_CIPHER_RETIRED_KEYS"))
+                .containsExactlyInAnyOrder("accounts-service", "webhooks-service");
         assertThat(servicesWith(chart, "HERALD_ADMIN_TOKEN")).containsExactly("api-gateway");
         assertThat(servicesWith(chart, "HERALD_CURSOR_SECRET"))
-                .containsExactlyInAnyOrder("api-gateway", "profiles-service", "accounts-service", "posts-service", "webhooks-service");
+                .containsExactlyInAnyOrder(
+                        "api-gateway", "profiles-service", "accounts-service", "posts-service", "webhooks-service");
         // The retired keys are absent between rotations: the reference must not keep the pods from starting.
         EnvVar retired = env(chart.deployment("accounts-service"), "HERALD_SECRET_CIPHER_RETIRED_KEYS");
         assertThat(retired.getValueFrom().getSecretKeyRef().getOptional()).isTrue();
@@ -327,32 +408,51 @@ class HeraldChartTest {
 
     @Test
     void eachServiceReachesItsOwnDatabaseOnTheConfiguredServer() {
-        RenderedChart chart = RenderedChart.render(null, template -> template
-                .set("postgresql.host", "pg.internal").set("postgresql.port", "6432").set("postgresql.parameters", "sslmode=require")
-                .set("services.posts-service.databaseSecret", "herald-posts-db"));
+        RenderedChart chart = RenderedChart.render(
+                null,
+                template -> template.set("postgresql.host", "pg.internal")
+                        .set("postgresql.port", "6432")
+                        .set("postgresql.parameters", "sslmode=require")
+                        .set("services.posts-service.databaseSecret", "herald-posts-db"));
 
         assertThat(chart.config("posts-service"))
-                .containsEntry("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://pg.internal:6432/herald_posts?sslmode=require")
-                .containsEntry("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://pg.internal:6432/herald_posts?sslmode=require");
-        assertThat(env(chart.deployment("posts-service"), "QUARKUS_DATASOURCE_PASSWORD").getValueFrom().getSecretKeyRef().getName())
+                .containsEntry(
+                        "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://pg.internal:6432/herald_posts?sslmode=require")
+                .containsEntry(
+                        "QUARKUS_DATASOURCE_JDBC_URL",
+                        "jdbc:postgresql://pg.internal:6432/herald_posts?sslmode=require");
+        assertThat(env(chart.deployment("posts-service"), "QUARKUS_DATASOURCE_PASSWORD")
+                        .getValueFrom()
+                        .getSecretKeyRef()
+                        .getName())
                 .isEqualTo("herald-posts-db");
-        assertThat(env(chart.deployment("usage-service"), "QUARKUS_DATASOURCE_PASSWORD").getValueFrom().getSecretKeyRef().getName())
+        assertThat(env(chart.deployment("usage-service"), "QUARKUS_DATASOURCE_PASSWORD")
+                        .getValueFrom()
+                        .getSecretKeyRef()
+                        .getName())
                 .isEqualTo("herald-postgresql");
         Set<String> databases = new TreeSet<>();
-        SERVICES.forEach(service -> databases.add(chart.config(service).get("QUARKUS_DATASOURCE_JDBC_URL").replaceAll(".*/|\\?.*", "")));
+        SERVICES.forEach(service -> databases.add(
+                chart.config(service).get("QUARKUS_DATASOURCE_JDBC_URL").replaceAll(".*/|\\?.*", "")));
         assertThat(databases).as("one database per service").hasSize(SERVICES.size());
     }
 
     @Test
     void servicesListenOnThePodAddressAndPublicUrlsComeFromPublicUrl() {
-        RenderedChart chart = RenderedChart.render(null, template -> template.set("publicUrl", "https://social.example.org/"));
+        RenderedChart chart =
+                RenderedChart.render(null, template -> template.set("publicUrl", "https://social.example.org/"));
 
         for (String service : SERVICES) {
-            assertThat(chart.config(service)).containsEntry("QUARKUS_HTTP_HOST", "0.0.0.0").containsEntry("QUARKUS_HTTP_PORT", "8080");
+            assertThat(chart.config(service))
+                    .containsEntry("QUARKUS_HTTP_HOST", "0.0.0.0")
+                    .containsEntry("QUARKUS_HTTP_PORT", "8080");
         }
-        assertThat(chart.config("api-gateway")).containsEntry("HERALD_OAUTH_RESOURCE", "https://social.example.org/api/v1");
-        assertThat(chart.config("accounts-service")).containsEntry("HERALD_CONNECT_PUBLIC_URL", "https://social.example.org");
-        assertThat(chart.all(Ingress.class).get(0).getSpec().getRules().get(0).getHost()).isEqualTo("social.example.org");
+        assertThat(chart.config("api-gateway"))
+                .containsEntry("HERALD_OAUTH_RESOURCE", "https://social.example.org/api/v1");
+        assertThat(chart.config("accounts-service"))
+                .containsEntry("HERALD_CONNECT_PUBLIC_URL", "https://social.example.org");
+        assertThat(chart.all(Ingress.class).get(0).getSpec().getRules().get(0).getHost())
+                .isEqualTo("social.example.org");
     }
 
     @ParameterizedTest
@@ -360,11 +460,19 @@ class HeraldChartTest {
     void theGracePeriodCoversTheShutdownDelayAndTheRequestDrain(String valuesFile) {
         RenderedChart chart = RenderedChart.render(valuesFile);
         for (String service : SERVICES) {
-            long delaySeconds = Duration.parse("PT" + chart.config(service).get("QUARKUS_SHUTDOWN_DELAY").toUpperCase())
+            long delaySeconds = Duration.parse("PT"
+                            + chart.config(service)
+                                    .get("QUARKUS_SHUTDOWN_DELAY")
+                                    .toUpperCase())
                     .toSeconds();
             // 20 s is quarkus.shutdown.timeout, common's META-INF/microprofile-config.properties.
-            assertThat(chart.deployment(service).getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
-                    .as(service).isGreaterThanOrEqualTo(delaySeconds + 20);
+            assertThat(chart.deployment(service)
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getTerminationGracePeriodSeconds())
+                    .as(service)
+                    .isGreaterThanOrEqualTo(delaySeconds + 20);
         }
     }
 
@@ -372,15 +480,19 @@ class HeraldChartTest {
     void logsAreJsonAndTracesStayUnexportedUntilACollectorIsNamed() {
         RenderedChart defaults = RenderedChart.render(null);
         for (String service : SERVICES) {
-            assertThat(defaults.config(service)).containsEntry("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true")
+            assertThat(defaults.config(service))
+                    .containsEntry("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true")
                     .containsEntry("QUARKUS_SHUTDOWN_DELAY", "5s")
-                    .doesNotContainKey("QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT").doesNotContainKey("QUARKUS_OTEL_TRACES_SAMPLER_ARG");
+                    .doesNotContainKey("QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT")
+                    .doesNotContainKey("QUARKUS_OTEL_TRACES_SAMPLER_ARG");
         }
 
-        RenderedChart traced = RenderedChart.render(null, template -> template
-                .set("observability.tracing.otlpEndpoint", "http://otel-collector.observability:4317")
-                .set("observability.tracing.sampleRatio", "0.25")
-                .set("observability.jsonLogs", "false"));
+        RenderedChart traced = RenderedChart.render(
+                null,
+                template -> template.set(
+                                "observability.tracing.otlpEndpoint", "http://otel-collector.observability:4317")
+                        .set("observability.tracing.sampleRatio", "0.25")
+                        .set("observability.jsonLogs", "false"));
         for (String service : SERVICES) {
             assertThat(traced.config(service))
                     .containsEntry("QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel-collector.observability:4317")
@@ -392,10 +504,10 @@ class HeraldChartTest {
     @Test
     void everyVariableTheChartSetsIsOneTheServicesDocumentReading() throws IOException {
         Path root = Path.of(System.getProperty("herald.root", "../.."));
-        Set<String> documented = documentedVariables(Files.readString(root.resolve("README.md"))
-                + Files.readString(root.resolve("docs/local-runtime.md")));
-        RenderedChart chart = RenderedChart.render("values-production.yaml",
-                template -> template.set("secrets.connect.existingSecret", "herald-connect"));
+        Set<String> documented = documentedVariables(
+                Files.readString(root.resolve("README.md")) + Files.readString(root.resolve("docs/local-runtime.md")));
+        RenderedChart chart = RenderedChart.render(
+                "values-production.yaml", template -> template.set("secrets.connect.existingSecret", "herald-connect"));
 
         Set<String> variables = new TreeSet<>();
         for (String service : SERVICES) {
@@ -404,8 +516,11 @@ class HeraldChartTest {
         }
         // Quarkus's own settings (QUARKUS_*) and Kafka client properties (KAFKA_*) are Quarkus's contract.
         assertThat(variables.stream().filter(name -> name.startsWith("HERALD_")))
-                .isNotEmpty().allSatisfy(name -> assertThat(documented).as(name).contains(name));
-        assertThat(variables).allMatch(name -> name.startsWith("HERALD_") || name.startsWith("QUARKUS_") || name.startsWith("KAFKA_"));
+                .isNotEmpty()
+                .allSatisfy(name -> assertThat(documented).as(name).contains(name));
+        assertThat(variables)
+                .allMatch(
+                        name -> name.startsWith("HERALD_") || name.startsWith("QUARKUS_") || name.startsWith("KAFKA_"));
     }
 
     @ParameterizedTest
@@ -416,7 +531,8 @@ class HeraldChartTest {
         for (String topic : topicNames()) {
             assertThat(script).contains("--create --if-not-exists --topic " + topic + " ");
         }
-        assertThat(Pattern.compile("--topic ").matcher(script).results().count()).isEqualTo(topicNames().size());
+        assertThat(Pattern.compile("--topic ").matcher(script).results().count())
+                .isEqualTo(topicNames().size());
     }
 
     @Test
@@ -424,20 +540,30 @@ class HeraldChartTest {
         String production = topicScript("values-production.yaml");
         String minimal = topicScript("values-minimal.yaml");
 
-        assertThat(production).doesNotContain("--replication-factor 1 ", "--replication-factor 2 ")
-                .contains("--replication-factor 3 ").contains("min.insync.replicas=2");
-        assertThat(count(production, "min.insync.replicas=2")).isEqualTo(topicNames().size());
-        assertThat(partitions(production, Topics.POST_ACCEPTED)).isGreaterThanOrEqualTo(
-                rendered("values-production.yaml").get(HorizontalPodAutoscaler.class, RELEASE + "-delivery-worker").getSpec().getMaxReplicas());
+        assertThat(production)
+                .doesNotContain("--replication-factor 1 ", "--replication-factor 2 ")
+                .contains("--replication-factor 3 ")
+                .contains("min.insync.replicas=2");
+        assertThat(count(production, "min.insync.replicas=2"))
+                .isEqualTo(topicNames().size());
+        assertThat(partitions(production, Topics.POST_ACCEPTED))
+                .isGreaterThanOrEqualTo(rendered("values-production.yaml")
+                        .get(HorizontalPodAutoscaler.class, RELEASE + "-delivery-worker")
+                        .getSpec()
+                        .getMaxReplicas());
         // A single-broker cluster: replication 1 and one in-sync replica, or nothing could be written.
-        assertThat(minimal).contains("--replication-factor 1 ").contains("min.insync.replicas=1").doesNotContain("min.insync.replicas=2");
+        assertThat(minimal)
+                .contains("--replication-factor 1 ")
+                .contains("min.insync.replicas=1")
+                .doesNotContain("min.insync.replicas=2");
     }
 
     @Test
     void theTopicJobIsAHookThatRunsBeforeInstallAndUpgrade() {
         // helm template (like helm-java's) prints the release's resources; a hook is kept apart from them and
         // run by helm install and upgrade before those resources are applied.
-        assertThat(rendered("values.yaml").find(Job.class, RELEASE + "-create-topics")).isEmpty();
+        assertThat(rendered("values.yaml").find(Job.class, RELEASE + "-create-topics"))
+                .isEmpty();
 
         Job plain = topicJob("values.yaml");
         assertThat(plain.getMetadata().getAnnotations()).isNullOrEmpty();
@@ -448,7 +574,8 @@ class HeraldChartTest {
     @Test
     void theIngressServesOnlyTheGatewaysPublicRoutes() {
         List<String> paths = ingressPaths(rendered("values.yaml"));
-        List<String> withAdmin = ingressPaths(RenderedChart.render(null, template -> template.set("ingress.exposeAdmin", "true")));
+        List<String> withAdmin =
+                ingressPaths(RenderedChart.render(null, template -> template.set("ingress.exposeAdmin", "true")));
 
         assertThat(paths).containsExactlyInAnyOrder("/api/v1", "/oauth", "/connect");
         assertThat(withAdmin).contains("/admin/v1");
@@ -464,11 +591,13 @@ class HeraldChartTest {
 
     @Test
     void imagesAreTheOnesTheImagesProfileBuilds() {
-        RenderedChart chart = RenderedChart.render(null, template -> template.set("image.registry", "registry.example.com"));
+        RenderedChart chart =
+                RenderedChart.render(null, template -> template.set("image.registry", "registry.example.com"));
 
         for (String service : SERVICES) {
             // <registry>/<quarkus.container-image.group>/<quarkus.application.name>:<project version>
-            assertThat(container(chart.deployment(service)).getImage()).isEqualTo("registry.example.com/herald/" + service + ":0.1.0-SNAPSHOT");
+            assertThat(container(chart.deployment(service)).getImage())
+                    .isEqualTo("registry.example.com/herald/" + service + ":0.1.0-SNAPSHOT");
         }
     }
 
@@ -477,13 +606,17 @@ class HeraldChartTest {
     }
 
     private static EnvVar env(Deployment deployment, String name) {
-        return container(deployment).getEnv().stream().filter(env -> env.getName().equals(name)).findFirst()
+        return container(deployment).getEnv().stream()
+                .filter(env -> env.getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(deployment.getMetadata().getName() + " has no " + name));
     }
 
     private static List<String> servicesWith(RenderedChart chart, String variable) {
-        return SERVICES.stream().filter(service -> container(chart.deployment(service)).getEnv().stream()
-                .anyMatch(env -> env.getName().equals(variable))).toList();
+        return SERVICES.stream()
+                .filter(service -> container(chart.deployment(service)).getEnv().stream()
+                        .anyMatch(env -> env.getName().equals(variable)))
+                .toList();
     }
 
     private static void assertHttpProbe(Probe probe, String path, String service) {
@@ -493,35 +626,57 @@ class HeraldChartTest {
     }
 
     private static List<NetworkPolicyPeer> peers(NetworkPolicy policy) {
-        return policy.getSpec().getIngress().stream().flatMap(rule -> rule.getFrom() == null ? Stream.empty() : rule.getFrom().stream()).toList();
+        return policy.getSpec().getIngress().stream()
+                .flatMap(rule -> rule.getFrom() == null ? Stream.empty() : rule.getFrom().stream())
+                .toList();
     }
 
     /** The services whose pods a service's policy admits. */
     private static List<String> callers(RenderedChart chart, String service) {
         return peers(chart.get(NetworkPolicy.class, RELEASE + "-" + service)).stream()
-                .map(peer -> peer.getPodSelector().getMatchLabels().get("app.kubernetes.io/name")).filter(Objects::nonNull).toList();
+                .map(peer -> peer.getPodSelector().getMatchLabels().get("app.kubernetes.io/name"))
+                .filter(Objects::nonNull)
+                .toList();
     }
 
     private static List<String> basicVariables() {
-        return List.of("QUARKUS_HTTP_HOST", "QUARKUS_HTTP_PORT", "QUARKUS_DATASOURCE_REACTIVE_URL", "QUARKUS_DATASOURCE_JDBC_URL",
-                "KAFKA_BOOTSTRAP_SERVERS", "QUARKUS_SHUTDOWN_DELAY", "QUARKUS_LOG_CONSOLE_JSON_ENABLED");
+        return List.of(
+                "QUARKUS_HTTP_HOST",
+                "QUARKUS_HTTP_PORT",
+                "QUARKUS_DATASOURCE_REACTIVE_URL",
+                "QUARKUS_DATASOURCE_JDBC_URL",
+                "KAFKA_BOOTSTRAP_SERVERS",
+                "QUARKUS_SHUTDOWN_DELAY",
+                "QUARKUS_LOG_CONSOLE_JSON_ENABLED");
     }
 
     /** The topic Job as a plain Job: helm-java, like helm template, leaves hooks out of what it prints. */
     private static Job topicJob(String valuesFile) {
-        return RENDERS.computeIfAbsent(valuesFile + " topics.hook=false", key -> RenderedChart.render(
-                        valuesFile.equals("values.yaml") ? null : valuesFile, template -> template.set("topics.hook", "false")))
+        return RENDERS.computeIfAbsent(
+                        valuesFile + " topics.hook=false",
+                        key -> RenderedChart.render(
+                                valuesFile.equals("values.yaml") ? null : valuesFile,
+                                template -> template.set("topics.hook", "false")))
                 .get(Job.class, RELEASE + "-create-topics");
     }
 
     private static String topicScript(String valuesFile) {
-        return String.join("\n", topicJob(valuesFile).getSpec().getTemplate().getSpec().getContainers().get(0).getCommand());
+        return String.join(
+                "\n",
+                topicJob(valuesFile)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getCommand());
     }
 
     /** HERALD_* names in the docs, with the README's {A,B} shorthand expanded. */
     private static Set<String> documentedVariables(String docs) {
         Set<String> names = new TreeSet<>();
-        Matcher matcher = Pattern.compile("HERALD_[A-Z0-9_]*(?:\\{([A-Z0-9_,]+)}([A-Z0-9_]*))?").matcher(docs);
+        Matcher matcher = Pattern.compile("HERALD_[A-Z0-9_]*(?:\\{([A-Z0-9_,]+)}([A-Z0-9_]*))?")
+                .matcher(docs);
         while (matcher.find()) {
             String prefix = matcher.group().replaceAll("\\{.*", "");
             if (matcher.group(1) == null) {
@@ -536,7 +691,8 @@ class HeraldChartTest {
     }
 
     private static int partitions(String script, String topic) {
-        Matcher matcher = Pattern.compile("--topic " + Pattern.quote(topic) + " \\\\\\s+--partitions (\\d+)").matcher(script);
+        Matcher matcher = Pattern.compile("--topic " + Pattern.quote(topic) + " \\\\\\s+--partitions (\\d+)")
+                .matcher(script);
         assertThat(matcher.find()).as("partitions of %s", topic).isTrue();
         return Integer.parseInt(matcher.group(1));
     }
@@ -547,14 +703,16 @@ class HeraldChartTest {
 
     private static List<String> ingressPaths(RenderedChart chart) {
         return chart.all(Ingress.class).get(0).getSpec().getRules().get(0).getHttp().getPaths().stream()
-                .map(HTTPIngressPath::getPath).toList();
+                .map(HTTPIngressPath::getPath)
+                .toList();
     }
 
     /** common's Topics constants: the topics the services produce to and consume from. */
     static List<String> topicNames() {
         return Arrays.stream(Topics.class.getDeclaredFields())
                 .filter(field -> Modifier.isStatic(field.getModifiers()) && field.getType() == String.class)
-                .map(HeraldChartTest::constant).collect(Collectors.toList());
+                .map(HeraldChartTest::constant)
+                .collect(Collectors.toList());
     }
 
     private static String constant(Field field) {

@@ -11,10 +11,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -72,7 +72,8 @@ final class RenderedChart {
         }
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
         JsonNode merged = yaml.readTree(chart.resolve("values.yaml").toFile());
-        merge((ObjectNode) merged, (ObjectNode) yaml.readTree(chart.resolve(valuesFile).toFile()));
+        merge((ObjectNode) merged, (ObjectNode)
+                yaml.readTree(chart.resolve(valuesFile).toFile()));
         yaml.writeValue(target.resolve("values.yaml").toFile(), merged);
         return target;
     }
@@ -90,7 +91,10 @@ final class RenderedChart {
 
     /** The chart with the given values file of the chart (null: values.yaml alone) and {@code --set}s. */
     static RenderedChart render(String valuesFile, Consumer<TemplateCommand> settings) {
-        TemplateCommand template = new Helm(chart()).template().withName(RELEASE).withNamespace(NAMESPACE)
+        TemplateCommand template = new Helm(chart())
+                .template()
+                .withName(RELEASE)
+                .withNamespace(NAMESPACE)
                 .withKubeVersion(KUBE_VERSION);
         if (valuesFile != null) {
             Path values = chart().resolve(valuesFile);
@@ -104,8 +108,7 @@ final class RenderedChart {
     }
 
     static RenderedChart render(String valuesFile) {
-        return render(valuesFile, template -> {
-        });
+        return render(valuesFile, template -> {});
     }
 
     static RenderedChart parse(String yaml) {
@@ -120,8 +123,8 @@ final class RenderedChart {
             }
             List<String> unknown = unknownFields(object);
             if (!unknown.isEmpty()) {
-                throw new AssertionError(object.getKind() + " " + object.getMetadata().getName()
-                        + " has fields Kubernetes does not know: " + unknown);
+                throw new AssertionError(object.getKind() + " "
+                        + object.getMetadata().getName() + " has fields Kubernetes does not know: " + unknown);
             }
             objects.add(object);
         }
@@ -133,7 +136,9 @@ final class RenderedChart {
     }
 
     <T extends HasMetadata> Optional<T> find(Class<T> type, String name) {
-        return all(type).stream().filter(object -> object.getMetadata().getName().equals(name)).findFirst();
+        return all(type).stream()
+                .filter(object -> object.getMetadata().getName().equals(name))
+                .findFirst();
     }
 
     <T extends HasMetadata> T get(Class<T> type, String name) {
@@ -177,8 +182,10 @@ final class RenderedChart {
             return;
         }
         for (Method getter : value.getClass().getMethods()) {
-            if (getter.getParameterCount() != 0 || Modifier.isStatic(getter.getModifiers())
-                    || !getter.getName().startsWith("get") || getter.getDeclaringClass() == Object.class) {
+            if (getter.getParameterCount() != 0
+                    || Modifier.isStatic(getter.getModifiers())
+                    || !getter.getName().startsWith("get")
+                    || getter.getDeclaringClass() == Object.class) {
                 continue;
             }
             Object child;
@@ -187,7 +194,8 @@ final class RenderedChart {
             } catch (IllegalAccessException | InvocationTargetException e) {
                 continue;
             }
-            String field = Character.toLowerCase(getter.getName().charAt(3)) + getter.getName().substring(4);
+            String field = Character.toLowerCase(getter.getName().charAt(3))
+                    + getter.getName().substring(4);
             String childPath = path.isEmpty() ? field : path + "." + field;
             if (getter.getName().equals("getAdditionalProperties")) {
                 if (child instanceof Map<?, ?> extra) {
