@@ -3,7 +3,6 @@ package dev.herald.accounts.repository;
 import dev.herald.accounts.model.ConnectSessionEntity;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.persistence.UniqueRow;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -45,15 +44,5 @@ public class ConnectSessionRepository implements PanacheRepositoryBase<ConnectSe
                 workspaceId,
                 mode.wireName(),
                 profileId);
-    }
-
-    /** Records an event as applied; false when it was applied before (a redelivery). */
-    public Uni<Boolean> markEventProcessed(String eventId) {
-        return Panache.getSession()
-                .flatMap(session -> session.createNativeQuery(
-                                "insert into processed_events (event_id) values (?1) on conflict do nothing")
-                        .setParameter(1, eventId)
-                        .executeUpdate())
-                .map(inserted -> inserted > 0);
     }
 }

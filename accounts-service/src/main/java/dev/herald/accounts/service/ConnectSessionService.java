@@ -10,6 +10,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.events.ProfileEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.Platform;
@@ -118,7 +119,7 @@ public class ConnectSessionService {
     /** Applies a profile event once: a deleted profile's open sessions are revoked. */
     @WithTransaction
     public Uni<Void> apply(ProfileEvent event) {
-        return sessions.markEventProcessed(event.eventId()).flatMap(fresh -> {
+        return ProcessedEvents.markProcessed(event.eventId()).flatMap(fresh -> {
             if (!fresh || !ProfileEvent.DELETED.equals(event.type()) || event.profile() == null) {
                 return Uni.createFrom().voidItem();
             }

@@ -3,7 +3,6 @@ package dev.herald.common.messaging;
 import dev.herald.common.persistence.BatchedDelete;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
 
 /**
@@ -34,11 +33,11 @@ public final class ProcessedEventRetention {
     }
 
     private Uni<Integer> deleteBatch() {
-        return pool.preparedQuery("""
-                        delete from processed_events where event_id in (
-                            select event_id from processed_events where processed_at < now() - make_interval(secs => $1)
-                            order by processed_at limit $2 for update skip locked)""")
-                .execute(Tuple.of(retention.toMillis() / 1000.0, batchSize))
+        return ProcessedEvents.PURGE_BATCH
+                .parameters()
+                .set("retention_seconds", retention.toMillis() / 1000.0)
+                .set("batch_size", batchSize)
+                .execute(pool)
                 .map(rows -> rows.rowCount());
     }
 }

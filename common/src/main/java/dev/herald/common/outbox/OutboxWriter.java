@@ -2,9 +2,9 @@ package dev.herald.common.outbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.persistence.NamedStatement;
 import dev.herald.common.tracing.TraceParents;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.util.List;
 import org.hibernate.reactive.mutiny.Mutiny;
 
@@ -37,37 +37,58 @@ public final class OutboxWriter {
         this.mapper = mapper;
     }
 
+    /** The outbox's columns, named once for every statement that writes outbox rows. */
+    private static final String INSERT = "insert into outbox (event_id, topic, message_key, payload, trace_parent)";
+
     /**
-     * Appends one outbox row's columns to a statement's parameters, for statements on the Vert.x pool that write the
-     * row themselves: {@code event_id, topic, message_key, payload, trace_parent}, five nulls when {@code entry} is
-     * null. The payload is bound as text; the statement casts it ({@code ::text::jsonb}), since a string bound to a
-     * jsonb parameter would be stored as a JSON string.
+     * For a statement on the Vert.x pool ({@link NamedStatement}) that writes its outbox row itself, in the same
+     * statement as the change it describes: inserts the row {@link #bind} binds, once per row of {@code source} (a
+     * CTE's name, whose rows say the change took effect), and none when no entry is bound. The payload is bound as
+     * text and cast ({@code ::text::jsonb}), since a string bound to a jsonb parameter would be stored as a JSON
+     * string.
      */
-    public Tuple bind(Tuple parameters, Entry entry) {
-        if (entry == null) {
-            return parameters
-                    .addValue(null)
-                    .addValue(null)
-                    .addValue(null)
-                    .addValue(null)
-                    .addValue(null);
-        }
-        return parameters
-                .addValue(entry.eventId())
-                .addValue(entry.topic())
-                .addValue(entry.key())
-                .addValue(payload(entry))
-                .addValue(entry.traceParent());
+    public static String insertOnePerRowOf(String source) {
+        return INSERT + """
+
+                select :outbox_event_id, :outbox_topic, :outbox_message_key, :outbox_payload::text::jsonb,
+                    :outbox_trace_parent
+                from\s""" + source + " where :outbox_event_id::text is not null";
     }
 
-    /** The same for several rows, each column as an array ({@code unnest($n::text[], ...)}). */
-    public Tuple bindAll(Tuple parameters, List<Entry> entries) {
+    /**
+     * The same for the several rows {@link #bindAll} binds, each column an array: inserted when {@code condition}
+     * holds (for instance {@code exists (select 1 from meter)}).
+     */
+    public static String insertAllWhen(String condition) {
+        return INSERT + """
+
+                select e.event_id, e.topic, e.message_key, e.payload::jsonb, e.trace_parent
+                from unnest(:outbox_event_ids::text[], :outbox_topics::text[], :outbox_message_keys::text[],
+                    :outbox_payloads::text[], :outbox_trace_parents::text[])
+                    as e(event_id, topic, message_key, payload, trace_parent)
+                where\s""" + condition;
+    }
+
+    /** Binds the row of {@link #insertOnePerRowOf}: {@code entry}'s columns, or nulls when it is null (no row). */
+    public NamedStatement.Parameters bind(NamedStatement.Parameters parameters, Entry entry) {
         return parameters
-                .addValue(entries.stream().map(Entry::eventId).toArray(String[]::new))
-                .addValue(entries.stream().map(Entry::topic).toArray(String[]::new))
-                .addValue(entries.stream().map(Entry::key).toArray(String[]::new))
-                .addValue(entries.stream().map(this::payload).toArray(String[]::new))
-                .addValue(entries.stream().map(Entry::traceParent).toArray(String[]::new));
+                .set("outbox_event_id", entry == null ? null : entry.eventId())
+                .set("outbox_topic", entry == null ? null : entry.topic())
+                .set("outbox_message_key", entry == null ? null : entry.key())
+                .set("outbox_payload", entry == null ? null : payload(entry))
+                .set("outbox_trace_parent", entry == null ? null : entry.traceParent());
+    }
+
+    /** Binds the rows of {@link #insertAllWhen}. */
+    public NamedStatement.Parameters bindAll(NamedStatement.Parameters parameters, List<Entry> entries) {
+        return parameters
+                .set("outbox_event_ids", entries.stream().map(Entry::eventId).toArray(String[]::new))
+                .set("outbox_topics", entries.stream().map(Entry::topic).toArray(String[]::new))
+                .set("outbox_message_keys", entries.stream().map(Entry::key).toArray(String[]::new))
+                .set("outbox_payloads", entries.stream().map(this::payload).toArray(String[]::new))
+                .set(
+                        "outbox_trace_parents",
+                        entries.stream().map(Entry::traceParent).toArray(String[]::new));
     }
 
     private String payload(Entry entry) {
@@ -110,8 +131,7 @@ public final class OutboxWriter {
     }
 
     private static Uni<Void> insert(Mutiny.Session session, List<Entry> entries, List<String> payloads) {
-        StringBuilder sql =
-                new StringBuilder("insert into outbox (event_id, topic, message_key, payload, trace_parent) values ");
+        StringBuilder sql = new StringBuilder(INSERT).append(" values ");
         for (int i = 0; i < entries.size(); i++) {
             int p = i * PARAMETERS_PER_ROW;
             // Bound as text and cast: a String bound straight to a jsonb parameter is stored as a JSON string, and

@@ -7,7 +7,7 @@ import dev.herald.common.outbox.OutboxWriter;
 /**
  * The outbox row of a {@code target.completed}, keyed by post id (so a post's targets stay in order for
  * posts-service). The worker has no Hibernate session for common's {@code OutboxWriter}: the row is written by the
- * same statement that makes the delivery final ({@code DeliveryRepository.complete} and {@code settle}).
+ * same statement that makes the delivery final ({@code DeliveryStatements.complete} and {@code settle}).
  */
 public final class TargetCompletedOutbox {
     private TargetCompletedOutbox() {}

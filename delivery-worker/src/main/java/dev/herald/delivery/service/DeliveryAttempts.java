@@ -19,7 +19,7 @@ import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.Publishers;
-import dev.herald.delivery.repository.DeliveryRepository;
+import dev.herald.delivery.repository.DeliveryStatements;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
@@ -65,7 +65,7 @@ import org.jboss.logging.Logger;
 public class DeliveryAttempts {
     private static final Logger LOG = Logger.getLogger(DeliveryAttempts.class);
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryStatements deliveries;
     private final UsageClient usage;
     private final Publishers publishers;
     private final OutboxRelayJob relay;
@@ -77,7 +77,7 @@ public class DeliveryAttempts {
     private final AtomicInteger inFlight = new AtomicInteger();
 
     public DeliveryAttempts(
-            DeliveryRepository deliveries,
+            DeliveryStatements deliveries,
             UsageClient usage,
             Publishers publishers,
             OutboxRelayJob relay,

@@ -3,7 +3,7 @@ package dev.herald.delivery.service;
 import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.time.Timestamps;
 import dev.herald.delivery.config.DeliveryConfig;
-import dev.herald.delivery.repository.DeliveryRepository;
+import dev.herald.delivery.repository.DeliveryStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -13,13 +13,13 @@ import java.util.List;
 /** Takes a post handed to delivery: one leased delivery per target, attempted right after the commit. */
 @ApplicationScoped
 public class DeliveryIntake {
-    private final DeliveryRepository deliveries;
+    private final DeliveryStatements deliveries;
     private final DeliveryAttempts attempts;
     private final DeliveryConfig config;
     private final Clock clock;
 
     public DeliveryIntake(
-            DeliveryRepository deliveries, DeliveryAttempts attempts, DeliveryConfig config, Clock clock) {
+            DeliveryStatements deliveries, DeliveryAttempts attempts, DeliveryConfig config, Clock clock) {
         this.deliveries = deliveries;
         this.attempts = attempts;
         this.config = config;

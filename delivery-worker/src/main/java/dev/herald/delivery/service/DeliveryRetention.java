@@ -3,7 +3,7 @@ package dev.herald.delivery.service;
 import dev.herald.common.persistence.BatchedDelete;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.delivery.config.DeliveryConfig;
-import dev.herald.delivery.repository.DeliveryRepository;
+import dev.herald.delivery.repository.DeliveryStatements;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -23,12 +23,12 @@ import java.time.Instant;
 public class DeliveryRetention {
     static final int BATCH_SIZE = 1000;
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryStatements deliveries;
     private final DeliveryConfig config;
     private final Clock clock;
     private final RepeatingTask task;
 
-    public DeliveryRetention(DeliveryRepository deliveries, DeliveryConfig config, Clock clock, Vertx vertx) {
+    public DeliveryRetention(DeliveryStatements deliveries, DeliveryConfig config, Clock clock, Vertx vertx) {
         this.deliveries = deliveries;
         this.config = config;
         this.clock = clock;

@@ -2,7 +2,7 @@ package dev.herald.delivery.service;
 
 import dev.herald.common.time.Timestamps;
 import dev.herald.delivery.config.DeliveryConfig;
-import dev.herald.delivery.repository.DeliveryRepository;
+import dev.herald.delivery.repository.DeliveryStatements;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
@@ -23,7 +23,7 @@ import org.jboss.logging.Logger;
 public class DueDeliveryPoller {
     private static final Logger LOG = Logger.getLogger(DueDeliveryPoller.class);
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryStatements deliveries;
     private final DeliveryAttempts attempts;
     private final DeliveryConfig config;
     private final Vertx vertx;
@@ -32,7 +32,7 @@ public class DueDeliveryPoller {
     private volatile long timerId = -1;
 
     public DueDeliveryPoller(
-            DeliveryRepository deliveries, DeliveryAttempts attempts, DeliveryConfig config, Vertx vertx, Clock clock) {
+            DeliveryStatements deliveries, DeliveryAttempts attempts, DeliveryConfig config, Vertx vertx, Clock clock) {
         this.deliveries = deliveries;
         this.attempts = attempts;
         this.config = config;

@@ -13,8 +13,8 @@ import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publishers;
-import dev.herald.delivery.repository.DeliveryRepository;
-import dev.herald.delivery.repository.DeliveryRepository.UncertainDelivery;
+import dev.herald.delivery.repository.DeliveryStatements;
+import dev.herald.delivery.repository.DeliveryStatements.UncertainDelivery;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -45,7 +45,7 @@ import org.jboss.logging.Logger;
 public class UncertainReconciler {
     private static final Logger LOG = Logger.getLogger(UncertainReconciler.class);
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryStatements deliveries;
     private final Publishers publishers;
     private final OutboxRelayJob relay;
     private final DeliveryConfig config;
@@ -56,7 +56,7 @@ public class UncertainReconciler {
     private volatile long timerId = -1;
 
     public UncertainReconciler(
-            DeliveryRepository deliveries,
+            DeliveryStatements deliveries,
             Publishers publishers,
             OutboxRelayJob relay,
             DeliveryConfig config,

@@ -19,7 +19,7 @@ import dev.herald.delivery.messaging.TargetCompletedOutbox;
 import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.SandboxPublisher;
-import dev.herald.delivery.repository.DeliveryRepository;
+import dev.herald.delivery.repository.DeliveryStatements;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -55,7 +55,7 @@ class ClaimLoopTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @Inject
-    DeliveryRepository deliveries;
+    DeliveryStatements deliveries;
 
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
 

@@ -3,15 +3,13 @@ package dev.herald.posts.repository;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.outbox.OutboxWriter;
-import dev.herald.common.persistence.SqlParameters;
+import dev.herald.common.persistence.NamedStatement;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
 
 /**
@@ -21,6 +19,37 @@ import java.util.List;
  */
 @ApplicationScoped
 public class AcceptanceStatements {
+    private static final NamedStatement COMMIT =
+            NamedStatement.of("""
+            with pending as (
+                select post_id from unfinished_acceptances where post_id = :post_id and not abandoned for update),
+            completed as (
+                update idempotency_keys set state = 'completed', post_id = :post_id, response = :response,
+                    expires_at = :expires_at
+                where workspace_id = :workspace_id and mode = :mode and key = :key and claim_token = :claim_token
+                    and state = 'in_flight' and exists (select 1 from pending)
+                returning post_id),
+            finished as (
+                delete from unfinished_acceptances where post_id = :post_id and exists (select 1 from completed)),
+            post as (
+                insert into posts (id, workspace_id, mode, text, media_url, media_type, scheduled_at, due_at,
+                    platform_options, status, created_at, updated_at, dispatched_at, trace_parent)
+                select :post_id, :workspace_id, :mode, :text, :media_url, :media_type, :scheduled_at, :due_at,
+                    :platform_options::text::jsonb, :status, :created_at, :updated_at, :dispatched_at, :trace_parent
+                where exists (select 1 from completed)
+                returning id),
+            targets as (
+                insert into post_targets (post_id, position, account_id, platform, profile_id, account_username,
+                    reservation_id, status, attempts, updated_at)
+                select post.id, t.position, t.account_id, t.platform, t.profile_id, t.account_username,
+                    t.reservation_id, t.status, 0, t.updated_at
+                from post, unnest(:positions::integer[], :account_ids::text[], :platforms::text[], :profile_ids::text[],
+                    :usernames::text[], :reservation_ids::text[], :statuses::text[], :targets_updated_at::timestamptz[])
+                    as t(position, account_id, platform, profile_id, account_username, reservation_id, status,
+                        updated_at)),
+            handed_over as (%s)
+            select count(*) as committed from completed""".formatted(OutboxWriter.insertOnePerRowOf("post")));
+
     private final Pool pool;
     private final OutboxWriter outbox;
 
@@ -64,65 +93,35 @@ public class AcceptanceStatements {
             statuses[i] = target.status;
             updatedAt[i] = target.updatedAt;
         }
-        OffsetDateTime[] targetsUpdatedAt = SqlParameters.offsets(updatedAt);
-        Tuple parameters = SqlParameters.of(
-                post.id,
-                post.workspaceId,
-                mode.wireName(),
-                post.text,
-                post.mediaUrl,
-                post.mediaType,
-                post.scheduledAt,
-                post.dueAt,
-                post.platformOptions,
-                post.status,
-                post.createdAt,
-                post.updatedAt,
-                post.dispatchedAt,
-                post.traceParent,
-                completed.key(),
-                completed.claimToken(),
-                completed.response(),
-                completed.expiresAt(),
-                positions,
-                accountIds,
-                platforms,
-                profileIds,
-                usernames,
-                reservationIds,
-                statuses,
-                targetsUpdatedAt);
-        outbox.bind(parameters, handover);
-        return pool.preparedQuery("""
-                        with pending as (
-                            select post_id from unfinished_acceptances where post_id = $1 and not abandoned for update),
-                        completed as (
-                            update idempotency_keys set state = 'completed', post_id = $1, response = $17, expires_at = $18
-                            where workspace_id = $2 and mode = $3 and key = $15 and claim_token = $16 and state = 'in_flight'
-                                and exists (select 1 from pending)
-                            returning post_id),
-                        finished as (
-                            delete from unfinished_acceptances where post_id = $1 and exists (select 1 from completed)),
-                        post as (
-                            insert into posts (id, workspace_id, mode, text, media_url, media_type, scheduled_at, due_at,
-                                platform_options, status, created_at, updated_at, dispatched_at, trace_parent)
-                            select $1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11, $12, $13, $14
-                            where exists (select 1 from completed)
-                            returning id),
-                        targets as (
-                            insert into post_targets (post_id, position, account_id, platform, profile_id, account_username,
-                                reservation_id, status, attempts, updated_at)
-                            select post.id, t.position, t.account_id, t.platform, t.profile_id, t.account_username,
-                                t.reservation_id, t.status, 0, t.updated_at
-                            from post, unnest($19::integer[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[],
-                                $25::text[], $26::timestamptz[])
-                                as t(position, account_id, platform, profile_id, account_username, reservation_id, status,
-                                    updated_at)),
-                        handed_over as (
-                            insert into outbox (event_id, topic, message_key, payload, trace_parent)
-                            select $27, $28, $29, $30::text::jsonb, $31 from post where $27::text is not null)
-                        select count(*) as committed from completed""")
-                .execute(parameters)
+        NamedStatement.Parameters parameters = COMMIT.parameters()
+                .set("post_id", post.id)
+                .set("workspace_id", post.workspaceId)
+                .set("mode", mode.wireName())
+                .set("text", post.text)
+                .set("media_url", post.mediaUrl)
+                .set("media_type", post.mediaType)
+                .set("scheduled_at", post.scheduledAt)
+                .set("due_at", post.dueAt)
+                .set("platform_options", post.platformOptions)
+                .set("status", post.status)
+                .set("created_at", post.createdAt)
+                .set("updated_at", post.updatedAt)
+                .set("dispatched_at", post.dispatchedAt)
+                .set("trace_parent", post.traceParent)
+                .set("key", completed.key())
+                .set("claim_token", completed.claimToken())
+                .set("response", completed.response())
+                .set("expires_at", completed.expiresAt())
+                .set("positions", positions)
+                .set("account_ids", accountIds)
+                .set("platforms", platforms)
+                .set("profile_ids", profileIds)
+                .set("usernames", usernames)
+                .set("reservation_ids", reservationIds)
+                .set("statuses", statuses)
+                .set("targets_updated_at", updatedAt);
+        return outbox.bind(parameters, handover)
+                .execute(pool)
                 .map(rows -> rows.iterator().next().getLong("committed") > 0);
     }
 }

@@ -1,13 +1,13 @@
 package dev.herald.posts.repository;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.outbox.OutboxWriter;
-import dev.herald.common.persistence.SqlParameters;
+import dev.herald.common.persistence.NamedStatement;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
@@ -19,6 +19,32 @@ import java.util.List;
  */
 @ApplicationScoped
 public class TargetOutcomeStatements {
+    private static final NamedStatement APPLY = NamedStatement.of("""
+            with post as (
+                update posts set updated_at = :updated_at, status = :status, finalized_at = :finalized_at
+                where id = :post_id and updated_at = :read_updated_at and status = :read_status
+                    and exists (select 1 from post_targets
+                        where post_id = :post_id and account_id = :account_id and status = :read_target_status)
+                    and %s
+                returning id),
+            target as (
+                update post_targets t set status = :target_status, attempts = :attempts,
+                    provider_post_id = :provider_post_id, url = :url, error = :error::text::jsonb,
+                    completed_at = :completed_at, updated_at = :updated_at
+                from post where t.post_id = post.id and t.account_id = :account_id and t.status = :read_target_status
+                returning t.post_id),
+            marked as (%s),
+            finalized as (%s),
+            held as (
+                insert into profile_hold_releases (profile_id, post_id, workspace_id, mode)
+                select h.profile_id, :post_id, :workspace_id, :mode
+                from target, unnest(:held_profile_ids::text[]) as h(profile_id)
+                on conflict do nothing)
+            select count(*) as applied from target""".formatted(
+                    ProcessedEvents.notProcessed(":event_id"),
+                    ProcessedEvents.record("select :event_id from target"),
+                    OutboxWriter.insertOnePerRowOf("target")));
+
     private final Pool pool;
     private final OutboxWriter outbox;
 
@@ -50,49 +76,27 @@ public class TargetOutcomeStatements {
     public Uni<Boolean> apply(Outcome outcome) {
         PostEntity post = outcome.post();
         PostTargetEntity target = outcome.target();
-        Tuple parameters = SqlParameters.of(
-                post.id,
-                target.accountId,
-                post.updatedAt,
-                post.status,
-                post.finalizedAt,
-                outcome.readUpdatedAt(),
-                outcome.readStatus(),
-                outcome.readTargetStatus(),
-                outcome.eventId(),
-                target.status,
-                target.attempts,
-                target.providerPostId,
-                target.url,
-                target.error,
-                target.completedAt);
-        outbox.bind(parameters, outcome.finalized())
-                .addValue(outcome.holdsOf().toArray(String[]::new))
-                .addValue(post.workspaceId)
-                .addValue(post.mode);
-        return pool.preparedQuery("""
-                        with post as (
-                            update posts set updated_at = $3, status = $4, finalized_at = $5
-                            where id = $1 and updated_at = $6 and status = $7
-                                and exists (select 1 from post_targets where post_id = $1 and account_id = $2 and status = $8)
-                                and not exists (select 1 from processed_events where event_id = $9)
-                            returning id),
-                        target as (
-                            update post_targets t set status = $10, attempts = $11, provider_post_id = $12, url = $13,
-                                error = $14::text::jsonb, completed_at = $15, updated_at = $3
-                            from post where t.post_id = post.id and t.account_id = $2 and t.status = $8
-                            returning t.post_id),
-                        marked as (
-                            insert into processed_events (event_id) select $9 from target),
-                        finalized as (
-                            insert into outbox (event_id, topic, message_key, payload, trace_parent)
-                            select $16, $17, $18, $19::text::jsonb, $20 from target where $16::text is not null),
-                        held as (
-                            insert into profile_hold_releases (profile_id, post_id, workspace_id, mode)
-                            select h.profile_id, $1, $22, $23 from target, unnest($21::text[]) as h(profile_id)
-                            on conflict do nothing)
-                        select count(*) as applied from target""")
-                .execute(parameters)
+        NamedStatement.Parameters parameters = APPLY.parameters()
+                .set("post_id", post.id)
+                .set("account_id", target.accountId)
+                .set("updated_at", post.updatedAt)
+                .set("status", post.status)
+                .set("finalized_at", post.finalizedAt)
+                .set("read_updated_at", outcome.readUpdatedAt())
+                .set("read_status", outcome.readStatus())
+                .set("read_target_status", outcome.readTargetStatus())
+                .set("event_id", outcome.eventId())
+                .set("target_status", target.status)
+                .set("attempts", target.attempts)
+                .set("provider_post_id", target.providerPostId)
+                .set("url", target.url)
+                .set("error", target.error)
+                .set("completed_at", target.completedAt)
+                .set("held_profile_ids", outcome.holdsOf().toArray(String[]::new))
+                .set("workspace_id", post.workspaceId)
+                .set("mode", post.mode);
+        return outbox.bind(parameters, outcome.finalized())
+                .execute(pool)
                 .map(rows -> rows.iterator().next().getLong("applied") > 0);
     }
 }

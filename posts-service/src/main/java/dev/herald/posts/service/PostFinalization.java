@@ -2,6 +2,7 @@ package dev.herald.posts.service;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Post;
@@ -11,7 +12,6 @@ import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
-import dev.herald.posts.repository.ProcessedEventRepository;
 import dev.herald.posts.repository.ProfileHoldReleaseRepository;
 import dev.herald.posts.repository.TargetOutcomeStatements;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -35,7 +35,6 @@ public class PostFinalization {
 
     private final PostRepository posts;
     private final PostTargetRepository targets;
-    private final ProcessedEventRepository processed;
     private final ProfileHoldReleaseRepository holdReleases;
     private final PostEventOutbox events;
     private final PostViews views;
@@ -46,7 +45,6 @@ public class PostFinalization {
     public PostFinalization(
             PostRepository posts,
             PostTargetRepository targets,
-            ProcessedEventRepository processed,
             ProfileHoldReleaseRepository holdReleases,
             PostEventOutbox events,
             PostViews views,
@@ -55,7 +53,6 @@ public class PostFinalization {
             Clock clock) {
         this.posts = posts;
         this.targets = targets;
-        this.processed = processed;
         this.holdReleases = holdReleases;
         this.events = events;
         this.views = views;
@@ -72,8 +69,7 @@ public class PostFinalization {
         return applyInOneStatement(event, traceParent)
                 .flatMap(finalized -> finalized != null
                         ? Uni.createFrom().item(finalized)
-                        : Panache.withTransaction(() -> processed
-                                .markProcessed(event.eventId())
+                        : Panache.withTransaction(() -> ProcessedEvents.markProcessed(event.eventId())
                                 .flatMap(first -> {
                                     if (!first) {
                                         return Uni.createFrom().item(false);

@@ -2,14 +2,14 @@ package dev.herald.usage.repository;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.outbox.OutboxWriter;
-import dev.herald.common.persistence.SqlParameters;
+import dev.herald.common.persistence.NamedStatement;
 import dev.herald.common.wire.UsagePeriod;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.model.ReservationEntity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
@@ -24,6 +24,47 @@ import java.util.List;
  */
 @ApplicationScoped
 public class ReservationStatements {
+    private static final NamedStatement RESERVE_ON_ONE_METER =
+            NamedStatement.of("""
+            with meter as (
+                insert into usage_meters as m (workspace_id, mode, meter, period_start, period_end, used, reserved,
+                    updated_at)
+                select :workspace_id, :mode, :meter, :period_start, :period_end, 0, :units, :now
+                where :limit::bigint is null or :units <= :limit::bigint
+                on conflict (workspace_id, mode, meter, period_start) do update
+                    set reserved = m.reserved + excluded.reserved, updated_at = excluded.updated_at
+                    where :limit::bigint is null or m.used + m.reserved + excluded.reserved <= :limit::bigint
+                returning 1),
+            created as (
+                insert into reservations (workspace_id, mode, id, meter, units, status, period_start, period_end,
+                    created_at, updated_at)
+                select :workspace_id, :mode, r.id, :meter, r.units, 'reserved', :period_start, :period_end, :now, :now
+                from unnest(:ids::text[], :units_of::bigint[]) as r(id, units)
+                where exists (select 1 from meter)),
+            recorded as (%s)
+            select count(*) as admitted from meter""".formatted(OutboxWriter.insertAllWhen("exists (select 1 from meter)")));
+
+    private static final NamedStatement CONSUME_IN_ITS_PERIOD = NamedStatement.of("""
+            with consumed as (
+                update reservations set status = 'consumed', consumed_period_start = period_start,
+                    consumed_period_end = period_end, updated_at = :now
+                where workspace_id = :workspace_id and mode = :mode and id = :id and status = 'reserved'
+                    and meter = :meter and units = :units and period_start = :period_start
+                    and %s
+                returning units),
+            counted as (
+                update usage_meters m set used = m.used + c.units, reserved = m.reserved - c.units, updated_at = :now
+                from consumed c
+                where m.workspace_id = :workspace_id and m.mode = :mode and m.meter = :meter
+                    and m.period_start = :period_start
+                returning 1),
+            marked as (%s),
+            recorded as (%s)
+            select count(*) as consumed from counted""".formatted(
+                    ProcessedEvents.notProcessed(":event_id"),
+                    ProcessedEvents.record("select :event_id from counted"),
+                    OutboxWriter.insertOnePerRowOf("counted")));
+
     private final Pool pool;
     private final OutboxWriter outbox;
 
@@ -56,40 +97,20 @@ public class ReservationStatements {
             unitsOf[i] = created.get(i).units;
             units += created.get(i).units;
         }
-        Tuple parameters = SqlParameters.of(
-                workspaceId,
-                mode.wireName(),
-                meter.wireName(),
-                period.start(),
-                period.end(),
-                units,
-                now,
-                limit,
-                ids,
-                unitsOf);
-        outbox.bindAll(parameters, events);
-        return pool.preparedQuery("""
-                        with meter as (
-                            insert into usage_meters as m (workspace_id, mode, meter, period_start, period_end, used, reserved, updated_at)
-                            select $1, $2, $3, $4, $5, 0, $6, $7 where $8::bigint is null or $6 <= $8::bigint
-                            on conflict (workspace_id, mode, meter, period_start) do update
-                                set reserved = m.reserved + excluded.reserved, updated_at = excluded.updated_at
-                                where $8::bigint is null or m.used + m.reserved + excluded.reserved <= $8::bigint
-                            returning 1),
-                        created as (
-                            insert into reservations (workspace_id, mode, id, meter, units, status, period_start, period_end,
-                                created_at, updated_at)
-                            select $1, $2, r.id, $3, r.units, 'reserved', $4, $5, $7, $7
-                            from unnest($9::text[], $10::bigint[]) as r(id, units)
-                            where exists (select 1 from meter)),
-                        recorded as (
-                            insert into outbox (event_id, topic, message_key, payload, trace_parent)
-                            select e.event_id, e.topic, e.message_key, e.payload::jsonb, e.trace_parent
-                            from unnest($11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
-                                as e(event_id, topic, message_key, payload, trace_parent)
-                            where exists (select 1 from meter))
-                        select count(*) as admitted from meter""")
-                .execute(parameters)
+        NamedStatement.Parameters parameters = RESERVE_ON_ONE_METER
+                .parameters()
+                .set("workspace_id", workspaceId)
+                .set("mode", mode.wireName())
+                .set("meter", meter.wireName())
+                .set("period_start", period.start())
+                .set("period_end", period.end())
+                .set("units", units)
+                .set("now", now)
+                .set("limit", limit)
+                .set("ids", ids)
+                .set("units_of", unitsOf);
+        return outbox.bindAll(parameters, events)
+                .execute(pool)
                 .map(rows -> rows.iterator().next().getLong("admitted") > 0);
     }
 
@@ -101,38 +122,19 @@ public class ReservationStatements {
      * nothing is written.
      */
     public Uni<Boolean> consumeInItsPeriod(
-            ReservationEntity reservation, Instant now, String eventId, String topic, OutboxWriter.Entry event) {
-        return pool.preparedQuery("""
-                        with consumed as (
-                            update reservations set status = 'consumed', consumed_period_start = period_start,
-                                consumed_period_end = period_end, updated_at = $7
-                            where workspace_id = $1 and mode = $2 and id = $3 and status = 'reserved' and meter = $4
-                                and units = $5 and period_start = $6
-                                and not exists (select 1 from processed_events where event_id = $8)
-                            returning units),
-                        counted as (
-                            update usage_meters m set used = m.used + c.units, reserved = m.reserved - c.units, updated_at = $7
-                            from consumed c
-                            where m.workspace_id = $1 and m.mode = $2 and m.meter = $4 and m.period_start = $6
-                            returning 1),
-                        marked as (
-                            insert into processed_events (event_id, topic) select $8, $9 from counted),
-                        recorded as (
-                            insert into outbox (event_id, topic, message_key, payload, trace_parent)
-                            select $10, $11, $12, $13::text::jsonb, $14 from counted)
-                        select count(*) as consumed from counted""")
-                .execute(outbox.bind(
-                        SqlParameters.of(
-                                reservation.workspaceId,
-                                reservation.mode,
-                                reservation.id,
-                                reservation.meter,
-                                reservation.units,
-                                reservation.periodStart,
-                                now,
-                                eventId,
-                                topic),
-                        event))
+            ReservationEntity reservation, Instant now, String eventId, OutboxWriter.Entry event) {
+        NamedStatement.Parameters parameters = CONSUME_IN_ITS_PERIOD
+                .parameters()
+                .set("workspace_id", reservation.workspaceId)
+                .set("mode", reservation.mode)
+                .set("id", reservation.id)
+                .set("meter", reservation.meter)
+                .set("units", reservation.units)
+                .set("period_start", reservation.periodStart)
+                .set("now", now)
+                .set("event_id", eventId);
+        return outbox.bind(parameters, event)
+                .execute(pool)
                 .map(rows -> rows.iterator().next().getLong("consumed") > 0);
     }
 }

@@ -3,8 +3,8 @@ package dev.herald.usage.service;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostFinalizedEvent;
 import dev.herald.common.events.TargetCompletedEvent;
-import dev.herald.common.events.Topics;
 import dev.herald.common.events.UsageEvent;
+import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
@@ -13,7 +13,6 @@ import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.usage.messaging.UsageEventOutbox;
 import dev.herald.usage.model.ReservationEntity;
-import dev.herald.usage.repository.ProcessedEventRepository;
 import dev.herald.usage.repository.ReservationRepository;
 import dev.herald.usage.repository.ReservationRepository.WithSubscription;
 import dev.herald.usage.repository.ReservationStatements;
@@ -42,7 +41,6 @@ import org.jboss.logging.Logger;
 public class ReservationSettlement {
     private static final Logger LOG = Logger.getLogger(ReservationSettlement.class);
 
-    private final ProcessedEventRepository processed;
     private final ReservationRepository reservations;
     private final ReservationService transitions;
     private final ReservationStatements statements;
@@ -50,13 +48,11 @@ public class ReservationSettlement {
     private final Clock clock;
 
     public ReservationSettlement(
-            ProcessedEventRepository processed,
             ReservationRepository reservations,
             ReservationService transitions,
             ReservationStatements statements,
             UsageEventOutbox events,
             Clock clock) {
-        this.processed = processed;
         this.reservations = reservations;
         this.transitions = transitions;
         this.statements = statements;
@@ -105,7 +101,7 @@ public class ReservationSettlement {
                             event.mode(),
                             ReservationService.consumedWire(reservation, reservedIn, now));
                     return statements
-                            .consumeInItsPeriod(reservation, now, event.eventId(), Topics.TARGET_COMPLETED, announced)
+                            .consumeInItsPeriod(reservation, now, event.eventId(), announced)
                             // The event's mark was written by a concurrent delivery of it: the transaction finds it.
                             .onFailure(UniqueViolation::causedBy)
                             .recoverWithItem(false);
@@ -113,7 +109,7 @@ public class ReservationSettlement {
     }
 
     private Uni<Void> settleInTransaction(TargetCompletedEvent event) {
-        return processed.markProcessed(event.eventId(), Topics.TARGET_COMPLETED).flatMap(fresh -> {
+        return ProcessedEvents.markProcessed(event.eventId()).flatMap(fresh -> {
             if (!fresh) {
                 LOG.debugf("target.completed %s was applied before", event.eventId());
                 return Uni.createFrom().voidItem();
@@ -135,7 +131,7 @@ public class ReservationSettlement {
 
     @WithTransaction
     public Uni<Void> postFinalized(PostFinalizedEvent event) {
-        return processed.markProcessed(event.eventId(), Topics.POST_FINALIZED).flatMap(fresh -> {
+        return ProcessedEvents.markProcessed(event.eventId()).flatMap(fresh -> {
             // Published, partially failed and failed posts were settled target by target (target.completed).
             if (!fresh || !PostFinalizedEvent.CANCELED.equals(event.type())) {
                 return Uni.createFrom().voidItem();

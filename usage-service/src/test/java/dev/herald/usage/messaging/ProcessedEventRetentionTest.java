@@ -65,8 +65,7 @@ class ProcessedEventRetentionTest {
     private static void processed(String eventId, String processedAt) throws Exception {
         try (Connection connection = database();
                 PreparedStatement insert = connection.prepareStatement(
-                        "insert into processed_events (event_id, topic, processed_at) values (?, 'target.completed', "
-                                + processedAt + ")")) {
+                        "insert into processed_events (event_id, processed_at) values (?, " + processedAt + ")")) {
             insert.setString(1, eventId);
             insert.executeUpdate();
         }

@@ -60,7 +60,6 @@ class ReservationStatementsTest {
                 reservation(id, MARCH),
                 LATER,
                 eventId,
-                "target.completed",
                 new OutboxWriter.Entry(
                         announced, "usage.reserved", key(), Map.of("type", "usage.consumed", "reservation", id), null));
     }

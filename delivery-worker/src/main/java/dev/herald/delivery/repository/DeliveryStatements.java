@@ -1,0 +1,460 @@
+package dev.herald.delivery.repository;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.messaging.ProcessedEvents;
+import dev.herald.common.outbox.OutboxWriter;
+import dev.herald.common.persistence.NamedStatement;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.TargetError;
+import dev.herald.common.wire.UsageReservation;
+import dev.herald.delivery.model.LeasedDelivery;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code deliveries} table, on the Vert.x pool: each write is one statement (its own transaction). Every write about a delivery in progress names its lease token: a worker whose
+ * lease lapsed (and whose row another worker has claimed since) changes nothing, so one target's outcome is
+ * written once whatever the number of workers.
+ */
+@ApplicationScoped
+public class DeliveryStatements {
+    /**
+     * The clause that answers what {@link #leased(Row)} reads, for a statement that names the table {@code d}.
+     * (Appended to text blocks, which drop a line's trailing spaces, so it starts on a line of its own.)
+     */
+    private static final String RETURNING_LEASED = """
+
+            returning d.post_id, d.account_id, d.workspace_id, d.mode, d.platform, d.account_username, d.reservation_id, d.text,
+            d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals, d.lease_token,
+            d.trace_parent""";
+
+    private static final NamedStatement INSERT_LEASED =
+            NamedStatement.of("""
+            with first_time as (%s)
+            insert into deliveries as d (post_id, account_id, workspace_id, mode, platform, account_username,
+                reservation_id, text, media_url, media_type, platform_options, status, lease_token, lease_until,
+                source_event_id, created_at, updated_at, trace_parent)
+            select :post_id::text, t.account_id, :workspace_id::text, :mode::text, t.platform, t.account_username,
+                t.reservation_id, :text::text, :media_url::text, :media_type::text, t.platform_options::jsonb,
+                'publishing', gen_random_uuid(), :lease_until::timestamptz, :event_id::text, :now::timestamptz,
+                :now::timestamptz, :trace_parent::text
+            from unnest(:account_ids::text[], :platforms::text[], :usernames::text[], :reservation_ids::text[],
+                    :platform_options::text[])
+                as t(account_id, platform, account_username, reservation_id, platform_options)
+            where exists (select 1 from first_time)
+            on conflict (post_id, account_id) do nothing""".formatted(ProcessedEvents.recordNew("values (:event_id::text)")) + RETURNING_LEASED);
+
+    private static final NamedStatement CLAIM_DUE = NamedStatement.of("""
+            with due as (
+                select post_id, account_id from deliveries
+                where (status = 'pending' and next_attempt_at <= :now) or (status = 'publishing' and lease_until <= :now)
+                order by coalesce(next_attempt_at, lease_until)
+                limit :limit
+                for update skip locked)
+            update deliveries d set status = 'publishing', lease_token = gen_random_uuid(), lease_until = :lease_until,
+                next_attempt_at = null, updated_at = :now
+            from due where d.post_id = due.post_id and d.account_id = due.account_id""" + RETURNING_LEASED);
+
+    private static final NamedStatement START_ATTEMPT = NamedStatement.of("""
+            update deliveries set attempts = attempts + 1, deferrals = 0, lease_until = :lease_until, updated_at = :now
+            where post_id = :post_id and account_id = :account_id and lease_token = :lease_token
+            returning attempts""");
+
+    private static final NamedStatement RENEW_LEASE = NamedStatement.of("""
+            update deliveries set lease_until = :lease_until
+            where post_id = :post_id and account_id = :account_id and lease_token = :lease_token
+                and status = 'publishing'""");
+
+    private static final NamedStatement COMPLETE =
+            NamedStatement.of("""
+            with changed as (
+                update deliveries set status = :status, provider_post_id = :provider_post_id, url = :url,
+                    last_error = :error::text::jsonb, completed_at = :now, updated_at = :now, lease_token = null,
+                    lease_until = null, next_attempt_at = null, reconcile_at = :reconcile_at
+                where post_id = :post_id and account_id = :account_id and lease_token = :lease_token
+                returning post_id)
+            %s""".formatted(OutboxWriter.insertOnePerRowOf("changed")));
+
+    private static final NamedStatement CLAIM_UNCERTAIN = NamedStatement.of("""
+            with due as (
+                select post_id, account_id from deliveries
+                where status = 'uncertain' and reconcile_at <= :now
+                order by reconcile_at
+                limit :limit
+                for update skip locked)
+            update deliveries d set reconcile_token = gen_random_uuid(), reconcile_at = :lease_until,
+                reconcile_checks = d.reconcile_checks + 1, updated_at = :now
+            from due where d.post_id = due.post_id and d.account_id = due.account_id
+            returning d.post_id, d.account_id, d.workspace_id, d.mode, d.platform, d.account_username, d.reservation_id,
+                d.text, d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals,
+                d.reconcile_token as lease_token, d.trace_parent, d.completed_at, d.reconcile_checks""");
+
+    private static final NamedStatement SETTLE =
+            NamedStatement.of("""
+            with changed as (
+                update deliveries set status = :status, provider_post_id = :provider_post_id, url = :url,
+                    last_error = :error::text::jsonb, completed_at = :now, updated_at = :now, reconcile_token = null,
+                    reconcile_at = null
+                where post_id = :post_id and account_id = :account_id and status = 'uncertain'
+                    and reconcile_token = :reconcile_token
+                returning post_id)
+            %s""".formatted(OutboxWriter.insertOnePerRowOf("changed")));
+
+    private static final NamedStatement RECONCILE_LATER = NamedStatement.of("""
+            update deliveries set reconcile_at = :next_look_at, reconcile_token = null, updated_at = :now
+            where post_id = :post_id and account_id = :account_id and status = 'uncertain'
+                and reconcile_token = :reconcile_token""");
+
+    private static final NamedStatement SCHEDULE_RETRY = NamedStatement.of("""
+            update deliveries set status = 'pending', last_error = :error::text::jsonb,
+                next_attempt_at = :next_attempt_at, updated_at = :now, lease_token = null, lease_until = null
+            where post_id = :post_id and account_id = :account_id and lease_token = :lease_token""");
+
+    private static final NamedStatement DEFER = NamedStatement.of("""
+            update deliveries set status = 'pending', deferrals = :deferrals, next_attempt_at = :next_attempt_at,
+                updated_at = :now, attempts = greatest(attempts - :given_back_attempts, 0), lease_token = null,
+                lease_until = null
+            where post_id = :post_id and account_id = :account_id and lease_token = :lease_token""");
+
+    private static final NamedStatement CHECK_LATER = NamedStatement.of("""
+            update deliveries set status = 'pending', attempts = greatest(attempts - 1, 0),
+                next_attempt_at = :next_check_at, updated_at = :now, lease_token = null, lease_until = null
+            where post_id = :post_id and account_id = :account_id and lease_token = :lease_token""");
+
+    private static final NamedStatement DELETE_FINAL_BEFORE = NamedStatement.of("""
+            with gone as (
+                delete from deliveries where (post_id, account_id) in (
+                    select post_id, account_id from deliveries
+                    where status in ('published', 'failed') and completed_at < :cutoff
+                    order by completed_at limit :limit for update skip locked)
+                returning post_id || ':' || account_id as token),
+            sandbox as (delete from sandbox_publications where token in (select token from gone)),
+            ledger as (delete from provider_publications where token in (select token from gone)),
+            uploads as (delete from youtube_upload_sessions where token in (select token from gone))
+            select count(*)::integer as deleted from gone""");
+
+    private final Pool pool;
+    private final ObjectMapper mapper;
+    private final OutboxWriter outbox;
+
+    public DeliveryStatements(Pool pool, ObjectMapper mapper) {
+        this.pool = pool;
+        this.mapper = mapper;
+        this.outbox = new OutboxWriter(mapper);
+    }
+
+    /**
+     * Records the event as processed and inserts one {@code publishing} row per delivery of it, leased to the caller
+     * until {@code leaseUntil}, in one statement (so in one transaction, without a round trip for BEGIN and COMMIT).
+     * A redelivered event inserts nothing; a target that already has a row (the same post handed over again) is left
+     * alone; only the rows inserted here are answered. {@code traceParent} is the trace the event came with (or null).
+     */
+    public Uni<List<LeasedDelivery>> insertLeased(
+            PostAcceptedEvent event, String traceParent, Instant now, Instant leaseUntil) {
+        Post post = event.post();
+        int count = event.deliveries().size();
+        String[] accountIds = new String[count];
+        String[] platforms = new String[count];
+        String[] usernames = new String[count];
+        String[] reservationIds = new String[count];
+        String[] platformOptions = new String[count];
+        for (int i = 0; i < count; i++) {
+            PostAcceptedEvent.Delivery delivery = event.deliveries().get(i);
+            accountIds[i] = delivery.accountId();
+            platforms[i] = delivery.platform().wireName();
+            usernames[i] = delivery.accountUsername();
+            // A target's publication reservation has a fixed id; an event that leaves it out still names it.
+            reservationIds[i] = delivery.reservationId() != null
+                    ? delivery.reservationId()
+                    : UsageReservation.publicationId(post.id(), delivery.accountId());
+            platformOptions[i] =
+                    optionsFor(post.platformOptions(), delivery.platform()).toString();
+        }
+        Post.Media media = post.media();
+        return INSERT_LEASED
+                .parameters()
+                .set("post_id", post.id())
+                .set("workspace_id", event.workspaceId())
+                .set("mode", event.mode().wireName())
+                .set("text", post.text())
+                .set("media_url", media == null ? null : media.url())
+                .set("media_type", media == null ? null : media.type())
+                .set("lease_until", leaseUntil)
+                .set("event_id", event.eventId())
+                .set("now", now)
+                .set("account_ids", accountIds)
+                .set("platforms", platforms)
+                .set("usernames", usernames)
+                .set("reservation_ids", reservationIds)
+                .set("platform_options", platformOptions)
+                .set("trace_parent", traceParent)
+                .execute(pool)
+                .map(this::leasedRows);
+    }
+
+    /**
+     * Claims up to {@code limit} due deliveries for the caller: pending ones whose time has come, and
+     * publishing ones whose lease lapsed (their worker died mid-delivery). Rows another worker is claiming
+     * right now are skipped, not waited for, so replicas share the work without blocking each other.
+     */
+    public Uni<List<LeasedDelivery>> claimDue(Instant now, Instant leaseUntil, int limit) {
+        return CLAIM_DUE
+                .parameters()
+                .set("now", now)
+                .set("limit", limit)
+                .set("lease_until", leaseUntil)
+                .execute(pool)
+                .map(this::leasedRows);
+    }
+
+    /**
+     * Counts a provider call about to be made and renews the lease for it (the usage check may have taken a
+     * while). Answers the attempt's number, or nothing when the lease was lost.
+     */
+    public Uni<Optional<Integer>> startAttempt(LeasedDelivery delivery, Instant now, Instant leaseUntil) {
+        return START_ATTEMPT
+                .parameters()
+                .set("post_id", delivery.postId())
+                .set("account_id", delivery.accountId())
+                .set("lease_token", delivery.leaseToken())
+                .set("lease_until", leaseUntil)
+                .set("now", now)
+                .execute(pool)
+                .map(rows -> rows.rowCount() == 0
+                        ? Optional.<Integer>empty()
+                        : Optional.of(rows.iterator().next().getInteger("attempts")));
+    }
+
+    /** Extends the lease of a delivery whose call is still running (an upload); false when the lease was lost. */
+    public Uni<Boolean> renewLease(LeasedDelivery delivery, Instant leaseUntil) {
+        return RENEW_LEASE
+                .parameters()
+                .set("post_id", delivery.postId())
+                .set("account_id", delivery.accountId())
+                .set("lease_token", delivery.leaseToken())
+                .set("lease_until", leaseUntil)
+                .execute(pool)
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /**
+     * Makes the delivery final ({@code published} with the provider's post, or {@code failed} with the error) and
+     * appends its {@code announcement} to the outbox, in one statement: the event exists exactly when the write took
+     * effect. False when the lease was lost: then neither is written.
+     */
+    public Uni<Boolean> complete(
+            LeasedDelivery delivery,
+            String status,
+            String providerPostId,
+            String url,
+            TargetError error,
+            Instant now,
+            Instant reconcileAt,
+            OutboxWriter.Entry announcement) {
+        NamedStatement.Parameters parameters = COMPLETE.parameters()
+                .set("post_id", delivery.postId())
+                .set("account_id", delivery.accountId())
+                .set("lease_token", delivery.leaseToken())
+                .set("status", status)
+                .set("provider_post_id", providerPostId)
+                .set("url", url)
+                .set("error", json(error))
+                .set("now", now)
+                .set("reconcile_at", reconcileAt);
+        return outbox.bind(parameters, announcement).execute(pool).map(rows -> rows.rowCount() > 0);
+    }
+
+    /** An uncertain delivery the reconciler holds, since when it is uncertain, and the looks made so far (this one included). */
+    public record UncertainDelivery(LeasedDelivery delivery, Instant uncertainSince, int checks) {}
+
+    /**
+     * Claims up to {@code limit} uncertain deliveries whose next look is due, for the caller until {@code leaseUntil}
+     * (a reconciler that dies mid-look leaves them due again then). Each claim gets a new token, which
+     * {@link #settle} and {@link #reconcileLater} must present; rows another reconciler is claiming are skipped.
+     */
+    public Uni<List<UncertainDelivery>> claimUncertain(Instant now, Instant leaseUntil, int limit) {
+        return CLAIM_UNCERTAIN
+                .parameters()
+                .set("now", now)
+                .set("limit", limit)
+                .set("lease_until", leaseUntil)
+                .execute(pool)
+                .map(rows -> {
+                    List<UncertainDelivery> claimed = new ArrayList<>(rows.rowCount());
+                    for (Row row : rows) {
+                        // An uncertain row always has completed_at (the table's check): when it became uncertain.
+                        claimed.add(new UncertainDelivery(
+                                leased(row),
+                                row.getOffsetDateTime("completed_at").toInstant(),
+                                row.getInteger("reconcile_checks")));
+                    }
+                    return claimed;
+                });
+    }
+
+    /**
+     * Settles an uncertain delivery ({@code published} or {@code failed}) and appends its {@code announcement} to the
+     * outbox, in one statement, if the caller's claim still holds. False otherwise: then neither is written.
+     */
+    public Uni<Boolean> settle(
+            LeasedDelivery claimed,
+            String status,
+            String providerPostId,
+            String url,
+            TargetError error,
+            Instant now,
+            OutboxWriter.Entry announcement) {
+        NamedStatement.Parameters parameters = SETTLE.parameters()
+                .set("post_id", claimed.postId())
+                .set("account_id", claimed.accountId())
+                .set("reconcile_token", claimed.leaseToken())
+                .set("status", status)
+                .set("provider_post_id", providerPostId)
+                .set("url", url)
+                .set("error", json(error))
+                .set("now", now);
+        return outbox.bind(parameters, announcement).execute(pool).map(rows -> rows.rowCount() > 0);
+    }
+
+    /** The platform could not say yet: the uncertain delivery is looked at again at {@code nextLookAt}. */
+    public Uni<Boolean> reconcileLater(LeasedDelivery claimed, Instant nextLookAt, Instant now) {
+        return RECONCILE_LATER
+                .parameters()
+                .set("post_id", claimed.postId())
+                .set("account_id", claimed.accountId())
+                .set("reconcile_token", claimed.leaseToken())
+                .set("next_look_at", nextLookAt)
+                .set("now", now)
+                .execute(pool)
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /** Gives the lease back after a retryable failure; the delivery is due again at {@code nextAttemptAt}. */
+    public Uni<Boolean> scheduleRetry(LeasedDelivery delivery, TargetError error, Instant nextAttemptAt, Instant now) {
+        return SCHEDULE_RETRY
+                .parameters()
+                .set("post_id", delivery.postId())
+                .set("account_id", delivery.accountId())
+                .set("lease_token", delivery.leaseToken())
+                .set("error", json(error))
+                .set("next_attempt_at", nextAttemptAt)
+                .set("now", now)
+                .execute(pool)
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /**
+     * Gives the lease back without an attempt (a Herald service could not be asked: usage-service whether the delivery
+     * may go ahead, or accounts-service for the account's access once {@link #startAttempt} had counted the attempt,
+     * which {@code giveBackAttempt} takes back): due again at {@code nextAttemptAt}, after {@code deferrals}
+     * consecutive postponements.
+     */
+    public Uni<Boolean> defer(
+            LeasedDelivery delivery, int deferrals, boolean giveBackAttempt, Instant nextAttemptAt, Instant now) {
+        return DEFER.parameters()
+                .set("post_id", delivery.postId())
+                .set("account_id", delivery.accountId())
+                .set("lease_token", delivery.leaseToken())
+                .set("deferrals", deferrals)
+                .set("next_attempt_at", nextAttemptAt)
+                .set("now", now)
+                .set("given_back_attempts", giveBackAttempt ? 1 : 0)
+                .execute(pool)
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /**
+     * Gives the lease back and the attempt {@link #startAttempt} counted: the publisher answered that nothing is
+     * final yet ({@code PublishOutcome.later}). Due again at {@code nextCheckAt}; the last error stays as it was.
+     */
+    public Uni<Boolean> checkLater(LeasedDelivery delivery, Instant nextCheckAt, Instant now) {
+        return CHECK_LATER
+                .parameters()
+                .set("post_id", delivery.postId())
+                .set("account_id", delivery.accountId())
+                .set("lease_token", delivery.leaseToken())
+                .set("next_check_at", nextCheckAt)
+                .set("now", now)
+                .execute(pool)
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /** The post's platform_options entry for one platform, or {@code {}}. */
+    private ObjectNode optionsFor(ObjectNode platformOptions, Platform platform) {
+        JsonNode options = platformOptions == null ? null : platformOptions.get(platform.wireName());
+        return options instanceof ObjectNode object ? object : mapper.createObjectNode();
+    }
+
+    private String json(TargetError error) {
+        if (error == null) {
+            return null;
+        }
+        try {
+            return mapper.writeValueAsString(error);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a target error cannot be serialized", e);
+        }
+    }
+
+    private List<LeasedDelivery> leasedRows(RowSet<Row> rows) {
+        List<LeasedDelivery> leased = new ArrayList<>(rows.rowCount());
+        for (Row row : rows) {
+            leased.add(leased(row));
+        }
+        return leased;
+    }
+
+    private LeasedDelivery leased(Row row) {
+        String mediaUrl = row.getString("media_url");
+        Post.Media media = mediaUrl == null ? null : new Post.Media(mediaUrl, row.getString("media_type"));
+        ObjectNode platformOptions;
+        try {
+            platformOptions = (ObjectNode) mapper.readTree(row.getString("platform_options"));
+        } catch (JsonProcessingException | ClassCastException e) {
+            throw new IllegalStateException("stored platform_options are not a JSON object", e);
+        }
+        return new LeasedDelivery(
+                row.getString("post_id"),
+                row.getString("account_id"),
+                row.getString("workspace_id"),
+                Mode.fromWire(row.getString("mode")).orElseThrow(),
+                Platform.fromWire(row.getString("platform")).orElseThrow(),
+                row.getString("account_username"),
+                row.getString("reservation_id"),
+                row.getString("text"),
+                media,
+                platformOptions,
+                row.getInteger("attempts"),
+                row.getInteger("deferrals"),
+                row.getUUID("lease_token"),
+                row.getString("trace_parent"));
+    }
+
+    /**
+     * Deletes up to {@code limit} published or failed deliveries that completed before {@code cutoff}, oldest first,
+     * and what the sandbox, the live publishers' ledger and YouTube's upload sessions remember of their calls (keyed by
+     * {@code PublishRequest.tokenOf}: post id, colon, account id); how many deliveries. Pending, publishing and
+     * uncertain rows are never touched, however old. {@code SKIP LOCKED}: replicas purging at once split the work.
+     */
+    public Uni<Integer> deleteFinalBefore(Instant cutoff, int limit) {
+        return DELETE_FINAL_BEFORE
+                .parameters()
+                .set("cutoff", cutoff)
+                .set("limit", limit)
+                .execute(pool)
+                .map(rows -> rows.iterator().next().getInteger("deleted"));
+    }
+}
