@@ -25,9 +25,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@code deliveries} table, on the Vert.x pool: each write is one statement (its own transaction). Every write about a delivery in progress names its lease token: a worker whose
- * lease lapsed (and whose row another worker has claimed since) changes nothing, so one target's outcome is
- * written once whatever the number of workers.
+ * The {@code deliveries} table, on the Vert.x pool: each write is one statement, its own transaction. Every write
+ * about a delivery in progress names its lease token: a worker whose lease lapsed (and whose row another worker has
+ * claimed since) changes nothing, so one target's outcome is written once whatever the number of workers. Longer than
+ * 300 lines because it is the one place that writes deliveries: the lease protocol is read, and kept, in one class.
  */
 @ApplicationScoped
 public class DeliveryStatements {

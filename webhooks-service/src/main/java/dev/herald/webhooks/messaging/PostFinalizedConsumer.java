@@ -11,10 +11,10 @@ import dev.herald.common.tracing.TraceParents;
 import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.delivery.WebhookSender;
 import dev.herald.webhooks.model.EventTypes;
-import dev.herald.webhooks.repository.EventRepository;
-import dev.herald.webhooks.repository.EventRepository.DirectLeases;
-import dev.herald.webhooks.repository.EventRepository.IncomingEvent;
-import dev.herald.webhooks.repository.EventRepository.Intake;
+import dev.herald.webhooks.repository.EventStatements;
+import dev.herald.webhooks.repository.EventStatements.DirectLeases;
+import dev.herald.webhooks.repository.EventStatements.IncomingEvent;
+import dev.herald.webhooks.repository.EventStatements.Intake;
 import dev.herald.webhooks.service.EventBodies;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,7 +42,7 @@ public class PostFinalizedConsumer {
     private static final Logger LOG = Logger.getLogger(PostFinalizedConsumer.class);
     private static final int MAX_ID_LENGTH = 200;
 
-    private final EventRepository events;
+    private final EventStatements events;
     private final EventBodies bodies;
     private final WebhookSender sender;
     private final WebhooksConfig config;
@@ -50,7 +50,7 @@ public class PostFinalizedConsumer {
     private final ObjectReader reader;
 
     public PostFinalizedConsumer(
-            EventRepository events,
+            EventStatements events,
             EventBodies bodies,
             WebhookSender sender,
             WebhooksConfig config,

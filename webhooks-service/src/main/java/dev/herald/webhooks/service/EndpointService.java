@@ -20,7 +20,7 @@ import dev.herald.webhooks.model.EventTypes;
 import dev.herald.webhooks.model.WebhookDelivery;
 import dev.herald.webhooks.model.WebhookEndpoint;
 import dev.herald.webhooks.repository.EndpointRepository;
-import dev.herald.webhooks.repository.EventRepository;
+import dev.herald.webhooks.repository.EventStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -35,7 +35,7 @@ public class EndpointService {
     static final String CURSOR_KIND = "webhook_endpoints";
 
     private final EndpointRepository endpoints;
-    private final EventRepository events;
+    private final EventStatements events;
     private final ReceiverAddresses addresses;
     private final SigningSecrets secrets;
     private final EventBodies bodies;
@@ -47,7 +47,7 @@ public class EndpointService {
 
     public EndpointService(
             EndpointRepository endpoints,
-            EventRepository events,
+            EventStatements events,
             ReceiverAddresses addresses,
             SigningSecrets secrets,
             EventBodies bodies,

@@ -4,7 +4,7 @@ import dev.herald.common.persistence.BatchedDelete;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.repository.DeliveryRepository;
-import dev.herald.webhooks.repository.EventRepository;
+import dev.herald.webhooks.repository.EventStatements;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -24,13 +24,13 @@ public class WebhookRetention {
     static final int BATCH_SIZE = 1000;
 
     private final DeliveryRepository deliveries;
-    private final EventRepository events;
+    private final EventStatements events;
     private final WebhooksConfig config;
     private final Clock clock;
     private final RepeatingTask task;
 
     public WebhookRetention(
-            DeliveryRepository deliveries, EventRepository events, WebhooksConfig config, Clock clock, Vertx vertx) {
+            DeliveryRepository deliveries, EventStatements events, WebhooksConfig config, Clock clock, Vertx vertx) {
         this.deliveries = deliveries;
         this.events = events;
         this.config = config;

@@ -3,7 +3,8 @@ package dev.herald.webhooks.repository;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
-import dev.herald.common.persistence.SqlParameters;
+import dev.herald.common.messaging.ProcessedEvents;
+import dev.herald.common.persistence.NamedStatement;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.webhooks.model.ClaimedDelivery;
 import dev.herald.webhooks.model.WebhookDelivery;
@@ -12,7 +13,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,12 +25,86 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-/** Webhook events and the deliveries they fan out to. */
+/**
+ * Webhook events and the deliveries they fan out to, on the Vert.x pool. Longer than 300 lines because the intake
+ * (match, record, store, fan out, lease) is one piece of work whose statements depend on each other's shapes.
+ */
 @ApplicationScoped
-public class EventRepository {
+public class EventStatements {
+    /**
+     * The endpoints each event of a batch goes to; every event that goes nowhere is recorded as processed in the
+     * same statement.
+     */
+    private static final NamedStatement MATCH_ENDPOINTS =
+            NamedStatement.of("""
+            with incoming as (
+                select * from unnest(:event_ids::text[], :source_event_ids::text[], :workspace_ids::text[],
+                    :modes::text[], :types::text[])
+                    as i(event_id, source_event_id, workspace_id, mode, type)
+            ), endpoint as materialized (
+                select w.id, w.workspace_id, w.mode, w.events, w.url, w.created_at,
+                    (select count(*) from deliveries d
+                     where d.endpoint_id = w.id and d.lease_token is not null and d.lease_until > :now) as leased,
+                    array(select s.sealed from endpoint_secrets s
+                          where s.endpoint_id = w.id and (s.expires_at is null or s.expires_at > :now)
+                          order by s.expires_at desc nulls first, s.id desc) as secrets
+                from endpoints w
+                where w.status = 'enabled'
+                    and (w.workspace_id, w.mode) in (select workspace_id, mode from incoming)
+            ), matched as (
+                select i.event_id, w.id as endpoint_id, w.url, w.leased, w.secrets, w.created_at
+                from incoming i
+                join endpoint w on w.workspace_id = i.workspace_id and w.mode = i.mode and i.type = any(w.events)
+            ), unwanted as (%s)
+            select event_id, endpoint_id, url, leased, secrets from matched
+            order by event_id, created_at, endpoint_id""".formatted(ProcessedEvents.recordNew("""
+                    select i.source_event_id from incoming i
+                    where not exists (select 1 from matched m where m.event_id = i.event_id)""")));
+
+    private static final NamedStatement MARK_PROCESSED =
+            NamedStatement.of(ProcessedEvents.recordNew("select unnest(:source_event_ids::text[])"));
+
+    private static final NamedStatement INSERT_EVENTS = NamedStatement.of("""
+            insert into events (id, workspace_id, mode, type, source_event_id, payload, created_at, trace_parent)
+            select * from unnest(:ids::text[], :workspace_ids::text[], :modes::text[], :types::text[],
+                :source_event_ids::text[], :payloads::text[], :created_at::timestamptz[], :trace_parents::text[])
+            on conflict do nothing""");
+
+    private static final NamedStatement INSERT_DELIVERIES = NamedStatement.of("""
+            insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status,
+                next_attempt_at, due_at, created_at, updated_at, lease_token, lease_until, attempts)
+            select i.id, i.event_id, i.type, i.endpoint_id, i.workspace_id, i.mode, 'pending', :now::timestamptz,
+                case when i.token is null then :now::timestamptz else :lease_until::timestamptz end,
+                :now::timestamptz, :now::timestamptz,
+                i.token, case when i.token is null then null else :lease_until::timestamptz end,
+                case when i.token is null then 0 else 1 end
+            from unnest(:ids::text[], :event_ids::text[], :types::text[], :endpoint_ids::text[],
+                    :workspace_ids::text[], :modes::text[], :tokens::uuid[])
+                as i(id, event_id, type, endpoint_id, workspace_id, mode, token)
+            on conflict (event_id, endpoint_id) do nothing
+            returning id""");
+
+    private static final NamedStatement INSERT_TEST_EVENT = NamedStatement.of("""
+            insert into events (id, workspace_id, mode, type, payload, created_at, trace_parent)
+            values (:id, :workspace_id, :mode, 'webhook.test', :payload, :now, :trace_parent)""");
+
+    private static final NamedStatement INSERT_TEST_DELIVERY = NamedStatement.of("""
+            insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status,
+                next_attempt_at, due_at, created_at, updated_at)
+            values (:id, :event_id, 'webhook.test', :endpoint_id, :workspace_id, :mode, 'pending', :now, :now, :now,
+                :now)
+            returning id, event_id, event_type, endpoint_id, status, attempts, last_response_status,
+                last_error, last_response_body, next_attempt_at, created_at, updated_at, delivered_at""");
+
+    private static final NamedStatement DELETE_UNDELIVERED_BEFORE = NamedStatement.of("""
+            delete from events where id in (
+                select id from events e where created_at < :cutoff
+                  and not exists (select 1 from deliveries d where d.event_id = e.id)
+                order by created_at limit :limit for update skip locked)""");
+
     private final Pool pool;
 
-    public EventRepository(Pool pool) {
+    public EventStatements(Pool pool) {
         this.pool = pool;
     }
 
@@ -79,7 +153,7 @@ public class EventRepository {
         return matchEndpoints(List.copyOf(bySource.values()), now)
                 .flatMap(matches -> matches.isEmpty()
                         ? Uni.createFrom().item(Intake.NOTHING)
-                        : pool.withTransaction(connection -> markProcessed(connection, matches, now)
+                        : pool.withTransaction(connection -> markProcessed(connection, matches)
                                 .flatMap(fresh -> {
                                     List<Match> kept = matches.stream()
                                             .filter(match ->
@@ -106,46 +180,21 @@ public class EventRepository {
     private Uni<List<Match>> matchEndpoints(List<IncomingEvent> events, Instant now) {
         Map<String, IncomingEvent> byEventId = new LinkedHashMap<>();
         events.forEach(event -> byEventId.put(event.eventId(), event));
-        return pool.preparedQuery("""
-                        with incoming as (
-                            select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-                                as i(event_id, source_event_id, workspace_id, mode, type)
-                        ), endpoint as materialized (
-                            select w.id, w.workspace_id, w.mode, w.events, w.url, w.created_at,
-                                (select count(*) from deliveries d
-                                 where d.endpoint_id = w.id and d.lease_token is not null and d.lease_until > $6) as leased,
-                                array(select s.sealed from endpoint_secrets s
-                                      where s.endpoint_id = w.id and (s.expires_at is null or s.expires_at > $6)
-                                      order by s.expires_at desc nulls first, s.id desc) as secrets
-                            from endpoints w
-                            where w.status = 'enabled'
-                                and (w.workspace_id, w.mode) in (select workspace_id, mode from incoming)
-                        ), matched as (
-                            select i.event_id, w.id as endpoint_id, w.url, w.leased, w.secrets, w.created_at
-                            from incoming i
-                            join endpoint w on w.workspace_id = i.workspace_id and w.mode = i.mode and i.type = any(w.events)
-                        ), unwanted as (
-                            insert into processed_events (event_id, processed_at)
-                            select i.source_event_id, $6 from incoming i
-                            where not exists (select 1 from matched m where m.event_id = i.event_id)
-                            on conflict do nothing
-                        )
-                        select event_id, endpoint_id, url, leased, secrets from matched
-                        order by event_id, created_at, endpoint_id""")
-                .execute(Tuple.tuple()
-                        .addArrayOfString(
-                                events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
-                        .addArrayOfString(events.stream()
-                                .map(IncomingEvent::sourceEventId)
-                                .toArray(String[]::new))
-                        .addArrayOfString(
-                                events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
-                        .addArrayOfString(events.stream()
-                                .map(event -> event.mode().wireName())
-                                .toArray(String[]::new))
-                        .addArrayOfString(
-                                events.stream().map(IncomingEvent::type).toArray(String[]::new))
-                        .addOffsetDateTime(SqlParameters.offset(now)))
+        return MATCH_ENDPOINTS
+                .parameters()
+                .set("event_ids", events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
+                .set(
+                        "source_event_ids",
+                        events.stream().map(IncomingEvent::sourceEventId).toArray(String[]::new))
+                .set(
+                        "workspace_ids",
+                        events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
+                .set(
+                        "modes",
+                        events.stream().map(event -> event.mode().wireName()).toArray(String[]::new))
+                .set("types", events.stream().map(IncomingEvent::type).toArray(String[]::new))
+                .set("now", now)
+                .execute(pool)
                 .map(rows -> {
                     List<Match> matches = new ArrayList<>();
                     for (Row row : rows) {
@@ -161,16 +210,15 @@ public class EventRepository {
     }
 
     /** Records the matched events' source ids; answers those recorded now, the others were applied before. */
-    private static Uni<Set<String>> markProcessed(SqlConnection connection, List<Match> matches, Instant now) {
+    private static Uni<Set<String>> markProcessed(SqlConnection connection, List<Match> matches) {
         String[] sourceIds = matches.stream()
                 .map(match -> match.event().sourceEventId())
                 .distinct()
                 .toArray(String[]::new);
-        return connection
-                .preparedQuery("""
-                        insert into processed_events (event_id, processed_at) select unnest($1::text[]), $2
-                        on conflict do nothing returning event_id""")
-                .execute(SqlParameters.of(sourceIds, now))
+        return MARK_PROCESSED
+                .parameters()
+                .set("source_event_ids", sourceIds)
+                .execute(connection)
                 .map(rows -> {
                     Set<String> fresh = new HashSet<>();
                     rows.forEach(row -> fresh.add(row.getString("event_id")));
@@ -197,31 +245,25 @@ public class EventRepository {
     }
 
     private static Uni<Void> insertEvents(SqlConnection connection, List<IncomingEvent> events) {
-        return connection
-                .preparedQuery("""
-                        insert into events (id, workspace_id, mode, type, source_event_id, payload, created_at, trace_parent)
-                        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-                            $8::text[])
-                        on conflict do nothing""")
-                .execute(Tuple.tuple()
-                        .addArrayOfString(
-                                events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
-                        .addArrayOfString(
-                                events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
-                        .addArrayOfString(events.stream()
-                                .map(event -> event.mode().wireName())
-                                .toArray(String[]::new))
-                        .addArrayOfString(
-                                events.stream().map(IncomingEvent::type).toArray(String[]::new))
-                        .addArrayOfString(events.stream()
-                                .map(IncomingEvent::sourceEventId)
-                                .toArray(String[]::new))
-                        .addArrayOfString(
-                                events.stream().map(IncomingEvent::payload).toArray(String[]::new))
-                        .addArrayOfOffsetDateTime(SqlParameters.offsets(
-                                events.stream().map(IncomingEvent::createdAt).toArray(Instant[]::new)))
-                        .addArrayOfString(
-                                events.stream().map(IncomingEvent::traceParent).toArray(String[]::new)))
+        return INSERT_EVENTS
+                .parameters()
+                .set("ids", events.stream().map(IncomingEvent::eventId).toArray(String[]::new))
+                .set(
+                        "workspace_ids",
+                        events.stream().map(IncomingEvent::workspaceId).toArray(String[]::new))
+                .set(
+                        "modes",
+                        events.stream().map(event -> event.mode().wireName()).toArray(String[]::new))
+                .set("types", events.stream().map(IncomingEvent::type).toArray(String[]::new))
+                .set(
+                        "source_event_ids",
+                        events.stream().map(IncomingEvent::sourceEventId).toArray(String[]::new))
+                .set("payloads", events.stream().map(IncomingEvent::payload).toArray(String[]::new))
+                .set("created_at", events.stream().map(IncomingEvent::createdAt).toArray(Instant[]::new))
+                .set(
+                        "trace_parents",
+                        events.stream().map(IncomingEvent::traceParent).toArray(String[]::new))
+                .execute(connection)
                 .replaceWithVoid();
     }
 
@@ -267,28 +309,18 @@ public class EventRepository {
                                 fan.event().traceParent()));
             }
         }
-        return connection
-                .preparedQuery("""
-                        insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status,
-                            next_attempt_at, due_at, created_at, updated_at, lease_token, lease_until, attempts)
-                        select i.id, i.event_id, i.type, i.endpoint_id, i.workspace_id, i.mode, 'pending', $7::timestamptz,
-                            case when i.token is null then $7::timestamptz else $8::timestamptz end, $7::timestamptz, $7::timestamptz,
-                            i.token, case when i.token is null then null else $8::timestamptz end,
-                            case when i.token is null then 0 else 1 end
-                        from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::uuid[])
-                            as i(id, event_id, type, endpoint_id, workspace_id, mode, token)
-                        on conflict (event_id, endpoint_id) do nothing
-                        returning id""")
-                .execute(Tuple.tuple()
-                        .addArrayOfString(ids)
-                        .addArrayOfString(eventIds)
-                        .addArrayOfString(types)
-                        .addArrayOfString(endpointIds)
-                        .addArrayOfString(workspaces)
-                        .addArrayOfString(modes)
-                        .addOffsetDateTime(SqlParameters.offset(now))
-                        .addOffsetDateTime(SqlParameters.offset(leases.leaseUntil()))
-                        .addArrayOfUUID(tokens))
+        return INSERT_DELIVERIES
+                .parameters()
+                .set("ids", ids)
+                .set("event_ids", eventIds)
+                .set("types", types)
+                .set("endpoint_ids", endpointIds)
+                .set("workspace_ids", workspaces)
+                .set("modes", modes)
+                .set("now", now)
+                .set("lease_until", leases.leaseUntil())
+                .set("tokens", tokens)
+                .execute(connection)
                 .map(rows -> {
                     List<ClaimedDelivery> inserted = new ArrayList<>();
                     rows.forEach(row -> {
@@ -305,19 +337,24 @@ public class EventRepository {
     public Uni<WebhookDelivery> insertTest(
             String workspaceId, Mode mode, String eventId, String endpointId, String payload, Instant now) {
         String deliveryId = ResourceIds.newId(IdPrefix.DELIVERY);
-        return pool.withTransaction(connection -> connection
-                .preparedQuery("""
-                        insert into events (id, workspace_id, mode, type, payload, created_at, trace_parent)
-                        values ($1, $2, $3, 'webhook.test', $4, $5, $6)""")
-                .execute(SqlParameters.of(eventId, workspaceId, mode.wireName(), payload, now, TraceParents.current()))
-                .flatMap(ignored -> connection
-                        .preparedQuery("""
-                                insert into deliveries (id, event_id, event_type, endpoint_id, workspace_id, mode, status,
-                                    next_attempt_at, due_at, created_at, updated_at)
-                                values ($1, $2, 'webhook.test', $3, $4, $5, 'pending', $6, $6, $6, $6)
-                                returning id, event_id, event_type, endpoint_id, status, attempts, last_response_status,
-                                    last_error, last_response_body, next_attempt_at, created_at, updated_at, delivered_at""")
-                        .execute(SqlParameters.of(deliveryId, eventId, endpointId, workspaceId, mode.wireName(), now)))
+        return pool.withTransaction(connection -> INSERT_TEST_EVENT
+                .parameters()
+                .set("id", eventId)
+                .set("workspace_id", workspaceId)
+                .set("mode", mode.wireName())
+                .set("payload", payload)
+                .set("now", now)
+                .set("trace_parent", TraceParents.current())
+                .execute(connection)
+                .flatMap(ignored -> INSERT_TEST_DELIVERY
+                        .parameters()
+                        .set("id", deliveryId)
+                        .set("event_id", eventId)
+                        .set("endpoint_id", endpointId)
+                        .set("workspace_id", workspaceId)
+                        .set("mode", mode.wireName())
+                        .set("now", now)
+                        .execute(connection))
                 .map(rows -> DeliveryRepository.delivery(rows.iterator().next())));
     }
 
@@ -326,10 +363,11 @@ public class EventRepository {
      * deliveries were purged); how many. An old event whose delivery was retried by hand lately stays with it.
      */
     public Uni<Integer> deleteUndeliveredBefore(Instant cutoff, int limit) {
-        return pool.preparedQuery("""
-                        delete from events where id in (
-                            select id from events e where created_at < $1
-                              and not exists (select 1 from deliveries d where d.event_id = e.id)
-                            order by created_at limit $2 for update skip locked)""").execute(SqlParameters.of(cutoff, limit)).map(rows -> rows.rowCount());
+        return DELETE_UNDELIVERED_BEFORE
+                .parameters()
+                .set("cutoff", cutoff)
+                .set("limit", limit)
+                .execute(pool)
+                .map(rows -> rows.rowCount());
     }
 }

@@ -9,9 +9,9 @@ import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.webhooks.model.ClaimedDelivery;
-import dev.herald.webhooks.repository.EventRepository.DirectLeases;
-import dev.herald.webhooks.repository.EventRepository.IncomingEvent;
-import dev.herald.webhooks.repository.EventRepository.Intake;
+import dev.herald.webhooks.repository.EventStatements.DirectLeases;
+import dev.herald.webhooks.repository.EventStatements.IncomingEvent;
+import dev.herald.webhooks.repository.EventStatements.Intake;
 import dev.herald.webhooks.support.SlowPoll;
 import dev.herald.webhooks.support.WebhooksTestSupport;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -40,13 +40,13 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = WebhooksTestSupport.DATABASE))
-class EventRepositoryTest {
+class EventStatementsTest {
     private static final Duration LEASE = Duration.ofSeconds(30);
     /** Nobody listens there: these tests look at the rows the intake writes, and nothing sends them. */
     private static final String RECEIVER = "http://127.0.0.1:9/hooks";
 
     @Inject
-    EventRepository events;
+    EventStatements events;
 
     @Test
     void newDeliveriesAreLeasedAtIntakeUpToTheEndpointsLimitAndTheRestWaitForAClaim() throws Exception {
