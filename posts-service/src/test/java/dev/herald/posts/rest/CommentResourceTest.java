@@ -146,7 +146,7 @@ class CommentResourceTest {
                 .body("data", hasSize(2))
                 .body("data[0].id", equalTo(reply))
                 .body("meta.has_more", equalTo(true));
-        // A reply to a reply joins the thread, as on the platforms (decision 137).
+        // A reply to a reply joins the thread, as on the platforms (they take replies to top-level comments only).
         as(workspace, Mode.TEST)
                 .body("{\"comment_id\":\"" + reply + "\",\"text\":\"And welcome\"}")
                 .post("/comments")

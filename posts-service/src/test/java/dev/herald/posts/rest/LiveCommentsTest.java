@@ -39,7 +39,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Live comments (decisions 136 to 139) against local fakes of the platforms' comment APIs, accounts-service's access
+ * Live comments against local fakes of the platforms' comment APIs, accounts-service's access
  * endpoint and usage-service's comment-request reservations, with the comments stored in the real database.
  */
 @QuarkusTest

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Live post analytics (decisions 151 to 156) against WireMock fakes of each platform's documented endpoint,
+ * Live post analytics against WireMock fakes of each platform's documented endpoint,
  * accounts-service's lookup and access stand-ins, and the real database.
  */
 @QuarkusTest

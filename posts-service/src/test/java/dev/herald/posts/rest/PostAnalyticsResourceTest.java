@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code GET /posts/{id}/analytics} in test mode (decisions 151 to 156): the sandbox's documented numbers, the cache
+ * {@code GET /posts/{id}/analytics} in test mode: the sandbox's documented numbers, the cache
  * and its header, YouTube's consent, tenancy and the refresher, against the real database.
  */
 @QuarkusTest
