@@ -290,7 +290,8 @@ class PostAcceptedDeliveryTest {
 
     @Test
     void aLiveYouTubeUploadLongerThanTheDeliveryLeaseKeepsItsLeaseAndIsPublishedOnce() throws Exception {
-        // The tests' lease is 10 s and their publish timeout 5 s; this upload takes 12 s (decision 123).
+        // The tests' lease is 10 s and their publish timeout 5 s; this upload takes 12 s (an ingesting publisher renews
+        // its lease while bytes move).
         Target target = Target.of(Platform.YOUTUBE, "acme_live_channel");
         try (GeneratedMedia media = new GeneratedMedia()) {
             PostAcceptedEvent event = accepted(

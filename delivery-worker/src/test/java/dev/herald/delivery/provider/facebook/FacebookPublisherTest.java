@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Facebook Pages publisher against a local fake of the Graph API's Pages endpoints and of accounts-service's
- * access endpoint, with its call ledger in the real database (decision 116).
+ * access endpoint, with its call ledger in the real database.
  */
 @QuarkusTest
 @QuarkusTestResource(

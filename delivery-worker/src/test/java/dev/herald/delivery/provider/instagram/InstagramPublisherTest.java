@@ -36,7 +36,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The Instagram publisher against a local fake of the Instagram API with Instagram Login (decision 118). */
+/** The Instagram publisher against a local fake of the Instagram API with Instagram Login. */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * LinkedIn image and video posts (decision 147) against WireMock standing in for LinkedIn's Images, Videos and Posts
+ * LinkedIn image and video posts against WireMock standing in for LinkedIn's Images, Videos and Posts
  * APIs and its upload URLs, a media host generating the file's bytes, and usage-service's media reservations.
  */
 @QuarkusTest

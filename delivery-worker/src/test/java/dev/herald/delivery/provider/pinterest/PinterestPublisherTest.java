@@ -30,7 +30,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The Pinterest publisher against a local fake of Pinterest's API v5 and accounts-service (decision 117). */
+/** The Pinterest publisher against a local fake of Pinterest's API v5 and accounts-service. */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pinterest video pins (decision 148) against WireMock standing in for Pinterest's API v5 (media registration and
+ * Pinterest video pins against WireMock standing in for Pinterest's API v5 (media registration and
  * status, pins, boards) and its upload host, a media host generating the file's bytes, and usage-service.
  */
 @QuarkusTest

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The TikTok publisher against a WireMock fake of the Content Posting API's Direct Post (creator info, video init, the
  * upload URL's chunk PUTs, status fetch, answers as TikTok documents them), a media host generating the file's bytes and
- * usage-service's reservations (decisions 141-145). Chunks are TikTok's smallest (5 MiB, set by {@link FakePlatformApis}),
+ * usage-service's reservations. Chunks are TikTok's smallest (5 MiB, set by {@link FakePlatformApis}),
  * so the file below goes in three: two of 5 MiB and a last one with the trailing bytes.
  */
 @QuarkusTest

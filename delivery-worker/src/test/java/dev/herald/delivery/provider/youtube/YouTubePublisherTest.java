@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The YouTube publisher and media ingest against local fakes: YouTube's resumable upload on WireMock, a media host
- * generating the file's bytes, usage-service's reservations and entitlements (decisions 121-124).
+ * generating the file's bytes, usage-service's reservations and entitlements.
  */
 @QuarkusTest
 @QuarkusTestResource(
