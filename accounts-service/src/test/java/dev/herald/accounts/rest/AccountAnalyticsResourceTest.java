@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code GET /accounts/{id}/analytics} in test mode (decisions 151 to 156): the sandbox's documented numbers, their
+ * {@code GET /accounts/{id}/analytics} in test mode: the sandbox's documented numbers, their
  * growth, the cache and its header, YouTube's consent, disconnection, tenancy and the refresher.
  */
 @QuarkusTest

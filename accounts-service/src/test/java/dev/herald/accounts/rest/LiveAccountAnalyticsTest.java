@@ -33,7 +33,7 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Live account analytics (decisions 151 to 156) against WireMock fakes of the platforms' documented endpoints. */
+/** Live account analytics against WireMock fakes of the platforms' documented endpoints. */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,
@@ -194,7 +194,7 @@ class LiveAccountAnalyticsTest {
                         {"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED",
                           "errors":[{"message":"Invalid Credentials","domain":"global","reason":"authError"}]}}""")));
 
-        // Google hands back the refused token on renewal: the grant is as good as revoked (decision 114).
+        // Google hands back the refused token on renewal: the grant is as good as revoked: disconnected.
         as(workspace, Mode.LIVE)
                 .get("/accounts/" + account + "/analytics")
                 .then()

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** {@code POST /internal/accounts/{id}/access-token}: a usable token for a live account's publisher (decision 114). */
+/** {@code POST /internal/accounts/{id}/access-token}: a usable token for a live account's publisher. */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,
