@@ -452,7 +452,7 @@ public class ApiGatewayRoutes {
 
     /**
      * For the gateway's public routes without an API credential (the OpenAPI document, the token endpoint): counts the
-     * request in its address's window, which reports and never refuses (decisions 10 and 208), sets the rate-limit
+     * request in its address's window, which reports and never refuses (so they are always served), sets the rate-limit
      * headers, then runs {@code then}. If the window cannot be counted (database down), {@code then} runs without them.
      */
     public static void countAnonymously(RoutingContext rc, RequestAdmission admission, Runnable then) {

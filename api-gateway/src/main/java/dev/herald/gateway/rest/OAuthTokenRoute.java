@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
  * Herald's envelope. A Vert.x route rather than a JAX-RS resource so that the form is read here, whole and
  * bounded ({@value #MAX_BODY_BYTES} bytes): RESTEasy's form reader refused a field over 2 KiB outside any mapper,
  * with a 500 and an error log per chunk. Like {@code openapi.json}, the endpoint counts in the per-address
- * window of requests without an API credential, which reports and never refuses (decisions 10 and 208).
+ * window of requests without an API credential, which reports and never refuses.
  */
 @ApplicationScoped
 public class OAuthTokenRoute {
