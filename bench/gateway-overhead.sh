@@ -108,7 +108,7 @@ bench_make_state
 bench_suite_env "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
 OVERRIDE="scale.per_minute=1000000000"
 if [[ "$LIMIT_MODE" == auto ]]; then
-  # The plan catalog override (docs/decisions.md, "Plan catalog overrides") exists from commit ec1433f on.
+  # The plan catalog override (usage-service's HERALD_USAGE_PLAN_OVERRIDES) exists from commit ec1433f on.
   if grep -rqs planOverrides "$SRC/usage-service/src/main/java"; then LIMIT_MODE=override; else LIMIT_MODE=relay; fi
 fi
 case "$LIMIT_MODE" in
