@@ -2,13 +2,12 @@ package dev.herald.gateway.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.gateway.proxy.ApiGatewayRoutes;
 import dev.herald.gateway.proxy.BoundedBody;
 import dev.herald.gateway.proxy.MetricsRouteNames;
+import dev.herald.gateway.proxy.RateLimitHeaders;
 import dev.herald.gateway.service.OAuthTokenService;
 import dev.herald.gateway.service.OAuthTokenService.AccessToken;
 import dev.herald.gateway.service.OAuthTokenService.OAuthError;
-import dev.herald.gateway.service.RequestAdmission;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -40,12 +39,12 @@ public class OAuthTokenRoute {
     private static final Logger LOG = Logger.getLogger(OAuthTokenRoute.class);
 
     private final OAuthTokenService tokens;
-    private final RequestAdmission admission;
+    private final RateLimitHeaders rateLimitHeaders;
     private final ObjectMapper mapper;
 
-    public OAuthTokenRoute(OAuthTokenService tokens, RequestAdmission admission, ObjectMapper mapper) {
+    public OAuthTokenRoute(OAuthTokenService tokens, RateLimitHeaders rateLimitHeaders, ObjectMapper mapper) {
         this.tokens = tokens;
-        this.admission = admission;
+        this.rateLimitHeaders = rateLimitHeaders;
         this.mapper = mapper;
     }
 
@@ -58,7 +57,7 @@ public class OAuthTokenRoute {
         // Paused until the window is counted, so no chunk of the form is lost meanwhile.
         rc.request().pause();
         // Without a counted window the grant still runs: it needs the database anyway and answers for itself.
-        ApiGatewayRoutes.countAnonymously(rc, admission, () -> readTokenRequest(rc));
+        rateLimitHeaders.countAnonymously(rc, () -> readTokenRequest(rc));
     }
 
     private void readTokenRequest(RoutingContext rc) {

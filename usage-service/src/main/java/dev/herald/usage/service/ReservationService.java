@@ -2,6 +2,7 @@ package dev.herald.usage.service;
 
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.UsageLimitExceeded;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.UsageEvent;
 import dev.herald.common.persistence.UniqueViolation;
@@ -24,7 +25,6 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -421,26 +421,22 @@ public class ReservationService {
             long limit,
             UsageMeterEntity row) {
         UsagePeriod period = state.periodAt(at);
-        long retryAfter = Math.max(0, (Duration.between(now, period.end()).toMillis() + 999) / 1000);
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("metric", meter.wireName());
-        details.put("mode", mode.wireName());
-        details.put("plan", state.termsAt(at).plan().wireName());
-        details.put("limit", limit);
-        details.put("used", row.used);
-        details.put("reserved", row.reserved);
-        long remaining = Math.max(0, limit - row.used - row.reserved);
-        details.put("remaining", remaining);
-        details.put("reset_at", period.end());
-        details.put("upgrade_url", config.upgradeUrl());
-        details.put("retry_after_seconds", retryAfter);
+        UsageLimitExceeded spent = new UsageLimitExceeded(
+                meter.wireName(),
+                mode,
+                state.termsAt(at).plan().wireName(),
+                limit,
+                row.used,
+                row.reserved,
+                period.end(),
+                config.upgradeUrl(),
+                UsageLimitExceeded.secondsUntil(now, period.end()));
         String allowance = "The " + meter.wireName().replace('_', ' ') + " allowance of this period";
         // A large media transfer can be refused with most of the allowance left: say so rather than "used up".
-        String message = remaining == 0
-                ? allowance + " is used up."
-                : allowance + " has " + remaining + " left, fewer than this needs.";
-        return new ApiException(
-                ErrorCode.USAGE_LIMIT_EXCEEDED, message, details, Map.of("Retry-After", Long.toString(retryAfter)));
+        return spent.toException(
+                spent.remaining() == 0
+                        ? allowance + " is used up."
+                        : allowance + " has " + spent.remaining() + " left, fewer than this needs.");
     }
 
     static ReservationEntity newReservation(
