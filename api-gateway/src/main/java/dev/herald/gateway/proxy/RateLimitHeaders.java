@@ -9,9 +9,9 @@ import org.jboss.logging.Logger;
 
 /**
  * The {@code X-RateLimit-*} headers every API answer carries (spec section 8), refusals included. A request without
- * an API credential counts in its address's window for them, which reports and never refuses (so a credential-less answer is always served):
- * the admission chain's 400 and 401 answers, and the gateway's public routes (the OpenAPI document, the token
- * endpoint).
+ * an API credential counts in its address's window for them, which reports and never refuses, so such answers are
+ * always served: the admission chain's 400 and 401 answers, and the gateway's public routes (the OpenAPI document,
+ * the token endpoint).
  */
 @ApplicationScoped
 public class RateLimitHeaders {
