@@ -96,14 +96,19 @@ public final class WebhooksTestSupport {
         return new PostFinalizedEvent(ResourceIds.newId(IdPrefix.EVENT), type, now, workspaceId, mode, post);
     }
 
-    public static void send(PostFinalizedEvent... events) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+    /** A producer of string records to the test broker. */
+    private static KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(
                 "bootstrap.servers",
                 RealInfrastructure.bootstrapServers(),
                 "key.serializer",
                 StringSerializer.class.getName(),
                 "value.serializer",
-                StringSerializer.class.getName()))) {
+                StringSerializer.class.getName()));
+    }
+
+    public static void send(PostFinalizedEvent... events) throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
             for (PostFinalizedEvent event : events) {
                 producer.send(new ProducerRecord<>(
                                 Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event)))
@@ -114,13 +119,7 @@ public final class WebhooksTestSupport {
 
     /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it. */
     public static void sendTraced(PostFinalizedEvent event, String traceParent) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
+        try (KafkaProducer<String, String> producer = producer()) {
             ProducerRecord<String, String> record =
                     new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event));
             record.headers().add("traceparent", traceParent.getBytes(StandardCharsets.US_ASCII));
@@ -153,13 +152,7 @@ public final class WebhooksTestSupport {
 
     /** Sends usage events on {@code usage.reserved}, keyed as usage-service keys them. */
     public static void sendUsage(UsageEvent... events) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
+        try (KafkaProducer<String, String> producer = producer()) {
             for (UsageEvent event : events) {
                 producer.send(new ProducerRecord<>(
                                 Topics.USAGE_RESERVED,
@@ -171,13 +164,7 @@ public final class WebhooksTestSupport {
     }
 
     public static void sendRaw(String key, String value) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
+        try (KafkaProducer<String, String> producer = producer()) {
             producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, key, value))
                     .get();
         }
