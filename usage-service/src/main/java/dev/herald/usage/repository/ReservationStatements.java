@@ -37,7 +37,8 @@ public class ReservationStatements {
      * {@code events}, if the period's allowance holds them all: {@code used + reserved + units <= limit} on the
      * meter row, which the statement creates when it is the period's first charge and otherwise updates under its
      * row lock, so concurrent callers never overshoot. False when it does not: then nothing is written. Fails with
-     * a unique violation, writing nothing, when one of the ids exists (a replay, or a concurrent first call).
+     * a unique violation, writing nothing, when one of the ids exists (a replay, or a concurrent first call). Each
+     * event's {@code meter_state} is set here to the meter row as the statement leaves it.
      */
     public Uni<Boolean> reserveOnOneMeter(
             String workspaceId,
@@ -75,7 +76,7 @@ public class ReservationStatements {
                             on conflict (workspace_id, mode, meter, period_start) do update
                                 set reserved = m.reserved + excluded.reserved, updated_at = excluded.updated_at
                                 where $8::bigint is null or m.used + m.reserved + excluded.reserved <= $8::bigint
-                            returning 1),
+                            returning m.used, m.reserved),
                         created as (
                             insert into reservations (workspace_id, mode, id, meter, units, status, period_start, period_end,
                                 created_at, updated_at)
@@ -84,10 +85,13 @@ public class ReservationStatements {
                             where exists (select 1 from meter)),
                         recorded as (
                             insert into outbox (event_id, topic, message_key, payload, trace_parent)
-                            select e.event_id, e.topic, e.message_key, e.payload::jsonb, e.trace_parent
+                            select e.event_id, e.topic, e.message_key,
+                                jsonb_set(e.payload::jsonb, '{meter_state}',
+                                    jsonb_build_object('used', m.used, 'reserved', m.reserved, 'limit', $8::bigint)),
+                                e.trace_parent
                             from unnest($11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
                                 as e(event_id, topic, message_key, payload, trace_parent)
-                            where exists (select 1 from meter))
+                            cross join meter m)
                         select count(*) as admitted from meter""")
                 .execute(parameters)
                 .map(rows -> rows.iterator().next().getLong("admitted") > 0);

@@ -213,17 +213,23 @@ public class ReservationBatchService {
             }
         }
         List<ReservationEntity> created = new ArrayList<>();
+        Map<String, MeterPeriod> charged = new HashMap<>();
         for (ReservationRequest item : fresh) {
             MeterPeriod key = keyOf(item, state, now);
             UsageMeterEntity row = rows.get(key);
             row.reserved += item.units();
             row.updatedAt = now;
             created.add(ReservationService.newReservation(workspaceId, mode, item, key.period(), now));
+            charged.put(item.id(), key);
         }
+        // Each event tells its meter once the whole batch is reserved, as the one-statement path does.
         return reservations
                 .persist(created)
                 .flatMap(persisted -> reservations.flush())
-                .flatMap(flushed -> single.emitEach(UsageEvent.RESERVED, created))
+                .flatMap(flushed -> single.emitEach(UsageEvent.RESERVED, created, reservation -> {
+                    MeterPeriod key = charged.get(reservation.id);
+                    return rows.get(key).stateWith(demands.get(key).limit());
+                }))
                 .replaceWith(created);
     }
 

@@ -1,0 +1,93 @@
+package dev.herald.webhooks.repository;
+
+import dev.herald.common.persistence.SqlParameters;
+import dev.herald.common.wire.UsageThreshold;
+import dev.herald.webhooks.repository.EventRepository.DirectLeases;
+import dev.herald.webhooks.repository.EventRepository.IncomingEvent;
+import dev.herald.webhooks.repository.EventRepository.Intake;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The thresholds each meter has reached, one row per workspace, mode, meter, period and threshold: the primary key
+ * makes {@code usage.threshold_reached} once only, under redeliveries and with replicas. A row is kept for the whole
+ * period (longer than {@code processed_events} remembers anything), and written whether or not an endpoint wants the
+ * event: an endpoint that subscribes later in the period is not told of a threshold reached before.
+ */
+@ApplicationScoped
+public class UsageThresholdRepository {
+    private final EventRepository events;
+    private final Pool pool;
+
+    public UsageThresholdRepository(EventRepository events, Pool pool) {
+        this.events = events;
+        this.pool = pool;
+    }
+
+    /** A threshold a meter reached, and its webhook event (whose id is the row's). */
+    public record Reached(String workspaceId, UsageThreshold threshold, IncomingEvent event) {}
+
+    /** Records the thresholds not reached before and stores their events, in one transaction. */
+    public Uni<Intake> intake(List<Reached> reached, Instant now, DirectLeases leases) {
+        return events.intakeOnce(
+                reached.stream().map(Reached::event).toList(),
+                now,
+                leases,
+                connection -> record(connection, reached, now));
+    }
+
+    /** Inserts the rows; answers the event ids of those inserted now. */
+    private static Uni<Set<String>> record(SqlConnection connection, List<Reached> reached, Instant now) {
+        return connection
+                .preparedQuery("""
+                        insert into usage_thresholds (workspace_id, mode, meter, period_start, period_end, threshold,
+                            event_id, reached_at)
+                        select r.workspace_id, r.mode, r.meter, r.period_start, r.period_end, r.threshold, r.event_id, $8
+                        from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::int[],
+                            $7::text[]) as r(workspace_id, mode, meter, period_start, period_end, threshold, event_id)
+                        on conflict do nothing
+                        returning event_id""")
+                .execute(Tuple.tuple()
+                        .addArrayOfString(
+                                reached.stream().map(Reached::workspaceId).toArray(String[]::new))
+                        .addArrayOfString(reached.stream()
+                                .map(one -> one.event().mode().wireName())
+                                .toArray(String[]::new))
+                        .addArrayOfString(reached.stream()
+                                .map(one -> one.threshold().meter())
+                                .toArray(String[]::new))
+                        .addArrayOfOffsetDateTime(SqlParameters.offsets(reached.stream()
+                                .map(one -> one.threshold().period().start())
+                                .toArray(Instant[]::new)))
+                        .addArrayOfOffsetDateTime(SqlParameters.offsets(reached.stream()
+                                .map(one -> one.threshold().period().end())
+                                .toArray(Instant[]::new)))
+                        .addArrayOfInteger(reached.stream()
+                                .map(one -> one.threshold().threshold())
+                                .toArray(Integer[]::new))
+                        .addArrayOfString(reached.stream()
+                                .map(one -> one.event().eventId())
+                                .toArray(String[]::new))
+                        .addOffsetDateTime(SqlParameters.offset(now)))
+                .map(rows -> {
+                    Set<String> recorded = new HashSet<>();
+                    rows.forEach(row -> recorded.add(row.getString("event_id")));
+                    return recorded;
+                });
+    }
+
+    /** Deletes up to {@code limit} rows of periods that ended before {@code cutoff}; how many. */
+    public Uni<Integer> deleteEndedBefore(Instant cutoff, int limit) {
+        return pool.preparedQuery("""
+                        delete from usage_thresholds where (workspace_id, mode, meter, period_start, threshold) in (
+                            select workspace_id, mode, meter, period_start, threshold from usage_thresholds
+                            where period_end < $1 order by period_end limit $2 for update skip locked)""").execute(SqlParameters.of(cutoff, limit)).map(rows -> rows.rowCount());
+    }
+}
