@@ -16,13 +16,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReservationBatchDecisionTest {
-    private static final UsagePeriod MARCH =
-            new UsagePeriod(Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z"));
-    private static final UsagePeriod APRIL =
-            new UsagePeriod(Instant.parse("2026-04-01T00:00:00Z"), Instant.parse("2026-05-01T00:00:00Z"));
     private static final Instant NOW = Instant.parse("2026-03-20T12:00:00Z");
+    private static final Instant IN_APRIL = Instant.parse("2026-04-02T00:00:00Z");
     /** Live, no plan given: free (20 publications), calendar months. */
     private static final SubscriptionState FREE = SubscriptionState.initial(Mode.LIVE);
+
+    private static final UsagePeriod MARCH = FREE.periodAt(NOW);
+    private static final UsagePeriod APRIL = FREE.periodAt(IN_APRIL);
 
     private static ReservationRequest publication(String id, Instant at) {
         return new ReservationRequest(id, Meter.PUBLICATIONS, 1, at);
@@ -45,14 +45,13 @@ class ReservationBatchDecisionTest {
 
     @Test
     void itemsInTwoPeriodsAreTwoDemandsInLockOrderAndNotOneStatement() {
-        Instant inApril = Instant.parse("2026-04-02T00:00:00Z");
         List<ReservationRequest> items =
-                List.of(publication("rsv_1", inApril), publication("rsv_2", NOW), publication("rsv_3", inApril));
+                List.of(publication("rsv_1", IN_APRIL), publication("rsv_2", NOW), publication("rsv_3", IN_APRIL));
         assertThat(ReservationBatchDecision.onOneMeterRow(items, FREE, NOW)).isNull();
         assertThat(ReservationBatchDecision.demands(items, FREE, NOW))
                 .containsExactly(
                         new Demand(new MeterPeriod(Meter.PUBLICATIONS, MARCH), NOW, 20L, 1),
-                        new Demand(new MeterPeriod(Meter.PUBLICATIONS, APRIL), inApril, 20L, 2));
+                        new Demand(new MeterPeriod(Meter.PUBLICATIONS, APRIL), IN_APRIL, 20L, 2));
     }
 
     @Test
@@ -99,9 +98,8 @@ class ReservationBatchDecisionTest {
 
     @Test
     void theFirstDemandInLockOrderThatItsRowCannotHoldIsRefused() {
-        Instant inApril = Instant.parse("2026-04-02T00:00:00Z");
         List<Demand> demands = ReservationBatchDecision.demands(
-                List.of(publication("rsv_1", inApril), publication("rsv_2", NOW)), FREE, NOW);
+                List.of(publication("rsv_1", IN_APRIL), publication("rsv_2", NOW)), FREE, NOW);
         MeterPeriod march = new MeterPeriod(Meter.PUBLICATIONS, MARCH);
         MeterPeriod april = new MeterPeriod(Meter.PUBLICATIONS, APRIL);
         assertThat(ReservationBatchDecision.refused(demands, Map.of(march, row(19, 0), april, row(0, 19))))
