@@ -25,12 +25,13 @@ import org.jboss.logging.Logger;
  * takes its final status ({@code published}, {@code partially_failed}, {@code failed}) and {@code post.finalized}
  * is emitted in the same transaction, with the event id recorded so a redelivered event changes nothing.
  *
- * <p>Two paths write an outcome, for throughput (the pipeline's hot path, decision 189): one statement against the
- * post as read without a lock ({@link TargetOutcomeStatements}), and, when that writes nothing, a transaction against
- * the locked post. Both apply the same {@link TargetOutcomeDecision}, through {@link #take}: the statement only guards
- * that the post is still as read and the event new, and writes the values decided here. One path alone would cost
- * either the transaction's round trips on every outcome, or a statement that also judges and logs the odd cases
- * (redeliveries, concurrent outcomes of one post, events naming nothing) which the transaction handles.
+ * <p>Two paths write an outcome, for throughput (every target of every post passes here; bench/README.md, "Statements
+ * per post"): one statement against the post as read without a lock ({@link TargetOutcomeStatements}), and, when that
+ * writes nothing, a transaction against the locked post. Both apply the same {@link TargetOutcomeDecision}, written
+ * into the entities by {@code take}: the statement only guards that the post is still as read and the event new, and
+ * writes the values decided. One path alone would cost either the transaction's round trips on every outcome, or a
+ * statement that also judges and logs the odd cases (redeliveries, concurrent outcomes of one post, events naming
+ * nothing) which the transaction handles.
  */
 @ApplicationScoped
 public class PostFinalization {

@@ -33,11 +33,12 @@ import java.util.Map;
  * everything, with one {@code usage.reserved} event per new reservation.
  *
  * <p>A new post's batch, whose items all charge one meter row, is one statement instead
- * ({@link ReservationStatements#reserveOnOneMeter}, decision 188; every post passes here, and the transaction's round
- * trips and Hibernate's flush were most of usage-service's work per post). Every other batch, and one the statement
- * did not admit (a replay, a refusal, whose details are read under the row's lock), takes the transaction. Both work
- * from one {@link ReservationBatchDecision}: which row each item charges, what the items add up to, the limit, and
- * the rule {@code used + reserved + units <= limit}, which the statement applies in SQL to the row it locks.
+ * ({@link ReservationStatements#reserveOnOneMeter}: every post passes here, and the transaction's round trips and
+ * Hibernate's flush were most of usage-service's work per post; bench/README.md, "Statements per post"). Every other
+ * batch, and one the statement did not admit (a replay, a refusal, whose details are read under the row's lock), takes the
+ * transaction. Both work from one {@link ReservationBatchDecision}: which row each item charges, what the items add up
+ * to, the limit, and the rule {@code used + reserved + units <= limit}, which the statement applies in SQL to the row
+ * it locks.
  */
 @ApplicationScoped
 public class ReservationBatchService {

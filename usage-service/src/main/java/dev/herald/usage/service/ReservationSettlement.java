@@ -38,13 +38,13 @@ import org.jboss.logging.Logger;
  * unknown or already settled the other way is logged and the event still recorded, so one odd event never
  * blocks the partition behind it.
  *
- * <p>A {@code target.completed} is settled on one of two paths, for throughput (every post's hot path, decision
- * 188): a published target consumed in its reservation's own period is one statement
+ * <p>A {@code target.completed} is settled on one of two paths, for throughput (every published target passes here;
+ * bench/README.md, "Statements per post"): a published target consumed in its reservation's own period is one statement
  * ({@link ReservationStatements#consumeInItsPeriod}) against the reservation as read; everything else (a failure, a
  * completion in another period, a redelivery, a reservation changed since the read) takes the transaction against the
  * locked reservation. Both apply one {@link SettlementDecision}; the statement only guards that the reservation is
- * still as read and the event new. One path alone would cost either the transaction's round trips on every
- * publication, or a statement that also decides, and logs, every odd case.
+ * still as read and the event new. One path alone would cost either the transaction's round trips on every publication,
+ * or a statement that also decides, and logs, every odd case.
  */
 @ApplicationScoped
 public class ReservationSettlement {
