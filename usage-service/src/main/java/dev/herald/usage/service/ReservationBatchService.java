@@ -203,7 +203,8 @@ public class ReservationBatchService {
             Instant now,
             List<ReservationRequest> fresh,
             Map<MeterPeriod, UsageMeterEntity> rows) {
-        Demand refused = ReservationBatchDecision.refused(ReservationBatchDecision.demands(fresh, state, now), rows);
+        List<Demand> demands = ReservationBatchDecision.demands(fresh, state, now);
+        Demand refused = ReservationBatchDecision.refused(demands, rows);
         if (refused != null) {
             return Uni.createFrom()
                     .failure(single.limitExceeded(
@@ -214,6 +215,10 @@ public class ReservationBatchService {
                             refused.key().meter(),
                             refused.limit(),
                             rows.get(refused.key())));
+        }
+        Map<MeterPeriod, Long> limits = new HashMap<>(); // a null limit is an unlimited meter
+        for (Demand demand : demands) {
+            limits.put(demand.key(), demand.limit());
         }
         List<ReservationEntity> created = new ArrayList<>();
         Map<String, MeterPeriod> charged = new HashMap<>();
@@ -231,7 +236,7 @@ public class ReservationBatchService {
                 .flatMap(persisted -> reservations.flush())
                 .flatMap(flushed -> single.emitEach(UsageEvent.RESERVED, created, reservation -> {
                     MeterPeriod key = charged.get(reservation.id);
-                    return rows.get(key).stateWith(demands.get(key).limit());
+                    return rows.get(key).stateWith(limits.get(key));
                 }))
                 .replaceWith(created);
     }
