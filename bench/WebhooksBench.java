@@ -277,13 +277,8 @@ public class WebhooksBench extends BenchSupport {
         boolean drained;
         Instant startedAt;
         CpuSnapshot cpuStart;
-        Map<String, Long> cpuLoad = new TreeMap<>();
-        long loadTotal;
-        long loadBusy;
-        Map<String, Long> cpuAll = new TreeMap<>();
-        long allTotal;
-        long allBusy;
-        Map<String, Long> threadsAll = new TreeMap<>();
+        /** CPU from the phase's start to the end of its drain. */
+        CpuUse all = CpuUse.NONE;
         String loadAverage = "-";
         Db db;
 
@@ -428,7 +423,7 @@ public class WebhooksBench extends BenchSupport {
                     + "CPU busy %s (other processes %s)",
                     name, produced, loadSeconds(), distinctDelivered(), expected(), expected() - distinctDelivered(), duplicates.get(),
                     deliveredDuringLoadRate(), overallRate(), ms(pct(s, 0.5)), ms(pct(s, 0.99)), ms(pct(s, 1.0)),
-                    (drainEndNanos - loadEndNanos) / 1e9, share(allBusy, allTotal), share(cpuAll.getOrDefault("other", 0L), allTotal));
+                    (drainEndNanos - loadEndNanos) / 1e9, share(all.busy(), all.total()), share(all.ticks().getOrDefault("other", 0L), all.total()));
         }
     }
 
@@ -475,7 +470,6 @@ public class WebhooksBench extends BenchSupport {
             phase.produced = n + 1;
         }
         phase.loadEndNanos = System.nanoTime();
-        CpuSnapshot atLoadEnd = CpuSnapshot.take(state);
         producer.flush();
         long deadline = System.nanoTime() + drainSeconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
@@ -489,13 +483,7 @@ public class WebhooksBench extends BenchSupport {
         // a late duplicate still counts if it comes within a second
         Thread.sleep(phase.burst || phase.verifyAll ? 0 : 1000);
         CpuSnapshot atEnd = CpuSnapshot.take(state);
-        phase.cpuLoad = atLoadEnd.minus(phase.cpuStart);
-        phase.loadTotal = atLoadEnd.systemTotal - phase.cpuStart.systemTotal;
-        phase.loadBusy = atLoadEnd.systemBusy - phase.cpuStart.systemBusy;
-        phase.cpuAll = atEnd.minus(phase.cpuStart);
-        phase.allTotal = atEnd.systemTotal - phase.cpuStart.systemTotal;
-        phase.allBusy = atEnd.systemBusy - phase.cpuStart.systemBusy;
-        phase.threadsAll = atEnd.threadsMinus(phase.cpuStart);
+        phase.all = CpuUse.between(phase.cpuStart, atEnd);
         if (!phase.drained) {
             log("  " + phase.name + ": " + (phase.expected() - phase.distinctDelivered()) + " deliveries still missing after "
                     + drainSeconds + " s");
@@ -807,7 +795,7 @@ public class WebhooksBench extends BenchSupport {
         row(out, "code measured", opt("source", "?"));
         row(out, "machine", opt("machine", "?"));
         row(out, "machine load", opt("quiet", "") + idleReport + "; during the measured phases (load + drain) other processes used "
-                + measured.stream().map(p -> share(p.cpuAll.getOrDefault("other", 0L), p.allTotal)).collect(Collectors.joining(", "))
+                + measured.stream().map(p -> share(p.all.ticks().getOrDefault("other", 0L), p.all.total())).collect(Collectors.joining(", "))
                 + " of the machine; 1/5/15-minute load average at each phase's start: "
                 + measured.stream().map(p -> p.loadAverage).collect(Collectors.joining("; ")));
         row(out, "PostgreSQL", postgresSettings + " (the suite's embedded server)");
@@ -896,22 +884,22 @@ public class WebhooksBench extends BenchSupport {
         measured.forEach(p -> out.append("---:|"));
         out.append('\n');
         TreeMap<String, Boolean> names = new TreeMap<>();
-        measured.forEach(p -> p.cpuAll.keySet().forEach(k -> names.put(k, true)));
+        measured.forEach(p -> p.all.ticks().keySet().forEach(k -> names.put(k, true)));
         for (String name : names.keySet()) {
             out.append("| ").append(name).append(" |");
             for (Phase p : measured) {
-                out.append(' ').append(perDelivery(p.cpuAll.getOrDefault(name, 0L), p.distinctDelivered())).append(" |");
+                out.append(' ').append(perDelivery(p.all.ticks().getOrDefault(name, 0L), p.distinctDelivered())).append(" |");
             }
             out.append('\n');
         }
         out.append("| **all but other** |");
-        measured.forEach(p -> out.append(" **").append(perDelivery(sumButOther(p.cpuAll), p.distinctDelivered())).append("** |"));
+        measured.forEach(p -> out.append(" **").append(perDelivery(sumButOther(p.all.ticks()), p.distinctDelivered())).append("** |"));
         out.append("\n| machine busy |");
-        measured.forEach(p -> out.append(' ').append(share(p.allBusy, p.allTotal)).append(" |"));
+        measured.forEach(p -> out.append(' ').append(share(p.all.busy(), p.all.total())).append(" |"));
         out.append("\n| of the suite's JVMs: JIT compiler threads |");
-        measured.forEach(p -> out.append(' ').append(perDelivery(p.threadsAll.getOrDefault(CpuSnapshot.JIT, 0L), p.distinctDelivered())).append(" |"));
+        measured.forEach(p -> out.append(' ').append(perDelivery(p.all.threads().getOrDefault(CpuSnapshot.JIT, 0L), p.distinctDelivered())).append(" |"));
         out.append("\n| of the suite's JVMs: GC and VM threads |");
-        measured.forEach(p -> out.append(' ').append(perDelivery(p.threadsAll.getOrDefault(CpuSnapshot.GC, 0L), p.distinctDelivered())).append(" |"));
+        measured.forEach(p -> out.append(' ').append(perDelivery(p.all.threads().getOrDefault(CpuSnapshot.GC, 0L), p.distinctDelivered())).append(" |"));
         out.append("\n\nThe last two rows are part of the rows above (threads named `C1/C2 CompilerThread`, and `VM Thread` with "
                 + "`-XX:+UseSerialGC`).\n\n");
 
@@ -928,8 +916,8 @@ public class WebhooksBench extends BenchSupport {
         }
 
         for (Phase p : measured) {
-            if (p.allTotal > 0 && 100.0 * p.cpuAll.getOrDefault("other", 0L) / p.allTotal >= 10) {
-                notes.append("- Other processes used ").append(share(p.cpuAll.getOrDefault("other", 0L), p.allTotal))
+            if (p.all.total() > 0 && 100.0 * p.all.ticks().getOrDefault("other", 0L) / p.all.total() >= 10) {
+                notes.append("- Other processes used ").append(share(p.all.ticks().getOrDefault("other", 0L), p.all.total()))
                         .append(" of the machine during ").append(p.name).append(": its numbers are distorted by unrelated work.\n");
             }
             if (!p.drained) {

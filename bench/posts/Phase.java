@@ -25,17 +25,13 @@ final class Phase {
     CpuSnapshot cpuBefore;
     boolean gated;
     long gateClosedNanos;
-    Map<String, Long> threadsLoad = new TreeMap<>();
-    Map<String, Long> threadsAll = new TreeMap<>();
     Map<String, long[]> dbBefore = new TreeMap<>();
     Map<String, long[]> dbWork = new TreeMap<>();
     long[] perSecond = new long[0];
-    Map<String, Long> cpuLoad = new TreeMap<>();
-    long loadTotal;
-    long loadBusy;
-    Map<String, Long> cpuAll = new TreeMap<>();
-    long allTotal;
-    long allBusy;
+    /** CPU during the load, and from the load's start to the end of the drain. */
+    CpuUse load = CpuUse.NONE;
+
+    CpuUse all = CpuUse.NONE;
     // from the database
     double drainSeconds = Double.NaN;
     String drainNote = "";
@@ -73,6 +69,6 @@ final class Phase {
         long[] s = sorted();
         return String.format(Locale.ROOT, "%s: %.1f s, %d accepted (%.0f posts/s), others %s, io errors %d%s, p50 %s ms, p99 %s ms, CPU busy %s (other processes %s)",
                 name, nanos / 1e9, accepted(), throughput(), others, ioErrors, openLoop ? ", dropped " + dropped : "",
-                PostsRunState.ms(BenchSupport.pct(s, 0.5)), PostsRunState.ms(BenchSupport.pct(s, 0.99)), BenchSupport.share(loadBusy, loadTotal), BenchSupport.share(cpuLoad.getOrDefault("other", 0L), loadTotal));
+                PostsRunState.ms(BenchSupport.pct(s, 0.5)), PostsRunState.ms(BenchSupport.pct(s, 0.99)), BenchSupport.share(load.busy(), load.total()), BenchSupport.share(load.ticks().getOrDefault("other", 0L), load.total()));
     }
 }

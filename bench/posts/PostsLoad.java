@@ -248,11 +248,8 @@ abstract class PostsLoad extends PostsRunState {
         phase.endedAt = Instant.now();
         CpuSnapshot after = CpuSnapshot.take(state);
         phase.nanos = end - start;
-        phase.cpuLoad = after.minus(before);
-        phase.loadTotal = after.systemTotal - before.systemTotal;
-        phase.loadBusy = after.systemBusy - before.systemBusy;
+        phase.load = CpuUse.between(before, after);
         phase.cpuBefore = before;
-        phase.threadsLoad = after.threadsMinus(before);
         for (Worker w : workers) {
             w.close();
             if (w.failure != null) {

@@ -34,8 +34,7 @@ abstract class PostsPipeline extends PostsLoad {
             Thread.sleep(200);
         }
         CpuSnapshot after = CpuSnapshot.take(state);
-        phase.cpuAll = after.minus(phase.cpuBefore);
-        phase.threadsAll = after.threadsMinus(phase.cpuBefore);
+        phase.all = CpuUse.between(phase.cpuBefore, after);
         Map<String, long[]> db = databaseCounters();
         db.forEach((name, now) -> {
             long[] was = phase.dbBefore.get(name);
@@ -47,8 +46,6 @@ abstract class PostsPipeline extends PostsLoad {
                 phase.dbWork.put(name, d);
             }
         });
-        phase.allTotal = after.systemTotal - phase.cpuBefore.systemTotal;
-        phase.allBusy = after.systemBusy - phase.cpuBefore.systemBusy;
         double waited = (System.nanoTime() - t0) / 1e9;
         if (!pending.equals("0")) {
             phase.drainNote = pending + " posts still queued or publishing after " + drainTimeoutSeconds + " s";

@@ -52,7 +52,7 @@ abstract class PostsReport extends PostsPipeline {
         row(out, "code measured", opt("source", "?"));
         row(out, "machine", opt("machine", "?"));
         row(out, "machine load", idleReport + "; during the measured phases other processes used "
-                + phases.stream().map(p -> share(p.cpuLoad.getOrDefault("other", 0L), p.loadTotal)).collect(Collectors.joining(", "))
+                + phases.stream().map(p -> share(p.load.ticks().getOrDefault("other", 0L), p.load.total())).collect(Collectors.joining(", "))
                 + " of the machine");
         row(out, "PostgreSQL", postgresSettings + " (the suite's embedded server, shared by every service and the reference)");
         row(out, "java (client)", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
@@ -165,8 +165,8 @@ abstract class PostsReport extends PostsPipeline {
                 .append("`other` is everything else on the machine. Two cores give 2,000,000 µs per second.\n\n");
         TreeSet<String> components = new TreeSet<>();
         for (Phase p : phases) {
-            components.addAll(p.cpuAll.keySet());
-            components.addAll(p.cpuLoad.keySet());
+            components.addAll(p.all.ticks().keySet());
+            components.addAll(p.load.ticks().keySet());
         }
         out.append("| process |");
         StringBuilder sep = new StringBuilder("|---|");
@@ -178,25 +178,25 @@ abstract class PostsReport extends PostsPipeline {
         for (String c : components) {
             out.append("| ").append(c).append(" |");
             for (Phase p : phases) {
-                out.append(' ').append(perPost(p.cpuLoad.getOrDefault(c, 0L), p.accepted())).append(" | ")
-                        .append(perPost(p.cpuAll.getOrDefault(c, 0L), p.accepted())).append(" |");
+                out.append(' ').append(perPost(p.load.ticks().getOrDefault(c, 0L), p.accepted())).append(" | ")
+                        .append(perPost(p.all.ticks().getOrDefault(c, 0L), p.accepted())).append(" |");
             }
             out.append('\n');
         }
         out.append("| **all but other** |");
         for (Phase p : phases) {
-            out.append(' ').append(perPost(sumButOther(p.cpuLoad), p.accepted())).append(" | ")
-                    .append(perPost(sumButOther(p.cpuAll), p.accepted())).append(" |");
+            out.append(' ').append(perPost(sumButOther(p.load.ticks()), p.accepted())).append(" | ")
+                    .append(perPost(sumButOther(p.all.ticks()), p.accepted())).append(" |");
         }
         out.append("\n| machine busy |");
         for (Phase p : phases) {
-            out.append(' ').append(share(p.loadBusy, p.loadTotal)).append(" | ").append(share(p.allBusy, p.allTotal)).append(" |");
+            out.append(' ').append(share(p.load.busy(), p.load.total())).append(" | ").append(share(p.all.busy(), p.all.total())).append(" |");
         }
         for (String kind : List.of(CpuSnapshot.JIT, CpuSnapshot.GC)) {
             out.append("\n| of the suite's JVMs: ").append(kind).append(" |");
             for (Phase p : phases) {
-                out.append(' ').append(perPost(p.threadsLoad.getOrDefault(kind, 0L), p.accepted())).append(" | ")
-                        .append(perPost(p.threadsAll.getOrDefault(kind, 0L), p.accepted())).append(" |");
+                out.append(' ').append(perPost(p.load.threads().getOrDefault(kind, 0L), p.accepted())).append(" | ")
+                        .append(perPost(p.all.threads().getOrDefault(kind, 0L), p.accepted())).append(" |");
             }
         }
         out.append("\n\n");
@@ -240,8 +240,8 @@ abstract class PostsReport extends PostsPipeline {
         out.append("<details><summary>pgbench output</summary>\n\n```\n").append(ref.output()).append("\n```\n\n</details>\n\n");
 
         for (Phase p : phases) {
-            if (p.loadTotal > 0 && 100.0 * p.cpuLoad.getOrDefault("other", 0L) / p.loadTotal >= 10) {
-                notes.append("- Other processes used ").append(share(p.cpuLoad.getOrDefault("other", 0L), p.loadTotal))
+            if (p.load.total() > 0 && 100.0 * p.load.ticks().getOrDefault("other", 0L) / p.load.total() >= 10) {
+                notes.append("- Other processes used ").append(share(p.load.ticks().getOrDefault("other", 0L), p.load.total()))
                         .append(" of the machine during ").append(p.name).append(": its numbers are distorted by unrelated work.\n");
             }
             if (p.published != null && p.published.published() < p.published.posts()) {
