@@ -120,6 +120,8 @@ abstract class PostsRunState extends BenchSupport {
                 + (openRateOption.equals("0") ? 0 : durationSeconds) + (sustainedPhase ? durationSeconds : 0);
     }
 
+    // ---------------------------------------------------------------- the posts' requests
+
     String body(long n, Workspace w) {
         return "{\"text\":\"Posts pipeline benchmark " + runId + ", post " + n
                 + ": one LinkedIn sandbox target in test mode.\",\"account_ids\":[\"" + w.accountId + "\"]}";
