@@ -310,7 +310,7 @@ public class Bench extends BenchSupport {
         row(out, "plan change", "`PUT /admin/v1/workspaces/{id}/plan` `{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}` after phase 1 answered " + planOutcome);
         String liftText = switch (limitMode) {
             case "override" -> "**lifted through the project's hook** for phases 2 and 3: usage-service runs with `"
-                    + opt("override", "?") + "` (plan catalog override, docs/decisions.md), and the workspace was put on scale "
+                    + opt("override", "?") + "` (plan catalog override, docs/usage.md), and the workspace was put on scale "
                     + "after phase 1; the gateway then announced `X-RateLimit-Limit: " + liftedLimitSeen + "`";
             case "relay" -> "**lifted by the bench's relay** for phases 2 and 3 (for code without the plan catalog override): the "
                     + "gateway reads entitlements through a relay that passes usage-service's answer on with `rate_limit.per_minute` = "
