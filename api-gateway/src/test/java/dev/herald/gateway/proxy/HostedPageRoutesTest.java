@@ -8,8 +8,6 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
 import org.junit.jupiter.api.MethodOrderer;
@@ -21,7 +19,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
-@WithTestResource(value = HostedPageUpstream.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@QuarkusTestResource(value = HostedPageUpstream.class, restrictToAnnotatedClass = true)
 // The address limit's test runs last: it spends this minute's allowance of the test client's address.
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HostedPageRoutesTest {
