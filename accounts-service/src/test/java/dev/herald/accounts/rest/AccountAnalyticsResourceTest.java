@@ -21,6 +21,8 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -37,7 +39,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
-@QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = FakeServices.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class AccountAnalyticsResourceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CACHE = "x-herald-cache";

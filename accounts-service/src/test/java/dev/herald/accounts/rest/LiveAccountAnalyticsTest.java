@@ -26,6 +26,8 @@ import dev.herald.common.wire.Platform;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -38,8 +40,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
-@QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeAnalyticsPlatforms.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = FakeServices.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeAnalyticsPlatforms.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class LiveAccountAnalyticsTest {
     private static final String CACHE = "x-herald-cache";
 

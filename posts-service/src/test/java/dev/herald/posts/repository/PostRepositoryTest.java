@@ -11,8 +11,9 @@ import dev.herald.posts.support.PostsTestSupport;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.RepeatedLookupPlans;
 import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.vertx.RunOnVertxContext;
 import io.quarkus.test.vertx.UniAsserter;
@@ -32,11 +33,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUpstreams.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class PostRepositoryTest {
     @Inject
     PostRepository posts;
