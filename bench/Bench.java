@@ -1,20 +1,12 @@
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.Reader;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -28,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,37 +32,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Gateway overhead benchmark: the load client, the entitlements relay and the internal-JWT minter in one
- * JDK-only file, run by bench/gateway-overhead.sh against a suite it started (`java bench/Bench.java ...`).
+ * Gateway overhead benchmark: the load client, the entitlements relay and the internal-JWT minter, JDK only, run by
+ * bench/gateway-overhead.sh against a suite it started (compiled with bench/support, then
+ * {@code java -cp DIR Bench --name=value ...}). One class over the usual 300 lines: the program reads in the order of
+ * its run (setup, phases, report), and no other program uses its parts.
  *
  * <p>Closed-loop load: N connections, each a blocking HTTP/1.1 keep-alive socket sending the next request as
  * soon as the previous answer is read completely. Every request's latency (write of the request to the last
  * byte of the answer, System.nanoTime) is kept per status, so percentiles are exact (nearest rank over all
  * samples, no histogram buckets) and 200s are never mixed with 429s.
  */
-public class Bench {
+public class Bench extends BenchSupport {
     static final int LIFTED_PER_MINUTE = 1_000_000_000;
 
     // ---------------------------------------------------------------- configuration
 
-    static final Map<String, String> opts = new LinkedHashMap<>();
-
-    static String opt(String name, String fallback) {
-        return opts.getOrDefault(name, fallback);
-    }
-
-    static int intOpt(String name, int fallback) {
-        return Integer.parseInt(opt(name, String.valueOf(fallback)));
-    }
-
     public static void main(String[] args) throws Exception {
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (!arg.startsWith("--") || eq < 0) {
-                throw new IllegalArgumentException("expected --name=value, got " + arg);
-            }
-            opts.put(arg.substring(2, eq), arg.substring(eq + 1));
-        }
+        parseOptions(args);
         new Bench().run();
     }
 
@@ -187,7 +164,8 @@ public class Bench {
         }
 
         // ---- phase 2: wait for a quiet machine, warm up, then alternating slices (ABBA order cancels linear drift)
-        idleReport = waitForQuietMachine();
+        idleReport = CpuSnapshot.waitForQuietMachine(state, waitIdleSeconds, notes,
+                "both targets were measured on a shared, contended CPU, so absolute numbers are pessimistic and noisy.");
         log("machine: " + idleReport);
         warmupOutcome = warmUp(direct, viaGateway);
         List<Slice> measured = alternate(direct, viaGateway, durationSeconds, connections);
@@ -206,49 +184,9 @@ public class Bench {
             hopSlices = alternate(direct, hop, hopSeconds, connections);
         }
         String report = report(realPhase, measured, lowLoad, hopSlices, d.body.length(), g.body.length());
-        System.out.println();
-        System.out.println(report);
-        String results = opt("results", "");
-        if (!results.isEmpty()) {
-            Files.createDirectories(Path.of(results).toAbsolutePath().getParent());
-            Files.writeString(Path.of(results), report);
-            log("results written to " + results);
-        }
+        writeResults(report);
         if (relay != null) {
             relay.stop();
-        }
-    }
-
-    /**
-     * Waits (at most --wait-idle seconds) until processes outside the suite and this client use under 10% of
-     * the machine over 2 s, since on 2 cores any other work (a build, a test run) distorts both targets.
-     */
-    String waitForQuietMachine() throws InterruptedException {
-        long deadline = System.nanoTime() + waitIdleSeconds * 1_000_000_000L;
-        long waitedFrom = System.nanoTime();
-        while (true) {
-            CpuSnapshot a = CpuSnapshot.take(state);
-            Thread.sleep(2000);
-            CpuSnapshot b = CpuSnapshot.take(state);
-            Map<String, Long> delta = b.minus(a);
-            long total = Math.max(1, b.systemTotal - a.systemTotal);
-            long other = delta.getOrDefault("other", 0L);
-            long suite = delta.entrySet().stream().filter(e -> !e.getKey().equals("other") && !e.getKey().startsWith("bench"))
-                    .mapToLong(Map.Entry::getValue).sum();
-            double otherShare = 100.0 * other / total;
-            String text = String.format(Locale.ROOT, "before the warm-up, other processes used %.0f%% and the idle suite %.0f%% of the machine",
-                    otherShare, 100.0 * suite / total);
-            if (otherShare < 10) {
-                long waited = (System.nanoTime() - waitedFrom) / 1_000_000_000L;
-                return text + (waited > 2 ? " (after waiting " + waited + " s for a quiet machine)" : "");
-            }
-            if (System.nanoTime() > deadline) {
-                notes.append("- **The machine was busy with other work** (").append(text).append(", still after waiting ")
-                        .append(waitIdleSeconds).append(" s): both targets were measured on a shared, contended CPU, so absolute numbers "
-                        + "are pessimistic and noisy. See the `other` row of the CPU table.\n");
-                return text + " (gave up waiting after " + waitIdleSeconds + " s)";
-            }
-            log("waiting for a quiet machine: " + text);
         }
     }
 
@@ -372,7 +310,7 @@ public class Bench {
         row(out, "plan change", "`PUT /admin/v1/workspaces/{id}/plan` `{\"mode\":\"test\",\"plan\":\"scale\",\"plan_source\":\"comp\"}` after phase 1 answered " + planOutcome);
         String liftText = switch (limitMode) {
             case "override" -> "**lifted through the project's hook** for phases 2 and 3: usage-service runs with `"
-                    + opt("override", "?") + "` (plan catalog override, docs/decisions.md), and the workspace was put on scale "
+                    + opt("override", "?") + "` (plan catalog override, docs/usage.md), and the workspace was put on scale "
                     + "after phase 1; the gateway then announced `X-RateLimit-Limit: " + liftedLimitSeen + "`";
             case "relay" -> "**lifted by the bench's relay** for phases 2 and 3 (for code without the plan catalog override): the "
                     + "gateway reads entitlements through a relay that passes usage-service's answer on with `rate_limit.per_minute` = "
@@ -519,10 +457,6 @@ public class Bench {
         return requests == 0 ? "-" : String.format(Locale.ROOT, "%.0f", ticks * 1_000_000.0 / clockTicks / requests);
     }
 
-    static void row(StringBuilder out, String k, String v) {
-        out.append("| ").append(k).append(" | ").append(v.replace("|", "\\|")).append(" |\n");
-    }
-
     static void tableRow(StringBuilder out, String label, Slice s) {
         long[] lat = s.latencies(200);
         out.append("| ").append(label).append(" | ").append(s.statusCounts.getOrDefault(200, 0L)).append(" | ")
@@ -553,14 +487,6 @@ public class Bench {
 
     static String pctText(long part, long total) {
         return total == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / total);
-    }
-
-    static long pct(long[] sorted, double q) {
-        if (sorted.length == 0) {
-            return -1;
-        }
-        int rank = (int) Math.ceil(q * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
     static String ms(double nanos) {
@@ -654,7 +580,7 @@ public class Bench {
         Worker[] workers = new Worker[connections];
         for (int i = 0; i < connections; i++) {
             workers[i] = new Worker(target, request);
-            workers[i].connect();
+            workers[i].connection.connect();
         }
         CountDownLatch go = new CountDownLatch(1);
         Thread[] threads = new Thread[connections];
@@ -678,12 +604,12 @@ public class Bench {
         Slice slice = new Slice(target.name);
         slice.nanos = end - start;
         for (Worker w : workers) {
-            w.close();
+            w.connection.close();
             w.counts.forEach((k, v) -> slice.statusCounts.merge(k, v, Long::sum));
             w.latencies.forEach((k, v) -> slice.latencies.computeIfAbsent(k, x -> new LongList()).addAll(v));
             slice.ioErrors += w.ioErrors;
-            if (w.rateLimitHeader != null) {
-                slice.rateLimitHeader = w.rateLimitHeader;
+            if (w.connection.rateLimitLimit != null) {
+                slice.rateLimitHeader = w.connection.rateLimitLimit;
             }
         }
         slice.cpuTicks = after.minus(before);
@@ -695,38 +621,16 @@ public class Bench {
     static final class Worker {
         final Target target;
         final byte[] request;
+        final HttpConnection connection;
         volatile long deadline;
-        Socket socket;
-        InputStream in;
-        OutputStream out;
         final Map<Integer, Long> counts = new TreeMap<>();
         final Map<Integer, LongList> latencies = new HashMap<>();
         long ioErrors;
-        String rateLimitHeader;
-        final byte[] line = new byte[8192];
 
         Worker(Target target, byte[] request) {
             this.target = target;
             this.request = request;
-        }
-
-        void connect() throws IOException {
-            socket = new Socket();
-            socket.setTcpNoDelay(true);
-            socket.setSoTimeout(10_000);
-            socket.connect(new InetSocketAddress("127.0.0.1", target.port), 5_000);
-            in = new BufferedInputStream(socket.getInputStream(), 65536);
-            out = socket.getOutputStream();
-        }
-
-        void close() {
-            try {
-                if (socket != null) {
-                    socket.close();
-                }
-            } catch (IOException ignored) {
-                // closing
-            }
+            this.connection = new HttpConnection(target.port, 10_000, false);
         }
 
         void loop(CountDownLatch go) {
@@ -738,206 +642,16 @@ public class Bench {
             while (System.nanoTime() < deadline) {
                 long t0 = System.nanoTime();
                 try {
-                    out.write(request);
-                    out.flush();
-                    boolean keepAlive = readResponse();
+                    connection.exchange(request);
                     long t1 = System.nanoTime();
-                    latencies.computeIfAbsent(lastStatus, k -> new LongList()).add(t1 - t0);
-                    counts.merge(lastStatus, 1L, Long::sum);
-                    if (!keepAlive) {
-                        close();
-                        connect();
-                    }
+                    latencies.computeIfAbsent(connection.status, k -> new LongList()).add(t1 - t0);
+                    counts.merge(connection.status, 1L, Long::sum);
+                    connection.reopenIfClosed();
                 } catch (IOException e) {
                     ioErrors++;
-                    close();
-                    try {
-                        Thread.sleep(10);
-                        connect();
-                    } catch (Exception again) {
-                        // the next iteration fails fast and counts again
-                    }
+                    connection.reopenAfterError();
                 }
             }
-        }
-
-        int lastStatus;
-
-        /** Reads one whole answer; returns whether the connection stays open. */
-        boolean readResponse() throws IOException {
-            int n = readLine();
-            if (n < 12) {
-                throw new IOException("bad status line");
-            }
-            lastStatus = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
-            long contentLength = -1;
-            boolean chunked = false;
-            boolean keepAlive = true;
-            while ((n = readLine()) > 0) {
-                String h = new String(line, 0, n, StandardCharsets.ISO_8859_1);
-                int colon = h.indexOf(':');
-                if (colon < 0) {
-                    continue;
-                }
-                String name = h.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-                String value = h.substring(colon + 1).trim();
-                switch (name) {
-                    case "content-length" -> contentLength = Long.parseLong(value);
-                    case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-                    case "connection" -> keepAlive = !value.equalsIgnoreCase("close");
-                    case "x-ratelimit-limit" -> rateLimitHeader = value;
-                    default -> { }
-                }
-            }
-            if (chunked) {
-                while (true) {
-                    n = readLine();
-                    String size = new String(line, 0, n, StandardCharsets.ISO_8859_1);
-                    int semi = size.indexOf(';');
-                    long chunk = Long.parseLong((semi < 0 ? size : size.substring(0, semi)).trim(), 16);
-                    if (chunk == 0) {
-                        while (readLine() > 0) {
-                            // trailers
-                        }
-                        break;
-                    }
-                    skip(chunk);
-                    readLine();
-                }
-            } else if (contentLength >= 0) {
-                skip(contentLength);
-            } else {
-                throw new IOException("answer without length");
-            }
-            return keepAlive;
-        }
-
-        int readLine() throws IOException {
-            int n = 0;
-            while (true) {
-                int b = in.read();
-                if (b < 0) {
-                    throw new IOException("connection closed");
-                }
-                if (b == '\n') {
-                    return n > 0 && line[n - 1] == '\r' ? n - 1 : n;
-                }
-                if (n == line.length) {
-                    throw new IOException("line too long");
-                }
-                line[n++] = (byte) b;
-            }
-        }
-
-        void skip(long count) throws IOException {
-            while (count > 0) {
-                long skipped = in.skip(count);
-                if (skipped <= 0) {
-                    if (in.read() < 0) {
-                        throw new IOException("connection closed in body");
-                    }
-                    skipped = 1;
-                }
-                count -= skipped;
-            }
-        }
-    }
-
-    static final class LongList {
-        long[] values = new long[4096];
-        int size;
-
-        void add(long v) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = v;
-        }
-
-        void addAll(LongList other) {
-            for (int i = 0; i < other.size; i++) {
-                add(other.values[i]);
-            }
-        }
-
-        long[] toArray() {
-            return Arrays.copyOf(values, size);
-        }
-    }
-
-    // ---------------------------------------------------------------- CPU accounting from /proc
-
-    static final class CpuSnapshot {
-        /** Processes the bench starts itself besides the suite (the bare proxy), by pid. */
-        static final Map<Long, String> EXTRA_ROOTS = new java.util.concurrent.ConcurrentHashMap<>();
-        final Map<String, Long> ticks = new TreeMap<>();
-        long systemBusy;
-        long systemTotal;
-
-        static CpuSnapshot take(Path state) {
-            CpuSnapshot snap = new CpuSnapshot();
-            try {
-                Map<Long, String> roots = new HashMap<>();
-                Path pids = state.resolve("pids");
-                if (Files.isDirectory(pids)) {
-                    try (DirectoryStream<Path> files = Files.newDirectoryStream(pids, "*.pid")) {
-                        for (Path f : files) {
-                            String name = f.getFileName().toString().replace(".pid", "");
-                            roots.put(Long.parseLong(Files.readString(f).trim()), name);
-                        }
-                    }
-                }
-                roots.put(ProcessHandle.current().pid(), "bench client (this JVM)");
-                roots.putAll(EXTRA_ROOTS);
-                Map<Long, long[]> procs = new HashMap<>(); // pid -> {ppid, ticks}
-                try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
-                    for (Path dir : dirs) {
-                        try {
-                            String stat = Files.readString(dir.resolve("stat"));
-                            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                            // f[0] = state (field 3), f[1] = ppid (4), f[11] = utime (14), f[12] = stime (15)
-                            procs.put(Long.parseLong(dir.getFileName().toString()),
-                                    new long[] {Long.parseLong(f[1]), Long.parseLong(f[11]) + Long.parseLong(f[12])});
-                        } catch (IOException | RuntimeException gone) {
-                            // exited meanwhile
-                        }
-                    }
-                }
-                for (Map.Entry<Long, long[]> p : procs.entrySet()) {
-                    String component = "other";
-                    long pid = p.getKey();
-                    for (int depth = 0; depth < 64 && pid > 1; depth++) {
-                        String c = roots.get(pid);
-                        if (c != null) {
-                            component = c;
-                            break;
-                        }
-                        long[] info = procs.get(pid);
-                        if (info == null) {
-                            break;
-                        }
-                        pid = info[0];
-                    }
-                    snap.ticks.merge(component, p.getValue()[1], Long::sum);
-                }
-                String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-                long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
-                long total = 0;
-                for (int i = 1; i < Math.min(cpu.length, 9); i++) {
-                    total += Long.parseLong(cpu[i]);
-                }
-                snap.systemTotal = total;
-                snap.systemBusy = total - idle;
-            } catch (IOException | RuntimeException e) {
-                // no /proc: CPU columns stay empty
-            }
-            return snap;
-        }
-
-        Map<String, Long> minus(CpuSnapshot before) {
-            Map<String, Long> delta = new TreeMap<>();
-            ticks.forEach((k, v) -> delta.put(k, Math.max(0, v - before.ticks.getOrDefault(k, 0L))));
-            return delta;
         }
     }
 
@@ -1075,49 +789,9 @@ public class Bench {
         return signingInput + "." + b64.encodeToString(rsa.sign());
     }
 
-    // ---------------------------------------------------------------- small HTTP helpers for setup
-
-    record Answer(int status, String body, HttpResponse<String> response) {
-        String header(String name) {
-            return response.headers().firstValue(name).orElse("-");
-        }
-    }
+    // ---------------------------------------------------------------- setup calls
 
     Answer send(String method, String url, String bearer, String json) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(15))
-                .header("Authorization", "Bearer " + bearer).header("Accept", "application/json");
-        if (json != null) {
-            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
-        } else {
-            b.method(method, HttpRequest.BodyPublishers.noBody());
-        }
-        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(r.statusCode(), r.body(), r);
-    }
-
-    static String require(Answer a, int status, String regex, String what) {
-        Matcher m = Pattern.compile(regex).matcher(a.body);
-        if (a.status != status || !m.find()) {
-            throw new IllegalStateException(what + " answered " + a.status + ": " + abbreviate(a.body, 400));
-        }
-        return m.group(1);
-    }
-
-    static String abbreviate(String s, int max) {
-        String flat = s.replaceAll("\\s+", " ");
-        return flat.length() <= max ? flat : flat.substring(0, max) + "...";
-    }
-
-    static Properties load(Path file) throws IOException {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        }
-        return p;
-    }
-
-    static void log(String message) {
-        System.out.println("[bench " + java.time.LocalTime.now().withNano(0) + "] " + message);
-        System.out.flush();
+        return send(http, Duration.ofSeconds(15), method, url, bearer, json, Map.of());
     }
 }

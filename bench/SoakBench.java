@@ -15,7 +15,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,10 +37,11 @@ import java.util.regex.Pattern;
  * latency of each window. The verdict compares the first {@code --window} seconds after the warm-up with the last
  * {@code --window} seconds against thresholds fixed below.
  *
- * <p>Run by bench/soak.sh, compiled together with PostsBench.java ({@code javac -d DIR PostsBench.java
- * SoakBench.java}), whose setup (workspaces, keys, scale plan, sandbox accounts), sizing (workspaces from rate and
- * seconds so that no workspace passes its per-minute limit or its test publications), HTTP/1.1 load connection,
- * PostgreSQL client and /proc accounting it reuses. See bench/README.md, section "Soak".
+ * <p>Run by bench/soak.sh, compiled with PostsBench.java, bench/posts and bench/support (lib.sh, bench_compile). It
+ * reuses PostsBench's setup (workspaces, keys, scale plan, sandbox accounts), sizing (workspaces from rate and seconds
+ * so that no workspace passes its per-minute limit or its test publications), HTTP/1.1 load connection, PostgreSQL
+ * client and /proc accounting. One class over the usual 300 lines: the program reads in the order of its run (setup,
+ * load and samples, verdict, report), and no other program uses its parts. See bench/README.md, section "Soak".
  */
 public class SoakBench extends PostsBench {
 
@@ -203,7 +203,7 @@ public class SoakBench extends PostsBench {
 
     public static void main(String[] args) throws Exception {
         parseOptions(args);
-        if (opts.containsKey("self-test")) {
+        if (OPTIONS.containsKey("self-test")) {
             selfTest();
             return;
         }
@@ -240,10 +240,10 @@ public class SoakBench extends PostsBench {
         log(String.format(Locale.ROOT, "layout: %d s at %s posts/s, a sample every %d s, warm-up %d s, windows %d s (first %d-%d s, last %d-%d s)",
                 layout.duration(), fmt0(rate), layout.sample(), layout.warmup(), layout.window(), layout.warmup(),
                 layout.warmup() + layout.window(), layout.duration() - layout.window(), layout.duration()));
-        postsDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "herald_posts");
-        statsDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "postgres");
+        postsDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "herald_posts", "posts-bench", 60_000);
+        statsDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "postgres", "posts-bench", 60_000);
         for (String[] db : statsDb.query("select datname from pg_database where datname like 'herald%' order by 1")) {
-            Pg pg = Pg.connect("127.0.0.1", postgresPort, "postgres", db[0]);
+            Pg pg = Pg.connect("127.0.0.1", postgresPort, "postgres", db[0], "posts-bench", 60_000);
             if ("t".equals(pg.query("select to_regclass('outbox') is not null").get(0)[0])) {
                 outboxDbs.put(db[0], pg);
             } else {
@@ -262,7 +262,7 @@ public class SoakBench extends PostsBench {
                 + "|| current_setting('synchronous_commit') || ', shared_buffers ' || current_setting('shared_buffers')").get(0)[0];
         Sample baseline = read(true);
         log("baseline (idle suite, after a forced GC): " + baseline.describe());
-        idleReport = waitForQuietMachine();
+        idleReport = CpuSnapshot.waitForQuietMachine(state, waitIdleSeconds, notes, "absolute numbers are pessimistic and noisy.");
         log("machine: " + idleReport);
         int cpuTable = notes.indexOf("See the `other` row of the CPU table.");
         if (cpuTable >= 0) {
@@ -355,7 +355,7 @@ public class SoakBench extends PostsBench {
         Phase phase = new Phase("soak", connections, true);
         Worker[] workers = new Worker[connections];
         for (int i = 0; i < connections; i++) {
-            workers[i] = new Worker(phase);
+            workers[i] = new Worker(this, phase);
             workers[i].connect();
         }
         AtomicLong nextSlot = new AtomicLong();

@@ -2,17 +2,12 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.Reader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -20,9 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,9 +36,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Webhook delivery benchmark, run by bench/webhooks-throughput.sh against a suite it started
- * ({@code java -cp <kafka-clients, slf4j-api> bench/WebhooksBench.java --name=value ...}). See bench/README.md,
- * section "Webhook deliveries".
+ * Webhook delivery benchmark, run by bench/webhooks-throughput.sh against a suite it started (compiled with
+ * bench/support, then {@code java -cp DIR:<kafka-clients, slf4j-api> WebhooksBench --name=value ...}). One class over
+ * the usual 300 lines: the program reads in the order of its run (setup, phases, report), and no other program uses
+ * its parts. See bench/README.md, section "Webhook deliveries".
  *
  * <p>It measures webhooks-service alone: the posts pipeline is far too slow to feed it (about 57 posts/s on the
  * benchmark machine), so this JVM plays posts-service's outbox relay and publishes {@code post.finalized} events
@@ -60,28 +54,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * receipt of an (event, endpoint) pair is kept, so percentiles are exact; later receipts of the same pair count as
  * duplicates. Events are offered open loop (each at its due time, whatever happened to the earlier ones).
  */
-public class WebhooksBench {
+public class WebhooksBench extends BenchSupport {
+    static {
+        CpuSnapshot.countJvmThreads = true; // the report shows the JIT and GC threads' share
+    }
 
     // ---------------------------------------------------------------- configuration
 
-    static final Map<String, String> opts = new LinkedHashMap<>();
-
-    static String opt(String name, String fallback) {
-        return opts.getOrDefault(name, fallback);
-    }
-
-    static int intOpt(String name, int fallback) {
-        return Integer.parseInt(opt(name, String.valueOf(fallback)));
-    }
-
     public static void main(String[] args) throws Exception {
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (!arg.startsWith("--") || eq < 0) {
-                throw new IllegalArgumentException("expected --name=value, got " + arg);
-            }
-            opts.put(arg.substring(2, eq), arg.substring(eq + 1));
-        }
+        parseOptions(args);
         WebhooksBench bench = new WebhooksBench();
         try {
             bench.run();
@@ -156,7 +137,7 @@ public class WebhooksBench {
         Properties credentials = load(state.resolve("credentials"));
         String adminToken = credentials.getProperty("HERALD_ADMIN_TOKEN");
         String gateway = "http://127.0.0.1:" + gatewayPort;
-        webhooksDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "herald_webhooks");
+        webhooksDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "herald_webhooks", "webhooks-bench", 120_000);
         postgresSettings = webhooksDb.query("select current_setting('server_version') || ', synchronous_commit ' "
                 + "|| current_setting('synchronous_commit') || ', fsync ' || current_setting('fsync') || ', shared_buffers ' "
                 + "|| current_setting('shared_buffers') || ', max_connections ' || current_setting('max_connections')").get(0)[0];
@@ -196,7 +177,7 @@ public class WebhooksBench {
                 probe.expected(), (probe.lastReceipt() - probe.startNanos) / 1e9, probe.verified.get(), ms(pct(ps, 0.5)), ms(pct(ps, 1.0)));
         log("sanity: " + sanity);
 
-        idleReport = waitForQuietMachine();
+        idleReport = CpuSnapshot.waitForQuietMachine(state, waitIdleSeconds, notes, "absolute numbers are pessimistic and noisy.");
         log("machine: " + idleReport);
 
         // ---- warm-up (JIT), then the offered rates, then the maximum
@@ -232,15 +213,7 @@ public class WebhooksBench {
             measured.add(max);
         }
 
-        String report = report(measured, max);
-        System.out.println();
-        System.out.println(report);
-        String results = opt("results", "");
-        if (!results.isEmpty()) {
-            Files.createDirectories(Path.of(results).toAbsolutePath().getParent());
-            Files.writeString(Path.of(results), report);
-            log("results written to " + results);
-        }
+        writeResults(report(measured, max));
     }
 
     String warmupReport = "-";
@@ -304,13 +277,8 @@ public class WebhooksBench {
         boolean drained;
         Instant startedAt;
         CpuSnapshot cpuStart;
-        Map<String, Long> cpuLoad = new TreeMap<>();
-        long loadTotal;
-        long loadBusy;
-        Map<String, Long> cpuAll = new TreeMap<>();
-        long allTotal;
-        long allBusy;
-        Map<String, Long> threadsAll = new TreeMap<>();
+        /** CPU from the phase's start to the end of its drain. */
+        CpuUse all = CpuUse.NONE;
         String loadAverage = "-";
         Db db;
 
@@ -455,7 +423,7 @@ public class WebhooksBench {
                     + "CPU busy %s (other processes %s)",
                     name, produced, loadSeconds(), distinctDelivered(), expected(), expected() - distinctDelivered(), duplicates.get(),
                     deliveredDuringLoadRate(), overallRate(), ms(pct(s, 0.5)), ms(pct(s, 0.99)), ms(pct(s, 1.0)),
-                    (drainEndNanos - loadEndNanos) / 1e9, share(allBusy, allTotal), share(cpuAll.getOrDefault("other", 0L), allTotal));
+                    (drainEndNanos - loadEndNanos) / 1e9, share(all.busy(), all.total()), share(all.ticks().getOrDefault("other", 0L), all.total()));
         }
     }
 
@@ -502,7 +470,6 @@ public class WebhooksBench {
             phase.produced = n + 1;
         }
         phase.loadEndNanos = System.nanoTime();
-        CpuSnapshot atLoadEnd = CpuSnapshot.take(state);
         producer.flush();
         long deadline = System.nanoTime() + drainSeconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
@@ -516,13 +483,7 @@ public class WebhooksBench {
         // a late duplicate still counts if it comes within a second
         Thread.sleep(phase.burst || phase.verifyAll ? 0 : 1000);
         CpuSnapshot atEnd = CpuSnapshot.take(state);
-        phase.cpuLoad = atLoadEnd.minus(phase.cpuStart);
-        phase.loadTotal = atLoadEnd.systemTotal - phase.cpuStart.systemTotal;
-        phase.loadBusy = atLoadEnd.systemBusy - phase.cpuStart.systemBusy;
-        phase.cpuAll = atEnd.minus(phase.cpuStart);
-        phase.allTotal = atEnd.systemTotal - phase.cpuStart.systemTotal;
-        phase.allBusy = atEnd.systemBusy - phase.cpuStart.systemBusy;
-        phase.threadsAll = atEnd.threadsMinus(phase.cpuStart);
+        phase.all = CpuUse.between(phase.cpuStart, atEnd);
         if (!phase.drained) {
             log("  " + phase.name + ": " + (phase.expected() - phase.distinctDelivered()) + " deliveries still missing after "
                     + drainSeconds + " s");
@@ -834,7 +795,7 @@ public class WebhooksBench {
         row(out, "code measured", opt("source", "?"));
         row(out, "machine", opt("machine", "?"));
         row(out, "machine load", opt("quiet", "") + idleReport + "; during the measured phases (load + drain) other processes used "
-                + measured.stream().map(p -> share(p.cpuAll.getOrDefault("other", 0L), p.allTotal)).collect(Collectors.joining(", "))
+                + measured.stream().map(p -> share(p.all.ticks().getOrDefault("other", 0L), p.all.total())).collect(Collectors.joining(", "))
                 + " of the machine; 1/5/15-minute load average at each phase's start: "
                 + measured.stream().map(p -> p.loadAverage).collect(Collectors.joining("; ")));
         row(out, "PostgreSQL", postgresSettings + " (the suite's embedded server)");
@@ -923,22 +884,22 @@ public class WebhooksBench {
         measured.forEach(p -> out.append("---:|"));
         out.append('\n');
         TreeMap<String, Boolean> names = new TreeMap<>();
-        measured.forEach(p -> p.cpuAll.keySet().forEach(k -> names.put(k, true)));
+        measured.forEach(p -> p.all.ticks().keySet().forEach(k -> names.put(k, true)));
         for (String name : names.keySet()) {
             out.append("| ").append(name).append(" |");
             for (Phase p : measured) {
-                out.append(' ').append(perDelivery(p.cpuAll.getOrDefault(name, 0L), p.distinctDelivered())).append(" |");
+                out.append(' ').append(perDelivery(p.all.ticks().getOrDefault(name, 0L), p.distinctDelivered())).append(" |");
             }
             out.append('\n');
         }
         out.append("| **all but other** |");
-        measured.forEach(p -> out.append(" **").append(perDelivery(sumButOther(p.cpuAll), p.distinctDelivered())).append("** |"));
+        measured.forEach(p -> out.append(" **").append(perDelivery(sumButOther(p.all.ticks()), p.distinctDelivered())).append("** |"));
         out.append("\n| machine busy |");
-        measured.forEach(p -> out.append(' ').append(share(p.allBusy, p.allTotal)).append(" |"));
+        measured.forEach(p -> out.append(' ').append(share(p.all.busy(), p.all.total())).append(" |"));
         out.append("\n| of the suite's JVMs: JIT compiler threads |");
-        measured.forEach(p -> out.append(' ').append(perDelivery(p.threadsAll.getOrDefault(CpuSnapshot.JIT, 0L), p.distinctDelivered())).append(" |"));
+        measured.forEach(p -> out.append(' ').append(perDelivery(p.all.threads().getOrDefault(CpuSnapshot.JIT, 0L), p.distinctDelivered())).append(" |"));
         out.append("\n| of the suite's JVMs: GC and VM threads |");
-        measured.forEach(p -> out.append(' ').append(perDelivery(p.threadsAll.getOrDefault(CpuSnapshot.GC, 0L), p.distinctDelivered())).append(" |"));
+        measured.forEach(p -> out.append(' ').append(perDelivery(p.all.threads().getOrDefault(CpuSnapshot.GC, 0L), p.distinctDelivered())).append(" |"));
         out.append("\n\nThe last two rows are part of the rows above (threads named `C1/C2 CompilerThread`, and `VM Thread` with "
                 + "`-XX:+UseSerialGC`).\n\n");
 
@@ -955,8 +916,8 @@ public class WebhooksBench {
         }
 
         for (Phase p : measured) {
-            if (p.allTotal > 0 && 100.0 * p.cpuAll.getOrDefault("other", 0L) / p.allTotal >= 10) {
-                notes.append("- Other processes used ").append(share(p.cpuAll.getOrDefault("other", 0L), p.allTotal))
+            if (p.all.total() > 0 && 100.0 * p.all.ticks().getOrDefault("other", 0L) / p.all.total() >= 10) {
+                notes.append("- Other processes used ").append(share(p.all.ticks().getOrDefault("other", 0L), p.all.total()))
                         .append(" of the machine during ").append(p.name).append(": its numbers are distorted by unrelated work.\n");
             }
             if (!p.drained) {
@@ -986,28 +947,9 @@ public class WebhooksBench {
         return deliveries == 0 ? "-" : String.format(Locale.ROOT, "%.0f", ticks * 1_000_000.0 / clockTicks / deliveries);
     }
 
-    static long sumButOther(Map<String, Long> cpu) {
-        return cpu.entrySet().stream().filter(e -> !e.getKey().equals("other")).mapToLong(Map.Entry::getValue).sum();
-    }
-
-    static String verdict(boolean met) {
-        return met ? "met" : "**not met**";
-    }
-
-    static void row(StringBuilder out, String k, String v) {
-        out.append("| ").append(k).append(" | ").append(v.replace("|", "\\|")).append(" |\n");
-    }
-
-    static String share(long part, long total) {
-        return total <= 0 ? "-" : String.format(Locale.ROOT, "%.0f%%", 100.0 * part / total);
-    }
-
+    /** {@link BenchSupport#pct}, but Long.MIN_VALUE when there is none (what ms() and micros() show as "-"). */
     static long pct(long[] sorted, double q) {
-        if (sorted.length == 0) {
-            return Long.MIN_VALUE;
-        }
-        int rank = (int) Math.ceil(q * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        return sorted.length == 0 ? Long.MIN_VALUE : BenchSupport.pct(sorted, q);
     }
 
     static String ms(double nanos) {
@@ -1027,283 +969,9 @@ public class WebhooksBench {
         }
     }
 
-    // ---------------------------------------------------------------- quiet machine
-
-    /** Waits (at most --wait-idle s) until processes outside the suite and this client use under 10% of the machine. */
-    String waitForQuietMachine() throws InterruptedException {
-        long deadline = System.nanoTime() + waitIdleSeconds * 1_000_000_000L;
-        long waitedFrom = System.nanoTime();
-        while (true) {
-            CpuSnapshot a = CpuSnapshot.take(state);
-            Thread.sleep(2000);
-            CpuSnapshot b = CpuSnapshot.take(state);
-            Map<String, Long> delta = b.minus(a);
-            long total = Math.max(1, b.systemTotal - a.systemTotal);
-            long other = delta.getOrDefault("other", 0L);
-            long suite = delta.entrySet().stream().filter(e -> !e.getKey().equals("other") && !e.getKey().startsWith("bench"))
-                    .mapToLong(Map.Entry::getValue).sum();
-            double otherShare = 100.0 * other / total;
-            String text = String.format(Locale.ROOT, "before the warm-up, other processes used %.0f%% and the idle suite %.0f%% of the machine",
-                    otherShare, 100.0 * suite / total);
-            if (otherShare < 10) {
-                long waited = (System.nanoTime() - waitedFrom) / 1_000_000_000L;
-                return text + (waited > 2 ? " (after waiting " + waited + " s for a quiet machine)" : "");
-            }
-            if (System.nanoTime() > deadline) {
-                notes.append("- **The machine was busy with other work** (").append(text).append(", still after waiting ")
-                        .append(waitIdleSeconds).append(" s): absolute numbers are pessimistic and noisy. See the `other` row of the CPU table.\n");
-                return text + " (gave up waiting after " + waitIdleSeconds + " s)";
-            }
-            log("waiting for a quiet machine: " + text);
-        }
-    }
-
-    // ---------------------------------------------------------------- CPU accounting from /proc (as PostsBench)
-
-    static final class CpuSnapshot {
-        static final String JIT = "JIT compiler threads";
-        static final String GC = "GC and VM threads";
-        final Map<String, Long> ticks = new TreeMap<>();
-        final Map<String, Long> jvmThreads = new TreeMap<>();
-        long systemBusy;
-        long systemTotal;
-
-        /** Ticks per component: each process is charged to the nearest ancestor named in the suite's pids/ files (or this JVM). */
-        static CpuSnapshot take(Path state) {
-            CpuSnapshot snap = new CpuSnapshot();
-            try {
-                Map<Long, String> roots = new HashMap<>();
-                Path pids = state.resolve("pids");
-                if (Files.isDirectory(pids)) {
-                    try (DirectoryStream<Path> files = Files.newDirectoryStream(pids, "*.pid")) {
-                        for (Path f : files) {
-                            String name = f.getFileName().toString().replace(".pid", "");
-                            roots.put(Long.parseLong(Files.readString(f).trim()), name);
-                        }
-                    }
-                }
-                long self = ProcessHandle.current().pid();
-                roots.put(self, "bench client (this JVM)");
-                Map<Long, long[]> procs = new HashMap<>();
-                try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
-                    for (Path dir : dirs) {
-                        try {
-                            String stat = Files.readString(dir.resolve("stat"));
-                            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                            long pid = Long.parseLong(dir.getFileName().toString());
-                            procs.put(pid, new long[] {Long.parseLong(f[1]), Long.parseLong(f[11]) + Long.parseLong(f[12])});
-                        } catch (IOException | RuntimeException gone) {
-                            // exited meanwhile
-                        }
-                    }
-                }
-                for (Map.Entry<Long, long[]> p : procs.entrySet()) {
-                    String component = "other";
-                    long pid = p.getKey();
-                    for (int depth = 0; depth < 64 && pid > 1; depth++) {
-                        String c = roots.get(pid);
-                        if (c != null) {
-                            component = c;
-                            break;
-                        }
-                        long[] info = procs.get(pid);
-                        if (info == null) {
-                            break;
-                        }
-                        pid = info[0];
-                    }
-                    snap.ticks.merge(component, p.getValue()[1], Long::sum);
-                    if (!component.equals("other") && !component.equals("postgres") && !component.startsWith("bench")) {
-                        snap.threadTicks(p.getKey());
-                    }
-                }
-                String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-                long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
-                long total = 0;
-                for (int i = 1; i < Math.min(cpu.length, 9); i++) {
-                    total += Long.parseLong(cpu[i]);
-                }
-                snap.systemTotal = total;
-                snap.systemBusy = total - idle;
-            } catch (IOException | RuntimeException e) {
-                // no /proc: CPU columns stay empty
-            }
-            return snap;
-        }
-
-        void threadTicks(long pid) {
-            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(pid), "task"))) {
-                for (Path task : tasks) {
-                    try {
-                        String comm = Files.readString(task.resolve("comm")).trim();
-                        String kind = comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre") ? JIT
-                                : comm.startsWith("VM Thread") || comm.startsWith("GC Thread") || comm.startsWith("G1 ") ? GC : null;
-                        if (kind == null) {
-                            continue;
-                        }
-                        String stat = Files.readString(task.resolve("stat"));
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        jvmThreads.merge(kind, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
-                    } catch (IOException | RuntimeException gone) {
-                        // thread ended meanwhile
-                    }
-                }
-            } catch (IOException | RuntimeException gone) {
-                // process ended meanwhile
-            }
-        }
-
-        Map<String, Long> minus(CpuSnapshot before) {
-            Map<String, Long> delta = new TreeMap<>();
-            ticks.forEach((k, v) -> delta.put(k, Math.max(0, v - before.ticks.getOrDefault(k, 0L))));
-            return delta;
-        }
-
-        Map<String, Long> threadsMinus(CpuSnapshot before) {
-            Map<String, Long> delta = new TreeMap<>();
-            jvmThreads.forEach((k, v) -> delta.put(k, Math.max(0, v - before.jvmThreads.getOrDefault(k, 0L))));
-            return delta;
-        }
-    }
-
-    // ---------------------------------------------------------------- small helpers
-
-    /** A minimal PostgreSQL client (protocol 3, simple queries, trust authentication as the embedded server has). */
-    static final class Pg implements AutoCloseable {
-        final Socket socket;
-        final java.io.DataInputStream in;
-        final java.io.DataOutputStream out;
-
-        private Pg(Socket socket) throws IOException {
-            this.socket = socket;
-            this.in = new java.io.DataInputStream(new BufferedInputStream(socket.getInputStream()));
-            this.out = new java.io.DataOutputStream(new java.io.BufferedOutputStream(socket.getOutputStream()));
-        }
-
-        static Pg connect(String host, int port, String user, String database) throws IOException {
-            Socket s = new Socket();
-            s.setTcpNoDelay(true);
-            s.setSoTimeout(120_000);
-            s.connect(new InetSocketAddress(host, port), 5_000);
-            Pg pg = new Pg(s);
-            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
-            java.io.DataOutputStream d = new java.io.DataOutputStream(body);
-            d.writeInt(196608);
-            for (String kv : new String[] {"user", user, "database", database, "application_name", "webhooks-bench"}) {
-                d.write(kv.getBytes(StandardCharsets.UTF_8));
-                d.write(0);
-            }
-            d.write(0);
-            pg.out.writeInt(body.size() + 4);
-            body.writeTo(pg.out);
-            pg.out.flush();
-            while (true) {
-                int type = pg.in.readUnsignedByte();
-                byte[] payload = pg.readPayload();
-                if (type == 'R' && java.nio.ByteBuffer.wrap(payload).getInt() != 0) {
-                    throw new IOException("PostgreSQL asks for a password; the bench expects trust authentication");
-                }
-                if (type == 'E') {
-                    throw new IOException("PostgreSQL refused the connection: " + new String(payload, StandardCharsets.UTF_8));
-                }
-                if (type == 'Z') {
-                    return pg;
-                }
-            }
-        }
-
-        /** Runs one statement; the rows as text (null for SQL NULL). */
-        synchronized List<String[]> query(String sql) throws IOException {
-            byte[] text = sql.getBytes(StandardCharsets.UTF_8);
-            out.writeByte('Q');
-            out.writeInt(text.length + 5);
-            out.write(text);
-            out.writeByte(0);
-            out.flush();
-            List<String[]> rows = new ArrayList<>();
-            String error = null;
-            while (true) {
-                int type = in.readUnsignedByte();
-                byte[] payload = readPayload();
-                switch (type) {
-                    case 'D' -> {
-                        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(payload);
-                        String[] row = new String[b.getShort()];
-                        for (int i = 0; i < row.length; i++) {
-                            int len = b.getInt();
-                            if (len >= 0) {
-                                row[i] = new String(payload, b.position(), len, StandardCharsets.UTF_8);
-                                b.position(b.position() + len);
-                            }
-                        }
-                        rows.add(row);
-                    }
-                    case 'E' -> error = new String(payload, StandardCharsets.UTF_8).replace('\0', ' ').trim();
-                    case 'Z' -> {
-                        if (error != null) {
-                            throw new IOException("PostgreSQL: " + error + " (" + sql + ")");
-                        }
-                        return rows;
-                    }
-                    default -> { }
-                }
-            }
-        }
-
-        byte[] readPayload() throws IOException {
-            int length = in.readInt();
-            byte[] payload = new byte[length - 4];
-            in.readFully(payload);
-            return payload;
-        }
-
-        @Override
-        public void close() {
-            try {
-                out.writeByte('X');
-                out.writeInt(4);
-                out.flush();
-                socket.close();
-            } catch (IOException ignored) {
-                // closing
-            }
-        }
-    }
-
-    record Answer(int status, String body) {
-    }
+    // ---------------------------------------------------------------- setup calls
 
     Answer send(String method, String url, String bearer, String json) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + bearer).header("Accept", "application/json")
-                .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
-        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(r.statusCode(), r.body());
-    }
-
-    static String require(Answer a, int status, String regex, String what) {
-        Matcher m = Pattern.compile(regex).matcher(a.body);
-        if (a.status != status || !m.find()) {
-            throw new IllegalStateException(what + " answered " + a.status + ": " + abbreviate(a.body, 400));
-        }
-        return m.group(1);
-    }
-
-    static String abbreviate(String s, int max) {
-        String flat = s.replaceAll("\\s+", " ");
-        return flat.length() <= max ? flat : flat.substring(0, max) + "...";
-    }
-
-    static Properties load(Path file) throws IOException {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        }
-        return p;
-    }
-
-    static void log(String message) {
-        System.out.println("[bench " + java.time.LocalTime.now().withNano(0) + "] " + message);
-        System.out.flush();
+        return send(http, Duration.ofSeconds(30), method, url, bearer, json, Map.of());
     }
 }

@@ -104,11 +104,13 @@ bench_prepare_source
 
 # ---- start the suite in a state directory of its own (stopped on every exit)
 bench_make_state
+# the bench client, compiled before the suite starts (with the classes in bench/support)
+bench_compile "$STATE/bench-classes" "" "$BENCH/Bench.java"
 
 bench_suite_env "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
 OVERRIDE="scale.per_minute=1000000000"
 if [[ "$LIMIT_MODE" == auto ]]; then
-  # The plan catalog override (docs/decisions.md, "Plan catalog overrides") exists from commit ec1433f on.
+  # The plan catalog override (usage-service's HERALD_USAGE_PLAN_OVERRIDES) exists from commit ec1433f on.
   if grep -rqs planOverrides "$SRC/usage-service/src/main/java"; then LIMIT_MODE=override; else LIMIT_MODE=relay; fi
 fi
 case "$LIMIT_MODE" in
@@ -150,7 +152,7 @@ elif [[ -z "$OUT" ]]; then
 fi
 MACHINE="$(bench_machine)"
 budget=$(( 4 * (WARMUP > WARMUP_MAX ? WARMUP : WARMUP_MAX) + 2 * DURATION + 2 * LOW_LOAD + 2 * HOP + REAL_PHASE + WAIT_IDLE + 120 ))
-timeout "$budget" java -Xms64m -Xmx512m -XX:+UseSerialGC "$BENCH/Bench.java" \
+timeout "$budget" java -Xms64m -Xmx512m -XX:+UseSerialGC -cp "$STATE/bench-classes" Bench \
   --state="$STATE" --gateway-port="$GATEWAY_PORT" --direct-port=8181 --relay-port="$RELAY_PORT" \
   --usage-url=http://127.0.0.1:8186 --limit-mode="$LIMIT_MODE" --override="HERALD_USAGE_PLAN_OVERRIDES=$OVERRIDE" --connections="$CONNECTIONS" \
   --warmup="$WARMUP" --warmup-max="$WARMUP_MAX" --warmup-requests="$WARMUP_REQUESTS" --duration="$DURATION" --slices="$SLICES" --real-phase="$REAL_PHASE" --wait-idle="$WAIT_IDLE" --low-load="$LOW_LOAD" \

@@ -7,7 +7,20 @@
 say() { echo "[bench $(date +%H:%M:%S)] $*"; }
 
 bench_require_java() {
-  command -v java >/dev/null || { echo "java (JDK 17) is required on the PATH" >&2; exit 1; }
+  local tool
+  for tool in java javac; do
+    command -v "$tool" >/dev/null || { echo "$tool (JDK 17) is required on the PATH" >&2; exit 1; }
+  done
+}
+
+# bench_compile OUT CLASSPATH SOURCE...: compiles bench programs (SOURCE, e.g. "$BENCH/Bench.java") with the classes
+# they share (bench/support: /proc CPU sampling, load connections, PostgreSQL polls, setup calls) into OUT, for
+# java -cp OUT. CLASSPATH (may be empty): jars the sources need.
+bench_compile() {
+  local out="$1" classpath="$2"
+  shift 2
+  mkdir -p "$out"
+  javac -nowarn -d "$out" ${classpath:+-cp "$classpath"} "$BENCH"/support/*.java "$@"
 }
 
 # ---- refuse to run next to another suite: the service ports are fixed

@@ -114,6 +114,8 @@ bench_prepare_source
 
 # ---- start the suite in a state directory of its own (stopped on every exit); the plans' limits stay as they are
 bench_make_state
+# the bench client, compiled before the suite starts (with the classes in bench/support)
+bench_compile "$STATE/bench-classes" "" "$BENCH/PostsBench.java" "$BENCH"/posts/*.java
 bench_suite_env "$GATEWAY_PORT" "$POSTGRES_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
 bench_start_suite "$SOURCE, limits on"
 
@@ -125,7 +127,7 @@ elif [[ -z "$OUT" ]]; then
 fi
 phases=$(( $(tr ',' '\n' <<<"$CONNECTIONS" | wc -l) + 2 ))
 budget=$(( WAIT_IDLE + (WARMUP > WARMUP_MAX ? WARMUP : WARMUP_MAX) + DRAIN_TIMEOUT + (phases + 1) * (DURATION + DRAIN_TIMEOUT) + DURATION + 5 + 420 ))
-timeout "$budget" java -Xms64m -Xmx768m -XX:+UseSerialGC "$BENCH/PostsBench.java" \
+timeout "$budget" java -Xms64m -Xmx768m -XX:+UseSerialGC -cp "$STATE/bench-classes" PostsBench \
   --state="$STATE" --src="$SRC" --bench-dir="$BENCH" --gateway-port="$GATEWAY_PORT" --postgres-port="$POSTGRES_PORT" \
   --rate="$RATE" --workspaces="$WORKSPACES" --connections="$CONNECTIONS" --warmup="$WARMUP" --warmup-max="$WARMUP_MAX" --duration="$DURATION" \
   --backlog="$BACKLOG" --sustained="$SUSTAINED" --open-rate="$OPEN_RATE" --open-connections="$OPEN_CONNECTIONS" --drain-timeout="$DRAIN_TIMEOUT" \

@@ -127,12 +127,10 @@ else
 fi
 
 bench_require_java
-for tool in javac jcmd; do
-  command -v "$tool" >/dev/null || { echo "$tool (JDK 17) is required on the PATH" >&2; exit 1; }
-done
+command -v jcmd >/dev/null || { echo "jcmd (JDK 17) is required on the PATH" >&2; exit 1; }
 
 compile() {
-  javac -nowarn -d "$1" "$BENCH/PostsBench.java" "$BENCH/SoakBench.java"
+  bench_compile "$1" "" "$BENCH/PostsBench.java" "$BENCH"/posts/*.java "$BENCH/SoakBench.java"
 }
 
 if [[ "$SELF_TEST" == 1 ]]; then

@@ -147,7 +147,8 @@ elif [[ -z "$OUT" ]]; then
 fi
 phases=$(( $(tr ',' '\n' <<<"$RATES" | wc -l) + 2 ))
 budget=$(( WAIT_IDLE + 60 + WARMUP + DRAIN_TIMEOUT + phases * (DURATION + DRAIN_TIMEOUT + 60) + (DRAIN_TIMEOUT > 300 ? DRAIN_TIMEOUT : 300) + 300 ))
-timeout "$budget" java -Xms256m -Xmx1g -XX:+UseSerialGC -cp "$KAFKA_CLIENTS:$SLF4J" "$BENCH/WebhooksBench.java" \
+bench_compile "$STATE/bench-classes" "$KAFKA_CLIENTS:$SLF4J" "$BENCH/WebhooksBench.java"
+timeout "$budget" java -Xms256m -Xmx1g -XX:+UseSerialGC -cp "$STATE/bench-classes:$KAFKA_CLIENTS:$SLF4J" WebhooksBench \
   --state="$STATE" --gateway-port="$GATEWAY_PORT" --postgres-port="$POSTGRES_PORT" --kafka-port="$KAFKA_PORT" \
   --receiver-port="$RECEIVER_PORT" --workspaces="$WORKSPACES" --endpoints-per-workspace="$PER_WORKSPACE" --rates="$RATES" \
   --duration="$DURATION" --warmup="$WARMUP" --warmup-rate="$WARMUP_RATE" --max-deliveries="$MAX_DELIVERIES" \

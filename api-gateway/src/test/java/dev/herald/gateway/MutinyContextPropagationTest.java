@@ -8,7 +8,7 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** common's MutinyContextPropagation, in a running service: Mutiny's callbacks are not wrapped (decision 184). */
+/** common's MutinyContextPropagation, in a running service: Mutiny's callbacks are not wrapped. */
 @QuarkusTest
 class MutinyContextPropagationTest {
 

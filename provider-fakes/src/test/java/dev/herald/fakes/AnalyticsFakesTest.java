@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The analytics endpoints Herald's live readers call (decision 162), exactly as they call them, answering
+ * The analytics endpoints Herald's live readers call, exactly as they call them, answering
  * {@link PublishedMetrics}'s numbers for what each fake published. A read's numbers are those of the whole minutes since
  * publication at the moment the fake answered, which lies between the instants taken before and after the request.
  */

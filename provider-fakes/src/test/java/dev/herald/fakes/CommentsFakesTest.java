@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The comment endpoints Herald's live comments call (decisions 136 and 137), exactly as posts-service's clients call
+ * The comment endpoints Herald's live comments call, exactly as posts-service's clients call
  * them: each published item shows its {@link SeededComments}, a reply posted as the account shows in later reads where
  * the platform shows it, and ids the fake never gave out answer the platform's not-found error.
  */

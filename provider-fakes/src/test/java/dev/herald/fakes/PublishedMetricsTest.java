@@ -7,7 +7,10 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The documented formula (decision 162), by hand: SHA-256 of each id starts c44c8694 (k = 5) and 5f6b0b4e (k = 7). */
+/**
+ * {@link PublishedMetrics}'s documented formula, by hand: SHA-256 of each id starts c44c8694 (k = 5) and 5f6b0b4e (k =
+ * 7).
+ */
 class PublishedMetricsTest {
     private static final Instant PUBLISHED = Instant.parse("2026-11-25T10:00:00Z");
 

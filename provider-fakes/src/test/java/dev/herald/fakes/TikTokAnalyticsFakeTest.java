@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * TikTok's analytics in the fake (decision 165): Query Videos under {@code video.list} and Get User Info's counts under
+ * TikTok's analytics in the fake: Query Videos under {@code video.list} and Get User Info's counts under
  * {@code user.info.stats}, for a video published through Direct Post, with the documented numbers.
  */
 @QuarkusTest

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * TikTok's Direct Post in the fake, the way Herald's TikTokPublisher calls it: creator info, video init with
- * {@code FILE_UPLOAD}, the chunk PUTs to the upload URL, status fetch until the post is published (decision 145).
+ * {@code FILE_UPLOAD}, the chunk PUTs to the upload URL, status fetch until the post is published.
  */
 @QuarkusTest
 class TikTokPublishingFakeTest {

@@ -9,7 +9,7 @@ import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.Test;
 
 /**
- * Post and account analytics through the gateway (decisions 151 to 156): a read that had to compute or fetch numbers
+ * Post and account analytics through the gateway: a read that had to compute or fetch numbers
  * counts one API request, the next one is answered from the services' cache and is free (the gateway refunds it).
  */
 class AnalyticsIT {

@@ -167,7 +167,7 @@ class Api4ResourceConsumptionIT {
                 400,
                 "invalid_cursor");
         // (Sent raw: HTTP clients refuse to send a malformed percent-encoding.) Vert.x refuses the URI before any
-        // route runs, so the 400 is bare like the codec's refusals below (docs/decisions.md 90); never a 500.
+        // route runs, so the 400 is bare like the codec's refusals below (no Herald handler sees it); never a 500.
         RawHttp.Answer malformed = RawHttp.exchange(RawHttp.head("GET", "/api/v1/profiles?q=%zz&limit=%", key), null);
         softly.assertThat(malformed.status())
                 .as("a malformed percent-encoding (" + malformed.body() + ")")
@@ -199,7 +199,7 @@ class Api4ResourceConsumptionIT {
 
         // Over what the gateway's HTTP codec reads at all (a 16 KiB request line, 20 KiB of headers): refused by the
         // codec before any of Herald's code runs, so with the bare status and no envelope (Quarkus 3.29 offers no
-        // hook there; docs/decisions.md), and the connection is closed rather than left hanging.
+        // hook there), and the connection is closed rather than left hanging.
         RawHttp.Answer longLine =
                 RawHttp.exchange(RawHttp.head("GET", "/api/v1/profiles?q=" + "x".repeat(20_000), key), null);
         softly.assertThat(longLine.status())

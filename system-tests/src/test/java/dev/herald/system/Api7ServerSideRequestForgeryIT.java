@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * OWASP API7:2023, server side request forgery, through the gateway. This suite runs Herald as {@code ./herald up}
- * does, where local media and local webhook receivers must work (decision 160): posts-service and delivery-worker
+ * does, where local media and local webhook receivers must work: posts-service and delivery-worker
  * allow private media URLs, webhooks-service private receivers. So the address rules are proven where they are on:
  * media in posts-service's {@code MediaUrlGuardTest} (acceptance) and delivery-worker's {@code MediaSourceTest} (at
  * transfer, against DNS rebinding), with common's {@code PublicAddressesTest}; webhooks in webhooks-service's {@code

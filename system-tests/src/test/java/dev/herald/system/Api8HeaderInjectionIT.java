@@ -123,7 +123,7 @@ class Api8HeaderInjectionIT {
 
         // A bare CR inside a header is how requests are smuggled past proxies that split lines differently: the
         // gateway's HTTP codec refuses the request outright (400, before any of Herald's code, so without the
-        // envelope; docs/decisions.md) instead of reading it either way.
+        // envelope) instead of reading it either way.
         for (String smuggled : List.of(
                 RawHttp.head("GET", "/api/v1/profiles", key, "X-Request-Id: req\rSet-Cookie: injected=1"),
                 RawHttp.head("GET", "/api/v1/profiles", key, "Idempotency-Key: key\rX-Injected: 1"))) {

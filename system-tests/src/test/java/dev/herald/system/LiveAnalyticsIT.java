@@ -26,7 +26,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Live analytics end to end against the provider fakes (decisions 156, 162, 163): Facebook, Instagram, Pinterest and
+ * Live analytics end to end against the provider fakes: Facebook, Instagram, Pinterest and
  * YouTube accounts connected through the hosted page, a post published through the fake, then {@code GET
  * /posts/{id}/analytics} and {@code GET /accounts/{id}/analytics} through the gateway answer the fake's numbers (its
  * documented formula, {@code PublishedMetrics}, computed here again), read with exactly the request the live reader
@@ -41,7 +41,9 @@ class LiveAnalyticsIT {
     private static final String FACEBOOK_FIELDS = "shares,reactions.summary(total_count).limit(0),"
             + "comments.summary(total_count).limit(0),insights.metric(post_impressions,post_impressions_unique)";
 
-    /** An item's numbers: views, reach, likes, comments, shares, saves (the fakes' formula, decision 162). */
+    /**
+     * An item's numbers: views, reach, likes, comments, shares, saves (the fakes' formula, {@code PublishedMetrics}).
+     */
     record Numbers(long views, long reach, long likes, long comments, long shares, long saves) {
         static Numbers of(String id, Instant published, Instant at) throws Exception {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
@@ -69,7 +71,7 @@ class LiveAnalyticsIT {
 
     /** API requests used so far; the usage read itself counts one. */
     private static int used(String key) throws InterruptedException {
-        // A cache hit's unit is given back just after its answer (decision 22).
+        // A cache hit's unit is given back just after its answer, so wait for the refund.
         Thread.sleep(1000);
         return RunningSuite.usage(key).getInt("api_requests.used");
     }

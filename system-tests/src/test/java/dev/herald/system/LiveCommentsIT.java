@@ -28,19 +28,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Live comments end to end against the provider fakes (decisions 136 to 138, 212, 213): a Facebook Page, an Instagram
+ * Live comments end to end against the provider fakes: a Facebook Page, an Instagram
  * professional account, a YouTube channel and a LinkedIn organization connected once, through the hosted page, in one
  * live workspace, each with one post published through its fake. For each: {@code GET /comments?post_id=} reads the
  * item's three seeded comments from the platform (the fakes' {@code SeededComments}, computed here again from the item's
  * id: texts, authors as the platform names them, the reply under its comment, Herald's stable ids) with the one request
  * the live reader documents, made with the account's token; {@code POST /comments} replies on the platform in the
- * comment's thread as the account (a reply to a reply goes to the top-level comment, decision 137), answering 201 with
- * {@code from_account: true}; {@code GET /comments?account_id=} right after lists the replies too, from what Herald
- * stored (the post was read less than 60 s ago), without asking the platform. Metering (decision 136, 138): every
+ * comment's thread as the account (a reply to a reply goes to the top-level comment, as the platforms take it),
+ * answering 201 with {@code from_account: true}; {@code GET /comments?account_id=} right after lists the replies too,
+ * from what Herald stored (the post was read less than 60 s ago), without asking the platform. Metering: every
  * request to the platform is one {@code comment_requests}; every API call one {@code api_requests}, the read answered
  * from the store included (it is free of comment requests only). No refresher reads comments in the background, so the
- * numbers are exact. LinkedIn lists a post's top-level comments only (decision 212): its seeded reply is never read,
- * and the reply to a reply answers Herald's own reply instead. HTTP only: the gateway and the fakes' control API.
+ * numbers are exact. LinkedIn lists a post's top-level comments only (replies are read at the comment's URN): its
+ * seeded reply is never read, and the reply to a reply answers Herald's own reply instead. HTTP only: the gateway and
+ * the fakes' control API.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LiveCommentsIT {
@@ -94,10 +95,10 @@ class LiveCommentsIT {
     private static final String ID_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
     /**
-     * One of an item's seeded comments (the fakes' documented formula, decision 212): with {@code s} the first 8 hex
-     * digits of SHA-256 of the item's id, two top-level comments by {@code CAST[s mod 4]} and {@code CAST[(s+1) mod 4]}
-     * saying {@code TOP[s mod 6]} and {@code TOP[(s+1) mod 6]}, and a reply to the first by {@code CAST[(s+2) mod 4]}
-     * saying {@code REPLIES[s mod 3]}.
+     * One of an item's seeded comments (the fakes' documented formula, {@code SeededComments}): with {@code s} the
+     * first 8 hex digits of SHA-256 of the item's id, two top-level comments by {@code CAST[s mod 4]} and
+     * {@code CAST[(s+1) mod 4]} saying {@code TOP[s mod 6]} and {@code TOP[(s+1) mod 6]}, and a reply to the first by
+     * {@code CAST[(s+2) mod 4]} saying {@code REPLIES[s mod 3]}.
      */
     record Seed(int index, Integer parent, String text, Commenter author) {
         static List<Seed> of(String item) {
@@ -294,7 +295,8 @@ class LiveCommentsIT {
 
             @Override
             List<String> author(Commenter commenter) {
-                // LinkedIn names no one: the actor's URN, and "LinkedIn member" (decision 137).
+                // LinkedIn names no one (names need profile APIs Herald is not granted): the actor's URN, and "LinkedIn
+                // member".
                 return List.of("LinkedIn member", commenter.linkedinUrn());
             }
 
@@ -333,7 +335,7 @@ class LiveCommentsIT {
         /** The platform's id of the seeded comment. */
         abstract String commentId(String item, Seed seed);
 
-        /** The seeded author's {@code author_name} and {@code author_username} as Herald maps the platform's (decision 137). */
+        /** The seeded author's {@code author_name} and {@code author_username} as Herald maps the platform's. */
         abstract List<String> author(Commenter commenter);
 
         abstract String readPath(String item);
@@ -519,9 +521,8 @@ class LiveCommentsIT {
         platform.assertReply(posted, account.item(), topOnPlatform, REPLY);
         JsonPath afterReply = assertCharged(key, afterRead, 1, "a reply");
 
-        // A reply to a reply goes to its thread's top-level comment, on the platform and in parent_id (decision 137).
-        // The
-        // seeded reply where the platform lists it; on LinkedIn, which lists none, the reply just posted.
+        // A reply to a reply goes to its thread's top-level comment, on the platform and in parent_id. The seeded reply
+        // where the platform lists it; on LinkedIn, which lists none, the reply just posted.
         Comment nested = platform == Platform.LINKEDIN ? reply : seeded.get(2);
         Seed thread = platform == Platform.LINKEDIN ? seeds.get(1) : seeds.get(0);
         assertThat(nested.parentId()).isEqualTo(heraldId(account, platform.commentId(account.item(), thread)));
@@ -600,7 +601,7 @@ class LiveCommentsIT {
             Instant started,
             Instant answered) {
         assertThat(reply.id()).matches("cmt_[0-9a-f]{24}");
-        // Named as a later read of the platform names the account (decision 137), so the stored reply keeps its author:
+        // Named as a later read of the platform names the account, so the stored reply keeps its author:
         // LinkedIn by URN, Facebook by the Page's id, YouTube by the channel id, Instagram by its username alone.
         String name = platform == Platform.INSTAGRAM ? account.username() : account.name();
         String username = switch (platform) {

@@ -13,7 +13,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 /**
  * posts-service's answer to "does this account have accepted posts still pending?", as accounts-service asks
  * it: {@code GET /internal/accounts/{id}/pending-posts} answers {@code {"data": {"account_id", "pending_posts"}}}
- * (docs/decisions.md). Answers are read by {@link PostsClient}.
+ * (any other answer, or none, leaves the assignment unchanged). Answers are read by {@link PostsClient}.
  */
 @RegisterRestClient(configKey = "posts-service")
 @Path("/internal/accounts/{accountId}/pending-posts")

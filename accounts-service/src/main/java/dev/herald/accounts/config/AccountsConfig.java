@@ -27,7 +27,7 @@ public interface AccountsConfig {
 
     Analytics analytics();
 
-    /** Account analytics (decisions 151 to 156): the refresh settings every analytics cache has. */
+    /** Account analytics: the refresh settings every analytics cache has. */
     interface Analytics extends AnalyticsRefreshSettings {}
 
     interface Revocation {

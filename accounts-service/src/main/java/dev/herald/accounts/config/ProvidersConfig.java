@@ -56,7 +56,10 @@ public interface ProvidersConfig {
         @WithDefault("https://open.tiktokapis.com")
         String apiUrl();
 
-        /** {@code user.info.stats} and {@code video.list}: the account's and its videos' numbers (decision 164). */
+        /**
+         * {@code user.info.stats} and {@code video.list}: the account's and its videos' numbers (a grant without them
+         * answers analytics {@code reconnect_required}).
+         */
         @Override
         @WithDefault("user.info.basic,user.info.profile,user.info.stats,video.list,video.publish,video.upload")
         List<String> scopes();

@@ -20,10 +20,10 @@ import java.time.Instant;
 import org.jboss.logging.Logger;
 
 /**
- * Keeps connected accounts' numbers fresh (decision 152): every {@code herald.accounts.analytics.refresh-interval} it
- * starts tracking newly connected accounts, claims the due ones ({@code SKIP LOCKED} and a lease, so replicas share
- * the work) and reads them one after another. A YouTube account without analytics consent for its current
- * authorization is never read; it is looked at again later.
+ * Keeps connected accounts' numbers fresh, so customers' reads are answered from the cache: every
+ * {@code herald.accounts.analytics.refresh-interval} it starts tracking newly connected accounts, claims the due ones
+ * ({@code SKIP LOCKED} and a lease, so replicas share the work) and reads them one after another. A YouTube account
+ * without analytics consent for its current authorization is never read; it is looked at again later.
  */
 @ApplicationScoped
 public class AccountAnalyticsRefreshJob {

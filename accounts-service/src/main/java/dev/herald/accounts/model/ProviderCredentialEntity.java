@@ -8,8 +8,8 @@ import java.time.Instant;
 
 /**
  * A live account's provider grant, sealed (see GrantEncryption). Read through this mapping so that every lookup uses
- * one loader Hibernate built once (a native select stored a new query plan on each call, decision 174); written with
- * an upsert in {@code ProviderCredentialRepository}.
+ * one loader Hibernate built once (a native select stored a new query plan on each call: Hibernate 7.1 keys it by a
+ * result mapping built anew); written with an upsert in {@code ProviderCredentialRepository}.
  */
 @Entity
 @Table(name = "provider_credentials")

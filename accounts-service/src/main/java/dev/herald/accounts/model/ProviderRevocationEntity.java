@@ -9,7 +9,8 @@ import java.time.Instant;
 /**
  * A revocation of a replaced or disconnected grant that the provider has not confirmed yet (see
  * V4__provider_revocations.sql). The retry job works the queue on the Vert.x pool; this mapping serves the one read
- * made inside a Hibernate transaction as HQL, whose plan Hibernate keeps (decision 174).
+ * made inside a Hibernate transaction as HQL, whose plan Hibernate keeps (a native select's would be stored anew on
+ * every call).
  */
 @Entity
 @Table(name = "provider_revocations")

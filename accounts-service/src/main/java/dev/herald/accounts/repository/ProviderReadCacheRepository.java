@@ -23,7 +23,8 @@ public class ProviderReadCacheRepository {
 
     /**
      * The cached JSON, or null when there is none fetched at or after {@code freshSince}. Reads go through the pool,
-     * not the session: a native select stored a new Hibernate query plan on every call (decision 174).
+     * not the session: a native select stored a new Hibernate query plan on every call (Hibernate 7.1 keys it by a
+     * result mapping built anew).
      */
     public Uni<String> find(String accountId, String readKey, Instant freshSince) {
         return pool.preparedQuery("""

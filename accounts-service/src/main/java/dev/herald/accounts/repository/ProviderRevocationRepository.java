@@ -16,7 +16,8 @@ import java.util.function.Function;
 /**
  * The queue of provider revocations still to be done, each holding only the encrypted grant. Rows join the queue in
  * the Hibernate transaction that disconnects the account; the retry job works the queue through the Vert.x pool,
- * since Hibernate would store a new plan for its native select on every poll (decision 174).
+ * since Hibernate would store a new plan for its native select on every poll (it keys the plan by a result mapping
+ * built anew).
  */
 @ApplicationScoped
 public class ProviderRevocationRepository {

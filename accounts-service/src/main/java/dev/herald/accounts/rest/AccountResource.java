@@ -144,7 +144,8 @@ public class AccountResource {
 
     /**
      * Body {@code {"accepted": true, "policy_version": "<current>", "authorization_revision": n?}}: the owner
-     * expressly accepted that policy for the account's current authorization (docs/decisions.md).
+     * expressly accepted that policy for the account's current authorization; every new authorization clears the
+     * receipt.
      */
     @POST
     @Path("/{id}/analytics-consent")
@@ -216,7 +217,7 @@ public class AccountResource {
                 .map(read -> read.response(read.data()));
     }
 
-    /** The account's audience numbers (decisions 151 to 156); a cached answer is free. */
+    /** The account's audience numbers; a cached answer is free. */
     @GET
     @Path("/{id}/analytics")
     public Uni<Response> analytics(@PathParam("id") String id) {

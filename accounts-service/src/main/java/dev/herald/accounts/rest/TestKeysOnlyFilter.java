@@ -11,7 +11,7 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.ext.Provider;
 
 /**
- * Refuses a live key on a {@link TestKeysOnly} operation with {@code 403 test_mode_only} (decision 35) once the
+ * Refuses a live key on a {@link TestKeysOnly} operation with {@code 403 test_mode_only} once the
  * caller is known and before the body is read: a live key learns nothing about a body it had no business sending.
  */
 @Provider

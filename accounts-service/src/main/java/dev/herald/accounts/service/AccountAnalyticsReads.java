@@ -26,10 +26,10 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * One account's numbers read afresh and cached (decisions 152 to 155), for a customer's read and the refresher alike:
+ * One account's numbers read afresh and cached, for a customer's read and the refresher alike:
  * the sandbox's in test mode; in live mode the platform's, with the account's current token (a refused token is
- * renewed once, decision 114). A read that fails keeps the last numbers and records why; a grant without the scope
- * the platform needs is {@code reconnect_required} (decision 164).
+ * renewed once). A read that fails keeps the last numbers and records why; a grant without the scope
+ * the platform needs is {@code reconnect_required}: only a reconnection grants it, so it is not renewed.
  */
 @ApplicationScoped
 public class AccountAnalyticsReads {
@@ -93,7 +93,7 @@ public class AccountAnalyticsReads {
                         return notRead(account, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
                     }
                     if (failure instanceof ScopeNotGranted) {
-                        // A grant from before Herald asked for the scope (decision 164): only a reconnection grants it.
+                        // A grant from before Herald asked for the scope: only a reconnection grants it.
                         return notRead(account, now, AnalyticsReason.RECONNECT_REQUIRED);
                     }
                     LOG.infof("analytics of account %s not read: %s", account.accountId(), failure.getMessage());
@@ -101,7 +101,7 @@ public class AccountAnalyticsReads {
                 });
     }
 
-    /** The refresher leaves the account alone for now (YouTube without analytics consent, decision 153). */
+    /** The refresher leaves the account alone for now (YouTube without analytics consent is never asked). */
     public Uni<Void> postpone(Due account, String reason) {
         Instant now = Timestamps.now(clock);
         return cache.notRead(

@@ -21,7 +21,7 @@ import java.time.Clock;
 import java.time.Instant;
 
 /**
- * {@code GET /accounts/{id}/analytics} (decisions 151 to 156): the account's numbers from the cache while fresh, else
+ * {@code GET /accounts/{id}/analytics}: the account's numbers from the cache while fresh, else
  * read afresh ({@link AccountAnalyticsReads}). Only an answer that needed a fresh read counts; a disconnected account,
  * a redacted YouTube account and a failed read are free.
  */

@@ -174,7 +174,7 @@ public class HostedConnectFlow {
 
     /**
      * The session's platforms the page offers: all of them in test mode; in live mode only those whose OAuth client
-     * the operator configured (decision 44), since choosing another could only fail.
+     * the operator configured, since choosing another could only fail.
      */
     public List<Platform> offeredPlatforms(ConnectSessionEntity session) {
         List<Platform> platforms = ConnectSessionService.platforms(session);

@@ -261,7 +261,7 @@ public class PlatformReads {
     }
 
     /**
-     * One read with the account's current token, as deliveries get it (decision 114): renewed when it is about to
+     * One read with the account's current token, as deliveries get it: renewed when it is about to
      * expire (TikTok's last a day), and once more when the platform refuses it, then read again. A grant the platform
      * revoked disconnects the account ({@code 409 conflict}, {@code grant_revoked}); other platform failures are
      * {@code 502 provider_error}.

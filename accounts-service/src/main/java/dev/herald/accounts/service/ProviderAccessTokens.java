@@ -28,10 +28,10 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * Hands publishers a usable access token for a live account (decision 114). The stored grant is refreshed when it
- * expires within {@link #REFRESH_AHEAD}, and when the platform just refused the token the caller names; the
- * refresh runs under a lock on the grant's row, so concurrent deliveries to one account refresh once (several
- * platforms rotate refresh tokens, and a second use of the old one can revoke the whole grant). A caller whose
+ * Hands publishers a usable access token for a live account; grants never leave this service. The stored grant is
+ * refreshed when it expires within {@link #REFRESH_AHEAD}, and when the platform just refused the token the caller
+ * names; the refresh runs under a lock on the grant's row, so concurrent deliveries to one account refresh once
+ * (several platforms rotate refresh tokens, and a second use of the old one can revoke the whole grant). A caller whose
  * refused token has already been replaced gets the replacement without another refresh.
  * <p>
  * A grant the provider revoked (or a refused token the provider cannot replace) disconnects the account, as the

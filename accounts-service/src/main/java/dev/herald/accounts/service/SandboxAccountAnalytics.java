@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Test-mode account analytics (decision 155): a pure function of the sandbox account's simulated provider id and
+ * Test-mode account analytics, never a call: a pure function of the sandbox account's simulated provider id and
  * the whole minutes since the account was created. With {@code s} the first 8 hex digits of SHA-256(external id) as
  * an unsigned number and {@code m} those minutes (0 to 525,600: numbers stop growing after a year):
  * followers = 100 + (m / 60) * (1 + s mod 5), following = 10 + s mod 90, posts = m / 1440,

@@ -17,6 +17,8 @@ import dev.herald.common.wire.Profile;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "accounts_test"))
-@QuarkusTestResource(value = ConnectFakeUpstreams.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = ConnectFakeUpstreams.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class ConnectSessionProfileEventsTest {
     @Inject
     ObjectMapper mapper;

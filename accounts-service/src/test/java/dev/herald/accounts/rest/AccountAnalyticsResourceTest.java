@@ -21,6 +21,8 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -30,14 +32,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code GET /accounts/{id}/analytics} in test mode (decisions 151 to 156): the sandbox's documented numbers, their
+ * {@code GET /accounts/{id}/analytics} in test mode: the sandbox's documented numbers, their
  * growth, the cache and its header, YouTube's consent, disconnection, tenancy and the refresher.
  */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
-@QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = FakeServices.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class AccountAnalyticsResourceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CACHE = "x-herald-cache";

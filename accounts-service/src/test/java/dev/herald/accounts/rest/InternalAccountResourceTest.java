@@ -23,6 +23,8 @@ import dev.herald.common.wire.Platform;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -38,7 +40,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "accounts_test"))
-@QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = FakeServices.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class InternalAccountResourceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -26,6 +26,8 @@ import dev.herald.common.wire.Platform;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -33,13 +35,13 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Live account analytics (decisions 151 to 156) against WireMock fakes of the platforms' documented endpoints. */
+/** Live account analytics against WireMock fakes of the platforms' documented endpoints. */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = AccountsTestSupport.DATABASE))
-@QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeAnalyticsPlatforms.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = FakeServices.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeAnalyticsPlatforms.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class LiveAccountAnalyticsTest {
     private static final String CACHE = "x-herald-cache";
 
@@ -194,7 +196,7 @@ class LiveAccountAnalyticsTest {
                         {"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED",
                           "errors":[{"message":"Invalid Credentials","domain":"global","reason":"authError"}]}}""")));
 
-        // Google hands back the refused token on renewal: the grant is as good as revoked (decision 114).
+        // Google hands back the refused token on renewal: the grant is as good as revoked: disconnected.
         as(workspace, Mode.LIVE)
                 .get("/accounts/" + account + "/analytics")
                 .then()

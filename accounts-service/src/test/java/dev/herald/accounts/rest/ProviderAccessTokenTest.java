@@ -22,6 +22,8 @@ import dev.herald.common.wire.Platform;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -36,12 +38,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** {@code POST /internal/accounts/{id}/access-token}: a usable token for a live account's publisher (decision 114). */
+/** {@code POST /internal/accounts/{id}/access-token}: a usable token for a live account's publisher. */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "accounts_test"))
-@QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = FakeServices.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class ProviderAccessTokenTest {
     @Inject
     AccountConnections connections;

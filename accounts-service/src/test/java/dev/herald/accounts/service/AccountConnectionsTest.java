@@ -21,6 +21,8 @@ import dev.herald.common.wire.Platform;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "accounts_test"))
-@QuarkusTestResource(value = FakeServices.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = FakeServices.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class AccountConnectionsTest {
     @Inject
     AccountConnections connections;

@@ -7,8 +7,8 @@ import io.vertx.ext.web.RoutingContext;
  * Names a request's route in the HTTP server metrics ({@code http_server_requests_seconds{uri}}). Quarkus's Micrometer
  * binder takes the label from the template a REST endpoint leaves in the request's context ({@code UrlPathTemplate});
  * the gateway's own routes are catch-alls, so without a name every path, ids included, would become a series of its
- * own (decision 87). Each request is first named by its area ({@link #boundedName}, in a route ahead of all others),
- * then by the catalog's template (or its own route's name) once it matched.
+ * own (metric labels must stay a bounded set). Each request is first named by its area ({@link #boundedName}, in a
+ * route ahead of all others), then by the catalog's template (or its own route's name) once it matched.
  */
 public final class MetricsRouteNames {
     /** The context key Quarkus REST and Quarkus's Micrometer binder share. */

@@ -2,13 +2,12 @@ package dev.herald.gateway.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.gateway.proxy.ApiGatewayRoutes;
 import dev.herald.gateway.proxy.BoundedBody;
 import dev.herald.gateway.proxy.MetricsRouteNames;
+import dev.herald.gateway.proxy.RateLimitHeaders;
 import dev.herald.gateway.service.OAuthTokenService;
 import dev.herald.gateway.service.OAuthTokenService.AccessToken;
 import dev.herald.gateway.service.OAuthTokenService.OAuthError;
-import dev.herald.gateway.service.RequestAdmission;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -29,7 +28,7 @@ import org.jboss.logging.Logger;
  * Herald's envelope. A Vert.x route rather than a JAX-RS resource so that the form is read here, whole and
  * bounded ({@value #MAX_BODY_BYTES} bytes): RESTEasy's form reader refused a field over 2 KiB outside any mapper,
  * with a 500 and an error log per chunk. Like {@code openapi.json}, the endpoint counts in the per-address
- * window of requests without an API credential, which reports and never refuses (decisions 10 and 208).
+ * window of requests without an API credential, which reports and never refuses.
  */
 @ApplicationScoped
 public class OAuthTokenRoute {
@@ -40,12 +39,12 @@ public class OAuthTokenRoute {
     private static final Logger LOG = Logger.getLogger(OAuthTokenRoute.class);
 
     private final OAuthTokenService tokens;
-    private final RequestAdmission admission;
+    private final RateLimitHeaders rateLimitHeaders;
     private final ObjectMapper mapper;
 
-    public OAuthTokenRoute(OAuthTokenService tokens, RequestAdmission admission, ObjectMapper mapper) {
+    public OAuthTokenRoute(OAuthTokenService tokens, RateLimitHeaders rateLimitHeaders, ObjectMapper mapper) {
         this.tokens = tokens;
-        this.admission = admission;
+        this.rateLimitHeaders = rateLimitHeaders;
         this.mapper = mapper;
     }
 
@@ -58,7 +57,7 @@ public class OAuthTokenRoute {
         // Paused until the window is counted, so no chunk of the form is lost meanwhile.
         rc.request().pause();
         // Without a counted window the grant still runs: it needs the database anyway and answers for itself.
-        ApiGatewayRoutes.countAnonymously(rc, admission, () -> readTokenRequest(rc));
+        rateLimitHeaders.countAnonymously(rc, () -> readTokenRequest(rc));
     }
 
     private void readTokenRequest(RoutingContext rc) {

@@ -1,7 +1,8 @@
 package dev.herald.gateway.rest;
 
 import dev.herald.gateway.proxy.ApiGatewayRoutes;
-import dev.herald.gateway.service.RequestAdmission;
+import dev.herald.gateway.proxy.RateLimitHeaders;
+import dev.herald.gateway.routing.RouteCatalog;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -21,14 +22,14 @@ import java.io.UncheckedIOException;
  */
 @ApplicationScoped
 public class OpenApiDocumentRoute {
-    public static final String PATH = ApiGatewayRoutes.API_PREFIX + "/openapi.json";
+    public static final String PATH = RouteCatalog.API_PREFIX + "/openapi.json";
     static final String RESOURCE = "openapi/herald-public-api.json";
 
     private final Buffer document = Buffer.buffer(load());
-    private final RequestAdmission admission;
+    private final RateLimitHeaders rateLimitHeaders;
 
-    public OpenApiDocumentRoute(RequestAdmission admission) {
-        this.admission = admission;
+    public OpenApiDocumentRoute(RateLimitHeaders rateLimitHeaders) {
+        this.rateLimitHeaders = rateLimitHeaders;
     }
 
     void register(@Observes Router router) {
@@ -38,7 +39,7 @@ public class OpenApiDocumentRoute {
 
     private void serve(RoutingContext rc) {
         // The document does not depend on the database: served without the headers if they could not be counted.
-        ApiGatewayRoutes.countAnonymously(rc, admission, () -> send(rc));
+        rateLimitHeaders.countAnonymously(rc, () -> send(rc));
     }
 
     private void send(RoutingContext rc) {

@@ -25,6 +25,9 @@ import java.util.TreeSet;
  */
 @ApplicationScoped
 public class RouteCatalog {
+    /** Where the public API lives; every template below is relative to it. */
+    public static final String API_PREFIX = "/api/v1";
+
     private static final List<ApiRoute> ROUTES = List.of(
             ApiRoute.exempt("GET", "/profiles", PROFILES_READ, Upstream.PROFILES),
             ApiRoute.metered("POST", "/profiles", PROFILES_WRITE, Upstream.PROFILES),
@@ -78,6 +81,11 @@ public class RouteCatalog {
             }
         }
         return new RouteMatch(Optional.empty(), allowed);
+    }
+
+    /** A request's normalized path (no dot segments, no double slashes) below {@link #API_PREFIX}, as {@link #match} takes it. */
+    public static String servicePath(String normalizedPath) {
+        return normalizedPath.length() > API_PREFIX.length() ? normalizedPath.substring(API_PREFIX.length()) : "";
     }
 
     public List<ApiRoute> routes() {

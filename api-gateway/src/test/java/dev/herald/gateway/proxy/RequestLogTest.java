@@ -153,7 +153,7 @@ class RequestLogTest {
                 .get("/api/v1/logs?path=posts")
                 .then()
                 .statusCode(400);
-        // Text PostgreSQL cannot store is a bad parameter here too, not a server error (decision 201).
+        // Text PostgreSQL cannot store (a NUL) is a bad parameter here too, not a server error.
         given().header("Authorization", "Bearer " + key)
                 .urlEncodingEnabled(false)
                 .get("/api/v1/logs?path=/%00")

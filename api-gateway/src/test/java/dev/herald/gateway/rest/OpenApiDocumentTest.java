@@ -131,7 +131,7 @@ class OpenApiDocumentTest {
             JsonNode responses =
                     document.operation(route.method(), route.template()).path("responses");
             String name = route.method() + " " + route.template();
-            // A repeated query parameter or two Authorization headers (decisions 105 and 216) can meet any request.
+            // A repeated query parameter or two Authorization headers (both 400 invalid_request) can meet any request.
             assertThat(responses.has("400")).as(name + " 400").isTrue();
             assertThat(responses.has("401")).as(name + " 401").isTrue();
             assertThat(document.resolve(responses.path("401")).path("headers").has("WWW-Authenticate"))

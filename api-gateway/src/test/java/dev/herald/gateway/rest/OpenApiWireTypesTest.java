@@ -34,6 +34,7 @@ import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.TikTokPublishingOptions;
 import dev.herald.common.wire.Usage;
 import dev.herald.common.wire.UsagePeriod;
+import dev.herald.common.wire.UsageThreshold;
 import dev.herald.openapi.OpenApiDocument;
 import java.lang.reflect.RecordComponent;
 import java.time.Instant;
@@ -73,6 +74,7 @@ class OpenApiWireTypesTest {
                 Map.entry(RequestLog.class, "RequestLog"),
                 Map.entry(Usage.class, "Usage"),
                 Map.entry(Usage.Meter.class, "UsageMeter"),
+                Map.entry(UsageThreshold.class, "UsageThreshold"),
                 Map.entry(TikTokPublishingOptions.class, "TikTokPublishingOptions"),
                 Map.entry(PinterestBoard.class, "PinterestBoard"),
                 Map.entry(PinterestBoardSection.class, "PinterestBoardSection"),
@@ -411,6 +413,15 @@ class OpenApiWireTypesTest {
                         meter,
                         new Usage.RateLimit(120),
                         5)));
+    }
+
+    @Test
+    void usageThresholdsConformAndTakeOnlyTheirTwoThresholds() {
+        conforms("UsageThreshold", new UsageThreshold("publications", 80, 70, 10, 100, new UsagePeriod(T, T)));
+        conforms("UsageThreshold", new UsageThreshold("media_bytes", 100, 5, 0, 5, new UsagePeriod(T, T)));
+        assertThat(problems(
+                        "UsageThreshold", new UsageThreshold("publications", 90, 90, 0, 100, new UsagePeriod(T, T))))
+                .isNotEmpty();
     }
 
     @Test

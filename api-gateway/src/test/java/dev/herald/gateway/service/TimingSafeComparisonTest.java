@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -56,10 +57,14 @@ class TimingSafeComparisonTest {
 
     @Test
     void api2_theAdminTokenAndOAuthClientSecretsAreComparedWithMessageDigestIsEqual() throws IOException {
-        assertThat(Files.readString(MAIN.resolve("service/AdminTokenVerifier.java")))
+        assertThat(withoutWhitespace(MAIN.resolve("service/AdminTokenVerifier.java")))
                 .contains("MessageDigest.isEqual(sha256(presented)");
-        assertThat(Files.readString(MAIN.resolve("service/OAuthTokenService.java")))
+        assertThat(withoutWhitespace(MAIN.resolve("service/OAuthTokenService.java")))
                 .contains("MessageDigest.isEqual(client.secretHash");
+    }
+
+    private static String withoutWhitespace(Path file) throws IOException {
+        return Files.readString(file).replaceAll("\\s+", "");
     }
 
     @Test
@@ -71,12 +76,17 @@ class TimingSafeComparisonTest {
                 if (NOT_CALLER_INPUT.containsKey(file.getFileName().toString())) {
                     continue;
                 }
-                List<String> lines = Files.readAllLines(file);
-                for (int i = 0; i < lines.size(); i++) {
-                    if (TEXT_COMPARISON.matcher(lines.get(i)).find()) {
-                        found.add(file.getFileName() + ":" + (i + 1) + ": "
-                                + lines.get(i).trim());
-                    }
+                // The whole file, not line by line: the formatter may break a comparison across lines.
+                String source = Files.readString(file);
+                Matcher comparison = TEXT_COMPARISON.matcher(source);
+                while (comparison.find()) {
+                    int line = (int) source.substring(0, comparison.start())
+                                    .chars()
+                                    .filter(c -> c == '\n')
+                                    .count()
+                            + 1;
+                    found.add(file.getFileName() + ":" + line + ": "
+                            + comparison.group().replaceAll("\\s+", " "));
                 }
             }
         }
@@ -89,6 +99,10 @@ class TimingSafeComparisonTest {
                         .find())
                 .isTrue();
         assertThat(TEXT_COMPARISON.matcher("clientSecret.equals(stored)").find())
+                .isTrue();
+        assertThat(TEXT_COMPARISON
+                        .matcher("clientSecret\n        .equals(stored)")
+                        .find())
                 .isTrue();
         assertThat(TEXT_COMPARISON
                         .matcher("if (!grantType.equals(\"client_credentials\")) {")

@@ -60,13 +60,26 @@ public final class OutboxWriter {
      * holds (for instance {@code exists (select 1 from meter)}).
      */
     public static String insertAllWhen(String condition) {
+        return insertAll("e.payload::jsonb", "where " + condition);
+    }
+
+    /**
+     * The several rows {@link #bindAll} binds, once per row of {@code joined} (a CTE, written {@code name alias}),
+     * each payload computed by {@code payload}, an SQL expression of {@code e.payload} (jsonb) and the joined row's
+     * columns: for an event that carries what its own statement worked out (usage-service's meter state).
+     */
+    public static String insertAllJoinedWith(String joined, String payload) {
+        return insertAll(payload, "cross join " + joined);
+    }
+
+    private static String insertAll(String payload, String tail) {
         return INSERT + """
 
-                select e.event_id, e.topic, e.message_key, e.payload::jsonb, e.trace_parent
+                select e.event_id, e.topic, e.message_key, %s, e.trace_parent
                 from unnest(:outbox_event_ids::text[], :outbox_topics::text[], :outbox_message_keys::text[],
                     :outbox_payloads::text[], :outbox_trace_parents::text[])
                     as e(event_id, topic, message_key, payload, trace_parent)
-                where\s""" + condition;
+                %s""".formatted(payload, tail);
     }
 
     /** Binds the row of {@link #insertOnePerRowOf}: {@code entry}'s columns, or nulls when it is null (no row). */

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * Refuses a list's query parameters sent without a value ({@code limit=}, {@code cursor=}, {@code platform=},
- * {@code profile_id=}, ...), except {@code q}, whose empty value filters nothing (decision 16). RESTEasy Reactive
- * injects an empty query value as null, which the resource cannot tell from an absent one; without this check
+ * {@code profile_id=}, ...), except {@code q}, whose empty value filters nothing (the empty substring). RESTEasy
+ * Reactive injects an empty query value as null, which the resource cannot tell from an absent one; without this check
  * {@code cursor=} would silently be the first page, {@code limit=} the default size and {@code platform=} no filter
  * at all, where the contract (and {@code GET /logs}, parsed by hand) says 400.
  */

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The row of a lookup by a unique key, from the list its query returned; null when there is none. Repositories look
  * rows up with {@code list()} and this rather than Panache's {@code firstResult()}: that adds a row-limit parameter,
- * and PostgreSQL then plans the statement anew at every execution instead of settling on a generic plan (decision 196).
+ * and PostgreSQL then plans the statement anew at every execution instead of settling on a generic plan.
  */
 public final class UniqueRow {
     private UniqueRow() {}

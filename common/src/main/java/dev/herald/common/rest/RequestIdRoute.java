@@ -12,7 +12,7 @@ import org.jboss.logging.MDC;
  * Gives every request an id before any other handler runs, so even the framework's own answers (404 for
  * an unknown route, 413 for a huge body) carry {@code x-request-id}. A caller-supplied id (the gateway's)
  * is kept so one id follows the request through every service. The id goes into the logging context
- * ({@code requestId}), and the answer names the request's trace in {@code x-trace-id} (decision 89), the id to look
+ * ({@code requestId}), and the answer names the request's trace in {@code x-trace-id}, the id to look
  * for in every service's logs and in a trace backend.
  */
 @ApplicationScoped

@@ -4,8 +4,9 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 /**
- * How cached analytics stay fresh (decision 152), the same settings in posts-service ({@code herald.analytics.*}) and
- * accounts-service ({@code herald.accounts.analytics.*}), whose configuration mappings extend this one.
+ * How cached analytics stay fresh (a read answers the cache while fresh; a refresher reads tracked numbers again
+ * before they go stale, so customers' reads stay free), the same settings in posts-service ({@code herald.analytics.*})
+ * and accounts-service ({@code herald.accounts.analytics.*}), whose configuration mappings extend this one.
  */
 public interface AnalyticsRefreshSettings {
 

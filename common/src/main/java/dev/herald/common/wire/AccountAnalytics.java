@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 
 /**
- * {@code GET /accounts/{id}/analytics}: the account's audience and lifetime totals as its platform reports them
- * (decisions 151 to 156). {@code status} is {@link PostAnalytics.Target#AVAILABLE}, {@code unavailable} (with
+ * {@code GET /accounts/{id}/analytics}: the account's audience and lifetime totals as its platform reports them.
+ * {@code status} is {@link PostAnalytics.Target#AVAILABLE}, {@code unavailable} (with
  * {@code reason}) or {@code redacted} (YouTube without analytics consent for the current authorization); {@code metrics}
  * and {@code raw} are null unless available.
  */

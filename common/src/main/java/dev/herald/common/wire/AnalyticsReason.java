@@ -1,6 +1,6 @@
 package dev.herald.common.wire;
 
-/** Why analytics show no (fresh) numbers: the {@code reason} of post and account analytics (decision 151). */
+/** Why analytics show no (fresh) numbers: the {@code reason} of post and account analytics. */
 public final class AnalyticsReason {
     /** The target is still queued or publishing (status {@code pending}). */
     public static final String NOT_PUBLISHED_YET = "not_published_yet";

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * {@code GET /posts/{id}/analytics}: how a post performs on each account it was published to (decisions 151 to 156).
+ * {@code GET /posts/{id}/analytics}: how a post performs on each account it was published to.
  * Each target says whether numbers are {@link Target#AVAILABLE}, still {@link Target#PENDING} (not published yet),
  * {@link Target#UNAVAILABLE} (failed or canceled, or Herald cannot read that platform; {@code reason} says which) or
  * {@link Target#REDACTED} (a YouTube account whose owner has not accepted the analytics policy for its current

@@ -26,9 +26,9 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
  * Asks accounts-service for a live account's provider access right before a publisher calls the platform
- * (decision 114). accounts-service refreshes the token when it is about to expire, and again when a publisher
- * names the token the platform just refused; a revoked grant comes back as a refusal that fails the target.
- * The token is never logged or stored here.
+ * (grants stay sealed in accounts-service). accounts-service refreshes the token when it is about to expire, and again
+ * when a publisher names the token the platform just refused; a revoked grant comes back as a refusal that fails the
+ * target. The token is never logged or stored here.
  */
 @ApplicationScoped
 public class AccountsClient {

@@ -24,7 +24,8 @@ public interface InstagramConfig {
 
     /**
      * How long after creating a Reels container, and then between checks, its status is asked: each check is a
-     * delivery attempt of its own that gives its turn back while Instagram processes the video (decision 128).
+     * delivery attempt of its own that gives its turn back while Instagram processes the video (a Reel takes a minute
+     * or more, longer than one attempt).
      */
     @WithDefault("PT30S")
     Duration reelsCheckInterval();

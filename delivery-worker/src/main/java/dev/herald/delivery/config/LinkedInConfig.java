@@ -25,7 +25,7 @@ public interface LinkedInConfig {
 
     /**
      * How long after the upload, and then between checks, a video's status is asked for ({@code AVAILABLE} before
-     * its post is made, decision 147): each check is an attempt's round trip, and LinkedIn takes a minute or more.
+     * its post is made): each check is an attempt's round trip, and LinkedIn takes a minute or more.
      */
     @WithDefault("PT20S")
     Duration videoCheckInterval();

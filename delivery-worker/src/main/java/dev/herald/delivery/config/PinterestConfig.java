@@ -26,7 +26,10 @@ public interface PinterestConfig {
     @WithDefault("25")
     int reconcileWindow();
 
-    /** How long after the upload, and then between checks, a video's media status is asked for (decision 148). */
+    /**
+     * How long after the upload, and then between checks, a video's media status is asked for ({@code succeeded} before
+     * its pin is made).
+     */
     @WithDefault("PT20S")
     Duration videoCheckInterval();
 

@@ -4,7 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/** The TikTok publisher ({@code herald.publishers.tiktok.*}): the Content Posting API's Direct Post (decisions 141-145). */
+/** The TikTok publisher ({@code herald.publishers.tiktok.*}): the Content Posting API's Direct Post. */
 @ConfigMapping(prefix = "herald.publishers.tiktok")
 public interface TikTokConfig {
 

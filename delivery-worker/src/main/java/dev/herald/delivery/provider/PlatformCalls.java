@@ -27,7 +27,7 @@ import java.util.function.Function;
  * @param processing how often to check and for how long at most; null with {@code check}
  * @param createPublishes whether the create call itself can publish; false where it only hands the platform media to
  *                   process (an upload) and the post is made by a check: an interrupted create then needs no look
- *                   before the next one, and a reconciler knows it published nothing (decision 146)
+ *                   before the next one, and a reconciler knows it published nothing
  */
 public record PlatformCalls(
         Function<ProviderAccess, Uni<PlatformAnswer>> create,
@@ -61,7 +61,7 @@ public record PlatformCalls(
     }
 
     /**
-     * How a platform's processing is waited for (decision 127).
+     * How a platform's processing is waited for, one check per attempt, so no attempt outlasts its lease meanwhile.
      *
      * @param checkEvery  the delay before each check ({@link PublishOutcome#later})
      * @param giveUpAfter counted from the create call that started the processing; a check that finds the platform

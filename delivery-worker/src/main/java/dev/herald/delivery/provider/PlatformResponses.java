@@ -51,7 +51,7 @@ public final class PlatformResponses {
     /**
      * A check's failure that says nothing final about what the platform processed (a rate limit, an outage, a
      * retryable refusal of the post made from it): an unknown outcome, so the ledger keeps the reference for the next
-     * check (decision 127) instead of dropping it and uploading again.
+     * check instead of dropping it and uploading again.
      */
     public static PlatformAnswer keptForNextCheck(PlatformAnswer answer) {
         return answer instanceof PlatformAnswer.Refused refused

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * Publishes a live target on a platform that takes no idempotency key without ever posting it twice (decision 115),
+ * Publishes a live target on a platform that takes no idempotency key without ever posting it twice,
  * around a publisher's {@link PlatformCalls}:
  * <ul>
  *   <li>the account's access comes from accounts-service right before the call; a refused token is replaced once;</li>
@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
  *   <li>a create call the platform answers with something to process (an Instagram Reels container) leaves the token
  *       {@code processing} with the platform's reference, and the attempt ends {@link PublishOutcome#later later}:
  *       each later attempt checks that reference ({@link PlatformCalls#check}) instead of creating or looking, until
- *       the check publishes, fails or finds the publisher's deadline passed (decision 127); a reconciler looks for a
+ *       the check publishes, fails or finds the publisher's deadline passed; a reconciler looks for a
  *       processing token's post as for an interrupted call's.</li>
  * </ul>
  */
@@ -87,8 +87,8 @@ public class PublicationLedger {
     }
 
     /**
-     * {@link #publish} for a publisher whose create call uploads the post's media through {@link MediaIngest}
-     * (decision 146): the source is measured, reserved and given an ingest slot only when bytes may move. A token an
+     * {@link #publish} for a publisher whose create call uploads the post's media through {@link MediaIngest}:
+     * the source is measured, reserved and given an ingest slot only when bytes may move. A token an
      * earlier attempt published answers its post, one the platform is processing is checked, and a reconciling
      * request only looks: none of them touches the source (it may be gone since), and each settles the destination's
      * media reservation with its outcome. {@code calls} are given the located source; without one (those three cases)
@@ -258,7 +258,7 @@ public class PublicationLedger {
 
     /**
      * For a {@link PlatformCalls#check} that found what the platform processed ready and now makes the post from it
-     * itself (a LinkedIn post of an uploaded video, a pin of a Pinterest video, decision 146): the platform does not
+     * itself (a LinkedIn post of an uploaded video, a pin of a Pinterest video): the platform does not
      * mark the media as used, so the token's ref is marked first, and an attempt that never learns the answer
      * (a timeout, a 5xx, a dead worker) looks for the post before it posts again. An answer that created nothing
      * (a refusal, a refused token) removes the mark; a retryable refusal (a rate limit) keeps the processed media for

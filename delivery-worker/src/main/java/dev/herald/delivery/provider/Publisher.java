@@ -39,7 +39,7 @@ public interface Publisher {
     }
 
     /**
-     * Whether this publisher streams the post's media to the platform (decision 121): its calls may run for as long as
+     * Whether this publisher streams the post's media to the platform: its calls may run for as long as
      * the upload takes ({@code herald.delivery.ingest-timeout}) rather than {@code publish-timeout}, and the worker
      * renews the delivery's lease while they do.
      */

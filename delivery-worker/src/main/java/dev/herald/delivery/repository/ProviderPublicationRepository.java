@@ -17,7 +17,10 @@ public class ProviderPublicationRepository {
     public static final String CALLING = "calling";
     public static final String REFUSED = "refused";
     public static final String PUBLISHED = "published";
-    /** The platform is processing what a create call handed it; {@code provider_ref} names it (decision 127). */
+    /**
+     * The platform is processing what a create call handed it; {@code provider_ref} names it, and later attempts check
+     * it.
+     */
     public static final String PROCESSING = "processing";
 
     private final Pool pool;
@@ -139,7 +142,7 @@ public class ProviderPublicationRepository {
 
     /**
      * Replaces a processing token's reference (the mark that a post is being made from what the platform processed,
-     * and its removal, decision 146); a token that left {@code processing} meanwhile is not touched.
+     * and its removal); a token that left {@code processing} meanwhile is not touched.
      */
     public Uni<Void> processingRef(String token, String providerRef, Instant now) {
         return ref(token, PROCESSING, providerRef, now);
@@ -148,7 +151,7 @@ public class ProviderPublicationRepository {
     /**
      * The call in flight got the platform's reference before it finished (TikTok's publish id, answered before any byte
      * of the upload moves): kept with the token still {@code calling}, so that the look after an unknown outcome can ask
-     * the platform about it instead of guessing (decision 142).
+     * the platform about it instead of guessing or posting again.
      */
     public Uni<Void> callRef(String token, String providerRef, Instant now) {
         return ref(token, CALLING, providerRef, now);

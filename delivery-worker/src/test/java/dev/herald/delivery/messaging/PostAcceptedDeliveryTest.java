@@ -45,8 +45,9 @@ import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.delivery.support.GeneratedMedia;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TopicReader;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,12 +64,12 @@ import org.junit.jupiter.api.Test;
  * published; a usage-service that cannot answer only postpones the delivery).
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUsageService.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class PostAcceptedDeliveryTest {
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
 
@@ -290,7 +291,8 @@ class PostAcceptedDeliveryTest {
 
     @Test
     void aLiveYouTubeUploadLongerThanTheDeliveryLeaseKeepsItsLeaseAndIsPublishedOnce() throws Exception {
-        // The tests' lease is 10 s and their publish timeout 5 s; this upload takes 12 s (decision 123).
+        // The tests' lease is 10 s and their publish timeout 5 s; this upload takes 12 s (an ingesting publisher renews
+        // its lease while bytes move).
         Target target = Target.of(Platform.YOUTUBE, "acme_live_channel");
         try (GeneratedMedia media = new GeneratedMedia()) {
             PostAcceptedEvent event = accepted(

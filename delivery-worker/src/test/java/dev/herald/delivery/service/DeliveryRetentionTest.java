@@ -10,8 +10,9 @@ import dev.herald.common.wire.UsageReservation;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.Timestamp;
@@ -27,11 +28,11 @@ import org.junit.jupiter.api.Test;
  * the live ledger's and YouTube's upload-session rows for their calls; nothing still in progress is.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUsageService.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class DeliveryRetentionTest {
     @Inject
     DeliveryRetention retention;

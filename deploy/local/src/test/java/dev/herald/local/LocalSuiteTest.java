@@ -76,7 +76,7 @@ class LocalSuiteTest {
                                     .get("internal-jwt.public-key")
                                     .replace("\n", "\\n"))
                     .containsKey("HERALD_INTERNAL_JWT_PRIVATE_KEY")
-                    // Local media may be posted (decision 160).
+                    // Local media (the provider fakes' sample files) may be posted.
                     .containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true")
                     .doesNotContainKeys(
                             "HERALD_ADMIN_TOKEN",

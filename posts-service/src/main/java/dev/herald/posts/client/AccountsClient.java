@@ -28,9 +28,9 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
  * The accounts a post names, as accounts-service knows them now (status, platform, profile, and TikTok's
- * creator controls), and a live account's provider access for comment calls (decision 114). Reads, so retried
- * freely; an access request that names a refused token is answered once per token by accounts-service however
- * often it arrives.
+ * creator controls), and a live account's provider access for comment calls (grants stay in accounts-service, which
+ * renews them). Reads, so retried freely; an access request that names a refused token is answered once per token by
+ * accounts-service however often it arrives.
  */
 @ApplicationScoped
 public class AccountsClient {

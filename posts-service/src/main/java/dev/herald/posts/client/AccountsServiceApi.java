@@ -12,8 +12,8 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
- * accounts-service's account lookup and provider access (decision 114), as posts-service calls them. Answers are
- * read by {@link AccountsClient}.
+ * accounts-service's account lookup and provider access (a usable token; the grant itself never leaves
+ * accounts-service), as posts-service calls them. Answers are read by {@link AccountsClient}.
  */
 @RegisterRestClient(configKey = "accounts-service")
 @Path("/internal/accounts")

@@ -6,7 +6,7 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 /**
- * Post analytics ({@code herald.analytics.*}, decisions 151 to 156): the refresh settings every analytics cache has,
+ * Post analytics ({@code herald.analytics.*}): the refresh settings every analytics cache has,
  * and the tracking period. The platforms' hosts are the comment readers' ({@code herald.comments.*-api-url}), handed
  * to the analytics REST clients in application.properties, but for Pinterest's and TikTok's.
  */

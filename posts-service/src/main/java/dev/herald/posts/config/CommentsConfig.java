@@ -5,7 +5,7 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 /**
- * Live comments ({@code herald.comments.*}, decisions 136 to 139). The platforms' base URLs are handed to their REST
+ * Live comments ({@code herald.comments.*}). The platforms' base URLs are handed to their REST
  * clients in application.properties ({@code quarkus.rest-client.<platform>-comments.url}), so tests and
  * {@code ./herald up --fake-providers} point them at local fakes.
  */
@@ -36,7 +36,7 @@ public interface CommentsConfig {
     @WithDefault("https://api.linkedin.com")
     String linkedinApiUrl();
 
-    /** The {@code LinkedIn-Version} header (YYYYMM), as the LinkedIn publisher sends it (decision 115). */
+    /** The {@code LinkedIn-Version} header (YYYYMM), as the LinkedIn publisher sends it. */
     @WithDefault("202601")
     String linkedinApiVersion();
 }

@@ -29,10 +29,11 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Keeps the numbers of recently published targets fresh (decision 152): every {@code herald.analytics.refresh-interval}
- * it starts tracking newly published targets, claims the due ones ({@code SKIP LOCKED} and a lease, so replicas share
- * the work and a dead replica's claims fall due again) and reads them afresh, one after another. A YouTube target
- * whose account has no analytics consent for its current authorization is never read; it is looked at again later.
+ * Keeps the numbers of recently published targets fresh, so customers' reads are answered from the cache: every
+ * {@code herald.analytics.refresh-interval} it starts tracking newly published targets, claims the due ones
+ * ({@code SKIP LOCKED} and a lease, so replicas share the work and a dead replica's claims fall due again) and reads
+ * them afresh, one after another. A YouTube target whose account has no analytics consent for its current authorization
+ * is never read; it is looked at again later.
  */
 @ApplicationScoped
 public class AnalyticsRefreshJob {

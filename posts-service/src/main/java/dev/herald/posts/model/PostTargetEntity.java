@@ -63,8 +63,8 @@ public class PostTargetEntity {
     public Instant updatedAt;
 
     /**
-     * When a live target's comments were last read from its platform (decision 136), or when a test target's
-     * simulated comments were written (at its first read); null when never.
+     * When a live target's comments were last read from its platform (a read within the freshness window asks the
+     * platform nothing), or when a test target's simulated comments were written (at its first read); null when never.
      */
     @Column(name = "comments_read_at")
     public Instant commentsReadAt;

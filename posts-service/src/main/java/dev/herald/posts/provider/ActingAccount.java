@@ -3,8 +3,8 @@ package dev.herald.posts.provider;
 import dev.herald.common.wire.ProviderAccess;
 
 /**
- * The live account a comment call acts as: its provider access (token and the identity's external id, decision
- * 114) and its name and username as Herald shows them, which replies posted through Herald carry.
+ * The live account a comment call acts as: its provider access (token and the identity's external id)
+ * and its name and username as Herald shows them, which replies posted through Herald carry.
  */
 public record ActingAccount(ProviderAccess access, String name, String username) {
 

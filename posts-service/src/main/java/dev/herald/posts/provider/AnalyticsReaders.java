@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The platforms whose post analytics Herald reads live (decisions 156 and 165). The others answer {@code unavailable} with
- * {@code reason: platform_not_supported} until they have a reader.
+ * The platforms whose post analytics Herald reads live, one documented call each, as the account. The others answer
+ * {@code unavailable} with {@code reason: platform_not_supported} until they have a reader.
  */
 @ApplicationScoped
 public class AnalyticsReaders {

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The platforms whose comments Herald reads and answers live. TikTok's public APIs offer ordinary apps no comment
- * reads and Pinterest has no comment API: neither has a provider (decision 139).
+ * reads and Pinterest has no comment API: neither has a provider.
  */
 @ApplicationScoped
 public class CommentsProviders {

@@ -12,9 +12,9 @@ import java.util.List;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * Facebook Page comments through the Graph API, with the Page's token (the account's external id is the Page id,
- * decision 116). {@code filter=stream} lists replies alongside comments, each naming its {@code parent}. Graph
- * gives commenters' names and ids but no handle: the id stands in as the username (decision 137).
+ * Facebook Page comments through the Graph API, with the Page's token (the account's external id is the Page id).
+ * {@code filter=stream} lists replies alongside comments, each naming its {@code parent}. Graph
+ * gives commenters' names and ids but no handle: the id stands in as the username.
  */
 @ApplicationScoped
 public class FacebookComments implements CommentsProvider {

@@ -12,8 +12,8 @@ import java.util.List;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * Instagram comments through the Instagram API with Instagram Login (bearer token, as the publisher uses it, decision
- * 118): a media's comments with their replies nested ({@code replies{...}}), and replies to top-level comments
+ * Instagram comments through the Instagram API with Instagram Login (bearer token, as the publisher uses it):
+ * a media's comments with their replies nested ({@code replies{...}}), and replies to top-level comments
  * ({@code POST /{comment-id}/replies}; Instagram adds a reply to a reply to its top-level comment).
  */
 @ApplicationScoped
@@ -81,7 +81,7 @@ public class InstagramComments implements CommentsProvider {
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
                     String id = ProviderAnswers.requiredText(platform(), account, body.path("id"));
-                    // Instagram names authors by username only (decision 137): as a later read will, so it never
+                    // Instagram names authors by username only: as a later read will, so it never
                     // changes.
                     return new ProviderComment(
                             id, providerCommentId, text, account.username(), account.username(), true, clock.instant());

@@ -19,11 +19,11 @@ import java.util.regex.Pattern;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * LinkedIn comments through the versioned Comments API ({@code LinkedIn-Version} as the publisher sends it,
- * decision 115), acting as the account's member or organization URN (its external id). Comments are identified by
+ * LinkedIn comments through the versioned Comments API ({@code LinkedIn-Version} as the publisher sends it),
+ * acting as the account's member or organization URN (its external id). Comments are identified by
  * their comment URN ({@code urn:li:comment:(<activity urn>,<id>)}), which is what a reply targets. LinkedIn names a
  * commenter only by URN (names need profile APIs Herald is not granted): the URN is the username and others show as
- * "LinkedIn member" (decision 137).
+ * "LinkedIn member".
  */
 @ApplicationScoped
 public class LinkedInComments implements CommentsProvider {

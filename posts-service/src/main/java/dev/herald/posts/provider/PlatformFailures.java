@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
- * How a platform call's answer (comments, decision 138; post analytics, decision 156) reaches Herald's caller: a 2xx is read; a refused token is
+ * How a platform call's answer (comments, post analytics) reaches Herald's caller: a 2xx is read; a refused token is
  * {@link TokenRefused}; a grant without the scope the call needs is {@link ScopeNotGranted}; the platform's own rate limit is {@code 503 service_unavailable} with its Retry-After (it is
  * not the customer's allowance, so never {@code 429}; the envelope's 503 carries no details, so the message names the
  * platform and the wait); anything else the platform answered, and no answer at all, is {@code 502 provider_error}

@@ -17,8 +17,9 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * {@code POST /v2/video/query/?fields=id,like_count,comment_count,share_count,view_count} with
  * {@code {"filters": {"video_ids": [id]}}}, scope {@code video.list}): views, likes, comments and shares. TikTok has
  * no saves or reach here (null). A grant from before Herald asked for {@code video.list} is refused
- * {@code scope_not_authorized}: {@link ScopeNotGranted} (decision 165). A video TikTok does not answer (deleted, made
- * private, or a post that only has its publish id because it was never public) is a {@code provider_error}.
+ * {@code scope_not_authorized}: {@link ScopeNotGranted}, which only a reconnection fixes. A video TikTok does not
+ * answer (deleted, made private, or a post that only has its publish id because it was never public) is a
+ * {@code provider_error}.
  */
 @ApplicationScoped
 public class TikTokAnalytics implements AnalyticsReader {

@@ -1,6 +1,6 @@
 package dev.herald.posts.provider;
 
-/** The platform refused the access token (an HTTP 401, or Graph's code 190): worth one renewal (decision 114). */
+/** The platform refused the access token (an HTTP 401, or Graph's code 190): worth one renewal, no more. */
 public class TokenRefused extends RuntimeException {
     private final String refusedToken;
 

@@ -14,7 +14,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 /**
  * A video's public statistics ({@code videos.list?part=statistics&id=}): views, likes and comments. The Data API has
  * no shares, saves or reach ({@code favoriteCount} is always 0 since favorites were retired), so those are null.
- * Only ever called once the channel's owner accepted the analytics policy for the current authorization (decision 153).
+ * Only ever called once the channel's owner accepted the analytics policy for the current authorization (until then
+ * YouTube targets are redacted and YouTube is never asked).
  */
 @ApplicationScoped
 public class YouTubeAnalytics implements AnalyticsReader {

@@ -62,6 +62,9 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
         return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).list().map(UniqueRow::of);
     }
 
+    /** The due-post query, by its text: Hibernate keys its plan cache and query statistics by it. */
+    static final String LOCK_DUE = "from PostEntity where status = ?1 and dueAt <= ?2 order by dueAt";
+
     /**
      * Up to {@code limit} queued posts whose time has come, oldest due first, locked; rows another replica's
      * dispatcher holds are skipped, so replicas share the work without handing a post over twice.
@@ -71,8 +74,7 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
         // which is built anew for each call, so every run of a native entity query adds a plan to the cache (all
         // under one hash) until it evicts every other plan. This query runs five times a second.
         return getSession()
-                .flatMap(session -> session.createSelectionQuery(
-                                "from PostEntity where status = ?1 and dueAt <= ?2 order by dueAt", PostEntity.class)
+                .flatMap(session -> session.createSelectionQuery(LOCK_DUE, PostEntity.class)
                         .setParameter(1, Post.QUEUED)
                         .setParameter(2, now)
                         .setLockMode(LockMode.UPGRADE_SKIPLOCKED)

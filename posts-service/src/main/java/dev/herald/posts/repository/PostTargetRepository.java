@@ -39,7 +39,7 @@ public class PostTargetRepository implements PanacheRepositoryBase<PostTargetEnt
                 .list();
     }
 
-    /** Records when the target's comments were read from its platform (decision 136). */
+    /** Records when the target's comments were read from its platform, which starts its freshness window. */
     public Uni<Void> markCommentsRead(String postId, String accountId, Instant at) {
         return Panache.getSession()
                 .flatMap(session -> session.createNativeQuery(

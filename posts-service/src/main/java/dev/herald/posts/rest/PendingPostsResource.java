@@ -16,7 +16,8 @@ import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * {@code GET /internal/accounts/{id}/pending-posts}: how many of the caller's posts that are not final target
- * the account (accounts-service refuses to reassign an account while there are any; decision 37).
+ * the account (accounts-service refuses to reassign an account while there are any, and never on a guess: a failed
+ * count refuses the change).
  */
 @Cancellable(false)
 @Path("/internal/accounts/{id}/pending-posts")

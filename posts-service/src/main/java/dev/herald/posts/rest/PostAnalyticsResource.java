@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.Cancellable;
 
-/** {@code GET /posts/{id}/analytics}: how the post performs on each account (decisions 151 to 156). */
+/** {@code GET /posts/{id}/analytics}: how the post performs on each account. */
 @Cancellable(false)
 @Path("/posts/{id}/analytics")
 @InternalCaller

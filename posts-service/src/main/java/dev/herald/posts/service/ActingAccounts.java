@@ -14,8 +14,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.function.Function;
 
 /**
- * Platform calls as a live account, with the token accounts-service hands out (decision 114): live comments and post
- * analytics call the platforms the same way.
+ * Platform calls as a live account, with the token accounts-service hands out (grants stay there, refreshed under a row
+ * lock so concurrent callers refresh once): live comments and post analytics call the platforms the same way.
  */
 @ApplicationScoped
 public class ActingAccounts {
@@ -30,7 +30,7 @@ public class ActingAccounts {
                 .map(access -> new ActingAccount(access, account.name(), account.username()));
     }
 
-    /** The call; after a refused token, once more with the token accounts-service renewed (decision 114). */
+    /** The call; after a refused token, once more with the token accounts-service renewed, and no more. */
     public <T> Uni<T> renewingOnce(
             String workspaceId, ActingAccount acting, Platform platform, Function<ActingAccount, Uni<T>> call) {
         return call.apply(acting)
@@ -45,7 +45,7 @@ public class ActingAccounts {
                         .transform(again -> PlatformFailures.refusedAgain(platform, acting)));
     }
 
-    /** accounts-service's 409: the grant is revoked or the account disconnected meanwhile (decision 114). */
+    /** accounts-service's 409: the grant is revoked or the account disconnected meanwhile. */
     public static boolean cannotActAs(Throwable failure) {
         return failure instanceof ApiException api && api.code() == ErrorCode.CONFLICT;
     }

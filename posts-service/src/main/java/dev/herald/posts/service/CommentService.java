@@ -33,7 +33,7 @@ import java.util.Map;
 /**
  * Comments on published posts and replies to them. Test mode answers from the simulated audience
  * ({@link SandboxComments}, written at a target's first read) and keeps replies; live mode reads the platforms'
- * comments into the same table and replies on the platforms ({@link LiveComments}, decisions 136 to 139).
+ * comments into the same table and replies on the platforms ({@link LiveComments}).
  */
 @ApplicationScoped
 public class CommentService {
@@ -181,7 +181,7 @@ public class CommentService {
                         reply.accountId = parent.accountId;
                         reply.postId = parent.postId;
                         reply.platform = parent.platform;
-                        // Threads are one level deep, as on the platforms (decision 137): a reply to a reply joins its
+                        // Threads are one level deep, as on the platforms: a reply to a reply joins its
                         // thread.
                         reply.parentId = parent.parentId == null ? parent.id : parent.parentId;
                         reply.text = text;
@@ -207,7 +207,7 @@ public class CommentService {
 
     /**
      * The top-level comment of the parent's thread: the platforms take replies to top-level comments only (a reply
-     * to a reply goes to its thread, as Instagram and YouTube do themselves; decision 137).
+     * to a reply goes to its thread, as Instagram and YouTube do themselves).
      */
     private Uni<CommentEntity> thread(String workspaceId, Mode mode, CommentEntity parent) {
         Uni<CommentEntity> top = parent.parentId == null

@@ -38,7 +38,7 @@ import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
- * Live comments (decisions 136 to 139): reads the platforms' comments into the comments table and posts replies on
+ * Live comments: reads the platforms' comments into the comments table and posts replies on
  * the platforms. Every platform call is one comment request (spec section 8), reserved with usage-service before
  * the call, consumed when it succeeded and released when it did not, so a failed call is never charged and an
  * allowance that is used up refuses the request before any platform is called.
@@ -113,7 +113,7 @@ public class LiveComments {
             List<Call> calls = new ArrayList<>();
             for (PostTargetEntity target : stale) {
                 AccountForPosting account = found.get(target.accountId);
-                // A disconnected account cannot be acted as: its comments are listed as last read (decision 138).
+                // A disconnected account cannot be acted as: its comments are listed as last read, charged nothing.
                 if (account != null
                         && Account.CONNECTED.equals(account.account().status())) {
                     calls.add(new Call(
@@ -161,7 +161,8 @@ public class LiveComments {
 
     /**
      * The account cannot be replied as: the spec's {@code 409 conflict} with {@code reason: account_disconnected} (a
-     * revoked grant disconnects the account, decision 114) and accounts-service's message, which says why.
+     * revoked grant disconnects the account: Herald can no longer act on it) and accounts-service's message, which says
+     * why.
      */
     private static ApiException disconnected(Account account, Throwable failure) {
         return new ApiException(
@@ -252,7 +253,7 @@ public class LiveComments {
         return row;
     }
 
-    /** The Herald id of a platform comment: the same for every read of it (decision 136). */
+    /** The Herald id of a platform comment: the same for every read of it, so concurrent reads upsert one row. */
     static String stableId(String accountId, String providerCommentId) {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256")

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * {@code 422 validation_failed}. A host whose last label is numeric is an IP address in some other notation
  * ({@code 2130706433}, {@code 0x7f.1}) that fetchers read differently: only the dotted-quad form is accepted.
  * A name that does not resolve now is accepted: the address is what it resolves to at transfer time, which the
- * fetcher must check again and connect to (DNS can change between acceptance and delivery; docs/decisions.md).
+ * fetcher must check again and connect to (DNS can change between acceptance and delivery).
  * Resolving blocks, so it runs on a worker thread.
  */
 @ApplicationScoped

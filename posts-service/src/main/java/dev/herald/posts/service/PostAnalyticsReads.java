@@ -24,7 +24,7 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * One target's numbers read afresh and cached (decisions 152 to 155), for a customer's read and for the refresher
+ * One target's numbers read afresh and cached, for a customer's read and for the refresher
  * alike: the sandbox's in test mode, the platform's through its reader in live mode (as the account, its token renewed
  * once when refused). A read that fails keeps the last numbers and records why.
  */
@@ -100,7 +100,7 @@ public class PostAnalyticsReads {
                         return notRead(target, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
                     }
                     if (failure instanceof ScopeNotGranted) {
-                        // A grant from before Herald asked for the scope (decision 165): only a reconnection grants it.
+                        // A grant from before Herald asked for the scope: only a reconnection grants it, so no renewal.
                         return notRead(target, now, AnalyticsReason.RECONNECT_REQUIRED);
                     }
                     LOG.infof(
@@ -113,7 +113,7 @@ public class PostAnalyticsReads {
                 });
     }
 
-    /** The refresher leaves a target alone for now (a YouTube account without analytics consent, decision 153). */
+    /** The refresher leaves a target alone for now (YouTube without analytics consent is never asked). */
     public Uni<Void> postpone(Due target, String reason) {
         return cache.notRead(
                 target.postId(),

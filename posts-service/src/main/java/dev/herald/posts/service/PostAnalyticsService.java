@@ -30,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /posts/{id}/analytics} (decisions 151 to 156): each target's numbers, from the cache while fresh, else
+ * {@code GET /posts/{id}/analytics}: each target's numbers, from the cache while fresh, else
  * read afresh ({@link PostAnalyticsReads}) one target after another. The answer is a cache hit (free) unless some
  * target's numbers were read from a platform (or computed by the sandbox) for it.
  */

@@ -5,8 +5,6 @@ import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
-import dev.herald.common.wire.Post;
-import dev.herald.common.wire.PostTarget;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
@@ -20,18 +18,24 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
  * Applies delivery outcomes: a target takes the worker's result, and once every target is final the post
  * takes its final status ({@code published}, {@code partially_failed}, {@code failed}) and {@code post.finalized}
  * is emitted in the same transaction, with the event id recorded so a redelivered event changes nothing.
+ *
+ * <p>Two paths write an outcome, for throughput (every target of every post passes here; bench/README.md, "Statements
+ * per post"): one statement against the post as read without a lock ({@link TargetOutcomeStatements}), and, when that
+ * writes nothing, a transaction against the locked post. Both apply the same {@link TargetOutcomeDecision}, written
+ * into the entities by {@code take}: the statement only guards that the post is still as read and the event new, and
+ * writes the values decided. One path alone would cost either the transaction's round trips on every outcome, or a
+ * statement that also judges and logs the odd cases (redeliveries, concurrent outcomes of one post, events naming
+ * nothing) which the transaction handles.
  */
 @ApplicationScoped
 public class PostFinalization {
     private static final Logger LOG = Logger.getLogger(PostFinalization.class);
-    private static final Set<String> OUTCOMES = Set.of(PostTarget.PUBLISHED, PostTarget.FAILED, PostTarget.UNCERTAIN);
 
     private final PostRepository posts;
     private final PostTargetRepository targets;
@@ -86,138 +90,101 @@ public class PostFinalization {
 
     /**
      * The common case in one statement ({@link TargetOutcomeStatements}): the post and its targets are read without a
-     * lock, the outcome and what follows from it are worked out here, and the statement writes them if the post is
-     * still as read. True when the post became final, false when not; null when the statement did not apply (an
-     * outcome the transaction must judge and log, a redelivery, or a post that changed since it was read). The
-     * transaction then applies the event as it finds it.
+     * lock, the outcome is decided from that read, and the statement writes it if the post is still as read. True
+     * when the post became final, false when not; null when the statement did not apply (an outcome the transaction
+     * must judge and log, a redelivery, or a post that changed since it was read). The transaction then applies the
+     * event as it finds it.
      */
     private Uni<Boolean> applyInOneStatement(TargetCompletedEvent event, String traceParent) {
-        if (event.status() == null || !OUTCOMES.contains(event.status())) {
-            return Uni.createFrom().nullItem();
-        }
         return Panache.withSession(() -> posts.findWithTargets(event.postId())).flatMap(found -> {
-            if (found == null
-                    || !found.post().workspaceId.equals(event.workspaceId())
-                    || !found.post().mode.equals(event.mode().wireName())) {
+            PostEntity post = found == null ? null : found.post();
+            List<PostTargetEntity> rows = found == null ? List.of() : found.targets();
+            TargetOutcomeDecision decision = TargetOutcomeDecision.of(event, post, rows);
+            if (!decision.applies()) {
                 return Uni.createFrom().nullItem();
             }
-            PostEntity post = found.post();
-            List<PostTargetEntity> rows = found.targets();
-            PostTargetEntity target = rows.stream()
-                    .filter(row -> row.accountId.equals(event.accountId()))
-                    .findFirst()
-                    .orElse(null);
-            if (target == null || target.isFinal()) {
-                return Uni.createFrom().nullItem();
-            }
-            // The session is closed: these entities are changed in memory only, to work out the new state.
+            // The session is closed: these entities are changed in memory only, to carry the new state.
             Instant readUpdatedAt = post.updatedAt;
             String readStatus = post.status;
-            String readTargetStatus = target.status;
-            Instant now = Timestamps.now(clock);
-            takeOutcome(post, target, event, now);
-            String finalStatus = finalStatus(rows);
+            String readTargetStatus = decision.target().status;
+            take(decision, post, Timestamps.now(clock));
             OutboxWriter.Entry finalized = null;
             List<String> holds = List.of();
-            if (finalStatus != null) {
-                post.status = finalStatus;
-                post.finalizedAt = now;
+            if (decision.finalStatus() != null) {
                 finalized =
                         events.finalizedEntry(post.workspaceId, event.mode(), views.toWire(post, rows), traceParent);
                 holds = List.copyOf(PostService.profileIds(rows));
             }
             TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(
-                    post, readUpdatedAt, readStatus, target, readTargetStatus, event.eventId(), finalized, holds);
-            return outcomes.apply(outcome).map(applied -> applied ? finalStatus != null : null);
+                    post,
+                    readUpdatedAt,
+                    readStatus,
+                    decision.target(),
+                    readTargetStatus,
+                    event.eventId(),
+                    finalized,
+                    holds);
+            return outcomes.apply(outcome).map(applied -> applied ? decision.finalStatus() != null : null);
         });
     }
 
     /** True when this outcome made the post final. */
     private Uni<Boolean> settle(TargetCompletedEvent event, String traceParent) {
-        if (event.status() == null || !OUTCOMES.contains(event.status())) {
-            LOG.errorf("target.completed %s has status %s; ignored", event.eventId(), event.status());
-            return Uni.createFrom().item(false);
-        }
         // The post's lock orders concurrent outcomes of its targets (the event key keeps them on one partition,
         // but a rebalance can hand the partition over mid-flight).
-        return posts.findForUpdate(event.postId()).flatMap(post -> {
-            if (post == null
-                    || !post.workspaceId.equals(event.workspaceId())
-                    || !post.mode.equals(event.mode().wireName())) {
+        return posts.findForUpdate(event.postId())
+                .flatMap(post -> targets.forPost(event.postId()).flatMap(rows -> {
+                    TargetOutcomeDecision decision = TargetOutcomeDecision.of(event, post, rows);
+                    if (!decision.applies()) {
+                        logIgnored(event, decision);
+                        return Uni.createFrom().item(false);
+                    }
+                    take(decision, post, Timestamps.now(clock));
+                    if (decision.finalStatus() == null) {
+                        return Uni.createFrom().item(false);
+                    }
+                    Mode mode = Mode.fromWire(post.mode).orElseThrow();
+                    return events.finalized(post.workspaceId, mode, views.toWire(post, rows), traceParent)
+                            .chain(() -> holdReleases.schedule(
+                                    post.workspaceId, mode, post.id, PostService.profileIds(rows)))
+                            .replaceWith(true);
+                }));
+    }
+
+    /** Writes the decided outcome into the post and its target (managed entities, or detached ones read before). */
+    private void take(TargetOutcomeDecision decision, PostEntity post, Instant now) {
+        TargetOutcomeDecision.TargetResult result = decision.result();
+        PostTargetEntity target = decision.target();
+        target.status = result.status();
+        target.attempts = result.attempts();
+        target.providerPostId = result.providerPostId();
+        target.url = result.url();
+        target.error = result.error() == null ? null : views.json(result.error());
+        target.completedAt = result.completedAt();
+        target.updatedAt = now;
+        post.updatedAt = now;
+        if (decision.finalStatus() != null) {
+            post.status = decision.finalStatus();
+            post.finalizedAt = now;
+        }
+    }
+
+    private static void logIgnored(TargetCompletedEvent event, TargetOutcomeDecision decision) {
+        switch (decision.ignored()) {
+            case NOT_AN_OUTCOME ->
+                LOG.errorf("target.completed %s has status %s; ignored", event.eventId(), event.status());
+            case NOT_THE_TENANTS_POST ->
                 LOG.errorf(
                         "target.completed %s names post %s, which this tenant does not have; ignored",
                         event.eventId(), event.postId());
-                return Uni.createFrom().item(false);
-            }
-            return targets.forPost(post.id).flatMap(rows -> {
-                PostTargetEntity target = rows.stream()
-                        .filter(row -> row.accountId.equals(event.accountId()))
-                        .findFirst()
-                        .orElse(null);
-                if (target == null) {
-                    LOG.errorf(
-                            "target.completed %s names account %s, not a target of post %s; ignored",
-                            event.eventId(), event.accountId(), post.id);
-                    return Uni.createFrom().item(false);
-                }
-                if (target.isFinal()) {
-                    // Already settled (for instance canceled, or a reconciler got there first): the first outcome
-                    // stands.
-                    LOG.warnf(
-                            "post %s target %s is already %s; outcome %s ignored",
-                            post.id, target.accountId, target.status, event.status());
-                    return Uni.createFrom().item(false);
-                }
-                Instant now = Timestamps.now(clock);
-                takeOutcome(post, target, event, now);
-                return finalizeIfDone(post, rows, now, traceParent);
-            });
-        });
-    }
-
-    private void takeOutcome(PostEntity post, PostTargetEntity target, TargetCompletedEvent event, Instant now) {
-        target.status = event.status();
-        target.attempts = Math.max(target.attempts, event.attempts());
-        target.providerPostId = event.providerPostId();
-        target.url = event.url();
-        target.error = event.error() == null ? null : views.json(event.error());
-        target.completedAt = PostTarget.UNCERTAIN.equals(event.status()) ? null : event.completedAt();
-        target.updatedAt = now;
-        post.updatedAt = now;
-    }
-
-    /** The post's final status and {@code post.finalized}, once every target is final; true when that happened. */
-    private Uni<Boolean> finalizeIfDone(PostEntity post, List<PostTargetEntity> rows, Instant now, String traceParent) {
-        String finalStatus = finalStatus(rows);
-        if (finalStatus == null) {
-            return Uni.createFrom().item(false);
+            case NOT_A_TARGET ->
+                LOG.errorf(
+                        "target.completed %s names account %s, not a target of post %s; ignored",
+                        event.eventId(), event.accountId(), event.postId());
+            case TARGET_ALREADY_FINAL ->
+                LOG.warnf(
+                        "post %s target %s is already %s; outcome %s ignored",
+                        event.postId(), event.accountId(), decision.target().status, event.status());
         }
-        post.status = finalStatus;
-        post.finalizedAt = now;
-        Post wire = views.toWire(post, rows);
-        return events.finalized(post.workspaceId, Mode.fromWire(post.mode).orElseThrow(), wire, traceParent)
-                .chain(() -> holdReleases.schedule(
-                        post.workspaceId,
-                        Mode.fromWire(post.mode).orElseThrow(),
-                        post.id,
-                        PostService.profileIds(rows)))
-                .replaceWith(true);
-    }
-
-    /** The post's final status once every target is final, else null. */
-    static String finalStatus(List<PostTargetEntity> rows) {
-        long published = rows.stream()
-                .filter(row -> PostTarget.PUBLISHED.equals(row.status))
-                .count();
-        long failed = rows.stream()
-                .filter(row -> PostTarget.FAILED.equals(row.status))
-                .count();
-        if (published + failed < rows.size()) {
-            return null;
-        }
-        if (failed == 0) {
-            return Post.PUBLISHED;
-        }
-        return published == 0 ? Post.FAILED : Post.PARTIALLY_FAILED;
     }
 }

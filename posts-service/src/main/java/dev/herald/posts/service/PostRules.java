@@ -234,7 +234,7 @@ final class PostRules {
                                 "invalid_value",
                                 prefix + "visibility must be PUBLIC or CONNECTIONS.");
                     }
-                    // An image post's alternative text (LinkedIn's altText, at most 4086 characters; decision 150).
+                    // An image post's alternative text (LinkedIn's altText, at most 4086 characters; unused on video).
                     string("alt_text", false, 1, 4086);
                 }
             }

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Test-mode post analytics (decision 155): a pure function of the simulated post id and the whole minutes since the
+ * Test-mode post analytics, never a call: a pure function of the simulated post id and the whole minutes since the
  * target was published, so tests can predict every number and watch them grow. With {@code s} the first 8 hex digits
  * of SHA-256(provider_post_id) as an unsigned number and {@code m} the minutes since publication (0 to 43,200: numbers
  * stop growing after 30 days): views = m * (1 + s mod 10), reach = views * 3 / 4, likes = views / 12,

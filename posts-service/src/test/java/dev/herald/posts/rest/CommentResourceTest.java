@@ -22,8 +22,9 @@ import dev.herald.common.wire.UsageReservation;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -39,11 +40,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUpstreams.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class CommentResourceTest {
     @Inject
     ObjectMapper mapper;
@@ -146,7 +147,7 @@ class CommentResourceTest {
                 .body("data", hasSize(2))
                 .body("data[0].id", equalTo(reply))
                 .body("meta.has_more", equalTo(true));
-        // A reply to a reply joins the thread, as on the platforms (decision 137).
+        // A reply to a reply joins the thread, as on the platforms (they take replies to top-level comments only).
         as(workspace, Mode.TEST)
                 .body("{\"comment_id\":\"" + reply + "\",\"text\":\"And welcome\"}")
                 .post("/comments")

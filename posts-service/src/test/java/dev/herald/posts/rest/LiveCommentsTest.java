@@ -27,8 +27,9 @@ import dev.herald.posts.support.FakeCommentPlatforms;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -39,16 +40,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Live comments (decisions 136 to 139) against local fakes of the platforms' comment APIs, accounts-service's access
+ * Live comments against local fakes of the platforms' comment APIs, accounts-service's access
  * endpoint and usage-service's comment-request reservations, with the comments stored in the real database.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeCommentPlatforms.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUpstreams.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeCommentPlatforms.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class LiveCommentsTest {
     private static final String COMMENT_ID = "^cmt_[a-f0-9]{24}$";
     private static final String PAGE = "1029384756";

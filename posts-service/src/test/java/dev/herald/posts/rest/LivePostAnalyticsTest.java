@@ -27,8 +27,9 @@ import dev.herald.posts.support.FakeCommentPlatforms;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -39,16 +40,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Live post analytics (decisions 151 to 156) against WireMock fakes of each platform's documented endpoint,
+ * Live post analytics against WireMock fakes of each platform's documented endpoint,
  * accounts-service's lookup and access stand-ins, and the real database.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = PostsTestSupport.DATABASE),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUpstreams.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeCommentPlatforms.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUpstreams.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeCommentPlatforms.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class LivePostAnalyticsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CACHE = "x-herald-cache";

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 
 /**
  * A local HTTP stand-in for the internal APIs posts-service calls: accounts-service's lookup (accounts
- * registered with {@link #addAccount}) and provider access (granted with {@link #grantAccess}, decision 114),
+ * registered with {@link #addAccount}) and provider access (granted with {@link #grantAccess}),
  * usage-service's reservations (an allowance per tenant and meter, all-or-nothing batches, live capacity refusals
  * for tenants marked {@link #overCapacity}, consume and release) and profiles-service's holds. The real rules are tested in those services; this checks what posts-service sends and how it reads
  * the answers. Tenancy comes from the internal JWT's claims (the signature is not checked here).

@@ -11,8 +11,8 @@ import java.util.Objects;
 
 /**
  * One holder (account, pending post, media item) keeping a profile from being deleted. Mapped so the per-kind counts
- * are HQL, whose plans Hibernate keeps (a native select stored a new plan on every call, decision 174); rows are
- * added and removed with native statements in {@code ProfileHoldRepository}.
+ * are HQL, whose plans Hibernate keeps (a native select stored a new plan on every call: Hibernate 7.1 keys it by a
+ * result mapping built anew); rows are added and removed with native statements in {@code ProfileHoldRepository}.
  */
 @Entity
 @Table(name = "profile_holds")

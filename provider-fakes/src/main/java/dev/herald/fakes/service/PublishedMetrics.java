@@ -9,7 +9,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The numbers every platform fake answers about what it published (decision 162): a pure function of the item's id,
+ * The numbers every platform fake answers about what it published: a pure function of the item's id,
  * its publication time (as the platform shows it, whole seconds) and the time of the read, so a test can compute them.
  * <p>
  * With {@code k = 1 + s mod 10}, {@code s} the first 8 hex digits of SHA-256 of the platform's id of the item, and

@@ -26,14 +26,14 @@ import java.util.regex.Pattern;
 /**
  * TikTok below {@code /tiktok}: Login Kit's {@code /v2/auth/authorize/} ({@code client_key}), and on the API host
  * {@code /v2/oauth/token/} (code and refresh; a refresh answers a new refresh token), {@code /v2/oauth/revoke/},
- * {@code /v2/user/info/} and the Content Posting API's Direct Post (decision 145): {@code creator_info/query/},
- * {@code video/init/} ({@code FILE_UPLOAD} only, its chunk arithmetic checked as TikTok's media transfer guide states
- * it), the chunk {@code PUT}s to the upload URL it answers ({@code /tiktok/upload/?upload_id=&upload_token=}, in order,
- * each as long as announced) and {@code status/fetch/}: a complete upload is {@code PROCESSING_UPLOAD} at its first
- * status fetch and {@code PUBLISH_COMPLETE} from the next (an armed {@code processing_error} on init makes it
- * {@code FAILED} with {@code file_format_check_failed} instead). Analytics (decision 165): Get User Info's counts
- * under {@code user.info.stats} and the Display API's {@code POST /v2/video/query/} under {@code video.list}, numbers
- * that depend only on the published videos and the time ({@link #videoCounts}).
+ * {@code /v2/user/info/} and the Content Posting API's Direct Post, as TikTok documents it:
+ * {@code creator_info/query/}, {@code video/init/} ({@code FILE_UPLOAD} only, its chunk arithmetic checked as TikTok's
+ * media transfer guide states it), the chunk {@code PUT}s to the upload URL it answers
+ * ({@code /tiktok/upload/?upload_id=&upload_token=}, in order, each as long as announced) and {@code status/fetch/}: a
+ * complete upload is {@code PROCESSING_UPLOAD} at its first status fetch and {@code PUBLISH_COMPLETE} from the next (an
+ * armed {@code processing_error} on init makes it {@code FAILED} with {@code file_format_check_failed} instead).
+ * Analytics: Get User Info's counts under {@code user.info.stats} and the Display API's {@code POST /v2/video/query/}
+ * under {@code video.list}, numbers that depend only on the published videos and the time ({@link #videoCounts}).
  * <p>
  * API answers are TikTok's envelope {@code {"data": {...}, "error": {"code", "message", "log_id"}}}; token
  * endpoint refusals are {@code {"error", "error_description", "log_id"}} with HTTP 200, as TikTok sends them.

@@ -11,8 +11,8 @@ import java.util.Objects;
 
 /**
  * An account holding one of its workspace and mode's connected-account slots. Mapped so its counts are HQL, whose
- * plans Hibernate keeps (a native select stored a new plan on every call, decision 174); rows are written with
- * native statements in {@code ConnectedAccountRepository}.
+ * plans Hibernate keeps (a native select stored a new plan on every call: Hibernate 7.1 keys it by a result mapping
+ * built anew); rows are written with native statements in {@code ConnectedAccountRepository}.
  */
 @Entity
 @Table(name = "connected_accounts")

@@ -1,5 +1,6 @@
 package dev.herald.usage.model;
 
+import dev.herald.common.events.UsageEvent;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -39,6 +40,11 @@ public class UsageMeterEntity {
 
     @Column(name = "updated_at", nullable = false)
     public Instant updatedAt;
+
+    /** This row as a {@code usage.reserved} event tells it, with the allowance it was checked against. */
+    public UsageEvent.MeterState stateWith(Long limit) {
+        return new UsageEvent.MeterState(used, reserved, limit);
+    }
 
     /** The primary key, as JPA's {@code @IdClass} wants it (a mutable class with a no-argument constructor). */
     public static class Key implements Serializable {

@@ -34,7 +34,7 @@ public class ReservationStatements {
                 on conflict (workspace_id, mode, meter, period_start) do update
                     set reserved = m.reserved + excluded.reserved, updated_at = excluded.updated_at
                     where :limit::bigint is null or m.used + m.reserved + excluded.reserved <= :limit::bigint
-                returning 1),
+                returning m.used, m.reserved),
             created as (
                 insert into reservations (workspace_id, mode, id, meter, units, status, period_start, period_end,
                     created_at, updated_at)
@@ -42,7 +42,11 @@ public class ReservationStatements {
                 from unnest(:ids::text[], :units_of::bigint[]) as r(id, units)
                 where exists (select 1 from meter)),
             recorded as (%s)
-            select count(*) as admitted from meter""".formatted(OutboxWriter.insertAllWhen("exists (select 1 from meter)")));
+            select count(*) as admitted from meter""".formatted(OutboxWriter.insertAllJoinedWith(
+                            "meter m",
+                            // usage.reserved tells the meter as this statement leaves it (webhooks' thresholds).
+                            "jsonb_set(e.payload::jsonb, '{meter_state}', jsonb_build_object('used', m.used,"
+                                    + " 'reserved', m.reserved, 'limit', :limit::bigint))")));
 
     private static final NamedStatement CONSUME_IN_ITS_PERIOD = NamedStatement.of("""
             with consumed as (
@@ -78,7 +82,8 @@ public class ReservationStatements {
      * {@code events}, if the period's allowance holds them all: {@code used + reserved + units <= limit} on the
      * meter row, which the statement creates when it is the period's first charge and otherwise updates under its
      * row lock, so concurrent callers never overshoot. False when it does not: then nothing is written. Fails with
-     * a unique violation, writing nothing, when one of the ids exists (a replay, or a concurrent first call).
+     * a unique violation, writing nothing, when one of the ids exists (a replay, or a concurrent first call). Each
+     * event's {@code meter_state} is set here to the meter row as the statement leaves it.
      */
     public Uni<Boolean> reserveOnOneMeter(
             String workspaceId,

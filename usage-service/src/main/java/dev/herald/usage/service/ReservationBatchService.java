@@ -6,9 +6,7 @@ import dev.herald.common.events.UsageEvent;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
-import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageReservation;
-import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.messaging.UsageEventOutbox;
 import dev.herald.usage.model.ReservationEntity;
 import dev.herald.usage.model.UsageMeterEntity;
@@ -16,15 +14,14 @@ import dev.herald.usage.repository.ReservationRepository;
 import dev.herald.usage.repository.ReservationStatements;
 import dev.herald.usage.repository.SubscriptionRepository;
 import dev.herald.usage.service.MeterLocks.MeterPeriod;
+import dev.herald.usage.service.ReservationBatchDecision.Demand;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,19 +31,20 @@ import java.util.Map;
  * the items would charge, in {@link MeterLocks}' order (so a batch never deadlocks with another batch or with a
  * single reservation), checks each period's allowance against the sum of its items, and only then reserves
  * everything, with one {@code usage.reserved} event per new reservation.
+ *
+ * <p>A new post's batch, whose items all charge one meter row, is one statement instead
+ * ({@link ReservationStatements#reserveOnOneMeter}: every post passes here, and the transaction's round trips and
+ * Hibernate's flush were most of usage-service's work per post; bench/README.md, "Statements per post"). Every other
+ * batch, and one the statement did not admit (a replay, a refusal, whose details are read under the row's lock), takes the
+ * transaction. Both work from one {@link ReservationBatchDecision}: which row each item charges, what the items add up
+ * to, the limit, and the rule {@code used + reserved + units <= limit}, which the statement applies in SQL to the row
+ * it locks.
  */
 @ApplicationScoped
 public class ReservationBatchService {
 
     /** The reservations in the order asked, and whether this call created any of them ({@code 201}). */
     public record BatchOutcome(List<UsageReservation> reservations, boolean created) {}
-
-    /** The new items of one meter and period, and what they add up to. */
-    private record Demand(MeterPeriod key, Instant at, Long limit, long units) {
-        Demand plus(long more) {
-            return new Demand(key, at, limit, units + more);
-        }
-    }
 
     private final ReservationRepository reservations;
     private final SubscriptionRepository subscriptions;
@@ -110,7 +108,7 @@ public class ReservationBatchService {
      */
     private Uni<BatchOutcome> reserveOnOneMeter(
             String workspaceId, Mode mode, List<ReservationRequest> items, boolean requireAccountCapacity) {
-        if (items.isEmpty() || items.stream().anyMatch(item -> item.meter() == Meter.MEDIA_BYTES)) {
+        if (!ReservationBatchDecision.mayBeOneStatement(items)) {
             return Uni.createFrom().nullItem();
         }
         Instant now = Timestamps.now(clock);
@@ -119,10 +117,9 @@ public class ReservationBatchService {
                         .findInTenant(workspaceId, mode)
                         .flatMap(row -> {
                             SubscriptionState state = SubscriptionState.of(mode, row);
-                            MeterPeriod key = keyOf(items.get(0), state, now);
-                            if (items.stream()
-                                    .anyMatch(item -> !keyOf(item, state, now).equals(key))) {
-                                return Uni.createFrom().<SubscriptionState>nullItem();
+                            Demand demand = ReservationBatchDecision.onOneMeterRow(items, state, now);
+                            if (demand == null) {
+                                return Uni.createFrom().<Demand>nullItem();
                             }
                             // Over capacity, a replay is still answered as it is: the transactional path looks at the
                             // ids first.
@@ -132,17 +129,19 @@ public class ReservationBatchService {
                                             .replaceWith(true)
                                             .onFailure(ApiException.class)
                                             .recoverWithItem(false);
-                            return withinCapacity.map(within -> within ? state : null);
+                            return withinCapacity.map(within -> within ? demand : null);
                         }))
-                .flatMap(state ->
-                        state == null ? Uni.createFrom().nullItem() : admit(workspaceId, mode, items, state, now));
+                .flatMap(demand ->
+                        demand == null ? Uni.createFrom().nullItem() : admit(workspaceId, mode, items, demand, now));
     }
 
-    /** The statement for items that all charge one meter row; null when the allowance could not hold them or an id exists. */
+    /**
+     * The statement for items that all charge one meter row ({@code demand}'s); null when the allowance could not
+     * hold them or an id exists.
+     */
     private Uni<BatchOutcome> admit(
-            String workspaceId, Mode mode, List<ReservationRequest> items, SubscriptionState state, Instant now) {
-        MeterPeriod key = keyOf(items.get(0), state, now);
-        Long limit = key.meter().limitIn(state.allowancesAt(at(items.get(0), now)));
+            String workspaceId, Mode mode, List<ReservationRequest> items, Demand demand, Instant now) {
+        MeterPeriod key = demand.key();
         List<ReservationEntity> created = new ArrayList<>(items.size());
         List<OutboxWriter.Entry> announced = new ArrayList<>(items.size());
         for (ReservationRequest item : items) {
@@ -152,7 +151,8 @@ public class ReservationBatchService {
             announced.add(events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationService.toWire(reservation)));
         }
         return statements
-                .reserveOnOneMeter(workspaceId, mode, key.meter(), key.period(), limit, created, announced, now)
+                .reserveOnOneMeter(
+                        workspaceId, mode, key.meter(), key.period(), demand.limit(), created, announced, now)
                 .onFailure(UniqueViolation::causedBy)
                 .recoverWithItem(false)
                 .map(admitted -> admitted ? outcome(items, byId(created), true) : null);
@@ -171,7 +171,9 @@ public class ReservationBatchService {
                     .lockInOrder(
                             workspaceId,
                             mode,
-                            items.stream().map(item -> keyOf(item, state, now)).toList(),
+                            items.stream()
+                                    .map(item -> ReservationBatchDecision.keyOf(item, state, now))
+                                    .toList(),
                             now)
                     .flatMap(rows -> reservations
                             .findAllInTenant(workspaceId, mode, ids)
@@ -201,54 +203,42 @@ public class ReservationBatchService {
             Instant now,
             List<ReservationRequest> fresh,
             Map<MeterPeriod, UsageMeterEntity> rows) {
-        Map<MeterPeriod, Demand> demands = demands(fresh, state, now);
-        for (Demand demand : demands.values().stream()
-                .sorted(Comparator.comparing(Demand::key, MeterPeriod.LOCK_ORDER))
-                .toList()) {
-            UsageMeterEntity row = rows.get(demand.key());
-            if (demand.limit() != null && row.used + row.reserved + demand.units() > demand.limit()) {
-                return Uni.createFrom()
-                        .failure(single.limitExceeded(
-                                mode, state, demand.at(), now, demand.key().meter(), demand.limit(), row));
-            }
+        List<Demand> demands = ReservationBatchDecision.demands(fresh, state, now);
+        Demand refused = ReservationBatchDecision.refused(demands, rows);
+        if (refused != null) {
+            return Uni.createFrom()
+                    .failure(single.limitExceeded(
+                            mode,
+                            state,
+                            refused.at(),
+                            now,
+                            refused.key().meter(),
+                            refused.limit(),
+                            rows.get(refused.key())));
+        }
+        Map<MeterPeriod, Long> limits = new HashMap<>(); // a null limit is an unlimited meter
+        for (Demand demand : demands) {
+            limits.put(demand.key(), demand.limit());
         }
         List<ReservationEntity> created = new ArrayList<>();
+        Map<String, MeterPeriod> charged = new HashMap<>();
         for (ReservationRequest item : fresh) {
-            MeterPeriod key = keyOf(item, state, now);
+            MeterPeriod key = ReservationBatchDecision.keyOf(item, state, now);
             UsageMeterEntity row = rows.get(key);
             row.reserved += item.units();
             row.updatedAt = now;
             created.add(ReservationService.newReservation(workspaceId, mode, item, key.period(), now));
+            charged.put(item.id(), key);
         }
+        // Each event tells its meter once the whole batch is reserved, as the one-statement path does.
         return reservations
                 .persist(created)
                 .flatMap(persisted -> reservations.flush())
-                .flatMap(flushed -> single.emitEach(UsageEvent.RESERVED, created))
+                .flatMap(flushed -> single.emitEach(UsageEvent.RESERVED, created, reservation -> {
+                    MeterPeriod key = charged.get(reservation.id);
+                    return rows.get(key).stateWith(limits.get(key));
+                }))
                 .replaceWith(created);
-    }
-
-    /** What the new items ask of each meter and period; the limit is the plan's at the first item's time. */
-    private static Map<MeterPeriod, Demand> demands(
-            List<ReservationRequest> fresh, SubscriptionState state, Instant now) {
-        Map<MeterPeriod, Demand> demands = new LinkedHashMap<>();
-        for (ReservationRequest item : fresh) {
-            MeterPeriod key = keyOf(item, state, now);
-            Instant at = at(item, now);
-            demands.merge(
-                    key,
-                    new Demand(key, at, item.meter().limitIn(state.allowancesAt(at)), item.units()),
-                    (sum, next) -> sum.plus(next.units()));
-        }
-        return demands;
-    }
-
-    private static MeterPeriod keyOf(ReservationRequest item, SubscriptionState state, Instant now) {
-        UsagePeriod period = state.periodAt(at(item, now));
-        return new MeterPeriod(item.meter(), period);
-    }
-
-    private static Instant at(ReservationRequest item, Instant now) {
-        return item.at() == null ? now : item.at();
     }
 
     /** The items not reserved yet; an existing one with another meter or number of units fails the batch (409). */

@@ -2,8 +2,10 @@ package dev.herald.usage.service;
 
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.api.UsageLimitExceeded;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.UsageEvent;
+import dev.herald.common.events.UsageEvent.MeterState;
 import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.UsagePeriod;
@@ -24,12 +26,12 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Reservations of monthly meters: the synchronous admission of work that a limit can refuse (spec section
@@ -136,7 +138,7 @@ public class ReservationService {
                         reservation.updatedAt = now;
                         return reservations
                                 .flush()
-                                .flatMap(flushed -> emit(UsageEvent.RESERVED, reservation))
+                                .flatMap(flushed -> emit(UsageEvent.RESERVED, reservation, meter.stateWith(limit)))
                                 .map(wire -> new ReservationOutcome(wire, false));
                     });
         });
@@ -169,7 +171,7 @@ public class ReservationService {
                                 ReservationEntity reservation = newReservation(workspaceId, mode, request, period, now);
                                 return reservations
                                         .persistAndFlush(reservation)
-                                        .flatMap(saved -> emit(UsageEvent.RESERVED, saved))
+                                        .flatMap(saved -> emit(UsageEvent.RESERVED, saved, meter.stateWith(limit)))
                                         .map(wire -> new ReservationOutcome(wire, true));
                             }));
         });
@@ -353,22 +355,35 @@ public class ReservationService {
     }
 
     Uni<UsageReservation> emit(String type, ReservationEntity reservation) {
+        return emit(type, reservation, null);
+    }
+
+    /** {@code meterState}: the reservation's meter after a {@link UsageEvent#RESERVED} change, else null. */
+    Uni<UsageReservation> emit(String type, ReservationEntity reservation, MeterState meterState) {
         UsageReservation wire = toWire(reservation);
         return events.record(
                         type,
                         reservation.workspaceId,
                         Mode.fromWire(reservation.mode).orElseThrow(),
-                        wire)
+                        wire,
+                        meterState)
                 .replaceWith(wire);
     }
 
     /** One event per reservation, recorded one after another (a session runs one statement at a time). */
     Uni<List<UsageReservation>> emitEach(String type, List<ReservationEntity> changed) {
+        return emitEach(type, changed, reservation -> null);
+    }
+
+    /** One event per reservation, each with its meter's state ({@link #emit(String, ReservationEntity, MeterState)}). */
+    Uni<List<UsageReservation>> emitEach(
+            String type, List<ReservationEntity> changed, Function<ReservationEntity, MeterState> meterStates) {
         List<UsageReservation> wires = new ArrayList<>();
         Uni<Void> recording = Uni.createFrom().voidItem();
         for (ReservationEntity reservation : changed) {
-            recording = recording.flatMap(
-                    previous -> emit(type, reservation).invoke(wires::add).replaceWithVoid());
+            recording = recording.flatMap(previous -> emit(type, reservation, meterStates.apply(reservation))
+                    .invoke(wires::add)
+                    .replaceWithVoid());
         }
         return recording.replaceWith(wires);
     }
@@ -421,26 +436,22 @@ public class ReservationService {
             long limit,
             UsageMeterEntity row) {
         UsagePeriod period = state.periodAt(at);
-        long retryAfter = Math.max(0, (Duration.between(now, period.end()).toMillis() + 999) / 1000);
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("metric", meter.wireName());
-        details.put("mode", mode.wireName());
-        details.put("plan", state.termsAt(at).plan().wireName());
-        details.put("limit", limit);
-        details.put("used", row.used);
-        details.put("reserved", row.reserved);
-        long remaining = Math.max(0, limit - row.used - row.reserved);
-        details.put("remaining", remaining);
-        details.put("reset_at", period.end());
-        details.put("upgrade_url", config.upgradeUrl());
-        details.put("retry_after_seconds", retryAfter);
+        UsageLimitExceeded spent = new UsageLimitExceeded(
+                meter.wireName(),
+                mode,
+                state.termsAt(at).plan().wireName(),
+                limit,
+                row.used,
+                row.reserved,
+                period.end(),
+                config.upgradeUrl(),
+                UsageLimitExceeded.secondsUntil(now, period.end()));
         String allowance = "The " + meter.wireName().replace('_', ' ') + " allowance of this period";
         // A large media transfer can be refused with most of the allowance left: say so rather than "used up".
-        String message = remaining == 0
-                ? allowance + " is used up."
-                : allowance + " has " + remaining + " left, fewer than this needs.";
-        return new ApiException(
-                ErrorCode.USAGE_LIMIT_EXCEEDED, message, details, Map.of("Retry-After", Long.toString(retryAfter)));
+        return spent.toException(
+                spent.remaining() == 0
+                        ? allowance + " is used up."
+                        : allowance + " has " + spent.remaining() + " left, fewer than this needs.");
     }
 
     static ReservationEntity newReservation(

@@ -9,13 +9,13 @@ import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.PostTarget;
-import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.usage.messaging.UsageEventOutbox;
 import dev.herald.usage.model.ReservationEntity;
 import dev.herald.usage.repository.ReservationRepository;
 import dev.herald.usage.repository.ReservationRepository.WithSubscription;
 import dev.herald.usage.repository.ReservationStatements;
+import dev.herald.usage.service.SettlementDecision.Verdict;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -36,6 +36,14 @@ import org.jboss.logging.Logger;
  * its id is recorded in {@code processed_events} in the same transaction as the effect. A reservation that is
  * unknown or already settled the other way is logged and the event still recorded, so one odd event never
  * blocks the partition behind it.
+ *
+ * <p>A {@code target.completed} is settled on one of two paths, for throughput (every published target passes here;
+ * bench/README.md, "Statements per post"): a published target consumed in its reservation's own period is one statement
+ * ({@link ReservationStatements#consumeInItsPeriod}) against the reservation as read; everything else (a failure, a
+ * completion in another period, a redelivery, a reservation changed since the read) takes the transaction against the
+ * locked reservation. Both apply one {@link SettlementDecision}; the statement only guards that the reservation is
+ * still as read and the event new. One path alone would cost either the transaction's round trips on every publication,
+ * or a statement that also decides, and logs, every odd case.
  */
 @ApplicationScoped
 public class ReservationSettlement {
@@ -61,7 +69,7 @@ public class ReservationSettlement {
     }
 
     public Uni<Void> targetCompleted(TargetCompletedEvent event) {
-        Uni<Boolean> consumed = PostTarget.PUBLISHED.equals(event.status())
+        Uni<Boolean> consumed = SettlementDecision.asked(event) == Verdict.CONSUME
                 ? consumeInOneStatement(event)
                 : Uni.createFrom().item(false);
         return consumed.flatMap(
@@ -69,37 +77,26 @@ public class ReservationSettlement {
     }
 
     /**
-     * The common case of a published target in one statement ({@link ReservationStatements#consumeInItsPeriod}): its
-     * reservation is reserved and the target completed in the reservation's own period. False when the reservation,
-     * read without a lock, is not like that, or is no longer when the statement runs (nothing is written then); the
-     * transaction settles the event as it finds it.
+     * The common case of a published target in one statement ({@link ReservationStatements#consumeInItsPeriod}): the
+     * reservation, read without a lock, is to be consumed in its own period. False when the decision is another, or
+     * the reservation is no longer as read when the statement runs (nothing is written then); the transaction settles
+     * the event as it finds it.
      */
     private Uni<Boolean> consumeInOneStatement(TargetCompletedEvent event) {
-        if (event.reservationId() == null || event.workspaceId() == null || event.mode() == null) {
-            return Uni.createFrom().item(false);
-        }
         Instant now = Timestamps.now(clock);
-        Instant completedAt = event.completedAt() != null
-                ? event.completedAt()
-                : event.occurredAt() != null ? event.occurredAt() : now;
         return Panache.withSession(() -> reservations.findInTenantWithSubscription(
                         event.workspaceId(), event.mode(), event.reservationId()))
                 .flatMap(found -> {
-                    if (found == null || !UsageReservation.STATUS_RESERVED.equals(found.reservation().status)) {
-                        return Uni.createFrom().item(false);
-                    }
-                    ReservationEntity reservation = found.reservation();
-                    UsagePeriod reservedIn = new UsagePeriod(reservation.periodStart, reservation.periodEnd);
-                    if (!SubscriptionState.of(event.mode(), found.subscription())
-                            .periodAt(completedAt)
-                            .equals(reservedIn)) {
+                    ReservationEntity reservation = found == null ? null : found.reservation();
+                    SettlementDecision decision = decide(event, found, now);
+                    if (!decision.consumesInItsPeriod(reservation)) {
                         return Uni.createFrom().item(false);
                     }
                     OutboxWriter.Entry announced = events.entry(
                             UsageEvent.CONSUMED,
                             reservation.workspaceId,
                             event.mode(),
-                            ReservationService.consumedWire(reservation, reservedIn, now));
+                            ReservationService.consumedWire(reservation, decision.consumedIn(), now));
                     return statements
                             .consumeInItsPeriod(reservation, now, event.eventId(), announced)
                             // The event's mark was written by a concurrent delivery of it: the transaction finds it.
@@ -114,19 +111,74 @@ public class ReservationSettlement {
                 LOG.debugf("target.completed %s was applied before", event.eventId());
                 return Uni.createFrom().voidItem();
             }
-            return switch (event.status() == null ? "" : event.status()) {
-                case PostTarget.PUBLISHED -> consume(event);
-                case PostTarget.FAILED -> release(event);
-                // The provider's outcome is unknown: the reservation stays until a reconciler settles it.
-                case PostTarget.UNCERTAIN -> Uni.createFrom().voidItem();
-                default -> {
-                    LOG.warnf(
-                            "target.completed %s has status %s, which settles nothing",
-                            event.eventId(), event.status());
-                    yield Uni.createFrom().voidItem();
-                }
-            };
+            Instant now = Timestamps.now(clock);
+            if (!SettlementDecision.asked(event).readsReservation()) {
+                logUnsettled(event, decide(event, null, now), null);
+                return Uni.createFrom().voidItem();
+            }
+            // Locked with its tenant's subscription: consuming counts the units in the period of completion.
+            return reservations
+                    .findInTenantForUpdateWithSubscription(event.workspaceId(), event.mode(), event.reservationId())
+                    .flatMap(found -> {
+                        SettlementDecision decision = decide(event, found, now);
+                        return switch (decision.verdict()) {
+                            case CONSUME ->
+                                transitions
+                                        .consumeReserved(found, decision.completedAt())
+                                        .replaceWithVoid();
+                            case RELEASE ->
+                                transitions
+                                        .releaseReserved(List.of(found.reservation()))
+                                        .replaceWithVoid();
+                            default -> {
+                                logUnsettled(event, decision, found);
+                                yield Uni.createFrom().voidItem();
+                            }
+                        };
+                    });
         });
+    }
+
+    private static SettlementDecision decide(TargetCompletedEvent event, WithSubscription found, Instant now) {
+        if (found == null) {
+            return SettlementDecision.of(event, null, null, now);
+        }
+        return SettlementDecision.of(
+                event, found.reservation(), SubscriptionState.of(event.mode(), found.subscription()), now);
+    }
+
+    /** Logs why an outcome settles nothing, where that is worth a look. */
+    private static void logUnsettled(TargetCompletedEvent event, SettlementDecision decision, WithSubscription found) {
+        switch (decision.verdict()) {
+            case UNKNOWN_STATUS ->
+                LOG.warnf("target.completed %s has status %s, which settles nothing", event.eventId(), event.status());
+            case NAMES_NO_RESERVATION ->
+                LOG.warnf(
+                        "target.completed %s names no reservation, workspace or mode; nothing settled",
+                        event.eventId());
+            case NO_SUCH_RESERVATION ->
+                LOG.warnf(
+                        "target.completed %s: no reservation %s in %s/%s; nothing settled",
+                        event.eventId(),
+                        event.reservationId(),
+                        event.workspaceId(),
+                        event.mode().wireName());
+            case SETTLED_OTHERWISE -> {
+                ReservationEntity reservation = found.reservation();
+                if (PostTarget.PUBLISHED.equals(event.status())) {
+                    LOG.warnf(
+                            "target.completed %s: post %s published to %s, but reservation %s is %s; nothing consumed",
+                            event.eventId(), event.postId(), event.accountId(), reservation.id, reservation.status);
+                } else {
+                    LOG.warnf(
+                            "target.completed %s: post %s failed on %s, but reservation %s is %s; nothing released",
+                            event.eventId(), event.postId(), event.accountId(), reservation.id, reservation.status);
+                }
+            }
+            // The provider's outcome is unknown (the reservation stays until a reconciler settles it), or the
+            // reservation was settled this way before.
+            default -> {}
+        }
     }
 
     @WithTransaction
@@ -142,72 +194,6 @@ public class ReservationSettlement {
             }
             return releaseCanceled(event);
         });
-    }
-
-    private Uni<Void> consume(TargetCompletedEvent event) {
-        return locked(event).flatMap(found -> {
-            if (found == null) {
-                return Uni.createFrom().voidItem();
-            }
-            ReservationEntity reservation = found.reservation();
-            return switch (reservation.status) {
-                case UsageReservation.STATUS_RESERVED ->
-                    transitions
-                            .consumeReserved(
-                                    found, event.completedAt() != null ? event.completedAt() : event.occurredAt())
-                            .replaceWithVoid();
-                case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().voidItem();
-                default -> {
-                    LOG.warnf(
-                            "target.completed %s: post %s published to %s, but reservation %s is %s; nothing consumed",
-                            event.eventId(), event.postId(), event.accountId(), reservation.id, reservation.status);
-                    yield Uni.createFrom().voidItem();
-                }
-            };
-        });
-    }
-
-    private Uni<Void> release(TargetCompletedEvent event) {
-        return locked(event).flatMap(found -> {
-            if (found == null) {
-                return Uni.createFrom().voidItem();
-            }
-            ReservationEntity reservation = found.reservation();
-            return switch (reservation.status) {
-                case UsageReservation.STATUS_RESERVED ->
-                    transitions.releaseReserved(List.of(reservation)).replaceWithVoid();
-                case UsageReservation.STATUS_RELEASED -> Uni.createFrom().voidItem();
-                default -> {
-                    LOG.warnf(
-                            "target.completed %s: post %s failed on %s, but reservation %s is %s; nothing released",
-                            event.eventId(), event.postId(), event.accountId(), reservation.id, reservation.status);
-                    yield Uni.createFrom().voidItem();
-                }
-            };
-        });
-    }
-
-    /**
-     * The event's reservation, locked, with its tenant's subscription (consuming counts the units in the period of
-     * completion); null (logged) when the event names none or it does not exist.
-     */
-    private Uni<WithSubscription> locked(TargetCompletedEvent event) {
-        if (event.reservationId() == null || event.workspaceId() == null || event.mode() == null) {
-            LOG.warnf("target.completed %s names no reservation, workspace or mode; nothing settled", event.eventId());
-            return Uni.createFrom().nullItem();
-        }
-        return reservations
-                .findInTenantForUpdateWithSubscription(event.workspaceId(), event.mode(), event.reservationId())
-                .invoke(found -> {
-                    if (found == null) {
-                        LOG.warnf(
-                                "target.completed %s: no reservation %s in %s/%s; nothing settled",
-                                event.eventId(),
-                                event.reservationId(),
-                                event.workspaceId(),
-                                event.mode().wireName());
-                    }
-                });
     }
 
     /** Releases every target's publication reservation that is still reserved, locked together in id order. */

@@ -76,6 +76,14 @@ class UsageEventsTest {
         assertThat(consumed.get("units").asLong()).isEqualTo(2);
         assertThat(consumed.get("consumed_period").get("start").asText()).isNotEmpty();
         assertThat(events.get(3).get("reservation").get("meter").asText()).isEqualTo("new_connections");
+        // A reservation tells its meter as it left it (the free plan: 20 publications, 4 new connections); the
+        // other changes tell none.
+        assertThat(events.get(0).get("meter_state"))
+                .isEqualTo(json.readTree("{\"used\":0,\"reserved\":2,\"limit\":20}"));
+        assertThat(events.get(2).get("meter_state"))
+                .isEqualTo(json.readTree("{\"used\":0,\"reserved\":1,\"limit\":4}"));
+        assertThat(events.get(1).get("meter_state").isNull()).isTrue();
+        assertThat(events.get(3).get("meter_state").isNull()).isTrue();
 
         Thread.sleep(1000);
         assertThat(recordsKeyed(key, 5, Duration.ofSeconds(2))).hasSize(4);

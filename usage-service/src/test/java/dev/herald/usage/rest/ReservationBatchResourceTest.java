@@ -368,6 +368,35 @@ class ReservationBatchResourceTest {
         }
     }
 
+    /** How many of the workspace's live {@code usage.reserved} events in {@code period} tell this meter state. */
+    private long reservedEventsTelling(String period, long used, long reserved, long limit) throws Exception {
+        return count(
+                "select count(*) from outbox where message_key = ? and payload->>'type' = 'usage.reserved'"
+                        + " and payload->'reservation'->'period'->>'start' = ?"
+                        + " and payload->'meter_state' = jsonb_build_object('used', ?, 'reserved', ?, 'limit', ?)",
+                workspace + ":live",
+                period,
+                used,
+                reserved,
+                limit);
+    }
+
+    @Test
+    void eachReservedEventTellsItsMeterAsTheBatchLeftItOnBothPaths() throws Exception {
+        // One statement: both items on March's meter row (the free plan allows 20 publications).
+        post(Mode.LIVE, batch(true, item("pst_1-acc_1", 1, null), item("pst_1-acc_2", 1, null)))
+                .then()
+                .statusCode(201);
+        assertThat(reservedEventsTelling(MARCH, 0, 2, 20)).isEqualTo(2);
+
+        // The transaction: two periods.
+        post(Mode.LIVE, batch(true, item("pst_2-acc_1", 1, null), item("pst_2-acc_2", 1, IN_APRIL)))
+                .then()
+                .statusCode(201);
+        assertThat(reservedEventsTelling(MARCH, 0, 3, 20)).isEqualTo(1);
+        assertThat(reservedEventsTelling(APRIL, 0, 1, 20)).isEqualTo(1);
+    }
+
     @Test
     void concurrentFirstChargesOfAPeriodNeverReserveBeyondTheAllowance() throws Exception {
         // Thirty posts of two destinations each, all in April, whose meter row does not exist yet: the free plan's

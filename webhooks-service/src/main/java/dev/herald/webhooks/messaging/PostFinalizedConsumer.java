@@ -5,16 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.auth.Mode;
-import dev.herald.common.messaging.EventRetry;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
-import dev.herald.webhooks.config.WebhooksConfig;
-import dev.herald.webhooks.delivery.WebhookSender;
 import dev.herald.webhooks.model.EventTypes;
 import dev.herald.webhooks.repository.EventStatements;
-import dev.herald.webhooks.repository.EventStatements.DirectLeases;
 import dev.herald.webhooks.repository.EventStatements.IncomingEvent;
-import dev.herald.webhooks.repository.EventStatements.Intake;
 import dev.herald.webhooks.service.EventBodies;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,22 +39,15 @@ public class PostFinalizedConsumer {
 
     private final EventStatements events;
     private final EventBodies bodies;
-    private final WebhookSender sender;
-    private final WebhooksConfig config;
+    private final EventIntake intake;
     private final Clock clock;
     private final ObjectReader reader;
 
     public PostFinalizedConsumer(
-            EventStatements events,
-            EventBodies bodies,
-            WebhookSender sender,
-            WebhooksConfig config,
-            Clock clock,
-            ObjectMapper mapper) {
+            EventStatements events, EventBodies bodies, EventIntake intake, Clock clock, ObjectMapper mapper) {
         this.events = events;
         this.bodies = bodies;
-        this.sender = sender;
-        this.config = config;
+        this.intake = intake;
         this.clock = clock;
         // Tolerant of fields a newer posts-service adds; the post itself is passed on exactly as it arrived.
         this.reader = mapper.reader().without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -75,29 +63,8 @@ public class PostFinalizedConsumer {
         if (batch.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return EventRetry.untilApplied(batch.size() + " post.finalized events", () -> intake(batch))
-                .invoke(slotted -> {
-                    Intake intake = slotted.intake();
-                    sender.sendLeased(intake.leased(), slotted.slotsTaken());
-                    if (intake.created() > intake.leased().size()) {
-                        sender.nudge();
-                    }
-                })
-                .replaceWithVoid();
-    }
-
-    /** An intake and the sender slots taken for the deliveries it leased. */
-    private record SlottedIntake(Intake intake, int slotsTaken) {}
-
-    /** Stores the batch, leasing to this sender as many new deliveries as it has room for (sent after commit). */
-    private Uni<SlottedIntake> intake(List<IncomingEvent> batch) {
-        int slots = sender.takeSlots(config.claimBatchSize());
-        Instant now = Timestamps.now(clock);
-        return events.intake(
-                        batch, now, new DirectLeases(slots, config.maxInFlightPerEndpoint(), now.plus(config.lease())))
-                .map(intake -> new SlottedIntake(intake, slots))
-                .onFailure()
-                .invoke(() -> sender.returnSlots(slots));
+        return intake.store(
+                batch.size() + " post.finalized events", (now, leases) -> events.intake(batch, now, leases));
     }
 
     /** The event as a webhook event, or empty (logged) when it cannot be one. */
@@ -122,7 +89,7 @@ public class PostFinalizedConsumer {
             LOG.errorf("skipping a post.finalized event without a usable event_id");
             return Optional.empty();
         }
-        if (type == null || !EventTypes.SUBSCRIBABLE.contains(type)) {
+        if (type == null || !EventTypes.POST_FINALIZED.contains(type)) {
             LOG.errorf("skipping post.finalized event %s: type %s is not a webhook event", eventId, type);
             return Optional.empty();
         }

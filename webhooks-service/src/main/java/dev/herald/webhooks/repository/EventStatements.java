@@ -12,6 +12,7 @@ import dev.herald.webhooks.model.WebhookEndpoint;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -24,10 +25,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
- * Webhook events and the deliveries they fan out to, on the Vert.x pool. Longer than 300 lines because the intake
- * (match, record, store, fan out, lease) is one piece of work whose statements depend on each other's shapes.
+ * Webhook events and the deliveries they fan out to. Longer than 300 lines because an intake is one unit: matching
+ * endpoints, recording what was applied, storing events and deliveries with their direct leases are the statements
+ * of one transaction, and read best together.
  */
 @ApplicationScoped
 public class EventStatements {
@@ -59,7 +62,7 @@ public class EventStatements {
             select event_id, endpoint_id, url, leased, secrets from matched
             order by event_id, created_at, endpoint_id""".formatted(ProcessedEvents.recordNew("""
                     select i.source_event_id from incoming i
-                    where not exists (select 1 from matched m where m.event_id = i.event_id)""")));
+                    where :record_unwanted and not exists (select 1 from matched m where m.event_id = i.event_id)""")));
 
     private static final NamedStatement MARK_PROCESSED =
             NamedStatement.of(ProcessedEvents.recordNew("select unnest(:source_event_ids::text[])"));
@@ -150,7 +153,7 @@ public class EventStatements {
     public Uni<Intake> intake(List<IncomingEvent> batch, Instant now, DirectLeases leases) {
         Map<String, IncomingEvent> bySource = new LinkedHashMap<>();
         batch.forEach(event -> bySource.putIfAbsent(event.sourceEventId(), event));
-        return matchEndpoints(List.copyOf(bySource.values()), now)
+        return matchEndpoints(pool, List.copyOf(bySource.values()), now, true)
                 .flatMap(matches -> matches.isEmpty()
                         ? Uni.createFrom().item(Intake.NOTHING)
                         : pool.withTransaction(connection -> markProcessed(connection, matches)
@@ -165,6 +168,30 @@ public class EventStatements {
                                 })));
     }
 
+    /**
+     * Like {@link #intake}, for events that happen once per key rather than once per source event: {@code admit},
+     * run first in the transaction, records the keys of the batch for good and answers the ids of the events whose
+     * key it recorded now; only those are stored and fanned out, so a key never makes a second event, whatever
+     * redeliveries or replicas do.
+     */
+    public Uni<Intake> intakeOnce(
+            List<IncomingEvent> batch,
+            Instant now,
+            DirectLeases leases,
+            Function<SqlConnection, Uni<Set<String>>> admit) {
+        return pool.withTransaction(connection -> admit.apply(connection).flatMap(admitted -> {
+            List<IncomingEvent> fresh = batch.stream()
+                    .filter(event -> admitted.contains(event.eventId()))
+                    .toList();
+            return fresh.isEmpty()
+                    ? Uni.createFrom().item(Intake.NOTHING)
+                    : matchEndpoints(connection, fresh, now, false)
+                            .flatMap(matches -> matches.isEmpty()
+                                    ? Uni.createFrom().item(Intake.NOTHING)
+                                    : fanOut(connection, matches, now, leases));
+        }));
+    }
+
     /** An enabled endpoint that wants an event, with its leases in flight and its secrets as of the match. */
     private record Match(IncomingEvent event, String endpointId, String url, int leased, List<String> sealedSecrets) {}
 
@@ -176,8 +203,10 @@ public class EventStatements {
      * The endpoints each event goes to, in endpoint creation order; in the same statement, every event that goes
      * nowhere is recorded as processed. Each endpoint's leases and secrets are read once per batch (materialized),
      * not once per event. A redelivered event is matched again here; its recorded id stops it in the transaction.
+     * Without {@code recordUnwanted}, nothing is recorded (the caller has its own record).
      */
-    private Uni<List<Match>> matchEndpoints(List<IncomingEvent> events, Instant now) {
+    private Uni<List<Match>> matchEndpoints(
+            SqlClient client, List<IncomingEvent> events, Instant now, boolean recordUnwanted) {
         Map<String, IncomingEvent> byEventId = new LinkedHashMap<>();
         events.forEach(event -> byEventId.put(event.eventId(), event));
         return MATCH_ENDPOINTS
@@ -194,7 +223,8 @@ public class EventStatements {
                         events.stream().map(event -> event.mode().wireName()).toArray(String[]::new))
                 .set("types", events.stream().map(IncomingEvent::type).toArray(String[]::new))
                 .set("now", now)
-                .execute(pool)
+                .set("record_unwanted", recordUnwanted)
+                .execute(client)
                 .map(rows -> {
                     List<Match> matches = new ArrayList<>();
                     for (Row row : rows) {

@@ -125,7 +125,8 @@ class WebhookResourceTest {
                 .body(
                         "error.details.errors[0].message",
                         equalTo(
-                                "events[0] must be one of post.published, post.partially_failed, post.failed, post.canceled."));
+                                "events[0] must be one of post.published, post.partially_failed, post.failed, post.canceled,"
+                                        + " usage.threshold_reached."));
     }
 
     @Test

@@ -21,7 +21,10 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Delivery records and their events are deleted 30 days (the default retention) after they last changed. */
+/**
+ * Delivery records and their events are deleted 30 days (the default retention) after they last changed, usage
+ * thresholds 30 days after their period ended.
+ */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,
@@ -73,6 +76,32 @@ class WebhookRetentionTest {
                         .jsonPath()
                         .getList("data.id", String.class))
                 .containsExactlyInAnyOrder(recentOfShared, pending, recent);
+    }
+
+    @Test
+    void usageThresholdsOfPeriodsEndedPastTheRetentionGoAndOthersStay() throws Exception {
+        String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+        Instant now = Instant.now();
+        threshold(workspace, now.minus(Duration.ofDays(62)), now.minus(Duration.ofDays(31)));
+        threshold(workspace, now.minus(Duration.ofDays(59)), now.minus(Duration.ofDays(29)));
+        threshold(workspace, now.minus(Duration.ofDays(1)), now.plus(Duration.ofDays(29)));
+
+        WebhookRetention.Purged purged = retention.purge().await().atMost(Duration.ofSeconds(30));
+
+        assertThat(purged.thresholds()).isGreaterThanOrEqualTo(1);
+        assertThat(rows("select period_end from usage_thresholds where workspace_id = ?", workspace))
+                .hasSize(2);
+    }
+
+    private static void threshold(String workspace, Instant periodStart, Instant periodEnd) throws Exception {
+        update(
+                "insert into usage_thresholds (workspace_id, mode, meter, period_start, period_end, threshold, "
+                        + "event_id, reached_at) values (?, 'test', 'publications', ?, ?, 80, ?, ?)",
+                workspace,
+                Timestamp.from(periodStart),
+                Timestamp.from(periodEnd),
+                ResourceIds.newId(IdPrefix.EVENT),
+                Timestamp.from(periodStart));
     }
 
     private static String event(String workspace, Instant createdAt) throws Exception {

@@ -7,12 +7,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostFinalizedEvent;
 import dev.herald.common.events.Topics;
+import dev.herald.common.events.UsageEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.rest.JsonMapperCustomizer;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.UsagePeriod;
+import dev.herald.common.wire.UsageReservation;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TestTokens;
 import io.restassured.http.ContentType;
@@ -93,14 +96,19 @@ public final class WebhooksTestSupport {
         return new PostFinalizedEvent(ResourceIds.newId(IdPrefix.EVENT), type, now, workspaceId, mode, post);
     }
 
-    public static void send(PostFinalizedEvent... events) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+    /** A producer of string records to the test broker. */
+    private static KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(
                 "bootstrap.servers",
                 RealInfrastructure.bootstrapServers(),
                 "key.serializer",
                 StringSerializer.class.getName(),
                 "value.serializer",
-                StringSerializer.class.getName()))) {
+                StringSerializer.class.getName()));
+    }
+
+    public static void send(PostFinalizedEvent... events) throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
             for (PostFinalizedEvent event : events) {
                 producer.send(new ProducerRecord<>(
                                 Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event)))
@@ -111,13 +119,7 @@ public final class WebhooksTestSupport {
 
     /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it. */
     public static void sendTraced(PostFinalizedEvent event, String traceParent) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
+        try (KafkaProducer<String, String> producer = producer()) {
             ProducerRecord<String, String> record =
                     new ProducerRecord<>(Topics.POST_FINALIZED, event.post().id(), JSON.writeValueAsString(event));
             record.headers().add("traceparent", traceParent.getBytes(StandardCharsets.US_ASCII));
@@ -125,14 +127,44 @@ public final class WebhooksTestSupport {
         }
     }
 
+    /** A {@code usage.reserved} event as usage-service writes it: one reservation and its meter after the change. */
+    public static UsageEvent reserved(
+            String workspaceId, Mode mode, String meter, UsagePeriod period, long used, long reserved, Long limit) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        UsageReservation reservation = new UsageReservation(
+                ResourceIds.newId(IdPrefix.POST) + "-" + ResourceIds.newId(IdPrefix.ACCOUNT),
+                meter,
+                1,
+                UsageReservation.STATUS_RESERVED,
+                period,
+                null,
+                now,
+                now);
+        return new UsageEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                UsageEvent.RESERVED,
+                now,
+                workspaceId,
+                mode,
+                reservation,
+                new UsageEvent.MeterState(used, reserved, limit));
+    }
+
+    /** Sends usage events on {@code usage.reserved}, keyed as usage-service keys them. */
+    public static void sendUsage(UsageEvent... events) throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
+            for (UsageEvent event : events) {
+                producer.send(new ProducerRecord<>(
+                                Topics.USAGE_RESERVED,
+                                UsageEvent.key(event.workspaceId(), event.mode()),
+                                JSON.writeValueAsString(event)))
+                        .get();
+            }
+        }
+    }
+
     public static void sendRaw(String key, String value) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
+        try (KafkaProducer<String, String> producer = producer()) {
             producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, key, value))
                     .get();
         }

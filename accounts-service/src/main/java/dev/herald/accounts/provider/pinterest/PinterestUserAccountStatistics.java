@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * The account's counts from {@code GET /v5/user_account}: followers, following, pins (posts) and
  * {@code monthly_views} (views of the last 30 days, Pinterest's only view count here). Trial apps read from the
- * sandbox host (decision 40).
+ * sandbox host (Pinterest's trial access reaches nothing else).
  */
 @ApplicationScoped
 public class PinterestUserAccountStatistics implements AccountAnalyticsReader {

@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * A channel's public statistics ({@code channels.list?part=statistics&id=}, YouTube Data API v3): subscribers
  * (null while the channel hides its count, {@code hiddenSubscriberCount}), lifetime views and videos. Only ever
- * called once the owner accepted the analytics policy for the current authorization (decision 153).
+ * called once the owner accepted the analytics policy for the current authorization (until then the account is redacted
+ * and YouTube is never asked).
  */
 @ApplicationScoped
 public class YouTubeChannelStatistics implements AccountAnalyticsReader {

@@ -23,11 +23,11 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
  * Live Facebook Page posts through the Graph API's Pages endpoints, with the Page's token (the account's external id
- * is the Page id): text on the feed, a photo from the post's image URL, a video from its video URL (decision 116).
- * The Graph API takes no idempotency key, so {@link PublicationLedger} drives the calls; after an unknown outcome the
- * next attempt looks through the Page's latest posts (or videos) for the same text before publishing again.
- * Errors as {@link GraphErrors} reads them; a refused token cannot be refreshed (Meta issues no refresh tokens), so
- * accounts-service then disconnects the account.
+ * is the Page id): text on the feed, a photo from the post's image URL, a video from its video URL (Facebook fetches
+ * the media itself; Herald moves no bytes). The Graph API takes no idempotency key, so {@link PublicationLedger} drives
+ * the calls; after an unknown outcome the next attempt looks through the Page's latest posts (or videos) for the same
+ * text before publishing again. Errors as {@link GraphErrors} reads them; a refused token cannot be refreshed (Meta
+ * issues no refresh tokens), so accounts-service then disconnects the account.
  */
 @ApplicationScoped
 public class FacebookPublisher implements Publisher {

@@ -28,10 +28,10 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * account's user id), from a media container that Instagram fetches the media into, then {@code media_publish}; the
  * answer's media id and permalink are the target's.
  * <ul>
- *   <li>Images (decision 118): the container ({@code image_url}, {@code caption}) is asked about within the attempt
+ *   <li>Images: the container ({@code image_url}, {@code caption}) is asked about within the attempt
  *       until {@code FINISHED}, then published. One still in progress after {@code status-checks} is retryable (the
  *       unused container expires at Instagram, nothing is published).</li>
- *   <li>Reels (decision 128): the container ({@code media_type=REELS}, {@code video_url}, {@code caption}, the post's
+ *   <li>Reels: the container ({@code media_type=REELS}, {@code video_url}, {@code caption}, the post's
  *       {@code share_to_feed}) takes Instagram minutes, so the create call answers
  *       {@link PlatformAnswer.Processing} and each later attempt checks the container once: {@code IN_PROGRESS}
  *       waits again, {@code FINISHED} is published, {@code ERROR} is final with Instagram's {@code status},

@@ -36,8 +36,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
  * Live LinkedIn posts through the versioned Posts API, as the member or organization the account is (its URN is the
- * account's external id): text posts (decision 115), and posts with an image or a video uploaded through LinkedIn's
- * Images and Videos APIs, the bytes streamed from the media URL by {@link MediaIngest} (decision 147):
+ * account's external id): text posts, and posts with an image or a video uploaded through LinkedIn's
+ * Images and Videos APIs, the bytes streamed from the media URL by {@link MediaIngest}:
  * <ul>
  *   <li>an image: {@code POST /rest/images?action=initializeUpload} (owner: the author), one {@code PUT} of the file to
  *       the answered {@code uploadUrl}, then the post with {@code content.media.id} the image URN (and {@code altText}

@@ -23,7 +23,8 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Moves a post's media from its URL to a platform for one destination (issue 7, decision 121), in this order:
+ * Moves a post's media from its URL to a platform for one destination, in this order, nothing moving before each step
+ * has passed:
  * <ol>
  *   <li>the source is checked and measured ({@link MediaSource}: https, public addresses now, a length within
  *       {@code herald.media.max-bytes}) — a refusal fails the target, nothing moved;</li>

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Every request has its answer's handling in place before it leaves ({@code request.response()} first, then
  * {@code end}), never after {@code send()} returns: callers run on worker and Kafka threads too, and a caller that
  * loses the CPU between {@code send()} and attaching the read finds an answer Vert.x has already ended, whose
- * {@code body()} then never completes (decision 181).
+ * {@code body()} then never completes (Vert.x 4.5; it hung {@code MediaSourceTest} about once in ten CI runs).
  */
 public final class StreamingHttp {
     /** A platform's answer: its status, headers and body (JSON, an error page). */

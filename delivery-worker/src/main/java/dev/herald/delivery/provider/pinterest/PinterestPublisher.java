@@ -38,9 +38,9 @@ import java.util.concurrent.TimeUnit;
  * {@code title}, {@code link} and {@code alt_text} options and the post's text as the description. Trial apps call the
  * sandbox host, for every call below.
  * <ul>
- *   <li>Image pins (decision 117): {@code POST /v5/pins} with {@code media_source.source_type: image_url}, so
+ *   <li>Image pins: {@code POST /v5/pins} with {@code media_source.source_type: image_url}, so
  *       Pinterest fetches the image itself.</li>
- *   <li>Video pins (decision 148): {@code POST /v5/media} registers an upload, the file is streamed from the media
+ *   <li>Video pins: {@code POST /v5/media} registers an upload, the file is streamed from the media
  *       URL ({@link MediaIngest}) to the answered {@code upload_url} as a multipart form (its {@code upload_parameters}
  *       as fields, then {@code file}), and the attempt ends {@link PlatformAnswer.Processing}; later attempts ask
  *       {@code GET /v5/media/{media_id}} ({@code registered}/{@code processing} wait, {@code failed} is final) and on

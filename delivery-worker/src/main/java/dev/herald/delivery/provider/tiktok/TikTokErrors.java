@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * TikTok's v2 error answers ({@code {"error": {"code", "message", "log_id"}}}, {@code code} {@code ok} on success) as
- * {@link PlatformAnswer}s (decision 143): {@code access_token_invalid} (401) a refused token; {@code rate_limit_exceeded}
+ * {@link PlatformAnswer}s: {@code access_token_invalid} (401) a refused token; {@code rate_limit_exceeded}
  * (429) and 5xx retryable, with {@code Retry-After} when given; the creator's and the app's daily caps, a ban, an
  * unaudited app, a privacy level TikTok will not take, missing scopes and invalid parameters final. The code is
  * {@code provider_code}, TikTok's {@code log_id} {@code provider_log_id} (TikTok support asks for it).

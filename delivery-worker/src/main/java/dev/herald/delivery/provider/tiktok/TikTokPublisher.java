@@ -33,7 +33,7 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * Live TikTok videos through the Content Posting API's Direct Post (decisions 141-145; the account's token from
+ * Live TikTok videos through the Content Posting API's Direct Post (the account's token from
  * accounts-service like the others):
  * <ol>
  *   <li>{@code creator_info/query} first: what posts-service validated at acceptance is validated again, since creators
@@ -43,7 +43,7 @@ import org.jboss.logging.Logger;
  *       {@code source_info} {@code FILE_UPLOAD}: the publish id is kept in the ledger before any byte moves;</li>
  *   <li>the bytes, streamed from the media URL through {@link MediaIngest} (checked, metered, within the workspace's
  *       concurrent ingests), in the chunks TikTok's media transfer guide asks for, one {@code PUT} after the other;</li>
- *   <li>{@code status/fetch} across attempts ({@link PlatformAnswer.Processing}, decision 127) until
+ *   <li>{@code status/fetch} across attempts ({@link PlatformAnswer.Processing}) until
  *       {@code PUBLISH_COMPLETE} or {@code FAILED}, for at most {@code processing-deadline}.</li>
  * </ol>
  * <b>Never twice.</b> The publish id is TikTok's handle on the post: an attempt that finds the last call's outcome unknown
@@ -104,11 +104,14 @@ public class TikTokPublisher implements Publisher {
         if (unpublishable != null) {
             return Uni.createFrom().item(PublishOutcome.failed(unpublishable));
         }
-        // Once TikTok has every byte, a check (or the post) needs no source, which may be gone since (decision 146).
+        // Once TikTok has every byte, a check (or the post) needs no source, which may be gone since.
         return ledger.publishUploading(request, ingest, source -> calls(request, source));
     }
 
-    /** Asks TikTok about the publish id the ledger kept, never uploads (decision 140); the reservation follows the answer. */
+    /**
+     * Asks TikTok about the publish id the ledger kept, never uploads (a reconciler only looks); the reservation
+     * follows the answer.
+     */
     @Override
     public Uni<PublishOutcome> reconcile(PublishRequest request) {
         return ledger.publishUploading(request, ingest, source -> calls(request, source));

@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
 /**
- * Live YouTube videos through the YouTube Data API v3's resumable upload (decisions 122-123; the account's external id
+ * Live YouTube videos through the YouTube Data API v3's resumable upload (the account's external id
  * is the channel id): {@code POST /upload/youtube/v3/videos?uploadType=resumable&part=snippet,status} with the
  * video's {@code snippet} and {@code status} opens a session (its URI in {@code Location}), then one {@code PUT} streams
  * the bytes from the media URL ({@link MediaIngest}: checked, metered, within the workspace's concurrent ingests).
@@ -133,9 +133,9 @@ public class YouTubePublisher implements Publisher {
     }
 
     /**
-     * Settles an uncertain upload by asking its session what it made (decision 140): never opens a session, never sends
-     * a byte. A finished session is the video; an unfinished, lapsed or missing one made none. The media reservation is
-     * consumed or released with the answer.
+     * Settles an uncertain upload by asking its session what it made (a reconciler only looks): never opens a session,
+     * never sends a byte. A finished session is the video; an unfinished, lapsed or missing one made none. The media
+     * reservation is consumed or released with the answer.
      */
     @Override
     public Uni<PublishOutcome> reconcile(PublishRequest request) {

@@ -21,8 +21,9 @@ import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.LiveTarget;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -32,14 +33,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Facebook Pages publisher against a local fake of the Graph API's Pages endpoints and of accounts-service's
- * access endpoint, with its call ledger in the real database (decision 116).
+ * access endpoint, with its call ledger in the real database.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class FacebookPublisherTest {
     private static final String PAGE = "1029384756";
     private static final String GRAPH = "/v24.0/" + PAGE;

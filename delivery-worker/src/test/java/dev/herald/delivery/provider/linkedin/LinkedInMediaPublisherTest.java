@@ -31,8 +31,9 @@ import dev.herald.delivery.support.GeneratedMedia;
 import dev.herald.delivery.support.LiveTarget;
 import dev.herald.delivery.support.UploadingPublisherTest;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -41,16 +42,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * LinkedIn image and video posts (decision 147) against WireMock standing in for LinkedIn's Images, Videos and Posts
+ * LinkedIn image and video posts against WireMock standing in for LinkedIn's Images, Videos and Posts
  * APIs and its upload URLs, a media host generating the file's bytes, and usage-service's media reservations.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUsageService.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class LinkedInMediaPublisherTest extends UploadingPublisherTest {
     private static final String ORGANIZATION = "urn:li:organization:2414183";
     private static final String IMAGE_URN = "urn:li:image:C4E10AQFoyyAjHPMQuQ";

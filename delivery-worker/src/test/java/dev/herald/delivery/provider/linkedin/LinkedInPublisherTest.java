@@ -21,8 +21,9 @@ import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.LiveTarget;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -40,11 +41,11 @@ import org.junit.jupiter.api.Test;
  * 401, revoked grants, retryable and final refusals, and no second post when an earlier call's outcome is unknown.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class LinkedInPublisherTest {
     private static final String ORGANIZATION = "urn:li:organization:2414183";
 

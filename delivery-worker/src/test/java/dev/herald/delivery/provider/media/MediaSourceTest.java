@@ -18,7 +18,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The SSRF guard and the size rules at transfer time (decision 121), with a resolver the test controls. */
+/**
+ * The SSRF guard and the size rules at transfer time (DNS can change since acceptance), with a resolver the test
+ * controls.
+ */
 class MediaSourceTest {
     private static Vertx vertx;
     private static StreamingHttp http;

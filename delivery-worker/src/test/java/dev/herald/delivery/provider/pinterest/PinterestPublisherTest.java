@@ -21,8 +21,9 @@ import dev.herald.delivery.support.DeliveryTestSupport;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.LiveTarget;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -30,13 +31,13 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The Pinterest publisher against a local fake of Pinterest's API v5 and accounts-service (decision 117). */
+/** The Pinterest publisher against a local fake of Pinterest's API v5 and accounts-service. */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class PinterestPublisherTest {
     private static final String BOARD = "549755885175";
     private static final Post.Media IMAGE = new Post.Media("https://cdn.example.com/chair.jpg", Post.Media.IMAGE);

@@ -24,8 +24,9 @@ import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.delivery.support.GeneratedMedia;
 import dev.herald.delivery.support.UploadingPublisherTest;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -38,16 +39,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pinterest video pins (decision 148) against WireMock standing in for Pinterest's API v5 (media registration and
+ * Pinterest video pins against WireMock standing in for Pinterest's API v5 (media registration and
  * status, pins, boards) and its upload host, a media host generating the file's bytes, and usage-service.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUsageService.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class PinterestVideoPublisherTest extends UploadingPublisherTest {
     private static final String BOARD = "549755885175";
     private static final String MEDIA_ID = "5123456789012345678";

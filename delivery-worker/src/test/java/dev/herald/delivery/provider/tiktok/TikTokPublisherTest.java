@@ -26,8 +26,9 @@ import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.delivery.support.GeneratedMedia;
 import dev.herald.delivery.support.UploadingPublisherTest;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -39,16 +40,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The TikTok publisher against a WireMock fake of the Content Posting API's Direct Post (creator info, video init, the
  * upload URL's chunk PUTs, status fetch, answers as TikTok documents them), a media host generating the file's bytes and
- * usage-service's reservations (decisions 141-145). Chunks are TikTok's smallest (5 MiB, set by {@link FakePlatformApis}),
+ * usage-service's reservations. Chunks are TikTok's smallest (5 MiB, set by {@link FakePlatformApis}),
  * so the file below goes in three: two of 5 MiB and a last one with the trailing bytes.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUsageService.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class TikTokPublisherTest extends UploadingPublisherTest {
     private static final String OPEN_ID = "-000OBT5Ct_JuMQ8UZoTjPMEu8Pj3LYI7Q7K";
     private static final String CREATOR_INFO = "/v2/post/publish/creator_info/query/";

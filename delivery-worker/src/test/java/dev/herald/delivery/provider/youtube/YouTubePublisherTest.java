@@ -28,8 +28,9 @@ import dev.herald.delivery.support.GeneratedMedia;
 import dev.herald.delivery.support.LiveTarget;
 import dev.herald.delivery.support.UploadingPublisherTest;
 import dev.herald.testing.RealInfrastructure;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -41,15 +42,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The YouTube publisher and media ingest against local fakes: YouTube's resumable upload on WireMock, a media host
- * generating the file's bytes, usage-service's reservations and entitlements (decisions 121-124).
+ * generating the file's bytes, usage-service's reservations and entitlements.
  */
 @QuarkusTest
-@QuarkusTestResource(
+@WithTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
-        restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakePlatformApis.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = FakeUsageService.class, restrictToAnnotatedClass = true)
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUsageService.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class YouTubePublisherTest extends UploadingPublisherTest {
     private static final String CHANNEL = "UC_x5XG1OV2P6uZZ5FSM9Ttw";
     private static final String INIT = "/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status";
