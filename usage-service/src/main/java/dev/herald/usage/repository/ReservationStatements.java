@@ -43,10 +43,10 @@ public class ReservationStatements {
                 where exists (select 1 from meter)),
             recorded as (%s)
             select count(*) as admitted from meter""".formatted(OutboxWriter.insertAllJoinedWith(
-                            "meter m",
-                            // usage.reserved tells the meter as this statement leaves it (webhooks' thresholds).
-                            "jsonb_set(e.payload::jsonb, '{meter_state}', jsonb_build_object('used', m.used,"
-                                    + " 'reserved', m.reserved, 'limit', :limit::bigint))")));
+                    "meter m",
+                    // usage.reserved tells the meter as this statement leaves it (webhooks' thresholds).
+                    "jsonb_set(e.payload::jsonb, '{meter_state}', jsonb_build_object('used', m.used,"
+                            + " 'reserved', m.reserved, 'limit', :limit::bigint))")));
 
     private static final NamedStatement CONSUME_IN_ITS_PERIOD = NamedStatement.of("""
             with consumed as (

@@ -61,8 +61,14 @@ public class UsageThresholdStatements {
     private static Uni<Set<String>> record(SqlConnection connection, List<Reached> reached, Instant now) {
         return RECORD.parameters()
                 .set("workspace_ids", reached.stream().map(Reached::workspaceId).toArray(String[]::new))
-                .set("modes", reached.stream().map(one -> one.event().mode().wireName()).toArray(String[]::new))
-                .set("meters", reached.stream().map(one -> one.threshold().meter()).toArray(String[]::new))
+                .set(
+                        "modes",
+                        reached.stream()
+                                .map(one -> one.event().mode().wireName())
+                                .toArray(String[]::new))
+                .set(
+                        "meters",
+                        reached.stream().map(one -> one.threshold().meter()).toArray(String[]::new))
                 .set(
                         "period_starts",
                         reached.stream()
@@ -70,11 +76,15 @@ public class UsageThresholdStatements {
                                 .toArray(Instant[]::new))
                 .set(
                         "period_ends",
-                        reached.stream().map(one -> one.threshold().period().end()).toArray(Instant[]::new))
+                        reached.stream()
+                                .map(one -> one.threshold().period().end())
+                                .toArray(Instant[]::new))
                 .set(
                         "thresholds",
                         reached.stream().map(one -> one.threshold().threshold()).toArray(Integer[]::new))
-                .set("event_ids", reached.stream().map(one -> one.event().eventId()).toArray(String[]::new))
+                .set(
+                        "event_ids",
+                        reached.stream().map(one -> one.event().eventId()).toArray(String[]::new))
                 .set("now", now)
                 .execute(connection)
                 .map(rows -> {
