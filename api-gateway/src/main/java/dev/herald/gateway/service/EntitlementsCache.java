@@ -1,8 +1,8 @@
 package dev.herald.gateway.service;
 
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.UsageClient;
 import dev.herald.common.wire.Entitlements;
-import dev.herald.gateway.client.UsageClient;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package dev.herald.posts.client;
+package dev.herald.common.client;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -12,8 +12,8 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
- * accounts-service's account lookup and provider access (decision 114), as posts-service calls them. Answers are
- * read by {@link AccountsClient}.
+ * accounts-service's account lookup and provider access (decision 114). Answers are read by {@link AccountsClient};
+ * the caller's {@code quarkus.rest-client.accounts-service.*} settings configure it.
  */
 @RegisterRestClient(configKey = "accounts-service")
 @Path("/internal/accounts")
@@ -25,8 +25,8 @@ public interface AccountsServiceApi {
     Uni<Response> lookup(@HeaderParam("authorization") String bearer, String body);
 
     @POST
-    @Path("/{id}/access-token")
+    @Path("/{accountId}/access-token")
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<Response> accessToken(
-            @HeaderParam("authorization") String bearer, @PathParam("id") String accountId, String body);
+            @HeaderParam("authorization") String bearer, @PathParam("accountId") String accountId, String body);
 }
