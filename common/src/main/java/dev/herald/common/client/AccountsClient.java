@@ -52,12 +52,7 @@ public class AccountsClient {
     }
 
     /** The tenant's accounts among {@code ids}, by id; unknown ids and other tenants' are absent. */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Map<String, AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
         String body;
         try {
@@ -96,12 +91,7 @@ public class AccountsClient {
      */
     // A renewal at the provider may take its whole 10 s deadline.
     @Timeout(value = 15, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<ProviderAccess> access(String workspaceId, Mode mode, String accountId, String refusedToken) {
         return api.accessToken(bearer.of(workspaceId, mode), accountId, accessRequest(refusedToken))
                 .onFailure()
@@ -133,12 +123,7 @@ public class AccountsClient {
      */
     // A renewal at the provider may take its whole 10 s deadline.
     @Timeout(value = 15, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<AccountAccess> accessForDelivery(String workspaceId, Mode mode, String accountId, String refusedToken) {
         return api.accessToken(bearer.of(workspaceId, mode), accountId, accessRequest(refusedToken))
                 .onFailure()

@@ -36,12 +36,7 @@ public class PostsClient {
         this.mapper = mapper;
     }
 
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Long> pendingPosts(String workspaceId, Mode mode, String accountId) {
         return api.pendingPosts(bearer.of(workspaceId, mode), accountId)
                 .onFailure()

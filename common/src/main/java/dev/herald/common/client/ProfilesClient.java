@@ -41,12 +41,7 @@ public class ProfilesClient {
     }
 
     /** Whether the profile exists in this workspace and mode (a connect session is created for one). */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> exists(String workspaceId, Mode mode, String profileId) {
         return api.get(bearer.of(workspaceId, mode), profileId)
                 .onFailure()
@@ -59,12 +54,7 @@ public class ProfilesClient {
     }
 
     /** True when the profile exists in this workspace and mode and now holds the account; false when it does not. */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> holdForAccount(String workspaceId, Mode mode, String profileId, String accountId) {
         return held(api.hold(bearer.of(workspaceId, mode), profileId, ACCOUNTS, accountId));
     }
@@ -76,12 +66,7 @@ public class ProfilesClient {
     }
 
     /** True when the profile now holds the pending post; false when the profile no longer exists. */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> holdForPendingPost(String workspaceId, Mode mode, String profileId, String postId) {
         return held(api.hold(bearer.of(workspaceId, mode), profileId, PENDING_POSTS, postId));
     }

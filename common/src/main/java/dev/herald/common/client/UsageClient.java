@@ -32,8 +32,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * publication's reservation before each delivery and reserves and settles media bytes. Every write is idempotent per
  * the caller's id (account, reservation), so a retry never charges twice.
  *
- * <p>About 340 lines: ten calls from four services, each reading its own answers, and each carrying its own fault
- * tolerance annotations, since the calls a caller waits on have a circuit breaker and settlements do not.
+ * <p>About 300 lines: ten calls from four services, each reading its own answers.
  */
 // usage-service answers from a few locked rows; 5 s is the longest any caller gave it (posts-service's reservations,
 // the gateway's plan changes) and the callers' read timeout, so no call that is answered today times out here.
@@ -57,12 +56,7 @@ public class UsageClient {
     /** The gateway's admission: the plan's limits for the workspace and mode ({@code GET /internal/entitlements}). */
     // Admission waits on it, and the gateway keeps the last known entitlements when it fails: it gives up sooner.
     @Timeout(value = 2, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Entitlements> entitlements(String workspaceId, Mode mode) {
         return api.entitlements(bearer.of(workspaceId, mode))
                 .onFailure()
@@ -81,12 +75,7 @@ public class UsageClient {
     }
 
     /** The plan's concurrent media ingests for the workspace and mode (delivery-worker's uploads). */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Integer> concurrentIngests(String workspaceId, Mode mode) {
         return api.entitlements(bearer.of(workspaceId, mode))
                 .onFailure()
@@ -104,12 +93,7 @@ public class UsageClient {
      * Changes a workspace+mode's plan (the gateway's admin API). usage-service's answer, success or validation error,
      * is passed on as it is; a {@code 5xx} is an {@link UpstreamUnavailable}.
      */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Response> changeSubscription(String workspaceId, Mode mode, JsonNode body) {
         return api.changeSubscription(bearer.of(workspaceId, mode), body.toString())
                 .onFailure()
@@ -127,12 +111,7 @@ public class UsageClient {
      * Refusals ({@code 409 account_limit_reached}, {@code 429 usage_limit_exceeded}) are passed on with
      * usage-service's details. A slot the account already holds is kept and charges nothing.
      */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Void> connect(String workspaceId, Mode mode, String accountId, boolean newConnection) {
         ObjectNode body = mapper.createObjectNode().put("account_id", accountId).put("new_connection", newConnection);
         return api.connect(bearer.of(workspaceId, mode), body.toString())
@@ -166,12 +145,7 @@ public class UsageClient {
      * ({@code 429 usage_limit_exceeded}, {@code 409 account_capacity_exceeded}) are passed on with usage-service's
      * details and Retry-After.
      */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Void> reserve(String workspaceId, Mode mode, ReservationBatch batch) {
         String body;
         try {
@@ -202,12 +176,7 @@ public class UsageClient {
      * reservation and it is charged once, for its largest transfer. A refusal is {@code 429 usage_limit_exceeded}
      * with the spec's details, as the target's error.
      */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<UsageVerdict> reserveMediaBytes(
             String workspaceId, Mode mode, String reservationId, long units, Instant at) {
         var body = mapper.createObjectNode()
@@ -235,12 +204,7 @@ public class UsageClient {
      * usage_limit_exceeded} or {@code 409 account_capacity_exceeded} (live deliveries ask for the capacity check), or
      * on {@code 409 conflict} for an account disconnected since ({@code account_disconnected}).
      */
-    @CircuitBreaker(
-            requestVolumeThreshold = 20,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
-            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<UsageVerdict> check(String workspaceId, Mode mode, String reservationId, String accountId, Instant at) {
         String body;
         try {

@@ -20,12 +20,13 @@
  *       counts twice. A timeout is not retried: the service may still be working on the call, and the breaker counts
  *       it;
  *   <li>the calls a caller waits on to go ahead (reads, reservations, holds) also have a circuit breaker: while half
- *       of the last 20 attempts failed, they fail at once for 5 s, so a request is answered 503 instead of waiting out
- *       every timeout. 20 was the window of the busiest caller (posts-service); the others had 10, which at their low
- *       rates made little difference;
+ *       of the last 20 attempts failed (timeouts and {@link UpstreamUnavailable}s), they fail at once for 5 s, so a
+ *       request is answered 503 instead of waiting out every timeout. Those are MicroProfile's defaults, so the
+ *       annotations name only what fails; 20 was also the window of the busiest caller (posts-service), and the
+ *       others' 10 made little difference at their low rates;
  *   <li>settlements (releases, consumes, disconnects) give back or count what a caller already took. A lost one keeps
  *       units, a slot or a hold taken until something repairs it, so they have no breaker and are retried three
- *       times, 200 ms apart, as every caller had them.
+ *       times, 200 ms apart, as accounts- and posts-service had them (delivery-worker's were retried twice).
  * </ul>
  *
  * A refusal the caller must see (a limit, a conflict) is never retried and never opens a breaker.
