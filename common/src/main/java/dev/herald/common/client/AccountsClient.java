@@ -83,8 +83,8 @@ public class AccountsClient {
     }
 
     /**
-     * The live account's provider access, for a call a customer waits on (posts-service's comments), renewed first
-     * when {@code refusedToken} (the token the platform just refused; null when none) is still current.
+     * The live account's provider access, for a platform call a customer waits on (posts-service's comments and
+     * analytics), renewed first when {@code refusedToken} (the token the platform just refused; null when none) is still current.
      * accounts-service's refusals pass on as they are: {@code 409 conflict} (the grant is revoked or the account
      * disconnected, with {@code details.reason}), {@code 502 provider_error} (the platform could not renew it now),
      * {@code 404}.
