@@ -52,7 +52,9 @@ public class AccountsClient {
     }
 
     /** The tenant's accounts among {@code ids}, by id; unknown ids and other tenants' are absent. */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Map<String, AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
         String body;
         try {
@@ -91,7 +93,9 @@ public class AccountsClient {
      */
     // A renewal at the provider may take its whole 10 s deadline.
     @Timeout(value = 15, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<ProviderAccess> access(String workspaceId, Mode mode, String accountId, String refusedToken) {
         return api.accessToken(bearer.of(workspaceId, mode), accountId, accessRequest(refusedToken))
                 .onFailure()
@@ -123,7 +127,9 @@ public class AccountsClient {
      */
     // A renewal at the provider may take its whole 10 s deadline.
     @Timeout(value = 15, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<AccountAccess> accessForDelivery(String workspaceId, Mode mode, String accountId, String refusedToken) {
         return api.accessToken(bearer.of(workspaceId, mode), accountId, accessRequest(refusedToken))
                 .onFailure()

@@ -36,7 +36,9 @@ public class PostsClient {
         this.mapper = mapper;
     }
 
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Long> pendingPosts(String workspaceId, Mode mode, String accountId) {
         return api.pendingPosts(bearer.of(workspaceId, mode), accountId)
                 .onFailure()

@@ -41,7 +41,9 @@ public class ProfilesClient {
     }
 
     /** Whether the profile exists in this workspace and mode (a connect session is created for one). */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> exists(String workspaceId, Mode mode, String profileId) {
         return api.get(bearer.of(workspaceId, mode), profileId)
                 .onFailure()
@@ -54,7 +56,9 @@ public class ProfilesClient {
     }
 
     /** True when the profile exists in this workspace and mode and now holds the account; false when it does not. */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> holdForAccount(String workspaceId, Mode mode, String profileId, String accountId) {
         return held(api.hold(bearer.of(workspaceId, mode), profileId, ACCOUNTS, accountId));
     }
@@ -66,7 +70,9 @@ public class ProfilesClient {
     }
 
     /** True when the profile now holds the pending post; false when the profile no longer exists. */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Boolean> holdForPendingPost(String workspaceId, Mode mode, String profileId, String postId) {
         return held(api.hold(bearer.of(workspaceId, mode), profileId, PENDING_POSTS, postId));
     }

@@ -56,7 +56,9 @@ public class UsageClient {
     /** The gateway's admission: the plan's limits for the workspace and mode ({@code GET /internal/entitlements}). */
     // Admission waits on it, and the gateway keeps the last known entitlements when it fails: it gives up sooner.
     @Timeout(value = 2, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Entitlements> entitlements(String workspaceId, Mode mode) {
         return api.entitlements(bearer.of(workspaceId, mode))
                 .onFailure()
@@ -75,7 +77,9 @@ public class UsageClient {
     }
 
     /** The plan's concurrent media ingests for the workspace and mode (delivery-worker's uploads). */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Integer> concurrentIngests(String workspaceId, Mode mode) {
         return api.entitlements(bearer.of(workspaceId, mode))
                 .onFailure()
@@ -93,7 +97,9 @@ public class UsageClient {
      * Changes a workspace+mode's plan (the gateway's admin API). usage-service's answer, success or validation error,
      * is passed on as it is; a {@code 5xx} is an {@link UpstreamUnavailable}.
      */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Response> changeSubscription(String workspaceId, Mode mode, JsonNode body) {
         return api.changeSubscription(bearer.of(workspaceId, mode), body.toString())
                 .onFailure()
@@ -111,7 +117,9 @@ public class UsageClient {
      * Refusals ({@code 409 account_limit_reached}, {@code 429 usage_limit_exceeded}) are passed on with
      * usage-service's details. A slot the account already holds is kept and charges nothing.
      */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Void> connect(String workspaceId, Mode mode, String accountId, boolean newConnection) {
         ObjectNode body = mapper.createObjectNode().put("account_id", accountId).put("new_connection", newConnection);
         return api.connect(bearer.of(workspaceId, mode), body.toString())
@@ -145,7 +153,9 @@ public class UsageClient {
      * ({@code 429 usage_limit_exceeded}, {@code 409 account_capacity_exceeded}) are passed on with usage-service's
      * details and Retry-After.
      */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Void> reserve(String workspaceId, Mode mode, ReservationBatch batch) {
         String body;
         try {
@@ -176,7 +186,9 @@ public class UsageClient {
      * reservation and it is charged once, for its largest transfer. A refusal is {@code 429 usage_limit_exceeded}
      * with the spec's details, as the target's error.
      */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<UsageVerdict> reserveMediaBytes(
             String workspaceId, Mode mode, String reservationId, long units, Instant at) {
         var body = mapper.createObjectNode()
@@ -204,7 +216,9 @@ public class UsageClient {
      * usage_limit_exceeded} or {@code 409 account_capacity_exceeded} (live deliveries ask for the capacity check), or
      * on {@code 409 conflict} for an account disconnected since ({@code account_disconnected}).
      */
-    @CircuitBreaker(failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<UsageVerdict> check(String workspaceId, Mode mode, String reservationId, String accountId, Instant at) {
         String body;
         try {

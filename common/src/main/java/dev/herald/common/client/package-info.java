@@ -20,10 +20,10 @@
  *       counts twice. A timeout is not retried: the service may still be working on the call, and the breaker counts
  *       it;
  *   <li>the calls a caller waits on to go ahead (reads, reservations, holds) also have a circuit breaker: while half
- *       of the last 20 attempts failed (timeouts and {@link UpstreamUnavailable}s), they fail at once for 5 s, so a
- *       request is answered 503 instead of waiting out every timeout. Those are MicroProfile's defaults, so the
- *       annotations name only what fails; 20 was also the window of the busiest caller (posts-service), and the
- *       others' 10 made little difference at their low rates;
+ *       of the last 10 attempts failed (timeouts and {@link UpstreamUnavailable}s), they fail at once for 5 s
+ *       (MicroProfile's default), so a request is answered 503 instead of waiting out every timeout. 10 is the window
+ *       most callers had (posts-service had 20): a narrow window also forgets an outage sooner, where a wide one, once
+ *       it fills, can still open on the failures of an outage that has ended (a delivery test met exactly that);
  *   <li>settlements (releases, consumes, disconnects) give back or count what a caller already took. A lost one keeps
  *       units, a slot or a hold taken until something repairs it, so they have no breaker and are retried three
  *       times, 200 ms apart, as accounts- and posts-service had them (delivery-worker's were retried twice).
