@@ -1,7 +1,5 @@
 package dev.herald.accounts.service;
 
-import dev.herald.accounts.client.ProfilesClient;
-import dev.herald.accounts.client.UsageClient;
 import dev.herald.accounts.credentials.GrantEncryption;
 import dev.herald.accounts.messaging.AccountEventOutbox;
 import dev.herald.accounts.model.AccountEntity;
@@ -12,6 +10,8 @@ import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.ProfilesClient;
+import dev.herald.common.client.UsageClient;
 import dev.herald.common.events.AccountEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
@@ -211,7 +211,7 @@ public class AccountConnections {
         if (profileId == null) {
             return Uni.createFrom().voidItem();
         }
-        return profiles.hold(workspaceId, mode, profileId, accountId)
+        return profiles.holdForAccount(workspaceId, mode, profileId, accountId)
                 .flatMap(held ->
                         held ? Uni.createFrom().voidItem() : Uni.createFrom().failure(unknownProfile()));
     }
@@ -234,7 +234,7 @@ public class AccountConnections {
         if (profileId == null) {
             return Uni.createFrom().voidItem();
         }
-        return profiles.release(workspaceId, mode, profileId, accountId)
+        return profiles.releaseForAccount(workspaceId, mode, profileId, accountId)
                 .onFailure()
                 .invoke(e -> LOG.warnf("the hold of %s on %s was not released: %s", accountId, profileId, e.toString()))
                 .onFailure()

@@ -1,7 +1,5 @@
 package dev.herald.accounts.service;
 
-import dev.herald.accounts.client.PostsClient;
-import dev.herald.accounts.client.UsageClient;
 import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.messaging.AccountEventOutbox;
 import dev.herald.accounts.model.AccountEntity;
@@ -13,6 +11,8 @@ import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.PostsClient;
+import dev.herald.common.client.UsageClient;
 import dev.herald.common.events.AccountEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.paging.CursorCodec;

@@ -1,12 +1,12 @@
 package dev.herald.accounts.service;
 
-import dev.herald.accounts.client.ProfilesClient;
 import dev.herald.accounts.config.ConnectConfig;
 import dev.herald.accounts.model.ConnectSessionEntity;
 import dev.herald.accounts.repository.ConnectSessionRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.ProfilesClient;
 import dev.herald.common.events.ProfileEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;

@@ -8,12 +8,13 @@ import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.auth.Scopes;
+import dev.herald.common.client.UpstreamUnavailable;
+import dev.herald.common.client.UsageClient;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.AdminApiKey;
 import dev.herald.common.wire.AdminOAuthClient;
 import dev.herald.common.wire.AdminWorkspace;
-import dev.herald.gateway.client.UsageClient;
 import dev.herald.gateway.model.ApiKey;
 import dev.herald.gateway.model.OAuthClient;
 import dev.herald.gateway.model.Workspace;
@@ -158,7 +159,7 @@ public class AdminResource {
         return workspaces
                 .requireWorkspace(workspaceId)
                 .flatMap(workspace -> usage.changeSubscription(workspaceId, target, forwarded))
-                .onFailure(UsageClient.UsageServiceUnavailable.class)
+                .onFailure(UpstreamUnavailable.class)
                 .transform(failure -> new ApiException(
                         ErrorCode.SERVICE_UNAVAILABLE, "A Herald service is temporarily unavailable. Retry shortly."))
                 .flatMap(answer -> {

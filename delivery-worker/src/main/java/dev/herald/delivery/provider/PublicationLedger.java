@@ -1,9 +1,9 @@
 package dev.herald.delivery.provider;
 
+import dev.herald.common.client.AccountsClient;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
-import dev.herald.delivery.client.AccountsClient;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.repository.ProviderPublicationRepository;
@@ -57,7 +57,7 @@ public class PublicationLedger {
         if (request.reconciling()) {
             return reconcile(request, calls);
         }
-        return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null)
+        return accounts.accessForDelivery(request.workspaceId(), request.mode(), request.accountId(), null)
                 .onFailure()
                 .transform(AccessUnavailable::new)
                 .flatMap(access -> {
@@ -343,7 +343,7 @@ public class PublicationLedger {
             if (!mayHavePublished) {
                 return Uni.createFrom().item(PublishOutcome.failed(notPublished(request)));
             }
-            return accounts.access(request.workspaceId(), request.mode(), request.accountId(), null)
+            return accounts.accessForDelivery(request.workspaceId(), request.mode(), request.accountId(), null)
                     .flatMap(access -> access.granted()
                             ? look(request, access.access(), calls, true)
                             : Uni.createFrom().item(PublishOutcome.failed(access.refusal())));
@@ -409,7 +409,8 @@ public class PublicationLedger {
 
     private Uni<PublishOutcome> withFreshToken(
             PublishRequest request, ProviderAccess refused, Function<ProviderAccess, Uni<PublishOutcome>> call) {
-        return accounts.access(request.workspaceId(), request.mode(), request.accountId(), refused.accessToken())
+        return accounts.accessForDelivery(
+                        request.workspaceId(), request.mode(), request.accountId(), refused.accessToken())
                 .flatMap(fresh -> fresh.granted()
                         ? call.apply(fresh.access())
                         : Uni.createFrom().item(PublishOutcome.failed(fresh.refusal())));

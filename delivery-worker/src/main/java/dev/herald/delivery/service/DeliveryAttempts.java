@@ -1,6 +1,8 @@
 package dev.herald.delivery.service;
 
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.UsageClient;
+import dev.herald.common.client.UsageVerdict;
 import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
@@ -8,8 +10,6 @@ import dev.herald.common.outbox.OutboxRelayJob;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.TargetError;
-import dev.herald.delivery.client.UsageClient;
-import dev.herald.delivery.client.UsageVerdict;
 import dev.herald.delivery.config.DeliveryConfig;
 import dev.herald.delivery.messaging.TargetCompletedOutbox;
 import dev.herald.delivery.model.DeliveryStatus;

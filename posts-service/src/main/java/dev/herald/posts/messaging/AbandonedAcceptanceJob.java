@@ -1,8 +1,8 @@
 package dev.herald.posts.messaging;
 
+import dev.herald.common.client.UsageClient;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
-import dev.herald.posts.client.UsageClient;
 import dev.herald.posts.config.PostsConfig;
 import dev.herald.posts.repository.UnfinishedAcceptanceRepository;
 import dev.herald.posts.repository.UnfinishedAcceptanceRepository.UnfinishedAcceptance;

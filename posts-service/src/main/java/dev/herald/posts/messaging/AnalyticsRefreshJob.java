@@ -1,13 +1,13 @@
 package dev.herald.posts.messaging;
 
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.AccountsClient;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Platform;
-import dev.herald.posts.client.AccountsClient;
 import dev.herald.posts.config.AnalyticsConfig;
 import dev.herald.posts.repository.PostAnalyticsRepository;
 import dev.herald.posts.repository.PostAnalyticsRepository.Due;

@@ -1,7 +1,7 @@
 package dev.herald.posts.messaging;
 
+import dev.herald.common.client.ProfilesClient;
 import dev.herald.common.scheduling.RepeatingTask;
-import dev.herald.posts.client.ProfilesClient;
 import dev.herald.posts.config.PostsConfig;
 import dev.herald.posts.repository.ProfileHoldReleaseRepository;
 import io.quarkus.runtime.ShutdownEvent;
@@ -45,7 +45,7 @@ public class ProfileHoldReleaseJob {
         return releases.oldest(BATCH).flatMap(batch -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (ProfileHoldReleaseRepository.HoldRelease release : batch) {
-                chain = chain.chain(() -> profiles.release(
+                chain = chain.chain(() -> profiles.releaseForPendingPost(
                                 release.workspaceId(), release.mode(), release.profileId(), release.postId())
                         .chain(() -> releases.done(release))
                         .onFailure()

@@ -3,14 +3,14 @@ package dev.herald.posts.service;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.AccountsClient;
+import dev.herald.common.client.UsageClient;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.ReservationBatch;
 import dev.herald.common.wire.UsageReservation;
-import dev.herald.posts.client.AccountsClient;
-import dev.herald.posts.client.UsageClient;
 import dev.herald.posts.config.CommentsConfig;
 import dev.herald.posts.model.CommentEntity;
 import dev.herald.posts.model.PostTargetEntity;
@@ -273,12 +273,15 @@ public class LiveComments {
     }
 
     private Uni<Void> consume(String workspaceId, String reservationId) {
-        return usage.consume(workspaceId, Mode.LIVE, reservationId).onFailure().recoverWithUni(failure -> {
-            // The call succeeded and its answer is the customer's. Left reserved, the unit still counts against the
-            // allowance, as a consumed one would.
-            LOG.warnf("comment request %s not consumed: %s", reservationId, failure.toString());
-            return Uni.createFrom().voidItem();
-        });
+        return usage.consume(workspaceId, Mode.LIVE, reservationId, null)
+                .onFailure()
+                .recoverWithUni(failure -> {
+                    // The call succeeded and its answer is the customer's. Left reserved, the unit still counts against
+                    // the
+                    // allowance, as a consumed one would.
+                    LOG.warnf("comment request %s not consumed: %s", reservationId, failure.toString());
+                    return Uni.createFrom().voidItem();
+                });
     }
 
     private Uni<Void> release(String workspaceId, String reservationId) {

@@ -7,6 +7,9 @@ import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.client.AccountsClient;
+import dev.herald.common.client.ProfilesClient;
+import dev.herald.common.client.UsageClient;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.paging.CursorCodec;
 import dev.herald.common.paging.CursorPosition;
@@ -19,9 +22,6 @@ import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.ReservationBatch;
 import dev.herald.common.wire.UsageReservation;
-import dev.herald.posts.client.AccountsClient;
-import dev.herald.posts.client.ProfilesClient;
-import dev.herald.posts.client.UsageClient;
 import dev.herald.posts.config.PostsConfig;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
@@ -242,9 +242,9 @@ public class PostService {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String profileId : accepted.profileIds()) {
             // A profile that is gone (deleted after the account was read) simply cannot be held.
-            chain = chain.chain(
-                    () -> profiles.hold(accepted.post().workspaceId, accepted.mode(), profileId, accepted.post().id)
-                            .replaceWithVoid());
+            chain = chain.chain(() -> profiles.holdForPendingPost(
+                            accepted.post().workspaceId, accepted.mode(), profileId, accepted.post().id)
+                    .replaceWithVoid());
         }
         return chain;
     }
@@ -298,7 +298,7 @@ public class PostService {
                     .recoverWithItem(false));
         }
         for (String profileId : accepted.profileIds()) {
-            returns.add(profiles.release(workspaceId, accepted.mode(), profileId, accepted.post().id)
+            returns.add(profiles.releaseForPendingPost(workspaceId, accepted.mode(), profileId, accepted.post().id)
                     .replaceWith(true)
                     .onFailure()
                     .invoke(e -> LOG.warnf(
@@ -372,7 +372,7 @@ public class PostService {
                 .distinct()
                 .toList()) {
             var release = new ProfileHoldReleaseRepository.HoldRelease(profileId, canceled.id(), workspaceId, mode);
-            chain = chain.chain(() -> profiles.release(workspaceId, mode, profileId, canceled.id())
+            chain = chain.chain(() -> profiles.releaseForPendingPost(workspaceId, mode, profileId, canceled.id())
                     .chain(() -> holdReleases.done(release))
                     .onFailure()
                     .invoke(e -> LOG.warnf(

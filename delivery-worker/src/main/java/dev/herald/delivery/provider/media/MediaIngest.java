@@ -1,9 +1,9 @@
 package dev.herald.delivery.provider.media;
 
+import dev.herald.common.client.UsageClient;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.UsageReservation;
-import dev.herald.delivery.client.UsageClient;
 import dev.herald.delivery.config.DeliveryConfig;
 import dev.herald.delivery.config.MediaIngestConfig;
 import dev.herald.delivery.provider.PublishOutcome;

@@ -1,4 +1,4 @@
-package dev.herald.accounts.client;
+package dev.herald.common.client;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DELETE;
@@ -13,8 +13,9 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
- * profiles-service as accounts-service calls it: profile reads and deletion holds. Answers are read by
- * {@link ProfilesClient}.
+ * profiles-service's profile reads and deletion holds ({@code /internal/profiles/{id}/holds/{kind}/{holder_id}}).
+ * Answers are read by {@link ProfilesClient}; the caller's {@code quarkus.rest-client.profiles-service.*} settings
+ * configure it.
  */
 @RegisterRestClient(configKey = "profiles-service")
 @Produces(MediaType.APPLICATION_JSON)
@@ -24,16 +25,18 @@ public interface ProfilesServiceApi {
     Uni<Response> get(@HeaderParam("authorization") String bearer, @PathParam("profileId") String profileId);
 
     @PUT
-    @Path("/internal/profiles/{profileId}/holds/accounts/{accountId}")
+    @Path("/internal/profiles/{profileId}/holds/{kind}/{holderId}")
     Uni<Response> hold(
             @HeaderParam("authorization") String bearer,
             @PathParam("profileId") String profileId,
-            @PathParam("accountId") String accountId);
+            @PathParam("kind") String kind,
+            @PathParam("holderId") String holderId);
 
     @DELETE
-    @Path("/internal/profiles/{profileId}/holds/accounts/{accountId}")
+    @Path("/internal/profiles/{profileId}/holds/{kind}/{holderId}")
     Uni<Response> release(
             @HeaderParam("authorization") String bearer,
             @PathParam("profileId") String profileId,
-            @PathParam("accountId") String accountId);
+            @PathParam("kind") String kind,
+            @PathParam("holderId") String holderId);
 }

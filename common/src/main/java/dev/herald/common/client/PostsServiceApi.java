@@ -1,4 +1,4 @@
-package dev.herald.accounts.client;
+package dev.herald.common.client;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -11,9 +11,9 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
- * posts-service's answer to "does this account have accepted posts still pending?", as accounts-service asks
- * it: {@code GET /internal/accounts/{id}/pending-posts} answers {@code {"data": {"account_id", "pending_posts"}}}
- * (any other answer, or none, leaves the assignment unchanged). Answers are read by {@link PostsClient}.
+ * posts-service's internal API: {@code GET /internal/accounts/{id}/pending-posts} answers {@code {"data":
+ * {"account_id", "pending_posts"}}}. Answers are read by {@link PostsClient}; the caller's
+ * {@code quarkus.rest-client.posts-service.*} settings (url, timeouts) configure it.
  */
 @RegisterRestClient(configKey = "posts-service")
 @Path("/internal/accounts/{accountId}/pending-posts")

@@ -1,13 +1,11 @@
-package dev.herald.accounts.client;
+package dev.herald.common.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
-import dev.herald.common.client.InternalBearer;
-import dev.herald.common.client.UpstreamResponses;
-import dev.herald.common.client.UpstreamUnavailable;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import java.time.temporal.ChronoUnit;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
@@ -16,10 +14,13 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * Asks posts-service how many accepted posts are still pending for an account (spec: PATCH /accounts/{id}
- * is refused while there are any). When posts-service cannot answer, the PATCH fails with 503 rather than
- * guessing.
+ * posts-service (fault tolerance: see the package). accounts-service asks it how many accepted posts are still
+ * pending for an account (spec: PATCH /accounts/{id} is refused while there are any); when posts-service cannot
+ * answer, the PATCH fails with 503 rather than guessing.
  */
+// A count from one index answers in milliseconds; 3 s leaves room for a loaded service.
+@Timeout(value = 3, unit = ChronoUnit.SECONDS)
+@Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
 @ApplicationScoped
 public class PostsClient {
     static final String SERVICE = "posts-service";
@@ -28,19 +29,15 @@ public class PostsClient {
     private final InternalBearer bearer;
     private final ObjectMapper mapper;
 
-    public PostsClient(@RestClient PostsServiceApi api, InternalBearer bearer, ObjectMapper mapper) {
-        this.api = api;
+    /** {@code api}: see the package on why an {@link Instance}. */
+    public PostsClient(@RestClient Instance<PostsServiceApi> api, InternalBearer bearer, ObjectMapper mapper) {
+        this.api = api.get();
         this.bearer = bearer;
         this.mapper = mapper;
     }
 
-    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
     @CircuitBreaker(
             requestVolumeThreshold = 10,
-            failureRatio = 0.5,
-            delay = 5,
-            delayUnit = ChronoUnit.SECONDS,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Long> pendingPosts(String workspaceId, Mode mode, String accountId) {
         return api.pendingPosts(bearer.of(workspaceId, mode), accountId)

@@ -1,12 +1,12 @@
-package dev.herald.delivery.client;
+package dev.herald.common.client;
 
 import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
 
 /**
- * accounts-service's answer to "how may this worker act on the account at its platform?": the access, or the
- * reason it cannot, as the target's error (a disconnected account or revoked grant, not retryable; a provider
- * that could not refresh the token now, retryable).
+ * accounts-service's answer to "how may a delivery act on the account at its platform?"
+ * ({@link AccountsClient#accessForDelivery}): the access, or the reason it cannot, as the target's error (a
+ * disconnected account or revoked grant, not retryable; a provider that could not refresh the token now, retryable).
  */
 public record AccountAccess(ProviderAccess access, TargetError refusal) {
 

@@ -1,4 +1,4 @@
-package dev.herald.delivery.client;
+package dev.herald.common.client;
 
 import dev.herald.common.wire.TargetError;
 

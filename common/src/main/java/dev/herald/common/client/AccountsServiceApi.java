@@ -1,4 +1,4 @@
-package dev.herald.delivery.client;
+package dev.herald.common.client;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -11,11 +11,19 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
-/** accounts-service's provider access, as live publishers ask for it. Answers are read by {@link AccountsClient}. */
+/**
+ * accounts-service's account lookup and provider access (tokens are refreshed there, where they are stored). Answers are read by {@link AccountsClient};
+ * the caller's {@code quarkus.rest-client.accounts-service.*} settings configure it.
+ */
 @RegisterRestClient(configKey = "accounts-service")
 @Path("/internal/accounts")
 @Produces(MediaType.APPLICATION_JSON)
 public interface AccountsServiceApi {
+    @POST
+    @Path("/lookup")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> lookup(@HeaderParam("authorization") String bearer, String body);
+
     @POST
     @Path("/{accountId}/access-token")
     @Consumes(MediaType.APPLICATION_JSON)
