@@ -12,12 +12,8 @@ import dev.herald.fakes.model.ReceivedBytes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code cover_image_url} or {@code cover_image_key_frame_time}.</li>
  * </ul>
  * Errors are Pinterest's {@code {"code", "message"}}.
+ * This class routes and answers OAuth, the account and media uploads; {@link PinterestPins} answers the pins.
  */
 @Singleton
 public class PinterestFake extends StatefulPlatformFake {
@@ -48,14 +45,13 @@ public class PinterestFake extends StatefulPlatformFake {
     public static final String BOARD_ID = "1125899906842625101";
     private static final Duration ACCESS_LIFETIME = Duration.ofDays(30);
     private static final Duration REFRESH_LIFETIME = Duration.ofDays(60);
-    /** A pin's {@code created_at} as Pinterest writes it ({@code 2020-01-01T20:10:40}), seconds always present. */
-    private static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
 
     private static final String UPLOADS = "/media-uploads/";
-    private static final List<String> PIN_METRICS = List.of("IMPRESSION", "SAVE", "PIN_CLICK", "OUTBOUND_CLICK");
 
     /** Registered video uploads by media id: {@code registered}, then {@code succeeded} once their bytes came. */
     private final Map<String, String> mediaStatus = new ConcurrentHashMap<>();
+
+    private final PinterestPins pins = new PinterestPins(this);
 
     public PinterestFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -139,7 +135,7 @@ public class PinterestFake extends StatefulPlatformFake {
             return json(200, body);
         }
         if (request.is("POST", "/v5/pins")) {
-            return createPin(request, grant);
+            return pins.createPin(request, grant);
         }
         if (request.is("POST", "/v5/media")) {
             return registerMedia(request, grant);
@@ -158,7 +154,7 @@ public class PinterestFake extends StatefulPlatformFake {
         }
         List<String> analytics = request.match("GET", "/v5/pins/([0-9]+)/analytics");
         if (analytics != null) {
-            return pinAnalytics(request, grant, analytics.get(0));
+            return pins.pinAnalytics(request, grant, analytics.get(0));
         }
         List<String> pinsOf = request.match("GET", "/v5/boards/([0-9]+)/pins");
         if (pinsOf != null) {
@@ -267,139 +263,6 @@ public class PinterestFake extends StatefulPlatformFake {
         return FakeResponse.empty(204);
     }
 
-    private FakeResponse createPin(FakeRequest request, IssuedGrant grant) {
-        if (!grant.scopes().contains("pins:write")) {
-            return error(403, 29, "You are not permitted to access that resource (pins:write is required).");
-        }
-        JsonNode pin = jsonBody(request);
-        if (pin == null
-                || !pin.hasNonNull("board_id")
-                || !pin.path("media_source").isObject()) {
-            return error(400, 1, "Invalid request body: board_id and media_source are required.");
-        }
-        if (!BOARD_ID.equals(pin.get("board_id").asText())) {
-            return error(404, 3, "Board not found.");
-        }
-        JsonNode source = pin.get("media_source");
-        boolean video = "video_id".equals(source.path("source_type").asText());
-        if (video && !"succeeded".equals(mediaStatus.get(source.path("media_id").asText("")))) {
-            return error(400, 1, "Invalid request body: media_source.media_id is not a succeeded media upload.");
-        }
-        if (video && !source.hasNonNull("cover_image_url") && !source.hasNonNull("cover_image_key_frame_time")) {
-            return error(
-                    400, 1, "Invalid request body: a video pin needs cover_image_url or cover_image_key_frame_time.");
-        }
-        if (!video
-                && (!"image_url".equals(source.path("source_type").asText())
-                        || !source.path("url").asText("").startsWith("http"))) {
-            return error(
-                    400,
-                    1,
-                    "Invalid request body: only media_source.source_type image_url with a url, or video_id, is faked.");
-        }
-        ObjectNode created = object().put("id", FakeIds.digits(18))
-                .put("created_at", OffsetDateTime.now(ZoneOffset.UTC).format(CREATED_AT))
-                .put("board_id", BOARD_ID)
-                .put("board_owner", USERNAME);
-        for (String field : List.of("board_section_id", "title", "description", "link", "alt_text")) {
-            if (pin.hasNonNull(field)) {
-                created.set(field, pin.get(field));
-            } else {
-                created.putNull(field);
-            }
-        }
-        if (video) {
-            created.putObject("media")
-                    .put("media_type", "video")
-                    .put("media_id", source.get("media_id").asText());
-        } else {
-            created.putObject("media")
-                    .put("media_type", "image")
-                    .put("source_url", source.get("url").asText());
-        }
-        created.put("is_owner", true);
-        publish(created);
-        return json(201, created);
-    }
-
-    /**
-     * A pin's analytics (https://developers.pinterest.com/docs/api/v5/pins-analytics): {@code start_date},
-     * {@code end_date} (within the last 90 days, not after today, UTC) and {@code metric_types} are required; each day
-     * of the range is in {@code daily_metrics} ({@code BEFORE_PIN_CREATED} before the pin's day, else {@code READY}
-     * with what the day added), {@code summary_metrics} their sum. IMPRESSION and SAVE are {@link PublishedMetrics}'s
-     * views and saves, PIN_CLICK its likes and OUTBOUND_CLICK its comments.
-     */
-    private FakeResponse pinAnalytics(FakeRequest request, IssuedGrant grant, String pinId) {
-        if (!grant.scopes().contains("pins:read")) {
-            return error(403, 29, "You are not permitted to access that resource (pins:read is required).");
-        }
-        ObjectNode pin = publishedWhere(item -> pinId.equals(item.path("id").asText())).stream()
-                .findFirst()
-                .orElse(null);
-        if (pin == null) {
-            return error(404, 50, "Pin not found.");
-        }
-        Instant now = Instant.now();
-        LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
-        LocalDate start;
-        LocalDate end;
-        try {
-            start = LocalDate.parse(String.valueOf(request.queryParameter("start_date")));
-            end = LocalDate.parse(String.valueOf(request.queryParameter("end_date")));
-        } catch (DateTimeParseException e) {
-            return error(400, 1, "Invalid parameters: start_date and end_date (YYYY-MM-DD) are required.");
-        }
-        if (end.isBefore(start) || end.isAfter(today) || start.isBefore(today.minusDays(89))) {
-            return error(400, 1, "Invalid parameters: the date range must lie within the last 90 days, up to today.");
-        }
-        String types = request.queryParameter("metric_types");
-        List<String> metrics = types == null ? List.of() : List.of(types.split(","));
-        if (metrics.isEmpty() || !PIN_METRICS.containsAll(metrics)) {
-            return error(
-                    400, 1, "Invalid parameters: metric_types must be among " + String.join(", ", PIN_METRICS) + ".");
-        }
-        Instant created = LocalDateTime.parse(pin.path("created_at").asText()).toInstant(ZoneOffset.UTC);
-        LocalDate createdDay = LocalDate.ofInstant(created, ZoneOffset.UTC);
-        ObjectNode all = object();
-        ArrayNode daily = all.putArray("daily_metrics");
-        long[] summary = new long[metrics.size()];
-        for (LocalDate day = start; !day.isAfter(end); day = day.plusDays(1)) {
-            ObjectNode entry = daily.addObject().put("date", day.toString());
-            if (day.isBefore(createdDay)) {
-                entry.put("data_status", "BEFORE_PIN_CREATED");
-                entry.putObject("metrics");
-                continue;
-            }
-            Instant dayEnd = day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
-            PublishedMetrics.Item upTo = PublishedMetrics.item(pinId, created, dayEnd.isBefore(now) ? dayEnd : now);
-            PublishedMetrics.Item before = day.equals(createdDay)
-                    ? null
-                    : PublishedMetrics.item(pinId, created, day.atStartOfDay().toInstant(ZoneOffset.UTC));
-            ObjectNode values = entry.put("data_status", "READY").putObject("metrics");
-            for (int i = 0; i < metrics.size(); i++) {
-                long added = pinMetric(upTo, metrics.get(i)) - (before == null ? 0 : pinMetric(before, metrics.get(i)));
-                values.put(metrics.get(i), added);
-                summary[i] += added;
-            }
-        }
-        ObjectNode totals = all.putObject("summary_metrics");
-        for (int i = 0; i < metrics.size(); i++) {
-            totals.put(metrics.get(i), summary[i]);
-        }
-        ObjectNode body = object();
-        body.set("all", all);
-        return json(200, body);
-    }
-
-    private static long pinMetric(PublishedMetrics.Item numbers, String metric) {
-        return switch (metric) {
-            case "IMPRESSION" -> numbers.views();
-            case "SAVE" -> numbers.saves();
-            case "PIN_CLICK" -> numbers.likes();
-            default -> numbers.comments();
-        };
-    }
-
     /** The account's counts over the pins it holds; {@code monthly_views} are all their views (the fake's pins are young). */
     private PublishedMetrics.Account accountCounts(Instant now) {
         return PublishedMetrics.account(published().stream()
@@ -420,7 +283,12 @@ public class PinterestFake extends StatefulPlatformFake {
         return error(status, 1, "Something went wrong on our end. Sorry about that.");
     }
 
-    private FakeResponse error(int status, int code, String message) {
+    FakeResponse error(int status, int code, String message) {
         return json(status, object().put("code", code).put("message", message));
+    }
+
+    /** Whether the bytes of this registered video upload came. */
+    boolean uploaded(String mediaId) {
+        return "succeeded".equals(mediaStatus.get(mediaId));
     }
 }
