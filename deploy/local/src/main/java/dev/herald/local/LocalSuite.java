@@ -18,6 +18,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Starting either succeeds with every service answering its readiness check, or fails with a
  * {@link LocalSuiteStartException} naming the component and its log after everything already started has been
  * stopped again.
+ *
+ * <p>This class orders the steps; {@link SuiteLock} guards the state directory, {@link SuiteInfrastructure} runs
+ * PostgreSQL and Kafka, {@link SuiteProcesses} the services with their {@link ServiceEnvironment}, and
+ * {@link SuiteProperties} records the run for {@code status} and {@code down}.
  */
 public final class LocalSuite implements AutoCloseable {
     private final LocalSuiteConfig config;
