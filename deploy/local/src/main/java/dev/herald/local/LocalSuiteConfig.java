@@ -3,16 +3,15 @@ package dev.herald.local;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * Everything {@link LocalSuite} needs to know. {@link #fromEnvironment} reads what {@code ./herald} users set;
  * tests build one with {@link #builder} (typically {@link Builder#freePorts()} and a temporary state dir).
+ * The record and its {@link Builder} list the same settings twice, which makes this a little over 300 lines;
+ * the environment mapping lives in {@link LocalSuiteEnvironment} and the port checks in {@link SuitePorts}.
  *
  * @param existingDatabaseUrl {@code postgresql://user:password@host:port} of a server to use instead of the
  *                            embedded one, or null
@@ -69,7 +68,7 @@ public record LocalSuiteConfig(
         adminToken = blankToNull(adminToken);
         requirePrefix("HERALD_DEMO_TEST_KEY", demoTestKey, "sk_test_");
         requirePrefix("HERALD_DEMO_LIVE_KEY", demoLiveKey, "sk_live_");
-        requireDistinctPorts(wantedPorts(
+        SuitePorts.requireDistinct(SuitePorts.wanted(
                 ports,
                 existingDatabaseUrl == null ? postgresPort : null,
                 existingKafka == null ? kafkaPort : null,
@@ -87,23 +86,7 @@ public record LocalSuiteConfig(
      * {@code docs/local-runtime.md}.
      */
     public static LocalSuiteConfig fromEnvironment(Path projectRoot, Map<String, String> env) {
-        Builder builder = builder(projectRoot);
-        String stateDir = env.get("HERALD_STATE_DIR");
-        if (stateDir != null && !stateDir.isBlank()) {
-            builder.stateDir(Path.of(stateDir));
-        }
-        builder.gatewayPort(port(env, "HERALD_PORT", HeraldService.API_GATEWAY.defaultPort()))
-                .postgresPort(port(env, "HERALD_POSTGRES_PORT", DEFAULT_POSTGRES_PORT))
-                .kafkaPorts(
-                        port(env, "HERALD_KAFKA_PORT", DEFAULT_KAFKA_PORT),
-                        port(env, "HERALD_KAFKA_CONTROLLER_PORT", DEFAULT_KAFKA_CONTROLLER_PORT))
-                .existingDatabaseUrl(env.get("HERALD_DATABASE_URL"))
-                .existingKafka(env.get("KAFKA_BOOTSTRAP_SERVERS"))
-                .demoTestKey(env.get("HERALD_DEMO_TEST_KEY"))
-                .demoLiveKey(env.get("HERALD_DEMO_LIVE_KEY"))
-                .adminToken(env.get("HERALD_ADMIN_TOKEN"))
-                .providerFakesPort(port(env, "HERALD_FAKE_PROVIDERS_PORT", ProviderFakes.DEFAULT_PORT));
-        return builder.build();
+        return LocalSuiteEnvironment.read(projectRoot, env);
     }
 
     public int port(HeraldService service) {
@@ -136,7 +119,7 @@ public record LocalSuiteConfig(
 
     /** Every port this configuration listens on, named by what listens there (existing servers excluded). */
     public Map<String, Integer> listeningPorts() {
-        return wantedPorts(
+        return SuitePorts.wanted(
                 ports,
                 embeddedPostgres() ? postgresPort : null,
                 embeddedKafka() ? kafkaPort : null,
@@ -173,58 +156,10 @@ public record LocalSuiteConfig(
                 + (demoLiveKey != null) + "/" + (adminToken != null) + ", providerFakes=" + providerFakes() + "]";
     }
 
-    private static Map<String, Integer> wantedPorts(
-            Map<HeraldService, Integer> ports,
-            Integer postgres,
-            Integer kafka,
-            Integer kafkaController,
-            Integer providerFakes) {
-        Map<String, Integer> wanted = new LinkedHashMap<>();
-        for (HeraldService service : HeraldService.values()) {
-            wanted.put(service.module(), ports.get(service));
-        }
-        if (postgres != null) {
-            wanted.put("postgres", postgres);
-        }
-        if (kafka != null) {
-            wanted.put("kafka", kafka);
-            wanted.put("kafka-controller", kafkaController);
-        }
-        if (providerFakes != null) {
-            wanted.put(ProviderFakes.MODULE, providerFakes);
-        }
-        return wanted;
-    }
-
-    private static void requireDistinctPorts(Map<String, Integer> wanted) {
-        Set<Integer> seen = new HashSet<>();
-        wanted.forEach((component, port) -> {
-            if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException("port of " + component + " out of range: " + port);
-            }
-            if (!seen.add(port)) {
-                throw new IllegalArgumentException(
-                        "port " + port + " is configured twice (again for " + component + ")");
-            }
-        });
-    }
-
     private static void requirePrefix(String name, String value, String prefix) {
         if (value != null && !value.startsWith(prefix)) {
             // The gateway derives the key's mode from its prefix; a key without it would never authenticate.
             throw new IllegalArgumentException(name + " must start with " + prefix);
-        }
-    }
-
-    private static int port(Map<String, String> env, String name, int fallback) {
-        String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " is not a port number: '" + value + "'", e);
         }
     }
 

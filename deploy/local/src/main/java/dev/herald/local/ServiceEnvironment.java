@@ -1,0 +1,69 @@
+package dev.herald.local;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The environment contract between the launcher and the services (names as Quarkus maps them to config
+ * properties), once PostgreSQL, Kafka and the secrets are known. Every service learns every service URL, since
+ * some ask others synchronously (admission).
+ */
+record ServiceEnvironment(
+        LocalSuiteConfig config, String bootstrapServers, PostgresServer postgres, LocalSecrets secrets) {
+
+    Map<String, String> of(HeraldService service) {
+        Map<String, String> env = new LinkedHashMap<>(config.serviceEnvironment());
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(config.port(service)));
+        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(service.database()));
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(service.database()));
+        env.put("QUARKUS_DATASOURCE_USERNAME", postgres.username());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.password());
+        env.put("HERALD_INTERNAL_JWT_PUBLIC_KEY", secrets.internalJwtPublicKey());
+        env.put("HERALD_INTERNAL_JWT_PRIVATE_KEY", secrets.internalJwtPrivateKey());
+        env.put("HERALD_CURSOR_SECRET", secrets.cursorSecret());
+        env.put("HERALD_SECRET_CIPHER_CURRENT_KEY", secrets.secretCipherKey());
+        for (HeraldService other : HeraldService.values()) {
+            if (other.urlVariable() != null) {
+                env.put(other.urlVariable(), "http://127.0.0.1:" + config.port(other));
+            }
+        }
+        if (service == HeraldService.ACCOUNTS) {
+            // Hosted connect links point at the gateway, which routes /connect/** to accounts-service.
+            env.put("HERALD_CONNECT_PUBLIC_URL", "http://127.0.0.1:" + config.gatewayPort());
+        }
+        if (config.providerFakes() && service == HeraldService.ACCOUNTS) {
+            env.putAll(ProviderFakes.accountsEnvironment(config.providerFakesUrl()));
+        }
+        if (config.providerFakes() && service == HeraldService.POSTS) {
+            env.putAll(ProviderFakes.postsEnvironment(config.providerFakesUrl()));
+        }
+        if (config.providerFakes() && service == HeraldService.DELIVERY_WORKER) {
+            env.putAll(ProviderFakes.deliveryEnvironment(config.providerFakesUrl()));
+        }
+        if (service == HeraldService.WEBHOOKS) {
+            // Local receivers (http://127.0.0.1:...) for ./herald up and the system tests; production refuses
+            // plain http and non-public addresses.
+            env.put("HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS", "true");
+        }
+        if (service == HeraldService.POSTS || service == HeraldService.DELIVERY_WORKER) {
+            // Local media (the provider fakes' sample files at http://127.0.0.1:...) may be posted and uploaded;
+            // production refuses plain http and non-public addresses at acceptance and again at transfer.
+            env.put("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true");
+        }
+        if (service == HeraldService.API_GATEWAY) {
+            env.put("HERALD_ADMIN_TOKEN", secrets.adminToken());
+            env.put("HERALD_DEMO_TEST_KEY", secrets.demoTestKey());
+            env.put("HERALD_DEMO_LIVE_KEY", secrets.demoLiveKey());
+        }
+        return env;
+    }
+
+    Map<String, String> ofProviderFakes() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(config.providerFakesPort()));
+        return env;
+    }
+}
