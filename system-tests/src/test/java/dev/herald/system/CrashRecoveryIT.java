@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Crashes under load: components are killed with SIGKILL (no shutdown of any kind, as a machine failure ends them)
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * calls, the Kafka broker and PostgreSQL. {@code -Dherald.faults=all} crashes every service too, and
  * {@code -Dherald.faults.rounds=N} repeats the sequence ({@code bench/faults.sh} runs the long version).
  */
+@Isolated
 class CrashRecoveryIT {
     static final List<String> SHORT = List.of("delivery-worker", "kafka", "postgres");
     static final List<String> ALL = List.of(

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Live analytics end to end against the provider fakes: Facebook, Instagram, Pinterest and
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * request of this account then came before the read, and the read is free; otherwise the read made it and counts one.
  * Either way the numbers are those of the moment that one request reached the fake. HTTP only.
  */
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LiveAnalyticsIT {
     private static final String PAGE_ID = "108765432109876";
     private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");

@@ -26,6 +26,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Live comments end to end against the provider fakes: a Facebook Page, an Instagram
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.TestInstance;
  * the fakes' control API.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LiveCommentsIT {
     private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
     private static final String ORGANIZATION = "urn:li:organization:90421377";

@@ -10,12 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Live Facebook Pages end to end against the provider fakes: a Page connected through the hosted page (Facebook
  * Login against the fake), a photo post checked by the exact Graph request and the target's final id and URL, and a
  * Page whose grant the user revoked. HTTP only: the gateway and the fakes' control API.
  */
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LiveFacebookIT {
     private static final String PAGE_ID = "108765432109876";
 

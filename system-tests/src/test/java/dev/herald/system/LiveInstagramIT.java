@@ -11,12 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Live Instagram end to end against the provider fakes: a professional account connected through the hosted page
  * (Business Login against the fake), an image post through a media container, its status and {@code media_publish},
  * checked request by request, and a container Instagram fails to process. HTTP only.
  */
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LiveInstagramIT {
     private static final String USER_ID = "17841400000000001";
     private static final String IMAGE = "https://media.example.com/studio.jpg";

@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Live mode end to end against the provider fakes: a LinkedIn member connected through the hosted connect page (OAuth
  * against the fake LinkedIn, followed as a browser would, cookie and all), then a live text post, checked by the
  * exact request LinkedIn received and the target's final id and URL. HTTP only: the gateway and the fakes' control API.
  */
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LiveLinkedInIT {
     private static final String MEMBER = "urn:li:person:hF4k3Mbr0q";
     private final ObjectMapper mapper = new ObjectMapper();

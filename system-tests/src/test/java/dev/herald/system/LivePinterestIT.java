@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Live Pinterest end to end against the provider fakes: an account connected through the hosted page (OAuth against
  * the fake), an image pin checked by the exact request, an expired access token refreshed once, and a Pinterest that
  * answers 500 to every attempt: retried, settled by looking at the board, failed, and charged nothing. HTTP only.
  */
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LivePinterestIT {
     private static final String BOARD_ID = "1125899906842625101";
     private static final String IMAGE = "https://media.example.com/kitchen.jpg";

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * throttles Herald's create call is asked again after its {@code Retry-After} (Meta, which sends none, after Herald's
  * own backoff) and publishes once. HTTP only.
  */
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LivePlatformFailuresIT {
 
     /** Each platform as a customer posts to it: the account to pick, the post's media and options, the create call. */

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Live TikTok end to end against the provider fakes: a creator connected through the hosted page (Login Kit against
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * (RunningSuite sets 5 MiB chunks), checked request by request and chunk by chunk (SHA-256), and published once TikTok
  * reports it. HTTP only.
  */
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LiveTikTokIT {
     private static final int CHUNK = 5 * 1024 * 1024;
     /** Two chunks: 5 MiB, then the rest (TikTok's last chunk takes the remainder, up to 128 MiB). */

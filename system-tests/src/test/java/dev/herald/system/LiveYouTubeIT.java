@@ -12,12 +12,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Live YouTube end to end against the provider fakes: a channel connected through the hosted page (Google OAuth with
  * PKCE against the fake), then a video whose bytes Herald streams from the fakes' sample media host into YouTube's
  * resumable upload, checked request by request and byte for byte (SHA-256), with the media bytes it charged. HTTP only.
  */
+@ResourceLock(RunningSuite.PROVIDER_FAKES)
 class LiveYouTubeIT {
     private static final String CHANNEL_ID = "UCq3HeraldFakeChannel0001";
     /** A little over 3 MiB, so the transfer takes many reads and writes. */

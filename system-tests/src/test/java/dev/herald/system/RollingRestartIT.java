@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A rolling deploy, as Kubernetes does one: every service the publishing path crosses is stopped with SIGTERM and
  * started again, one after the other, while customers keep creating posts and webhooks keep going out. Nothing may
  * be lost, published twice or charged wrongly ({@link SteadyPostLoad#finishAndVerify()}).
  */
+@Isolated
 class RollingRestartIT {
     /**
      * What CI restarts: the gateway (requests in flight when it stops) and delivery-worker (provider calls in flight).

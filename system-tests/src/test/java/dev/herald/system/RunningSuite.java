@@ -21,6 +21,11 @@ public final class RunningSuite {
     public static final int STARTER_API_REQUESTS = 5;
     /** The scale plan's per-minute rate limit in the system-test suite. */
     public static final int SCALE_PER_MINUTE = 2000;
+    /**
+     * The lock of test classes that steer or read the provider fakes' shared state (request journals, armed
+     * failures, token states): test classes run concurrently (junit-platform.properties), these one at a time.
+     */
+    public static final String PROVIDER_FAKES = "provider-fakes";
 
     private static LocalSuite suite;
 

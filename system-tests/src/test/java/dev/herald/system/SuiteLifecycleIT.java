@@ -9,8 +9,10 @@ import io.restassured.RestAssured;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The suite as a whole: every service is up, and a service that goes away is 503 at the gateway, quickly. */
+@Isolated
 class SuiteLifecycleIT {
 
     @Test

@@ -274,44 +274,6 @@ class WebhooksIT {
         assertThat(request.header("webhook-signature").split(" ")).hasSize(2);
     }
 
-    @Test
-    void restartingWebhooksServiceMidRetryLosesNothing() throws Exception {
-        String key = testKey("Webhook restart");
-        java.util.concurrent.atomic.AtomicBoolean recovered = new java.util.concurrent.atomic.AtomicBoolean();
-        Receiver receiver = receiver(n -> recovered.get() ? 200 : 503);
-        Endpoint endpoint = register(key, receiver.url(), "post.published");
-        String account = account(key, "linkedin", "brand");
-        List<String> posts = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            posts.add(accepted(key, linkedIn(account)));
-        }
-        // Each delivery has failed once and waits for its retry when the service dies.
-        awaitDeliveries(
-                key,
-                endpoint.id(),
-                found -> found.size() == 3
-                        && found.stream().allMatch(delivery -> (Integer) delivery.get("attempts") >= 1),
-                30_000);
-        RunningSuite.get().kill("webhooks-service");
-        recovered.set(true);
-        // A post that finalizes while the service is down is delivered after it is back.
-        posts.add(accepted(key, linkedIn(account)));
-        assertThat(awaitFinal(key, posts.get(3)).getString("data.status")).isEqualTo("published");
-        RunningSuite.get().start("webhooks-service");
-
-        List<Map<String, Object>> found = awaitDeliveries(key, endpoint.id(), all(4, "succeeded"), 60_000);
-        assertThat(found)
-                .hasSize(4)
-                .allSatisfy(delivery -> assertThat(delivery.get("status")).isEqualTo("succeeded"));
-        List<String> delivered = new ArrayList<>();
-        for (Receiver.Request request : receiver.requests()) {
-            if (request.status() == 200) {
-                delivered.add(request.verify(endpoint.secret()).getString("data.id"));
-            }
-        }
-        assertThat(delivered).containsExactlyInAnyOrderElementsOf(posts);
-    }
-
     /**
      * A local receiver: records every request's raw body and headers, and answers the n-th request (1-based) with
      * the status the function gives ({@link #NEVER}: no answer at all).

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -77,17 +76,15 @@ public final class KafkaBroker implements AutoCloseable {
         String classpath = libs.toAbsolutePath() + "/*";
         if (!Files.exists(data.resolve("meta.properties"))) {
             String clusterId = randomClusterId();
-            Process format = new ProcessBuilder(
-                            java(),
-                            "-cp",
-                            classpath,
-                            "kafka.tools.StorageTool",
-                            "format",
-                            // "=": a random id may start with "-", which would otherwise read as an option.
-                            "--cluster-id=" + clusterId,
-                            "-c",
-                            properties.toString(),
-                            "--ignore-formatted")
+            List<String> formatCommand = JavaCommand.with("-cp", classpath, "kafka.tools.StorageTool");
+            formatCommand.addAll(List.of(
+                    "format",
+                    // "=": a random id may start with "-", which would otherwise read as an option.
+                    "--cluster-id=" + clusterId,
+                    "-c",
+                    properties.toString(),
+                    "--ignore-formatted"));
+            Process format = new ProcessBuilder(formatCommand)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
@@ -96,16 +93,9 @@ public final class KafkaBroker implements AutoCloseable {
                 throw new IOException("formatting Kafka storage failed; see " + log);
             }
         }
-        List<String> command = new ArrayList<>(List.of(
-                java(),
-                "-Xms128m",
-                "-Xmx512m",
-                "-XX:+UseSerialGC",
-                "-Dlog4j2.configurationFactory=",
-                "-cp",
-                classpath,
-                "kafka.Kafka",
-                properties.toString()));
+        List<String> command = JavaCommand.with(
+                "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-Dlog4j2.configurationFactory=", "-cp", classpath);
+        command.addAll(List.of("kafka.Kafka", properties.toString()));
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -143,10 +133,6 @@ public final class KafkaBroker implements AutoCloseable {
     /** Text in the broker's command line: its properties file, unique to the work directory. */
     public static String processMarker(Path workDirectory) {
         return workDirectory.resolve("server.properties").toString();
-    }
-
-    static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     public String bootstrapServers() {

@@ -26,8 +26,7 @@ public final class ProviderFakes {
 
     /** The fake's command line; it keeps a few thousand small requests in memory, so a small heap does. */
     public static List<String> commandLine(Path projectRoot) {
-        return List.of(
-                KafkaBroker.java(),
+        return JavaCommand.with(
                 "-Xms32m",
                 "-Xmx128m",
                 "-XX:+UseSerialGC",

@@ -39,8 +39,7 @@ public interface ServiceCommand {
 
         @Override
         public List<String> commandLine(HeraldService service) {
-            return List.of(
-                    KafkaBroker.java(),
+            return JavaCommand.with(
                     "-Xms64m",
                     "-Xmx320m",
                     "-XX:+UseSerialGC",

@@ -75,7 +75,7 @@ public final class FakeService {
         @Override
         public List<String> commandLine(HeraldService service) {
             List<String> command = new ArrayList<>(List.of(
-                    KafkaBroker.java(),
+                    JavaCommand.launcher(),
                     "-Xmx32m",
                     "-XX:+UseSerialGC",
                     "-XX:TieredStopAtLevel=1",

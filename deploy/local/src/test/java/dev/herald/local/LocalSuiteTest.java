@@ -242,7 +242,10 @@ class LocalSuiteTest {
     /** Starts the suite in another JVM and SIGKILLs that JVM once ready; returns the pids it left running. */
     private Map<String, Long> runAndCrash(LocalSuiteConfig config) throws Exception {
         List<String> command = new ArrayList<>(List.of(
-                KafkaBroker.java(), "-cp", System.getProperty("java.class.path"), SuiteInAnotherJvm.class.getName()));
+                JavaCommand.launcher(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                SuiteInAnotherJvm.class.getName()));
         command.addAll(List.of(SuiteInAnotherJvm.arguments(config)));
         Process supervisor =
                 new ProcessBuilder(command).redirectErrorStream(true).start();
