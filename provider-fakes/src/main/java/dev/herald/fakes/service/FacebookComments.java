@@ -216,15 +216,10 @@ final class FacebookComments {
                 .toInstant();
         return fake.commentsOn(
                 itemId,
-                seed -> new FakeComment(
-                        seededCommentId(itemId, seed.index()),
-                        itemId,
-                        seed.parentIndex() == null ? null : seededCommentId(itemId, seed.parentIndex()),
-                        seed.text(),
-                        seed.author().facebookId(),
-                        seed.author().name(),
-                        publishedAt,
-                        false));
+                publishedAt,
+                index -> seededCommentId(itemId, index),
+                SeededComments.Commenter::facebookId,
+                SeededComments.Commenter::name);
     }
 
     private FakeComment findComment(String id) {

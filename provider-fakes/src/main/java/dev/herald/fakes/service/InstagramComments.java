@@ -174,15 +174,10 @@ final class InstagramComments {
                 .toInstant();
         return fake.commentsOn(
                 mediaId,
-                seed -> new FakeComment(
-                        seededCommentId(mediaId, seed.index()),
-                        mediaId,
-                        seed.parentIndex() == null ? null : seededCommentId(mediaId, seed.parentIndex()),
-                        seed.text(),
-                        seed.author().instagramId(),
-                        seed.author().instagramUsername(),
-                        publishedAt,
-                        false));
+                publishedAt,
+                index -> seededCommentId(mediaId, index),
+                SeededComments.Commenter::instagramId,
+                SeededComments.Commenter::instagramUsername);
     }
 
     private FakeComment findComment(String id, IssuedGrant grant) {

@@ -264,15 +264,10 @@ final class LinkedInSocialActions {
         Instant createdAt = Instant.ofEpochMilli(post.path("createdAt").asLong());
         return fake.commentsOn(
                 postUrn,
-                seed -> new FakeComment(
-                        SeededComments.digits(postUrn, seed.index(), 19),
-                        postUrn,
-                        seed.parentIndex() == null ? null : SeededComments.digits(postUrn, seed.parentIndex(), 19),
-                        seed.text(),
-                        seed.author().linkedinUrn(),
-                        seed.author().name(),
-                        createdAt,
-                        false));
+                createdAt,
+                index -> SeededComments.digits(postUrn, index, 19),
+                SeededComments.Commenter::linkedinUrn,
+                SeededComments.Commenter::name);
     }
 
     /**

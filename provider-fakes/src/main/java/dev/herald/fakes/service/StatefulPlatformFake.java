@@ -18,6 +18,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -85,6 +86,30 @@ public abstract class StatefulPlatformFake implements PlatformFake {
             }
         });
         return all;
+    }
+
+    /**
+     * The item's comments, oldest first, for a platform whose seeded comments are dated at the item's publication
+     * ({@code at}) and whose ids derive from the seed's index alone ({@code seededId}); the commenter is named by the
+     * platform's id and display name for them.
+     */
+    protected List<FakeComment> commentsOn(
+            String itemId,
+            Instant at,
+            IntFunction<String> seededId,
+            Function<SeededComments.Commenter, String> authorId,
+            Function<SeededComments.Commenter, String> authorName) {
+        return commentsOn(
+                itemId,
+                seed -> new FakeComment(
+                        seededId.apply(seed.index()),
+                        itemId,
+                        seed.parentIndex() == null ? null : seededId.apply(seed.parentIndex()),
+                        seed.text(),
+                        authorId.apply(seed.author()),
+                        authorName.apply(seed.author()),
+                        at,
+                        false));
     }
 
     /** The replies to a top-level comment among an item's comments, oldest first. */
