@@ -24,5 +24,5 @@ cd "$ROOT"
 ./mvnw -B -q package -DskipTests
 ./mvnw -B verify -pl system-tests -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test='CrashRecoveryIT,RollingRestartIT' -Dfailsafe.failIfNoSpecifiedTests=false \
-  -Dherald.faults=all -Dherald.faults.rounds="$ROUNDS" 2>&1 | tee "${TMPDIR:-/tmp}/herald-faults.log" \
+  -Dherald.faults=all -Dherald.faults.rounds="$ROUNDS" -Dherald.test.timeout=12h 2>&1 | tee "${TMPDIR:-/tmp}/herald-faults.log" \
   | grep -E 'crashes of|rolling restart of|Tests run:|FAIL|BUILD'

@@ -23,7 +23,7 @@ nice -n 10 ./mvnw -B -q package -DskipTests "$@" >"$LOG" 2>&1 || status=$?
 if [[ $status -eq 0 ]]; then
   nice -n 10 ./mvnw -B verify -pl system-tests -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=ContractFuzzIT -Dfailsafe.failIfNoSpecifiedTests=false \
-    -Dherald.fuzz.requests="$REQUESTS" ${HERALD_FUZZ_SEED:+-Dherald.fuzz.seed="$HERALD_FUZZ_SEED"} "$@" >>"$LOG" 2>&1 || status=$?
+    -Dherald.fuzz.requests="$REQUESTS" -Dherald.test.timeout=12h ${HERALD_FUZZ_SEED:+-Dherald.fuzz.seed="$HERALD_FUZZ_SEED"} "$@" >>"$LOG" 2>&1 || status=$?
 fi
 
 if [[ -f "$REPORT" ]]; then

@@ -10,6 +10,7 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.vertx.RunOnVertxContext;
 import io.quarkus.test.vertx.UniAsserter;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +68,20 @@ class RateWindowLeasesTest {
         return WINDOW.plusSeconds(1).plusNanos(100_000L * n);
     }
 
+    /**
+     * Request {@code 0..times-1}, each once the one before it was answered, as one step of the asserter: a step per
+     * request would make a chain of operators hundreds deep, whose subscription overflows a thread's stack.
+     */
+    private static Uni<Void> inTurn(int times, IntFunction<Uni<?>> request) {
+        return Multi.createFrom()
+                .range(0, times)
+                .onItem()
+                .transformToUniAndConcatenate(request::apply)
+                .collect()
+                .last()
+                .replaceWithVoid();
+    }
+
     private Uni<Integer> windowCountInDatabase(String subject) {
         return pool.preparedQuery(
                         "select request_count from rate_limit_windows where subject = $1 and window_start = $2")
@@ -102,11 +118,9 @@ class RateWindowLeasesTest {
         RateWindowLeases leases = new RateWindowLeases(batcher);
         String subject = subject();
         List<Counts> answers = new ArrayList<>();
-        for (int i = 0; i < 1_500; i++) {
-            Instant now = busy(i);
-            asserter.execute(
-                    () -> leases.count(exempt(subject, 100_000, UNLIMITED), now).invoke(answers::add));
-        }
+        asserter.execute(() -> inTurn(
+                1_500,
+                i -> leases.count(exempt(subject, 100_000, UNLIMITED), busy(i)).invoke(answers::add)));
         asserter.assertThat(() -> windowCountInDatabase(subject), count -> {
             // the request renewing a lease gets its position before those left in the current lease are used up
             assertThat(answers)
@@ -130,16 +144,14 @@ class RateWindowLeasesTest {
         int limit = 500;
         List<Counts> answers = new ArrayList<>();
         // 150 rounds of 10 concurrent requests, 5 at each replica: 1,500 requests for 500 places
-        for (int round = 0; round < 150; round++) {
+        asserter.execute(() -> inTurn(150, round -> {
             Instant now = busy(round * 10);
-            asserter.execute(() -> {
-                List<Uni<Counts>> concurrent = new ArrayList<>();
-                for (int n = 0; n < 10; n++) {
-                    concurrent.add(replicas.get(n % 2).count(exempt(subject, limit, UNLIMITED), now));
-                }
-                return Uni.join().all(concurrent).andFailFast().invoke(answers::addAll);
-            });
-        }
+            List<Uni<Counts>> concurrent = new ArrayList<>();
+            for (int n = 0; n < 10; n++) {
+                concurrent.add(replicas.get(n % 2).count(exempt(subject, limit, UNLIMITED), now));
+            }
+            return Uni.join().all(concurrent).andFailFast().invoke(answers::addAll);
+        }));
         asserter.assertThat(() -> windowCountInDatabase(subject), count -> {
             List<Integer> admitted = answers.stream()
                     .map(Counts::windowCount)
@@ -178,10 +190,7 @@ class RateWindowLeasesTest {
         CountingBatcher batcher = new CountingBatcher(counters);
         RateWindowLeases leases = new RateWindowLeases(batcher);
         String subject = subject();
-        for (int i = 0; i < 400; i++) {
-            Instant now = busy(i);
-            asserter.execute(() -> leases.count(exempt(subject, 100_000, 1), now));
-        }
+        asserter.execute(() -> inTurn(400, i -> leases.count(exempt(subject, 100_000, 1), busy(i))));
         // the allowance of 1 is taken by a metered request
         asserter.assertThat(
                 () -> leases.count(new CountRequest(subject, WINDOW, PERIOD, true, 100_000, 1), busy(400)),
@@ -206,10 +215,7 @@ class RateWindowLeasesTest {
     void aNewMinuteStartsFromItsFirstPositionWhateverTheLastMinuteLeased(UniAsserter asserter) {
         RateWindowLeases leases = new RateWindowLeases(new CountingBatcher(counters));
         String subject = subject();
-        for (int i = 0; i < 400; i++) {
-            Instant now = busy(i);
-            asserter.execute(() -> leases.count(exempt(subject, 100_000, UNLIMITED), now));
-        }
+        asserter.execute(() -> inTurn(400, i -> leases.count(exempt(subject, 100_000, UNLIMITED), busy(i))));
         Instant nextWindow = WINDOW.plusSeconds(60);
         asserter.assertThat(
                 () -> leases.count(
