@@ -3,6 +3,7 @@ package dev.herald.accounts.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.accounts.service.AccountAnalyticsService;
 import dev.herald.accounts.service.AccountService;
+import dev.herald.accounts.service.AnalyticsConsents;
 import dev.herald.accounts.service.PlatformReads;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.DataEnvelope;
@@ -46,13 +47,19 @@ public class AccountResource {
 
     private final AccountService accounts;
     private final PlatformReads reads;
+    private final AnalyticsConsents consents;
     private final AccountAnalyticsService analytics;
     private final Caller caller;
 
     public AccountResource(
-            AccountService accounts, PlatformReads reads, AccountAnalyticsService analytics, Caller caller) {
+            AccountService accounts,
+            PlatformReads reads,
+            AnalyticsConsents consents,
+            AccountAnalyticsService analytics,
+            Caller caller) {
         this.accounts = accounts;
         this.reads = reads;
+        this.consents = consents;
         this.analytics = analytics;
         this.caller = caller;
     }
@@ -184,8 +191,7 @@ public class AccountResource {
             }
         }
         body.validate();
-        return accounts.acceptAnalyticsConsent(
-                        caller.workspaceId(), caller.mode(), id, policyVersion, authorizationRevision)
+        return consents.accept(caller.workspaceId(), caller.mode(), id, policyVersion, authorizationRevision)
                 .map(DataEnvelope::of);
     }
 

@@ -1,14 +1,8 @@
 package dev.herald.accounts.rest;
 
 import dev.herald.accounts.config.AccountsConfig;
-import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.model.ConnectSessionEntity;
-import dev.herald.accounts.repository.AccountRepository;
-import dev.herald.accounts.rest.HostedPageViews.AccountView;
-import dev.herald.accounts.rest.HostedPageViews.MessageView;
-import dev.herald.accounts.rest.HostedPageViews.PlatformView;
-import dev.herald.accounts.rest.HostedPageViews.SessionView;
-import dev.herald.accounts.service.AccountService;
+import dev.herald.accounts.service.AnalyticsConsents;
 import dev.herald.accounts.service.ConnectBrowserBinding;
 import dev.herald.accounts.service.ConnectRefusal;
 import dev.herald.accounts.service.ConnectSessionService;
@@ -18,10 +12,8 @@ import dev.herald.common.api.ApiException;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.validation.StorableText;
-import dev.herald.common.wire.Account;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.Platform;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
@@ -37,13 +29,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
 import java.net.URI;
 import java.time.Clock;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
@@ -56,15 +42,14 @@ import org.jboss.resteasy.reactive.server.Cancellable;
 @Path("/connect")
 @Produces(MediaType.TEXT_HTML)
 public class HostedConnectResource {
-    private static final Logger LOG = Logger.getLogger(HostedConnectResource.class);
     static final int MAX_NAME_LENGTH = 100;
 
     private final ConnectSessionService sessions;
     private final HostedConnectFlow flow;
     private final ConnectBrowserBinding binding;
     private final HostedPageResponses responses;
-    private final AccountRepository accounts;
-    private final AccountService accountService;
+    private final HostedConnectPages pages;
+    private final AnalyticsConsents consents;
     private final AccountsConfig accountsConfig;
     private final Clock clock;
 
@@ -73,16 +58,16 @@ public class HostedConnectResource {
             HostedConnectFlow flow,
             ConnectBrowserBinding binding,
             HostedPageResponses responses,
-            AccountRepository accounts,
-            AccountService accountService,
+            HostedConnectPages pages,
+            AnalyticsConsents consents,
             AccountsConfig accountsConfig,
             Clock clock) {
         this.sessions = sessions;
         this.flow = flow;
         this.binding = binding;
         this.responses = responses;
-        this.accounts = accounts;
-        this.accountService = accountService;
+        this.pages = pages;
+        this.consents = consents;
         this.accountsConfig = accountsConfig;
         this.clock = clock;
     }
@@ -97,13 +82,13 @@ public class HostedConnectResource {
                     sessions.requireUsable(session);
                     String bound =
                             binding.cookieBindsSession(cookie, session.id) ? cookie : binding.newCookie(session.id);
-                    return sessionPage(session, bound, 200, null, null, null)
+                    return pages.session(session, bound, 200, null, null, null)
                             .map(page -> page.cookie(
                                             responses.bindingCookie(bound, session.expiresAt, Timestamps.now(clock)))
                                     .build());
                 })
                 .onFailure()
-                .recoverWithItem(this::refusalPage);
+                .recoverWithItem(pages::refusal);
     }
 
     @GET
@@ -116,11 +101,11 @@ public class HostedConnectResource {
         return boundSession(id, cookie)
                 .flatMap(session -> {
                     sessions.requireUsable(session);
-                    return sessionPage(session, cookie, 200, connected, consented, null)
+                    return pages.session(session, cookie, 200, connected, consented, null)
                             .map(Response.ResponseBuilder::build);
                 })
                 .onFailure()
-                .recoverWithItem(this::refusalPage);
+                .recoverWithItem(pages::refusal);
     }
 
     /**
@@ -151,7 +136,7 @@ public class HostedConnectResource {
                     String displayName = trimmed(name);
                     String handle = trimmed(username);
                     if (displayName == null || handle == null) {
-                        return sessionPage(
+                        return pages.session(
                                         session,
                                         cookie,
                                         422,
@@ -166,10 +151,10 @@ public class HostedConnectResource {
                                     .seeOther(connectedPage(step), step.session().embedOrigin)
                                     .build())
                             .onFailure(ApiException.class)
-                            .recoverWithUni(refused -> connectRefused(session, cookie, (ApiException) refused));
+                            .recoverWithUni(refused -> pages.connectRefused(session, cookie, (ApiException) refused));
                 })
                 .onFailure()
-                .recoverWithItem(this::refusalPage);
+                .recoverWithItem(pages::refusal);
     }
 
     /** The platform sends the browser back here after the end user decided. */
@@ -183,7 +168,7 @@ public class HostedConnectResource {
             @CookieParam(ConnectBrowserBinding.COOKIE) String cookie) {
         Optional<Platform> platform = Platform.fromWire(platformName);
         if (platform.isEmpty()) {
-            return Uni.createFrom().item(refusalPage(new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM)));
+            return Uni.createFrom().item(pages.refusal(new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM)));
         }
         return flow.finishAuthorization(platform.get(), code, state, cookie, error)
                 .map(step -> responses
@@ -192,10 +177,10 @@ public class HostedConnectResource {
                 .onFailure(ApiException.class)
                 .recoverWithUni(refused -> sessionIdFromState(state, platformName, cookie)
                         .map(sessionId -> sessions.findById(sessionId)
-                                .flatMap(session -> connectRefused(session, cookie, (ApiException) refused)))
-                        .orElseGet(() -> Uni.createFrom().item(refusalPage(refused))))
+                                .flatMap(session -> pages.connectRefused(session, cookie, (ApiException) refused)))
+                        .orElseGet(() -> Uni.createFrom().item(pages.refusal(refused))))
                 .onFailure()
-                .recoverWithItem(this::refusalPage);
+                .recoverWithItem(pages::refusal);
     }
 
     /** The end user is done: the session completes and the browser returns to the customer (or sees a closing page). */
@@ -216,21 +201,10 @@ public class HostedConnectResource {
                                 .build();
                         return responses.seeOther(back, session.embedOrigin).build();
                     }
-                    return responses
-                            .page(
-                                    200,
-                                    session.embedOrigin,
-                                    (nonce, origin) -> HostedPages.message(
-                                            new MessageView(
-                                                    "You're all set",
-                                                    "Your accounts are connected. You can close this page.",
-                                                    null,
-                                                    null),
-                                            nonce))
-                            .build();
+                    return pages.allSet(session);
                 })
                 .onFailure()
-                .recoverWithItem(this::refusalPage);
+                .recoverWithItem(pages::refusal);
     }
 
     /**
@@ -258,7 +232,7 @@ public class HostedConnectResource {
                         throw new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, id);
                     }
                     if (!"yes".equals(accept)) {
-                        return sessionPage(
+                        return pages.session(
                                         session,
                                         cookie,
                                         422,
@@ -267,8 +241,7 @@ public class HostedConnectResource {
                                         "Tick the box to accept the privacy policy, or skip this step.")
                                 .map(Response.ResponseBuilder::build);
                     }
-                    return accountService
-                            .acceptAnalyticsConsent(
+                    return consents.accept(
                                     session.workspaceId,
                                     Mode.fromWire(session.mode).orElseThrow(),
                                     accountId,
@@ -282,13 +255,11 @@ public class HostedConnectResource {
                                             session.embedOrigin)
                                     .build())
                             .onFailure(ApiException.class)
-                            .recoverWithUni(refused -> connectRefused(session, cookie, (ApiException) refused));
+                            .recoverWithUni(refused -> pages.connectRefused(session, cookie, (ApiException) refused));
                 })
                 .onFailure()
-                .recoverWithItem(this::refusalPage);
+                .recoverWithItem(pages::refusal);
     }
-
-    // ---- helpers ----------------------------------------------------------------------------------------------
 
     /**
      * The session, if this browser opened its link. A dead session is reported as such first: its cookie may
@@ -311,76 +282,6 @@ public class HostedConnectResource {
         });
     }
 
-    private Uni<Response.ResponseBuilder> sessionPage(
-            ConnectSessionEntity session,
-            String cookie,
-            int status,
-            String connectedAccountId,
-            String consentedAccountId,
-            String error) {
-        List<String> ids = ConnectSessionService.accountIds(session);
-        Uni<List<AccountEntity>> connected = ids.isEmpty()
-                ? Uni.createFrom().item(List.of())
-                : Panache.withSession(() -> accounts.list(
-                        "id in ?1 and workspaceId = ?2 and mode = ?3", ids, session.workspaceId, session.mode));
-        return connected.map(rows -> {
-            Map<String, Integer> order = ids.stream().collect(Collectors.toMap(Function.identity(), ids::indexOf));
-            List<AccountEntity> sorted = rows.stream()
-                    .sorted(Comparator.comparing(row -> order.get(row.id)))
-                    .toList();
-            List<AccountView> views =
-                    sorted.stream().map(HostedConnectResource::view).toList();
-            List<AccountView> consentNeeded = sorted.stream()
-                    .filter(row -> Platform.YOUTUBE.wireName().equals(row.platform)
-                            && Account.CONNECTED.equals(row.status)
-                            && row.consentAcceptedAt == null)
-                    .map(HostedConnectResource::view)
-                    .toList();
-            AccountView justConnected = sorted.stream()
-                    .filter(row -> row.id.equals(connectedAccountId))
-                    .findFirst()
-                    .map(HostedConnectResource::view)
-                    .orElse(null);
-            String notice = justConnected != null
-                    ? null
-                    : sorted.stream()
-                            .filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
-                            .findFirst()
-                            .map(row -> "Analytics consent recorded for " + row.name + ".")
-                            .orElse(null);
-            SessionView page = new SessionView(
-                    session.id,
-                    Mode.TEST.wireName().equals(session.mode),
-                    binding.csrfToken(cookie),
-                    flow.offeredPlatforms(session).stream()
-                            .map(PlatformView::of)
-                            .toList(),
-                    views,
-                    consentNeeded,
-                    justConnected,
-                    notice,
-                    error,
-                    accountsConfig.youtubePolicyVersion());
-            return responses.page(status, session.embedOrigin, (nonce, origin) -> HostedPages.session(page, nonce));
-        });
-    }
-
-    /** A refusal of the connection itself (slot limit, monthly allowance, profile gone): the page explains it. */
-    private Uni<Response> connectRefused(ConnectSessionEntity session, String cookie, ApiException refused) {
-        String message = switch (refused.code()) {
-            case ACCOUNT_LIMIT_REACHED -> "No more accounts can be connected: the account limit is reached.";
-            case USAGE_LIMIT_EXCEEDED -> "No more new accounts can be connected this month.";
-            case CONFLICT -> "This account cannot be changed right now: " + refused.getMessage();
-            default -> "This step could not be completed (" + refused.code().code() + ").";
-        };
-        return sessionPage(session, cookie, refused.code().httpStatus(), null, null, message)
-                .map(page -> {
-                    // A 429's Retry-After (the new-connection allowance's reset) reaches the browser too.
-                    refused.headers().forEach(page::header);
-                    return page.build();
-                });
-    }
-
     private Optional<String> sessionIdFromState(String state, String platform, String cookie) {
         return binding.verifyState(state, platform, cookie, Timestamps.now(clock));
     }
@@ -391,45 +292,6 @@ public class HostedConnectResource {
             page.queryParam("connected", step.accountIds().get(step.accountIds().size() - 1));
         }
         return page.build(step.session().id);
-    }
-
-    private Response refusalPage(Throwable failure) {
-        ConnectRefusal refusal;
-        if (failure instanceof ConnectRefusal known) {
-            refusal = known;
-        } else {
-            LOG.errorf(failure, "hosted connect page failed");
-            return responses
-                    .page(
-                            500,
-                            null,
-                            (nonce, origin) -> HostedPages.message(
-                                    new MessageView(
-                                            "Something went wrong",
-                                            "We could not complete this step. Try again in a moment.",
-                                            "internal_error",
-                                            null),
-                                    nonce))
-                    .build();
-        }
-        ConnectRefusal.Reason reason = refusal.reason();
-        String back = refusal.sessionId() == null ? null : "/connect/sessions/" + refusal.sessionId();
-        return responses
-                .page(
-                        reason.status(),
-                        null,
-                        (nonce, origin) -> HostedPages.message(
-                                new MessageView(reason.title(), reason.message(), reason.code(), back), nonce))
-                .build();
-    }
-
-    private static AccountView view(AccountEntity account) {
-        return new AccountView(
-                account.id,
-                Platform.fromWire(account.platform).orElseThrow().displayName(),
-                account.name,
-                account.username,
-                account.authorizationRevision);
     }
 
     private static String trimmed(String value) {

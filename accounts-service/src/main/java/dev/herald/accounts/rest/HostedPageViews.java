@@ -3,7 +3,7 @@ package dev.herald.accounts.rest;
 import dev.herald.common.wire.Platform;
 import java.util.List;
 
-/** What the hosted page templates show; built by {@link HostedConnectResource}. */
+/** What the hosted page templates show; built by {@link HostedConnectPages}. */
 public final class HostedPageViews {
     private HostedPageViews() {}
 

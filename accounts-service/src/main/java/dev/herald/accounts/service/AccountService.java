@@ -37,8 +37,8 @@ import java.util.Objects;
 import org.jboss.logging.Logger;
 
 /**
- * Accounts of one workspace and mode: reads, sandbox accounts, profile assignment, disconnection and
- * YouTube analytics consent. Every change commits together with its {@code account.*} event in the outbox;
+ * Accounts of one workspace and mode: reads, sandbox accounts, profile assignment and disconnection (YouTube
+ * analytics consent is {@link AnalyticsConsents}). Every change commits together with its {@code account.*} event in the outbox;
  * a refused change writes nothing.
  */
 @ApplicationScoped
@@ -249,71 +249,6 @@ public class AccountService {
                                 now,
                                 now.plus(config.revocation().retention()),
                                 now));
-    }
-
-    /**
-     * Records the owner's acceptance of the current privacy policy for the account's current authorization
-     * (YouTube only). Accepting again for the same revision answers the receipt as it is.
-     */
-    public Uni<Account> acceptAnalyticsConsent(
-            String workspaceId, Mode mode, String id, String policyVersion, Long authorizationRevision) {
-        return Panache.withTransaction(() -> findOrFail(workspaceId, mode, id)
-                .flatMap(found -> accounts.findInTenantForUpdate(workspaceId, mode, id))
-                .flatMap(account -> {
-                    if (!Platform.YOUTUBE.wireName().equals(account.platform)) {
-                        return Uni.createFrom()
-                                .failure(new ApiException(
-                                        ErrorCode.ANALYTICS_CONSENT_NOT_REQUIRED,
-                                        "Analytics consent applies to YouTube accounts only."));
-                    }
-                    if (!Account.CONNECTED.equals(account.status)) {
-                        return Uni.createFrom()
-                                .failure(new ApiException(
-                                        ErrorCode.CONFLICT,
-                                        "The account is disconnected; consent is given for a connected account's authorization.",
-                                        Map.of("account_id", id, "reason", "account_disconnected")));
-                    }
-                    if (authorizationRevision != null && authorizationRevision != account.authorizationRevision) {
-                        return Uni.createFrom()
-                                .failure(new ApiException(
-                                        ErrorCode.CONFLICT,
-                                        "The account was authorized again since; the owner must accept for the current authorization.",
-                                        Map.of(
-                                                "account_id",
-                                                id,
-                                                "reason",
-                                                "authorization_revision_changed",
-                                                "authorization_revision",
-                                                account.authorizationRevision)));
-                    }
-                    if (!policyVersion.equals(config.youtubePolicyVersion())) {
-                        return Uni.createFrom()
-                                .failure(ApiException.validationFailed(
-                                        java.util.List.of(new dev.herald.common.api.FieldError(
-                                                "policy_version",
-                                                "invalid_value",
-                                                "policy_version must be the current policy, "
-                                                        + config.youtubePolicyVersion() + "."))));
-                    }
-                    if (account.consentAcceptedAt != null) {
-                        return Uni.createFrom().item(AccountViews.toWire(account));
-                    }
-                    Instant now = Timestamps.now(clock);
-                    account.consentPolicyVersion = policyVersion;
-                    account.consentAcceptedAt = now;
-                    account.updatedAt = now;
-                    return accounts.flush()
-                            .flatMap(flushed -> Panache.getSession()
-                                    .flatMap(session -> session.createNativeQuery("""
-                                            insert into analytics_consents (account_id, authorization_revision, policy_version, accepted_at)
-                                            values (?1, ?2, ?3, ?4) on conflict do nothing""")
-                                            .setParameter(1, account.id)
-                                            .setParameter(2, account.authorizationRevision)
-                                            .setParameter(3, policyVersion)
-                                            .setParameter(4, now)
-                                            .executeUpdate()))
-                            .replaceWith(AccountViews.toWire(account));
-                }));
     }
 
     Uni<AccountEntity> findOrFail(String workspaceId, Mode mode, String id) {

@@ -1,15 +1,12 @@
 package dev.herald.accounts.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.provider.PinterestBoardsReader;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderPage;
 import dev.herald.accounts.provider.TikTokCreatorInfoReader;
-import dev.herald.accounts.repository.ProviderReadCacheRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.CachedRead;
 import dev.herald.common.api.ErrorCode;
@@ -36,14 +33,13 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
  * Reads from the platforms on behalf of an account: TikTok publishing options, Pinterest boards and their
  * sections. Test accounts answer simulated, deterministic data; live accounts ask the provider with their
- * current token ({@link ProviderAccessTokens}: renewed before it expires and once when refused), and a live answer is kept for {@code herald.accounts.provider-cache-ttl}, during which the same
- * read is served from the cache (and not metered).
+ * current token, and a live answer is kept for {@code herald.accounts.provider-cache-ttl}, during which the same
+ * read is served from the cache (and not metered): {@link CachedProviderReads}.
  */
 @ApplicationScoped
 public class PlatformReads {
@@ -60,32 +56,26 @@ public class PlatformReads {
     private static final String BOOKMARK = "b:";
 
     private final AccountService accounts;
-    private final ProviderAccessTokens tokens;
-    private final ProviderReadCacheRepository cache;
+    private final CachedProviderReads provider;
     private final Instance<TikTokCreatorInfoReader> tiktok;
     private final Instance<PinterestBoardsReader> pinterest;
     private final CursorCodec cursors;
-    private final ObjectMapper mapper;
     private final AccountsConfig config;
     private final Clock clock;
 
     public PlatformReads(
             AccountService accounts,
-            ProviderAccessTokens tokens,
-            ProviderReadCacheRepository cache,
+            CachedProviderReads provider,
             Instance<TikTokCreatorInfoReader> tiktok,
             Instance<PinterestBoardsReader> pinterest,
             CursorCodec cursors,
-            ObjectMapper mapper,
             AccountsConfig config,
             Clock clock) {
         this.accounts = accounts;
-        this.tokens = tokens;
-        this.cache = cache;
+        this.provider = provider;
         this.tiktok = tiktok;
         this.pinterest = pinterest;
         this.cursors = cursors;
-        this.mapper = mapper;
         this.config = config;
         this.clock = clock;
     }
@@ -108,7 +98,7 @@ public class PlatformReads {
                                                 account.id, account.name, account.username),
                                         false));
                     }
-                    return cachedOrFresh(
+                    return provider.cachedOrFresh(
                             account,
                             PUBLISHING_OPTIONS,
                             new TypeReference<TikTokPublishingOptions>() {},
@@ -136,10 +126,9 @@ public class PlatformReads {
         }
         Instant now = Timestamps.now(clock);
         List<String> ids = tiktokAccounts.stream().map(account -> account.id).toList();
-        return cache.findAll(ids, PUBLISHING_OPTIONS, now.minus(config.providerCacheTtl()))
+        return provider.cachedAll(ids, PUBLISHING_OPTIONS, new TypeReference<TikTokPublishingOptions>() {}, now)
                 .flatMap(cached -> {
-                    cached.forEach(
-                            (id, json) -> options.put(id, read(json, new TypeReference<TikTokPublishingOptions>() {})));
+                    options.putAll(cached);
                     List<AccountEntity> stale = tiktokAccounts.stream()
                             .filter(account -> !options.containsKey(account.id))
                             .toList();
@@ -163,22 +152,12 @@ public class PlatformReads {
         return Multi.createFrom()
                 .iterable(accounts)
                 .onItem()
-                .transformToUniAndConcatenate(
-                        account -> withAccess(account, reader::creatorInfo).map(read -> Map.entry(account.id, read)))
+                .transformToUniAndConcatenate(account ->
+                        provider.withAccess(account, reader::creatorInfo).map(read -> Map.entry(account.id, read)))
                 .collect()
                 .asMap(Map.Entry::getKey, Map.Entry::getValue)
-                .flatMap(fresh ->
-                        Panache.withTransaction(() -> cacheAll(fresh, now)).replaceWith(fresh));
-    }
-
-    /** One statement after another: a reactive session runs one at a time. */
-    private Uni<Void> cacheAll(Map<String, TikTokPublishingOptions> fresh, Instant now) {
-        Uni<Void> storing = Uni.createFrom().voidItem();
-        for (Map.Entry<String, TikTokPublishingOptions> entry : fresh.entrySet()) {
-            storing = storing.flatMap(
-                    stored -> cache.store(entry.getKey(), PUBLISHING_OPTIONS, write(entry.getValue()), now));
-        }
-        return storing;
+                .flatMap(fresh -> Panache.withTransaction(() -> provider.storeAll(fresh, PUBLISHING_OPTIONS, now))
+                        .replaceWith(fresh));
     }
 
     /** Pinterest only; pages of at most {@code limit} boards. */
@@ -199,7 +178,7 @@ public class PlatformReads {
                                         false));
                     }
                     String bookmark = bookmark(position);
-                    return cachedOrFresh(
+                    return provider.cachedOrFresh(
                                     account,
                                     "boards:" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                                     new TypeReference<ProviderPage<PinterestBoard>>() {},
@@ -230,7 +209,7 @@ public class PlatformReads {
                                 .item(new CachedRead<>(simulatedPage(sections, position, pageSize, scope), false));
                     }
                     String bookmark = bookmark(position);
-                    return cachedOrFresh(
+                    return provider.cachedOrFresh(
                                     account,
                                     "sections:" + boardId + ":" + pageSize + ":" + (bookmark == null ? "" : bookmark),
                                     new TypeReference<ProviderPage<PinterestBoardSection>>() {},
@@ -243,46 +222,6 @@ public class PlatformReads {
                                             .transform(failure -> ApiException.notFound("board")))
                             .map(read -> new CachedRead<>(providerPage(read.data(), scope), read.cached()));
                 });
-    }
-
-    private <T> Uni<CachedRead<T>> cachedOrFresh(
-            AccountEntity account, String readKey, TypeReference<T> type, Function<String, Uni<T>> fetch) {
-        Instant now = Timestamps.now(clock);
-        return cache.find(account.id, readKey, now.minus(config.providerCacheTtl()))
-                .flatMap(hit -> {
-                    if (hit != null) {
-                        return Uni.createFrom().item(new CachedRead<>(read(hit, type), true));
-                    }
-                    return withAccess(account, fetch)
-                            .flatMap(fresh -> Panache.withTransaction(
-                                            () -> cache.store(account.id, readKey, write(fresh), now))
-                                    .replaceWith(new CachedRead<>(fresh, false)));
-                });
-    }
-
-    /**
-     * One read with the account's current token, as deliveries get it: renewed when it is about to
-     * expire (TikTok's last a day), and once more when the platform refuses it, then read again. A grant the platform
-     * revoked disconnects the account ({@code 409 conflict}, {@code grant_revoked}); other platform failures are
-     * {@code 502 provider_error}.
-     */
-    private <T> Uni<T> withAccess(AccountEntity account, Function<String, Uni<T>> fetch) {
-        Mode mode = Mode.fromWire(account.mode).orElseThrow();
-        return tokens.current(account.workspaceId, mode, account.id, null)
-                .flatMap(access -> fetch.apply(access.accessToken())
-                        .onFailure(PlatformReads::refusedToken)
-                        .recoverWithUni(refused -> tokens.current(
-                                        account.workspaceId,
-                                        mode,
-                                        account.id,
-                                        ProviderAccessTokens.sha256(access.accessToken()))
-                                .flatMap(renewed -> fetch.apply(renewed.accessToken()))))
-                .onFailure(ProviderException.class)
-                .transform(failure -> providerError(account.id, (ProviderException) failure));
-    }
-
-    private static boolean refusedToken(Throwable failure) {
-        return failure instanceof ProviderException refusal && refusal.revoked();
     }
 
     private String position(CursorScope scope, String cursor) {
@@ -355,40 +294,10 @@ public class PlatformReads {
                 Map.of("account_id", accountId, "reason", "account_disconnected"));
     }
 
-    private static ApiException providerError(String accountId, ProviderException failure) {
-        return new ApiException(
-                ErrorCode.PROVIDER_ERROR,
-                "The platform refused or failed the read; try again later"
-                        + (failure.revoked() ? " after reconnecting the account." : "."),
-                Map.of(
-                        "account_id",
-                        accountId,
-                        "provider_code",
-                        failure.code() == null ? "unknown" : failure.code(),
-                        "reconnect_required",
-                        failure.revoked()));
-    }
-
     private static <R> R reader(Instance<R> readers, String platform) {
         if (!readers.isResolvable()) {
             throw new ApiException(ErrorCode.SERVICE_UNAVAILABLE, platform + " is not configured on this server.");
         }
         return readers.get();
-    }
-
-    private <T> T read(String json, TypeReference<T> type) {
-        try {
-            return mapper.readValue(json, type);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a cached provider answer could not be read");
-        }
-    }
-
-    private String write(Object value) {
-        try {
-            return mapper.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a provider answer could not be cached");
-        }
     }
 }

@@ -11,7 +11,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -28,7 +27,7 @@ import org.jboss.logging.Logger;
  *       attempt looks for the post first and publishes only if the platform shows none;</li>
  *   <li>a create call the platform answers with something to process (an Instagram Reels container) leaves the token
  *       {@code processing} with the platform's reference, and the attempt ends {@link PublishOutcome#later later}:
- *       each later attempt checks that reference ({@link PlatformCalls#check}) instead of creating or looking, until
+ *       each later attempt checks that reference ({@link ProcessingChecks}) instead of creating or looking, until
  *       the check publishes, fails or finds the publisher's deadline passed; a reconciler looks for a
  *       processing token's post as for an interrupted call's.</li>
  * </ul>
@@ -36,16 +35,23 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class PublicationLedger {
     private static final Logger LOG = Logger.getLogger(PublicationLedger.class);
-    /** Prefixes a processing ref whose post call has been made and whose answer may be lost ({@link #postProcessed}). */
-    private static final String POSTING = "posting:";
 
     private final AccountsClient accounts;
     private final ProviderPublicationRepository publications;
+    private final ProcessingChecks checks;
+    private final PublicationSteps steps;
     private final Clock clock;
 
-    public PublicationLedger(AccountsClient accounts, ProviderPublicationRepository publications, Clock clock) {
+    public PublicationLedger(
+            AccountsClient accounts,
+            ProviderPublicationRepository publications,
+            ProcessingChecks checks,
+            PublicationSteps steps,
+            Clock clock) {
         this.accounts = accounts;
         this.publications = publications;
+        this.checks = checks;
+        this.steps = steps;
         this.clock = clock;
     }
 
@@ -75,7 +81,7 @@ public class PublicationLedger {
                                             .item(PublishOutcome.published(before.providerPostId(), before.url()));
                                 }
                                 if (ProviderPublicationRepository.PROCESSING.equals(before.state())) {
-                                    return check(request, access.access(), calls, before, true);
+                                    return checks.check(request, access.access(), calls, before, true);
                                 }
                                 if (ProviderPublicationRepository.CALLING.equals(before.state())
                                         && calls.createPublishes()) {
@@ -117,7 +123,7 @@ public class PublicationLedger {
                         request.accountId(),
                         request.platform().wireName(),
                         published.providerPostId());
-                return recordPublished(request, published);
+                return steps.recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.NotFound) {
                 return create(request, access, calls, mayReplaceToken);
@@ -130,10 +136,10 @@ public class PublicationLedger {
                         .replaceWith(PublishOutcome.later(calls.processing().checkEvery()));
             }
             if (answer instanceof PlatformAnswer.TokenRefused refused && mayReplaceToken) {
-                return withFreshToken(request, access, fresh -> find(request, fresh, calls, false));
+                return steps.withFreshToken(request, access, fresh -> find(request, fresh, calls, false));
             }
             // Could not look: the ledger stays "calling", so a later attempt looks again rather than post.
-            return Uni.createFrom().item(couldNotLook(errorOf(answer)));
+            return Uni.createFrom().item(PublicationSteps.couldNotLook(PublicationSteps.errorOf(answer)));
         });
     }
 
@@ -141,16 +147,16 @@ public class PublicationLedger {
             PublishRequest request, ProviderAccess access, PlatformCalls calls, boolean mayReplaceToken) {
         return calls.create().apply(access).flatMap(answer -> {
             if (answer instanceof PlatformAnswer.Published published) {
-                return recordPublished(request, published);
+                return steps.recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.TokenRefused refused) {
                 // Refused before anything was created; the token is replaced and the call made once more.
                 return mayReplaceToken
-                        ? withFreshToken(request, access, fresh -> create(request, fresh, calls, false))
-                        : refused(request, refused.error());
+                        ? steps.withFreshToken(request, access, fresh -> create(request, fresh, calls, false))
+                        : steps.refused(request, refused.error());
             }
             if (answer instanceof PlatformAnswer.Refused refused) {
-                return refused(request, refused.error());
+                return steps.refused(request, refused.error());
             }
             if (answer instanceof PlatformAnswer.Unknown unknown) {
                 return Uni.createFrom().item(PublishOutcome.unknown(unknown.error()));
@@ -165,98 +171,6 @@ public class PublicationLedger {
     }
 
     /**
-     * One look at what the platform is processing. The token stays {@code processing} unless the check ends it
-     * (published, or refused: the processing failed and nothing was published), so a check that breaks off (a
-     * timeout, a lapsed lease) is simply made again by the next attempt, which never creates a second one.
-     */
-    private Uni<PublishOutcome> check(
-            PublishRequest request,
-            ProviderAccess access,
-            PlatformCalls calls,
-            ProviderPublicationRepository.Before before,
-            boolean mayReplaceToken) {
-        if (calls.check() == null) {
-            return Uni.createFrom()
-                    .failure(new IllegalStateException("token " + request.idempotencyToken() + " is processing at "
-                            + request.platform().wireName() + " but its publisher makes no checks"));
-        }
-        if (before.providerRef().startsWith(POSTING)) {
-            return findBeforePosting(request, access, calls, before, mayReplaceToken);
-        }
-        return calls.check().apply(access, before.providerRef()).flatMap(answer -> {
-            if (answer instanceof PlatformAnswer.Published published) {
-                LOG.infof(
-                        "post %s to account %s: published on %s after %d check(s)",
-                        request.postId(),
-                        request.accountId(),
-                        request.platform().wireName(),
-                        before.checks());
-                return recordPublished(request, published);
-            }
-            if (answer instanceof PlatformAnswer.Processing) {
-                return stillProcessing(request, calls.processing(), before);
-            }
-            if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
-                return withFreshToken(request, access, fresh -> check(request, fresh, calls, before, false));
-            }
-            if (answer instanceof PlatformAnswer.Refused refused) {
-                return refused(request, refused.error());
-            }
-            if (answer instanceof PlatformAnswer.Unknown unknown) {
-                // The reference stays: the next attempt checks it again. Out of attempts, the target is uncertain,
-                // since the check's own publish call may have gone through.
-                return Uni.createFrom().item(PublishOutcome.unknown(unknown.error()));
-            }
-            if (answer instanceof PlatformAnswer.TokenRefused refused) {
-                return Uni.createFrom().item(PublishOutcome.failed(refused.error()));
-            }
-            return Uni.createFrom().failure(new IllegalStateException("a processing check answered " + answer));
-        });
-    }
-
-    /**
-     * An earlier check found the media ready and started the post, but its answer was lost: the platform's latest posts
-     * are looked through first, as for a {@code calling} token, and only when they show none is the ref checked (and
-     * the post made) again.
-     */
-    private Uni<PublishOutcome> findBeforePosting(
-            PublishRequest request,
-            ProviderAccess access,
-            PlatformCalls calls,
-            ProviderPublicationRepository.Before before,
-            boolean mayReplaceToken) {
-        String ref = before.providerRef().substring(POSTING.length());
-        return calls.find().apply(access).flatMap(answer -> {
-            if (answer instanceof PlatformAnswer.Published published) {
-                LOG.infof(
-                        "post %s to account %s: an earlier %s call had published %s as %s",
-                        request.postId(),
-                        request.accountId(),
-                        request.platform().wireName(),
-                        ref,
-                        published.providerPostId());
-                return recordPublished(request, published);
-            }
-            if (answer instanceof PlatformAnswer.NotFound) {
-                ProviderPublicationRepository.Before unmarked = new ProviderPublicationRepository.Before(
-                        before.state(),
-                        before.providerPostId(),
-                        before.url(),
-                        ref,
-                        before.processingStartedAt(),
-                        before.checks());
-                return check(request, access, calls, unmarked, mayReplaceToken);
-            }
-            if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
-                return withFreshToken(
-                        request, access, fresh -> findBeforePosting(request, fresh, calls, before, false));
-            }
-            // Could not look: the mark stays, so a later attempt looks again rather than post.
-            return Uni.createFrom().item(couldNotLook(errorOf(answer)));
-        });
-    }
-
-    /**
      * For a {@link PlatformCalls#check} that found what the platform processed ready and now makes the post from it
      * itself (a LinkedIn post of an uploaded video, a pin of a Pinterest video): the platform does not
      * mark the media as used, so the token's ref is marked first, and an attempt that never learns the answer
@@ -267,7 +181,7 @@ public class PublicationLedger {
     public Uni<PlatformAnswer> postProcessed(PublishRequest request, String ref, Supplier<Uni<PlatformAnswer>> post) {
         String token = request.idempotencyToken();
         return publications
-                .processingRef(token, POSTING + ref, Timestamps.now(clock))
+                .processingRef(token, ProcessingChecks.POSTING + ref, Timestamps.now(clock))
                 .flatMap(marked -> post.get())
                 .flatMap(answer ->
                         answer instanceof PlatformAnswer.Refused || answer instanceof PlatformAnswer.TokenRefused
@@ -275,52 +189,6 @@ public class PublicationLedger {
                                         .processingRef(token, ref, Timestamps.now(clock))
                                         .replaceWith(PlatformResponses.keptForNextCheck(answer))
                                 : Uni.createFrom().item(answer));
-    }
-
-    private Uni<PublishOutcome> stillProcessing(
-            PublishRequest request,
-            PlatformCalls.ProcessingLimits limits,
-            ProviderPublicationRepository.Before before) {
-        Duration processed = Duration.between(before.processingStartedAt(), Timestamps.now(clock));
-        if (processed.compareTo(limits.giveUpAfter()) < 0) {
-            return Uni.createFrom().item(PublishOutcome.later(limits.checkEvery()));
-        }
-        String platform = request.platform().displayName();
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("reason", "processing_deadline");
-        details.put("provider_ref", before.providerRef());
-        details.put("processing_seconds", processed.toSeconds());
-        details.put("checks", before.checks());
-        LOG.infof(
-                "post %s to account %s: %s still processing %s after %d s, given up",
-                request.postId(), request.accountId(), platform, before.providerRef(), processed.toSeconds());
-        if (limits.restartable()) {
-            // Nothing is published without Herald's own last call: the reference is dropped, the next attempt starts
-            // over.
-            return refused(
-                    request,
-                    new TargetError(
-                            TargetError.PROVIDER_ERROR,
-                            platform + " was still processing the"
-                                    + " media after " + spoken(processed) + " (Herald waits "
-                                    + spoken(limits.giveUpAfter())
-                                    + "); nothing was published, and the next attempt hands it over again.",
-                            true,
-                            details));
-        }
-        // The platform publishes on its own when done: the token stays processing and no second post is made.
-        return Uni.createFrom()
-                .item(PublishOutcome.failed(new TargetError(
-                        TargetError.PUBLICATION_UNCONFIRMED,
-                        platform + " was still processing the media after " + spoken(processed) + " and may yet"
-                                + " publish it; check the account before posting again.",
-                        false,
-                        details)));
-    }
-
-    private static String spoken(Duration duration) {
-        long seconds = duration.toSeconds();
-        return seconds >= 120 ? seconds / 60 + " minutes" : seconds + " seconds";
     }
 
     /**
@@ -339,7 +207,7 @@ public class PublicationLedger {
                     && (ProviderPublicationRepository.CALLING.equals(state.state()) && calls.createPublishes()
                             || ProviderPublicationRepository.PROCESSING.equals(state.state())
                                     && (calls.createPublishes()
-                                            || state.providerRef().startsWith(POSTING)));
+                                            || state.providerRef().startsWith(ProcessingChecks.POSTING)));
             if (!mayHavePublished) {
                 return Uni.createFrom().item(PublishOutcome.failed(notPublished(request)));
             }
@@ -360,7 +228,7 @@ public class PublicationLedger {
                         request.accountId(),
                         request.platform().wireName(),
                         published.providerPostId());
-                return recordPublished(request, published);
+                return steps.recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.NotFound) {
                 return publications
@@ -368,21 +236,16 @@ public class PublicationLedger {
                         .replaceWith(PublishOutcome.failed(notPublished(request)));
             }
             if (answer instanceof PlatformAnswer.TokenRefused && mayReplaceToken) {
-                return withFreshToken(request, access, fresh -> look(request, fresh, calls, false));
+                return steps.withFreshToken(request, access, fresh -> look(request, fresh, calls, false));
             }
             if (answer instanceof PlatformAnswer.Processing) {
                 // Still at work on the platform: it cannot say yet, the reconciler looks again later.
                 return Uni.createFrom().item(PublishOutcome.later(Duration.ZERO));
             }
-            TargetError error = errorOf(answer);
+            TargetError error = PublicationSteps.errorOf(answer);
             return Uni.createFrom()
                     .item(error.retryable() ? PublishOutcome.later(Duration.ZERO) : PublishOutcome.failed(error));
         });
-    }
-
-    /** A look that could not be made: a retryable one leaves the outcome unknown, a final one fails the target. */
-    private static PublishOutcome couldNotLook(TargetError error) {
-        return error.retryable() ? PublishOutcome.unknown(error) : PublishOutcome.failed(error);
     }
 
     private static TargetError notPublished(PublishRequest request) {
@@ -392,40 +255,5 @@ public class PublicationLedger {
                         + request.platform().displayName() + " shows no post from it: nothing was published.",
                 false,
                 Map.of("platform", request.platform().wireName(), "reconciled", true));
-    }
-
-    private static TargetError errorOf(PlatformAnswer answer) {
-        if (answer instanceof PlatformAnswer.Refused refused) {
-            return refused.error();
-        }
-        if (answer instanceof PlatformAnswer.Unknown unknown) {
-            return unknown.error();
-        }
-        if (answer instanceof PlatformAnswer.TokenRefused refused) {
-            return refused.error();
-        }
-        throw new IllegalStateException("no error in " + answer);
-    }
-
-    private Uni<PublishOutcome> withFreshToken(
-            PublishRequest request, ProviderAccess refused, Function<ProviderAccess, Uni<PublishOutcome>> call) {
-        return accounts.accessForDelivery(
-                        request.workspaceId(), request.mode(), request.accountId(), refused.accessToken())
-                .flatMap(fresh -> fresh.granted()
-                        ? call.apply(fresh.access())
-                        : Uni.createFrom().item(PublishOutcome.failed(fresh.refusal())));
-    }
-
-    private Uni<PublishOutcome> refused(PublishRequest request, TargetError error) {
-        return publications
-                .refused(request.idempotencyToken(), Timestamps.now(clock))
-                .replaceWith(PublishOutcome.failed(error));
-    }
-
-    private Uni<PublishOutcome> recordPublished(PublishRequest request, PlatformAnswer.Published published) {
-        return publications
-                .published(
-                        request.idempotencyToken(), published.providerPostId(), published.url(), Timestamps.now(clock))
-                .replaceWith(PublishOutcome.published(published.providerPostId(), published.url()));
     }
 }

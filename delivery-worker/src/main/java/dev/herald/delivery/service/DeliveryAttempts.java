@@ -60,6 +60,9 @@ import org.jboss.logging.Logger;
  * check, the outcome's log line and {@code target.completed} belong to the customer's request. Metrics:
  * {@code herald_deliveries_total{platform,mode,outcome}} counts final outcomes and
  * {@code herald_delivery_attempts_seconds{platform,mode,outcome}} times the provider calls.
+ * <p>
+ * Longer than 300 lines: it is one state machine, whose transitions (check, publish, record, retry, defer, finish) all
+ * present the same lease and read best together; {@link RetryBackoff} is its one separable decision.
  */
 @ApplicationScoped
 public class DeliveryAttempts {

@@ -3,7 +3,7 @@ package dev.herald.posts.rest;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
-import dev.herald.posts.service.PostService;
+import dev.herald.posts.service.PostReads;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -24,10 +24,10 @@ import org.jboss.resteasy.reactive.server.Cancellable;
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)
 public class PendingPostsResource {
-    private final PostService posts;
+    private final PostReads posts;
     private final Caller caller;
 
-    public PendingPostsResource(PostService posts, Caller caller) {
+    public PendingPostsResource(PostReads posts, Caller caller) {
         this.posts = posts;
         this.caller = caller;
     }

@@ -14,7 +14,9 @@ import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.posts.repository.PostFilters;
 import dev.herald.posts.service.MediaUrlGuard;
+import dev.herald.posts.service.PostCancellation;
 import dev.herald.posts.service.PostDraft;
+import dev.herald.posts.service.PostReads;
 import dev.herald.posts.service.PostService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -49,11 +51,16 @@ public class PostResource {
             ", ", Arrays.stream(Platform.values()).map(Platform::wireName).toList());
 
     private final PostService posts;
+    private final PostReads reads;
+    private final PostCancellation cancellation;
     private final Caller caller;
     private final MediaUrlGuard mediaUrls;
 
-    public PostResource(PostService posts, Caller caller, MediaUrlGuard mediaUrls) {
+    public PostResource(
+            PostService posts, PostReads reads, PostCancellation cancellation, Caller caller, MediaUrlGuard mediaUrls) {
         this.posts = posts;
+        this.reads = reads;
+        this.cancellation = cancellation;
         this.caller = caller;
         this.mediaUrls = mediaUrls;
     }
@@ -115,7 +122,7 @@ public class PostResource {
                     "profile_id", "profile_id must be a profile id (prf_ and 24 hex characters).");
         }
         String text = QueryParameters.boundedText("q", q, MAX_FILTER_LENGTH);
-        return posts.list(
+        return reads.list(
                 caller.workspaceId(),
                 caller.mode(),
                 new PostFilters(status, platformFilter, text, accountId, profileId),
@@ -126,13 +133,13 @@ public class PostResource {
     @GET
     @Path("/{id}")
     public Uni<DataEnvelope<Post>> get(@PathParam("id") String id) {
-        return posts.get(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+        return reads.get(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
     }
 
     @DELETE
     @Path("/{id}")
     public Uni<DataEnvelope<Post>> cancel(@PathParam("id") String id) {
-        return posts.cancel(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+        return cancellation.cancel(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
     }
 
     /** DESIGN section 3: required, once, 1 to 255 printable ASCII characters. */

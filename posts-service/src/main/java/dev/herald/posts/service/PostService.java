@@ -5,21 +5,14 @@ import dev.herald.common.api.ApiException;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.FieldError;
-import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.client.AccountsClient;
 import dev.herald.common.client.ProfilesClient;
 import dev.herald.common.client.UsageClient;
 import dev.herald.common.outbox.OutboxWriter;
-import dev.herald.common.paging.CursorCodec;
-import dev.herald.common.paging.CursorPosition;
-import dev.herald.common.paging.CursorScope;
-import dev.herald.common.paging.Page;
-import dev.herald.common.paging.PageRequest;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.Post;
-import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.ReservationBatch;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.posts.config.PostsConfig;
@@ -28,44 +21,32 @@ import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.repository.AcceptanceStatements;
 import dev.herald.posts.repository.IdempotencyKeyRepository;
-import dev.herald.posts.repository.PostFilters;
-import dev.herald.posts.repository.PostRepository;
-import dev.herald.posts.repository.PostTargetRepository;
-import dev.herald.posts.repository.ProfileHoldReleaseRepository;
 import dev.herald.posts.repository.UnfinishedAcceptanceRepository;
 import dev.herald.posts.repository.UnfinishedAcceptanceRepository.UnfinishedAcceptance;
-import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Posts: acceptance (idempotent, validated against the accounts, charged by reservation), reads, and
- * cancellation. Acceptance asks the owners of every limit synchronously and commits the post only once all
+ * The acceptance of posts: idempotent, validated against the accounts, charged by reservation. Reads are
+ * {@link PostReads}, cancellation {@link PostCancellation}. Acceptance asks the owners of every limit synchronously and commits the post only once all
  * of them said yes (DESIGN rule 1); anything refused or failed after a reservation gives it back, so a refusal
  * charges nothing.
  */
 @ApplicationScoped
 public class PostService {
-    static final String CURSOR_KIND = "posts";
     private static final Logger LOG = Logger.getLogger(PostService.class);
 
-    private final PostRepository posts;
-    private final PostTargetRepository targets;
     private final IdempotencyKeyRepository idempotencyKeys;
-    private final ProfileHoldReleaseRepository holdReleases;
     private final UnfinishedAcceptanceRepository acceptances;
     private final AccountsClient accounts;
     private final UsageClient usage;
@@ -74,15 +55,11 @@ public class PostService {
     private final AcceptanceStatements acceptanceStatements;
     private final PostDispatcher dispatcher;
     private final PostViews views;
-    private final CursorCodec cursors;
     private final PostsConfig config;
     private final Clock clock;
 
     public PostService(
-            PostRepository posts,
-            PostTargetRepository targets,
             IdempotencyKeyRepository idempotencyKeys,
-            ProfileHoldReleaseRepository holdReleases,
             UnfinishedAcceptanceRepository acceptances,
             AccountsClient accounts,
             UsageClient usage,
@@ -91,13 +68,9 @@ public class PostService {
             AcceptanceStatements acceptanceStatements,
             PostDispatcher dispatcher,
             PostViews views,
-            CursorCodec cursors,
             PostsConfig config,
             Clock clock) {
-        this.posts = posts;
-        this.targets = targets;
         this.idempotencyKeys = idempotencyKeys;
-        this.holdReleases = holdReleases;
         this.acceptances = acceptances;
         this.accounts = accounts;
         this.usage = usage;
@@ -106,7 +79,6 @@ public class PostService {
         this.acceptanceStatements = acceptanceStatements;
         this.dispatcher = dispatcher;
         this.views = views;
-        this.cursors = cursors;
         this.config = config;
         this.clock = clock;
     }
@@ -307,118 +279,6 @@ public class PostService {
                     .recoverWithItem(false));
         }
         return Uni.join().all(returns).andCollectFailures().map(given -> !given.contains(false));
-    }
-
-    @WithSession
-    public Uni<Post> get(String workspaceId, Mode mode, String id) {
-        return posts.findInTenant(workspaceId, mode, id)
-                .onItem()
-                .ifNull()
-                .failWith(() -> ApiException.notFound("post"))
-                .flatMap(post -> targets.forPost(post.id).map(rows -> views.toWire(post, rows)));
-    }
-
-    @WithSession
-    public Uni<ListEnvelope<Post>> list(
-            String workspaceId, Mode mode, PostFilters filters, String limit, String cursor) {
-        Map<String, String> scopeFilters = new LinkedHashMap<>();
-        scopeFilters.put("status", filters.status());
-        scopeFilters.put(
-                "platform",
-                filters.platform() == null ? null : filters.platform().wireName());
-        scopeFilters.put("q", filters.text() == null || filters.text().isEmpty() ? null : filters.text());
-        scopeFilters.put("account_id", filters.accountId());
-        scopeFilters.put("profile_id", filters.profileId());
-        CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, scopeFilters);
-        PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
-        return posts.listPage(workspaceId, mode, filters, page.after(), page.fetchSize())
-                .flatMap(rows -> targets.forPosts(
-                                rows.stream().map(row -> row.id).toList())
-                        .map(all -> {
-                            Map<String, List<PostTargetEntity>> byPost = all.stream()
-                                    .collect(Collectors.groupingBy(
-                                            target -> target.postId, LinkedHashMap::new, Collectors.toList()));
-                            return Page.of(
-                                    rows,
-                                    page,
-                                    row -> new CursorPosition(row.createdAt, row.id),
-                                    row -> views.toWire(row, byPost.getOrDefault(row.id, List.of())),
-                                    scope,
-                                    cursors);
-                        }));
-    }
-
-    /**
-     * {@code DELETE /posts/{id}}: a post still queued (not yet handed to delivery) is canceled with its targets;
-     * {@code post.canceled} is emitted, which also releases its reservations in usage-service, and its profile
-     * holds are given back. Otherwise {@code 409 post_not_cancelable}.
-     */
-    public Uni<Post> cancel(String workspaceId, Mode mode, String id) {
-        return Panache.withTransaction(() -> cancelQueued(workspaceId, mode, id))
-                .invoke(dispatcher::eventsWritten)
-                .call(canceled -> releaseHoldsNow(workspaceId, mode, canceled));
-    }
-
-    /**
-     * Gives the canceled post's profile holds back before the cancel answers, so the customer can delete the profile
-     * right after (spec: "409 unless ... pending posts are finished or canceled"). The rows the cancel committed stay
-     * until profiles-service confirmed; if it cannot be reached now, the release job gives them back later.
-     */
-    private Uni<Void> releaseHoldsNow(String workspaceId, Mode mode, Post canceled) {
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (String profileId : canceled.targets().stream()
-                .map(PostTarget::profileId)
-                .filter(Objects::nonNull)
-                .distinct()
-                .toList()) {
-            var release = new ProfileHoldReleaseRepository.HoldRelease(profileId, canceled.id(), workspaceId, mode);
-            chain = chain.chain(() -> profiles.releaseForPendingPost(workspaceId, mode, profileId, canceled.id())
-                    .chain(() -> holdReleases.done(release))
-                    .onFailure()
-                    .invoke(e -> LOG.warnf(
-                            "hold of profile %s on canceled post %s left to the release job: %s",
-                            profileId, canceled.id(), e.toString()))
-                    .onFailure()
-                    .recoverWithNull());
-        }
-        return chain;
-    }
-
-    private Uni<Post> cancelQueued(String workspaceId, Mode mode, String id) {
-        return posts.findInTenantForUpdate(workspaceId, mode, id)
-                .onItem()
-                .ifNull()
-                .failWith(() -> ApiException.notFound("post"))
-                .flatMap(post -> {
-                    if (!Post.QUEUED.equals(post.status)) {
-                        return Uni.createFrom()
-                                .failure(new ApiException(
-                                        ErrorCode.POST_NOT_CANCELABLE,
-                                        "Only a queued post can be canceled; this one is " + post.status + ".",
-                                        Map.of("status", post.status)));
-                    }
-                    Instant now = Timestamps.now(clock);
-                    post.status = Post.CANCELED;
-                    post.updatedAt = now;
-                    post.finalizedAt = now;
-                    return targets.forPost(post.id).flatMap(rows -> {
-                        for (PostTargetEntity target : rows) {
-                            target.status = PostTarget.CANCELED;
-                            target.completedAt = now;
-                            target.updatedAt = now;
-                        }
-                        Post wire = views.toWire(post, rows);
-                        return events.finalized(workspaceId, mode, wire)
-                                .chain(() -> holdReleases.schedule(workspaceId, mode, post.id, profileIds(rows)))
-                                .replaceWith(wire);
-                    });
-                });
-    }
-
-    /** How many posts that are not final target the account (accounts-service asks before reassigning it). */
-    @WithSession
-    public Uni<Long> pendingForAccount(String workspaceId, Mode mode, String accountId) {
-        return posts.countPendingForAccount(workspaceId, mode, accountId);
     }
 
     static Set<String> profileIds(List<PostTargetEntity> targets) {

@@ -9,11 +9,9 @@ import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
 import jakarta.inject.Singleton;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Instagram API with Instagram Login below {@code /instagram}; its three hosts share the prefix (their paths do not
@@ -36,8 +34,8 @@ import java.util.Map;
  * </ul>
  * Parameters are read from the JSON body, the form or the query, as Graph accepts all three; tokens from a Bearer
  * header or {@code access_token}.
- * This class routes and answers Login and the account's reads; {@link InstagramMedia} and {@link InstagramComments}
- * answer publishing, media reads and comments.
+ * This class routes and answers the account's reads; {@link InstagramTokenEndpoint}, {@link InstagramMedia} and
+ * {@link InstagramComments} answer Login's tokens, publishing, media reads and comments.
  */
 @Singleton
 public class InstagramFake extends StatefulPlatformFake {
@@ -46,11 +44,11 @@ public class InstagramFake extends StatefulPlatformFake {
     public static final String APP_SCOPED_ID = "9876543210123456";
     public static final String USERNAME = "heraldfake.studio";
     private static final String VERSION = "(v[0-9]+\\.[0-9]+)";
-    private static final Duration LONG_LIVED = Duration.ofDays(60);
     static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
 
     private final InstagramComments commentEdges = new InstagramComments(this);
     private final InstagramMedia media = new InstagramMedia(this);
+    private final InstagramTokenEndpoint tokenEndpoint = new InstagramTokenEndpoint(this);
 
     public InstagramFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -92,7 +90,7 @@ public class InstagramFake extends StatefulPlatformFake {
             return authorization.authorize(request, "client_id");
         }
         if (request.is("POST", "/oauth/access_token")) {
-            return exchangeCode(request);
+            return tokenEndpoint.exchangeCode(request);
         }
         boolean exchange = request.is("GET", "/access_token");
         boolean refresh = request.is("GET", "/refresh_access_token");
@@ -103,7 +101,7 @@ public class InstagramFake extends StatefulPlatformFake {
         IssuedGrant grant = grant(request);
         List<String> path;
         if (exchange || refresh) {
-            return longLivedToken(request, grant, exchange);
+            return tokenEndpoint.longLivedToken(request, grant, exchange);
         }
         if (request.is("GET", "/" + VERSION + "/me")) {
             return json(200, me(request));
@@ -146,70 +144,6 @@ public class InstagramFake extends StatefulPlatformFake {
                         "Unsupported " + request.method().toLowerCase() + " request. (the fake has no " + request.path()
                                 + ")",
                         false));
-    }
-
-    private FakeResponse exchangeCode(FakeRequest request) {
-        Map<String, String> form = request.form();
-        try {
-            authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
-            if (!"authorization_code".equals(form.get("grant_type"))) {
-                throw new OAuthRefusal(400, "OAuthException", "Invalid grant_type");
-            }
-            AuthorizationServer.PendingCode code = authorization.redeem(
-                    platform(), form.get("code"), form.get("client_id"), form.get("redirect_uri"), null);
-            String token = tokens.issueAccess(
-                    platform(),
-                    FakeIds.alphanumeric(16),
-                    USER_ID,
-                    code.scopes(),
-                    Duration.ofHours(1),
-                    FakeIds.token("IGAA", 160));
-            ObjectNode body = object();
-            body.putArray("data")
-                    .addObject()
-                    .put("access_token", token)
-                    .put("user_id", USER_ID)
-                    .put("permissions", String.join(",", code.scopes()));
-            return json(200, body);
-        } catch (OAuthRefusal refusal) {
-            return json(
-                    400,
-                    object().put("error_type", "OAuthException")
-                            .put("code", 400)
-                            .put("error_message", refusal.getMessage()));
-        }
-    }
-
-    private FakeResponse longLivedToken(FakeRequest request, IssuedGrant grant, boolean exchange) {
-        if (exchange) {
-            if (!"ig_exchange_token".equals(request.queryParameter("grant_type"))
-                    || !authorization
-                            .client(platform())
-                            .clientSecret()
-                            .equals(request.queryParameter("client_secret"))) {
-                return json(
-                        400,
-                        GraphErrorShapes.error(
-                                object(),
-                                "OAuthException",
-                                101,
-                                null,
-                                "Error validating client secret or grant_type.",
-                                false));
-            }
-        } else if (!"ig_refresh_token".equals(request.queryParameter("grant_type"))) {
-            return json(
-                    400,
-                    GraphErrorShapes.error(
-                            object(), "OAuthException", 100, null, "grant_type must be ig_refresh_token", false));
-        }
-        String token = tokens.issueAccess(
-                platform(), grant.grantId(), grant.subject(), grant.scopes(), LONG_LIVED, FakeIds.token("IGAA", 160));
-        return json(
-                200,
-                object().put("access_token", token)
-                        .put("token_type", "bearer")
-                        .put("expires_in", LONG_LIVED.toSeconds()));
     }
 
     /**

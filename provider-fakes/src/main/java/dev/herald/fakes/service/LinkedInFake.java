@@ -5,15 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.fakes.model.ArmedFailure;
 import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
-import dev.herald.fakes.model.IssuedGrant;
 import jakarta.inject.Singleton;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * LinkedIn below {@code /linkedin}: both of its hosts share the prefix, since their paths do not overlap.
@@ -42,8 +37,9 @@ import java.util.Set;
  * {@link LinkedInSocialActions#listComments}.</li>
  * </ul>
  * Errors are LinkedIn's {@code {"status", "serviceErrorCode", "code", "message"}}; OAuth errors
- * {@code {"error", "error_description"}}. This class routes and answers OAuth and the profile reads;
- * {@link LinkedInPosts}, {@link LinkedInMedia} and {@link LinkedInSocialActions} answer the rest.
+ * {@code {"error", "error_description"}}. This class routes and answers the profile reads;
+ * {@link LinkedInTokenEndpoint}, {@link LinkedInPosts}, {@link LinkedInMedia} and {@link LinkedInSocialActions} answer
+ * the rest.
  */
 @Singleton
 public class LinkedInFake extends StatefulPlatformFake {
@@ -53,14 +49,13 @@ public class LinkedInFake extends StatefulPlatformFake {
     public static final String ORGANIZATION_NAME = "Herald Fake Industries";
     static final String PERSON_URN = "urn:li:person:" + MEMBER_ID;
     static final String ORGANIZATION_URN = "urn:li:organization:" + ORGANIZATION_ID;
-    private static final Duration ACCESS_LIFETIME = Duration.ofDays(60);
-    private static final Duration REFRESH_LIFETIME = Duration.ofDays(365);
 
     static final String UPLOADS = "/dms-uploads/";
 
     final LinkedInMedia media = new LinkedInMedia(this);
     private final LinkedInSocialActions social = new LinkedInSocialActions(this);
     private final LinkedInPosts posts = new LinkedInPosts(this);
+    private final LinkedInTokenEndpoint tokenEndpoint = new LinkedInTokenEndpoint(this);
 
     public LinkedInFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -93,10 +88,10 @@ public class LinkedInFake extends StatefulPlatformFake {
             return authorization.authorize(request, "client_id");
         }
         if (request.is("POST", "/oauth/v2/accessToken")) {
-            return token(request);
+            return tokenEndpoint.token(request);
         }
         if (request.is("POST", "/oauth/v2/revoke")) {
-            return revoke(request);
+            return tokenEndpoint.revoke(request);
         }
         List<String> upload = request.match("PUT", UPLOADS + "([A-Za-z0-9-]+)");
         if (upload != null) {
@@ -181,86 +176,6 @@ public class LinkedInFake extends StatefulPlatformFake {
                     request, grant(request), URLDecoder.decode(socialActions.get(0), StandardCharsets.UTF_8));
         }
         return notFound(request);
-    }
-
-    private FakeResponse token(FakeRequest request) {
-        Map<String, String> form = request.form();
-        try {
-            authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
-            if ("authorization_code".equals(form.get("grant_type"))) {
-                AuthorizationServer.PendingCode code = authorization.redeem(
-                        platform(), form.get("code"), form.get("client_id"), form.get("redirect_uri"), null);
-                String grantId = FakeIds.alphanumeric(16);
-                ObjectNode answer = tokenAnswer(grantId, code.scopes());
-                answer.put(
-                        "refresh_token",
-                        tokens.issueRefresh(
-                                platform(),
-                                grantId,
-                                MEMBER_ID,
-                                code.scopes(),
-                                REFRESH_LIFETIME,
-                                FakeIds.token("AQX", 160)));
-                answer.put("refresh_token_expires_in", REFRESH_LIFETIME.toSeconds());
-                if (code.scopes().contains("openid")) {
-                    answer.put(
-                            "id_token",
-                            idToken("https://www.linkedin.com/oauth", code.clientId(), MEMBER_ID, MEMBER_NAME));
-                }
-                return json(200, answer);
-            }
-            if ("refresh_token".equals(form.get("grant_type"))) {
-                String refreshToken = form.get("refresh_token");
-                if (tokens.state(platform(), refreshToken, true) != IssuedTokens.State.VALID) {
-                    throw new OAuthRefusal(
-                            400, "invalid_grant", "The provided refresh token is invalid, expired or revoked.");
-                }
-                IssuedGrant grant = tokens.grant(platform(), refreshToken);
-                ObjectNode answer = tokenAnswer(grant.grantId(), grant.scopes());
-                // LinkedIn keeps the refresh token; it answers it again with its remaining lifetime.
-                answer.put("refresh_token", refreshToken);
-                answer.put(
-                        "refresh_token_expires_in",
-                        Math.max(
-                                0,
-                                Duration.between(Instant.now(), grant.expiresAt())
-                                        .toSeconds()));
-                return json(200, answer);
-            }
-            throw new OAuthRefusal(
-                    400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
-        } catch (OAuthRefusal refusal) {
-            return json(
-                    refusal.status(),
-                    object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
-        }
-    }
-
-    private ObjectNode tokenAnswer(String grantId, Set<String> scopes) {
-        ObjectNode answer = object();
-        answer.put(
-                "access_token",
-                tokens.issueAccess(platform(), grantId, MEMBER_ID, scopes, ACCESS_LIFETIME, FakeIds.token("AQV", 180)));
-        answer.put("expires_in", ACCESS_LIFETIME.toSeconds());
-        answer.put("scope", String.join(",", scopes));
-        answer.put("token_type", "Bearer");
-        return answer;
-    }
-
-    private FakeResponse revoke(FakeRequest request) {
-        Map<String, String> form = request.form();
-        try {
-            authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
-        } catch (OAuthRefusal refusal) {
-            return json(
-                    refusal.status(),
-                    object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
-        }
-        IssuedGrant grant = tokens.grant(platform(), form.get("token"));
-        if (grant != null) {
-            tokens.revokeGrant(grant.grantId());
-        }
-        return FakeResponse.empty(200);
     }
 
     private FakeResponse unauthorized(IssuedTokens.State state) {

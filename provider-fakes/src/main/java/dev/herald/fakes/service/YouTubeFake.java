@@ -9,10 +9,8 @@ import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.IssuedGrant;
 import jakarta.inject.Singleton;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -35,8 +33,8 @@ import java.util.Set;
  * <p>
  * OAuth errors are {@code {"error", "error_description"}}; API errors Google's
  * {@code {"error": {"code", "message", "errors": [{"reason", "domain"}], "status"}}}.
- * This class routes and answers OAuth, channels and videos; {@link YouTubeUploads} and {@link YouTubeComments} answer
- * the upload and the comments.
+ * This class routes and answers OAuth, channels and videos; {@link YouTubeTokenEndpoint}, {@link YouTubeUploads} and
+ * {@link YouTubeComments} answer the token endpoint, the upload and the comments.
  */
 @Singleton
 public class YouTubeFake extends StatefulPlatformFake {
@@ -44,11 +42,11 @@ public class YouTubeFake extends StatefulPlatformFake {
     public static final String GOOGLE_SUBJECT = "109876543210987654321";
     public static final String CHANNEL_ID = "UCq3HeraldFakeChannel0001";
     public static final String CHANNEL_TITLE = "Herald Fake Garden";
-    private static final Duration ACCESS_LIFETIME = Duration.ofSeconds(3599);
     static final String UPLOADS = "/upload/youtube/v3/videos";
 
     private final YouTubeUploads uploads = new YouTubeUploads(this);
     private final YouTubeComments commentEdges = new YouTubeComments(this);
+    private final YouTubeTokenEndpoint tokenEndpoint = new YouTubeTokenEndpoint(this);
 
     public YouTubeFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -70,7 +68,7 @@ public class YouTubeFake extends StatefulPlatformFake {
             return authorization.authorize(request, "client_id");
         }
         if (request.is("POST", "/oauth2/token")) {
-            return token(request);
+            return tokenEndpoint.token(request);
         }
         if (request.is("POST", "/oauth2/revoke")) {
             String token = request.form().get("token");
@@ -227,60 +225,6 @@ public class YouTubeFake extends StatefulPlatformFake {
     public void reset() {
         super.reset();
         uploads.reset();
-    }
-
-    private FakeResponse token(FakeRequest request) {
-        Map<String, String> form = request.form();
-        try {
-            authorization.authenticate(platform(), form.get("client_id"), form.get("client_secret"));
-            if ("authorization_code".equals(form.get("grant_type"))) {
-                AuthorizationServer.PendingCode code = authorization.redeem(
-                        platform(),
-                        form.get("code"),
-                        form.get("client_id"),
-                        form.get("redirect_uri"),
-                        form.get("code_verifier"));
-                String grantId = FakeIds.alphanumeric(16);
-                ObjectNode answer = tokenAnswer(grantId, code.scopes(), code.clientId());
-                answer.put(
-                        "refresh_token",
-                        tokens.issueRefresh(
-                                platform(), grantId, GOOGLE_SUBJECT, code.scopes(), null, FakeIds.token("1//0", 100)));
-                return json(200, answer);
-            }
-            if ("refresh_token".equals(form.get("grant_type"))) {
-                String refreshToken = form.get("refresh_token");
-                if (tokens.state(platform(), refreshToken, true) != IssuedTokens.State.VALID) {
-                    throw new OAuthRefusal(400, "invalid_grant", "Token has been expired or revoked.");
-                }
-                IssuedGrant grant = tokens.grant(platform(), refreshToken);
-                return json(200, tokenAnswer(grant.grantId(), grant.scopes(), form.get("client_id")));
-            }
-            throw new OAuthRefusal(400, "unsupported_grant_type", "Invalid grant_type: " + form.get("grant_type"));
-        } catch (OAuthRefusal refusal) {
-            String description =
-                    "invalid_client".equals(refusal.error()) ? "The OAuth client was not found." : refusal.getMessage();
-            return json(refusal.status(), object().put("error", refusal.error()).put("error_description", description));
-        }
-    }
-
-    private ObjectNode tokenAnswer(String grantId, Set<String> scopes, String clientId) {
-        ObjectNode answer = object().put(
-                        "access_token",
-                        tokens.issueAccess(
-                                platform(),
-                                grantId,
-                                GOOGLE_SUBJECT,
-                                scopes,
-                                ACCESS_LIFETIME,
-                                FakeIds.token("ya29.", 160)))
-                .put("expires_in", ACCESS_LIFETIME.toSeconds())
-                .put("scope", String.join(" ", scopes))
-                .put("token_type", "Bearer");
-        if (scopes.contains("openid")) {
-            answer.put("id_token", idToken("https://accounts.google.com", clientId, GOOGLE_SUBJECT, null));
-        }
-        return answer;
     }
 
     FakeResponse apiError(int status, String reason, String statusName, String message) {

@@ -10,6 +10,7 @@ import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.usage.catalog.Meter;
 import dev.herald.usage.service.ReservationBatchService;
+import dev.herald.usage.service.ReservationCheck;
 import dev.herald.usage.service.ReservationMetrics;
 import dev.herald.usage.service.ReservationRequest;
 import dev.herald.usage.service.ReservationService;
@@ -57,6 +58,7 @@ public class ReservationResource {
     private static final Set<String> ITEM_FIELDS = Set.of("reservation_id", "meter", "units", "at");
 
     private final ReservationService reservations;
+    private final ReservationCheck checks;
     private final ReservationBatchService batches;
     private final Caller caller;
     private final ObjectMapper mapper;
@@ -65,12 +67,14 @@ public class ReservationResource {
 
     public ReservationResource(
             ReservationService reservations,
+            ReservationCheck checks,
             ReservationBatchService batches,
             Caller caller,
             ObjectMapper mapper,
             Clock clock,
             ReservationMetrics metrics) {
         this.reservations = reservations;
+        this.checks = checks;
         this.batches = batches;
         this.caller = caller;
         this.mapper = mapper;
@@ -144,8 +148,7 @@ public class ReservationResource {
         String accountId =
                 body.string("account_id").nullable().length(1, 64).read().orNull();
         body.validate();
-        return reservations
-                .check(caller.workspaceId(), caller.mode(), id, requireCapacity, at, accountId)
+        return checks.check(caller.workspaceId(), caller.mode(), id, requireCapacity, at, accountId)
                 .map(DataEnvelope::of);
     }
 

@@ -28,7 +28,7 @@ public class ConnectedAccountService {
     private final ConnectedAccountRepository accounts;
     private final SubscriptionRepository subscriptions;
     private final UsageMeterRepository meters;
-    private final ReservationService reservations;
+    private final UsageLimitRefusal refusal;
     private final AccountCapacity capacity;
     private final Clock clock;
 
@@ -36,13 +36,13 @@ public class ConnectedAccountService {
             ConnectedAccountRepository accounts,
             SubscriptionRepository subscriptions,
             UsageMeterRepository meters,
-            ReservationService reservations,
+            UsageLimitRefusal refusal,
             AccountCapacity capacity,
             Clock clock) {
         this.accounts = accounts;
         this.subscriptions = subscriptions;
         this.meters = meters;
-        this.reservations = reservations;
+        this.refusal = refusal;
         this.capacity = capacity;
         this.clock = clock;
     }
@@ -99,7 +99,7 @@ public class ConnectedAccountService {
                 .flatMap(meter -> {
                     if (meter.used + meter.reserved + 1 > limit) {
                         return Uni.createFrom()
-                                .failure(reservations.limitExceeded(
+                                .failure(refusal.limitExceeded(
                                         mode, state, now, now, Meter.NEW_CONNECTIONS, limit, meter));
                     }
                     meter.used += 1;

@@ -50,7 +50,8 @@ public class ReservationBatchService {
     private final SubscriptionRepository subscriptions;
     private final MeterLocks meterLocks;
     private final AccountCapacity capacity;
-    private final ReservationService single;
+    private final ReservationEvents reservationEvents;
+    private final UsageLimitRefusal refusal;
     private final ReservationStatements statements;
     private final UsageEventOutbox events;
     private final Clock clock;
@@ -60,7 +61,8 @@ public class ReservationBatchService {
             SubscriptionRepository subscriptions,
             MeterLocks meterLocks,
             AccountCapacity capacity,
-            ReservationService single,
+            ReservationEvents reservationEvents,
+            UsageLimitRefusal refusal,
             ReservationStatements statements,
             UsageEventOutbox events,
             Clock clock) {
@@ -68,7 +70,8 @@ public class ReservationBatchService {
         this.subscriptions = subscriptions;
         this.meterLocks = meterLocks;
         this.capacity = capacity;
-        this.single = single;
+        this.reservationEvents = reservationEvents;
+        this.refusal = refusal;
         this.statements = statements;
         this.events = events;
         this.clock = clock;
@@ -148,7 +151,7 @@ public class ReservationBatchService {
             ReservationEntity reservation =
                     ReservationService.newReservation(workspaceId, mode, item, key.period(), now);
             created.add(reservation);
-            announced.add(events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationService.toWire(reservation)));
+            announced.add(events.entry(UsageEvent.RESERVED, workspaceId, mode, ReservationWire.of(reservation)));
         }
         return statements
                 .reserveOnOneMeter(
@@ -207,7 +210,7 @@ public class ReservationBatchService {
         Demand refused = ReservationBatchDecision.refused(demands, rows);
         if (refused != null) {
             return Uni.createFrom()
-                    .failure(single.limitExceeded(
+                    .failure(refusal.limitExceeded(
                             mode,
                             state,
                             refused.at(),
@@ -234,7 +237,7 @@ public class ReservationBatchService {
         return reservations
                 .persist(created)
                 .flatMap(persisted -> reservations.flush())
-                .flatMap(flushed -> single.emitEach(UsageEvent.RESERVED, created, reservation -> {
+                .flatMap(flushed -> reservationEvents.emitEach(UsageEvent.RESERVED, created, reservation -> {
                     MeterPeriod key = charged.get(reservation.id);
                     return rows.get(key).stateWith(limits.get(key));
                 }))
@@ -266,7 +269,7 @@ public class ReservationBatchService {
             List<ReservationRequest> items, Map<String, ReservationEntity> known, boolean created) {
         return new BatchOutcome(
                 items.stream()
-                        .map(item -> ReservationService.toWire(known.get(item.id())))
+                        .map(item -> ReservationWire.of(known.get(item.id())))
                         .toList(),
                 created);
     }

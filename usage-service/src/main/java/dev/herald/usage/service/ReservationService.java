@@ -2,17 +2,13 @@ package dev.herald.usage.service;
 
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
-import dev.herald.common.api.UsageLimitExceeded;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.UsageEvent;
-import dev.herald.common.events.UsageEvent.MeterState;
 import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.usage.catalog.Meter;
-import dev.herald.usage.config.UsageConfig;
-import dev.herald.usage.messaging.UsageEventOutbox;
 import dev.herald.usage.model.ReservationEntity;
 import dev.herald.usage.model.UsageMeterEntity;
 import dev.herald.usage.repository.ReservationRepository;
@@ -27,11 +23,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Reservations of monthly meters: the synchronous admission of work that a limit can refuse (spec section
@@ -46,9 +40,8 @@ public class ReservationService {
     private final UsageMeterRepository meters;
     private final SubscriptionRepository subscriptions;
     private final MeterLocks meterLocks;
-    private final AccountCapacity capacity;
-    private final UsageEventOutbox events;
-    private final UsageConfig config;
+    private final ReservationEvents events;
+    private final UsageLimitRefusal refusal;
     private final Clock clock;
 
     public ReservationService(
@@ -56,17 +49,15 @@ public class ReservationService {
             UsageMeterRepository meters,
             SubscriptionRepository subscriptions,
             MeterLocks meterLocks,
-            AccountCapacity capacity,
-            UsageEventOutbox events,
-            UsageConfig config,
+            ReservationEvents events,
+            UsageLimitRefusal refusal,
             Clock clock) {
         this.reservations = reservations;
         this.meters = meters;
         this.subscriptions = subscriptions;
         this.meterLocks = meterLocks;
-        this.capacity = capacity;
         this.events = events;
-        this.config = config;
+        this.refusal = refusal;
         this.clock = clock;
     }
 
@@ -109,7 +100,7 @@ public class ReservationService {
                     }
                     if (!UsageReservation.STATUS_RESERVED.equals(existing.status)
                             || existing.units >= request.units()) {
-                        return Uni.createFrom().item(new ReservationOutcome(toWire(existing), false));
+                        return Uni.createFrom().item(new ReservationOutcome(ReservationWire.of(existing), false));
                     }
                     return grow(existing, request);
                 });
@@ -129,7 +120,7 @@ public class ReservationService {
                         long othersCounted = meter.used + meter.reserved - reservation.units;
                         if (limit != null && !meterKind.admits(othersCounted, request.units(), limit)) {
                             return Uni.createFrom()
-                                    .failure(limitExceeded(
+                                    .failure(refusal.limitExceeded(
                                             mode, state, reservation.periodStart, now, meterKind, limit, meter));
                         }
                         meter.reserved += request.units() - reservation.units;
@@ -138,7 +129,8 @@ public class ReservationService {
                         reservation.updatedAt = now;
                         return reservations
                                 .flush()
-                                .flatMap(flushed -> emit(UsageEvent.RESERVED, reservation, meter.stateWith(limit)))
+                                .flatMap(flushed ->
+                                        events.emit(UsageEvent.RESERVED, reservation, meter.stateWith(limit)))
                                 .map(wire -> new ReservationOutcome(wire, false));
                     });
         });
@@ -163,15 +155,16 @@ public class ReservationService {
                                         && !request.meter()
                                                 .admits(meter.used + meter.reserved, request.units(), limit)) {
                                     return Uni.createFrom()
-                                            .failure(
-                                                    limitExceeded(mode, state, at, now, request.meter(), limit, meter));
+                                            .failure(refusal.limitExceeded(
+                                                    mode, state, at, now, request.meter(), limit, meter));
                                 }
                                 meter.reserved += request.units();
                                 meter.updatedAt = now;
                                 ReservationEntity reservation = newReservation(workspaceId, mode, request, period, now);
                                 return reservations
                                         .persistAndFlush(reservation)
-                                        .flatMap(saved -> emit(UsageEvent.RESERVED, saved, meter.stateWith(limit)))
+                                        .flatMap(saved ->
+                                                events.emit(UsageEvent.RESERVED, saved, meter.stateWith(limit)))
                                         .map(wire -> new ReservationOutcome(wire, true));
                             }));
         });
@@ -190,7 +183,8 @@ public class ReservationService {
                 .ifNull()
                 .failWith(() -> ApiException.notFound("reservation"))
                 .flatMap(found -> switch (found.reservation().status) {
-                    case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().item(toWire(found.reservation()));
+                    case UsageReservation.STATUS_CONSUMED ->
+                        Uni.createFrom().item(ReservationWire.of(found.reservation()));
                     case UsageReservation.STATUS_RELEASED ->
                         Uni.createFrom().failure(impossible(found.reservation(), "consumed"));
                     default -> consumeReserved(found, at);
@@ -201,7 +195,7 @@ public class ReservationService {
     @WithTransaction
     public Uni<UsageReservation> release(String workspaceId, Mode mode, String id) {
         return lockedOrNotFound(workspaceId, mode, id).flatMap(reservation -> switch (reservation.status) {
-            case UsageReservation.STATUS_RELEASED -> Uni.createFrom().item(toWire(reservation));
+            case UsageReservation.STATUS_RELEASED -> Uni.createFrom().item(ReservationWire.of(reservation));
             case UsageReservation.STATUS_CONSUMED -> Uni.createFrom().failure(impossible(reservation, "released"));
             default -> releaseReserved(List.of(reservation)).map(released -> released.get(0));
         });
@@ -231,7 +225,7 @@ public class ReservationService {
                     reservation.consumedPeriodStart = usedIn.period().start();
                     reservation.consumedPeriodEnd = usedIn.period().end();
                     reservation.updatedAt = now;
-                    return reservations.flush().flatMap(flushed -> emit(UsageEvent.CONSUMED, reservation));
+                    return reservations.flush().flatMap(flushed -> events.emit(UsageEvent.CONSUMED, reservation));
                 });
     }
 
@@ -261,78 +255,7 @@ public class ReservationService {
                 reservation.status = UsageReservation.STATUS_RELEASED;
                 reservation.updatedAt = now;
             }
-            return reservations.flush().flatMap(flushed -> emitEach(UsageEvent.RELEASED, locked));
-        });
-    }
-
-    /**
-     * Whether the reserved units could be consumed at {@code at} (default now), changing nothing: in the
-     * reservation's own period they are already counted; in another period that period needs room for them
-     * ({@code used + reserved + units <= limit}, else {@code 429 usage_limit_exceeded} with that period's
-     * details). With {@code requireAccountCapacity} a live workspace over its connected-account limit is
-     * {@code 409 account_capacity_exceeded}. With {@code accountId}, an account that no longer holds a connected-account
-     * slot (disconnected since its post was accepted) is {@code 409 conflict}, reason {@code account_disconnected}, in
-     * the same query. A consumed or released reservation is {@code 409 conflict}.
-     */
-    @WithSession
-    public Uni<UsageReservation> check(
-            String workspaceId, Mode mode, String id, boolean requireAccountCapacity, Instant at, String accountId) {
-        Uni<WithSubscription> lookup = accountId == null
-                ? reservations.findInTenantWithSubscription(workspaceId, mode, id)
-                : reservations.findForDelivery(workspaceId, mode, id, accountId).map(row -> {
-                    if (row != null && !row.accountConnected()) {
-                        // Disconnected after its post was accepted (a race with the acceptance, or a scheduled post).
-                        throw new ApiException(
-                                ErrorCode.CONFLICT,
-                                "Account " + accountId
-                                        + " was disconnected after the post was accepted; nothing was published to it.",
-                                Map.of("account_id", accountId, "reason", "account_disconnected"));
-                    }
-                    return row == null ? null : row.found();
-                });
-        return lookup.onItem()
-                .ifNull()
-                .failWith(() -> ApiException.notFound("reservation"))
-                .flatMap(found -> {
-                    ReservationEntity reservation = found.reservation();
-                    if (!UsageReservation.STATUS_RESERVED.equals(reservation.status)) {
-                        return Uni.createFrom()
-                                .failure(new ApiException(
-                                        ErrorCode.CONFLICT,
-                                        "Reservation " + reservation.id + " is " + reservation.status
-                                                + "; only a reserved one can be consumed.",
-                                        Map.of("reservation_id", reservation.id, "status", reservation.status)));
-                    }
-                    Instant now = Timestamps.now(clock);
-                    Instant consumedAt = at == null ? now : at;
-                    SubscriptionState state = SubscriptionState.of(mode, found.subscription());
-                    Uni<Void> admitted = requireAccountCapacity
-                            ? capacity.require(workspaceId, mode, state, now)
-                            : Uni.createFrom().voidItem();
-                    return admitted.flatMap(ok -> requireRoomAt(reservation, state, consumedAt, now))
-                            .replaceWith(() -> toWire(reservation));
-                });
-    }
-
-    private Uni<Void> requireRoomAt(
-            ReservationEntity reservation, SubscriptionState state, Instant consumedAt, Instant now) {
-        UsagePeriod period = state.periodAt(consumedAt);
-        if (period.start().equals(reservation.periodStart)) {
-            return Uni.createFrom().voidItem();
-        }
-        Mode mode = state.mode();
-        Meter meter = Meter.fromWire(reservation.meter).orElseThrow();
-        Long limit = meter.limitIn(state.allowancesAt(consumedAt));
-        if (limit == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return meters.find(reservation.workspaceId, mode, meter, period.start()).flatMap(row -> {
-            UsageMeterEntity counted =
-                    row != null ? row : emptyMeter(reservation.workspaceId, mode, meter, period, now);
-            if (!meter.admits(counted.used + counted.reserved, reservation.units, limit)) {
-                return Uni.createFrom().failure(limitExceeded(mode, state, consumedAt, now, meter, limit, counted));
-            }
-            return Uni.createFrom().voidItem();
+            return reservations.flush().flatMap(flushed -> events.emitEach(UsageEvent.RELEASED, locked));
         });
     }
 
@@ -343,7 +266,7 @@ public class ReservationService {
                 .onItem()
                 .ifNull()
                 .failWith(() -> ApiException.notFound("reservation"))
-                .map(ReservationService::toWire);
+                .map(ReservationWire::of);
     }
 
     private Uni<ReservationEntity> lockedOrNotFound(String workspaceId, Mode mode, String id) {
@@ -354,56 +277,10 @@ public class ReservationService {
                 .failWith(() -> ApiException.notFound("reservation"));
     }
 
-    Uni<UsageReservation> emit(String type, ReservationEntity reservation) {
-        return emit(type, reservation, null);
-    }
-
-    /** {@code meterState}: the reservation's meter after a {@link UsageEvent#RESERVED} change, else null. */
-    Uni<UsageReservation> emit(String type, ReservationEntity reservation, MeterState meterState) {
-        UsageReservation wire = toWire(reservation);
-        return events.record(
-                        type,
-                        reservation.workspaceId,
-                        Mode.fromWire(reservation.mode).orElseThrow(),
-                        wire,
-                        meterState)
-                .replaceWith(wire);
-    }
-
-    /** One event per reservation, recorded one after another (a session runs one statement at a time). */
-    Uni<List<UsageReservation>> emitEach(String type, List<ReservationEntity> changed) {
-        return emitEach(type, changed, reservation -> null);
-    }
-
-    /** One event per reservation, each with its meter's state ({@link #emit(String, ReservationEntity, MeterState)}). */
-    Uni<List<UsageReservation>> emitEach(
-            String type, List<ReservationEntity> changed, Function<ReservationEntity, MeterState> meterStates) {
-        List<UsageReservation> wires = new ArrayList<>();
-        Uni<Void> recording = Uni.createFrom().voidItem();
-        for (ReservationEntity reservation : changed) {
-            recording = recording.flatMap(previous -> emit(type, reservation, meterStates.apply(reservation))
-                    .invoke(wires::add)
-                    .replaceWithVoid());
-        }
-        return recording.replaceWith(wires);
-    }
-
     private static MeterPeriod reservedIn(ReservationEntity reservation) {
         return new MeterPeriod(
                 Meter.fromWire(reservation.meter).orElseThrow(),
                 new UsagePeriod(reservation.periodStart, reservation.periodEnd));
-    }
-
-    private static UsageMeterEntity emptyMeter(
-            String workspaceId, Mode mode, Meter meter, UsagePeriod period, Instant now) {
-        UsageMeterEntity row = new UsageMeterEntity();
-        row.workspaceId = workspaceId;
-        row.mode = mode.wireName();
-        row.meter = meter.wireName();
-        row.periodStart = period.start();
-        row.periodEnd = period.end();
-        row.updatedAt = now;
-        return row;
     }
 
     static ReservationOutcome replay(ReservationEntity existing, ReservationRequest request) {
@@ -416,7 +293,7 @@ public class ReservationService {
                     "Reservation " + existing.id + " already exists with another meter or number of units.",
                     Map.of("reservation_id", existing.id, "meter", existing.meter, "units", existing.units));
         }
-        return new ReservationOutcome(toWire(existing), false);
+        return new ReservationOutcome(ReservationWire.of(existing), false);
     }
 
     static ApiException impossible(ReservationEntity reservation, String wanted) {
@@ -424,34 +301,6 @@ public class ReservationService {
                 ErrorCode.CONFLICT,
                 "Reservation " + reservation.id + " is " + reservation.status + " and cannot be " + wanted + ".",
                 Map.of("reservation_id", reservation.id, "status", reservation.status));
-    }
-
-    /** {@code 429 usage_limit_exceeded} with the spec's details; Retry-After is the time until the period resets. */
-    ApiException limitExceeded(
-            Mode mode,
-            SubscriptionState state,
-            Instant at,
-            Instant now,
-            Meter meter,
-            long limit,
-            UsageMeterEntity row) {
-        UsagePeriod period = state.periodAt(at);
-        UsageLimitExceeded spent = new UsageLimitExceeded(
-                meter.wireName(),
-                mode,
-                state.termsAt(at).plan().wireName(),
-                limit,
-                row.used,
-                row.reserved,
-                period.end(),
-                config.upgradeUrl(),
-                UsageLimitExceeded.secondsUntil(now, period.end()));
-        String allowance = "The " + meter.wireName().replace('_', ' ') + " allowance of this period";
-        // A large media transfer can be refused with most of the allowance left: say so rather than "used up".
-        return spent.toException(
-                spent.remaining() == 0
-                        ? allowance + " is used up."
-                        : allowance + " has " + spent.remaining() + " left, fewer than this needs.");
     }
 
     static ReservationEntity newReservation(
@@ -468,33 +317,5 @@ public class ReservationService {
         reservation.createdAt = now;
         reservation.updatedAt = now;
         return reservation;
-    }
-
-    /** The reservation as it is once consumed in {@code period} at {@code now}; the entity itself is left as it is. */
-    static UsageReservation consumedWire(ReservationEntity reservation, UsagePeriod period, Instant now) {
-        return new UsageReservation(
-                reservation.id,
-                reservation.meter,
-                reservation.units,
-                UsageReservation.STATUS_CONSUMED,
-                new UsagePeriod(reservation.periodStart, reservation.periodEnd),
-                period,
-                reservation.createdAt,
-                now);
-    }
-
-    public static UsageReservation toWire(ReservationEntity reservation) {
-        UsagePeriod consumedIn = reservation.consumedPeriodStart == null
-                ? null
-                : new UsagePeriod(reservation.consumedPeriodStart, reservation.consumedPeriodEnd);
-        return new UsageReservation(
-                reservation.id,
-                reservation.meter,
-                reservation.units,
-                reservation.status,
-                new UsagePeriod(reservation.periodStart, reservation.periodEnd),
-                consumedIn,
-                reservation.createdAt,
-                reservation.updatedAt);
     }
 }

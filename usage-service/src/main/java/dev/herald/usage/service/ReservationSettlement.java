@@ -96,7 +96,7 @@ public class ReservationSettlement {
                             UsageEvent.CONSUMED,
                             reservation.workspaceId,
                             event.mode(),
-                            ReservationService.consumedWire(reservation, decision.consumedIn(), now));
+                            ReservationWire.consumed(reservation, decision.consumedIn(), now));
                     return statements
                             .consumeInItsPeriod(reservation, now, event.eventId(), announced)
                             // The event's mark was written by a concurrent delivery of it: the transaction finds it.

@@ -7,11 +7,8 @@ import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.model.AttemptOutcome;
 import dev.herald.webhooks.model.ClaimedDelivery;
 import dev.herald.webhooks.model.WebhookDelivery;
-import dev.herald.webhooks.model.WebhookEndpoint;
 import dev.herald.webhooks.repository.DeliveryRepository;
-import dev.herald.webhooks.service.ReceiverAddresses;
 import dev.herald.webhooks.service.RetrySchedule;
-import dev.herald.webhooks.service.SigningSecrets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
@@ -19,30 +16,23 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.TimeoutException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.net.ConnectException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLException;
 import org.jboss.logging.Logger;
 
 /**
  * Sends webhook deliveries. A loop (every {@code poll-interval}, and at once when {@link #nudge()}d after new
  * deliveries commit) claims due deliveries with {@code FOR UPDATE SKIP LOCKED} and a lease, then starts each
  * attempt on its own without waiting for the others: a slow receiver holds only its own attempts (at most
- * {@code max-in-flight-per-endpoint} of them), never the loop or other endpoints. Every attempt re-checks the
+ * {@code max-in-flight-per-endpoint} of them), never the loop or other endpoints. Every attempt ({@link WebhookAttempt}) re-checks the
  * receiver's address (SSRF guard), signs the stored body with every secret that still signs, POSTs it, and its
  * outcome is written under its lease: 2xx succeeded; 410 Gone failed, and the endpoint disabled; anything else
  * (timeout, connection error, 3xx, 4xx, 5xx) pending again after the {@link RetrySchedule}'s wait, or failed when
@@ -55,10 +45,7 @@ public class WebhookSender {
 
     private final DeliveryRepository deliveries;
     private final OutcomeWriter outcomes;
-    private final ReceiverAddresses addresses;
-    private final ReceiverClient client;
-    private final SigningSecrets secrets;
-    private final RetrySchedule schedule;
+    private final WebhookAttempt attempts;
     private final WebhooksConfig config;
     private final Vertx vertx;
     private final Clock clock;
@@ -71,10 +58,7 @@ public class WebhookSender {
     public WebhookSender(
             DeliveryRepository deliveries,
             OutcomeWriter outcomes,
-            ReceiverAddresses addresses,
-            ReceiverClient client,
-            SigningSecrets secrets,
-            RetrySchedule schedule,
+            WebhookAttempt attempts,
             WebhooksConfig config,
             Vertx vertx,
             Clock clock,
@@ -88,10 +72,7 @@ public class WebhookSender {
         }
         this.deliveries = deliveries;
         this.outcomes = outcomes;
-        this.addresses = addresses;
-        this.client = client;
-        this.secrets = secrets;
-        this.schedule = schedule;
+        this.attempts = attempts;
         this.config = config;
         this.vertx = vertx;
         this.clock = clock;
@@ -189,11 +170,11 @@ public class WebhookSender {
 
     private void send(ClaimedDelivery delivery, Timer.Sample attemptTime, Span span) {
         Uni.createFrom()
-                .deferred(() -> attempt(delivery))
+                .deferred(() -> attempts.attempt(delivery))
                 .onFailure()
                 .recoverWithItem(failure -> {
                     LOG.errorf(failure, "webhook delivery %s: the attempt broke off", delivery.id());
-                    return retryOrFail(
+                    return attempts.retryOrFail(
                             delivery, null, "The attempt could not be made (internal error).", Optional.empty());
                 })
                 .invoke(outcome -> {
@@ -234,124 +215,5 @@ public class WebhookSender {
             return "not_sent";
         }
         return WebhookDelivery.PENDING.equals(outcome.status()) ? "retrying" : outcome.status();
-    }
-
-    Uni<AttemptOutcome> attempt(ClaimedDelivery delivery) {
-        if (!WebhookEndpoint.ENABLED.equals(delivery.endpointStatus())) {
-            return Uni.createFrom()
-                    .item(new AttemptOutcome(
-                            delivery,
-                            WebhookDelivery.FAILED,
-                            null,
-                            null,
-                            "The endpoint is disabled.",
-                            null,
-                            Timestamps.now(clock),
-                            false,
-                            false));
-        }
-        List<String> signing = new ArrayList<>();
-        for (String sealed : delivery.sealedSecrets()) {
-            try {
-                signing.add(secrets.open(sealed, delivery.endpointId()));
-            } catch (RuntimeException e) {
-                LOG.errorf(
-                        "webhook endpoint %s: a signing secret could not be opened (%s)",
-                        delivery.endpointId(), e.getMessage());
-            }
-        }
-        if (signing.isEmpty()) {
-            return Uni.createFrom()
-                    .item(retryOrFail(
-                            delivery, null, "The delivery could not be signed (internal error).", Optional.empty()));
-        }
-        return addresses
-                .vet(delivery.url())
-                .flatMap(receiver -> {
-                    byte[] body = delivery.payload().getBytes(StandardCharsets.UTF_8);
-                    long timestamp = clock.instant().getEpochSecond();
-                    Map<String, String> headers = Map.of(
-                            "webhook-id", delivery.eventId(),
-                            "webhook-timestamp", Long.toString(timestamp),
-                            "webhook-signature", Signatures.header(signing, delivery.eventId(), timestamp, body),
-                            "content-type", "application/json");
-                    return client.post(receiver, body, headers);
-                })
-                .map(answer -> classify(delivery, answer))
-                .onFailure()
-                .recoverWithItem(failure -> retryOrFail(delivery, null, describe(failure), Optional.empty()));
-    }
-
-    private AttemptOutcome classify(ClaimedDelivery delivery, ReceiverClient.Answer answer) {
-        Instant now = Timestamps.now(clock);
-        int status = answer.status();
-        if (status >= 200 && status < 300) {
-            LOG.debugf("webhook delivery %s: %d on attempt %d", delivery.id(), status, delivery.attempts());
-            return new AttemptOutcome(
-                    delivery, WebhookDelivery.SUCCEEDED, null, status, null, answer.body(), now, false, true);
-        }
-        if (status == 410) {
-            LOG.infof("webhook endpoint %s answered 410 Gone: disabled", delivery.endpointId());
-            return new AttemptOutcome(
-                    delivery,
-                    WebhookDelivery.FAILED,
-                    null,
-                    status,
-                    "The endpoint answered 410 Gone and was disabled.",
-                    answer.body(),
-                    now,
-                    true,
-                    true);
-        }
-        String error = status >= 300 && status < 400
-                ? "The endpoint answered " + status + " (redirects are not followed)."
-                : "The endpoint answered " + status + ".";
-        return retryOrFail(delivery, answer, error, RetrySchedule.parseRetryAfter(answer.retryAfter(), now));
-    }
-
-    private AttemptOutcome retryOrFail(
-            ClaimedDelivery delivery, ReceiverClient.Answer answer, String error, Optional<Duration> retryAfter) {
-        Instant now = Timestamps.now(clock);
-        Integer status = answer == null ? null : answer.status();
-        String body = answer == null ? null : answer.body();
-        Optional<Duration> wait =
-                delivery.finalAttempt() ? Optional.empty() : schedule.after(delivery.attempts(), retryAfter);
-        if (wait.isEmpty()) {
-            LOG.infof(
-                    "webhook delivery %s to endpoint %s failed after %d attempt(s): %s (trace %s)",
-                    delivery.id(),
-                    delivery.endpointId(),
-                    delivery.attempts(),
-                    error,
-                    TraceParents.traceId(delivery.traceParent()));
-            return new AttemptOutcome(delivery, WebhookDelivery.FAILED, null, status, error, body, now, false, true);
-        }
-        LOG.debugf(
-                "webhook delivery %s: attempt %d failed (%s); next in %d ms",
-                delivery.id(), delivery.attempts(), error, wait.get().toMillis());
-        return new AttemptOutcome(
-                delivery, WebhookDelivery.PENDING, now.plus(wait.get()), status, error, body, now, false, true);
-    }
-
-    private String describe(Throwable failure) {
-        if (failure instanceof ReceiverAddresses.RefusedUrl refused) {
-            return "The endpoint's URL " + refused.getMessage() + ".";
-        }
-        if (failure instanceof TimeoutException
-                || failure instanceof java.util.concurrent.TimeoutException
-                || failure instanceof io.netty.handler.timeout.TimeoutException) {
-            return "The endpoint did not answer within "
-                    + config.requestTimeout().toMillis() / 1000.0 + " s.";
-        }
-        if (failure instanceof ConnectException || failure.getClass().getName().contains("ConnectTimeoutException")) {
-            return "Could not connect to the endpoint.";
-        }
-        if (failure instanceof SSLException) {
-            return "The TLS handshake with the endpoint failed.";
-        }
-        if (failure.getMessage() != null && failure.getMessage().toLowerCase().contains("closed")) {
-            return "The endpoint closed the connection without an answer.";
-        }
-        return "The request to the endpoint failed.";
     }
 }

@@ -41,6 +41,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * No idempotency key here either, so {@link PublicationLedger} drives the calls; after an unknown outcome the next
  * attempt looks through the account's latest media for the same caption. Nothing is published without
  * {@code media_publish}, so an abandoned container is harmless. Errors otherwise as {@link GraphErrors} reads them.
+ * <p>Longer than 300 lines: it is one platform's container protocol, read top to bottom, and images and Reels share
+ * its create, status, publish and look-up calls, so no part stands on its own.
  */
 @ApplicationScoped
 public class InstagramPublisher implements Publisher {

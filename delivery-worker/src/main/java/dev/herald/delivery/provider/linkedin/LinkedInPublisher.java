@@ -1,6 +1,5 @@
 package dev.herald.delivery.provider.linkedin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,26 +17,19 @@ import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.media.MediaIngest;
-import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.SourceChunks;
-import dev.herald.delivery.provider.media.StreamingHttp;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.http.HttpMethod;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.core.Response;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
  * Live LinkedIn posts through the versioned Posts API, as the member or organization the account is (its URN is the
  * account's external id): text posts, and posts with an image or a video uploaded through LinkedIn's
- * Images and Videos APIs, the bytes streamed from the media URL by {@link MediaIngest}:
+ * Images and Videos APIs ({@link LinkedInMediaUpload}), the bytes streamed from the media URL by {@link MediaIngest}:
  * <ul>
  *   <li>an image: {@code POST /rest/images?action=initializeUpload} (owner: the author), one {@code PUT} of the file to
  *       the answered {@code uploadUrl}, then the post with {@code content.media.id} the image URN (and {@code altText}
@@ -63,6 +55,7 @@ public class LinkedInPublisher implements Publisher {
     private final LinkedInApi api;
     private final PublicationLedger ledger;
     private final MediaIngest ingest;
+    private final LinkedInMediaUpload upload;
     private final LinkedInConfig config;
     private final ObjectMapper mapper;
 
@@ -70,11 +63,13 @@ public class LinkedInPublisher implements Publisher {
             @RestClient LinkedInApi api,
             PublicationLedger ledger,
             MediaIngest ingest,
+            LinkedInMediaUpload upload,
             LinkedInConfig config,
             ObjectMapper mapper) {
         this.api = api;
         this.ledger = ledger;
         this.ingest = ingest;
+        this.upload = upload;
         this.config = config;
         this.mapper = mapper;
     }
@@ -99,7 +94,9 @@ public class LinkedInPublisher implements Publisher {
             return ledger.publish(
                     request,
                     new PlatformCalls(
-                            access -> createPost(access, postOf(access.externalId(), commentary, visibility)),
+                            access -> createPost(
+                                    access,
+                                    LinkedInRequests.postOf(mapper, access.externalId(), commentary, visibility)),
                             access -> findPost(access, commentary)));
         }
         if (Post.Media.VIDEO.equals(media.type())) {
@@ -107,7 +104,7 @@ public class LinkedInPublisher implements Publisher {
                     request,
                     ingest,
                     source -> new PlatformCalls(
-                            access -> uploadVideo(access, source),
+                            access -> upload.uploadVideo(access, source),
                             access -> findPost(access, commentary),
                             (access, videoUrn) -> checkVideo(request, access, videoUrn, commentary, visibility),
                             new PlatformCalls.ProcessingLimits(
@@ -119,13 +116,14 @@ public class LinkedInPublisher implements Publisher {
                 request,
                 ingest,
                 source -> new PlatformCalls(
-                        access -> uploadImage(access, source)
+                        access -> upload.uploadImage(access, source)
                                 .flatMap(uploaded -> uploaded.refusal() != null
                                         ? Uni.createFrom().item(uploaded.refusal())
                                         : createPost(
                                                 access,
-                                                withMedia(
-                                                        postOf(access.externalId(), commentary, visibility),
+                                                LinkedInRequests.withMedia(
+                                                        LinkedInRequests.postOf(
+                                                                mapper, access.externalId(), commentary, visibility),
                                                         uploaded.urn(),
                                                         altText))),
                         access -> findPost(access, commentary)));
@@ -138,7 +136,7 @@ public class LinkedInPublisher implements Publisher {
     }
 
     private Uni<PlatformAnswer> createPost(ProviderAccess access, ObjectNode post) {
-        String body = json(post);
+        String body = LinkedInRequests.json(mapper, post);
         return api.createPost(PlatformResponses.bearer(access), config.apiVersion(), LinkedInApi.PROTOCOL_VERSION, body)
                 .map(response -> {
                     int status = response.getStatus();
@@ -152,9 +150,9 @@ public class LinkedInPublisher implements Publisher {
                                 TargetError.PROVIDER_ERROR,
                                 "LinkedIn refused the access token (HTTP 401), also after it was refreshed.",
                                 false,
-                                details(status, answer)));
+                                LinkedInErrors.details(status, answer)));
                     }
-                    TargetError error = error(status, response, answer, "LinkedIn refused the post");
+                    TargetError error = LinkedInErrors.error(status, response, answer, "LinkedIn refused the post");
                     // A 4xx created nothing; after a 5xx LinkedIn may have created the post, so the next attempt looks
                     // first.
                     return status < 500 ? new PlatformAnswer.Refused(error) : new PlatformAnswer.Unknown(error);
@@ -190,179 +188,16 @@ public class LinkedInPublisher implements Publisher {
                                 TargetError.PROVIDER_ERROR,
                                 "LinkedIn refused the access token (HTTP 401), also after it was refreshed.",
                                 false,
-                                details(status, body)));
+                                LinkedInErrors.details(status, body)));
                     }
                     if (status == 403) {
                         // Members' posts need r_member_social, which LinkedIn grants few apps.
-                        return PlatformResponses.unconfirmed("LinkedIn", "the author's profile", details(status, body));
+                        return PlatformResponses.unconfirmed(
+                                "LinkedIn", "the author's profile", LinkedInErrors.details(status, body));
                     }
                     return new PlatformAnswer.Unknown(
-                            error(status, response, body, "LinkedIn could not list the author's posts"));
+                            LinkedInErrors.error(status, response, body, "LinkedIn could not list the author's posts"));
                 });
-    }
-
-    /** An uploaded image's URN, or the refusal that ended its upload (nothing was posted either way). */
-    private record UploadedImage(String urn, PlatformAnswer refusal) {}
-
-    private Uni<UploadedImage> uploadImage(ProviderAccess access, MediaSource.Located source) {
-        ObjectNode request = mapper.createObjectNode();
-        request.putObject("initializeUploadRequest").put("owner", access.externalId());
-        return mediaAction(access, "images", "initializeUpload", request).flatMap(response -> {
-            JsonNode body = PlatformResponses.body(mapper, response);
-            JsonNode value = body.path("value");
-            if (response.getStatus() / 100 != 2 || !value.hasNonNull("uploadUrl") || !value.hasNonNull("image")) {
-                return Uni.createFrom()
-                        .item(new UploadedImage(
-                                null,
-                                refusal(
-                                        response.getStatus(),
-                                        response,
-                                        body,
-                                        "LinkedIn refused to start the image upload")));
-            }
-            String urn = value.get("image").asText();
-            Map<String, String> headers =
-                    Map.of("Authorization", PlatformResponses.bearer(access), "Content-Type", source.contentType());
-            return ingest.sources()
-                    .open(source, 0)
-                    .flatMap(file -> ingest.http().stream(
-                            HttpMethod.PUT,
-                            StreamingHttp.Endpoint.of(value.get("uploadUrl").asText()),
-                            headers,
-                            source.size(),
-                            file))
-                    .map(answer -> answer.status() / 100 == 2
-                            ? new UploadedImage(urn, null)
-                            : new UploadedImage(
-                                    null,
-                                    PlatformResponses.uploadRefused(answer, "LinkedIn refused the image's bytes")))
-                    .onFailure()
-                    .recoverWithItem(
-                            failure -> new UploadedImage(null, PlatformResponses.brokenUpload("LinkedIn", failure)));
-        });
-    }
-
-    /** One part of a video upload as LinkedIn's {@code uploadInstructions} give it. */
-    record VideoPart(String uploadUrl, long firstByte, long lastByte) {
-        long length() {
-            return lastByte - firstByte + 1;
-        }
-    }
-
-    /** Initializes, uploads every part and finalizes; {@link PlatformAnswer.Processing} with the video URN once LinkedIn has it all. */
-    private Uni<PlatformAnswer> uploadVideo(ProviderAccess access, MediaSource.Located source) {
-        ObjectNode request = mapper.createObjectNode();
-        request.putObject("initializeUploadRequest")
-                .put("owner", access.externalId())
-                .put("fileSizeBytes", source.size())
-                .put("uploadCaptions", false)
-                .put("uploadThumbnail", false);
-        return mediaAction(access, "videos", "initializeUpload", request).flatMap(response -> {
-            JsonNode body = PlatformResponses.body(mapper, response);
-            JsonNode value = body.path("value");
-            if (response.getStatus() / 100 != 2 || !value.hasNonNull("video")) {
-                return Uni.createFrom()
-                        .item(refusal(
-                                response.getStatus(), response, body, "LinkedIn refused to start the video upload"));
-            }
-            String urn = value.get("video").asText();
-            List<VideoPart> parts = parts(value.path("uploadInstructions"), source.size());
-            if (parts == null) {
-                return Uni.createFrom()
-                        .item(new PlatformAnswer.Refused(new TargetError(
-                                TargetError.PROVIDER_ERROR,
-                                "LinkedIn's upload instructions for the video do not cover its " + source.size()
-                                        + " bytes;" + " nothing was posted.",
-                                true,
-                                Map.of("video", urn))));
-            }
-            List<String> etags = new ArrayList<>();
-            return ingest.sources()
-                    .open(source, 0)
-                    .flatMap(file ->
-                            sendParts(parts, 0, new SourceChunks(file), () -> StreamingHttp.discard(file), etags))
-                    .flatMap(refused -> refused != null
-                            ? Uni.createFrom().item(refused)
-                            : finalizeVideo(
-                                    access, urn, value.path("uploadToken").asText(""), etags))
-                    .onFailure()
-                    .recoverWithItem(failure -> PlatformResponses.brokenUpload("LinkedIn", failure));
-        });
-    }
-
-    /**
-     * The parts in byte order, or null unless they cover [0, size) without gaps or overlaps: bytes are sent as the
-     * source streams them, once.
-     */
-    static List<VideoPart> parts(JsonNode instructions, long size) {
-        List<VideoPart> parts = new ArrayList<>();
-        for (JsonNode instruction : instructions) {
-            if (!instruction.hasNonNull("uploadUrl")
-                    || !instruction.path("firstByte").canConvertToLong()
-                    || !instruction.path("lastByte").canConvertToLong()) {
-                return null;
-            }
-            parts.add(new VideoPart(
-                    instruction.get("uploadUrl").asText(),
-                    instruction.get("firstByte").asLong(),
-                    instruction.get("lastByte").asLong()));
-        }
-        parts.sort(Comparator.comparingLong(VideoPart::firstByte));
-        long next = 0;
-        for (VideoPart part : parts) {
-            if (part.firstByte() != next || part.lastByte() < part.firstByte()) {
-                return null;
-            }
-            next = part.lastByte() + 1;
-        }
-        return parts.isEmpty() || next != size ? null : parts;
-    }
-
-    /** Streams part {@code index} and the ones after it; null once LinkedIn took them all (their ETags in {@code etags}). */
-    private Uni<PlatformAnswer> sendParts(
-            List<VideoPart> parts, int index, SourceChunks slices, Runnable closeSource, List<String> etags) {
-        if (index == parts.size()) {
-            return Uni.createFrom().nullItem();
-        }
-        VideoPart part = parts.get(index);
-        return ingest.http().stream(
-                        HttpMethod.PUT,
-                        StreamingHttp.Endpoint.of(part.uploadUrl()),
-                        Map.of("Content-Type", "application/octet-stream"),
-                        part.length(),
-                        slices.next(part.length()),
-                        closeSource)
-                .flatMap(answer -> {
-                    String etag = answer.header("ETag");
-                    if (answer.status() / 100 != 2 || etag == null || etag.isBlank()) {
-                        closeSource.run();
-                        return Uni.createFrom()
-                                .item(PlatformResponses.uploadRefused(
-                                        answer,
-                                        "LinkedIn refused part " + (index + 1) + " of " + parts.size()
-                                                + " of the video"));
-                    }
-                    etags.add(etag);
-                    return sendParts(parts, index + 1, slices, closeSource, etags);
-                });
-    }
-
-    private Uni<PlatformAnswer> finalizeVideo(
-            ProviderAccess access, String urn, String uploadToken, List<String> etags) {
-        ObjectNode request = mapper.createObjectNode();
-        ObjectNode finalize =
-                request.putObject("finalizeUploadRequest").put("video", urn).put("uploadToken", uploadToken);
-        etags.forEach(finalize.putArray("uploadedPartIds")::add);
-        return mediaAction(access, "videos", "finalizeUpload", request)
-                .map(response -> response.getStatus() / 100 == 2
-                        ? new PlatformAnswer.Processing(urn)
-                        // Not finalized, or its answer lost: either way the video is posted by no one, and is simply
-                        // left behind.
-                        : refusal(
-                                response.getStatus(),
-                                response,
-                                PlatformResponses.body(mapper, response),
-                                "LinkedIn refused to finalize the video upload"));
     }
 
     /**
@@ -380,8 +215,8 @@ public class LinkedInPublisher implements Publisher {
                     int status = response.getStatus();
                     JsonNode body = PlatformResponses.body(mapper, response);
                     if (status != 200) {
-                        PlatformAnswer failure =
-                                refusal(status, response, body, "LinkedIn could not report the video's processing");
+                        PlatformAnswer failure = LinkedInErrors.refusal(
+                                status, response, body, "LinkedIn could not report the video's processing");
                         return Uni.createFrom().item(PlatformResponses.keptForNextCheck(failure));
                     }
                     String state = body.path("status").asText("");
@@ -391,7 +226,11 @@ public class LinkedInPublisher implements Publisher {
                                 urn,
                                 () -> createPost(
                                         access,
-                                        withMedia(postOf(access.externalId(), commentary, visibility), urn, null)));
+                                        LinkedInRequests.withMedia(
+                                                LinkedInRequests.postOf(
+                                                        mapper, access.externalId(), commentary, visibility),
+                                                urn,
+                                                null)));
                     }
                     if ("PROCESSING_FAILED".equals(state)) {
                         Map<String, Object> details = new LinkedHashMap<>();
@@ -414,86 +253,7 @@ public class LinkedInPublisher implements Publisher {
                 });
     }
 
-    private Uni<Response> mediaAction(ProviderAccess access, String media, String action, ObjectNode request) {
-        return api.mediaAction(
-                PlatformResponses.bearer(access),
-                config.apiVersion(),
-                LinkedInApi.PROTOCOL_VERSION,
-                media,
-                action,
-                json(request));
-    }
-
-    /** The post with its media: {@code content.media.id} the image or video URN, and an image's alternative text. */
-    private static ObjectNode withMedia(ObjectNode post, String urn, String altText) {
-        ObjectNode media = post.putObject("content").putObject("media");
-        if (altText != null && !altText.isBlank()) {
-            media.put("altText", altText);
-        }
-        media.put("id", urn);
-        return post;
-    }
-
-    /** An answer before the post call: nothing was created, so a refusal (a 401 a refused token) whatever the status. */
-    private static PlatformAnswer refusal(int status, Response response, JsonNode body, String what) {
-        if (status == 401) {
-            return new PlatformAnswer.TokenRefused(new TargetError(
-                    TargetError.PROVIDER_ERROR,
-                    "LinkedIn refused the access token (HTTP 401), also after it was refreshed.",
-                    false,
-                    details(status, body)));
-        }
-        return new PlatformAnswer.Refused(error(status, response, body, what));
-    }
-
-    private String json(ObjectNode node) {
-        try {
-            return mapper.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a LinkedIn request cannot be serialized", e);
-        }
-    }
-
     private static PlatformAnswer published(String urn) {
         return new PlatformAnswer.Published(urn, urn == null ? null : POST_URL + urn + "/");
-    }
-
-    /** {@code visibility}: the post's LinkedIn option ({@code PUBLIC}, the default, or {@code CONNECTIONS}). */
-    private ObjectNode postOf(String author, String commentary, String visibility) {
-        ObjectNode post = mapper.createObjectNode();
-        post.put("author", author);
-        post.put("commentary", commentary);
-        post.put("visibility", visibility);
-        ObjectNode distribution = post.putObject("distribution");
-        distribution.put("feedDistribution", "MAIN_FEED");
-        distribution.putArray("targetEntities");
-        distribution.putArray("thirdPartyDistributionChannels");
-        post.put("lifecycleState", "PUBLISHED");
-        post.put("isReshareDisabledByAuthor", false);
-        return post;
-    }
-
-    /** 429 and 5xx are worth another attempt; other refusals are LinkedIn's final word on this post. */
-    private static TargetError error(int status, Response response, JsonNode body, String what) {
-        Map<String, Object> details = details(status, body);
-        Integer retryAfter = PlatformResponses.retryAfterSeconds(response);
-        if (status == 429 && retryAfter != null) {
-            details.put("retry_after_seconds", retryAfter);
-        }
-        String message = body.path("message").asText("");
-        return new TargetError(
-                TargetError.PROVIDER_ERROR,
-                PlatformResponses.message(what, status, message),
-                status == 429 || status >= 500,
-                details);
-    }
-
-    private static Map<String, Object> details(int status, JsonNode body) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("provider_status", status);
-        if (body.hasNonNull("serviceErrorCode")) {
-            details.put("provider_code", body.get("serviceErrorCode").asText());
-        }
-        return details;
     }
 }

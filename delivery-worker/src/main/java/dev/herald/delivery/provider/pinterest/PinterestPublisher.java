@@ -25,9 +25,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -142,7 +140,7 @@ public class PinterestPublisher implements Publisher {
             if (status / 100 == 2 && answer.hasNonNull("id")) {
                 return published(answer.get("id").asText());
             }
-            return failure(status, response, answer, "Pinterest refused the pin");
+            return PinterestErrors.answer(status, response, answer, "Pinterest refused the pin");
         });
     }
 
@@ -155,8 +153,8 @@ public class PinterestPublisher implements Publisher {
                     int status = response.getStatus();
                     JsonNode body = PlatformResponses.body(mapper, response);
                     if (status / 100 != 2 || !body.hasNonNull("media_id") || !body.hasNonNull("upload_url")) {
-                        PlatformAnswer failure =
-                                failure(status, response, body, "Pinterest refused to register the video upload");
+                        PlatformAnswer failure = PinterestErrors.answer(
+                                status, response, body, "Pinterest refused to register the video upload");
                         // A registration publishes nothing, whatever its answer.
                         return Uni.createFrom()
                                 .item(
@@ -226,8 +224,8 @@ public class PinterestPublisher implements Publisher {
             int status = response.getStatus();
             JsonNode body = PlatformResponses.body(mapper, response);
             if (status != 200) {
-                PlatformAnswer failure =
-                        failure(status, response, body, "Pinterest could not report the video's processing");
+                PlatformAnswer failure = PinterestErrors.answer(
+                        status, response, body, "Pinterest could not report the video's processing");
                 return Uni.createFrom().item(PlatformResponses.keptForNextCheck(failure));
             }
             String state = body.path("status").asText("");
@@ -268,8 +266,8 @@ public class PinterestPublisher implements Publisher {
                     int status = response.getStatus();
                     JsonNode body = PlatformResponses.body(mapper, response);
                     if (status != 200) {
-                        PlatformAnswer failure =
-                                failure(status, response, body, "Pinterest could not list the board's pins");
+                        PlatformAnswer failure = PinterestErrors.answer(
+                                status, response, body, "Pinterest could not list the board's pins");
                         return failure instanceof PlatformAnswer.Refused refused
                                         && !refused.error().retryable()
                                 ? PlatformResponses.unconfirmed(
@@ -289,30 +287,5 @@ public class PinterestPublisher implements Publisher {
 
     private static PlatformAnswer published(String id) {
         return new PlatformAnswer.Published(id, PIN_URL + id + "/");
-    }
-
-    /** Pinterest's errors: {@code {"code": <int>, "message": "..."}}. */
-    private static PlatformAnswer failure(int status, Response response, JsonNode body, String what) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("provider_status", status);
-        if (body.path("code").isNumber()) {
-            details.put("provider_code", String.valueOf(body.get("code").asInt()));
-        }
-        Integer retryAfter = PlatformResponses.retryAfterSeconds(response);
-        if (status == 429 && retryAfter != null) {
-            details.put("retry_after_seconds", retryAfter);
-        }
-        String message = body.path("message").asText("");
-        String text = PlatformResponses.message(what, status, message);
-        if (status == 401) {
-            return new PlatformAnswer.TokenRefused(new TargetError(TargetError.PROVIDER_ERROR, text, false, details));
-        }
-        if (status == 429) {
-            return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, text, true, details));
-        }
-        if (status >= 500 || status / 100 == 2) {
-            return new PlatformAnswer.Unknown(new TargetError(TargetError.PROVIDER_ERROR, text, true, details));
-        }
-        return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, text, false, details));
     }
 }

@@ -1,5 +1,6 @@
 package dev.herald.delivery.provider.tiktok;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.wire.ProviderAccess;
@@ -36,6 +37,11 @@ public class TikTokApi {
         this.http = ingest.http();
         this.config = config;
         this.mapper = mapper;
+    }
+
+    /** An answer's JSON body, as {@link PlatformResponses#body} reads it. */
+    JsonNode json(StreamingHttp.Answer answer) {
+        return PlatformResponses.body(mapper, answer.body());
     }
 
     /** What the creator may post now: privacy level options, disabled interactions, the longest video. */

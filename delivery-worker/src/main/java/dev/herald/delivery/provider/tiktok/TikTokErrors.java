@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.provider.PlatformAnswer;
 import dev.herald.delivery.provider.PlatformResponses;
+import dev.herald.delivery.provider.media.StreamingHttp;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -100,5 +101,10 @@ final class TikTokErrors {
                                 : "; nothing was published."),
                 retryable,
                 details);
+    }
+
+    /** {@link #answer(int, JsonNode, Integer, String)} of an answer, with its {@code Retry-After}. */
+    static PlatformAnswer answer(StreamingHttp.Answer answer, JsonNode body, String what) {
+        return answer(answer.status(), body, PlatformResponses.retryAfterSeconds(answer.header("Retry-After")), what);
     }
 }

@@ -59,4 +59,13 @@ final class YouTubeErrors {
         }
         return new PlatformAnswer.Refused(new TargetError(TargetError.PROVIDER_ERROR, message, false, details));
     }
+
+    /** A session that lapsed unfinished made no video: the next attempt uploads again. */
+    static PlatformAnswer lapsed(int status) {
+        return new PlatformAnswer.Refused(new TargetError(
+                TargetError.PROVIDER_ERROR,
+                "YouTube's upload session lapsed before the upload finished; the next attempt uploads again.",
+                true,
+                Map.of("provider_status", status)));
+    }
 }

@@ -475,37 +475,4 @@ class LinkedInMediaPublisherTest extends UploadingPublisherTest {
         assertThat(fake.find(putRequestedFor(WireMock.anyUrl()))).isEmpty();
         assertThat(mediaCallKinds()).containsExactly("reserve");
     }
-
-    @Test
-    void uploadInstructionsMustCoverTheFileInOrder() {
-        com.fasterxml.jackson.databind.JsonNode gap = DeliveryTestSupport.JSON
-                .createArrayNode()
-                .add(DeliveryTestSupport.JSON
-                        .createObjectNode()
-                        .put("uploadUrl", "u1")
-                        .put("firstByte", 0)
-                        .put("lastByte", 9))
-                .add(DeliveryTestSupport.JSON
-                        .createObjectNode()
-                        .put("uploadUrl", "u2")
-                        .put("firstByte", 11)
-                        .put("lastByte", 19));
-        assertThat(LinkedInPublisher.parts(gap, 20)).isNull();
-        com.fasterxml.jackson.databind.JsonNode shuffled = DeliveryTestSupport.JSON
-                .createArrayNode()
-                .add(DeliveryTestSupport.JSON
-                        .createObjectNode()
-                        .put("uploadUrl", "u2")
-                        .put("firstByte", 10)
-                        .put("lastByte", 19))
-                .add(DeliveryTestSupport.JSON
-                        .createObjectNode()
-                        .put("uploadUrl", "u1")
-                        .put("firstByte", 0)
-                        .put("lastByte", 9));
-        assertThat(LinkedInPublisher.parts(shuffled, 20))
-                .extracting(LinkedInPublisher.VideoPart::uploadUrl)
-                .containsExactly("u1", "u2");
-        assertThat(LinkedInPublisher.parts(shuffled, 21)).isNull();
-    }
 }

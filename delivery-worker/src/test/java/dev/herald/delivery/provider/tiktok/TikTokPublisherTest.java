@@ -528,24 +528,4 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         assertThat(fake.find(postRequestedFor(urlPathEqualTo(CREATOR_INFO)))).isEmpty();
         assertThat(mediaCallKinds()).isEmpty();
     }
-
-    @Test
-    void chunksFollowTikToksMediaTransferGuide() {
-        long mib = 1024L * 1024;
-        assertThat(TikTokPublisher.chunks(SIZE, CHUNK)).isEqualTo(new TikTokPublisher.ChunkPlan(CHUNK, 3));
-        // Below 5 MiB, and up to one chunk, the file goes whole.
-        assertThat(TikTokPublisher.chunks(4_000_000, 64 * mib)).isEqualTo(new TikTokPublisher.ChunkPlan(4_000_000, 1));
-        assertThat(TikTokPublisher.chunks(64 * mib, 64 * mib)).isEqualTo(new TikTokPublisher.ChunkPlan(64 * mib, 1));
-        // Over 64 MiB, two chunks at least; the last takes the trailing bytes.
-        assertThat(TikTokPublisher.chunks(64 * mib + 1, 64 * mib))
-                .isEqualTo(new TikTokPublisher.ChunkPlan(32 * mib, 2));
-        assertThat(TikTokPublisher.chunks(4096 * mib, 64 * mib)).isEqualTo(new TikTokPublisher.ChunkPlan(64 * mib, 64));
-        assertThat(TikTokPublisher.chunks(200 * mib + 7, 64 * mib))
-                .isEqualTo(new TikTokPublisher.ChunkPlan(64 * mib, 3));
-        // A configured size outside 5-64 MiB is brought within; never more than 1000 chunks.
-        assertThat(TikTokPublisher.chunks(12 * mib, mib)).isEqualTo(new TikTokPublisher.ChunkPlan(5 * mib, 2));
-        assertThat(TikTokPublisher.chunks(10_000 * mib, 5 * mib).count()).isLessThanOrEqualTo(1000);
-        assertThat(TikTokPublisher.videoType("application/octet-stream")).isEqualTo("video/mp4");
-        assertThat(TikTokPublisher.videoType("video/QuickTime; charset=binary")).isEqualTo("video/quicktime");
-    }
 }

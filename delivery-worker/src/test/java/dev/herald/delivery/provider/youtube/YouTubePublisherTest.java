@@ -475,31 +475,4 @@ class YouTubePublisherTest extends UploadingPublisherTest {
         assertThat(firstUpload.get().providerPostId()).isEqualTo("v-slow");
         assertThat(publish(second, "Second", secondVideo, 1).published()).isTrue();
     }
-
-    @Test
-    void aSourceServedWithAnotherTypeIsUploadedAsBytesYouTubeAccepts() {
-        assertThat(YouTubePublisher.uploadType("video/mp4")).isEqualTo("video/mp4");
-        assertThat(YouTubePublisher.uploadType("Video/QuickTime; charset=binary"))
-                .isEqualTo("video/quicktime");
-        // YouTube refuses text/plain (badContent); octet-stream is the type it takes for a video of unnamed format.
-        assertThat(YouTubePublisher.uploadType("text/plain")).isEqualTo("application/octet-stream");
-        assertThat(YouTubePublisher.uploadType(null)).isEqualTo("application/octet-stream");
-    }
-
-    @Test
-    void titleAndDescriptionFollowYouTubesLimits() {
-        assertThat(YouTubePublisher.title("My <b> title", "text", "https://cdn.example.com/a.mp4"))
-                .isEqualTo("My \u2039b\u203A title");
-        assertThat(YouTubePublisher.title(null, "\n\n  First line  \nsecond", "https://cdn.example.com/a.mp4"))
-                .isEqualTo("First line");
-        assertThat(YouTubePublisher.title(null, "x".repeat(150), "https://cdn.example.com/a.mp4"))
-                .hasSize(100);
-        assertThat(YouTubePublisher.title(null, "", "https://cdn.example.com/clips/Summer%20trip.mp4"))
-                .isEqualTo("Summer trip");
-        String description = YouTubePublisher.cutToBytes("é".repeat(3000), 5000);
-        assertThat(description.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                .hasSize(5000);
-        assertThat(YouTubePublisher.confirmed("bytes=0-524287")).isEqualTo(524288);
-        assertThat(YouTubePublisher.confirmed(null)).isZero();
-    }
 }

@@ -1,0 +1,68 @@
+package dev.herald.delivery.provider;
+
+import dev.herald.common.client.AccountsClient;
+import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.ProviderAccess;
+import dev.herald.common.wire.TargetError;
+import dev.herald.delivery.repository.ProviderPublicationRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.util.function.Function;
+
+/**
+ * The steps every path of {@link PublicationLedger} and {@link ProcessingChecks} ends in: an outcome written down in
+ * {@code provider_publications}, or the call made once more with a fresh token.
+ */
+@ApplicationScoped
+public class PublicationSteps {
+    private final AccountsClient accounts;
+    private final ProviderPublicationRepository publications;
+    private final Clock clock;
+
+    public PublicationSteps(AccountsClient accounts, ProviderPublicationRepository publications, Clock clock) {
+        this.accounts = accounts;
+        this.publications = publications;
+        this.clock = clock;
+    }
+
+    /** A look that could not be made: a retryable one leaves the outcome unknown, a final one fails the target. */
+    static PublishOutcome couldNotLook(TargetError error) {
+        return error.retryable() ? PublishOutcome.unknown(error) : PublishOutcome.failed(error);
+    }
+
+    static TargetError errorOf(PlatformAnswer answer) {
+        if (answer instanceof PlatformAnswer.Refused refused) {
+            return refused.error();
+        }
+        if (answer instanceof PlatformAnswer.Unknown unknown) {
+            return unknown.error();
+        }
+        if (answer instanceof PlatformAnswer.TokenRefused refused) {
+            return refused.error();
+        }
+        throw new IllegalStateException("no error in " + answer);
+    }
+
+    Uni<PublishOutcome> withFreshToken(
+            PublishRequest request, ProviderAccess refused, Function<ProviderAccess, Uni<PublishOutcome>> call) {
+        return accounts.accessForDelivery(
+                        request.workspaceId(), request.mode(), request.accountId(), refused.accessToken())
+                .flatMap(fresh -> fresh.granted()
+                        ? call.apply(fresh.access())
+                        : Uni.createFrom().item(PublishOutcome.failed(fresh.refusal())));
+    }
+
+    Uni<PublishOutcome> refused(PublishRequest request, TargetError error) {
+        return publications
+                .refused(request.idempotencyToken(), Timestamps.now(clock))
+                .replaceWith(PublishOutcome.failed(error));
+    }
+
+    Uni<PublishOutcome> recordPublished(PublishRequest request, PlatformAnswer.Published published) {
+        return publications
+                .published(
+                        request.idempotencyToken(), published.providerPostId(), published.url(), Timestamps.now(clock))
+                .replaceWith(PublishOutcome.published(published.providerPostId(), published.url()));
+    }
+}

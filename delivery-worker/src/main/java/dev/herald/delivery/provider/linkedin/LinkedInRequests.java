@@ -1,0 +1,44 @@
+package dev.herald.delivery.provider.linkedin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The bodies of LinkedIn's Posts API requests ({@code /rest/posts}), and any request's JSON. */
+final class LinkedInRequests {
+
+    private LinkedInRequests() {}
+
+    /** {@code visibility}: the post's LinkedIn option ({@code PUBLIC}, the default, or {@code CONNECTIONS}). */
+    static ObjectNode postOf(ObjectMapper mapper, String author, String commentary, String visibility) {
+        ObjectNode post = mapper.createObjectNode();
+        post.put("author", author);
+        post.put("commentary", commentary);
+        post.put("visibility", visibility);
+        ObjectNode distribution = post.putObject("distribution");
+        distribution.put("feedDistribution", "MAIN_FEED");
+        distribution.putArray("targetEntities");
+        distribution.putArray("thirdPartyDistributionChannels");
+        post.put("lifecycleState", "PUBLISHED");
+        post.put("isReshareDisabledByAuthor", false);
+        return post;
+    }
+
+    /** The post with its media: {@code content.media.id} the image or video URN, and an image's alternative text. */
+    static ObjectNode withMedia(ObjectNode post, String urn, String altText) {
+        ObjectNode media = post.putObject("content").putObject("media");
+        if (altText != null && !altText.isBlank()) {
+            media.put("altText", altText);
+        }
+        media.put("id", urn);
+        return post;
+    }
+
+    static String json(ObjectMapper mapper, ObjectNode node) {
+        try {
+            return mapper.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a LinkedIn request cannot be serialized", e);
+        }
+    }
+}
