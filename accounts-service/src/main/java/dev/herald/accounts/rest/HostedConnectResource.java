@@ -37,6 +37,9 @@ import org.jboss.resteasy.reactive.server.Cancellable;
  * itself ({@code /connect/<token>}) is the credential. Opening it binds the browser with a cookie; every later
  * step must come from that browser (cookie, and a CSRF token in each form) and is checked against the
  * session's status again. Pages work without JavaScript.
+ *
+ * <p>Just over 300 lines: the six steps of the page share the binding and CSRF checks at the end, which are the
+ * page's security and read best beside the steps they guard; the pages themselves are {@link HostedConnectPages}.
  */
 @Cancellable(false)
 @Path("/connect")

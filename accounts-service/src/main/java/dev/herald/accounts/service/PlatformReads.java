@@ -40,6 +40,8 @@ import java.util.regex.Pattern;
  * sections. Test accounts answer simulated, deterministic data; live accounts ask the provider with their
  * current token, and a live answer is kept for {@code herald.accounts.provider-cache-ttl}, during which the same
  * read is served from the cache (and not metered): {@link CachedProviderReads}.
+ *
+ * <p>Just over 300 lines: one method per read the API offers, each with its test-mode answer beside the live one.
  */
 @ApplicationScoped
 public class PlatformReads {

@@ -32,6 +32,9 @@ import java.util.Map;
  * 8, DESIGN rule "admission is synchronous"). A reservation locks its meter row and checks
  * {@code used + reserved + units <= limit}, so concurrent callers can never overshoot an allowance; a
  * refusal writes nothing. Every change commits with its {@code usage.*} event in the outbox.
+ *
+ * <p>A little over 300 lines: a reservation's whole life (reserve, grow, consume, release) stays in one class, because
+ * every step takes the same meter lock and keeps the meter's {@code reserved} in step with the reservation.
  */
 @ApplicationScoped
 public class ReservationService {
