@@ -10,6 +10,7 @@ import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderPage;
 import dev.herald.accounts.provider.TikTokCreatorInfoReader;
 import dev.herald.accounts.repository.ProviderReadCacheRepository;
+import dev.herald.accounts.repository.ProviderReadCacheStatements;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.CachedRead;
 import dev.herald.common.api.ErrorCode;
@@ -62,6 +63,7 @@ public class PlatformReads {
     private final AccountService accounts;
     private final ProviderAccessTokens tokens;
     private final ProviderReadCacheRepository cache;
+    private final ProviderReadCacheStatements cachedReads;
     private final Instance<TikTokCreatorInfoReader> tiktok;
     private final Instance<PinterestBoardsReader> pinterest;
     private final CursorCodec cursors;
@@ -73,6 +75,7 @@ public class PlatformReads {
             AccountService accounts,
             ProviderAccessTokens tokens,
             ProviderReadCacheRepository cache,
+            ProviderReadCacheStatements cachedReads,
             Instance<TikTokCreatorInfoReader> tiktok,
             Instance<PinterestBoardsReader> pinterest,
             CursorCodec cursors,
@@ -82,6 +85,7 @@ public class PlatformReads {
         this.accounts = accounts;
         this.tokens = tokens;
         this.cache = cache;
+        this.cachedReads = cachedReads;
         this.tiktok = tiktok;
         this.pinterest = pinterest;
         this.cursors = cursors;
@@ -136,7 +140,8 @@ public class PlatformReads {
         }
         Instant now = Timestamps.now(clock);
         List<String> ids = tiktokAccounts.stream().map(account -> account.id).toList();
-        return cache.findAll(ids, PUBLISHING_OPTIONS, now.minus(config.providerCacheTtl()))
+        return cachedReads
+                .findAll(ids, PUBLISHING_OPTIONS, now.minus(config.providerCacheTtl()))
                 .flatMap(cached -> {
                     cached.forEach(
                             (id, json) -> options.put(id, read(json, new TypeReference<TikTokPublishingOptions>() {})));
@@ -248,7 +253,8 @@ public class PlatformReads {
     private <T> Uni<CachedRead<T>> cachedOrFresh(
             AccountEntity account, String readKey, TypeReference<T> type, Function<String, Uni<T>> fetch) {
         Instant now = Timestamps.now(clock);
-        return cache.find(account.id, readKey, now.minus(config.providerCacheTtl()))
+        return cachedReads
+                .find(account.id, readKey, now.minus(config.providerCacheTtl()))
                 .flatMap(hit -> {
                     if (hit != null) {
                         return Uni.createFrom().item(new CachedRead<>(read(hit, type), true));

@@ -6,7 +6,7 @@ import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -40,10 +40,10 @@ public class PublicationLedger {
     private static final String POSTING = "posting:";
 
     private final AccountsClient accounts;
-    private final ProviderPublicationRepository publications;
+    private final ProviderPublicationStatements publications;
     private final Clock clock;
 
-    public PublicationLedger(AccountsClient accounts, ProviderPublicationRepository publications, Clock clock) {
+    public PublicationLedger(AccountsClient accounts, ProviderPublicationStatements publications, Clock clock) {
         this.accounts = accounts;
         this.publications = publications;
         this.clock = clock;
@@ -70,14 +70,14 @@ public class PublicationLedger {
                                     request.platform().wireName(),
                                     Timestamps.now(clock))
                             .flatMap(before -> {
-                                if (ProviderPublicationRepository.PUBLISHED.equals(before.state())) {
+                                if (ProviderPublicationStatements.PUBLISHED.equals(before.state())) {
                                     return Uni.createFrom()
                                             .item(PublishOutcome.published(before.providerPostId(), before.url()));
                                 }
-                                if (ProviderPublicationRepository.PROCESSING.equals(before.state())) {
+                                if (ProviderPublicationStatements.PROCESSING.equals(before.state())) {
                                     return check(request, access.access(), calls, before, true);
                                 }
-                                if (ProviderPublicationRepository.CALLING.equals(before.state())
+                                if (ProviderPublicationStatements.CALLING.equals(before.state())
                                         && calls.createPublishes()) {
                                     return find(request, access.access(), calls, true);
                                 }
@@ -98,8 +98,8 @@ public class PublicationLedger {
             PublishRequest request, MediaIngest ingest, Function<MediaSource.Located, PlatformCalls> calls) {
         return publications.find(request.idempotencyToken()).flatMap(before -> {
             boolean uploaded = before != null
-                    && (ProviderPublicationRepository.PUBLISHED.equals(before.state())
-                            || ProviderPublicationRepository.PROCESSING.equals(before.state()));
+                    && (ProviderPublicationStatements.PUBLISHED.equals(before.state())
+                            || ProviderPublicationStatements.PROCESSING.equals(before.state()));
             if (uploaded || request.reconciling()) {
                 return publish(request, calls.apply(null)).flatMap(outcome -> ingest.settle(request, outcome));
             }
@@ -173,7 +173,7 @@ public class PublicationLedger {
             PublishRequest request,
             ProviderAccess access,
             PlatformCalls calls,
-            ProviderPublicationRepository.Before before,
+            ProviderPublicationStatements.Before before,
             boolean mayReplaceToken) {
         if (calls.check() == null) {
             return Uni.createFrom()
@@ -223,7 +223,7 @@ public class PublicationLedger {
             PublishRequest request,
             ProviderAccess access,
             PlatformCalls calls,
-            ProviderPublicationRepository.Before before,
+            ProviderPublicationStatements.Before before,
             boolean mayReplaceToken) {
         String ref = before.providerRef().substring(POSTING.length());
         return calls.find().apply(access).flatMap(answer -> {
@@ -238,7 +238,7 @@ public class PublicationLedger {
                 return recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.NotFound) {
-                ProviderPublicationRepository.Before unmarked = new ProviderPublicationRepository.Before(
+                ProviderPublicationStatements.Before unmarked = new ProviderPublicationStatements.Before(
                         before.state(),
                         before.providerPostId(),
                         before.url(),
@@ -280,7 +280,7 @@ public class PublicationLedger {
     private Uni<PublishOutcome> stillProcessing(
             PublishRequest request,
             PlatformCalls.ProcessingLimits limits,
-            ProviderPublicationRepository.Before before) {
+            ProviderPublicationStatements.Before before) {
         Duration processed = Duration.between(before.processingStartedAt(), Timestamps.now(clock));
         if (processed.compareTo(limits.giveUpAfter()) < 0) {
             return Uni.createFrom().item(PublishOutcome.later(limits.checkEvery()));
@@ -329,15 +329,15 @@ public class PublicationLedger {
      */
     private Uni<PublishOutcome> reconcile(PublishRequest request, PlatformCalls calls) {
         return publications.find(request.idempotencyToken()).flatMap(state -> {
-            if (state != null && ProviderPublicationRepository.PUBLISHED.equals(state.state())) {
+            if (state != null && ProviderPublicationStatements.PUBLISHED.equals(state.state())) {
                 return Uni.createFrom().item(PublishOutcome.published(state.providerPostId(), state.url()));
             }
             // A processing token is looked for like an interrupted call: a check may have sent the platform's last call
             // (media_publish) before the worker lost the target. A reconciler never checks, which could publish.
             // Where the create call publishes nothing (an upload), only a post call a check started (marked) can have.
             boolean mayHavePublished = state != null
-                    && (ProviderPublicationRepository.CALLING.equals(state.state()) && calls.createPublishes()
-                            || ProviderPublicationRepository.PROCESSING.equals(state.state())
+                    && (ProviderPublicationStatements.CALLING.equals(state.state()) && calls.createPublishes()
+                            || ProviderPublicationStatements.PROCESSING.equals(state.state())
                                     && (calls.createPublishes()
                                             || state.providerRef().startsWith(POSTING)));
             if (!mayHavePublished) {

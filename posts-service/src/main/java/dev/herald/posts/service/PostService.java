@@ -27,13 +27,14 @@ import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.repository.AcceptanceStatements;
-import dev.herald.posts.repository.IdempotencyKeyRepository;
+import dev.herald.posts.repository.IdempotencyKeyStatements;
 import dev.herald.posts.repository.PostFilters;
 import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import dev.herald.posts.repository.ProfileHoldReleaseRepository;
-import dev.herald.posts.repository.UnfinishedAcceptanceRepository;
-import dev.herald.posts.repository.UnfinishedAcceptanceRepository.UnfinishedAcceptance;
+import dev.herald.posts.repository.ProfileHoldReleaseStatements;
+import dev.herald.posts.repository.UnfinishedAcceptanceStatements;
+import dev.herald.posts.repository.UnfinishedAcceptanceStatements.UnfinishedAcceptance;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -64,9 +65,10 @@ public class PostService {
 
     private final PostRepository posts;
     private final PostTargetRepository targets;
-    private final IdempotencyKeyRepository idempotencyKeys;
+    private final IdempotencyKeyStatements idempotencyKeys;
     private final ProfileHoldReleaseRepository holdReleases;
-    private final UnfinishedAcceptanceRepository acceptances;
+    private final ProfileHoldReleaseStatements releasedHolds;
+    private final UnfinishedAcceptanceStatements acceptances;
     private final AccountsClient accounts;
     private final UsageClient usage;
     private final ProfilesClient profiles;
@@ -81,9 +83,10 @@ public class PostService {
     public PostService(
             PostRepository posts,
             PostTargetRepository targets,
-            IdempotencyKeyRepository idempotencyKeys,
+            IdempotencyKeyStatements idempotencyKeys,
             ProfileHoldReleaseRepository holdReleases,
-            UnfinishedAcceptanceRepository acceptances,
+            ProfileHoldReleaseStatements releasedHolds,
+            UnfinishedAcceptanceStatements acceptances,
             AccountsClient accounts,
             UsageClient usage,
             ProfilesClient profiles,
@@ -98,6 +101,7 @@ public class PostService {
         this.targets = targets;
         this.idempotencyKeys = idempotencyKeys;
         this.holdReleases = holdReleases;
+        this.releasedHolds = releasedHolds;
         this.acceptances = acceptances;
         this.accounts = accounts;
         this.usage = usage;
@@ -164,7 +168,7 @@ public class PostService {
         });
     }
 
-    private Uni<IdempotencyKeyRepository.StoredKey> claim(
+    private Uni<IdempotencyKeyStatements.StoredKey> claim(
             UnfinishedAcceptance unfinished, String fingerprint, boolean retryIfGone) {
         Instant now = Timestamps.now(clock);
         return idempotencyKeys
@@ -181,13 +185,13 @@ public class PostService {
                 });
     }
 
-    private static PostAcceptance answerFromStored(IdempotencyKeyRepository.StoredKey stored, String fingerprint) {
+    private static PostAcceptance answerFromStored(IdempotencyKeyStatements.StoredKey stored, String fingerprint) {
         if (!stored.fingerprint().equals(fingerprint)) {
             throw new ApiException(
                     ErrorCode.IDEMPOTENCY_KEY_REUSED,
                     "This Idempotency-Key was used with a different request; use a new key for a new post.");
         }
-        if (IdempotencyKeyRepository.COMPLETED.equals(stored.state())) {
+        if (IdempotencyKeyStatements.COMPLETED.equals(stored.state())) {
             return PostAcceptance.replay(stored.response());
         }
         throw inUse();
@@ -371,9 +375,9 @@ public class PostService {
                 .filter(Objects::nonNull)
                 .distinct()
                 .toList()) {
-            var release = new ProfileHoldReleaseRepository.HoldRelease(profileId, canceled.id(), workspaceId, mode);
+            var release = new ProfileHoldReleaseStatements.HoldRelease(profileId, canceled.id(), workspaceId, mode);
             chain = chain.chain(() -> profiles.releaseForPendingPost(workspaceId, mode, profileId, canceled.id())
-                    .chain(() -> holdReleases.done(release))
+                    .chain(() -> releasedHolds.done(release))
                     .onFailure()
                     .invoke(e -> LOG.warnf(
                             "hold of profile %s on canceled post %s left to the release job: %s",

@@ -8,7 +8,7 @@ import dev.herald.webhooks.model.AttemptOutcome;
 import dev.herald.webhooks.model.ClaimedDelivery;
 import dev.herald.webhooks.model.WebhookDelivery;
 import dev.herald.webhooks.model.WebhookEndpoint;
-import dev.herald.webhooks.repository.DeliveryRepository;
+import dev.herald.webhooks.repository.DeliveryAttemptStatements;
 import dev.herald.webhooks.service.ReceiverAddresses;
 import dev.herald.webhooks.service.RetrySchedule;
 import dev.herald.webhooks.service.SigningSecrets;
@@ -53,7 +53,7 @@ import org.jboss.logging.Logger;
 public class WebhookSender {
     private static final Logger LOG = Logger.getLogger(WebhookSender.class);
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryAttemptStatements deliveries;
     private final OutcomeWriter outcomes;
     private final ReceiverAddresses addresses;
     private final ReceiverClient client;
@@ -69,7 +69,7 @@ public class WebhookSender {
     private volatile RepeatingTask loop;
 
     public WebhookSender(
-            DeliveryRepository deliveries,
+            DeliveryAttemptStatements deliveries,
             OutcomeWriter outcomes,
             ReceiverAddresses addresses,
             ReceiverClient client,

@@ -22,7 +22,7 @@ import dev.herald.delivery.provider.media.MediaRefused;
 import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.SourceChunks;
 import dev.herald.delivery.provider.media.StreamingHttp;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -65,7 +65,7 @@ public class TikTokPublisher implements Publisher {
     private final MediaIngest ingest;
     private final MediaSource sources;
     private final PublicationLedger ledger;
-    private final ProviderPublicationRepository publications;
+    private final ProviderPublicationStatements publications;
     private final TikTokConfig config;
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -74,7 +74,7 @@ public class TikTokPublisher implements Publisher {
             TikTokApi api,
             MediaIngest ingest,
             PublicationLedger ledger,
-            ProviderPublicationRepository publications,
+            ProviderPublicationStatements publications,
             TikTokConfig config,
             ObjectMapper mapper,
             Clock clock) {

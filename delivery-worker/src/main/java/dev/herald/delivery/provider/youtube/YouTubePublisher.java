@@ -20,9 +20,9 @@ import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.StreamingHttp;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
-import dev.herald.delivery.repository.YouTubeUploadSessionRepository;
-import dev.herald.delivery.repository.YouTubeUploadSessionRepository.Session;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
+import dev.herald.delivery.repository.YouTubeUploadSessionStatements;
+import dev.herald.delivery.repository.YouTubeUploadSessionStatements.Session;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.VertxException;
 import io.vertx.core.buffer.Buffer;
@@ -67,8 +67,8 @@ public class YouTubePublisher implements Publisher {
     private final StreamingHttp http;
     private final MediaSource sources;
     private final PublicationLedger ledger;
-    private final YouTubeUploadSessionRepository sessions;
-    private final ProviderPublicationRepository publications;
+    private final YouTubeUploadSessionStatements sessions;
+    private final ProviderPublicationStatements publications;
     private final YouTubeConfig config;
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -76,8 +76,8 @@ public class YouTubePublisher implements Publisher {
     public YouTubePublisher(
             MediaIngest ingest,
             PublicationLedger ledger,
-            YouTubeUploadSessionRepository sessions,
-            ProviderPublicationRepository publications,
+            YouTubeUploadSessionStatements sessions,
+            ProviderPublicationStatements publications,
             YouTubeConfig config,
             ObjectMapper mapper,
             Clock clock) {
