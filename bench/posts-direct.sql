@@ -15,7 +15,7 @@
 \set w random(1, :workspaces)
 \set n random(1, 9223372036854775806)
 
--- api-gateway, AdmissionRepository.ADMIT_ALL for a batch of one metered request (autocommit): the calendar-minute
+-- api-gateway, AdmissionStatements.ADMIT_ALL for a batch of one metered request (autocommit): the calendar-minute
 -- window and the monthly API-request meter, scale's 300 per minute and test mode's 10,000 per month.
 with request as (
     select * from unnest(array['ws_bench_' || :w || E'\x3atest']::text[], array[date_trunc('minute', now())]::timestamptz[],
@@ -50,7 +50,7 @@ left join metered m on m.subject = r.subject
 left join gw.api_request_counts current_count
        on current_count.subject = r.subject and current_count.period_start = r.period_start;
 
--- posts-service, IdempotencyKeyRepository.claim (autocommit): one statement, no transaction held open.
+-- posts-service, IdempotencyKeyStatements.claim (autocommit): one statement, no transaction held open.
 insert into posts.idempotency_keys (workspace_id, mode, key, fingerprint, state, claim_token, claimed_at, expires_at)
 values ('ws_bench_' || :w, 'test', 'pb-bench-' || :n, '5f0c6ad2b3e1d3a4c2f87e9b0d6a1c3e8f2b4d6a8c0e2f4a6b8d0f2a4c6e8a0b',
         'in_flight', '3f1d7a2e-9c4b-4e8a-b5d6-' || lpad(:n::text, 12, '0'), now(), now() + interval '60 seconds')
@@ -113,7 +113,7 @@ where workspace_id = 'ws_bench_' || :w and mode = 'test' and key = 'pb-bench-' |
     and claim_token = '3f1d7a2e-9c4b-4e8a-b5d6-' || lpad(:n::text, 12, '0') and state = 'in_flight';
 commit;
 
--- api-gateway, RequestLogRepository.insertAll for one row (autocommit; the gateway batches these).
+-- api-gateway, RequestLogStatements.insertAll for one row (autocommit; the gateway batches these).
 insert into gw.request_logs (id, workspace_id, mode, key_id, method, path, status, duration_ms, created_at)
 select * from unnest(array['req_' || :n]::text[], array['ws_bench_' || :w]::text[], array['test']::text[],
                      array['key_bench_' || :w]::text[], array['POST']::text[], array['/posts']::text[],

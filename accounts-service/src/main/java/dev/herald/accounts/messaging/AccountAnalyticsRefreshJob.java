@@ -1,8 +1,8 @@
 package dev.herald.accounts.messaging;
 
 import dev.herald.accounts.config.AccountsConfig;
-import dev.herald.accounts.repository.AccountAnalyticsRepository;
-import dev.herald.accounts.repository.AccountAnalyticsRepository.Due;
+import dev.herald.accounts.repository.AccountAnalyticsStatements;
+import dev.herald.accounts.repository.AccountAnalyticsStatements.Due;
 import dev.herald.accounts.service.AccountAnalyticsReads;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
@@ -29,14 +29,14 @@ import org.jboss.logging.Logger;
 public class AccountAnalyticsRefreshJob {
     private static final Logger LOG = Logger.getLogger(AccountAnalyticsRefreshJob.class);
 
-    private final AccountAnalyticsRepository cache;
+    private final AccountAnalyticsStatements cache;
     private final AccountAnalyticsReads reads;
     private final AccountsConfig.Analytics config;
     private final Clock clock;
     private final RepeatingTask task;
 
     public AccountAnalyticsRefreshJob(
-            AccountAnalyticsRepository cache,
+            AccountAnalyticsStatements cache,
             AccountAnalyticsReads reads,
             AccountsConfig config,
             Clock clock,

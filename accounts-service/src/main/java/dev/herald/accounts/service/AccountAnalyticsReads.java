@@ -7,8 +7,8 @@ import dev.herald.accounts.provider.AccountAnalyticsReader;
 import dev.herald.accounts.provider.AccountStatistics;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ScopeNotGranted;
-import dev.herald.accounts.repository.AccountAnalyticsRepository;
-import dev.herald.accounts.repository.AccountAnalyticsRepository.Due;
+import dev.herald.accounts.repository.AccountAnalyticsStatements;
+import dev.herald.accounts.repository.AccountAnalyticsStatements.Due;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
@@ -37,7 +37,7 @@ public class AccountAnalyticsReads {
 
     private final Map<Platform, AccountAnalyticsReader> readers = new EnumMap<>(Platform.class);
     private final ProviderAccessTokens tokens;
-    private final AccountAnalyticsRepository cache;
+    private final AccountAnalyticsStatements cache;
     private final AccountsConfig config;
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -45,7 +45,7 @@ public class AccountAnalyticsReads {
     public AccountAnalyticsReads(
             @All List<AccountAnalyticsReader> readers,
             ProviderAccessTokens tokens,
-            AccountAnalyticsRepository cache,
+            AccountAnalyticsStatements cache,
             AccountsConfig config,
             ObjectMapper mapper,
             Clock clock) {

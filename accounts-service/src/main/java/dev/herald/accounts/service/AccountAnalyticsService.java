@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.model.AccountEntity;
-import dev.herald.accounts.repository.AccountAnalyticsRepository;
-import dev.herald.accounts.repository.AccountAnalyticsRepository.Cached;
-import dev.herald.accounts.repository.AccountAnalyticsRepository.Due;
+import dev.herald.accounts.repository.AccountAnalyticsStatements;
+import dev.herald.accounts.repository.AccountAnalyticsStatements.Cached;
+import dev.herald.accounts.repository.AccountAnalyticsStatements.Due;
 import dev.herald.common.api.CachedRead;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Account;
@@ -28,7 +28,7 @@ import java.time.Instant;
 @ApplicationScoped
 public class AccountAnalyticsService {
     private final AccountService accounts;
-    private final AccountAnalyticsRepository cache;
+    private final AccountAnalyticsStatements cache;
     private final AccountAnalyticsReads reads;
     private final AccountsConfig config;
     private final ObjectMapper mapper;
@@ -36,7 +36,7 @@ public class AccountAnalyticsService {
 
     public AccountAnalyticsService(
             AccountService accounts,
-            AccountAnalyticsRepository cache,
+            AccountAnalyticsStatements cache,
             AccountAnalyticsReads reads,
             AccountsConfig config,
             ObjectMapper mapper,

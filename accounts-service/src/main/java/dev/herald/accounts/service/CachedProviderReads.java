@@ -7,6 +7,7 @@ import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.repository.ProviderReadCacheRepository;
+import dev.herald.accounts.repository.ProviderReadCacheStatements;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.CachedRead;
 import dev.herald.common.api.ErrorCode;
@@ -32,6 +33,7 @@ public class CachedProviderReads {
 
     private final ProviderAccessTokens tokens;
     private final ProviderReadCacheRepository cache;
+    private final ProviderReadCacheStatements cachedReads;
     private final ObjectMapper mapper;
     private final AccountsConfig config;
     private final Clock clock;
@@ -39,11 +41,13 @@ public class CachedProviderReads {
     public CachedProviderReads(
             ProviderAccessTokens tokens,
             ProviderReadCacheRepository cache,
+            ProviderReadCacheStatements cachedReads,
             ObjectMapper mapper,
             AccountsConfig config,
             Clock clock) {
         this.tokens = tokens;
         this.cache = cache;
+        this.cachedReads = cachedReads;
         this.mapper = mapper;
         this.config = config;
         this.clock = clock;
@@ -52,7 +56,8 @@ public class CachedProviderReads {
     <T> Uni<CachedRead<T>> cachedOrFresh(
             AccountEntity account, String readKey, TypeReference<T> type, Function<String, Uni<T>> fetch) {
         Instant now = Timestamps.now(clock);
-        return cache.find(account.id, readKey, now.minus(config.providerCacheTtl()))
+        return cachedReads
+                .find(account.id, readKey, now.minus(config.providerCacheTtl()))
                 .flatMap(hit -> {
                     if (hit != null) {
                         return Uni.createFrom().item(new CachedRead<>(read(hit, type), true));
@@ -91,7 +96,8 @@ public class CachedProviderReads {
 
     /** The fresh answers cached under {@code readKey} of the accounts that have one, by account id. */
     <T> Uni<Map<String, T>> cachedAll(List<String> accountIds, String readKey, TypeReference<T> type, Instant now) {
-        return cache.findAll(accountIds, readKey, now.minus(config.providerCacheTtl()))
+        return cachedReads
+                .findAll(accountIds, readKey, now.minus(config.providerCacheTtl()))
                 .map(cached -> {
                     Map<String, T> answers = new HashMap<>();
                     cached.forEach((id, json) -> answers.put(id, read(json, type)));

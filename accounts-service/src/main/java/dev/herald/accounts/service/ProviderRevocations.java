@@ -5,8 +5,8 @@ import dev.herald.accounts.credentials.GrantEncryption;
 import dev.herald.accounts.provider.OAuthProvider;
 import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
-import dev.herald.accounts.repository.ProviderRevocationRepository;
-import dev.herald.accounts.repository.ProviderRevocationRepository.PendingRevocation;
+import dev.herald.accounts.repository.ProviderRevocationStatements;
+import dev.herald.accounts.repository.ProviderRevocationStatements.PendingRevocation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Platform;
 import io.quarkus.scheduler.Scheduled;
@@ -31,14 +31,14 @@ public class ProviderRevocations {
     private static final Logger LOG = Logger.getLogger(ProviderRevocations.class);
     private static final int BATCH = 20;
 
-    private final ProviderRevocationRepository queue;
+    private final ProviderRevocationStatements queue;
     private final GrantEncryption grants;
     private final OAuthProviders providers;
     private final AccountsConfig config;
     private final Clock clock;
 
     public ProviderRevocations(
-            ProviderRevocationRepository queue,
+            ProviderRevocationStatements queue,
             GrantEncryption grants,
             OAuthProviders providers,
             AccountsConfig config,

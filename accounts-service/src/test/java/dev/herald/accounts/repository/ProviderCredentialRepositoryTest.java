@@ -38,6 +38,9 @@ class ProviderCredentialRepositoryTest {
     ProviderReadCacheRepository readCache;
 
     @Inject
+    ProviderReadCacheStatements cachedReads;
+
+    @Inject
     ProviderRevocationRepository revocations;
 
     @Inject
@@ -98,8 +101,8 @@ class ProviderCredentialRepositoryTest {
                 .chain(() -> credentials.findForUpdate(account))
                 .chain(() -> credentials.findAll(List.of(account)))
                 .chain(() -> revocations.pendingFor(account))
-                .chain(() -> readCache.findAll(List.of(account), "boards", Instant.EPOCH))
-                .chain(() -> readCache.find(account, "boards", Instant.EPOCH)));
+                .chain(() -> cachedReads.findAll(List.of(account), "boards", Instant.EPOCH))
+                .chain(() -> cachedReads.find(account, "boards", Instant.EPOCH)));
     }
 
     private static byte[] bytes(String text) {

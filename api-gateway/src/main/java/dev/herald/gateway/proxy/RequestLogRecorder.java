@@ -3,7 +3,7 @@ package dev.herald.gateway.proxy;
 import dev.herald.common.rest.RequestIds;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.RequestLog;
-import dev.herald.gateway.repository.RequestLogRepository;
+import dev.herald.gateway.repository.RequestLogStatements;
 import dev.herald.gateway.service.Credential;
 import dev.herald.gateway.service.RequestLogWriter;
 import io.vertx.ext.web.RoutingContext;
@@ -33,7 +33,7 @@ class RequestLogRecorder {
         String path = rc.normalizedPath();
         rc.addEndHandler(ended -> {
             int durationMs = (int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - started) / 1_000_000);
-            logWriter.append(new RequestLogRepository.Entry(
+            logWriter.append(new RequestLogStatements.Entry(
                     key.workspaceId(),
                     new RequestLog(
                             requestId,

@@ -1,7 +1,7 @@
 package dev.herald.gateway.repository;
 
-import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
-import dev.herald.gateway.repository.AdmissionRepository.Counts;
+import dev.herald.gateway.repository.AdmissionStatements.CountRequest;
+import dev.herald.gateway.repository.AdmissionStatements.Counts;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Context;
@@ -31,11 +31,11 @@ public class AdmissionBatcher {
 
     static final int MAX_BATCH = 256;
 
-    private final AdmissionRepository counters;
+    private final AdmissionStatements counters;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
     private int inFlight;
 
-    public AdmissionBatcher(AdmissionRepository counters) {
+    public AdmissionBatcher(AdmissionStatements counters) {
         this.counters = counters;
     }
 

@@ -1,7 +1,7 @@
 package dev.herald.gateway.repository;
 
-import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
-import dev.herald.gateway.repository.AdmissionRepository.Counts;
+import dev.herald.gateway.repository.AdmissionStatements.CountRequest;
+import dev.herald.gateway.repository.AdmissionStatements.Counts;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.herald.gateway.service;
 
-import dev.herald.gateway.repository.AdmissionRepository;
+import dev.herald.gateway.repository.AdmissionStatements;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,10 +12,10 @@ import java.time.Duration;
 public class RateLimitWindowCleanup {
     private static final Duration KEEP = Duration.ofMinutes(10);
 
-    private final AdmissionRepository windows;
+    private final AdmissionStatements windows;
     private final Clock clock;
 
-    public RateLimitWindowCleanup(AdmissionRepository windows, Clock clock) {
+    public RateLimitWindowCleanup(AdmissionStatements windows, Clock clock) {
         this.windows = windows;
         this.clock = clock;
     }

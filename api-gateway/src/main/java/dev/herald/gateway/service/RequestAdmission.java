@@ -4,8 +4,8 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Entitlements;
 import dev.herald.gateway.config.RateLimitConfig;
-import dev.herald.gateway.repository.AdmissionRepository;
-import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
+import dev.herald.gateway.repository.AdmissionStatements;
+import dev.herald.gateway.repository.AdmissionStatements.CountRequest;
 import dev.herald.gateway.repository.RateWindowLeases;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,14 +23,14 @@ import java.time.temporal.ChronoUnit;
 @ApplicationScoped
 public class RequestAdmission {
     private final RateWindowLeases leases;
-    private final AdmissionRepository counters;
+    private final AdmissionStatements counters;
     private final EntitlementsCache entitlements;
     private final RateLimitConfig config;
     private final Clock clock;
 
     public RequestAdmission(
             RateWindowLeases leases,
-            AdmissionRepository counters,
+            AdmissionStatements counters,
             EntitlementsCache entitlements,
             RateLimitConfig config,
             Clock clock) {

@@ -12,7 +12,7 @@ import dev.herald.common.paging.PageRequest;
 import dev.herald.common.validation.QueryParameters;
 import dev.herald.common.validation.StorableText;
 import dev.herald.common.wire.RequestLog;
-import dev.herald.gateway.repository.RequestLogRepository;
+import dev.herald.gateway.repository.RequestLogStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
@@ -24,16 +24,16 @@ import java.util.Set;
 public class RequestLogService {
     private static final Set<String> METHODS = Set.of("GET", "POST", "PATCH", "PUT", "DELETE");
 
-    private final RequestLogRepository logs;
+    private final RequestLogStatements logs;
     private final CursorCodec cursors;
 
-    public RequestLogService(RequestLogRepository logs, CursorCodec cursors) {
+    public RequestLogService(RequestLogStatements logs, CursorCodec cursors) {
         this.logs = logs;
         this.cursors = cursors;
     }
 
     public Uni<ListEnvelope<RequestLog>> list(String workspaceId, Mode mode, Map<String, String> query) {
-        RequestLogRepository.Filters filters = new RequestLogRepository.Filters(
+        RequestLogStatements.Filters filters = new RequestLogStatements.Filters(
                 status(query.get("status")),
                 method(query.get("method")),
                 path(query.get("path")),

@@ -1,6 +1,6 @@
 package dev.herald.gateway.service;
 
-import dev.herald.gateway.repository.RequestLogRepository;
+import dev.herald.gateway.repository.RequestLogStatements;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -23,23 +23,23 @@ public class RequestLogWriter {
     private static final int BATCH = 500;
     private static final Duration RETENTION = Duration.ofDays(30);
 
-    private final RequestLogRepository logs;
+    private final RequestLogStatements logs;
     private final Clock clock;
-    private final ConcurrentLinkedQueue<RequestLogRepository.Entry> pending = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<RequestLogStatements.Entry> pending = new ConcurrentLinkedQueue<>();
 
-    public RequestLogWriter(RequestLogRepository logs, Clock clock) {
+    public RequestLogWriter(RequestLogStatements logs, Clock clock) {
         this.logs = logs;
         this.clock = clock;
     }
 
-    public void append(RequestLogRepository.Entry entry) {
+    public void append(RequestLogStatements.Entry entry) {
         pending.add(entry);
     }
 
     @Scheduled(every = "0.25s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> flush() {
-        List<RequestLogRepository.Entry> batch = new ArrayList<>();
-        for (RequestLogRepository.Entry entry; batch.size() < BATCH && (entry = pending.poll()) != null; ) {
+        List<RequestLogStatements.Entry> batch = new ArrayList<>();
+        for (RequestLogStatements.Entry entry; batch.size() < BATCH && (entry = pending.poll()) != null; ) {
             batch.add(entry);
         }
         if (batch.isEmpty()) {

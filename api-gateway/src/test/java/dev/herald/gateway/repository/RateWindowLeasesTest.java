@@ -2,8 +2,8 @@ package dev.herald.gateway.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
-import dev.herald.gateway.repository.AdmissionRepository.Counts;
+import dev.herald.gateway.repository.AdmissionStatements.CountRequest;
+import dev.herald.gateway.repository.AdmissionStatements.Counts;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -35,7 +35,7 @@ class RateWindowLeasesTest {
     static final long UNLIMITED = Long.MAX_VALUE;
 
     @Inject
-    AdmissionRepository counters;
+    AdmissionStatements counters;
 
     @Inject
     Pool pool;
@@ -44,7 +44,7 @@ class RateWindowLeasesTest {
     static final class CountingBatcher extends AdmissionBatcher {
         final AtomicInteger sent = new AtomicInteger();
 
-        CountingBatcher(AdmissionRepository counters) {
+        CountingBatcher(AdmissionStatements counters) {
             super(counters);
         }
 

@@ -1,5 +1,6 @@
 package dev.herald.common.outbox;
 
+import dev.herald.common.persistence.NamedStatement;
 import dev.herald.common.tracing.TraceParents;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -7,7 +8,6 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,6 +30,13 @@ public final class OutboxRelay {
 
     private static final int DEFAULT_BATCH_SIZE = 200;
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+
+    private static final NamedStatement CLAIM_AND_MARK = NamedStatement.of("""
+            update outbox set published_at = now()
+            where id in (select id from outbox
+                         where (select pg_try_advisory_xact_lock(:lock)) and published_at is null
+                         order by id limit :batch_size for update skip locked)
+            returning id, event_id, topic, message_key, payload::text as payload, trace_parent""");
 
     private final Pool pool;
     private final Function<OutboxMessage, Uni<Void>> sender;
@@ -95,17 +102,14 @@ public final class OutboxRelay {
      * once, before the scan (an init plan), and without it no row is read. The statement's snapshot predates the lock,
      * but a row another relay marked published in between is re-checked against the new version by
      * {@code FOR UPDATE} and skipped. One statement rather than a claim and a later mark: the mark's
-     * {@code id = any($1)} was planned anew at every execution (its array's length changes the estimate).
+     * {@code id = any(:ids)} was planned anew at every execution (its array's length changes the estimate).
      */
     private Uni<Integer> claimAndSend(SqlConnection connection) {
-        return connection
-                .preparedQuery("""
-                        update outbox set published_at = now()
-                        where id in (select id from outbox
-                                     where (select pg_try_advisory_xact_lock($1)) and published_at is null
-                                     order by id limit $2 for update skip locked)
-                        returning id, event_id, topic, message_key, payload::text as payload, trace_parent""")
-                .execute(Tuple.of(RELAY_LOCK, batchSize))
+        return CLAIM_AND_MARK
+                .parameters()
+                .set("lock", RELAY_LOCK)
+                .set("batch_size", batchSize)
+                .execute(connection)
                 .flatMap(rows -> {
                     List<OutboxMessage> messages = new ArrayList<>();
                     for (Row row : rows) {

@@ -1,9 +1,9 @@
 package dev.herald.common.outbox;
 
 import dev.herald.common.persistence.BatchedDelete;
+import dev.herald.common.persistence.NamedStatement;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
 
 /**
@@ -13,6 +13,13 @@ import java.time.Duration;
  */
 public final class OutboxRetention {
     private static final int DEFAULT_BATCH_SIZE = 1000;
+    private static final NamedStatement DELETE_BATCH = NamedStatement.of("""
+            delete from outbox where id in (
+                select id from outbox
+                where id < coalesce((select id from outbox where created_at >= now() - make_interval(secs => :retention_seconds)
+                                     order by id limit 1), 9223372036854775807)
+                  and published_at < now() - make_interval(secs => :retention_seconds)
+                order by id limit :batch_size for update skip locked)""");
 
     private final Pool pool;
     private final Duration retention;
@@ -41,14 +48,11 @@ public final class OutboxRetention {
      * was assigned out of order waits for a later run). {@code SKIP LOCKED}: replicas purging at once split the work.
      */
     private Uni<Integer> deleteBatch() {
-        return pool.preparedQuery("""
-                        delete from outbox where id in (
-                            select id from outbox
-                            where id < coalesce((select id from outbox where created_at >= now() - make_interval(secs => $1)
-                                                 order by id limit 1), 9223372036854775807)
-                              and published_at < now() - make_interval(secs => $1)
-                            order by id limit $2 for update skip locked)""")
-                .execute(Tuple.of(retention.toMillis() / 1000.0, batchSize))
+        return DELETE_BATCH
+                .parameters()
+                .set("retention_seconds", retention.toMillis() / 1000.0)
+                .set("batch_size", batchSize)
+                .execute(pool)
                 .map(rows -> rows.rowCount());
     }
 }

@@ -1,22 +1,13 @@
 package dev.herald.common.persistence;
 
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
-/** Statement parameters as the reactive client binds them (nulls allowed; instants as UTC timestamptz), and back. */
+/** Instants as the reactive client binds them (UTC timestamptz, nulls allowed), and back from a row. */
 public final class SqlParameters {
     private SqlParameters() {}
-
-    public static Tuple of(Object... values) {
-        Tuple tuple = Tuple.tuple();
-        for (Object value : values) {
-            tuple.addValue(value instanceof Instant instant ? offset(instant) : value);
-        }
-        return tuple;
-    }
 
     public static OffsetDateTime offset(Instant instant) {
         return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);

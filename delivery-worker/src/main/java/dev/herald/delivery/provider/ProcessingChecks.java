@@ -3,7 +3,7 @@ package dev.herald.delivery.provider;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -43,7 +43,7 @@ public class ProcessingChecks {
             PublishRequest request,
             ProviderAccess access,
             PlatformCalls calls,
-            ProviderPublicationRepository.Before before,
+            ProviderPublicationStatements.Before before,
             boolean mayReplaceToken) {
         if (calls.check() == null) {
             return Uni.createFrom()
@@ -93,7 +93,7 @@ public class ProcessingChecks {
             PublishRequest request,
             ProviderAccess access,
             PlatformCalls calls,
-            ProviderPublicationRepository.Before before,
+            ProviderPublicationStatements.Before before,
             boolean mayReplaceToken) {
         String ref = before.providerRef().substring(POSTING.length());
         return calls.find().apply(access).flatMap(answer -> {
@@ -108,7 +108,7 @@ public class ProcessingChecks {
                 return steps.recordPublished(request, published);
             }
             if (answer instanceof PlatformAnswer.NotFound) {
-                ProviderPublicationRepository.Before unmarked = new ProviderPublicationRepository.Before(
+                ProviderPublicationStatements.Before unmarked = new ProviderPublicationStatements.Before(
                         before.state(),
                         before.providerPostId(),
                         before.url(),
@@ -129,7 +129,7 @@ public class ProcessingChecks {
     private Uni<PublishOutcome> stillProcessing(
             PublishRequest request,
             PlatformCalls.ProcessingLimits limits,
-            ProviderPublicationRepository.Before before) {
+            ProviderPublicationStatements.Before before) {
         Duration processed = Duration.between(before.processingStartedAt(), Timestamps.now(clock));
         if (processed.compareTo(limits.giveUpAfter()) < 0) {
             return Uni.createFrom().item(PublishOutcome.later(limits.checkEvery()));

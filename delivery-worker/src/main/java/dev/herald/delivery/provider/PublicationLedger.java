@@ -6,7 +6,7 @@ import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -37,14 +37,14 @@ public class PublicationLedger {
     private static final Logger LOG = Logger.getLogger(PublicationLedger.class);
 
     private final AccountsClient accounts;
-    private final ProviderPublicationRepository publications;
+    private final ProviderPublicationStatements publications;
     private final ProcessingChecks checks;
     private final PublicationSteps steps;
     private final Clock clock;
 
     public PublicationLedger(
             AccountsClient accounts,
-            ProviderPublicationRepository publications,
+            ProviderPublicationStatements publications,
             ProcessingChecks checks,
             PublicationSteps steps,
             Clock clock) {
@@ -76,14 +76,14 @@ public class PublicationLedger {
                                     request.platform().wireName(),
                                     Timestamps.now(clock))
                             .flatMap(before -> {
-                                if (ProviderPublicationRepository.PUBLISHED.equals(before.state())) {
+                                if (ProviderPublicationStatements.PUBLISHED.equals(before.state())) {
                                     return Uni.createFrom()
                                             .item(PublishOutcome.published(before.providerPostId(), before.url()));
                                 }
-                                if (ProviderPublicationRepository.PROCESSING.equals(before.state())) {
+                                if (ProviderPublicationStatements.PROCESSING.equals(before.state())) {
                                     return checks.check(request, access.access(), calls, before, true);
                                 }
-                                if (ProviderPublicationRepository.CALLING.equals(before.state())
+                                if (ProviderPublicationStatements.CALLING.equals(before.state())
                                         && calls.createPublishes()) {
                                     return find(request, access.access(), calls, true);
                                 }
@@ -104,8 +104,8 @@ public class PublicationLedger {
             PublishRequest request, MediaIngest ingest, Function<MediaSource.Located, PlatformCalls> calls) {
         return publications.find(request.idempotencyToken()).flatMap(before -> {
             boolean uploaded = before != null
-                    && (ProviderPublicationRepository.PUBLISHED.equals(before.state())
-                            || ProviderPublicationRepository.PROCESSING.equals(before.state()));
+                    && (ProviderPublicationStatements.PUBLISHED.equals(before.state())
+                            || ProviderPublicationStatements.PROCESSING.equals(before.state()));
             if (uploaded || request.reconciling()) {
                 return publish(request, calls.apply(null)).flatMap(outcome -> ingest.settle(request, outcome));
             }
@@ -197,15 +197,15 @@ public class PublicationLedger {
      */
     private Uni<PublishOutcome> reconcile(PublishRequest request, PlatformCalls calls) {
         return publications.find(request.idempotencyToken()).flatMap(state -> {
-            if (state != null && ProviderPublicationRepository.PUBLISHED.equals(state.state())) {
+            if (state != null && ProviderPublicationStatements.PUBLISHED.equals(state.state())) {
                 return Uni.createFrom().item(PublishOutcome.published(state.providerPostId(), state.url()));
             }
             // A processing token is looked for like an interrupted call: a check may have sent the platform's last call
             // (media_publish) before the worker lost the target. A reconciler never checks, which could publish.
             // Where the create call publishes nothing (an upload), only a post call a check started (marked) can have.
             boolean mayHavePublished = state != null
-                    && (ProviderPublicationRepository.CALLING.equals(state.state()) && calls.createPublishes()
-                            || ProviderPublicationRepository.PROCESSING.equals(state.state())
+                    && (ProviderPublicationStatements.CALLING.equals(state.state()) && calls.createPublishes()
+                            || ProviderPublicationStatements.PROCESSING.equals(state.state())
                                     && (calls.createPublishes()
                                             || state.providerRef().startsWith(ProcessingChecks.POSTING)));
             if (!mayHavePublished) {

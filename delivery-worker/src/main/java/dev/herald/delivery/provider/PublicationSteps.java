@@ -4,7 +4,7 @@ import dev.herald.common.client.AccountsClient;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -17,10 +17,10 @@ import java.util.function.Function;
 @ApplicationScoped
 public class PublicationSteps {
     private final AccountsClient accounts;
-    private final ProviderPublicationRepository publications;
+    private final ProviderPublicationStatements publications;
     private final Clock clock;
 
-    public PublicationSteps(AccountsClient accounts, ProviderPublicationRepository publications, Clock clock) {
+    public PublicationSteps(AccountsClient accounts, ProviderPublicationStatements publications, Clock clock) {
         this.accounts = accounts;
         this.publications = publications;
         this.clock = clock;

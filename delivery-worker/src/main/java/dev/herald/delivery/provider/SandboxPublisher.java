@@ -5,7 +5,7 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.config.DeliveryConfig;
-import dev.herald.delivery.repository.SandboxPublicationRepository;
+import dev.herald.delivery.repository.SandboxPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -43,11 +43,11 @@ public class SandboxPublisher implements Publisher {
         PUBLISH
     }
 
-    private final SandboxPublicationRepository publications;
+    private final SandboxPublicationStatements publications;
     private final DeliveryConfig config;
     private final Clock clock;
 
-    public SandboxPublisher(SandboxPublicationRepository publications, DeliveryConfig config, Clock clock) {
+    public SandboxPublisher(SandboxPublicationStatements publications, DeliveryConfig config, Clock clock) {
         this.publications = publications;
         this.config = config;
         this.clock = clock;

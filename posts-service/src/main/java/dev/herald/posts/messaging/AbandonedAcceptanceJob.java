@@ -4,8 +4,8 @@ import dev.herald.common.client.UsageClient;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.posts.config.PostsConfig;
-import dev.herald.posts.repository.UnfinishedAcceptanceRepository;
-import dev.herald.posts.repository.UnfinishedAcceptanceRepository.UnfinishedAcceptance;
+import dev.herald.posts.repository.UnfinishedAcceptanceStatements;
+import dev.herald.posts.repository.UnfinishedAcceptanceStatements.UnfinishedAcceptance;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -28,14 +28,14 @@ public class AbandonedAcceptanceJob {
     private static final Logger LOG = Logger.getLogger(AbandonedAcceptanceJob.class);
     private static final int BATCH = 100;
 
-    private final UnfinishedAcceptanceRepository acceptances;
+    private final UnfinishedAcceptanceStatements acceptances;
     private final UsageClient usage;
     private final PostsConfig config;
     private final Clock clock;
     private final RepeatingTask task;
 
     public AbandonedAcceptanceJob(
-            UnfinishedAcceptanceRepository acceptances,
+            UnfinishedAcceptanceStatements acceptances,
             UsageClient usage,
             PostsConfig config,
             Clock clock,

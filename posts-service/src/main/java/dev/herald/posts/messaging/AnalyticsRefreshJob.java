@@ -9,8 +9,8 @@ import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Platform;
 import dev.herald.posts.config.AnalyticsConfig;
-import dev.herald.posts.repository.PostAnalyticsRepository;
-import dev.herald.posts.repository.PostAnalyticsRepository.Due;
+import dev.herald.posts.repository.PostAnalyticsStatements;
+import dev.herald.posts.repository.PostAnalyticsStatements.Due;
 import dev.herald.posts.service.PostAnalyticsReads;
 import dev.herald.posts.service.PostAnalyticsService;
 import io.quarkus.runtime.ShutdownEvent;
@@ -39,7 +39,7 @@ import org.jboss.logging.Logger;
 public class AnalyticsRefreshJob {
     private static final Logger LOG = Logger.getLogger(AnalyticsRefreshJob.class);
 
-    private final PostAnalyticsRepository cache;
+    private final PostAnalyticsStatements cache;
     private final PostAnalyticsReads reads;
     private final AccountsClient accounts;
     private final AnalyticsConfig config;
@@ -47,7 +47,7 @@ public class AnalyticsRefreshJob {
     private final RepeatingTask task;
 
     public AnalyticsRefreshJob(
-            PostAnalyticsRepository cache,
+            PostAnalyticsStatements cache,
             PostAnalyticsReads reads,
             AccountsClient accounts,
             AnalyticsConfig config,

@@ -3,7 +3,7 @@ package dev.herald.posts.messaging;
 import dev.herald.common.client.ProfilesClient;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.posts.config.PostsConfig;
-import dev.herald.posts.repository.ProfileHoldReleaseRepository;
+import dev.herald.posts.repository.ProfileHoldReleaseStatements;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -22,12 +22,12 @@ public class ProfileHoldReleaseJob {
     private static final Logger LOG = Logger.getLogger(ProfileHoldReleaseJob.class);
     private static final int BATCH = 100;
 
-    private final ProfileHoldReleaseRepository releases;
+    private final ProfileHoldReleaseStatements releases;
     private final ProfilesClient profiles;
     private final RepeatingTask task;
 
     public ProfileHoldReleaseJob(
-            ProfileHoldReleaseRepository releases, ProfilesClient profiles, Vertx vertx, PostsConfig config) {
+            ProfileHoldReleaseStatements releases, ProfilesClient profiles, Vertx vertx, PostsConfig config) {
         this.releases = releases;
         this.profiles = profiles;
         this.task = new RepeatingTask(vertx, "profile hold release", config.holdReleaseInterval(), this::releaseAll);
@@ -44,7 +44,7 @@ public class ProfileHoldReleaseJob {
     private Uni<Void> releaseAll() {
         return releases.oldest(BATCH).flatMap(batch -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
-            for (ProfileHoldReleaseRepository.HoldRelease release : batch) {
+            for (ProfileHoldReleaseStatements.HoldRelease release : batch) {
                 chain = chain.chain(() -> profiles.releaseForPendingPost(
                                 release.workspaceId(), release.mode(), release.profileId(), release.postId())
                         .chain(() -> releases.done(release))

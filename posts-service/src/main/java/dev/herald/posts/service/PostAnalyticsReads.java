@@ -14,8 +14,8 @@ import dev.herald.posts.provider.AnalyticsReader;
 import dev.herald.posts.provider.AnalyticsReaders;
 import dev.herald.posts.provider.ProviderMetrics;
 import dev.herald.posts.provider.ScopeNotGranted;
-import dev.herald.posts.repository.PostAnalyticsRepository;
-import dev.herald.posts.repository.PostAnalyticsRepository.Due;
+import dev.herald.posts.repository.PostAnalyticsStatements;
+import dev.herald.posts.repository.PostAnalyticsStatements.Due;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -34,7 +34,7 @@ public class PostAnalyticsReads {
 
     private final AnalyticsReaders readers;
     private final ActingAccounts actingAccounts;
-    private final PostAnalyticsRepository cache;
+    private final PostAnalyticsStatements cache;
     private final AnalyticsConfig config;
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -42,7 +42,7 @@ public class PostAnalyticsReads {
     public PostAnalyticsReads(
             AnalyticsReaders readers,
             ActingAccounts actingAccounts,
-            PostAnalyticsRepository cache,
+            PostAnalyticsStatements cache,
             AnalyticsConfig config,
             ObjectMapper mapper,
             Clock clock) {

@@ -15,9 +15,9 @@ import dev.herald.common.wire.PostAnalytics.Target;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.posts.config.AnalyticsConfig;
 import dev.herald.posts.model.PostTargetEntity;
-import dev.herald.posts.repository.PostAnalyticsRepository;
-import dev.herald.posts.repository.PostAnalyticsRepository.Cached;
-import dev.herald.posts.repository.PostAnalyticsRepository.Due;
+import dev.herald.posts.repository.PostAnalyticsStatements;
+import dev.herald.posts.repository.PostAnalyticsStatements.Cached;
+import dev.herald.posts.repository.PostAnalyticsStatements.Due;
 import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -39,7 +39,7 @@ public class PostAnalyticsService {
 
     private final PostRepository posts;
     private final PostTargetRepository targets;
-    private final PostAnalyticsRepository cache;
+    private final PostAnalyticsStatements cache;
     private final PostAnalyticsReads reads;
     private final AccountsClient accounts;
     private final AnalyticsConfig config;
@@ -49,7 +49,7 @@ public class PostAnalyticsService {
     public PostAnalyticsService(
             PostRepository posts,
             PostTargetRepository targets,
-            PostAnalyticsRepository cache,
+            PostAnalyticsStatements cache,
             PostAnalyticsReads reads,
             AccountsClient accounts,
             AnalyticsConfig config,

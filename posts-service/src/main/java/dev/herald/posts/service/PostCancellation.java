@@ -12,6 +12,7 @@ import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import dev.herald.posts.repository.ProfileHoldReleaseRepository;
+import dev.herald.posts.repository.ProfileHoldReleaseStatements;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,6 +30,7 @@ public class PostCancellation {
     private final PostRepository posts;
     private final PostTargetRepository targets;
     private final ProfileHoldReleaseRepository holdReleases;
+    private final ProfileHoldReleaseStatements releasedHolds;
     private final ProfilesClient profiles;
     private final PostEventOutbox events;
     private final PostDispatcher dispatcher;
@@ -39,6 +41,7 @@ public class PostCancellation {
             PostRepository posts,
             PostTargetRepository targets,
             ProfileHoldReleaseRepository holdReleases,
+            ProfileHoldReleaseStatements releasedHolds,
             ProfilesClient profiles,
             PostEventOutbox events,
             PostDispatcher dispatcher,
@@ -47,6 +50,7 @@ public class PostCancellation {
         this.posts = posts;
         this.targets = targets;
         this.holdReleases = holdReleases;
+        this.releasedHolds = releasedHolds;
         this.profiles = profiles;
         this.events = events;
         this.dispatcher = dispatcher;
@@ -77,9 +81,9 @@ public class PostCancellation {
                 .filter(Objects::nonNull)
                 .distinct()
                 .toList()) {
-            var release = new ProfileHoldReleaseRepository.HoldRelease(profileId, canceled.id(), workspaceId, mode);
+            var release = new ProfileHoldReleaseStatements.HoldRelease(profileId, canceled.id(), workspaceId, mode);
             chain = chain.chain(() -> profiles.releaseForPendingPost(workspaceId, mode, profileId, canceled.id())
-                    .chain(() -> holdReleases.done(release))
+                    .chain(() -> releasedHolds.done(release))
                     .onFailure()
                     .invoke(e -> LOG.warnf(
                             "hold of profile %s on canceled post %s left to the release job: %s",

@@ -20,9 +20,9 @@ import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.repository.AcceptanceStatements;
-import dev.herald.posts.repository.IdempotencyKeyRepository;
-import dev.herald.posts.repository.UnfinishedAcceptanceRepository;
-import dev.herald.posts.repository.UnfinishedAcceptanceRepository.UnfinishedAcceptance;
+import dev.herald.posts.repository.IdempotencyKeyStatements;
+import dev.herald.posts.repository.UnfinishedAcceptanceStatements;
+import dev.herald.posts.repository.UnfinishedAcceptanceStatements.UnfinishedAcceptance;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -46,8 +46,8 @@ import org.jboss.logging.Logger;
 public class PostService {
     private static final Logger LOG = Logger.getLogger(PostService.class);
 
-    private final IdempotencyKeyRepository idempotencyKeys;
-    private final UnfinishedAcceptanceRepository acceptances;
+    private final IdempotencyKeyStatements idempotencyKeys;
+    private final UnfinishedAcceptanceStatements acceptances;
     private final AccountsClient accounts;
     private final UsageClient usage;
     private final ProfilesClient profiles;
@@ -59,8 +59,8 @@ public class PostService {
     private final Clock clock;
 
     public PostService(
-            IdempotencyKeyRepository idempotencyKeys,
-            UnfinishedAcceptanceRepository acceptances,
+            IdempotencyKeyStatements idempotencyKeys,
+            UnfinishedAcceptanceStatements acceptances,
             AccountsClient accounts,
             UsageClient usage,
             ProfilesClient profiles,
@@ -136,7 +136,7 @@ public class PostService {
         });
     }
 
-    private Uni<IdempotencyKeyRepository.StoredKey> claim(
+    private Uni<IdempotencyKeyStatements.StoredKey> claim(
             UnfinishedAcceptance unfinished, String fingerprint, boolean retryIfGone) {
         Instant now = Timestamps.now(clock);
         return idempotencyKeys
@@ -153,13 +153,13 @@ public class PostService {
                 });
     }
 
-    private static PostAcceptance answerFromStored(IdempotencyKeyRepository.StoredKey stored, String fingerprint) {
+    private static PostAcceptance answerFromStored(IdempotencyKeyStatements.StoredKey stored, String fingerprint) {
         if (!stored.fingerprint().equals(fingerprint)) {
             throw new ApiException(
                     ErrorCode.IDEMPOTENCY_KEY_REUSED,
                     "This Idempotency-Key was used with a different request; use a new key for a new post.");
         }
-        if (IdempotencyKeyRepository.COMPLETED.equals(stored.state())) {
+        if (IdempotencyKeyStatements.COMPLETED.equals(stored.state())) {
             return PostAcceptance.replay(stored.response());
         }
         throw inUse();

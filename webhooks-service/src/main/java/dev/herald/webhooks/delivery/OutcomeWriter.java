@@ -1,7 +1,7 @@
 package dev.herald.webhooks.delivery;
 
 import dev.herald.webhooks.model.AttemptOutcome;
-import dev.herald.webhooks.repository.DeliveryRepository;
+import dev.herald.webhooks.repository.DeliveryAttemptStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -22,11 +22,11 @@ public class OutcomeWriter {
     private static final Logger LOG = Logger.getLogger(OutcomeWriter.class);
     private static final int MAX_BATCH = 500;
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryAttemptStatements deliveries;
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean writing = new AtomicBoolean();
 
-    public OutcomeWriter(DeliveryRepository deliveries) {
+    public OutcomeWriter(DeliveryAttemptStatements deliveries) {
         this.deliveries = deliveries;
     }
 

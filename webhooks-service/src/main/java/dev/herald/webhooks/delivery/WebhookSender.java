@@ -7,7 +7,7 @@ import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.model.AttemptOutcome;
 import dev.herald.webhooks.model.ClaimedDelivery;
 import dev.herald.webhooks.model.WebhookDelivery;
-import dev.herald.webhooks.repository.DeliveryRepository;
+import dev.herald.webhooks.repository.DeliveryAttemptStatements;
 import dev.herald.webhooks.service.RetrySchedule;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -43,7 +43,7 @@ import org.jboss.logging.Logger;
 public class WebhookSender {
     private static final Logger LOG = Logger.getLogger(WebhookSender.class);
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryAttemptStatements deliveries;
     private final OutcomeWriter outcomes;
     private final WebhookAttempt attempts;
     private final WebhooksConfig config;
@@ -56,7 +56,7 @@ public class WebhookSender {
     private volatile RepeatingTask loop;
 
     public WebhookSender(
-            DeliveryRepository deliveries,
+            DeliveryAttemptStatements deliveries,
             OutcomeWriter outcomes,
             WebhookAttempt attempts,
             WebhooksConfig config,

@@ -298,7 +298,7 @@ public class EventStatements {
     }
 
     /**
-     * Inserts the deliveries, the leased ones claimed as {@link DeliveryRepository#claimDue} would claim them: a
+     * Inserts the deliveries, the leased ones claimed as {@link DeliveryAttemptStatements#claimDue} would claim them: a
      * lease token, due when the lease ends, the first attempt counted. Answers only those actually inserted.
      */
     private static Uni<Intake> insertDeliveries(
@@ -385,7 +385,7 @@ public class EventStatements {
                         .set("mode", mode.wireName())
                         .set("now", now)
                         .execute(connection))
-                .map(rows -> DeliveryRepository.delivery(rows.iterator().next())));
+                .map(rows -> DeliveryStatements.delivery(rows.iterator().next())));
     }
 
     /**

@@ -13,8 +13,8 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.webhooks.delivery.WebhookSender;
 import dev.herald.webhooks.model.DeliveryFilters;
 import dev.herald.webhooks.model.WebhookDelivery;
-import dev.herald.webhooks.repository.DeliveryRepository;
-import dev.herald.webhooks.repository.EndpointRepository;
+import dev.herald.webhooks.repository.DeliveryStatements;
+import dev.herald.webhooks.repository.EndpointStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -26,15 +26,15 @@ import java.util.Map;
 public class DeliveryService {
     static final String CURSOR_KIND = "webhook_deliveries";
 
-    private final DeliveryRepository deliveries;
-    private final EndpointRepository endpoints;
+    private final DeliveryStatements deliveries;
+    private final EndpointStatements endpoints;
     private final WebhookSender sender;
     private final CursorCodec cursors;
     private final Clock clock;
 
     public DeliveryService(
-            DeliveryRepository deliveries,
-            EndpointRepository endpoints,
+            DeliveryStatements deliveries,
+            EndpointStatements endpoints,
             WebhookSender sender,
             CursorCodec cursors,
             Clock clock) {

@@ -19,7 +19,7 @@ import dev.herald.webhooks.delivery.WebhookSender;
 import dev.herald.webhooks.model.EventTypes;
 import dev.herald.webhooks.model.WebhookDelivery;
 import dev.herald.webhooks.model.WebhookEndpoint;
-import dev.herald.webhooks.repository.EndpointRepository;
+import dev.herald.webhooks.repository.EndpointStatements;
 import dev.herald.webhooks.repository.EventStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,7 +34,7 @@ import java.util.Optional;
 public class EndpointService {
     static final String CURSOR_KIND = "webhook_endpoints";
 
-    private final EndpointRepository endpoints;
+    private final EndpointStatements endpoints;
     private final EventStatements events;
     private final ReceiverAddresses addresses;
     private final SigningSecrets secrets;
@@ -46,7 +46,7 @@ public class EndpointService {
     private final Clock clock;
 
     public EndpointService(
-            EndpointRepository endpoints,
+            EndpointStatements endpoints,
             EventStatements events,
             ReceiverAddresses addresses,
             SigningSecrets secrets,

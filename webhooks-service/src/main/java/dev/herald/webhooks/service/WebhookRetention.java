@@ -3,7 +3,7 @@ package dev.herald.webhooks.service;
 import dev.herald.common.persistence.BatchedDelete;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.webhooks.config.WebhooksConfig;
-import dev.herald.webhooks.repository.DeliveryRepository;
+import dev.herald.webhooks.repository.DeliveryStatements;
 import dev.herald.webhooks.repository.EventStatements;
 import dev.herald.webhooks.repository.UsageThresholdStatements;
 import io.quarkus.runtime.ShutdownEvent;
@@ -25,7 +25,7 @@ import java.time.Instant;
 public class WebhookRetention {
     static final int BATCH_SIZE = 1000;
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryStatements deliveries;
     private final EventStatements events;
     private final UsageThresholdStatements thresholds;
     private final WebhooksConfig config;
@@ -33,7 +33,7 @@ public class WebhookRetention {
     private final RepeatingTask task;
 
     public WebhookRetention(
-            DeliveryRepository deliveries,
+            DeliveryStatements deliveries,
             EventStatements events,
             UsageThresholdStatements thresholds,
             WebhooksConfig config,

@@ -8,7 +8,7 @@ import dev.herald.delivery.config.DeliveryConfig;
 import dev.herald.delivery.config.MediaIngestConfig;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
-import dev.herald.delivery.repository.MediaIngestSlotRepository;
+import dev.herald.delivery.repository.MediaIngestSlotStatements;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -47,7 +47,7 @@ public class MediaIngest {
     private final StreamingHttp http;
     private final StreamingHttp sourceHttp;
     private final UsageClient usage;
-    private final MediaIngestSlotRepository slots;
+    private final MediaIngestSlotStatements slots;
     private final MediaIngestConfig config;
     private final int maxAttempts;
     private final Clock clock;
@@ -55,7 +55,7 @@ public class MediaIngest {
     public MediaIngest(
             Vertx vertx,
             UsageClient usage,
-            MediaIngestSlotRepository slots,
+            MediaIngestSlotStatements slots,
             MediaIngestConfig config,
             DeliveryConfig delivery,
             Clock clock) {

@@ -6,7 +6,7 @@ import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.provider.PlatformAnswer;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.media.MediaSource;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
@@ -18,9 +18,9 @@ import java.util.Map;
 @ApplicationScoped
 public class TikTokPublishStatus {
     private final TikTokApi api;
-    private final ProviderPublicationRepository publications;
+    private final ProviderPublicationStatements publications;
 
-    public TikTokPublishStatus(TikTokApi api, ProviderPublicationRepository publications) {
+    public TikTokPublishStatus(TikTokApi api, ProviderPublicationStatements publications) {
         this.api = api;
         this.publications = publications;
     }

@@ -18,7 +18,7 @@ import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -54,7 +54,7 @@ public class TikTokPublisher implements Publisher {
     private final TikTokVideoUpload videoUpload;
     private final TikTokPublishStatus status;
     private final PublicationLedger ledger;
-    private final ProviderPublicationRepository publications;
+    private final ProviderPublicationStatements publications;
     private final TikTokConfig config;
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -65,7 +65,7 @@ public class TikTokPublisher implements Publisher {
             TikTokVideoUpload videoUpload,
             TikTokPublishStatus status,
             PublicationLedger ledger,
-            ProviderPublicationRepository publications,
+            ProviderPublicationStatements publications,
             TikTokConfig config,
             ObjectMapper mapper,
             Clock clock) {

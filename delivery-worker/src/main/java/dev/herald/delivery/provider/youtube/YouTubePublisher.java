@@ -12,7 +12,7 @@ import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.media.MediaIngest;
-import dev.herald.delivery.repository.ProviderPublicationRepository;
+import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
@@ -40,14 +40,14 @@ public class YouTubePublisher implements Publisher {
     private final MediaIngest ingest;
     private final YouTubeUploadSession session;
     private final PublicationLedger ledger;
-    private final ProviderPublicationRepository publications;
+    private final ProviderPublicationStatements publications;
     private final ObjectMapper mapper;
 
     public YouTubePublisher(
             MediaIngest ingest,
             YouTubeUploadSession session,
             PublicationLedger ledger,
-            ProviderPublicationRepository publications,
+            ProviderPublicationStatements publications,
             ObjectMapper mapper) {
         this.ingest = ingest;
         this.session = session;

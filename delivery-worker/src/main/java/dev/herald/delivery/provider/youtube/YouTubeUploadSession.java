@@ -13,8 +13,8 @@ import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.media.MediaIngest;
 import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.StreamingHttp;
-import dev.herald.delivery.repository.YouTubeUploadSessionRepository;
-import dev.herald.delivery.repository.YouTubeUploadSessionRepository.Session;
+import dev.herald.delivery.repository.YouTubeUploadSessionStatements;
+import dev.herald.delivery.repository.YouTubeUploadSessionStatements.Session;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.VertxException;
 import io.vertx.core.buffer.Buffer;
@@ -43,14 +43,14 @@ public class YouTubeUploadSession {
 
     private final StreamingHttp http;
     private final MediaSource sources;
-    private final YouTubeUploadSessionRepository sessions;
+    private final YouTubeUploadSessionStatements sessions;
     private final YouTubeConfig config;
     private final ObjectMapper mapper;
     private final Clock clock;
 
     public YouTubeUploadSession(
             MediaIngest ingest,
-            YouTubeUploadSessionRepository sessions,
+            YouTubeUploadSessionStatements sessions,
             YouTubeConfig config,
             ObjectMapper mapper,
             Clock clock) {

@@ -1,6 +1,6 @@
 package dev.herald.delivery.repository;
 
-import dev.herald.common.persistence.SqlParameters;
+import dev.herald.common.persistence.NamedStatement;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,10 +8,20 @@ import java.time.Instant;
 
 /** The sandbox provider's memory of publish calls, one row per idempotency token. */
 @ApplicationScoped
-public class SandboxPublicationRepository {
+public class SandboxPublicationStatements {
+    private static final NamedStatement RECORD_CALL = NamedStatement.of("""
+            insert into sandbox_publications as p (token, provider_post_id, publish_calls, created_at, last_called_at)
+            values (:token, :post_id_if_first, 1, :now, :now)
+            on conflict (token) do update set publish_calls = p.publish_calls + 1,
+                provider_post_id = coalesce(p.provider_post_id, :post_id_if_repeated), last_called_at = :now
+            returning provider_post_id, publish_calls""");
+
+    private static final NamedStatement PUBLISHED_POST =
+            NamedStatement.of("select provider_post_id from sandbox_publications where token = :token");
+
     private final Pool pool;
 
-    public SandboxPublicationRepository(Pool pool) {
+    public SandboxPublicationStatements(Pool pool) {
         this.pool = pool;
     }
 
@@ -24,13 +34,13 @@ public class SandboxPublicationRepository {
      * token's post, once published, never changes and is never published a second time.
      */
     public Uni<SandboxCall> recordCall(String token, String postIdIfFirst, String postIdIfRepeated, Instant now) {
-        return pool.preparedQuery("""
-                        insert into sandbox_publications as p (token, provider_post_id, publish_calls, created_at, last_called_at)
-                        values ($1, $2, 1, $4, $4)
-                        on conflict (token) do update set publish_calls = p.publish_calls + 1,
-                            provider_post_id = coalesce(p.provider_post_id, $3), last_called_at = $4
-                        returning provider_post_id, publish_calls""")
-                .execute(SqlParameters.of(token, postIdIfFirst, postIdIfRepeated, now))
+        return RECORD_CALL
+                .parameters()
+                .set("token", token)
+                .set("post_id_if_first", postIdIfFirst)
+                .set("post_id_if_repeated", postIdIfRepeated)
+                .set("now", now)
+                .execute(pool)
                 .map(rows -> {
                     var row = rows.iterator().next();
                     return new SandboxCall(row.getString("provider_post_id"), row.getInteger("publish_calls"));
@@ -39,8 +49,10 @@ public class SandboxPublicationRepository {
 
     /** The post the sandbox published for {@code token}, or null when it published none (or was never called). */
     public Uni<String> publishedPost(String token) {
-        return pool.preparedQuery("select provider_post_id from sandbox_publications where token = $1")
-                .execute(SqlParameters.of(token))
+        return PUBLISHED_POST
+                .parameters()
+                .set("token", token)
+                .execute(pool)
                 .map(rows ->
                         rows.rowCount() == 0 ? null : rows.iterator().next().getString("provider_post_id"));
     }

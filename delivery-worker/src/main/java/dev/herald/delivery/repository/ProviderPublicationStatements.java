@@ -1,6 +1,6 @@
 package dev.herald.delivery.repository;
 
-import dev.herald.common.persistence.SqlParameters;
+import dev.herald.common.persistence.NamedStatement;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -13,7 +13,7 @@ import java.util.Optional;
  * a platform without idempotency keys never gets a second publish call whose first may have succeeded.
  */
 @ApplicationScoped
-public class ProviderPublicationRepository {
+public class ProviderPublicationStatements {
     public static final String CALLING = "calling";
     public static final String REFUSED = "refused";
     public static final String PUBLISHED = "published";
@@ -23,9 +23,48 @@ public class ProviderPublicationRepository {
      */
     public static final String PROCESSING = "processing";
 
+    private static final NamedStatement INSERT_FIRST_CALL = NamedStatement.of("""
+            insert into provider_publications (token, platform, state, calls, created_at, updated_at)
+            values (:token, :platform, 'calling', 1, :now, :now) on conflict (token) do nothing returning token""");
+
+    private static final NamedStatement LOCK = NamedStatement.of("""
+            select state, provider_post_id, url, provider_ref, processing_started_at, checks
+            from provider_publications where token = :token for update""");
+
+    private static final NamedStatement COUNT_CHECK = NamedStatement.of("""
+            update provider_publications set checks = checks + 1, updated_at = :now
+            where token = :token""");
+
+    // A call after a refusal starts afresh: the refused call's reference names nothing to ask about.
+    private static final NamedStatement CALL_AGAIN = NamedStatement.of("""
+            update provider_publications set state = 'calling', calls = calls + 1, updated_at = :now,
+                provider_ref = case when state = 'refused' then null else provider_ref end
+            where token = :token""");
+
+    private static final NamedStatement FIND = NamedStatement.of("""
+            select state, provider_post_id, url, provider_ref, processing_started_at, checks
+            from provider_publications where token = :token""");
+
+    private static final NamedStatement PUBLISHED_AT = NamedStatement.of("""
+            update provider_publications set state = 'published', provider_post_id = :provider_post_id, url = :url, updated_at = :now
+            where token = :token""");
+
+    private static final NamedStatement REFUSED_AT = NamedStatement.of("""
+            update provider_publications set state = 'refused', updated_at = :now
+            where token = :token and state in ('calling', 'processing')""");
+
+    private static final NamedStatement PROCESSING_AT = NamedStatement.of("""
+            update provider_publications set state = 'processing', provider_ref = :provider_ref, processing_started_at = :now,
+                checks = 0, updated_at = :now
+            where token = :token and state = 'calling'""");
+
+    private static final NamedStatement REF = NamedStatement.of("""
+            update provider_publications set provider_ref = :provider_ref, updated_at = :now
+            where token = :token and state = :state""");
+
     private final Pool pool;
 
-    public ProviderPublicationRepository(Pool pool) {
+    public ProviderPublicationStatements(Pool pool) {
         this.pool = pool;
     }
 
@@ -46,41 +85,29 @@ public class ProviderPublicationRepository {
 
     public Uni<Before> startCall(String token, String platform, Instant now) {
         // Insert first: a concurrent first call waits on the inserted row and then sees it, so only one call is first.
-        return pool.withTransaction(connection -> connection
-                .preparedQuery("""
-                        insert into provider_publications (token, platform, state, calls, created_at, updated_at)
-                        values ($1, $2, 'calling', 1, $3, $3) on conflict (token) do nothing returning token""")
-                .execute(SqlParameters.of(token, platform, now))
+        return pool.withTransaction(connection -> INSERT_FIRST_CALL
+                .parameters()
+                .set("token", token)
+                .set("platform", platform)
+                .set("now", now)
+                .execute(connection)
                 .flatMap(inserted -> {
                     if (inserted.rowCount() == 1) {
                         return Uni.createFrom().item(new Before(null, null, null, null, null, 0));
                     }
-                    return connection
-                            .preparedQuery("""
-                                    select state, provider_post_id, url, provider_ref, processing_started_at, checks
-                                    from provider_publications where token = $1 for update""")
-                            .execute(SqlParameters.of(token))
+                    return LOCK.parameters()
+                            .set("token", token)
+                            .execute(connection)
                             .flatMap(rows -> {
                                 Before before = before(rows.iterator().next(), 1);
                                 if (PUBLISHED.equals(before.state())) {
                                     return Uni.createFrom().item(before);
                                 }
-                                if (PROCESSING.equals(before.state())) {
-                                    return connection
-                                            .preparedQuery("""
-                                                    update provider_publications set checks = checks + 1, updated_at = $2
-                                                    where token = $1""")
-                                            .execute(SqlParameters.of(token, now))
-                                            .replaceWith(before);
-                                }
-                                // A call after a refusal starts afresh: the refused call's reference names nothing to
-                                // ask about.
-                                return connection
-                                        .preparedQuery("""
-                                                update provider_publications set state = 'calling', calls = calls + 1, updated_at = $2,
-                                                    provider_ref = case when state = 'refused' then null else provider_ref end
-                                                where token = $1""")
-                                        .execute(SqlParameters.of(token, now))
+                                NamedStatement next = PROCESSING.equals(before.state()) ? COUNT_CHECK : CALL_AGAIN;
+                                return next.parameters()
+                                        .set("token", token)
+                                        .set("now", now)
+                                        .execute(connection)
                                         .replaceWith(before);
                             });
                 }));
@@ -88,10 +115,9 @@ public class ProviderPublicationRepository {
 
     /** The token's state as it stands, without a call (null when no call was ever made). */
     public Uni<Before> find(String token) {
-        return pool.preparedQuery("""
-                        select state, provider_post_id, url, provider_ref, processing_started_at, checks
-                        from provider_publications where token = $1""")
-                .execute(SqlParameters.of(token))
+        return FIND.parameters()
+                .set("token", token)
+                .execute(pool)
                 .map(rows ->
                         rows.rowCount() == 0 ? null : before(rows.iterator().next(), 0));
     }
@@ -110,10 +136,13 @@ public class ProviderPublicationRepository {
 
     /** The platform published the token's post: later attempts answer it. */
     public Uni<Void> published(String token, String providerPostId, String url, Instant now) {
-        return pool.preparedQuery("""
-                        update provider_publications set state = 'published', provider_post_id = $2, url = $3, updated_at = $4
-                        where token = $1""")
-                .execute(SqlParameters.of(token, providerPostId, url, now))
+        return PUBLISHED_AT
+                .parameters()
+                .set("token", token)
+                .set("provider_post_id", providerPostId)
+                .set("url", url)
+                .set("now", now)
+                .execute(pool)
                 .replaceWithVoid();
     }
 
@@ -122,9 +151,12 @@ public class ProviderPublicationRepository {
      * next attempt may call again.
      */
     public Uni<Void> refused(String token, Instant now) {
-        return pool.preparedQuery("""
-                        update provider_publications set state = 'refused', updated_at = $2
-                        where token = $1 and state in ('calling', 'processing')""").execute(SqlParameters.of(token, now)).replaceWithVoid();
+        return REFUSED_AT
+                .parameters()
+                .set("token", token)
+                .set("now", now)
+                .execute(pool)
+                .replaceWithVoid();
     }
 
     /**
@@ -132,11 +164,12 @@ public class ProviderPublicationRepository {
      * check it instead of calling again. Only a call this ledger marked {@code calling} gets there.
      */
     public Uni<Void> processing(String token, String providerRef, Instant now) {
-        return pool.preparedQuery("""
-                        update provider_publications set state = 'processing', provider_ref = $2, processing_started_at = $3,
-                            checks = 0, updated_at = $3
-                        where token = $1 and state = 'calling'""")
-                .execute(SqlParameters.of(token, providerRef, now))
+        return PROCESSING_AT
+                .parameters()
+                .set("token", token)
+                .set("provider_ref", providerRef)
+                .set("now", now)
+                .execute(pool)
                 .replaceWithVoid();
     }
 
@@ -158,10 +191,12 @@ public class ProviderPublicationRepository {
     }
 
     private Uni<Void> ref(String token, String state, String providerRef, Instant now) {
-        return pool.preparedQuery("""
-                        update provider_publications set provider_ref = $2, updated_at = $3
-                        where token = $1 and state = $4""")
-                .execute(SqlParameters.of(token, providerRef, now, state))
+        return REF.parameters()
+                .set("token", token)
+                .set("provider_ref", providerRef)
+                .set("now", now)
+                .set("state", state)
+                .execute(pool)
                 .replaceWithVoid();
     }
 

@@ -1,9 +1,9 @@
 package dev.herald.gateway.repository;
 
+import dev.herald.common.persistence.NamedStatement;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -23,16 +23,16 @@ import java.util.Map;
  * statements from other replicas) can never push the meter past its limit.
  */
 @ApplicationScoped
-public class AdmissionRepository {
+public class AdmissionStatements {
     /**
      * One row per subject: how many requests it has in the batch, and how many of them are metered. Keep it
-     * under {@link #CACHEABLE_SQL_LENGTH}: longer statements are parsed and planned by PostgreSQL on every
-     * execution, which costs several times the statement itself.
+     * under {@link #CACHEABLE_SQL_LENGTH} (as sent, with {@code $n} placeholders): longer statements are parsed and
+     * planned by PostgreSQL on every execution, which costs several times the statement itself.
      */
-    static final String ADMIT_ALL = """
+    static final NamedStatement ADMIT_ALL = NamedStatement.of("""
             with request as (
-                select * from unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::integer[], $5::integer[],
-                                     $6::integer[], $7::bigint[])
+                select * from unnest(:subjects::text[], :window_starts::timestamptz[], :period_starts::timestamptz[], :requests::integer[], :metered::integer[],
+                                     :per_minute::integer[], :monthly_limits::bigint[])
                     as r(subject, window_start, period_start, requests, metered, per_minute, monthly_limit)
             ), window_count as (
                 insert into rate_limit_windows as w (subject, window_start, request_count)
@@ -61,14 +61,23 @@ public class AdmissionRepository {
             join window_count w on w.subject = r.subject
             left join metered m on m.subject = r.subject
             left join api_request_counts current_count
-                   on current_count.subject = r.subject and current_count.period_start = r.period_start""";
+                   on current_count.subject = r.subject and current_count.period_start = r.period_start""");
+
+    private static final NamedStatement REFUND = NamedStatement.of(
+            "update api_request_counts set used = used - 1 where subject = :subject and period_start = :period_start and used > 0");
+
+    private static final NamedStatement METERED_USED = NamedStatement.of(
+            "select used from api_request_counts where subject = :subject and period_start = :period_start");
+
+    private static final NamedStatement DELETE_WINDOWS_ENDED_BEFORE =
+            NamedStatement.of("delete from rate_limit_windows where window_start < :before");
 
     /** The Vert.x PostgreSQL client caches prepared statements up to this SQL length (its default limit). */
     static final int CACHEABLE_SQL_LENGTH = 2048;
 
     private final Pool pool;
 
-    public AdmissionRepository(Pool pool) {
+    public AdmissionStatements(Pool pool) {
         this.pool = pool;
     }
 
@@ -163,8 +172,16 @@ public class AdmissionRepository {
             monthly[g] = first.monthlyLimit();
             g++;
         }
-        return pool.preparedQuery(ADMIT_ALL)
-                .execute(Tuple.from(List.of(subjects, windows, periods, counts, metered, perMinute, monthly)))
+        return ADMIT_ALL
+                .parameters()
+                .set("subjects", subjects)
+                .set("window_starts", windows)
+                .set("period_starts", periods)
+                .set("requests", counts)
+                .set("metered", metered)
+                .set("per_minute", perMinute)
+                .set("monthly_limits", monthly)
+                .execute(pool)
                 .map(rows -> {
                     Counts[] answers = new Counts[requests.size()];
                     for (Row row : rows) {
@@ -196,23 +213,29 @@ public class AdmissionRepository {
 
     /** Gives back a request's unit when its answer turned out not to count (5xx, 429, replay, cached read). */
     public Uni<Void> refund(String subject, Instant periodStart) {
-        return pool.preparedQuery(
-                        "update api_request_counts set used = used - 1 where subject = $1 and period_start = $2 and used > 0")
-                .execute(Tuple.of(subject, utc(periodStart)))
+        return REFUND.parameters()
+                .set("subject", subject)
+                .set("period_start", periodStart)
+                .execute(pool)
                 .replaceWithVoid();
     }
 
     /** The monthly API requests counted for {@code subject} in the period starting {@code periodStart}; 0 before any. */
     public Uni<Long> meteredUsed(String subject, Instant periodStart) {
-        return pool.preparedQuery("select used from api_request_counts where subject = $1 and period_start = $2")
-                .execute(Tuple.of(subject, utc(periodStart)))
+        return METERED_USED
+                .parameters()
+                .set("subject", subject)
+                .set("period_start", periodStart)
+                .execute(pool)
                 .map(rows -> rows.iterator().hasNext() ? rows.iterator().next().getLong("used") : 0L);
     }
 
     /** Drops windows that ended before {@code before}; they are never read again. */
     public Uni<Integer> deleteWindowsEndedBefore(Instant before) {
-        return pool.preparedQuery("delete from rate_limit_windows where window_start < $1")
-                .execute(Tuple.of(utc(before)))
+        return DELETE_WINDOWS_ENDED_BEFORE
+                .parameters()
+                .set("before", before)
+                .execute(pool)
                 .map(rows -> rows.rowCount());
     }
 

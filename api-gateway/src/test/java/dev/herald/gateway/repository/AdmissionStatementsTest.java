@@ -2,8 +2,8 @@ package dev.herald.gateway.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.gateway.repository.AdmissionRepository.CountRequest;
-import dev.herald.gateway.repository.AdmissionRepository.Counts;
+import dev.herald.gateway.repository.AdmissionStatements.CountRequest;
+import dev.herald.gateway.repository.AdmissionStatements.Counts;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -26,12 +26,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
-class AdmissionRepositoryTest {
+class AdmissionStatementsTest {
     static final Instant WINDOW = Instant.parse("2026-11-22T10:15:00Z");
     static final Instant PERIOD = Instant.parse("2026-11-01T00:00:00Z");
 
     @Inject
-    AdmissionRepository counters;
+    AdmissionStatements counters;
 
     @Inject
     AdmissionBatcher batcher;
@@ -51,7 +51,7 @@ class AdmissionRepositoryTest {
 
     @Test
     void theAdmissionStatementStaysShortEnoughForTheClientsPreparedStatementCache() {
-        assertThat(AdmissionRepository.ADMIT_ALL.length()).isLessThan(AdmissionRepository.CACHEABLE_SQL_LENGTH);
+        assertThat(AdmissionStatements.ADMIT_ALL.sql().length()).isLessThan(AdmissionStatements.CACHEABLE_SQL_LENGTH);
     }
 
     @Test
