@@ -36,7 +36,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * request of this account then came before the read, and the read is free; otherwise the read made it and counts one.
  * Either way the numbers are those of the moment that one request reached the fake. HTTP only.
  */
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.FACEBOOK_FAKE)
+@ResourceLock(RunningSuite.INSTAGRAM_FAKE)
+@ResourceLock(RunningSuite.PINTEREST_FAKE)
+@ResourceLock(RunningSuite.YOUTUBE_FAKE)
 class LiveAnalyticsIT {
     private static final String PAGE_ID = "108765432109876";
     private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");

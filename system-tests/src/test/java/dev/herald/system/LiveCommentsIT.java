@@ -45,7 +45,12 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * the fakes' control API.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.FACEBOOK_FAKE)
+@ResourceLock(RunningSuite.INSTAGRAM_FAKE)
+@ResourceLock(RunningSuite.LINKEDIN_FAKE)
+@ResourceLock(RunningSuite.PINTEREST_FAKE)
+@ResourceLock(RunningSuite.TIKTOK_FAKE)
+@ResourceLock(RunningSuite.YOUTUBE_FAKE)
 class LiveCommentsIT {
     private static final DateTimeFormatter GRAPH_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
     private static final String ORGANIZATION = "urn:li:organization:90421377";

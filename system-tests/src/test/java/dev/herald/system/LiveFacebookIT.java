@@ -17,7 +17,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * Login against the fake), a photo post checked by the exact Graph request and the target's final id and URL, and a
  * Page whose grant the user revoked. HTTP only: the gateway and the fakes' control API.
  */
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.FACEBOOK_FAKE)
 class LiveFacebookIT {
     private static final String PAGE_ID = "108765432109876";
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * (Business Login against the fake), an image post through a media container, its status and {@code media_publish},
  * checked request by request, and a container Instagram fails to process. HTTP only.
  */
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.INSTAGRAM_FAKE)
 class LiveInstagramIT {
     private static final String USER_ID = "17841400000000001";
     private static final String IMAGE = "https://media.example.com/studio.jpg";

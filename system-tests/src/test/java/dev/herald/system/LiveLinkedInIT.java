@@ -21,7 +21,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * against the fake LinkedIn, followed as a browser would, cookie and all), then a live text post, checked by the
  * exact request LinkedIn received and the target's final id and URL. HTTP only: the gateway and the fakes' control API.
  */
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.LINKEDIN_FAKE)
 class LiveLinkedInIT {
     private static final String MEMBER = "urn:li:person:hF4k3Mbr0q";
     private final ObjectMapper mapper = new ObjectMapper();

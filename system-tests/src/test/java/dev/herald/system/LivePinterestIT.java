@@ -19,7 +19,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * the fake), an image pin checked by the exact request, an expired access token refreshed once, and a Pinterest that
  * answers 500 to every attempt: retried, settled by looking at the board, failed, and charged nothing. HTTP only.
  */
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.PINTEREST_FAKE)
 class LivePinterestIT {
     private static final String BOARD_ID = "1125899906842625101";
     private static final String IMAGE = "https://media.example.com/kitchen.jpg";

@@ -25,7 +25,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * throttles Herald's create call is asked again after its {@code Retry-After} (Meta, which sends none, after Herald's
  * own backoff) and publishes once. HTTP only.
  */
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.FACEBOOK_FAKE)
+@ResourceLock(RunningSuite.INSTAGRAM_FAKE)
+@ResourceLock(RunningSuite.LINKEDIN_FAKE)
+@ResourceLock(RunningSuite.PINTEREST_FAKE)
+@ResourceLock(RunningSuite.TIKTOK_FAKE)
+@ResourceLock(RunningSuite.YOUTUBE_FAKE)
 class LivePlatformFailuresIT {
 
     /** Each platform as a customer posts to it: the account to pick, the post's media and options, the create call. */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * (RunningSuite sets 5 MiB chunks), checked request by request and chunk by chunk (SHA-256), and published once TikTok
  * reports it. HTTP only.
  */
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.TIKTOK_FAKE)
 class LiveTikTokIT {
     private static final int CHUNK = 5 * 1024 * 1024;
     /** Two chunks: 5 MiB, then the rest (TikTok's last chunk takes the remainder, up to 128 MiB). */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * PKCE against the fake), then a video whose bytes Herald streams from the fakes' sample media host into YouTube's
  * resumable upload, checked request by request and byte for byte (SHA-256), with the media bytes it charged. HTTP only.
  */
-@ResourceLock(RunningSuite.PROVIDER_FAKES)
+@ResourceLock(RunningSuite.YOUTUBE_FAKE)
 class LiveYouTubeIT {
     private static final String CHANNEL_ID = "UCq3HeraldFakeChannel0001";
     /** A little over 3 MiB, so the transfer takes many reads and writes. */

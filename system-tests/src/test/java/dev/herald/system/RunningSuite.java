@@ -22,10 +22,17 @@ public final class RunningSuite {
     /** The scale plan's per-minute rate limit in the system-test suite. */
     public static final int SCALE_PER_MINUTE = 2000;
     /**
-     * The lock of test classes that steer or read the provider fakes' shared state (request journals, armed
-     * failures, token states): test classes run concurrently (junit-platform.properties), these one at a time.
+     * Locks of the provider fakes, one per platform, for test classes that steer or read a platform's fake (its request
+     * journal, armed failures, token states, latest posts). Test classes run concurrently (junit-platform.properties);
+     * those that share a platform's fake run one at a time.
      */
-    public static final String PROVIDER_FAKES = "provider-fakes";
+    public static final String FACEBOOK_FAKE = "fake:facebook";
+
+    public static final String INSTAGRAM_FAKE = "fake:instagram";
+    public static final String LINKEDIN_FAKE = "fake:linkedin";
+    public static final String PINTEREST_FAKE = "fake:pinterest";
+    public static final String TIKTOK_FAKE = "fake:tiktok";
+    public static final String YOUTUBE_FAKE = "fake:youtube";
 
     private static LocalSuite suite;
 
