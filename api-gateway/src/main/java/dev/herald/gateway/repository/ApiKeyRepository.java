@@ -17,6 +17,12 @@ public class ApiKeyRepository implements PanacheRepositoryBase<ApiKey, String> {
         return find("secretHash", secretHash).list().map(UniqueRow::of);
     }
 
+    /** A workspace+mode's keys, active ones first (then the latest revoked), newest first. */
+    public Uni<List<ApiKey>> listForWorkspace(String workspaceId, Mode mode) {
+        return list(
+                "workspaceId = ?1 and mode = ?2 order by revokedAt nulls first, createdAt desc, id", workspaceId, mode);
+    }
+
     public Uni<List<ApiKey>> findActiveDemoKeys(String workspaceId, Mode mode) {
         return list("workspaceId = ?1 and mode = ?2 and demo = true and revokedAt is null", workspaceId, mode);
     }

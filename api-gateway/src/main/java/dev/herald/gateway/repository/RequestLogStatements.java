@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Request log rows: written in batches, read newest first within one workspace and mode. */
@@ -37,6 +39,10 @@ public class RequestLogStatements {
             " and starts_with(path, :path_prefix)",
             " and id = :request_id",
             " and (created_at < :after_created_at or (created_at = :after_created_at and id < :after_id))");
+
+    private static final NamedStatement LAST_USED = NamedStatement.of("""
+            select key_id, max(created_at) as last_used from request_logs
+            where workspace_id = :workspace_id and mode = :mode group by key_id""");
 
     private static final NamedStatement DELETE_OLDER_THAN =
             NamedStatement.of("delete from request_logs where created_at < :before");
@@ -135,6 +141,24 @@ public class RequestLogStatements {
             }
             return logs;
         });
+    }
+
+    /** When each key of the workspace+mode last made a request, as far as the logs reach back. */
+    public Uni<Map<String, Instant>> lastUsedByKey(String workspaceId, Mode mode) {
+        return LAST_USED
+                .parameters()
+                .set("workspace_id", workspaceId)
+                .set("mode", mode.wireName())
+                .execute(pool)
+                .map(rows -> {
+                    Map<String, Instant> lastUsed = new HashMap<>();
+                    for (Row row : rows) {
+                        lastUsed.put(
+                                row.getString("key_id"),
+                                row.getOffsetDateTime("last_used").toInstant());
+                    }
+                    return lastUsed;
+                });
     }
 
     public Uni<Integer> deleteOlderThan(Instant before) {

@@ -17,7 +17,8 @@ import java.time.temporal.ChronoUnit;
  * Rate limiting and monthly API-request metering (DESIGN section 3). Every request counts in its
  * workspace+mode's fixed calendar-minute window, exempt or not, refused or not; a metered request also
  * takes one unit of the month's allowance, atomically and only when it is within the rate limit. Requests
- * without a valid credential count in a per-address window, for truthful headers. A busy workspace's window
+ * without a valid credential count in a per-address window, for truthful headers; dashboard requests in a window of
+ * their own. A busy workspace's window
  * positions are taken a few at a time ({@link RateWindowLeases}).
  */
 @ApplicationScoped
@@ -79,6 +80,29 @@ public class RequestAdmission {
                         now)
                 .map(counts -> rateStatus(limit, counts.windowCount(), windowStart));
     }
+
+    /**
+     * Counts a dashboard request in the workspace+mode's dashboard window (spec section 8: its own limit, never an API
+     * request, and not refused when the month's allowance is spent).
+     */
+    public Uni<WindowCount> countDashboardRequest(String workspaceId, Mode mode, int perMinute) {
+        Instant now = Timestamps.now(clock);
+        Instant windowStart = windowStart(now);
+        return leases.count(
+                        new CountRequest(
+                                "dashboard:" + workspaceId + ":" + mode.wireName(),
+                                windowStart,
+                                windowStart,
+                                false,
+                                perMinute,
+                                Long.MAX_VALUE),
+                        now)
+                .map(counts -> new WindowCount(
+                        rateStatus(perMinute, counts.windowCount(), windowStart), counts.windowCount() > perMinute));
+    }
+
+    /** A request counted in a window: the headers it gets, and whether it went past the limit. */
+    public record WindowCount(RateLimitStatus status, boolean overLimit) {}
 
     /**
      * The workspace+mode's monthly API requests in the period starting {@code periodStart}, as counted so far. Metered

@@ -14,6 +14,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -62,6 +63,26 @@ public class WorkspaceService {
     @WithTransaction
     public Uni<ApiKey> revokeApiKey(String keyId) {
         return keys.findById(keyId)
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.notFound("API key"))
+                .invoke(key -> {
+                    if (key.revokedAt == null) {
+                        key.revokedAt = Timestamps.now(clock);
+                    }
+                });
+    }
+
+    @WithSession
+    public Uni<List<ApiKey>> listApiKeys(String workspaceId, Mode mode) {
+        return keys.listForWorkspace(workspaceId, mode);
+    }
+
+    /** Revokes a key of this workspace and mode only: another tenant's key id is {@code 404}, as everywhere. */
+    @WithTransaction
+    public Uni<ApiKey> revokeApiKey(String workspaceId, Mode mode, String keyId) {
+        return keys.findById(keyId)
+                .map(key -> key != null && key.workspaceId.equals(workspaceId) && key.mode == mode ? key : null)
                 .onItem()
                 .ifNull()
                 .failWith(() -> ApiException.notFound("API key"))

@@ -15,7 +15,8 @@ public enum IdPrefix {
     EVENT("evt"),
     COMMENT("cmt"),
     DELIVERY("dlv"),
-    REQUEST("req");
+    REQUEST("req"),
+    MEMBER("mem");
 
     private final String prefix;
     private final Pattern pattern;
