@@ -3,6 +3,8 @@ package dev.herald.system;
 import dev.herald.local.FreePorts;
 import dev.herald.local.JavaCommand;
 import dev.herald.local.ServiceProcess;
+import dev.herald.local.StaleProcesses;
+import dev.herald.local.StateDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -22,13 +24,15 @@ import org.openqa.selenium.WebDriver;
  * 127.0.0.1 and a free port, with its interactive login page (a form where the user types any subject and
  * optional claims). It accepts any client id and secret, and its issuer is {@code http://127.0.0.1:<port>/herald}.
  * It runs on the jars the {@code mock-oidc-server} module collects, not on this classpath: it needs netty 4.2,
- * which the Quarkus BOM would pin to 4.1. Its output goes to {@code target/oidc-server/<name>.log}.
+ * which the Quarkus BOM would pin to 4.1. Its output goes to {@code target/oidc-server/logs/<name>.log}.
  */
 public final class OidcServer implements AutoCloseable {
     public static final String ISSUER_ID = "herald";
     private static final String MAIN_CLASS = "no.nav.security.mock.oauth2.StandaloneMockOAuth2ServerKt";
     private static final String CONFIG = "{\"interactiveLogin\": true, \"httpServer\": \"NettyWrapper\"}";
-    private static final Path LOGS = Path.of("target", "oidc-server");
+    /** Its log ({@code logs/<name>.log}) and pid file ({@code pids/<name>.pid}). */
+    private static final StateDirectory STATE = new StateDirectory(Path.of("target", "oidc-server"));
+
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration SIGN_IN_TIMEOUT = Duration.ofSeconds(20);
 
@@ -42,6 +46,8 @@ public final class OidcServer implements AutoCloseable {
 
     /** Starts the server and returns once its discovery document answers; {@code name} names its log file. */
     public static OidcServer start(String name) throws IOException, InterruptedException {
+        // A test JVM killed before its shutdown hooks ran left its server running: stopped here, by its pid file.
+        new StaleProcesses(STATE, Map.of(name, MAIN_CLASS), Duration.ofSeconds(5), line -> {}).reap();
         int port = FreePorts.next();
         ServiceProcess process = new ServiceProcess(
                 name,
@@ -57,8 +63,8 @@ public final class OidcServer implements AutoCloseable {
                         // Every request and token it issues, so that a failed sign-in test can be followed in the log.
                         "LOG_LEVEL",
                         "DEBUG"),
-                LOGS.resolve(name + ".log"),
-                LOGS.resolve(name + ".pid"));
+                STATE.log(name),
+                STATE.pidFile(name));
         process.start();
         OidcServer server = new OidcServer(process, "http://127.0.0.1:" + port + "/" + ISSUER_ID);
         try {
