@@ -27,9 +27,6 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The hosted onboarding as an end user meets it: Debian's headless Chromium opens the private link served
@@ -37,49 +34,25 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * each page go to target/screenshots/.
  */
 class ConnectOnboardingIT {
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     private static final HttpClient HTTP =
             HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
-    private static ChromeDriverService service;
+    private static HeadlessChromium chromium;
     private static WebDriver browser;
 
     @BeforeAll
     static void startBrowser() throws IOException {
-        // Never skipped: .ci/run installs Debian's chromium and chromium-driver when they are missing.
-        assertThat(CHROMIUM).as("Debian's chromium (apt-get install chromium)").isExecutable();
-        assertThat(CHROMEDRIVER)
-                .as("Debian's chromedriver (apt-get install chromium-driver)")
-                .isExecutable();
         Files.createDirectories(SCREENSHOTS);
         RunningSuite.get();
-        service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort()
-                .build();
-        ChromeOptions options = new ChromeOptions()
-                .setBinary(CHROMIUM.toFile())
-                .addArguments(
-                        "--headless=new",
-                        "--no-sandbox",
-                        "--disable-dev-shm-usage",
-                        "--disable-gpu",
-                        "--window-size=1100,1400",
-                        "--no-first-run",
-                        "--disable-extensions");
-        browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        chromium = HeadlessChromium.start();
+        browser = chromium.driver();
     }
 
     @AfterAll
     static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (service != null) {
-            service.stop();
+        if (chromium != null) {
+            chromium.close();
         }
     }
 

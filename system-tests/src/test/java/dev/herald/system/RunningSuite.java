@@ -1,5 +1,6 @@
 package dev.herald.system;
 
+import dev.herald.local.HeraldService;
 import dev.herald.local.LocalSuite;
 import dev.herald.local.LocalSuiteConfig;
 import io.restassured.RestAssured;
@@ -34,7 +35,13 @@ public final class RunningSuite {
     public static final String TIKTOK_FAKE = "fake:tiktok";
     public static final String YOUTUBE_FAKE = "fake:youtube";
 
+    /** The dashboard's OIDC client at {@link #oidcServer()}, as the gateway knows it. */
+    public static final String DASHBOARD_CLIENT_ID = "herald-dashboard";
+    /** Any 32 characters: the mock OIDC server accepts every secret; the gateway needs one of this length. */
+    public static final String DASHBOARD_CLIENT_SECRET = "system-test-dashboard-secret-32c";
+
     private static LocalSuite suite;
+    private static OidcServer oidcServer;
 
     private RunningSuite() {}
 
@@ -46,9 +53,15 @@ public final class RunningSuite {
             Path state;
             try {
                 state = Files.createTempDirectory("herald-system-test");
+                // The dashboard signs in there; it answers before the gateway starts and reads its discovery.
+                oidcServer = OidcServer.start("suite");
             } catch (IOException e) {
                 throw new IllegalStateException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             }
+            Runtime.getRuntime().addShutdownHook(new Thread(oidcServer::close, "herald-system-test-oidc-stop"));
             // The starter plan gets an allowance a test can spend: the real catalog's smallest is 2,000 requests
             // at 30 a minute. No other system test uses the starter plan. The scale plan (tests that poll, and
             // ContractFuzzIT, which sends thousands of requests in minutes) gets SCALE_PER_MINUTE rather than 300.
@@ -86,10 +99,22 @@ public final class RunningSuite {
                             Map.entry("HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S"),
                             Map.entry("HERALD_WEBHOOKS_REQUEST_TIMEOUT", "PT2S"),
                             Map.entry("HERALD_WEBHOOKS_LEASE", "PT5S")))
+                    .serviceEnvironment(
+                            HeraldService.API_GATEWAY,
+                            Map.of(
+                                    "HERALD_OIDC_ISSUER", oidcServer.issuer(),
+                                    "HERALD_OIDC_CLIENT_ID", DASHBOARD_CLIENT_ID,
+                                    "HERALD_OIDC_CLIENT_SECRET", DASHBOARD_CLIENT_SECRET))
                     .build());
             Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
         }
         return suite;
+    }
+
+    /** The OIDC provider the suite's gateway signs dashboard users in at (see {@link OidcServer#signIn}). */
+    public static OidcServer oidcServer() {
+        get();
+        return oidcServer;
     }
 
     public static String baseUrl() {

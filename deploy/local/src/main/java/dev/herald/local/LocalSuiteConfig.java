@@ -21,6 +21,7 @@ import java.util.function.Consumer;
  * @param providerFakes       whether the suite runs the provider fakes and points live mode at them
  *                            ({@code ./herald up --fake-providers})
  * @param providerFakesPort   where the provider fakes listen when they run
+ * @param environmentByService extra variables for one service only, on top of {@code serviceEnvironment}
  */
 public record LocalSuiteConfig(
         Path projectRoot,
@@ -40,7 +41,8 @@ public record LocalSuiteConfig(
         Consumer<String> progress,
         Map<String, String> serviceEnvironment,
         boolean providerFakes,
-        int providerFakesPort) {
+        int providerFakesPort,
+        Map<HeraldService, Map<String, String>> environmentByService) {
 
     public static final int DEFAULT_POSTGRES_PORT = 54329;
     public static final int DEFAULT_KAFKA_PORT = 19092;
@@ -54,6 +56,7 @@ public record LocalSuiteConfig(
         Objects.requireNonNull(stopGracePeriod, "stopGracePeriod");
         Objects.requireNonNull(progress, "progress");
         serviceEnvironment = serviceEnvironment == null ? Map.of() : Map.copyOf(serviceEnvironment);
+        environmentByService = environmentByService == null ? Map.of() : Map.copyOf(environmentByService);
         projectRoot = projectRoot.toAbsolutePath().normalize();
         stateDir = stateDir.toAbsolutePath().normalize();
         EnumMap<HeraldService, Integer> complete = new EnumMap<>(HeraldService.class);
@@ -91,6 +94,11 @@ public record LocalSuiteConfig(
 
     public int port(HeraldService service) {
         return ports.get(service);
+    }
+
+    /** The extra variables of this one service (empty when none were given). */
+    public Map<String, String> environmentOf(HeraldService service) {
+        return environmentByService.getOrDefault(service, Map.of());
     }
 
     public int gatewayPort() {
@@ -143,6 +151,7 @@ public record LocalSuiteConfig(
                 .progress(progress)
                 .serviceEnvironment(serviceEnvironment);
         builder.providerFakes(providerFakes).providerFakesPort(providerFakesPort);
+        environmentByService.forEach(builder::serviceEnvironment);
         ports.forEach(builder::port);
         return builder;
     }
@@ -184,6 +193,7 @@ public record LocalSuiteConfig(
         private Duration stopGracePeriod = Duration.ofSeconds(15);
         private Consumer<String> progress = message -> {};
         private Map<String, String> serviceEnvironment = Map.of();
+        private final Map<HeraldService, Map<String, String>> environmentByService = new EnumMap<>(HeraldService.class);
         private boolean providerFakes;
         private int providerFakesPort = ProviderFakes.DEFAULT_PORT;
 
@@ -281,6 +291,12 @@ public record LocalSuiteConfig(
             return this;
         }
 
+        /** Extra variables for this service only (the gateway's OIDC client in the system tests, say). */
+        public Builder serviceEnvironment(HeraldService service, Map<String, String> environment) {
+            this.environmentByService.put(service, Map.copyOf(environment));
+            return this;
+        }
+
         /**
          * Runs the provider fakes next to the services and points accounts-service's OAuth clients and
          * delivery-worker's publishers at them ({@code ./herald up --fake-providers}).
@@ -316,7 +332,8 @@ public record LocalSuiteConfig(
                     progress,
                     serviceEnvironment,
                     providerFakes,
-                    providerFakesPort);
+                    providerFakesPort,
+                    environmentByService);
         }
     }
 }

@@ -13,6 +13,7 @@ record ServiceEnvironment(
 
     Map<String, String> of(HeraldService service) {
         Map<String, String> env = new LinkedHashMap<>(config.serviceEnvironment());
+        env.putAll(config.environmentOf(service));
         env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
         env.put("QUARKUS_HTTP_PORT", Integer.toString(config.port(service)));
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
