@@ -1,0 +1,189 @@
+package dev.herald.system;
+
+import static dev.herald.system.RunningSuite.as;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The dashboard as a customer's developer meets it: Debian's headless Chromium signs in through the OIDC
+ * authorization-code flow against a real OIDC server process, creates a test key and uses it, and finds what the
+ * spec promises of dashboard sessions (their own window, never an API request, roles, tenancy).
+ */
+class DashboardIT {
+    private static HeadlessChromium chromium;
+    private static WebDriver driver;
+
+    @BeforeAll
+    static void start() {
+        RunningSuite.get();
+        chromium = HeadlessChromium.start();
+        driver = chromium.driver();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (chromium != null) {
+            chromium.close();
+        }
+    }
+
+    @Test
+    void aDeveloperSignsInWithOidcCreatesAKeyAndUsesIt() throws Exception {
+        String workspace = RunningSuite.newWorkspace("Dashboard Co");
+        addMember(workspace, "dana@example.org", "owner");
+
+        signIn("dana-subject", "dana@example.org");
+        open("/dashboard/w/" + workspace + "/test/keys");
+        assertThat(driver.findElement(By.id("mode-current")).getText()).isEqualToIgnoringCase("test");
+
+        driver.findElement(By.id("key-name")).sendKeys("Backend");
+        driver.findElement(By.id("create-key-submit")).click();
+        String secret = waitFor(By.id("created-secret")).getText();
+        assertThat(secret).matches("sk_test_[A-Za-z0-9]{32}");
+
+        Response call = as(secret).get("/profiles");
+        assertThat(call.statusCode()).isEqualTo(200);
+
+        open("/dashboard/w/" + workspace + "/test/keys");
+        assertThat(driver.findElement(By.id("keys")).getText())
+                .contains("Backend")
+                .contains(secret.substring(36))
+                .doesNotContain(secret);
+        screenshot("dashboard-keys.png");
+    }
+
+    @Test
+    void aViewerCannotCreateAKeyAndAnotherWorkspacesMemberFindsNothing() {
+        String workspace = RunningSuite.newWorkspace("Viewed Co");
+        addMember(workspace, "vic@example.org", "viewer");
+        String elsewhere = RunningSuite.newWorkspace("Elsewhere Co");
+        addMember(elsewhere, "otto@example.org", "owner");
+
+        signIn("vic-subject", "vic@example.org");
+        open("/dashboard/w/" + workspace + "/test/keys");
+        assertThat(driver.findElements(By.id("create-key"))).isEmpty();
+        Response refused = page().formParam("csrf", csrfOnPage())
+                .formParam("scope", "posts:read")
+                .post("/dashboard/w/" + workspace + "/test/keys");
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(refused.asString()).contains("cannot create or revoke API keys");
+
+        signIn("otto-subject", "otto@example.org");
+        for (String area : new String[] {"keys", "members"}) {
+            Response other = page().get("/dashboard/w/" + workspace + "/test/" + area);
+            assertThat(other.statusCode()).as(area).isEqualTo(404);
+            assertThat(other.contentType()).startsWith("text/html");
+            assertThat(other.asString()).doesNotContain("Viewed Co");
+        }
+    }
+
+    @Test
+    void theDashboardKeepsWorkingWhenTheApiAllowanceIsSpentAndHasItsOwnWindow() {
+        String workspace = RunningSuite.newWorkspace("Spent Co");
+        addMember(workspace, "sam@example.org", "owner");
+        String key = RunningSuite.newKey(workspace, "live");
+        RunningSuite.admin()
+                .body(Map.of("mode", "live", "plan", "starter", "plan_source", "comp"))
+                .put("/admin/v1/workspaces/" + workspace + "/plan")
+                .then()
+                .statusCode(200);
+        int spentAt = 0;
+        for (int i = 1; i <= RunningSuite.STARTER_API_REQUESTS + 1; i++) {
+            if (as(key).get("/profiles").statusCode() == 429) {
+                spentAt = i;
+                break;
+            }
+        }
+        assertThat(spentAt)
+                .as("the live key is refused once the allowance is spent")
+                .isPositive();
+        as(key).get("/usage").then().statusCode(429);
+
+        signIn("sam-subject", "sam@example.org");
+        String keys = "/dashboard/w/" + workspace + "/live/keys";
+        assertThat(page().get(keys).statusCode()).isEqualTo(200);
+
+        // 120 dashboard requests a minute for this workspace and mode; the 121st in the same minute is refused. The
+        // count starts wherever the sign-in left it, so at most 121 more reach the limit, whatever the minute.
+        int refusedAt = 0;
+        for (int i = 1; i <= 242 && refusedAt == 0; i++) {
+            if (page().get(keys).statusCode() == 429) {
+                refusedAt = i;
+            }
+        }
+        assertThat(refusedAt).as("the dashboard window ends at 120 a minute").isPositive();
+        Response limited = page().get(keys);
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.contentType()).startsWith("text/html");
+        assertThat(limited.header("Retry-After")).matches("[1-9][0-9]?");
+    }
+
+    /** Signs the browser out of any earlier session and in through the OIDC server as this person. */
+    private static void signIn(String subject, String email) {
+        driver.manage().deleteAllCookies();
+        open("/dashboard/login");
+        driver.findElement(By.id("sign-in-oidc")).click();
+        RunningSuite.oidcServer().signIn(driver, subject, email);
+        new WebDriverWait(driver, Duration.ofSeconds(20))
+                .until(browser ->
+                        browser.getCurrentUrl().startsWith(RunningSuite.get().gatewayUrl() + "/dashboard/w/"));
+        assertThat(driver.manage().getCookieNamed("herald_dashboard")).isNotNull();
+    }
+
+    private static void addMember(String workspace, String email, String role) {
+        RunningSuite.admin()
+                .body(Map.of("email", email, "role", role))
+                .post("/admin/v1/workspaces/" + workspace + "/members")
+                .then()
+                .statusCode(201);
+    }
+
+    private static void open(String path) {
+        driver.get(RunningSuite.get().gatewayUrl() + path);
+    }
+
+    private static WebElement waitFor(By element) {
+        return new WebDriverWait(driver, Duration.ofSeconds(20)).until(browser -> browser.findElement(element));
+    }
+
+    /** An HTTP request carrying the browser's dashboard session, for what a browser would not send on its own. */
+    private static io.restassured.specification.RequestSpecification page() {
+        Cookie session = driver.manage().getCookieNamed("herald_dashboard");
+        return RestAssured.given()
+                .baseUri(RunningSuite.get().gatewayUrl())
+                .redirects()
+                .follow(false)
+                .cookie("herald_dashboard", session.getValue());
+    }
+
+    private static String csrfOnPage() {
+        return driver.findElement(By.name("csrf")).getAttribute("value");
+    }
+
+    /** Screenshots for the README: target/screenshots, copied to docs/images when they change on purpose. */
+    private static void screenshot(String name) throws Exception {
+        Path file = Path.of("target", "screenshots", name);
+        Files.createDirectories(file.getParent());
+        Files.copy(
+                ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath(),
+                file,
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+}
