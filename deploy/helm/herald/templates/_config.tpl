@@ -28,6 +28,8 @@ QUARKUS_OTEL_TRACES_SAMPLER_ARG: {{ .sampleRatio | toString | quote }}
 {{- end }}
 {{- if eq $name "api-gateway" }}
 HERALD_OAUTH_RESOURCE: {{ printf "%s/api/v1" ($root.Values.publicUrl | trimSuffix "/") | quote }}
+HERALD_PUBLIC_URL: {{ $root.Values.publicUrl | trimSuffix "/" | quote }}
+{{ include "herald.dashboardConfig" $root }}
 {{- if $svc.trustedProxies }}
 QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING: "true"
 QUARKUS_HTTP_PROXY_ALLOW_X_FORWARDED: "true"

@@ -87,3 +87,26 @@ valueFrom:
     optional: true
     {{- end }}
 {{- end -}}
+
+{{/* The gateway's dashboard settings (dashboard.*): its ConfigMap entries; the client secret is a Secret reference
+in deployment.yaml. Refuses an OIDC setup the gateway could not sign anyone in with, rather than rendering it. */}}
+{{- define "herald.dashboardConfig" -}}
+{{- $dashboard := .Values.dashboard -}}
+{{- if not (regexMatch "^([0-9]+(ms|s|m|h|d)|P[0-9A-Za-z.]+)$" (toString $dashboard.sessionTtl)) -}}
+{{- fail (printf "dashboard.sessionTtl must be a duration such as 8h, 30m or PT8H, not %q" (toString $dashboard.sessionTtl)) -}}
+{{- end -}}
+HERALD_DASHBOARD_SESSION_TTL: {{ $dashboard.sessionTtl | toString | quote }}
+{{- with $dashboard.oidc }}
+{{- if .issuer }}
+{{- if not .clientId }}
+{{- fail "dashboard.oidc.clientId is required when dashboard.oidc.issuer is set (the client registered for Herald at the issuer)" }}
+{{- end }}
+{{- /* Plain http would carry the authorization code and tokens in the clear; a loopback issuer never leaves the host. */}}
+{{- if not (regexMatch "^(https://[^/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/.*)?$" .issuer) }}
+{{- fail (printf "dashboard.oidc.issuer must be an https:// URL (plain http only on a loopback address), not %q" .issuer) }}
+{{- end }}
+HERALD_OIDC_ISSUER: {{ .issuer | quote }}
+HERALD_OIDC_CLIENT_ID: {{ .clientId | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}

@@ -76,10 +76,11 @@ public final class HeraldCli {
                 Usage: ./herald <command>
 
                   up [--detach] [--fake-providers]
-                                  build what is stale, start PostgreSQL, Kafka and every service, print the base URL
-                                  and demo credentials; stays in the foreground (Ctrl-C stops everything) unless
-                                  --detach, which returns once everything is ready. --fake-providers also starts
-                                  provider-fakes and points live mode's OAuth and publishing at it
+                                  build what is stale, start PostgreSQL, Kafka and every service, print the base URL,
+                                  demo credentials and a one-time dashboard sign-in link; stays in the foreground
+                                  (Ctrl-C stops everything) unless --detach, which returns once everything is ready.
+                                  --fake-providers also starts provider-fakes and points live mode's OAuth and
+                                  publishing at it
                   down            stop what 'up' started
                   status          show each component, its pid and readiness (exit 0 all up, 1 degraded,
                                   3 not running)
@@ -136,23 +137,12 @@ public final class HeraldCli {
             err.println("Herald did not start: " + e.getMessage());
             return 1;
         }
-        writeCredentials(state, suite);
+        SuiteCredentials credentials = SuiteCredentials.of(suite);
+        StateDirectory.writeAtomically(state.credentials(), credentials.fileText(), true);
         StateDirectory.writeAtomically(state.ready(), pid + "\n", false);
         out.println();
         out.println("Herald is up (" + Duration.between(started, Instant.now()).toSeconds() + " s).");
-        out.println("  Base URL       " + suite.baseUrl());
-        if (background) {
-            out.println("  Credentials    " + state.credentials());
-        } else {
-            out.println("  Test API key   " + suite.demoTestKey());
-            out.println("  Live API key   " + suite.demoLiveKey());
-            out.println("  Admin token    " + suite.adminToken());
-            out.println("  Credentials    " + state.credentials() + " (same values)");
-        }
-        if (config.providerFakes()) {
-            out.println("  Fake providers " + config.providerFakesUrl() + " (requests at " + config.providerFakesUrl()
-                    + "/_fakes/<platform>/requests)");
-        }
+        credentials.print(out, state.credentials(), background);
         out.println("  Logs           " + state.logs() + "/<service>.log");
         if (!background) {
             out.println("Press Ctrl-C to stop (or run ./herald down in another terminal).");
@@ -193,16 +183,5 @@ public final class HeraldCli {
                 err.println("could not remove " + state.supervisorPid() + ": " + e.getMessage());
             }
         }
-    }
-
-    private static void writeCredentials(StateDirectory state, LocalSuite suite) throws IOException {
-        String text = "HERALD_BASE_URL=" + suite.baseUrl() + "\n"
-                + "HERALD_DEMO_TEST_KEY=" + suite.demoTestKey() + "\n"
-                + "HERALD_DEMO_LIVE_KEY=" + suite.demoLiveKey() + "\n"
-                + "HERALD_ADMIN_TOKEN=" + suite.adminToken() + "\n"
-                + (suite.config().providerFakes()
-                        ? "HERALD_FAKE_PROVIDERS_URL=" + suite.providerFakesUrl() + "\n"
-                        : "");
-        StateDirectory.writeAtomically(state.credentials(), text, true);
     }
 }

@@ -18,6 +18,9 @@ import java.util.Properties;
  * The secrets of a local suite: the internal JWT key pair, the cursor signing secret, the admin token and the
  * demo workspace's API keys. Generated on the first start and kept in {@code secrets.properties} (mode 600) so
  * that keys handed out, cursors and tokens stay valid across {@code down}/{@code up}.
+ *
+ * <p>The exception is {@code dashboardSignInToken}, the demo workspace owner's one-time dashboard sign-in token:
+ * the gateway consumes it on first use, so it is never stored and every start makes a new one.
  */
 public record LocalSecrets(
         String internalJwtPublicKey,
@@ -26,7 +29,8 @@ public record LocalSecrets(
         String adminToken,
         String demoTestKey,
         String demoLiveKey,
-        String secretCipherKey) {
+        String secretCipherKey,
+        String dashboardSignInToken) {
 
     private static final String BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -60,7 +64,8 @@ public record LocalSecrets(
                 stored.getProperty("admin-token"),
                 stored.getProperty("demo-test-key"),
                 stored.getProperty("demo-live-key"),
-                stored.getProperty("secret-cipher-key"));
+                stored.getProperty("secret-cipher-key"),
+                randomBase64Url(32));
         secrets.validate(file);
         if (changed) {
             StringWriter text = new StringWriter();
@@ -82,7 +87,8 @@ public record LocalSecrets(
                 config.adminToken() != null ? config.adminToken() : adminToken,
                 config.demoTestKey() != null ? config.demoTestKey() : demoTestKey,
                 config.demoLiveKey() != null ? config.demoLiveKey() : demoLiveKey,
-                secretCipherKey);
+                secretCipherKey,
+                dashboardSignInToken);
     }
 
     private void validate(Path file) {
@@ -122,6 +128,13 @@ public record LocalSecrets(
         byte[] secret = new byte[bytes];
         RANDOM.nextBytes(secret);
         return Base64.getEncoder().encodeToString(secret);
+    }
+
+    /** 43 characters: URL-safe without padding, so the token is a path segment of the sign-in link as it is. */
+    private static String randomBase64Url(int bytes) {
+        byte[] secret = new byte[bytes];
+        RANDOM.nextBytes(secret);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
     }
 
     /** Never prints a secret. */

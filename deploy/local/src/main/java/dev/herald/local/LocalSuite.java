@@ -125,6 +125,11 @@ public final class LocalSuite implements AutoCloseable {
         return secrets.adminToken();
     }
 
+    /** Signs the demo workspace's owner in to the dashboard once (the gateway consumes it); new on every start. */
+    public String dashboardSignInUrl() {
+        return gatewayUrl() + "/dashboard/sign-in/" + secrets.dashboardSignInToken();
+    }
+
     /** The internal JWT keys and cursor secret too, for tests that mint internal tokens. */
     public LocalSecrets secrets() {
         return secrets;

@@ -57,6 +57,8 @@ record ServiceEnvironment(
             env.put("HERALD_ADMIN_TOKEN", secrets.adminToken());
             env.put("HERALD_DEMO_TEST_KEY", secrets.demoTestKey());
             env.put("HERALD_DEMO_LIVE_KEY", secrets.demoLiveKey());
+            // The gateway seeds the demo workspace, and its owner signs in to the dashboard with this token once.
+            env.put("HERALD_DASHBOARD_DEMO_SIGN_IN_TOKEN", secrets.dashboardSignInToken());
         }
         return env;
     }

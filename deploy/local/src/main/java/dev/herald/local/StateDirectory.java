@@ -14,7 +14,7 @@ import java.util.OptionalLong;
  * The layout of the local runtime's state directory ({@code .herald/} by default):
  * <pre>
  *   secrets.properties   generated keys and tokens, reused by every start (mode 600)
- *   credentials          what {@code up} printed: base URL, demo keys, admin token (mode 600)
+ *   credentials          what {@code up} printed: base URL, demo keys, admin token, dashboard link (mode 600)
  *   suite.properties     ports of the running suite, for {@code status} and {@code down}
  *   suite.lock           held (file lock) by the process that runs the suite
  *   herald.pid, ready    the {@code up} supervisor's pid; {@code ready} appears once everything answers

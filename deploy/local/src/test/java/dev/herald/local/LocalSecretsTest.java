@@ -23,7 +23,10 @@ class LocalSecretsTest {
         LocalSecrets first = LocalSecrets.loadOrGenerate(file);
         LocalSecrets second = LocalSecrets.loadOrGenerate(file);
 
-        assertThat(second).usingRecursiveComparison().isEqualTo(first);
+        assertThat(second)
+                .usingRecursiveComparison()
+                .ignoringFields("dashboardSignInToken")
+                .isEqualTo(first);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
                 .isEqualTo("rw-------");
         assertThat(first.demoTestKey()).matches("sk_test_[0-9A-Za-z]{32}");
@@ -35,6 +38,25 @@ class LocalSecretsTest {
                 .isEqualTo("RSA");
         assertThat(RsaKeys.readPrivateKey(first.internalJwtPrivateKey()).getAlgorithm())
                 .isEqualTo("RSA");
+    }
+
+    @Test
+    void everyStartMakesANewUnstoredDashboardSignInToken() throws Exception {
+        Path file = state.resolve("secrets.properties");
+
+        LocalSecrets first = LocalSecrets.loadOrGenerate(file);
+        LocalSecrets second = LocalSecrets.loadOrGenerate(file);
+
+        // 32 random bytes, base64url without padding: a path segment of the sign-in link as it is.
+        assertThat(first.dashboardSignInToken()).matches("[A-Za-z0-9_-]{43}");
+        assertThat(Base64.getUrlDecoder().decode(first.dashboardSignInToken())).hasSize(32);
+        assertThat(second.dashboardSignInToken())
+                .matches("[A-Za-z0-9_-]{43}")
+                .isNotEqualTo(first.dashboardSignInToken());
+        // One-time: a stored token would be handed out again after the gateway consumed it.
+        assertThat(Files.readString(file)).doesNotContain(first.dashboardSignInToken(), second.dashboardSignInToken());
+        assertThat(second.withOverrides(LocalSuiteConfig.builder(state).build()).dashboardSignInToken())
+                .isEqualTo(second.dashboardSignInToken());
     }
 
     @Test
@@ -83,7 +105,11 @@ class LocalSecretsTest {
 
         assertThat(secrets.toString())
                 .doesNotContain(
-                        secrets.demoTestKey(), secrets.adminToken(), secrets.cursorSecret(), secrets.secretCipherKey());
+                        secrets.demoTestKey(),
+                        secrets.adminToken(),
+                        secrets.cursorSecret(),
+                        secrets.secretCipherKey(),
+                        secrets.dashboardSignInToken());
     }
 
     @Test

@@ -54,6 +54,9 @@ class LocalSuiteTest {
             assertThat(properties(state.secrets())).isEqualTo(secretsOfTheCrashedRun);
             assertThat(suite.demoTestKey()).isEqualTo(secretsOfTheCrashedRun.get("demo-test-key"));
             assertThat(suite.baseUrl()).isEqualTo("http://127.0.0.1:" + config.gatewayPort() + "/api/v1");
+            assertThat(suite.dashboardSignInUrl())
+                    .isEqualTo("http://127.0.0.1:" + config.gatewayPort() + "/dashboard/sign-in/"
+                            + suite.secrets().dashboardSignInToken());
             assertThat(suite.servicePorts())
                     .containsEntry("posts-service", config.port(HeraldService.POSTS))
                     .hasSize(7);
@@ -82,6 +85,7 @@ class LocalSuiteTest {
                             "HERALD_ADMIN_TOKEN",
                             "HERALD_DEMO_TEST_KEY",
                             "HERALD_DEMO_LIVE_KEY",
+                            "HERALD_DASHBOARD_DEMO_SIGN_IN_TOKEN",
                             "HERALD_WEBHOOKS_ALLOW_PRIVATE_URLS");
             // Local runs deliver webhooks to local receivers.
             assertThat(environmentOf(config.port(HeraldService.WEBHOOKS)))
@@ -96,6 +100,9 @@ class LocalSuiteTest {
                     .containsEntry("HERALD_ADMIN_TOKEN", suite.adminToken())
                     .containsEntry("HERALD_DEMO_TEST_KEY", suite.demoTestKey())
                     .containsEntry("HERALD_DEMO_LIVE_KEY", suite.demoLiveKey())
+                    .containsEntry(
+                            "HERALD_DASHBOARD_DEMO_SIGN_IN_TOKEN",
+                            suite.secrets().dashboardSignInToken())
                     .containsEntry(
                             "HERALD_SERVICES_PROFILES_URL", "http://127.0.0.1:" + config.port(HeraldService.PROFILES))
                     .containsEntry(

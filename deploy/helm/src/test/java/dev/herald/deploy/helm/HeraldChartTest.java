@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import com.marcnuri.helm.TemplateCommand;
 import dev.herald.common.events.Topics;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -37,6 +38,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -448,7 +450,8 @@ class HeraldChartTest {
                     .containsEntry("QUARKUS_HTTP_PORT", "8080");
         }
         assertThat(chart.config("api-gateway"))
-                .containsEntry("HERALD_OAUTH_RESOURCE", "https://social.example.org/api/v1");
+                .containsEntry("HERALD_OAUTH_RESOURCE", "https://social.example.org/api/v1")
+                .containsEntry("HERALD_PUBLIC_URL", "https://social.example.org");
         assertThat(chart.config("accounts-service"))
                 .containsEntry("HERALD_CONNECT_PUBLIC_URL", "https://social.example.org");
         assertThat(chart.all(Ingress.class).get(0).getSpec().getRules().get(0).getHost())
@@ -507,7 +510,11 @@ class HeraldChartTest {
         Set<String> documented = documentedVariables(
                 Files.readString(root.resolve("README.md")) + Files.readString(root.resolve("docs/local-runtime.md")));
         RenderedChart chart = RenderedChart.render(
-                "values-production.yaml", template -> template.set("secrets.connect.existingSecret", "herald-connect"));
+                "values-production.yaml",
+                template -> template.set("secrets.connect.existingSecret", "herald-connect")
+                        .set("dashboard.oidc.issuer", "https://login.example.com/realms/herald")
+                        .set("dashboard.oidc.clientId", "herald-dashboard")
+                        .set("dashboard.oidc.clientSecret.secretName", "herald-oidc"));
 
         Set<String> variables = new TreeSet<>();
         for (String service : SERVICES) {
@@ -577,8 +584,72 @@ class HeraldChartTest {
         List<String> withAdmin =
                 ingressPaths(RenderedChart.render(null, template -> template.set("ingress.exposeAdmin", "true")));
 
-        assertThat(paths).containsExactlyInAnyOrder("/api/v1", "/oauth", "/connect");
+        assertThat(paths).containsExactlyInAnyOrder("/api/v1", "/oauth", "/connect", "/dashboard");
         assertThat(withAdmin).contains("/admin/v1");
+    }
+
+    @Test
+    void theDashboardSignsInWithOidcOnlyOnceAnIssuerIsSet() {
+        RenderedChart chart = withOidc(template -> {});
+
+        assertThat(chart.config("api-gateway"))
+                .containsEntry("HERALD_OIDC_ISSUER", "https://login.example.com/realms/herald")
+                .containsEntry("HERALD_OIDC_CLIENT_ID", "herald-dashboard")
+                .containsEntry("HERALD_DASHBOARD_SESSION_TTL", "12h");
+        // The client secret only ever as a reference to the operator's Secret.
+        assertThat(chart.all(Secret.class)).isEmpty();
+        assertThat(chart.config("api-gateway")).doesNotContainKey("HERALD_OIDC_CLIENT_SECRET");
+        EnvVar secret = env(chart.deployment("api-gateway"), "HERALD_OIDC_CLIENT_SECRET");
+        assertThat(secret.getValue()).isNull();
+        assertThat(secret.getValueFrom().getSecretKeyRef().getName()).isEqualTo("herald-oidc");
+        assertThat(secret.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("client-secret");
+        assertThat(secret.getValueFrom().getSecretKeyRef().getOptional()).isNull();
+        // The gateway alone serves the dashboard.
+        for (String service : SERVICES.subList(1, SERVICES.size())) {
+            assertThat(chart.config(service).keySet())
+                    .as(service)
+                    .noneMatch(key -> key.startsWith("HERALD_OIDC_") || key.startsWith("HERALD_DASHBOARD_"));
+        }
+        assertThat(servicesWith(chart, "HERALD_OIDC_CLIENT_SECRET")).containsExactly("api-gateway");
+
+        RenderedChart defaults = rendered("values.yaml");
+        assertThat(defaults.config("api-gateway"))
+                .containsEntry("HERALD_DASHBOARD_SESSION_TTL", "8h")
+                .doesNotContainKeys("HERALD_OIDC_ISSUER", "HERALD_OIDC_CLIENT_ID");
+        assertThat(servicesWith(defaults, "HERALD_OIDC_CLIENT_SECRET")).isEmpty();
+        // A public client (no secret) passes no secret reference.
+        assertThat(servicesWith(
+                        withOidc(template -> template.set("dashboard.oidc.clientSecret.secretName", "")),
+                        "HERALD_OIDC_CLIENT_SECRET"))
+                .isEmpty();
+    }
+
+    @Test
+    void anOidcIssuerWithoutAClientOrOverPlainHttpFailsTheRender() {
+        assertThatThrownBy(() -> withOidc(template -> template.set("dashboard.oidc.clientId", "")))
+                .hasMessageContaining("dashboard.oidc.clientId is required when dashboard.oidc.issuer is set");
+        assertThatThrownBy(() -> withOidc(
+                        template -> template.set("dashboard.oidc.issuer", "http://keycloak.auth:8080/realms/herald")))
+                .hasMessageContaining("dashboard.oidc.issuer must be an https:// URL");
+        assertThatThrownBy(() -> withOidc(template -> template.set("dashboard.oidc.issuer", "login.example.com")))
+                .hasMessageContaining("dashboard.oidc.issuer must be an https:// URL");
+        assertThatThrownBy(() -> withOidc(template -> template.set("dashboard.sessionTtl", "eight hours")))
+                .hasMessageContaining("dashboard.sessionTtl must be a duration");
+        // An issuer on the pod's own loopback address (a sidecar) may be plain http.
+        assertThat(withOidc(template -> template.set("dashboard.oidc.issuer", "http://127.0.0.1:8180/realms/herald"))
+                        .config("api-gateway"))
+                .containsEntry("HERALD_OIDC_ISSUER", "http://127.0.0.1:8180/realms/herald");
+    }
+
+    /** OIDC sign-in as a production install sets it, with further settings laid over. */
+    private static RenderedChart withOidc(Consumer<TemplateCommand> more) {
+        return RenderedChart.render(null, template -> {
+            template.set("dashboard.oidc.issuer", "https://login.example.com/realms/herald")
+                    .set("dashboard.oidc.clientId", "herald-dashboard")
+                    .set("dashboard.oidc.clientSecret.secretName", "herald-oidc")
+                    .set("dashboard.sessionTtl", "12h");
+            more.accept(template);
+        });
     }
 
     @Test
