@@ -18,8 +18,8 @@ import org.openqa.selenium.Cookie;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard as a customer's developer meets it: Debian's headless Chromium signs in through the OIDC
@@ -160,7 +160,32 @@ class DashboardIT {
     }
 
     private static WebElement waitFor(By element) {
-        return new WebDriverWait(driver, Duration.ofSeconds(20)).until(browser -> browser.findElement(element));
+        return until(() -> driver.findElements(element).stream().findFirst().orElse(null));
+    }
+
+    /** Polls {@code check} until it gives something (selenium-support's waits are not on the class path). */
+    private static <T> T until(java.util.function.Supplier<T> check) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            try {
+                T found = check.get();
+                if (found != null) {
+                    return found;
+                }
+            } catch (WebDriverException pageChanging) {
+                // The page is being replaced; look again.
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("gave up waiting at " + driver.getCurrentUrl() + ":\n"
+                        + driver.findElement(By.tagName("body")).getText());
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
     }
 
     /** An HTTP request carrying the browser's dashboard session, for what a browser would not send on its own. */

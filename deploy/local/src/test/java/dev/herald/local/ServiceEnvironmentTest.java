@@ -7,8 +7,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ServiceEnvironmentTest {
-    private static final LocalSecrets SECRETS =
-            new LocalSecrets("public", "private", "cursor", "admin", "sk_test_x", "sk_live_x", "cipher");
+    private static final LocalSecrets SECRETS = new LocalSecrets(
+            "public", "private", "cursor", "admin", "sk_test_x", "sk_live_x", "cipher", "dashboard-token");
 
     private static ServiceEnvironment environment(LocalSuiteConfig config) {
         return new ServiceEnvironment(
