@@ -3,6 +3,7 @@ package dev.herald.gateway.rest;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
 import dev.herald.gateway.proxy.EchoUpstream;
@@ -128,8 +129,8 @@ class DashboardLogsResourceTest {
                 .get("/api/v1/logs")
                 .then()
                 .statusCode(400)
-                .body("error.code", org.hamcrest.Matchers.equalTo("invalid_request"))
-                .body("error.details.parameter", org.hamcrest.Matchers.equalTo("key_id"));
+                .body("error.code", equalTo("invalid_request"))
+                .body("error.details.parameter", equalTo("key_id"));
     }
 
     @Test
