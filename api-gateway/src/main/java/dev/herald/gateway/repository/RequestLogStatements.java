@@ -10,6 +10,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** Request log rows: written in batches, read newest first within one workspace and mode. */
 @ApplicationScoped
@@ -38,11 +40,19 @@ public class RequestLogStatements {
             // starts_with: a plain prefix, no pattern characters to escape.
             " and starts_with(path, :path_prefix)",
             " and id = :request_id",
+            " and key_id = :key_id",
             " and (created_at < :after_created_at or (created_at = :after_created_at and id < :after_id))");
 
     private static final NamedStatement LAST_USED = NamedStatement.of("""
             select key_id, max(created_at) as last_used from request_logs
             where workspace_id = :workspace_id and mode = :mode group by key_id""");
+
+    // Days in UTC, as usage periods are; the tenant index (workspace_id, mode, created_at) bounds the scan to the
+    // period.
+    private static final NamedStatement PER_DAY = NamedStatement.of("""
+            select (created_at at time zone 'UTC')::date as day, count(*) as requests from request_logs
+            where workspace_id = :workspace_id and mode = :mode and created_at >= :since
+            group by day order by day""");
 
     private static final NamedStatement DELETE_OLDER_THAN =
             NamedStatement.of("delete from request_logs where created_at < :before");
@@ -98,7 +108,7 @@ public class RequestLogStatements {
     }
 
     /** The filters of {@code GET /logs}; null means not filtered. */
-    public record Filters(Integer status, String method, String pathPrefix, String requestId) {}
+    public record Filters(Integer status, String method, String pathPrefix, String requestId, String keyId) {}
 
     public Uni<List<RequestLog>> listPage(
             String workspaceId, Mode mode, Filters filters, Optional<CursorPosition> after, int fetchSize) {
@@ -107,6 +117,7 @@ public class RequestLogStatements {
                         filters.method() != null,
                         filters.pathPrefix() != null,
                         filters.requestId() != null,
+                        filters.keyId() != null,
                         after.isPresent())
                 .parameters()
                 .set("workspace_id", workspaceId)
@@ -123,6 +134,9 @@ public class RequestLogStatements {
         }
         if (filters.requestId() != null) {
             parameters.set("request_id", filters.requestId());
+        }
+        if (filters.keyId() != null) {
+            parameters.set("key_id", filters.keyId());
         }
         after.ifPresent(position ->
                 parameters.set("after_created_at", position.createdAt()).set("after_id", position.id()));
@@ -158,6 +172,22 @@ public class RequestLogStatements {
                                 row.getOffsetDateTime("last_used").toInstant());
                     }
                     return lastUsed;
+                });
+    }
+
+    /** How many requests the workspace+mode logged on each UTC day since {@code since}; days without any are absent. */
+    public Uni<Map<LocalDate, Long>> requestsPerDay(String workspaceId, Mode mode, Instant since) {
+        return PER_DAY.parameters()
+                .set("workspace_id", workspaceId)
+                .set("mode", mode.wireName())
+                .set("since", since)
+                .execute(pool)
+                .map(rows -> {
+                    Map<LocalDate, Long> perDay = new TreeMap<>();
+                    for (Row row : rows) {
+                        perDay.put(row.getLocalDate("day"), row.getLong("requests"));
+                    }
+                    return perDay;
                 });
     }
 

@@ -37,12 +37,14 @@ public class RequestLogService {
                 status(query.get("status")),
                 method(query.get("method")),
                 path(query.get("path")),
-                requestId(query.get("request_id")));
+                requestId(query.get("request_id")),
+                keyId(query.get("key_id")));
         Map<String, String> scopeFilters = new LinkedHashMap<>();
         scopeFilters.put("status", query.get("status"));
         scopeFilters.put("method", filters.method());
         scopeFilters.put("path", filters.pathPrefix());
         scopeFilters.put("request_id", filters.requestId());
+        scopeFilters.put("key_id", filters.keyId());
         CursorScope scope = CursorScope.of("logs", workspaceId, mode, scopeFilters);
         PageRequest page = PageRequest.parse(query.get("limit"), query.get("cursor"), scope, cursors);
         return logs.listPage(workspaceId, mode, filters, page.after(), page.fetchSize())
@@ -85,6 +87,17 @@ public class RequestLogService {
             throw ApiException.invalidParameter("path", "path must start with /, e.g. /api/v1/posts.");
         }
         return path;
+    }
+
+    /** An API key's id or an OAuth credential's (an external issuer's are {@code ext:<issuer>:<subject>}). */
+    private static String keyId(String value) {
+        String keyId = QueryParameters.boundedText("key_id", value, 300);
+        if (keyId != null && (keyId.isEmpty() || !StorableText.isStorable(keyId))) {
+            throw ApiException.invalidParameter(
+                    "key_id",
+                    "key_id must be a credential's id as GET /logs shows it, e.g. key_0123456789abcdef01234567.");
+        }
+        return keyId;
     }
 
     private static String requestId(String value) {

@@ -24,12 +24,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code ?replayed=true} with {@code Idempotency-Replayed: true}, {@code ?limit_refusal=true} marks a limit refusal; {@code ?chunked=true} streams the
  * answer without a Content-Length. As usage-service it answers
  * {@code /internal/entitlements} from {@link #ENTITLEMENTS} (free plan when absent) and echoes
- * {@code PUT /internal/subscription}. The accounts service is pointed at a port nobody listens on.
+ * {@code PUT /internal/subscription}; {@code GET /usage} gets a canned usage view (the plan from {@link #USAGE_PLANS},
+ * 7 publications used and 3 reserved, the claim's API requests) and {@code GET /internal/plans} the catalog's four plans.
+ * The accounts service is pointed at a port nobody listens on.
  */
 public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
     /** "workspace:mode" -> {per_minute, api_requests_limit}. */
     public static final Map<String, long[]> ENTITLEMENTS = new ConcurrentHashMap<>();
+    /** "workspace:mode" -> the plan {@code GET /usage} reports (free when absent). */
+    public static final Map<String, String> USAGE_PLANS = new ConcurrentHashMap<>();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private HttpServer server;
@@ -65,6 +69,10 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
         if (path.equals("/internal/entitlements")) {
             answer = entitlements(
                     claims.path("wid").asText() + ":" + claims.path("mode").asText());
+        } else if (path.equals("/usage")) {
+            answer = usage(claims);
+        } else if (path.equals("/internal/plans")) {
+            answer = plans(claims.path("mode").asText());
         } else if (path.equals("/internal/subscription")) {
             // As usage-service: the usage view, whose api_requests it cannot know (the gateway counts them).
             String periodStart = YearMonth.now(ZoneOffset.UTC)
@@ -119,6 +127,57 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
                 + month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC)
                 + "\"},\"rate_limit\":{\"per_minute\":"
                 + limits[0] + "},\"api_requests_limit\":" + limits[1] + ",\"concurrent_ingests\":1}}";
+    }
+
+    private static String usage(JsonNode claims) {
+        String mode = claims.path("mode").asText();
+        boolean live = mode.equals("live");
+        String plan = USAGE_PLANS.getOrDefault(claims.path("wid").asText() + ":" + mode, "free");
+        YearMonth month = YearMonth.now(ZoneOffset.UTC);
+        String start = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
+        String end = month.plusMonths(1)
+                .atDay(1)
+                .atStartOfDay()
+                .toInstant(ZoneOffset.UTC)
+                .toString();
+        long apiLimit = live ? 2_000 : 10_000;
+        long apiUsed = claims.path("api_requests_used").asLong();
+        String unlimitedInTest = live ? meter(0, 0, 1_000_000_000L, end) : "null";
+        return "{\"data\":{\"mode\":\"" + mode + "\",\"plan\":\"" + plan + "\",\"plan_source\":\"comp\","
+                + "\"catalog_version\":\"2026-09\",\"period\":{\"start\":\"" + start + "\",\"end\":\"" + end + "\"},"
+                + "\"reset_at\":\"" + end + "\",\"grace_ends_at\":null,"
+                + "\"accounts\":{\"used\":1,\"limit\":" + (live ? 2 : 10) + ",\"remaining\":" + (live ? 1 : 9) + "},"
+                + "\"publications\":" + meter(7, 3, 20, end) + ",\"api_requests\":" + meter(apiUsed, 0, apiLimit, end)
+                + ",\"media_bytes\":" + unlimitedInTest + ",\"comment_requests\":" + unlimitedInTest
+                + ",\"new_connections\":" + unlimitedInTest
+                + ",\"rate_limit\":{\"per_minute\":30},\"concurrent_ingests\":1}}";
+    }
+
+    private static String meter(long used, long reserved, long limit, String resetAt) {
+        return "{\"used\":" + used + ",\"reserved\":" + reserved + ",\"limit\":" + limit + ",\"remaining\":"
+                + Math.max(limit - used - reserved, 0) + ",\"reset_at\":\"" + resetAt + "\"}";
+    }
+
+    /** The catalog's 2026-09 allowances, as usage-service lists them. */
+    private static String plans(String mode) {
+        boolean live = mode.equals("live");
+        String[] plans = {"free", "starter", "growth", "scale"};
+        long[] apiRequests = {2_000, 25_000, 100_000, 250_000};
+        int[] perMinute = {30, 60, 120, 300};
+        StringBuilder answer = new StringBuilder("{\"data\":[");
+        for (int i = 0; i < plans.length; i++) {
+            answer.append(i == 0 ? "" : ",")
+                    .append("{\"plan\":\"")
+                    .append(plans[i])
+                    .append("\",\"connected_accounts\":10,\"publications\":1000,\"media_bytes\":")
+                    .append(live ? "1000000000" : "null")
+                    .append(",\"api_requests\":")
+                    .append(live ? apiRequests[i] : 10_000)
+                    .append(",\"comment_requests\":null,\"new_connections\":null,\"rate_limit\":{\"per_minute\":")
+                    .append(perMinute[i])
+                    .append("},\"concurrent_ingests\":1}");
+        }
+        return answer.append("]}").toString();
     }
 
     private static JsonNode claims(String authorization) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Entitlements;
+import dev.herald.common.wire.PlanAllowances;
 import dev.herald.common.wire.ReservationBatch;
 import dev.herald.common.wire.ReservationCheck;
 import dev.herald.common.wire.TargetError;
@@ -18,6 +19,7 @@ import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
@@ -32,7 +34,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * publication's reservation before each delivery and reserves and settles media bytes. Every write is idempotent per
  * the caller's id (account, reservation), so a retry never charges twice.
  *
- * <p>About 300 lines: ten calls from four services, each reading its own answers.
+ * <p>About 300 lines: eleven calls from four services, each reading its own answers.
  */
 // usage-service answers from a few locked rows; 5 s is the longest any caller gave it (posts-service's reservations,
 // the gateway's plan changes) and the callers' read timeout, so no call that is answered today times out here.
@@ -72,6 +74,27 @@ public class UsageClient {
                         return mapper.treeToValue(data, Entitlements.class);
                     } catch (JsonProcessingException | RuntimeException e) {
                         throw new UpstreamUnavailable(SERVICE, "unreadable entitlements: " + e.getMessage());
+                    }
+                });
+    }
+
+    /** The catalog's plans in {@code mode}, cheapest first ({@code GET /internal/plans}; the dashboard's plan comparison). */
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    public Uni<List<PlanAllowances>> plans(String workspaceId, Mode mode) {
+        return api.plans(bearer.of(workspaceId, mode))
+                .onFailure()
+                .transform(UsageClient::unavailable)
+                .map(response -> {
+                    if (response.getStatus() != 200) {
+                        throw new UpstreamUnavailable(SERVICE, "plans answered " + response.getStatus());
+                    }
+                    JsonNode data = UpstreamResponses.data(mapper, response, SERVICE);
+                    try {
+                        return List.of(mapper.treeToValue(data, PlanAllowances[].class));
+                    } catch (JsonProcessingException | RuntimeException e) {
+                        throw new UpstreamUnavailable(SERVICE, "unreadable plans: " + e.getMessage());
                     }
                 });
     }

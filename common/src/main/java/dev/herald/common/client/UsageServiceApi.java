@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
- * usage-service's internal API: entitlements and subscriptions, connected-account slots, and reservations. Answers
+ * usage-service's internal API: entitlements, the plan catalog and subscriptions, connected-account slots, and reservations. Answers
  * are read by {@link UsageClient}; the caller's {@code quarkus.rest-client.usage-service.*} settings configure it.
  */
 @RegisterRestClient(configKey = "usage-service")
@@ -25,6 +25,10 @@ public interface UsageServiceApi {
     @GET
     @Path("/entitlements")
     Uni<Response> entitlements(@HeaderParam("authorization") String bearer);
+
+    @GET
+    @Path("/plans")
+    Uni<Response> plans(@HeaderParam("authorization") String bearer);
 
     @PUT
     @Path("/subscription")

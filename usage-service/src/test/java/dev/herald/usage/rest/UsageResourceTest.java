@@ -5,7 +5,9 @@ import static dev.herald.usage.support.UsageTestSupport.json;
 import static dev.herald.usage.support.UsageTestSupport.usage;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.common.auth.Mode;
@@ -184,6 +186,27 @@ class UsageResourceTest {
                 .body("data.rate_limit.per_minute", equalTo(300))
                 .body("data.api_requests_limit", equalTo(10000))
                 .body("data.concurrent_ingests", equalTo(10));
+    }
+
+    @Test
+    void thePlanCatalogListsEveryPlanCheapestFirstWithTheCallersModesAllowances() {
+        as(workspace, Mode.LIVE)
+                .get("/internal/plans")
+                .then()
+                .statusCode(200)
+                .body("data.plan", contains("free", "starter", "growth", "scale"))
+                .body("data[1].api_requests", equalTo(25000))
+                .body("data[1].media_bytes", equalTo(30000000000L))
+                .body("data[3].rate_limit.per_minute", equalTo(300));
+        // Test mode has its own allowances whatever the plan; the rate follows the plan.
+        as(workspace, Mode.TEST)
+                .get("/internal/plans")
+                .then()
+                .statusCode(200)
+                .body("data.api_requests", contains(10000, 10000, 10000, 10000))
+                .body("data[0].media_bytes", nullValue())
+                .body("data.rate_limit.per_minute", contains(30, 60, 120, 300));
+        given().get("/internal/plans").then().statusCode(401);
     }
 
     @Test

@@ -1,0 +1,157 @@
+package dev.herald.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The usage and request-log pages against the real services: API calls made with a workspace's keys show in its
+ * logs (filtered by key and status, each request by its id) and move the usage page's API-requests meter by as many.
+ */
+class DashboardUsageLogsIT {
+    private static final String COOKIE = "herald_dashboard";
+    private static final Pattern ROW = Pattern.compile("data-request-id=\"(req_[a-f0-9]{24})\"");
+    private static final Pattern API_REQUESTS_USED =
+            Pattern.compile("id=\"meter-api_requests\">[\\s\\S]*?<span class=\"used-count\">([0-9,]+)</span> used");
+
+    @Test
+    void apiCallsShowInTheLogsAndMoveTheApiRequestsMeter() throws Exception {
+        String workspace = RunningSuite.newWorkspace("Dashboard usage and logs IT");
+        JsonPath backend = key(workspace, "Backend");
+        JsonPath worker = key(workspace, "Worker");
+        String session = signIn(workspace, "viewer");
+        String base = "/dashboard/w/" + workspace + "/test";
+
+        long before = apiRequestsUsed(page(session, base + "/usage"));
+
+        List<String> backendCalls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            backendCalls.add(RunningSuite.as(backend.getString("data.secret"))
+                    .get("/posts") // metered, as is GET /accounts/{id}
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .header("x-request-id"));
+        }
+        String missing = RunningSuite.as(worker.getString("data.secret"))
+                .get("/accounts/acc_000000000000000000000000")
+                .then()
+                .statusCode(404)
+                .extract()
+                .header("x-request-id");
+
+        // Logs are written just after each answer, in batches.
+        List<String> all = eventually(() -> requestIds(page(session, base + "/logs")), ids -> ids.size() >= 4);
+        assertThat(all).containsExactly(missing, backendCalls.get(2), backendCalls.get(1), backendCalls.get(0));
+        assertThat(requestIds(page(session, base + "/logs?key_id=" + backend.getString("data.id"))))
+                .containsExactly(backendCalls.get(2), backendCalls.get(1), backendCalls.get(0));
+        assertThat(requestIds(page(session, base + "/logs?status=404"))).containsExactly(missing);
+        assertThat(requestIds(page(session, base + "/logs?status=200&key_id=" + worker.getString("data.id"))))
+                .isEmpty();
+        assertThat(dashboard(session)
+                        .get(base + "/logs?status=600")
+                        .then()
+                        .extract()
+                        .statusCode())
+                .isEqualTo(400);
+
+        String detail = page(session, base + "/logs/" + missing);
+        assertThat(detail)
+                .contains("<code id=\"request-id\">" + missing + "</code>")
+                .contains("id=\"detail-path\">/api/v1/accounts/acc_000000000000000000000000<")
+                .contains("Worker <code>sk_test_…");
+        // Another workspace's member finds no such request in theirs, and cannot open this workspace's pages.
+        String strangers = RunningSuite.newWorkspace("Stranger");
+        String stranger = signIn(strangers, "owner");
+        dashboard(stranger)
+                .get("/dashboard/w/" + strangers + "/test/logs/" + missing)
+                .then()
+                .statusCode(404);
+        dashboard(stranger).get(base + "/logs/" + missing).then().statusCode(404);
+
+        long after = eventually(() -> apiRequestsUsed(page(session, base + "/usage")), used -> used >= before + 4);
+        assertThat(after).isEqualTo(before + 4);
+    }
+
+    private static JsonPath key(String workspace, String name) {
+        return RunningSuite.admin()
+                .body(Map.of("mode", "test", "name", name))
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
+    }
+
+    /** A member of {@code role} signed in through the admin API's one-time link: the session cookie. */
+    private static String signIn(String workspace, String role) {
+        String member = RunningSuite.admin()
+                .body(Map.of("email", role + "-" + System.nanoTime() + "@example.org", "role", role))
+                .post("/admin/v1/workspaces/" + workspace + "/members")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        String link = RunningSuite.admin()
+                .post("/admin/v1/workspaces/" + workspace + "/members/" + member + "/sign-in-links")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.url");
+        return gateway()
+                .get(link.substring(link.indexOf("/dashboard/")))
+                .then()
+                .statusCode(303)
+                .extract()
+                .cookie(COOKIE);
+    }
+
+    private static RequestSpecification gateway() {
+        return RestAssured.given()
+                .baseUri(RunningSuite.get().gatewayUrl())
+                .redirects()
+                .follow(false);
+    }
+
+    private static RequestSpecification dashboard(String session) {
+        return gateway().cookie(COOKIE, session);
+    }
+
+    private static String page(String session, String path) {
+        return dashboard(session).get(path).then().statusCode(200).extract().asString();
+    }
+
+    private static long apiRequestsUsed(String usagePage) {
+        Matcher used = API_REQUESTS_USED.matcher(usagePage);
+        assertThat(used.find()).as("the API-requests meter is on the page").isTrue();
+        return Long.parseLong(used.group(1).replace(",", ""));
+    }
+
+    private static List<String> requestIds(String html) {
+        List<String> ids = new ArrayList<>();
+        Matcher row = ROW.matcher(html);
+        while (row.find()) {
+            ids.add(row.group(1));
+        }
+        return ids;
+    }
+
+    private static <T> T eventually(Supplier<T> read, Predicate<T> done) throws InterruptedException {
+        T value = read.get();
+        for (int attempt = 0; attempt < 100 && !done.test(value); attempt++) {
+            Thread.sleep(100);
+            value = read.get();
+        }
+        return value;
+    }
+}
