@@ -50,16 +50,21 @@ class DashboardIT {
         addMember(workspace, "dana@example.org", "owner");
 
         signIn("dana-subject", "dana@example.org");
-        open("/dashboard/w/" + workspace + "/test/keys");
+        // Signing in lands on the usage page; the API-requests bar before any key exists.
+        assertThat(driver.getCurrentUrl()).endsWith("/dashboard/w/" + workspace + "/test/usage");
         assertThat(driver.findElement(By.id("mode-current")).getText()).isEqualToIgnoringCase("test");
+        long usedBefore = apiRequestsUsed();
+        open("/dashboard/w/" + workspace + "/test/keys");
 
         driver.findElement(By.id("key-name")).sendKeys("Backend");
         driver.findElement(By.id("create-key-submit")).click();
         String secret = waitFor(By.id("created-secret")).getText();
         assertThat(secret).matches("sk_test_[A-Za-z0-9]{32}");
 
-        Response call = as(secret).get("/profiles");
+        // A metered request, as a customer's first call would be: it shows in the log and in the meter.
+        Response call = as(secret).get("/posts");
         assertThat(call.statusCode()).isEqualTo(200);
+        String requestId = call.header("x-request-id");
 
         open("/dashboard/w/" + workspace + "/test/keys");
         assertThat(driver.findElement(By.id("keys")).getText())
@@ -67,6 +72,25 @@ class DashboardIT {
                 .contains(secret.substring(36))
                 .doesNotContain(secret);
         screenshot("dashboard-keys.png");
+
+        open("/dashboard/w/" + workspace + "/test/logs");
+        WebElement logged = waitFor(By.cssSelector("tr[data-request-id='" + requestId + "']"));
+        assertThat(logged.getText()).contains("GET").contains("/api/v1/posts").contains("200");
+        open("/dashboard/w/" + workspace + "/test/logs/" + requestId);
+        assertThat(driver.findElement(By.id("request-id")).getText()).isEqualTo(requestId);
+
+        open("/dashboard/w/" + workspace + "/test/usage");
+        assertThat(apiRequestsUsed()).isEqualTo(usedBefore + 1);
+        screenshot("dashboard-usage.png");
+    }
+
+    @Test
+    void theSignInLinkHeraldUpHandsOutOpensTheDemoWorkspace() {
+        driver.manage().deleteAllCookies();
+        driver.get(RunningSuite.get().dashboardSignInUrl());
+        until(() ->
+                driver.getCurrentUrl().endsWith("/dashboard/w/ws_000000000000000000000001/test/usage") ? true : null);
+        assertThat(driver.findElement(By.id("plan-name")).getText()).isNotBlank();
     }
 
     @Test
@@ -141,10 +165,14 @@ class DashboardIT {
         open("/dashboard/login");
         driver.findElement(By.id("sign-in-oidc")).click();
         RunningSuite.oidcServer().signIn(driver, subject, email);
-        new WebDriverWait(driver, Duration.ofSeconds(20))
-                .until(browser ->
-                        browser.getCurrentUrl().startsWith(RunningSuite.get().gatewayUrl() + "/dashboard/w/"));
+        until(() -> driver.getCurrentUrl().startsWith(RunningSuite.get().gatewayUrl() + "/dashboard/w/") ? true : null);
         assertThat(driver.manage().getCookieNamed("herald_dashboard")).isNotNull();
+    }
+
+    private static long apiRequestsUsed() {
+        return Long.parseLong(driver.findElement(By.cssSelector("#meter-api_requests .used-count"))
+                .getText()
+                .replace(",", ""));
     }
 
     private static void addMember(String workspace, String email, String role) {
