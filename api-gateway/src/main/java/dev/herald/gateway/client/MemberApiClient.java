@@ -167,7 +167,8 @@ public class MemberApiClient {
                 }));
     }
 
-    private static String queryString(Map<String, String> query) {
+    /** {@code ?name=value&...} of the non-empty values, URL-encoded ({@code ""} when none): also a page's own links. */
+    public static String queryString(Map<String, String> query) {
         StringJoiner joined = new StringJoiner("&", "?", "").setEmptyValue("");
         query.forEach((name, value) -> {
             if (value != null && !value.isEmpty()) {
