@@ -1,6 +1,5 @@
 package dev.herald.gateway.rest;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
@@ -86,14 +85,11 @@ public class DashboardPostsResource {
     private final DashboardAccess access;
     private final DashboardResponses responses;
     private final MemberApiClient api;
-    private final ObjectMapper mapper;
 
-    public DashboardPostsResource(
-            DashboardAccess access, DashboardResponses responses, MemberApiClient api, ObjectMapper mapper) {
+    public DashboardPostsResource(DashboardAccess access, DashboardResponses responses, MemberApiClient api) {
         this.access = access;
         this.responses = responses;
         this.api = api;
-        this.mapper = mapper;
     }
 
     @GET
@@ -117,7 +113,7 @@ public class DashboardPostsResource {
                             filter.status(), filter.platform(), filter.profileId(), answer.fieldErrors(FILTER_FIELDS));
                     return DashboardResponses.page(422, listPage(caller, List.of(), refused, null));
                 }
-                ApiPage<Post> page = ApiPage.of(answer.orRefuse(), mapper, Post.class);
+                ApiPage<Post> page = api.page(answer, Post.class);
                 String next = null;
                 if (page.nextCursor() != null) {
                     Map<String, String> nextQuery = filter.query();
@@ -156,7 +152,7 @@ public class DashboardPostsResource {
             @PathParam("mode") String mode,
             @PathParam("post") String postId) {
         return responses.page(access.open(session, workspace, mode).flatMap(caller -> {
-            requireOwner(caller);
+            caller.requireOwner("cancel posts.");
             return post(caller, postId).map(post -> {
                 if (!Post.QUEUED.equals(post.status())) {
                     throw notCancelable(post);
@@ -176,7 +172,7 @@ public class DashboardPostsResource {
             @FormParam("csrf") String csrf) {
         return responses.respond(access.openForChange(session, workspace, mode, csrf)
                 .flatMap(caller -> {
-                    requireOwner(caller);
+                    caller.requireOwner("cancel posts.");
                     if (!DashboardProfilesResource.ID.matcher(postId).matches()) {
                         throw DashboardRefusal.notFound();
                     }
@@ -196,9 +192,7 @@ public class DashboardPostsResource {
         if (!DashboardProfilesResource.ID.matcher(postId).matches()) {
             return Uni.createFrom().failure(DashboardRefusal.notFound());
         }
-        return api.get(caller, "/posts/" + postId, Map.of())
-                .map(ApiAnswer::orRefuse)
-                .map(answer -> mapper.convertValue(answer.data(), Post.class));
+        return api.read(caller, "/posts/" + postId, Post.class);
     }
 
     private static boolean cancelable(DashboardCaller caller, Post post) {
@@ -208,13 +202,6 @@ public class DashboardPostsResource {
     private static DashboardRefusal notCancelable(Post post) {
         return new DashboardRefusal(
                 409, "Not done", "Only a queued post can be canceled; this one is " + post.status() + ".", Map.of());
-    }
-
-    private static void requireOwner(DashboardCaller caller) {
-        if (!caller.role().isOwner()) {
-            throw DashboardRefusal.forbidden(
-                    "Your role (" + caller.role().wireName() + ") cannot cancel posts. Ask an owner.");
-        }
     }
 
     private static String blankless(String value) {

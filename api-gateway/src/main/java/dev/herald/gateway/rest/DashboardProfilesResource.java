@@ -1,12 +1,9 @@
 package dev.herald.gateway.rest;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Profile;
-import dev.herald.gateway.client.ApiAnswer;
-import dev.herald.gateway.client.ApiPage;
 import dev.herald.gateway.client.MemberApiClient;
 import dev.herald.gateway.service.DashboardAccess;
 import dev.herald.gateway.service.DashboardCaller;
@@ -74,14 +71,11 @@ public class DashboardProfilesResource {
     private final DashboardAccess access;
     private final DashboardResponses responses;
     private final MemberApiClient api;
-    private final ObjectMapper mapper;
 
-    public DashboardProfilesResource(
-            DashboardAccess access, DashboardResponses responses, MemberApiClient api, ObjectMapper mapper) {
+    public DashboardProfilesResource(DashboardAccess access, DashboardResponses responses, MemberApiClient api) {
         this.access = access;
         this.responses = responses;
         this.api = api;
-        this.mapper = mapper;
     }
 
     @GET
@@ -91,10 +85,11 @@ public class DashboardProfilesResource {
             @PathParam("mode") String mode,
             @QueryParam("cursor") String cursor) {
         return responses.page(access.open(session, workspace, mode)
-                .flatMap(caller -> api.get(
-                                caller, "/profiles", query("limit", Integer.toString(PAGE_SIZE), "cursor", cursor))
-                        .map(ApiAnswer::orRefuse)
-                        .map(answer -> ApiPage.of(answer, mapper, Profile.class))
+                .flatMap(caller -> api.list(
+                                caller,
+                                "/profiles",
+                                query("limit", Integer.toString(PAGE_SIZE), "cursor", cursor),
+                                Profile.class)
                         .flatMap(page -> withAccounts(caller, page.items())
                                 .map(rows -> Templates.list(
                                         caller,
@@ -132,7 +127,7 @@ public class DashboardProfilesResource {
             @FormParam("expires_in") String expiresIn) {
         return responses.respond(access.openForChange(session, workspace, mode, csrf)
                 .flatMap(caller -> {
-                    requireOwner(caller);
+                    caller.requireOwner("create connect links: anyone holding one can connect accounts.");
                     LinkForm form = new LinkForm(
                             new LinkedHashSet<>(platforms == null ? List.of() : platforms),
                             redirectUrl == null ? "" : redirectUrl.strip(),
@@ -149,8 +144,7 @@ public class DashboardProfilesResource {
                                                     answer.fieldErrors(LINK_FIELDS));
                                             return DashboardResponses.page(422, detailPage(caller, row, refused, null));
                                         }
-                                        ConnectSession created = mapper.convertValue(
-                                                answer.orRefuse().data(), ConnectSession.class);
+                                        ConnectSession created = api.data(answer, ConnectSession.class);
                                         return DashboardResponses.page(
                                                 201, detailPage(caller, row, LinkForm.empty(), created));
                                     }));
@@ -165,10 +159,7 @@ public class DashboardProfilesResource {
         if (!ID.matcher(profileId).matches()) {
             return Uni.createFrom().failure(DashboardRefusal.notFound());
         }
-        return api.get(caller, "/profiles/" + profileId, Map.of())
-                .map(ApiAnswer::orRefuse)
-                .map(answer -> mapper.convertValue(answer.data(), Profile.class))
-                .flatMap(profile -> accounts(caller, profile));
+        return api.read(caller, "/profiles/" + profileId, Profile.class).flatMap(profile -> accounts(caller, profile));
     }
 
     private Uni<List<ProfileRow>> withAccounts(DashboardCaller caller, List<Profile> profiles) {
@@ -182,12 +173,11 @@ public class DashboardProfilesResource {
     }
 
     private Uni<ProfileRow> accounts(DashboardCaller caller, Profile profile) {
-        return api.get(
+        return api.list(
                         caller,
                         "/accounts",
-                        query("profile_id", profile.id(), "limit", Integer.toString(ACCOUNTS_SHOWN), "cursor", null))
-                .map(ApiAnswer::orRefuse)
-                .map(answer -> ApiPage.of(answer, mapper, Account.class))
+                        query("profile_id", profile.id(), "limit", Integer.toString(ACCOUNTS_SHOWN)),
+                        Account.class)
                 .map(page -> new ProfileRow(profile, page.items(), page.nextCursor() != null));
     }
 
@@ -215,13 +205,6 @@ public class DashboardProfilesResource {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
             return text;
-        }
-    }
-
-    private static void requireOwner(DashboardCaller caller) {
-        if (!caller.role().isOwner()) {
-            throw DashboardRefusal.forbidden("Your role (" + caller.role().wireName()
-                    + ") cannot create connect links: anyone holding one can connect accounts. Ask an owner.");
         }
     }
 
