@@ -26,6 +26,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import org.jboss.logging.Logger;
@@ -77,6 +78,30 @@ public class MemberApiClient {
 
     public Uni<ApiAnswer> get(DashboardCaller caller, String apiPath, Map<String, String> query) {
         return call(caller, "GET", apiPath, query, null);
+    }
+
+    /** {@code GET} of one resource parsed into its wire record; the API's errors as in {@link ApiAnswer#orRefuse()}. */
+    public <T> Uni<T> read(DashboardCaller caller, String apiPath, Class<T> type) {
+        return get(caller, apiPath, Map.of()).map(answer -> data(answer, type));
+    }
+
+    /** {@code GET} of a list's page parsed into wire records; the API's errors as in {@link ApiAnswer#orRefuse()}. */
+    public <T> Uni<ApiPage<T>> list(DashboardCaller caller, String apiPath, Map<String, String> query, Class<T> type) {
+        return get(caller, apiPath, query).map(answer -> page(answer, type));
+    }
+
+    /** A success's {@code data} as a wire record; an error as in {@link ApiAnswer#orRefuse()}. */
+    public <T> T data(ApiAnswer answer, Class<T> type) {
+        return mapper.convertValue(answer.orRefuse().data(), type);
+    }
+
+    /** A success's list page as wire records; an error as in {@link ApiAnswer#orRefuse()}. */
+    public <T> ApiPage<T> page(ApiAnswer answer, Class<T> type) {
+        ApiAnswer ok = answer.orRefuse();
+        List<T> items =
+                mapper.convertValue(ok.data(), mapper.getTypeFactory().constructCollectionType(List.class, type));
+        String next = ok.body().path("meta").path("next_cursor").asText(null);
+        return new ApiPage<>(items == null ? List.of() : items, next);
     }
 
     /** {@code body} is serialized as JSON; null sends none. */
@@ -167,7 +192,8 @@ public class MemberApiClient {
                 }));
     }
 
-    private static String queryString(Map<String, String> query) {
+    /** {@code ?name=value&...} of the non-empty values, URL-encoded ({@code ""} when none): also a page's own links. */
+    public static String queryString(Map<String, String> query) {
         StringJoiner joined = new StringJoiner("&", "?", "").setEmptyValue("");
         query.forEach((name, value) -> {
             if (value != null && !value.isEmpty()) {

@@ -50,6 +50,14 @@ public record DashboardCaller(
         return mode == Mode.TEST ? "live" : "test";
     }
 
+    /** Refuses the page (403) unless the member is an owner; {@code cannot} ends "Your role (...) cannot ...". */
+    public void requireOwner(String cannot) {
+        if (!role().isOwner()) {
+            throw DashboardRefusal.forbidden(
+                    "Your role (" + role().wireName() + ") cannot " + cannot + " Ask an owner of the workspace.");
+        }
+    }
+
     public boolean live() {
         return mode == Mode.LIVE;
     }

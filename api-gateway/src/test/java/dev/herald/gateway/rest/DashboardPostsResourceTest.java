@@ -1,0 +1,159 @@
+package dev.herald.gateway.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
+
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "gateway_test"))
+@QuarkusTestResource(CannedApiUpstream.class)
+class DashboardPostsResourceTest {
+
+    @Test
+    void postsAreListedNewestFirstAndPagedWithTheApisCursor() {
+        DashboardVisitor viewer = DashboardVisitor.signedInToNewWorkspace("viewer");
+        String posts = viewer.base("test") + "/posts";
+        String first = viewer.get(posts).then().statusCode(200).extract().asString();
+        assertThat(first)
+                .containsSubsequence("Hello from Herald", "A post that failed")
+                .doesNotContain("Spring sale")
+                .contains("href=\"" + posts + "?cursor=posts2\" id=\"next-page\"");
+        viewer.get(posts + "?cursor=posts2")
+                .then()
+                .statusCode(200)
+                .body(containsString("Spring sale starts tomorrow"))
+                .body(containsString("2030-03-01T09:00:00Z"))
+                .body(not(containsString("id=\"next-page\"")));
+    }
+
+    @Test
+    void filtersReachTheApiAndStayInTheFormAndItsNextLink() {
+        DashboardVisitor viewer = DashboardVisitor.signedInToNewWorkspace("viewer");
+        String posts = viewer.base("test") + "/posts";
+        viewer.get(posts + "?status=failed&platform=tiktok&profile_id=" + CannedApiUpstream.ACME)
+                .then()
+                .statusCode(200)
+                .body(containsString("A post that failed"))
+                .body(not(containsString("Hello from Herald")))
+                .body(containsString("<option value=\"failed\" selected>"))
+                .body(containsString("<option value=\"tiktok\" selected>"))
+                .body(containsString("value=\"" + CannedApiUpstream.ACME + "\""));
+        assertThat(CannedApiUpstream.requests)
+                .anyMatch(request -> request.equals(
+                        "GET /posts?status=failed&platform=tiktok&profile_id=" + CannedApiUpstream.ACME + "&limit=25"));
+    }
+
+    @Test
+    void aBadFilterComesBackBesideItsFieldNeverAsJson() {
+        DashboardVisitor viewer = DashboardVisitor.signedInToNewWorkspace("viewer");
+        viewer.get(viewer.base("test") + "/posts?status=sent")
+                .then()
+                .statusCode(422)
+                .contentType(containsString("text/html"))
+                .body(containsString("<p class=\"field-error\" id=\"status-error\">status must be one of queued"))
+                .body(containsString("aria-describedby=\"status-error\""))
+                .body(containsString("<option value=\"sent\" selected>sent</option>"))
+                .body(not(containsString("\"error\"")));
+    }
+
+    @Test
+    void aPostShowsEveryTargetsOutcomeAndProviderLink() {
+        DashboardVisitor viewer = DashboardVisitor.signedInToNewWorkspace("viewer");
+        String posts = viewer.base("test") + "/posts/";
+        viewer.get(posts + CannedApiUpstream.PUBLISHED)
+                .then()
+                .statusCode(200)
+                .body(containsString("id=\"post-text\">Hello from Herald"))
+                .body(containsString("<td>LinkedIn</td>"))
+                .body(containsString("acc_aaaaaaaaaaaaaaaaaaaaaaa1"))
+                .body(
+                        containsString(
+                                "<a href=\"https://www.linkedin.com/feed/update/urn:li:share:1\" rel=\"noopener noreferrer\">"));
+        viewer.get(posts + CannedApiUpstream.FAILED)
+                .then()
+                .statusCode(200)
+                .body(containsString(
+                        "<code class=\"error-code\">provider_error</code>: TikTok refused the video: too short."))
+                .body(containsString("<span class=\"status failed\">failed</span>"));
+        viewer.get(posts + CannedApiUpstream.SCHEDULED)
+                .then()
+                .statusCode(200)
+                .body(containsString("id=\"post-scheduled\">2030-03-01T09:00:00Z"))
+                .body(not(containsString("id=\"cancel-post\"")));
+    }
+
+    @Test
+    void anUnknownPostOrAnotherWorkspacesIsNotFound() {
+        DashboardVisitor mine = DashboardVisitor.signedInToNewWorkspace("owner");
+        DashboardVisitor theirs = DashboardVisitor.signedInToNewWorkspace("owner");
+        mine.get(mine.base("test") + "/posts/pst_dddddddddddddddddddddddd")
+                .then()
+                .statusCode(404)
+                .contentType(containsString("text/html"))
+                .body(containsString("Not found"));
+        mine.get(theirs.base("test") + "/posts/" + CannedApiUpstream.SCHEDULED)
+                .then()
+                .statusCode(404)
+                .body(not(containsString("Spring sale")));
+    }
+
+    @Test
+    void anOwnerCancelsAQueuedPostAfterConfirmation() {
+        DashboardVisitor owner = DashboardVisitor.signedInToNewWorkspace("owner");
+        String post = owner.base("test") + "/posts/" + CannedApiUpstream.SCHEDULED;
+        owner.get(post).then().statusCode(200).body(containsString("href=\"" + post + "/cancel\""));
+        owner.get(post + "/cancel")
+                .then()
+                .statusCode(200)
+                .body(containsString("Cancel this post?"))
+                .body(containsString("id=\"confirm-cancel\""));
+        assertThat(CannedApiUpstream.requests).doesNotContain("DELETE /posts/" + CannedApiUpstream.SCHEDULED);
+
+        owner.post(post + "/cancel", post + "/cancel", Map.of())
+                .then()
+                .statusCode(303)
+                .header("Location", containsString(post + "?canceled=true"));
+        assertThat(CannedApiUpstream.requests).contains("DELETE /posts/" + CannedApiUpstream.SCHEDULED);
+    }
+
+    @Test
+    void aPostThatIsNoLongerQueuedIsNotCanceled() {
+        DashboardVisitor owner = DashboardVisitor.signedInToNewWorkspace("owner");
+        String post = owner.base("test") + "/posts/" + CannedApiUpstream.PUBLISHED;
+        owner.get(post).then().statusCode(200).body(not(containsString("id=\"cancel-post\"")));
+        owner.get(post + "/cancel").then().statusCode(409).contentType(containsString("text/html"));
+        owner.post(post, post + "/cancel", Map.of())
+                .then()
+                .statusCode(409)
+                .contentType(containsString("text/html"))
+                .body(containsString("Only a queued post can be canceled."));
+    }
+
+    @Test
+    void developersAndViewersSeeNoCancelButtonAndAreRefused() {
+        DashboardVisitor owner = DashboardVisitor.signedInToNewWorkspace("owner");
+        for (String role : new String[] {"developer", "viewer"}) {
+            DashboardVisitor member = DashboardVisitor.signedIn(owner.workspaceId, role);
+            String post = member.base("test") + "/posts/" + CannedApiUpstream.SCHEDULED;
+            member.get(post).then().statusCode(200).body(not(containsString("id=\"cancel-post\"")));
+            member.get(post + "/cancel")
+                    .then()
+                    .statusCode(403)
+                    .contentType(containsString("text/html"))
+                    .body(containsString("cannot cancel posts"));
+            member.post(post, post + "/cancel", Map.of())
+                    .then()
+                    .statusCode(403)
+                    .body(containsString("cannot cancel posts"));
+        }
+    }
+}

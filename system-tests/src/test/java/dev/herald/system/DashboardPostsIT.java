@@ -1,0 +1,172 @@
+package dev.herald.system;
+
+import static dev.herald.system.RunningSuite.as;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dashboard's profile and post pages against the real services, as a browser without script uses them: an owner
+ * signed in through the admin API's one-time link sees what a key created, makes a connect link that opens, and
+ * cancels a scheduled post, which the API then shows canceled.
+ */
+class DashboardPostsIT {
+    private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+    private static final Pattern LINK = Pattern.compile("<code id=\"created-link-url\">([^<]+)</code>");
+
+    @Test
+    void anOwnerSeesProfilesAndPostsMakesAConnectLinkAndCancelsAScheduledPost() {
+        String workspace = RunningSuite.newWorkspace("Dashboard posts IT");
+        String key = RunningSuite.newKey(workspace, "test");
+        String profile = created(key, "/profiles", "{\"name\":\"Corner Bakery\"}", 201);
+        String account = created(
+                key,
+                "/accounts",
+                "{\"platform\":\"linkedin\",\"profile_id\":\"" + profile
+                        + "\",\"name\":\"Bakery Page\",\"username\":\"cornerbakery\"}",
+                201);
+        String post = as(key).contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"Fresh bread at nine\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
+                        + Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS) + "\"}")
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.id");
+        String session = signIn(workspace, "owner");
+        String base = "/dashboard/w/" + workspace + "/test";
+
+        page(session, base + "/profiles")
+                .then()
+                .statusCode(200)
+                .body(containsString("Corner Bakery"))
+                .body(containsString("LinkedIn: Bakery Page <span class=\"muted\">@cornerbakery</span>"))
+                .body(containsString("<span class=\"status connected\">connected</span>"));
+        page(session, base + "/posts")
+                .then()
+                .statusCode(200)
+                .body(containsString("data-post-id=\"" + post + "\""))
+                .body(containsString("Fresh bread at nine"));
+        page(session, base + "/posts?status=queued&platform=linkedin&profile_id=" + profile)
+                .then()
+                .statusCode(200)
+                .body(containsString("data-post-id=\"" + post + "\""));
+        page(session, base + "/posts?platform=myspace")
+                .then()
+                .statusCode(422)
+                .contentType(containsString("text/html"))
+                .body(containsString("<p class=\"field-error\" id=\"platform-error\">platform must be one of"));
+
+        // A connect link made on the profile's page opens the hosted connect page.
+        String profilePage = base + "/profiles/" + profile;
+        Response linkPage =
+                submit(session, profilePage, profilePage + "/connect-links", Map.of("platform", "linkedin"));
+        if (linkPage.statusCode() == 503) {
+            // The API's transient answer while accounts-service first reads profile.events (ConnectOnboardingIT).
+            linkPage = submit(session, profilePage, profilePage + "/connect-links", Map.of("platform", "linkedin"));
+        }
+        Matcher link = LINK.matcher(linkPage.then().statusCode(201).extract().asString());
+        assertThat(link.find()).as("the page shows the new link").isTrue();
+        String url = link.group(1).replace("&amp;", "&");
+        assertThat(url).startsWith(RunningSuite.get().gatewayUrl() + "/connect/");
+        // As a browser: the link sets the session's cookie and redirects to the session's page, which answers 200.
+        Response opened = RestAssured.given().redirects().follow(false).get(url);
+        if (opened.statusCode() / 100 == 3) {
+            String location = opened.header("Location");
+            opened = RestAssured.given()
+                    .cookies(opened.cookies())
+                    .get(location.startsWith("/") ? RunningSuite.get().gatewayUrl() + location : location);
+        }
+        opened.then().statusCode(200).contentType(containsString("text/html"));
+
+        // The scheduled post, canceled after confirmation.
+        String postPage = base + "/posts/" + post;
+        page(session, postPage)
+                .then()
+                .statusCode(200)
+                .body(containsString("id=\"post-status\">queued"))
+                .body(containsString("<td>LinkedIn</td>"))
+                .body(containsString(account))
+                .body(containsString("id=\"cancel-post\""));
+        page(session, postPage + "/cancel").then().statusCode(200).body(containsString("id=\"confirm-cancel\""));
+        submit(session, postPage + "/cancel", postPage + "/cancel", Map.of())
+                .then()
+                .statusCode(303)
+                .header("Location", containsString(postPage + "?canceled=true"));
+        as(key).get("/posts/" + post).then().statusCode(200).body("data.status", equalTo("canceled"));
+        page(session, postPage)
+                .then()
+                .statusCode(200)
+                .body(containsString("id=\"post-status\">canceled"))
+                .body(containsString("<span class=\"status canceled\">canceled</span>"));
+    }
+
+    private static String created(String key, String path, String body, int status) {
+        return as(key).contentType(ContentType.JSON)
+                .body(body)
+                .post(path)
+                .then()
+                .statusCode(status)
+                .extract()
+                .path("data.id");
+    }
+
+    /** A member of {@code role}, signed in through the admin API's one-time link: the session cookie's value. */
+    private static String signIn(String workspace, String role) {
+        String member = RunningSuite.admin()
+                .body(Map.of("email", role + "-" + System.nanoTime() + "@example.org", "role", role))
+                .post("/admin/v1/workspaces/" + workspace + "/members")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        String link = RunningSuite.admin()
+                .post("/admin/v1/workspaces/" + workspace + "/members/" + member + "/sign-in-links")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.url");
+        return browser(null)
+                .get(link.substring(link.indexOf("/dashboard/")))
+                .then()
+                .statusCode(303)
+                .extract()
+                .cookie("herald_dashboard");
+    }
+
+    private static RequestSpecification browser(String session) {
+        RequestSpecification request = RestAssured.given()
+                .baseUri(RunningSuite.get().gatewayUrl())
+                .redirects()
+                .follow(false);
+        return session == null ? request : request.cookie("herald_dashboard", session);
+    }
+
+    private static Response page(String session, String path) {
+        return browser(session).get(path);
+    }
+
+    /** Submits a form of the page at {@code pagePath} with that page's CSRF token, as the browser would. */
+    private static Response submit(String session, String pagePath, String action, Map<String, ?> fields) {
+        Matcher csrf = CSRF.matcher(page(session, pagePath).asString());
+        assertThat(csrf.find()).as("the page at " + pagePath + " has a form").isTrue();
+        return browser(session)
+                .contentType(ContentType.URLENC)
+                .formParam("csrf", csrf.group(1))
+                .formParams(fields)
+                .post(action);
+    }
+}
