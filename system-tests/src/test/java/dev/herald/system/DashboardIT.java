@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -82,6 +84,21 @@ class DashboardIT {
         open("/dashboard/w/" + workspace + "/test/usage");
         assertThat(apiRequestsUsed()).isEqualTo(usedBefore + 1);
         screenshot("dashboard-usage.png");
+
+        // At a phone's 375 px every page reflows: nothing wider than the viewport but the tables' own scroll boxes.
+        driver.manage().window().setSize(new Dimension(375, 800));
+        try {
+            for (String area : new String[] {"usage", "keys", "logs", "webhooks", "profiles", "posts", "members"}) {
+                open("/dashboard/w/" + workspace + "/test/" + area);
+                Object overflow = ((JavascriptExecutor) driver)
+                        .executeScript("return document.documentElement.scrollWidth - window.innerWidth;");
+                assertThat(((Number) overflow).longValue())
+                        .as(area + " at 375 px")
+                        .isLessThanOrEqualTo(0);
+            }
+        } finally {
+            driver.manage().window().setSize(new Dimension(1100, 1400));
+        }
     }
 
     @Test
@@ -130,7 +147,7 @@ class DashboardIT {
                 .statusCode(200);
         int spentAt = 0;
         for (int i = 1; i <= RunningSuite.STARTER_API_REQUESTS + 1; i++) {
-            if (as(key).get("/profiles").statusCode() == 429) {
+            if (as(key).get("/posts").statusCode() == 429) {
                 spentAt = i;
                 break;
             }

@@ -85,7 +85,7 @@ public class DashboardMembersResource {
             @FormParam("role") String role) {
         return responses.respond(access.openForChange(session, workspace, mode, csrf)
                 .flatMap(caller -> {
-                    requireOwner(caller);
+                    caller.requireOwner("manage the workspace's members.");
                     MemberForm form = validate(email, subject, role);
                     if (!form.errors().isEmpty()) {
                         return render(caller, form, null, null).map(page -> DashboardResponses.page(422, page));
@@ -121,7 +121,7 @@ public class DashboardMembersResource {
             @FormParam("role") String role) {
         return responses.respond(access.openForChange(session, workspace, mode, csrf)
                 .flatMap(caller -> {
-                    requireOwner(caller);
+                    caller.requireOwner("manage the workspace's members.");
                     MemberRole chosen = MemberRole.fromWire(role).orElseThrow(DashboardRefusal::notFound);
                     return members.changeRole(caller.workspaceId(), memberId, chosen)
                             .map(member -> DashboardResponses.seeOther(caller.base() + "/members?done=changed"))
@@ -139,7 +139,7 @@ public class DashboardMembersResource {
             @PathParam("mode") String mode,
             @PathParam("member") String memberId) {
         return responses.page(access.open(session, workspace, mode).flatMap(caller -> {
-            requireOwner(caller);
+            caller.requireOwner("manage the workspace's members.");
             return members.list(caller.workspaceId())
                     .map(found -> found.stream()
                             .filter(member -> member.id.equals(memberId))
@@ -159,7 +159,7 @@ public class DashboardMembersResource {
             @FormParam("csrf") String csrf) {
         return responses.respond(access.openForChange(session, workspace, mode, csrf)
                 .flatMap(caller -> {
-                    requireOwner(caller);
+                    caller.requireOwner("manage the workspace's members.");
                     return members.remove(caller.workspaceId(), memberId)
                             .map(member -> DashboardResponses.seeOther(caller.base() + "/members?done=removed"))
                             .onFailure(conflict())
@@ -175,12 +175,6 @@ public class DashboardMembersResource {
 
     private static java.util.function.Predicate<Throwable> conflict() {
         return failure -> failure instanceof ApiException api && api.code() == ErrorCode.CONFLICT;
-    }
-
-    private static void requireOwner(DashboardCaller caller) {
-        if (!caller.role().isOwner()) {
-            throw DashboardRefusal.forbidden("Only the workspace's owners manage its members.");
-        }
     }
 
     private static String notice(String done) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
-@QuarkusTestResource(CannedApiUpstream.class)
+@QuarkusTestResource(value = CannedApiUpstream.class, restrictToAnnotatedClass = true)
 class DashboardPostsResourceTest {
 
     @Test
