@@ -59,7 +59,8 @@ class RequestMeteringTest {
 
     /** The month's count as GET /usage would hear it from the gateway (this request included). */
     private long usedIncludingThisRead() {
-        return get("/usage").then().statusCode(200).extract().jsonPath().getLong("data.api_requests_used");
+        // EchoUpstream answers GET /usage as usage-service does: the claim the gateway sent is the meter's "used".
+        return get("/usage").then().statusCode(200).extract().jsonPath().getLong("data.api_requests.used");
     }
 
     /** Starts a test's burst early enough in a minute that it cannot straddle two windows. */

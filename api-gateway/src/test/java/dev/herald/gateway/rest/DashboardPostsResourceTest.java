@@ -31,7 +31,7 @@ class DashboardPostsResourceTest {
                 .then()
                 .statusCode(200)
                 .body(containsString("Spring sale starts tomorrow"))
-                .body(containsString("2030-03-01T09:00:00Z"))
+                .body(containsString("2030-03-01 09:00:00 UTC"))
                 .body(not(containsString("id=\"next-page\"")));
     }
 
@@ -87,7 +87,7 @@ class DashboardPostsResourceTest {
         viewer.get(posts + CannedApiUpstream.SCHEDULED)
                 .then()
                 .statusCode(200)
-                .body(containsString("id=\"post-scheduled\">2030-03-01T09:00:00Z"))
+                .body(containsString("id=\"post-scheduled\">2030-03-01 09:00:00 UTC"))
                 .body(not(containsString("id=\"cancel-post\"")));
     }
 
