@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
+import dev.herald.common.wire.WebhookEventTypes;
 import dev.herald.webhooks.model.EndpointChanges;
-import dev.herald.webhooks.model.EventTypes;
 import dev.herald.webhooks.service.ReceiverAddresses;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -85,7 +85,7 @@ final class EndpointRequestReader {
             String field = "events[" + i + "]";
             if (!event.isTextual()) {
                 body.reject(field, "invalid_type", field + " must be a string.");
-            } else if (!EventTypes.SUBSCRIBABLE.contains(event.textValue())) {
+            } else if (!WebhookEventTypes.SUBSCRIBABLE.contains(event.textValue())) {
                 body.reject(field, "invalid_value", field + " must be one of " + names() + ".");
             } else if (!accepted.add(event.textValue())) {
                 body.reject(field, "invalid_value", field + " repeats " + event.textValue() + ".");
@@ -95,7 +95,7 @@ final class EndpointRequestReader {
     }
 
     private static String names() {
-        return String.join(", ", EventTypes.SUBSCRIBABLE);
+        return String.join(", ", WebhookEventTypes.SUBSCRIBABLE);
     }
 
     /**

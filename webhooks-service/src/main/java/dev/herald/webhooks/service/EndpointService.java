@@ -14,12 +14,12 @@ import dev.herald.common.paging.Page;
 import dev.herald.common.paging.PageRequest;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.validation.JsonBody;
+import dev.herald.common.wire.WebhookDelivery;
+import dev.herald.common.wire.WebhookEndpoint;
+import dev.herald.common.wire.WebhookEventTypes;
 import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.delivery.WebhookSender;
 import dev.herald.webhooks.model.EndpointChanges;
-import dev.herald.webhooks.model.EventTypes;
-import dev.herald.webhooks.model.WebhookDelivery;
-import dev.herald.webhooks.model.WebhookEndpoint;
 import dev.herald.webhooks.repository.EndpointStatements;
 import dev.herald.webhooks.repository.EventStatements;
 import io.smallrye.mutiny.Uni;
@@ -163,7 +163,7 @@ public class EndpointService {
             String eventId = ResourceIds.newId(IdPrefix.EVENT);
             String body = bodies.body(
                     eventId,
-                    EventTypes.TEST,
+                    WebhookEventTypes.TEST,
                     now,
                     mode,
                     mapper.createObjectNode().put("endpoint_id", id));
