@@ -56,6 +56,15 @@ public class WebhooksUpstream implements QuarkusTestResourceLifecycleManager {
                 "herald.services.accounts.url", nobody);
     }
 
+    /**
+     * Started after the resources every test class gets (EchoUpstream, order 0): sequential resources start in this
+     * order and a later one's configuration wins, so webhooks-service is this one and not the echo.
+     */
+    @Override
+    public int order() {
+        return 100;
+    }
+
     private void answer(HttpExchange exchange) throws IOException {
         String method = exchange.getRequestMethod();
         String path = exchange.getRequestURI().getPath();
