@@ -57,6 +57,7 @@ public class RouteCatalog {
             ApiRoute.metered("GET", "/webhooks", WEBHOOKS_READ, Upstream.WEBHOOKS),
             ApiRoute.metered("POST", "/webhooks", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("GET", "/webhooks/{id}", WEBHOOKS_READ, Upstream.WEBHOOKS),
+            ApiRoute.metered("PATCH", "/webhooks/{id}", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.exempt("DELETE", "/webhooks/{id}", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("POST", "/webhooks/{id}/rotate-secret", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("POST", "/webhooks/{id}/test", WEBHOOKS_WRITE, Upstream.WEBHOOKS),

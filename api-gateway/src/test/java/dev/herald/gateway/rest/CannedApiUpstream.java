@@ -301,4 +301,13 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
             server.stop(0);
         }
     }
+
+    /**
+     * Started after the resources every test class gets (EchoUpstream, order 0): sequential resources start in this
+     * order and a later one's configuration wins, so the services are this one and not the echo.
+     */
+    @Override
+    public int order() {
+        return 100;
+    }
 }

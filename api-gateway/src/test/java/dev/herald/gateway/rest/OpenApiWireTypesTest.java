@@ -35,6 +35,9 @@ import dev.herald.common.wire.TikTokPublishingOptions;
 import dev.herald.common.wire.Usage;
 import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageThreshold;
+import dev.herald.common.wire.WebhookDelivery;
+import dev.herald.common.wire.WebhookEndpoint;
+import dev.herald.common.wire.WebhookEventTypes;
 import dev.herald.openapi.OpenApiDocument;
 import java.lang.reflect.RecordComponent;
 import java.time.Instant;
@@ -75,6 +78,8 @@ class OpenApiWireTypesTest {
                 Map.entry(Usage.class, "Usage"),
                 Map.entry(Usage.Meter.class, "UsageMeter"),
                 Map.entry(UsageThreshold.class, "UsageThreshold"),
+                Map.entry(WebhookEndpoint.class, "WebhookEndpointWithSecret"),
+                Map.entry(WebhookDelivery.class, "Delivery"),
                 Map.entry(TikTokPublishingOptions.class, "TikTokPublishingOptions"),
                 Map.entry(PinterestBoard.class, "PinterestBoard"),
                 Map.entry(PinterestBoardSection.class, "PinterestBoardSection"),
@@ -422,6 +427,44 @@ class OpenApiWireTypesTest {
         assertThat(problems(
                         "UsageThreshold", new UsageThreshold("publications", 90, 90, 0, 100, new UsagePeriod(T, T))))
                 .isNotEmpty();
+    }
+
+    @Test
+    void webhookEndpointsAndDeliveriesConform() {
+        WebhookEndpoint endpoint = new WebhookEndpoint(
+                "whe_0123456789abcdef01234567",
+                "https://example.com/hooks",
+                null,
+                WebhookEventTypes.SUBSCRIBABLE,
+                WebhookEndpoint.ENABLED,
+                null,
+                Mode.TEST,
+                T,
+                T,
+                null,
+                null);
+        conforms("WebhookEndpointEnvelope", DataEnvelope.of(endpoint));
+        conforms(
+                "WebhookEndpointWithSecretEnvelope",
+                DataEnvelope.of(endpoint.withSecret("whsec_" + "A".repeat(43) + "=")));
+        conforms(
+                "DeliveryList",
+                new ListEnvelope<>(
+                        List.of(new WebhookDelivery(
+                                "dlv_0123456789abcdef01234567",
+                                "evt_0123456789abcdef01234567",
+                                WebhookEventTypes.TEST,
+                                endpoint.id(),
+                                WebhookDelivery.FAILED,
+                                2,
+                                500,
+                                "The receiver answered 500.",
+                                "oops",
+                                null,
+                                T,
+                                T,
+                                null)),
+                        new ListMeta(null, false)));
     }
 
     @Test

@@ -2,11 +2,11 @@ package dev.herald.webhooks.delivery;
 
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
+import dev.herald.common.wire.WebhookDelivery;
+import dev.herald.common.wire.WebhookEndpoint;
 import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.model.AttemptOutcome;
 import dev.herald.webhooks.model.ClaimedDelivery;
-import dev.herald.webhooks.model.WebhookDelivery;
-import dev.herald.webhooks.model.WebhookEndpoint;
 import dev.herald.webhooks.service.ReceiverAddresses;
 import dev.herald.webhooks.service.RetrySchedule;
 import dev.herald.webhooks.service.SigningSecrets;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
-import dev.herald.webhooks.model.EventTypes;
+import dev.herald.common.wire.WebhookEventTypes;
 import dev.herald.webhooks.repository.EventStatements;
 import dev.herald.webhooks.repository.EventStatements.IncomingEvent;
 import dev.herald.webhooks.service.EventBodies;
@@ -89,7 +89,7 @@ public class PostFinalizedConsumer {
             LOG.errorf("skipping a post.finalized event without a usable event_id");
             return Optional.empty();
         }
-        if (type == null || !EventTypes.POST_FINALIZED.contains(type)) {
+        if (type == null || !WebhookEventTypes.POST_FINALIZED.contains(type)) {
             LOG.errorf("skipping post.finalized event %s: type %s is not a webhook event", eventId, type);
             return Optional.empty();
         }

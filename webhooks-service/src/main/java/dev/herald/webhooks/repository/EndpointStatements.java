@@ -5,7 +5,8 @@ import static dev.herald.common.persistence.SqlParameters.instant;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
 import dev.herald.common.persistence.NamedStatement;
-import dev.herald.webhooks.model.WebhookEndpoint;
+import dev.herald.common.wire.WebhookEndpoint;
+import dev.herald.webhooks.model.EndpointChanges;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -41,6 +42,15 @@ public class EndpointStatements {
             "select " + COLUMNS + " from endpoints where workspace_id = :workspace_id and mode = :mode"
                     + " and (created_at, id) < (:after_created_at, :after_id)"
                     + " order by created_at desc, id desc limit :limit");
+
+    // An absent field keeps its value: description by a flag (null clears it), events by null (never null when sent).
+    private static final NamedStatement UPDATE = NamedStatement.of("""
+            update endpoints set
+                description = case when :keep_description then description else :description end,
+                events = coalesce(:events, events),
+                updated_at = :now
+            where id = :id and workspace_id = :workspace_id and mode = :mode
+            returning""" + " " + COLUMNS);
 
     private static final NamedStatement DISABLE = NamedStatement.of("""
             update endpoints set status = 'disabled', disabled_reason = 'requested', disabled_at = :now, updated_at = :now
@@ -103,6 +113,22 @@ public class EndpointStatements {
                 .set("workspace_id", workspaceId)
                 .set("mode", mode.wireName())
                 .execute(client)
+                .map(EndpointStatements::first);
+    }
+
+    /** Applies the sent changes; empty when there is no such endpoint in the tenant. */
+    public Uni<Optional<WebhookEndpoint>> update(
+            String workspaceId, Mode mode, String id, EndpointChanges changes, Instant now) {
+        List<String> events = changes.events().orNull();
+        return UPDATE.parameters()
+                .set("id", id)
+                .set("workspace_id", workspaceId)
+                .set("mode", mode.wireName())
+                .set("keep_description", changes.description().isAbsent())
+                .set("description", changes.description().orNull())
+                .set("events", events == null ? null : events.toArray(String[]::new))
+                .set("now", now)
+                .execute(pool)
                 .map(EndpointStatements::first);
     }
 

@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
-import dev.herald.webhooks.model.EventTypes;
+import dev.herald.common.wire.WebhookEventTypes;
+import dev.herald.webhooks.model.EndpointChanges;
 import dev.herald.webhooks.service.ReceiverAddresses;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -17,11 +18,13 @@ import java.util.Set;
  * Reads {@code POST /webhooks}: {@code url} (required, at most 2048 characters, absolute https without user
  * information), {@code description} (optional, at most 500 characters, null allowed), {@code events} (required,
  * a non-empty array of distinct event names). Every problem is collected; the caller adds the address check and
- * calls {@link JsonBody#validate()}.
+ * calls {@link JsonBody#validate()}. {@code PATCH /webhooks/{id}} takes {@code description} and {@code events} by the
+ * same rules, each optional; anything else (the url included: a new address is a new endpoint) is unknown.
  */
 final class EndpointRequestReader {
     static final int MAX_DESCRIPTION_LENGTH = 500;
     private static final Set<String> FIELDS = Set.of("url", "description", "events");
+    private static final Set<String> CHANGEABLE_FIELDS = Set.of("description", "events");
 
     private EndpointRequestReader() {}
 
@@ -42,11 +45,25 @@ final class EndpointRequestReader {
                 acceptedUrl = null;
             }
         }
-        FieldValue<String> description = body.string("description")
+        FieldValue<String> description = description(body);
+        return new EndpointRequest(body, acceptedUrl, description.orNull(), events(body, json.get("events")));
+    }
+
+    /** Reads a {@code PATCH /webhooks/{id}} body; fails with every problem at once. */
+    static EndpointChanges readChanges(JsonNode json) {
+        JsonBody body = JsonBody.of(json, CHANGEABLE_FIELDS);
+        FieldValue<String> description = description(body);
+        FieldValue<List<String>> events =
+                json.has("events") ? FieldValue.of(events(body, json.get("events"))) : FieldValue.absent();
+        body.validate();
+        return new EndpointChanges(description, events);
+    }
+
+    private static FieldValue<String> description(JsonBody body) {
+        return body.string("description")
                 .nullable()
                 .length(0, MAX_DESCRIPTION_LENGTH)
                 .read();
-        return new EndpointRequest(body, acceptedUrl, description.orNull(), events(body, json.get("events")));
     }
 
     private static List<String> events(JsonBody body, JsonNode events) {
@@ -68,7 +85,7 @@ final class EndpointRequestReader {
             String field = "events[" + i + "]";
             if (!event.isTextual()) {
                 body.reject(field, "invalid_type", field + " must be a string.");
-            } else if (!EventTypes.SUBSCRIBABLE.contains(event.textValue())) {
+            } else if (!WebhookEventTypes.SUBSCRIBABLE.contains(event.textValue())) {
                 body.reject(field, "invalid_value", field + " must be one of " + names() + ".");
             } else if (!accepted.add(event.textValue())) {
                 body.reject(field, "invalid_value", field + " repeats " + event.textValue() + ".");
@@ -78,7 +95,7 @@ final class EndpointRequestReader {
     }
 
     private static String names() {
-        return String.join(", ", EventTypes.SUBSCRIBABLE);
+        return String.join(", ", WebhookEventTypes.SUBSCRIBABLE);
     }
 
     /**

@@ -7,8 +7,9 @@ import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
 import dev.herald.common.paging.Paginated;
-import dev.herald.webhooks.model.WebhookDelivery;
-import dev.herald.webhooks.model.WebhookEndpoint;
+import dev.herald.common.wire.WebhookDelivery;
+import dev.herald.common.wire.WebhookEndpoint;
+import dev.herald.webhooks.model.EndpointChanges;
 import dev.herald.webhooks.rest.EndpointRequestReader.EndpointRequest;
 import dev.herald.webhooks.service.EndpointService;
 import dev.herald.webhooks.service.ReceiverAddresses;
@@ -16,6 +17,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -25,7 +27,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.Cancellable;
 
-/** {@code /webhooks}: register, list, read and disable endpoints; rotate a secret; send a test event. */
+/** {@code /webhooks}: register, list, read, change and disable endpoints; rotate a secret; send a test event. */
 @Cancellable(false)
 @Path("/webhooks")
 @InternalCaller
@@ -71,6 +73,17 @@ public class WebhookResource {
     @Path("/{id}")
     public Uni<DataEnvelope<WebhookEndpoint>> get(@PathParam("id") String id) {
         return endpoints.get(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    /** Changes the endpoint's description or events; its url, status and secret are not fields of this request. */
+    @PATCH
+    @Path("/{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<DataEnvelope<WebhookEndpoint>> update(@PathParam("id") String id, JsonNode json) {
+        EndpointChanges changes = EndpointRequestReader.readChanges(json);
+        return endpoints
+                .update(caller.workspaceId(), caller.mode(), id, changes)
+                .map(DataEnvelope::of);
     }
 
     /** Disables the endpoint (the spec's DELETE); idempotent, answering the endpoint. */

@@ -14,11 +14,12 @@ import dev.herald.common.paging.Page;
 import dev.herald.common.paging.PageRequest;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.validation.JsonBody;
+import dev.herald.common.wire.WebhookDelivery;
+import dev.herald.common.wire.WebhookEndpoint;
+import dev.herald.common.wire.WebhookEventTypes;
 import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.delivery.WebhookSender;
-import dev.herald.webhooks.model.EventTypes;
-import dev.herald.webhooks.model.WebhookDelivery;
-import dev.herald.webhooks.model.WebhookEndpoint;
+import dev.herald.webhooks.model.EndpointChanges;
 import dev.herald.webhooks.repository.EndpointStatements;
 import dev.herald.webhooks.repository.EventStatements;
 import io.smallrye.mutiny.Uni;
@@ -29,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Webhook endpoints: create, read, disable, rotate the secret, send a test event. */
+/** Webhook endpoints: create, read, change, disable, rotate the secret, send a test event. */
 @ApplicationScoped
 public class EndpointService {
     static final String CURSOR_KIND = "webhook_endpoints";
@@ -119,6 +120,16 @@ public class EndpointService {
         return endpoints.find(workspaceId, mode, id).map(found -> found.orElseThrow(EndpointService::notFound));
     }
 
+    /** Changes what was sent of description and events (a disabled endpoint too: it may be read, so it may be tidied). */
+    public Uni<WebhookEndpoint> update(String workspaceId, Mode mode, String id, EndpointChanges changes) {
+        if (changes.isEmpty()) {
+            return get(workspaceId, mode, id);
+        }
+        return endpoints
+                .update(workspaceId, mode, id, changes, Timestamps.now(clock))
+                .map(found -> found.orElseThrow(EndpointService::notFound));
+    }
+
     /** Disables the endpoint (idempotent): it receives nothing new, and its waiting retries fail. */
     public Uni<WebhookEndpoint> disable(String workspaceId, Mode mode, String id) {
         return endpoints
@@ -152,7 +163,7 @@ public class EndpointService {
             String eventId = ResourceIds.newId(IdPrefix.EVENT);
             String body = bodies.body(
                     eventId,
-                    EventTypes.TEST,
+                    WebhookEventTypes.TEST,
                     now,
                     mode,
                     mapper.createObjectNode().put("endpoint_id", id));

@@ -1,11 +1,10 @@
-package dev.herald.webhooks.model;
+package dev.herald.common.wire;
 
 import dev.herald.common.events.PostFinalizedEvent;
-import dev.herald.common.wire.UsageThreshold;
 import java.util.List;
 
 /** The event names an endpoint can subscribe to (spec section 6, then Herald's own), and the test event. */
-public final class EventTypes {
+public final class WebhookEventTypes {
     /** The final states of a post, in the spec's order: what {@code post.finalized} carries. */
     public static final List<String> POST_FINALIZED = List.of(
             PostFinalizedEvent.PUBLISHED,
@@ -22,5 +21,5 @@ public final class EventTypes {
     /** Sent by {@code POST /webhooks/{id}/test} to that endpoint only, whatever it subscribed to. */
     public static final String TEST = "webhook.test";
 
-    private EventTypes() {}
+    private WebhookEventTypes() {}
 }

@@ -1,4 +1,4 @@
-package dev.herald.webhooks.model;
+package dev.herald.common.wire;
 
 import java.time.Instant;
 

@@ -1,4 +1,4 @@
-package dev.herald.webhooks.model;
+package dev.herald.common.wire;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.herald.common.auth.Mode;
