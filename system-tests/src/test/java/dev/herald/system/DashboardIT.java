@@ -75,8 +75,13 @@ class DashboardIT {
                 .doesNotContain(secret);
         screenshot("dashboard-keys.png");
 
-        open("/dashboard/w/" + workspace + "/test/logs");
-        WebElement logged = waitFor(By.cssSelector("tr[data-request-id='" + requestId + "']"));
+        // Request logs are written in batches: the page shows the request once its batch is in.
+        WebElement logged = until(() -> {
+            open("/dashboard/w/" + workspace + "/test/logs");
+            return driver.findElements(By.cssSelector("tr[data-request-id='" + requestId + "']")).stream()
+                    .findFirst()
+                    .orElse(null);
+        });
         assertThat(logged.getText()).contains("GET").contains("/api/v1/posts").contains("200");
         open("/dashboard/w/" + workspace + "/test/logs/" + requestId);
         assertThat(driver.findElement(By.id("request-id")).getText()).isEqualTo(requestId);
@@ -84,6 +89,32 @@ class DashboardIT {
         open("/dashboard/w/" + workspace + "/test/usage");
         assertThat(apiRequestsUsed()).isEqualTo(usedBefore + 1);
         screenshot("dashboard-usage.png");
+
+        // A webhook endpoint on a local receiver, a test event, and its delivery as the receiver answered it.
+        try (WebhooksIT.Receiver receiver = new WebhooksIT.Receiver(n -> 202)) {
+            open("/dashboard/w/" + workspace + "/test/webhooks");
+            driver.findElement(By.id("endpoint-url")).sendKeys(receiver.url());
+            WebElement published = driver.findElement(By.cssSelector("input[name='event'][value='post.published']"));
+            if (!published.isSelected()) {
+                published.click();
+            }
+            driver.findElement(By.id("create-endpoint-submit")).click();
+            assertThat(waitFor(By.id("created-secret")).getText()).isNotBlank();
+            String endpointId = driver.findElement(By.cssSelector("#endpoints tr[data-endpoint-id]"))
+                    .getAttribute("data-endpoint-id");
+            open("/dashboard/w/" + workspace + "/test/webhooks/" + endpointId);
+            driver.findElement(By.id("send-test")).click();
+            assertThat(receiver.awaitRequests(1, 30_000)).hasSize(1);
+            String answered = until(() -> {
+                open("/dashboard/w/" + workspace + "/test/webhooks/" + endpointId);
+                return driver.findElements(By.cssSelector("#deliveries td[data-response-status]")).stream()
+                        .map(WebElement::getText)
+                        .filter("202"::equals)
+                        .findFirst()
+                        .orElse(null);
+            });
+            assertThat(answered).isEqualTo("202");
+        }
 
         // At a phone's 375 px every page reflows: nothing wider than the viewport but the tables' own scroll boxes.
         driver.manage().window().setSize(new Dimension(375, 800));
