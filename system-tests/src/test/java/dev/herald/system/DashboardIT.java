@@ -73,7 +73,6 @@ class DashboardIT {
                 .contains("Backend")
                 .contains(secret.substring(36))
                 .doesNotContain(secret);
-        screenshot("dashboard-keys.png");
 
         // Request logs are written in batches: the page shows the request once its batch is in.
         WebElement logged = until(() -> {
@@ -85,6 +84,8 @@ class DashboardIT {
         assertThat(logged.getText()).contains("GET").contains("/api/v1/posts").contains("200");
         open("/dashboard/w/" + workspace + "/test/logs/" + requestId);
         assertThat(driver.findElement(By.id("request-id")).getText()).isEqualTo(requestId);
+        open("/dashboard/w/" + workspace + "/test/keys");
+        screenshot("dashboard-keys.png");
 
         open("/dashboard/w/" + workspace + "/test/usage");
         assertThat(apiRequestsUsed()).isEqualTo(usedBefore + 1);
