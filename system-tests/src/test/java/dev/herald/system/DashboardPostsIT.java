@@ -8,12 +8,10 @@ import static org.hamcrest.Matchers.equalTo;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
-import io.restassured.specification.RequestSpecification;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +21,6 @@ import org.junit.jupiter.api.Test;
  * cancels a scheduled post, which the API then shows canceled.
  */
 class DashboardPostsIT {
-    private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
     private static final Pattern LINK = Pattern.compile("<code id=\"created-link-url\">([^<]+)</code>");
 
     @Test
@@ -46,25 +43,25 @@ class DashboardPostsIT {
                 .statusCode(202)
                 .extract()
                 .path("data.id");
-        String session = signIn(workspace, "owner");
+        DashboardMember owner = DashboardMember.signIn(workspace, "owner");
         String base = "/dashboard/w/" + workspace + "/test";
 
-        page(session, base + "/profiles")
+        owner.get(base + "/profiles")
                 .then()
                 .statusCode(200)
                 .body(containsString("Corner Bakery"))
                 .body(containsString("LinkedIn: Bakery Page <span class=\"muted\">@cornerbakery</span>"))
                 .body(containsString("<span class=\"status connected\">connected</span>"));
-        page(session, base + "/posts")
+        owner.get(base + "/posts")
                 .then()
                 .statusCode(200)
                 .body(containsString("data-post-id=\"" + post + "\""))
                 .body(containsString("Fresh bread at nine"));
-        page(session, base + "/posts?status=queued&platform=linkedin&profile_id=" + profile)
+        owner.get(base + "/posts?status=queued&platform=linkedin&profile_id=" + profile)
                 .then()
                 .statusCode(200)
                 .body(containsString("data-post-id=\"" + post + "\""));
-        page(session, base + "/posts?platform=myspace")
+        owner.get(base + "/posts?platform=myspace")
                 .then()
                 .statusCode(422)
                 .contentType(containsString("text/html"))
@@ -72,15 +69,14 @@ class DashboardPostsIT {
 
         // A connect link made on the profile's page opens the hosted connect page.
         String profilePage = base + "/profiles/" + profile;
-        Response linkPage =
-                submit(session, profilePage, profilePage + "/connect-links", Map.of("platform", "linkedin"));
+        Response linkPage = owner.post(profilePage, profilePage + "/connect-links", Map.of("platform", "linkedin"));
         if (linkPage.statusCode() == 503) {
             // The API's transient answer while accounts-service first reads profile.events (ConnectOnboardingIT).
-            linkPage = submit(session, profilePage, profilePage + "/connect-links", Map.of("platform", "linkedin"));
+            linkPage = owner.post(profilePage, profilePage + "/connect-links", Map.of("platform", "linkedin"));
         }
-        Matcher link = LINK.matcher(linkPage.then().statusCode(201).extract().asString());
-        assertThat(link.find()).as("the page shows the new link").isTrue();
-        String url = link.group(1).replace("&amp;", "&");
+        String url = DashboardMember.find(
+                        LINK, linkPage.then().statusCode(201).extract().asString())
+                .replace("&amp;", "&");
         assertThat(url).startsWith(RunningSuite.get().gatewayUrl() + "/connect/");
         // As a browser: the link sets the session's cookie and redirects to the session's page, which answers 200.
         Response opened = RestAssured.given().redirects().follow(false).get(url);
@@ -94,20 +90,20 @@ class DashboardPostsIT {
 
         // The scheduled post, canceled after confirmation.
         String postPage = base + "/posts/" + post;
-        page(session, postPage)
+        owner.get(postPage)
                 .then()
                 .statusCode(200)
                 .body(containsString("id=\"post-status\">queued"))
                 .body(containsString("<td>LinkedIn</td>"))
                 .body(containsString(account))
                 .body(containsString("id=\"cancel-post\""));
-        page(session, postPage + "/cancel").then().statusCode(200).body(containsString("id=\"confirm-cancel\""));
-        submit(session, postPage + "/cancel", postPage + "/cancel", Map.of())
+        owner.get(postPage + "/cancel").then().statusCode(200).body(containsString("id=\"confirm-cancel\""));
+        owner.post(postPage + "/cancel", postPage + "/cancel", Map.of())
                 .then()
                 .statusCode(303)
                 .header("Location", containsString(postPage + "?canceled=true"));
         as(key).get("/posts/" + post).then().statusCode(200).body("data.status", equalTo("canceled"));
-        page(session, postPage)
+        owner.get(postPage)
                 .then()
                 .statusCode(200)
                 .body(containsString("id=\"post-status\">canceled"))
@@ -122,51 +118,5 @@ class DashboardPostsIT {
                 .statusCode(status)
                 .extract()
                 .path("data.id");
-    }
-
-    /** A member of {@code role}, signed in through the admin API's one-time link: the session cookie's value. */
-    private static String signIn(String workspace, String role) {
-        String member = RunningSuite.admin()
-                .body(Map.of("email", role + "-" + System.nanoTime() + "@example.org", "role", role))
-                .post("/admin/v1/workspaces/" + workspace + "/members")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        String link = RunningSuite.admin()
-                .post("/admin/v1/workspaces/" + workspace + "/members/" + member + "/sign-in-links")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.url");
-        return browser(null)
-                .get(link.substring(link.indexOf("/dashboard/")))
-                .then()
-                .statusCode(303)
-                .extract()
-                .cookie("herald_dashboard");
-    }
-
-    private static RequestSpecification browser(String session) {
-        RequestSpecification request = RestAssured.given()
-                .baseUri(RunningSuite.get().gatewayUrl())
-                .redirects()
-                .follow(false);
-        return session == null ? request : request.cookie("herald_dashboard", session);
-    }
-
-    private static Response page(String session, String path) {
-        return browser(session).get(path);
-    }
-
-    /** Submits a form of the page at {@code pagePath} with that page's CSRF token, as the browser would. */
-    private static Response submit(String session, String pagePath, String action, Map<String, ?> fields) {
-        Matcher csrf = CSRF.matcher(page(session, pagePath).asString());
-        assertThat(csrf.find()).as("the page at " + pagePath + " has a form").isTrue();
-        return browser(session)
-                .contentType(ContentType.URLENC)
-                .formParam("csrf", csrf.group(1))
-                .formParams(fields)
-                .post(action);
     }
 }

@@ -2,9 +2,7 @@ package dev.herald.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
-import io.restassured.specification.RequestSpecification;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.Test;
  * logs (filtered by key and status, each request by its id) and move the usage page's API-requests meter by as many.
  */
 class DashboardUsageLogsIT {
-    private static final String COOKIE = "herald_dashboard";
     private static final Pattern ROW = Pattern.compile("data-request-id=\"(req_[a-f0-9]{24})\"");
     private static final Pattern API_REQUESTS_USED =
             Pattern.compile("id=\"meter-api_requests\">[\\s\\S]*?<span class=\"used-count\">([0-9,]+)</span> used");
@@ -29,10 +26,10 @@ class DashboardUsageLogsIT {
         String workspace = RunningSuite.newWorkspace("Dashboard usage and logs IT");
         JsonPath backend = key(workspace, "Backend");
         JsonPath worker = key(workspace, "Worker");
-        String session = signIn(workspace, "viewer");
+        DashboardMember viewer = DashboardMember.signIn(workspace, "viewer");
         String base = "/dashboard/w/" + workspace + "/test";
 
-        long before = apiRequestsUsed(page(session, base + "/usage"));
+        long before = apiRequestsUsed(viewer.page(base + "/usage"));
 
         List<String> backendCalls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -51,35 +48,30 @@ class DashboardUsageLogsIT {
                 .header("x-request-id");
 
         // Logs are written just after each answer, in batches.
-        List<String> all = eventually(() -> requestIds(page(session, base + "/logs")), ids -> ids.size() >= 4);
+        List<String> all = eventually(() -> requestIds(viewer.page(base + "/logs")), ids -> ids.size() >= 4);
         assertThat(all).containsExactly(missing, backendCalls.get(2), backendCalls.get(1), backendCalls.get(0));
-        assertThat(requestIds(page(session, base + "/logs?key_id=" + backend.getString("data.id"))))
+        assertThat(requestIds(viewer.page(base + "/logs?key_id=" + backend.getString("data.id"))))
                 .containsExactly(backendCalls.get(2), backendCalls.get(1), backendCalls.get(0));
-        assertThat(requestIds(page(session, base + "/logs?status=404"))).containsExactly(missing);
-        assertThat(requestIds(page(session, base + "/logs?status=200&key_id=" + worker.getString("data.id"))))
+        assertThat(requestIds(viewer.page(base + "/logs?status=404"))).containsExactly(missing);
+        assertThat(requestIds(viewer.page(base + "/logs?status=200&key_id=" + worker.getString("data.id"))))
                 .isEmpty();
-        assertThat(dashboard(session)
-                        .get(base + "/logs?status=600")
-                        .then()
-                        .extract()
-                        .statusCode())
+        assertThat(viewer.get(base + "/logs?status=600").then().extract().statusCode())
                 .isEqualTo(400);
 
-        String detail = page(session, base + "/logs/" + missing);
+        String detail = viewer.page(base + "/logs/" + missing);
         assertThat(detail)
                 .contains("<code id=\"request-id\">" + missing + "</code>")
                 .contains("id=\"detail-path\">/api/v1/accounts/acc_000000000000000000000000<")
                 .contains("Worker <code>sk_test_…");
         // Another workspace's member finds no such request in theirs, and cannot open this workspace's pages.
         String strangers = RunningSuite.newWorkspace("Stranger");
-        String stranger = signIn(strangers, "owner");
-        dashboard(stranger)
-                .get("/dashboard/w/" + strangers + "/test/logs/" + missing)
+        DashboardMember stranger = DashboardMember.signIn(strangers, "owner");
+        stranger.get("/dashboard/w/" + strangers + "/test/logs/" + missing)
                 .then()
                 .statusCode(404);
-        dashboard(stranger).get(base + "/logs/" + missing).then().statusCode(404);
+        stranger.get(base + "/logs/" + missing).then().statusCode(404);
 
-        long after = eventually(() -> apiRequestsUsed(page(session, base + "/usage")), used -> used >= before + 4);
+        long after = eventually(() -> apiRequestsUsed(viewer.page(base + "/usage")), used -> used >= before + 4);
         assertThat(after).isEqualTo(before + 4);
     }
 
@@ -93,48 +85,8 @@ class DashboardUsageLogsIT {
                 .jsonPath();
     }
 
-    /** A member of {@code role} signed in through the admin API's one-time link: the session cookie. */
-    private static String signIn(String workspace, String role) {
-        String member = RunningSuite.admin()
-                .body(Map.of("email", role + "-" + System.nanoTime() + "@example.org", "role", role))
-                .post("/admin/v1/workspaces/" + workspace + "/members")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        String link = RunningSuite.admin()
-                .post("/admin/v1/workspaces/" + workspace + "/members/" + member + "/sign-in-links")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.url");
-        return gateway()
-                .get(link.substring(link.indexOf("/dashboard/")))
-                .then()
-                .statusCode(303)
-                .extract()
-                .cookie(COOKIE);
-    }
-
-    private static RequestSpecification gateway() {
-        return RestAssured.given()
-                .baseUri(RunningSuite.get().gatewayUrl())
-                .redirects()
-                .follow(false);
-    }
-
-    private static RequestSpecification dashboard(String session) {
-        return gateway().cookie(COOKIE, session);
-    }
-
-    private static String page(String session, String path) {
-        return dashboard(session).get(path).then().statusCode(200).extract().asString();
-    }
-
     private static long apiRequestsUsed(String usagePage) {
-        Matcher used = API_REQUESTS_USED.matcher(usagePage);
-        assertThat(used.find()).as("the API-requests meter is on the page").isTrue();
-        return Long.parseLong(used.group(1).replace(",", ""));
+        return Long.parseLong(DashboardMember.find(API_REQUESTS_USED, usagePage).replace(",", ""));
     }
 
     private static List<String> requestIds(String html) {
