@@ -11,7 +11,7 @@ import dev.herald.gateway.service.WorkspaceService;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -77,25 +77,19 @@ public class DashboardKeysResource {
     }
 
     @GET
-    public Uni<Response> list(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @QueryParam("revoked") String revoked) {
-        return responses.page(access.open(session, workspace, mode)
+    public Uni<Response> list(@BeanParam WorkspacePage requested, @QueryParam("revoked") String revoked) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller -> render(
                         caller, KeyForm.empty(), null, revoked == null ? null : "Key " + revoked + " was revoked.")));
     }
 
     @POST
     public Uni<Response> create(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @FormParam("csrf") String csrf,
             @FormParam("name") String name,
             @FormParam("scope") List<String> scopes) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     requireKeyManager(caller);
                     KeyForm form = validate(name, scopes);
@@ -112,32 +106,25 @@ public class DashboardKeysResource {
 
     @GET
     @Path("/{key}/revoke")
-    public Uni<Response> confirmRevoke(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("key") String keyId) {
-        return responses.page(access.open(session, workspace, mode).flatMap(caller -> {
-            requireKeyManager(caller);
-            return workspaces
-                    .listApiKeys(caller.workspaceId(), caller.mode())
-                    .map(keys -> keys.stream()
-                            .filter(key -> key.id.equals(keyId) && key.isActive())
-                            .findFirst()
-                            .map(key -> Templates.revoke(caller, "keys", key))
-                            .orElseThrow(DashboardRefusal::notFound));
-        }));
+    public Uni<Response> confirmRevoke(@BeanParam WorkspacePage requested, @PathParam("key") String keyId) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
+                .flatMap(caller -> {
+                    requireKeyManager(caller);
+                    return workspaces
+                            .listApiKeys(caller.workspaceId(), caller.mode())
+                            .map(keys -> keys.stream()
+                                    .filter(key -> key.id.equals(keyId) && key.isActive())
+                                    .findFirst()
+                                    .map(key -> Templates.revoke(caller, "keys", key))
+                                    .orElseThrow(DashboardRefusal::notFound));
+                }));
     }
 
     @POST
     @Path("/{key}/revoke")
     public Uni<Response> revoke(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("key") String keyId,
-            @FormParam("csrf") String csrf) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+            @BeanParam WorkspacePage requested, @PathParam("key") String keyId, @FormParam("csrf") String csrf) {
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     requireKeyManager(caller);
                     return workspaces

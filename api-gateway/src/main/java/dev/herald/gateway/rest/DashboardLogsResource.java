@@ -12,7 +12,7 @@ import dev.herald.gateway.service.WorkspaceService;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -88,16 +88,14 @@ public class DashboardLogsResource {
 
     @GET
     public Uni<Response> list(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @QueryParam("status") String status,
             @QueryParam("method") String method,
             @QueryParam("path") String path,
             @QueryParam("key_id") String keyId,
             @QueryParam("cursor") String cursor) {
         LogFilters filters = new LogFilters(status, method, path, keyId);
-        return responses.respond(access.open(session, workspace, mode)
+        return responses.respond(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller -> workspaces
                         .listApiKeys(caller.workspaceId(), caller.mode())
                         .flatMap(keys -> {
@@ -138,25 +136,22 @@ public class DashboardLogsResource {
 
     @GET
     @Path("/{request}")
-    public Uni<Response> detail(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("request") String requestId) {
-        return responses.page(access.open(session, workspace, mode).flatMap(caller -> {
-            if (!IdPrefix.REQUEST.matches(requestId)) {
-                throw DashboardRefusal.notFound();
-            }
-            // Read within the caller's workspace and mode: another tenant's request id finds nothing.
-            return logs.list(caller.workspaceId(), caller.mode(), Map.of("request_id", requestId))
-                    .flatMap(page -> workspaces
-                            .listApiKeys(caller.workspaceId(), caller.mode())
-                            .map(keys -> rows(page.data(), keys)))
-                    .map(rows -> rows.stream()
-                            .findFirst()
-                            .map(row -> Templates.detail(caller, "logs", row))
-                            .orElseThrow(DashboardRefusal::notFound));
-        }));
+    public Uni<Response> detail(@BeanParam WorkspacePage requested, @PathParam("request") String requestId) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
+                .flatMap(caller -> {
+                    if (!IdPrefix.REQUEST.matches(requestId)) {
+                        throw DashboardRefusal.notFound();
+                    }
+                    // Read within the caller's workspace and mode: another tenant's request id finds nothing.
+                    return logs.list(caller.workspaceId(), caller.mode(), Map.of("request_id", requestId))
+                            .flatMap(page -> workspaces
+                                    .listApiKeys(caller.workspaceId(), caller.mode())
+                                    .map(keys -> rows(page.data(), keys)))
+                            .map(rows -> rows.stream()
+                                    .findFirst()
+                                    .map(row -> Templates.detail(caller, "logs", row))
+                                    .orElseThrow(DashboardRefusal::notFound));
+                }));
     }
 
     private static List<LogRow> rows(List<RequestLog> logs, List<ApiKey> keys) {

@@ -11,7 +11,7 @@ import dev.herald.gateway.service.MemberService;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -65,25 +65,19 @@ public class DashboardMembersResource {
     }
 
     @GET
-    public Uni<Response> list(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @QueryParam("done") String done) {
-        return responses.page(access.open(session, workspace, mode)
+    public Uni<Response> list(@BeanParam WorkspacePage requested, @QueryParam("done") String done) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller -> render(caller, MemberForm.empty(), notice(done), null)));
     }
 
     @POST
     public Uni<Response> add(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @FormParam("csrf") String csrf,
             @FormParam("email") String email,
             @FormParam("subject") String subject,
             @FormParam("role") String role) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     caller.requireOwner("manage the workspace's members.");
                     MemberForm form = validate(email, subject, role);
@@ -113,13 +107,11 @@ public class DashboardMembersResource {
     @POST
     @Path("/{member}/role")
     public Uni<Response> changeRole(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("member") String memberId,
             @FormParam("csrf") String csrf,
             @FormParam("role") String role) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     caller.requireOwner("manage the workspace's members.");
                     MemberRole chosen = MemberRole.fromWire(role).orElseThrow(DashboardRefusal::notFound);
@@ -133,31 +125,24 @@ public class DashboardMembersResource {
 
     @GET
     @Path("/{member}/remove")
-    public Uni<Response> confirmRemove(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("member") String memberId) {
-        return responses.page(access.open(session, workspace, mode).flatMap(caller -> {
-            caller.requireOwner("manage the workspace's members.");
-            return members.list(caller.workspaceId())
-                    .map(found -> found.stream()
-                            .filter(member -> member.id.equals(memberId))
-                            .findFirst()
-                            .map(member -> Templates.remove(caller, "members", member))
-                            .orElseThrow(DashboardRefusal::notFound));
-        }));
+    public Uni<Response> confirmRemove(@BeanParam WorkspacePage requested, @PathParam("member") String memberId) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
+                .flatMap(caller -> {
+                    caller.requireOwner("manage the workspace's members.");
+                    return members.list(caller.workspaceId())
+                            .map(found -> found.stream()
+                                    .filter(member -> member.id.equals(memberId))
+                                    .findFirst()
+                                    .map(member -> Templates.remove(caller, "members", member))
+                                    .orElseThrow(DashboardRefusal::notFound));
+                }));
     }
 
     @POST
     @Path("/{member}/remove")
     public Uni<Response> remove(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("member") String memberId,
-            @FormParam("csrf") String csrf) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+            @BeanParam WorkspacePage requested, @PathParam("member") String memberId, @FormParam("csrf") String csrf) {
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     caller.requireOwner("manage the workspace's members.");
                     return members.remove(caller.workspaceId(), memberId)

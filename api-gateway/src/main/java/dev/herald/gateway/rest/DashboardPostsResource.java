@@ -12,7 +12,7 @@ import dev.herald.gateway.service.DashboardRefusal;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -94,46 +94,46 @@ public class DashboardPostsResource {
 
     @GET
     public Uni<Response> list(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @QueryParam("status") String status,
             @QueryParam("platform") String platform,
             @QueryParam("profile_id") String profileId,
             @QueryParam("cursor") String cursor) {
         PostFilter filter = new PostFilter(blankless(status), blankless(platform), blankless(profileId), Map.of());
-        return responses.respond(access.open(session, workspace, mode).flatMap(caller -> {
-            Map<String, String> query = filter.query();
-            query.put("limit", Integer.toString(PAGE_SIZE));
-            query.put("cursor", blankless(cursor));
-            return api.get(caller, "/posts", query).map(answer -> {
-                if (answer.status() == 400 || answer.status() == 422) {
-                    // A filter the API refused: the page again, the API's message beside that filter.
-                    PostFilter refused = new PostFilter(
-                            filter.status(), filter.platform(), filter.profileId(), answer.fieldErrors(FILTER_FIELDS));
-                    return DashboardResponses.page(422, listPage(caller, List.of(), refused, null));
-                }
-                ApiPage<Post> page = api.page(answer, Post.class);
-                String next = null;
-                if (page.nextCursor() != null) {
-                    Map<String, String> nextQuery = filter.query();
-                    nextQuery.put("cursor", page.nextCursor());
-                    next = caller.base() + "/posts" + MemberApiClient.queryString(nextQuery);
-                }
-                return DashboardResponses.page(200, listPage(caller, page.items(), filter, next));
-            });
-        }));
+        return responses.respond(access.open(requested.session, requested.workspace, requested.mode)
+                .flatMap(caller -> {
+                    Map<String, String> query = filter.query();
+                    query.put("limit", Integer.toString(PAGE_SIZE));
+                    query.put("cursor", blankless(cursor));
+                    return api.get(caller, "/posts", query).map(answer -> {
+                        if (answer.status() == 400 || answer.status() == 422) {
+                            // A filter the API refused: the page again, the API's message beside that filter.
+                            PostFilter refused = new PostFilter(
+                                    filter.status(),
+                                    filter.platform(),
+                                    filter.profileId(),
+                                    answer.fieldErrors(FILTER_FIELDS));
+                            return DashboardResponses.page(422, listPage(caller, List.of(), refused, null));
+                        }
+                        ApiPage<Post> page = api.page(answer, Post.class);
+                        String next = null;
+                        if (page.nextCursor() != null) {
+                            Map<String, String> nextQuery = filter.query();
+                            nextQuery.put("cursor", page.nextCursor());
+                            next = caller.base() + "/posts" + MemberApiClient.queryString(nextQuery);
+                        }
+                        return DashboardResponses.page(200, listPage(caller, page.items(), filter, next));
+                    });
+                }));
     }
 
     @GET
     @Path("/{post}")
     public Uni<Response> detail(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("post") String postId,
             @QueryParam("canceled") String canceled) {
-        return responses.page(access.open(session, workspace, mode)
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller -> post(caller, postId)
                         .map(post -> Templates.detail(
                                 caller,
@@ -146,31 +146,24 @@ public class DashboardPostsResource {
 
     @GET
     @Path("/{post}/cancel")
-    public Uni<Response> confirmCancel(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("post") String postId) {
-        return responses.page(access.open(session, workspace, mode).flatMap(caller -> {
-            caller.requireOwner("cancel posts.");
-            return post(caller, postId).map(post -> {
-                if (!Post.QUEUED.equals(post.status())) {
-                    throw notCancelable(post);
-                }
-                return Templates.cancel(caller, "posts", post);
-            });
-        }));
+    public Uni<Response> confirmCancel(@BeanParam WorkspacePage requested, @PathParam("post") String postId) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
+                .flatMap(caller -> {
+                    caller.requireOwner("cancel posts.");
+                    return post(caller, postId).map(post -> {
+                        if (!Post.QUEUED.equals(post.status())) {
+                            throw notCancelable(post);
+                        }
+                        return Templates.cancel(caller, "posts", post);
+                    });
+                }));
     }
 
     @POST
     @Path("/{post}/cancel")
     public Uni<Response> cancel(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("post") String postId,
-            @FormParam("csrf") String csrf) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+            @BeanParam WorkspacePage requested, @PathParam("post") String postId, @FormParam("csrf") String csrf) {
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     caller.requireOwner("cancel posts.");
                     if (!DashboardProfilesResource.ID.matcher(postId).matches()) {

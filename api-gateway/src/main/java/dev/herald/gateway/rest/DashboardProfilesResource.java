@@ -11,7 +11,7 @@ import dev.herald.gateway.service.DashboardRefusal;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -79,12 +79,8 @@ public class DashboardProfilesResource {
     }
 
     @GET
-    public Uni<Response> list(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @QueryParam("cursor") String cursor) {
-        return responses.page(access.open(session, workspace, mode)
+    public Uni<Response> list(@BeanParam WorkspacePage requested, @QueryParam("cursor") String cursor) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller -> api.list(
                                 caller,
                                 "/profiles",
@@ -104,12 +100,8 @@ public class DashboardProfilesResource {
 
     @GET
     @Path("/{profile}")
-    public Uni<Response> detail(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("profile") String profileId) {
-        return responses.page(access.open(session, workspace, mode)
+    public Uni<Response> detail(@BeanParam WorkspacePage requested, @PathParam("profile") String profileId) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller ->
                         profile(caller, profileId).map(row -> detailPage(caller, row, LinkForm.empty(), null))));
     }
@@ -117,15 +109,13 @@ public class DashboardProfilesResource {
     @POST
     @Path("/{profile}/connect-links")
     public Uni<Response> createLink(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("profile") String profileId,
             @FormParam("csrf") String csrf,
             @FormParam("platform") List<String> platforms,
             @FormParam("redirect_url") String redirectUrl,
             @FormParam("expires_in") String expiresIn) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     caller.requireOwner("create connect links: anyone holding one can connect accounts.");
                     LinkForm form = new LinkForm(

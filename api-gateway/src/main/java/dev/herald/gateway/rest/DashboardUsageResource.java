@@ -13,10 +13,9 @@ import dev.herald.gateway.service.PlanCatalogCache;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -67,11 +66,8 @@ public class DashboardUsageResource {
     }
 
     @GET
-    public Uni<Response> usage(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode) {
-        return responses.page(access.open(session, workspace, mode)
+    public Uni<Response> usage(@BeanParam WorkspacePage requested) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller -> api.get(caller, "/usage", Map.of())
                         .map(this::usage)
                         .flatMap(usage -> Uni.combine()

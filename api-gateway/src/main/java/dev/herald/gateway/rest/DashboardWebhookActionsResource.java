@@ -8,7 +8,7 @@ import dev.herald.gateway.service.DashboardCaller;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -54,26 +54,22 @@ public class DashboardWebhookActionsResource {
 
     @GET
     @Path("/rotate-secret")
-    public Uni<Response> confirmRotate(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("endpoint") String endpointId) {
-        return responses.page(access.open(session, workspace, mode).flatMap(caller -> {
-            pages.requireManager(caller);
-            return pages.endpoint(caller, endpointId).map(endpoint -> Templates.rotate(caller, "webhooks", endpoint));
-        }));
+    public Uni<Response> confirmRotate(@BeanParam WorkspacePage requested, @PathParam("endpoint") String endpointId) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
+                .flatMap(caller -> {
+                    pages.requireManager(caller);
+                    return pages.endpoint(caller, endpointId)
+                            .map(endpoint -> Templates.rotate(caller, "webhooks", endpoint));
+                }));
     }
 
     @POST
     @Path("/rotate-secret")
     public Uni<Response> rotate(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("endpoint") String endpointId,
             @FormParam("csrf") String csrf) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     pages.requireManager(caller);
                     return api.send(caller, "POST", "/webhooks/" + endpointId + "/rotate-secret", null)
@@ -86,12 +82,10 @@ public class DashboardWebhookActionsResource {
     @POST
     @Path("/test")
     public Uni<Response> sendTest(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("endpoint") String endpointId,
             @FormParam("csrf") String csrf) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     pages.requireManager(caller);
                     return api.send(caller, "POST", "/webhooks/" + endpointId + "/test", null)
@@ -102,26 +96,22 @@ public class DashboardWebhookActionsResource {
 
     @GET
     @Path("/disable")
-    public Uni<Response> confirmDisable(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
-            @PathParam("endpoint") String endpointId) {
-        return responses.page(access.open(session, workspace, mode).flatMap(caller -> {
-            pages.requireManager(caller);
-            return pages.endpoint(caller, endpointId).map(endpoint -> Templates.disable(caller, "webhooks", endpoint));
-        }));
+    public Uni<Response> confirmDisable(@BeanParam WorkspacePage requested, @PathParam("endpoint") String endpointId) {
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
+                .flatMap(caller -> {
+                    pages.requireManager(caller);
+                    return pages.endpoint(caller, endpointId)
+                            .map(endpoint -> Templates.disable(caller, "webhooks", endpoint));
+                }));
     }
 
     @POST
     @Path("/disable")
     public Uni<Response> disable(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("endpoint") String endpointId,
             @FormParam("csrf") String csrf) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     pages.requireManager(caller);
                     return api.send(caller, "DELETE", "/webhooks/" + endpointId, null)
@@ -134,13 +124,11 @@ public class DashboardWebhookActionsResource {
     @POST
     @Path("/deliveries/{delivery}/retry")
     public Uni<Response> retry(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("endpoint") String endpointId,
             @PathParam("delivery") String deliveryId,
             @FormParam("csrf") String csrf) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     pages.requireManager(caller);
                     return api.send(caller, "POST", "/deliveries/" + deliveryId + "/retry", null)

@@ -13,7 +13,7 @@ import dev.herald.gateway.service.DashboardRefusal;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -107,26 +107,22 @@ public class DashboardWebhooksResource {
 
     @GET
     public Uni<Response> list(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @QueryParam("cursor") String cursor,
             @QueryParam("disabled") String disabled) {
         String notice = disabled == null ? null : "Endpoint " + disabled + " was disabled: it receives nothing new.";
-        return responses.page(access.open(session, workspace, mode)
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller -> renderList(caller, cursor, EndpointForm.empty(), null, notice)));
     }
 
     @POST
     public Uni<Response> create(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @FormParam("csrf") String csrf,
             @FormParam("url") String url,
             @FormParam("description") String description,
             @FormParam("event") List<String> events) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     requireManager(caller);
                     EndpointForm sent = sent(url, description, events);
@@ -148,13 +144,11 @@ public class DashboardWebhooksResource {
     @GET
     @Path("/{endpoint}")
     public Uni<Response> detail(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("endpoint") String endpointId,
             @QueryParam("cursor") String cursor,
             @QueryParam("notice") String notice) {
-        return responses.page(access.open(session, workspace, mode)
+        return responses.page(access.open(requested.session, requested.workspace, requested.mode)
                 .flatMap(caller -> endpoint(caller, endpointId)
                         .flatMap(endpoint ->
                                 renderDetail(caller, endpoint, cursor, EndpointForm.of(endpoint), notices(notice)))));
@@ -164,14 +158,12 @@ public class DashboardWebhooksResource {
     @POST
     @Path("/{endpoint}")
     public Uni<Response> change(
-            @CookieParam(DashboardResponses.COOKIE) String session,
-            @PathParam("workspace") String workspace,
-            @PathParam("mode") String mode,
+            @BeanParam WorkspacePage requested,
             @PathParam("endpoint") String endpointId,
             @FormParam("csrf") String csrf,
             @FormParam("description") String description,
             @FormParam("event") List<String> events) {
-        return responses.respond(access.openForChange(session, workspace, mode, csrf)
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
                 .flatMap(caller -> {
                     requireManager(caller);
                     EndpointForm sent = sent(null, description, events);
