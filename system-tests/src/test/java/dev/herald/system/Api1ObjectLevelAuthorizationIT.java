@@ -76,6 +76,9 @@ class Api1ObjectLevelAuthorizationIT {
             if (route.template().equals("/accounts/{id}")) {
                 return "{\"profile_id\":null}";
             }
+            if (route.method().equals("PATCH") && route.template().equals("/webhooks/{id}")) {
+                return "{\"description\":\"Taken over\",\"events\":[\"post.failed\"]}";
+            }
             if (route.template().endsWith("/analytics-consent")) {
                 return "{\"accepted\":true,\"policy_version\":\"2026-09-01\"}";
             }

@@ -127,6 +127,7 @@ class DashboardIT {
                 assertThat(((Number) overflow).longValue())
                         .as(area + " at 375 px")
                         .isLessThanOrEqualTo(0);
+                screenshot("375px-" + area + ".png");
             }
         } finally {
             driver.manage().window().setSize(new Dimension(1100, 1400));
@@ -279,7 +280,10 @@ class DashboardIT {
         return driver.findElement(By.name("csrf")).getAttribute("value");
     }
 
-    /** Screenshots for the README: target/screenshots, copied to docs/images when they change on purpose. */
+    /**
+     * Screenshots to look at: target/screenshots; the README's two (dashboard-keys, dashboard-usage) are copied to
+     * docs/images when the pages change on purpose.
+     */
     private static void screenshot(String name) throws Exception {
         Path file = Path.of("target", "screenshots", name);
         Files.createDirectories(file.getParent());

@@ -206,6 +206,6 @@ public class MemberApiClient {
 
     @PreDestroy
     void close() {
-        client.closeAndAwait();
+        client.closeAndForget();
     }
 }
