@@ -75,11 +75,11 @@ class AdminMembersResourceTest {
     void theSameEmailTwiceIsAConflict() {
         String workspace = newWorkspace();
         String members = "/admin/v1/workspaces/" + workspace + "/members";
-        admin().body("{\"email\":\"dev@example.org\",\"role\":\"developer\"}")
+        admin().body("{\"email\":\"admin-api-dup@example.org\",\"role\":\"developer\"}")
                 .post(members)
                 .then()
                 .statusCode(201);
-        admin().body("{\"email\":\"DEV@example.org\",\"role\":\"owner\"}")
+        admin().body("{\"email\":\"ADMIN-API-DUP@example.org\",\"role\":\"owner\"}")
                 .post(members)
                 .then()
                 .statusCode(409)
@@ -90,7 +90,7 @@ class AdminMembersResourceTest {
     void anotherWorkspacesMemberIsNotFoundAndTheLastOwnerStays() {
         String mine = newWorkspace();
         String theirs = newWorkspace();
-        String owner = admin().body("{\"email\":\"owner@example.org\",\"role\":\"owner\"}")
+        String owner = admin().body("{\"email\":\"admin-api-owner@example.org\",\"role\":\"owner\"}")
                 .post("/admin/v1/workspaces/" + theirs + "/members")
                 .then()
                 .statusCode(201)
