@@ -29,4 +29,8 @@ public interface PostsConfig {
     /** How often acceptances whose request died are looked for, to give their reservations and holds back. */
     @WithDefault("10s")
     Duration abandonedAcceptanceInterval();
+
+    /** How often Idempotency-Keys past their retention (or abandoned claims past their timeout) are deleted. */
+    @WithDefault("10m")
+    Duration idempotencyPurgeInterval();
 }
