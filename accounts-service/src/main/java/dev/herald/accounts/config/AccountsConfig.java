@@ -25,10 +25,46 @@ public interface AccountsConfig {
 
     Revocation revocation();
 
+    Health health();
+
     Analytics analytics();
 
     /** Account analytics: the refresh settings every analytics cache has. */
     interface Analytics extends AnalyticsRefreshSettings {}
+
+    /** Connection health checks (docs/accounts-and-connect.md, "Connection health"). */
+    interface Health {
+        /** How often each live account's grant is checked; each check lands at a random point of the last fifth. */
+        @WithDefault("PT6H")
+        Duration checkInterval();
+
+        /** A renewable grant is renewed by the health job when its access token ends within this. */
+        @WithDefault("PT30M")
+        Duration refreshAhead();
+
+        /** A live account is checked again this long before each scheduled post of it is due. */
+        @WithDefault("PT15M")
+        Duration beforeDue();
+
+        /** After a temporary failure (5xx, 429, timeout) the next try waits this, doubling per failure. */
+        @WithDefault("PT30S")
+        Duration retryFirstDelay();
+
+        @WithDefault("PT30M")
+        Duration retryMaxDelay();
+
+        /** A sandbox account whose username starts with {@code reauth_} turns reauth_required this long after connecting. */
+        @WithDefault("PT20S")
+        Duration sandboxReauthAfter();
+
+        /** How often the job looks for due checks. */
+        @WithDefault("5s")
+        String pollInterval();
+
+        /** Checks one poll claims at most (per replica). */
+        @WithDefault("50")
+        int batchSize();
+    }
 
     interface Revocation {
         /** How long an encrypted grant waits for its revocation at most; then it is deleted unrevoked (and logged). */

@@ -26,9 +26,20 @@ public class AccountEventOutbox {
     }
 
     public Uni<Void> record(String type, String workspaceId, Mode mode, Account account, String previousProfileId) {
+        return record(type, workspaceId, mode, account, previousProfileId, null);
+    }
+
+    /** An event that carries the account's reconnect link ({@code account.reauth_required}, {@code .disconnected}). */
+    public Uni<Void> record(
+            String type,
+            String workspaceId,
+            Mode mode,
+            Account account,
+            String previousProfileId,
+            String reconnectUrl) {
         String eventId = ResourceIds.newId(IdPrefix.EVENT);
-        AccountEvent event =
-                new AccountEvent(eventId, type, Timestamps.now(clock), workspaceId, mode, account, previousProfileId);
+        AccountEvent event = new AccountEvent(
+                eventId, type, Timestamps.now(clock), workspaceId, mode, account, previousProfileId, reconnectUrl);
         return Panache.getSession()
                 .flatMap(session -> writer.append(session, eventId, Topics.ACCOUNT_EVENTS, account.id(), event));
     }

@@ -40,6 +40,32 @@ public class AccountEntity {
     @Column(nullable = false)
     public String status;
 
+    /**
+     * {@code healthy}, {@code reauth_required} or {@code disconnected} (with {@link #status}); the API's {@code
+     * expiring} is derived from {@link #tokenExpiresAt} (see {@code AccountViews.health}).
+     */
+    @Column(name = "health_status", nullable = false)
+    public String healthStatus;
+
+    /** The platform's answer that made the account reauth_required; null otherwise. */
+    @Column(name = "health_reason")
+    public String healthReason;
+
+    /** When Herald's access ends unless renewed; null when the platform gives no end (or for sandbox accounts). */
+    @Column(name = "token_expires_at")
+    public Instant tokenExpiresAt;
+
+    @Column(name = "health_checked_at")
+    public Instant healthCheckedAt;
+
+    /** When the health job checks the account next; null: never. */
+    @Column(name = "next_check_at")
+    public Instant nextCheckAt;
+
+    /** Temporary check failures since the last definitive answer (the backoff's exponent). */
+    @Column(name = "check_failures", nullable = false)
+    public int checkFailures;
+
     @Column(name = "authorization_revision", nullable = false)
     public long authorizationRevision;
 

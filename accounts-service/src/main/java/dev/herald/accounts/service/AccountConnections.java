@@ -3,6 +3,7 @@ package dev.herald.accounts.service;
 import dev.herald.accounts.credentials.GrantEncryption;
 import dev.herald.accounts.messaging.AccountEventOutbox;
 import dev.herald.accounts.model.AccountEntity;
+import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.accounts.repository.ProviderCredentialRepository;
 import dev.herald.accounts.repository.ProviderRevocationRepository;
@@ -18,6 +19,7 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.persistence.UniqueViolation;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountHealth;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,6 +51,7 @@ public class AccountConnections {
     private final UsageClient usage;
     private final ProfilesClient profiles;
     private final AccountEventOutbox events;
+    private final HealthCheckPolicy checks;
     private final Clock clock;
 
     public AccountConnections(
@@ -59,6 +62,7 @@ public class AccountConnections {
             UsageClient usage,
             ProfilesClient profiles,
             AccountEventOutbox events,
+            HealthCheckPolicy checks,
             Clock clock) {
         this.accounts = accounts;
         this.credentials = credentials;
@@ -67,6 +71,7 @@ public class AccountConnections {
         this.usage = usage;
         this.profiles = profiles;
         this.events = events;
+        this.checks = checks;
         this.clock = clock;
     }
 
@@ -110,10 +115,21 @@ public class AccountConnections {
                         connection.workspaceId(), connection.mode(), accountId)
                 .flatMap(account -> {
                     Instant now = Timestamps.now(clock);
+                    boolean mended = AccountHealth.REAUTH_REQUIRED.equals(account.healthStatus);
                     account.name = displayName(connection, account.name);
                     account.username = username(connection, account.username);
                     newAuthorization(account, connection, now);
-                    return storeGrant(account.id, connection, now).replaceWith(AccountViews.toWire(account));
+                    return accounts.flush()
+                            .flatMap(flushed -> storeGrant(account.id, connection, now))
+                            .flatMap(stored -> !mended
+                                    ? Uni.createFrom().voidItem()
+                                    : events.record(
+                                            AccountEvent.RECONNECTED,
+                                            account.workspaceId,
+                                            connection.mode(),
+                                            AccountViews.toWire(account),
+                                            account.profileId))
+                            .replaceWith(AccountViews.toWire(account));
                 }));
     }
 
@@ -179,8 +195,9 @@ public class AccountConnections {
                     return saved.flatMap(row -> storeGrant(row.id, connection, now)
                             .flatMap(stored -> {
                                 Account wire = AccountViews.toWire(row);
+                                // A known account coming back (same id, history kept) is reconnected, not new.
                                 return events.record(
-                                                AccountEvent.CONNECTED,
+                                                account == null ? AccountEvent.CONNECTED : AccountEvent.RECONNECTED,
                                                 row.workspaceId,
                                                 connection.mode(),
                                                 wire,
@@ -190,13 +207,29 @@ public class AccountConnections {
                 });
     }
 
-    private static void newAuthorization(AccountEntity account, AccountConnection connection, Instant now) {
+    /**
+     * A new authorization revision: healthy again (whatever broke the previous grant), with the new grant's end and
+     * its first health check.
+     */
+    private void newAuthorization(AccountEntity account, AccountConnection connection, Instant now) {
         account.authorizationRevision += 1;
+        ProviderGrant grant = connection.grant();
+        account.healthStatus = AccountHealth.HEALTHY;
+        account.healthReason = null;
+        account.healthCheckedAt = grant == null ? null : now;
+        account.checkFailures = 0;
+        account.tokenExpiresAt = grant == null ? null : grantEnd(grant);
+        account.nextCheckAt = checks.afterAuthorization(account, now, grant == null ? null : grant.expiresAt());
         // Consent is never carried over from an earlier authorization (spec: reconnection needs new acceptance).
         account.consentAcceptedAt = null;
         account.consentPolicyVersion = null;
         account.connectSessionId = connection.connectSessionId();
         account.updatedAt = now;
+    }
+
+    /** When access ends unless renewed: the refresh token's end for a renewable grant, else the access token's. */
+    static Instant grantEnd(ProviderGrant grant) {
+        return grant.refreshToken() != null ? grant.refreshExpiresAt() : grant.expiresAt();
     }
 
     private Uni<Void> storeGrant(String accountId, AccountConnection connection, Instant now) {

@@ -22,6 +22,7 @@ import dev.herald.common.paging.Page;
 import dev.herald.common.paging.PageRequest;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -201,6 +202,8 @@ public class AccountService {
                             }
                             Instant now = Timestamps.now(clock);
                             account.status = Account.DISCONNECTED;
+                            account.healthStatus = AccountHealth.DISCONNECTED;
+                            account.nextCheckAt = null;
                             account.disconnectedAt = now;
                             account.updatedAt = now;
                             return queueRevocation(account, now)

@@ -156,6 +156,23 @@ public class ConnectBrowserBinding {
         }
     }
 
+    /** {@code payload.mac}: a value only this server can have made, for {@code purpose} (a label of its own). */
+    public String signed(String purpose, String payload) {
+        return payload + "." + mac(purpose + "|" + payload);
+    }
+
+    /** The payload of a value {@link #signed} for {@code purpose}, when it is genuine. */
+    public Optional<String> verified(String purpose, String value) {
+        int lastDot = value == null ? -1 : value.lastIndexOf('.');
+        if (lastDot < 0) {
+            return Optional.empty();
+        }
+        String payload = value.substring(0, lastDot);
+        return constantTimeEquals(mac(purpose + "|" + payload), value.substring(lastDot + 1))
+                ? Optional.of(payload)
+                : Optional.empty();
+    }
+
     /** A fresh nonce for a page's Content-Security-Policy (its one inline style sheet). */
     public String styleNonce() {
         byte[] nonce = new byte[16];

@@ -75,7 +75,8 @@ public class PostingAccounts {
                             AccountEntity account = byId.get(id);
                             if (account != null) {
                                 TikTokPublishingOptions publishingOptions = options.get(id);
-                                answer.add(new AccountForPosting(AccountViews.toWire(account), publishingOptions));
+                                answer.add(
+                                        new AccountForPosting(AccountViews.toWire(account), publishingOptions, null));
                             }
                         }
                         return answer;

@@ -18,6 +18,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.rest.JsonMapperCustomizer;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountAnalytics;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Comment;
 import dev.herald.common.wire.ConnectSession;
@@ -133,6 +134,7 @@ class OpenApiWireTypesTest {
                         "Acme",
                         "acme",
                         Account.CONNECTED,
+                        new AccountHealth(AccountHealth.HEALTHY, null, null, null),
                         Mode.TEST,
                         T,
                         null,
@@ -148,6 +150,7 @@ class OpenApiWireTypesTest {
                         "Acme",
                         "acme",
                         Account.DISCONNECTED,
+                        new AccountHealth(AccountHealth.DISCONNECTED, null, T, T),
                         Mode.LIVE,
                         T,
                         T,
@@ -163,6 +166,8 @@ class OpenApiWireTypesTest {
                         "Acme",
                         "acme",
                         Account.CONNECTED,
+                        new AccountHealth(
+                                AccountHealth.REAUTH_REQUIRED, "invalid_grant: Token has been revoked.", T, T),
                         Mode.LIVE,
                         T,
                         null,

@@ -30,6 +30,8 @@ public enum ErrorCode {
     IDEMPOTENCY_KEY_REUSED(422, "idempotency_key_reused"),
     PUBLISHING_OPTIONS_UNAVAILABLE(422, "publishing_options_unavailable"),
     COMMENTS_UNAVAILABLE(422, "comments_unavailable"),
+    /** A post names an account whose health is reauth_required or disconnected (details: account_id, reconnect_url). */
+    ACCOUNT_REAUTH_REQUIRED(422, "account_reauth_required"),
     USAGE_LIMIT_EXCEEDED(429, "usage_limit_exceeded"),
     RATE_LIMIT_EXCEEDED(429, "rate_limit_exceeded"),
     INTERNAL_ERROR(500, "internal_error"),

@@ -1,5 +1,6 @@
 package dev.herald.common.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Account;
 import java.time.Instant;
@@ -16,11 +17,20 @@ public record AccountEvent(
         String workspaceId,
         Mode mode,
         Account account,
-        String previousProfileId) {
-    /** Connected for the first time, or again after a disconnection (a new connection). */
+        String previousProfileId,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String reconnectUrl) {
+    /** Connected for the first time. */
     public static final String CONNECTED = "account.connected";
 
+    /** Disconnected ({@code DELETE /accounts/{id}}); {@code reconnectUrl} reconnects it. */
     public static final String DISCONNECTED = "account.disconnected";
+    /**
+     * The platform refused the grant for good or a needed permission was removed: health {@code reauth_required}
+     * ({@code account.health().reason()} says what the platform answered); {@code reconnectUrl} reconnects it.
+     */
+    public static final String REAUTH_REQUIRED = "account.reauth_required";
+    /** A {@code reauth_required} or disconnected account authorized again: healthy, same id. */
+    public static final String RECONNECTED = "account.reconnected";
     /** Assigned to another profile, or unassigned. */
     public static final String REASSIGNED = "account.reassigned";
 }

@@ -6,7 +6,8 @@ import java.time.Instant;
 
 /**
  * A social account as the API shows it. {@code status} is {@link #CONNECTED} or {@link #DISCONNECTED};
- * {@code connectedAt} is the start of the current (or last) connection. {@code analyticsConsent} is present
+ * {@code health} says whether Herald can publish to it now ({@link AccountHealth}); {@code connectedAt} is the
+ * start of the current (or last) connection. {@code analyticsConsent} is present
  * only on YouTube accounts (spec: the analytics-consent receipt tied to the authorization revision).
  */
 public record Account(
@@ -16,6 +17,7 @@ public record Account(
         String name,
         String username,
         String status,
+        AccountHealth health,
         Mode mode,
         Instant connectedAt,
         Instant disconnectedAt,

@@ -11,6 +11,12 @@ import java.util.Map;
 public record TargetError(String code, String message, boolean retryable, Map<String, Object> details) {
     public static final String PROVIDER_ERROR = "provider_error";
     public static final String ACCOUNT_DISCONNECTED = "account_disconnected";
+    /**
+     * The account needed re-authorization when the target fell due and was not reconnected before the hold deadline
+     * ({@code details.account_id}, {@code details.reconnect_url} when known).
+     */
+    public static final String ACCOUNT_REAUTH_REQUIRED = "account_reauth_required";
+
     public static final String PUBLISHER_UNAVAILABLE = "publisher_unavailable";
     public static final String ATTEMPTS_EXHAUSTED = "attempts_exhausted";
     /** A live publisher cannot tell whether the platform published the post, and will not risk a second one. */
