@@ -18,6 +18,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.rest.JsonMapperCustomizer;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountAnalytics;
+import dev.herald.common.wire.AccountEventData;
 import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Comment;
@@ -79,6 +80,7 @@ class OpenApiWireTypesTest {
                 Map.entry(Usage.class, "Usage"),
                 Map.entry(Usage.Meter.class, "UsageMeter"),
                 Map.entry(UsageThreshold.class, "UsageThreshold"),
+                Map.entry(AccountEventData.class, "AccountEventData"),
                 Map.entry(WebhookEndpoint.class, "WebhookEndpointWithSecret"),
                 Map.entry(WebhookDelivery.class, "Delivery"),
                 Map.entry(TikTokPublishingOptions.class, "TikTokPublishingOptions"),
@@ -431,6 +433,31 @@ class OpenApiWireTypesTest {
         conforms("UsageThreshold", new UsageThreshold("media_bytes", 100, 5, 0, 5, new UsagePeriod(T, T)));
         assertThat(problems(
                         "UsageThreshold", new UsageThreshold("publications", 90, 90, 0, 100, new UsagePeriod(T, T))))
+                .isNotEmpty();
+    }
+
+    @Test
+    void accountEventDataConformsWithAndWithoutItsReconnectUrl() {
+        Account account = new Account(
+                ACCOUNT,
+                Platform.LINKEDIN,
+                PROFILE,
+                "Acme",
+                "acme",
+                Account.CONNECTED,
+                new AccountHealth(AccountHealth.REAUTH_REQUIRED, "invalid_grant: Token has been revoked.", T, T),
+                Mode.LIVE,
+                T,
+                null,
+                T,
+                T,
+                null);
+        conforms(
+                "AccountEventData",
+                new AccountEventData(account, "https://herald.example.com/connect/reconnect/eyJhIjoxfQ.c2ln"));
+        conforms("AccountEventData", new AccountEventData(account, null));
+        // The account is the account's schema, not any object.
+        assertThat(problems("AccountEventData", Map.of("account", Map.of("id", ACCOUNT))))
                 .isNotEmpty();
     }
 

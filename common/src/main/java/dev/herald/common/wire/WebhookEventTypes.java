@@ -1,5 +1,6 @@
 package dev.herald.common.wire;
 
+import dev.herald.common.events.AccountEvent;
 import dev.herald.common.events.PostFinalizedEvent;
 import java.util.List;
 
@@ -11,13 +12,25 @@ public final class WebhookEventTypes {
             PostFinalizedEvent.PARTIALLY_FAILED,
             PostFinalizedEvent.FAILED,
             PostFinalizedEvent.CANCELED);
-    /** The post events, then {@code usage.threshold_reached} (made from {@code usage.reserved}). */
+    /**
+     * The account events a receiver is told about (data {@link AccountEventData}): those that ask for or report a
+     * reconnection. {@code account.connected} and {@code account.reassigned} stay internal: the customer made them.
+     */
+    public static final List<String> ACCOUNT =
+            List.of(AccountEvent.REAUTH_REQUIRED, AccountEvent.DISCONNECTED, AccountEvent.RECONNECTED);
+    /**
+     * The post events, then {@code usage.threshold_reached} (made from {@code usage.reserved}), then the account
+     * events (made from {@code account.events}).
+     */
     public static final List<String> SUBSCRIBABLE = List.of(
             PostFinalizedEvent.PUBLISHED,
             PostFinalizedEvent.PARTIALLY_FAILED,
             PostFinalizedEvent.FAILED,
             PostFinalizedEvent.CANCELED,
-            UsageThreshold.EVENT);
+            UsageThreshold.EVENT,
+            AccountEvent.REAUTH_REQUIRED,
+            AccountEvent.DISCONNECTED,
+            AccountEvent.RECONNECTED);
     /** Sent by {@code POST /webhooks/{id}/test} to that endpoint only, whatever it subscribed to. */
     public static final String TEST = "webhook.test";
 

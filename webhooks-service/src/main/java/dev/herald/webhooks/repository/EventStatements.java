@@ -112,8 +112,8 @@ public class EventStatements {
     }
 
     /**
-     * A final post as a webhook event: its id, tenant, type, the exact body to send, and the post.finalized event
-     * it came from.
+     * A webhook event: its id, tenant, type, the exact body to send, and the event it came from (a post.finalized
+     * or account event; a usage threshold's own key).
      */
     public record IncomingEvent(
             String sourceEventId,

@@ -26,8 +26,8 @@ public class EventBodies {
     }
 
     /**
-     * The webhook event id of a post.finalized event: derived from its id, so the same source event always makes
-     * the same webhook event, whatever happens to this service's records.
+     * The webhook event id of a source event ({@code post.finalized}, {@code account.events}): derived from its id, so
+     * the same source event always makes the same webhook event, whatever happens to this service's records.
      */
     public static String eventIdFor(String sourceEventId) {
         try {

@@ -126,7 +126,8 @@ class WebhookResourceTest {
                         "error.details.errors[0].message",
                         equalTo(
                                 "events[0] must be one of post.published, post.partially_failed, post.failed, post.canceled,"
-                                        + " usage.threshold_reached."));
+                                        + " usage.threshold_reached, account.reauth_required, account.disconnected,"
+                                        + " account.reconnected."));
     }
 
     @Test

@@ -5,12 +5,15 @@ import static io.restassured.RestAssured.given;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.events.AccountEvent;
 import dev.herald.common.events.PostFinalizedEvent;
 import dev.herald.common.events.Topics;
 import dev.herald.common.events.UsageEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.rest.JsonMapperCustomizer;
+import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
@@ -163,10 +166,57 @@ public final class WebhooksTestSupport {
         }
     }
 
-    public static void sendRaw(String key, String value) throws Exception {
+    /**
+     * An account event as accounts-service records it: the account after the change (health {@code reauth_required}
+     * for {@code account.reauth_required}, disconnected for {@code account.disconnected}, healthy otherwise).
+     */
+    public static AccountEvent accountEvent(
+            String workspaceId, Mode mode, String accountId, String type, String reconnectUrl) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        AccountHealth health = switch (type) {
+            case AccountEvent.REAUTH_REQUIRED ->
+                new AccountHealth(
+                        AccountHealth.REAUTH_REQUIRED, "invalid_grant: Token has been expired or revoked.", now, now);
+            case AccountEvent.DISCONNECTED -> new AccountHealth(AccountHealth.DISCONNECTED, null, null, now);
+            default -> new AccountHealth(AccountHealth.HEALTHY, null, now.plus(Duration.ofDays(60)), now);
+        };
+        boolean disconnected = type.equals(AccountEvent.DISCONNECTED);
+        Account account = new Account(
+                accountId,
+                Platform.YOUTUBE,
+                null,
+                "Acme",
+                "acme",
+                disconnected ? Account.DISCONNECTED : Account.CONNECTED,
+                health,
+                mode,
+                now,
+                disconnected ? now : null,
+                now,
+                now,
+                null);
+        return new AccountEvent(
+                ResourceIds.newId(IdPrefix.EVENT), type, now, workspaceId, mode, account, null, reconnectUrl);
+    }
+
+    /** Sends account events on {@code account.events}, keyed by account id as accounts-service keys them. */
+    public static void sendAccount(AccountEvent... events) throws Exception {
         try (KafkaProducer<String, String> producer = producer()) {
-            producer.send(new ProducerRecord<>(Topics.POST_FINALIZED, key, value))
-                    .get();
+            for (AccountEvent event : events) {
+                producer.send(new ProducerRecord<>(
+                                Topics.ACCOUNT_EVENTS, event.account().id(), JSON.writeValueAsString(event)))
+                        .get();
+            }
+        }
+    }
+
+    public static void sendRaw(String key, String value) throws Exception {
+        sendRaw(Topics.POST_FINALIZED, key, value);
+    }
+
+    public static void sendRaw(String topic, String key, String value) throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
         }
     }
 
