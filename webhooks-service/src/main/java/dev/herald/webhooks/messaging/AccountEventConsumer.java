@@ -7,7 +7,6 @@ import dev.herald.common.events.AccountEvent;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.AccountEventData;
 import dev.herald.common.wire.WebhookEventTypes;
-import dev.herald.webhooks.repository.EventStatements;
 import dev.herald.webhooks.repository.EventStatements.IncomingEvent;
 import dev.herald.webhooks.service.EventBodies;
 import io.smallrye.mutiny.Uni;
@@ -34,14 +33,12 @@ public class AccountEventConsumer {
     private static final Logger LOG = Logger.getLogger(AccountEventConsumer.class);
     private static final int MAX_ID_LENGTH = 200;
 
-    private final EventStatements events;
     private final EventBodies bodies;
     private final EventIntake intake;
     private final ObjectMapper mapper;
     private final ObjectReader reader;
 
-    public AccountEventConsumer(EventStatements events, EventBodies bodies, EventIntake intake, ObjectMapper mapper) {
-        this.events = events;
+    public AccountEventConsumer(EventBodies bodies, EventIntake intake, ObjectMapper mapper) {
         this.bodies = bodies;
         this.intake = intake;
         this.mapper = mapper;
@@ -55,10 +52,7 @@ public class AccountEventConsumer {
         for (ConsumerRecord<String, String> record : records) {
             read(record.value(), TraceParents.header(record.headers())).ifPresent(batch::add);
         }
-        if (batch.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        return intake.store(batch.size() + " account events", (now, leases) -> events.intake(batch, now, leases));
+        return intake.store("account events", batch);
     }
 
     /** The event as a webhook event; empty for a type receivers are not sent, or (logged) one that is unusable. */

@@ -4,12 +4,15 @@ import dev.herald.common.messaging.EventRetry;
 import dev.herald.common.time.Timestamps;
 import dev.herald.webhooks.config.WebhooksConfig;
 import dev.herald.webhooks.delivery.WebhookSender;
+import dev.herald.webhooks.repository.EventStatements;
 import dev.herald.webhooks.repository.EventStatements.DirectLeases;
+import dev.herald.webhooks.repository.EventStatements.IncomingEvent;
 import dev.herald.webhooks.repository.EventStatements.Intake;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.BiFunction;
 
 /**
@@ -19,14 +22,27 @@ import java.util.function.BiFunction;
  */
 @ApplicationScoped
 public class EventIntake {
+    private final EventStatements events;
     private final WebhookSender sender;
     private final WebhooksConfig config;
     private final Clock clock;
 
-    public EventIntake(WebhookSender sender, WebhooksConfig config, Clock clock) {
+    public EventIntake(EventStatements events, WebhookSender sender, WebhooksConfig config, Clock clock) {
+        this.events = events;
         this.sender = sender;
         this.config = config;
         this.clock = clock;
+    }
+
+    /**
+     * Stores a batch of events made one per source event ({@link EventStatements#intake}: deduplicated by the source
+     * event id); nothing for an empty one. {@code what} names the events in logs.
+     */
+    public Uni<Void> store(String what, List<IncomingEvent> batch) {
+        if (batch.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return store(batch.size() + " " + what, (now, leases) -> events.intake(batch, now, leases));
     }
 
     /** {@code store}: the intake of the batch at a time, with the direct leases it may take. */

@@ -8,7 +8,6 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.WebhookEventTypes;
-import dev.herald.webhooks.repository.EventStatements;
 import dev.herald.webhooks.repository.EventStatements.IncomingEvent;
 import dev.herald.webhooks.service.EventBodies;
 import io.smallrye.mutiny.Uni;
@@ -37,15 +36,12 @@ public class PostFinalizedConsumer {
     private static final Logger LOG = Logger.getLogger(PostFinalizedConsumer.class);
     private static final int MAX_ID_LENGTH = 200;
 
-    private final EventStatements events;
     private final EventBodies bodies;
     private final EventIntake intake;
     private final Clock clock;
     private final ObjectReader reader;
 
-    public PostFinalizedConsumer(
-            EventStatements events, EventBodies bodies, EventIntake intake, Clock clock, ObjectMapper mapper) {
-        this.events = events;
+    public PostFinalizedConsumer(EventBodies bodies, EventIntake intake, Clock clock, ObjectMapper mapper) {
         this.bodies = bodies;
         this.intake = intake;
         this.clock = clock;
@@ -60,11 +56,7 @@ public class PostFinalizedConsumer {
             // The traceparent header (posts-service's outbox relay sets it) stays with the event for its attempts.
             read(record.value(), TraceParents.header(record.headers())).ifPresent(batch::add);
         }
-        if (batch.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        return intake.store(
-                batch.size() + " post.finalized events", (now, leases) -> events.intake(batch, now, leases));
+        return intake.store("post.finalized events", batch);
     }
 
     /** The event as a webhook event, or empty (logged) when it cannot be one. */

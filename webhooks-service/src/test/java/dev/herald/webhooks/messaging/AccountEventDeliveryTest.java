@@ -5,6 +5,7 @@ import static dev.herald.webhooks.support.WebhooksTestSupport.accountEvent;
 import static dev.herald.webhooks.support.WebhooksTestSupport.as;
 import static dev.herald.webhooks.support.WebhooksTestSupport.await;
 import static dev.herald.webhooks.support.WebhooksTestSupport.deliveriesOf;
+import static dev.herald.webhooks.support.WebhooksTestSupport.documentedBody;
 import static dev.herald.webhooks.support.WebhooksTestSupport.register;
 import static dev.herald.webhooks.support.WebhooksTestSupport.rows;
 import static dev.herald.webhooks.support.WebhooksTestSupport.sendAccount;
@@ -13,7 +14,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.JsonSchema;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.AccountEvent;
 import dev.herald.common.events.Topics;
@@ -31,8 +31,6 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,24 +64,6 @@ class AccountEventDeliveryTest {
         receivers.forEach(Receiver::close);
     }
 
-    /** The body the public API document promises for the event (the gateway serves the document). */
-    private static JsonSchema documented(String type) {
-        try {
-            OpenApiDocument document = OpenApiDocument.parse(
-                    Files.readString(Path.of("../api-gateway/src/main/resources/openapi/herald-public-api.json")));
-            return document.validator(document.root()
-                    .path("webhooks")
-                    .path(type)
-                    .path("post")
-                    .path("requestBody")
-                    .path("content")
-                    .path("application/json")
-                    .path("schema"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private static JsonNode body(Receiver.Request request) {
         try {
             return JSON.readTree(request.body());
@@ -104,7 +84,7 @@ class AccountEventDeliveryTest {
         assertThat(new WebhookVerifier(List.of(endpoint.secret())).verify(request.body(), request.headers()))
                 .isEqualTo(EventBodies.eventIdFor(event.eventId()));
         JsonNode body = body(request);
-        assertThat(OpenApiDocument.problems(documented("account.reauth_required"), body))
+        assertThat(OpenApiDocument.problems(documentedBody("account.reauth_required"), body))
                 .isEmpty();
         assertThat(body.fieldNames()).toIterable().containsExactly("id", "type", "created_at", "mode", "data");
         assertThat(body.get("type").asText()).isEqualTo("account.reauth_required");
@@ -162,7 +142,7 @@ class AccountEventDeliveryTest {
                 .filter(body -> body.get("type").asText().equals("account.disconnected"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(OpenApiDocument.problems(documented("account.disconnected"), gone))
+        assertThat(OpenApiDocument.problems(documentedBody("account.disconnected"), gone))
                 .isEmpty();
         assertThat(gone.at("/data/reconnect_url").asText()).isEqualTo(RECONNECT_URL + "2");
         assertThat(gone.at("/data/account/status").asText()).isEqualTo("disconnected");
@@ -195,7 +175,7 @@ class AccountEventDeliveryTest {
         assertThat(otherMode.requests()).isEmpty();
         assertThat(reauthBody.get("id").asText()).isEqualTo(EventBodies.eventIdFor(reauth.eventId()));
         assertThat(reconnectedBody.get("type").asText()).isEqualTo("account.reconnected");
-        assertThat(OpenApiDocument.problems(documented("account.reconnected"), reconnectedBody))
+        assertThat(OpenApiDocument.problems(documentedBody("account.reconnected"), reconnectedBody))
                 .isEmpty();
         assertThat(reconnectedBody.get("data").has("reconnect_url")).isFalse();
         assertThat(reconnectedBody.at("/data/account/health/status").asText()).isEqualTo("healthy");

@@ -26,8 +26,6 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -48,25 +46,7 @@ class UsageThresholdDeliveryTest {
     private static final UsagePeriod DECEMBER =
             new UsagePeriod(Instant.parse("2026-12-01T00:00:00Z"), Instant.parse("2027-01-01T00:00:00Z"));
 
-    /** The body the public API document promises for this event (the gateway serves the document). */
-    private static final JsonSchema DOCUMENTED;
-
-    static {
-        try {
-            OpenApiDocument document = OpenApiDocument.parse(
-                    Files.readString(Path.of("../api-gateway/src/main/resources/openapi/herald-public-api.json")));
-            DOCUMENTED = document.validator(document.root()
-                    .path("webhooks")
-                    .path("usage.threshold_reached")
-                    .path("post")
-                    .path("requestBody")
-                    .path("content")
-                    .path("application/json")
-                    .path("schema"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final JsonSchema DOCUMENTED = WebhooksTestSupport.documentedBody("usage.threshold_reached");
 
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
     private final Receiver receiver;

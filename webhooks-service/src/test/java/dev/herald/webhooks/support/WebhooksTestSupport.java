@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.AccountEvent;
 import dev.herald.common.events.PostFinalizedEvent;
@@ -19,11 +20,16 @@ import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.UsagePeriod;
 import dev.herald.common.wire.UsageReservation;
+import dev.herald.openapi.OpenApiDocument;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TestTokens;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -69,6 +75,24 @@ public final class WebhooksTestSupport {
     }
 
     public record Registered(String id, String secret) {}
+
+    /** The body the public API document promises for a webhook event type (the gateway serves the document). */
+    public static JsonSchema documentedBody(String type) {
+        try {
+            OpenApiDocument document = OpenApiDocument.parse(
+                    Files.readString(Path.of("../api-gateway/src/main/resources/openapi/herald-public-api.json")));
+            return document.validator(document.root()
+                    .path("webhooks")
+                    .path(type)
+                    .path("post")
+                    .path("requestBody")
+                    .path("content")
+                    .path("application/json")
+                    .path("schema"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** A post.finalized event of a new post in the tenant, as posts-service sends it. */
     public static PostFinalizedEvent finalized(String workspaceId, Mode mode, String type) {
