@@ -8,6 +8,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.events.AccountEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.wire.Account;
 import dev.herald.common.wire.WebhookEventTypes;
 import dev.herald.webhooks.repository.EventStatements.IncomingEvent;
 import dev.herald.webhooks.service.EventBodies;
@@ -23,6 +24,19 @@ class AccountEventConsumerTest {
 
     private static String json(AccountEvent event) throws Exception {
         return JSON.writeValueAsString(event);
+    }
+
+    /** The event with another id, workspace and account. */
+    private static AccountEvent changed(AccountEvent event, String eventId, String workspaceId, Account account) {
+        return new AccountEvent(
+                eventId,
+                event.type(),
+                event.occurredAt(),
+                workspaceId,
+                event.mode(),
+                account,
+                event.previousProfileId(),
+                event.reconnectUrl());
     }
 
     @Test
@@ -64,41 +78,11 @@ class AccountEventConsumerTest {
         assertThat(consumer.read("[1]", null)).isEmpty();
         assertThat(consumer.read("null", null)).isEmpty();
         assertThat(consumer.read(null, null)).isEmpty();
-        assertThat(consumer.read(
-                        json(new AccountEvent(
-                                good.eventId(),
-                                good.type(),
-                                good.occurredAt(),
-                                null,
-                                good.mode(),
-                                good.account(),
-                                null,
-                                good.reconnectUrl())),
-                        null))
+        assertThat(consumer.read(json(changed(good, good.eventId(), null, good.account())), null))
                 .isEmpty();
-        assertThat(consumer.read(
-                        json(new AccountEvent(
-                                "x".repeat(201),
-                                good.type(),
-                                good.occurredAt(),
-                                good.workspaceId(),
-                                good.mode(),
-                                good.account(),
-                                null,
-                                good.reconnectUrl())),
-                        null))
+        assertThat(consumer.read(json(changed(good, "x".repeat(201), WORKSPACE, good.account())), null))
                 .isEmpty();
-        assertThat(consumer.read(
-                        json(new AccountEvent(
-                                good.eventId(),
-                                good.type(),
-                                good.occurredAt(),
-                                good.workspaceId(),
-                                good.mode(),
-                                null,
-                                null,
-                                good.reconnectUrl())),
-                        null))
+        assertThat(consumer.read(json(changed(good, good.eventId(), WORKSPACE, null)), null))
                 .isEmpty();
         assertThat(consumer.read(json(good).replace("\"mode\":\"live\"", "\"mode\":\"staging\""), null))
                 .isEmpty();
