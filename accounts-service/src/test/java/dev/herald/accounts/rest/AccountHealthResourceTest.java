@@ -2,6 +2,7 @@ package dev.herald.accounts.rest;
 
 import static dev.herald.accounts.support.AccountsTestSupport.as;
 import static dev.herald.accounts.support.AccountsTestSupport.execute;
+import static dev.herald.accounts.support.AccountsTestSupport.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsInAnyOrder;
@@ -43,13 +44,7 @@ class AccountHealthResourceTest {
     }
 
     private String create(String platform) {
-        return as(workspace, Mode.TEST)
-                .body("{\"platform\":\"" + platform + "\"}")
-                .post("/accounts")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
+        return sandbox(workspace, platform);
     }
 
     private static void expiresIn(String accountId, Duration left) throws Exception {

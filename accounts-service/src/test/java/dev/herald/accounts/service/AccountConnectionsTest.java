@@ -76,16 +76,7 @@ class AccountConnectionsTest {
     }
 
     private Account connectLive(Platform platform, String externalId, String accessToken) {
-        return onVertx(() -> connections.connect(new AccountConnection(
-                workspace,
-                Mode.LIVE,
-                null,
-                platform,
-                externalId,
-                "Channel " + externalId,
-                "@" + externalId,
-                grant(accessToken),
-                "cs_000000000000000000000001")));
+        return connectLive(platform, externalId, grant(accessToken));
     }
 
     private ApiException refusedLive(Platform platform, String externalId) {
