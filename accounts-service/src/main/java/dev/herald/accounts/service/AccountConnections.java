@@ -39,6 +39,9 @@ import org.jboss.logging.Logger;
  * written, with its {@code account.connected} event. Re-authorizing a connected account is free: it keeps its
  * slot and gets a new authorization revision (so a YouTube account needs analytics consent again). If the
  * write fails after the slot was taken, the slot is given back.
+ *
+ * <p>Somewhat over 300 lines: a new connection and a re-authorization share the grant and health bookkeeping of
+ * every authorization ({@link #newAuthorization}, {@link #keepingRefreshToken}), which reads best beside both.
  */
 @ApplicationScoped
 public class AccountConnections {
