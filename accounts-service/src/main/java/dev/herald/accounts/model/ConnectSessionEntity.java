@@ -19,8 +19,13 @@ public class ConnectSessionEntity {
     @Column(nullable = false)
     public String mode;
 
-    @Column(name = "profile_id", nullable = false)
+    /** The profile new accounts are assigned to; null for a reconnect session of an unassigned account. */
+    @Column(name = "profile_id")
     public String profileId;
+
+    /** The one account a reconnect session re-authorizes (the same id); null for an ordinary session. */
+    @Column(name = "account_id")
+    public String accountId;
 
     /** Offered platforms' wire names, comma-separated. */
     @Column(nullable = false)

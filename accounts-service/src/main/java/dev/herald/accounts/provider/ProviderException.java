@@ -28,4 +28,21 @@ public class ProviderException extends RuntimeException {
     public boolean retryable() {
         return retryable;
     }
+
+    /**
+     * The platform's own answer as an account's health keeps it: its code and what it said ({@code invalid_grant:
+     * Token has been expired or revoked.}), without the prefix {@link
+     * dev.herald.accounts.provider.http.ProviderErrors} puts before it.
+     */
+    public String reason() {
+        String message = getMessage() == null ? "" : getMessage();
+        if (code == null) {
+            return message;
+        }
+        int described = message.indexOf(code + " - ");
+        if (described >= 0) {
+            return code + ": " + message.substring(described + code.length() + 3);
+        }
+        return message.isBlank() || message.endsWith(": " + code) ? code : code + ": " + message;
+    }
 }

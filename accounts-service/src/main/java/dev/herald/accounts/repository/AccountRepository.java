@@ -4,6 +4,7 @@ import dev.herald.accounts.model.AccountEntity;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.paging.CursorPosition;
 import dev.herald.common.persistence.UniqueRow;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Parameters;
@@ -11,6 +12,7 @@ import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -65,29 +67,46 @@ public class AccountRepository implements PanacheRepositoryBase<AccountEntity, S
 
     /**
      * One page, newest first, {@code fetchSize} rows at most. {@code text} matches name or username
-     * case-insensitively as a plain substring (no wildcards).
+     * case-insensitively as a plain substring (no wildcards); {@code expiringBefore} is where {@code healthy} ends and
+     * {@code expiring} begins (now plus {@code AccountViews.EXPIRING_WITHIN}).
      */
     public Uni<List<AccountEntity>> listPage(
             String workspaceId,
             Mode mode,
-            String profileId,
-            Platform platform,
-            String text,
+            AccountFilters filters,
+            Instant expiringBefore,
             Optional<CursorPosition> after,
             int fetchSize) {
         StringBuilder query = new StringBuilder("workspaceId = :workspace and mode = :mode");
         Parameters parameters = Parameters.with("workspace", workspaceId).and("mode", mode.wireName());
-        if (profileId != null) {
+        if (filters.profileId() != null) {
             query.append(" and profileId = :profile");
-            parameters.and("profile", profileId);
+            parameters.and("profile", filters.profileId());
         }
-        if (platform != null) {
+        if (filters.platform() != null) {
             query.append(" and platform = :platform");
-            parameters.and("platform", platform.wireName());
+            parameters.and("platform", filters.platform().wireName());
         }
+        String text = filters.text();
         if (text != null && !text.isEmpty()) {
             query.append(" and (name ilike :pattern escape '\\' or username ilike :pattern escape '\\')");
             parameters.and("pattern", "%" + escapeLike(text) + "%");
+        }
+        if (filters.health() != null) {
+            switch (filters.health()) {
+                case AccountHealth.HEALTHY ->
+                    query.append(" and healthStatus = :health"
+                            + " and (tokenExpiresAt is null or tokenExpiresAt >= :expiringBefore)");
+                case AccountHealth.EXPIRING ->
+                    query.append(" and healthStatus = :health and tokenExpiresAt < :expiringBefore");
+                default -> query.append(" and healthStatus = :health");
+            }
+            boolean derived =
+                    AccountHealth.HEALTHY.equals(filters.health()) || AccountHealth.EXPIRING.equals(filters.health());
+            parameters.and("health", derived ? AccountHealth.HEALTHY : filters.health());
+            if (derived) {
+                parameters.and("expiringBefore", expiringBefore);
+            }
         }
         if (after.isPresent()) {
             query.append(" and (createdAt < :afterCreated or (createdAt = :afterCreated and id < :afterId))");

@@ -1,6 +1,7 @@
 package dev.herald.accounts.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.accounts.repository.AccountFilters;
 import dev.herald.accounts.service.AccountAnalyticsService;
 import dev.herald.accounts.service.AccountService;
 import dev.herald.accounts.service.AnalyticsConsents;
@@ -15,7 +16,9 @@ import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.validation.QueryParameters;
 import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.ReconnectLink;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -70,6 +73,7 @@ public class AccountResource {
             @QueryParam("profile_id") String profileId,
             @QueryParam("platform") String platform,
             @QueryParam("q") String q,
+            @QueryParam("health") String health,
             @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
         if (profileId != null && !PROFILE_ID.matcher(profileId).matches()) {
@@ -81,8 +85,17 @@ public class AccountResource {
                 : Platform.fromWire(platform)
                         .orElseThrow(() -> ApiException.invalidParameter(
                                 "platform", "platform must be one of " + PLATFORMS + "."));
+        if (health != null && !AccountHealth.STATUSES.contains(health)) {
+            throw ApiException.invalidParameter(
+                    "health", "health must be one of " + String.join(", ", AccountHealth.STATUSES) + ".");
+        }
         String text = QueryParameters.boundedText("q", q, MAX_FILTER_LENGTH);
-        return accounts.list(caller.workspaceId(), caller.mode(), profileId, platformFilter, text, limit, cursor);
+        return accounts.list(
+                caller.workspaceId(),
+                caller.mode(),
+                new AccountFilters(profileId, platformFilter, text, health),
+                limit,
+                cursor);
     }
 
     /** A sandbox account; test keys only (checked before the body, which a live key has no business sending). */
@@ -147,6 +160,13 @@ public class AccountResource {
     @Path("/{id}")
     public Uni<DataEnvelope<Account>> disconnect(@PathParam("id") String id) {
         return accounts.disconnect(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    /** A fresh reconnect link (7 days) for the account, to hand its owner; no body. */
+    @POST
+    @Path("/{id}/reconnect-link")
+    public Uni<DataEnvelope<ReconnectLink>> reconnectLink(@PathParam("id") String id) {
+        return accounts.reconnectLink(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
     }
 
     /**

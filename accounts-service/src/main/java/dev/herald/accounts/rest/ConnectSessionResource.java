@@ -38,7 +38,7 @@ import org.jboss.resteasy.reactive.server.Cancellable;
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)
 public class ConnectSessionResource {
-    static final long DEFAULT_EXPIRES_IN = 3600;
+    static final long DEFAULT_EXPIRES_IN = ConnectSessionService.DEFAULT_TTL.toSeconds();
     static final long MIN_EXPIRES_IN = 60;
     static final long MAX_EXPIRES_IN = 7 * 24 * 3600;
     static final int MAX_URL_LENGTH = 2048;

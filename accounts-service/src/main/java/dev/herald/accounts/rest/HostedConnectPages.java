@@ -66,46 +66,58 @@ public class HostedConnectPages {
                 ? Uni.createFrom().item(List.of())
                 : Panache.withSession(() -> accounts.list(
                         "id in ?1 and workspaceId = ?2 and mode = ?3", ids, session.workspaceId, session.mode));
-        return connected.map(rows -> {
-            Map<String, Integer> order = ids.stream().collect(Collectors.toMap(Function.identity(), ids::indexOf));
-            List<AccountEntity> sorted = rows.stream()
-                    .sorted(Comparator.comparing(row -> order.get(row.id)))
-                    .toList();
-            List<AccountView> views =
-                    sorted.stream().map(HostedConnectPages::view).toList();
-            List<AccountView> consentNeeded = sorted.stream()
-                    .filter(row -> Platform.YOUTUBE.wireName().equals(row.platform)
-                            && Account.CONNECTED.equals(row.status)
-                            && row.consentAcceptedAt == null)
-                    .map(HostedConnectPages::view)
-                    .toList();
-            AccountView justConnected = sorted.stream()
-                    .filter(row -> row.id.equals(connectedAccountId))
-                    .findFirst()
-                    .map(HostedConnectPages::view)
-                    .orElse(null);
-            String notice = justConnected != null
-                    ? null
-                    : sorted.stream()
-                            .filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
-                            .findFirst()
-                            .map(row -> "Analytics consent recorded for " + row.name + ".")
-                            .orElse(null);
-            SessionView page = new SessionView(
-                    session.id,
-                    Mode.TEST.wireName().equals(session.mode),
-                    binding.csrfToken(cookie),
-                    flow.offeredPlatforms(session).stream()
-                            .map(PlatformView::of)
-                            .toList(),
-                    views,
-                    consentNeeded,
-                    justConnected,
-                    notice,
-                    error,
-                    accountsConfig.youtubePolicyVersion());
-            return responses.page(status, session.embedOrigin, (nonce, origin) -> HostedPages.session(page, nonce));
-        });
+        // One after the other: the two reads may share the reactive session, which runs one statement at a time.
+        return connected.flatMap(rows -> flow.boundAccount(session)
+                .map(bound -> sessionPage(
+                        session, cookie, status, connectedAccountId, consentedAccountId, error, ids, rows, bound)));
+    }
+
+    private Response.ResponseBuilder sessionPage(
+            ConnectSessionEntity session,
+            String cookie,
+            int status,
+            String connectedAccountId,
+            String consentedAccountId,
+            String error,
+            List<String> ids,
+            List<AccountEntity> rows,
+            AccountEntity bound) {
+        Map<String, Integer> order = ids.stream().collect(Collectors.toMap(Function.identity(), ids::indexOf));
+        List<AccountEntity> sorted = rows.stream()
+                .sorted(Comparator.comparing(row -> order.get(row.id)))
+                .toList();
+        List<AccountView> views = sorted.stream().map(HostedConnectPages::view).toList();
+        List<AccountView> consentNeeded = sorted.stream()
+                .filter(row -> Platform.YOUTUBE.wireName().equals(row.platform)
+                        && Account.CONNECTED.equals(row.status)
+                        && row.consentAcceptedAt == null)
+                .map(HostedConnectPages::view)
+                .toList();
+        AccountView justConnected = sorted.stream()
+                .filter(row -> row.id.equals(connectedAccountId))
+                .findFirst()
+                .map(HostedConnectPages::view)
+                .orElse(null);
+        String notice = justConnected != null
+                ? null
+                : sorted.stream()
+                        .filter(row -> row.id.equals(consentedAccountId) && row.consentAcceptedAt != null)
+                        .findFirst()
+                        .map(row -> "Analytics consent recorded for " + row.name + ".")
+                        .orElse(null);
+        SessionView page = new SessionView(
+                session.id,
+                Mode.TEST.wireName().equals(session.mode),
+                bound == null ? null : view(bound),
+                binding.csrfToken(cookie),
+                flow.offeredPlatforms(session).stream().map(PlatformView::of).toList(),
+                views,
+                consentNeeded,
+                justConnected,
+                notice,
+                error,
+                accountsConfig.youtubePolicyVersion());
+        return responses.page(status, session.embedOrigin, (nonce, origin) -> HostedPages.session(page, nonce));
     }
 
     /** The closing page of a completed session that has no redirect URL. */
@@ -167,7 +179,7 @@ public class HostedConnectPages {
                         reason.status(),
                         null,
                         (nonce, origin) -> HostedPages.message(
-                                new MessageView(reason.title(), reason.message(), reason.code(), back), nonce))
+                                new MessageView(reason.title(), refusal.message(), reason.code(), back), nonce))
                 .build();
     }
 

@@ -138,7 +138,8 @@ public class HostedConnectResource {
                     }
                     String displayName = trimmed(name);
                     String handle = trimmed(username);
-                    if (displayName == null || handle == null) {
+                    // A reconnect session re-authorizes its account's identity: its page asks for no name.
+                    if (session.accountId == null && (displayName == null || handle == null)) {
                         return pages.session(
                                         session,
                                         cookie,

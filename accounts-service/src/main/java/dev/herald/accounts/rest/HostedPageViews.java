@@ -10,12 +10,13 @@ public final class HostedPageViews {
     /**
      * The session page. {@code consentNeeded}: YouTube accounts whose owner has not passed the legal step yet;
      * {@code connected}: the account the last step connected, named in the notice; {@code notice}: any other notice.
-     * Names and handles are rendered in {@code <bdi>}, so a right-to-left override in one cannot reverse the text
-     * around it.
+     * {@code reconnect}: the one account a reconnect session re-authorizes (null for an ordinary session). Names and
+     * handles are rendered in {@code <bdi>}, so a right-to-left override in one cannot reverse the text around it.
      */
     public record SessionView(
             String sessionId,
             boolean testMode,
+            AccountView reconnect,
             String csrf,
             List<PlatformView> platforms,
             List<AccountView> accounts,

@@ -90,7 +90,13 @@ public class AccountAnalyticsReads {
                 .onFailure()
                 .recoverWithUni(failure -> {
                     if (failure instanceof ApiException api && api.code() == ErrorCode.CONFLICT) {
-                        return notRead(account, now, AnalyticsReason.ACCOUNT_DISCONNECTED);
+                        // A grant refused for good leaves the account connected: reconnecting it mends the numbers.
+                        boolean reauth = ProviderAccessTokens.REAUTH_REQUIRED_REASON.equals(
+                                api.details().get("reason"));
+                        return notRead(
+                                account,
+                                now,
+                                reauth ? AnalyticsReason.RECONNECT_REQUIRED : AnalyticsReason.ACCOUNT_DISCONNECTED);
                     }
                     if (failure instanceof ScopeNotGranted) {
                         // A grant from before Herald asked for the scope: only a reconnection grants it.

@@ -39,6 +39,9 @@ import org.jboss.logging.Logger;
  * written, with its {@code account.connected} event. Re-authorizing a connected account is free: it keeps its
  * slot and gets a new authorization revision (so a YouTube account needs analytics consent again). If the
  * write fails after the slot was taken, the slot is given back.
+ *
+ * <p>Somewhat over 300 lines: a new connection and a re-authorization share the grant and health bookkeeping of
+ * every authorization ({@link #newAuthorization}, {@link #keepingRefreshToken}), which reads best beside both.
  */
 @ApplicationScoped
 public class AccountConnections {
@@ -109,19 +112,23 @@ public class AccountConnections {
 
     private record Plan(AccountEntity existing, boolean revocationPending) {}
 
-    /** A connected account authorized again: no slot, no new connection, a new authorization revision. */
+    /**
+     * A connected account authorized again: no slot, no new connection, a new authorization revision. A new grant
+     * without a refresh token keeps the stored one's ({@link #keepingRefreshToken}).
+     */
     private Uni<Account> reauthorize(AccountConnection connection, String accountId) {
         return Panache.withTransaction(() -> accounts.findInTenantForUpdate(
                         connection.workspaceId(), connection.mode(), accountId)
-                .flatMap(account -> {
+                .flatMap(account -> storedGrant(account.id, connection).flatMap(stored -> {
                     Instant now = Timestamps.now(clock);
+                    ProviderGrant grant = keepingRefreshToken(connection.grant(), stored, now);
                     boolean mended = AccountHealth.REAUTH_REQUIRED.equals(account.healthStatus);
                     account.name = displayName(connection, account.name);
                     account.username = username(connection, account.username);
-                    newAuthorization(account, connection, now);
+                    newAuthorization(account, connection, grant, now);
                     return accounts.flush()
-                            .flatMap(flushed -> storeGrant(account.id, connection, now))
-                            .flatMap(stored -> !mended
+                            .flatMap(flushed -> storeGrant(account.id, grant, now))
+                            .flatMap(storedNew -> !mended
                                     ? Uni.createFrom().voidItem()
                                     : events.record(
                                             AccountEvent.RECONNECTED,
@@ -130,7 +137,41 @@ public class AccountConnections {
                                             AccountViews.toWire(account),
                                             account.profileId))
                             .replaceWith(AccountViews.toWire(account));
-                }));
+                })));
+    }
+
+    /** The account's stored grant, under its lock (a refresh in flight finishes first); null when none or sandbox. */
+    private Uni<ProviderGrant> storedGrant(String accountId, AccountConnection connection) {
+        if (connection.grant() == null) {
+            return Uni.createFrom().nullItem();
+        }
+        return credentials
+                .findForUpdate(accountId)
+                .map(sealedGrant -> sealedGrant == null ? null : grants.open(sealedGrant, accountId));
+    }
+
+    /**
+     * What a re-authorization stores: the new grant, but when it has no refresh token and the stored grant has one
+     * still valid, that one (with its end). Several platforms issue a refresh token only at the first consent, and
+     * losing it would break the account again when the new access token expires. A refresh token the platform
+     * refused for good is never kept: it was dropped when the account turned reauth_required.
+     */
+    static ProviderGrant keepingRefreshToken(ProviderGrant fresh, ProviderGrant stored, Instant now) {
+        if (fresh == null
+                || fresh.refreshToken() != null
+                || stored == null
+                || stored.refreshToken() == null
+                || (stored.refreshExpiresAt() != null
+                        && !stored.refreshExpiresAt().isAfter(now))) {
+            return fresh;
+        }
+        return new ProviderGrant(
+                fresh.accessToken(),
+                stored.refreshToken(),
+                fresh.expiresAt(),
+                stored.refreshExpiresAt(),
+                fresh.scopes(),
+                fresh.subject());
     }
 
     /**
@@ -177,7 +218,7 @@ public class AccountConnections {
                         created.status = Account.CONNECTED;
                         created.authorizationRevision = 0;
                         created.createdAt = now;
-                        newAuthorization(created, connection, now);
+                        newAuthorization(created, connection, connection.grant(), now);
                         created.connectedAt = now;
                         previousProfile = null;
                         saved = accounts.persistAndFlush(created);
@@ -189,10 +230,10 @@ public class AccountConnections {
                         account.status = Account.CONNECTED;
                         account.disconnectedAt = null;
                         account.connectedAt = now;
-                        newAuthorization(account, connection, now);
+                        newAuthorization(account, connection, connection.grant(), now);
                         saved = accounts.flush().replaceWith(account);
                     }
-                    return saved.flatMap(row -> storeGrant(row.id, connection, now)
+                    return saved.flatMap(row -> storeGrant(row.id, connection.grant(), now)
                             .flatMap(stored -> {
                                 Account wire = AccountViews.toWire(row);
                                 // A known account coming back (same id, history kept) is reconnected, not new.
@@ -211,9 +252,9 @@ public class AccountConnections {
      * A new authorization revision: healthy again (whatever broke the previous grant), with the new grant's end and
      * its first health check.
      */
-    private void newAuthorization(AccountEntity account, AccountConnection connection, Instant now) {
+    private void newAuthorization(
+            AccountEntity account, AccountConnection connection, ProviderGrant grant, Instant now) {
         account.authorizationRevision += 1;
-        ProviderGrant grant = connection.grant();
         account.healthStatus = AccountHealth.HEALTHY;
         account.healthReason = null;
         account.healthCheckedAt = grant == null ? null : now;
@@ -232,11 +273,11 @@ public class AccountConnections {
         return grant.refreshToken() != null ? grant.refreshExpiresAt() : grant.expiresAt();
     }
 
-    private Uni<Void> storeGrant(String accountId, AccountConnection connection, Instant now) {
-        if (connection.grant() == null) {
+    private Uni<Void> storeGrant(String accountId, ProviderGrant grant, Instant now) {
+        if (grant == null) {
             return Uni.createFrom().voidItem();
         }
-        return credentials.store(accountId, grants.seal(connection.grant(), accountId), now);
+        return credentials.store(accountId, grants.seal(grant, accountId), now);
     }
 
     /** Holds the profile for the account (nothing when null); a profile not in this workspace and mode is a 422. */

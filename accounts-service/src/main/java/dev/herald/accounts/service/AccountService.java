@@ -3,6 +3,7 @@ package dev.herald.accounts.service;
 import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.messaging.AccountEventOutbox;
 import dev.herald.accounts.model.AccountEntity;
+import dev.herald.accounts.repository.AccountFilters;
 import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.accounts.repository.ProviderCredentialRepository;
 import dev.herald.accounts.repository.ProviderReadCacheRepository;
@@ -24,6 +25,7 @@ import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.ReconnectLink;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -56,6 +58,7 @@ public class AccountService {
     private final UsageClient usage;
     private final PostsClient posts;
     private final AccountEventOutbox events;
+    private final ReconnectLinks links;
     private final CursorCodec cursors;
     private final AccountsConfig config;
     private final Clock clock;
@@ -69,6 +72,7 @@ public class AccountService {
             UsageClient usage,
             PostsClient posts,
             AccountEventOutbox events,
+            ReconnectLinks links,
             CursorCodec cursors,
             AccountsConfig config,
             Clock clock) {
@@ -80,6 +84,7 @@ public class AccountService {
         this.usage = usage;
         this.posts = posts;
         this.events = events;
+        this.links = links;
         this.cursors = cursors;
         this.config = config;
         this.clock = clock;
@@ -92,20 +97,18 @@ public class AccountService {
 
     @WithSession
     public Uni<ListEnvelope<Account>> list(
-            String workspaceId,
-            Mode mode,
-            String profileId,
-            Platform platform,
-            String text,
-            String limit,
-            String cursor) {
-        Map<String, String> filters = new LinkedHashMap<>();
-        filters.put("profile_id", profileId);
-        filters.put("platform", platform == null ? null : platform.wireName());
-        filters.put("q", text == null || text.isEmpty() ? null : text);
-        CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, filters);
+            String workspaceId, Mode mode, AccountFilters filters, String limit, String cursor) {
+        Map<String, String> scoped = new LinkedHashMap<>();
+        scoped.put("profile_id", filters.profileId());
+        scoped.put(
+                "platform",
+                filters.platform() == null ? null : filters.platform().wireName());
+        scoped.put("q", filters.text() == null || filters.text().isEmpty() ? null : filters.text());
+        scoped.put("health", filters.health());
+        CursorScope scope = CursorScope.of(CURSOR_KIND, workspaceId, mode, scoped);
         PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
-        return accounts.listPage(workspaceId, mode, profileId, platform, text, page.after(), page.fetchSize())
+        Instant expiringBefore = Timestamps.now(clock).plus(AccountViews.EXPIRING_WITHIN);
+        return accounts.listPage(workspaceId, mode, filters, expiringBefore, page.after(), page.fetchSize())
                 .map(rows -> Page.of(
                         rows,
                         page,
@@ -113,6 +116,15 @@ public class AccountService {
                         AccountViews::toWire,
                         scope,
                         cursors));
+    }
+
+    /** A fresh reconnect link for the account, whatever its health (an expiring one is best renewed early). */
+    @WithSession
+    public Uni<ReconnectLink> reconnectLink(String workspaceId, Mode mode, String id) {
+        return findOrFail(workspaceId, mode, id).map(account -> {
+            ReconnectLinks.Link link = links.issue(account, Timestamps.now(clock));
+            return new ReconnectLink(account.id, link.url(), link.expiresAt());
+        });
     }
 
     /**
@@ -217,7 +229,9 @@ public class AccountService {
                                                         workspaceId,
                                                         mode,
                                                         wire,
-                                                        account.profileId)
+                                                        account.profileId,
+                                                        links.issue(account, now)
+                                                                .url())
                                                 .replaceWith(new Disconnection(wire, true));
                                     });
                         }))

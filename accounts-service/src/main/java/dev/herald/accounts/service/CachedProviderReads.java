@@ -72,8 +72,8 @@ public class CachedProviderReads {
     /**
      * One read with the account's current token, as deliveries get it: renewed when it is about to
      * expire (TikTok's last a day), and once more when the platform refuses it, then read again. A grant the platform
-     * revoked disconnects the account ({@code 409 conflict}, {@code grant_revoked}); other platform failures are
-     * {@code 502 provider_error}.
+     * refused for good makes the account reauth_required ({@code 409 conflict}, {@code account_reauth_required} with
+     * its {@code reconnect_url}); other platform failures are {@code 502 provider_error}.
      */
     <T> Uni<T> withAccess(AccountEntity account, Function<String, Uni<T>> fetch) {
         Mode mode = Mode.fromWire(account.mode).orElseThrow();

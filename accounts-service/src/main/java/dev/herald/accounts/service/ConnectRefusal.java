@@ -46,6 +46,11 @@ public class ConnectRefusal extends RuntimeException {
                 "platform_unavailable",
                 "This platform is not available",
                 "Connecting this platform is not available right now. Try again later."),
+        OTHER_ACCOUNT(
+                409,
+                "reconnect_account_mismatch",
+                "This is not the account to reconnect",
+                "This link reconnects another account. Sign in on the platform as that account, then try again."),
         PROVIDER_FAILED(
                 502,
                 "provider_error",
@@ -84,11 +89,18 @@ public class ConnectRefusal extends RuntimeException {
     private final Reason reason;
     /** The session the page belongs to, when known and the browser may go back to it; else null. */
     private final String sessionId;
+    /** What the page says, when this refusal has more to say than its reason's message; else null. */
+    private final String detail;
 
-    public ConnectRefusal(Reason reason, String sessionId) {
+    public ConnectRefusal(Reason reason, String sessionId, String detail) {
         super(reason.code());
         this.reason = reason;
         this.sessionId = sessionId;
+        this.detail = detail;
+    }
+
+    public ConnectRefusal(Reason reason, String sessionId) {
+        this(reason, sessionId, null);
     }
 
     public ConnectRefusal(Reason reason) {
@@ -101,5 +113,10 @@ public class ConnectRefusal extends RuntimeException {
 
     public String sessionId() {
         return sessionId;
+    }
+
+    /** The page's message: this refusal's own, else its reason's. */
+    public String message() {
+        return detail != null ? detail : reason.message();
     }
 }

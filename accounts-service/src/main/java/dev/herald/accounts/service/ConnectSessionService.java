@@ -2,6 +2,7 @@ package dev.herald.accounts.service;
 
 import dev.herald.accounts.config.ConnectConfig;
 import dev.herald.accounts.model.ConnectSessionEntity;
+import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.accounts.repository.ConnectSessionRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.FieldError;
@@ -20,6 +21,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,9 +38,13 @@ import org.jboss.logging.Logger;
  */
 @ApplicationScoped
 public class ConnectSessionService {
+    /** How long a session's link works when its creator does not say (and a reconnect session's, always). */
+    public static final Duration DEFAULT_TTL = Duration.ofHours(1);
+
     private static final Logger LOG = Logger.getLogger(ConnectSessionService.class);
 
     private final ConnectSessionRepository sessions;
+    private final AccountRepository accounts;
     private final ProfilesClient profiles;
     private final ConnectBrowserBinding binding;
     private final ConnectConfig config;
@@ -46,11 +52,13 @@ public class ConnectSessionService {
 
     public ConnectSessionService(
             ConnectSessionRepository sessions,
+            AccountRepository accounts,
             ProfilesClient profiles,
             ConnectBrowserBinding binding,
             ConnectConfig config,
             Clock clock) {
         this.sessions = sessions;
+        this.accounts = accounts;
         this.profiles = profiles;
         this.binding = binding;
         this.config = config;
@@ -66,24 +74,51 @@ public class ConnectSessionService {
                         "profile_id", "invalid_value", "No profile with this id exists in this workspace and mode.")));
             }
             String token = binding.newLinkToken();
-            ConnectSessionEntity session = new ConnectSessionEntity();
-            session.id = ResourceIds.newId(IdPrefix.CONNECT_SESSION);
-            session.workspaceId = workspaceId;
-            session.mode = mode.wireName();
-            session.profileId = request.profileId();
+            ConnectSessionEntity session = newSession(workspaceId, mode, request.profileId(), token);
             session.platforms =
                     request.platforms().stream().map(Platform::wireName).collect(Collectors.joining(","));
             session.redirectUrl = request.redirectUrl();
             session.embedOrigin = request.embedOrigin();
-            session.tokenHash = ConnectBrowserBinding.hashLinkToken(token);
-            session.status = ConnectSession.OPEN;
-            session.accountIds = "";
-            session.createdAt = Timestamps.now(clock);
-            session.updatedAt = session.createdAt;
             session.expiresAt = session.createdAt.plus(request.expiresIn());
             return Panache.withTransaction(() -> sessions.persist(session))
                     .map(saved -> toWire(saved, Timestamps.now(clock), linkUrl(token)));
         });
+    }
+
+    /**
+     * Opens a reconnect link ({@link ReconnectLinks}): a new session bound to the link's account, offering only its
+     * platform, under the account's profile, for {@link #DEFAULT_TTL}. Answers the session's own link, where the
+     * browser goes next, so binding, CSRF and OAuth state are those of every session. An account the link's tenant
+     * does not have is an unknown link.
+     */
+    public Uni<String> openReconnect(ReconnectLinks.Link link) {
+        return Panache.withTransaction(() -> accounts.findInTenant(link.workspaceId(), link.mode(), link.accountId())
+                .flatMap(account -> {
+                    if (account == null) {
+                        return Uni.createFrom().failure(new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
+                    }
+                    String token = binding.newLinkToken();
+                    ConnectSessionEntity session =
+                            newSession(link.workspaceId(), link.mode(), account.profileId, token);
+                    session.accountId = account.id;
+                    session.platforms = account.platform;
+                    session.expiresAt = session.createdAt.plus(DEFAULT_TTL);
+                    return sessions.persist(session).replaceWith(linkUrl(token));
+                }));
+    }
+
+    private ConnectSessionEntity newSession(String workspaceId, Mode mode, String profileId, String token) {
+        ConnectSessionEntity session = new ConnectSessionEntity();
+        session.id = ResourceIds.newId(IdPrefix.CONNECT_SESSION);
+        session.workspaceId = workspaceId;
+        session.mode = mode.wireName();
+        session.profileId = profileId;
+        session.tokenHash = ConnectBrowserBinding.hashLinkToken(token);
+        session.status = ConnectSession.OPEN;
+        session.accountIds = "";
+        session.createdAt = Timestamps.now(clock);
+        session.updatedAt = session.createdAt;
+        return session;
     }
 
     @WithSession

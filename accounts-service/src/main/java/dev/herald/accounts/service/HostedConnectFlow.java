@@ -1,6 +1,7 @@
 package dev.herald.accounts.service;
 
 import dev.herald.accounts.config.ConnectConfig;
+import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.model.ConnectSessionEntity;
 import dev.herald.accounts.provider.AuthorizationRequest;
 import dev.herald.accounts.provider.OAuthProvider;
@@ -8,10 +9,12 @@ import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.accounts.provider.ProviderIdentity;
+import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Platform;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,6 +40,7 @@ public class HostedConnectFlow {
 
     private final ConnectSessionService sessions;
     private final AccountConnections connections;
+    private final AccountRepository accounts;
     private final OAuthProviders providers;
     private final ConnectBrowserBinding binding;
     private final ConnectConfig config;
@@ -45,39 +49,91 @@ public class HostedConnectFlow {
     public HostedConnectFlow(
             ConnectSessionService sessions,
             AccountConnections connections,
+            AccountRepository accounts,
             OAuthProviders providers,
             ConnectBrowserBinding binding,
             ConnectConfig config,
             Clock clock) {
         this.sessions = sessions;
         this.connections = connections;
+        this.accounts = accounts;
         this.providers = providers;
         this.binding = binding;
         this.config = config;
         this.clock = clock;
     }
 
-    /** Test mode: the end user "authorizes" a simulated identity of their choosing. */
+    /**
+     * Test mode: the end user "authorizes" a simulated identity of their choosing; a reconnect session's page
+     * re-authorizes its account's identity, whatever name and username the form sends ({@code null} there).
+     */
     public Uni<ConnectStep> authorizeSimulated(String sessionId, Platform platform, String name, String username) {
-        String externalId = SIMULATED_ID_PREFIX + username.toLowerCase(Locale.ROOT);
         return sessions.connectIfUsable(sessionId, session -> {
             requireOffered(session, platform);
             if (Mode.fromWire(session.mode).orElseThrow() != Mode.TEST) {
                 throw new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, session.id);
             }
-            return connections
-                    .connect(new AccountConnection(
-                            session.workspaceId,
-                            Mode.TEST,
-                            session.profileId,
-                            platform,
-                            externalId,
-                            name,
-                            username,
-                            null,
-                            session.id))
+            return boundAccount(session)
+                    .flatMap(bound -> {
+                        if (bound == null && (name == null || username == null)) {
+                            throw new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM, session.id);
+                        }
+                        return connections.connect(new AccountConnection(
+                                session.workspaceId,
+                                Mode.TEST,
+                                session.profileId,
+                                platform,
+                                bound != null
+                                        ? bound.externalId
+                                        : SIMULATED_ID_PREFIX + username.toLowerCase(Locale.ROOT),
+                                bound != null ? bound.name : name,
+                                bound != null ? bound.username : username,
+                                null,
+                                session.id));
+                    })
                     .map(account -> List.of(account.id()));
         });
+    }
+
+    /** The account a reconnect session re-authorizes; null for an ordinary session. */
+    public Uni<AccountEntity> boundAccount(ConnectSessionEntity session) {
+        if (session.accountId == null) {
+            return Uni.createFrom().nullItem();
+        }
+        return Panache.withSession(() -> accounts.findInTenant(
+                        session.workspaceId, Mode.fromWire(session.mode).orElseThrow(), session.accountId))
+                .onItem()
+                .ifNull()
+                .failWith(() -> new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
+    }
+
+    /**
+     * The identities of a grant this session connects: all of them, or for a reconnect session only its account's
+     * (the same provider id). A grant without it was given by someone signed in as another account: nothing is
+     * connected, and the page names the account expected.
+     */
+    static List<ProviderIdentity> identitiesToConnect(
+            ConnectSessionEntity session, AccountEntity bound, List<ProviderIdentity> identities) {
+        if (bound == null) {
+            return identities;
+        }
+        List<ProviderIdentity> same = identities.stream()
+                .filter(identity -> bound.externalId.equals(identity.externalId()))
+                .toList();
+        if (same.isEmpty()) {
+            String platform = Platform.fromWire(bound.platform).orElseThrow().displayName();
+            // A LinkedIn member's username is its URN, which nobody signs in with: the name says who it is.
+            String who = bound.username.startsWith("urn:")
+                    ? bound.name
+                    : bound.username.startsWith("@") ? bound.username : "@" + bound.username;
+            throw new ConnectRefusal(
+                    ConnectRefusal.Reason.OTHER_ACCOUNT,
+                    session.id,
+                    "This link reconnects the " + platform + " account " + bound.name + " (" + who + "), but "
+                            + platform + " authorized another account. Nothing was changed. Sign in on " + platform
+                            + " as " + who + ", then try again.");
+        }
+        return same;
     }
 
     /** Live mode: where to send the browser to authorize {@code platform} (state bound to session and cookie; PKCE where supported). */
@@ -134,8 +190,11 @@ public class HostedConnectFlow {
                     AtomicReference<ApiException> refused = new AtomicReference<>();
                     return sessions.connectIfUsable(
                                     id,
-                                    session -> Multi.createFrom()
-                                            .iterable(authorized.identities())
+                                    session -> boundAccount(session)
+                                            .map(bound -> identitiesToConnect(session, bound, authorized.identities()))
+                                            .onItem()
+                                            .transformToMulti(identities ->
+                                                    Multi.createFrom().iterable(identities))
                                             .onItem()
                                             .transformToUniAndConcatenate(
                                                     identity -> connections.connect(new AccountConnection(

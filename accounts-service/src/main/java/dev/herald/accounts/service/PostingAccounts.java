@@ -6,13 +6,16 @@ import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
-import dev.herald.common.wire.TikTokPublishingOptions;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -22,34 +25,40 @@ import java.util.Map;
 /**
  * The accounts a post names, with what posts-service validates the post against ({@code POST
  * /internal/accounts/lookup}). One query reads every account, whatever its status; TikTok accounts that are
- * connected also carry their publishing options. Ids of another workspace or mode, or of no account, are
- * simply absent: the caller tells its customer which ones it does not know.
+ * connected and not reauth_required also carry their publishing options, and a broken account ({@link
+ * AccountHealth#broken()}) its reconnect link, which a refusal passes on. Ids of another workspace or mode, or of no
+ * account, are simply absent: the caller tells its customer which ones it does not know.
  */
 @ApplicationScoped
 public class PostingAccounts {
     private final AccountRepository accounts;
     private final PlatformReads reads;
+    private final ReconnectLinks links;
+    private final Clock clock;
 
-    public PostingAccounts(AccountRepository accounts, PlatformReads reads) {
+    public PostingAccounts(AccountRepository accounts, PlatformReads reads, ReconnectLinks links, Clock clock) {
         this.accounts = accounts;
         this.reads = reads;
+        this.links = links;
+        this.clock = clock;
     }
 
     /**
      * The accounts among {@code ids}, in the order first asked (an id asked twice is answered once). A TikTok grant
-     * found revoked while its options were read has just disconnected its account: the accounts are looked up once
-     * more, so the post is refused for a disconnected account like any other, not failed as a platform error.
+     * found refused for good while its options were read has just made its account reauth_required: the accounts are
+     * looked up once more, so the post is refused for a broken account like any other, not failed as a platform error.
      */
     public Uni<List<AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
         return lookupOnce(workspaceId, mode, ids)
-                .onFailure(PostingAccounts::grantRevoked)
-                .recoverWithUni(revoked -> lookupOnce(workspaceId, mode, ids));
+                .onFailure(PostingAccounts::reauthRequired)
+                .recoverWithUni(refused -> lookupOnce(workspaceId, mode, ids));
     }
 
-    private static boolean grantRevoked(Throwable failure) {
+    private static boolean reauthRequired(Throwable failure) {
         return failure instanceof ApiException refusal
                 && refusal.code() == ErrorCode.CONFLICT
-                && "grant_revoked".equals(refusal.details().get("reason"));
+                && ProviderAccessTokens.REAUTH_REQUIRED_REASON.equals(
+                        refusal.details().get("reason"));
     }
 
     private Uni<List<AccountForPosting>> lookupOnce(String workspaceId, Mode mode, List<String> ids) {
@@ -63,20 +72,24 @@ public class PostingAccounts {
                 .flatMap(found -> {
                     Map<String, AccountEntity> byId = new HashMap<>();
                     found.forEach(account -> byId.put(account.id, account));
-                    // A disconnected account has no options to read (a live one has no grant left), and no post can
+                    // A broken account has no options to read (its grant is gone or refused), and no post can
                     // target it.
                     List<AccountEntity> connectedTikTok = found.stream()
                             .filter(account -> Platform.TIKTOK.wireName().equals(account.platform))
                             .filter(account -> Account.CONNECTED.equals(account.status))
+                            .filter(account -> !AccountHealth.REAUTH_REQUIRED.equals(account.healthStatus))
                             .toList();
                     return reads.publishingOptionsOf(mode, connectedTikTok).map(options -> {
+                        Instant now = Timestamps.now(clock);
                         List<AccountForPosting> answer = new ArrayList<>();
                         for (String id : wanted) {
                             AccountEntity account = byId.get(id);
                             if (account != null) {
-                                TikTokPublishingOptions publishingOptions = options.get(id);
-                                answer.add(
-                                        new AccountForPosting(AccountViews.toWire(account), publishingOptions, null));
+                                Account wire = AccountViews.toWire(account);
+                                String reconnectUrl = wire.health().broken()
+                                        ? links.issue(account, now).url()
+                                        : null;
+                                answer.add(new AccountForPosting(wire, options.get(id), reconnectUrl));
                             }
                         }
                         return answer;

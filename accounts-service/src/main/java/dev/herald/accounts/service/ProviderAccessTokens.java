@@ -6,12 +6,14 @@ import dev.herald.accounts.provider.OAuthProvider;
 import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
+import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.accounts.repository.ProviderCredentialRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.ProviderAccess;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -34,63 +36,74 @@ import org.jboss.logging.Logger;
  * (several platforms rotate refresh tokens, and a second use of the old one can revoke the whole grant). A caller whose
  * refused token has already been replaced gets the replacement without another refresh.
  * <p>
- * A grant the provider revoked (or a refused token the provider cannot replace) disconnects the account, as the
- * owner's removing the app at the platform means: it frees its slot, and the owner reconnects it through a
- * connect session.
+ * A grant the provider refused for good (or a refused token the provider cannot replace) makes the account {@code
+ * reauth_required} ({@link AccountHealthChanges}): it stays connected and keeps its slot, its dead refresh token is
+ * dropped so that nothing can use it again, and every caller is refused with the account's reconnect link until the
+ * owner reconnects it.
  */
 @ApplicationScoped
 public class ProviderAccessTokens {
     /** Refresh this long before the provider's expiry, so a token does not lapse during an upload. */
     static final Duration REFRESH_AHEAD = Duration.ofMinutes(5);
 
+    /** {@code details.reason} of the 409 for an account whose grant the platform refused for good. */
+    public static final String REAUTH_REQUIRED_REASON = "account_reauth_required";
+
     private static final Logger LOG = Logger.getLogger(ProviderAccessTokens.class);
 
     private final AccountService accounts;
+    private final AccountRepository accountRows;
     private final ProviderCredentialRepository credentials;
     private final GrantEncryption grants;
     private final OAuthProviders providers;
+    private final AccountHealthChanges health;
+    private final ReconnectLinks links;
     private final Clock clock;
 
     public ProviderAccessTokens(
             AccountService accounts,
+            AccountRepository accountRows,
             ProviderCredentialRepository credentials,
             GrantEncryption grants,
             OAuthProviders providers,
+            AccountHealthChanges health,
+            ReconnectLinks links,
             Clock clock) {
         this.accounts = accounts;
+        this.accountRows = accountRows;
         this.credentials = credentials;
         this.grants = grants;
         this.providers = providers;
+        this.health = health;
+        this.links = links;
         this.clock = clock;
     }
 
     /**
      * The account's current access. Fails with {@code 404} for an account outside the caller's workspace and mode,
-     * {@code 409 conflict} ({@code details.reason}: {@code account_disconnected}, or {@code grant_revoked} when this
-     * call found the grant revoked and disconnected the account), {@code 502 provider_error} when the provider
-     * could not refresh now (retryable), {@code 503} when the platform is not configured on this server.
+     * {@code 409 conflict} ({@code details.reason}: {@code account_disconnected}, or {@code account_reauth_required}
+     * with {@code reconnect_url} when the platform refused the grant for good, now or before), {@code 502
+     * provider_error} when the provider could not refresh now (retryable), {@code 503} when the platform is not
+     * configured on this server.
      */
     public Uni<ProviderAccess> current(String workspaceId, Mode mode, String accountId, String rejectedTokenSha256) {
         return Panache.withTransaction(() -> accounts.findOrFail(workspaceId, mode, accountId)
                         .flatMap(account -> credentials
                                 .findForUpdate(account.id)
+                                // Read again under the grant's lock: a caller that held it may have changed health.
+                                .call(sealedGrant -> Panache.getSession().flatMap(session -> session.refresh(account)))
                                 .flatMap(sealedGrant -> access(account, sealedGrant, rejectedTokenSha256))))
-                .flatMap(outcome -> {
-                    if (outcome.access() != null) {
-                        return Uni.createFrom().item(outcome.access());
+                // The refusal is raised only now: the transaction that recorded it must commit, not roll back.
+                .map(outcome -> {
+                    if (outcome.refusal() != null) {
+                        throw outcome.refusal();
                     }
-                    LOG.infof(
-                            "%s revoked Herald's grant for account %s (%s); disconnecting it",
-                            outcome.platform().displayName(),
-                            accountId,
-                            outcome.revocation().code());
-                    return accounts.disconnect(workspaceId, mode, accountId)
-                            .flatMap(disconnected -> Uni.createFrom().failure(revoked(accountId, outcome)));
+                    return outcome.access();
                 });
     }
 
-    /** Either the access, or the refusal that revoked the grant (committed as it is; the caller disconnects). */
-    private record Outcome(ProviderAccess access, Platform platform, ProviderException revocation) {}
+    /** Either the access, or the refusal of an account found reauth_required (committed as it is). */
+    private record Outcome(ProviderAccess access, ApiException refusal) {}
 
     private Uni<Outcome> access(AccountEntity account, byte[] sealed, String rejectedTokenSha256) {
         Platform platform = Platform.fromWire(account.platform).orElseThrow();
@@ -108,14 +121,18 @@ public class ProviderAccessTokens {
                             "The account is disconnected; reconnect it through a connect session to publish to it.",
                             Map.of("account_id", account.id, "reason", "account_disconnected")));
         }
+        Instant now = Timestamps.now(clock);
+        if (AccountHealth.REAUTH_REQUIRED.equals(account.healthStatus)) {
+            // Asking the platform again could only be refused again (and a dead refresh token is gone anyway).
+            return Uni.createFrom().item(new Outcome(null, reauthRequired(account, platform, now)));
+        }
         ProviderGrant stored = grants.open(sealed, account.id);
         boolean refused =
                 rejectedTokenSha256 != null && rejectedTokenSha256.equalsIgnoreCase(sha256(stored.accessToken()));
-        Instant now = Timestamps.now(clock);
         boolean expiring = stored.expiresAt() != null && !stored.expiresAt().isAfter(now.plus(REFRESH_AHEAD));
         if (!refused && !expiring) {
             // Nothing refused, or what was refused has been replaced since: the stored token is the one to use.
-            return Uni.createFrom().item(new Outcome(access(account, platform, stored), platform, null));
+            return Uni.createFrom().item(new Outcome(access(account, platform, stored), null));
         }
         OAuthProvider provider = providers.forPlatform(platform).orElseThrow();
         return provider.refresh(stored)
@@ -129,18 +146,55 @@ public class ProviderAccessTokens {
                                 true,
                                 false);
                     }
+                    // The platform just vouched for the grant: its end and the answer are the account's health.
+                    account.tokenExpiresAt = AccountConnections.grantEnd(fresh);
+                    account.healthCheckedAt = now;
                     return credentials
                             .store(account.id, grants.seal(fresh, account.id), now)
-                            .replaceWith(new Outcome(access(account, platform, fresh), platform, null));
+                            .flatMap(storedFresh -> accountRows.flush())
+                            .replaceWith(new Outcome(access(account, platform, fresh), null));
                 })
                 .onFailure(ProviderException.class)
                 .recoverWithUni(failure -> {
                     ProviderException refusal = (ProviderException) failure;
-                    if (refusal.revoked()) {
-                        return Uni.createFrom().item(new Outcome(null, platform, refusal));
+                    if (!refusal.revoked()) {
+                        return Uni.createFrom().failure(refusalOf(account.id, platform, refusal));
                     }
-                    return Uni.createFrom().failure(refusalOf(account.id, platform, refusal));
+                    return refusedForGood(account, platform, stored, refusal, now);
                 });
+    }
+
+    /**
+     * The platform refused the grant for good: its refresh token is dropped (a dead one must never be sent again,
+     * and a reconnection keeps a stored refresh token only when it is live), and the account turns reauth_required.
+     */
+    private Uni<Outcome> refusedForGood(
+            AccountEntity account, Platform platform, ProviderGrant stored, ProviderException refusal, Instant now) {
+        LOG.infof(
+                "%s refused Herald's grant for account %s for good (%s); the account needs reauthorization",
+                platform.displayName(), account.id, refusal.code());
+        ProviderGrant withoutRefresh = new ProviderGrant(
+                stored.accessToken(), null, stored.expiresAt(), null, stored.scopes(), stored.subject());
+        Mode mode = Mode.fromWire(account.mode).orElseThrow();
+        return credentials
+                .store(account.id, grants.seal(withoutRefresh, account.id), now)
+                .flatMap(dropped -> health.reauthRequired(account.workspaceId, mode, account.id, refusal.reason()))
+                .map(changed -> new Outcome(null, reauthRequired(account, platform, now)));
+    }
+
+    private ApiException reauthRequired(AccountEntity account, Platform platform, Instant now) {
+        return new ApiException(
+                ErrorCode.CONFLICT,
+                platform.displayName() + " refused Herald's access to the account for good"
+                        + (account.healthReason == null ? "" : " (" + account.healthReason + ")")
+                        + "; reconnect it through its reconnect_url, then try again.",
+                Map.of(
+                        "account_id",
+                        account.id,
+                        "reason",
+                        REAUTH_REQUIRED_REASON,
+                        "reconnect_url",
+                        links.issue(account, now).url()));
     }
 
     private static ProviderAccess access(AccountEntity account, Platform platform, ProviderGrant grant) {
@@ -165,23 +219,6 @@ public class ProviderAccessTokens {
                         refusal.code() == null ? "unknown" : refusal.code(),
                         "retryable",
                         refusal.retryable()));
-    }
-
-    private static ApiException revoked(String accountId, Outcome outcome) {
-        return new ApiException(
-                ErrorCode.CONFLICT,
-                outcome.platform().displayName()
-                        + " revoked Herald's access to the account (the owner removed the app, or the grant lapsed); the account"
-                        + " is now disconnected. Reconnect it through a connect session, then post again.",
-                Map.of(
-                        "account_id",
-                        accountId,
-                        "reason",
-                        "grant_revoked",
-                        "provider_code",
-                        outcome.revocation().code() == null
-                                ? "unknown"
-                                : outcome.revocation().code()));
     }
 
     /** Hex SHA-256 of a token: how a caller names a refused token without sending it back. */

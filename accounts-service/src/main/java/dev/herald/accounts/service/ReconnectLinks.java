@@ -5,6 +5,7 @@ import dev.herald.accounts.model.AccountEntity;
 import dev.herald.common.auth.Mode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -23,6 +24,9 @@ public class ReconnectLinks {
     public static final Duration VALIDITY = Duration.ofDays(7);
 
     private static final String PURPOSE = "reconnect";
+    /** Far more than a genuine token's length (about 150 characters); a longer one is not even verified. */
+    private static final int MAX_TOKEN_LENGTH = 512;
+
     private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder BASE64URL_DECODER = Base64.getUrlDecoder();
 
@@ -48,29 +52,41 @@ public class ReconnectLinks {
         return new Link(account.workspaceId, Mode.fromWire(account.mode).orElseThrow(), account.id, expiresAt, url);
     }
 
-    /** What a token from {@link #issue} is bound to, when it is genuine and not expired at {@code now}. */
-    public Optional<Link> open(String token, Instant now) {
-        return signatures.verified(PURPOSE, token).flatMap(payload -> {
-            String[] parts;
-            try {
-                parts = new String(BASE64URL_DECODER.decode(payload), StandardCharsets.UTF_8).split("\\|");
-            } catch (IllegalArgumentException e) {
-                return Optional.empty();
-            }
-            if (parts.length != 4) {
-                return Optional.empty();
-            }
-            Optional<Mode> mode = Mode.fromWire(parts[1]);
-            Instant expiresAt;
-            try {
-                expiresAt = Instant.ofEpochSecond(Long.parseLong(parts[3]));
-            } catch (NumberFormatException e) {
-                return Optional.empty();
-            }
-            if (mode.isEmpty() || !now.isBefore(expiresAt)) {
-                return Optional.empty();
-            }
-            return Optional.of(new Link(parts[0], mode.get(), parts[2], expiresAt, null));
-        });
+    /**
+     * What a token from {@link #issue} is bound to. Fails with {@link ConnectRefusal} {@code EXPIRED} (410) for a
+     * genuine link past its time, and {@code UNKNOWN_LINK} (404) for anything this server did not sign for this
+     * purpose: a tampered token, another signed value (a cookie, an OAuth state), a malformed payload.
+     */
+    public Link open(String token, Instant now) {
+        if (token == null || token.length() > MAX_TOKEN_LENGTH) {
+            throw new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK);
+        }
+        Link link = signatures
+                .verified(PURPOSE, token)
+                .flatMap(ReconnectLinks::parse)
+                .orElseThrow(() -> new ConnectRefusal(ConnectRefusal.Reason.UNKNOWN_LINK));
+        if (!now.isBefore(link.expiresAt())) {
+            throw new ConnectRefusal(ConnectRefusal.Reason.EXPIRED);
+        }
+        return link;
+    }
+
+    private static Optional<Link> parse(String payload) {
+        String[] parts;
+        try {
+            parts = new String(BASE64URL_DECODER.decode(payload), StandardCharsets.UTF_8).split("\\|");
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        if (parts.length != 4) {
+            return Optional.empty();
+        }
+        Optional<Mode> mode = Mode.fromWire(parts[1]);
+        try {
+            Instant expiresAt = Instant.ofEpochSecond(Long.parseLong(parts[3]));
+            return mode.map(known -> new Link(parts[0], known, parts[2], expiresAt, null));
+        } catch (NumberFormatException | DateTimeException e) {
+            return Optional.empty();
+        }
     }
 }

@@ -23,7 +23,10 @@ import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
-/** The outbox reaches the real broker: connected, reassigned and disconnected, in order, keyed by account id. */
+/**
+ * The outbox reaches the real broker: connected, reassigned and disconnected (with its reconnect link), in order, keyed
+ * by account id.
+ */
 @QuarkusTest
 @QuarkusTestResource(
         value = RealInfrastructure.class,
@@ -72,5 +75,9 @@ class AccountEventsTest {
         assertThat(events.get(1).get("previous_profile_id").isNull()).isTrue();
         assertThat(events.get(1).get("account").get("profile_id").asText()).isEqualTo(profile);
         assertThat(events.get(2).get("account").get("status").asText()).isEqualTo("disconnected");
+        // A disconnection carries the link that connects the same account again; the other events carry none.
+        assertThat(events.get(2).get("reconnect_url").asText()).contains("/connect/reconnect/");
+        assertThat(events.get(0).path("reconnect_url").isTextual()).isFalse();
+        assertThat(events.get(1).path("reconnect_url").isTextual()).isFalse();
     }
 }

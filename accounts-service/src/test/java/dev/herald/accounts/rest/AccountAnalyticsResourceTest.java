@@ -56,13 +56,7 @@ class AccountAnalyticsResourceTest {
     }
 
     private String sandbox(String platform) {
-        return as(workspace, Mode.TEST)
-                .body("{\"platform\":\"" + platform + "\"}")
-                .post("/accounts")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
+        return AccountsTestSupport.sandbox(workspace, platform);
     }
 
     /** The account was created {@code minutes} whole minutes ago (and 30 seconds, so the minute does not turn). */

@@ -183,7 +183,7 @@ class LiveAccountAnalyticsTest {
     }
 
     @Test
-    void aRefusedTokenThatCannotBeRenewedDisconnectsTheAccountAndTheReadIsFree() {
+    void aRefusedTokenThatCannotBeRenewedMakesTheAccountReauthRequiredAndTheReadIsFree() {
         String channel = "UC" + Long.toString(System.nanoTime());
         String account = live(Platform.YOUTUBE, channel, "ya29-dead-" + channel);
         consents(account);
@@ -196,19 +196,21 @@ class LiveAccountAnalyticsTest {
                         {"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED",
                           "errors":[{"message":"Invalid Credentials","domain":"global","reason":"authError"}]}}""")));
 
-        // Google hands back the refused token on renewal: the grant is as good as revoked: disconnected.
+        // Google hands back the refused token on renewal: the grant is as good as revoked. The account stays connected
+        // and needs reauthorization: reconnecting it through its link brings the numbers back.
         as(workspace, Mode.LIVE)
                 .get("/accounts/" + account + "/analytics")
                 .then()
                 .statusCode(200)
                 .header(CACHE, equalTo("hit"))
                 .body("data.status", equalTo("unavailable"))
-                .body("data.reason", equalTo("account_disconnected"));
+                .body("data.reason", equalTo("reconnect_required"));
         as(workspace, Mode.LIVE)
                 .get("/accounts/" + account)
                 .then()
                 .statusCode(200)
-                .body("data.status", equalTo("disconnected"));
+                .body("data.status", equalTo("connected"))
+                .body("data.health.status", equalTo("reauth_required"));
         assertThat(fake.find(anyRequestedFor(urlPathEqualTo("/youtube/v3/channels"))
                         .withQueryParam("id", WireMock.equalTo(channel))))
                 .hasSize(1);

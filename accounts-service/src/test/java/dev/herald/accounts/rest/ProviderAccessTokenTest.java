@@ -2,15 +2,22 @@ package dev.herald.accounts.rest;
 
 import static dev.herald.accounts.support.AccountsTestSupport.as;
 import static dev.herald.accounts.support.AccountsTestSupport.count;
+import static dev.herald.accounts.support.AccountsTestSupport.execute;
 import static dev.herald.accounts.support.AccountsTestSupport.onVertx;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
 
+import dev.herald.accounts.credentials.GrantEncryption;
 import dev.herald.accounts.provider.FakeLinkedInProvider;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
+import dev.herald.accounts.provider.http.ProviderErrors;
+import dev.herald.accounts.repository.ProviderCredentialRepository;
 import dev.herald.accounts.service.AccountConnection;
 import dev.herald.accounts.service.AccountConnections;
 import dev.herald.accounts.service.ProviderAccessTokens;
@@ -20,6 +27,7 @@ import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.Platform;
 import dev.herald.testing.RealInfrastructure;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.TestResourceScope;
@@ -50,6 +58,12 @@ class ProviderAccessTokenTest {
 
     @Inject
     FakeLinkedInProvider linkedIn;
+
+    @Inject
+    ProviderCredentialRepository credentials;
+
+    @Inject
+    GrantEncryption grants;
 
     private String workspace;
 
@@ -179,31 +193,61 @@ class ProviderAccessTokenTest {
         assertThat(linkedIn.refreshes.get()).isEqualTo(before + 1);
     }
 
+    private ProviderGrant storedGrant(String accountId) {
+        byte[] sealed = onVertx(() -> Panache.withSession(() -> credentials.find(accountId)));
+        return grants.open(sealed, accountId);
+    }
+
     @Test
-    void aRevokedGrantDisconnectsTheAccount() throws Exception {
-        String account = liveLinkedIn("li-revoked-" + workspace, Instant.now().plusSeconds(60));
-        linkedIn.refreshFailure = new ProviderException("invalid_grant", "the refresh token was revoked", true, false);
+    void aGrantRefusedForGoodMakesTheAccountReauthRequiredKeepsItConnectedAndDropsItsRefreshToken() throws Exception {
+        String token = "li-revoked-" + workspace;
+        String account = liveLinkedIn(token, Instant.now().plusSeconds(60));
+        linkedIn.refreshFailure = ProviderErrors.exception(
+                Platform.LINKEDIN, "invalid_grant", "Token has been expired or revoked.", 400, true, false);
 
         accessToken(account, "{}")
                 .then()
                 .statusCode(409)
                 .body("error.code", equalTo("conflict"))
                 .body("error.details.account_id", equalTo(account))
-                .body("error.details.reason", equalTo("grant_revoked"))
-                .body("error.details.provider_code", equalTo("invalid_grant"));
+                .body("error.details.reason", equalTo("account_reauth_required"))
+                .body("error.details.reconnect_url", containsString("/connect/reconnect/"));
         as(workspace, Mode.LIVE)
                 .get("/accounts/" + account)
                 .then()
                 .statusCode(200)
-                .body("data.status", equalTo("disconnected"));
-        assertThat(count("select count(*) from provider_credentials where account_id = ?", account))
-                .isZero();
-
-        accessToken(account, "{}").then().statusCode(409).body("error.details.reason", equalTo("account_disconnected"));
+                .body("data.status", equalTo("connected"))
+                .body("data.health.status", equalTo("reauth_required"))
+                .body("data.health.reason", equalTo("invalid_grant: Token has been expired or revoked."));
+        // The grant stays (the account keeps its slot), but its dead refresh token can never be sent again.
+        ProviderGrant kept = storedGrant(account);
+        assertThat(kept.accessToken()).isEqualTo(token);
+        assertThat(kept.refreshToken()).isNull();
+        assertThat(count(
+                        "select count(*) from outbox where message_key = ? and payload->>'type' = 'account.reauth_required'",
+                        account))
+                .isEqualTo(1);
     }
 
     @Test
-    void aRefusedTokenTheProviderCannotReplaceCountsAsRevoked() {
+    void aReauthRequiredAccountIsRefusedWithItsLinkWithoutAskingTheProvider() {
+        String account = liveLinkedIn("li-broken-" + workspace, Instant.now().plusSeconds(60));
+        linkedIn.refreshFailure = new ProviderException("invalid_grant", "revoked", true, false);
+        accessToken(account, "{}").then().statusCode(409);
+        int before = linkedIn.refreshes.get();
+        linkedIn.refreshFailure = null;
+
+        accessToken(account, "{}")
+                .then()
+                .statusCode(409)
+                .body("error.details.reason", equalTo("account_reauth_required"))
+                .body("error.details.reconnect_url", containsString("/connect/reconnect/"));
+        accessToken(account, rejecting("anything")).then().statusCode(409);
+        assertThat(linkedIn.refreshes.get()).isEqualTo(before);
+    }
+
+    @Test
+    void aRefusedTokenTheProviderCannotReplaceMakesTheAccountReauthRequired() {
         String token = "li-no-refresh-" + workspace;
         String account = liveLinkedIn(token, Instant.now().plusSeconds(3600));
         // LinkedIn outside its partner programme issues no refresh token: "refreshing" keeps the unexpired token.
@@ -213,8 +257,7 @@ class ProviderAccessTokenTest {
             accessToken(account, rejecting(token))
                     .then()
                     .statusCode(409)
-                    .body("error.details.reason", equalTo("grant_revoked"))
-                    .body("error.details.provider_code", equalTo("token_refused"));
+                    .body("error.details.reason", equalTo("account_reauth_required"));
         } finally {
             linkedIn.keepTokens = false;
         }
@@ -222,7 +265,33 @@ class ProviderAccessTokenTest {
                 .get("/accounts/" + account)
                 .then()
                 .statusCode(200)
-                .body("data.status", equalTo("disconnected"));
+                .body("data.status", equalTo("connected"))
+                .body("data.health.status", equalTo("reauth_required"))
+                .body("data.health.reason", startsWith("token_refused: "));
+    }
+
+    @Test
+    void aRefreshRecordsTheNewGrantsEndAndTheCheck() throws Exception {
+        String account = liveLinkedIn("li-renewed-" + workspace, Instant.now().plusSeconds(60));
+        // As if the account had been connected with an access token ending in an hour and no refresh token.
+        execute(
+                "update accounts set token_expires_at = now() + interval '1 hour', health_checked_at = now() - interval '1 day'"
+                        + " where id = ?",
+                account);
+
+        accessToken(account, "{}").then().statusCode(200);
+
+        // The fake's renewed grant has a refresh token with no end: nothing ends the access, so no expiry.
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account)
+                .then()
+                .statusCode(200)
+                .body("data.health.status", equalTo("healthy"))
+                .body("data.health.token_expires_at", nullValue());
+        assertThat(count(
+                        "select count(*) from accounts where id = ? and health_checked_at > now() - interval '1 minute'",
+                        account))
+                .isEqualTo(1);
     }
 
     @Test
@@ -242,7 +311,8 @@ class ProviderAccessTokenTest {
                 .get("/accounts/" + account)
                 .then()
                 .statusCode(200)
-                .body("data.status", equalTo("connected"));
+                .body("data.status", equalTo("connected"))
+                .body("data.health.status", equalTo("healthy"));
 
         linkedIn.refreshFailure = null;
         accessToken(account, "{}")

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.herald.accounts.credentials.GrantEncryption;
 import dev.herald.accounts.provider.ProviderGrant;
+import dev.herald.accounts.repository.ProviderCredentialRepository;
 import dev.herald.accounts.support.AccountsTestSupport;
 import dev.herald.accounts.support.FakeProviders;
 import dev.herald.accounts.support.FakeServices;
@@ -19,6 +21,7 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.Platform;
 import dev.herald.testing.RealInfrastructure;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.TestResourceScope;
@@ -29,7 +32,9 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +50,12 @@ class AccountConnectionsTest {
 
     @Inject
     FakeProviders.YouTube youtube;
+
+    @Inject
+    ProviderCredentialRepository credentials;
+
+    @Inject
+    GrantEncryption grants;
 
     private String workspace;
 
@@ -65,16 +76,7 @@ class AccountConnectionsTest {
     }
 
     private Account connectLive(Platform platform, String externalId, String accessToken) {
-        return onVertx(() -> connections.connect(new AccountConnection(
-                workspace,
-                Mode.LIVE,
-                null,
-                platform,
-                externalId,
-                "Channel " + externalId,
-                "@" + externalId,
-                grant(accessToken),
-                "cs_000000000000000000000001")));
+        return connectLive(platform, externalId, grant(accessToken));
     }
 
     private ApiException refusedLive(Platform platform, String externalId) {
@@ -114,6 +116,71 @@ class AccountConnectionsTest {
         assertThat(again.analyticsConsent().acceptedAt()).isNull();
         assertThat(FakeServices.newConnections(workspace)).isEqualTo(1);
         assertThat(FakeServices.connected(workspace, "live")).containsExactly(first.id());
+    }
+
+    private Account connectLive(Platform platform, String externalId, ProviderGrant grant) {
+        return onVertx(() -> connections.connect(new AccountConnection(
+                workspace,
+                Mode.LIVE,
+                null,
+                platform,
+                externalId,
+                "Channel " + externalId,
+                "@" + externalId,
+                grant,
+                "cs_000000000000000000000001")));
+    }
+
+    private ProviderGrant storedGrant(String accountId) {
+        return grants.open(onVertx(() -> Panache.withSession(() -> credentials.find(accountId))), accountId);
+    }
+
+    @Test
+    void reauthorizingWithoutARefreshTokenKeepsTheStoredOneAndItsEnd() {
+        Instant refreshEnd = Instant.now().plus(Duration.ofDays(180)).truncatedTo(ChronoUnit.SECONDS);
+        Account first = connectLive(
+                Platform.YOUTUBE,
+                "channel-keep",
+                new ProviderGrant(
+                        "first-access",
+                        "first-refresh",
+                        Instant.now().plusSeconds(3600),
+                        refreshEnd,
+                        Set.of("youtube.upload"),
+                        "google-subject"));
+
+        // Google issues a refresh token only at the first consent: a reconnection's grant may come without one.
+        Account again = connectLive(
+                Platform.YOUTUBE,
+                "channel-keep",
+                new ProviderGrant(
+                        "second-access",
+                        null,
+                        Instant.now().plusSeconds(3600),
+                        null,
+                        Set.of("youtube.upload"),
+                        "google-subject"));
+
+        assertThat(again.id()).isEqualTo(first.id());
+        ProviderGrant stored = storedGrant(first.id());
+        assertThat(stored.accessToken()).isEqualTo("second-access");
+        assertThat(stored.refreshToken()).isEqualTo("first-refresh");
+        assertThat(stored.refreshExpiresAt()).isEqualTo(refreshEnd);
+        // Health follows the grant kept: access ends with the kept refresh token, not with the hour-long token.
+        assertThat(again.health().tokenExpiresAt()).isEqualTo(refreshEnd);
+
+        // A grant that brings its own refresh token replaces the stored one.
+        connectLive(
+                Platform.YOUTUBE,
+                "channel-keep",
+                new ProviderGrant(
+                        "third-access",
+                        "third-refresh",
+                        Instant.now().plusSeconds(3600),
+                        null,
+                        Set.of("youtube.upload"),
+                        "google-subject"));
+        assertThat(storedGrant(first.id()).refreshToken()).isEqualTo("third-refresh");
     }
 
     @Test

@@ -22,6 +22,17 @@ public final class AccountsTestSupport {
                 .contentType(ContentType.JSON);
     }
 
+    /** A new sandbox account of the platform in the workspace (test mode); its id. */
+    public static String sandbox(String workspaceId, String platform) {
+        return as(workspaceId, Mode.TEST)
+                .body("{\"platform\":\"" + platform + "\"}")
+                .post("/accounts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+    }
+
     public static long count(String sql, Object... parameters) throws Exception {
         return firstRow(sql, parameters, rows -> rows.getLong(1));
     }
