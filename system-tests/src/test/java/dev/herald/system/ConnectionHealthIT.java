@@ -178,7 +178,7 @@ class ConnectionHealthIT {
 
         String otherKey = PostsPipelineIT.testKey("Reconnect link, other tenant");
         as(otherKey).post("/accounts/" + accountId + "/reconnect-link").then().statusCode(404);
-        as(key).queryParam("health", "sleepy").get("/accounts").then().statusCode(422);
+        as(key).queryParam("health", "sleepy").get("/accounts").then().statusCode(400);
     }
 
     static String scheduledPost(String accountId, String text, Instant dueAt) {
