@@ -21,11 +21,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -98,32 +95,7 @@ class ConnectOnboardingIT {
         browser.findElement(By.id("username-" + platform)).sendKeys(username);
         WebElement page = browser.findElement(By.tagName("html"));
         browser.findElement(By.id("authorize-" + platform)).click();
-        awaitNextPage(page);
-    }
-
-    /**
-     * A click that submits a form returns before the answer is shown (and, on a busy machine, before the old
-     * page is gone), so wait until the old document is replaced and the new one has loaded.
-     */
-    private static void awaitNextPage(WebElement oldPage) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                oldPage.getTagName();
-            } catch (WebDriverException gone) {
-                // Chromium reports a replaced document either as a stale element or, mid-navigation, as an inspector
-                // error about a node that no longer belongs to the document: both mean the old page is gone.
-                if (!(gone instanceof StaleElementReferenceException)
-                        && !String.valueOf(gone.getMessage()).contains("does not belong to the document")) {
-                    throw gone;
-                }
-                if ("complete".equals(((JavascriptExecutor) browser).executeScript("return document.readyState"))) {
-                    return;
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the page did not change within 20 s after submitting the form");
+        BrowserPages.awaitNextPage(browser, page);
     }
 
     private static int status(String url) throws Exception {

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  */
 final class HostedConnect {
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+    private static final Pattern SESSION_FORM = Pattern.compile("/connect/sessions/([A-Za-z0-9_]+)/authorize");
 
     private HostedConnect() {}
 
@@ -67,11 +68,29 @@ final class HostedConnect {
         }
         JsonPath session = created.then().statusCode(201).extract().jsonPath();
         assertThat(session.getString("data.mode")).isEqualTo("live");
-        String sessionId = session.getString("data.id");
+        return authorize(live, session.getString("data.url"), platform);
+    }
 
-        Response page = RestAssured.given().redirects().follow(false).get(session.getString("data.url"));
+    /**
+     * Follows an account's reconnect link ({@code account.reauth_required}'s {@code reconnect_url}) and authorizes
+     * at the platform's fake again; answers the workspace's accounts afterwards.
+     */
+    static List<Map<String, Object>> reconnect(LiveWorkspace live, String reconnectUrl, String platform) {
+        Response opened = RestAssured.given().redirects().follow(false).get(reconnectUrl);
+        assertThat(opened.statusCode())
+                .as("reconnect link answer: %s", opened.asString())
+                .isEqualTo(303);
+        return authorize(live, opened.header("Location"), platform);
+    }
+
+    /** Opens a session link, authorizes {@code platform} at its fake and comes back through the callback. */
+    private static List<Map<String, Object>> authorize(LiveWorkspace live, String sessionUrl, String platform) {
+        Response page = RestAssured.given().redirects().follow(false).get(sessionUrl);
         Map<String, String> cookies = page.cookies();
         String gateway = RunningSuite.get().gatewayUrl();
+        Matcher form = SESSION_FORM.matcher(page.asString());
+        assertThat(form.find()).as("the session page: %s", page.asString()).isTrue();
+        String sessionId = form.group(1);
         Response sessionPage = RestAssured.given().cookies(cookies).get(gateway + "/connect/sessions/" + sessionId);
         Matcher csrf = CSRF.matcher(sessionPage.asString());
         assertThat(csrf.find()).as("the session page carries a CSRF token").isTrue();

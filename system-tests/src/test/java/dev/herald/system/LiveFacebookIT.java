@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.system.HostedConnect.LiveWorkspace;
 import io.restassured.path.json.JsonPath;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -107,8 +108,13 @@ class LiveFacebookIT {
                 .isEqualTo("https://www.facebook.com/" + PAGE_ID + "/videos/" + video + "/");
     }
 
+    /**
+     * A revoked Page grant: the delivery's one call is refused, the account turns reauth_required with Graph's own
+     * answer and the target waits for a reconnection; the customer disconnects the account instead, and the waiting
+     * target fails as one to a disconnected account, charging nothing.
+     */
     @Test
-    void aRevokedGrantFailsTheTargetAsDisconnectedDisconnectsTheAccountAndChargesNothing() throws Exception {
+    void aRevokedGrantHoldsTheTargetUntilTheCustomerDisconnectsTheAccountThenFailsItChargingNothing() throws Exception {
         LiveWorkspace live = LiveWorkspace.create("Live Facebook revoked");
         String accountId = pageAccount(live);
         FakeRequests.clear("facebook");
@@ -116,18 +122,18 @@ class LiveFacebookIT {
 
         String postId = live.post("{\"text\":\"Nobody will see this " + UUID.randomUUID() + "\",\"account_ids\":[\""
                 + accountId + "\"]}");
-        JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
+        JsonPath broken = ConnectionHealthIT.awaitAccount(
+                live.key(), accountId, ConnectionHealthIT.health("reauth_required"), Duration.ofSeconds(30));
+        assertThat(broken.getString("data.status")).isEqualTo("connected");
+        assertThat(broken.getString("data.health.reason")).contains("190");
+        assertThat(as(live.key()).get("/posts/" + postId).then().extract().<String>path("data.targets[0].status"))
+                .isEqualTo("queued");
 
+        as(live.key()).delete("/accounts/" + accountId).then().statusCode(200);
+        JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");
         assertThat(target.getString("status")).isEqualTo("failed");
         assertThat(target.getString("error.code")).isEqualTo("account_disconnected");
         assertThat(target.getBoolean("error.retryable")).isFalse();
-        assertThat(as(live.key())
-                        .get("/accounts/" + accountId)
-                        .then()
-                        .statusCode(200)
-                        .extract()
-                        .<String>path("data.status"))
-                .isEqualTo("disconnected");
         // Facebook refused the Page token once; a Page token cannot be renewed without the user, so nothing was posted.
         assertThat(FakeRequests.of("facebook"))
                 .extracting(FakeRequests::line)

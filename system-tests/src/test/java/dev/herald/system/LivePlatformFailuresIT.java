@@ -1,10 +1,7 @@
 package dev.herald.system;
 
-import static dev.herald.system.RunningSuite.as;
 import static dev.herald.system.RunningSuite.fakes;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.equalTo;
 
 import dev.herald.system.HostedConnect.LiveWorkspace;
 import io.restassured.http.ContentType;
@@ -14,16 +11,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The same failures on every platform, through the whole suite against the provider fakes: a grant the user revoked
- * fails the target as {@code account_disconnected}, disconnects the account and charges nothing; a platform that
- * throttles Herald's create call is asked again after its {@code Retry-After} (Meta, which sends none, after Herald's
- * own backoff) and publishes once. HTTP only.
+ * The same failures on every platform, through the whole suite against the provider fakes: a platform that throttles
+ * Herald's create call is asked again after its {@code Retry-After} (Meta, which sends none, after Herald's own
+ * backoff) and publishes once. A grant the user revoked is LiveConnectionHealthIT's. HTTP only.
  */
 @ResourceLock(RunningSuite.FACEBOOK_FAKE)
 @ResourceLock(RunningSuite.INSTAGRAM_FAKE)
@@ -103,74 +98,6 @@ class LivePlatformFailuresIT {
         }
     }
 
-    /**
-     * TikTok's acceptance reads the creator's options with the account's token, so there the revoked grant is found
-     * before any delivery: the account is disconnected at once and the post refused as one to a disconnected account.
-     */
-    @Test
-    void aRevokedTikTokGrantIsFoundAtAcceptanceAndThePostRefusedForADisconnectedAccount() {
-        LiveWorkspace live = LiveWorkspace.create("Revoked tiktok");
-        String accountId = account(live, Platform.TIKTOK);
-        fakes().post("/_fakes/tiktok/tokens/revoke").then().statusCode(200);
-
-        as(live.key())
-                .contentType(ContentType.JSON)
-                .header("Idempotency-Key", UUID.randomUUID().toString())
-                .body(Platform.TIKTOK.post(accountId, "Never out " + UUID.randomUUID()))
-                .post("/posts")
-                .then()
-                .statusCode(422)
-                .body("error.code", equalTo("validation_failed"))
-                .body("error.details.errors[0].field", equalTo("account_ids[0]"))
-                .body("error.details.errors[0].message", containsString("is disconnected"));
-        assertThat(as(live.key())
-                        .get("/accounts/" + accountId)
-                        .then()
-                        .statusCode(200)
-                        .extract()
-                        .<String>path("data.status"))
-                .isEqualTo("disconnected");
-        assertThat(as(live.key())
-                        .get("/posts")
-                        .then()
-                        .statusCode(200)
-                        .extract()
-                        .jsonPath()
-                        .getList("data"))
-                .isEmpty();
-    }
-
-    @ParameterizedTest
-    @EnumSource(value = Platform.class, names = "TIKTOK", mode = EnumSource.Mode.EXCLUDE)
-    void aRevokedGrantFailsTheTargetAsDisconnectedAndChargesNothing(Platform platform) throws Exception {
-        LiveWorkspace live = LiveWorkspace.create("Revoked " + platform.wireName());
-        String accountId = account(live, platform);
-        fakes().post("/_fakes/" + platform.wireName() + "/tokens/revoke").then().statusCode(200);
-        String postId = live.post(platform.post(accountId, "Never out " + UUID.randomUUID()));
-
-        JsonPath target = PostsPipelineIT.awaitPost(
-                        live.key(),
-                        postId,
-                        post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")),
-                        Duration.ofSeconds(60).toMillis())
-                .setRootPath("data.targets[0]");
-
-        assertThat(target.getString("status")).as("%s target", platform).isEqualTo("failed");
-        assertThat(target.getString("error.code")).as("%s error", platform).isEqualTo("account_disconnected");
-        assertThat(target.getBoolean("error.retryable")).isFalse();
-        assertThat(as(live.key())
-                        .get("/accounts/" + accountId)
-                        .then()
-                        .statusCode(200)
-                        .extract()
-                        .<String>path("data.status"))
-                .isEqualTo("disconnected");
-        assertThat(PostsPipelineIT.awaitPublications(live.key(), PostsPipelineIT.meter(0, 0)))
-                .as("%s publications", platform)
-                .containsEntry("used", 0)
-                .containsEntry("reserved", 0);
-    }
-
     @ParameterizedTest
     @EnumSource(Platform.class)
     void aThrottledCreateCallIsMadeAgainAfterTheWaitAndPublishesOnce(Platform platform) throws Exception {
@@ -218,7 +145,7 @@ class LivePlatformFailuresIT {
         }
     }
 
-    private static String account(LiveWorkspace live, Platform platform) {
+    static String account(LiveWorkspace live, Platform platform) {
         List<Map<String, Object>> accounts = HostedConnect.connect(live, platform.wireName());
         return platform.username == null
                 ? (String) accounts.get(0).get("id")

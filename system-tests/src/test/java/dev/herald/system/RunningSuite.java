@@ -79,6 +79,9 @@ public final class RunningSuite {
                             // slowest publication takes 3 s), so the fault test does not wait a minute.
                             Map.entry("HERALD_DELIVERY_LEASE", "PT10S"),
                             Map.entry("HERALD_DELIVERY_PUBLISH_TIMEOUT", "PT5S"),
+                            // A target held for an account that needs re-authorization fails after 60 s rather than
+                            // 24 h (ConnectionHealthIT waits for that deadline).
+                            Map.entry("HERALD_DELIVERY_REAUTH_HOLD", "PT60S"),
                             // An uncertain target is first looked at after 1 s rather than 30 (LivePinterestIT).
                             Map.entry("HERALD_DELIVERY_RECONCILE_FIRST_LOOK", "PT1S"),
                             Map.entry("HERALD_DELIVERY_RECONCILE_INTERVAL", "PT1S"),

@@ -113,19 +113,39 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
             return List.of();
         }
         return List.of(
-                account("acc_aaaaaaaaaaaaaaaaaaaaaaa1", "linkedin", "Acme Brand", "acmebrand", "connected"),
-                account("acc_bbbbbbbbbbbbbbbbbbbbbbb2", "tiktok", "Acme Clips", "acmeclips", "disconnected"));
+                account(
+                        "acc_aaaaaaaaaaaaaaaaaaaaaaa1",
+                        "linkedin",
+                        "Acme Brand",
+                        "acmebrand",
+                        "connected",
+                        "reauth_required",
+                        "REVOKED_ACCESS_TOKEN: The token used in the request has been revoked by the user"),
+                account(
+                        "acc_bbbbbbbbbbbbbbbbbbbbbbb2",
+                        "tiktok",
+                        "Acme Clips",
+                        "acmeclips",
+                        "disconnected",
+                        "disconnected",
+                        null));
     }
 
-    private static JsonNode account(String id, String platform, String name, String username, String status) {
-        return JSON.createObjectNode()
+    private static JsonNode account(
+            String id, String platform, String name, String username, String status, String health, String reason) {
+        ObjectNode account = JSON.createObjectNode()
                 .put("id", id)
                 .put("platform", platform)
                 .put("profile_id", ACME)
                 .put("name", name)
                 .put("username", username)
-                .put("status", status)
-                .put("mode", "test")
+                .put("status", status);
+        account.putObject("health")
+                .put("status", health)
+                .put("reason", reason)
+                .putNull("token_expires_at")
+                .put("checked_at", "2026-01-03T10:00:00Z");
+        return account.put("mode", "test")
                 .put("connected_at", "2026-01-02T10:00:00Z")
                 .putNull("disconnected_at")
                 .put("created_at", "2026-01-02T10:00:00Z")

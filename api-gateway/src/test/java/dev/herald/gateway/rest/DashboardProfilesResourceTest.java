@@ -31,9 +31,9 @@ class DashboardProfilesResourceTest {
                 .contentType(containsString("text/html"))
                 .body(containsString("Acme Shop"))
                 .body(containsString("customer-42"))
-                .body(
-                        containsString(
-                                "LinkedIn: Acme Brand <span class=\"muted\">@acmebrand</span> <span class=\"status connected\">connected</span>"))
+                .body(containsString(
+                        "LinkedIn: Acme Brand <span class=\"muted\">@acmebrand</span> <span class=\"status connected\">connected</span>"
+                                + " <span class=\"status reauth_required\">reauth required</span>"))
                 .body(containsString("<span class=\"status disconnected\">disconnected</span>"))
                 .body(not(containsString("Beta Store")))
                 .extract()
@@ -59,6 +59,9 @@ class DashboardProfilesResourceTest {
                 .statusCode(200)
                 .body(containsString("id=\"profile-id\">" + CannedApiUpstream.ACME))
                 .body(containsString("<td>@acmeclips</td>"))
+                .body(containsString("<span class=\"status reauth_required\">reauth required</span><br>"
+                        + "<span class=\"muted reason\">REVOKED_ACCESS_TOKEN: The token used in the request has been"
+                        + " revoked by the user</span>"))
                 .body(containsString("id=\"create-link\""));
         owner.get(profiles + "/prf_cccccccccccccccccccccccc")
                 .then()
