@@ -4,6 +4,7 @@ import dev.herald.common.wire.Account;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Profile;
+import dev.herald.common.wire.ReconnectLink;
 import dev.herald.gateway.client.MemberApiClient;
 import dev.herald.gateway.service.DashboardAccess;
 import dev.herald.gateway.service.DashboardCaller;
@@ -65,7 +66,8 @@ public class DashboardProfilesResource {
                 ProfileRow row,
                 List<Platform> allPlatforms,
                 LinkForm form,
-                ConnectSession created);
+                ConnectSession created,
+                ReconnectLink reconnect);
     }
 
     private final DashboardAccess access;
@@ -106,6 +108,40 @@ public class DashboardProfilesResource {
                         profile(caller, profileId).map(row -> detailPage(caller, row, LinkForm.empty(), null))));
     }
 
+    /**
+     * A fresh reconnect link for one of the profile's accounts (owners only: like a connect link, it lets its holder
+     * authorize the account), shown on the profile's page to copy and send to the account's owner.
+     */
+    @POST
+    @Path("/{profile}/accounts/{account}/reconnect-link")
+    public Uni<Response> createReconnectLink(
+            @BeanParam WorkspacePage requested,
+            @PathParam("profile") String profileId,
+            @PathParam("account") String accountId,
+            @FormParam("csrf") String csrf) {
+        return responses.respond(access.openForChange(requested.session, requested.workspace, requested.mode, csrf)
+                .flatMap(caller -> {
+                    caller.requireOwner("create reconnect links: anyone holding one can authorize the account.");
+                    return profile(caller, profileId).flatMap(row -> {
+                        if (row.accounts().stream()
+                                .noneMatch(account -> account.id().equals(accountId))) {
+                            return Uni.createFrom().failure(DashboardRefusal.notFound());
+                        }
+                        return api.send(caller, "POST", "/accounts/" + accountId + "/reconnect-link", null)
+                                .map(answer -> DashboardResponses.page(
+                                        201,
+                                        Templates.detail(
+                                                caller,
+                                                "profiles",
+                                                row,
+                                                Arrays.asList(Platform.values()),
+                                                LinkForm.empty(),
+                                                null,
+                                                api.data(answer, ReconnectLink.class))));
+                    });
+                }));
+    }
+
     @POST
     @Path("/{profile}/connect-links")
     public Uni<Response> createLink(
@@ -142,7 +178,7 @@ public class DashboardProfilesResource {
     }
 
     private TemplateInstance detailPage(DashboardCaller caller, ProfileRow row, LinkForm form, ConnectSession created) {
-        return Templates.detail(caller, "profiles", row, Arrays.asList(Platform.values()), form, created);
+        return Templates.detail(caller, "profiles", row, Arrays.asList(Platform.values()), form, created, null);
     }
 
     private Uni<ProfileRow> profile(DashboardCaller caller, String profileId) {

@@ -69,7 +69,8 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
             bodies.add(JSON.readTree(body));
         }
         Map<String, String> query = query(rawQuery);
-        Answer answer = switch (method + " " + path.replaceAll("/[a-z]{3}_[a-z0-9_]+$", "/{id}")) {
+        String[] segments = path.split("/");
+        Answer answer = switch (method + " " + path.replaceAll("/[a-z]{3}_[a-z0-9_]+(/|$)", "/{id}$1")) {
             case "GET /profiles" -> profiles(query);
             case "GET /profiles/{id}" -> one(profile(path.substring(path.lastIndexOf('/') + 1)));
             case "GET /accounts" -> list(accountsOf(query.get("profile_id")), null);
@@ -77,6 +78,7 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
             case "GET /posts" -> posts(query);
             case "GET /posts/{id}" -> one(post(path.substring(path.lastIndexOf('/') + 1), null));
             case "DELETE /posts/{id}" -> cancel(path.substring(path.lastIndexOf('/') + 1));
+            case "POST /accounts/{id}/reconnect-link" -> reconnectLink(segments[2]);
             default -> notFound();
         };
         byte[] bytes = JSON.writeValueAsBytes(answer.body());
@@ -150,6 +152,13 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
                 .putNull("disconnected_at")
                 .put("created_at", "2026-01-02T10:00:00Z")
                 .put("updated_at", "2026-01-02T10:00:00Z");
+    }
+
+    private static Answer reconnectLink(String accountId) {
+        return one(JSON.createObjectNode()
+                .put("account_id", accountId)
+                .put("url", "http://127.0.0.1:8080/connect/reconnect/reconnect-token-of-" + accountId)
+                .put("expires_at", "2030-01-08T10:00:00Z"));
     }
 
     private static Answer connectSession(JsonNode request) {

@@ -93,6 +93,41 @@ class DashboardProfilesResourceTest {
     }
 
     @Test
+    void anOwnerGetsAReconnectLinkForAnAccountOfTheProfileAndOnlyForOne() {
+        DashboardVisitor owner = DashboardVisitor.signedInToNewWorkspace("owner");
+        String page = owner.base("test") + "/profiles/" + CannedApiUpstream.ACME;
+        String broken = "acc_aaaaaaaaaaaaaaaaaaaaaaa1";
+        owner.get(page)
+                .then()
+                .statusCode(200)
+                .body(containsString("action=\"" + page + "/accounts/" + broken + "/reconnect-link\""));
+
+        owner.post(page, page + "/accounts/" + broken + "/reconnect-link", Map.of())
+                .then()
+                .statusCode(201)
+                .contentType(containsString("text/html"))
+                .body(containsString("<code id=\"reconnect-link-url\">http://127.0.0.1:8080/connect/reconnect/"
+                        + "reconnect-token-of-" + broken + "</code>"))
+                .body(containsString("datetime=\"2030-01-08T10:00:00Z\""));
+        assertThat(CannedApiUpstream.requests).contains("POST /accounts/" + broken + "/reconnect-link");
+
+        // An account that is not this profile's is not found, and nothing is asked of the API.
+        int before = CannedApiUpstream.requests.size();
+        owner.post(page, page + "/accounts/acc_zzzzzzzzzzzzzzzzzzzzzzz9/reconnect-link", Map.of())
+                .then()
+                .statusCode(404);
+        assertThat(CannedApiUpstream.requests.stream().skip(before))
+                .noneMatch(request -> request.contains("reconnect-link"));
+
+        DashboardVisitor developer = DashboardVisitor.signedIn(owner.workspaceId, "developer");
+        developer.get(page).then().statusCode(200).body(not(containsString("/reconnect-link")));
+        developer
+                .post(page, page + "/accounts/" + broken + "/reconnect-link", Map.of())
+                .then()
+                .statusCode(403);
+    }
+
+    @Test
     void theApisValidationErrorComesBackBesideItsFieldWithTheEnteredValues() {
         DashboardVisitor owner = DashboardVisitor.signedInToNewWorkspace("owner");
         String page = owner.base("test") + "/profiles/" + CannedApiUpstream.ACME;
