@@ -121,8 +121,10 @@ public class AccountsClient {
 
     /**
      * The live account's provider access for a delivery attempt (delivery-worker's publishers), where a refusal is
-     * the target's error rather than a failure: a revoked grant or disconnected account is {@code
-     * account_disconnected}, not retryable; a provider that could not renew the token now is a {@code provider_error},
+     * the target's error rather than a failure: a disconnected account is {@code account_disconnected}, not retryable;
+     * an account that needs re-authorization (409 with {@code details.reason} {@code account_reauth_required}) is
+     * {@code account_reauth_required} with its {@code reconnect_url}, which the worker takes as a hold, not a failure
+     * (the refusal may come before the {@code account.reauth_required} event); a provider that could not renew the token now is a {@code provider_error},
      * retryable unless accounts-service says otherwise. {@code refusedToken} as for {@link #access}.
      */
     // A renewal at the provider may take its whole 10 s deadline.
@@ -165,6 +167,18 @@ public class AccountsClient {
         JsonNode error = envelope.path("error");
         String code = error.path("code").asText("");
         JsonNode details = error.path("details");
+        if (status == ErrorCode.CONFLICT.httpStatus()
+                && ErrorCode.CONFLICT.code().equals(code)
+                && TargetError.ACCOUNT_REAUTH_REQUIRED.equals(
+                        details.path("reason").asText())) {
+            Map<String, Object> about = new LinkedHashMap<>();
+            about.put("account_id", accountId);
+            if (details.hasNonNull("reconnect_url")) {
+                about.put("reconnect_url", details.get("reconnect_url").asText());
+            }
+            return AccountAccess.refused(new TargetError(
+                    TargetError.ACCOUNT_REAUTH_REQUIRED, error.path("message").asText(""), false, about));
+        }
         if (status == ErrorCode.CONFLICT.httpStatus()
                 && ErrorCode.CONFLICT.code().equals(code)) {
             Map<String, Object> about = new LinkedHashMap<>();
