@@ -15,6 +15,7 @@ import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -56,9 +57,27 @@ public class AccountsClient {
             requestVolumeThreshold = 10,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Map<String, AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
+        return lookupOnce(workspaceId, mode, ids, null);
+    }
+
+    /**
+     * The same for a post to publish at {@code scheduledAt} (null: now), which accounts-service uses to check the live
+     * accounts' grants shortly before that time. Annotated itself (not calling the other through {@code this}, which
+     * would skip the interceptors), so acceptance's lookups have a circuit of their own.
+     */
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    public Uni<Map<String, AccountForPosting>> lookup(
+            String workspaceId, Mode mode, List<String> ids, Instant scheduledAt) {
+        return lookupOnce(workspaceId, mode, ids, scheduledAt);
+    }
+
+    private Uni<Map<String, AccountForPosting>> lookupOnce(
+            String workspaceId, Mode mode, List<String> ids, Instant scheduledAt) {
         String body;
         try {
-            body = mapper.writeValueAsString(new AccountForPosting.Lookup(ids));
+            body = mapper.writeValueAsString(new AccountForPosting.Lookup(ids, scheduledAt));
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(e);
         }
