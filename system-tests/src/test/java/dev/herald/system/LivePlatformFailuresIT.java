@@ -3,7 +3,6 @@ package dev.herald.system;
 import static dev.herald.system.RunningSuite.as;
 import static dev.herald.system.RunningSuite.fakes;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.herald.system.HostedConnect.LiveWorkspace;
@@ -120,9 +119,9 @@ class LivePlatformFailuresIT {
                 .post("/posts")
                 .then()
                 .statusCode(422)
-                .body("error.code", equalTo("validation_failed"))
-                .body("error.details.errors[0].field", equalTo("account_ids[0]"))
-                .body("error.details.errors[0].message", containsString("is disconnected"));
+                .body("error.code", equalTo("account_reauth_required"))
+                .body("error.details.account_id", equalTo(accountId))
+                .body("error.details.field", equalTo("account_ids[0]"));
         assertThat(as(live.key())
                         .get("/accounts/" + accountId)
                         .then()

@@ -73,12 +73,7 @@ class AccountHoldDeliveryTest {
 
         send(event);
 
-        await(
-                "the delivery is held",
-                () -> !rows(
-                                "select 1 from deliveries where post_id = ? and status = 'pending' and held_since is not null",
-                                postId)
-                        .isEmpty());
+        awaitHeld(postId);
         Map<String, Object> held = delivery(postId, target.accountId());
         assertThat(held).containsEntry("attempts", 0).containsEntry("completed_at", null);
         // Held before the reservation check: neither usage-service nor the platform was asked.
@@ -139,12 +134,7 @@ class AccountHoldDeliveryTest {
 
         send(event);
 
-        await(
-                "the delivery is held",
-                () -> !rows(
-                                "select 1 from deliveries where post_id = ? and status = 'pending' and held_since is not null",
-                                postId)
-                        .isEmpty());
+        awaitHeld(postId);
         Map<String, Object> held = delivery(postId, target.accountId());
         // The attempt counted before accounts-service was asked is given back; LinkedIn was never called.
         assertThat(held).containsEntry("attempts", 0).containsEntry("completed_at", null);
@@ -164,6 +154,15 @@ class AccountHoldDeliveryTest {
                         .withRequestBody(matchingJsonPath(
                                 "$.commentary", equalTo(event.post().text())))))
                 .hasSize(1);
+    }
+
+    private static void awaitHeld(String postId) throws Exception {
+        await(
+                "the delivery is held",
+                () -> !rows(
+                                "select 1 from deliveries where post_id = ? and status = 'pending' and held_since is not null",
+                                postId)
+                        .isEmpty());
     }
 
     private void holdAccount(Mode mode, Target target) throws Exception {

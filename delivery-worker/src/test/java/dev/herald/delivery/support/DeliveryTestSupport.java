@@ -93,13 +93,7 @@ public final class DeliveryTestSupport {
 
     /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it (none when null). */
     public static void send(PostAcceptedEvent event, String traceParent) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
+        try (KafkaProducer<String, String> producer = producer()) {
             ProducerRecord<String, String> record =
                     new ProducerRecord<>(Topics.POST_ACCEPTED, event.post().id(), JSON.writeValueAsString(event));
             if (traceParent != null) {
@@ -136,17 +130,21 @@ public final class DeliveryTestSupport {
 
     /** The account event on {@code account.events}, keyed by account id. */
     public static void send(AccountEvent event) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>(
+                            Topics.ACCOUNT_EVENTS, event.account().id(), JSON.writeValueAsString(event)))
+                    .get();
+        }
+    }
+
+    private static KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(
                 "bootstrap.servers",
                 RealInfrastructure.bootstrapServers(),
                 "key.serializer",
                 StringSerializer.class.getName(),
                 "value.serializer",
-                StringSerializer.class.getName()))) {
-            producer.send(new ProducerRecord<>(
-                            Topics.ACCOUNT_EVENTS, event.account().id(), JSON.writeValueAsString(event)))
-                    .get();
-        }
+                StringSerializer.class.getName()));
     }
 
     /** The post's target.completed events, waiting until {@code expected} arrived (or a minute passed). */

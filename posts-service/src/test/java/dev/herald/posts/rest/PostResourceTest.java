@@ -325,14 +325,14 @@ class PostResourceTest {
                 .then()
                 .statusCode(422)
                 .body("error.code", equalTo("idempotency_key_reused"));
-        // A new key gets the validation answer.
+        // A new key gets today's answer: the account must be reconnected first.
         as(workspace, Mode.TEST)
                 .header("Idempotency-Key", UUID.randomUUID().toString())
                 .body(linkedInPost(linkedIn, "Once"))
                 .post("/posts")
                 .then()
                 .statusCode(422)
-                .body("error.code", equalTo("validation_failed"));
+                .body("error.code", equalTo("account_reauth_required"));
         assertThat(FakeUpstreams.reserved(workspace, "test")).isEqualTo(1);
     }
 
