@@ -11,10 +11,12 @@ create table held_accounts (
 );
 
 -- When the target fell due (the post's scheduled_at, or its acceptance for an immediate post): a hold ends at
--- due_at + herald.delivery.reauth-hold. Rows from before this migration were due when they were created.
+-- due_at + herald.delivery.reauth-hold. Rows from before this migration were due when they were created; the default
+-- serves a worker of the previous version still inserting during a rolling upgrade (its targets are due at once).
 alter table deliveries add column due_at timestamptz;
 update deliveries set due_at = created_at;
 alter table deliveries alter column due_at set not null;
+alter table deliveries alter column due_at set default now();
 
 -- Since when a pending delivery waits for its account to be reconnected (null when it does not): a reconnection
 -- makes exactly these due at once.

@@ -21,13 +21,14 @@ public class HeldAccountStatements {
     private static final String FIRST_TIME =
             "with first_time as (" + ProcessedEvents.recordNew("values (:event_id::text)") + ")";
 
-    // The oldest "since" stays: the account has needed re-authorization since then.
+    // The oldest "since" stays (the account has needed re-authorization since then), and a known link unless a new one.
     private static final NamedStatement HOLD = NamedStatement.of(FIRST_TIME + """
 
             insert into held_accounts (account_id, workspace_id, mode, reconnect_url, since)
             select :account_id::text, :workspace_id::text, :mode::text, :reconnect_url::text, :since::timestamptz
             from first_time
-            on conflict (account_id) do update set reconnect_url = excluded.reconnect_url""");
+            on conflict (account_id) do update
+                set reconnect_url = coalesce(excluded.reconnect_url, held_accounts.reconnect_url)""");
 
     private static final NamedStatement RELEASE = NamedStatement.of(FIRST_TIME + """
             ,
