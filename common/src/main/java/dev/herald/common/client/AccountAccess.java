@@ -6,7 +6,9 @@ import dev.herald.common.wire.TargetError;
 /**
  * accounts-service's answer to "how may a delivery act on the account at its platform?"
  * ({@link AccountsClient#accessForDelivery}): the access, or the reason it cannot, as the target's error (a
- * disconnected account or revoked grant, not retryable; a provider that could not refresh the token now, retryable).
+ * disconnected account or revoked grant, not retryable; an account that needs re-authorization, {@code
+ * account_reauth_required}, which delivery-worker holds rather than fails; a provider that could not refresh the token
+ * now, retryable).
  */
 public record AccountAccess(ProviderAccess access, TargetError refusal) {
 

@@ -15,6 +15,7 @@ import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -56,9 +57,27 @@ public class AccountsClient {
             requestVolumeThreshold = 10,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
     public Uni<Map<String, AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids) {
+        return lookupOnce(workspaceId, mode, ids, null);
+    }
+
+    /**
+     * The same for a post to publish at {@code scheduledAt} (null: now), which accounts-service uses to check the live
+     * accounts' grants shortly before that time. Annotated itself (not calling the other through {@code this}, which
+     * would skip the interceptors), so acceptance's lookups have a circuit of their own.
+     */
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    public Uni<Map<String, AccountForPosting>> lookup(
+            String workspaceId, Mode mode, List<String> ids, Instant scheduledAt) {
+        return lookupOnce(workspaceId, mode, ids, scheduledAt);
+    }
+
+    private Uni<Map<String, AccountForPosting>> lookupOnce(
+            String workspaceId, Mode mode, List<String> ids, Instant scheduledAt) {
         String body;
         try {
-            body = mapper.writeValueAsString(new AccountForPosting.Lookup(ids));
+            body = mapper.writeValueAsString(new AccountForPosting.Lookup(ids, scheduledAt));
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(e);
         }
@@ -121,8 +140,10 @@ public class AccountsClient {
 
     /**
      * The live account's provider access for a delivery attempt (delivery-worker's publishers), where a refusal is
-     * the target's error rather than a failure: a revoked grant or disconnected account is {@code
-     * account_disconnected}, not retryable; a provider that could not renew the token now is a {@code provider_error},
+     * the target's error rather than a failure: a disconnected account is {@code account_disconnected}, not retryable;
+     * an account that needs re-authorization (409 with {@code details.reason} {@code account_reauth_required}) is
+     * {@code account_reauth_required} with its {@code reconnect_url}, which the worker takes as a hold, not a failure
+     * (the refusal may come before the {@code account.reauth_required} event); a provider that could not renew the token now is a {@code provider_error},
      * retryable unless accounts-service says otherwise. {@code refusedToken} as for {@link #access}.
      */
     // A renewal at the provider may take its whole 10 s deadline.
@@ -165,6 +186,18 @@ public class AccountsClient {
         JsonNode error = envelope.path("error");
         String code = error.path("code").asText("");
         JsonNode details = error.path("details");
+        if (status == ErrorCode.CONFLICT.httpStatus()
+                && ErrorCode.CONFLICT.code().equals(code)
+                && TargetError.ACCOUNT_REAUTH_REQUIRED.equals(
+                        details.path("reason").asText())) {
+            Map<String, Object> about = new LinkedHashMap<>();
+            about.put("account_id", accountId);
+            if (details.hasNonNull("reconnect_url")) {
+                about.put("reconnect_url", details.get("reconnect_url").asText());
+            }
+            return AccountAccess.refused(new TargetError(
+                    TargetError.ACCOUNT_REAUTH_REQUIRED, error.path("message").asText(""), false, about));
+        }
         if (status == ErrorCode.CONFLICT.httpStatus()
                 && ErrorCode.CONFLICT.code().equals(code)) {
             Map<String, Object> about = new LinkedHashMap<>();

@@ -54,6 +54,20 @@ public interface DeliveryConfig {
     @WithDefault("PT10M")
     Duration purgeInterval();
 
+    /**
+     * How long after it fell due (its scheduled time, or its acceptance) a target whose account needs re-authorization
+     * waits for the account to be reconnected before it fails with {@code account_reauth_required}.
+     */
+    @WithDefault("PT24H")
+    Duration reauthHold();
+
+    /**
+     * The longest wait between two looks at a held target: a reconnection event makes it due at once, this is the
+     * fallback for a hold no event will clear (a live account that accounts-service refused before any event came).
+     */
+    @WithDefault("PT5M")
+    Duration reauthRecheck();
+
     Backoff backoff();
 
     Sandbox sandbox();

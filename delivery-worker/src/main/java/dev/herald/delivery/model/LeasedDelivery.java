@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -15,6 +16,9 @@ import java.util.UUID;
  * @param deferrals consecutive postponements because usage-service could not answer
  * @param platformOptions the post's options for this target's platform ({@code {}} when none)
  * @param traceParent the W3C traceparent of the post.accepted record it came from, or null
+ * @param dueAt when the target fell due (the post's scheduled time, or its acceptance): its hold deadline counts
+ *     from here
+ * @param heldAccount the hold on its account when the lease was taken (account.reauth_required seen), or null
  */
 public record LeasedDelivery(
         String postId,
@@ -30,7 +34,12 @@ public record LeasedDelivery(
         int attempts,
         int deferrals,
         UUID leaseToken,
-        String traceParent) {
+        String traceParent,
+        Instant dueAt,
+        HeldAccount heldAccount) {
+
+    /** The account needs re-authorization: {@code reconnectUrl} (null when unknown) is the link that mends it. */
+    public record HeldAccount(String reconnectUrl) {}
 
     /** The same delivery as part of another span of its trace (an attempt's): what it writes carries that span. */
     public LeasedDelivery inTrace(String attemptTraceParent) {
@@ -48,6 +57,8 @@ public record LeasedDelivery(
                 attempts,
                 deferrals,
                 leaseToken,
-                attemptTraceParent);
+                attemptTraceParent,
+                dueAt,
+                heldAccount);
     }
 }

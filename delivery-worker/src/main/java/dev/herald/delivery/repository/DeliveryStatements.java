@@ -34,24 +34,28 @@ import java.util.Optional;
 public class DeliveryStatements {
     /**
      * The clause that answers what {@link #leased(Row)} reads, for a statement that names the table {@code d}.
-     * (Appended to text blocks, which drop a line's trailing spaces, so it starts on a line of its own.)
+     * (Appended to text blocks, which drop a line's trailing spaces, so it starts on a line of its own.) Whether the
+     * account is held comes with the claim, two primary-key reads of the small {@code held_accounts}, so the hot path
+     * pays no extra round trip for it.
      */
     private static final String RETURNING_LEASED = """
 
             returning d.post_id, d.account_id, d.workspace_id, d.mode, d.platform, d.account_username, d.reservation_id, d.text,
             d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals, d.lease_token,
-            d.trace_parent""";
+            d.trace_parent, d.due_at,
+            exists (select 1 from held_accounts h where h.account_id = d.account_id) as account_held,
+            (select h.reconnect_url from held_accounts h where h.account_id = d.account_id) as held_reconnect_url""";
 
     private static final NamedStatement INSERT_LEASED =
             NamedStatement.of("""
             with first_time as (%s)
             insert into deliveries as d (post_id, account_id, workspace_id, mode, platform, account_username,
                 reservation_id, text, media_url, media_type, platform_options, status, lease_token, lease_until,
-                source_event_id, created_at, updated_at, trace_parent)
+                source_event_id, created_at, updated_at, trace_parent, due_at)
             select :post_id::text, t.account_id, :workspace_id::text, :mode::text, t.platform, t.account_username,
                 t.reservation_id, :text::text, :media_url::text, :media_type::text, t.platform_options::jsonb,
                 'publishing', gen_random_uuid(), :lease_until::timestamptz, :event_id::text, :now::timestamptz,
-                :now::timestamptz, :trace_parent::text
+                :now::timestamptz, :trace_parent::text, :due_at::timestamptz
             from unnest(:account_ids::text[], :platforms::text[], :usernames::text[], :reservation_ids::text[],
                     :platform_options::text[])
                 as t(account_id, platform, account_username, reservation_id, platform_options)
@@ -70,7 +74,8 @@ public class DeliveryStatements {
             from due where d.post_id = due.post_id and d.account_id = due.account_id""" + RETURNING_LEASED);
 
     private static final NamedStatement START_ATTEMPT = NamedStatement.of("""
-            update deliveries set attempts = attempts + 1, deferrals = 0, lease_until = :lease_until, updated_at = :now
+            update deliveries set attempts = attempts + 1, deferrals = 0, lease_until = :lease_until, updated_at = :now,
+                held_since = null
             where post_id = :post_id and account_id = :account_id and lease_token = :lease_token
             returning attempts""");
 
@@ -101,7 +106,8 @@ public class DeliveryStatements {
             from due where d.post_id = due.post_id and d.account_id = due.account_id
             returning d.post_id, d.account_id, d.workspace_id, d.mode, d.platform, d.account_username, d.reservation_id,
                 d.text, d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals,
-                d.reconcile_token as lease_token, d.trace_parent, d.completed_at, d.reconcile_checks""");
+                d.reconcile_token as lease_token, d.trace_parent, d.completed_at, d.reconcile_checks, d.due_at,
+                false as account_held, null::text as held_reconnect_url""");
 
     private static final NamedStatement SETTLE =
             NamedStatement.of("""
@@ -128,6 +134,12 @@ public class DeliveryStatements {
             update deliveries set status = 'pending', deferrals = :deferrals, next_attempt_at = :next_attempt_at,
                 updated_at = :now, attempts = greatest(attempts - :given_back_attempts, 0), lease_token = null,
                 lease_until = null
+            where post_id = :post_id and account_id = :account_id and lease_token = :lease_token""");
+
+    private static final NamedStatement HOLD = NamedStatement.of("""
+            update deliveries set status = 'pending', next_attempt_at = :next_attempt_at, updated_at = :now,
+                held_since = coalesce(held_since, :now), last_error = :error::text::jsonb,
+                attempts = greatest(attempts - :given_back_attempts, 0), lease_token = null, lease_until = null
             where post_id = :post_id and account_id = :account_id and lease_token = :lease_token""");
 
     private static final NamedStatement CHECK_LATER = NamedStatement.of("""
@@ -202,6 +214,7 @@ public class DeliveryStatements {
                 .set("reservation_ids", reservationIds)
                 .set("platform_options", platformOptions)
                 .set("trace_parent", traceParent)
+                .set("due_at", dueAt(post, now))
                 .execute(pool)
                 .map(this::leasedRows);
     }
@@ -378,6 +391,26 @@ public class DeliveryStatements {
     }
 
     /**
+     * Gives the lease back of a delivery whose account needs re-authorization, without an attempt ({@code
+     * giveBackAttempt}: the one {@link #startAttempt} counted before accounts-service refused the access): pending,
+     * marked held (so a reconnection makes it due at once), due again at {@code nextAttemptAt}; {@code reason} is kept
+     * as its last error (it carries the reconnect link when accounts-service gave one).
+     */
+    public Uni<Boolean> hold(
+            LeasedDelivery delivery, TargetError reason, boolean giveBackAttempt, Instant nextAttemptAt, Instant now) {
+        return HOLD.parameters()
+                .set("post_id", delivery.postId())
+                .set("account_id", delivery.accountId())
+                .set("lease_token", delivery.leaseToken())
+                .set("error", json(reason))
+                .set("next_attempt_at", nextAttemptAt)
+                .set("now", now)
+                .set("given_back_attempts", giveBackAttempt ? 1 : 0)
+                .execute(pool)
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    /**
      * Gives the lease back and the attempt {@link #startAttempt} counted: the publisher answered that nothing is
      * final yet ({@code PublishOutcome.later}). Due again at {@code nextCheckAt}; the last error stays as it was.
      */
@@ -391,6 +424,14 @@ public class DeliveryStatements {
                 .set("now", now)
                 .execute(pool)
                 .map(rows -> rows.rowCount() > 0);
+    }
+
+    /** When the post's targets fell due: its scheduled time, else its acceptance (else, for an odd event, now). */
+    private static Instant dueAt(Post post, Instant now) {
+        if (post.scheduledAt() != null) {
+            return post.scheduledAt();
+        }
+        return post.createdAt() != null ? post.createdAt() : now;
     }
 
     /** The post's platform_options entry for one platform, or {@code {}}. */
@@ -441,7 +482,11 @@ public class DeliveryStatements {
                 row.getInteger("attempts"),
                 row.getInteger("deferrals"),
                 row.getUUID("lease_token"),
-                row.getString("trace_parent"));
+                row.getString("trace_parent"),
+                row.getOffsetDateTime("due_at").toInstant(),
+                row.getBoolean("account_held")
+                        ? new LeasedDelivery.HeldAccount(row.getString("held_reconnect_url"))
+                        : null);
     }
 
     /**

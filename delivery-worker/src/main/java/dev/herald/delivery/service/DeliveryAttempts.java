@@ -52,7 +52,11 @@ import org.jboss.logging.Logger;
  *       when the last call's outcome is unknown (the {@link UncertainReconciler} settles it later);</li>
  *   <li>failed and retryable: pending again after {@link RetryBackoff};</li>
  *   <li>not final yet ({@link PublishOutcome#later}: the platform is processing, or an ingest slot is busy):
- *       pending again after the publisher's delay, and the call is not counted as an attempt.</li>
+ *       pending again after the publisher's delay, and the call is not counted as an attempt;</li>
+ *   <li>its account needs re-authorization (the claim found it in {@code held_accounts}, or accounts-service refused
+ *       a live account's access with {@code account_reauth_required}): held, pending without an attempt until the
+ *       account is reconnected, failed with {@code account_reauth_required} at the hold deadline ({@link ReauthHold}).
+ *       The held check runs before the usage check, so a held target costs neither usage-service nor a platform.</li>
  * </ul>
  * A final outcome and its {@code target.completed} commit together; the outbox relay is then woken at once.
  * <p>
@@ -73,6 +77,7 @@ public class DeliveryAttempts {
     private final Publishers publishers;
     private final OutboxRelayJob relay;
     private final RetryBackoff backoff;
+    private final ReauthHold reauthHold;
     private final DeliveryConfig config;
     private final Clock clock;
     private final Tracer tracer;
@@ -99,6 +104,7 @@ public class DeliveryAttempts {
         this.publishers = publishers;
         this.relay = relay;
         this.backoff = backoff;
+        this.reauthHold = new ReauthHold(config.reauthHold(), config.reauthRecheck());
         this.config = config;
         this.clock = clock;
         this.tracer = tracer;
@@ -157,6 +163,11 @@ public class DeliveryAttempts {
                             false,
                             Map.of()),
                     delivery.attempts());
+        }
+        ReauthHold.Decision held = reauthHold.decide(
+                delivery.dueAt(), Timestamps.now(clock), delivery.accountId(), delivery.heldAccount());
+        if (!held.proceeds()) {
+            return hold(delivery, held, delivery.heldAccount(), false);
         }
         return usage.check(
                         delivery.workspaceId(),
@@ -286,6 +297,19 @@ public class DeliveryAttempts {
             return finish(delivery, DeliveryStatus.PUBLISHED, outcome.providerPostId(), outcome.url(), null, attempt);
         }
         TargetError error = outcome.error();
+        if (TargetError.ACCOUNT_REAUTH_REQUIRED.equals(error.code())) {
+            // accounts-service refused the live account's access before any platform call: the account.reauth_required
+            // event may not have arrived yet, so the refusal holds the target as that event would.
+            Object reconnectUrl =
+                    error.details() == null ? null : error.details().get("reconnect_url");
+            LeasedDelivery.HeldAccount refused =
+                    new LeasedDelivery.HeldAccount(reconnectUrl == null ? null : reconnectUrl.toString());
+            return hold(
+                    delivery,
+                    reauthHold.decide(delivery.dueAt(), Timestamps.now(clock), delivery.accountId(), refused),
+                    refused,
+                    true);
+        }
         if (!error.retryable() || attempt >= config.maxAttempts()) {
             // A last call whose outcome is unknown leaves the target uncertain, for the reconciler to settle.
             return finish(
@@ -350,6 +374,38 @@ public class DeliveryAttempts {
                             delivery.accountId(),
                             wait.toMillis(),
                             attemptStarted ? "accounts-service" : "usage-service");
+                    return Uni.createFrom().voidItem();
+                });
+    }
+
+    /**
+     * Acts on a {@link ReauthHold} decision that does not proceed: holds the delivery until its next look, or fails it
+     * past the hold deadline through the ordinary final path (so posts-service releases its reservation). {@code
+     * attemptStarted}: the attempt {@link DeliveryStatements#startAttempt} counted is given back, no platform was called.
+     */
+    private Uni<Void> hold(
+            LeasedDelivery delivery,
+            ReauthHold.Decision decision,
+            LeasedDelivery.HeldAccount account,
+            boolean attemptStarted) {
+        Instant now = Timestamps.now(clock);
+        if (!decision.waits()) {
+            return finish(delivery, DeliveryStatus.FAILED, null, null, decision.error(), delivery.attempts());
+        }
+        return deliveries
+                .hold(
+                        delivery,
+                        ReauthHold.waiting(delivery.accountId(), account.reconnectUrl()),
+                        attemptStarted,
+                        decision.waitUntil(),
+                        now)
+                .flatMap(held -> {
+                    if (!held) {
+                        return lostLease(delivery);
+                    }
+                    LOG.infof(
+                            "post %s to account %s held until %s: the account needs re-authorization",
+                            delivery.postId(), delivery.accountId(), decision.waitUntil());
                     return Uni.createFrom().voidItem();
                 });
     }

@@ -144,9 +144,15 @@ public class UncertainReconciler {
                             delivery.postId(), delivery.accountId(), failure.toString());
                     return PublishOutcome.later(Duration.ZERO);
                 })
-                .flatMap(outcome -> outcome.isLater() || outcome.mayHavePublished()
+                // An account awaiting re-authorization cannot be looked at, which says nothing about the publication.
+                .flatMap(outcome -> outcome.isLater() || outcome.mayHavePublished() || awaitsReconnection(outcome)
                         ? lookLater(uncertain, outcome.isLater() ? outcome.checkAgainIn() : Duration.ZERO)
                         : settle(delivery, outcome));
+    }
+
+    private static boolean awaitsReconnection(PublishOutcome outcome) {
+        return outcome.error() != null
+                && TargetError.ACCOUNT_REAUTH_REQUIRED.equals(outcome.error().code());
     }
 
     private Uni<Void> lookLater(UncertainDelivery uncertain, Duration asked) {

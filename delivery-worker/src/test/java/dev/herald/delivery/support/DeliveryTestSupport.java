@@ -6,11 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.events.AccountEvent;
 import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.events.Topics;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.rest.JsonMapperCustomizer;
+import dev.herald.common.wire.Account;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
@@ -90,13 +93,7 @@ public final class DeliveryTestSupport {
 
     /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it (none when null). */
     public static void send(PostAcceptedEvent event, String traceParent) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
+        try (KafkaProducer<String, String> producer = producer()) {
             ProducerRecord<String, String> record =
                     new ProducerRecord<>(Topics.POST_ACCEPTED, event.post().id(), JSON.writeValueAsString(event));
             if (traceParent != null) {
@@ -104,6 +101,50 @@ public final class DeliveryTestSupport {
             }
             producer.send(record).get();
         }
+    }
+
+    /**
+     * An {@code account.*} event about the target's account as accounts-service sends it: {@code type} one of {@link
+     * AccountEvent}'s, {@code reconnectUrl} for the hold ones (or null).
+     */
+    public static AccountEvent accountEvent(
+            String workspaceId, Mode mode, Target target, String type, String healthStatus, String reconnectUrl) {
+        Instant now = Instant.now();
+        Account account = new Account(
+                target.accountId(),
+                target.platform(),
+                null,
+                target.username(),
+                target.username(),
+                AccountHealth.DISCONNECTED.equals(healthStatus) ? Account.DISCONNECTED : Account.CONNECTED,
+                new AccountHealth(healthStatus, null, null, now),
+                mode,
+                now,
+                null,
+                now,
+                now,
+                null);
+        return new AccountEvent(
+                ResourceIds.newId(IdPrefix.EVENT), type, now, workspaceId, mode, account, null, reconnectUrl);
+    }
+
+    /** The account event on {@code account.events}, keyed by account id. */
+    public static void send(AccountEvent event) throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>(
+                            Topics.ACCOUNT_EVENTS, event.account().id(), JSON.writeValueAsString(event)))
+                    .get();
+        }
+    }
+
+    private static KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()));
     }
 
     /** The post's target.completed events, waiting until {@code expected} arrived (or a minute passed). */

@@ -1,9 +1,12 @@
 package dev.herald.posts.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.api.ApiException;
+import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import java.time.Duration;
@@ -17,10 +20,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The rules of a post that depend on its accounts and on the clock: every account connected and in the
- * caller's workspace and mode, each platform's caption limit and media needs, each platform's options
- * (required choices, allowed values, TikTok's creator controls: {@link PlatformOptionRules}), and the
- * scheduling window.
+ * The rules of a post that depend on its accounts and on the clock: every account in the caller's workspace and
+ * mode, each platform's caption limit and media needs, each platform's options (required choices, allowed values,
+ * TikTok's creator controls: {@link PlatformOptionRules}), and the scheduling window; then every account fit to
+ * publish to ({@link #reauthRequired}).
  */
 final class PostRules {
     static final Duration MIN_SCHEDULE_AHEAD = Duration.ofSeconds(5);
@@ -82,16 +85,50 @@ final class PostRules {
             AccountForPosting account = found.get(id);
             if (account == null) {
                 reject(field, "invalid_value", "No account " + id + " exists in this workspace and mode.");
-            } else if (!Account.CONNECTED.equals(account.account().status())) {
-                reject(
-                        field,
-                        "invalid_value",
-                        "Account " + id + " is disconnected; reconnect it before posting to it.");
             } else {
+                // A broken account is still checked as a target, so every field error comes out in this one answer.
                 targets.add(account);
             }
         }
         return targets;
+    }
+
+    /**
+     * The refusal of a post whose accounts pass every field rule but one of which cannot be published to until it is
+     * reconnected ({@code reauth_required} or {@code disconnected}): {@code 422 account_reauth_required} naming the
+     * first such account in request order, with its health status and the link that reconnects it (accounts-service
+     * puts one on every broken account); null when there is none.
+     * Asked only once the request has no field error: those need the caller's own fix whatever the account's state,
+     * and a caller who reconnects first and then learns the request was wrong anyway has been sent round twice.
+     */
+    static ApiException reauthRequired(PostDraft draft, Map<String, AccountForPosting> found) {
+        for (int i = 0; i < draft.accountIds().size(); i++) {
+            AccountForPosting account = found.get(draft.accountIds().get(i));
+            if (account == null || !broken(account.account())) {
+                continue;
+            }
+            String id = account.account().id();
+            AccountHealth health = account.account().health() != null
+                    ? account.account().health()
+                    : new AccountHealth(AccountHealth.DISCONNECTED, null, null, null);
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("account_id", id);
+            details.put("field", "account_ids[" + i + "]");
+            details.put("health", health.status());
+            details.put("reconnect_url", account.reconnectUrl());
+            return new ApiException(
+                    ErrorCode.ACCOUNT_REAUTH_REQUIRED,
+                    "Account " + id + " is " + health.status()
+                            + " and must be reconnected before posting to it; reconnect_url reconnects it.",
+                    details);
+        }
+        return null;
+    }
+
+    /** Whether nothing can be published to the account until it is reconnected. */
+    private static boolean broken(Account account) {
+        return !Account.CONNECTED.equals(account.status())
+                || account.health() != null && account.health().broken();
     }
 
     private void schedule(Instant scheduledAt, Instant now) {

@@ -120,17 +120,25 @@ public class PostService {
         });
     }
 
-    /** The post the draft describes, or a failure saying every field that is wrong with it. */
+    /**
+     * The post the draft describes, or a failure saying every field that is wrong with it, or, when no field is, the
+     * first account that must be reconnected before it can be posted to ({@code 422 account_reauth_required}).
+     */
     private Uni<AcceptedPost> validated(String workspaceId, Mode mode, PostDraft draft) {
         List<String> ids = draft.accountIds().stream().filter(Objects::nonNull).toList();
-        Uni<Map<String, AccountForPosting>> lookup =
-                ids.isEmpty() ? Uni.createFrom().item(Map.of()) : accounts.lookup(workspaceId, mode, ids);
+        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty()
+                ? Uni.createFrom().item(Map.of())
+                : accounts.lookup(workspaceId, mode, ids, draft.scheduledAt());
         return lookup.map(found -> {
             Instant now = Timestamps.now(clock);
             List<FieldError> errors = new ArrayList<>(draft.errors());
             List<AccountForPosting> destinations = PostRules.check(draft, found, now, errors);
             if (!errors.isEmpty()) {
                 throw ApiException.validationFailed(errors);
+            }
+            ApiException reauthRequired = PostRules.reauthRequired(draft, found);
+            if (reauthRequired != null) {
+                throw reauthRequired;
             }
             return AcceptedPost.of(workspaceId, mode, draft, destinations, now);
         });

@@ -173,17 +173,82 @@ class PostResourceTest {
     }
 
     @Test
-    void aDisconnectedAccountOrOneOfAnotherModeIsRefused() {
-        String disconnected = account("linkedin", null);
-        FakeUpstreams.disconnect(workspace, "test", disconnected);
+    void anAccountOfAnotherModeIsAFieldError() {
         String live = FakeUpstreams.addAccount(workspace, "live", "linkedin", "live_user", null);
         posting(workspace, Mode.TEST)
-                .body("{\"text\":\"Hi\",\"account_ids\":[\"" + disconnected + "\",\"" + live + "\"]}")
+                .body("{\"text\":\"Hi\",\"account_ids\":[\"" + live + "\"]}")
                 .post("/posts")
                 .then()
                 .statusCode(422)
-                .body("error.details.errors.field", hasItems("account_ids[0]", "account_ids[1]"))
-                .body("error.details.errors[0].message", matchesPattern(".*disconnected.*"));
+                .body("error.code", equalTo("validation_failed"))
+                .body("error.details.errors.field", hasItems("account_ids[0]"));
+    }
+
+    @Test
+    void anAccountThatNeedsReauthorizationIsRefusedWithItsHealthAndReconnectLinkAndNothingIsCharged() {
+        String healthy = account("linkedin", null);
+        String broken = account("facebook", null);
+        String reconnectUrl = "https://herald.example/connect/reconnect/tok_" + broken;
+        FakeUpstreams.needsReauthorization(workspace, "test", broken, reconnectUrl);
+        int batches = FakeUpstreams.BATCHES.get();
+        String scheduledAt = Instant.now()
+                .plus(1, ChronoUnit.HOURS)
+                .truncatedTo(ChronoUnit.SECONDS)
+                .toString();
+
+        posting(workspace, Mode.TEST)
+                .body("{\"text\":\"Hi\",\"account_ids\":[\"" + healthy + "\",\"" + broken + "\"],\"scheduled_at\":\""
+                        + scheduledAt + "\"}")
+                .post("/posts")
+                .then()
+                .statusCode(422)
+                .body("error.code", equalTo("account_reauth_required"))
+                .body("error.details.account_id", equalTo(broken))
+                .body("error.details.field", equalTo("account_ids[1]"))
+                .body("error.details.health", equalTo("reauth_required"))
+                .body("error.details.reconnect_url", equalTo(reconnectUrl));
+
+        // Refused before anything was reserved: nothing accepted, nothing charged.
+        assertThat(FakeUpstreams.BATCHES.get()).isEqualTo(batches);
+        assertThat(FakeUpstreams.reserved(workspace, "test")).isZero();
+        // The lookup told accounts-service when the post is due, for its check ahead of that time.
+        assertThat(FakeUpstreams.LOOKUPS.get(broken))
+                .last()
+                .satisfies(lookup -> assertThat(
+                                Instant.parse(lookup.get("scheduled_at").asText()))
+                        .isEqualTo(Instant.parse(scheduledAt)));
+    }
+
+    @Test
+    void aDisconnectedAccountIsRefusedAsNeedingReauthorization() {
+        String disconnected = account("linkedin", null);
+        FakeUpstreams.disconnect(workspace, "test", disconnected);
+        posting(workspace, Mode.TEST)
+                .body("{\"text\":\"Hi\",\"account_ids\":[\"" + disconnected + "\"]}")
+                .post("/posts")
+                .then()
+                .statusCode(422)
+                .body("error.code", equalTo("account_reauth_required"))
+                .body("error.details.account_id", equalTo(disconnected))
+                .body("error.details.field", equalTo("account_ids[0]"))
+                .body("error.details.health", equalTo("disconnected"))
+                .body("error.details.reconnect_url", nullValue());
+        assertThat(FakeUpstreams.reserved(workspace, "test")).isZero();
+    }
+
+    @Test
+    void theRequestsOwnFieldErrorsComeBeforeAnAccountThatNeedsReauthorization() {
+        String broken = account("pinterest", null);
+        FakeUpstreams.needsReauthorization(workspace, "test", broken, "https://herald.example/connect/reconnect/t");
+        String unknown = ResourceIds.newId(IdPrefix.ACCOUNT);
+        posting(workspace, Mode.TEST)
+                .body("{\"text\":\"" + "x".repeat(600) + "\",\"account_ids\":[\"" + broken + "\",\"" + unknown + "\"]}")
+                .post("/posts")
+                .then()
+                .statusCode(422)
+                .body("error.code", equalTo("validation_failed"))
+                // The broken account is still checked as a target: its platform's rules are reported too.
+                .body("error.details.errors.field", hasItems("account_ids[1]", "text", "media"));
     }
 
     @Test
@@ -260,14 +325,14 @@ class PostResourceTest {
                 .then()
                 .statusCode(422)
                 .body("error.code", equalTo("idempotency_key_reused"));
-        // A new key gets the validation answer.
+        // A new key gets today's answer: the account must be reconnected first.
         as(workspace, Mode.TEST)
                 .header("Idempotency-Key", UUID.randomUUID().toString())
                 .body(linkedInPost(linkedIn, "Once"))
                 .post("/posts")
                 .then()
                 .statusCode(422)
-                .body("error.code", equalTo("validation_failed"));
+                .body("error.code", equalTo("account_reauth_required"));
         assertThat(FakeUpstreams.reserved(workspace, "test")).isEqualTo(1);
     }
 

@@ -56,6 +56,8 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     private static final Map<String, ObjectNode> GRANTS = new ConcurrentHashMap<>();
     /** account id -> the rejected_token_sha256 of each access request ("" when none was named). */
     public static final Map<String, java.util.List<String>> ACCESS_REQUESTS = new ConcurrentHashMap<>();
+    /** account id -> the body of each lookup that named it. */
+    public static final Map<String, java.util.List<JsonNode>> LOOKUPS = new ConcurrentHashMap<>();
     /** How long a reservation batch takes, to hold requests in flight. */
     public static volatile long reserveDelayMillis;
 
@@ -97,6 +99,21 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     public static void disconnect(String workspaceId, String mode, String accountId) {
         ((ObjectNode) ACCOUNTS.get(workspaceId + ":" + mode).get(accountId).get("account"))
                 .put("status", "disconnected");
+    }
+
+    /**
+     * The platform refused the account's grant for good: health {@code reauth_required}, and the lookup carries the
+     * {@code reconnectUrl} accounts-service puts on a broken account. The account stays connected (it keeps its slot).
+     */
+    public static void needsReauthorization(String workspaceId, String mode, String accountId, String reconnectUrl) {
+        ObjectNode item = ACCOUNTS.get(workspaceId + ":" + mode).get(accountId);
+        ((ObjectNode) item.get("account"))
+                .putObject("health")
+                .put("status", "reauth_required")
+                .put("reason", "invalid_grant: token revoked")
+                .putNull("token_expires_at")
+                .put("checked_at", "2026-11-27T10:00:00Z");
+        item.put("reconnect_url", reconnectUrl);
     }
 
     /**
@@ -228,6 +245,8 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
                 ArrayNode data = JSON.createArrayNode();
                 Map<String, ObjectNode> accounts = ACCOUNTS.getOrDefault(tenant, Map.of());
                 body.get("ids").forEach(id -> {
+                    LOOKUPS.computeIfAbsent(id.asText(), key -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                            .add(body);
                     if (accounts.containsKey(id.asText())) {
                         data.add(accounts.get(id.asText()));
                     }

@@ -1,0 +1,200 @@
+package dev.herald.delivery.messaging;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static dev.herald.delivery.support.DeliveryTestSupport.accepted;
+import static dev.herald.delivery.support.DeliveryTestSupport.accountEvent;
+import static dev.herald.delivery.support.DeliveryTestSupport.await;
+import static dev.herald.delivery.support.DeliveryTestSupport.completions;
+import static dev.herald.delivery.support.DeliveryTestSupport.delivery;
+import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
+import static dev.herald.delivery.support.DeliveryTestSupport.rows;
+import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
+import static dev.herald.delivery.support.DeliveryTestSupport.send;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.AccountEvent;
+import dev.herald.common.events.PostAcceptedEvent;
+import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.ids.ResourceIds;
+import dev.herald.common.wire.AccountHealth;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.delivery.support.DeliveryTestSupport.Target;
+import dev.herald.delivery.support.FakePlatformApis;
+import dev.herald.delivery.support.FakeUsageService;
+import dev.herald.testing.RealInfrastructure;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Targets of accounts that need re-authorization (issue 32), through the real broker and database: account.events
+ * hold an account's deliveries (queued, no attempt, no usage check, no target.completed) until account.reconnected
+ * makes them due, or until the hold deadline fails them with account_reauth_required; a live account that
+ * accounts-service refuses with account_reauth_required is held the same way before any event says so.
+ */
+@QuarkusTest
+@WithTestResource(
+        value = RealInfrastructure.class,
+        initArgs = @ResourceArg(name = "database", value = "delivery_test"),
+        scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakeUsageService.class, scope = TestResourceScope.MATCHING_RESOURCES)
+@WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
+class AccountHoldDeliveryTest {
+    private static final String RECONNECT_URL = "https://herald.example/connect/reconnect/tok_123";
+
+    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+
+    @BeforeEach
+    void startFakes() {
+        FakeUsageService.ensureStarted();
+    }
+
+    @Test
+    void aTargetOfAnAccountThatNeedsReauthorizationWaitsAndIsPublishedOnceTheAccountIsReconnected() throws Exception {
+        Target target = Target.of(Platform.LINKEDIN, "reauth_acme");
+        holdAccount(Mode.TEST, target);
+        PostAcceptedEvent event = accepted(workspace, Mode.TEST, target);
+        String postId = event.post().id();
+
+        send(event);
+
+        awaitHeld(postId);
+        Map<String, Object> held = delivery(postId, target.accountId());
+        assertThat(held).containsEntry("attempts", 0).containsEntry("completed_at", null);
+        // Held before the reservation check: neither usage-service nor the platform was asked.
+        assertThat(FakeUsageService.calls(target.reservationId(postId))).isEmpty();
+        assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
+        assertThat(completions(postId, 1, Duration.ofSeconds(1))).isEmpty();
+
+        send(accountEvent(workspace, Mode.TEST, target, AccountEvent.RECONNECTED, AccountHealth.HEALTHY, null));
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(rows("select 1 from held_accounts where account_id = ?", target.accountId()))
+                .isEmpty();
+    }
+
+    @Test
+    void aTargetStillHeldAtItsDeadlineFailsWithAccountReauthRequiredAndTheReconnectLink() throws Exception {
+        Target target = Target.of(Platform.TIKTOK, "reauth_late");
+        holdAccount(Mode.TEST, target);
+        // Due 25 hours ago: past the default 24-hour hold the moment it is looked at.
+        PostAcceptedEvent event =
+                scheduled(accepted(workspace, Mode.TEST, target), Instant.now().minus(Duration.ofHours(25)));
+        String postId = event.post().id();
+
+        send(event);
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("failed");
+        assertThat(completed.get("attempts").asInt()).isZero();
+        JsonNode error = completed.get("error");
+        assertThat(error.get("code").asText()).isEqualTo("account_reauth_required");
+        assertThat(error.get("retryable").asBoolean()).isFalse();
+        assertThat(error.get("details").get("account_id").asText()).isEqualTo(target.accountId());
+        assertThat(error.get("details").get("reconnect_url").asText()).isEqualTo(RECONNECT_URL);
+        assertThat(completed.get("reservation_id").asText()).isEqualTo(target.reservationId(postId));
+        assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
+        assertThat(FakeUsageService.calls(target.reservationId(postId))).isEmpty();
+    }
+
+    @Test
+    void aLiveAccountThatAccountsServiceRefusesForReauthorizationIsHeldWithoutSpendingAnAttempt() throws Exception {
+        Target target = Target.of(Platform.LINKEDIN, "acme_live_reauth");
+        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Live while the grant is refused", null, target);
+        String postId = event.post().id();
+        String accessPath = "/internal/accounts/" + target.accountId() + "/access-token";
+        var fake = FakePlatformApis.client();
+        fake.register(post(urlPathEqualTo(accessPath))
+                .willReturn(aResponse()
+                        .withStatus(409)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("""
+                        {"error":{"code":"conflict","message":"The account needs to be reconnected.",
+                         "details":{"reason":"account_reauth_required","account_id":"%s","reconnect_url":"%s"}}}""".formatted(target.accountId(), RECONNECT_URL))));
+        fake.register(post(urlPathEqualTo("/rest/posts"))
+                .willReturn(
+                        aResponse().withStatus(201).withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
+
+        send(event);
+
+        awaitHeld(postId);
+        Map<String, Object> held = delivery(postId, target.accountId());
+        // The attempt counted before accounts-service was asked is given back; LinkedIn was never called.
+        assertThat(held).containsEntry("attempts", 0).containsEntry("completed_at", null);
+        assertThat(held.get("last_error").toString()).contains("account_reauth_required", RECONNECT_URL);
+        assertThat(completions(postId, 1, Duration.ofSeconds(1))).isEmpty();
+
+        fake.register(post(urlPathEqualTo(accessPath)).willReturn(okJson("""
+                {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
+                 "access_token":"li-live-token","expires_at":null}}""".formatted(target.accountId()))));
+        // The refusal came before any event: the reconnection event still finds the held delivery.
+        send(accountEvent(workspace, Mode.LIVE, target, AccountEvent.RECONNECTED, AccountHealth.HEALTHY, null));
+
+        JsonNode completed = onlyCompletion(postId, target.accountId());
+        assertThat(completed.get("status").asText()).isEqualTo("published");
+        assertThat(completed.get("attempts").asInt()).isEqualTo(1);
+        assertThat(fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))
+                        .withRequestBody(matchingJsonPath(
+                                "$.commentary", equalTo(event.post().text())))))
+                .hasSize(1);
+    }
+
+    private static void awaitHeld(String postId) throws Exception {
+        await(
+                "the delivery is held",
+                () -> !rows(
+                                "select 1 from deliveries where post_id = ? and status = 'pending' and held_since is not null",
+                                postId)
+                        .isEmpty());
+    }
+
+    private void holdAccount(Mode mode, Target target) throws Exception {
+        send(accountEvent(
+                workspace, mode, target, AccountEvent.REAUTH_REQUIRED, AccountHealth.REAUTH_REQUIRED, RECONNECT_URL));
+        await(
+                "the account is held",
+                () -> !rows("select 1 from held_accounts where account_id = ?", target.accountId())
+                        .isEmpty());
+    }
+
+    /** The same event for a post scheduled at {@code scheduledAt}. */
+    private static PostAcceptedEvent scheduled(PostAcceptedEvent event, Instant scheduledAt) {
+        Post post = event.post();
+        Post scheduled = new Post(
+                post.id(),
+                post.text(),
+                post.status(),
+                post.mode(),
+                post.media(),
+                scheduledAt,
+                post.platformOptions(),
+                post.targets(),
+                post.createdAt(),
+                post.updatedAt());
+        return new PostAcceptedEvent(
+                event.eventId(),
+                event.type(),
+                event.occurredAt(),
+                event.workspaceId(),
+                event.mode(),
+                scheduled,
+                event.deliveries());
+    }
+}
