@@ -1,18 +1,23 @@
 package dev.herald.accounts.service;
 
 import dev.herald.accounts.model.AccountEntity;
+import dev.herald.accounts.repository.AccountHealthStatements;
 import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
+import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.TikTokPublishingOptions;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -29,10 +34,21 @@ import java.util.Map;
 public class PostingAccounts {
     private final AccountRepository accounts;
     private final PlatformReads reads;
+    private final AccountHealthStatements healthChecks;
+    private final HealthCheckPolicy policy;
+    private final Clock clock;
 
-    public PostingAccounts(AccountRepository accounts, PlatformReads reads) {
+    public PostingAccounts(
+            AccountRepository accounts,
+            PlatformReads reads,
+            AccountHealthStatements healthChecks,
+            HealthCheckPolicy policy,
+            Clock clock) {
         this.accounts = accounts;
         this.reads = reads;
+        this.healthChecks = healthChecks;
+        this.policy = policy;
+        this.clock = clock;
     }
 
     /**
@@ -44,6 +60,28 @@ public class PostingAccounts {
         return lookupOnce(workspaceId, mode, ids)
                 .onFailure(PostingAccounts::grantRevoked)
                 .recoverWithUni(revoked -> lookupOnce(workspaceId, mode, ids));
+    }
+
+    /**
+     * The same, for a post scheduled at {@code scheduledAt} (null: published now): each live account found connected
+     * and healthy gets a check booked ahead of that time ({@link HealthCheckPolicy#beforeDue}), one per post, so a
+     * grant that breaks meanwhile is known before the post is due. Test mode and immediate posts write nothing.
+     */
+    public Uni<List<AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids, Instant scheduledAt) {
+        Uni<List<AccountForPosting>> found = lookup(workspaceId, mode, ids);
+        if (scheduledAt == null || mode != Mode.LIVE) {
+            return found;
+        }
+        Instant checkAt = policy.beforeDue(scheduledAt, Timestamps.now(clock));
+        return found.call(answer -> Multi.createFrom()
+                .iterable(answer)
+                .filter(account -> Account.CONNECTED.equals(account.account().status())
+                        && !account.account().health().broken())
+                .onItem()
+                .transformToUniAndConcatenate(
+                        account -> healthChecks.recordDueCheck(account.account().id(), checkAt))
+                .collect()
+                .last());
     }
 
     private static boolean grantRevoked(Throwable failure) {

@@ -176,4 +176,44 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
         }
         return response.json();
     }
+
+    /**
+     * LinkedIn's token introspection ({@code POST /oauth/v2/introspectToken} with the client's credentials,
+     * https://learn.microsoft.com/en-us/linkedin/shared/authentication/token-introspection): {@code active} false
+     * (status {@code revoked} or {@code expired}) is definitive, and so is a scope list without the one the account
+     * publishes with ({@code w_member_social} for a member, {@code w_organization_social} for an organization).
+     */
+    @Override
+    public Uni<Void> check(ProviderGrant grant, String externalId) {
+        return Uni.createFrom().deferred(() -> {
+            ProviderCredentials credentials = credentials();
+            return http.postForm(
+                            config.oauthUrl() + "/introspectToken",
+                            Map.of(
+                                    "client_id",
+                                    credentials.clientId(),
+                                    "client_secret",
+                                    credentials.clientSecret(),
+                                    "token",
+                                    grant.accessToken()),
+                            Map.of())
+                    .map(response -> {
+                        if (!response.ok()) {
+                            throw ProviderErrors.oauth(platform(), response, false);
+                        }
+                        JsonObject token = response.json();
+                        if (!token.getBoolean("active", false)) {
+                            String status = text(token, "status") != null ? text(token, "status") : "inactive";
+                            throw ProviderErrors.exception(
+                                    platform(), "token_" + status, "the access token is " + status, 200, true, false);
+                        }
+                        String needed =
+                                externalId.startsWith(ORGANIZATION_URN) ? "w_organization_social" : "w_member_social";
+                        if (!TokenResponses.scopes(token.getValue("scope")).contains(needed)) {
+                            throw ProviderErrors.permissionMissing(platform(), needed);
+                        }
+                        return null;
+                    });
+        });
+    }
 }
