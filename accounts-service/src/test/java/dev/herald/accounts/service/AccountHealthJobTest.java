@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.herald.accounts.provider.FakeLinkedInProvider;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
+import dev.herald.accounts.support.AccountsTestSupport;
 import dev.herald.accounts.support.FakeServices;
 import dev.herald.accounts.support.MovableClock;
 import dev.herald.common.auth.Mode;
@@ -25,6 +26,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -233,7 +235,8 @@ class AccountHealthJobTest {
             Instant next = nextCheckAt(account);
             waits.add(Duration.between(previous, next));
             previous = next;
-            clock.set(next);
+            // next_check_at has microseconds, read here as milliseconds: a millisecond later it is due.
+            clock.set(next.plusMillis(1));
         }
 
         // 30 s, doubling (each pass runs a few milliseconds after the instant it was due).
@@ -286,6 +289,40 @@ class AccountHealthJobTest {
             assertThat(linkedIn.checksOf(externalId(account)))
                     .as("checks of %s", account)
                     .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aPassSkipsAccountsAnotherReplicaIsClaimingAndNeverTakesThemAfterIt() throws Exception {
+        List<String> accounts = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+            accounts.add(live("claimed" + i));
+        }
+        for (String account : accounts) {
+            dueNow(account);
+        }
+        String ids = "'" + String.join("','", accounts) + "'";
+        ExecutorService replica = Executors.newSingleThreadExecutor();
+        try (Connection other = RealInfrastructure.connect(AccountsTestSupport.DATABASE)) {
+            // Another replica is between its claim and its commit: the rows are locked, then leased.
+            other.setAutoCommit(false);
+            other.createStatement().execute("select id from accounts where id in (" + ids + ") for update");
+            Future<Integer> pass = replica.submit(() -> onVertx(() -> job.checkDue()));
+            Thread.sleep(1500);
+            other.createStatement()
+                    .executeUpdate("update accounts set next_check_at = now() + interval '5 minutes' where id in ("
+                            + ids + ")");
+            other.commit();
+            pass.get(60, TimeUnit.SECONDS);
+        } finally {
+            replica.shutdown();
+        }
+
+        for (String account : accounts) {
+            assertThat(linkedIn.checksOf(externalId(account)))
+                    .as("checks of %s", account)
+                    .isZero();
         }
     }
 
@@ -360,7 +397,7 @@ class AccountHealthJobTest {
                 .path("data.id");
         assertThat(Duration.between(connected, nextCheckAt(account))).isLessThan(Duration.ofSeconds(55));
 
-        clock.set(nextCheckAt(account));
+        clock.set(nextCheckAt(account).plusMillis(1));
         drain();
 
         assertThat(health(account)).isEqualTo("reauth_required");
