@@ -45,6 +45,9 @@ public class AccountHealthStatements {
             insert into account_due_checks (account_id, check_at) values (:account_id, :check_at)
             on conflict do nothing""");
 
+    private static final NamedStatement GRANT_END = NamedStatement.of(
+            "update accounts set token_expires_at = :token_expires_at where id = :account_id and status = 'connected'");
+
     /** Checks ahead of posts whose account broke or was disconnected are never claimed; they go when long past. */
     private static final NamedStatement PURGE_STALE =
             NamedStatement.of("delete from account_due_checks where check_at < :before");
@@ -78,6 +81,16 @@ public class AccountHealthStatements {
                 .parameters()
                 .set("account_id", accountId)
                 .set("check_at", checkAt)
+                .execute(pool)
+                .replaceWithVoid();
+    }
+
+    /** Where a renewal moved the end of Herald's access (a rotated refresh token's, or a renewed token's own). */
+    public Uni<Void> recordGrantEnd(String accountId, Instant tokenExpiresAt) {
+        return GRANT_END
+                .parameters()
+                .set("account_id", accountId)
+                .set("token_expires_at", tokenExpiresAt)
                 .execute(pool)
                 .replaceWithVoid();
     }

@@ -6,6 +6,7 @@ import dev.herald.accounts.provider.OAuthProvider;
 import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
+import dev.herald.accounts.repository.AccountHealthStatements;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.auth.Mode;
@@ -17,7 +18,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Objects;
 import org.jboss.logging.Logger;
 
 /**
@@ -53,6 +56,7 @@ public class AccountHealthChecks {
     }
 
     private final AccountService accounts;
+    private final AccountHealthStatements statements;
     private final AccountHealthChanges changes;
     private final ProviderAccessTokens tokens;
     private final OAuthProviders providers;
@@ -62,6 +66,7 @@ public class AccountHealthChecks {
 
     public AccountHealthChecks(
             AccountService accounts,
+            AccountHealthStatements statements,
             AccountHealthChanges changes,
             ProviderAccessTokens tokens,
             OAuthProviders providers,
@@ -69,6 +74,7 @@ public class AccountHealthChecks {
             AccountsConfig config,
             Clock clock) {
         this.accounts = accounts;
+        this.statements = statements;
         this.changes = changes;
         this.tokens = tokens;
         this.providers = providers;
@@ -167,7 +173,15 @@ public class AccountHealthChecks {
         Instant end = grant.expiresAt();
         boolean renewsLater = renewable(platform, grant) && end != null && end.isAfter(now.plus(config.refreshAhead()));
         Instant next = policy.regular(now, renewsLater ? end : null);
-        return changes.answered(account.workspaceId, mode, account.id, next).replaceWith(Result.of(Outcome.HEALTHY));
+        // A renewal moves the end of access (a rotated refresh token's, Instagram's renewed token's): `expiring` is
+        // derived from it.
+        Instant grantEnd = AccountConnections.grantEnd(grant);
+        grantEnd = grantEnd == null ? null : grantEnd.truncatedTo(ChronoUnit.MICROS);
+        Uni<Void> ended = Objects.equals(grantEnd, account.tokenExpiresAt)
+                ? Uni.createFrom().voidItem()
+                : statements.recordGrantEnd(account.id, grantEnd);
+        return ended.chain(() -> changes.answered(account.workspaceId, mode, account.id, next))
+                .replaceWith(Result.of(Outcome.HEALTHY));
     }
 
     private Uni<Result> failed(AccountEntity account, Mode mode, Throwable failure) {

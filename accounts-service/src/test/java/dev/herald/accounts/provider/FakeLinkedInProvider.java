@@ -110,7 +110,10 @@ public class FakeLinkedInProvider implements OAuthProvider {
                                         grant.accessToken() + "~r" + n,
                                         grant.refreshToken() + "~r" + n,
                                         Instant.now().plusSeconds(3600),
-                                        null,
+                                        // A rotated refresh token lasts a year from now, when the old one had an end.
+                                        grant.refreshExpiresAt() == null
+                                                ? null
+                                                : Instant.now().plus(java.time.Duration.ofDays(365)),
                                         grant.scopes(),
                                         grant.subject()));
         long delay = refreshDelayMillis;

@@ -217,6 +217,47 @@ class AccountHealthJobTest {
     }
 
     @Test
+    void aRenewalThatRotatesTheRefreshTokenMovesTheEndOfAccessSoTheAccountIsNoLongerExpiring() throws Exception {
+        String token = "rotating-" + workspace;
+        ProviderGrant grant = new ProviderGrant(
+                token,
+                "refresh-" + token,
+                Instant.now().plus(Duration.ofMinutes(20)),
+                Instant.now().plus(Duration.ofDays(3)),
+                Set.of("w_member_social"),
+                "member-" + token);
+        String account = onVertx(() -> connections.connect(new AccountConnection(
+                        workspace,
+                        Mode.LIVE,
+                        null,
+                        Platform.LINKEDIN,
+                        "urn:li:person:" + token,
+                        "Mia Member",
+                        "mia",
+                        grant,
+                        null)))
+                .id();
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account)
+                .then()
+                .statusCode(200)
+                .body("data.health.status", equalTo("expiring"));
+        dueNow(account);
+
+        drain();
+
+        as(workspace, Mode.LIVE)
+                .get("/accounts/" + account)
+                .then()
+                .statusCode(200)
+                .body("data.health.status", equalTo("healthy"));
+        assertThat(count(
+                        "select count(*) from accounts where id = ? and token_expires_at > now() + interval '300 days'",
+                        account))
+                .isEqualTo(1);
+    }
+
+    @Test
     void temporaryFailuresForTenMinutesLeaveHealthAloneAndBackOff() throws Exception {
         String account = liveLinkedIn("flaky-" + workspace, Instant.now().plus(Duration.ofDays(30)));
         Instant start = Instant.now();
