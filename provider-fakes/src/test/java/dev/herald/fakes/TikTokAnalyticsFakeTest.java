@@ -34,7 +34,7 @@ class TikTokAnalyticsFakeTest {
         OAuthDance.resetFakes();
     }
 
-    private static String token(String scopes) {
+    static String token(String scopes) {
         String redirect = OAuthDance.REDIRECT + "tiktok";
         Map<String, String> back = OAuthDance.authorize(
                 "/tiktok/v2/auth/authorize/",

@@ -42,4 +42,12 @@ public interface OAuthProvider {
      * organizations it administers. Each becomes one Herald account.
      */
     Uni<List<ProviderIdentity>> identities(ProviderGrant grant);
+
+    /**
+     * The health check: a cheap documented read proving the grant still works for the identity {@code externalId}
+     * and still carries the permissions Herald publishes with. A definitive refusal (token invalid or revoked,
+     * permission removed, identity gone) fails with a {@link ProviderException} that is {@code revoked}, carrying the
+     * platform's own code; a temporary one (5xx, 429, timeout, network) with one that is {@code retryable}.
+     */
+    Uni<Void> check(ProviderGrant grant, String externalId);
 }

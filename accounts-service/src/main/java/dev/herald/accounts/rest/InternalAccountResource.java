@@ -6,6 +6,7 @@ import dev.herald.accounts.service.ProviderAccessTokens;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
+import dev.herald.common.time.Timestamps;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.ProviderAccess;
@@ -16,6 +17,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -44,17 +46,26 @@ public class InternalAccountResource {
     }
 
     /**
-     * Body {@code {"ids": [1 to 100 strings]}}: answers {@code {"data": [AccountForPosting]}} for the ids that are
-     * accounts of the caller's workspace and mode, in the order asked; the others are absent.
+     * Body {@code {"ids": [1 to 100 strings], "scheduled_at": "<RFC 3339>"}}: answers {@code {"data": [AccountForPosting]}}
+     * for the ids that are accounts of the caller's workspace and mode, in the order asked; the others are absent.
+     * {@code scheduled_at} (optional: a scheduled post's due time) books a check of each live account ahead of it.
      */
     @POST
     @Path("/lookup")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<DataEnvelope<List<AccountForPosting>>> lookup(JsonNode json) {
-        JsonBody body = JsonBody.of(json, Set.of("ids"));
+        JsonBody body = JsonBody.of(json, Set.of("ids", "scheduled_at"));
         List<String> ids = readIds(body, json.get("ids"));
+        String scheduled = body.string("scheduled_at").nullable().read().orNull();
+        Instant scheduledAt =
+                scheduled == null ? null : Timestamps.parseRfc3339(scheduled).orElse(null);
+        if (scheduled != null && scheduledAt == null) {
+            body.reject("scheduled_at", "invalid_format", "scheduled_at must be an RFC 3339 timestamp.");
+        }
         body.validate();
-        return postingAccounts.lookup(caller.workspaceId(), caller.mode(), ids).map(DataEnvelope::of);
+        return postingAccounts
+                .lookup(caller.workspaceId(), caller.mode(), ids, scheduledAt)
+                .map(DataEnvelope::of);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.herald.accounts.service;
 
 import dev.herald.accounts.model.AccountEntity;
+import dev.herald.accounts.repository.AccountHealthStatements;
 import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
@@ -12,6 +13,7 @@ import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -34,12 +36,22 @@ public class PostingAccounts {
     private final AccountRepository accounts;
     private final PlatformReads reads;
     private final ReconnectLinks links;
+    private final AccountHealthStatements healthChecks;
+    private final HealthCheckPolicy policy;
     private final Clock clock;
 
-    public PostingAccounts(AccountRepository accounts, PlatformReads reads, ReconnectLinks links, Clock clock) {
+    public PostingAccounts(
+            AccountRepository accounts,
+            PlatformReads reads,
+            ReconnectLinks links,
+            AccountHealthStatements healthChecks,
+            HealthCheckPolicy policy,
+            Clock clock) {
         this.accounts = accounts;
         this.reads = reads;
         this.links = links;
+        this.healthChecks = healthChecks;
+        this.policy = policy;
         this.clock = clock;
     }
 
@@ -52,6 +64,28 @@ public class PostingAccounts {
         return lookupOnce(workspaceId, mode, ids)
                 .onFailure(PostingAccounts::reauthRequired)
                 .recoverWithUni(refused -> lookupOnce(workspaceId, mode, ids));
+    }
+
+    /**
+     * The same, for a post scheduled at {@code scheduledAt} (null: published now): each live account found connected
+     * and healthy gets a check booked ahead of that time ({@link HealthCheckPolicy#beforeDue}), one per post, so a
+     * grant that breaks meanwhile is known before the post is due. Test mode and immediate posts write nothing.
+     */
+    public Uni<List<AccountForPosting>> lookup(String workspaceId, Mode mode, List<String> ids, Instant scheduledAt) {
+        Uni<List<AccountForPosting>> found = lookup(workspaceId, mode, ids);
+        if (scheduledAt == null || mode != Mode.LIVE) {
+            return found;
+        }
+        Instant checkAt = policy.beforeDue(scheduledAt, Timestamps.now(clock));
+        return found.call(answer -> Multi.createFrom()
+                .iterable(answer)
+                .filter(account -> Account.CONNECTED.equals(account.account().status())
+                        && !account.account().health().broken())
+                .onItem()
+                .transformToUniAndConcatenate(
+                        account -> healthChecks.recordDueCheck(account.account().id(), checkAt))
+                .collect()
+                .last());
     }
 
     private static boolean reauthRequired(Throwable failure) {

@@ -230,4 +230,49 @@ public class ProviderAccessTokens {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * The grant the health job checks {@code account} with: the stored one, renewed first, under the same lock on the
+     * grant's row as {@link #current}, when it is renewable and its access token ends within {@code renewAhead} (the
+     * job's window, wider than {@link #REFRESH_AHEAD}), or when it is the token whose hash is {@code refusedTokenSha256}
+     * (the platform just refused it; a token replaced meanwhile is used as it is). A failed renewal fails with the
+     * provider's {@link ProviderException} as it is and changes nothing: the job decides what it means for health.
+     */
+    public Uni<ProviderGrant> forHealthCheck(AccountEntity account, Duration renewAhead, String refusedTokenSha256) {
+        Platform platform = Platform.fromWire(account.platform).orElseThrow();
+        return Panache.withTransaction(() -> credentials
+                .findForUpdate(account.id)
+                .flatMap(ciphertext -> {
+                    if (ciphertext == null) {
+                        return Uni.createFrom()
+                                .failure(new ProviderException("grant_missing", "no grant is stored", true, false));
+                    }
+                    ProviderGrant stored = grants.open(ciphertext, account.id);
+                    Instant now = Timestamps.now(clock);
+                    boolean refused = refusedTokenSha256 != null
+                            && refusedTokenSha256.equalsIgnoreCase(sha256(stored.accessToken()));
+                    boolean expiring = AccountHealthChecks.renewable(platform, stored)
+                            && stored.expiresAt() != null
+                            && !stored.expiresAt().isAfter(now.plus(renewAhead));
+                    if (!refused && !expiring) {
+                        return Uni.createFrom().item(stored);
+                    }
+                    return providers
+                            .forPlatform(platform)
+                            .orElseThrow()
+                            .refresh(stored)
+                            .flatMap(fresh -> {
+                                if (refused && fresh.accessToken().equals(stored.accessToken())) {
+                                    throw new ProviderException(
+                                            "token_refused",
+                                            platform.displayName() + " refused the access token and issued no other",
+                                            true,
+                                            false);
+                                }
+                                return credentials
+                                        .store(account.id, grants.seal(fresh, account.id), now)
+                                        .replaceWith(fresh);
+                            });
+                }));
+    }
 }

@@ -6,7 +6,9 @@ import jakarta.inject.Singleton;
 import java.net.URI;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -20,6 +22,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>
  * Refreshing answers a new access token ({@code <old>~r<n>}, valid an hour, the refresh token rotated) after
  * {@link #refreshDelayMillis}, or fails with {@link #refreshFailure} when set; {@link #refreshes} counts the calls.
+ * <p>
+ * The health check fails with {@link #checkFailure} when set, and refuses the tokens in {@link #refusedTokens} (ended
+ * early by the platform) as revoked; it answers after {@link #checkDelayMillis} and counts its calls per identity in
+ * {@link #checks}, the token it was shown last in {@link #lastCheckedToken}.
  */
 @Singleton
 public class FakeLinkedInProvider implements OAuthProvider {
@@ -30,6 +36,25 @@ public class FakeLinkedInProvider implements OAuthProvider {
     public volatile long refreshDelayMillis;
     /** Refresh as LinkedIn does without a refresh token: the unexpired grant comes back as it is. */
     public volatile boolean keepTokens;
+
+    public volatile ProviderException checkFailure;
+    public final Set<String> refusedTokens = ConcurrentHashMap.newKeySet();
+    public final Map<String, AtomicInteger> checks = new ConcurrentHashMap<>();
+    public final AtomicReference<String> lastCheckedToken = new AtomicReference<>();
+    public volatile long checkDelayMillis;
+
+    /** How many times the identity was checked. */
+    public int checksOf(String externalId) {
+        AtomicInteger count = checks.get(externalId);
+        return count == null ? 0 : count.get();
+    }
+
+    /** Back to answering every check at once. */
+    public void checksPass() {
+        checkFailure = null;
+        refusedTokens.clear();
+        checkDelayMillis = 0;
+    }
 
     public String lastVerifier() {
         return lastVerifier.get();
@@ -85,7 +110,10 @@ public class FakeLinkedInProvider implements OAuthProvider {
                                         grant.accessToken() + "~r" + n,
                                         grant.refreshToken() + "~r" + n,
                                         Instant.now().plusSeconds(3600),
-                                        null,
+                                        // A rotated refresh token lasts a year from now, when the old one had an end.
+                                        grant.refreshExpiresAt() == null
+                                                ? null
+                                                : Instant.now().plus(java.time.Duration.ofDays(365)),
                                         grant.scopes(),
                                         grant.subject()));
         long delay = refreshDelayMillis;
@@ -110,5 +138,26 @@ public class FakeLinkedInProvider implements OAuthProvider {
                 .item(List.of(
                         new ProviderIdentity("urn:li:person:member-1", "member", "Mia Member", "mia", null),
                         new ProviderIdentity("urn:li:organization:42", "organization", "Acme Corp", "acme", null)));
+    }
+
+    @Override
+    public Uni<Void> check(ProviderGrant grant, String externalId) {
+        checks.computeIfAbsent(externalId, id -> new AtomicInteger()).incrementAndGet();
+        lastCheckedToken.set(grant.accessToken());
+        ProviderException failure = checkFailure;
+        if (failure == null && refusedTokens.contains(grant.accessToken())) {
+            failure = new ProviderException(
+                    "token_expired", "linkedin refused: token_expired - the access token is expired", true, false);
+        }
+        Uni<Void> answer =
+                failure == null ? Uni.createFrom().voidItem() : Uni.createFrom().failure(failure);
+        long delay = checkDelayMillis;
+        if (delay <= 0) {
+            return answer;
+        }
+        return Uni.createFrom()
+                .<Void>emitter(emitter ->
+                        io.vertx.core.Vertx.currentContext().owner().setTimer(delay, id -> emitter.complete(null)))
+                .flatMap(waited -> answer);
     }
 }

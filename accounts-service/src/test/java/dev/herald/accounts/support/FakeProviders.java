@@ -76,6 +76,11 @@ public final class FakeProviders {
         public Uni<List<ProviderIdentity>> identities(ProviderGrant grant) {
             return Uni.createFrom().item(List.of());
         }
+
+        @Override
+        public Uni<Void> check(ProviderGrant grant, String externalId) {
+            return Uni.createFrom().voidItem();
+        }
     }
 
     @Singleton

@@ -41,6 +41,7 @@ public class RouteCatalog {
             ApiRoute.exempt("DELETE", "/accounts/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.exempt("POST", "/accounts/{id}/analytics-consent", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.metered("POST", "/accounts/{id}/reconnect-link", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.metered("POST", "/accounts/{id}/health-check", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/accounts/{id}/analytics", ACCOUNTS_READ, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/accounts/{id}/publishing-options", ACCOUNTS_READ, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/accounts/{id}/boards", ACCOUNTS_READ, Upstream.ACCOUNTS),

@@ -17,6 +17,12 @@ public record IssuedGrant(
         return expiresAt != null && !now.isBefore(expiresAt);
     }
 
+    public IssuedGrant withoutScope(String scope) {
+        Set<String> kept = new java.util.HashSet<>(scopes);
+        kept.remove(scope);
+        return new IssuedGrant(platform, grantId, subject, Set.copyOf(kept), expiresAt, refreshToken);
+    }
+
     public IssuedGrant expiringAt(Instant when) {
         return new IssuedGrant(platform, grantId, subject, scopes, when, refreshToken);
     }

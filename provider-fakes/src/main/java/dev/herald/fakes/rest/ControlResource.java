@@ -28,7 +28,8 @@ import java.util.regex.PatternSyntaxException;
 /**
  * The control API of the fakes, for tests and people: what each platform received ({@code /requests}), what it
  * published ({@code /posts}), failures armed for its next requests ({@code /failures}), its tokens expired or
- * revoked at once ({@code /tokens/expire}, {@code /tokens/revoke}), and a reset. {@code {platform}} is
+ * revoked at once ({@code /tokens/expire}, {@code /tokens/revoke}), a permission withdrawn from them
+ * ({@code /tokens/strip-permission}), and a reset. {@code {platform}} is
  * {@code linkedin}, {@code facebook}, {@code instagram}, {@code pinterest}, {@code tiktok} or {@code youtube}.
  * Answers are {@code {"data": ...}}; refusals {@code {"error": {"code", "message"}}}.
  */
@@ -155,6 +156,23 @@ public class ControlResource {
     @Path("/{platform}/tokens/revoke")
     public Map<String, Map<String, Integer>> revokeTokens(@PathParam("platform") String platform) {
         return Map.of("data", Map.of("revoked", tokens.revokeAll(known(platform))));
+    }
+
+    /**
+     * Withdraws one permission ({@code {"scope": "..."}}) from every token of the platform now; the platform's reads
+     * then answer as it does for a grant without it. Answers how many tokens lost it.
+     */
+    @POST
+    @Path("/{platform}/tokens/strip-permission")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Map<String, Map<String, Integer>> stripPermission(
+            @PathParam("platform") String platform, Map<String, String> request) {
+        known(platform);
+        String scope = request == null ? null : request.get("scope");
+        if (scope == null || scope.isBlank()) {
+            throw invalid("scope is required: the permission to withdraw, as the platform names it");
+        }
+        return Map.of("data", Map.of("stripped", tokens.stripScope(platform, scope)));
     }
 
     /** Forgets one platform's posts, tokens, codes, requests and armed failures. */

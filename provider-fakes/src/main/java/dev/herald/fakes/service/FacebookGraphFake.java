@@ -93,6 +93,14 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         if (request.is("GET", "/" + VERSION + "/me/accounts")) {
             return pages(grant);
         }
+        if (request.is("GET", "/" + VERSION + "/me/permissions")) {
+            // Graph lists what the user granted; a permission withdrawn in their settings no longer shows granted.
+            ObjectNode permissions = object();
+            ArrayNode data = permissions.putArray("data");
+            grant.scopes()
+                    .forEach(scope -> data.addObject().put("permission", scope).put("status", "granted"));
+            return json(200, permissions);
+        }
         if (request.is("DELETE", "/" + VERSION + "/me/permissions")) {
             tokens.revokeGrant(grant.grantId());
             return json(200, object().put("success", true));

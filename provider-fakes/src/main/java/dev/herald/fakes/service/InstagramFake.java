@@ -106,6 +106,16 @@ public class InstagramFake extends StatefulPlatformFake {
         if (request.is("GET", "/" + VERSION + "/me")) {
             return json(200, me(request));
         }
+        path = request.match("GET", "/" + VERSION + "/([0-9]+)/content_publishing_limit");
+        if (path != null) {
+            FakeResponse refused = refuseOtherAccount(grant, path.get(1), "instagram_business_content_publish");
+            if (refused != null) {
+                return refused;
+            }
+            ObjectNode limit = object();
+            limit.putArray("data").addObject().put("quota_usage", published().size());
+            return json(200, limit);
+        }
         path = request.match("GET", "/" + VERSION + "/([0-9]+)/insights");
         if (path != null) {
             return media.insights(request, grant, path.get(1));

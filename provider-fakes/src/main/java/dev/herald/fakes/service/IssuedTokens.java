@@ -99,6 +99,22 @@ public class IssuedTokens {
         return count[0];
     }
 
+    /**
+     * Withdraws one permission from every authorization of the platform, its refresh tokens included (so a refreshed
+     * token does not bring it back), as a user unticking it in the platform's settings would.
+     */
+    public int stripScope(String platform, String scope) {
+        int[] count = {0};
+        tokens.replaceAll((key, grant) -> {
+            if (grant.platform().equals(platform) && grant.scopes().contains(scope)) {
+                count[0]++;
+                return grant.withoutScope(scope);
+            }
+            return grant;
+        });
+        return count[0];
+    }
+
     /** Revokes every authorization of the platform. */
     public int revokeAll(String platform) {
         int before = revokedGrants.size();

@@ -93,6 +93,9 @@ public class LinkedInFake extends StatefulPlatformFake {
         if (request.is("POST", "/oauth/v2/revoke")) {
             return tokenEndpoint.revoke(request);
         }
+        if (request.is("POST", "/oauth/v2/introspectToken")) {
+            return tokenEndpoint.introspect(request);
+        }
         List<String> upload = request.match("PUT", UPLOADS + "([A-Za-z0-9-]+)");
         if (upload != null) {
             return media.receive(upload.get(0), request);

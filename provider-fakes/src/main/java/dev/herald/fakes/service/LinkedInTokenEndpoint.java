@@ -98,6 +98,41 @@ final class LinkedInTokenEndpoint {
         return answer;
     }
 
+    /**
+     * {@code POST /oauth/v2/introspectToken} (client credentials and {@code token}): {@code active} with status and
+     * comma-separated scopes; a revoked or expired token is {@code active: false} with its status.
+     */
+    FakeResponse introspect(FakeRequest request) {
+        Map<String, String> form = request.form();
+        try {
+            fake.authorization.authenticate(fake.platform(), form.get("client_id"), form.get("client_secret"));
+        } catch (OAuthRefusal refusal) {
+            return fake.json(
+                    refusal.status(),
+                    fake.object().put("error", refusal.error()).put("error_description", refusal.getMessage()));
+        }
+        IssuedTokens.State state = fake.tokens.state(fake.platform(), form.get("token"), false);
+        IssuedGrant grant = fake.tokens.grant(fake.platform(), form.get("token"));
+        if (state == IssuedTokens.State.UNKNOWN || grant == null) {
+            return fake.json(
+                    400, fake.object().put("error", "invalid_request").put("error_description", "Token not found"));
+        }
+        ObjectNode answer = fake.object()
+                .put("active", state == IssuedTokens.State.VALID)
+                .put("client_id", form.get("client_id"))
+                .put(
+                        "status",
+                        state == IssuedTokens.State.VALID
+                                ? "active"
+                                : state.name().toLowerCase())
+                .put("scope", String.join(",", grant.scopes().stream().sorted().toList()))
+                .put("auth_type", "3L");
+        if (grant.expiresAt() != null) {
+            answer.put("expires_at", grant.expiresAt().getEpochSecond());
+        }
+        return fake.json(200, answer);
+    }
+
     /** {@code POST /oauth/v2/revoke}: the token's grant is revoked; an unknown token changes nothing. */
     FakeResponse revoke(FakeRequest request) {
         Map<String, String> form = request.form();

@@ -96,6 +96,10 @@ public class PinterestFake extends StatefulPlatformFake {
         }
         IssuedGrant grant = grant(request);
         if (request.is("GET", "/v5/user_account")) {
+            if (!grant.scopes().contains("user_accounts:read")) {
+                return error(
+                        403, 29, "You are not permitted to access that resource (user_accounts:read is required).");
+            }
             PublishedMetrics.Account counts = accountCounts(Instant.now());
             return json(
                     200,

@@ -84,6 +84,9 @@ public class YouTubeFake extends StatefulPlatformFake {
             tokens.revokeGrant(grant.grantId());
             return json(200, object());
         }
+        if (request.is("GET", "/oauth2/tokeninfo")) {
+            return tokenInfo(request.queryParameter("access_token"));
+        }
         IssuedTokens.State state = tokenState(request);
         if (state != IssuedTokens.State.VALID) {
             return apiError(
@@ -252,5 +255,31 @@ public class YouTubeFake extends StatefulPlatformFake {
     @Override
     public FakeResponse serverError(int status) {
         return apiError(status, "backendError", status == 503 ? "UNAVAILABLE" : "INTERNAL", "Backend Error");
+    }
+
+    /**
+     * Google's tokeninfo ({@code GET /oauth2/tokeninfo?access_token=}): the scopes, space-separated, and the seconds left; 400
+     * {@code invalid_token} for a token expired, revoked or never issued.
+     */
+    private FakeResponse tokenInfo(String token) {
+        if (tokens.state(platform(), token, false) != IssuedTokens.State.VALID) {
+            return json(400, object().put("error", "invalid_token").put("error_description", "Invalid Value"));
+        }
+        IssuedGrant grant = tokens.grant(platform(), token);
+        ObjectNode info = object().put("azp", "herald-fake-client")
+                .put("aud", "herald-fake-client")
+                .put("sub", grant.subject())
+                .put("scope", String.join(" ", grant.scopes().stream().sorted().toList()))
+                .put("access_type", "offline");
+        if (grant.expiresAt() != null) {
+            info.put("exp", String.valueOf(grant.expiresAt().getEpochSecond()))
+                    .put(
+                            "expires_in",
+                            String.valueOf(Math.max(
+                                    0,
+                                    grant.expiresAt().getEpochSecond()
+                                            - Instant.now().getEpochSecond())));
+        }
+        return json(200, info);
     }
 }

@@ -3,6 +3,7 @@ package dev.herald.accounts.provider.facebook;
 import static dev.herald.accounts.provider.http.TokenResponses.text;
 
 import dev.herald.accounts.config.ProvidersConfig;
+import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.accounts.provider.ProviderIdentity;
 import dev.herald.accounts.provider.http.ConfiguredOAuthProvider;
@@ -37,6 +38,9 @@ import java.util.Set;
 public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
     /** Pages are listed 100 at a time; ten pages of Pages is beyond any real user and bounds the calls. */
     private static final int MAX_PAGE_REQUESTS = 10;
+
+    /** What Herald publishes to a Page with (Graph's Pages API: posting needs both). */
+    static final List<String> PUBLISHING_PERMISSIONS = List.of("pages_manage_posts", "pages_read_engagement");
 
     private final ProvidersConfig.Facebook config;
 
@@ -160,15 +164,8 @@ public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
     }
 
     private static String grantedPermissions(JsonObject me) {
-        Set<String> granted = new LinkedHashSet<>();
-        JsonArray data = me.getJsonObject("permissions", new JsonObject()).getJsonArray("data", new JsonArray());
-        for (int i = 0; i < data.size(); i++) {
-            JsonObject permission = data.getJsonObject(i);
-            if ("granted".equals(permission.getString("status"))) {
-                granted.add(permission.getString("permission"));
-            }
-        }
-        return String.join(",", granted);
+        return String.join(
+                ",", granted(me.getJsonObject("permissions", new JsonObject()).getJsonArray("data", new JsonArray())));
     }
 
     private JsonObject tokenBody(ProviderResponse response) {
@@ -184,5 +181,50 @@ public class FacebookOAuthProvider extends ConfiguredOAuthProvider {
             throw GraphApiErrors.of(platform(), response);
         }
         return response.json();
+    }
+
+    /**
+     * Reads the Page with its own Page token ({@code GET /{page-id}?fields=id}: code 190 for a dead token, 100 or 803
+     * for a Page gone or out of reach), then the permissions behind the token ({@code GET /me/permissions},
+     * https://developers.facebook.com/docs/facebook-login/guides/permissions/request-revoke): a user can remove one in
+     * their business integrations settings, and Graph lists it {@code declined} or not at all.
+     */
+    @Override
+    public Uni<Void> check(ProviderGrant grant, String externalId) {
+        return http.get(
+                        config.apiUrl() + "/" + externalId,
+                        Map.of("fields", "id"),
+                        ProviderHttpClient.bearer(grant.accessToken()))
+                .map(response -> {
+                    if (!response.ok()) {
+                        ProviderException failure = GraphApiErrors.of(platform(), response);
+                        throw !failure.retryable() && !failure.revoked() && response.status() < 500
+                                ? ProviderErrors.identityGone(platform(), externalId)
+                                : failure;
+                    }
+                    return response;
+                })
+                .flatMap(page -> http.get(
+                        config.apiUrl() + "/me/permissions", Map.of(), ProviderHttpClient.bearer(grant.accessToken())))
+                .map(response -> {
+                    Set<String> granted = granted(ok(response).getJsonArray("data", new JsonArray()));
+                    for (String permission : PUBLISHING_PERMISSIONS) {
+                        if (!granted.contains(permission)) {
+                            throw ProviderErrors.permissionMissing(platform(), permission);
+                        }
+                    }
+                    return null;
+                });
+    }
+
+    private static Set<String> granted(JsonArray data) {
+        Set<String> granted = new LinkedHashSet<>();
+        for (int i = 0; i < data.size(); i++) {
+            JsonObject permission = data.getJsonObject(i);
+            if ("granted".equals(permission.getString("status"))) {
+                granted.add(permission.getString("permission"));
+            }
+        }
+        return granted;
     }
 }

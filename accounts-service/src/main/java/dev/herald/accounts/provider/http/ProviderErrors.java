@@ -67,6 +67,23 @@ public final class ProviderErrors {
         return new ProviderException(code, message.toString(), revoked, retryable);
     }
 
+    /** A check found a permission Herald needs no longer granted: only a new authorization gives it back. */
+    public static ProviderException permissionMissing(Platform platform, String permission) {
+        return exception(
+                platform,
+                "permission_missing",
+                "the grant no longer includes " + permission + ", which Herald needs to publish",
+                0,
+                true,
+                false);
+    }
+
+    /** A check found the grant no longer reaches the account (deleted, or the user lost their role on it). */
+    public static ProviderException identityGone(Platform platform, String externalId) {
+        return exception(
+                platform, "account_not_found", "the grant no longer reaches account " + externalId, 0, true, false);
+    }
+
     /** A 2xx answer without what the documentation promises. */
     public static ProviderException malformed(Platform platform, String what) {
         return new ProviderException(

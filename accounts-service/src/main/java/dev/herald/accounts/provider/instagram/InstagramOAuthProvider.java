@@ -128,4 +128,22 @@ public class InstagramOAuthProvider extends ConfiguredOAuthProvider {
         }
         return response.json();
     }
+
+    /**
+     * The account's content publishing limit ({@code GET /<IG_ID>/content_publishing_limit},
+     * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit):
+     * a read that needs {@code instagram_business_content_publish}, so a dead token answers 190 and a withdrawn
+     * publishing permission 10 or 200-299, both definitive in {@link GraphApiErrors}.
+     */
+    @Override
+    public Uni<Void> check(ProviderGrant grant, String externalId) {
+        return http.get(
+                        config.apiUrl() + "/" + config.apiVersion() + "/" + externalId + "/content_publishing_limit",
+                        Map.of("fields", "quota_usage", "access_token", grant.accessToken()),
+                        Map.of())
+                .map(response -> {
+                    ok(response);
+                    return null;
+                });
+    }
 }

@@ -76,10 +76,18 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
 
     @Override
     public Uni<Void> revoke(ProviderGrant grant) {
+        return tokenRequest("/revoke", grant).replaceWithVoid();
+    }
+
+    /**
+     * A request about the grant's access token to an OAuth endpoint that takes the client's credentials in the form
+     * ({@code /revoke}, {@code /introspectToken}); a refusal fails as an RFC 6749 error.
+     */
+    private Uni<ProviderResponse> tokenRequest(String endpoint, ProviderGrant grant) {
         return Uni.createFrom().deferred(() -> {
             ProviderCredentials credentials = credentials();
             return http.postForm(
-                            config.oauthUrl() + "/revoke",
+                            config.oauthUrl() + endpoint,
                             Map.of(
                                     "client_id",
                                     credentials.clientId(),
@@ -92,7 +100,7 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
                         if (!response.ok()) {
                             throw ProviderErrors.oauth(platform(), response, false);
                         }
-                        return null;
+                        return response;
                     });
         });
     }
@@ -175,5 +183,28 @@ public class LinkedInOAuthProvider extends ConfiguredOAuthProvider {
                     platform(), response, code, body.getValue("message") instanceof String m ? m : null);
         }
         return response.json();
+    }
+
+    /**
+     * LinkedIn's token introspection ({@code POST /oauth/v2/introspectToken} with the client's credentials,
+     * https://learn.microsoft.com/en-us/linkedin/shared/authentication/token-introspection): {@code active} false
+     * (status {@code revoked} or {@code expired}) is definitive, and so is a scope list without the one the account
+     * publishes with ({@code w_member_social} for a member, {@code w_organization_social} for an organization).
+     */
+    @Override
+    public Uni<Void> check(ProviderGrant grant, String externalId) {
+        return tokenRequest("/introspectToken", grant).map(response -> {
+            JsonObject token = response.json();
+            if (!token.getBoolean("active", false)) {
+                String status = text(token, "status") != null ? text(token, "status") : "inactive";
+                throw ProviderErrors.exception(
+                        platform(), "token_" + status, "the access token is " + status, 200, true, false);
+            }
+            String needed = externalId.startsWith(ORGANIZATION_URN) ? "w_organization_social" : "w_member_social";
+            if (!TokenResponses.scopes(token.getValue("scope")).contains(needed)) {
+                throw ProviderErrors.permissionMissing(platform(), needed);
+            }
+            return null;
+        });
     }
 }

@@ -3,6 +3,7 @@ package dev.herald.accounts.provider.pinterest;
 import static dev.herald.accounts.provider.http.TokenResponses.text;
 
 import dev.herald.accounts.config.ProvidersConfig;
+import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.accounts.provider.ProviderIdentity;
 import dev.herald.accounts.provider.http.ConfiguredOAuthProvider;
@@ -113,5 +114,25 @@ public class PinterestOAuthProvider extends ConfiguredOAuthProvider {
     private Map<String, String> basicAuth() {
         ProviderCredentials credentials = credentials();
         return Map.of("Authorization", ProviderHttpClient.basic(credentials.clientId(), credentials.clientSecret()));
+    }
+
+    /**
+     * The account read ({@code GET /v5/user_account}, scope {@code user_accounts:read}): 401 is a dead token, 403 a
+     * scope the grant no longer has (both definitive), 429 and 5xx temporary; the answer must still be the account.
+     */
+    @Override
+    public Uni<Void> check(ProviderGrant grant, String externalId) {
+        return http.get(config.apiUrl() + "/v5/user_account", Map.of(), ProviderHttpClient.bearer(grant.accessToken()))
+                .map(response -> {
+                    if (response.status() == 403) {
+                        ProviderException failure = PinterestApi.failure(response);
+                        throw new ProviderException(failure.code(), failure.getMessage(), true, false);
+                    }
+                    JsonObject account = PinterestApi.ok(response);
+                    if (!externalId.equals(text(account, "id")) && !externalId.equals(text(account, "username"))) {
+                        throw ProviderErrors.identityGone(platform(), externalId);
+                    }
+                    return null;
+                });
     }
 }

@@ -37,6 +37,9 @@ public class YouTubeOAuthProvider extends ConfiguredOAuthProvider {
     private static final Set<String> RATE_LIMIT_REASONS =
             Set.of("quotaExceeded", "rateLimitExceeded", "userRateLimitExceeded");
 
+    /** The scope Herald uploads with; a grant without it cannot publish. */
+    static final String UPLOAD_SCOPE = "https://www.googleapis.com/auth/youtube.upload";
+
     private final ProvidersConfig.YouTube config;
 
     public YouTubeOAuthProvider(ProvidersConfig config, ProviderHttpClient http) {
@@ -135,5 +138,49 @@ public class YouTubeOAuthProvider extends ConfiguredOAuthProvider {
             return ProviderErrors.exception(Platform.YOUTUBE, reason, error.getString("message"), 403, false, true);
         }
         return ProviderErrors.api(Platform.YOUTUBE, response, code, error.getString("message"));
+    }
+
+    /**
+     * Google's tokeninfo ({@code GET /tokeninfo?access_token=}, https://developers.google.com/identity/sign-in/web/backend-auth
+     * "Calling the tokeninfo endpoint") says whether the token is alive and which scopes it still carries (a user can
+     * withdraw one in their Google account), then {@code channels.list?part=id&mine=true} whether the channel is still
+     * the grant's. Tokeninfo refuses a dead token with 400 {@code invalid_token}.
+     */
+    @Override
+    public Uni<Void> check(ProviderGrant grant, String externalId) {
+        return http.get(config.oauthUrl() + "/tokeninfo", Map.of("access_token", grant.accessToken()), Map.of())
+                .map(response -> {
+                    if (!response.ok()) {
+                        ProviderException failure = ProviderErrors.oauth(platform(), response, false);
+                        throw "invalid_token".equals(failure.code())
+                                ? new ProviderException(failure.code(), failure.getMessage(), true, false)
+                                : failure;
+                    }
+                    if (!TokenResponses.scopes(response.json().getValue("scope"))
+                            .contains(UPLOAD_SCOPE)) {
+                        throw ProviderErrors.permissionMissing(platform(), UPLOAD_SCOPE);
+                    }
+                    return response;
+                })
+                .flatMap(scoped -> http.get(
+                        config.apiUrl() + "/youtube/v3/channels",
+                        Map.of("part", "id", "mine", "true", "maxResults", "50"),
+                        ProviderHttpClient.bearer(grant.accessToken())))
+                .map(response -> {
+                    if (!response.ok()) {
+                        ProviderException failure = apiFailure(response);
+                        // 403 insufficientPermissions / forbidden: the grant no longer reads the channel.
+                        throw response.status() == 403 && !failure.retryable()
+                                ? new ProviderException(failure.code(), failure.getMessage(), true, false)
+                                : failure;
+                    }
+                    JsonArray items = response.json().getJsonArray("items", new JsonArray());
+                    for (int i = 0; i < items.size(); i++) {
+                        if (externalId.equals(items.getJsonObject(i).getString("id"))) {
+                            return null;
+                        }
+                    }
+                    throw ProviderErrors.identityGone(platform(), externalId);
+                });
     }
 }
