@@ -187,8 +187,11 @@ class LiveConnectionHealthIT {
         return switch (platform) {
             case TIKTOK -> "access_token_invalid";
             case FACEBOOK, INSTAGRAM -> "190";
-            case LINKEDIN -> "REVOKED_ACCESS_TOKEN";
-            case PINTEREST, YOUTUBE -> "invalid_grant";
+            // LinkedIn's token introspection answers 200 with the token's status.
+            case LINKEDIN -> "token_revoked";
+            case PINTEREST -> "Authentication failed";
+            // Google's tokeninfo.
+            case YOUTUBE -> "invalid_token";
         };
     }
 

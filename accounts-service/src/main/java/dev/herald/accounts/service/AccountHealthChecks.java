@@ -15,6 +15,8 @@ import dev.herald.common.wire.Account;
 import dev.herald.common.wire.Platform;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
@@ -137,15 +139,21 @@ public class AccountHealthChecks {
                             false,
                             false));
         }
-        return tokens.forHealthCheck(account, config.refreshAhead(), null)
+        Context context = Vertx.currentContext();
+        Uni<ProviderGrant> checked = tokens.forHealthCheck(account, config.refreshAhead(), null)
                 .flatMap(grant -> provider.check(grant, account.externalId)
                         .replaceWith(grant)
                         .onFailure(failure -> refusedAccess(failure, platform, grant))
                         .recoverWithUni(refusal -> renewedAndCheckedAgain(account, provider, grant)
                                 .onFailure(again -> again instanceof ProviderException renewal && renewal.revoked())
                                 // The first refusal is what the platform said about the grant; keep its words.
-                                .transform(again -> refusal)))
-                .flatMap(grant -> answered(account, mode, platform, grant))
+                                .transform(again -> refusal)));
+        if (context != null) {
+            // A platform call that timed out, or was retried after a pause, ends on a Mutiny worker or timer thread,
+            // where Hibernate Reactive refuses to work (HR000068): the answer is recorded back on this Vert.x context.
+            checked = checked.emitOn(task -> context.runOnContext(ignored -> task.run()));
+        }
+        return checked.flatMap(grant -> answered(account, mode, platform, grant))
                 .onFailure()
                 .recoverWithUni(failure -> failed(account, mode, failure));
     }

@@ -136,11 +136,26 @@ public class DeliveryStatements {
                 lease_until = null
             where post_id = :post_id and account_id = :account_id and lease_token = :lease_token""");
 
-    private static final NamedStatement HOLD = NamedStatement.of("""
-            update deliveries set status = 'pending', next_attempt_at = :next_attempt_at, updated_at = :now,
-                held_since = coalesce(held_since, :now), last_error = :error::text::jsonb,
-                attempts = greatest(attempts - :given_back_attempts, 0), lease_token = null, lease_until = null
-            where post_id = :post_id and account_id = :account_id and lease_token = :lease_token""");
+    /**
+     * The first hold of a delivery also appends its {@code target.completed} with status {@code queued} (every CTE
+     * reads the row as it was before the statement, so {@code before} tells a first hold from a later look).
+     */
+    private static final NamedStatement HOLD =
+            NamedStatement.of("""
+            with before as (
+                select held_since from deliveries
+                where post_id = :post_id and account_id = :account_id and lease_token = :lease_token),
+            changed as (
+                update deliveries set status = 'pending', next_attempt_at = :next_attempt_at, updated_at = :now,
+                    held_since = coalesce(held_since, :now), last_error = :error::text::jsonb,
+                    attempts = greatest(attempts - :given_back_attempts, 0), lease_token = null, lease_until = null
+                where post_id = :post_id and account_id = :account_id and lease_token = :lease_token
+                returning post_id),
+            first_hold as (
+                select changed.post_id from changed, before where before.held_since is null),
+            announced as (
+                %s)
+            select count(*)::integer as held from changed""".formatted(OutboxWriter.insertOnePerRowOf("first_hold")));
 
     private static final NamedStatement CHECK_LATER = NamedStatement.of("""
             update deliveries set status = 'pending', attempts = greatest(attempts - 1, 0),
@@ -394,20 +409,27 @@ public class DeliveryStatements {
      * Gives the lease back of a delivery whose account needs re-authorization, without an attempt ({@code
      * giveBackAttempt}: the one {@link #startAttempt} counted before accounts-service refused the access): pending,
      * marked held (so a reconnection makes it due at once), due again at {@code nextAttemptAt}; {@code reason} is kept
-     * as its last error (it carries the reconnect link when accounts-service gave one).
+     * as its last error (it carries the reconnect link when accounts-service gave one). The first hold also appends
+     * {@code announcement}, the target's {@code queued} target.completed, so posts-service shows it waiting.
      */
     public Uni<Boolean> hold(
-            LeasedDelivery delivery, TargetError reason, boolean giveBackAttempt, Instant nextAttemptAt, Instant now) {
-        return HOLD.parameters()
+            LeasedDelivery delivery,
+            TargetError reason,
+            boolean giveBackAttempt,
+            Instant nextAttemptAt,
+            Instant now,
+            OutboxWriter.Entry announcement) {
+        NamedStatement.Parameters parameters = HOLD.parameters()
                 .set("post_id", delivery.postId())
                 .set("account_id", delivery.accountId())
                 .set("lease_token", delivery.leaseToken())
                 .set("error", json(reason))
                 .set("next_attempt_at", nextAttemptAt)
                 .set("now", now)
-                .set("given_back_attempts", giveBackAttempt ? 1 : 0)
+                .set("given_back_attempts", giveBackAttempt ? 1 : 0);
+        return outbox.bind(parameters, announcement)
                 .execute(pool)
-                .map(rows -> rows.rowCount() > 0);
+                .map(rows -> rows.iterator().next().getInteger("held") > 0);
     }
 
     /**

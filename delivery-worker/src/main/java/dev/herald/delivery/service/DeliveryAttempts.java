@@ -9,6 +9,7 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxRelayJob;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
+import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.config.DeliveryConfig;
 import dev.herald.delivery.messaging.TargetCompletedOutbox;
@@ -392,13 +393,25 @@ public class DeliveryAttempts {
         if (!decision.waits()) {
             return finish(delivery, DeliveryStatus.FAILED, null, null, decision.error(), delivery.attempts());
         }
+        TargetError waiting = ReauthHold.waiting(delivery.accountId(), account.reconnectUrl());
         return deliveries
                 .hold(
                         delivery,
-                        ReauthHold.waiting(delivery.accountId(), account.reconnectUrl()),
+                        waiting,
                         attemptStarted,
                         decision.waitUntil(),
-                        now)
+                        now,
+                        TargetCompletedOutbox.entry(
+                                announcement(
+                                        delivery,
+                                        PostTarget.QUEUED,
+                                        null,
+                                        null,
+                                        waiting,
+                                        delivery.attempts() - (attemptStarted ? 1 : 0),
+                                        null,
+                                        now),
+                                delivery.traceParent()))
                 .flatMap(held -> {
                     if (!held) {
                         return lostLease(delivery);
@@ -410,16 +423,17 @@ public class DeliveryAttempts {
                 });
     }
 
-    /** Makes the delivery final and puts its target.completed in the outbox, in one statement. */
-    private Uni<Void> finish(
+    /** The delivery's {@code target.completed} ({@code completedAt} null while it is not final). */
+    private static TargetCompletedEvent announcement(
             LeasedDelivery delivery,
             String status,
             String providerPostId,
             String url,
             TargetError error,
-            int attempts) {
-        Instant now = Timestamps.now(clock);
-        TargetCompletedEvent event = new TargetCompletedEvent(
+            int attempts,
+            Instant completedAt,
+            Instant now) {
+        return new TargetCompletedEvent(
                 ResourceIds.newId(IdPrefix.EVENT),
                 TargetCompletedEvent.TYPE,
                 now,
@@ -433,7 +447,19 @@ public class DeliveryAttempts {
                 providerPostId,
                 url,
                 error,
-                now);
+                completedAt);
+    }
+
+    /** Makes the delivery final and puts its target.completed in the outbox, in one statement. */
+    private Uni<Void> finish(
+            LeasedDelivery delivery,
+            String status,
+            String providerPostId,
+            String url,
+            TargetError error,
+            int attempts) {
+        Instant now = Timestamps.now(clock);
+        TargetCompletedEvent event = announcement(delivery, status, providerPostId, url, error, attempts, now, now);
         Instant reconcileAt = DeliveryStatus.UNCERTAIN.equals(status)
                 ? now.plus(config.reconcile().firstLook())
                 : null;

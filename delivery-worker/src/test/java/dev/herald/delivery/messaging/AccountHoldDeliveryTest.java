@@ -13,6 +13,7 @@ import static dev.herald.delivery.support.DeliveryTestSupport.await;
 import static dev.herald.delivery.support.DeliveryTestSupport.completions;
 import static dev.herald.delivery.support.DeliveryTestSupport.delivery;
 import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
+import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletions;
 import static dev.herald.delivery.support.DeliveryTestSupport.rows;
 import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
 import static dev.herald.delivery.support.DeliveryTestSupport.send;
@@ -37,13 +38,14 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Targets of accounts that need re-authorization (issue 32), through the real broker and database: account.events
- * hold an account's deliveries (queued, no attempt, no usage check, no target.completed) until account.reconnected
+ * hold an account's deliveries (queued, no attempt, no usage check; one target.completed saying queued) until account.reconnected
  * makes them due, or until the hold deadline fails them with account_reauth_required; a live account that
  * accounts-service refuses with account_reauth_required is held the same way before any event says so.
  */
@@ -79,12 +81,23 @@ class AccountHoldDeliveryTest {
         // Held before the reservation check: neither usage-service nor the platform was asked.
         assertThat(FakeUsageService.calls(target.reservationId(postId))).isEmpty();
         assertThat(sandboxPublications(postId, target.accountId())).isEmpty();
-        assertThat(completions(postId, 1, Duration.ofSeconds(1))).isEmpty();
+        JsonNode waiting = completions(postId, 1).get(0);
+        assertThat(waiting.get("status").asText())
+                .as("the target shows as waiting")
+                .isEqualTo("queued");
+        assertThat(waiting.get("attempts").asInt()).isZero();
+        assertThat(waiting.get("completed_at").isNull()).isTrue();
+        assertThat(waiting.get("error").get("code").asText()).isEqualTo("account_reauth_required");
+        assertThat(waiting.get("error").get("details").get("reconnect_url").asText())
+                .isEqualTo(RECONNECT_URL);
 
         send(accountEvent(workspace, Mode.TEST, target, AccountEvent.RECONNECTED, AccountHealth.HEALTHY, null));
 
-        JsonNode completed = onlyCompletion(postId, target.accountId());
-        assertThat(completed.get("status").asText()).isEqualTo("published");
+        List<JsonNode> completions = onlyCompletions(postId, target.accountId(), 2);
+        assertThat(completions)
+                .extracting(completion -> completion.get("status").asText())
+                .containsExactly("queued", "published");
+        JsonNode completed = completions.get(1);
         assertThat(completed.get("attempts").asInt()).isEqualTo(1);
         assertThat(rows("select 1 from held_accounts where account_id = ?", target.accountId()))
                 .isEmpty();
@@ -139,7 +152,6 @@ class AccountHoldDeliveryTest {
         // The attempt counted before accounts-service was asked is given back; LinkedIn was never called.
         assertThat(held).containsEntry("attempts", 0).containsEntry("completed_at", null);
         assertThat(held.get("last_error").toString()).contains("account_reauth_required", RECONNECT_URL);
-        assertThat(completions(postId, 1, Duration.ofSeconds(1))).isEmpty();
 
         fake.register(post(urlPathEqualTo(accessPath)).willReturn(okJson("""
                 {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
@@ -147,8 +159,11 @@ class AccountHoldDeliveryTest {
         // The refusal came before any event: the reconnection event still finds the held delivery.
         send(accountEvent(workspace, Mode.LIVE, target, AccountEvent.RECONNECTED, AccountHealth.HEALTHY, null));
 
-        JsonNode completed = onlyCompletion(postId, target.accountId());
-        assertThat(completed.get("status").asText()).isEqualTo("published");
+        List<JsonNode> completions = onlyCompletions(postId, target.accountId(), 2);
+        assertThat(completions)
+                .extracting(completion -> completion.get("status").asText())
+                .containsExactly("queued", "published");
+        JsonNode completed = completions.get(1);
         assertThat(completed.get("attempts").asInt()).isEqualTo(1);
         assertThat(fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))
                         .withRequestBody(matchingJsonPath(

@@ -168,8 +168,16 @@ public final class DeliveryTestSupport {
      * outbox. Whatever the worker publishes for the post is then on the topic.
      */
     public static JsonNode onlyCompletion(String postId, String accountId) throws Exception {
-        List<JsonNode> found = completions(postId, 1);
-        assertThat(found).as("target.completed of post %s", postId).hasSize(1);
+        return onlyCompletions(postId, accountId, 1).get(0);
+    }
+
+    /**
+     * Exactly {@code expected} target.completed of the post's one target, in order (a held target's {@code queued}
+     * notice, then its end), checked as {@link #onlyCompletion} checks one.
+     */
+    public static List<JsonNode> onlyCompletions(String postId, String accountId, int expected) throws Exception {
+        List<JsonNode> found = completions(postId, expected);
+        assertThat(found).as("target.completed of post %s", postId).hasSize(expected);
         TopicReader.awaitConsumed("delivery-worker", Topics.POST_ACCEPTED, WAIT);
         await(
                 "every delivery of post " + postId + " is final",
@@ -182,10 +190,11 @@ public final class DeliveryTestSupport {
         for (ConsumerRecord<String, String> record : TopicReader.recordsKeyedSoFar(Topics.TARGET_COMPLETED, postId)) {
             again.add(JSON.readTree(record.value()));
         }
-        assertThat(again).as("every target.completed of post %s", postId).hasSize(1);
-        JsonNode event = again.get(0);
-        assertThat(event.get("account_id").asText()).isEqualTo(accountId);
-        return event;
+        assertThat(again).as("every target.completed of post %s", postId).hasSize(expected);
+        assertThat(again)
+                .allSatisfy(
+                        event -> assertThat(event.get("account_id").asText()).isEqualTo(accountId));
+        return again;
     }
 
     /** The rows a query answers, as column name to value. */

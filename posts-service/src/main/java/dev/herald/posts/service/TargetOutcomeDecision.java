@@ -22,7 +22,7 @@ public record TargetOutcomeDecision(Ignored ignored, PostTargetEntity target, Ta
 
     /** Why an outcome changes nothing. */
     public enum Ignored {
-        /** The event's status is none of {@code published}, {@code failed}, {@code uncertain}. */
+        /** The event's status is none of {@code published}, {@code failed}, {@code uncertain}, {@code queued}. */
         NOT_AN_OUTCOME,
         /** No such post, or it belongs to another workspace or mode. */
         NOT_THE_TENANTS_POST,
@@ -36,7 +36,12 @@ public record TargetOutcomeDecision(Ignored ignored, PostTargetEntity target, Ta
     public record TargetResult(
             String status, int attempts, String providerPostId, String url, TargetError error, Instant completedAt) {}
 
-    private static final Set<String> OUTCOMES = Set.of(PostTarget.PUBLISHED, PostTarget.FAILED, PostTarget.UNCERTAIN);
+    /**
+     * {@code queued} is not an end either: delivery-worker sends it when it holds a target whose account needs
+     * re-authorization, so the target shows as waiting (with the reason) rather than publishing.
+     */
+    private static final Set<String> OUTCOMES =
+            Set.of(PostTarget.PUBLISHED, PostTarget.FAILED, PostTarget.UNCERTAIN, PostTarget.QUEUED);
 
     /** True when the outcome changes the target (and perhaps the post); false when {@link #ignored()} says why not. */
     public boolean applies() {
@@ -73,7 +78,9 @@ public record TargetOutcomeDecision(Ignored ignored, PostTargetEntity target, Ta
                 event.providerPostId(),
                 event.url(),
                 event.error(),
-                PostTarget.UNCERTAIN.equals(event.status()) ? null : event.completedAt());
+                PostTarget.UNCERTAIN.equals(event.status()) || PostTarget.QUEUED.equals(event.status())
+                        ? null
+                        : event.completedAt());
         List<String> statuses = targets.stream()
                 .map(row -> row == target ? result.status() : row.status)
                 .toList();

@@ -128,6 +128,20 @@ class TargetOutcomeDecisionTest {
     }
 
     @Test
+    void aHeldTargetShowsQueuedWithItsReasonAndThePostStaysOpen() {
+        TargetOutcomeDecision decision = decide(PostTarget.QUEUED);
+        assertThat(decision.applies()).isTrue();
+        assertThat(decision.result().status()).isEqualTo(PostTarget.QUEUED);
+        assertThat(decision.result().completedAt()).isNull();
+        assertThat(decision.finalStatus()).isNull();
+        // Reconnected, the held target's publication applies as any outcome does.
+        List<PostTargetEntity> rows = List.of(target("acc_1", PostTarget.QUEUED, 0));
+        assertThat(TargetOutcomeDecision.of(outcome("acc_1", PostTarget.PUBLISHED, 1, null), post, rows)
+                        .finalStatus())
+                .isEqualTo(Post.PUBLISHED);
+    }
+
+    @Test
     void aRedeliveredOutcomeFindsItsTargetFinalAndChangesNothing() {
         for (String settled : List.of(PostTarget.PUBLISHED, PostTarget.FAILED, PostTarget.CANCELED)) {
             List<PostTargetEntity> rows = List.of(target("acc_1", settled, 1));
@@ -165,7 +179,7 @@ class TargetOutcomeDecisionTest {
     @Test
     void aStatusThatIsNoOutcomeChangesNothing() {
         List<PostTargetEntity> rows = List.of(target("acc_1", PostTarget.PUBLISHING, 0));
-        for (String status : Arrays.asList(null, PostTarget.CANCELED, PostTarget.QUEUED, "done")) {
+        for (String status : Arrays.asList(null, PostTarget.CANCELED, PostTarget.PUBLISHING, "done")) {
             assertThat(TargetOutcomeDecision.of(outcome("acc_1", status, 1, null), post, rows)
                             .ignored())
                     .as(status)

@@ -55,7 +55,8 @@ public record SettlementDecision(Verdict verdict, Instant completedAt, UsagePeri
         Verdict asked = switch (status) {
             case PostTarget.PUBLISHED -> Verdict.CONSUME;
             case PostTarget.FAILED -> Verdict.RELEASE;
-            case PostTarget.UNCERTAIN -> Verdict.KEEP;
+            // A target held for its account's re-authorization (delivery-worker) keeps its reservation too.
+            case PostTarget.UNCERTAIN, PostTarget.QUEUED -> Verdict.KEEP;
             default -> Verdict.UNKNOWN_STATUS;
         };
         boolean namesOne = event.reservationId() != null && event.workspaceId() != null && event.mode() != null;

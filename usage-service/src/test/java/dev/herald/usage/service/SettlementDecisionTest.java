@@ -110,6 +110,13 @@ class SettlementDecisionTest {
     }
 
     @Test
+    void aTargetHeldForItsAccountKeepsItsReservation() {
+        TargetCompletedEvent held = outcome(PostTarget.QUEUED, NOW, null);
+        assertThat(SettlementDecision.asked(held)).isEqualTo(Verdict.KEEP);
+        assertThat(decide(held, null).verdict()).isEqualTo(Verdict.KEEP);
+    }
+
+    @Test
     void aRedeliveredOutcomeFindsItsReservationSettledAlreadyAndChangesNothing() {
         assertThat(decide(outcome(PostTarget.PUBLISHED, NOW, NOW), reservation(UsageReservation.STATUS_CONSUMED))
                         .verdict())
