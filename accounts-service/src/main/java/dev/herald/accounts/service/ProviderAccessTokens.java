@@ -2,7 +2,6 @@ package dev.herald.accounts.service;
 
 import dev.herald.accounts.credentials.GrantEncryption;
 import dev.herald.accounts.model.AccountEntity;
-import dev.herald.accounts.provider.OAuthProvider;
 import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.provider.ProviderGrant;
@@ -134,25 +133,12 @@ public class ProviderAccessTokens {
             // Nothing refused, or what was refused has been replaced since: the stored token is the one to use.
             return Uni.createFrom().item(new Outcome(access(account, platform, stored), null));
         }
-        OAuthProvider provider = providers.forPlatform(platform).orElseThrow();
-        return provider.refresh(stored)
+        return renew(account.id, platform, stored, refused, now)
                 .flatMap(fresh -> {
-                    if (refused && fresh.accessToken().equals(stored.accessToken())) {
-                        // A platform without refresh tokens keeps an unexpired token; refused, it is as good as
-                        // revoked.
-                        throw new ProviderException(
-                                "token_refused",
-                                platform.displayName() + " refused the access token and issued no other",
-                                true,
-                                false);
-                    }
                     // The platform just vouched for the grant: its end and the answer are the account's health.
                     account.tokenExpiresAt = AccountConnections.grantEnd(fresh);
                     account.healthCheckedAt = now;
-                    return credentials
-                            .store(account.id, grants.seal(fresh, account.id), now)
-                            .flatMap(storedFresh -> accountRows.flush())
-                            .replaceWith(new Outcome(access(account, platform, fresh), null));
+                    return accountRows.flush().replaceWith(new Outcome(access(account, platform, fresh), null));
                 })
                 .onFailure(ProviderException.class)
                 .recoverWithUni(failure -> {
@@ -257,22 +243,28 @@ public class ProviderAccessTokens {
                     if (!refused && !expiring) {
                         return Uni.createFrom().item(stored);
                     }
-                    return providers
-                            .forPlatform(platform)
-                            .orElseThrow()
-                            .refresh(stored)
-                            .flatMap(fresh -> {
-                                if (refused && fresh.accessToken().equals(stored.accessToken())) {
-                                    throw new ProviderException(
-                                            "token_refused",
-                                            platform.displayName() + " refused the access token and issued no other",
-                                            true,
-                                            false);
-                                }
-                                return credentials
-                                        .store(account.id, grants.seal(fresh, account.id), now)
-                                        .replaceWith(fresh);
-                            });
+                    return renew(account.id, platform, stored, refused, now);
                 }));
+    }
+
+    /**
+     * Renews {@code stored} at the platform and stores the new grant (the caller holds the grant's row lock). A
+     * {@code refused} token that comes back unchanged is refused for good: a platform without refresh tokens keeps an
+     * unexpired token, and refused, it is as good as revoked.
+     */
+    private Uni<ProviderGrant> renew(
+            String accountId, Platform platform, ProviderGrant stored, boolean refused, Instant now) {
+        return providers.forPlatform(platform).orElseThrow().refresh(stored).flatMap(fresh -> {
+            if (refused && fresh.accessToken().equals(stored.accessToken())) {
+                throw new ProviderException(
+                        "token_refused",
+                        platform.displayName() + " refused the access token and issued no other",
+                        true,
+                        false);
+            }
+            return credentials
+                    .store(accountId, grants.seal(fresh, accountId), now)
+                    .replaceWith(fresh);
+        });
     }
 }
