@@ -114,16 +114,7 @@ class LiveConnectionHealthIT {
 
         ConnectionHealthIT.awaitAccount(
                 live.key(), accountId, ConnectionHealthIT.health("reauth_required"), Duration.ofSeconds(30));
-        Thread.sleep(2_000);
-        JsonPath waiting = as(live.key())
-                .get("/posts/" + postId)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath();
-        assertThat(waiting.getString("data.targets[0].status"))
-                .as("%s: %s", platform, waiting.prettify())
-                .isEqualTo("queued");
+        ConnectionHealthIT.awaitHeldTarget(live.key(), postId);
 
         String reconnectUrl = as(live.key())
                 .post("/accounts/" + accountId + "/reconnect-link")

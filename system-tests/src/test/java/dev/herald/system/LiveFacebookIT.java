@@ -126,8 +126,7 @@ class LiveFacebookIT {
         assertThat(broken.getString("data.status")).isEqualTo("connected");
         // Graph refused the Page token (code 190) to the publisher; a Page token has nothing to renew it with.
         assertThat(broken.getString("data.health.reason")).startsWith("token_refused: Facebook refused");
-        assertThat(as(live.key()).get("/posts/" + postId).then().extract().<String>path("data.targets[0].status"))
-                .isEqualTo("queued");
+        ConnectionHealthIT.awaitHeldTarget(live.key(), postId);
 
         as(live.key()).delete("/accounts/" + accountId).then().statusCode(200);
         JsonPath target = PostsPipelineIT.awaitFinal(live.key(), postId).setRootPath("data.targets[0]");

@@ -152,7 +152,7 @@ public class PublicationLedger {
             if (answer instanceof PlatformAnswer.TokenRefused refused) {
                 // Refused before anything was created; the token is replaced and the call made once more.
                 return mayReplaceToken
-                        ? steps.withFreshToken(request, access, fresh -> create(request, fresh, calls, false))
+                        ? steps.createWithFreshToken(request, access, fresh -> create(request, fresh, calls, false))
                         : steps.refused(request, refused.error());
             }
             if (answer instanceof PlatformAnswer.Refused refused) {

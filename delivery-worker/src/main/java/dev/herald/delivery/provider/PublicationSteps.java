@@ -44,6 +44,19 @@ public class PublicationSteps {
         throw new IllegalStateException("no error in " + answer);
     }
 
+    /**
+     * The create call again with a fresh token, after the platform refused the token it was made with: nothing was
+     * created, so when no fresh token can be had (the grant is gone: the account needs re-authorization, and its target
+     * waits) the ledger records the refusal, and the attempt after a reconnection creates rather than looks for a post
+     * that cannot exist.
+     */
+    Uni<PublishOutcome> createWithFreshToken(
+            PublishRequest request, ProviderAccess refused, Function<ProviderAccess, Uni<PublishOutcome>> create) {
+        return accounts.accessForDelivery(
+                        request.workspaceId(), request.mode(), request.accountId(), refused.accessToken())
+                .flatMap(fresh -> fresh.granted() ? create.apply(fresh.access()) : refused(request, fresh.refusal()));
+    }
+
     Uni<PublishOutcome> withFreshToken(
             PublishRequest request, ProviderAccess refused, Function<ProviderAccess, Uni<PublishOutcome>> call) {
         return accounts.accessForDelivery(

@@ -171,6 +171,64 @@ class AccountHoldDeliveryTest {
                 .hasSize(1);
     }
 
+    /**
+     * LinkedIn refuses the token of the create call and accounts-service cannot renew it (the grant is gone): nothing
+     * was created, so the ledger records the refusal and, once the account is reconnected, the held target is created
+     * (not looked for, which LinkedIn cannot answer for a member's posts) and published once.
+     */
+    @Test
+    void aCreateCallWhoseTokenTheGrantCannotReplaceIsHeldAndCreatedOnceAfterTheReconnection() throws Exception {
+        Target target = Target.of(Platform.LINKEDIN, "acme_revoked_at_create");
+        PostAcceptedEvent event = accepted(workspace, Mode.LIVE, "Created after the reconnection", null, target);
+        String postId = event.post().id();
+        String accessPath = "/internal/accounts/" + target.accountId() + "/access-token";
+        var fake = FakePlatformApis.client();
+        fake.register(
+                post(urlPathEqualTo(accessPath)).atPriority(5).willReturn(okJson("""
+                {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
+                 "access_token":"li-revoked-token","expires_at":null}}""".formatted(target.accountId()))));
+        fake.register(post(urlPathEqualTo(accessPath))
+                .atPriority(1)
+                .withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
+                .willReturn(aResponse()
+                        .withStatus(409)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("""
+                        {"error":{"code":"conflict","message":"The account needs to be reconnected.",
+                         "details":{"reason":"account_reauth_required","account_id":"%s","reconnect_url":"%s"}}}""".formatted(target.accountId(), RECONNECT_URL))));
+        fake.register(post(urlPathEqualTo("/rest/posts"))
+                .withHeader("Authorization", equalTo("Bearer li-revoked-token"))
+                .willReturn(aResponse()
+                        .withStatus(401)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"status\":401,\"serviceErrorCode\":65601,\"code\":\"REVOKED_ACCESS_TOKEN\"}")));
+
+        send(event);
+
+        awaitHeld(postId);
+        assertThat(rows("select state from provider_publications where token = ?", postId + ":" + target.accountId()))
+                .as("the refused call is written down as refused, not as a call of unknown outcome")
+                .containsExactly(Map.of("state", "refused"));
+
+        fake.register(
+                post(urlPathEqualTo(accessPath)).atPriority(0).willReturn(okJson("""
+                {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
+                 "access_token":"li-fresh-token","expires_at":null}}""".formatted(target.accountId()))));
+        fake.register(post(urlPathEqualTo("/rest/posts"))
+                .withHeader("Authorization", equalTo("Bearer li-fresh-token"))
+                .willReturn(
+                        aResponse().withStatus(201).withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
+        send(accountEvent(workspace, Mode.LIVE, target, AccountEvent.RECONNECTED, AccountHealth.HEALTHY, null));
+
+        List<JsonNode> completions = onlyCompletions(postId, target.accountId(), 2);
+        assertThat(completions)
+                .extracting(completion -> completion.get("status").asText())
+                .containsExactly("queued", "published");
+        assertThat(fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))
+                        .withHeader("Authorization", equalTo("Bearer li-fresh-token"))))
+                .hasSize(1);
+    }
+
     private static void awaitHeld(String postId) throws Exception {
         await(
                 "the delivery is held",
