@@ -128,34 +128,6 @@ class ConnectionHealthIT {
     }
 
     @Test
-    void aScheduledPostToAnAccountThatBrokeWaitsThenFailsAtTheHoldDeadlineAndChargesNothing() throws Exception {
-        String key = PostsPipelineIT.testKey("Reauth deadline");
-        String accountId = PostsPipelineIT.account(
-                key, "linkedin", "reauth_" + UUID.randomUUID().toString().substring(0, 8));
-        Instant dueAt = Instant.now().plus(30, ChronoUnit.SECONDS).truncatedTo(ChronoUnit.SECONDS);
-        String postId = PostsPipelineIT.accepted(key, scheduledPost(accountId, "Never reconnected", dueAt));
-        awaitAccount(key, accountId, health("reauth_required"), Duration.ofSeconds(60));
-
-        sleepUntil(dueAt);
-        awaitHeldTarget(key, postId);
-
-        JsonPath failed = PostsPipelineIT.awaitPost(
-                key,
-                postId,
-                post -> PostsPipelineIT.FINAL.contains(post.getString("data.status")),
-                HOLD.plusSeconds(60).toMillis());
-        Instant finishedAt = Instant.now();
-        assertThat(failed.getString("data.status")).as(failed.prettify()).isEqualTo("failed");
-        assertThat(failed.getString("data.targets[0].error.code")).isEqualTo("account_reauth_required");
-        assertThat(failed.getString("data.targets[0].error.details.account_id")).isEqualTo(accountId);
-        assertThat(finishedAt).as("not before the deadline").isAfter(dueAt.plus(HOLD));
-        assertThat(PostsPipelineIT.awaitPublications(key, PostsPipelineIT.meter(0, 0)))
-                .as("the reservation is released")
-                .containsEntry("used", 0)
-                .containsEntry("reserved", 0);
-    }
-
-    @Test
     void aReconnectLinkOnDemandReconnectsTheSameAccountAndAnotherTenantCannotMintOne() {
         String key = PostsPipelineIT.testKey("Reconnect link");
         String accountId = PostsPipelineIT.account(
@@ -238,7 +210,7 @@ class ConnectionHealthIT {
         return list.then().statusCode(200).extract().jsonPath().getList("data.id");
     }
 
-    private static void sleepUntil(Instant instant) throws InterruptedException {
+    static void sleepUntil(Instant instant) throws InterruptedException {
         long millis = Duration.between(Instant.now(), instant).toMillis();
         if (millis > 0) {
             Thread.sleep(millis);
