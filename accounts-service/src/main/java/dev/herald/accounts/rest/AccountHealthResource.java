@@ -1,9 +1,11 @@
 package dev.herald.accounts.rest;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.accounts.service.AccountHealthChecks;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
+import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.Account;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.POST;
@@ -25,15 +27,18 @@ import org.jboss.resteasy.reactive.server.Cancellable;
 public class AccountHealthResource {
     private final AccountHealthChecks checks;
     private final Caller caller;
+    private final ObjectMapper mapper;
 
-    public AccountHealthResource(AccountHealthChecks checks, Caller caller) {
+    public AccountHealthResource(AccountHealthChecks checks, Caller caller, ObjectMapper mapper) {
         this.checks = checks;
         this.caller = caller;
+        this.mapper = mapper;
     }
 
     @POST
     @Path("/{id}/health-check")
-    public Uni<DataEnvelope<Account>> check(@PathParam("id") String id) {
+    public Uni<DataEnvelope<Account>> check(@PathParam("id") String id, String body) {
+        JsonBody.noFields(body, mapper);
         return checks.checkNow(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
     }
 }

@@ -1,6 +1,7 @@
 package dev.herald.accounts.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.accounts.repository.AccountFilters;
 import dev.herald.accounts.service.AccountAnalyticsService;
 import dev.herald.accounts.service.AccountService;
@@ -53,18 +54,21 @@ public class AccountResource {
     private final AnalyticsConsents consents;
     private final AccountAnalyticsService analytics;
     private final Caller caller;
+    private final ObjectMapper mapper;
 
     public AccountResource(
             AccountService accounts,
             PlatformReads reads,
             AnalyticsConsents consents,
             AccountAnalyticsService analytics,
-            Caller caller) {
+            Caller caller,
+            ObjectMapper mapper) {
         this.accounts = accounts;
         this.reads = reads;
         this.consents = consents;
         this.analytics = analytics;
         this.caller = caller;
+        this.mapper = mapper;
     }
 
     @GET
@@ -162,10 +166,11 @@ public class AccountResource {
         return accounts.disconnect(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
     }
 
-    /** A fresh reconnect link (7 days) for the account, to hand its owner; no body. */
+    /** A fresh reconnect link (7 days) for the account, to hand its owner; no body (absent, empty or {@code {}}). */
     @POST
     @Path("/{id}/reconnect-link")
-    public Uni<DataEnvelope<ReconnectLink>> reconnectLink(@PathParam("id") String id) {
+    public Uni<DataEnvelope<ReconnectLink>> reconnectLink(@PathParam("id") String id, String body) {
+        JsonBody.noFields(body, mapper);
         return accounts.reconnectLink(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
     }
 

@@ -1,6 +1,8 @@
 package dev.herald.common.validation;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.FieldError;
 import java.util.ArrayList;
@@ -20,6 +22,24 @@ public final class JsonBody {
 
     private JsonBody(JsonNode node) {
         this.node = node;
+    }
+
+    /**
+     * Bodies of the POST actions that take none: absent, empty or {@code {}}; a body that is not JSON, or JSON that is
+     * not an object, is a {@code 400}, any field a {@code 422} ({@code unknown_field}). Checked before anything is
+     * looked up, so a malformed request is answered as one whatever it names.
+     */
+    public static void noFields(String raw, ObjectMapper mapper) {
+        if (raw == null || raw.isBlank()) {
+            return;
+        }
+        JsonNode json;
+        try {
+            json = mapper.readTree(raw);
+        } catch (JsonProcessingException e) {
+            throw ApiException.invalidRequest("The request body is not valid JSON.");
+        }
+        of(json, Set.of()).validate();
     }
 
     public static JsonBody of(JsonNode body, Set<String> documentedFields) {

@@ -8,6 +8,7 @@ import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.paging.Paginated;
+import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.WebhookDelivery;
 import dev.herald.webhooks.model.DeliveryFilters;
 import dev.herald.webhooks.service.DeliveryService;
@@ -69,7 +70,7 @@ public class DeliveryResource {
     @POST
     @Path("/{id}/retry")
     public Uni<Response> retry(@PathParam("id") String id, String body) {
-        EndpointRequestReader.noFields(body, mapper);
+        JsonBody.noFields(body, mapper);
         return deliveries
                 .retry(caller.workspaceId(), caller.mode(), id)
                 .map(delivery -> Response.status(Response.Status.ACCEPTED)

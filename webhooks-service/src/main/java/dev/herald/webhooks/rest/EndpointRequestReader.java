@@ -1,9 +1,6 @@
 package dev.herald.webhooks.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.common.api.ApiException;
 import dev.herald.common.validation.FieldValue;
 import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.WebhookEventTypes;
@@ -96,22 +93,5 @@ final class EndpointRequestReader {
 
     private static String names() {
         return String.join(", ", WebhookEventTypes.SUBSCRIBABLE);
-    }
-
-    /**
-     * Bodies of the POST actions that take none: absent, empty or {@code {}}; JSON that is not an object is a 400,
-     * any field a 422 ({@code unknown_field}).
-     */
-    static void noFields(String raw, ObjectMapper mapper) {
-        if (raw == null || raw.isBlank()) {
-            return;
-        }
-        JsonNode json;
-        try {
-            json = mapper.readTree(raw);
-        } catch (JsonProcessingException e) {
-            throw ApiException.invalidRequest("The request body is not valid JSON.");
-        }
-        JsonBody.of(json, Set.of()).validate();
     }
 }

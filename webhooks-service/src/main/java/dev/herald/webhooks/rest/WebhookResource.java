@@ -7,6 +7,7 @@ import dev.herald.common.api.ListEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
 import dev.herald.common.paging.Paginated;
+import dev.herald.common.validation.JsonBody;
 import dev.herald.common.wire.WebhookDelivery;
 import dev.herald.common.wire.WebhookEndpoint;
 import dev.herald.webhooks.model.EndpointChanges;
@@ -96,7 +97,7 @@ public class WebhookResource {
     @POST
     @Path("/{id}/rotate-secret")
     public Uni<DataEnvelope<WebhookEndpoint>> rotateSecret(@PathParam("id") String id, String body) {
-        EndpointRequestReader.noFields(body, mapper);
+        JsonBody.noFields(body, mapper);
         return endpoints.rotateSecret(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
     }
 
@@ -104,7 +105,7 @@ public class WebhookResource {
     @POST
     @Path("/{id}/test")
     public Uni<Response> test(@PathParam("id") String id, String body) {
-        EndpointRequestReader.noFields(body, mapper);
+        JsonBody.noFields(body, mapper);
         return endpoints
                 .sendTest(caller.workspaceId(), caller.mode(), id)
                 .map(delivery -> Response.status(Response.Status.ACCEPTED)
