@@ -8,9 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What becomes of a due delivery whose account needs re-authorization (issue 32): it waits, still {@code queued} for
- * the customer, until the account is reconnected or {@code hold} after the target fell due, then fails with {@code
- * account_reauth_required}. A waiting delivery is looked at again every {@code recheck} (or at the deadline, if that
+ * What becomes of a due delivery whose account needs re-authorization (docs/connection-health.md): it waits,
+ * {@code queued} for the customer, until the account is reconnected or {@code hold} after the target fell due, then
+ * fails with {@code account_reauth_required}. A waiting delivery is looked at again every {@code recheck} (or at the deadline, if that
  * comes first) even without a reconnection event: a live account's hold may come from accounts-service's refusal
  * alone, which no event clears. A pure decision: {@link DeliveryAttempts} acts on it.
  *
@@ -56,7 +56,10 @@ record ReauthHold(Duration hold, Duration recheck) {
                 details(accountId, reconnectUrl));
     }
 
-    /** A held delivery's last error while it waits (kept in the row, for operators; never announced). */
+    /**
+     * A held delivery's reason while it waits: kept in its row, and sent once as the {@code queued} target.completed's
+     * error, so the customer sees why the target waits and where to reconnect.
+     */
     static TargetError waiting(String accountId, String reconnectUrl) {
         return new TargetError(
                 TargetError.ACCOUNT_REAUTH_REQUIRED,
