@@ -105,12 +105,16 @@ public final class RunningSuite {
                     .serviceEnvironment(
                             HeraldService.API_GATEWAY,
                             Map.of(
-                                    "HERALD_OIDC_ISSUER", oidcServer.issuer(),
-                                    "HERALD_OIDC_CLIENT_ID", DASHBOARD_CLIENT_ID,
-                                    "HERALD_OIDC_CLIENT_SECRET", DASHBOARD_CLIENT_SECRET,
+                                    "HERALD_OIDC_ISSUER",
+                                    oidcServer.issuer(),
+                                    "HERALD_OIDC_CLIENT_ID",
+                                    DASHBOARD_CLIENT_ID,
+                                    "HERALD_OIDC_CLIENT_SECRET",
+                                    DASHBOARD_CLIENT_SECRET,
                                     // Every hosted page of every test comes from 127.0.0.1: the live tests connect and
                                     // reconnect dozens of accounts a minute, past the 120 an end user's address gets.
-                                    "HERALD_CONNECT_PER_ADDRESS_PER_MINUTE", "3000"))
+                                    "HERALD_CONNECT_PER_ADDRESS_PER_MINUTE",
+                                    "3000"))
                     .build());
             Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
         }
