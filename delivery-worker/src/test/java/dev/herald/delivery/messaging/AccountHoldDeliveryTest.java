@@ -20,6 +20,7 @@ import static dev.herald.delivery.support.DeliveryTestSupport.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.events.AccountEvent;
 import dev.herald.common.events.PostAcceptedEvent;
@@ -134,13 +135,7 @@ class AccountHoldDeliveryTest {
         String postId = event.post().id();
         String accessPath = "/internal/accounts/" + target.accountId() + "/access-token";
         var fake = FakePlatformApis.client();
-        fake.register(post(urlPathEqualTo(accessPath))
-                .willReturn(aResponse()
-                        .withStatus(409)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody("""
-                        {"error":{"code":"conflict","message":"The account needs to be reconnected.",
-                         "details":{"reason":"account_reauth_required","account_id":"%s","reconnect_url":"%s"}}}""".formatted(target.accountId(), RECONNECT_URL))));
+        fake.register(post(urlPathEqualTo(accessPath)).willReturn(reauthRefusal(target)));
         fake.register(post(urlPathEqualTo("/rest/posts"))
                 .willReturn(
                         aResponse().withStatus(201).withHeader("x-restli-id", "urn:li:share:" + postId.substring(4))));
@@ -153,9 +148,7 @@ class AccountHoldDeliveryTest {
         assertThat(held).containsEntry("attempts", 0).containsEntry("completed_at", null);
         assertThat(held.get("last_error").toString()).contains("account_reauth_required", RECONNECT_URL);
 
-        fake.register(post(urlPathEqualTo(accessPath)).willReturn(okJson("""
-                {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
-                 "access_token":"li-live-token","expires_at":null}}""".formatted(target.accountId()))));
+        fake.register(post(urlPathEqualTo(accessPath)).willReturn(linkedInAccess(target, "li-live-token")));
         // The refusal came before any event: the reconnection event still finds the held delivery.
         send(accountEvent(workspace, Mode.LIVE, target, AccountEvent.RECONNECTED, AccountHealth.HEALTHY, null));
 
@@ -184,18 +177,11 @@ class AccountHoldDeliveryTest {
         String accessPath = "/internal/accounts/" + target.accountId() + "/access-token";
         var fake = FakePlatformApis.client();
         fake.register(
-                post(urlPathEqualTo(accessPath)).atPriority(5).willReturn(okJson("""
-                {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
-                 "access_token":"li-revoked-token","expires_at":null}}""".formatted(target.accountId()))));
+                post(urlPathEqualTo(accessPath)).atPriority(5).willReturn(linkedInAccess(target, "li-revoked-token")));
         fake.register(post(urlPathEqualTo(accessPath))
                 .atPriority(1)
                 .withRequestBody(matchingJsonPath("$.rejected_token_sha256"))
-                .willReturn(aResponse()
-                        .withStatus(409)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody("""
-                        {"error":{"code":"conflict","message":"The account needs to be reconnected.",
-                         "details":{"reason":"account_reauth_required","account_id":"%s","reconnect_url":"%s"}}}""".formatted(target.accountId(), RECONNECT_URL))));
+                .willReturn(reauthRefusal(target)));
         fake.register(post(urlPathEqualTo("/rest/posts"))
                 .withHeader("Authorization", equalTo("Bearer li-revoked-token"))
                 .willReturn(aResponse()
@@ -211,9 +197,7 @@ class AccountHoldDeliveryTest {
                 .containsExactly(Map.of("state", "refused"));
 
         fake.register(
-                post(urlPathEqualTo(accessPath)).atPriority(0).willReturn(okJson("""
-                {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
-                 "access_token":"li-fresh-token","expires_at":null}}""".formatted(target.accountId()))));
+                post(urlPathEqualTo(accessPath)).atPriority(0).willReturn(linkedInAccess(target, "li-fresh-token")));
         fake.register(post(urlPathEqualTo("/rest/posts"))
                 .withHeader("Authorization", equalTo("Bearer li-fresh-token"))
                 .willReturn(
@@ -227,6 +211,23 @@ class AccountHoldDeliveryTest {
         assertThat(fake.find(postRequestedFor(urlPathEqualTo("/rest/posts"))
                         .withHeader("Authorization", equalTo("Bearer li-fresh-token"))))
                 .hasSize(1);
+    }
+
+    /** accounts-service's access answer for the LinkedIn member, with {@code token}. */
+    private static ResponseDefinitionBuilder linkedInAccess(Target target, String token) {
+        return okJson("""
+                {"data":{"account_id":"%s","platform":"linkedin","external_id":"urn:li:person:782bbtaQ",
+                 "access_token":"%s","expires_at":null}}""".formatted(target.accountId(), token));
+    }
+
+    /** accounts-service's refusal of an account that needs re-authorization, with its reconnect link. */
+    private static ResponseDefinitionBuilder reauthRefusal(Target target) {
+        return aResponse()
+                .withStatus(409)
+                .withHeader("Content-Type", "application/json")
+                .withBody("""
+                        {"error":{"code":"conflict","message":"The account needs to be reconnected.",
+                         "details":{"reason":"account_reauth_required","account_id":"%s","reconnect_url":"%s"}}}""".formatted(target.accountId(), RECONNECT_URL));
     }
 
     private static void awaitHeld(String postId) throws Exception {
