@@ -29,6 +29,7 @@ import dev.herald.common.wire.PinterestBoardSection;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostAnalytics;
+import dev.herald.common.wire.PostMedia;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.Profile;
 import dev.herald.common.wire.RequestLog;
@@ -214,7 +215,9 @@ class OpenApiWireTypesTest {
                 null,
                 null,
                 WIRE.createObjectNode(),
-                List.of(new PostTarget(ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null)),
+                null,
+                List.of(new PostTarget(
+                        ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null, null)),
                 T,
                 T);
         Post finished = new Post(
@@ -222,9 +225,10 @@ class OpenApiWireTypesTest {
                 "",
                 Post.PARTIALLY_FAILED,
                 Mode.LIVE,
-                new Post.Media("https://cdn.example.com/v.mp4", Post.Media.VIDEO),
+                PostMedia.single(new Post.Media("https://cdn.example.com/v.mp4", Post.Media.VIDEO)),
                 T,
                 options,
+                null,
                 List.of(
                         new PostTarget(
                                 ACCOUNT,
@@ -234,6 +238,7 @@ class OpenApiWireTypesTest {
                                 1,
                                 "yt_1",
                                 "https://youtu.be/1",
+                                null,
                                 null,
                                 T),
                         new PostTarget(
@@ -249,6 +254,7 @@ class OpenApiWireTypesTest {
                                         "TikTok refused the video.",
                                         false,
                                         Map.of("provider_code", "x")),
+                                null,
                                 T)),
                 T,
                 T);

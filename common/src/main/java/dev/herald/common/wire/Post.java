@@ -8,17 +8,19 @@ import java.util.List;
 
 /**
  * A post as the API shows it (spec section 2). {@code status} is {@link #QUEUED} until the post is handed to
- * delivery ({@link #PUBLISHING}), then one of the final statuses. {@code media} and {@code platformOptions}
- * echo what was accepted ({@code null} and {@code {}} when not given).
+ * delivery ({@link #PUBLISHING}), then one of the final statuses. {@code media}, {@code platformOptions} and
+ * {@code firstComment} echo what was accepted ({@code null}, {@code {}} and {@code null} when not given); a
+ * {@code first_comment} in a platform's options overrides the post's for that platform's targets.
  */
 public record Post(
         String id,
         String text,
         String status,
         Mode mode,
-        Media media,
+        PostMedia media,
         Instant scheduledAt,
         ObjectNode platformOptions,
+        FirstComment firstComment,
         List<PostTarget> targets,
         Instant createdAt,
         Instant updatedAt) {
@@ -34,6 +36,12 @@ public record Post(
         public static final String VIDEO = "video";
         public static final String IMAGE = "image";
     }
+
+    /**
+     * A comment Herald posts on each target as the account, right after the target publishes (where the platform has a
+     * comment API); each target reports its outcome in {@link PostTarget#firstComment}.
+     */
+    public record FirstComment(String text) {}
 
     @JsonIgnore
     public boolean isFinal() {

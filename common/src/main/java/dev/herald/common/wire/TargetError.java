@@ -5,10 +5,28 @@ import java.util.Map;
 /**
  * Why a target failed: an error {@code code} (the API's own codes where one fits, such as
  * {@code usage_limit_exceeded} or {@code account_capacity_exceeded}, else a delivery code such as
- * {@code provider_error}), a human {@code message}, whether retrying the same post could succeed, and the
- * code's {@code details} ({@code {}} when none).
+ * {@code provider_error}), a human {@code message} (what the platform said, in plain words, where it said
+ * something), whether retrying the same post could succeed, the code's {@code details} ({@code {}} when none), and
+ * what kind of problem it is ({@code category}) with what the customer can do about it ({@code action}).
+ *
+ * <p>A platform's publisher sets category and action from its table of the platform's documented error codes
+ * ({@link #as}); every other error gets its code's default ({@link #defaultCategory}, {@link #defaultAction}).
  */
-public record TargetError(String code, String message, boolean retryable, Map<String, Object> details) {
+public record TargetError(
+        String code, String message, boolean retryable, Map<String, Object> details, String category, String action) {
+    public static final String CATEGORY_AUTH = "auth";
+    public static final String CATEGORY_CONTENT = "content";
+    public static final String CATEGORY_MEDIA = "media";
+    public static final String CATEGORY_RATE_LIMIT = "rate_limit";
+    public static final String CATEGORY_PLATFORM = "platform";
+    public static final String CATEGORY_NETWORK = "network";
+
+    public static final String ACTION_RECONNECT = "reconnect";
+    public static final String ACTION_EDIT_CONTENT = "edit_content";
+    public static final String ACTION_REPLACE_MEDIA = "replace_media";
+    public static final String ACTION_RETRY_LATER = "retry_later";
+    public static final String ACTION_CONTACT_SUPPORT = "contact_support";
+
     public static final String PROVIDER_ERROR = "provider_error";
     public static final String ACCOUNT_DISCONNECTED = "account_disconnected";
     /**
@@ -28,4 +46,43 @@ public record TargetError(String code, String message, boolean retryable, Map<St
     public static final String MEDIA_UNAVAILABLE = "media_unavailable";
     /** The post's media is larger than Herald uploads ({@code details.size_bytes}, {@code details.max_bytes}). */
     public static final String MEDIA_TOO_LARGE = "media_too_large";
+
+    /** Events written before category and action existed read back with their code's defaults. */
+    public TargetError {
+        details = details == null ? Map.of() : details;
+        category = category != null ? category : defaultCategory(code, retryable);
+        action = action != null ? action : defaultAction(code, retryable);
+    }
+
+    /** An error with its code's default category and action. */
+    public TargetError(String code, String message, boolean retryable, Map<String, Object> details) {
+        this(code, message, retryable, details, null, null);
+    }
+
+    /** This error filed under a platform's own {@code category} and {@code action} for it. */
+    public TargetError as(String category, String action) {
+        return new TargetError(code, message, retryable, details, category, action);
+    }
+
+    /** The category of a Herald code when no platform table gave one. */
+    public static String defaultCategory(String code, boolean retryable) {
+        return switch (code == null ? "" : code) {
+            case ACCOUNT_DISCONNECTED, ACCOUNT_REAUTH_REQUIRED -> CATEGORY_AUTH;
+            case MEDIA_UNAVAILABLE, MEDIA_TOO_LARGE -> CATEGORY_MEDIA;
+            case "usage_limit_exceeded", "account_capacity_exceeded", "rate_limited" -> CATEGORY_RATE_LIMIT;
+            case "validation_failed" -> CATEGORY_CONTENT;
+            default -> CATEGORY_PLATFORM;
+        };
+    }
+
+    /** What the customer can do about a Herald code when no platform table said. */
+    public static String defaultAction(String code, boolean retryable) {
+        return switch (code == null ? "" : code) {
+            case ACCOUNT_DISCONNECTED, ACCOUNT_REAUTH_REQUIRED -> ACTION_RECONNECT;
+            case MEDIA_UNAVAILABLE, MEDIA_TOO_LARGE -> ACTION_REPLACE_MEDIA;
+            case "validation_failed" -> ACTION_EDIT_CONTENT;
+            case PUBLICATION_UNCONFIRMED, "account_capacity_exceeded" -> ACTION_CONTACT_SUPPORT;
+            default -> retryable ? ACTION_RETRY_LATER : ACTION_CONTACT_SUPPORT;
+        };
+    }
 }

@@ -5,6 +5,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -29,7 +30,7 @@ public record LeasedDelivery(
         String accountUsername,
         String reservationId,
         String text,
-        Post.Media media,
+        List<Post.Media> media,
         ObjectNode platformOptions,
         int attempts,
         int deferrals,

@@ -5,11 +5,13 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.delivery.model.LeasedDelivery;
+import java.util.List;
 
 /**
  * One call to a provider for one target.
  *
  * @param idempotencyToken the same for every attempt of the target ({@link #tokenOf})
+ * @param media the post's media items in order (empty when none)
  * @param platformOptions the post's options for this platform ({@code {}} when none)
  * @param attempt which provider call of the target this is, from 1
  * @param reconciling the target is {@code uncertain}: only learn what the platform did, never publish
@@ -23,10 +25,15 @@ public record PublishRequest(
         String accountId,
         String accountUsername,
         String text,
-        Post.Media media,
+        List<Post.Media> media,
         ObjectNode platformOptions,
         int attempt,
         boolean reconciling) {
+
+    /** The post's first (for single-media platforms, only) media item; null for a text post. */
+    public Post.Media medium() {
+        return media.isEmpty() ? null : media.get(0);
+    }
 
     /** A target is one post on one account, so that pair names its publication at the provider. */
     public static String tokenOf(String postId, String accountId) {

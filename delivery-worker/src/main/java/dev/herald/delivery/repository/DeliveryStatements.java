@@ -1,6 +1,7 @@
 package dev.herald.delivery.repository;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,6 +33,7 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class DeliveryStatements {
+    private static final TypeReference<List<Post.Media>> MEDIA_ITEMS = new TypeReference<>() {};
     /**
      * The clause that answers what {@link #leased(Row)} reads, for a statement that names the table {@code d}.
      * (Appended to text blocks, which drop a line's trailing spaces, so it starts on a line of its own.) Whether the
@@ -41,7 +43,7 @@ public class DeliveryStatements {
     private static final String RETURNING_LEASED = """
 
             returning d.post_id, d.account_id, d.workspace_id, d.mode, d.platform, d.account_username, d.reservation_id, d.text,
-            d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals, d.lease_token,
+            d.media::text as media, d.platform_options::text as platform_options, d.attempts, d.deferrals, d.lease_token,
             d.trace_parent, d.due_at,
             exists (select 1 from held_accounts h where h.account_id = d.account_id) as account_held,
             (select h.reconnect_url from held_accounts h where h.account_id = d.account_id) as held_reconnect_url""";
@@ -50,10 +52,10 @@ public class DeliveryStatements {
             NamedStatement.of("""
             with first_time as (%s)
             insert into deliveries as d (post_id, account_id, workspace_id, mode, platform, account_username,
-                reservation_id, text, media_url, media_type, platform_options, status, lease_token, lease_until,
+                reservation_id, text, media, platform_options, status, lease_token, lease_until,
                 source_event_id, created_at, updated_at, trace_parent, due_at)
             select :post_id::text, t.account_id, :workspace_id::text, :mode::text, t.platform, t.account_username,
-                t.reservation_id, :text::text, :media_url::text, :media_type::text, t.platform_options::jsonb,
+                t.reservation_id, :text::text, :media::text::jsonb, t.platform_options::jsonb,
                 'publishing', gen_random_uuid(), :lease_until::timestamptz, :event_id::text, :now::timestamptz,
                 :now::timestamptz, :trace_parent::text, :due_at::timestamptz
             from unnest(:account_ids::text[], :platforms::text[], :usernames::text[], :reservation_ids::text[],
@@ -105,7 +107,7 @@ public class DeliveryStatements {
                 reconcile_checks = d.reconcile_checks + 1, updated_at = :now
             from due where d.post_id = due.post_id and d.account_id = due.account_id
             returning d.post_id, d.account_id, d.workspace_id, d.mode, d.platform, d.account_username, d.reservation_id,
-                d.text, d.media_url, d.media_type, d.platform_options::text as platform_options, d.attempts, d.deferrals,
+                d.text, d.media::text as media, d.platform_options::text as platform_options, d.attempts, d.deferrals,
                 d.reconcile_token as lease_token, d.trace_parent, d.completed_at, d.reconcile_checks, d.due_at,
                 false as account_held, null::text as held_reconnect_url""");
 
@@ -211,15 +213,14 @@ public class DeliveryStatements {
             platformOptions[i] =
                     optionsFor(post.platformOptions(), delivery.platform()).toString();
         }
-        Post.Media media = post.media();
+        List<Post.Media> media = post.media() == null ? List.of() : post.media().items();
         return INSERT_LEASED
                 .parameters()
                 .set("post_id", post.id())
                 .set("workspace_id", event.workspaceId())
                 .set("mode", event.mode().wireName())
                 .set("text", post.text())
-                .set("media_url", media == null ? null : media.url())
-                .set("media_type", media == null ? null : media.type())
+                .set("media", json(media))
                 .set("lease_until", leaseUntil)
                 .set("event_id", event.eventId())
                 .set("now", now)
@@ -462,14 +463,14 @@ public class DeliveryStatements {
         return options instanceof ObjectNode object ? object : mapper.createObjectNode();
     }
 
-    private String json(TargetError error) {
-        if (error == null) {
+    private String json(Object value) {
+        if (value == null) {
             return null;
         }
         try {
-            return mapper.writeValueAsString(error);
+            return mapper.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a target error cannot be serialized", e);
+            throw new IllegalStateException("a " + value.getClass().getSimpleName() + " cannot be serialized", e);
         }
     }
 
@@ -482,13 +483,13 @@ public class DeliveryStatements {
     }
 
     private LeasedDelivery leased(Row row) {
-        String mediaUrl = row.getString("media_url");
-        Post.Media media = mediaUrl == null ? null : new Post.Media(mediaUrl, row.getString("media_type"));
         ObjectNode platformOptions;
+        List<Post.Media> media;
         try {
             platformOptions = (ObjectNode) mapper.readTree(row.getString("platform_options"));
+            media = mapper.readValue(row.getString("media"), MEDIA_ITEMS);
         } catch (JsonProcessingException | ClassCastException e) {
-            throw new IllegalStateException("stored platform_options are not a JSON object", e);
+            throw new IllegalStateException("a stored delivery's platform_options or media are unreadable", e);
         }
         return new LeasedDelivery(
                 row.getString("post_id"),

@@ -259,6 +259,7 @@ class AccountHoldDeliveryTest {
                 post.media(),
                 scheduledAt,
                 post.platformOptions(),
+                post.firstComment(),
                 post.targets(),
                 post.createdAt(),
                 post.updatedAt());

@@ -110,10 +110,10 @@ class PostAcceptedDeliveryTest {
                 .containsEntry("attempts", 1)
                 .containsEntry("provider_post_id", expectedPostId)
                 .containsEntry("text", "Hello from Herald")
-                .containsEntry("media_url", "https://cdn.example.com/clip.mp4")
-                .containsEntry("media_type", "video")
                 .containsEntry("account_username", "acme_tiktok")
                 .containsEntry("lease_token", null);
+        assertThat(String.valueOf(row.get("media")))
+                .isEqualTo("[{\"url\": \"https://cdn.example.com/clip.mp4\", \"type\": \"video\"}]");
         assertThat(sandboxPublications(postId, target.accountId()))
                 .singleElement()
                 .satisfies(publication -> assertThat(publication)

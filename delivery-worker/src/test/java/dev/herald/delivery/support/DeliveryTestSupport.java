@@ -16,6 +16,7 @@ import dev.herald.common.wire.Account;
 import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostMedia;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.testing.RealInfrastructure;
@@ -70,6 +71,12 @@ public final class DeliveryTestSupport {
     /** The same with this text and media (null for a text post). */
     public static PostAcceptedEvent accepted(
             String workspaceId, Mode mode, String text, Post.Media media, Target... targets) {
+        return acceptedWithItems(workspaceId, mode, text, media == null ? null : PostMedia.single(media), targets);
+    }
+
+    /** The same with several media items (a carousel). */
+    public static PostAcceptedEvent acceptedWithItems(
+            String workspaceId, Mode mode, String text, PostMedia media, Target... targets) {
         Instant now = Instant.now();
         String postId = ResourceIds.newId(IdPrefix.POST);
         ObjectNode options = JSON.createObjectNode();
@@ -78,11 +85,20 @@ public final class DeliveryTestSupport {
         List<PostAcceptedEvent.Delivery> deliveries = new ArrayList<>();
         for (Target target : targets) {
             postTargets.add(new PostTarget(
-                    target.accountId(), target.platform(), null, PostTarget.PUBLISHING, 0, null, null, null, null));
+                    target.accountId(),
+                    target.platform(),
+                    null,
+                    PostTarget.PUBLISHING,
+                    0,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
             deliveries.add(new PostAcceptedEvent.Delivery(
                     target.accountId(), target.platform(), target.username(), target.reservationId(postId)));
         }
-        Post post = new Post(postId, text, Post.PUBLISHING, mode, media, null, options, postTargets, now, now);
+        Post post = new Post(postId, text, Post.PUBLISHING, mode, media, null, options, null, postTargets, now, now);
         return new PostAcceptedEvent(
                 ResourceIds.newId(IdPrefix.EVENT), PostAcceptedEvent.TYPE, now, workspaceId, mode, post, deliveries);
     }

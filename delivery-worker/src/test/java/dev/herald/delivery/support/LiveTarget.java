@@ -12,6 +12,7 @@ import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.delivery.provider.PublishRequest;
+import java.util.List;
 
 /**
  * One live target for a publisher test: new workspace, account and post ids, the {@link FakePlatformApis} fake reset,
@@ -56,6 +57,11 @@ public final class LiveTarget {
     }
 
     public PublishRequest request(String text, Post.Media media, ObjectNode options, int attempt) {
+        return requestWithItems(text, media == null ? List.of() : List.of(media), options, attempt);
+    }
+
+    /** The same with several media items (a carousel), in order. */
+    public PublishRequest requestWithItems(String text, List<Post.Media> media, ObjectNode options, int attempt) {
         return new PublishRequest(
                 PublishRequest.tokenOf(postId, accountId),
                 workspace,
@@ -82,7 +88,7 @@ public final class LiveTarget {
                 accountId,
                 "acme",
                 text,
-                media,
+                media == null ? List.of() : List.of(media),
                 options,
                 attempts,
                 true);

@@ -24,11 +24,9 @@ public class PostEntity {
     @Column(nullable = false)
     public String text;
 
-    @Column(name = "media_url")
-    public String mediaUrl;
-
-    @Column(name = "media_type")
-    public String mediaType;
+    /** The accepted {@code media} as JSON text, in the shape given (a {@code PostMedia}); null when none. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    public String media;
 
     @Column(name = "scheduled_at")
     public Instant scheduledAt;
@@ -41,6 +39,11 @@ public class PostEntity {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "platform_options", nullable = false)
     public String platformOptions;
+
+    /** The post's {@code first_comment} as JSON text ({@code Post.FirstComment}); null when none. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "first_comment")
+    public String firstComment;
 
     /** A {@code Post} status. */
     @Column(nullable = false)

@@ -56,6 +56,11 @@ public class PostTargetEntity {
     @JdbcTypeCode(SqlTypes.JSON)
     public String error;
 
+    /** The first comment's outcome as JSON text ({@code PostTarget.FirstCommentStatus}); null when none was asked. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "first_comment")
+    public String firstComment;
+
     @Column(name = "completed_at")
     public Instant completedAt;
 

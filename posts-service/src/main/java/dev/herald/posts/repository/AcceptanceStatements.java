@@ -32,21 +32,23 @@ public class AcceptanceStatements {
             finished as (
                 delete from unfinished_acceptances where post_id = :post_id and exists (select 1 from completed)),
             post as (
-                insert into posts (id, workspace_id, mode, text, media_url, media_type, scheduled_at, due_at,
-                    platform_options, status, created_at, updated_at, dispatched_at, trace_parent)
-                select :post_id, :workspace_id, :mode, :text, :media_url, :media_type, :scheduled_at, :due_at,
-                    :platform_options::text::jsonb, :status, :created_at, :updated_at, :dispatched_at, :trace_parent
+                insert into posts (id, workspace_id, mode, text, media, scheduled_at, due_at, platform_options,
+                    first_comment, status, created_at, updated_at, dispatched_at, trace_parent)
+                select :post_id, :workspace_id, :mode, :text, :media::text::jsonb, :scheduled_at, :due_at,
+                    :platform_options::text::jsonb, :first_comment::text::jsonb, :status, :created_at, :updated_at,
+                    :dispatched_at, :trace_parent
                 where exists (select 1 from completed)
                 returning id),
             targets as (
                 insert into post_targets (post_id, position, account_id, platform, profile_id, account_username,
-                    reservation_id, status, attempts, updated_at)
+                    reservation_id, status, attempts, first_comment, updated_at)
                 select post.id, t.position, t.account_id, t.platform, t.profile_id, t.account_username,
-                    t.reservation_id, t.status, 0, t.updated_at
+                    t.reservation_id, t.status, 0, t.first_comment::jsonb, t.updated_at
                 from post, unnest(:positions::integer[], :account_ids::text[], :platforms::text[], :profile_ids::text[],
-                    :usernames::text[], :reservation_ids::text[], :statuses::text[], :targets_updated_at::timestamptz[])
+                    :usernames::text[], :reservation_ids::text[], :statuses::text[], :first_comments::text[],
+                    :targets_updated_at::timestamptz[])
                     as t(position, account_id, platform, profile_id, account_username, reservation_id, status,
-                        updated_at)),
+                        first_comment, updated_at)),
             handed_over as (%s)
             select count(*) as committed from completed""".formatted(OutboxWriter.insertOnePerRowOf("post")));
 
@@ -81,6 +83,7 @@ public class AcceptanceStatements {
         String[] usernames = new String[count];
         String[] reservationIds = new String[count];
         String[] statuses = new String[count];
+        String[] firstComments = new String[count];
         Instant[] updatedAt = new Instant[count];
         for (int i = 0; i < count; i++) {
             PostTargetEntity target = targets.get(i);
@@ -91,6 +94,7 @@ public class AcceptanceStatements {
             usernames[i] = target.accountUsername;
             reservationIds[i] = target.reservationId;
             statuses[i] = target.status;
+            firstComments[i] = target.firstComment;
             updatedAt[i] = target.updatedAt;
         }
         NamedStatement.Parameters parameters = COMMIT.parameters()
@@ -98,11 +102,11 @@ public class AcceptanceStatements {
                 .set("workspace_id", post.workspaceId)
                 .set("mode", mode.wireName())
                 .set("text", post.text)
-                .set("media_url", post.mediaUrl)
-                .set("media_type", post.mediaType)
+                .set("media", post.media)
                 .set("scheduled_at", post.scheduledAt)
                 .set("due_at", post.dueAt)
                 .set("platform_options", post.platformOptions)
+                .set("first_comment", post.firstComment)
                 .set("status", post.status)
                 .set("created_at", post.createdAt)
                 .set("updated_at", post.updatedAt)
@@ -119,6 +123,7 @@ public class AcceptanceStatements {
                 .set("usernames", usernames)
                 .set("reservation_ids", reservationIds)
                 .set("statuses", statuses)
+                .set("first_comments", firstComments)
                 .set("targets_updated_at", updatedAt);
         return outbox.bind(parameters, handover)
                 .execute(pool)

@@ -7,6 +7,7 @@ import dev.herald.common.api.ApiException;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostMedia;
 import dev.herald.posts.service.HttpsUrls;
 import dev.herald.posts.service.PostDraft;
 import java.time.Instant;
@@ -24,9 +25,15 @@ import java.util.Set;
 final class PostRequestReader {
     static final int MAX_TEXT_LENGTH = 5000;
     static final int MAX_TARGETS = 100;
+    /** The most media items any platform takes in one post (TikTok's photo posts); each platform's own is lower. */
+    static final int MAX_MEDIA_ITEMS = 35;
+    /** The longest comment any platform with a comment API takes (YouTube's); each platform's own applies too. */
+    static final int MAX_COMMENT_LENGTH = 10_000;
+
     private static final Set<String> FIELDS =
-            Set.of("text", "account_ids", "media", "scheduled_at", "platform_options");
+            Set.of("text", "account_ids", "media", "scheduled_at", "platform_options", "first_comment");
     private static final Set<String> MEDIA_FIELDS = Set.of("url", "type");
+    private static final Set<String> FIRST_COMMENT_FIELDS = Set.of("text");
 
     private final List<FieldError> errors = new ArrayList<>();
     private final boolean allowHttpMedia;
@@ -50,10 +57,36 @@ final class PostRequestReader {
         unknownFields(body, FIELDS, "");
         String text = text(body.get("text"));
         List<String> accountIds = accountIds(body.get("account_ids"));
-        Post.Media media = media(body.get("media"));
+        PostMedia media = media(body.get("media"));
         Instant scheduledAt = scheduledAt(body.get("scheduled_at"));
         ObjectNode options = platformOptions(body.get("platform_options"));
-        return new PostDraft(text, accountIds, media, scheduledAt, options, errors);
+        Post.FirstComment firstComment = firstComment(body.get("first_comment"), "first_comment");
+        return new PostDraft(text, accountIds, media, scheduledAt, options, firstComment, errors);
+    }
+
+    private Post.FirstComment firstComment(JsonNode value, String field) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isObject()) {
+            reject(field, "invalid_type", field + " must be an object with text.");
+            return null;
+        }
+        unknownFields(value, FIRST_COMMENT_FIELDS, field + ".");
+        JsonNode text = value.get("text");
+        String textField = field + ".text";
+        if (text == null || text.isNull()) {
+            reject(textField, "required", textField + " is required.");
+        } else if (!text.isTextual()) {
+            reject(textField, "invalid_type", textField + " must be a string.");
+        } else if (text.textValue().isBlank()) {
+            reject(textField, "too_short", textField + " must not be empty.");
+        } else if (text.textValue().codePointCount(0, text.textValue().length()) > MAX_COMMENT_LENGTH) {
+            reject(textField, "too_long", textField + " must be at most " + MAX_COMMENT_LENGTH + " characters.");
+        } else {
+            return new Post.FirstComment(text.textValue());
+        }
+        return null;
     }
 
     private String text(JsonNode value) {
@@ -107,27 +140,55 @@ final class PostRequestReader {
         return ids;
     }
 
-    private Post.Media media(JsonNode value) {
-        if (value == null) {
+    /** One {@code { url, type }} object, or an array of 1 to {@link #MAX_MEDIA_ITEMS} of them, in order. */
+    private PostMedia media(JsonNode value) {
+        if (value == null || value.isNull()) {
             return null;
         }
-        if (value.isNull()) {
+        if (value.isObject()) {
+            Post.Media item = mediaItem(value, "media");
+            return item == null ? null : PostMedia.single(item);
+        }
+        if (!value.isArray()) {
+            reject("media", "invalid_type", "media must be an object with url and type, or an array of them.");
             return null;
         }
-        if (!value.isObject()) {
-            reject("media", "invalid_type", "media must be an object with url and type.");
+        if (value.isEmpty()) {
+            reject("media", "too_short", "media must hold at least one item; omit it for a post without media.");
             return null;
         }
-        unknownFields(value, MEDIA_FIELDS, "media.");
-        String url = mediaUrl(value.get("url"), "media.url", true, allowHttpMedia);
+        if (value.size() > MAX_MEDIA_ITEMS) {
+            reject("media", "too_long", "media may hold at most " + MAX_MEDIA_ITEMS + " items.");
+            return null;
+        }
+        List<Post.Media> items = new ArrayList<>();
+        for (int i = 0; i < value.size(); i++) {
+            String field = "media[" + i + "]";
+            if (!value.get(i).isObject()) {
+                reject(field, "invalid_type", field + " must be an object with url and type.");
+                continue;
+            }
+            Post.Media item = mediaItem(value.get(i), field);
+            if (item != null) {
+                items.add(item);
+            }
+        }
+        // A partly unreadable list is refused anyway; the items read still get their platform checks.
+        return items.isEmpty() ? null : PostMedia.listed(items);
+    }
+
+    private Post.Media mediaItem(JsonNode value, String field) {
+        unknownFields(value, MEDIA_FIELDS, field + ".");
+        String url = mediaUrl(value.get("url"), field + ".url", true, allowHttpMedia);
         String type = null;
         JsonNode typeNode = value.get("type");
+        String typeField = field + ".type";
         if (typeNode == null || typeNode.isNull()) {
-            reject("media.type", "required", "media.type is required: video or image.");
+            reject(typeField, "required", typeField + " is required: video or image.");
         } else if (!typeNode.isTextual()) {
-            reject("media.type", "invalid_type", "media.type must be a string.");
+            reject(typeField, "invalid_type", typeField + " must be a string.");
         } else if (!Post.Media.VIDEO.equals(typeNode.textValue()) && !Post.Media.IMAGE.equals(typeNode.textValue())) {
-            reject("media.type", "invalid_value", "media.type must be video or image.");
+            reject(typeField, "invalid_value", typeField + " must be video or image.");
         } else {
             type = typeNode.textValue();
         }

@@ -19,14 +19,19 @@ import java.util.Set;
 record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds) {
 
     static AcceptedPost of(
-            String workspaceId, Mode mode, PostDraft draft, List<AccountForPosting> destinations, Instant now) {
+            String workspaceId,
+            Mode mode,
+            PostDraft draft,
+            List<AccountForPosting> destinations,
+            Instant now,
+            PostViews views) {
         PostEntity post = new PostEntity();
         post.id = ResourceIds.newId(IdPrefix.POST);
         post.workspaceId = workspaceId;
         post.mode = mode.wireName();
         post.text = draft.text();
-        post.mediaUrl = draft.media() == null ? null : draft.media().url();
-        post.mediaType = draft.media() == null ? null : draft.media().type();
+        post.media = draft.media() == null ? null : views.json(draft.media());
+        post.firstComment = draft.firstComment() == null ? null : views.json(draft.firstComment());
         post.scheduledAt = draft.scheduledAt();
         post.dueAt = draft.scheduledAt() == null ? now : draft.scheduledAt();
         post.platformOptions = draft.platformOptions().toString();

@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The SSRF guard for {@code media.url} at acceptance (OWASP API7): Herald fetches media on the customer's
+ * The SSRF guard for each media item's {@code url} at acceptance (OWASP API7): Herald fetches media on the customer's
  * behalf, so a URL whose host is, or resolves to, a non-public address (loopback, private ranges, link-local and
  * the cloud metadata address, IPv6 loopback and unique-local, ...: {@link PublicAddresses}) is refused with
  * {@code 422 validation_failed}. A host whose last label is numeric is an IP address in some other notation
@@ -30,7 +30,6 @@ import java.util.regex.Pattern;
  */
 @ApplicationScoped
 public class MediaUrlGuard {
-    static final String FIELD = "media.url";
     private static final Pattern NUMERIC_LABEL = Pattern.compile("^(0x[0-9a-f]*|[0-9]+)$");
     private static final Pattern CANONICAL_QUAD = Pattern.compile(
             "^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$");
@@ -65,19 +64,32 @@ public class MediaUrlGuard {
         InetAddress[] resolve(String host) throws UnknownHostException;
     }
 
-    /** The draft, with a {@code media.url} error added when its media URL points at a non-public address. */
+    /** The draft, with an error added for each media URL that points at a non-public address. */
     public Uni<PostDraft> vet(PostDraft draft) {
         if (draft.media() == null) {
             return Uni.createFrom().item(draft);
         }
+        List<Uni<Optional<FieldError>>> checks = new ArrayList<>();
+        for (int i = 0; i < draft.media().size(); i++) {
+            checks.add(check(
+                    draft.mediaField(i) + ".url", draft.media().items().get(i).url()));
+        }
+        return Uni.join()
+                .all(checks)
+                .andFailFast()
+                .map(problems -> draft.withErrors(
+                        problems.stream().flatMap(Optional::stream).toList()));
+    }
+
+    private Uni<Optional<FieldError>> check(String field, String url) {
         String host;
         try {
-            host = new URI(draft.media().url()).getHost();
+            host = new URI(url).getHost();
         } catch (URISyntaxException e) {
-            return Uni.createFrom().item(draft); // the reader refused its form already
+            return Uni.createFrom().item(Optional.empty()); // the reader refused its form already
         }
         if (host == null) {
-            return Uni.createFrom().item(draft);
+            return Uni.createFrom().item(Optional.empty());
         }
         String bare = (host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host)
                 .toLowerCase(Locale.ROOT);
@@ -89,24 +101,21 @@ public class MediaUrlGuard {
             // 2130706433, 0x7f000001 or 012.0.0.1: Java reads them as a name or as 12.0.0.1, curl as 127.0.0.1 or
             // 10.0.0.1. Refuse what readers disagree on.
             return Uni.createFrom()
-                    .item(withProblem(
-                            draft,
-                            Optional.of(new FieldError(
-                                    FIELD,
-                                    "invalid_format",
-                                    FIELD + " must name its host or give an IPv4 address as four decimal numbers ("
-                                            + bare + ")."))));
+                    .item(Optional.of(new FieldError(
+                            field,
+                            "invalid_format",
+                            field + " must name its host or give an IPv4 address as four decimal numbers (" + bare
+                                    + ").")));
         }
         if (allowPrivateUrls) {
             // Local runs: media on the developer's own machine; the notation rule above still holds.
-            return Uni.createFrom().item(draft);
+            return Uni.createFrom().item(Optional.empty());
         }
         if (PublicAddresses.isLiteral(bare)) {
             // No lookup: the JDK parses a literal address without asking DNS.
-            return Uni.createFrom().item(() -> withProblem(draft, problem(bare, literal(bare))));
+            return Uni.createFrom().item(() -> problem(field, bare, literal(bare)));
         }
-        return vertx.executeBlocking(
-                Uni.createFrom().item(() -> withProblem(draft, problem(bare, lookup(bare)))), false);
+        return vertx.executeBlocking(Uni.createFrom().item(() -> problem(field, bare, lookup(bare))), false);
     }
 
     private static InetAddress[] literal(String host) {
@@ -126,24 +135,14 @@ public class MediaUrlGuard {
         }
     }
 
-    private static Optional<FieldError> problem(String host, InetAddress[] addresses) {
+    private static Optional<FieldError> problem(String field, String host, InetAddress[] addresses) {
         return Arrays.stream(addresses)
                 .filter(address -> !PublicAddresses.isPublic(address))
                 .findFirst()
                 .map(refused -> new FieldError(
-                        FIELD,
+                        field,
                         "invalid_value",
-                        FIELD + " must resolve to public addresses only (" + host + " resolves to "
+                        field + " must resolve to public addresses only (" + host + " resolves to "
                                 + refused.getHostAddress() + ")."));
-    }
-
-    private static PostDraft withProblem(PostDraft draft, Optional<FieldError> problem) {
-        if (problem.isEmpty()) {
-            return draft;
-        }
-        List<FieldError> errors = new ArrayList<>(draft.errors());
-        errors.add(problem.get());
-        return new PostDraft(
-                draft.text(), draft.accountIds(), draft.media(), draft.scheduledAt(), draft.platformOptions(), errors);
     }
 }

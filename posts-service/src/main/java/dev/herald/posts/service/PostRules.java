@@ -62,9 +62,7 @@ final class PostRules {
                 .add(target));
         if (draft.text() != null) {
             rules.caption(draft.text(), byPlatform.keySet());
-            if (draft.text().isBlank()
-                    && draft.media() == null
-                    && draft.errors().stream().noneMatch(e -> e.field().startsWith("media"))) {
+            if (draft.text().isBlank() && !draft.mediaGiven()) {
                 rules.reject("text", "too_short", "text must not be empty when the post has no media.");
             }
         }
@@ -160,8 +158,7 @@ final class PostRules {
     }
 
     private void media(PostDraft draft, Set<Platform> platforms) {
-        boolean mediaGiven = draft.media() != null
-                || draft.errors().stream().anyMatch(e -> e.field().startsWith("media"));
+        boolean mediaGiven = draft.mediaGiven();
         for (Platform platform : platforms) {
             switch (platform) {
                 case TIKTOK, YOUTUBE, INSTAGRAM, PINTEREST -> {
@@ -176,10 +173,12 @@ final class PostRules {
                 default -> {}
             }
         }
-        if (draft.media() != null
-                && platforms.contains(Platform.YOUTUBE)
-                && !Post.Media.VIDEO.equals(draft.media().type())) {
-            reject("media.type", "invalid_value", "YouTube posts need a video.");
+        if (draft.media() != null && platforms.contains(Platform.YOUTUBE)) {
+            for (int i = 0; i < draft.media().size(); i++) {
+                if (!Post.Media.VIDEO.equals(draft.media().items().get(i).type())) {
+                    reject(draft.mediaField(i) + ".type", "invalid_value", "YouTube posts need a video.");
+                }
+            }
         }
     }
 

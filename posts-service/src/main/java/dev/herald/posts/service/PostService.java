@@ -140,7 +140,7 @@ public class PostService {
             if (reauthRequired != null) {
                 throw reauthRequired;
             }
-            return AcceptedPost.of(workspaceId, mode, draft, destinations, now);
+            return AcceptedPost.of(workspaceId, mode, draft, destinations, now, views);
         });
     }
 

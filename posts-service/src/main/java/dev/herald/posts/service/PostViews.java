@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostMedia;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.TargetError;
 import dev.herald.posts.model.PostEntity;
@@ -23,15 +24,15 @@ public class PostViews {
     }
 
     public Post toWire(PostEntity post, List<PostTargetEntity> targets) {
-        Post.Media media = post.mediaUrl == null ? null : new Post.Media(post.mediaUrl, post.mediaType);
         return new Post(
                 post.id,
                 post.text,
                 post.status,
                 Mode.fromWire(post.mode).orElseThrow(),
-                media,
+                post.media == null ? null : read(post.media, PostMedia.class),
                 post.scheduledAt,
                 read(post.platformOptions, ObjectNode.class),
+                post.firstComment == null ? null : read(post.firstComment, Post.FirstComment.class),
                 targets.stream().map(this::toWire).toList(),
                 post.createdAt,
                 post.updatedAt);
@@ -48,6 +49,7 @@ public class PostViews {
                 target.providerPostId,
                 target.url,
                 error,
+                target.firstComment == null ? null : read(target.firstComment, PostTarget.FirstCommentStatus.class),
                 target.completedAt);
     }
 

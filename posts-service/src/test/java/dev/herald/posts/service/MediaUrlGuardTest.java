@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostMedia;
 import io.vertx.mutiny.core.Vertx;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -39,9 +40,10 @@ class MediaUrlGuardTest {
         return new PostDraft(
                 "Hello",
                 List.of("acc_000000000000000000000000"),
-                new Post.Media(mediaUrl, "video"),
+                PostMedia.single(new Post.Media(mediaUrl, "video")),
                 null,
                 JsonNodeFactory.instance.objectNode(),
+                null,
                 List.of());
     }
 
@@ -128,7 +130,25 @@ class MediaUrlGuardTest {
     @Test
     void aDraftWithoutMediaIsUntouched() {
         PostDraft none =
-                new PostDraft("Hello", List.of(), null, null, JsonNodeFactory.instance.objectNode(), List.of());
+                new PostDraft("Hello", List.of(), null, null, JsonNodeFactory.instance.objectNode(), null, List.of());
         assertThat(NO_DNS.vet(none).await().atMost(Duration.ofSeconds(5))).isSameAs(none);
+    }
+
+    @Test
+    void eachItemOfAListIsCheckedUnderItsOwnField() {
+        PostDraft carousel = new PostDraft(
+                "Hello",
+                List.of(),
+                PostMedia.listed(List.of(
+                        new Post.Media("https://93.184.216.34/a.jpg", "image"),
+                        new Post.Media("https://127.0.0.1/b.jpg", "image"),
+                        new Post.Media("https://10.1.2.3/c.jpg", "image"))),
+                null,
+                JsonNodeFactory.instance.objectNode(),
+                null,
+                List.of());
+        assertThat(NO_DNS.vet(carousel).await().atMost(Duration.ofSeconds(5)).errors())
+                .extracting(FieldError::field)
+                .containsExactly("media[1].url", "media[2].url");
     }
 }

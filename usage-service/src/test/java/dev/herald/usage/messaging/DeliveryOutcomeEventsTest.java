@@ -129,10 +129,11 @@ class DeliveryOutcomeEventsTest {
     private PostFinalizedEvent canceled(Mode mode, String... accounts) {
         List<PostTarget> targets = new ArrayList<>();
         for (String account : accounts) {
-            targets.add(new PostTarget(account, Platform.TIKTOK, null, PostTarget.CANCELED, 0, null, null, null, NOW));
+            targets.add(new PostTarget(
+                    account, Platform.TIKTOK, null, PostTarget.CANCELED, 0, null, null, null, null, NOW));
         }
-        Post canceled =
-                new Post(post, "Hello", Post.CANCELED, mode, null, null, mapper.createObjectNode(), targets, NOW, NOW);
+        Post canceled = new Post(
+                post, "Hello", Post.CANCELED, mode, null, null, mapper.createObjectNode(), null, targets, NOW, NOW);
         return new PostFinalizedEvent(
                 ResourceIds.newId(IdPrefix.EVENT), PostFinalizedEvent.CANCELED, NOW, workspace, mode, canceled);
     }

@@ -116,10 +116,11 @@ public final class WebhooksTestSupport {
                 targetStatus.equals(PostTarget.PUBLISHED) ? "sbx_0123" : null,
                 null,
                 null,
+                null,
                 now);
         ObjectNode options = JSON.createObjectNode();
         Post post = new Post(
-                postId, "Hello, webhooks \u2713", status, mode, null, null, options, List.of(target), now, now);
+                postId, "Hello, webhooks \u2713", status, mode, null, null, options, null, List.of(target), now, now);
         return new PostFinalizedEvent(ResourceIds.newId(IdPrefix.EVENT), type, now, workspaceId, mode, post);
     }
 

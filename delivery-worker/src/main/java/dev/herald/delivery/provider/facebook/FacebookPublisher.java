@@ -53,7 +53,7 @@ public class FacebookPublisher implements Publisher {
 
     @Override
     public Uni<PublishOutcome> publish(PublishRequest request) {
-        Post.Media media = request.media();
+        Post.Media media = request.medium();
         String text = request.text() == null ? "" : request.text();
         boolean video = media != null && Post.Media.VIDEO.equals(media.type());
         // The post's Facebook option: a link preview, for text posts (a photo or video post has no link).

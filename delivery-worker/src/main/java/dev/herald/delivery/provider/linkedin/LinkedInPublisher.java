@@ -89,7 +89,7 @@ public class LinkedInPublisher implements Publisher {
         String commentary = LinkedInCommentary.of(request.text() == null ? "" : request.text());
         JsonNode options = request.platformOptions() == null ? mapper.createObjectNode() : request.platformOptions();
         String visibility = options.path("visibility").asText("PUBLIC");
-        Post.Media media = request.media();
+        Post.Media media = request.medium();
         if (media == null) {
             return ledger.publish(
                     request,

@@ -88,7 +88,7 @@ public class MediaIngest {
     public Uni<PublishOutcome> ingest(
             PublishRequest request, Function<MediaSource.Located, Uni<PublishOutcome>> upload) {
         String reservationId = UsageReservation.mediaBytesId(request.postId(), request.accountId());
-        return sources.locate(request.media().url())
+        return sources.locate(request.medium().url())
                 .flatMap(source -> usage.reserveMediaBytes(
                                 request.workspaceId(),
                                 request.mode(),

@@ -88,7 +88,7 @@ public class PinterestPublisher implements Publisher {
 
     @Override
     public Uni<PublishOutcome> publish(PublishRequest request) {
-        Post.Media media = request.media();
+        Post.Media media = request.medium();
         if (media == null) {
             // posts-service refuses Pinterest posts without media; this only guards against a hand-made event.
             return Uni.createFrom()

@@ -110,7 +110,7 @@ public class TikTokPublisher implements Publisher {
     }
 
     private static TargetError unpublishable(PublishRequest request) {
-        Post.Media media = request.media();
+        Post.Media media = request.medium();
         if (media != null && Post.Media.IMAGE.equals(media.type())) {
             return new TargetError(
                     TargetError.PUBLISHER_UNAVAILABLE,

@@ -68,7 +68,7 @@ public class YouTubePublisher implements Publisher {
 
     @Override
     public Uni<PublishOutcome> publish(PublishRequest request) {
-        Post.Media media = request.media();
+        Post.Media media = request.medium();
         if (media == null || !Post.Media.VIDEO.equals(media.type())) {
             return Uni.createFrom()
                     .item(PublishOutcome.failed(new TargetError(

@@ -26,7 +26,7 @@ final class YouTubeVideoResource {
         ObjectNode snippet = video.putObject("snippet");
         snippet.put(
                 "title",
-                title(options.path("title").asText(null), text, request.media().url()));
+                title(options.path("title").asText(null), text, request.medium().url()));
         snippet.put("description", cutToBytes(withoutAngleBrackets(text), DESCRIPTION_MAX_BYTES));
         ObjectNode status = video.putObject("status");
         status.put("privacyStatus", options.path("privacy_status").asText("private"));

@@ -1,0 +1,17 @@
+package dev.herald.common.wire;
+
+import dev.herald.common.api.FieldError;
+import java.util.List;
+
+/**
+ * The answer of {@code POST /posts/validate}: whether {@code POST /posts} would accept the same body now and what
+ * each target's platform would refuse. {@code problems} holds what concerns the post as a whole (its shape, its
+ * schedule); {@code targets} one entry per account named, in request order, with the problems that concern that
+ * target: its platform's limits and options, its media as probed, its account's health. A problem has the shape of a
+ * {@code 422}'s field error, and {@code POST /posts} refuses with the same ones.
+ */
+public record PostValidation(boolean valid, List<FieldError> problems, List<TargetProblems> targets) {
+
+    /** One account's problems; {@code platform} is null when the account does not exist in this workspace and mode. */
+    public record TargetProblems(String accountId, Platform platform, List<FieldError> problems) {}
+}
