@@ -45,6 +45,15 @@ public class SampleMedia {
             return;
         }
         long size = Long.parseLong(bytes);
+        byte[] header;
+        try {
+            header = header(context, name, size);
+        } catch (IllegalArgumentException e) {
+            response.setStatusCode(400)
+                    .putHeader("Content-Type", "application/json")
+                    .end("{\"error\":{\"code\":\"invalid_request\",\"message\":\"" + e.getMessage() + "\"}}");
+            return;
+        }
         long first = 0;
         long last = size - 1;
         String range = context.request().getHeader("Range");
@@ -67,15 +76,46 @@ public class SampleMedia {
             response.end();
             return;
         }
-        send(response, name.hashCode(), first, last + 1);
+        send(response, name.hashCode(), header, first, last + 1);
+    }
+
+    /** The header {@code width}, {@code height} and {@code seconds} ask for; null when they ask for none. */
+    private static byte[] header(RoutingContext context, String name, long size) {
+        String width = context.queryParams().get("width");
+        String height = context.queryParams().get("height");
+        if (width == null && height == null) {
+            return null;
+        }
+        String seconds = context.queryParams().get("seconds");
+        if (width == null
+                || height == null
+                || !width.matches("[1-9]\\d{0,4}")
+                || !height.matches("[1-9]\\d{0,4}")
+                || seconds != null && !seconds.matches("\\d{1,5}")) {
+            throw new IllegalArgumentException("width and height must be 1 to 99999 together, seconds 0 to 99999");
+        }
+        byte[] header = SampleHeaders.of(
+                        name,
+                        Integer.parseInt(width),
+                        Integer.parseInt(height),
+                        seconds == null ? 0 : Integer.parseInt(seconds),
+                        size)
+                .orElseThrow(() -> new IllegalArgumentException("only .png, .jpg, .mp4 and .mov files take a header"));
+        if (header.length > Math.min(size, BLOCK)) {
+            throw new IllegalArgumentException("bytes must be at least " + header.length + " for this header");
+        }
+        return header;
     }
 
     /** Writes bytes [from, to) block by block, waiting for the client whenever the write queue is full. */
-    private static void send(HttpServerResponse response, long seed, long from, long to) {
+    private static void send(HttpServerResponse response, long seed, byte[] header, long from, long to) {
         long position = from;
         while (position < to && !response.writeQueueFull()) {
             long block = position / BLOCK;
             byte[] bytes = block(seed, block);
+            if (block == 0 && header != null) {
+                System.arraycopy(header, 0, bytes, 0, header.length);
+            }
             int start = (int) (position - block * BLOCK);
             int end = (int) Math.min(BLOCK, to - block * BLOCK);
             response.write(Buffer.buffer().appendBytes(bytes, start, end - start));
@@ -86,7 +126,7 @@ public class SampleMedia {
             return;
         }
         long next = position;
-        response.drainHandler(drained -> send(response, seed, next, to));
+        response.drainHandler(drained -> send(response, seed, header, next, to));
     }
 
     /** Block {@code index} of a file: the same bytes for the same name, whichever range asks for them. */
