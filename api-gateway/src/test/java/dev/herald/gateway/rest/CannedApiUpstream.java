@@ -244,6 +244,8 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
                         .put("code", "provider_error")
                         .put("message", "TikTok refused the video: too short.")
                         .put("retryable", false)
+                        .put("category", "media")
+                        .put("action", "replace_media")
                         .putObject("details");
             }
             case PUBLISHED -> {

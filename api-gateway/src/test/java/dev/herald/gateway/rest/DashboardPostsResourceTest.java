@@ -83,6 +83,9 @@ class DashboardPostsResourceTest {
                 .statusCode(200)
                 .body(containsString(
                         "<code class=\"error-code\">provider_error</code>: TikTok refused the video: too short."))
+                .body(containsString(
+                        "<span class=\"error-action\" data-category=\"media\" data-action=\"replace_media\">"
+                                + "Media: Replace the media</span>"))
                 .body(containsString("<span class=\"status failed\">failed</span>"));
         viewer.get(posts + CannedApiUpstream.SCHEDULED)
                 .then()

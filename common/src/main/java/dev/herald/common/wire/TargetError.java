@@ -79,8 +79,12 @@ public record TargetError(
     public static String defaultAction(String code, boolean retryable) {
         return switch (code == null ? "" : code) {
             case ACCOUNT_DISCONNECTED, ACCOUNT_REAUTH_REQUIRED -> ACTION_RECONNECT;
-            case MEDIA_UNAVAILABLE, MEDIA_TOO_LARGE -> ACTION_REPLACE_MEDIA;
+            // A media host that failed for now (a 5xx, 429 or 408) may answer later; one that refused it will not.
+            case MEDIA_UNAVAILABLE -> retryable ? ACTION_RETRY_LATER : ACTION_REPLACE_MEDIA;
+            case MEDIA_TOO_LARGE -> ACTION_REPLACE_MEDIA;
             case "validation_failed" -> ACTION_EDIT_CONTENT;
+            // The plan's publications for the period are used up: the next period, or a larger plan, has room.
+            case "usage_limit_exceeded" -> ACTION_RETRY_LATER;
             case PUBLICATION_UNCONFIRMED, "account_capacity_exceeded" -> ACTION_CONTACT_SUPPORT;
             default -> retryable ? ACTION_RETRY_LATER : ACTION_CONTACT_SUPPORT;
         };

@@ -63,7 +63,7 @@ public final class PlatformResponses {
     /**
      * A platform's upload host refused the media's bytes ({@code what} says which): nothing was published, and an
      * upload is started anew by the next attempt, so it is retryable unless the host judged the request itself
-     * (a 4xx other than 408 and 429).
+     * (a 4xx other than 408 and 429). The host's 401 or 403 is about its upload URL, not the account's grant.
      */
     public static PlatformAnswer uploadRefused(StreamingHttp.Answer answer, String what) {
         int status = answer.status();
@@ -73,9 +73,10 @@ public final class PlatformResponses {
         if (status == 429 && retryAfter != null) {
             details.put("retry_after_seconds", retryAfter);
         }
-        boolean retryable = status == 429 || status == 408 || status >= 500 || status / 100 == 2;
-        return new PlatformAnswer.Refused(new TargetError(
-                TargetError.PROVIDER_ERROR, message(what + "; nothing was published", status, ""), retryable, details));
+        ErrorTable.Row row =
+                status == 401 || status == 403 ? ErrorTable.HTTP.find("http 4xx") : ErrorTable.HTTP.httpRow(status);
+        return new PlatformAnswer.Refused(
+                ErrorTable.HTTP.error(row, what + "; nothing was published", status, null, null, details));
     }
 
     /**
@@ -86,21 +87,13 @@ public final class PlatformResponses {
         if (failure instanceof MediaRefused refused) {
             return new PlatformAnswer.Refused(refused.error());
         }
-        return new PlatformAnswer.Refused(new TargetError(
-                TargetError.PROVIDER_ERROR,
-                "The upload to " + platform + " broke off ("
-                        + failure.getClass().getSimpleName()
-                        + "); nothing was published, and the next attempt uploads again.",
-                true,
+        return new PlatformAnswer.Refused(ErrorTable.HTTP.error(
+                ErrorTable.shared("upload_interrupted"),
+                "The upload to " + platform + " broke off",
+                0,
+                failure.getClass().getSimpleName(),
+                null,
                 Map.of("reason", "upload_interrupted")));
-    }
-
-    /** "what (HTTP status: the platform's message)." with the message cut at 300 characters. */
-    public static String message(String what, int status, String platformMessage) {
-        String message = platformMessage == null
-                ? ""
-                : platformMessage.length() <= 300 ? platformMessage : platformMessage.substring(0, 300) + "...";
-        return what + " (HTTP " + status + (message.isEmpty() ? "" : ": " + message) + ").";
     }
 
     /** An earlier call's outcome is unknown and the platform will not show whether it published: final, never a second post. */

@@ -250,10 +250,12 @@ public class PublicationLedger {
 
     private static TargetError notPublished(PublishRequest request) {
         return new TargetError(
-                TargetError.PROVIDER_ERROR,
-                "The delivery's last call to " + request.platform().displayName() + " was interrupted, and "
-                        + request.platform().displayName() + " shows no post from it: nothing was published.",
-                false,
-                Map.of("platform", request.platform().wireName(), "reconciled", true));
+                        TargetError.PROVIDER_ERROR,
+                        "The delivery's last call to " + request.platform().displayName() + " was interrupted, and "
+                                + request.platform().displayName() + " shows no post from it: nothing was published.",
+                        false,
+                        Map.of("platform", request.platform().wireName(), "reconciled", true))
+                // Nothing exists at the platform, so posting again is safe.
+                .as(TargetError.CATEGORY_PLATFORM, TargetError.ACTION_RETRY_LATER);
     }
 }

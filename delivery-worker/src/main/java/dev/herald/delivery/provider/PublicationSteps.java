@@ -31,7 +31,7 @@ public class PublicationSteps {
         return error.retryable() ? PublishOutcome.unknown(error) : PublishOutcome.failed(error);
     }
 
-    static TargetError errorOf(PlatformAnswer answer) {
+    public static TargetError errorOf(PlatformAnswer answer) {
         if (answer instanceof PlatformAnswer.Refused refused) {
             return refused.error();
         }

@@ -16,6 +16,7 @@ import dev.herald.delivery.messaging.TargetCompletedOutbox;
 import dev.herald.delivery.model.DeliveryStatus;
 import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.provider.AccessUnavailable;
+import dev.herald.delivery.provider.ErrorTable;
 import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
@@ -239,10 +240,12 @@ public class DeliveryAttempts {
                                 "publishing post %s to account %s (attempt %d) failed: %s",
                                 delivery.postId(), delivery.accountId(), attempt, failure.toString());
                         // No answer: the platform may have published all the same.
-                        return Optional.of(PublishOutcome.unknown(new TargetError(
-                                TargetError.PROVIDER_ERROR,
-                                "The platform did not answer the delivery attempt.",
-                                true,
+                        return Optional.of(PublishOutcome.unknown(ErrorTable.HTTP.error(
+                                ErrorTable.shared("no_answer"),
+                                "The platform did not answer the delivery attempt",
+                                0,
+                                null,
+                                null,
                                 Map.of())));
                     })
                     .flatMap(outcome -> {

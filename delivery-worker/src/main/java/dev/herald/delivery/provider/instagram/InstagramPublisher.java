@@ -72,10 +72,11 @@ public class InstagramPublisher implements Publisher {
             // posts-service refuses Instagram posts without media; this only guards against a hand-made event.
             return Uni.createFrom()
                     .item(PublishOutcome.failed(new TargetError(
-                            TargetError.PROVIDER_ERROR,
-                            "Instagram posts need an image or a video; nothing was sent to Instagram.",
-                            false,
-                            Map.of())));
+                                    TargetError.PROVIDER_ERROR,
+                                    "Instagram posts need an image or a video; nothing was sent to Instagram.",
+                                    false,
+                                    Map.of())
+                            .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA)));
         }
         String caption = request.text() == null ? "" : request.text();
         if (Post.Media.VIDEO.equals(media.type())) {
@@ -181,16 +182,10 @@ public class InstagramPublisher implements Publisher {
                         case "EXPIRED":
                             // Either way nothing was published; an expired container is replaced by the next attempt.
                             return Uni.createFrom()
-                                    .item(new PlatformAnswer.Refused(new TargetError(
-                                            TargetError.PROVIDER_ERROR,
-                                            "Instagram could not process the video (" + status
-                                                    + (body.hasNonNull("status")
-                                                            ? ": "
-                                                                    + body.get("status")
-                                                                            .asText()
-                                                            : "")
-                                                    + ").",
-                                            "EXPIRED".equals(status),
+                                    .item(new PlatformAnswer.Refused(GraphErrors.containerFailed(
+                                            status,
+                                            body.path("status").asText(null),
+                                            "Instagram could not process the video",
                                             details)));
                         default:
                             return Uni.createFrom()
@@ -251,15 +246,10 @@ public class InstagramPublisher implements Publisher {
                     Map<String, Object> details = Map.of("container_status", status, "container_id", containerId);
                     if ("ERROR".equals(status) || "EXPIRED".equals(status)) {
                         return Uni.createFrom()
-                                .item(new PlatformAnswer.Refused(new TargetError(
-                                        TargetError.PROVIDER_ERROR,
-                                        "Instagram could not process the image (" + status
-                                                + (body.hasNonNull("status")
-                                                        ? ": "
-                                                                + body.get("status")
-                                                                        .asText()
-                                                        : "") + ").",
-                                        "EXPIRED".equals(status),
+                                .item(new PlatformAnswer.Refused(GraphErrors.containerFailed(
+                                        status,
+                                        body.path("status").asText(null),
+                                        "Instagram could not process the image",
                                         details)));
                     }
                     if (check >= config.statusChecks()) {

@@ -146,11 +146,7 @@ public class LinkedInPublisher implements Publisher {
                     }
                     JsonNode answer = PlatformResponses.body(mapper, response);
                     if (status == 401) {
-                        return new PlatformAnswer.TokenRefused(new TargetError(
-                                TargetError.PROVIDER_ERROR,
-                                "LinkedIn refused the access token (HTTP 401), also after it was refreshed.",
-                                false,
-                                LinkedInErrors.details(status, answer)));
+                        return LinkedInErrors.tokenRefused(status, answer);
                     }
                     TargetError error = LinkedInErrors.error(status, response, answer, "LinkedIn refused the post");
                     // A 4xx created nothing; after a 5xx LinkedIn may have created the post, so the next attempt looks
@@ -184,11 +180,7 @@ public class LinkedInPublisher implements Publisher {
                         return new PlatformAnswer.NotFound();
                     }
                     if (status == 401) {
-                        return new PlatformAnswer.TokenRefused(new TargetError(
-                                TargetError.PROVIDER_ERROR,
-                                "LinkedIn refused the access token (HTTP 401), also after it was refreshed.",
-                                false,
-                                LinkedInErrors.details(status, body)));
+                        return LinkedInErrors.tokenRefused(status, body);
                     }
                     if (status == 403) {
                         // Members' posts need r_member_social, which LinkedIn grants few apps.
@@ -241,12 +233,7 @@ public class LinkedInPublisher implements Publisher {
                             details.put("processing_failure_reason", why);
                         }
                         return Uni.createFrom()
-                                .item(new PlatformAnswer.Refused(new TargetError(
-                                        TargetError.PROVIDER_ERROR,
-                                        "LinkedIn could not process the video" + (why.isEmpty() ? "" : " (" + why + ")")
-                                                + "; nothing was posted.",
-                                        false,
-                                        details)));
+                                .item(new PlatformAnswer.Refused(LinkedInErrors.processingFailed(why, details)));
                     }
                     // PROCESSING, or WAITING_UPLOAD while LinkedIn assembles the parts.
                     return Uni.createFrom().item(new PlatformAnswer.Processing(urn));

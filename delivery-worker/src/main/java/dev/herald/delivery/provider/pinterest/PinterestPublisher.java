@@ -93,10 +93,11 @@ public class PinterestPublisher implements Publisher {
             // posts-service refuses Pinterest posts without media; this only guards against a hand-made event.
             return Uni.createFrom()
                     .item(PublishOutcome.failed(new TargetError(
-                            TargetError.PROVIDER_ERROR,
-                            "Pinterest pins need an image or a video; nothing was sent to Pinterest.",
-                            false,
-                            Map.of("platform", "pinterest"))));
+                                    TargetError.PROVIDER_ERROR,
+                                    "Pinterest pins need an image or a video; nothing was sent to Pinterest.",
+                                    false,
+                                    Map.of("platform", "pinterest"))
+                            .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA)));
         }
         String boardId = request.platformOptions().path("board_id").asText("");
         String description = request.text() == null ? "" : request.text();
@@ -238,12 +239,7 @@ public class PinterestPublisher implements Publisher {
                 return ledger.postProcessed(request, mediaId, () -> createPin(access, videoPin));
             }
             if ("failed".equals(state)) {
-                return Uni.createFrom()
-                        .item(new PlatformAnswer.Refused(new TargetError(
-                                TargetError.PROVIDER_ERROR,
-                                "Pinterest could not process the video; nothing was pinned.",
-                                false,
-                                Map.of("reason", "processing_failed", "media_id", mediaId))));
+                return Uni.createFrom().item(new PlatformAnswer.Refused(PinterestErrors.videoFailed(mediaId)));
             }
             return Uni.createFrom().item(new PlatformAnswer.Processing(mediaId));
         });

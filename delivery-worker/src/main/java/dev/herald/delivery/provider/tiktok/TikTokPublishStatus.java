@@ -77,18 +77,7 @@ public class TikTokPublishStatus {
             JsonNode body = api.json(answer);
             if (!TikTokErrors.ok(answer.status(), body)) {
                 if ("invalid_publish_id".equals(TikTokErrors.code(body))) {
-                    return new PlatformAnswer.Refused(new TargetError(
-                            TargetError.PROVIDER_ERROR,
-                            "TikTok no longer knows the"
-                                    + " post's publish id, so it published nothing from it; the next attempt uploads the video again.",
-                            true,
-                            Map.of(
-                                    "platform",
-                                    "tiktok",
-                                    "provider_code",
-                                    "invalid_publish_id",
-                                    "publish_id",
-                                    publishId)));
+                    return new PlatformAnswer.Refused(TikTokErrors.forgottenPublishId(publishId));
                 }
                 PlatformAnswer failure = TikTokErrors.answer(answer, body, "TikTok could not report the post's status");
                 return failure instanceof PlatformAnswer.Refused refused

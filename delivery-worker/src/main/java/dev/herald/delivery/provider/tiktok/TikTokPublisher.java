@@ -113,29 +113,32 @@ public class TikTokPublisher implements Publisher {
         Post.Media media = request.medium();
         if (media != null && Post.Media.IMAGE.equals(media.type())) {
             return new TargetError(
-                    TargetError.PUBLISHER_UNAVAILABLE,
-                    "Herald does not publish TikTok photo posts: TikTok"
-                            + " takes photos only from URLs on domains the app has verified with TikTok, which customers' media hosts"
-                            + " are not. Nothing was sent to TikTok.",
-                    false,
-                    Map.of("platform", "tiktok", "media_type", media.type()));
+                            TargetError.PUBLISHER_UNAVAILABLE,
+                            "Herald does not publish TikTok photo posts: TikTok"
+                                    + " takes photos only from URLs on domains the app has verified with TikTok, which customers' media hosts"
+                                    + " are not. Nothing was sent to TikTok.",
+                            false,
+                            Map.of("platform", "tiktok", "media_type", media.type()))
+                    .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA);
         }
         if (media == null || !Post.Media.VIDEO.equals(media.type())) {
             return new TargetError(
-                    TargetError.PROVIDER_ERROR,
-                    "TikTok posts need a video; nothing was sent to TikTok.",
-                    false,
-                    Map.of("platform", "tiktok", "media_type", media == null ? "none" : media.type()));
+                            TargetError.PROVIDER_ERROR,
+                            "TikTok posts need a video; nothing was sent to TikTok.",
+                            false,
+                            Map.of("platform", "tiktok", "media_type", media == null ? "none" : media.type()))
+                    .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA);
         }
         if (request.platformOptions() == null
                 || request.platformOptions().path("privacy_level").asText("").isBlank()) {
             // posts-service requires it; this only guards against a hand-made event.
             return new TargetError(
-                    TargetError.PROVIDER_ERROR,
-                    "TikTok posts need platform_options.tiktok.privacy_level,"
-                            + " chosen from the creator's options; nothing was sent to TikTok.",
-                    false,
-                    Map.of("platform", "tiktok", "reason", "privacy_level_missing"));
+                            TargetError.PROVIDER_ERROR,
+                            "TikTok posts need platform_options.tiktok.privacy_level,"
+                                    + " chosen from the creator's options; nothing was sent to TikTok.",
+                            false,
+                            Map.of("platform", "tiktok", "reason", "privacy_level_missing"))
+                    .as(TargetError.CATEGORY_CONTENT, TargetError.ACTION_EDIT_CONTENT);
         }
         return null;
     }
@@ -198,11 +201,12 @@ public class TikTokPublisher implements Publisher {
             details.put("privacy_level", privacy);
             details.put("privacy_level_options", offered);
             return new TargetError(
-                    TargetError.PROVIDER_ERROR,
-                    "The TikTok creator now offers privacy levels " + String.join(", ", offered) + "; " + privacy
-                            + " is not one of them. Nothing was sent to TikTok.",
-                    false,
-                    details);
+                            TargetError.PROVIDER_ERROR,
+                            "The TikTok creator now offers privacy levels " + String.join(", ", offered) + "; "
+                                    + privacy + " is not one of them. Nothing was sent to TikTok.",
+                            false,
+                            details)
+                    .as(TargetError.CATEGORY_CONTENT, TargetError.ACTION_EDIT_CONTENT);
         }
         for (String[] interaction : INTERACTIONS) {
             JsonNode chosen = options.get(interaction[0]);
@@ -211,11 +215,18 @@ public class TikTokPublisher implements Publisher {
                     && chosen.isBoolean()
                     && !chosen.asBoolean()) {
                 return new TargetError(
-                        TargetError.PROVIDER_ERROR,
-                        "The TikTok creator has turned " + interaction[2] + " off; " + interaction[0]
-                                + " must be true or omitted. Nothing was sent to TikTok.",
-                        false,
-                        Map.of("platform", "tiktok", "reason", "interaction_disabled", "option", interaction[0]));
+                                TargetError.PROVIDER_ERROR,
+                                "The TikTok creator has turned " + interaction[2] + " off; " + interaction[0]
+                                        + " must be true or omitted. Nothing was sent to TikTok.",
+                                false,
+                                Map.of(
+                                        "platform",
+                                        "tiktok",
+                                        "reason",
+                                        "interaction_disabled",
+                                        "option",
+                                        interaction[0]))
+                        .as(TargetError.CATEGORY_CONTENT, TargetError.ACTION_EDIT_CONTENT);
             }
         }
         return null;

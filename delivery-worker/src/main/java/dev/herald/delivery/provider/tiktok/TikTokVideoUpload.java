@@ -62,12 +62,13 @@ public class TikTokVideoUpload {
                             "post %s to account %s: the upload to TikTok broke off (%s); its status will tell what TikTok got",
                             request.postId(), request.accountId(), failure.toString());
                     return new PlatformAnswer.Unknown(new TargetError(
-                            TargetError.PROVIDER_ERROR,
-                            "The upload to TikTok broke off ("
-                                    + failure.getClass().getSimpleName()
-                                    + "); the next attempt asks TikTok what it received.",
-                            true,
-                            Map.of("platform", "tiktok", "publish_id", publishId)));
+                                    TargetError.PROVIDER_ERROR,
+                                    "The upload to TikTok broke off ("
+                                            + failure.getClass().getSimpleName()
+                                            + "); the next attempt asks TikTok what it received.",
+                                    true,
+                                    Map.of("platform", "tiktok", "publish_id", publishId))
+                            .as(TargetError.CATEGORY_NETWORK, TargetError.ACTION_RETRY_LATER));
                 });
     }
 

@@ -72,10 +72,11 @@ public class YouTubePublisher implements Publisher {
         if (media == null || !Post.Media.VIDEO.equals(media.type())) {
             return Uni.createFrom()
                     .item(PublishOutcome.failed(new TargetError(
-                            TargetError.PROVIDER_ERROR,
-                            "YouTube posts need a video; nothing was sent to YouTube.",
-                            false,
-                            Map.of("platform", "youtube", "media_type", media == null ? "none" : media.type()))));
+                                    TargetError.PROVIDER_ERROR,
+                                    "YouTube posts need a video; nothing was sent to YouTube.",
+                                    false,
+                                    Map.of("platform", "youtube", "media_type", media == null ? "none" : media.type()))
+                            .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA)));
         }
         ObjectNode video = YouTubeVideoResource.of(mapper, request);
         // A video an earlier attempt published is answered before the source is looked at: the file may be gone since.
