@@ -1,0 +1,364 @@
+package dev.herald.posts.service.media;
+
+import dev.herald.common.api.FieldError;
+import dev.herald.common.net.PublicAddresses;
+import dev.herald.common.net.PublicUrls;
+import dev.herald.posts.config.MediaConfig;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.core.tracing.TracingPolicy;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A dry run's bounded look at one media URL: reachable, an image or a video as declared, how large, and what its header
+ * says ({@link MediaHeader}). One {@code GET} with {@code Range: bytes=0-65535}, of which at most 64 KiB are read even
+ * when the host ignores the range (the connection is then dropped); for an MP4/MOV whose {@code moov} lies past those
+ * bytes and whose size the host gave ({@code Content-Range}), one more ranged {@code GET} of 64 KiB from where the
+ * {@code moov} starts (the walk of the top-level boxes knows the offset, so this reads its head even when it is larger
+ * than 64 KiB, where the last 64 KiB of the file would not). The whole probe, redirects included, takes at most
+ * {@code herald.media.probe-timeout} (5 s).
+ * <p>
+ * The SSRF guard is delivery's ({@link PublicUrls}, as {@code MediaSource} uses it): absolute https, a host that
+ * resolves now to public addresses only, and the connection goes to the very address checked (DNS rebinding reaches
+ * nothing new). Redirects are followed up to 3, each to a URL checked the same way; {@code
+ * herald.media.allow-private-urls} (local runs) admits http and non-public addresses, as at acceptance. Resolving
+ * blocks, so it runs on a worker thread; everything else is Vert.x's non-blocking client.
+ */
+@ApplicationScoped
+public class MediaProbe {
+    public static final int READ_BYTES = 64 * 1024;
+    public static final int MAX_REDIRECTS = 3;
+
+    /** No answer: the host does not resolve or connect, took too long, or redirected somewhere Herald may not go. */
+    public static final String MEDIA_UNREACHABLE = "media_unreachable";
+    /** The host answered with an error status (404, 403, 500, ...). */
+    public static final String MEDIA_UNAVAILABLE = "media_unavailable";
+    /** Neither an image nor a video (an HTML page, an audio file). */
+    public static final String MEDIA_TYPE_UNSUPPORTED = "media_type_unsupported";
+    /** An image where the item says video, or the other way round. */
+    public static final String MEDIA_TYPE_MISMATCH = "media_type_mismatch";
+
+    /**
+     * A probe's answer: the facts, or the problem (a code above and a message about the URL), and how many bytes of the
+     * body were read in all.
+     */
+    public record Probed(MediaFacts facts, String code, String message, long bytesRead) {
+        /** The problem as a field error for {@code field} ({@code media[1].url}), or empty when the item was measured. */
+        public Optional<FieldError> problem(String field) {
+            return code == null ? Optional.empty() : Optional.of(new FieldError(field, code, message));
+        }
+    }
+
+    /** Where to connect for a checked URL: its checked address (tests route it to their local server). */
+    @FunctionalInterface
+    interface Dialer {
+        SocketAddress address(PublicUrls.Target target);
+    }
+
+    private static final Dialer CHECKED_ADDRESS = target ->
+            SocketAddress.inetSocketAddress(target.port(), target.address().getHostAddress());
+
+    private final Vertx vertx;
+    private final HttpClient client;
+    private final PublicUrls urls;
+    private final Duration timeout;
+    private final Dialer dialer;
+
+    @Inject
+    public MediaProbe(Vertx vertx, MediaConfig config) {
+        this(
+                vertx,
+                config.allowPrivateUrls(),
+                InetAddress::getAllByName,
+                config.probeTimeout(),
+                new HttpClientOptions(),
+                CHECKED_ADDRESS);
+    }
+
+    MediaProbe(
+            Vertx vertx,
+            boolean allowPrivateUrls,
+            PublicUrls.Resolver resolver,
+            Duration timeout,
+            HttpClientOptions options,
+            Dialer dialer) {
+        this.vertx = vertx;
+        this.timeout = timeout;
+        this.dialer = dialer;
+        // A literal address is parsed, never looked up (as delivery's MediaSource does).
+        this.urls = new PublicUrls(
+                allowPrivateUrls,
+                host -> PublicAddresses.isLiteral(host)
+                        ? new InetAddress[] {InetAddress.getByName(host)}
+                        : resolver.resolve(host));
+        int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        // A connection per probe: the answer is mostly dropped unread, which spoils a pooled connection.
+        this.client = vertx.getDelegate()
+                .createHttpClient(options.setProtocolVersion(HttpVersion.HTTP_1_1)
+                        .setKeepAlive(false)
+                        .setTryUseCompression(false)
+                        .setVerifyHost(true)
+                        .setForceSni(true)
+                        .setConnectTimeout(millis)
+                        // Media hosts are customers': no traceparent (our trace ids) goes to them.
+                        .setTracingPolicy(TracingPolicy.IGNORE));
+    }
+
+    @PreDestroy
+    void close() {
+        client.close();
+    }
+
+    /** Probes {@code url}; {@code declaredType} is the item's {@code type} ({@code image} or {@code video}), or null. */
+    public Uni<Probed> probe(String url, String declaredType) {
+        AtomicReference<HttpClientRequest> current = new AtomicReference<>();
+        LongAdder read = new LongAdder();
+        return fetch(url, 0, 0, current, read)
+                .flatMap(first -> {
+                    MediaHeader.Read header = MediaHeader.read(first.body());
+                    Long total = first.total();
+                    boolean moovLater = header.resumeAt() >= first.body().length
+                            && first.status() == 206
+                            && total != null
+                            && header.resumeAt() < total;
+                    if (!moovLater) {
+                        return Uni.createFrom().item(facts(first, header, total));
+                    }
+                    return fetch(first.url(), header.resumeAt(), 0, current, read)
+                            .map(later -> {
+                                boolean continues = later.status() == 206 && later.rangeStart() == header.resumeAt();
+                                MediaHeader.Read whole = continues
+                                        ? MediaHeader.read(first.body(), header.resumeAt(), later.body())
+                                        : header;
+                                return facts(first, whole, total);
+                            });
+                })
+                .map(facts -> judge(url, facts, declaredType, read.sum()))
+                .onCancellation()
+                .invoke(() -> reset(current.get()))
+                .ifNoItem()
+                .after(timeout)
+                .failWith(() -> new Refusal(
+                        MEDIA_UNREACHABLE,
+                        "The media host of " + url + " did not answer within " + timeout.toMillis() / 1000.0 + " s."))
+                .onFailure()
+                .recoverWithItem(failure -> refused(url, failure, read.sum()));
+    }
+
+    private static Probed judge(String url, MediaFacts facts, String declaredType, long read) {
+        if (facts.kind() == null) {
+            String what = facts.container() != null
+                    ? facts.container().toUpperCase(Locale.ROOT)
+                    : facts.contentType() != null ? facts.contentType() : "of no declared type";
+            return new Probed(
+                    null,
+                    MEDIA_TYPE_UNSUPPORTED,
+                    "The media at " + url + " is " + what + ", neither an image nor a video.",
+                    read);
+        }
+        if (declaredType != null && !declaredType.equals(facts.kind().wireName())) {
+            return new Probed(
+                    null,
+                    MEDIA_TYPE_MISMATCH,
+                    "The media's type is " + declaredType + ", but " + url + " is "
+                            + (facts.kind() == MediaFacts.Kind.IMAGE ? "an image" : "a video")
+                            + (facts.container() == null
+                                    ? ""
+                                    : " (" + facts.container().toUpperCase(Locale.ROOT) + ")")
+                            + ".",
+                    read);
+        }
+        return new Probed(facts, null, null, read);
+    }
+
+    private static MediaFacts facts(Fetched first, MediaHeader.Read header, Long total) {
+        String type = first.contentType();
+        MediaFacts.Kind kind = header.kind() != null
+                ? header.kind()
+                : header.container() != null
+                        ? null // recognised bytes that are neither (an audio-only MP4)
+                        : type == null
+                                ? null
+                                : type.startsWith("image/")
+                                        ? MediaFacts.Kind.IMAGE
+                                        : type.startsWith("video/") ? MediaFacts.Kind.VIDEO : null;
+        String container = header.container() != null ? header.container() : ContentTypes.container(type);
+        return new MediaFacts(
+                type, total, kind, container, header.codec(), header.width(), header.height(), header.duration());
+    }
+
+    /** One answer, after its redirects: status, the headers a probe uses, and at most {@link #READ_BYTES} of body. */
+    private record Fetched(String url, int status, String contentType, Long total, long rangeStart, byte[] body) {}
+
+    private Uni<Fetched> fetch(
+            String url, long from, int redirects, AtomicReference<HttpClientRequest> current, LongAdder read) {
+        return vet(url).flatMap(target -> get(url, target, from, current, read)).flatMap(answer -> {
+            if (answer.location == null) {
+                return Uni.createFrom().item(answer.fetched);
+            }
+            if (redirects >= MAX_REDIRECTS) {
+                throw new Refusal(
+                        MEDIA_UNREACHABLE,
+                        "The media URL " + url + " redirected more than " + MAX_REDIRECTS
+                                + " times; give the final URL.");
+            }
+            String next;
+            try {
+                next = URI.create(url).resolve(answer.location.strip()).toString();
+            } catch (IllegalArgumentException e) {
+                throw new Refusal(MEDIA_UNREACHABLE, "The media URL " + url + " redirected to an invalid URL.");
+            }
+            return fetch(withoutFragment(next), from, redirects + 1, current, read);
+        });
+    }
+
+    /** A URL's checked address; fails with {@link PublicUrls.RefusedUrl}. */
+    private Uni<PublicUrls.Target> vet(String url) {
+        Uni<PublicUrls.Target> checked = Uni.createFrom().item(() -> urls.check(withoutFragment(url)));
+        return urls.checksWithoutLookup(withoutFragment(url)) ? checked : vertx.executeBlocking(checked, false);
+    }
+
+    private static String withoutFragment(String url) {
+        // A fragment never reaches the host: dropped, not refused (as delivery does).
+        return url != null && url.indexOf('#') >= 0 ? url.substring(0, url.indexOf('#')) : url;
+    }
+
+    /** An answer, or where it redirects. */
+    private record Answer(Fetched fetched, String location) {}
+
+    private Uni<Answer> get(
+            String url,
+            PublicUrls.Target target,
+            long from,
+            AtomicReference<HttpClientRequest> current,
+            LongAdder read) {
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.GET)
+                .setHost(target.host())
+                .setPort(target.port())
+                .setSsl(target.ssl())
+                .setURI(target.requestUri())
+                .setFollowRedirects(false)
+                .setServer(dialer.address(target))
+                .putHeader("Range", "bytes=" + from + "-" + (from + READ_BYTES - 1))
+                .putHeader("Accept-Encoding", "identity");
+        return Uni.createFrom().completionStage(() -> {
+            Promise<Answer> answer = Promise.promise();
+            client.request(options).onFailure(answer::tryFail).onSuccess(request -> {
+                current.set(request);
+                // Failures reach the answer through response(); a reset on timeout is ours.
+                request.exceptionHandler(expected -> {});
+                request.response().onFailure(answer::tryFail).onSuccess(response -> read(url, response, answer, read));
+                request.end();
+            });
+            return answer.future().toCompletionStage();
+        });
+    }
+
+    private static void read(String url, HttpClientResponse response, Promise<Answer> answer, LongAdder read) {
+        int status = response.statusCode();
+        String location = response.getHeader("Location");
+        if (status >= 300 && status < 400 && status != 304 && location != null) {
+            answer.tryComplete(new Answer(null, location));
+            discard(response);
+            return;
+        }
+        if (status != 200 && status != 206) {
+            discard(response);
+            answer.tryFail(
+                    new Refusal(MEDIA_UNAVAILABLE, "The media host answered HTTP " + status + " for " + url + "."));
+            return;
+        }
+        ContentTypes.Range range = ContentTypes.range(status, response.getHeader("Content-Range"));
+        Long total = status == 206 ? range.total() : ContentTypes.length(response.getHeader("Content-Length"));
+        String type = ContentTypes.bare(response.getHeader("Content-Type"));
+        Buffer body = Buffer.buffer();
+        Runnable done = () -> answer.tryComplete(
+                new Answer(new Fetched(url, status, type, total, range.start(), body.getBytes()), null));
+        response.exceptionHandler(failure -> {
+            if (!answer.future().isComplete()) {
+                answer.tryFail(failure);
+            }
+        });
+        response.handler(chunk -> {
+            int room = READ_BYTES - body.length();
+            if (room <= 0) {
+                return;
+            }
+            Buffer kept = chunk.length() > room ? chunk.getBuffer(0, room) : chunk;
+            body.appendBuffer(kept);
+            read.add(kept.length());
+            if (body.length() >= READ_BYTES) {
+                // Enough: a host that ignored the range would send the whole file.
+                done.run();
+                reset(response.request());
+            }
+        });
+        response.endHandler(ended -> done.run());
+    }
+
+    /** Drops an answer unread; the reset is ours, so it is not reported as an error. */
+    private static void discard(HttpClientResponse response) {
+        response.exceptionHandler(expected -> {});
+        response.request().reset();
+    }
+
+    private static void reset(HttpClientRequest request) {
+        if (request != null) {
+            request.reset();
+        }
+    }
+
+    private static Probed refused(String url, Throwable failure, long read) {
+        if (failure instanceof Refusal refusal) {
+            return new Probed(null, refusal.code, refusal.getMessage(), read);
+        }
+        if (failure instanceof PublicUrls.RefusedUrl refused) {
+            return new Probed(
+                    null,
+                    MEDIA_UNREACHABLE,
+                    "The media URL " + url + " (or a URL it redirects to) " + refused.getMessage()
+                            + "; nothing was fetched from it.",
+                    read);
+        }
+        if (failure instanceof TimeoutException) {
+            return new Probed(null, MEDIA_UNREACHABLE, "The media host of " + url + " did not answer in time.", read);
+        }
+        return new Probed(
+                null,
+                MEDIA_UNREACHABLE,
+                "The media host of " + url + " could not be reached ("
+                        + failure.getClass().getSimpleName() + ").",
+                read);
+    }
+
+    /** A probe's problem found on the way: its code and message. */
+    private static final class Refusal extends RuntimeException {
+        private final String code;
+
+        Refusal(String code, String message) {
+            super(message, null, false, false);
+            this.code = code;
+        }
+    }
+}
