@@ -12,8 +12,8 @@ import java.util.Set;
  * walk, a size beyond what was read only bounds it, and each walk takes a bounded number of steps.
  * <p>
  * A file written for download puts {@code moov} after {@code mdat}: the walk then stops at the first top-level box the
- * bytes do not reach, and {@link Read#resumeAt} says where the probe should read next (the {@code moov} itself, not
- * the last bytes of the file, so a {@code moov} larger than one read still starts in it).
+ * bytes do not reach, and {@link MediaHeader.Read#resumeAt} says where the probe should read next (the {@code moov}
+ * itself, not the last bytes of the file, so a {@code moov} larger than one read still starts in it).
  */
 final class IsoMediaHeader {
     private static final Set<String> TOP_LEVEL = Set.of("ftyp", "moov", "mdat", "free", "skip", "wide", "pnot");
@@ -24,22 +24,6 @@ final class IsoMediaHeader {
 
     private IsoMediaHeader() {}
 
-    /**
-     * What the boxes read say.
-     *
-     * @param movieRead whether {@code moov} was found and read (as far as the bytes go)
-     * @param resumeAt the offset of the first top-level box not read, when {@code moov} was not found; else -1
-     */
-    record Read(
-            String container,
-            MediaFacts.Kind kind,
-            String codec,
-            Integer width,
-            Integer height,
-            Duration duration,
-            boolean movieRead,
-            long resumeAt) {}
-
     /** Whether the bytes start like an ISO BMFF file (a known top-level box type at offset 4). */
     static boolean recognises(HeaderBytes bytes) {
         String type = bytes.fourCc(4);
@@ -47,7 +31,11 @@ final class IsoMediaHeader {
         return type != null && TOP_LEVEL.contains(type) && (size == 0 || size == 1 || size >= 8);
     }
 
-    static Read read(HeaderBytes bytes) {
+    /**
+     * What the boxes read say; {@link MediaHeader.Read#resumeAt} is the offset of the first top-level box not read when
+     * {@code moov} was not found.
+     */
+    static MediaHeader.Read read(HeaderBytes bytes) {
         String brand = null;
         Movie movie = null;
         long offset = 0;
@@ -80,17 +68,16 @@ final class IsoMediaHeader {
                 ? MediaFacts.Kind.IMAGE
                 : container.equals("m4a") ? null : MediaFacts.Kind.VIDEO;
         if (movie == null) {
-            return new Read(container, kind, null, null, null, null, false, resumeAt);
+            return new MediaHeader.Read(container, kind, null, null, null, null, resumeAt);
         }
         Track video = movie.video();
-        return new Read(
+        return new MediaHeader.Read(
                 container,
                 kind,
                 video == null ? null : video.codec,
                 video == null ? null : video.displayWidth(),
                 video == null ? null : video.displayHeight(),
                 movie.duration(),
-                true,
                 -1);
     }
 

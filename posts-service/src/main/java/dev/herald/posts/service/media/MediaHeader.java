@@ -90,15 +90,7 @@ public final class MediaHeader {
             return Read.image("tiff", null, null);
         }
         if (IsoMediaHeader.recognises(bytes)) {
-            IsoMediaHeader.Read iso = IsoMediaHeader.read(bytes);
-            return new Read(
-                    iso.container(),
-                    iso.kind(),
-                    iso.codec(),
-                    iso.width(),
-                    iso.height(),
-                    iso.duration(),
-                    iso.resumeAt());
+            return IsoMediaHeader.read(bytes);
         }
         return Read.UNKNOWN;
     }

@@ -49,118 +49,87 @@ public record MediaLimit(
         }
     }
 
-    /** A row with only its subject and formats; the bounds come from the withers. */
-    static MediaLimit of(
-            Platform platform, String format, MediaFacts.Kind kind, String subject, Set<String> containers) {
-        return new MediaLimit(
-                platform, format, kind, subject, containers, null, null, null, null, null, null, null, null, null);
+    /** A row with only its subject and formats; the bounds come from the builder's other methods. */
+    static Builder of(Platform platform, String format, MediaFacts.Kind kind, String subject, Set<String> containers) {
+        return new Builder(platform, format, kind, subject, containers);
     }
 
-    MediaLimit maxMegabytes(long megabytes) {
-        return new MediaLimit(
-                platform,
-                format,
-                kind,
-                subject,
-                containers,
-                megabytes * MediaRules.MEGABYTE,
-                minDuration,
-                maxDuration,
-                aspect,
-                minWidth,
-                minHeight,
-                maxWidth,
-                maxHeight,
-                maxPixels);
-    }
+    /** Writes a row of {@link MediaLimits}' table as the platform's documentation words it. */
+    static final class Builder {
+        private final Platform platform;
+        private final String format;
+        private final MediaFacts.Kind kind;
+        private final String subject;
+        private final Set<String> containers;
+        private Long maxBytes;
+        private Duration minDuration;
+        private Duration maxDuration;
+        private AspectRange aspect;
+        private Integer minWidth;
+        private Integer minHeight;
+        private Integer maxWidth;
+        private Integer maxHeight;
+        private Long maxPixels;
 
-    MediaLimit seconds(long min, long max) {
-        return new MediaLimit(
-                platform,
-                format,
-                kind,
-                subject,
-                containers,
-                maxBytes,
-                min > 0 ? Duration.ofSeconds(min) : null,
-                Duration.ofSeconds(max),
-                aspect,
-                minWidth,
-                minHeight,
-                maxWidth,
-                maxHeight,
-                maxPixels);
-    }
+        private Builder(
+                Platform platform, String format, MediaFacts.Kind kind, String subject, Set<String> containers) {
+            this.platform = platform;
+            this.format = format;
+            this.kind = kind;
+            this.subject = subject;
+            this.containers = containers;
+        }
 
-    MediaLimit aspect(AspectRange range) {
-        return new MediaLimit(
-                platform,
-                format,
-                kind,
-                subject,
-                containers,
-                maxBytes,
-                minDuration,
-                maxDuration,
-                range,
-                minWidth,
-                minHeight,
-                maxWidth,
-                maxHeight,
-                maxPixels);
-    }
+        Builder maxMegabytes(long megabytes) {
+            maxBytes = megabytes * MediaRules.MEGABYTE;
+            return this;
+        }
 
-    MediaLimit minSize(int width, int height) {
-        return new MediaLimit(
-                platform,
-                format,
-                kind,
-                subject,
-                containers,
-                maxBytes,
-                minDuration,
-                maxDuration,
-                aspect,
-                width,
-                height,
-                maxWidth,
-                maxHeight,
-                maxPixels);
-    }
+        /** From {@code min} seconds (0: no minimum) to {@code max}. */
+        Builder seconds(long min, long max) {
+            minDuration = min > 0 ? Duration.ofSeconds(min) : null;
+            maxDuration = Duration.ofSeconds(max);
+            return this;
+        }
 
-    MediaLimit maxSize(int width, int height) {
-        return new MediaLimit(
-                platform,
-                format,
-                kind,
-                subject,
-                containers,
-                maxBytes,
-                minDuration,
-                maxDuration,
-                aspect,
-                minWidth,
-                minHeight,
-                width,
-                height,
-                maxPixels);
-    }
+        Builder aspect(AspectRange range) {
+            aspect = range;
+            return this;
+        }
 
-    MediaLimit maxPixels(long pixels) {
-        return new MediaLimit(
-                platform,
-                format,
-                kind,
-                subject,
-                containers,
-                maxBytes,
-                minDuration,
-                maxDuration,
-                aspect,
-                minWidth,
-                minHeight,
-                maxWidth,
-                maxHeight,
-                pixels);
+        Builder minSize(int width, int height) {
+            minWidth = width;
+            minHeight = height;
+            return this;
+        }
+
+        Builder maxSize(int width, int height) {
+            maxWidth = width;
+            maxHeight = height;
+            return this;
+        }
+
+        Builder maxPixels(long pixels) {
+            maxPixels = pixels;
+            return this;
+        }
+
+        MediaLimit limit() {
+            return new MediaLimit(
+                    platform,
+                    format,
+                    kind,
+                    subject,
+                    containers,
+                    maxBytes,
+                    minDuration,
+                    maxDuration,
+                    aspect,
+                    minWidth,
+                    minHeight,
+                    maxWidth,
+                    maxHeight,
+                    maxPixels);
+        }
     }
 }

@@ -63,7 +63,7 @@ public class MediaProbe {
      * body were read in all.
      */
     public record Probed(MediaFacts facts, String code, String message, long bytesRead) {
-        /** The problem as a field error for {@code field} ({@code media[1].url}), or empty when the item was measured. */
+        /** The problem as a field error for {@code field} ({@code media[1].url}); empty when the item was measured. */
         public Optional<FieldError> problem(String field) {
             return code == null ? Optional.empty() : Optional.of(new FieldError(field, code, message));
         }
@@ -120,6 +120,8 @@ public class MediaProbe {
                         .setVerifyHost(true)
                         .setForceSni(true)
                         .setConnectTimeout(millis)
+                        // A post's items (at most 35) are probed at once, often from one host.
+                        .setMaxPoolSize(35)
                         // Media hosts are customers': no traceparent (our trace ids) goes to them.
                         .setTracingPolicy(TracingPolicy.IGNORE));
     }
@@ -129,7 +131,7 @@ public class MediaProbe {
         client.close();
     }
 
-    /** Probes {@code url}; {@code declaredType} is the item's {@code type} ({@code image} or {@code video}), or null. */
+    /** Probes {@code url}; {@code declaredType} is the item's {@code type} ({@code image}, {@code video}) or null. */
     public Uni<Probed> probe(String url, String declaredType) {
         AtomicReference<HttpClientRequest> current = new AtomicReference<>();
         LongAdder read = new LongAdder();

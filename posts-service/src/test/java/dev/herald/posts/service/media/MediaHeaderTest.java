@@ -128,6 +128,9 @@ class MediaHeaderTest {
         List<byte[]> hostile = List.of(
                 // A box of size 4 (smaller than its own header) would never advance a naive walk.
                 concat(ftyp, u32(4), SampleMedia.ascii("free"), new byte[64]),
+                // Size 0 means "to the end of the file" (or of the parent), never "zero bytes, read here again".
+                concat(ftyp, box("moov", concat(u32(0), SampleMedia.ascii("trak"), new byte[16])), u32(0)),
+                concat(ftyp, u32(0), SampleMedia.ascii("free"), u32(0), SampleMedia.ascii("moov")),
                 // mvhd claiming 4 GiB inside a small moov: bounded by the moov and by the bytes read.
                 concat(ftyp, box("moov", concat(u32(0xffffffffL), SampleMedia.ascii("mvhd"), new byte[32]))),
                 // A 64-bit size of 2^63 - 1 and one that wraps around.
