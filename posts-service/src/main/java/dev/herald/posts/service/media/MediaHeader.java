@@ -32,7 +32,8 @@ public final class MediaHeader {
     /**
      * What the header says; every field null when unknown.
      *
-     * @param resumeAt for an MP4/MOV whose {@code moov} was not in the bytes: the offset to read next; else -1
+     * @param resumeAt where to read next when what the reader needs lies past the bytes it was given (an MP4/MOV's
+     *     {@code moov} after {@code mdat}, a JPEG's frame header after large metadata segments); else -1
      */
     public record Read(
             String container,
@@ -121,6 +122,11 @@ public final class MediaHeader {
         long offset = 2;
         int orientation = 1;
         for (int step = 0; step < MAX_JPEG_SEGMENTS; step++) {
+            long segment = offset;
+            if (!bytes.has(segment, 4)) {
+                // Metadata (EXIF thumbnails, ICC profiles) can push the frame header past the bytes read: read on here.
+                return new Read("jpeg", MediaFacts.Kind.IMAGE, null, null, null, null, segment);
+            }
             if (bytes.u8(offset) != 0xff) {
                 break;
             }
@@ -144,7 +150,7 @@ public final class MediaHeader {
                 int height = bytes.u16(offset + 3);
                 int width = bytes.u16(offset + 5);
                 if (width < 0 || height < 0) {
-                    break;
+                    return new Read("jpeg", MediaFacts.Kind.IMAGE, null, null, null, null, segment);
                 }
                 // EXIF orientations 5 to 8 turn the picture a quarter: displayed, width and height trade places.
                 boolean quarterTurn = orientation >= 5 && orientation <= 8;

@@ -33,9 +33,9 @@ import java.util.concurrent.atomic.LongAdder;
  * A dry run's bounded look at one media URL: reachable, an image or a video as declared, how large, and what its header
  * says ({@link MediaHeader}). One {@code GET} with {@code Range: bytes=0-65535}, of which at most 64 KiB are read even
  * when the host ignores the range (the connection is then dropped); for an MP4/MOV whose {@code moov} lies past those
- * bytes and whose size the host gave ({@code Content-Range}), one more ranged {@code GET} of 64 KiB from where the
- * {@code moov} starts (the walk of the top-level boxes knows the offset, so this reads its head even when it is larger
- * than 64 KiB, where the last 64 KiB of the file would not). The whole probe, redirects included, takes at most
+ * bytes (or a JPEG whose frame header does) and whose size the host gave ({@code Content-Range}), one more ranged
+ * {@code GET} of 64 KiB from where the {@code moov} starts (the walk of the top-level boxes knows the offset, so this
+ * reads its head even when it is larger than 64 KiB, where the last 64 KiB of the file would not). The whole probe, redirects included, takes at most
  * {@code herald.media.probe-timeout} (5 s).
  * <p>
  * The SSRF guard is delivery's ({@link PublicUrls}, as {@code MediaSource} uses it): absolute https, a host that
@@ -139,11 +139,11 @@ public class MediaProbe {
                 .flatMap(first -> {
                     MediaHeader.Read header = MediaHeader.read(first.body());
                     Long total = first.total();
-                    boolean moovLater = header.resumeAt() >= first.body().length
+                    boolean readOn = header.resumeAt() >= first.body().length
                             && first.status() == 206
                             && total != null
                             && header.resumeAt() < total;
-                    if (!moovLater) {
+                    if (!readOn) {
                         return Uni.createFrom().item(facts(first, header, total));
                     }
                     return fetch(first.url(), header.resumeAt(), 0, current, read)

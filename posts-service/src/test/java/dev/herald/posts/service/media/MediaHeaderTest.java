@@ -99,6 +99,19 @@ class MediaHeaderTest {
     }
 
     @Test
+    void aJpegWhoseFrameHeaderFollowsLargeMetadataSaysWhereToReadOn() {
+        byte[] file = SampleMedia.jpegAfterMetadata(1080, 1350, 3); // 90 KB of APP2 before the frame header
+        byte[] head = Arrays.copyOf(file, MediaProbe.READ_BYTES);
+        MediaHeader.Read first = MediaHeader.read(head);
+        assertThat(first.width()).isNull();
+        assertThat(first.resumeAt()).isEqualTo(2 + 3 * 30_004); // past the last segment that starts in the head
+
+        long from = first.resumeAt();
+        MediaHeader.Read whole = MediaHeader.read(head, from, Arrays.copyOfRange(file, (int) from, file.length));
+        assertThat(whole).isEqualTo(new MediaHeader.Read("jpeg", MediaFacts.Kind.IMAGE, null, 1080, 1350, null, -1));
+    }
+
+    @Test
     void everyTruncationOfEveryKindOfFileReadsWithoutFailingAndWithoutInventingFacts() {
         List<byte[]> files = List.of(
                 SampleMedia.image("png", 64, 32),

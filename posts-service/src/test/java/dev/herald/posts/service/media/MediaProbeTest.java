@@ -41,6 +41,7 @@ class MediaProbeTest {
     private static final byte[] MOOV_LAST =
             Movie.mp4(1080, 1920, 120).moovLast(300_000).bytes();
     private static final byte[] WIDE_PNG = SampleMedia.image("png", 2500, 500);
+    private static final byte[] PROFILED_JPEG = SampleMedia.jpegAfterMetadata(1080, 1350, 3);
 
     private static Vertx vertx;
     private static HttpServer plain;
@@ -178,6 +179,14 @@ class MediaProbeTest {
     }
 
     @Test
+    void aJpegWhoseFrameHeaderLiesPast64KiBIsReadWithASecondRangedGet() {
+        MediaProbe.Probed probed = probe(localProbe(Duration.ofSeconds(5)), local("/profiled.jpg"), "image");
+        assertThat(probed.facts().dimensions()).isEqualTo("1080x1350");
+        assertThat(probed.bytesRead()).isEqualTo(MediaProbe.READ_BYTES + (PROFILED_JPEG.length - 90_014));
+        assertThat(requests).hasSize(2).last().isEqualTo("/profiled.jpg bytes=90014-155549");
+    }
+
+    @Test
     void aRedirectToAPrivateOrMetadataAddressIsRefusedBeforeAnyConnection() throws Exception {
         MediaProbe guarded = guardedProbe();
         // The same probe and server measure a public URL: the refusals below are the guard's, not TLS's.
@@ -249,6 +258,7 @@ class MediaProbeTest {
         switch (path) {
             case "/wide.png" -> ranged(response, range, "image/png", WIDE_PNG);
             case "/moov-last.mp4" -> ranged(response, range, "video/mp4", MOOV_LAST);
+            case "/profiled.jpg" -> ranged(response, range, "image/jpeg", PROFILED_JPEG);
             case "/huge.mp4" -> ignoringRange(response);
             case "/page" ->
                 response.putHeader("Content-Type", "text/html; charset=utf-8")

@@ -54,6 +54,20 @@ final class SampleMedia {
         return concat(Arrays.copyOf(jpeg, 2), app1.array(), Arrays.copyOfRange(jpeg, 2, jpeg.length));
     }
 
+    /** A JPEG whose frame header comes after {@code segments} APP2 segments of 30,000 bytes each (ICC profiles). */
+    static byte[] jpegAfterMetadata(int width, int height, int segments) {
+        byte[] jpeg = image("jpeg", width, height);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(jpeg, 0, 2);
+        for (int i = 0; i < segments; i++) {
+            byte[] segment = new byte[4 + 30_000];
+            ByteBuffer.wrap(segment).put((byte) 0xff).put((byte) 0xe2).putShort((short) (30_000 + 2));
+            out.writeBytes(segment);
+        }
+        out.write(jpeg, 2, jpeg.length - 2);
+        return out.toByteArray();
+    }
+
     /** A lossy WebP's first bytes: RIFF, WEBP, a {@code VP8 } chunk with a key frame's header. */
     static byte[] webpLossy(int width, int height) {
         ByteBuffer bytes = riffWebp("VP8 ", 10);
