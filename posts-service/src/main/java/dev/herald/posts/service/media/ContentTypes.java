@@ -57,6 +57,16 @@ final class ContentTypes {
         return type == null ? null : CONTAINERS.get(type);
     }
 
+    /** Image or video as {@code type} says ({@code image/...}, {@code video/...}), or null. */
+    static MediaFacts.Kind kind(String type) {
+        if (type == null) {
+            return null;
+        }
+        return type.startsWith("image/")
+                ? MediaFacts.Kind.IMAGE
+                : type.startsWith("video/") ? MediaFacts.Kind.VIDEO : null;
+    }
+
     /** A {@code 206}'s {@code Content-Range}; a full answer starts at 0 and its size is its length. */
     static Range range(int status, String header) {
         Matcher range = header == null ? null : CONTENT_RANGE.matcher(header.strip());

@@ -153,7 +153,10 @@ public class MediaProbe {
                                         ? MediaHeader.read(first.body(), header.resumeAt(), later.body())
                                         : header;
                                 return facts(first, whole, total);
-                            });
+                            })
+                            // The first read stands when the second fails: the item is there, its header unread.
+                            .onFailure()
+                            .recoverWithItem(failure -> facts(first, header, total));
                 })
                 .map(facts -> judge(url, facts, declaredType, read.sum()))
                 .onCancellation()
@@ -195,15 +198,9 @@ public class MediaProbe {
 
     private static MediaFacts facts(Fetched first, MediaHeader.Read header, Long total) {
         String type = first.contentType();
-        MediaFacts.Kind kind = header.kind() != null
-                ? header.kind()
-                : header.container() != null
-                        ? null // recognised bytes that are neither (an audio-only MP4)
-                        : type == null
-                                ? null
-                                : type.startsWith("image/")
-                                        ? MediaFacts.Kind.IMAGE
-                                        : type.startsWith("video/") ? MediaFacts.Kind.VIDEO : null;
+        // The bytes say best; bytes recognised as neither (an audio-only MP4) are neither whatever the host says.
+        MediaFacts.Kind kind =
+                header.kind() != null || header.container() != null ? header.kind() : ContentTypes.kind(type);
         String container = header.container() != null ? header.container() : ContentTypes.container(type);
         return new MediaFacts(
                 type, total, kind, container, header.codec(), header.width(), header.height(), header.duration());

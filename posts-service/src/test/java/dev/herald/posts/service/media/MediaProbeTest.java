@@ -179,6 +179,16 @@ class MediaProbeTest {
     }
 
     @Test
+    void aMoovTheHostFailsToServeLeavesTheVideoMeasuredWithoutIt() {
+        MediaProbe.Probed probed = probe(localProbe(Duration.ofSeconds(5)), local("/moov-unreadable.mp4"), "video");
+        assertThat(probed.code()).isNull();
+        assertThat(probed.facts())
+                .isEqualTo(new MediaFacts(
+                        "video/mp4", (long) MOOV_LAST.length, MediaFacts.Kind.VIDEO, "mp4", null, null, null, null));
+        assertThat(requests).hasSize(2);
+    }
+
+    @Test
     void aJpegWhoseFrameHeaderLiesPast64KiBIsReadWithASecondRangedGet() {
         MediaProbe.Probed probed = probe(localProbe(Duration.ofSeconds(5)), local("/profiled.jpg"), "image");
         assertThat(probed.facts().dimensions()).isEqualTo("1080x1350");
@@ -259,6 +269,13 @@ class MediaProbeTest {
             case "/wide.png" -> ranged(response, range, "image/png", WIDE_PNG);
             case "/moov-last.mp4" -> ranged(response, range, "video/mp4", MOOV_LAST);
             case "/profiled.jpg" -> ranged(response, range, "image/jpeg", PROFILED_JPEG);
+            case "/moov-unreadable.mp4" -> {
+                if ("bytes=0-65535".equals(range)) {
+                    ranged(response, range, "video/mp4", MOOV_LAST);
+                } else {
+                    response.setStatusCode(500).end();
+                }
+            }
             case "/huge.mp4" -> ignoringRange(response);
             case "/page" ->
                 response.putHeader("Content-Type", "text/html; charset=utf-8")
