@@ -5,17 +5,8 @@ import dev.herald.common.net.PublicAddresses;
 import dev.herald.common.net.PublicUrls;
 import dev.herald.posts.config.MediaConfig;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Promise;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpVersion;
-import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.SocketAddress;
-import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,8 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * when the host ignores the range (the connection is then dropped); for an MP4/MOV whose {@code moov} lies past those
  * bytes (or a JPEG whose frame header does) and whose size the host gave ({@code Content-Range}), one more ranged
  * {@code GET} of 64 KiB from where the {@code moov} starts (the walk of the top-level boxes knows the offset, so this
- * reads its head even when it is larger than 64 KiB, where the last 64 KiB of the file would not). The whole probe, redirects included, takes at most
- * {@code herald.media.probe-timeout} (5 s).
+ * reads its head even when it is larger than 64 KiB, where the last 64 KiB of the file would not). The whole probe,
+ * redirects included, takes at most {@code herald.media.probe-timeout} (5 s). The reads themselves are
+ * {@link RangedReads}'.
  * <p>
  * The SSRF guard is delivery's ({@link PublicUrls}, as {@code MediaSource} uses it): absolute https, a host that
  * resolves now to public addresses only, and the connection goes to the very address checked (DNS rebinding reaches
@@ -69,20 +61,10 @@ public class MediaProbe {
         }
     }
 
-    /** Where to connect for a checked URL: its checked address (tests route it to their local server). */
-    @FunctionalInterface
-    interface Dialer {
-        SocketAddress address(PublicUrls.Target target);
-    }
-
-    private static final Dialer CHECKED_ADDRESS = target ->
-            SocketAddress.inetSocketAddress(target.port(), target.address().getHostAddress());
-
     private final Vertx vertx;
-    private final HttpClient client;
+    private final RangedReads reads;
     private final PublicUrls urls;
     private final Duration timeout;
-    private final Dialer dialer;
 
     @Inject
     public MediaProbe(Vertx vertx, MediaConfig config) {
@@ -92,7 +74,7 @@ public class MediaProbe {
                 InetAddress::getAllByName,
                 config.probeTimeout(),
                 new HttpClientOptions(),
-                CHECKED_ADDRESS);
+                RangedReads.CHECKED_ADDRESS);
     }
 
     MediaProbe(
@@ -101,34 +83,21 @@ public class MediaProbe {
             PublicUrls.Resolver resolver,
             Duration timeout,
             HttpClientOptions options,
-            Dialer dialer) {
+            RangedReads.Dialer dialer) {
         this.vertx = vertx;
         this.timeout = timeout;
-        this.dialer = dialer;
+        this.reads = new RangedReads(vertx.getDelegate(), options, timeout, dialer);
         // A literal address is parsed, never looked up (as delivery's MediaSource does).
         this.urls = new PublicUrls(
                 allowPrivateUrls,
                 host -> PublicAddresses.isLiteral(host)
                         ? new InetAddress[] {InetAddress.getByName(host)}
                         : resolver.resolve(host));
-        int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-        // A connection per probe: the answer is mostly dropped unread, which spoils a pooled connection.
-        this.client = vertx.getDelegate()
-                .createHttpClient(options.setProtocolVersion(HttpVersion.HTTP_1_1)
-                        .setKeepAlive(false)
-                        .setTryUseCompression(false)
-                        .setVerifyHost(true)
-                        .setForceSni(true)
-                        .setConnectTimeout(millis)
-                        // A post's items (at most 35) are probed at once, often from one host.
-                        .setMaxPoolSize(35)
-                        // Media hosts are customers': no traceparent (our trace ids) goes to them.
-                        .setTracingPolicy(TracingPolicy.IGNORE));
     }
 
     @PreDestroy
     void close() {
-        client.close();
+        reads.close();
     }
 
     /** Probes {@code url}; {@code declaredType} is the item's {@code type} ({@code image}, {@code video}) or null. */
@@ -160,7 +129,7 @@ public class MediaProbe {
                 })
                 .map(facts -> judge(url, facts, declaredType, read.sum()))
                 .onCancellation()
-                .invoke(() -> reset(current.get()))
+                .invoke(() -> RangedReads.reset(current.get()))
                 .ifNoItem()
                 .after(timeout)
                 .failWith(() -> new Refusal(
@@ -196,7 +165,7 @@ public class MediaProbe {
         return new Probed(facts, null, null, read);
     }
 
-    private static MediaFacts facts(Fetched first, MediaHeader.Read header, Long total) {
+    private static MediaFacts facts(RangedReads.Fetched first, MediaHeader.Read header, Long total) {
         String type = first.contentType();
         // The bytes say best; bytes recognised as neither (an audio-only MP4) are neither whatever the host says.
         MediaFacts.Kind kind =
@@ -206,29 +175,29 @@ public class MediaProbe {
                 type, total, kind, container, header.codec(), header.width(), header.height(), header.duration());
     }
 
-    /** One answer, after its redirects: status, the headers a probe uses, and at most {@link #READ_BYTES} of body. */
-    private record Fetched(String url, int status, String contentType, Long total, long rangeStart, byte[] body) {}
-
-    private Uni<Fetched> fetch(
+    private Uni<RangedReads.Fetched> fetch(
             String url, long from, int redirects, AtomicReference<HttpClientRequest> current, LongAdder read) {
-        return vet(url).flatMap(target -> get(url, target, from, current, read)).flatMap(answer -> {
-            if (answer.location == null) {
-                return Uni.createFrom().item(answer.fetched);
-            }
-            if (redirects >= MAX_REDIRECTS) {
-                throw new Refusal(
-                        MEDIA_UNREACHABLE,
-                        "The media URL " + url + " redirected more than " + MAX_REDIRECTS
-                                + " times; give the final URL.");
-            }
-            String next;
-            try {
-                next = URI.create(url).resolve(answer.location.strip()).toString();
-            } catch (IllegalArgumentException e) {
-                throw new Refusal(MEDIA_UNREACHABLE, "The media URL " + url + " redirected to an invalid URL.");
-            }
-            return fetch(withoutFragment(next), from, redirects + 1, current, read);
-        });
+        return vet(url).flatMap(target -> reads.get(url, target, from, current, read))
+                .flatMap(answer -> {
+                    if (answer.location() == null) {
+                        return Uni.createFrom().item(answer.fetched());
+                    }
+                    if (redirects >= MAX_REDIRECTS) {
+                        throw new Refusal(
+                                MEDIA_UNREACHABLE,
+                                "The media URL " + url + " redirected more than " + MAX_REDIRECTS
+                                        + " times; give the final URL.");
+                    }
+                    String next;
+                    try {
+                        next = URI.create(url)
+                                .resolve(answer.location().strip())
+                                .toString();
+                    } catch (IllegalArgumentException e) {
+                        throw new Refusal(MEDIA_UNREACHABLE, "The media URL " + url + " redirected to an invalid URL.");
+                    }
+                    return fetch(withoutFragment(next), from, redirects + 1, current, read);
+                });
     }
 
     /** A URL's checked address; fails with {@link PublicUrls.RefusedUrl}. */
@@ -240,92 +209,6 @@ public class MediaProbe {
     private static String withoutFragment(String url) {
         // A fragment never reaches the host: dropped, not refused (as delivery does).
         return url != null && url.indexOf('#') >= 0 ? url.substring(0, url.indexOf('#')) : url;
-    }
-
-    /** An answer, or where it redirects. */
-    private record Answer(Fetched fetched, String location) {}
-
-    private Uni<Answer> get(
-            String url,
-            PublicUrls.Target target,
-            long from,
-            AtomicReference<HttpClientRequest> current,
-            LongAdder read) {
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.GET)
-                .setHost(target.host())
-                .setPort(target.port())
-                .setSsl(target.ssl())
-                .setURI(target.requestUri())
-                .setFollowRedirects(false)
-                .setServer(dialer.address(target))
-                .putHeader("Range", "bytes=" + from + "-" + (from + READ_BYTES - 1))
-                .putHeader("Accept-Encoding", "identity");
-        return Uni.createFrom().completionStage(() -> {
-            Promise<Answer> answer = Promise.promise();
-            client.request(options).onFailure(answer::tryFail).onSuccess(request -> {
-                current.set(request);
-                // Failures reach the answer through response(); a reset on timeout is ours.
-                request.exceptionHandler(expected -> {});
-                request.response().onFailure(answer::tryFail).onSuccess(response -> read(url, response, answer, read));
-                request.end();
-            });
-            return answer.future().toCompletionStage();
-        });
-    }
-
-    private static void read(String url, HttpClientResponse response, Promise<Answer> answer, LongAdder read) {
-        int status = response.statusCode();
-        String location = response.getHeader("Location");
-        if (status >= 300 && status < 400 && status != 304 && location != null) {
-            answer.tryComplete(new Answer(null, location));
-            discard(response);
-            return;
-        }
-        if (status != 200 && status != 206) {
-            discard(response);
-            answer.tryFail(
-                    new Refusal(MEDIA_UNAVAILABLE, "The media host answered HTTP " + status + " for " + url + "."));
-            return;
-        }
-        ContentTypes.Range range = ContentTypes.range(status, response.getHeader("Content-Range"));
-        Long total = status == 206 ? range.total() : ContentTypes.length(response.getHeader("Content-Length"));
-        String type = ContentTypes.bare(response.getHeader("Content-Type"));
-        Buffer body = Buffer.buffer();
-        Runnable done = () -> answer.tryComplete(
-                new Answer(new Fetched(url, status, type, total, range.start(), body.getBytes()), null));
-        response.exceptionHandler(failure -> {
-            if (!answer.future().isComplete()) {
-                answer.tryFail(failure);
-            }
-        });
-        response.handler(chunk -> {
-            int room = READ_BYTES - body.length();
-            if (room <= 0) {
-                return;
-            }
-            Buffer kept = chunk.length() > room ? chunk.getBuffer(0, room) : chunk;
-            body.appendBuffer(kept);
-            read.add(kept.length());
-            if (body.length() >= READ_BYTES) {
-                // Enough: a host that ignored the range would send the whole file.
-                done.run();
-                reset(response.request());
-            }
-        });
-        response.endHandler(ended -> done.run());
-    }
-
-    /** Drops an answer unread; the reset is ours, so it is not reported as an error. */
-    private static void discard(HttpClientResponse response) {
-        response.exceptionHandler(expected -> {});
-        response.request().reset();
-    }
-
-    private static void reset(HttpClientRequest request) {
-        if (request != null) {
-            request.reset();
-        }
     }
 
     private static Probed refused(String url, Throwable failure, long read) {
@@ -352,7 +235,7 @@ public class MediaProbe {
     }
 
     /** A probe's problem found on the way: its code and message. */
-    private static final class Refusal extends RuntimeException {
+    static final class Refusal extends RuntimeException {
         private final String code;
 
         Refusal(String code, String message) {
