@@ -2,6 +2,7 @@ package dev.herald.posts.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 @ConfigMapping(prefix = "herald.media")
 public interface MediaConfig {
@@ -13,4 +14,11 @@ public interface MediaConfig {
      */
     @WithDefault("false")
     boolean allowPrivateUrls();
+
+    /**
+     * How long a dry run's probe of one media URL may take in all (every redirect and ranged read): a host slower than
+     * this is reported unreachable rather than holding the answer.
+     */
+    @WithDefault("5s")
+    Duration probeTimeout();
 }
