@@ -176,6 +176,92 @@ final class YouTubeComments {
     }
 
     /**
+     * {@code commentThreads.insert?part=snippet} (https://developers.google.com/youtube/v3/docs/commentThreads/insert)
+     * with {@code snippet.videoId} (a video the fake published, else 404 {@code videoNotFound}),
+     * {@code snippet.channelId} (the channel, when given) and {@code snippet.topLevelComment.snippet.textOriginal} (1 to
+     * 10,000 characters): a top-level comment as the channel; answers the commentThread resource, whose id is the
+     * top-level comment's. Authorized by {@code youtube.force-ssl} only, as {@code comments.insert}.
+     */
+    FakeResponse insertThread(FakeRequest request) {
+        IssuedGrant grant = fake.grant(request);
+        if (grant == null || !grant.scopes().contains(YouTubeFake.FORCE_SSL)) {
+            return fake.apiError(
+                    403,
+                    "insufficientPermissions",
+                    "PERMISSION_DENIED",
+                    "Request had insufficient authentication scopes.");
+        }
+        String part = request.queryParameter("part");
+        JsonNode body = fake.jsonBody(request);
+        JsonNode snippet = body == null ? null : body.path("snippet");
+        if (part == null || !Set.of(part.split(",")).contains("snippet") || snippet == null || !snippet.isObject()) {
+            return fake.apiError(
+                    400, "invalidPart", "INVALID_ARGUMENT", "part=snippet and the commentThread's JSON are required.");
+        }
+        String videoId = snippet.path("videoId").asText("");
+        JsonNode video = fake
+                .publishedWhere(item -> videoId.equals(item.path("id").asText()))
+                .stream()
+                .findFirst()
+                .orElse(null);
+        if (video == null) {
+            return fake.apiError(
+                    404,
+                    "videoNotFound",
+                    "NOT_FOUND",
+                    "The video identified by the snippet.videoId property could not be found.");
+        }
+        String channelId = snippet.path("channelId").asText(YouTubeFake.CHANNEL_ID);
+        if (!YouTubeFake.CHANNEL_ID.equals(channelId)) {
+            return fake.apiError(
+                    400,
+                    "invalidCommentThreadMetadata",
+                    "INVALID_ARGUMENT",
+                    "The request metadata is invalid: snippet.channelId is not the authorized channel.");
+        }
+        String text = snippet.path("topLevelComment")
+                .path("snippet")
+                .path("textOriginal")
+                .asText("");
+        if (text.isBlank()) {
+            return fake.apiError(
+                    400,
+                    "invalidCommentMetadata",
+                    "INVALID_ARGUMENT",
+                    "The request metadata is invalid: snippet.topLevelComment.snippet.textOriginal is required.");
+        }
+        if (text.length() > MAX_COMMENT_LENGTH) {
+            return fake.apiError(
+                    400,
+                    "commentTextTooLong",
+                    "INVALID_ARGUMENT",
+                    "The comment resource that is being inserted or updated"
+                            + " contains too many characters in the snippet.textOriginal property.");
+        }
+        FakeComment top = fake.keepComment(new FakeComment(
+                "Ugz" + FakeIds.token("", 16) + "4AaABAg",
+                videoId,
+                null,
+                text,
+                YouTubeFake.CHANNEL_ID,
+                YouTubeFake.CHANNEL_TITLE,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                true));
+        ObjectNode thread = fake.object()
+                .put("kind", "youtube#commentThread")
+                .put("etag", FakeIds.alphanumeric(27))
+                .put("id", top.id());
+        thread.putObject("snippet")
+                .put("channelId", YouTubeFake.CHANNEL_ID)
+                .put("videoId", videoId)
+                .<ObjectNode>set("topLevelComment", commentResource(top, true))
+                .put("canReply", true)
+                .put("totalReplyCount", 0)
+                .put("isPublic", true);
+        return fake.json(200, thread);
+    }
+
+    /**
      * A video's comments, oldest first. Top-level ids look like YouTube's ({@code Ugz} + 16 letters + {@code 4AaABAg}),
      * a reply's is its parent's, a dot and 22 letters; seeded ones are dated at the video's publication.
      */
