@@ -5,6 +5,10 @@ import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.posts.messaging.FirstCommentJob;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
@@ -44,6 +48,7 @@ public class PostFinalization {
     private final PostViews views;
     private final PostDispatcher dispatcher;
     private final TargetOutcomeStatements outcomes;
+    private final FirstCommentJob firstComments;
     private final Clock clock;
 
     public PostFinalization(
@@ -54,6 +59,7 @@ public class PostFinalization {
             PostViews views,
             PostDispatcher dispatcher,
             TargetOutcomeStatements outcomes,
+            FirstCommentJob firstComments,
             Clock clock) {
         this.posts = posts;
         this.targets = targets;
@@ -62,6 +68,7 @@ public class PostFinalization {
         this.views = views;
         this.dispatcher = dispatcher;
         this.outcomes = outcomes;
+        this.firstComments = firstComments;
         this.clock = clock;
     }
 
@@ -83,6 +90,10 @@ public class PostFinalization {
                 .invoke(finalized -> {
                     if (finalized) {
                         dispatcher.eventsWritten();
+                    }
+                    if (event.mode() == Mode.LIVE && PostTarget.PUBLISHED.equals(event.status())) {
+                        // Its first comment, if pending, is posted now rather than at the job's next tick.
+                        firstComments.nudge();
                     }
                 })
                 .replaceWithVoid();
@@ -111,10 +122,14 @@ public class PostFinalization {
             OutboxWriter.Entry finalized = null;
             List<String> holds = List.of();
             if (decision.finalStatus() != null) {
-                finalized =
-                        events.finalizedEntry(post.workspaceId, event.mode(), views.toWire(post, rows), traceParent);
+                Post wire = views.toWire(post, rows);
+                // The final event waits for the first comments still to post (FirstCommentPosting sends it then).
+                finalized = FirstComments.awaited(wire.targets())
+                        ? null
+                        : events.finalizedEntry(post.workspaceId, event.mode(), wire, traceParent);
                 holds = List.copyOf(PostService.profileIds(rows));
             }
+            boolean eventWritten = finalized != null;
             TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(
                     post,
                     readUpdatedAt,
@@ -124,11 +139,11 @@ public class PostFinalization {
                     event.eventId(),
                     finalized,
                     holds);
-            return outcomes.apply(outcome).map(applied -> applied ? decision.finalStatus() != null : null);
+            return outcomes.apply(outcome).map(applied -> applied ? eventWritten : null);
         });
     }
 
-    /** True when this outcome made the post final. */
+    /** True when this outcome made the post final and wrote its event. */
     private Uni<Boolean> settle(TargetCompletedEvent event, String traceParent) {
         // The post's lock orders concurrent outcomes of its targets (the event key keeps them on one partition,
         // but a rebalance can hand the partition over mid-flight).
@@ -144,9 +159,14 @@ public class PostFinalization {
                         return Uni.createFrom().item(false);
                     }
                     Mode mode = Mode.fromWire(post.mode).orElseThrow();
-                    return events.finalized(post.workspaceId, mode, views.toWire(post, rows), traceParent)
-                            .chain(() -> holdReleases.schedule(
-                                    post.workspaceId, mode, post.id, PostService.profileIds(rows)))
+                    Post wire = views.toWire(post, rows);
+                    Uni<Void> holds =
+                            holdReleases.schedule(post.workspaceId, mode, post.id, PostService.profileIds(rows));
+                    if (FirstComments.awaited(wire.targets())) {
+                        return holds.replaceWith(false);
+                    }
+                    return events.finalized(post.workspaceId, mode, wire, traceParent)
+                            .chain(() -> holds)
                             .replaceWith(true);
                 }));
     }
@@ -161,6 +181,21 @@ public class PostFinalization {
         target.url = result.url();
         target.error = result.error() == null ? null : views.json(result.error());
         target.completedAt = result.completedAt();
+        PostTarget.FirstCommentStatus firstComment = views.firstComment(target);
+        PostTarget.FirstCommentStatus after = FirstComments.afterTargetOutcome(
+                firstComment,
+                result.status(),
+                Mode.TEST.wireName().equals(post.mode),
+                () -> SandboxComments.firstComment(
+                        post.id,
+                        target.accountId,
+                        views.firstCommentText(
+                                post.firstComment,
+                                post.platformOptions,
+                                Platform.fromWire(target.platform).orElseThrow())));
+        if (after != firstComment) {
+            target.firstComment = views.json(after);
+        }
         target.updatedAt = now;
         post.updatedAt = now;
         if (decision.finalStatus() != null) {
