@@ -43,7 +43,11 @@ import org.jboss.logging.Logger;
  * Live comments: reads the platforms' comments into the comments table and posts replies on
  * the platforms. Every platform call is one comment request (spec section 8), reserved with usage-service before
  * the call, consumed when it succeeded and released when it did not, so a failed call is never charged and an
- * allowance that is used up refuses the request before any platform is called.
+ * allowance that is used up refuses the request before any platform is called. A post's first comment
+ * ({@code FirstCommentPosting}) is posted here too, charged as a reply.
+ *
+ * <p>Longer than 300 lines: reads, replies and first comments share the reservation, the acting account and the stored
+ * rows, which read best in one place.
  */
 @ApplicationScoped
 public class LiveComments {
