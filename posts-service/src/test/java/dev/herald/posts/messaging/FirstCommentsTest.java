@@ -39,9 +39,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -278,15 +275,7 @@ class FirstCommentsTest {
     }
 
     private void send(String postId, TargetCompletedEvent event) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
-            producer.send(new ProducerRecord<>(Topics.TARGET_COMPLETED, postId, mapper.writeValueAsString(event)))
-                    .get();
-        }
+        assertThat(event.postId()).isEqualTo(postId);
+        PostsTestSupport.sendOutcome(mapper, event, null);
     }
 }

@@ -249,14 +249,6 @@ public class InstagramFake extends StatefulPlatformFake {
     /** Graph's refusal of an action it will not take (code 368, not transient). */
     @Override
     public FakeResponse refused(int status) {
-        return json(
-                status,
-                GraphErrorShapes.error(
-                        object(),
-                        "OAuthException",
-                        368,
-                        null,
-                        "The action attempted has been deemed abusive or is otherwise disallowed",
-                        false));
+        return json(status, GraphErrorShapes.disallowed(object()));
     }
 }
