@@ -59,7 +59,7 @@ public class FirstCommentJob {
     }
 
     /** One pass; the number of first comments claimed. */
-    public Uni<Integer> postDue() {
+    private Uni<Integer> postDue() {
         Instant now = Timestamps.now(clock);
         return statements
                 .claimDue(now, now.plus(config.claimLease()), config.batch())

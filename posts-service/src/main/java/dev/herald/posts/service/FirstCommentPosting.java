@@ -20,6 +20,8 @@ import dev.herald.posts.repository.PostRepository;
 import dev.herald.posts.repository.PostTargetRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
@@ -89,14 +91,21 @@ public class FirstCommentPosting {
         if (due.mode() == Mode.TEST) {
             return settle(due, SandboxComments.firstComment(due.postId(), due.accountId(), text));
         }
-        return Uni.createFrom()
+        Context context = Vertx.currentContext();
+        Uni<FirstCommentRetry> outcome = Uni.createFrom()
                 .deferred(() -> callPlatform(due, text))
                 .map(created -> new FirstCommentRetry(null, FirstComments.published(created.providerCommentId)))
                 .onFailure()
-                .recoverWithItem(failure -> afterFailure(due, failure))
-                .flatMap(next -> next.retries()
-                        ? statements.postpone(due.postId(), due.accountId(), next.retryAt())
-                        : settle(due, next.settled()));
+                .recoverWithItem(failure -> afterFailure(due, failure));
+        if (context != null) {
+            // A refusal from a client's fault tolerance (a usage refusal, an open circuit, a timeout) can end on
+            // another
+            // thread or context, where Hibernate Reactive refuses to work: the outcome is settled back on the job's.
+            outcome = outcome.emitOn(task -> context.runOnContext(ignored -> task.run()));
+        }
+        return outcome.flatMap(next -> next.retries()
+                ? statements.postpone(due.postId(), due.accountId(), next.retryAt())
+                : settle(due, next.settled()));
     }
 
     private Uni<CommentEntity> callPlatform(Due due, String text) {
