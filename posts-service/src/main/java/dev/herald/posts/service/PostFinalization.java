@@ -36,6 +36,12 @@ import org.jboss.logging.Logger;
  * writes the values decided. One path alone would cost either the transaction's round trips on every outcome, or a
  * statement that also judges and logs the odd cases (redeliveries, concurrent outcomes of one post, events naming
  * nothing) which the transaction handles.
+ *
+ * <p>First comments: a target's outcome also settles its first comment where it can ({@link FirstComments#afterTargetOutcome}:
+ * the sandbox's answer for a test target, {@code target_not_published} for one that failed). While a published target's
+ * first comment is still pending (live: {@code FirstCommentJob} posts it, nudged from here), the post becomes final
+ * without its {@code post.finalized}, which {@link FirstCommentPosting} writes when it settles the last one, so the event
+ * carries every target's outcome.
  */
 @ApplicationScoped
 public class PostFinalization {
