@@ -61,7 +61,7 @@ class CommentsFakesTest {
             "limit",
             "100");
 
-    private static String facebookPost(String token) {
+    static String facebookPost(String token) {
         return given().header("Authorization", "Bearer " + token)
                 .formParams(Map.of("message", "Fresh bread at 7"))
                 .post("/facebook/v24.0/" + PAGE + "/feed")
@@ -248,7 +248,7 @@ class CommentsFakesTest {
     private static final Map<String, String> INSTAGRAM_READ =
             Map.of("fields", "id,text,username,timestamp,replies{id,text,username,timestamp}", "limit", "50");
 
-    private static String instagramMedia(String token) {
+    static String instagramMedia(String token) {
         String container = given().auth()
                 .oauth2(token)
                 .contentType(ContentType.JSON)
@@ -392,7 +392,7 @@ class CommentsFakesTest {
     private static final Map<String, String> YOUTUBE_READ =
             Map.of("part", "snippet,replies", "maxResults", "100", "order", "time", "textFormat", "plainText");
 
-    private static String youtubeVideo(String token) {
+    static String youtubeVideo(String token) {
         String session = given().auth()
                 .oauth2(token)
                 .contentType(ContentType.JSON)

@@ -247,6 +247,15 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
                         .put("category", "media")
                         .put("action", "replace_media")
                         .putObject("details");
+                ObjectNode firstComment = target.putObject("first_comment").put("status", "failed");
+                firstComment
+                        .putObject("error")
+                        .put("code", "target_not_published")
+                        .put(
+                                "message",
+                                "The post was not published on this account, so its first comment was not posted.")
+                        .put("retryable", false)
+                        .putObject("details");
             }
             case PUBLISHED -> {
                 post.put("text", "Hello from Herald").putNull("scheduled_at");
@@ -255,6 +264,9 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
                         .put("provider_post_id", "urn:li:share:1")
                         .put("url", "https://www.linkedin.com/feed/update/urn:li:share:1")
                         .put("completed_at", "2026-02-02T10:00:02Z");
+                target.putObject("first_comment")
+                        .put("status", "published")
+                        .put("comment_id", "urn:li:comment:(urn:li:activity:1,2)");
             }
             default -> {
                 return null;

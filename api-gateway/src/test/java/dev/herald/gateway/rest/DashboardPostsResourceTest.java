@@ -75,9 +75,10 @@ class DashboardPostsResourceTest {
                 .body(containsString("id=\"post-text\">Hello from Herald"))
                 .body(containsString("<td>LinkedIn</td>"))
                 .body(containsString("acc_aaaaaaaaaaaaaaaaaaaaaaa1"))
-                .body(
-                        containsString(
-                                "<a href=\"https://www.linkedin.com/feed/update/urn:li:share:1\" rel=\"noopener noreferrer\">"));
+                .body(containsString(
+                        "<a href=\"https://www.linkedin.com/feed/update/urn:li:share:1\" rel=\"noopener noreferrer\">"))
+                .body(containsString("<td class=\"first-comment\"><span class=\"status published\">published</span>"
+                        + " <code>urn:li:comment:(urn:li:activity:1,2)</code></td>"));
         viewer.get(posts + CannedApiUpstream.FAILED)
                 .then()
                 .statusCode(200)
@@ -86,7 +87,9 @@ class DashboardPostsResourceTest {
                 .body(containsString(
                         "<span class=\"error-action\" data-category=\"media\" data-action=\"replace_media\">"
                                 + "Media: Replace the media</span>"))
-                .body(containsString("<span class=\"status failed\">failed</span>"));
+                .body(containsString("<span class=\"status failed\">failed</span>"))
+                .body(containsString("<td class=\"first-comment\"><span class=\"status failed\">failed</span>"
+                        + " <code class=\"error-code\">target_not_published</code>: The post was not published"));
         viewer.get(posts + CannedApiUpstream.SCHEDULED)
                 .then()
                 .statusCode(200)

@@ -61,6 +61,14 @@ public class PostTargetEntity {
     @Column(name = "first_comment")
     public String firstComment;
 
+    /** When {@code FirstCommentJob} may next try to post the pending first comment (null: at once). */
+    @Column(name = "first_comment_due_at")
+    public Instant firstCommentDueAt;
+
+    /** The tries made at posting the first comment. */
+    @Column(name = "first_comment_attempts", nullable = false)
+    public int firstCommentAttempts;
+
     @Column(name = "completed_at")
     public Instant completedAt;
 

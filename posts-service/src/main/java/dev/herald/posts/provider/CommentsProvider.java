@@ -21,4 +21,10 @@ public interface CommentsProvider {
      * the platform took it.
      */
     Uni<ProviderComment> reply(ActingAccount account, String providerCommentId, String text);
+
+    /**
+     * Posts {@code text} as the account, as a top-level comment on its published post {@code providerPostId} (a first
+     * comment); the comment as the platform took it.
+     */
+    Uni<ProviderComment> comment(ActingAccount account, String providerPostId, String text);
 }

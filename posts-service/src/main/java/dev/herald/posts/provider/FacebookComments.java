@@ -68,7 +68,17 @@ public class FacebookComments implements CommentsProvider {
 
     @Override
     public Uni<ProviderComment> reply(ActingAccount account, String providerCommentId, String text) {
-        return api.reply(account.bearer(), providerCommentId, text)
+        return create(account, providerCommentId, providerCommentId, text);
+    }
+
+    /** {@code POST /{post-id}/comments}: the same edge as a reply, on the post. */
+    @Override
+    public Uni<ProviderComment> comment(ActingAccount account, String providerPostId, String text) {
+        return create(account, providerPostId, null, text);
+    }
+
+    private Uni<ProviderComment> create(ActingAccount account, String objectId, String parentId, String text) {
+        return api.comment(account.bearer(), objectId, text)
                 .onFailure()
                 .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
@@ -76,13 +86,7 @@ public class FacebookComments implements CommentsProvider {
                     String id = ProviderAnswers.requiredText(platform(), account, body.path("id"));
                     // As a later read will name it (from.id, the Page's id), so the stored reply never changes author.
                     return new ProviderComment(
-                            id,
-                            providerCommentId,
-                            text,
-                            account.name(),
-                            account.access().externalId(),
-                            true,
-                            clock.instant());
+                            id, parentId, text, account.name(), account.access().externalId(), true, clock.instant());
                 });
     }
 }

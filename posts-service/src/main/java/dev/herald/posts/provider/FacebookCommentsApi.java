@@ -30,12 +30,15 @@ public interface FacebookCommentsApi {
             @QueryParam("order") String order,
             @QueryParam("limit") int limit);
 
-    /** A reply to a comment; {@code {"id": "<comment id>"}}. */
+    /**
+     * A comment on the object: on a Page post, a top-level comment; on a comment, a reply to it;
+     * {@code {"id": "<comment id>"}}.
+     */
     @POST
-    @Path("/{commentId}/comments")
+    @Path("/{objectId}/comments")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    Uni<Response> reply(
+    Uni<Response> comment(
             @HeaderParam("Authorization") String bearer,
-            @PathParam("commentId") String commentId,
+            @PathParam("objectId") String objectId,
             @FormParam("message") String message);
 }

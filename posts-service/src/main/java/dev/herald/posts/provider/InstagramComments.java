@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.wire.Platform;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,8 +76,17 @@ public class InstagramComments implements CommentsProvider {
 
     @Override
     public Uni<ProviderComment> reply(ActingAccount account, String providerCommentId, String text) {
-        return api.reply(account.bearer(), providerCommentId, text)
-                .onFailure()
+        return created(account, api.reply(account.bearer(), providerCommentId, text), providerCommentId, text);
+    }
+
+    /** {@code POST /{ig-media-id}/comments}. */
+    @Override
+    public Uni<ProviderComment> comment(ActingAccount account, String providerPostId, String text) {
+        return created(account, api.comment(account.bearer(), providerPostId, text), null, text);
+    }
+
+    private Uni<ProviderComment> created(ActingAccount account, Uni<Response> call, String parentId, String text) {
+        return call.onFailure()
                 .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
                 .map(response -> {
                     JsonNode body = PlatformFailures.body(platform(), account, response, mapper, GraphErrors::read);
@@ -84,7 +94,7 @@ public class InstagramComments implements CommentsProvider {
                     // Instagram names authors by username only: as a later read will, so it never
                     // changes.
                     return new ProviderComment(
-                            id, providerCommentId, text, account.username(), account.username(), true, clock.instant());
+                            id, parentId, text, account.username(), account.username(), true, clock.instant());
                 });
     }
 }

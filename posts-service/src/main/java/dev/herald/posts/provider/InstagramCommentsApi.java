@@ -26,6 +26,14 @@ public interface InstagramCommentsApi {
             @QueryParam("fields") String fields,
             @QueryParam("limit") int limit);
 
+    /** A top-level comment on a media object ({@code message} in the query, as documented); {@code {"id": ...}}. */
+    @POST
+    @Path("/{mediaId}/comments")
+    Uni<Response> comment(
+            @HeaderParam("Authorization") String bearer,
+            @PathParam("mediaId") String mediaId,
+            @QueryParam("message") String message);
+
     /** A reply to a top-level comment ({@code message} in the query, as documented); {@code {"id": ...}}. */
     @POST
     @Path("/{commentId}/replies")

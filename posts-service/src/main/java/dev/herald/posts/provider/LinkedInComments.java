@@ -91,11 +91,29 @@ public class LinkedInComments implements CommentsProvider {
     @Override
     public Uni<ProviderComment> reply(ActingAccount account, String providerCommentId, String text) {
         Matcher parts = COMMENT_URN.matcher(providerCommentId);
+        // The reply's object is the post's activity, which the parent's comment URN carries.
+        String object = parts.matches() ? parts.group(1) : providerCommentId;
+        return create(account, providerCommentId, object, providerCommentId, text);
+    }
+
+    /** {@code POST /rest/socialActions/{post urn}/comments}, the post as the comment's object and no parent. */
+    @Override
+    public Uni<ProviderComment> comment(ActingAccount account, String providerPostId, String text) {
+        return create(account, providerPostId, providerPostId, null, text);
+    }
+
+    /**
+     * A comment on {@code urn} (a post, or the comment {@code parentComment} replies to) about {@code object}; its URN
+     * is the answer's, else built from {@code x-restli-id} and the object.
+     */
+    private Uni<ProviderComment> create(
+            ActingAccount account, String urn, String object, String parentComment, String text) {
         ObjectNode request = mapper.createObjectNode();
         request.put("actor", account.access().externalId());
-        // The reply's object is the post's activity, which the parent's comment URN carries.
-        request.put("object", parts.matches() ? parts.group(1) : providerCommentId);
-        request.put("parentComment", providerCommentId);
+        request.put("object", object);
+        if (parentComment != null) {
+            request.put("parentComment", parentComment);
+        }
         request.putObject("message").put("text", text);
         String body;
         try {
@@ -107,7 +125,7 @@ public class LinkedInComments implements CommentsProvider {
                         account.bearer(),
                         config.linkedinApiVersion(),
                         LinkedInCommentsApi.PROTOCOL_VERSION,
-                        encode(providerCommentId),
+                        encode(urn),
                         body)
                 .onFailure()
                 .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
@@ -115,21 +133,21 @@ public class LinkedInComments implements CommentsProvider {
                     String restliId = response.getHeaderString("x-restli-id");
                     JsonNode created =
                             PlatformFailures.body(platform(), account, response, mapper, LinkedInComments::error);
-                    String urn = commentUrn(created);
-                    if (urn == null && restliId != null && parts.matches()) {
-                        urn = restliId.startsWith("urn:")
+                    String commentUrn = commentUrn(created);
+                    if (commentUrn == null && restliId != null) {
+                        commentUrn = restliId.startsWith("urn:")
                                 ? restliId
-                                : "urn:li:comment:(" + parts.group(1) + "," + restliId + ")";
+                                : "urn:li:comment:(" + object + "," + restliId + ")";
                     }
-                    urn = ProviderAnswers.requiredText(
+                    commentUrn = ProviderAnswers.requiredText(
                             platform(),
                             account,
-                            urn == null
+                            commentUrn == null
                                     ? mapper.nullNode()
-                                    : mapper.getNodeFactory().textNode(urn));
+                                    : mapper.getNodeFactory().textNode(commentUrn));
                     return new ProviderComment(
-                            urn,
-                            providerCommentId,
+                            commentUrn,
+                            parentComment,
                             text,
                             account.name(),
                             account.access().externalId(),

@@ -15,7 +15,7 @@ final class ProviderAnswers {
         if (!value.isTextual() || value.asText().isBlank()) {
             throw new ApiException(
                     ErrorCode.PROVIDER_ERROR,
-                    platform.displayName() + " accepted the reply but did not say its id; look for it on "
+                    platform.displayName() + " accepted the comment but did not say its id; look for it on "
                             + platform.displayName() + ".",
                     Map.of("account_id", account.access().accountId(), "platform", platform.wireName()));
         }

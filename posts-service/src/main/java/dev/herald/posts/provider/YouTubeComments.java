@@ -127,6 +127,44 @@ public class YouTubeComments implements CommentsProvider {
                 });
     }
 
+    /** {@code commentThreads.insert} on the video; the thread's top-level comment is the first comment. */
+    @Override
+    public Uni<ProviderComment> comment(ActingAccount account, String providerPostId, String text) {
+        ObjectNode request = mapper.createObjectNode();
+        ObjectNode snippet = request.putObject("snippet")
+                .put("channelId", account.access().externalId())
+                .put("videoId", providerPostId);
+        snippet.putObject("topLevelComment").putObject("snippet").put("textOriginal", text);
+        String body;
+        try {
+            body = mapper.writeValueAsString(request);
+        } catch (JsonProcessingException e) {
+            return Uni.createFrom().failure(new IllegalStateException("a comment cannot be serialized", e));
+        }
+        return api.thread(account.bearer(), "snippet", body)
+                .onFailure()
+                .recoverWithUni(failure -> PlatformFailures.unreachable(platform(), account, failure))
+                .map(response -> {
+                    JsonNode thread =
+                            PlatformFailures.body(platform(), account, response, mapper, YouTubeComments::error);
+                    JsonNode top = thread.path("snippet").path("topLevelComment");
+                    // The thread's id is its top-level comment's, which YouTube also gives on the comment itself.
+                    String id = ProviderAnswers.requiredText(
+                            platform(), account, top.path("id").isTextual() ? top.path("id") : thread.path("id"));
+                    JsonNode shown = top.path("snippet");
+                    return new ProviderComment(
+                            id,
+                            null,
+                            text,
+                            shown.path("authorDisplayName").asText(account.name()),
+                            shown.path("authorChannelId")
+                                    .path("value")
+                                    .asText(account.access().externalId()),
+                            true,
+                            time(shown.path("publishedAt"), clock.instant()));
+                });
+    }
+
     static PlatformFailures.PlatformError error(int status, JsonNode body) {
         JsonNode error = body.path("error");
         String reason = error.path("errors").path(0).path("reason").asText(null);

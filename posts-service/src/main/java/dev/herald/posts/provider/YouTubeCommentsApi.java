@@ -29,6 +29,15 @@ public interface YouTubeCommentsApi {
             @QueryParam("order") String order,
             @QueryParam("textFormat") String textFormat);
 
+    /**
+     * {@code commentThreads.insert}: a top-level comment on a video ({@code snippet.channelId}, {@code snippet.videoId},
+     * {@code snippet.topLevelComment.snippet.textOriginal}); the commentThread resource.
+     */
+    @POST
+    @Path("/commentThreads")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> thread(@HeaderParam("Authorization") String bearer, @QueryParam("part") String part, String body);
+
     /** A reply ({@code snippet.parentId}, {@code snippet.textOriginal}); the comment resource. */
     @POST
     @Path("/comments")

@@ -30,6 +30,7 @@ public class TargetOutcomeStatements {
             target as (
                 update post_targets t set status = :target_status, attempts = :attempts,
                     provider_post_id = :provider_post_id, url = :url, error = :error::text::jsonb,
+                    first_comment = :first_comment::text::jsonb,
                     completed_at = :completed_at, updated_at = :updated_at
                 from post where t.post_id = post.id and t.account_id = :account_id and t.status = :read_target_status
                 returning t.post_id),
@@ -91,6 +92,7 @@ public class TargetOutcomeStatements {
                 .set("provider_post_id", target.providerPostId)
                 .set("url", target.url)
                 .set("error", target.error)
+                .set("first_comment", target.firstComment)
                 .set("completed_at", target.completedAt)
                 .set("held_profile_ids", outcome.holdsOf().toArray(String[]::new))
                 .set("workspace_id", post.workspaceId)

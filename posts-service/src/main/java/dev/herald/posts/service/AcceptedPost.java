@@ -52,6 +52,9 @@ record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, 
             target.status = PostTarget.QUEUED;
             target.attempts = 0;
             target.updatedAt = now;
+            String firstComment = FirstComments.textFor(
+                    destination.account().platform(), draft.firstComment(), draft.platformOptions());
+            target.firstComment = firstComment == null ? null : views.json(FirstComments.pending());
             targets.add(target);
         }
         return new AcceptedPost(post, targets, mode, PostService.profileIds(targets));

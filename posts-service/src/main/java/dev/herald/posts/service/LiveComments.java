@@ -14,6 +14,7 @@ import dev.herald.common.wire.UsageReservation;
 import dev.herald.posts.config.CommentsConfig;
 import dev.herald.posts.model.CommentEntity;
 import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.provider.ActingAccount;
 import dev.herald.posts.provider.CommentsProvider;
 import dev.herald.posts.provider.CommentsProviders;
 import dev.herald.posts.provider.ProviderComment;
@@ -35,13 +36,18 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import org.jboss.logging.Logger;
 
 /**
  * Live comments: reads the platforms' comments into the comments table and posts replies on
  * the platforms. Every platform call is one comment request (spec section 8), reserved with usage-service before
  * the call, consumed when it succeeded and released when it did not, so a failed call is never charged and an
- * allowance that is used up refuses the request before any platform is called.
+ * allowance that is used up refuses the request before any platform is called. A post's first comment
+ * ({@code FirstCommentPosting}) is posted here too, charged as a reply.
+ *
+ * <p>Longer than 300 lines: reads, replies and first comments share the reservation, the acting account and the stored
+ * rows, which read best in one place.
  */
 @ApplicationScoped
 public class LiveComments {
@@ -209,20 +215,45 @@ public class LiveComments {
      * replies under top-level comments only), as the account; the stored reply.
      */
     public Uni<CommentEntity> reply(String workspaceId, CommentEntity thread, Account account, String text) {
-        Platform platform = Platform.fromWire(thread.platform).orElseThrow();
+        return post(
+                workspaceId,
+                account,
+                thread.postId,
+                thread.platform,
+                (provider, as) -> provider.reply(as, thread.providerCommentId, text));
+    }
+
+    /**
+     * Posts {@code text} on the platform as a top-level comment on the account's published post (a post's first
+     * comment), as the account; the stored comment. Charged as a reply is.
+     */
+    public Uni<CommentEntity> comment(
+            String workspaceId, String postId, String providerPostId, Account account, String text) {
+        return post(
+                workspaceId,
+                account,
+                postId,
+                account.platform().wireName(),
+                (provider, as) -> provider.comment(as, providerPostId, text));
+    }
+
+    /** One platform call that creates a comment, as the account, reserved and then consumed or released. */
+    private Uni<CommentEntity> post(
+            String workspaceId,
+            Account account,
+            String postId,
+            String platformName,
+            BiFunction<CommentsProvider, ActingAccount, Uni<ProviderComment>> call) {
+        Platform platform = Platform.fromWire(platformName).orElseThrow();
         CommentsProvider provider = providers.forPlatform(platform).orElseThrow();
         String reservationId = reservationId();
         return usage.reserve(workspaceId, Mode.LIVE, new ReservationBatch(List.of(item(reservationId)), false))
                 .chain(() -> actingAccounts
                         .acting(workspaceId, account)
                         .flatMap(acting -> actingAccounts.renewingOnce(
-                                workspaceId,
-                                acting,
-                                platform,
-                                as -> provider.reply(as, thread.providerCommentId, text)))
+                                workspaceId, acting, platform, as -> call.apply(provider, as)))
                         .flatMap(created -> {
-                            CommentEntity row =
-                                    row(workspaceId, thread.postId, thread.accountId, thread.platform, created);
+                            CommentEntity row = row(workspaceId, postId, account.id(), platformName, created);
                             return Panache.withTransaction(() -> comments.upsertLive(row))
                                     .replaceWith(row);
                         })

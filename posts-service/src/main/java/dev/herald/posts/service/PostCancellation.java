@@ -115,6 +115,9 @@ public class PostCancellation {
                         for (PostTargetEntity target : rows) {
                             target.status = PostTarget.CANCELED;
                             target.completedAt = now;
+                            if (FirstComments.isPending(views.firstComment(target))) {
+                                target.firstComment = views.json(FirstComments.notPublished(PostTarget.CANCELED));
+                            }
                             target.updatedAt = now;
                         }
                         Post wire = views.toWire(post, rows);

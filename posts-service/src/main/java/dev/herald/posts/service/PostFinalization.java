@@ -5,6 +5,10 @@ import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostTarget;
+import dev.herald.posts.messaging.FirstCommentJob;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
@@ -32,6 +36,12 @@ import org.jboss.logging.Logger;
  * writes the values decided. One path alone would cost either the transaction's round trips on every outcome, or a
  * statement that also judges and logs the odd cases (redeliveries, concurrent outcomes of one post, events naming
  * nothing) which the transaction handles.
+ *
+ * <p>First comments: a target's outcome also settles its first comment where it can ({@link FirstComments#afterTargetOutcome}:
+ * the sandbox's answer for a test target, {@code target_not_published} for one that failed). While a published target's
+ * first comment is still pending (live: {@code FirstCommentJob} posts it, nudged from here), the post becomes final
+ * without its {@code post.finalized}, which {@link FirstCommentPosting} writes when it settles the last one, so the event
+ * carries every target's outcome.
  */
 @ApplicationScoped
 public class PostFinalization {
@@ -44,6 +54,7 @@ public class PostFinalization {
     private final PostViews views;
     private final PostDispatcher dispatcher;
     private final TargetOutcomeStatements outcomes;
+    private final FirstCommentJob firstComments;
     private final Clock clock;
 
     public PostFinalization(
@@ -54,6 +65,7 @@ public class PostFinalization {
             PostViews views,
             PostDispatcher dispatcher,
             TargetOutcomeStatements outcomes,
+            FirstCommentJob firstComments,
             Clock clock) {
         this.posts = posts;
         this.targets = targets;
@@ -62,6 +74,7 @@ public class PostFinalization {
         this.views = views;
         this.dispatcher = dispatcher;
         this.outcomes = outcomes;
+        this.firstComments = firstComments;
         this.clock = clock;
     }
 
@@ -83,6 +96,10 @@ public class PostFinalization {
                 .invoke(finalized -> {
                     if (finalized) {
                         dispatcher.eventsWritten();
+                    }
+                    if (event.mode() == Mode.LIVE && PostTarget.PUBLISHED.equals(event.status())) {
+                        // Its first comment, if pending, is posted now rather than at the job's next tick.
+                        firstComments.nudge();
                     }
                 })
                 .replaceWithVoid();
@@ -111,10 +128,14 @@ public class PostFinalization {
             OutboxWriter.Entry finalized = null;
             List<String> holds = List.of();
             if (decision.finalStatus() != null) {
-                finalized =
-                        events.finalizedEntry(post.workspaceId, event.mode(), views.toWire(post, rows), traceParent);
+                Post wire = views.toWire(post, rows);
+                // The final event waits for the first comments still to post (FirstCommentPosting sends it then).
+                finalized = FirstComments.awaited(wire.targets())
+                        ? null
+                        : events.finalizedEntry(post.workspaceId, event.mode(), wire, traceParent);
                 holds = List.copyOf(PostService.profileIds(rows));
             }
+            boolean eventWritten = finalized != null;
             TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(
                     post,
                     readUpdatedAt,
@@ -124,11 +145,11 @@ public class PostFinalization {
                     event.eventId(),
                     finalized,
                     holds);
-            return outcomes.apply(outcome).map(applied -> applied ? decision.finalStatus() != null : null);
+            return outcomes.apply(outcome).map(applied -> applied ? eventWritten : null);
         });
     }
 
-    /** True when this outcome made the post final. */
+    /** True when this outcome made the post final and wrote its event. */
     private Uni<Boolean> settle(TargetCompletedEvent event, String traceParent) {
         // The post's lock orders concurrent outcomes of its targets (the event key keeps them on one partition,
         // but a rebalance can hand the partition over mid-flight).
@@ -144,9 +165,14 @@ public class PostFinalization {
                         return Uni.createFrom().item(false);
                     }
                     Mode mode = Mode.fromWire(post.mode).orElseThrow();
-                    return events.finalized(post.workspaceId, mode, views.toWire(post, rows), traceParent)
-                            .chain(() -> holdReleases.schedule(
-                                    post.workspaceId, mode, post.id, PostService.profileIds(rows)))
+                    Post wire = views.toWire(post, rows);
+                    Uni<Void> holds =
+                            holdReleases.schedule(post.workspaceId, mode, post.id, PostService.profileIds(rows));
+                    if (FirstComments.awaited(wire.targets())) {
+                        return holds.replaceWith(false);
+                    }
+                    return events.finalized(post.workspaceId, mode, wire, traceParent)
+                            .chain(() -> holds)
                             .replaceWith(true);
                 }));
     }
@@ -161,6 +187,21 @@ public class PostFinalization {
         target.url = result.url();
         target.error = result.error() == null ? null : views.json(result.error());
         target.completedAt = result.completedAt();
+        PostTarget.FirstCommentStatus firstComment = views.firstComment(target);
+        PostTarget.FirstCommentStatus after = FirstComments.afterTargetOutcome(
+                firstComment,
+                result.status(),
+                Mode.TEST.wireName().equals(post.mode),
+                () -> SandboxComments.firstComment(
+                        post.id,
+                        target.accountId,
+                        views.firstCommentText(
+                                post.firstComment,
+                                post.platformOptions,
+                                Platform.fromWire(target.platform).orElseThrow())));
+        if (after != firstComment) {
+            target.firstComment = views.json(after);
+        }
         target.updatedAt = now;
         post.updatedAt = now;
         if (decision.finalStatus() != null) {

@@ -49,8 +49,21 @@ public class PostViews {
                 target.providerPostId,
                 target.url,
                 error,
-                target.firstComment == null ? null : read(target.firstComment, PostTarget.FirstCommentStatus.class),
+                firstComment(target),
                 target.completedAt);
+    }
+
+    /** The target's first comment as stored, or null when the post asked for none on it. */
+    public PostTarget.FirstCommentStatus firstComment(PostTargetEntity target) {
+        return target.firstComment == null ? null : read(target.firstComment, PostTarget.FirstCommentStatus.class);
+    }
+
+    /** The first comment to post on a target of {@code platform} ({@link FirstComments#textFor}), from the stored post. */
+    public String firstCommentText(String postFirstComment, String platformOptions, Platform platform) {
+        return FirstComments.textFor(
+                platform,
+                postFirstComment == null ? null : read(postFirstComment, Post.FirstComment.class),
+                platformOptions == null ? null : read(platformOptions, ObjectNode.class));
     }
 
     public String json(Object value) {

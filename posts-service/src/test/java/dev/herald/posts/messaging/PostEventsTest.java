@@ -25,16 +25,12 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -380,19 +376,7 @@ class PostEventsTest {
 
     /** With a {@code traceparent} header when given, as delivery-worker's outbox relay sends it. */
     private void send(String postId, TargetCompletedEvent event, String traceParent) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers",
-                RealInfrastructure.bootstrapServers(),
-                "key.serializer",
-                StringSerializer.class.getName(),
-                "value.serializer",
-                StringSerializer.class.getName()))) {
-            ProducerRecord<String, String> record =
-                    new ProducerRecord<>(Topics.TARGET_COMPLETED, postId, mapper.writeValueAsString(event));
-            if (traceParent != null) {
-                record.headers().add(TraceParents.HEADER, traceParent.getBytes(StandardCharsets.US_ASCII));
-            }
-            producer.send(record).get();
-        }
+        assertThat(event.postId()).isEqualTo(postId);
+        PostsTestSupport.sendOutcome(mapper, event, traceParent);
     }
 }

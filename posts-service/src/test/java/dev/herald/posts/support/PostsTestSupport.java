@@ -2,15 +2,24 @@ package dev.herald.posts.support;
 
 import static io.restassured.RestAssured.given;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.events.Topics;
+import dev.herald.common.tracing.TraceParents;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.testing.TestTokens;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Calls and direct SQL the posts tests share. */
 public final class PostsTestSupport {
@@ -21,6 +30,28 @@ public final class PostsTestSupport {
     public static RequestSpecification as(String workspaceId, Mode mode) {
         return given().header("Authorization", TestTokens.bearer(workspaceId, mode, "posts:read", "posts:write"))
                 .contentType(ContentType.JSON);
+    }
+
+    /**
+     * A delivery outcome on {@code target.completed}, keyed by its post as delivery-worker sends it, with a
+     * {@code traceparent} header when given.
+     */
+    public static void sendOutcome(ObjectMapper mapper, TargetCompletedEvent event, String traceParent)
+            throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                "bootstrap.servers",
+                RealInfrastructure.bootstrapServers(),
+                "key.serializer",
+                StringSerializer.class.getName(),
+                "value.serializer",
+                StringSerializer.class.getName()))) {
+            ProducerRecord<String, String> record =
+                    new ProducerRecord<>(Topics.TARGET_COMPLETED, event.postId(), mapper.writeValueAsString(event));
+            if (traceParent != null) {
+                record.headers().add(TraceParents.HEADER, traceParent.getBytes(StandardCharsets.US_ASCII));
+            }
+            producer.send(record).get();
+        }
     }
 
     /** A POST /posts request with a fresh Idempotency-Key. */

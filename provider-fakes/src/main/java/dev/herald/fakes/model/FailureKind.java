@@ -11,6 +11,11 @@ public enum FailureKind {
     RATE_LIMIT("rate_limit"),
     /** The platform's server error (HTTP 500 unless {@code status} says otherwise); nothing is done. */
     SERVER_ERROR("server_error"),
+    /**
+     * The platform refuses the request as it refuses what it will not take (HTTP 400 unless {@code status} says
+     * otherwise, in the platform's error shape, not retryable); nothing is done. Comments, say, refused as spam.
+     */
+    REFUSE("refuse"),
     /** The request's access token expires now: this and later calls with it get the platform's 401; refresh works. */
     EXPIRED_TOKEN("expired_token"),
     /** The whole grant is revoked now: 401 for its access token and {@code invalid_grant} for its refresh token. */

@@ -90,8 +90,8 @@ public class ControlResource {
     public Response arm(@PathParam("platform") String platform, ArmFailureRequest request) {
         known(platform);
         if (request == null || request.kind() == null) {
-            throw invalid("kind is required: one of rate_limit, server_error, expired_token, revoked_token, delay,"
-                    + " lost_response, processing_error, deny");
+            throw invalid("kind is required: one of rate_limit, server_error, refuse, expired_token, revoked_token,"
+                    + " delay, lost_response, processing_error, deny");
         }
         if (request.method() != null && !METHOD.matcher(request.method()).matches()) {
             throw invalid("method must be GET, POST, PUT or DELETE");

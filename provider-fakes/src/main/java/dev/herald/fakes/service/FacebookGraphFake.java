@@ -282,4 +282,10 @@ public class FacebookGraphFake extends StatefulPlatformFake {
                         "An unexpected error has occurred. Please retry your request later.",
                         true));
     }
+
+    /** Graph's refusal of an action it will not take (code 368, not transient). */
+    @Override
+    public FakeResponse refused(int status) {
+        return json(status, GraphErrorShapes.disallowed(object()));
+    }
 }

@@ -80,6 +80,8 @@ public class FakeProviders {
                                 "Retry-After", failure.getRetryAfterSeconds().toString());
             case SERVER_ERROR:
                 return fake.serverError(failure.statusOr(500));
+            case REFUSE:
+                return fake.refused(failure.statusOr(400));
             case EXPIRED_TOKEN:
                 tokens.expire(request.platform(), fake.accessToken(request));
                 return fake.handle(request);

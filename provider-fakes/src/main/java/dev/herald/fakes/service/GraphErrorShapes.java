@@ -23,6 +23,17 @@ final class GraphErrorShapes {
         return body;
     }
 
+    /** Graph's refusal of an action it will not take (code 368, not transient), as Facebook and Instagram answer it. */
+    static ObjectNode disallowed(ObjectNode body) {
+        return error(
+                body,
+                "OAuthException",
+                368,
+                null,
+                "The action attempted has been deemed abusive or is otherwise disallowed",
+                false);
+    }
+
     /** Code 190: 463 expired, 458 the user removed the app (revoked), none for a token never issued. */
     static ObjectNode invalidToken(ObjectNode body, IssuedTokens.State state) {
         if (state == IssuedTokens.State.EXPIRED) {

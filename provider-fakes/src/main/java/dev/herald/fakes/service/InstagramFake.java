@@ -245,4 +245,10 @@ public class InstagramFake extends StatefulPlatformFake {
                         "An unexpected error has occurred. Please retry your request later.",
                         true));
     }
+
+    /** Graph's refusal of an action it will not take (code 368, not transient). */
+    @Override
+    public FakeResponse refused(int status) {
+        return json(status, GraphErrorShapes.disallowed(object()));
+    }
 }

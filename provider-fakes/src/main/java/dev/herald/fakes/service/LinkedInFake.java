@@ -201,6 +201,14 @@ public class LinkedInFake extends StatefulPlatformFake {
                 "Resource level throttle APPLICATION DAY limit for calls to this resource is reached.");
     }
 
+    /** LinkedIn's refusal, in its error shape: {@code UNPROCESSABLE_ENTITY} for 422, else {@code BAD_REQUEST}. */
+    @Override
+    public FakeResponse refused(int status) {
+        return status == 422
+                ? error(status, 0, "UNPROCESSABLE_ENTITY", "The request was refused.")
+                : error(status, 0, status == 403 ? "ACCESS_DENIED" : "BAD_REQUEST", "The request was refused.");
+    }
+
     @Override
     public FakeResponse serverError(int status) {
         return error(

@@ -33,6 +33,14 @@ public interface PlatformFake {
     /** The platform's answer when it failed internally with this status. */
     FakeResponse serverError(int status);
 
+    /**
+     * The platform's answer when it refuses a request it will not carry out, with this client status; by default the
+     * same shape as its server error.
+     */
+    default FakeResponse refused(int status) {
+        return serverError(status);
+    }
+
     /** The access token the request presents (a Bearer header; some platforms also take a query parameter). */
     default String accessToken(FakeRequest request) {
         return request.bearerToken();

@@ -113,23 +113,11 @@ final class YouTubeComments {
      * comment resource.
      */
     FakeResponse insertComment(FakeRequest request) {
-        IssuedGrant grant = fake.grant(request);
-        if (grant == null || !grant.scopes().contains(YouTubeFake.FORCE_SSL)) {
-            // comments.insert is authorized by youtube.force-ssl only (neither youtube.upload nor youtube.readonly
-            // does).
-            return fake.apiError(
-                    403,
-                    "insufficientPermissions",
-                    "PERMISSION_DENIED",
-                    "Request had insufficient authentication scopes.");
+        FakeResponse refused = insertRefusal(request, "comment");
+        if (refused != null) {
+            return refused;
         }
-        String part = request.queryParameter("part");
-        JsonNode body = fake.jsonBody(request);
-        JsonNode snippet = body == null ? null : body.path("snippet");
-        if (part == null || !Set.of(part.split(",")).contains("snippet") || snippet == null || !snippet.isObject()) {
-            return fake.apiError(
-                    400, "invalidPart", "INVALID_ARGUMENT", "part=snippet and the comment's JSON are required.");
-        }
+        JsonNode snippet = fake.jsonBody(request).path("snippet");
         String parentId = snippet.path("parentId").asText("");
         FakeComment parent = null;
         for (JsonNode video : fake.published()) {
@@ -148,20 +136,9 @@ final class YouTubeComments {
                             + " value of the request's snippet.parentId property to ensure that it is correct.");
         }
         String text = snippet.path("textOriginal").asText("");
-        if (text.isBlank()) {
-            return fake.apiError(
-                    400,
-                    "invalidCommentMetadata",
-                    "INVALID_ARGUMENT",
-                    "The request metadata is invalid: snippet.textOriginal" + " is required.");
-        }
-        if (text.length() > MAX_COMMENT_LENGTH) {
-            return fake.apiError(
-                    400,
-                    "commentTextTooLong",
-                    "INVALID_ARGUMENT",
-                    "The comment resource that is being inserted or updated"
-                            + " contains too many characters in the snippet.textOriginal property.");
+        FakeResponse badText = textRefusal(text, "snippet.textOriginal");
+        if (badText != null) {
+            return badText;
         }
         FakeComment reply = fake.keepComment(new FakeComment(
                 parent.id() + "." + FakeIds.token("", 22),
@@ -173,6 +150,118 @@ final class YouTubeComments {
                 Instant.now().truncatedTo(ChronoUnit.SECONDS),
                 true));
         return fake.json(200, commentResource(reply, true));
+    }
+
+    /**
+     * {@code commentThreads.insert?part=snippet} (https://developers.google.com/youtube/v3/docs/commentThreads/insert)
+     * with {@code snippet.videoId} (a video the fake published, else 404 {@code videoNotFound}),
+     * {@code snippet.channelId} (the channel, when given) and {@code snippet.topLevelComment.snippet.textOriginal} (1 to
+     * 10,000 characters): a top-level comment as the channel; answers the commentThread resource, whose id is the
+     * top-level comment's. Authorized by {@code youtube.force-ssl} only, as {@code comments.insert}.
+     */
+    FakeResponse insertThread(FakeRequest request) {
+        FakeResponse refused = insertRefusal(request, "commentThread");
+        if (refused != null) {
+            return refused;
+        }
+        JsonNode snippet = fake.jsonBody(request).path("snippet");
+        String videoId = snippet.path("videoId").asText("");
+        JsonNode video = fake
+                .publishedWhere(item -> videoId.equals(item.path("id").asText()))
+                .stream()
+                .findFirst()
+                .orElse(null);
+        if (video == null) {
+            return fake.apiError(
+                    404,
+                    "videoNotFound",
+                    "NOT_FOUND",
+                    "The video identified by the snippet.videoId property could not be found.");
+        }
+        String channelId = snippet.path("channelId").asText(YouTubeFake.CHANNEL_ID);
+        if (!YouTubeFake.CHANNEL_ID.equals(channelId)) {
+            return fake.apiError(
+                    400,
+                    "invalidCommentThreadMetadata",
+                    "INVALID_ARGUMENT",
+                    "The request metadata is invalid: snippet.channelId is not the authorized channel.");
+        }
+        String text = snippet.path("topLevelComment")
+                .path("snippet")
+                .path("textOriginal")
+                .asText("");
+        FakeResponse badText = textRefusal(text, "snippet.topLevelComment.snippet.textOriginal");
+        if (badText != null) {
+            return badText;
+        }
+        FakeComment top = fake.keepComment(new FakeComment(
+                "Ugz" + FakeIds.token("", 16) + "4AaABAg",
+                videoId,
+                null,
+                text,
+                YouTubeFake.CHANNEL_ID,
+                YouTubeFake.CHANNEL_TITLE,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                true));
+        ObjectNode thread = fake.object()
+                .put("kind", "youtube#commentThread")
+                .put("etag", FakeIds.alphanumeric(27))
+                .put("id", top.id());
+        thread.putObject("snippet")
+                .put("channelId", YouTubeFake.CHANNEL_ID)
+                .put("videoId", videoId)
+                .<ObjectNode>set("topLevelComment", commentResource(top, true))
+                .put("canReply", true)
+                .put("totalReplyCount", 0)
+                .put("isPublic", true);
+        return fake.json(200, thread);
+    }
+
+    /**
+     * Why an insert ({@code comments.insert}, {@code commentThreads.insert}) is refused before its content is looked at:
+     * a token without {@code youtube.force-ssl} (neither {@code youtube.upload} nor {@code youtube.readonly} authorizes
+     * it), or no {@code part=snippet} with a JSON {@code snippet}; null when neither.
+     */
+    private FakeResponse insertRefusal(FakeRequest request, String resource) {
+        IssuedGrant grant = fake.grant(request);
+        if (grant == null || !grant.scopes().contains(YouTubeFake.FORCE_SSL)) {
+            return fake.apiError(
+                    403,
+                    "insufficientPermissions",
+                    "PERMISSION_DENIED",
+                    "Request had insufficient authentication scopes.");
+        }
+        String part = request.queryParameter("part");
+        JsonNode body = fake.jsonBody(request);
+        JsonNode snippet = body == null ? null : body.path("snippet");
+        if (part == null || !Set.of(part.split(",")).contains("snippet") || snippet == null || !snippet.isObject()) {
+            return fake.apiError(
+                    400,
+                    "invalidPart",
+                    "INVALID_ARGUMENT",
+                    "part=snippet and the " + resource + "'s JSON are required.");
+        }
+        return null;
+    }
+
+    /** YouTube's answer to a comment text that is blank or longer than 10,000 characters; null when it is neither. */
+    private FakeResponse textRefusal(String text, String field) {
+        if (text.isBlank()) {
+            return fake.apiError(
+                    400,
+                    "invalidCommentMetadata",
+                    "INVALID_ARGUMENT",
+                    "The request metadata is invalid: " + field + " is required.");
+        }
+        if (text.length() > MAX_COMMENT_LENGTH) {
+            return fake.apiError(
+                    400,
+                    "commentTextTooLong",
+                    "INVALID_ARGUMENT",
+                    "The comment resource that is being inserted or updated"
+                            + " contains too many characters in the snippet.textOriginal property.");
+        }
+        return null;
     }
 
     /**

@@ -28,7 +28,8 @@ import java.util.Set;
  * <p>
  * Comments (https://developers.google.com/youtube/v3/docs/commentThreads/list, .../comments/insert):
  * {@code GET /youtube/v3/commentThreads?videoId=} lists a published video's threads, newest first, each with its
- * replies; {@code POST /youtube/v3/comments?part=snippet} replies to a top-level comment as the channel. See
+ * replies; {@code POST /youtube/v3/comments?part=snippet} replies to a top-level comment as the channel;
+ * {@code POST /youtube/v3/commentThreads?part=snippet} starts a thread (a top-level comment) on a video. See
  * {@link YouTubeComments#commentThreads}.
  * <p>
  * OAuth errors are {@code {"error", "error_description"}}; API errors Google's
@@ -113,6 +114,9 @@ public class YouTubeFake extends StatefulPlatformFake {
         }
         if (request.is("POST", "/youtube/v3/comments")) {
             return commentEdges.insertComment(request);
+        }
+        if (request.is("POST", "/youtube/v3/commentThreads")) {
+            return commentEdges.insertThread(request);
         }
         return apiError(
                 404,
@@ -250,6 +254,14 @@ public class YouTubeFake extends StatefulPlatformFake {
                 "rateLimitExceeded",
                 "RESOURCE_EXHAUSTED",
                 "The request cannot be completed because you have" + " exceeded your quota.");
+    }
+
+    /** Google's refusal: {@code forbidden} for 403, else {@code badRequest}. */
+    @Override
+    public FakeResponse refused(int status) {
+        return status == 403
+                ? apiError(status, "forbidden", "PERMISSION_DENIED", "The request is not allowed.")
+                : apiError(status, "badRequest", "INVALID_ARGUMENT", "The request was refused.");
     }
 
     @Override
