@@ -5,6 +5,7 @@ import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.tracing.TraceParents;
 import dev.herald.common.wire.AccountForPosting;
+import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.UsageReservation;
@@ -17,12 +18,14 @@ import java.util.Set;
 
 /** A valid post about to be accepted: the rows to write, queued, with one target per account in request order. */
 record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds) {
+    private static final String PENDING_COMMENT = "{\"status\":\"" + PostTarget.FirstCommentStatus.PENDING + "\"}";
 
     static AcceptedPost of(
             String workspaceId,
             Mode mode,
             PostDraft draft,
             List<AccountForPosting> destinations,
+            Set<Platform> commented,
             Instant now,
             PostViews views) {
         PostEntity post = new PostEntity();
@@ -51,6 +54,8 @@ record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, 
             target.reservationId = UsageReservation.publicationId(post.id, target.accountId);
             target.status = PostTarget.QUEUED;
             target.attempts = 0;
+            // Delivery posts the first comment once the target is published, and files its outcome here.
+            target.firstComment = commented.contains(destination.account().platform()) ? PENDING_COMMENT : null;
             target.updatedAt = now;
             targets.add(target);
         }
