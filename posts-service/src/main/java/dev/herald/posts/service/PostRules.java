@@ -41,6 +41,7 @@ final class PostRules {
     record Checked(
             Map<String, AccountForPosting> found,
             List<AccountForPosting> destinations,
+            Map<Platform, PostFormat> formats,
             Set<Platform> commented,
             PostProblems problems) {}
 
@@ -81,6 +82,7 @@ final class PostRules {
         Map<Platform, List<FieldError>> platformProblems = new EnumMap<>(Platform.class);
         Map<Platform, PlatformOptionRules> optionRules = new EnumMap<>(Platform.class);
         Set<Platform> commented = EnumSet.noneOf(Platform.class);
+        Map<Platform, PostFormat> formats = new EnumMap<>(Platform.class);
         for (Platform platform : Platform.values()) {
             if (!targeted.contains(platform) && !options.containsKey(platform)) {
                 continue;
@@ -94,17 +96,9 @@ final class PostRules {
                 problems.ofPost(optionProblems);
                 continue;
             }
-            List<FieldError> platformOwn = new ArrayList<>();
-            if (draft.text() != null) {
-                platformOwn.addAll(CaptionRules.check(draft.text(), platform));
-            }
+            List<FieldError> platformOwn = ofPlatform(draft, platform, rules, optionProblems, commented);
             if (rules.format() != null) {
-                platformOwn.addAll(
-                        PlatformMediaRules.of(platform, rules.format()).check(draft, what(platform, rules.format())));
-            }
-            platformOwn.addAll(optionProblems);
-            if (firstComment(draft, platform, rules, platformOwn)) {
-                commented.add(platform);
+                formats.put(platform, rules.format());
             }
             platformProblems.put(platform, platformOwn);
             optionRules.put(platform, rules);
@@ -118,7 +112,32 @@ final class PostRules {
                 problems.ofTarget(id, needsReconnecting(account, positions.get(id)));
             }
         }
-        return new Checked(found, destinations, commented, problems);
+        return new Checked(found, destinations, formats, commented, problems);
+    }
+
+    /**
+     * A targeted platform's problems, which each of its targets has: its caption limits, its media rules for the format
+     * chosen, its options' problems, its first comment (the platform joins {@code commented} when its targets get one).
+     */
+    private static List<FieldError> ofPlatform(
+            PostDraft draft,
+            Platform platform,
+            PlatformOptionRules rules,
+            List<FieldError> optionProblems,
+            Set<Platform> commented) {
+        List<FieldError> problems = new ArrayList<>();
+        if (draft.text() != null) {
+            problems.addAll(CaptionRules.check(draft.text(), platform));
+        }
+        if (rules.format() != null) {
+            problems.addAll(
+                    PlatformMediaRules.of(platform, rules.format()).check(draft, what(platform, rules.format())));
+        }
+        problems.addAll(optionProblems);
+        if (firstComment(draft, platform, rules, problems)) {
+            commented.add(platform);
+        }
+        return problems;
     }
 
     /** "Instagram reels", "LinkedIn posts": what a platform's media rules speak of. */

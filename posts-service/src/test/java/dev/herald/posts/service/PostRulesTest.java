@@ -335,5 +335,10 @@ class PostRulesTest {
                 .allSatisfy(t -> assertThat(t.problems()).isEmpty());
         assertThat(checked.commented())
                 .containsExactlyInAnyOrder(Platform.FACEBOOK, Platform.INSTAGRAM, Platform.YOUTUBE);
+        // What the media probe judges each target's media by: Instagram's reel, the others' feed.
+        assertThat(checked.formats())
+                .containsEntry(Platform.INSTAGRAM, PostFormat.REEL)
+                .containsEntry(Platform.FACEBOOK, PostFormat.FEED)
+                .containsEntry(Platform.YOUTUBE, PostFormat.FEED);
     }
 }
