@@ -1,5 +1,6 @@
 package dev.herald.posts.service;
 
+import dev.herald.common.api.ApiException;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.PostValidation;
@@ -69,7 +70,7 @@ public final class PostProblems {
 
     /** The answer of {@code POST /posts/validate}. */
     public PostValidation validation() {
-        return new PostValidation(none(), List.copyOf(post), targets());
+        return new PostValidation(none(), listed(post), targets());
     }
 
     /** Each target's problems, in request order. */
@@ -78,7 +79,16 @@ public final class PostProblems {
                 .map(entry -> new PostValidation.TargetProblems(
                         entry.getKey(),
                         entry.getValue().platform(),
-                        List.copyOf(entry.getValue().problems())))
+                        listed(entry.getValue().problems())))
                 .toList();
+    }
+
+    /**
+     * The first {@link ApiException#MAX_LISTED_ERRORS} of a list. A platform's problems are repeated under each of its
+     * up to 100 targets, so a body with thousands of bad option fields would otherwise be answered a hundred times
+     * over (as {@code details.errors}, the answer stays bounded; those listed are enough to start fixing).
+     */
+    private static List<FieldError> listed(List<FieldError> problems) {
+        return List.copyOf(problems.subList(0, Math.min(problems.size(), ApiException.MAX_LISTED_ERRORS)));
     }
 }

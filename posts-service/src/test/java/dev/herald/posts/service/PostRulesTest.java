@@ -307,6 +307,23 @@ class PostRulesTest {
     }
 
     @Test
+    void eachTargetListsAtMostAHundredProblemsHoweverManyTheBodyHolds() {
+        account(Platform.TIKTOK);
+        account(Platform.TIKTOK);
+        StringBuilder options = new StringBuilder("{\"tiktok\":{\"privacy_level\":\"SELF_ONLY\"");
+        for (int i = 0; i < 150; i++) {
+            options.append(",\"unknown_").append(i).append("\":1");
+        }
+        PostRules.Checked checked =
+                check("Hi", items(1, "video"), options.append("}}").toString(), null);
+        PostValidation validation = checked.problems().validation();
+        assertThat(validation.valid()).isFalse();
+        assertThat(validation.targets())
+                .allSatisfy(target -> assertThat(target.problems()).hasSize(100));
+        assertThat(checked.problems().refusals()).hasSize(150);
+    }
+
+    @Test
     void anAccountToReconnectIsItsTargetsProblemWithTheLinkButNotAFieldToFix() {
         String broken = account(
                 Platform.LINKEDIN, AccountHealth.REAUTH_REQUIRED, "https://herald.example/connect/reconnect/t1", null);
