@@ -51,6 +51,8 @@ public class RouteCatalog {
             ApiRoute.exempt("DELETE", "/connect-sessions/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/posts", POSTS_READ, Upstream.POSTS),
             ApiRoute.metered("POST", "/posts", POSTS_WRITE, Upstream.POSTS),
+            // A dry run of POST /posts: one API request, never a publication (posts-service reserves nothing for it).
+            ApiRoute.metered("POST", "/posts/validate", POSTS_WRITE, Upstream.POSTS),
             ApiRoute.exempt("GET", "/posts/{id}", POSTS_READ, Upstream.POSTS),
             ApiRoute.exempt("DELETE", "/posts/{id}", POSTS_WRITE, Upstream.POSTS),
             ApiRoute.metered("GET", "/posts/{id}/analytics", POSTS_READ, Upstream.POSTS),

@@ -129,6 +129,37 @@ class RequestMeteringTest {
     }
 
     @Test
+    void validatingAPostGoesToPostsServiceAsOneApiRequestOfThePostsWriteScope() {
+        long before = usedIncludingThisRead();
+        given().header("Authorization", "Bearer " + key)
+                .contentType(ContentType.JSON)
+                .body("{\"text\":\"Hi\",\"account_ids\":[]}")
+                .post("/api/v1/posts/validate")
+                .then()
+                .statusCode(200)
+                .header("x-upstream", "echo")
+                .body("data.method", equalTo("POST"))
+                .body("data.path", equalTo("/posts/validate"));
+        assertThat(usedIncludingThisRead()).isEqualTo(before + 2);
+
+        String readOnly = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"live\",\"scopes\":[\"posts:read\"]}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.secret");
+        given().header("Authorization", "Bearer " + readOnly)
+                .contentType(ContentType.JSON)
+                .body("{}")
+                .post("/api/v1/posts/validate")
+                .then()
+                .statusCode(403)
+                .body("error.details.required_scope", equalTo("posts:write"));
+    }
+
+    @Test
     void failedAuthenticationMissingScopeAndUnknownRoutesAreNotCounted() {
         given().header("Authorization", "Bearer sk_live_" + "x".repeat(32))
                 .get("/api/v1/posts")

@@ -31,6 +31,7 @@ import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostAnalytics;
 import dev.herald.common.wire.PostMedia;
 import dev.herald.common.wire.PostTarget;
+import dev.herald.common.wire.PostValidation;
 import dev.herald.common.wire.Profile;
 import dev.herald.common.wire.RequestLog;
 import dev.herald.common.wire.TargetError;
@@ -75,6 +76,9 @@ class OpenApiWireTypesTest {
                 Map.entry(Post.class, "Post"),
                 Map.entry(Post.Media.class, "PostMedia"),
                 Map.entry(PostTarget.class, "PostTarget"),
+                Map.entry(PostTarget.FirstCommentStatus.class, "FirstCommentStatus"),
+                Map.entry(PostValidation.class, "PostValidation"),
+                Map.entry(PostValidation.TargetProblems.class, "PostValidationTarget"),
                 Map.entry(TargetError.class, "TargetError"),
                 Map.entry(Comment.class, "Comment"),
                 Map.entry(RequestLog.class, "RequestLog"),
@@ -260,6 +264,110 @@ class OpenApiWireTypesTest {
                 T);
         conforms("PostEnvelope", DataEnvelope.of(queued));
         conforms("PostList", new ListEnvelope<>(List.of(finished, queued), new ListMeta(null, false)));
+    }
+
+    @Test
+    void aCarouselWithFirstCommentStatusesConforms() {
+        ObjectNode options = WIRE.createObjectNode();
+        options.putObject("instagram").put("format", "feed");
+        options.putObject("linkedin").putObject("first_comment").put("text", "Details below");
+        options.putObject("facebook").put("format", "feed").putNull("first_comment");
+        List<Post.Media> images = List.of(
+                new Post.Media("https://cdn.example.com/1.jpg", Post.Media.IMAGE),
+                new Post.Media("https://cdn.example.com/2.mp4", Post.Media.VIDEO),
+                new Post.Media("https://cdn.example.com/3.jpg", Post.Media.IMAGE));
+        Post carousel = new Post(
+                POST,
+                "Three of a kind #launch",
+                Post.PARTIALLY_FAILED,
+                Mode.LIVE,
+                PostMedia.listed(images),
+                null,
+                options,
+                new Post.FirstComment("Link in bio"),
+                List.of(
+                        target(
+                                Platform.INSTAGRAM,
+                                PostTarget.PUBLISHED,
+                                new PostTarget.FirstCommentStatus(
+                                        PostTarget.FirstCommentStatus.PUBLISHED, "17890000000000001", null)),
+                        target(
+                                Platform.FACEBOOK,
+                                PostTarget.PUBLISHED,
+                                new PostTarget.FirstCommentStatus(
+                                        PostTarget.FirstCommentStatus.FAILED,
+                                        null,
+                                        new TargetError(
+                                                        TargetError.PROVIDER_ERROR,
+                                                        "Facebook refused the comment.",
+                                                        false,
+                                                        null)
+                                                .as(TargetError.CATEGORY_CONTENT, TargetError.ACTION_EDIT_CONTENT))),
+                        target(
+                                Platform.LINKEDIN,
+                                PostTarget.QUEUED,
+                                new PostTarget.FirstCommentStatus(PostTarget.FirstCommentStatus.PENDING, null, null))),
+                T,
+                T);
+        conforms("PostEnvelope", DataEnvelope.of(carousel));
+    }
+
+    private static PostTarget target(Platform platform, String status, PostTarget.FirstCommentStatus comment) {
+        boolean done = PostTarget.PUBLISHED.equals(status);
+        return new PostTarget(
+                ACCOUNT,
+                platform,
+                null,
+                status,
+                done ? 1 : 0,
+                done ? "p1" : null,
+                null,
+                null,
+                comment,
+                done ? T : null);
+    }
+
+    @Test
+    void aPostValidationConformsAsValidateAndAsPostsRefusalSayIt() {
+        FieldError caption =
+                new FieldError("text", "too_long", "text is 2300 characters; Instagram allows at most 2200.");
+        PostValidation validation = new PostValidation(
+                false,
+                List.of(new FieldError("scheduled_at", "invalid_value", "scheduled_at must be at most 1 year ahead.")),
+                List.of(
+                        new PostValidation.TargetProblems(
+                                ACCOUNT,
+                                Platform.INSTAGRAM,
+                                List.of(
+                                        caption,
+                                        new FieldError(
+                                                "media", "too_long", "Instagram posts take 2 to 10; media has 11."),
+                                        new FieldError("text", "too_many_hashtags", "text holds 31 hashtags."))),
+                        new PostValidation.TargetProblems(
+                                "acc_fedcba9876543210fedcba98",
+                                Platform.PINTEREST,
+                                List.of(new FieldError(
+                                        "first_comment", "not_supported", "Pinterest has no comment API."))),
+                        new PostValidation.TargetProblems(
+                                "acc_00000000000000000000000a",
+                                Platform.LINKEDIN,
+                                List.of(new FieldError(
+                                        "account_ids[2]", "account_reauth_required", "Reconnect it at https://x."))),
+                        new PostValidation.TargetProblems(
+                                "nobody",
+                                null,
+                                List.of(new FieldError(
+                                        "account_ids[3]", "invalid_value", "No account nobody exists.")))));
+        conforms("PostValidationEnvelope", DataEnvelope.of(validation));
+        conforms(
+                "PostValidationEnvelope",
+                DataEnvelope.of(new PostValidation(
+                        true,
+                        List.of(),
+                        List.of(new PostValidation.TargetProblems(ACCOUNT, Platform.YOUTUBE, List.of())))));
+        ApiException refusal =
+                ApiException.validationFailed(List.of(caption)).withDetail("targets", validation.targets());
+        conforms("ErrorValidationFailed", new ErrorEnvelope(refusal.toApiError(), REQUEST));
     }
 
     @Test

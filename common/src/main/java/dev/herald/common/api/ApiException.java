@@ -1,5 +1,6 @@
 package dev.herald.common.api;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -61,6 +62,13 @@ public class ApiException extends RuntimeException {
                 ErrorCode.VALIDATION_FAILED,
                 errors.size() == 1 ? errors.get(0).message() : "The request has " + errors.size() + " invalid fields.",
                 Map.of("errors", List.copyOf(errors)));
+    }
+
+    /** This refusal with one more detail ({@code key} replaced when present). */
+    public ApiException withDetail(String key, Object value) {
+        Map<String, Object> more = new LinkedHashMap<>(details);
+        more.put(key, value);
+        return new ApiException(code, getMessage(), more, headers);
     }
 
     public ErrorCode code() {

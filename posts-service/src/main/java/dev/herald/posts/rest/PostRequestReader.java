@@ -8,6 +8,7 @@ import dev.herald.common.api.FieldError;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostMedia;
+import dev.herald.posts.service.FirstCommentRules;
 import dev.herald.posts.service.HttpsUrls;
 import dev.herald.posts.service.PostDraft;
 import java.time.Instant;
@@ -27,13 +28,10 @@ final class PostRequestReader {
     static final int MAX_TARGETS = 100;
     /** The most media items any platform takes in one post (TikTok's photo posts); each platform's own is lower. */
     static final int MAX_MEDIA_ITEMS = 35;
-    /** The longest comment any platform with a comment API takes (YouTube's); each platform's own applies too. */
-    static final int MAX_COMMENT_LENGTH = 10_000;
 
     private static final Set<String> FIELDS =
             Set.of("text", "account_ids", "media", "scheduled_at", "platform_options", "first_comment");
     private static final Set<String> MEDIA_FIELDS = Set.of("url", "type");
-    private static final Set<String> FIRST_COMMENT_FIELDS = Set.of("text");
 
     private final List<FieldError> errors = new ArrayList<>();
     private final boolean allowHttpMedia;
@@ -60,33 +58,8 @@ final class PostRequestReader {
         PostMedia media = media(body.get("media"));
         Instant scheduledAt = scheduledAt(body.get("scheduled_at"));
         ObjectNode options = platformOptions(body.get("platform_options"));
-        Post.FirstComment firstComment = firstComment(body.get("first_comment"), "first_comment");
+        Post.FirstComment firstComment = FirstCommentRules.read(body.get("first_comment"), "first_comment", errors);
         return new PostDraft(text, accountIds, media, scheduledAt, options, firstComment, errors);
-    }
-
-    private Post.FirstComment firstComment(JsonNode value, String field) {
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (!value.isObject()) {
-            reject(field, "invalid_type", field + " must be an object with text.");
-            return null;
-        }
-        unknownFields(value, FIRST_COMMENT_FIELDS, field + ".");
-        JsonNode text = value.get("text");
-        String textField = field + ".text";
-        if (text == null || text.isNull()) {
-            reject(textField, "required", textField + " is required.");
-        } else if (!text.isTextual()) {
-            reject(textField, "invalid_type", textField + " must be a string.");
-        } else if (text.textValue().isBlank()) {
-            reject(textField, "too_short", textField + " must not be empty.");
-        } else if (text.textValue().codePointCount(0, text.textValue().length()) > MAX_COMMENT_LENGTH) {
-            reject(textField, "too_long", textField + " must be at most " + MAX_COMMENT_LENGTH + " characters.");
-        } else {
-            return new Post.FirstComment(text.textValue());
-        }
-        return null;
     }
 
     private String text(JsonNode value) {

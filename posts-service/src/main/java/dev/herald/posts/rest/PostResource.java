@@ -12,12 +12,14 @@ import dev.herald.common.paging.Paginated;
 import dev.herald.common.validation.QueryParameters;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
+import dev.herald.common.wire.PostValidation;
 import dev.herald.posts.repository.PostFilters;
 import dev.herald.posts.service.MediaUrlGuard;
 import dev.herald.posts.service.PostCancellation;
 import dev.herald.posts.service.PostDraft;
 import dev.herald.posts.service.PostReads;
 import dev.herald.posts.service.PostService;
+import dev.herald.posts.service.PostValidationService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -35,7 +37,7 @@ import java.util.List;
 import java.util.Set;
 import org.jboss.resteasy.reactive.server.Cancellable;
 
-/** {@code /posts}: create or schedule a post, read posts, cancel a queued one. */
+/** {@code /posts}: create or schedule a post (or try one: validate), read posts, cancel a queued one. */
 @Cancellable(false)
 @Path("/posts")
 @InternalCaller
@@ -55,10 +57,17 @@ public class PostResource {
     private final PostCancellation cancellation;
     private final Caller caller;
     private final MediaUrlGuard mediaUrls;
+    private final PostValidationService validation;
 
     public PostResource(
-            PostService posts, PostReads reads, PostCancellation cancellation, Caller caller, MediaUrlGuard mediaUrls) {
+            PostService posts,
+            PostReads reads,
+            PostCancellation cancellation,
+            Caller caller,
+            MediaUrlGuard mediaUrls,
+            PostValidationService validation) {
         this.posts = posts;
+        this.validation = validation;
         this.reads = reads;
         this.cancellation = cancellation;
         this.caller = caller;
@@ -81,6 +90,22 @@ public class PostResource {
                         : Response.status(Response.Status.ACCEPTED)
                                 .entity(DataEnvelope.of(answer.post()))
                                 .build());
+    }
+
+    /**
+     * {@code POST /posts/validate}: a dry run of {@code POST /posts} with the same body and no Idempotency-Key, as
+     * nothing is created, reserved or held. The problems are the answer ({@code 200}); only a body that is not a JSON
+     * object is refused ({@code 400}): there is no post to speak of.
+     */
+    @POST
+    @Path("/validate")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<DataEnvelope<PostValidation>> validate(JsonNode json) {
+        PostDraft read = PostRequestReader.read(json, mediaUrls.allowsPrivateUrls());
+        return mediaUrls
+                .vet(read)
+                .flatMap(draft -> validation.validate(caller.workspaceId(), caller.mode(), draft))
+                .map(DataEnvelope::of);
     }
 
     @GET

@@ -52,6 +52,7 @@ record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, 
             target.status = PostTarget.QUEUED;
             target.attempts = 0;
             target.updatedAt = now;
+            // FirstCommentJob posts it once the target is published, and files its outcome here.
             String firstComment = FirstComments.textFor(
                     destination.account().platform(), draft.firstComment(), draft.platformOptions());
             target.firstComment = firstComment == null ? null : views.json(FirstComments.pending());

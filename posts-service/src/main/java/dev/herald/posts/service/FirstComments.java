@@ -6,10 +6,8 @@ import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.PostTarget.FirstCommentStatus;
 import dev.herald.common.wire.TargetError;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -17,9 +15,6 @@ import java.util.function.Supplier;
  * ({@link AcceptedPost}), finalization and {@link FirstCommentPosting} decide with these rules, so each lives once.
  */
 public final class FirstComments {
-    /** Platforms whose APIs take no comment from the account on its own post (validation refuses them). */
-    static final Set<Platform> WITHOUT_COMMENT_API = EnumSet.of(Platform.TIKTOK, Platform.PINTEREST);
-
     /** The code of a first comment whose target never published (failed or canceled): it was never posted. */
     public static final String TARGET_NOT_PUBLISHED = "target_not_published";
 
@@ -31,7 +26,7 @@ public final class FirstComments {
      * or the platform has no comment API.
      */
     public static String textFor(Platform platform, Post.FirstComment postComment, JsonNode platformOptions) {
-        if (WITHOUT_COMMENT_API.contains(platform)) {
+        if (!FirstCommentRules.LIMITS.containsKey(platform)) {
             return null;
         }
         JsonNode override = platformOptions == null

@@ -4,26 +4,39 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.Platform;
+import dev.herald.common.wire.Post;
 import dev.herald.common.wire.TikTokPublishingOptions;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The checks of one platform's {@code platform_options} object in a draft (part of {@link PostRules}): its
- * fields, their types and values, and what the platform requires. Problems are added to the draft's errors.
+ * The checks of one platform's {@code platform_options} object in a draft (part of {@link PostRules}): its fields, their
+ * types and values, and what the platform requires. Problems are added to {@code errors}: the platform's, which the
+ * rules give each target of that platform (or the post, when none is targeted). What other rules depend on is read
+ * here too: the content {@link #format()} and the platform's {@link #firstComment()} override. A creator's own TikTok
+ * settings are one account's: {@link #creatorProblems}.
  */
 final class PlatformOptionRules {
     private static final Pattern NUMERIC_ID = Pattern.compile("^[0-9]{1,40}$");
     private static final Set<String> YOUTUBE_PRIVACY = Set.of("public", "private", "unlisted");
     private static final Set<String> LINKEDIN_VISIBILITY = Set.of("PUBLIC", "CONNECTIONS");
+    private static final String FIRST_COMMENT = "first_comment";
 
     private final List<FieldError> errors;
     private final Platform platform;
     private final JsonNode options;
     private final boolean targeted;
     private final String prefix;
+    private PostFormat format = PostFormat.FEED;
+    private Post.FirstComment firstComment;
+    private boolean firstCommentGiven;
+    private String tiktokPrivacy;
+    private Boolean disableComment;
+    private Boolean disableDuet;
+    private Boolean disableStitch;
 
     PlatformOptionRules(Platform platform, JsonNode options, boolean targeted, List<FieldError> errors) {
         this.platform = platform;
@@ -33,11 +46,26 @@ final class PlatformOptionRules {
         this.errors = errors;
     }
 
-    void check(List<AccountForPosting> accounts) {
+    /** The format chosen (feed when none was), or null when the one given is not a format. */
+    PostFormat format() {
+        return format;
+    }
+
+    /** The platform's own first comment, or null when none was given or it is malformed ({@link #firstCommentGiven}). */
+    Post.FirstComment firstComment() {
+        return firstComment;
+    }
+
+    /** Whether the options give a first comment of their own (well formed or not), overriding the post's. */
+    boolean firstCommentGiven() {
+        return firstCommentGiven;
+    }
+
+    PlatformOptionRules check() {
         switch (platform) {
-            case TIKTOK -> tiktok(accounts);
+            case TIKTOK -> tiktok();
             case YOUTUBE -> {
-                known("privacy_status", "made_for_kids", "title");
+                known("privacy_status", "made_for_kids", "title", FIRST_COMMENT);
                 String privacy = string("privacy_status", true, 1, 20);
                 if (privacy != null && !YOUTUBE_PRIVACY.contains(privacy)) {
                     reject(
@@ -52,7 +80,7 @@ final class PlatformOptionRules {
                 }
             }
             case PINTEREST -> {
-                known("board_id", "board_section_id", "title", "link", "alt_text");
+                known("board_id", "board_section_id", "title", "link", "alt_text", FIRST_COMMENT);
                 numericId("board_id", true);
                 numericId("board_section_id", false);
                 string("title", false, 1, 100);
@@ -60,15 +88,23 @@ final class PlatformOptionRules {
                 string("alt_text", false, 1, 500);
             }
             case INSTAGRAM -> {
-                known("share_to_feed");
-                bool("share_to_feed", false);
+                known("format", "share_to_feed", FIRST_COMMENT);
+                format = readFormat();
+                if (bool("share_to_feed", false) != null && format == PostFormat.STORY) {
+                    reject(
+                            prefix + "share_to_feed",
+                            "invalid_value",
+                            prefix + "share_to_feed applies to reels and feed videos; a story is never shared to the"
+                                    + " feed.");
+                }
             }
             case FACEBOOK -> {
-                known("link");
+                known("format", "link", FIRST_COMMENT);
+                format = readFormat();
                 url("link");
             }
             case LINKEDIN -> {
-                known("visibility", "alt_text");
+                known("visibility", "alt_text", FIRST_COMMENT);
                 String visibility = string("visibility", false, 1, 20);
                 if (visibility != null && !LINKEDIN_VISIBILITY.contains(visibility)) {
                     reject(
@@ -80,53 +116,103 @@ final class PlatformOptionRules {
                 string("alt_text", false, 1, 4086);
             }
         }
+        readFirstComment();
+        return this;
+    }
+
+    /** {@code format}: feed (the default), reel or story. */
+    private PostFormat readFormat() {
+        JsonNode value = options == null ? null : options.get("format");
+        String given = string("format", false, 1, 20);
+        if (value == null || value.isNull()) {
+            return PostFormat.FEED;
+        }
+        if (given == null) {
+            return null; // refused as malformed already
+        }
+        PostFormat chosen = PostFormat.fromWire(given).orElse(null);
+        if (chosen == null) {
+            reject(prefix + "format", "invalid_value", prefix + "format must be feed, reel or story.");
+        }
+        return chosen;
     }
 
     /**
-     * TikTok requires the creator to choose the privacy level from the creator's own options, with no
-     * default, and forbids turning on an interaction the creator has disabled (TikTok's content sharing
-     * guidelines). Checked against every TikTok account of the post.
+     * {@code first_comment}: the platform's own, shaped like the post's. TikTok and Pinterest have no API to comment on
+     * a post as its author: a comment for them is refused, never silently dropped.
      */
-    private void tiktok(List<AccountForPosting> accounts) {
+    private void readFirstComment() {
+        JsonNode value = options == null ? null : options.get(FIRST_COMMENT);
+        if (value == null || value.isNull()) {
+            return;
+        }
+        firstCommentGiven = true;
+        if (!FirstCommentRules.LIMITS.containsKey(platform)) {
+            reject(
+                    prefix + FIRST_COMMENT,
+                    "not_supported",
+                    platform.displayName() + " has no API to post a first comment; omit " + prefix + FIRST_COMMENT
+                            + ".");
+            return;
+        }
+        firstComment = FirstCommentRules.read(value, prefix + FIRST_COMMENT, errors);
+    }
+
+    /**
+     * TikTok requires the creator to choose the privacy level from the creator's own options, with no default, and
+     * forbids turning on an interaction the creator has disabled (TikTok's content sharing guidelines): the choices
+     * are read here, and checked against each TikTok account's own settings by {@link #creatorProblems}.
+     */
+    private void tiktok() {
         known(
                 "privacy_level",
                 "disable_comment",
                 "disable_duet",
                 "disable_stitch",
                 "brand_content_toggle",
-                "brand_organic_toggle");
-        String privacy = string("privacy_level", true, 1, 50);
-        Boolean disableComment = bool("disable_comment", false);
-        Boolean disableDuet = bool("disable_duet", false);
-        Boolean disableStitch = bool("disable_stitch", false);
+                "brand_organic_toggle",
+                FIRST_COMMENT);
+        tiktokPrivacy = string("privacy_level", true, 1, 50);
+        disableComment = bool("disable_comment", false);
+        disableDuet = bool("disable_duet", false);
+        disableStitch = bool("disable_stitch", false);
         bool("brand_content_toggle", false);
         bool("brand_organic_toggle", false);
-        for (AccountForPosting account : accounts) {
-            TikTokPublishingOptions creator = account.publishingOptions();
-            if (creator == null) {
-                continue;
-            }
-            String id = account.account().id();
-            if (privacy != null && !creator.privacyLevelOptions().contains(privacy)) {
-                reject(
-                        prefix + "privacy_level",
-                        "invalid_value",
-                        "Account " + id + " offers privacy levels "
-                                + String.join(", ", creator.privacyLevelOptions()) + "; " + privacy
-                                + " is not one of them.");
-            }
-            interaction("disable_comment", disableComment, creator.commentDisabled(), id, "comments");
-            interaction("disable_duet", disableDuet, creator.duetDisabled(), id, "duets");
-            interaction("disable_stitch", disableStitch, creator.stitchDisabled(), id, "stitches");
-        }
     }
 
-    private void interaction(String field, Boolean disable, boolean disabledByCreator, String accountId, String what) {
+    /** The TikTok choices this account's creator settings do not allow (none for other platforms). */
+    List<FieldError> creatorProblems(AccountForPosting account) {
+        TikTokPublishingOptions creator = account.publishingOptions();
+        if (platform != Platform.TIKTOK || creator == null) {
+            return List.of();
+        }
+        List<FieldError> problems = new ArrayList<>();
+        String id = account.account().id();
+        if (tiktokPrivacy != null && !creator.privacyLevelOptions().contains(tiktokPrivacy)) {
+            problems.add(new FieldError(
+                    prefix + "privacy_level",
+                    "invalid_value",
+                    "Account " + id + " offers privacy levels " + String.join(", ", creator.privacyLevelOptions())
+                            + "; " + tiktokPrivacy + " is not one of them."));
+        }
+        interaction(problems, "disable_comment", disableComment, creator.commentDisabled(), id, "comments");
+        interaction(problems, "disable_duet", disableDuet, creator.duetDisabled(), id, "duets");
+        interaction(problems, "disable_stitch", disableStitch, creator.stitchDisabled(), id, "stitches");
+        return problems;
+    }
+
+    private void interaction(
+            List<FieldError> problems,
+            String field,
+            Boolean disable,
+            boolean disabledByCreator,
+            String accountId,
+            String what) {
         if (disabledByCreator && Boolean.FALSE.equals(disable)) {
-            reject(
+            problems.add(new FieldError(
                     prefix + field,
                     "invalid_value",
-                    "Account " + accountId + " has " + what + " turned off; " + field + " must be true or omitted.");
+                    "Account " + accountId + " has " + what + " turned off; " + field + " must be true or omitted."));
         }
     }
 

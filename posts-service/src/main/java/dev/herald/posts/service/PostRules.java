@@ -13,82 +13,194 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * The rules of a post that depend on its accounts and on the clock: every account in the caller's workspace and
- * mode, each platform's caption limit and media needs, each platform's options (required choices, allowed values,
- * TikTok's creator controls: {@link PlatformOptionRules}), and the scheduling window; then every account fit to
- * publish to ({@link #reauthRequired}).
+ * The rules of a post that depend on its accounts and on the clock: every account in the caller's workspace and mode,
+ * each platform's caption limits ({@link CaptionRules}), media count and types per format ({@link PlatformMediaRules}),
+ * options ({@link PlatformOptionRules}: required choices, allowed values, TikTok's creator controls) and first comment
+ * ({@link FirstComments}), each account's health, and the scheduling window. Each problem is filed where it belongs
+ * ({@link PostProblems}): a platform's under each of its targets, an account's under its own.
  */
 final class PostRules {
     static final Duration MIN_SCHEDULE_AHEAD = Duration.ofSeconds(5);
     static final Duration MAX_SCHEDULE_AHEAD = Duration.ofDays(365);
-    /** Each platform's own caption limit, in characters (Facebook's 63,206 is above the API's 5,000). */
-    static final Map<Platform, Integer> CAPTION_LIMITS = Map.of(
-            Platform.TIKTOK,
-            2200,
-            Platform.INSTAGRAM,
-            2200,
-            Platform.FACEBOOK,
-            5000,
-            Platform.YOUTUBE,
-            5000,
-            Platform.PINTEREST,
-            500,
-            Platform.LINKEDIN,
-            3000);
-
-    private final List<FieldError> errors = new ArrayList<>();
 
     private PostRules() {}
 
     /**
-     * Checks the draft against its accounts ({@code found}: the lookup's answer by id) and returns the targets'
-     * accounts in request order, with every problem added to {@code errors}.
+     * What the rules found: the lookup's accounts by id, the accounts to publish to in request order (broken ones included: they are refused
+     * separately), each targeted platform's format, and every problem.
      */
-    static List<AccountForPosting> check(
-            PostDraft draft, Map<String, AccountForPosting> found, Instant now, List<FieldError> errors) {
-        PostRules rules = new PostRules();
-        List<AccountForPosting> targets = rules.accounts(draft, found);
-        rules.schedule(draft.scheduledAt(), now);
-        Map<Platform, List<AccountForPosting>> byPlatform = new EnumMap<>(Platform.class);
-        targets.forEach(target -> byPlatform
-                .computeIfAbsent(target.account().platform(), p -> new ArrayList<>())
-                .add(target));
-        if (draft.text() != null) {
-            rules.caption(draft.text(), byPlatform.keySet());
-            if (draft.text().isBlank() && !draft.mediaGiven()) {
-                rules.reject("text", "too_short", "text must not be empty when the post has no media.");
-            }
-        }
-        rules.media(draft, byPlatform.keySet());
-        rules.options(draft, byPlatform);
-        errors.addAll(rules.errors);
-        return targets;
-    }
+    record Checked(
+            Map<String, AccountForPosting> found,
+            List<AccountForPosting> destinations,
+            Map<Platform, PostFormat> formats,
+            PostProblems problems) {}
 
-    private List<AccountForPosting> accounts(PostDraft draft, Map<String, AccountForPosting> found) {
-        List<AccountForPosting> targets = new ArrayList<>();
+    /** Checks the draft against its accounts ({@code found}: the lookup's answer by id). */
+    static Checked check(PostDraft draft, Map<String, AccountForPosting> found, Instant now) {
+        PostProblems problems = new PostProblems();
+        problems.ofPost(draft.errors());
+        List<AccountForPosting> destinations = new ArrayList<>();
+        Map<String, Integer> positions = new LinkedHashMap<>();
         for (int i = 0; i < draft.accountIds().size(); i++) {
             String id = draft.accountIds().get(i);
             if (id == null) {
                 continue;
             }
-            String field = "account_ids[" + i + "]";
             AccountForPosting account = found.get(id);
             if (account == null) {
-                reject(field, "invalid_value", "No account " + id + " exists in this workspace and mode.");
+                problems.target(id, null);
+                problems.ofTarget(
+                        id,
+                        new FieldError(
+                                "account_ids[" + i + "]",
+                                "invalid_value",
+                                "No account " + id + " exists in this workspace and mode."));
             } else {
                 // A broken account is still checked as a target, so every field error comes out in this one answer.
-                targets.add(account);
+                problems.target(id, account.account().platform());
+                destinations.add(account);
+                positions.put(id, i);
             }
         }
-        return targets;
+        schedule(draft.scheduledAt(), now).ifPresent(problems::ofPost);
+        if (draft.text() != null && draft.text().isBlank() && !draft.mediaGiven()) {
+            problems.ofPost(new FieldError("text", "too_short", "text must not be empty when the post has no media."));
+        }
+        Set<Platform> targeted = EnumSet.noneOf(Platform.class);
+        destinations.forEach(account -> targeted.add(account.account().platform()));
+        Map<Platform, JsonNode> options = options(draft, problems);
+        Map<Platform, List<FieldError>> platformProblems = new EnumMap<>(Platform.class);
+        Map<Platform, PlatformOptionRules> optionRules = new EnumMap<>(Platform.class);
+        Map<Platform, PostFormat> formats = new EnumMap<>(Platform.class);
+        for (Platform platform : Platform.values()) {
+            if (!targeted.contains(platform) && !options.containsKey(platform)) {
+                continue;
+            }
+            List<FieldError> optionProblems = new ArrayList<>();
+            PlatformOptionRules rules = new PlatformOptionRules(
+                            platform, options.get(platform), targeted.contains(platform), optionProblems)
+                    .check();
+            if (!targeted.contains(platform)) {
+                // Options for a platform the post does not go to are checked for shape only, and are the post's.
+                problems.ofPost(optionProblems);
+                continue;
+            }
+            List<FieldError> platformOwn = ofPlatform(draft, platform, rules, optionProblems);
+            if (rules.format() != null) {
+                formats.put(platform, rules.format());
+            }
+            platformProblems.put(platform, platformOwn);
+            optionRules.put(platform, rules);
+        }
+        for (AccountForPosting account : destinations) {
+            String id = account.account().id();
+            Platform platform = account.account().platform();
+            platformProblems.get(platform).forEach(problem -> problems.ofTarget(id, problem));
+            optionRules.get(platform).creatorProblems(account).forEach(problem -> problems.ofTarget(id, problem));
+            if (broken(account.account())) {
+                problems.ofTarget(id, needsReconnecting(account, positions.get(id)));
+            }
+        }
+        return new Checked(found, destinations, formats, problems);
+    }
+
+    /**
+     * A targeted platform's problems, which each of its targets has: its caption limits, its media rules for the format
+     * chosen, its options' problems, its first comment.
+     */
+    private static List<FieldError> ofPlatform(
+            PostDraft draft, Platform platform, PlatformOptionRules rules, List<FieldError> optionProblems) {
+        List<FieldError> problems = new ArrayList<>();
+        if (draft.text() != null) {
+            problems.addAll(CaptionRules.check(draft.text(), platform));
+        }
+        if (rules.format() != null) {
+            problems.addAll(
+                    PlatformMediaRules.of(platform, rules.format()).check(draft, what(platform, rules.format())));
+        }
+        problems.addAll(optionProblems);
+        firstComment(draft, platform, rules, problems);
+        return problems;
+    }
+
+    /** "Instagram reels", "LinkedIn posts": what a platform's media rules speak of. */
+    private static String what(Platform platform, PostFormat format) {
+        return platform.displayName() + " "
+                + switch (format) {
+                    case FEED -> "posts";
+                    case REEL -> "reels";
+                    case STORY -> "stories";
+                };
+    }
+
+    /**
+     * The first comment a platform's targets get: the platform's own ({@code platform_options.<platform>
+     * .first_comment}) or else the post's. A platform without a comment API, or a story (which takes no comments), is
+     * refused one naming the field that gave it. (Which targets get which comment is {@link FirstComments#textFor}.)
+     */
+    private static void firstComment(
+            PostDraft draft, Platform platform, PlatformOptionRules rules, List<FieldError> problems) {
+        Post.FirstComment comment;
+        String field;
+        if (rules.firstCommentGiven()) {
+            comment = rules.firstComment(); // null when malformed or refused, each with its problem already
+            field = "platform_options." + platform.wireName() + ".first_comment";
+        } else {
+            comment = draft.firstComment();
+            field = "first_comment";
+            if (comment != null && !FirstCommentRules.LIMITS.containsKey(platform)) {
+                problems.add(new FieldError(
+                        field,
+                        "not_supported",
+                        platform.displayName() + " has no API to post a first comment; give the comment per platform"
+                                + " instead, in platform_options.<platform>.first_comment of the platforms that take"
+                                + " one."));
+                return;
+            }
+        }
+        if (comment == null) {
+            return;
+        }
+        if (rules.format() == PostFormat.STORY) {
+            problems.add(new FieldError(
+                    field,
+                    "not_supported",
+                    platform.displayName()
+                            + " stories take no comments; a first comment needs a feed post or a reel."));
+            return;
+        }
+        int limit = FirstCommentRules.LIMITS.get(platform);
+        int length = FirstCommentRules.length(comment.text());
+        if (length > limit) {
+            problems.add(new FieldError(
+                    field + ".text",
+                    "too_long",
+                    field + ".text is " + length + " characters; " + platform.displayName()
+                            + " takes comments of at most " + limit + "."));
+        }
+    }
+
+    /** An account that cannot be published to until it is reconnected, as its target's problem. */
+    private static FieldError needsReconnecting(AccountForPosting account, int position) {
+        String id = account.account().id();
+        String status =
+                account.account().health() != null ? account.account().health().status() : AccountHealth.DISCONNECTED;
+        return new FieldError(
+                "account_ids[" + position + "]",
+                PostProblems.ACCOUNT_REAUTH_REQUIRED,
+                "Account " + id + " is " + status + " and must be reconnected before posting to it; "
+                        + (account.reconnectUrl() != null
+                                ? "reconnect it at " + account.reconnectUrl() + "."
+                                : "POST /accounts/" + id + "/reconnect-link gives a link that reconnects it."));
     }
 
     /**
@@ -129,61 +241,25 @@ final class PostRules {
                 || account.health() != null && account.health().broken();
     }
 
-    private void schedule(Instant scheduledAt, Instant now) {
+    private static Optional<FieldError> schedule(Instant scheduledAt, Instant now) {
         if (scheduledAt == null) {
-            return;
+            return Optional.empty();
         }
         if (scheduledAt.isBefore(now.plus(MIN_SCHEDULE_AHEAD))) {
-            reject(
+            return Optional.of(new FieldError(
                     "scheduled_at",
                     "invalid_value",
-                    "scheduled_at must be at least 5 seconds in the future; omit it to publish now.");
+                    "scheduled_at must be at least 5 seconds in the future; omit it to publish now."));
         } else if (scheduledAt.isAfter(now.plus(MAX_SCHEDULE_AHEAD))) {
-            reject("scheduled_at", "invalid_value", "scheduled_at must be at most 1 year ahead.");
+            return Optional.of(
+                    new FieldError("scheduled_at", "invalid_value", "scheduled_at must be at most 1 year ahead."));
         }
+        return Optional.empty();
     }
 
-    private void caption(String text, Set<Platform> platforms) {
-        int length = text.codePointCount(0, text.length());
-        for (Platform platform : platforms) {
-            int limit = CAPTION_LIMITS.get(platform);
-            if (length > limit) {
-                reject(
-                        "text",
-                        "too_long",
-                        "text is " + length + " characters; " + platform.displayName() + " allows at most " + limit
-                                + ".");
-            }
-        }
-    }
-
-    private void media(PostDraft draft, Set<Platform> platforms) {
-        boolean mediaGiven = draft.mediaGiven();
-        for (Platform platform : platforms) {
-            switch (platform) {
-                case TIKTOK, YOUTUBE, INSTAGRAM, PINTEREST -> {
-                    if (!mediaGiven) {
-                        reject(
-                                "media",
-                                "required",
-                                platform.displayName() + " posts need media (a video or an image).");
-                        mediaGiven = true;
-                    }
-                }
-                default -> {}
-            }
-        }
-        if (draft.media() != null && platforms.contains(Platform.YOUTUBE)) {
-            for (int i = 0; i < draft.media().size(); i++) {
-                if (!Post.Media.VIDEO.equals(draft.media().items().get(i).type())) {
-                    reject(draft.mediaField(i) + ".type", "invalid_value", "YouTube posts need a video.");
-                }
-            }
-        }
-    }
-
-    private void options(PostDraft draft, Map<Platform, List<AccountForPosting>> byPlatform) {
-        Map<Platform, JsonNode> given = new LinkedHashMap<>();
+    /** Each platform's options object, by platform; a key that is no platform, or no object, is the post's problem. */
+    private static Map<Platform, JsonNode> options(PostDraft draft, PostProblems problems) {
+        Map<Platform, JsonNode> given = new EnumMap<>(Platform.class);
         for (Iterator<Map.Entry<String, JsonNode>> fields =
                         draft.platformOptions().fields();
                 fields.hasNext(); ) {
@@ -191,24 +267,13 @@ final class PostRules {
             String field = "platform_options." + entry.getKey();
             Platform platform = Platform.fromWire(entry.getKey()).orElse(null);
             if (platform == null) {
-                reject(field, "unknown_field", entry.getKey() + " is not a platform.");
+                problems.ofPost(new FieldError(field, "unknown_field", entry.getKey() + " is not a platform."));
             } else if (!entry.getValue().isObject()) {
-                reject(field, "invalid_type", field + " must be an object.");
+                problems.ofPost(new FieldError(field, "invalid_type", field + " must be an object."));
             } else {
                 given.put(platform, entry.getValue());
             }
         }
-        for (Platform platform : Platform.values()) {
-            JsonNode options = given.get(platform);
-            List<AccountForPosting> accounts = byPlatform.getOrDefault(platform, List.of());
-            if (options == null && accounts.isEmpty()) {
-                continue;
-            }
-            new PlatformOptionRules(platform, options, !accounts.isEmpty(), errors).check(accounts);
-        }
-    }
-
-    private void reject(String field, String code, String message) {
-        errors.add(new FieldError(field, code, message));
+        return given;
     }
 }

@@ -6,12 +6,10 @@ import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.auth.Mode;
-import dev.herald.common.client.AccountsClient;
 import dev.herald.common.client.ProfilesClient;
 import dev.herald.common.client.UsageClient;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
-import dev.herald.common.wire.AccountForPosting;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.ReservationBatch;
 import dev.herald.common.wire.UsageReservation;
@@ -30,8 +28,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
@@ -48,7 +44,7 @@ public class PostService {
 
     private final IdempotencyKeyStatements idempotencyKeys;
     private final UnfinishedAcceptanceStatements acceptances;
-    private final AccountsClient accounts;
+    private final PostValidationService validation;
     private final UsageClient usage;
     private final ProfilesClient profiles;
     private final PostEventOutbox events;
@@ -61,7 +57,7 @@ public class PostService {
     public PostService(
             IdempotencyKeyStatements idempotencyKeys,
             UnfinishedAcceptanceStatements acceptances,
-            AccountsClient accounts,
+            PostValidationService validation,
             UsageClient usage,
             ProfilesClient profiles,
             PostEventOutbox events,
@@ -72,7 +68,7 @@ public class PostService {
             Clock clock) {
         this.idempotencyKeys = idempotencyKeys;
         this.acceptances = acceptances;
-        this.accounts = accounts;
+        this.validation = validation;
         this.usage = usage;
         this.profiles = profiles;
         this.events = events;
@@ -121,26 +117,22 @@ public class PostService {
     }
 
     /**
-     * The post the draft describes, or a failure saying every field that is wrong with it, or, when no field is, the
-     * first account that must be reconnected before it can be posted to ({@code 422 account_reauth_required}).
+     * The post the draft describes, or a failure saying every field that is wrong with it (with each target's problems,
+     * as {@code POST /posts/validate} tells them), or, when no field is, the first account that must be reconnected
+     * before it can be posted to ({@code 422 account_reauth_required}).
      */
     private Uni<AcceptedPost> validated(String workspaceId, Mode mode, PostDraft draft) {
-        List<String> ids = draft.accountIds().stream().filter(Objects::nonNull).toList();
-        Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty()
-                ? Uni.createFrom().item(Map.of())
-                : accounts.lookup(workspaceId, mode, ids, draft.scheduledAt());
-        return lookup.map(found -> {
-            Instant now = Timestamps.now(clock);
-            List<FieldError> errors = new ArrayList<>(draft.errors());
-            List<AccountForPosting> destinations = PostRules.check(draft, found, now, errors);
+        return validation.check(workspaceId, mode, draft, true).map(checked -> {
+            List<FieldError> errors = checked.problems().refusals();
             if (!errors.isEmpty()) {
-                throw ApiException.validationFailed(errors);
+                throw ApiException.validationFailed(errors)
+                        .withDetail("targets", checked.problems().targets());
             }
-            ApiException reauthRequired = PostRules.reauthRequired(draft, found);
+            ApiException reauthRequired = PostRules.reauthRequired(draft, checked.found());
             if (reauthRequired != null) {
                 throw reauthRequired;
             }
-            return AcceptedPost.of(workspaceId, mode, draft, destinations, now, views);
+            return AcceptedPost.of(workspaceId, mode, draft, checked.destinations(), Timestamps.now(clock), views);
         });
     }
 
