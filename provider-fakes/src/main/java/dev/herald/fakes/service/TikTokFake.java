@@ -22,7 +22,8 @@ import java.util.Set;
  * TikTok below {@code /tiktok}: Login Kit's {@code /v2/auth/authorize/} ({@code client_key}), and on the API host
  * {@code /v2/oauth/token/} (code and refresh; a refresh answers a new refresh token), {@code /v2/oauth/revoke/},
  * {@code /v2/user/info/} and the Content Posting API's Direct Post, as TikTok documents it:
- * {@code creator_info/query/}, {@code video/init/} ({@code FILE_UPLOAD} only, its chunk arithmetic checked as TikTok's
+ * {@code creator_info/query/}, {@code content/init/} (photo posts pulled from verified URLs, {@link TikTokPhotoInit}),
+ * {@code video/init/} ({@code FILE_UPLOAD} only, its chunk arithmetic checked as TikTok's
  * media transfer guide states it), the chunk {@code PUT}s to the upload URL it answers
  * ({@code /tiktok/upload/?upload_id=&upload_token=}, in order, each as long as announced) and {@code status/fetch/}: a
  * complete upload is {@code PROCESSING_UPLOAD} at its first status fetch and {@code PUBLISH_COMPLETE} from the next (an
@@ -45,6 +46,7 @@ public class TikTokFake extends StatefulPlatformFake {
 
     private final TikTokDirectPost directPost = new TikTokDirectPost(this);
     private final TikTokDisplayApi display = new TikTokDisplayApi(this);
+    private final TikTokPhotoInit photoInit = new TikTokPhotoInit(this, directPost);
 
     public TikTokFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -122,6 +124,9 @@ public class TikTokFake extends StatefulPlatformFake {
         }
         if (request.is("POST", "/v2/post/publish/video/init/?")) {
             return grant.scopes().contains("video.publish") ? directPost.init(request, grant) : scopeMissing();
+        }
+        if (request.is("POST", "/v2/post/publish/content/init/?")) {
+            return grant.scopes().contains("video.publish") ? photoInit.init(request, grant) : scopeMissing();
         }
         if (request.is("POST", "/v2/post/publish/status/fetch/?")) {
             return grant.scopes().contains("video.publish") || grant.scopes().contains("video.upload")
