@@ -28,7 +28,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Live TikTok videos through the Content Posting API's Direct Post (the account's token from
+ * Live TikTok videos (and photo posts, {@link TikTokPhotoPost}) through the Content Posting API's Direct Post (the account's token from
  * accounts-service like the others):
  * <ol>
  *   <li>{@code creator_info/query} first: what posts-service validated at acceptance is validated again, since creators
@@ -41,7 +41,8 @@ import java.util.Map;
  *   <li>{@code status/fetch} across attempts ({@link PlatformAnswer.Processing}) until
  *       {@code PUBLISH_COMPLETE} or {@code FAILED}, for at most {@code processing-deadline}.</li>
  * </ol>
- * The upload is {@link TikTokVideoUpload}, the status {@link TikTokPublishStatus}.
+ * The upload is {@link TikTokVideoUpload}, the status {@link TikTokPublishStatus}. A post of images only is a photo
+ * post instead ({@link TikTokPhotoPost}: TikTok pulls the photos from their URLs).
  * <b>Never twice.</b> The publish id is TikTok's handle on the post: an attempt that finds the last call's outcome unknown
  * asks its status ({@code uploaded_bytes} tells an upload that broke off from one TikTok has whole) rather than start
  * another, and the reconciler does the same. An init whose answer was lost left no bytes at TikTok, which publishes
@@ -52,6 +53,7 @@ public class TikTokPublisher implements Publisher {
     private final TikTokApi api;
     private final MediaIngest ingest;
     private final TikTokVideoUpload videoUpload;
+    private final TikTokPhotoPost photos;
     private final TikTokPublishStatus status;
     private final PublicationLedger ledger;
     private final ProviderPublicationStatements publications;
@@ -63,6 +65,7 @@ public class TikTokPublisher implements Publisher {
             TikTokApi api,
             MediaIngest ingest,
             TikTokVideoUpload videoUpload,
+            TikTokPhotoPost photos,
             TikTokPublishStatus status,
             PublicationLedger ledger,
             ProviderPublicationStatements publications,
@@ -72,6 +75,7 @@ public class TikTokPublisher implements Publisher {
         this.api = api;
         this.ingest = ingest;
         this.videoUpload = videoUpload;
+        this.photos = photos;
         this.status = status;
         this.ledger = ledger;
         this.publications = publications;
@@ -96,6 +100,9 @@ public class TikTokPublisher implements Publisher {
         if (unpublishable != null) {
             return Uni.createFrom().item(PublishOutcome.failed(unpublishable));
         }
+        if (TikTokPhotoPost.isPhotoPost(request)) {
+            return photos.publish(request);
+        }
         // Once TikTok has every byte, a check (or the post) needs no source, which may be gone since.
         return ledger.publishUploading(request, ingest, source -> calls(request, source));
     }
@@ -106,26 +113,28 @@ public class TikTokPublisher implements Publisher {
      */
     @Override
     public Uni<PublishOutcome> reconcile(PublishRequest request) {
+        if (TikTokPhotoPost.isPhotoPost(request)) {
+            return photos.publish(request);
+        }
         return ledger.publishUploading(request, ingest, source -> calls(request, source));
     }
 
     private static TargetError unpublishable(PublishRequest request) {
         Post.Media media = request.medium();
-        if (media != null && Post.Media.IMAGE.equals(media.type())) {
-            return new TargetError(
-                    TargetError.PUBLISHER_UNAVAILABLE,
-                    "Herald does not publish TikTok photo posts: TikTok"
-                            + " takes photos only from URLs on domains the app has verified with TikTok, which customers' media hosts"
-                            + " are not. Nothing was sent to TikTok.",
-                    false,
-                    Map.of("platform", "tiktok", "media_type", media.type()));
-        }
-        if (media == null || !Post.Media.VIDEO.equals(media.type())) {
+        if (media == null || request.media().size() > 1 && !TikTokPhotoPost.isPhotoPost(request)) {
+            // posts-service refuses these; this only guards against a hand-made event.
             return new TargetError(
                     TargetError.PROVIDER_ERROR,
-                    "TikTok posts need a video; nothing was sent to TikTok.",
+                    "TikTok posts need one video, or 1 to " + TikTokPhotoPost.MAX_PHOTOS
+                            + " images (a photo post) with no video among them; nothing was sent to TikTok.",
                     false,
-                    Map.of("platform", "tiktok", "media_type", media == null ? "none" : media.type()));
+                    Map.of(
+                            "platform",
+                            "tiktok",
+                            "media_type",
+                            media == null ? "none" : media.type(),
+                            "media_count",
+                            request.media().size()));
         }
         if (request.platformOptions() == null
                 || request.platformOptions().path("privacy_level").asText("").isBlank()) {
