@@ -111,6 +111,7 @@ class TikTokPhotoPostTest extends UploadingPublisherTest {
 
         assertThat(published.published()).isTrue();
         assertThat(published.providerPostId()).isEqualTo("7312345678901230042");
+        assertThat(published.url()).isEqualTo("https://www.tiktok.com/@acme/photo/7312345678901230042");
         fake.verifyThat(1, postRequestedFor(urlEqualTo(CONTENT_INIT)));
         // TikTok fetched the photos itself: no byte went through Herald, nothing was metered as media.
         assertThat(mediaCallKinds()).isEmpty();
