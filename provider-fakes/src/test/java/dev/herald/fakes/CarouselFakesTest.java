@@ -171,9 +171,9 @@ class CarouselFakesTest {
         String publishId = photoInit(token, photos(35), 34).getString("data.publish_id");
         assertThat(publishId).isNotBlank();
 
-        JsonPath first = status(token, publishId);
+        JsonPath first = TikTokPublishingFakeTest.status(token, publishId);
         assertThat(first.getString("data.status")).isEqualTo("PROCESSING_DOWNLOAD");
-        JsonPath second = status(token, publishId);
+        JsonPath second = TikTokPublishingFakeTest.status(token, publishId);
         assertThat(second.getString("data.status")).isEqualTo("PUBLISH_COMPLETE");
         given().get("/_fakes/tiktok/posts")
                 .then()
@@ -182,17 +182,5 @@ class CarouselFakesTest {
                 .body("data[0].media_type", equalTo("PHOTO"))
                 .body("data[0].photo_images.size()", equalTo(35))
                 .body("data[0].post_info.description", equalTo("Three stalls"));
-    }
-
-    private static JsonPath status(String token, String publishId) {
-        return given().auth()
-                .oauth2(token)
-                .contentType("application/json; charset=UTF-8")
-                .body("{\"publish_id\":\"" + publishId + "\"}")
-                .post("/tiktok/v2/post/publish/status/fetch/")
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath();
     }
 }

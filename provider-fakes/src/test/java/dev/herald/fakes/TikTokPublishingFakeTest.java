@@ -106,6 +106,11 @@ class TikTokPublishingFakeTest {
     }
 
     private JsonPath status(String publishId) {
+        return status(token, publishId);
+    }
+
+    /** A post's status/fetch answer, which must be TikTok's success. */
+    static JsonPath status(String token, String publishId) {
         return given().auth()
                 .oauth2(token)
                 .contentType("application/json; charset=UTF-8")

@@ -79,13 +79,9 @@ final class TikTokDirectPost {
             return fake.invalid("The request body must be JSON.");
         }
         JsonNode postInfo = body.path("post_info");
-        String privacy = postInfo.path("privacy_level").asText("");
-        if (!TikTokFake.PRIVACY_LEVELS.contains(privacy)) {
-            return fake.envelope(
-                    400,
-                    null,
-                    "privacy_level_option_mismatch",
-                    "privacy_level '" + privacy + "' is not one of the" + " creator's privacy_level_options.");
+        FakeResponse privacy = fake.privacyMismatch(postInfo);
+        if (privacy != null) {
+            return privacy;
         }
         if (postInfo.path("title")
                         .asText("")

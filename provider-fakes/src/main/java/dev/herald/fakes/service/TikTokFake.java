@@ -1,5 +1,6 @@
 package dev.herald.fakes.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.fakes.model.ArmedFailure;
@@ -189,6 +190,19 @@ public class TikTokFake extends StatefulPlatformFake {
             return request.is("POST", "/v2/post/publish/video/init/?");
         }
         return super.actsOn(kind, request);
+    }
+
+    /** TikTok's refusal of a post whose {@code post_info.privacy_level} is not one of the creator's options, or null. */
+    FakeResponse privacyMismatch(JsonNode postInfo) {
+        String privacy = postInfo.path("privacy_level").asText("");
+        if (PRIVACY_LEVELS.contains(privacy)) {
+            return null;
+        }
+        return envelope(
+                400,
+                null,
+                "privacy_level_option_mismatch",
+                "privacy_level '" + privacy + "' is not one of the creator's privacy_level_options.");
     }
 
     FakeResponse invalid(String message) {

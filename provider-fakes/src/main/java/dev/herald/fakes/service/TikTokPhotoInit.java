@@ -44,13 +44,9 @@ final class TikTokPhotoInit {
             return fake.invalid("post_mode must be DIRECT_POST (MEDIA_UPLOAD is not faked).");
         }
         JsonNode postInfo = body.path("post_info");
-        String privacy = postInfo.path("privacy_level").asText("");
-        if (!TikTokFake.PRIVACY_LEVELS.contains(privacy)) {
-            return fake.envelope(
-                    400,
-                    null,
-                    "privacy_level_option_mismatch",
-                    "privacy_level '" + privacy + "' is not one of the creator's privacy_level_options.");
+        FakeResponse privacy = fake.privacyMismatch(postInfo);
+        if (privacy != null) {
+            return privacy;
         }
         if (length(postInfo.path("title")) > MAX_TITLE) {
             return fake.invalid("post_info.title is longer than " + MAX_TITLE + " characters.");
