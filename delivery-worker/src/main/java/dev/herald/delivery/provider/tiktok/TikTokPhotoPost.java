@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.ProviderAccess;
-import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.config.TikTokConfig;
 import dev.herald.delivery.provider.PlatformAnswer;
 import dev.herald.delivery.provider.PlatformCalls;
@@ -76,32 +75,24 @@ public class TikTokPhotoPost {
     }
 
     private Uni<PlatformAnswer> create(PublishRequest request, ProviderAccess access) {
-        return api.creatorInfo(access).flatMap(answer -> {
-            JsonNode body = api.json(answer);
-            if (!TikTokErrors.ok(answer.status(), body)) {
-                return Uni.createFrom()
-                        .item(TikTokErrors.answer(answer, body, "TikTok did not say what the creator may post"));
-            }
-            JsonNode creator = body.path("data");
-            TargetError refusal = TikTokPublisher.creatorRefuses(request.platformOptions(), creator);
-            if (refusal != null) {
-                return Uni.createFrom().item(new PlatformAnswer.Refused(refusal));
-            }
-            return api.initContent(access, init(request, creator)).map(started -> {
-                JsonNode answered = api.json(started);
-                String publishId = answered.path("data").path("publish_id").asText(null);
-                if (TikTokErrors.ok(started.status(), answered) && publishId != null) {
-                    return new PlatformAnswer.Processing(publishId);
-                }
-                PlatformAnswer failure = TikTokErrors.answer(started, answered, "TikTok refused the photo post");
-                // A 5xx may have started the post (TikTok pulls at once): the next attempt must not init blindly.
-                return failure instanceof PlatformAnswer.Refused refused
-                                && refused.error().retryable()
-                                && started.status() >= 500
-                        ? new PlatformAnswer.Unknown(refused.error())
-                        : failure;
-            });
-        });
+        return TikTokPublisher.whenCreatorAllows(
+                api,
+                request,
+                access,
+                creator -> api.initContent(access, init(request, creator)).map(started -> {
+                    JsonNode answered = api.json(started);
+                    String publishId = answered.path("data").path("publish_id").asText(null);
+                    if (TikTokErrors.ok(started.status(), answered) && publishId != null) {
+                        return new PlatformAnswer.Processing(publishId);
+                    }
+                    PlatformAnswer failure = TikTokErrors.answer(started, answered, "TikTok refused the photo post");
+                    // A 5xx may have started the post (TikTok pulls at once): the next attempt must not init blindly.
+                    return failure instanceof PlatformAnswer.Refused refused
+                                    && refused.error().retryable()
+                                    && started.status() >= 500
+                            ? new PlatformAnswer.Unknown(refused.error())
+                            : failure;
+                }));
     }
 
     /** The init body as TikTok's photo post reference gives it. */

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Live TikTok videos (and photo posts, {@link TikTokPhotoPost}) through the Content Posting API's Direct Post (the account's token from
@@ -161,7 +162,15 @@ public class TikTokPublisher implements Publisher {
                 new PlatformCalls.ProcessingLimits(config.checkInterval(), config.processingDeadline(), false));
     }
 
-    private Uni<PlatformAnswer> create(PublishRequest request, ProviderAccess access, MediaSource.Located source) {
+    /**
+     * {@code creator_info/query} first, for a video and a photo post alike: {@code post} is given the creator's data
+     * when TikTok answered and the creator's controls allow the post's options ({@link #creatorRefuses}).
+     */
+    static Uni<PlatformAnswer> whenCreatorAllows(
+            TikTokApi api,
+            PublishRequest request,
+            ProviderAccess access,
+            Function<JsonNode, Uni<PlatformAnswer>> post) {
         return api.creatorInfo(access).flatMap(answer -> {
             JsonNode body = api.json(answer);
             if (!TikTokErrors.ok(answer.status(), body)) {
@@ -170,9 +179,12 @@ public class TikTokPublisher implements Publisher {
             }
             JsonNode creator = body.path("data");
             TargetError refusal = creatorRefuses(request.platformOptions(), creator);
-            if (refusal != null) {
-                return Uni.createFrom().item(new PlatformAnswer.Refused(refusal));
-            }
+            return refusal != null ? Uni.createFrom().item(new PlatformAnswer.Refused(refusal)) : post.apply(creator);
+        });
+    }
+
+    private Uni<PlatformAnswer> create(PublishRequest request, ProviderAccess access, MediaSource.Located source) {
+        return whenCreatorAllows(api, request, access, creator -> {
             TikTokVideoUpload.ChunkPlan plan = TikTokVideoUpload.chunks(source.size(), config.chunkSize());
             ObjectNode init = init(request, creator, source.size(), plan);
             return api.initVideo(access, init).flatMap(started -> {
