@@ -328,7 +328,7 @@ class LinkedInFakeTest {
                 .body("error_description", startsWith("The provided refresh token"));
     }
 
-    private static io.restassured.specification.RequestSpecification rest(String token) {
+    static io.restassured.specification.RequestSpecification rest(String token) {
         return given().header("Authorization", "Bearer " + token)
                 .header("LinkedIn-Version", "202601")
                 .header("X-Restli-Protocol-Version", "2.0.0")

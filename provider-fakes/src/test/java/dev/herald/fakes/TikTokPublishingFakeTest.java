@@ -32,6 +32,11 @@ class TikTokPublishingFakeTest {
     @BeforeEach
     void connected() {
         OAuthDance.resetFakes();
+        token = token();
+    }
+
+    /** A creator's access token with {@code video.publish}, through the fake's authorization code flow. */
+    static String token() {
         String redirect = OAuthDance.REDIRECT + "tiktok";
         Map<String, String> back = OAuthDance.authorize(
                 "/tiktok/v2/auth/authorize/",
@@ -46,7 +51,7 @@ class TikTokPublishingFakeTest {
                         "user.info.basic,video.publish",
                         "state",
                         "t"));
-        token = given().formParams(Map.of(
+        return given().formParams(Map.of(
                         "client_key",
                         "herald-fake-tiktok-client",
                         "client_secret",
@@ -101,6 +106,11 @@ class TikTokPublishingFakeTest {
     }
 
     private JsonPath status(String publishId) {
+        return status(token, publishId);
+    }
+
+    /** A post's status/fetch answer, which must be TikTok's success. */
+    static JsonPath status(String token, String publishId) {
         return given().auth()
                 .oauth2(token)
                 .contentType("application/json; charset=UTF-8")

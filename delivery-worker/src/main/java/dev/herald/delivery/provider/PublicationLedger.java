@@ -2,6 +2,7 @@ package dev.herald.delivery.provider;
 
 import dev.herald.common.client.AccountsClient;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Post;
 import dev.herald.common.wire.ProviderAccess;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.provider.media.MediaIngest;
@@ -11,6 +12,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -102,6 +104,23 @@ public class PublicationLedger {
      */
     public Uni<PublishOutcome> publishUploading(
             PublishRequest request, MediaIngest ingest, Function<MediaSource.Located, PlatformCalls> calls) {
+        return publishUploadingEach(
+                request,
+                ingest,
+                List.of(request.medium()),
+                located -> calls.apply(located == null ? null : located.get(0)));
+    }
+
+    /**
+     * {@link #publishUploading} for a post whose create call uploads several items ({@code items}, in order): they are
+     * located, metered and given to {@code calls} together ({@link MediaIngest#ingestEach}); null where no byte may
+     * move.
+     */
+    public Uni<PublishOutcome> publishUploadingEach(
+            PublishRequest request,
+            MediaIngest ingest,
+            List<Post.Media> items,
+            Function<List<MediaSource.Located>, PlatformCalls> calls) {
         return publications.find(request.idempotencyToken()).flatMap(before -> {
             boolean uploaded = before != null
                     && (ProviderPublicationStatements.PUBLISHED.equals(before.state())
@@ -109,7 +128,7 @@ public class PublicationLedger {
             if (uploaded || request.reconciling()) {
                 return publish(request, calls.apply(null)).flatMap(outcome -> ingest.settle(request, outcome));
             }
-            return ingest.ingest(request, source -> publish(request, calls.apply(source)));
+            return ingest.ingestEach(request, items, located -> publish(request, calls.apply(located)));
         });
     }
 

@@ -5,6 +5,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import org.hibernate.annotations.ColumnTransformer;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
@@ -24,8 +25,12 @@ public class PostEntity {
     @Column(nullable = false)
     public String text;
 
-    /** The accepted {@code media} as JSON text, in the shape given (a {@code PostMedia}); null when none. */
-    @JdbcTypeCode(SqlTypes.JSON)
+    /**
+     * The accepted {@code media} as JSON text, in the shape given (a {@code PostMedia}); null when none. Read and
+     * written as text, not through Hibernate's JSON mapping: the reactive client answers a jsonb array as a
+     * {@code JsonArray}, which that mapping casts to {@code JsonObject} and fails on.
+     */
+    @ColumnTransformer(read = "cast(media as text)", write = "cast(? as jsonb)")
     public String media;
 
     @Column(name = "scheduled_at")

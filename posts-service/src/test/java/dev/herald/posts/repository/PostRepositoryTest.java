@@ -129,6 +129,24 @@ class PostRepositoryTest {
                         .satisfies(plans -> assertThat(plans).isLessThanOrEqualTo(5L)));
     }
 
+    @Test
+    @RunOnVertxContext
+    void aPostsMediaArrayIsReadBackAsItsJsonText(UniAsserter asserter) throws Exception {
+        // jsonb holding an array: the reactive client answers it as a JsonArray, which Hibernate's JSON mapping cannot
+        // read.
+        String post = queuedPost(now.plusSeconds(60), "queued");
+        PostsTestSupport.execute(
+                "update posts set media = ?::jsonb where id = ?",
+                "[{\"url\":\"https://cdn.example.com/a.jpg\",\"type\":\"image\"},"
+                        + "{\"url\":\"https://cdn.example.com/b.jpg\",\"type\":\"image\"}]",
+                post);
+        asserter.assertThat(
+                () -> Panache.withSession(() -> posts.findInTenant(workspace, Mode.TEST, post)),
+                found -> assertThat(found.media)
+                        .isEqualTo("[{\"url\": \"https://cdn.example.com/a.jpg\", \"type\": \"image\"}, "
+                                + "{\"url\": \"https://cdn.example.com/b.jpg\", \"type\": \"image\"}]"));
+    }
+
     private String queuedPost(Instant dueAt, String status) throws Exception {
         String post = ResourceIds.newId(IdPrefix.POST);
         PostsTestSupport.execute("""

@@ -30,7 +30,9 @@ import java.util.List;
  * one upload instruction per 4 MiB part; each {@code PUT} there answers {@code 201} (a video part {@code 200} with an
  * {@code ETag}); {@code POST /rest/videos?action=finalizeUpload} checks the parts' ETags in order, and
  * {@code GET /rest/videos/{urn}} then answers {@code AVAILABLE} (the fake processes at once). A post's
- * {@code content.media.id} must name an uploaded image or a finalized video.</li>
+ * {@code content.media.id} must name an uploaded image or a finalized video, and {@code content.multiImage.images}
+ * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/multiimage-post-api) 2 to 20
+ * uploaded images of the author ({@link LinkedInPosts}).</li>
  * <li>The Comments API (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api):
  * {@code GET /rest/socialActions/{urn}/comments} of a post (its top-level comments) or of a comment URN (its nested
  * comments), and {@code POST} to the same path commenting as the member or the organization; see

@@ -10,10 +10,12 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * LinkedIn's Posts API: creating a post as the member or an organization (text, an article, or an uploaded image or
- * video), and listing an author's posts.
+ * LinkedIn's Posts API: creating a post as the member or an organization (text, an article, an uploaded image or
+ * video, or 2 to 20 uploaded images as MultiImage content), and listing an author's posts.
  */
 final class LinkedInPosts {
+    static final int MIN_IMAGES = 2;
+    static final int MAX_IMAGES = 20;
     private final LinkedInFake fake;
 
     LinkedInPosts(LinkedInFake fake) {
@@ -68,6 +70,13 @@ final class LinkedInPosts {
                         "/content/media/id :: " + mediaUrn + " is not an available upload of the author");
             }
         }
+        JsonNode multiImage = post.path("content").path("multiImage");
+        if (!multiImage.isMissingNode()) {
+            FakeResponse refused = multiImageRefusal(post, multiImage, author);
+            if (refused != null) {
+                return refused;
+            }
+        }
         String urn = "urn:li:share:" + FakeIds.digits(19);
         long now = Instant.now().toEpochMilli();
         ObjectNode stored = ((ObjectNode) post.deepCopy())
@@ -77,6 +86,41 @@ final class LinkedInPosts {
                 .put("publishedAt", now);
         fake.publish(stored);
         return FakeResponse.empty(201).withHeader("x-restli-id", urn).withHeader("x-linkedin-id", urn);
+    }
+
+    /**
+     * LinkedIn's MultiImage content (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/multiimage-post-api):
+     * 2 to 20 images, each an available upload of the author, and no other media beside them; null when it is so.
+     */
+    private FakeResponse multiImageRefusal(JsonNode post, JsonNode multiImage, String author) {
+        if (post.path("content").has("media")) {
+            return fake.error(
+                    422, 0, "UNPROCESSABLE_ENTITY", "/content :: media and multiImage cannot be given together");
+        }
+        JsonNode images = multiImage.path("images");
+        if (!images.isArray() || images.size() < MIN_IMAGES || images.size() > MAX_IMAGES) {
+            return fake.error(
+                    422,
+                    0,
+                    "UNPROCESSABLE_ENTITY",
+                    "/content/multiImage/images :: a MultiImage post takes " + MIN_IMAGES + " to " + MAX_IMAGES
+                            + " images, " + images.size() + " given");
+        }
+        for (int i = 0; i < images.size(); i++) {
+            String urn = images.get(i).path("id").asText("");
+            LinkedInMedia.Media image = urn.startsWith("urn:li:image:") ? fake.media.find(urn) : null;
+            if (image == null
+                    || !"AVAILABLE".equals(image.status())
+                    || !image.owner().equals(author)) {
+                return fake.error(
+                        422,
+                        0,
+                        "UNPROCESSABLE_ENTITY",
+                        "/content/multiImage/images/" + i + "/id :: " + urn
+                                + " is not an available image upload of the author");
+            }
+        }
+        return null;
     }
 
     FakeResponse postsByAuthor(FakeRequest request, IssuedGrant grant) {

@@ -27,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code continuous_refresh=true} every refresh also answers a new refresh token and retires the old one.</li>
  * <li>{@code /v5/user_account}; {@code /v5/boards} (one board), {@code /v5/boards/{id}/sections} (none).</li>
  * <li>{@code POST /v5/pins} (https://developers.pinterest.com/docs/api/v5/pins-create) with
- * {@code media_source.source_type} {@code image_url}: 201 and the pin; {@code GET /v5/boards/{id}/pins}.</li>
+ * {@code media_source.source_type} {@code image_url}, or {@code multiple_image_urls} with 2 to 5 {@code items} (a
+ * carousel): 201 and the pin; {@code GET /v5/boards/{id}/pins}.</li>
  * <li>Video pins (https://developers.pinterest.com/docs/api/v5/media-create, .../media-get): {@code POST /v5/media}
  * registers an upload whose {@code upload_url} is on the fake's own host below {@code /media-uploads/} (Pinterest's
  * is a presigned S3 form; the fake counts and hashes the form it gets, it does not parse it), {@code GET

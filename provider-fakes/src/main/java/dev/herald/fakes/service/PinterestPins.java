@@ -16,13 +16,16 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 
 /**
- * Pinterest's pins: {@code POST /v5/pins} (an image by URL or an uploaded video, on the account's board) and a pin's
+ * Pinterest's pins: {@code POST /v5/pins} (an image by URL, a carousel of 2 to 5 image URLs or an uploaded video, on
+ * the account's board) and a pin's
  * {@code GET /v5/pins/{id}/analytics}.
  */
 final class PinterestPins {
     /** A pin's {@code created_at} as Pinterest writes it ({@code 2020-01-01T20:10:40}), seconds always present. */
     private static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
 
+    static final int MIN_CAROUSEL_ITEMS = 2;
+    static final int MAX_CAROUSEL_ITEMS = 5;
     private static final List<String> PIN_METRICS = List.of("IMPRESSION", "SAVE", "PIN_CLICK", "OUTBOUND_CLICK");
     private final PinterestFake fake;
 
@@ -52,13 +55,21 @@ final class PinterestPins {
             return fake.error(
                     400, 1, "Invalid request body: a video pin needs cover_image_url or cover_image_key_frame_time.");
         }
-        if (!video
+        boolean carousel =
+                "multiple_image_urls".equals(source.path("source_type").asText());
+        if (carousel) {
+            FakeResponse refused = carouselRefusal(source.path("items"));
+            if (refused != null) {
+                return refused;
+            }
+        } else if (!video
                 && (!"image_url".equals(source.path("source_type").asText())
                         || !source.path("url").asText("").startsWith("http"))) {
             return fake.error(
                     400,
                     1,
-                    "Invalid request body: only media_source.source_type image_url with a url, or video_id, is faked.");
+                    "Invalid request body: only media_source.source_type image_url with a url, multiple_image_urls or"
+                            + " video_id is faked.");
         }
         ObjectNode created = fake.object()
                 .put("id", FakeIds.digits(18))
@@ -76,6 +87,18 @@ final class PinterestPins {
             created.putObject("media")
                     .put("media_type", "video")
                     .put("media_id", source.get("media_id").asText());
+        } else if (carousel) {
+            ArrayNode items = created.putObject("media")
+                    .put("media_type", "multiple_images")
+                    .putArray("items");
+            for (JsonNode item : source.get("items")) {
+                ObjectNode shown = items.addObject().put("item_type", "image");
+                for (String field : List.of("url", "title", "description", "link")) {
+                    if (item.hasNonNull(field)) {
+                        shown.set(field, item.get(field));
+                    }
+                }
+            }
         } else {
             created.putObject("media")
                     .put("media_type", "image")
@@ -84,6 +107,27 @@ final class PinterestPins {
         created.put("is_owner", true);
         fake.publish(created);
         return fake.json(201, created);
+    }
+
+    /**
+     * A carousel pin's items (https://developers.pinterest.com/docs/api/v5/pins-create, {@code multiple_image_urls}):
+     * 2 to 5, each with an http(s) {@code url} and, optionally, {@code title}, {@code description} and {@code link};
+     * null when they are so.
+     */
+    private FakeResponse carouselRefusal(JsonNode items) {
+        if (!items.isArray() || items.size() < MIN_CAROUSEL_ITEMS || items.size() > MAX_CAROUSEL_ITEMS) {
+            return fake.error(
+                    400,
+                    1,
+                    "Invalid request body: a carousel pin takes " + MIN_CAROUSEL_ITEMS + " to " + MAX_CAROUSEL_ITEMS
+                            + " media_source.items, " + (items.isArray() ? items.size() : 0) + " given.");
+        }
+        for (int i = 0; i < items.size(); i++) {
+            if (!items.get(i).path("url").asText("").startsWith("http")) {
+                return fake.error(400, 1, "Invalid request body: media_source.items[" + i + "].url is required.");
+            }
+        }
+        return null;
     }
 
     /**

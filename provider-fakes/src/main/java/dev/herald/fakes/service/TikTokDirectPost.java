@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * TikTok's Content Posting API for a Direct Post: {@code /v2/post/publish/video/init/}, the chunked upload to its
- * upload URL, and {@code /v2/post/publish/status/fetch/}; the posts in progress and their uploads.
+ * upload URL, and {@code /v2/post/publish/status/fetch/} (of videos and of {@link TikTokPhotoInit}'s photo posts); the
+ * posts in progress and their uploads.
  */
 final class TikTokDirectPost {
     private static final long MIN_CHUNK = 5L * 1024 * 1024;
@@ -37,6 +38,9 @@ final class TikTokDirectPost {
         final String grantId;
         final String uploadToken;
         final JsonNode postInfo;
+        /** A photo post's {@code photo_images} (TikTok pulls them), null for a video. */
+        final JsonNode photos;
+
         final long size;
         final long chunkSize;
         final long chunks;
@@ -51,6 +55,7 @@ final class TikTokDirectPost {
                 String grantId,
                 String uploadToken,
                 JsonNode postInfo,
+                JsonNode photos,
                 long size,
                 long chunkSize,
                 long chunks,
@@ -59,6 +64,7 @@ final class TikTokDirectPost {
             this.grantId = grantId;
             this.uploadToken = uploadToken;
             this.postInfo = postInfo;
+            this.photos = photos;
             this.size = size;
             this.chunkSize = chunkSize;
             this.chunks = chunks;
@@ -73,13 +79,9 @@ final class TikTokDirectPost {
             return fake.invalid("The request body must be JSON.");
         }
         JsonNode postInfo = body.path("post_info");
-        String privacy = postInfo.path("privacy_level").asText("");
-        if (!TikTokFake.PRIVACY_LEVELS.contains(privacy)) {
-            return fake.envelope(
-                    400,
-                    null,
-                    "privacy_level_option_mismatch",
-                    "privacy_level '" + privacy + "' is not one of the" + " creator's privacy_level_options.");
+        FakeResponse privacy = fake.privacyMismatch(postInfo);
+        if (privacy != null) {
+            return privacy;
         }
         if (postInfo.path("title")
                         .asText("")
@@ -106,7 +108,7 @@ final class TikTokDirectPost {
         String uploadId = FakeIds.digits(19);
         boolean fails = request.failure() != null && request.failure().getKind() == FailureKind.PROCESSING_ERROR;
         Post post = new Post(
-                publishId, grant.grantId(), FakeIds.alphanumeric(32), postInfo, size, chunkSize, chunks, fails);
+                publishId, grant.grantId(), FakeIds.alphanumeric(32), postInfo, null, size, chunkSize, chunks, fails);
         posts.put(publishId, post);
         uploads.put(uploadId, post);
         String host = request.header("host") == null ? "127.0.0.1:8190" : request.header("host");
@@ -117,6 +119,16 @@ final class TikTokDirectPost {
                         "http://" + host + "/tiktok/upload/?upload_id=" + uploadId + "&upload_token="
                                 + post.uploadToken);
         return fake.envelope(200, data, "ok", "");
+    }
+
+    /**
+     * A photo post TikTok pulls from {@code photos} ({@link TikTokPhotoInit} checked the request): its publish id, its
+     * status like a video's once its upload is whole, which a pulled post is from the start.
+     */
+    String startPulled(IssuedGrant grant, JsonNode postInfo, JsonNode photos, boolean fails) {
+        String publishId = "p_pub_url~v2." + FakeIds.digits(19);
+        posts.put(publishId, new Post(publishId, grant.grantId(), "", postInfo, photos, 0, 0, 0, fails));
+        return publishId;
     }
 
     /** Null when the sizes follow TikTok's rules, else what is wrong with them. */
@@ -200,9 +212,11 @@ final class TikTokDirectPost {
         }
         ObjectNode data = fake.object();
         synchronized (post) {
-            data.put("uploaded_bytes", post.received);
+            if (post.photos == null) {
+                data.put("uploaded_bytes", post.received);
+            }
             if (post.received < post.size || post.fetchesSinceComplete++ == 0) {
-                data.put("status", "PROCESSING_UPLOAD");
+                data.put("status", post.photos == null ? "PROCESSING_UPLOAD" : "PROCESSING_DOWNLOAD");
             } else if (post.fails) {
                 data.put("status", "FAILED").put("fail_reason", "file_format_check_failed");
             } else {
@@ -212,8 +226,12 @@ final class TikTokDirectPost {
                             .put("id", post.postId)
                             .put("publish_id", post.publishId)
                             .put("create_time", Instant.now().getEpochSecond())
-                            .put("creator_username", TikTokFake.USERNAME)
-                            .put("video_size", post.size);
+                            .put("creator_username", TikTokFake.USERNAME);
+                    if (post.photos == null) {
+                        item.put("video_size", post.size);
+                    } else {
+                        item.put("media_type", "PHOTO").set("photo_images", post.photos);
+                    }
                     item.set("post_info", post.postInfo);
                     fake.publish(item);
                 }

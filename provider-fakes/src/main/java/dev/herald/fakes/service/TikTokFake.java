@@ -1,5 +1,6 @@
 package dev.herald.fakes.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.fakes.model.ArmedFailure;
@@ -22,7 +23,8 @@ import java.util.Set;
  * TikTok below {@code /tiktok}: Login Kit's {@code /v2/auth/authorize/} ({@code client_key}), and on the API host
  * {@code /v2/oauth/token/} (code and refresh; a refresh answers a new refresh token), {@code /v2/oauth/revoke/},
  * {@code /v2/user/info/} and the Content Posting API's Direct Post, as TikTok documents it:
- * {@code creator_info/query/}, {@code video/init/} ({@code FILE_UPLOAD} only, its chunk arithmetic checked as TikTok's
+ * {@code creator_info/query/}, {@code content/init/} (photo posts pulled from verified URLs, {@link TikTokPhotoInit}),
+ * {@code video/init/} ({@code FILE_UPLOAD} only, its chunk arithmetic checked as TikTok's
  * media transfer guide states it), the chunk {@code PUT}s to the upload URL it answers
  * ({@code /tiktok/upload/?upload_id=&upload_token=}, in order, each as long as announced) and {@code status/fetch/}: a
  * complete upload is {@code PROCESSING_UPLOAD} at its first status fetch and {@code PUBLISH_COMPLETE} from the next (an
@@ -45,6 +47,7 @@ public class TikTokFake extends StatefulPlatformFake {
 
     private final TikTokDirectPost directPost = new TikTokDirectPost(this);
     private final TikTokDisplayApi display = new TikTokDisplayApi(this);
+    private final TikTokPhotoInit photoInit = new TikTokPhotoInit(this, directPost);
 
     public TikTokFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -123,6 +126,9 @@ public class TikTokFake extends StatefulPlatformFake {
         if (request.is("POST", "/v2/post/publish/video/init/?")) {
             return grant.scopes().contains("video.publish") ? directPost.init(request, grant) : scopeMissing();
         }
+        if (request.is("POST", "/v2/post/publish/content/init/?")) {
+            return grant.scopes().contains("video.publish") ? photoInit.init(request, grant) : scopeMissing();
+        }
         if (request.is("POST", "/v2/post/publish/status/fetch/?")) {
             return grant.scopes().contains("video.publish") || grant.scopes().contains("video.upload")
                     ? directPost.status(request, grant)
@@ -184,6 +190,19 @@ public class TikTokFake extends StatefulPlatformFake {
             return request.is("POST", "/v2/post/publish/video/init/?");
         }
         return super.actsOn(kind, request);
+    }
+
+    /** TikTok's refusal of a post whose {@code post_info.privacy_level} is not one of the creator's options, or null. */
+    FakeResponse privacyMismatch(JsonNode postInfo) {
+        String privacy = postInfo.path("privacy_level").asText("");
+        if (PRIVACY_LEVELS.contains(privacy)) {
+            return null;
+        }
+        return envelope(
+                400,
+                null,
+                "privacy_level_option_mismatch",
+                "privacy_level '" + privacy + "' is not one of the creator's privacy_level_options.");
     }
 
     FakeResponse invalid(String message) {

@@ -84,6 +84,30 @@ public class LinkedInMediaUpload {
         });
     }
 
+    /** Uploaded images' URNs in the sources' order, or the refusal that ended an upload (nothing was posted either way). */
+    record UploadedImages(List<String> urns, PlatformAnswer refusal) {}
+
+    /**
+     * Every image of a multi-image post, one after the other as {@link #uploadImage} uploads one; the first refusal
+     * stops the rest (what was uploaded before stays unused at LinkedIn, which posts nothing without a post call).
+     */
+    Uni<UploadedImages> uploadImages(ProviderAccess access, List<MediaSource.Located> sources) {
+        Uni<UploadedImages> uploads = Uni.createFrom().item(new UploadedImages(List.of(), null));
+        for (MediaSource.Located source : sources) {
+            uploads = uploads.flatMap(sofar -> sofar.refusal() != null
+                    ? Uni.createFrom().item(sofar)
+                    : uploadImage(access, source).map(image -> {
+                        if (image.refusal() != null) {
+                            return new UploadedImages(sofar.urns(), image.refusal());
+                        }
+                        List<String> urns = new ArrayList<>(sofar.urns());
+                        urns.add(image.urn());
+                        return new UploadedImages(List.copyOf(urns), null);
+                    }));
+        }
+        return uploads;
+    }
+
     /** One part of a video upload as LinkedIn's {@code uploadInstructions} give it. */
     record VideoPart(String uploadUrl, long firstByte, long lastByte) {
         long length() {

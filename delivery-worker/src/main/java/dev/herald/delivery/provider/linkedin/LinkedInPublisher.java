@@ -40,6 +40,9 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  *       processes it, so the attempt ends {@link PlatformAnswer.Processing} and later attempts ask
  *       {@code GET /rest/videos/{urn}} until {@code AVAILABLE}, then make the post with the video URN
  *       ({@link PublicationLedger#postProcessed}), within {@code video-processing-deadline}.</li>
+ *   <li>several images (2 to 20, LinkedIn's MultiImage): each uploaded as one image is, in the post's order, then the
+ *       post with {@code content.multiImage.images[{id}]}, all in one attempt; every image's bytes are metered
+ *       (their sum is the destination's one media reservation).</li>
  * </ul>
  * LinkedIn takes no idempotency key, so {@link PublicationLedger} drives the calls: after a call whose outcome is
  * unknown, the next attempt looks through the author's latest posts for the same commentary before anything is
@@ -99,6 +102,9 @@ public class LinkedInPublisher implements Publisher {
                                     LinkedInRequests.postOf(mapper, access.externalId(), commentary, visibility)),
                             access -> findPost(access, commentary)));
         }
+        if (request.media().size() > 1) {
+            return publishImages(request, commentary, visibility);
+        }
         if (Post.Media.VIDEO.equals(media.type())) {
             return ledger.publishUploading(
                     request,
@@ -126,6 +132,44 @@ public class LinkedInPublisher implements Publisher {
                                                                 mapper, access.externalId(), commentary, visibility),
                                                         uploaded.urn(),
                                                         altText))),
+                        access -> findPost(access, commentary)));
+    }
+
+    /**
+     * A multi-image post: every image uploaded through the Images API in the post's order, then one post call with
+     * {@code content.multiImage}, all in one attempt; the bytes of every image are metered together
+     * ({@link PublicationLedger#publishUploadingEach}). LinkedIn's MultiImage takes images only.
+     */
+    private Uni<PublishOutcome> publishImages(PublishRequest request, String commentary, String visibility) {
+        if (request.media().stream().anyMatch(item -> !Post.Media.IMAGE.equals(item.type()))) {
+            // posts-service refuses a video among several items for LinkedIn; this only guards against a hand-made
+            // event.
+            return Uni.createFrom()
+                    .item(PublishOutcome.failed(new TargetError(
+                            TargetError.PROVIDER_ERROR,
+                            "LinkedIn posts several media items only as images (MultiImage); nothing was sent to"
+                                    + " LinkedIn.",
+                            false,
+                            Map.of(
+                                    "platform",
+                                    "linkedin",
+                                    "media_count",
+                                    request.media().size()))));
+        }
+        return ledger.publishUploadingEach(
+                request,
+                ingest,
+                request.media(),
+                sources -> new PlatformCalls(
+                        access -> upload.uploadImages(access, sources)
+                                .flatMap(uploaded -> uploaded.refusal() != null
+                                        ? Uni.createFrom().item(uploaded.refusal())
+                                        : createPost(
+                                                access,
+                                                LinkedInRequests.withImages(
+                                                        LinkedInRequests.postOf(
+                                                                mapper, access.externalId(), commentary, visibility),
+                                                        uploaded.urns()))),
                         access -> findPost(access, commentary)));
     }
 

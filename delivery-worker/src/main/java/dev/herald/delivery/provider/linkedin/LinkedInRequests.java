@@ -2,7 +2,9 @@ package dev.herald.delivery.provider.linkedin;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 /** The bodies of LinkedIn's Posts API requests ({@code /rest/posts}), and any request's JSON. */
 final class LinkedInRequests {
@@ -31,6 +33,16 @@ final class LinkedInRequests {
             media.put("altText", altText);
         }
         media.put("id", urn);
+        return post;
+    }
+
+    /**
+     * The post with several images (LinkedIn's MultiImage content, 2 to 20 images the author uploaded):
+     * {@code content.multiImage.images[{id}]} in the post's order.
+     */
+    static ObjectNode withImages(ObjectNode post, List<String> urns) {
+        ArrayNode images = post.putObject("content").putObject("multiImage").putArray("images");
+        urns.forEach(urn -> images.addObject().put("id", urn));
         return post;
     }
 

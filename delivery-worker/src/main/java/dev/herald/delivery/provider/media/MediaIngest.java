@@ -2,6 +2,7 @@ package dev.herald.delivery.provider.media;
 
 import dev.herald.common.client.UsageClient;
 import dev.herald.common.time.Timestamps;
+import dev.herald.common.wire.Post;
 import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.delivery.config.DeliveryConfig;
@@ -18,6 +19,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
@@ -29,7 +31,8 @@ import org.jboss.logging.Logger;
  *   <li>the source is checked and measured ({@link MediaSource}: https, public addresses now, a length within
  *       {@code herald.media.max-bytes}) — a refusal fails the target, nothing moved;</li>
  *   <li>{@code media_bytes} is reserved for that length ({@link UsageReservation#mediaBytesId}: one reservation per
- *       destination however often it is attempted, grown if a later attempt finds a larger file) —
+ *       destination however often it is attempted, grown if a later attempt finds a larger file; for several items,
+ *       {@link #ingestEach}, the sum of their lengths, every item fetched being part of the transfer) —
  *       {@code usage_limit_exceeded} fails the target with usage-service's details, nothing moved;</li>
  *   <li>one of the workspace's concurrent-ingest slots is taken (the plan's {@code concurrent_ingests}, held in the
  *       worker's database across replicas) — when all are busy the delivery waits its turn
@@ -84,16 +87,35 @@ public class MediaIngest {
         return sources;
     }
 
-    /** One attempt at a destination whose platform needs the bytes; {@code upload} moves them from the located source. */
+    /** One attempt at a destination whose platform needs the bytes of its one media item ({@link PublishRequest#medium}). */
     public Uni<PublishOutcome> ingest(
             PublishRequest request, Function<MediaSource.Located, Uni<PublishOutcome>> upload) {
+        return ingestEach(request, List.of(request.medium()), located -> upload.apply(located.get(0)));
+    }
+
+    /**
+     * One attempt at a destination whose platform needs the bytes of several items (a LinkedIn multi-image post):
+     * every item is located, in order, before anything is reserved, and the reservation is their sum, since the
+     * destination's transfer is all of them; one ingest slot covers the whole transfer.
+     */
+    public Uni<PublishOutcome> ingestEach(
+            PublishRequest request,
+            List<Post.Media> items,
+            Function<List<MediaSource.Located>, Uni<PublishOutcome>> upload) {
         String reservationId = UsageReservation.mediaBytesId(request.postId(), request.accountId());
-        return sources.locate(request.medium().url())
-                .flatMap(source -> usage.reserveMediaBytes(
+        return Multi.createFrom()
+                .iterable(items)
+                .onItem()
+                .transformToUniAndConcatenate(item -> sources.locate(item.url()))
+                .collect()
+                .asList()
+                .flatMap(located -> usage.reserveMediaBytes(
                                 request.workspaceId(),
                                 request.mode(),
                                 reservationId,
-                                source.size(),
+                                located.stream()
+                                        .mapToLong(MediaSource.Located::size)
+                                        .sum(),
                                 Timestamps.now(clock))
                         .onFailure()
                         .transform(failure -> new MediaRefused(new TargetError(
@@ -103,7 +125,7 @@ public class MediaIngest {
                                 true,
                                 Map.of())))
                         .flatMap(verdict -> verdict.allowed()
-                                ? inSlot(request, source, upload)
+                                ? inSlot(request, located, upload)
                                 : Uni.createFrom().item(PublishOutcome.failed(verdict.refusal()))))
                 .onFailure(MediaRefused.class)
                 .recoverWithItem(failure -> PublishOutcome.failed(((MediaRefused) failure).error()))
@@ -112,8 +134,8 @@ public class MediaIngest {
 
     private Uni<PublishOutcome> inSlot(
             PublishRequest request,
-            MediaSource.Located source,
-            Function<MediaSource.Located, Uni<PublishOutcome>> upload) {
+            List<MediaSource.Located> located,
+            Function<List<MediaSource.Located>, Uni<PublishOutcome>> upload) {
         String holder = request.idempotencyToken();
         return usage.concurrentIngests(request.workspaceId(), request.mode())
                 .onFailure()
@@ -138,7 +160,7 @@ public class MediaIngest {
                     }
                     Cancellable renewal = renewWhileUploading(request.workspaceId(), holder);
                     return Uni.createFrom()
-                            .deferred(() -> upload.apply(source))
+                            .deferred(() -> upload.apply(located))
                             .onTermination()
                             .call(() -> {
                                 renewal.cancel();

@@ -3,6 +3,7 @@ package dev.herald.delivery.provider.pinterest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.wire.Platform;
@@ -38,7 +39,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>Image pins: {@code POST /v5/pins} with {@code media_source.source_type: image_url}, so
  *       Pinterest fetches the image itself.</li>
- *   <li>Video pins: {@code POST /v5/media} registers an upload, the file is streamed from the media
+ *   <li>Carousel pins (2 to 5 images): {@code media_source.source_type: multiple_image_urls} with one
+ *       {@code items[{url}]} entry per image in the post's order; Pinterest fetches them itself.</li>
+ *   <li>Video pins (a post whose one item is a video): {@code POST /v5/media} registers an upload, the file is streamed from the media
  *       URL ({@link MediaIngest}) to the answered {@code upload_url} as a multipart form (its {@code upload_parameters}
  *       as fields, then {@code file}), and the attempt ends {@link PlatformAnswer.Processing}; later attempts ask
  *       {@code GET /v5/media/{media_id}} ({@code registered}/{@code processing} wait, {@code failed} is final) and on
@@ -99,6 +102,20 @@ public class PinterestPublisher implements Publisher {
                                     Map.of("platform", "pinterest"))
                             .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA)));
         }
+        if (request.media().size() > 1
+                && request.media().stream().anyMatch(item -> !Post.Media.IMAGE.equals(item.type()))) {
+            // posts-service refuses a video among several items for Pinterest; this guards a hand-made event.
+            return Uni.createFrom()
+                    .item(PublishOutcome.failed(new TargetError(
+                            TargetError.PROVIDER_ERROR,
+                            "Pinterest carousels take images only; nothing was sent to Pinterest.",
+                            false,
+                            Map.of(
+                                    "platform",
+                                    "pinterest",
+                                    "media_count",
+                                    request.media().size()))));
+        }
         String boardId = request.platformOptions().path("board_id").asText("");
         String description = request.text() == null ? "" : request.text();
         ObjectNode pin = mapper.createObjectNode();
@@ -121,7 +138,14 @@ public class PinterestPublisher implements Publisher {
                                     config.videoCheckInterval(), config.videoProcessingDeadline(), true),
                             false));
         }
-        pin.putObject("media_source").put("source_type", "image_url").put("url", media.url());
+        if (request.media().size() > 1) {
+            ArrayNode items = pin.putObject("media_source")
+                    .put("source_type", "multiple_image_urls")
+                    .putArray("items");
+            request.media().forEach(item -> items.addObject().put("url", item.url()));
+        } else {
+            pin.putObject("media_source").put("source_type", "image_url").put("url", media.url());
+        }
         return ledger.publish(
                 request,
                 new PlatformCalls(access -> createPin(access, pin), access -> findPin(access, boardId, description)));

@@ -18,7 +18,7 @@ import java.util.Map;
 
 /**
  * TikTok's Content Posting API as {@link TikTokPublisher} calls it (base {@code herald.publishers.tiktok.api-url}, default
- * {@code https://open.tiktokapis.com}): creator info, the Direct Post video init, its chunk uploads and its status. On
+ * {@code https://open.tiktokapis.com}): creator info, the Direct Post video init, the photo post's content init, its chunk uploads and its status. On
  * media ingest's HTTP client ({@link StreamingHttp}), which the chunks stream through anyway and which sends TikTok's
  * paths with their trailing slashes exactly as documented. Answers come back as they are; {@link TikTokErrors} reads
  * the failures.
@@ -27,6 +27,7 @@ import java.util.Map;
 public class TikTokApi {
     static final String CREATOR_INFO = "/v2/post/publish/creator_info/query/";
     static final String VIDEO_INIT = "/v2/post/publish/video/init/";
+    static final String CONTENT_INIT = "/v2/post/publish/content/init/";
     static final String STATUS = "/v2/post/publish/status/fetch/";
 
     private final StreamingHttp http;
@@ -52,6 +53,11 @@ public class TikTokApi {
     /** Starts a Direct Post ({@code post_info}, {@code source_info}); {@code data.publish_id} and {@code data.upload_url}. */
     public Uni<StreamingHttp.Answer> initVideo(ProviderAccess access, ObjectNode body) {
         return http.send(HttpMethod.POST, endpoint(VIDEO_INIT), headers(access), Buffer.buffer(body.toString()));
+    }
+
+    /** Starts a photo post ({@code media_type PHOTO}, TikTok pulls the photos from their URLs); {@code data.publish_id}. */
+    public Uni<StreamingHttp.Answer> initContent(ProviderAccess access, ObjectNode body) {
+        return http.send(HttpMethod.POST, endpoint(CONTENT_INIT), headers(access), Buffer.buffer(body.toString()));
     }
 
     /** A post's {@code status}, {@code fail_reason}, {@code publicaly_available_post_id} and {@code uploaded_bytes}. */

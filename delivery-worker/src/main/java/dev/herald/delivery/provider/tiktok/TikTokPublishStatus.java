@@ -110,8 +110,8 @@ public class TikTokPublishStatus {
     }
 
     /**
-     * A completed post: its id is the first of {@code publicaly_available_post_id} (TikTok's spelling), with the video's
-     * URL; a post that is not public (or not through moderation yet) has none, and keeps the publish id with the
+     * A completed post: its id is the first of {@code publicaly_available_post_id} (TikTok's spelling), with the video's (a
+     * photo post's) URL; a post that is not public (or not through moderation yet) has none, and keeps the publish id with the
      * creator's profile as its URL.
      */
     private static PlatformAnswer published(PublishRequest request, String publishId, JsonNode data) {
@@ -122,6 +122,8 @@ public class TikTokPublishStatus {
         if (id == null || id.isBlank()) {
             return new PlatformAnswer.Published(publishId, profile);
         }
-        return new PlatformAnswer.Published(id, profile == null ? null : profile + "/video/" + id);
+        // A photo post's page is /photo/{id}, a video's /video/{id}.
+        String kind = TikTokPhotoPost.isPhotoPost(request) ? "/photo/" : "/video/";
+        return new PlatformAnswer.Published(id, profile == null ? null : profile + kind + id);
     }
 }

@@ -26,9 +26,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Live TikTok videos through the Content Posting API's Direct Post (the account's token from
+ * Live TikTok videos (and photo posts, {@link TikTokPhotoPost}) through the Content Posting API's Direct Post (the account's token from
  * accounts-service like the others):
  * <ol>
  *   <li>{@code creator_info/query} first: what posts-service validated at acceptance is validated again, since creators
@@ -41,7 +42,8 @@ import java.util.Map;
  *   <li>{@code status/fetch} across attempts ({@link PlatformAnswer.Processing}) until
  *       {@code PUBLISH_COMPLETE} or {@code FAILED}, for at most {@code processing-deadline}.</li>
  * </ol>
- * The upload is {@link TikTokVideoUpload}, the status {@link TikTokPublishStatus}.
+ * The upload is {@link TikTokVideoUpload}, the status {@link TikTokPublishStatus}. A post of images only is a photo
+ * post instead ({@link TikTokPhotoPost}: TikTok pulls the photos from their URLs).
  * <b>Never twice.</b> The publish id is TikTok's handle on the post: an attempt that finds the last call's outcome unknown
  * asks its status ({@code uploaded_bytes} tells an upload that broke off from one TikTok has whole) rather than start
  * another, and the reconciler does the same. An init whose answer was lost left no bytes at TikTok, which publishes
@@ -52,6 +54,7 @@ public class TikTokPublisher implements Publisher {
     private final TikTokApi api;
     private final MediaIngest ingest;
     private final TikTokVideoUpload videoUpload;
+    private final TikTokPhotoPost photos;
     private final TikTokPublishStatus status;
     private final PublicationLedger ledger;
     private final ProviderPublicationStatements publications;
@@ -63,6 +66,7 @@ public class TikTokPublisher implements Publisher {
             TikTokApi api,
             MediaIngest ingest,
             TikTokVideoUpload videoUpload,
+            TikTokPhotoPost photos,
             TikTokPublishStatus status,
             PublicationLedger ledger,
             ProviderPublicationStatements publications,
@@ -72,6 +76,7 @@ public class TikTokPublisher implements Publisher {
         this.api = api;
         this.ingest = ingest;
         this.videoUpload = videoUpload;
+        this.photos = photos;
         this.status = status;
         this.ledger = ledger;
         this.publications = publications;
@@ -96,6 +101,9 @@ public class TikTokPublisher implements Publisher {
         if (unpublishable != null) {
             return Uni.createFrom().item(PublishOutcome.failed(unpublishable));
         }
+        if (TikTokPhotoPost.isPhotoPost(request)) {
+            return photos.publish(request);
+        }
         // Once TikTok has every byte, a check (or the post) needs no source, which may be gone since.
         return ledger.publishUploading(request, ingest, source -> calls(request, source));
     }
@@ -106,27 +114,28 @@ public class TikTokPublisher implements Publisher {
      */
     @Override
     public Uni<PublishOutcome> reconcile(PublishRequest request) {
+        if (TikTokPhotoPost.isPhotoPost(request)) {
+            return photos.publish(request);
+        }
         return ledger.publishUploading(request, ingest, source -> calls(request, source));
     }
 
     private static TargetError unpublishable(PublishRequest request) {
         Post.Media media = request.medium();
-        if (media != null && Post.Media.IMAGE.equals(media.type())) {
+        if (media == null || request.media().size() > 1 && !TikTokPhotoPost.isPhotoPost(request)) {
+            // posts-service refuses these; this only guards against a hand-made event.
             return new TargetError(
-                            TargetError.PUBLISHER_UNAVAILABLE,
-                            "Herald does not publish TikTok photo posts: TikTok"
-                                    + " takes photos only from URLs on domains the app has verified with TikTok, which customers' media hosts"
-                                    + " are not. Nothing was sent to TikTok.",
-                            false,
-                            Map.of("platform", "tiktok", "media_type", media.type()))
-                    .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA);
-        }
-        if (media == null || !Post.Media.VIDEO.equals(media.type())) {
-            return new TargetError(
-                            TargetError.PROVIDER_ERROR,
-                            "TikTok posts need a video; nothing was sent to TikTok.",
-                            false,
-                            Map.of("platform", "tiktok", "media_type", media == null ? "none" : media.type()))
+                    TargetError.PROVIDER_ERROR,
+                    "TikTok posts need one video, or 1 to " + TikTokPhotoPost.MAX_PHOTOS
+                            + " images (a photo post) with no video among them; nothing was sent to TikTok.",
+                    false,
+                    Map.of(
+                            "platform",
+                            "tiktok",
+                            "media_type",
+                            media == null ? "none" : media.type(),
+                            "media_count",
+                            request.media().size()))
                     .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA);
         }
         if (request.platformOptions() == null
@@ -155,7 +164,15 @@ public class TikTokPublisher implements Publisher {
                 new PlatformCalls.ProcessingLimits(config.checkInterval(), config.processingDeadline(), false));
     }
 
-    private Uni<PlatformAnswer> create(PublishRequest request, ProviderAccess access, MediaSource.Located source) {
+    /**
+     * {@code creator_info/query} first, for a video and a photo post alike: {@code post} is given the creator's data
+     * when TikTok answered and the creator's controls allow the post's options ({@link #creatorRefuses}).
+     */
+    static Uni<PlatformAnswer> whenCreatorAllows(
+            TikTokApi api,
+            PublishRequest request,
+            ProviderAccess access,
+            Function<JsonNode, Uni<PlatformAnswer>> post) {
         return api.creatorInfo(access).flatMap(answer -> {
             JsonNode body = api.json(answer);
             if (!TikTokErrors.ok(answer.status(), body)) {
@@ -164,9 +181,12 @@ public class TikTokPublisher implements Publisher {
             }
             JsonNode creator = body.path("data");
             TargetError refusal = creatorRefuses(request.platformOptions(), creator);
-            if (refusal != null) {
-                return Uni.createFrom().item(new PlatformAnswer.Refused(refusal));
-            }
+            return refusal != null ? Uni.createFrom().item(new PlatformAnswer.Refused(refusal)) : post.apply(creator);
+        });
+    }
+
+    private Uni<PlatformAnswer> create(PublishRequest request, ProviderAccess access, MediaSource.Located source) {
+        return whenCreatorAllows(api, request, access, creator -> {
             TikTokVideoUpload.ChunkPlan plan = TikTokVideoUpload.chunks(source.size(), config.chunkSize());
             ObjectNode init = init(request, creator, source.size(), plan);
             return api.initVideo(access, init).flatMap(started -> {

@@ -101,6 +101,48 @@ class PinterestPublisherTest {
     }
 
     @Test
+    void severalImagesAreOneCarouselPinOfTheirUrlsInOrder() {
+        fake.register(post(urlPathEqualTo("/v5/pins"))
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"id\":\"813744226420795885\",\"board_id\":\"" + BOARD + "\"}")));
+        List<Post.Media> images = List.of(
+                new Post.Media("https://cdn.example.com/chair-1.jpg", Post.Media.IMAGE),
+                new Post.Media("https://cdn.example.com/chair-2.jpg", Post.Media.IMAGE),
+                new Post.Media("https://cdn.example.com/chair-3.jpg", Post.Media.IMAGE));
+
+        PublishOutcome outcome = publisher
+                .publish(target.requestWithItems(
+                        "Three chairs", images, options().put("title", "Chairs"), 1))
+                .await()
+                .atMost(Duration.ofSeconds(30));
+
+        assertThat(outcome.published()).isTrue();
+        assertThat(outcome.providerPostId()).isEqualTo("813744226420795885");
+        fake.verifyThat(1, postRequestedFor(urlPathEqualTo("/v5/pins")).withRequestBody(equalToJson("""
+                {"board_id":"549755885175","title":"Chairs","description":"Three chairs",
+                 "media_source":{"source_type":"multiple_image_urls","items":[
+                   {"url":"https://cdn.example.com/chair-1.jpg"},{"url":"https://cdn.example.com/chair-2.jpg"},
+                   {"url":"https://cdn.example.com/chair-3.jpg"}]}}""")));
+    }
+
+    @Test
+    void aVideoAmongSeveralItemsIsRefusedWithoutCallingPinterest() {
+        List<Post.Media> items = List.of(IMAGE, new Post.Media("https://cdn.example.com/chair.mp4", Post.Media.VIDEO));
+
+        PublishOutcome outcome = publisher
+                .publish(target.requestWithItems("A chair and a film", items, options(), 1))
+                .await()
+                .atMost(Duration.ofSeconds(30));
+
+        assertThat(outcome.published()).isFalse();
+        assertThat(outcome.error().retryable()).isFalse();
+        assertThat(outcome.error().message()).contains("carousels take images only");
+        assertThat(pinsCreated()).isEmpty();
+    }
+
+    @Test
     void aBoardThatDoesNotExistIsAFinalRefusalWithPinterestsMessage() {
         fake.register(post(urlPathEqualTo("/v5/pins"))
                 .willReturn(aResponse()

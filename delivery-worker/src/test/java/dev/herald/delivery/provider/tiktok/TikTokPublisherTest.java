@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.herald.common.wire.Platform;
@@ -91,7 +92,7 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         return publish(options("PUBLIC_TO_EVERYONE"), attempt);
     }
 
-    private static String ok(String data) {
+    static String ok(String data) {
         return "{\"data\":" + data
                 + ",\"error\":{\"code\":\"ok\",\"message\":\"\",\"log_id\":\"202210112248442CB9319E1FB30C1073F3\"}}";
     }
@@ -102,6 +103,11 @@ class TikTokPublisherTest extends UploadingPublisherTest {
     }
 
     private void creator(String privacyOptions, boolean commentDisabled) {
+        creator(fake, privacyOptions, commentDisabled);
+    }
+
+    /** creator_info's answer: the privacy levels offered (a JSON array) and whether the creator turned comments off. */
+    static void creator(WireMock fake, String privacyOptions, boolean commentDisabled) {
         fake.register(
                 post(urlEqualTo(CREATOR_INFO)).willReturn(okJson(ok("""
                 {"creator_avatar_url":"https://lf16-tt4d.tiktokcdn.com/obj/tiktok-open-platform/avatar.jpeg",
@@ -512,20 +518,5 @@ class TikTokPublisherTest extends UploadingPublisherTest {
         } finally {
             FakeUsageService.answerReservation(reservationId, null);
         }
-    }
-
-    @Test
-    void photoPostsAreNotSentToTikTok() {
-        Post.Media photo = new Post.Media(media.file(target.postId + ".jpg", 1000), Post.Media.IMAGE);
-
-        PublishOutcome outcome = publisher
-                .publish(target.request("A photo", photo, options("SELF_ONLY"), 1))
-                .await()
-                .atMost(Duration.ofSeconds(10));
-
-        assertThat(outcome.error().code()).isEqualTo("publisher_unavailable");
-        assertThat(outcome.error().retryable()).isFalse();
-        assertThat(fake.find(postRequestedFor(urlPathEqualTo(CREATOR_INFO)))).isEmpty();
-        assertThat(mediaCallKinds()).isEmpty();
     }
 }
