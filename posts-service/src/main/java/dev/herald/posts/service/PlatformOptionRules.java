@@ -37,6 +37,7 @@ final class PlatformOptionRules {
     private Boolean disableComment;
     private Boolean disableDuet;
     private Boolean disableStitch;
+    private Integer photoCoverIndex;
 
     PlatformOptionRules(Platform platform, JsonNode options, boolean targeted, List<FieldError> errors) {
         this.platform = platform;
@@ -171,6 +172,9 @@ final class PlatformOptionRules {
                 "disable_stitch",
                 "brand_content_toggle",
                 "brand_organic_toggle",
+                "title",
+                "auto_add_music",
+                "photo_cover_index",
                 FIRST_COMMENT);
         tiktokPrivacy = string("privacy_level", true, 1, 50);
         disableComment = bool("disable_comment", false);
@@ -178,6 +182,15 @@ final class PlatformOptionRules {
         disableStitch = bool("disable_stitch", false);
         bool("brand_content_toggle", false);
         bool("brand_organic_toggle", false);
+        // A photo post's own title (TikTok takes at most 90 characters), music, and which photo is the cover.
+        string("title", false, 1, 90);
+        bool("auto_add_music", false);
+        photoCoverIndex = integer("photo_cover_index", 0, 34);
+    }
+
+    /** TikTok's {@code photo_cover_index}, when given and a whole number from 0 to 34. */
+    Integer photoCoverIndex() {
+        return photoCoverIndex;
     }
 
     /** The TikTok choices this account's creator settings do not allow (none for other platforms). */
@@ -266,6 +279,22 @@ final class PlatformOptionRules {
             return null;
         }
         return text;
+    }
+
+    private Integer integer(String field, int min, int max) {
+        JsonNode value = value(field, false);
+        if (value == null) {
+            return null;
+        }
+        if (!value.canConvertToInt() || !value.isIntegralNumber()) {
+            reject(prefix + field, "invalid_type", prefix + field + " must be a whole number.");
+            return null;
+        }
+        if (value.intValue() < min || value.intValue() > max) {
+            reject(prefix + field, "invalid_value", prefix + field + " must be from " + min + " to " + max + ".");
+            return null;
+        }
+        return value.intValue();
     }
 
     private Boolean bool(String field, boolean required) {

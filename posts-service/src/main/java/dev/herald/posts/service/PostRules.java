@@ -128,6 +128,15 @@ final class PostRules {
                     PlatformMediaRules.of(platform, rules.format()).check(draft, what(platform, rules.format())));
         }
         problems.addAll(optionProblems);
+        Integer cover = rules.photoCoverIndex();
+        int photos = draft.media() == null ? 0 : draft.media().size();
+        if (cover != null && cover >= photos) {
+            String field = "platform_options." + platform.wireName() + ".photo_cover_index";
+            problems.add(new FieldError(
+                    field,
+                    "invalid_value",
+                    field + " is " + cover + "; the post has " + photos + " media items (the first is 0)."));
+        }
         firstComment(draft, platform, rules, problems);
         return problems;
     }

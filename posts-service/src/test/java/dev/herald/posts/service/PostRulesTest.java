@@ -205,6 +205,22 @@ class PostRulesTest {
     }
 
     @Test
+    void aTikTokPhotoPostsTitleMusicAndCoverAreItsOptionsAndTheCoverIsOneOfItsPhotos() {
+        account(Platform.TIKTOK);
+        String photoOptions = "{\"tiktok\":{\"privacy_level\":\"SELF_ONLY\",\"title\":\"Our week\","
+                + "\"auto_add_music\":true,\"photo_cover_index\":%s}}";
+        assertThat(fieldsAndCodes(check("Hi", items(3, "image"), photoOptions.formatted("2"), null)))
+                .isEmpty();
+        assertThat(fieldsAndCodes(check("Hi", items(3, "image"), photoOptions.formatted("3"), null)))
+                .containsExactly("platform_options.tiktok.photo_cover_index invalid_value");
+        assertThat(fieldsAndCodes(check("Hi", items(3, "image"), photoOptions.formatted("\"first\""), null)))
+                .containsExactly("platform_options.tiktok.photo_cover_index invalid_type");
+        String longTitle = "{\"tiktok\":{\"privacy_level\":\"SELF_ONLY\",\"title\":\"" + "t".repeat(91) + "\"}}";
+        assertThat(fieldsAndCodes(check("Hi", items(1, "image"), longTitle, null)))
+                .containsExactly("platform_options.tiktok.title too_long");
+    }
+
+    @Test
     void aYouTubePostIsExactlyOneVideo() {
         account(Platform.YOUTUBE);
         String options = "{\"youtube\":{\"privacy_status\":\"public\",\"made_for_kids\":false}}";
