@@ -137,7 +137,7 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         edge = request.match("POST", "/video-upload/" + VERSION + "/([0-9]+)");
         if (edge != null) {
             // The upload host's session belongs to the Page whose token uploads to it.
-            return uploads.hostedUpload(request, grant.subject(), edge.get(2));
+            return uploads.hostedUpload(request, grant.subject(), edge.get(1));
         }
         edge = request.match("GET", "/" + VERSION + "/([0-9]+)/(feed|videos|video_reels|stories)");
         if (edge != null) {
