@@ -60,11 +60,11 @@ final class PlatformOptionRules {
                 string("alt_text", false, 1, 500);
             }
             case INSTAGRAM -> {
-                known("share_to_feed");
+                known("share_to_feed", "format");
                 bool("share_to_feed", false);
             }
             case FACEBOOK -> {
-                known("link");
+                known("link", "format");
                 url("link");
             }
             case LINKEDIN -> {
