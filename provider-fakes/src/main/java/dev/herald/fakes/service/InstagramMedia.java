@@ -58,7 +58,10 @@ final class InstagramMedia {
             return refused;
         }
         ObjectNode container = containers.get(String.valueOf(fake.parameter(request, "creation_id")));
-        if (container == null || !user.equals(container.path("user").asText())) {
+        // A carousel item is published only through its carousel container.
+        if (container == null
+                || !user.equals(container.path("user").asText())
+                || container.path("is_carousel_item").asBoolean(false)) {
             return fake.json(
                     400,
                     GraphErrorShapes.error(
@@ -66,7 +69,8 @@ final class InstagramMedia {
                             "OAuthException",
                             100,
                             2207001,
-                            "Invalid parameter: creation_id is not a container of this account",
+                            "Invalid parameter: creation_id is not a container of this account that can be published"
+                                    + " (a carousel item is published through its carousel)",
                             false));
         }
         if (!"FINISHED".equals(container.path("status_code").asText())) {
@@ -79,17 +83,6 @@ final class InstagramMedia {
                             2207027,
                             "Media ID is not available: the container is "
                                     + container.path("status_code").asText(),
-                            false));
-        }
-        if (container.path("is_carousel_item").asBoolean(false)) {
-            return fake.json(
-                    400,
-                    GraphErrorShapes.error(
-                            fake.object(),
-                            "OAuthException",
-                            100,
-                            2207001,
-                            "Invalid parameter: a carousel item is published through its carousel container",
                             false));
         }
         container.put("status_code", "PUBLISHED");

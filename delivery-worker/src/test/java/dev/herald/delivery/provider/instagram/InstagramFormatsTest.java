@@ -124,6 +124,35 @@ class InstagramFormatsTest {
                 1,
                 postRequestedFor(urlPathEqualTo(IG + USER + "/media_publish"))
                         .withRequestBody(equalToJson("{\"creation_id\":\"c-car\"}")));
+
+        // A redelivered attempt answers the published carousel without a call.
+        assertThat(publish("Morning bake", List.of(CROISSANT, BAGUETTE), LiveTarget.noOptions())
+                        .providerPostId())
+                .isEqualTo("m-car");
+        fake.verifyThat(3, postRequestedFor(urlPathEqualTo(IG + USER + "/media")));
+        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(IG + USER + "/media_publish")));
+    }
+
+    @Test
+    void aCarouselWhosePublishAnswerWasLostIsFoundByItsCaptionNotPublishedAgain() {
+        containerFor("image_url", CROISSANT.url(), "k-1");
+        containerFor("image_url", BAGUETTE.url(), "k-2");
+        containerFor("media_type", "CAROUSEL", "c-car");
+        finished("k-1", "k-2", "c-car");
+        fake.register(post(urlPathEqualTo(IG + USER + "/media_publish"))
+                .willReturn(aResponse().withStatus(500)));
+        List<Post.Media> items = List.of(CROISSANT, BAGUETTE);
+        assertThat(publish("Lost answer", items, LiveTarget.noOptions()).error().retryable())
+                .isTrue();
+
+        fake.register(get(urlPathEqualTo(IG + USER + "/media")).willReturn(okJson("""
+                {"data":[{"id":"m-found","caption":"Lost answer","permalink":"https://www.instagram.com/p/Found/"}]}""")));
+        PublishOutcome found = publish("Lost answer", items, LiveTarget.noOptions());
+
+        assertThat(found.published()).isTrue();
+        assertThat(found.providerPostId()).isEqualTo("m-found");
+        fake.verifyThat(3, postRequestedFor(urlPathEqualTo(IG + USER + "/media")));
+        fake.verifyThat(1, postRequestedFor(urlPathEqualTo(IG + USER + "/media_publish")));
     }
 
     @Test
