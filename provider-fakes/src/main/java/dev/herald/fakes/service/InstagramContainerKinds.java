@@ -27,7 +27,7 @@ final class InstagramContainerKinds {
     }
 
     /**
-     * The container's fields ({@code media_type} IMAGE, VIDEO, REELS, STORIES, CAROUSEL_ALBUM; {@code media_product_type}
+     * The container's fields ({@code media_type} IMAGE, VIDEO or CAROUSEL_ALBUM; {@code media_product_type}
      * FEED, REELS, STORY; {@code is_carousel_item}; the URLs, caption and children), or Instagram's refusal in
      * {@link Made#refusal}.
      */
