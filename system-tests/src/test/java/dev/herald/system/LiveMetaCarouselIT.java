@@ -145,6 +145,61 @@ class LiveMetaCarouselIT {
         assertThat(storyTarget.getString("provider_post_id")).isEqualTo(shown.getString("data[0].id"));
     }
 
+    @Test
+    void aReelAndAStoryPublishToFacebookThroughTheirUploadSessionAndAnUnpublishedPhoto() throws Exception {
+        LiveWorkspace live = LiveWorkspace.create("Live Facebook formats");
+        String facebook = account(live, "facebook");
+        FakeRequests.clear("facebook");
+
+        String description = "Shaping " + UUID.randomUUID();
+        String reel = live.post("{\"text\":\"" + description + "\",\"account_ids\":[\"" + facebook + "\"],"
+                + "\"media\":{\"type\":\"video\",\"url\":\"https://media.example.com/shaping.mp4\"},"
+                + "\"platform_options\":{\"facebook\":{\"format\":\"reel\"}}}");
+        JsonPath reelTarget = PostsPipelineIT.awaitFinal(live.key(), reel).setRootPath("data.targets[0]");
+        assertThat(reelTarget.getString("status")).isEqualTo("published");
+        String video = reelTarget.getString("provider_post_id");
+        List<Map<String, Object>> requests = FakeRequests.of("facebook");
+        assertThat(requests)
+                .extracting(FakeRequests::line)
+                .containsExactly(
+                        "POST /v24.0/" + PAGE_ID + "/video_reels 200",
+                        "POST /video-upload/v24.0/" + video + " 200",
+                        "POST /v24.0/" + PAGE_ID + "/video_reels 200");
+        assertThat(FakeRequests.form((String) requests.get(0).get("body"))).isEqualTo(Map.of("upload_phase", "start"));
+        assertThat(FakeRequests.headers(requests.get(1)).get("file_url"))
+                .containsExactly("https://media.example.com/shaping.mp4");
+        assertThat(FakeRequests.authorization(requests.get(1))).startsWith("OAuth sha256:");
+        assertThat(FakeRequests.form((String) requests.get(2).get("body")))
+                .isEqualTo(Map.of(
+                        "upload_phase",
+                        "finish",
+                        "video_id",
+                        video,
+                        "video_state",
+                        "PUBLISHED",
+                        "description",
+                        description));
+        assertThat(reelTarget.getString("url")).isEqualTo("https://www.facebook.com/reel/" + video + "/");
+
+        FakeRequests.clear("facebook");
+        String story = live.post("{\"text\":\"\",\"account_ids\":[\"" + facebook + "\"],"
+                + "\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/special.jpg\"},"
+                + "\"platform_options\":{\"facebook\":{\"format\":\"story\"}}}");
+        JsonPath storyTarget = PostsPipelineIT.awaitFinal(live.key(), story).setRootPath("data.targets[0]");
+        assertThat(storyTarget.getString("status")).isEqualTo("published");
+        requests = FakeRequests.of("facebook");
+        assertThat(requests)
+                .extracting(FakeRequests::line)
+                .containsExactly(
+                        "POST /v24.0/" + PAGE_ID + "/photos 200", "POST /v24.0/" + PAGE_ID + "/photo_stories 200");
+        assertThat(FakeRequests.form((String) requests.get(0).get("body")))
+                .isEqualTo(Map.of("url", "https://media.example.com/special.jpg", "published", "false"));
+        JsonPath shown = fakes().get("/_fakes/facebook/posts").then().extract().jsonPath();
+        assertThat(FakeRequests.form((String) requests.get(1).get("body")))
+                .isEqualTo(Map.of("photo_id", shown.getString("data[0].media_id")));
+        assertThat(storyTarget.getString("provider_post_id")).isEqualTo(shown.getString("data[0].post_id"));
+    }
+
     private static List<Map<String, Object>> posts(List<Map<String, Object>> requests, String path) {
         return requests.stream()
                 .filter(request -> "POST".equals(request.get("method")) && path.equals(request.get("path")))
