@@ -36,6 +36,7 @@ import java.util.List;
  * Tokens are read from {@code Authorization: Bearer} or the {@code access_token} parameter, as Graph accepts both.
  * Errors are Graph's; throttling is code 4 (32 for Page calls) with HTTP 400, as Graph answers it. This class routes
  * and answers Login; {@link FacebookPages} and {@link FacebookComments} answer the Pages and comment endpoints.
+ * <p>Longer than 300 lines: it is the one routing table of every Graph path the fake answers, next to Login.
  */
 @Singleton
 public class FacebookGraphFake extends StatefulPlatformFake {

@@ -18,6 +18,8 @@ import java.util.Set;
  * Facebook's Pages endpoints: publishing to a Page's {@code feed} (a multi-photo post's {@code attached_media} too),
  * {@code photos} and {@code videos} edges, Reels and stories ({@link FacebookUploads}), listing them, and reading the
  * Page's and its items' fields and metrics.
+ * <p>Longer than 300 lines: every publishing edge and every node read checks the same Page and shows the same stored
+ * items, so splitting them would spread one item shape over several classes.
  */
 final class FacebookPages {
     private final FacebookGraphFake fake;
