@@ -23,7 +23,8 @@ public interface InstagramConfig {
     int statusChecks();
 
     /**
-     * How long after creating a Reels container, and then between checks, its status is asked: each check is a
+     * How long after creating a Reels container (or a video story's, or a carousel's children with a video), and then
+     * between checks, its status is asked: each check is a
      * delivery attempt of its own that gives its turn back while Instagram processes the video (a Reel takes a minute
      * or more, longer than one attempt).
      */

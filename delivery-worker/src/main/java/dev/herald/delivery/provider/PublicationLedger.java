@@ -211,6 +211,15 @@ public class PublicationLedger {
     }
 
     /**
+     * A check that moved the platform's processing on to its next step (Instagram's carousel container, made from the
+     * children the create call left processing) names that step before anything else happens to it, so later checks
+     * ask about {@code ref} and never make the step twice. The deadline still counts from the create call.
+     */
+    public Uni<Void> processingMoved(PublishRequest request, String ref) {
+        return publications.processingRef(request.idempotencyToken(), ref, Timestamps.now(clock));
+    }
+
+    /**
      * Settles an uncertain target from the ledger and, when its last call's outcome is unknown ({@code calling}), from
      * what the platform shows; never calls create. No call made, or the last one refused: nothing can exist.
      */

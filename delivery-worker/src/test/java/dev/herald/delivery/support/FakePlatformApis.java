@@ -27,6 +27,8 @@ public class FakePlatformApis implements QuarkusTestResourceLifecycleManager {
                 url,
                 "quarkus.rest-client.facebook-graph.url",
                 url + "/v24.0",
+                "herald.publishers.facebook.upload-url",
+                url + "/video-upload/v24.0",
                 "herald.publishers.pinterest.api-url",
                 url,
                 "quarkus.rest-client.instagram-graph.url",

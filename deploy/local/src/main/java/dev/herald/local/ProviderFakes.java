@@ -87,6 +87,7 @@ public final class ProviderFakes {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("HERALD_PUBLISHERS_LINKEDIN_API_URL", fakeUrl + "/linkedin");
         env.put("HERALD_PUBLISHERS_FACEBOOK_API_URL", fakeUrl + "/facebook/v24.0");
+        env.put("HERALD_PUBLISHERS_FACEBOOK_UPLOAD_URL", fakeUrl + "/facebook/video-upload/v24.0");
         env.put("HERALD_PUBLISHERS_INSTAGRAM_API_URL", fakeUrl + "/instagram/v24.0");
         env.put("HERALD_PUBLISHERS_PINTEREST_API_URL", fakeUrl + "/pinterest");
         env.put("HERALD_PUBLISHERS_PINTEREST_SANDBOX_API_URL", fakeUrl + "/pinterest");

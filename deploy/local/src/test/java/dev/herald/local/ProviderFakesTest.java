@@ -54,6 +54,8 @@ class ProviderFakesTest {
         assertThat(env)
                 .containsEntry("HERALD_PUBLISHERS_LINKEDIN_API_URL", "http://127.0.0.1:8190/linkedin")
                 .containsEntry("HERALD_PUBLISHERS_FACEBOOK_API_URL", "http://127.0.0.1:8190/facebook/v24.0")
+                .containsEntry(
+                        "HERALD_PUBLISHERS_FACEBOOK_UPLOAD_URL", "http://127.0.0.1:8190/facebook/video-upload/v24.0")
                 .containsEntry("HERALD_PUBLISHERS_INSTAGRAM_API_URL", "http://127.0.0.1:8190/instagram/v24.0")
                 .containsEntry("HERALD_PUBLISHERS_PINTEREST_API_URL", "http://127.0.0.1:8190/pinterest")
                 .containsEntry("HERALD_PUBLISHERS_YOUTUBE_UPLOAD_URL", "http://127.0.0.1:8190/youtube")

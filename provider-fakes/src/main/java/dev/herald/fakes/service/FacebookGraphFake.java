@@ -22,8 +22,12 @@ import java.util.List;
  * {@code /me/accounts} lists the one Page the user manages with its Page token, which never expires but dies with
  * the user's grant; {@code DELETE /me/permissions} revokes it.</li>
  * <li>Pages publishing (https://developers.facebook.com/docs/pages-api/posts): {@code POST /{page}/feed}
- * ({@code message}, {@code link}), {@code /{page}/photos} ({@code url}) and {@code /{page}/videos}
- * ({@code file_url}), with the Page token; {@code GET /{page}/feed} and {@code /{page}/videos} list them.</li>
+ * ({@code message}, {@code link}, {@code attached_media[i]}), {@code /{page}/photos} ({@code url}, and
+ * {@code published=false} for a photo to attach) and {@code /{page}/videos} ({@code file_url}), Reels
+ * ({@code /{page}/video_reels}) and stories ({@code /{page}/photo_stories}, {@code /{page}/video_stories}) with the
+ * upload host at {@code /video-upload/{version}/{video_id}} ({@link FacebookUploads}), with the Page token;
+ * {@code GET /{page}/feed}, {@code /{page}/videos}, {@code /{page}/video_reels} and {@code /{page}/stories} list
+ * them.</li>
  * <li>Comments (https://developers.facebook.com/docs/graph-api/reference/object/comments): {@code GET /{object}/comments}
  * of a published post, photo or video (top-level comments, or with {@code filter=stream} replies too, each naming its
  * {@code parent}) or of a comment (its replies), and {@code POST /{object}/comments} ({@code message}) commenting as
@@ -32,6 +36,7 @@ import java.util.List;
  * Tokens are read from {@code Authorization: Bearer} or the {@code access_token} parameter, as Graph accepts both.
  * Errors are Graph's; throttling is code 4 (32 for Page calls) with HTTP 400, as Graph answers it. This class routes
  * and answers Login; {@link FacebookPages} and {@link FacebookComments} answer the Pages and comment endpoints.
+ * <p>Longer than 300 lines: it is the one routing table of every Graph path the fake answers, next to Login.
  */
 @Singleton
 public class FacebookGraphFake extends StatefulPlatformFake {
@@ -43,7 +48,8 @@ public class FacebookGraphFake extends StatefulPlatformFake {
     private static final String OBJECT_ID = "([0-9]+(?:_[0-9]+)?)";
 
     private final FacebookComments commentEdges = new FacebookComments(this);
-    private final FacebookPages pages = new FacebookPages(this);
+    private final FacebookUploads uploads = new FacebookUploads(this);
+    private final FacebookPages pages = new FacebookPages(this, uploads);
 
     public FacebookGraphFake(IssuedTokens tokens, AuthorizationServer authorization, ObjectMapper mapper) {
         super(tokens, authorization, mapper);
@@ -60,10 +66,21 @@ public class FacebookGraphFake extends StatefulPlatformFake {
     }
 
     @Override
+    public void reset() {
+        super.reset();
+        uploads.reset();
+    }
+
+    @Override
     public String accessToken(FakeRequest request) {
         String bearer = request.bearerToken();
         if (bearer != null) {
             return bearer;
+        }
+        // The upload host takes the Page token as "Authorization: OAuth <token>".
+        String authorization = request.header("authorization");
+        if (authorization != null && authorization.startsWith("OAuth ")) {
+            return authorization.substring("OAuth ".length()).trim();
         }
         String parameter = request.queryParameter("access_token");
         return parameter != null ? parameter : request.form().get("access_token");
@@ -113,11 +130,17 @@ public class FacebookGraphFake extends StatefulPlatformFake {
         if (comments != null) {
             return commentEdges.createComment(request, grant, comments.get(1));
         }
-        List<String> edge = request.match("POST", "/" + VERSION + "/([0-9]+)/(feed|photos|videos)");
+        List<String> edge = request.match(
+                "POST", "/" + VERSION + "/([0-9]+)/(feed|photos|videos|video_reels|video_stories|photo_stories)");
         if (edge != null) {
             return pages.create(request, grant, edge.get(1), edge.get(2));
         }
-        edge = request.match("GET", "/" + VERSION + "/([0-9]+)/(feed|videos)");
+        edge = request.match("POST", "/video-upload/" + VERSION + "/([0-9]+)");
+        if (edge != null) {
+            // The upload host's session belongs to the Page whose token uploads to it.
+            return uploads.hostedUpload(request, grant.subject(), edge.get(1));
+        }
+        edge = request.match("GET", "/" + VERSION + "/([0-9]+)/(feed|videos|video_reels|stories)");
         if (edge != null) {
             return pages.list(request, grant, edge.get(1), edge.get(2));
         }

@@ -15,14 +15,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Facebook's Pages endpoints: publishing to a Page's {@code feed}, {@code photos} and {@code videos} edges, listing
- * them, and reading the Page's and its items' fields and metrics.
+ * Facebook's Pages endpoints: publishing to a Page's {@code feed} (a multi-photo post's {@code attached_media} too),
+ * {@code photos} and {@code videos} edges, Reels and stories ({@link FacebookUploads}), listing them, and reading the
+ * Page's and its items' fields and metrics.
+ * <p>Longer than 300 lines: every publishing edge and every node read checks the same Page and shows the same stored
+ * items, so splitting them would spread one item shape over several classes.
  */
 final class FacebookPages {
     private final FacebookGraphFake fake;
+    private final FacebookUploads uploads;
 
-    FacebookPages(FacebookGraphFake fake) {
+    FacebookPages(FacebookGraphFake fake, FacebookUploads uploads) {
         this.fake = fake;
+        this.uploads = uploads;
     }
 
     FakeResponse create(FakeRequest request, IssuedGrant grant, String page, String edge) {
@@ -52,8 +57,16 @@ final class FacebookPages {
         Map<String, String> fields = request.form();
         String now = OffsetDateTime.now(ZoneOffset.UTC).format(FacebookGraphFake.GRAPH_TIME);
         switch (edge) {
+            case "video_reels", "video_stories":
+                return uploads.videoSession(request, page, edge);
+            case "photo_stories":
+                return uploads.photoStory(page, fields.get("photo_id"));
             case "feed": {
-                if (blank(fields.get("message")) && blank(fields.get("link"))) {
+                FacebookUploads.Attached attached = uploads.attach(fields, page);
+                if (attached != null && attached.refusal() != null) {
+                    return attached.refusal();
+                }
+                if (blank(fields.get("message")) && blank(fields.get("link")) && attached == null) {
                     return fake.json(
                             400,
                             GraphErrorShapes.error(
@@ -69,6 +82,9 @@ final class FacebookPages {
                         fake.object().put("id", id).put("created_time", now).put("edge", "feed");
                 putIfPresent(post, "message", fields.get("message"));
                 putIfPresent(post, "link", fields.get("link"));
+                if (attached != null) {
+                    post.set("attached_photos", attached.attachments());
+                }
                 fake.publish(post);
                 return fake.json(200, fake.object().put("id", id));
             }
@@ -83,6 +99,9 @@ final class FacebookPages {
                                     2069019,
                                     "(#324) Requires upload file",
                                     false));
+                }
+                if ("false".equals(fields.get("published"))) {
+                    return uploads.unpublishedPhoto(page, fields.get("url"));
                 }
                 String photoId = FakeIds.digits(16);
                 String postId = page + "_" + FakeIds.digits(16);
@@ -138,12 +157,13 @@ final class FacebookPages {
         Set<String> wanted = new LinkedHashSet<>(List.of((fields == null ? "id" : fields).split(",")));
         ObjectNode body = fake.object();
         ArrayNode data = body.putArray("data");
-        // A Page's feed shows its photo posts too; its videos edge only videos.
+        // A Page's feed shows its photo posts too; every other edge only its own items.
         fake
-                .publishedWhere(item -> "videos".equals(edge)
-                        == "videos".equals(item.path("edge").asText()))
+                .publishedWhere(item -> "feed".equals(edge)
+                        ? List.of("feed", "photos").contains(item.path("edge").asText())
+                        : edge.equals(item.path("edge").asText()))
                 .stream()
-                .filter(item -> item.path("id").asText().startsWith(page) || "videos".equals(edge))
+                .filter(item -> item.path("id").asText().startsWith(page) || !"feed".equals(edge))
                 .limit(limit)
                 .forEach(item -> {
                     ObjectNode shown = data.addObject();
@@ -210,6 +230,7 @@ final class FacebookPages {
                         shown.set(field.name(), item.get(field.name()));
                     }
                 }
+                case "attachments" -> shown.set("attachments", uploads.attachmentsOf(item));
                 case "reactions" -> summaryEdge(shown, field, numbers.likes()).put("viewer_reaction", "NONE");
                 case "comments" -> summaryEdge(shown, field, numbers.comments()).put("can_comment", true);
                 case "shares" -> {

@@ -22,11 +22,12 @@ import java.util.List;
  * {@code GET /access_token} ({@code ig_exchange_token}) for a 60-day token that {@code GET /refresh_access_token}
  * ({@code ig_refresh_token}) renews; no refresh tokens. {@code /{version}/me} is one professional account.</li>
  * <li>Content publishing (https://developers.facebook.com/docs/instagram-platform/content-publishing):
- * {@code POST /{version}/{user}/media} makes a container ({@code image_url}, or {@code video_url} with
- * {@code media_type} {@code REELS}), {@code GET /{version}/{container}?fields=status_code} reports it
+ * {@code POST /{version}/{user}/media} makes a container (an image, a Reel, a story, a carousel item or a carousel of
+ * them: {@link InstagramContainerKinds}), {@code GET /{version}/{container}?fields=status_code} reports it
  * ({@code FINISHED} at once, {@code ERROR} when a {@code processing_error} failure met its creation),
- * {@code POST /{version}/{user}/media_publish} publishes it, {@code GET /{version}/{media}} and
- * {@code GET /{version}/{user}/media} read the result.</li>
+ * {@code POST /{version}/{user}/media_publish} publishes it (a carousel with its {@code children}),
+ * {@code GET /{version}/{media}}, {@code GET /{version}/{user}/media} and {@code GET /{version}/{user}/stories} read
+ * the result ({@code media_type}, {@code media_product_type} FEED, REELS or STORY).</li>
  * <li>Comments (https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/comments,
  * .../instagram-comment/replies): {@code GET /{version}/{media}/comments} (top-level comments, newest first, with
  * their {@code replies}), {@code GET /{version}/{comment}/replies}, and {@code POST} to either with {@code message}
@@ -128,9 +129,9 @@ public class InstagramFake extends StatefulPlatformFake {
         if (path != null) {
             return media.publishContainer(request, grant, path.get(1));
         }
-        path = request.match("GET", "/" + VERSION + "/([0-9]+)/media");
+        path = request.match("GET", "/" + VERSION + "/([0-9]+)/(media|stories)");
         if (path != null) {
-            return media.recentMedia(request, grant, path.get(1));
+            return media.recentMedia(request, grant, path.get(1), "stories".equals(path.get(2)));
         }
         path = request.match("GET", "/" + VERSION + "/([0-9]+)/(comments|replies)");
         if (path != null) {

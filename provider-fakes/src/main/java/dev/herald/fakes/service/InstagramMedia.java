@@ -21,9 +21,11 @@ import java.util.concurrent.ConcurrentHashMap;
 final class InstagramMedia {
     private final Map<String, ObjectNode> containers = new ConcurrentHashMap<>();
     private final InstagramFake fake;
+    private final InstagramContainerKinds kinds;
 
     InstagramMedia(InstagramFake fake) {
         this.fake = fake;
+        this.kinds = new InstagramContainerKinds(fake);
     }
 
     FakeResponse createContainer(FakeRequest request, IssuedGrant grant, String user) {
@@ -31,36 +33,21 @@ final class InstagramMedia {
         if (refused != null) {
             return refused;
         }
-        String imageUrl = fake.parameter(request, "image_url");
-        String videoUrl = fake.parameter(request, "video_url");
-        String mediaType = fake.parameter(request, "media_type");
-        if (imageUrl == null && !(videoUrl != null && ("REELS".equals(mediaType) || "VIDEO".equals(mediaType)))) {
-            return fake.json(
-                    400,
-                    GraphErrorShapes.error(
-                            fake.object(),
-                            "IGApiException",
-                            100,
-                            2207052,
-                            "The media could not be fetched from this URI: image_url or video_url with media_type REELS is required",
-                            false));
+        InstagramContainerKinds.Made made = kinds.container(request, user, containers);
+        if (made.refusal() != null) {
+            return made.refusal();
         }
         String id = FakeIds.digits(17);
         boolean fails = request.failure() != null && request.failure().getKind() == FailureKind.PROCESSING_ERROR;
-        ObjectNode container = fake.object()
+        ObjectNode container = made.container()
                 .put("id", id)
                 .put("user", user)
-                .put("media_type", imageUrl != null ? "IMAGE" : mediaType)
                 .put("status_code", fails ? "ERROR" : "FINISHED")
                 .put(
                         "status",
                         fails
                                 ? "Error: Media upload has failed with error code 2207026"
                                 : "Finished: Media has been uploaded and it is ready to be published.");
-        putIfPresent(container, "image_url", imageUrl);
-        putIfPresent(container, "video_url", videoUrl);
-        putIfPresent(container, "caption", fake.parameter(request, "caption"));
-        putIfPresent(container, "alt_text", fake.parameter(request, "alt_text"));
         containers.put(id, container);
         return fake.json(200, fake.object().put("id", id));
     }
@@ -71,7 +58,10 @@ final class InstagramMedia {
             return refused;
         }
         ObjectNode container = containers.get(String.valueOf(fake.parameter(request, "creation_id")));
-        if (container == null || !user.equals(container.path("user").asText())) {
+        // A carousel item is published only through its carousel container.
+        if (container == null
+                || !user.equals(container.path("user").asText())
+                || container.path("is_carousel_item").asBoolean(false)) {
             return fake.json(
                     400,
                     GraphErrorShapes.error(
@@ -79,7 +69,8 @@ final class InstagramMedia {
                             "OAuthException",
                             100,
                             2207001,
-                            "Invalid parameter: creation_id is not a container of this account",
+                            "Invalid parameter: creation_id is not a container of this account that can be published"
+                                    + " (a carousel item is published through its carousel)",
                             false));
         }
         if (!"FINISHED".equals(container.path("status_code").asText())) {
@@ -96,26 +87,46 @@ final class InstagramMedia {
         }
         container.put("status_code", "PUBLISHED");
         String mediaId = FakeIds.digits(17);
+        boolean story = "STORY".equals(container.path("media_product_type").asText());
         ObjectNode media = fake.object()
                 .put("id", mediaId)
                 .put("media_type", container.path("media_type").asText())
-                .put("permalink", "https://www.instagram.com/p/" + FakeIds.token("C", 10) + "/")
+                .put("media_product_type", container.path("media_product_type").asText())
+                .put(
+                        "permalink",
+                        story
+                                ? "https://www.instagram.com/stories/" + InstagramFake.USERNAME + "/" + mediaId + "/"
+                                : "https://www.instagram.com/p/" + FakeIds.token("C", 10) + "/")
                 .put("timestamp", OffsetDateTime.now(ZoneOffset.UTC).format(InstagramFake.GRAPH_TIME))
                 .put("username", InstagramFake.USERNAME)
                 .put("container_id", container.path("id").asText());
         if (container.hasNonNull("caption")) {
             media.put("caption", container.get("caption").asText());
         }
-        media.put(
-                "media_url",
-                container
-                        .path(container.hasNonNull("image_url") ? "image_url" : "video_url")
-                        .asText());
+        if (container.has("children")) {
+            // A carousel's children become media of their own, listed in order on the carousel's children edge.
+            ArrayNode children = media.putObject("children").putArray("data");
+            for (JsonNode childId : container.get("children")) {
+                ObjectNode child = containers.get(childId.asText());
+                child.put("status_code", "PUBLISHED");
+                children.addObject()
+                        .put("id", FakeIds.digits(17))
+                        .put("media_type", child.path("media_type").asText())
+                        .put("media_url", mediaUrl(child));
+            }
+            media.put("media_url", children.get(0).path("media_url").asText());
+        } else {
+            media.put("media_url", mediaUrl(container));
+        }
         fake.publish(media);
         return fake.json(200, fake.object().put("id", mediaId));
     }
 
-    FakeResponse recentMedia(FakeRequest request, IssuedGrant grant, String user) {
+    /**
+     * The account's latest media ({@code /{user}/media}: feed posts, carousels and Reels) or its stories
+     * ({@code /{user}/stories}), newest first; neither lists the other's, as at Instagram.
+     */
+    FakeResponse recentMedia(FakeRequest request, IssuedGrant grant, String user, boolean stories) {
         FakeResponse refused = fake.refuseOtherAccount(grant, user, "instagram_business_basic");
         if (refused != null) {
             return refused;
@@ -123,7 +134,11 @@ final class InstagramMedia {
         int limit = request.intQueryParameter("limit", 25);
         ObjectNode body = fake.object();
         ArrayNode data = body.putArray("data");
-        fake.published().stream().limit(limit).forEach(item -> data.add(selected((ObjectNode) item, request)));
+        fake.published().stream()
+                .filter(item -> stories
+                        == "STORY".equals(item.path("media_product_type").asText()))
+                .limit(limit)
+                .forEach(item -> data.add(selected((ObjectNode) item, request)));
         body.putObject("paging")
                 .putObject("cursors")
                 .put("before", "QVFIUmJlZm9yZQ")
@@ -240,10 +255,10 @@ final class InstagramMedia {
         return shown;
     }
 
-    private static void putIfPresent(ObjectNode node, String field, String value) {
-        if (value != null) {
-            node.put(field, value);
-        }
+    private static String mediaUrl(JsonNode container) {
+        return container
+                .path(container.hasNonNull("image_url") ? "image_url" : "video_url")
+                .asText();
     }
 
     void reset() {

@@ -21,7 +21,10 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 @Produces(MediaType.APPLICATION_JSON)
 public interface InstagramApi {
 
-    /** Creates a media container ({@code {"image_url", "caption", "alt_text"}}); {@code {"id": "<container id>"}}. */
+    /**
+     * Creates a media container (an image's {@code {"image_url", "caption"}}, a Reel's, a story's, a carousel item's or a
+     * carousel's: {@link InstagramPublisher}); {@code {"id": "<container id>"}}.
+     */
     @POST
     @Path("/{userId}/media")
     @Consumes(MediaType.APPLICATION_JSON)

@@ -125,17 +125,17 @@ public class TikTokPublisher implements Publisher {
         if (media == null || request.media().size() > 1 && !TikTokPhotoPost.isPhotoPost(request)) {
             // posts-service refuses these; this only guards against a hand-made event.
             return new TargetError(
-                    TargetError.PROVIDER_ERROR,
-                    "TikTok posts need one video, or 1 to " + TikTokPhotoPost.MAX_PHOTOS
-                            + " images (a photo post) with no video among them; nothing was sent to TikTok.",
-                    false,
-                    Map.of(
-                            "platform",
-                            "tiktok",
-                            "media_type",
-                            media == null ? "none" : media.type(),
-                            "media_count",
-                            request.media().size()))
+                            TargetError.PROVIDER_ERROR,
+                            "TikTok posts need one video, or 1 to " + TikTokPhotoPost.MAX_PHOTOS
+                                    + " images (a photo post) with no video among them; nothing was sent to TikTok.",
+                            false,
+                            Map.of(
+                                    "platform",
+                                    "tiktok",
+                                    "media_type",
+                                    media == null ? "none" : media.type(),
+                                    "media_count",
+                                    request.media().size()))
                     .as(TargetError.CATEGORY_MEDIA, TargetError.ACTION_REPLACE_MEDIA);
         }
         if (request.platformOptions() == null
