@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
@@ -55,7 +56,8 @@ class PostValidationResourceTest {
         StringBuilder items = new StringBuilder("[");
         for (int i = 0; i < count; i++) {
             items.append(i == 0 ? "" : ",")
-                    .append("{\"url\":\"https://cdn.example.com/")
+                    // .invalid never resolves (RFC 2606): the probe asks no one, and says so.
+                    .append("{\"url\":\"https://media.herald.invalid/")
                     .append(i)
                     .append(".jpg\",\"type\":\"image\"}");
         }
@@ -84,7 +86,10 @@ class PostValidationResourceTest {
                 .then()
                 .statusCode(200)
                 .body("data.valid", equalTo(false))
-                .body("data.problems", empty())
+                // The dry run probes each item: one whose host does not resolve is every target's problem, the post's.
+                .body("data.problems.code", everyItem(equalTo("media_unreachable")))
+                .body("data.problems.field", hasItems("media[0].url", "media[10].url"))
+                .body("data.problems", hasSize(11))
                 .body("data.targets.account_id", equalTo(List.of(instagram, tiktok, pinterest, unknown)))
                 .body(
                         "data.targets.platform",
@@ -153,12 +158,13 @@ class PostValidationResourceTest {
 
     @Test
     void aValidBodyIsValidAndNeedsNoIdempotencyKey() throws Exception {
+        // Without media: probing media served from here needs herald.media.allow-private-urls (PostValidationIT shows
+        // probed media that is valid).
         String linkedIn = account("linkedin");
-        String tiktok = account("tiktok");
+        String facebook = account("facebook");
         as(workspace, Mode.TEST)
-                .body("{\"text\":\"Hello\",\"account_ids\":[\"" + linkedIn + "\",\"" + tiktok + "\"],"
-                        + "\"media\":{\"url\":\"https://cdn.example.com/v.mp4\",\"type\":\"video\"},"
-                        + "\"platform_options\":{\"tiktok\":{\"privacy_level\":\"SELF_ONLY\"}}}")
+                .body("{\"text\":\"Hello\",\"account_ids\":[\"" + linkedIn + "\",\"" + facebook + "\"],"
+                        + "\"first_comment\":{\"text\":\"More below\"}}")
                 .post("/posts/validate")
                 .then()
                 .statusCode(200)

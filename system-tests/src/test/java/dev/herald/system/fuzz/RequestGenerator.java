@@ -307,7 +307,7 @@ public final class RequestGenerator {
             return switch (pattern) {
                 case "\\S", "^[^<>]*$", "^[\\x20-\\x7E]+$" -> words(s);
                 case "^/" -> random.nextBoolean() ? "/api/v1/posts" : "/api/v1/profiles";
-                case "^[Hh][Tt][Tt][Pp][Ss]://" -> "https://media.example.com/fuzz/" + word(8) + ".jpg";
+                case "^[Hh][Tt][Tt][Pp][Ss]://" -> "https://media.herald.invalid/fuzz/" + word(8) + ".jpg";
                 case "^[0-9]{1,40}$" -> Long.toString(1 + (long) (random.nextDouble() * 1_000_000_000L));
                 default ->
                     throw new IllegalStateException("no generator for pattern " + pattern + " at " + context
