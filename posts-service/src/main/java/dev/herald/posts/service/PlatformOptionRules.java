@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * types and values, and what the platform requires. Problems are added to {@code errors}: the platform's, which the
  * rules give each target of that platform (or the post, when none is targeted). What other rules depend on is read
  * here too: the content {@link #format()} and the platform's {@link #firstComment()} override. A creator's own TikTok
- * settings are one account's: {@link #creatorProblems}.
+ * settings are one account's: {@link #creatorProblems}. About 330 lines: six short platform cases sharing one set of
+ * field readers ({@code string}, {@code bool}, {@code integer}, ...); split per platform, each would need the readers
+ * again.
  */
 final class PlatformOptionRules {
     private static final Pattern NUMERIC_ID = Pattern.compile("^[0-9]{1,40}$");
