@@ -108,7 +108,8 @@ class PostValidationIT {
                 .contains("text too_long", "media too_long", "media[0] aspect_ratio_out_of_range");
         assertThat(message(answer, 0, "media too_long")).contains("2 to 10");
         assertThat(message(answer, 0, "media[0] aspect_ratio_out_of_range")).contains("5:1");
-        assertThat(problems(answer, 1)).contains("text too_long", "platform_options.tiktok.privacy_level invalid_value");
+        assertThat(problems(answer, 1))
+                .contains("text too_long", "platform_options.tiktok.privacy_level invalid_value");
         assertThat(message(answer, 1, "platform_options.tiktok.privacy_level invalid_value"))
                 .contains("FRIENDS");
         assertThat(problems(answer, 2))
@@ -117,7 +118,8 @@ class PostValidationIT {
         assertThat(problems(answer, 3)).contains("media too_long", "media[1] video_too_long");
         assertThat(message(answer, 3, "media[1] video_too_long")).contains("60");
 
-        // Nothing reserved or published; the validate call is the one API request between the two usage reads.
+        // Nothing reserved or published. Between the two usage reads, the validate call is one API request and the
+        // second read (a fresh usage read counts) the other.
         assertThat(after.getInt("publications.reserved")).isZero();
         assertThat(after.getInt("publications.used")).isEqualTo(before.getInt("publications.used"));
         assertThat(after.getInt("api_requests.used")).isEqualTo(before.getInt("api_requests.used") + 2);
