@@ -31,10 +31,14 @@ public record Post(
     public static final String FAILED = "failed";
     public static final String CANCELED = "canceled";
 
-    /** {@code url} is HTTPS; {@code type} is {@link #VIDEO} or {@link #IMAGE}. */
+    /**
+     * {@code url} is HTTPS; {@code type} is {@link #VIDEO}, {@link #IMAGE} or {@link #DOCUMENT} (a PDF, posted as a
+     * LinkedIn document post only).
+     */
     public record Media(String url, String type) {
         public static final String VIDEO = "video";
         public static final String IMAGE = "image";
+        public static final String DOCUMENT = "document";
     }
 
     /**

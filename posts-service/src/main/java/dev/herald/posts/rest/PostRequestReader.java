@@ -32,6 +32,7 @@ final class PostRequestReader {
     private static final Set<String> FIELDS =
             Set.of("text", "account_ids", "media", "scheduled_at", "platform_options", "first_comment");
     private static final Set<String> MEDIA_FIELDS = Set.of("url", "type");
+    private static final Set<String> MEDIA_TYPES = Set.of(Post.Media.VIDEO, Post.Media.IMAGE, Post.Media.DOCUMENT);
 
     private final List<FieldError> errors = new ArrayList<>();
     private final boolean allowHttpMedia;
@@ -157,11 +158,11 @@ final class PostRequestReader {
         JsonNode typeNode = value.get("type");
         String typeField = field + ".type";
         if (typeNode == null || typeNode.isNull()) {
-            reject(typeField, "required", typeField + " is required: video or image.");
+            reject(typeField, "required", typeField + " is required: video, image or document.");
         } else if (!typeNode.isTextual()) {
             reject(typeField, "invalid_type", typeField + " must be a string.");
-        } else if (!Post.Media.VIDEO.equals(typeNode.textValue()) && !Post.Media.IMAGE.equals(typeNode.textValue())) {
-            reject(typeField, "invalid_value", typeField + " must be video or image.");
+        } else if (!MEDIA_TYPES.contains(typeNode.textValue())) {
+            reject(typeField, "invalid_value", typeField + " must be video, image or document.");
         } else {
             type = typeNode.textValue();
         }

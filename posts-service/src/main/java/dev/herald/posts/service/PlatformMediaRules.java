@@ -11,7 +11,7 @@ import java.util.Set;
  * How many media items of which types each platform takes in each format, from the platforms' publishing APIs:
  * Instagram one item or a carousel of 2-10 images and videos, a reel one video, a story one image or video; Facebook text,
  * one video or 1-10 photos (a multi-photo post's attached_media takes photos only), a reel one video, a story one image
- * or video; LinkedIn one video or 1-20 images (multiImage); Pinterest one image, one video (a video pin) or a carousel
+ * or video; LinkedIn one video, one document (a PDF, through its Documents API) or 1-20 images (multiImage); Pinterest one image, one video (a video pin) or a carousel
  * of 2-5 images; TikTok one video or 1-35 images (a photo post: no video among them); YouTube exactly one video.
  * Sizes, durations and dimensions need the media itself: the media probe's part.
  *
@@ -23,6 +23,8 @@ import java.util.Set;
  */
 record PlatformMediaRules(boolean required, Set<String> single, int maxItems, Set<String> several, String takes) {
     private static final Set<String> ANY = Set.of(Post.Media.IMAGE, Post.Media.VIDEO);
+    // A document is LinkedIn's alone, and alone in its post: no platform's several-item post takes one.
+    private static final Set<String> LINKEDIN_ONE = Set.of(Post.Media.IMAGE, Post.Media.VIDEO, Post.Media.DOCUMENT);
     private static final Set<String> IMAGES = Set.of(Post.Media.IMAGE);
     private static final Set<String> VIDEOS = Set.of(Post.Media.VIDEO);
     private static final PlatformMediaRules ONE_ITEM =
@@ -45,7 +47,9 @@ record PlatformMediaRules(boolean required, Set<String> single, int maxItems, Se
                     case REEL -> ONE_VIDEO;
                     case STORY -> ONE_ITEM;
                 };
-            case LINKEDIN -> new PlatformMediaRules(false, ANY, 20, IMAGES, "text, one video, or 1 to 20 images");
+            case LINKEDIN ->
+                new PlatformMediaRules(
+                        false, LINKEDIN_ONE, 20, IMAGES, "text, one video, one document, or 1 to 20 images");
             case PINTEREST ->
                 new PlatformMediaRules(true, ANY, 5, IMAGES, "one image, one video, or a carousel of 2 to 5 images");
             case TIKTOK ->

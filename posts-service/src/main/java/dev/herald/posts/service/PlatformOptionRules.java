@@ -107,7 +107,7 @@ final class PlatformOptionRules {
                 url("link");
             }
             case LINKEDIN -> {
-                known("visibility", "alt_text", FIRST_COMMENT);
+                known("visibility", "alt_text", "title", FIRST_COMMENT);
                 String visibility = string("visibility", false, 1, 20);
                 if (visibility != null && !LINKEDIN_VISIBILITY.contains(visibility)) {
                     reject(
@@ -117,6 +117,9 @@ final class PlatformOptionRules {
                 }
                 // An image post's alternative text (LinkedIn's altText, at most 4086 characters; unused on video).
                 string("alt_text", false, 1, 4086);
+                // A document post's title (the Posts API's content.media.title, shown over the document; unused on
+                // images and videos). LinkedIn documents no length: 400 is Herald's bound, ample for a title.
+                string("title", false, 1, 400);
             }
         }
         readFirstComment();

@@ -182,6 +182,39 @@ class PostRulesTest {
     }
 
     @Test
+    void aDocumentIsLinkedInsAloneAndAloneInItsPostWithATitleOfAtMost400() {
+        account(Platform.LINKEDIN);
+        String titled = "{\"linkedin\":{\"title\":\"%s\"}}";
+        assertThat(fieldsAndCodes(check("Hi", items(1, "document"), titled.formatted("Q3 report"), null)))
+                .isEmpty();
+        assertThat(fieldsAndCodes(check("Hi", items(1, "document"), titled.formatted("t".repeat(401)), null)))
+                .containsExactly("platform_options.linkedin.title too_long");
+        assertThat(fieldsAndCodes(check("Hi", items("document", "image"), null, null)))
+                .containsExactly("media[0].type invalid_value");
+        assertThat(fieldsAndCodes(check("Hi", items("document", "document"), null, null)))
+                .containsExactly("media[0].type invalid_value", "media[1].type invalid_value");
+    }
+
+    @Test
+    void everyPlatformButLinkedInRefusesADocumentNamingItself() {
+        String options = "{\"youtube\":{\"privacy_status\":\"public\",\"made_for_kids\":false},"
+                + "\"tiktok\":{\"privacy_level\":\"SELF_ONLY\"},\"pinterest\":{\"board_id\":\"123\"}}";
+        for (Platform platform : Platform.values()) {
+            accounts.clear();
+            account(platform);
+            PostRules.Checked checked = check("Hi", items(1, "document"), options, null);
+            if (platform == Platform.LINKEDIN) {
+                assertThat(fieldsAndCodes(checked)).as("linkedin").isEmpty();
+            } else {
+                assertThat(fieldsAndCodes(checked)).as(platform.name()).containsExactly("media.type invalid_value");
+                assertThat(checked.problems().refusals().get(0).message())
+                        .startsWith(platform.displayName())
+                        .endsWith("media is a document.");
+            }
+        }
+    }
+
+    @Test
     void aPinterestPinIsOneImageOneVideoOrACarouselOfTwoToFiveImages() {
         account(Platform.PINTEREST);
         String board = "{\"pinterest\":{\"board_id\":\"123\"}}";

@@ -2,6 +2,7 @@ package dev.herald.posts.service.media;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,7 +34,14 @@ final class ContentTypes {
             Map.entry("video/x-ms-wmv", "wmv"),
             Map.entry("video/x-flv", "flv"),
             Map.entry("video/3gpp", "3gp"),
-            Map.entry("video/mpeg", "mpeg"));
+            Map.entry("video/mpeg", "mpeg"),
+            Map.entry("application/pdf", "pdf"),
+            Map.entry("application/msword", "doc"),
+            Map.entry("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "docx"),
+            Map.entry("application/vnd.ms-powerpoint", "ppt"),
+            Map.entry("application/vnd.openxmlformats-officedocument.presentationml.presentation", "pptx"));
+
+    private static final Set<String> DOCUMENTS = Set.of("pdf", "doc", "docx", "ppt", "pptx");
 
     private ContentTypes() {}
 
@@ -57,10 +65,17 @@ final class ContentTypes {
         return type == null ? null : CONTAINERS.get(type);
     }
 
-    /** Image or video as {@code type} says ({@code image/...}, {@code video/...}), or null. */
+    /**
+     * Image, video or document as {@code type} says ({@code image/...}, {@code video/...}, a PDF or Office document's
+     * type), or null.
+     */
     static MediaFacts.Kind kind(String type) {
         if (type == null) {
             return null;
+        }
+        String container = container(type);
+        if (container != null && DOCUMENTS.contains(container)) { // Set.of refuses to look up null
+            return MediaFacts.Kind.DOCUMENT;
         }
         return type.startsWith("image/")
                 ? MediaFacts.Kind.IMAGE

@@ -12,7 +12,7 @@ import java.time.Duration;
  *
  * @param contentType the host's media type without parameters ({@code image/jpeg}), or null
  * @param sizeBytes the whole file's size ({@code Content-Range}'s total, else {@code Content-Length} of a full answer)
- * @param kind image or video, from the bytes when they are recognised, else from {@code contentType}
+ * @param kind image, video or document, from the bytes when they are recognised, else from {@code contentType}
  * @param container the file format read from the bytes ({@code mp4}, {@code mov}, {@code jpeg}, ...), else the one
  *     {@code contentType} names
  * @param codec the video track's sample entry ({@code avc1}, {@code hvc1}, {@code vp09}), where the header has it
@@ -28,10 +28,11 @@ public record MediaFacts(
         Integer height,
         Duration duration) {
 
-    /** The two kinds a post's media item declares ({@link Post.Media#type}). */
+    /** The kinds a post's media item declares ({@link Post.Media#type}). */
     public enum Kind {
         IMAGE(Post.Media.IMAGE),
-        VIDEO(Post.Media.VIDEO);
+        VIDEO(Post.Media.VIDEO),
+        DOCUMENT(Post.Media.DOCUMENT);
 
         private final String wireName;
 
@@ -42,6 +43,15 @@ public record MediaFacts(
         public String wireName() {
             return wireName;
         }
+    }
+
+    /** "an image", "a video", "a document": how messages name the kind. */
+    public static String article(Kind kind) {
+        return switch (kind) {
+            case IMAGE -> "an image";
+            case VIDEO -> "a video";
+            case DOCUMENT -> "a document";
+        };
     }
 
     /** Width over height as displayed, or null when either is unknown or zero. */

@@ -22,6 +22,7 @@ public final class MediaHeader {
     private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     private static final byte[] GIF87 = "GIF87a".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] GIF89 = "GIF89a".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PDF = "%PDF-".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EBML = {0x1a, 0x45, (byte) 0xdf, (byte) 0xa3};
     private static final byte[] EXIF = {'E', 'x', 'i', 'f', 0, 0};
     private static final int MAX_JPEG_SEGMENTS = 4096;
@@ -89,6 +90,10 @@ public final class MediaHeader {
         }
         if ("II*\0".equals(bytes.fourCc(0)) || "MM\0*".equals(bytes.fourCc(0))) {
             return Read.image("tiff", null, null);
+        }
+        if (bytes.startsWith(0, PDF)) {
+            // A PDF's page count lies in its page tree, anywhere in the file: not read from a header.
+            return new Read("pdf", MediaFacts.Kind.DOCUMENT, null, null, null, null, -1);
         }
         if (IsoMediaHeader.recognises(bytes)) {
             return IsoMediaHeader.read(bytes);

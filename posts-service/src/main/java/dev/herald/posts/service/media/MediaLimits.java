@@ -6,6 +6,7 @@ import static dev.herald.common.wire.Platform.LINKEDIN;
 import static dev.herald.common.wire.Platform.PINTEREST;
 import static dev.herald.common.wire.Platform.TIKTOK;
 import static dev.herald.common.wire.Platform.YOUTUBE;
+import static dev.herald.posts.service.media.MediaFacts.Kind.DOCUMENT;
 import static dev.herald.posts.service.media.MediaFacts.Kind.IMAGE;
 import static dev.herald.posts.service.media.MediaFacts.Kind.VIDEO;
 import static dev.herald.posts.service.media.MediaLimit.AspectRange.between;
@@ -128,7 +129,17 @@ public final class MediaLimits {
                     MediaLimit.of(LINKEDIN, FEED, VIDEO, "LinkedIn videos", Set.of("mp4"))
                             .maxMegabytes(500)
                             .seconds(3, 30 * 60)
-                            .aspect(between(1, 2.4, 2.4, 1)))
+                            .aspect(between(1, 2.4, 2.4, 1)),
+                    // LinkedIn documents: learn.microsoft.com/linkedin/marketing/community-management/shares/
+                    // documents-api (PPT, PPTX, DOC, DOCX and PDF, at most 100 MB and 300 pages). The page count
+                    // needs the whole file, so it is LinkedIn's to refuse at delivery.
+                    MediaLimit.of(
+                                    LINKEDIN,
+                                    FEED,
+                                    DOCUMENT,
+                                    "LinkedIn documents",
+                                    Set.of("pdf", "ppt", "pptx", "doc", "docx"))
+                            .maxMegabytes(100))
             .map(MediaLimit.Builder::limit)
             .toList();
 

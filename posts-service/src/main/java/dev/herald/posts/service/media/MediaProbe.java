@@ -147,7 +147,7 @@ public class MediaProbe {
             return new Probed(
                     null,
                     MEDIA_TYPE_UNSUPPORTED,
-                    "The media at " + url + " is " + what + ", neither an image nor a video.",
+                    "The media at " + url + " is " + what + ", neither an image, a video nor a document.",
                     read);
         }
         if (declaredType != null && !declaredType.equals(facts.kind().wireName())) {
@@ -155,7 +155,7 @@ public class MediaProbe {
                     null,
                     MEDIA_TYPE_MISMATCH,
                     "The media's type is " + declaredType + ", but " + url + " is "
-                            + (facts.kind() == MediaFacts.Kind.IMAGE ? "an image" : "a video")
+                            + MediaFacts.article(facts.kind())
                             + (facts.container() == null
                                     ? ""
                                     : " (" + facts.container().toUpperCase(Locale.ROOT) + ")")

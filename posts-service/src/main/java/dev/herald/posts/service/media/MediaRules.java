@@ -45,7 +45,7 @@ public final class MediaRules {
         if (limit == null) {
             return List.of();
         }
-        String item = facts.kind() == MediaFacts.Kind.IMAGE ? "the image" : "the video";
+        String item = "the " + facts.kind().wireName();
         List<FieldError> problems = new ArrayList<>();
         if (facts.container() != null && !limit.containers().contains(facts.container())) {
             problems.add(new FieldError(

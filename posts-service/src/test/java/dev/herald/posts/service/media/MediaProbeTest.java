@@ -42,6 +42,8 @@ class MediaProbeTest {
             Movie.mp4(1080, 1920, 120).moovLast(300_000).bytes();
     private static final byte[] WIDE_PNG = SampleMedia.image("png", 2500, 500);
     private static final byte[] PROFILED_JPEG = SampleMedia.jpegAfterMetadata(1080, 1350, 3);
+    private static final byte[] DECK_PDF =
+            SampleMedia.concat(SampleMedia.ascii("%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n"), new byte[90_000]);
 
     private static Vertx vertx;
     private static HttpServer plain;
@@ -251,6 +253,30 @@ class MediaProbeTest {
     }
 
     @Test
+    void aPdfIsADocumentFromItsMagicWhateverTheHostCallsIt() {
+        MediaProbe.Probed probed = probe(localProbe(Duration.ofSeconds(5)), local("/deck.pdf"), "document");
+        assertThat(probed.code()).isNull();
+        assertThat(probed.facts())
+                .isEqualTo(new MediaFacts(
+                        "application/octet-stream",
+                        (long) DECK_PDF.length,
+                        MediaFacts.Kind.DOCUMENT,
+                        "pdf",
+                        null,
+                        null,
+                        null,
+                        null));
+        assertThat(requests).containsExactly("/deck.pdf bytes=0-65535");
+    }
+
+    @Test
+    void aPdfDeclaredAsAnImageIsAMismatch() {
+        MediaProbe.Probed probed = probe(localProbe(Duration.ofSeconds(5)), local("/deck.pdf"), "image");
+        assertThat(probed.code()).isEqualTo("media_type_mismatch");
+        assertThat(probed.message()).contains("is a document (PDF)");
+    }
+
+    @Test
     void anImageDeclaredAsAVideoIsAMismatch() {
         MediaProbe.Probed probed = probe(localProbe(Duration.ofSeconds(5)), local("/wide.png"), "video");
         assertThat(probed.problem("media[1].url")).hasValueSatisfying(problem -> {
@@ -269,6 +295,7 @@ class MediaProbeTest {
             case "/wide.png" -> ranged(response, range, "image/png", WIDE_PNG);
             case "/moov-last.mp4" -> ranged(response, range, "video/mp4", MOOV_LAST);
             case "/profiled.jpg" -> ranged(response, range, "image/jpeg", PROFILED_JPEG);
+            case "/deck.pdf" -> ranged(response, range, "application/octet-stream", DECK_PDF);
             case "/moov-unreadable.mp4" -> {
                 if ("bytes=0-65535".equals(range)) {
                     ranged(response, range, "video/mp4", MOOV_LAST);

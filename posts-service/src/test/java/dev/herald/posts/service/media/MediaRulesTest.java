@@ -124,6 +124,24 @@ class MediaRulesTest {
     }
 
     @Test
+    void aLinkedInDocumentIsAPdfOrOfficeFileOfAtMost100Megabytes() {
+        assertThat(MediaRules.problems(LINKEDIN, null, FIELD, document("pdf", 5_000_000)))
+                .isEmpty();
+        assertThat(MediaRules.problems(LINKEDIN, null, FIELD, document("pdf", 101L * 1024 * 1024)))
+                .containsExactly(new FieldError(
+                        FIELD,
+                        "media_too_large",
+                        "the document is 101 MB (105906176 bytes); LinkedIn documents must be at most 100 MB."));
+        assertThat(MediaRules.problems(LINKEDIN, null, FIELD, document("rtf", 1)))
+                .extracting(FieldError::code)
+                .containsExactly("media_format_unsupported");
+    }
+
+    private static MediaFacts document(String container, long bytes) {
+        return new MediaFacts("application/pdf", bytes, MediaFacts.Kind.DOCUMENT, container, null, null, null, null);
+    }
+
+    @Test
     void whatTheProbeCouldNotMeasureIsNotChecked() {
         MediaFacts unknown = new MediaFacts("video/mp4", null, MediaFacts.Kind.VIDEO, null, null, null, null, null);
         for (Platform platform : Platform.values()) {
