@@ -24,8 +24,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
  * A post's media handed to LinkedIn before the post is made ({@link LinkedInPublisher}): an image through the Images
- * API in one {@code PUT}, a video through the Videos API in the parts LinkedIn's {@code uploadInstructions} ask for,
- * then finalized. The bytes stream from the media URL ({@link MediaIngest}); nothing here publishes anything.
+ * API and a document (a PDF) through the Documents API, each in one {@code PUT}, a video through the Videos API in the
+ * parts LinkedIn's {@code uploadInstructions} ask for, then finalized. The bytes stream from the media URL ({@link MediaIngest}); nothing here publishes anything.
  */
 @ApplicationScoped
 public class LinkedInMediaUpload {
@@ -43,26 +43,39 @@ public class LinkedInMediaUpload {
         this.mapper = mapper;
     }
 
-    /** An uploaded image's URN, or the refusal that ended its upload (nothing was posted either way). */
-    record UploadedImage(String urn, PlatformAnswer refusal) {}
+    /** An uploaded image's or document's URN, or the refusal that ended its upload (nothing was posted either way). */
+    record Uploaded(String urn, PlatformAnswer refusal) {}
 
-    Uni<UploadedImage> uploadImage(ProviderAccess access, MediaSource.Located source) {
+    Uni<Uploaded> uploadImage(ProviderAccess access, MediaSource.Located source) {
+        return uploadWhole(access, source, "images", "image");
+    }
+
+    /** A document (PPT, PPTX, DOC, DOCX or PDF; Herald sends PDFs) through the Documents API, as an image is sent. */
+    Uni<Uploaded> uploadDocument(ProviderAccess access, MediaSource.Located source) {
+        return uploadWhole(access, source, "documents", "document");
+    }
+
+    /**
+     * {@code POST /rest/{media}?action=initializeUpload} with the author as owner, then the whole file in one
+     * {@code PUT} to the answered {@code uploadUrl}; the answer's {@code value.<kind>} is the URN.
+     */
+    private Uni<Uploaded> uploadWhole(ProviderAccess access, MediaSource.Located source, String media, String kind) {
         ObjectNode request = mapper.createObjectNode();
         request.putObject("initializeUploadRequest").put("owner", access.externalId());
-        return mediaAction(access, "images", "initializeUpload", request).flatMap(response -> {
+        return mediaAction(access, media, "initializeUpload", request).flatMap(response -> {
             JsonNode body = PlatformResponses.body(mapper, response);
             JsonNode value = body.path("value");
-            if (response.getStatus() / 100 != 2 || !value.hasNonNull("uploadUrl") || !value.hasNonNull("image")) {
+            if (response.getStatus() / 100 != 2 || !value.hasNonNull("uploadUrl") || !value.hasNonNull(kind)) {
                 return Uni.createFrom()
-                        .item(new UploadedImage(
+                        .item(new Uploaded(
                                 null,
                                 LinkedInErrors.refusal(
                                         response.getStatus(),
                                         response,
                                         body,
-                                        "LinkedIn refused to start the image upload")));
+                                        "LinkedIn refused to start the " + kind + " upload")));
             }
-            String urn = value.get("image").asText();
+            String urn = value.get(kind).asText();
             Map<String, String> headers =
                     Map.of("Authorization", PlatformResponses.bearer(access), "Content-Type", source.contentType());
             return ingest.sources()
@@ -74,13 +87,14 @@ public class LinkedInMediaUpload {
                             source.size(),
                             file))
                     .map(answer -> answer.status() / 100 == 2
-                            ? new UploadedImage(urn, null)
-                            : new UploadedImage(
+                            ? new Uploaded(urn, null)
+                            : new Uploaded(
                                     null,
-                                    PlatformResponses.uploadRefused(answer, "LinkedIn refused the image's bytes")))
+                                    PlatformResponses.uploadRefused(
+                                            answer, "LinkedIn refused the " + kind + "'s bytes")))
                     .onFailure()
                     .recoverWithItem(
-                            failure -> new UploadedImage(null, PlatformResponses.brokenUpload("LinkedIn", failure)));
+                            failure -> new Uploaded(null, PlatformResponses.brokenUpload("LinkedIn", failure)));
         });
     }
 

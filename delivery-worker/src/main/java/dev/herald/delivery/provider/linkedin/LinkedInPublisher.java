@@ -17,6 +17,7 @@ import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.media.MediaIngest;
+import dev.herald.delivery.provider.media.MediaSource;
 import dev.herald.delivery.provider.media.SourceChunks;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +25,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
@@ -40,6 +42,9 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  *       processes it, so the attempt ends {@link PlatformAnswer.Processing} and later attempts ask
  *       {@code GET /rest/videos/{urn}} until {@code AVAILABLE}, then make the post with the video URN
  *       ({@link PublicationLedger#postProcessed}), within {@code video-processing-deadline}.</li>
+ *   <li>a document (a PDF): {@code POST /rest/documents?action=initializeUpload} (owner: the author), one {@code PUT}
+ *       of the file to {@code uploadUrl}, then the post with {@code content.media} {@code {id, title}} (the
+ *       {@code title} option, else the file's name), all in one attempt, as an image;</li>
  *   <li>several images (2 to 20, LinkedIn's MultiImage): each uploaded as one image is, in the post's order, then the
  *       post with {@code content.multiImage.images[{id}]}, all in one attempt; every image's bytes are metered
  *       (their sum is the destination's one media reservation).</li>
@@ -117,21 +122,44 @@ public class LinkedInPublisher implements Publisher {
                                     config.videoCheckInterval(), config.videoProcessingDeadline(), true),
                             false));
         }
+        if (Post.Media.DOCUMENT.equals(media.type())) {
+            String title = options.path("title").asText(null);
+            return publishUploaded(
+                    request,
+                    commentary,
+                    upload::uploadDocument,
+                    (access, urn) -> LinkedInRequests.withDocument(
+                            LinkedInRequests.postOf(mapper, access.externalId(), commentary, visibility),
+                            urn,
+                            title,
+                            media.url()));
+        }
         String altText = options.path("alt_text").asText(null);
+        return publishUploaded(
+                request,
+                commentary,
+                upload::uploadImage,
+                (access, urn) -> LinkedInRequests.withMedia(
+                        LinkedInRequests.postOf(mapper, access.externalId(), commentary, visibility), urn, altText));
+    }
+
+    /**
+     * One file uploaded whole ({@code upload}: an image or a document), then the post {@code post} makes of its URN,
+     * in one attempt: nothing is published before the post call, so a refused upload is a refusal.
+     */
+    private Uni<PublishOutcome> publishUploaded(
+            PublishRequest request,
+            String commentary,
+            BiFunction<ProviderAccess, MediaSource.Located, Uni<LinkedInMediaUpload.Uploaded>> upload,
+            BiFunction<ProviderAccess, String, ObjectNode> post) {
         return ledger.publishUploading(
                 request,
                 ingest,
                 source -> new PlatformCalls(
-                        access -> upload.uploadImage(access, source)
+                        access -> upload.apply(access, source)
                                 .flatMap(uploaded -> uploaded.refusal() != null
                                         ? Uni.createFrom().item(uploaded.refusal())
-                                        : createPost(
-                                                access,
-                                                LinkedInRequests.withMedia(
-                                                        LinkedInRequests.postOf(
-                                                                mapper, access.externalId(), commentary, visibility),
-                                                        uploaded.urn(),
-                                                        altText))),
+                                        : createPost(access, post.apply(access, uploaded.urn()))),
                         access -> findPost(access, commentary)));
     }
 

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** The bodies of LinkedIn's Posts API requests ({@code /rest/posts}), and any request's JSON. */
@@ -34,6 +37,30 @@ final class LinkedInRequests {
         }
         media.put("id", urn);
         return post;
+    }
+
+    /**
+     * The post with a document (LinkedIn's Documents API URN): {@code content.media} with its {@code id} and the
+     * {@code title} LinkedIn shows over the document: the post's {@code title} option, else the file's name without its
+     * extension, else "Document".
+     */
+    static ObjectNode withDocument(ObjectNode post, String urn, String titleOption, String mediaUrl) {
+        ObjectNode media = post.putObject("content").putObject("media");
+        media.put("title", documentTitle(titleOption, mediaUrl));
+        media.put("id", urn);
+        return post;
+    }
+
+    static String documentTitle(String option, String mediaUrl) {
+        if (option != null && !option.isBlank()) {
+            return option.strip();
+        }
+        String path = URI.create(mediaUrl).getRawPath();
+        String name = path == null
+                ? ""
+                : URLDecoder.decode(path.substring(path.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
+        name = name.contains(".") ? name.substring(0, name.lastIndexOf('.')) : name;
+        return name.isBlank() ? "Document" : name.strip();
     }
 
     /**
