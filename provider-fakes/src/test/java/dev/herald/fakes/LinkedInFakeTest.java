@@ -2,6 +2,7 @@ package dev.herald.fakes;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.startsWith;
@@ -355,6 +356,63 @@ class LinkedInFakeTest {
     private static String sha256(byte[] bytes) throws Exception {
         return java.util.HexFormat.of()
                 .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    @Test
+    void aDocumentIsUploadedThroughTheDocumentsApiAndPostedByItsUrnOnlyByItsOwnerOnceUploaded() throws Exception {
+        String token =
+                connect("openid profile w_member_social w_organization_social").getString("access_token");
+        String member = "urn:li:person:hF4k3Mbr0q";
+        JsonPath initialized = rest(token)
+                .body("{\"initializeUploadRequest\":{\"owner\":\"" + member + "\"}}")
+                .post("/linkedin/rest/documents?action=initializeUpload")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        String document = initialized.getString("value.document");
+        String uploadUrl = initialized.getString("value.uploadUrl");
+        assertThat(document).startsWith("urn:li:document:");
+        assertThat(uploadUrl).matches("^http://[^/]+/linkedin/dms-uploads/[A-Za-z0-9]+$");
+        // Not uploaded yet, and never heard of: LinkedIn posts neither.
+        postWithMedia(token, member, document).then().statusCode(422);
+        postWithMedia(token, member, "urn:li:document:D5NeverUploaded").then().statusCode(422);
+
+        byte[] bytes = generated(300_000);
+        given().header("Authorization", "Bearer " + token)
+                .contentType("application/pdf")
+                .body(bytes)
+                .put(java.net.URI.create(uploadUrl).getPath())
+                .then()
+                .statusCode(201);
+        // Another author's post cannot carry the member's document.
+        postWithMedia(token, "urn:li:organization:90421377", document)
+                .then()
+                .statusCode(422)
+                .body("message", containsString("not an available upload of the author"));
+        String urn = postWithMedia(token, member, document)
+                .then()
+                .statusCode(201)
+                .extract()
+                .header("x-restli-id");
+
+        given().get("/_fakes/linkedin/posts")
+                .then()
+                .statusCode(200)
+                .body("data[0].id", equalTo(urn))
+                .body("data[0].content.media.id", equalTo(document));
+        List<String> paths = given().get("/_fakes/linkedin/requests")
+                .then()
+                .extract()
+                .jsonPath()
+                .getList("data.path");
+        assertThat(paths).contains("/rest/documents");
+        List<String> bodies = given().get("/_fakes/linkedin/requests")
+                .then()
+                .extract()
+                .jsonPath()
+                .getList("data.findAll { it.method == 'PUT' }.body");
+        assertThat(bodies).containsExactly("<300000 bytes, sha256 " + sha256(bytes) + ">");
     }
 
     @Test

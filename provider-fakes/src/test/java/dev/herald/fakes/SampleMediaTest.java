@@ -49,6 +49,19 @@ class SampleMediaTest {
     }
 
     @Test
+    void aPdfIsServedAsApplicationPdfAndStartsAsAPdfDoes() {
+        byte[] file = given().get("/_fakes/media/deck.pdf?bytes=70000")
+                .then()
+                .statusCode(200)
+                .header("Content-Type", "application/pdf")
+                .extract()
+                .asByteArray();
+        assertThat(new String(file, 0, 9, java.nio.charset.StandardCharsets.US_ASCII))
+                .isEqualTo("%PDF-1.7\n");
+        assertThat(file).hasSize(70_000);
+    }
+
+    @Test
     void aPngAskedForItsDimensionsSaysThemInItsHeader() throws Exception {
         assertThat(dimensions(fetch("/_fakes/media/wide.png?bytes=4096&width=2500&height=500")))
                 .containsExactly(2500, 500);

@@ -18,6 +18,9 @@ import java.util.zip.CRC32;
 final class SampleHeaders {
     private static final int TIMESCALE = 1000;
 
+    /** What a PDF starts with (its version line): a sample {@code .pdf} begins so. */
+    static final byte[] PDF = "%PDF-1.7\n".getBytes(StandardCharsets.US_ASCII);
+
     private SampleHeaders() {}
 
     /** The header of {@code name}'s type for a {@code size}-byte file; empty for a type without one here. */

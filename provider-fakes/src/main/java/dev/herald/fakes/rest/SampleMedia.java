@@ -79,12 +79,17 @@ public class SampleMedia {
         send(response, name.hashCode(), header, first, last + 1);
     }
 
-    /** The header {@code width}, {@code height} and {@code seconds} ask for; null when they ask for none. */
+    /**
+     * The header {@code width}, {@code height} and {@code seconds} ask for; a {@code .pdf} always starts as a PDF does
+     * (its magic, so a probe knows it for a document); null otherwise.
+     */
     private static byte[] header(RoutingContext context, String name, long size) {
         String width = context.queryParams().get("width");
         String height = context.queryParams().get("height");
         if (width == null && height == null) {
-            return null;
+            return name.toLowerCase(Locale.ROOT).endsWith(".pdf") && size >= SampleHeaders.PDF.length
+                    ? SampleHeaders.PDF.clone()
+                    : null;
         }
         String seconds = context.queryParams().get("seconds");
         if (width == null
@@ -149,6 +154,9 @@ public class SampleMedia {
         }
         if (lower.endsWith(".png")) {
             return "image/png";
+        }
+        if (lower.endsWith(".pdf")) {
+            return "application/pdf";
         }
         return "application/octet-stream";
     }

@@ -29,8 +29,11 @@ import java.util.List;
  * {@code /dms-uploads/} on the fake's own host; {@code POST /rest/videos?action=initializeUpload} a video URN and
  * one upload instruction per 4 MiB part; each {@code PUT} there answers {@code 201} (a video part {@code 200} with an
  * {@code ETag}); {@code POST /rest/videos?action=finalizeUpload} checks the parts' ETags in order, and
- * {@code GET /rest/videos/{urn}} then answers {@code AVAILABLE} (the fake processes at once). A post's
- * {@code content.media.id} must name an uploaded image or a finalized video, and {@code content.multiImage.images}
+ * {@code GET /rest/videos/{urn}} then answers {@code AVAILABLE} (the fake processes at once).
+ * {@code POST /rest/documents?action=initializeUpload}
+ * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/documents-api) answers a
+ * document URN and one {@code uploadUrl}, as an image. A post's {@code content.media.id} must name an uploaded image
+ * or document or a finalized video of the author, and {@code content.multiImage.images}
  * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/multiimage-post-api) 2 to 20
  * uploaded images of the author ({@link LinkedInPosts}).</li>
  * <li>The Comments API (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api):
@@ -151,9 +154,9 @@ public class LinkedInFake extends StatefulPlatformFake {
         if (request.is("POST", "/rest/posts")) {
             return posts.createPost(request, grant(request));
         }
-        if (request.is("POST", "/rest/(images|videos)")
+        if (request.is("POST", "/rest/(images|videos|documents)")
                 && "initializeUpload".equals(request.queryParameter("action"))) {
-            return media.initializeUpload(request, request.path().endsWith("videos"));
+            return media.initializeUpload(request, request.path().substring("/rest/".length()));
         }
         if (request.is("POST", "/rest/videos") && "finalizeUpload".equals(request.queryParameter("action"))) {
             return media.finalizeUpload(request);

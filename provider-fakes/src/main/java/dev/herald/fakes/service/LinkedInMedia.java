@@ -14,8 +14,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * LinkedIn's Images and Videos APIs: registering an image or a video ({@code initializeUpload}), its bytes at the
- * upload URLs, a video's {@code finalizeUpload} and status; the media registered, by URN, for posts to attach.
+ * LinkedIn's Images, Documents and Videos APIs: registering an image, a document or a video
+ * ({@code initializeUpload}), its bytes at the upload URLs, a video's {@code finalizeUpload} and status; the media
+ * registered, by URN, for posts to attach.
  */
 final class LinkedInMedia {
     private static final long VIDEO_PART_BYTES = 4L * 1024 * 1024;
@@ -39,8 +40,11 @@ final class LinkedInMedia {
         }
     }
 
-    /** Registers an image or a video of the owner; its upload URL(s) on the host the caller reached the fake at. */
-    FakeResponse initializeUpload(FakeRequest request, boolean video) {
+    /**
+     * Registers an image, a document or a video of the owner ({@code api}: {@code images}, {@code documents},
+     * {@code videos}); its upload URL(s) on the host the caller reached the fake at.
+     */
+    FakeResponse initializeUpload(FakeRequest request, String api) {
         if (!"2.0.0".equals(request.header("x-restli-protocol-version"))) {
             return fake.error(400, 0, "BAD_REQUEST", "X-Restli-Protocol-Version 2.0.0 is required.");
         }
@@ -53,14 +57,16 @@ final class LinkedInMedia {
         String base = "http://" + request.header("host") + "/" + fake.platform() + LinkedInFake.UPLOADS;
         long expiresAt = Instant.now().plus(Duration.ofDays(1)).toEpochMilli();
         ObjectNode value = fake.object();
-        if (!video) {
-            String urn = "urn:li:image:" + FakeIds.alphanumeric(19);
+        if (!"videos".equals(api)) {
+            // An image or a document: one URN, one upload URL for the whole file.
+            String kind = "images".equals(api) ? "image" : "document";
+            String urn = "urn:li:" + kind + ":" + FakeIds.alphanumeric(19);
             String uploadId = FakeIds.alphanumeric(24);
             media.put(urn, new Media(urn, owner, "WAITING_UPLOAD", List.of(uploadId)));
             uploads.put(uploadId, urn);
             value.put("uploadUrlExpiresAt", expiresAt)
                     .put("uploadUrl", base + uploadId)
-                    .put("image", urn);
+                    .put(kind, urn);
             return fake.json(200, fake.object().set("value", value));
         }
         long size = initialize.path("fileSizeBytes").asLong(0);
@@ -88,15 +94,18 @@ final class LinkedInMedia {
         return fake.json(200, fake.object().set("value", value));
     }
 
-    /** Bytes for an upload URL: an image is then available; a video part answers its ETag for the finalize call. */
+    /**
+     * Bytes for an upload URL: an image or a document is then available (LinkedIn processes a document first; the
+     * fake at once); a video part answers its ETag for the finalize call.
+     */
     FakeResponse receive(String uploadId, FakeRequest request) {
         String urn = uploads.get(uploadId);
         ReceivedBytes bytes = request.upload();
         if (urn == null || bytes == null || bytes.size() == 0) {
             return fake.error(400, 0, "BAD_REQUEST", "No upload is waiting at this URL, or it carried no bytes.");
         }
-        if (urn.startsWith("urn:li:image:")) {
-            media.computeIfPresent(urn, (key, image) -> image.withStatus("AVAILABLE"));
+        if (urn.startsWith("urn:li:image:") || urn.startsWith("urn:li:document:")) {
+            media.computeIfPresent(urn, (key, whole) -> whole.withStatus("AVAILABLE"));
             return FakeResponse.empty(201);
         }
         String etag = "\"" + bytes.sha256().substring(0, 32) + "\"";

@@ -10,8 +10,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * LinkedIn's Posts API: creating a post as the member or an organization (text, an article, an uploaded image or
- * video, or 2 to 20 uploaded images as MultiImage content), and listing an author's posts.
+ * LinkedIn's Posts API: creating a post as the member or an organization (text, an article, an uploaded image, video
+ * or document, or 2 to 20 uploaded images as MultiImage content), and listing an author's posts.
  */
 final class LinkedInPosts {
     static final int MIN_IMAGES = 2;
