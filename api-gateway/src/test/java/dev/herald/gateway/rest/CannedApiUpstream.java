@@ -255,10 +255,13 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
                                 "message",
                                 "The post was not published on this account, so its first comment was not posted.")
                         .put("retryable", false)
+                        .put("category", "platform")
+                        .put("action", "retry_later")
                         .putObject("details");
             }
             case PUBLISHED -> {
                 post.put("text", "Hello from Herald").putNull("scheduled_at");
+                post.putObject("first_comment").put("text", "More in the comments <3");
                 target.put("status", "published")
                         .put("attempts", 1)
                         .put("provider_post_id", "urn:li:share:1")

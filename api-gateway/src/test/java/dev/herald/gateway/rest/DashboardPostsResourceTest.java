@@ -73,6 +73,8 @@ class DashboardPostsResourceTest {
                 .then()
                 .statusCode(200)
                 .body(containsString("id=\"post-text\">Hello from Herald"))
+                // The post's first comment, escaped like every text the customer wrote.
+                .body(containsString("id=\"post-first-comment\">More in the comments &lt;3</dd>"))
                 .body(containsString("<td>LinkedIn</td>"))
                 .body(containsString("acc_aaaaaaaaaaaaaaaaaaaaaaa1"))
                 .body(containsString(
@@ -89,7 +91,9 @@ class DashboardPostsResourceTest {
                                 + "Media: Replace the media</span>"))
                 .body(containsString("<span class=\"status failed\">failed</span>"))
                 .body(containsString("<td class=\"first-comment\"><span class=\"status failed\">failed</span>"
-                        + " <code class=\"error-code\">target_not_published</code>: The post was not published"));
+                        + " <code class=\"error-code\">target_not_published</code>: The post was not published"))
+                .body(containsString("its first comment was not posted. <span class=\"error-action\""
+                        + " data-category=\"platform\" data-action=\"retry_later\">"));
         viewer.get(posts + CannedApiUpstream.SCHEDULED)
                 .then()
                 .statusCode(200)
