@@ -35,10 +35,6 @@ public final class FirstComments {
         if (override != null && override.path("text").isTextual()) {
             return override.get("text").asText();
         }
-        // A bare string is read too: the override's shape is validated at acceptance, which refuses what is not {text}.
-        if (override != null && override.isTextual()) {
-            return override.asText();
-        }
         return postComment == null ? null : postComment.text();
     }
 
