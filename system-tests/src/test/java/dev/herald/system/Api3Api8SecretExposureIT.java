@@ -147,9 +147,12 @@ class Api3Api8SecretExposureIT {
         assertThat(connectToken).hasSizeGreaterThanOrEqualTo(20);
         secrets.put("connect URL token", connectToken);
         // The end user opens the link, as the hosted page's own requests would log it.
-        java.net.http.HttpClient.newHttpClient()
+        java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build()
                 .send(
                         java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                                .timeout(java.time.Duration.ofSeconds(30))
                                 .build(),
                         java.net.http.HttpResponse.BodyHandlers.discarding());
 

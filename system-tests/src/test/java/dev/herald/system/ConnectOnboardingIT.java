@@ -32,8 +32,11 @@ import org.openqa.selenium.WebElement;
  */
 class ConnectOnboardingIT {
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
 
     private static HeadlessChromium chromium;
     private static WebDriver browser;
@@ -99,7 +102,12 @@ class ConnectOnboardingIT {
     }
 
     private static int status(String url) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.discarding())
+        return HTTP.send(
+                        HttpRequest.newBuilder(URI.create(url))
+                                .timeout(Duration.ofSeconds(30))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
                 .statusCode();
     }
 

@@ -4,6 +4,7 @@ import dev.herald.local.HeraldService;
 import dev.herald.local.LocalSuite;
 import dev.herald.local.LocalSuiteConfig;
 import io.restassured.RestAssured;
+import io.restassured.config.HttpClientConfig;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
@@ -42,6 +43,15 @@ public final class RunningSuite {
 
     private static LocalSuite suite;
     private static OidcServer oidcServer;
+
+    static {
+        // RestAssured waits forever for an answer by default: a request the suite never answers should fail its test
+        // with a stack trace within minutes, not hold it until JUnit's 10-minute timeout.
+        RestAssured.config = RestAssured.config()
+                .httpClient(HttpClientConfig.httpClientConfig()
+                        .setParam("http.connection.timeout", 10_000)
+                        .setParam("http.socket.timeout", 120_000));
+    }
 
     private RunningSuite() {}
 
