@@ -220,6 +220,7 @@ class OpenApiWireTypesTest {
                 null,
                 WIRE.createObjectNode(),
                 null,
+                null,
                 List.of(new PostTarget(
                         ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null, null)),
                 T,
@@ -233,6 +234,7 @@ class OpenApiWireTypesTest {
                 T,
                 options,
                 null,
+                "ser_0123456789abcdef01234567",
                 List.of(
                         new PostTarget(
                                 ACCOUNT,
@@ -285,6 +287,7 @@ class OpenApiWireTypesTest {
                 null,
                 options,
                 new Post.FirstComment("Link in bio"),
+                null,
                 List.of(
                         target(
                                 Platform.INSTAGRAM,

@@ -10,6 +10,7 @@ public enum IdPrefix {
     PROFILE("prf"),
     ACCOUNT("acc"),
     POST("pst"),
+    POST_SERIES("ser"),
     CONNECT_SESSION("cs"),
     WEBHOOK_ENDPOINT("whe"),
     EVENT("evt"),

@@ -21,6 +21,7 @@ public record Post(
         Instant scheduledAt,
         ObjectNode platformOptions,
         FirstComment firstComment,
+        String seriesId,
         List<PostTarget> targets,
         Instant createdAt,
         Instant updatedAt) {

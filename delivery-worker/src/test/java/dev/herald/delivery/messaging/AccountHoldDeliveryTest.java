@@ -260,6 +260,7 @@ class AccountHoldDeliveryTest {
                 scheduledAt,
                 post.platformOptions(),
                 post.firstComment(),
+                post.seriesId(),
                 post.targets(),
                 post.createdAt(),
                 post.updatedAt());

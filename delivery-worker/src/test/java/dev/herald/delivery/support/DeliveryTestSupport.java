@@ -98,7 +98,8 @@ public final class DeliveryTestSupport {
             deliveries.add(new PostAcceptedEvent.Delivery(
                     target.accountId(), target.platform(), target.username(), target.reservationId(postId)));
         }
-        Post post = new Post(postId, text, Post.PUBLISHING, mode, media, null, options, null, postTargets, now, now);
+        Post post =
+                new Post(postId, text, Post.PUBLISHING, mode, media, null, options, null, null, postTargets, now, now);
         return new PostAcceptedEvent(
                 ResourceIds.newId(IdPrefix.EVENT), PostAcceptedEvent.TYPE, now, workspaceId, mode, post, deliveries);
     }

@@ -133,7 +133,18 @@ class DeliveryOutcomeEventsTest {
                     account, Platform.TIKTOK, null, PostTarget.CANCELED, 0, null, null, null, null, NOW));
         }
         Post canceled = new Post(
-                post, "Hello", Post.CANCELED, mode, null, null, mapper.createObjectNode(), null, targets, NOW, NOW);
+                post,
+                "Hello",
+                Post.CANCELED,
+                mode,
+                null,
+                null,
+                mapper.createObjectNode(),
+                null,
+                null,
+                targets,
+                NOW,
+                NOW);
         return new PostFinalizedEvent(
                 ResourceIds.newId(IdPrefix.EVENT), PostFinalizedEvent.CANCELED, NOW, workspace, mode, canceled);
     }

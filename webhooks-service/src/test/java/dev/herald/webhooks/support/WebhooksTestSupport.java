@@ -120,7 +120,18 @@ public final class WebhooksTestSupport {
                 now);
         ObjectNode options = JSON.createObjectNode();
         Post post = new Post(
-                postId, "Hello, webhooks \u2713", status, mode, null, null, options, null, List.of(target), now, now);
+                postId,
+                "Hello, webhooks \u2713",
+                status,
+                mode,
+                null,
+                null,
+                options,
+                null,
+                null,
+                List.of(target),
+                now,
+                now);
         return new PostFinalizedEvent(ResourceIds.newId(IdPrefix.EVENT), type, now, workspaceId, mode, post);
     }
 
