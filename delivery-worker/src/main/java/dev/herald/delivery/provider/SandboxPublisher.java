@@ -27,7 +27,9 @@ import java.util.Map;
  * </ul>
  * Like a real provider with idempotency keys, it remembers every token it was called with
  * ({@code sandbox_publications}): a repeated call answers the post the token already published and never
- * publishes a second one. The post's id is derived from the token, so it is also the same across databases.
+ * publishes a second one. The post's id is derived from the token, so it is also the same across databases. Each
+ * call is recorded too ({@code sandbox_publish_calls}, with its attempt and time), so a target Herald published
+ * twice (two calls answered with a post, which a platform without idempotency keys would post twice) shows.
  */
 @ApplicationScoped
 public class SandboxPublisher implements Publisher {
@@ -74,7 +76,11 @@ public class SandboxPublisher implements Publisher {
                 : Uni.createFrom().voidItem();
         return providerTime
                 .flatMap(ignored -> publications.recordCall(
-                        request.idempotencyToken(), postIdIfFirst, postIdIfRepeated, Timestamps.now(clock)))
+                        request.idempotencyToken(),
+                        request.attempt(),
+                        postIdIfFirst,
+                        postIdIfRepeated,
+                        Timestamps.now(clock)))
                 .map(call -> {
                     if (call.providerPostId() != null) {
                         return PublishOutcome.published(

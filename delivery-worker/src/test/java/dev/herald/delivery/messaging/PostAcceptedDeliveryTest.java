@@ -21,9 +21,11 @@ import static dev.herald.delivery.support.DeliveryTestSupport.deliveryStatus;
 import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
 import static dev.herald.delivery.support.DeliveryTestSupport.rows;
 import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
+import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublishCalls;
 import static dev.herald.delivery.support.DeliveryTestSupport.send;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -240,6 +242,12 @@ class PostAcceptedDeliveryTest {
         assertThat(sandboxPublications(event.post().id(), target.accountId()))
                 .singleElement()
                 .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 2));
+        // The failed first call and the publishing second are both on record; only the second has a post.
+        assertThat(sandboxPublishCalls(event.post().id(), target.accountId()))
+                .extracting(call -> call.get("attempt"), call -> call.get("provider_post_id"))
+                .containsExactly(
+                        tuple(1, null),
+                        tuple(2, completed.get("provider_post_id").asText()));
         // Each attempt asked usage-service first.
         assertThat(FakeUsageService.calls(target.reservationId(event.post().id())))
                 .hasSize(2);
@@ -284,6 +292,9 @@ class PostAcceptedDeliveryTest {
         assertThat(sandboxPublications(postId, target.accountId()))
                 .singleElement()
                 .satisfies(publication -> assertThat(publication).containsEntry("publish_calls", 1));
+        assertThat(sandboxPublishCalls(postId, target.accountId()))
+                .singleElement()
+                .satisfies(call -> assertThat(call).containsEntry("attempt", 1));
         assertThat(rows("select * from processed_events where event_id = ?", event.eventId()))
                 .hasSize(1);
         assertThat(rows("select * from outbox where message_key = ?", postId)).hasSize(1);

@@ -70,6 +70,8 @@ class DeliveryRetentionTest {
                 .containsExactlyInAnyOrder(uncertain, pending, recentPublished);
         assertThat(tokens("sandbox_publications", oldPublished, recentPublished))
                 .containsExactly(token(recentPublished));
+        assertThat(tokens("sandbox_publish_calls", oldPublished, recentPublished))
+                .containsExactly(token(recentPublished));
         assertThat(tokens("provider_publications", oldFailed, recentPublished)).containsExactly(token(recentPublished));
         assertThat(tokens("youtube_upload_sessions", oldFailed, recentPublished))
                 .containsExactly(token(recentPublished));
@@ -106,6 +108,10 @@ class DeliveryRetentionTest {
         update(
                 "insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
                         + " values (?, 'sbx_1', 1, now(), now())",
+                token(postId));
+        update(
+                "insert into sandbox_publish_calls (token, call_number, attempt, called_at, provider_post_id)"
+                        + " values (?, 1, 1, now(), 'sbx_1')",
                 token(postId));
     }
 

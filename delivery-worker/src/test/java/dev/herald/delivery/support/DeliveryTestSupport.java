@@ -274,6 +274,13 @@ public final class DeliveryTestSupport {
                 dev.herald.delivery.provider.PublishRequest.tokenOf(postId, accountId));
     }
 
+    /** Every publish call the sandbox recorded for a target's token, in the order it received them. */
+    public static List<Map<String, Object>> sandboxPublishCalls(String postId, String accountId) throws Exception {
+        return rows(
+                "select * from sandbox_publish_calls where token = ? order by call_number",
+                dev.herald.delivery.provider.PublishRequest.tokenOf(postId, accountId));
+    }
+
     /** Polls until the condition holds, or fails after a minute. */
     public static void await(String what, ThrowingCondition condition) throws Exception {
         long deadline = System.nanoTime() + WAIT.toNanos();
