@@ -8,15 +8,11 @@ import static dev.herald.system.PostsPipelineIT.testKey;
 import static dev.herald.system.RunningSuite.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.local.PostgresServer;
 import dev.herald.system.WebhooksIT.Endpoint;
 import dev.herald.system.WebhooksIT.Receiver;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,8 +47,9 @@ final class SteadyPostLoad implements AutoCloseable {
     record Summary(int posts, int publishCalls, int webhookRequests, Map<String, AtomicInteger> retries) {
         @Override
         public String toString() {
-            return posts + " posts accepted and published once each (" + publishCalls + " sandbox publish calls), "
-                    + webhookRequests + " webhook requests; client retries by cause " + retries;
+            return posts + " posts accepted and published once each (" + publishCalls
+                    + " sandbox publish calls, one per target), " + webhookRequests
+                    + " webhook requests; client retries by cause " + retries;
         }
     }
 
@@ -242,27 +239,17 @@ final class SteadyPostLoad implements AutoCloseable {
         throw new AssertionError("a webhook about a post no client created: " + postId);
     }
 
-    /** The sandbox provider's own record: one publication per target, the one the post shows. Returns the calls made. */
+    /**
+     * The sandbox provider's record of every publish call it received: exactly one per target, answered with the post
+     * the target shows ({@link SandboxPublishCalls}). Returns the calls counted.
+     */
     private static int assertPublishedOnceEach(Map<String, String> providerPostIds) throws Exception {
-        PostgresServer postgres = RunningSuite.get().postgres();
-        try (Connection connection = postgres.connect("herald_delivery");
-                PreparedStatement statement = connection.prepareStatement(
-                        "select token, provider_post_id, publish_calls from sandbox_publications where token = any (?)")) {
-            statement.setArray(
-                    1, connection.createArrayOf("text", providerPostIds.keySet().toArray()));
-            int publications = 0;
-            int calls = 0;
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    publications++;
-                    calls += rows.getInt("publish_calls");
-                    assertThat(rows.getString("provider_post_id"))
-                            .isEqualTo(providerPostIds.get(rows.getString("token")));
-                }
-            }
-            assertThat(publications).isEqualTo(providerPostIds.size());
-            return calls;
-        }
+        SandboxPublishCalls.Count count = SandboxPublishCalls.read(
+                        RunningSuite.get().postgres(), providerPostIds.keySet())
+                .assertPublishedOnceEach(providerPostIds);
+        // The load's accounts are neither fail_ nor flaky_: the sandbox answers each of their calls with a post.
+        assertThat(count.failedCalls()).as("sandbox publish calls that failed").isZero();
+        return count.publications();
     }
 
     /** Every post of the workspace once all {@code expected} are final, or as they are after two minutes. */
