@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,11 @@ import java.util.TreeMap;
  * {@code sandbox_publish_calls}, one row per call), and the check the fault tests make of it: exactly one call
  * answered with a post per published target, the post the target shows, and no more such calls than targets.
  * {@code sandbox_publications} (one row per token) could not show a second publication: the sandbox answers a
- * repeated call with the token's post, as an idempotency key makes a provider do; a platform without one would post
- * twice, so this record counts that call as a second publication.
+ * repeated call with the token's post, as an idempotency key makes a provider do. This record shows each call with its
+ * attempt. One repeat is by design and is counted apart as a replay: a delivery whose lease lapsed after the sandbox
+ * answered calls once more, in a later attempt, with the same token, only to learn what the cut-off call did
+ * (DeliveryAttempts.publish). Any other call answered with a post (a second delivery of the target, or two calls in
+ * one attempt) is a second publication and fails the check.
  *
  * @param calls every call recorded for the targets asked about, in no particular order
  */
@@ -35,8 +39,11 @@ record SandboxPublishCalls(List<Call> calls) {
         }
     }
 
-    /** What the record showed: calls answered with a post (one per target when the check passes) and failed ones. */
-    record Count(int publications, int failedCalls) {}
+    /**
+     * What the record showed: calls that published (one per target when the check passes), replays of a cut-off call in
+     * a later attempt, and failed calls.
+     */
+    record Count(int publications, int replays, int failedCalls) {}
 
     /** The calls delivery-worker's sandbox recorded for these tokens. */
     static SandboxPublishCalls read(PostgresServer postgres, Iterable<String> tokens) throws Exception {
@@ -59,15 +66,16 @@ record SandboxPublishCalls(List<Call> calls) {
 
     /**
      * Checks that each target ({@code providerPostIds}: token to the provider post id its post shows) was published by
-     * exactly one call, answered with that post, and that the calls answered with a post number the targets exactly.
+     * exactly one call, answered with that post, and that the calls that published number the targets exactly. A call
+     * answered with a post in a later attempt than the target's first such call is a replay, not a publication.
      * Fails naming every target published more than once, or not at all.
      */
     Count assertPublishedOnceEach(Map<String, String> providerPostIds) {
-        Map<String, List<Call>> publishedBy = new HashMap<>();
+        Map<String, List<Call>> answeredBy = new HashMap<>();
         int failed = 0;
         for (Call call : calls) {
             if (call.published()) {
-                publishedBy
+                answeredBy
                         .computeIfAbsent(call.token(), token -> new ArrayList<>())
                         .add(call);
             } else {
@@ -75,26 +83,38 @@ record SandboxPublishCalls(List<Call> calls) {
             }
         }
         Map<String, String> wrong = new TreeMap<>();
-        for (Map.Entry<String, String> target : providerPostIds.entrySet()) {
-            List<Call> publications = publishedBy.getOrDefault(target.getKey(), List.of());
-            if (publications.size() != 1) {
+        int publications = 0;
+        int replays = 0;
+        for (Map.Entry<String, List<Call>> answered : answeredBy.entrySet()) {
+            String token = answered.getKey();
+            List<Call> byAttempt = answered.getValue().stream()
+                    .sorted(Comparator.comparingInt(Call::attempt))
+                    .toList();
+            int first = byAttempt.get(0).attempt();
+            List<Call> published =
+                    byAttempt.stream().filter(call -> call.attempt() == first).toList();
+            publications += published.size();
+            replays += byAttempt.size() - published.size();
+            String shown = providerPostIds.get(token);
+            if (shown == null) {
+                wrong.put(token, "published, but no post shows it: " + byAttempt);
+            } else if (published.size() != 1) {
                 wrong.put(
-                        target.getKey(), publications.size() + " publish calls answered with a post: " + publications);
-            } else if (!publications.get(0).providerPostId().equals(target.getValue())) {
-                wrong.put(
-                        target.getKey(),
-                        "published as " + publications.get(0).providerPostId() + ", the post shows "
-                                + target.getValue());
+                        token,
+                        published.size() + " publish calls answered with a post in attempt " + first + ": "
+                                + byAttempt);
+            } else if (!byAttempt.stream()
+                    .allMatch(call -> call.providerPostId().equals(shown))) {
+                wrong.put(token, "published as " + byAttempt + ", the post shows " + shown);
             }
         }
-        publishedBy.keySet().stream()
-                .filter(token -> !providerPostIds.containsKey(token))
-                .forEach(token -> wrong.put(token, "published, but no post shows it: " + publishedBy.get(token)));
-        int publications = publishedBy.values().stream().mapToInt(List::size).sum();
+        providerPostIds.keySet().stream()
+                .filter(token -> !answeredBy.containsKey(token))
+                .forEach(token -> wrong.put(token, "0 publish calls answered with a post"));
         if (!wrong.isEmpty() || publications != providerPostIds.size()) {
             throw new AssertionError("expected exactly one sandbox publication per published target ("
                     + providerPostIds.size() + " targets), found " + publications + "; wrong targets: " + wrong);
         }
-        return new Count(publications, failed);
+        return new Count(publications, replays, failed);
     }
 }

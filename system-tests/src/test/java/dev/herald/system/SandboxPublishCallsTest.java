@@ -17,21 +17,33 @@ class SandboxPublishCallsTest {
         SandboxPublishCalls record = new SandboxPublishCalls(
                 List.of(new Call("pst_1:acc_1", 1, "sbx_1"), new Call("pst_2:acc_2", 2, "sbx_2")));
 
-        assertThat(record.assertPublishedOnceEach(TARGETS)).isEqualTo(new SandboxPublishCalls.Count(2, 0));
+        assertThat(record.assertPublishedOnceEach(TARGETS)).isEqualTo(new SandboxPublishCalls.Count(2, 0, 0));
     }
 
     @Test
     void aTargetPublishedTwiceFailsTheCheckThoughItsPostIsTheSame() {
-        // The planted duplicate: the sandbox answered the second call with the same post, as it does every repeat.
+        // The planted duplicate: a second delivery of the target (its attempts count from 1 again), answered with the
+        // same post as the sandbox answers every repeat of a token.
         SandboxPublishCalls record = new SandboxPublishCalls(List.of(
                 new Call("pst_1:acc_1", 1, "sbx_1"),
-                new Call("pst_1:acc_1", 2, "sbx_1"),
+                new Call("pst_1:acc_1", 1, "sbx_1"),
                 new Call("pst_2:acc_2", 1, "sbx_2")));
 
         assertThatThrownBy(() -> record.assertPublishedOnceEach(TARGETS))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("found 3")
-                .hasMessageContaining("pst_1:acc_1=2 publish calls answered with a post");
+                .hasMessageContaining("pst_1:acc_1=2 publish calls answered with a post in attempt 1");
+    }
+
+    @Test
+    void aLaterAttemptLearningWhatACutOffCallDidIsAReplayNotAPublication() {
+        // The lease lapsed after the sandbox answered attempt 1; attempt 2 repeats the call with the same token.
+        SandboxPublishCalls record = new SandboxPublishCalls(List.of(
+                new Call("pst_1:acc_1", 1, "sbx_1"),
+                new Call("pst_1:acc_1", 2, "sbx_1"),
+                new Call("pst_2:acc_2", 1, "sbx_2")));
+
+        assertThat(record.assertPublishedOnceEach(TARGETS)).isEqualTo(new SandboxPublishCalls.Count(2, 1, 0));
     }
 
     @Test
@@ -61,6 +73,6 @@ class SandboxPublishCallsTest {
                 new Call("pst_1:acc_1", 2, "sbx_1"),
                 new Call("pst_2:acc_2", 1, "sbx_2")));
 
-        assertThat(record.assertPublishedOnceEach(TARGETS)).isEqualTo(new SandboxPublishCalls.Count(2, 1));
+        assertThat(record.assertPublishedOnceEach(TARGETS)).isEqualTo(new SandboxPublishCalls.Count(2, 0, 1));
     }
 }
