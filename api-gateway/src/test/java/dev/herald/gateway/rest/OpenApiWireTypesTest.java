@@ -214,20 +214,7 @@ class OpenApiWireTypesTest {
         ObjectNode options = WIRE.createObjectNode();
         options.putObject("youtube").put("privacy_status", "public").put("made_for_kids", false);
         options.putObject("tiktok").put("privacy_level", "SELF_ONLY").putNull("disable_duet");
-        Post queued = new Post(
-                POST,
-                "Hello",
-                Post.QUEUED,
-                Mode.TEST,
-                null,
-                null,
-                WIRE.createObjectNode(),
-                null,
-                null,
-                List.of(new PostTarget(
-                        ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null, null)),
-                T,
-                T);
+        Post queued = queuedPost();
         Post finished = new Post(
                 POST,
                 "",
@@ -678,20 +665,7 @@ class OpenApiWireTypesTest {
 
     @Test
     void aBatchsAnswerConformsWithPostsAndErrors() {
-        Post post = new Post(
-                POST,
-                "Hello",
-                Post.QUEUED,
-                Mode.LIVE,
-                null,
-                null,
-                WIRE.createObjectNode(),
-                null,
-                null,
-                List.of(new PostTarget(
-                        ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null, null)),
-                T,
-                T);
+        Post post = queuedPost();
         conforms(
                 "PostBatchEnvelope",
                 DataEnvelope.of(List.of(
@@ -711,6 +685,24 @@ class OpenApiWireTypesTest {
         // An item has its post or its error, not neither.
         assertThat(problems("PostBatchEnvelope", DataEnvelope.of(List.of(new PostBatchItem(0, 202, null, null)))))
                 .isNotEmpty();
+    }
+
+    /** A text post just accepted, to one LinkedIn account. */
+    private static Post queuedPost() {
+        return new Post(
+                POST,
+                "Hello",
+                Post.QUEUED,
+                Mode.TEST,
+                null,
+                null,
+                WIRE.createObjectNode(),
+                null,
+                null,
+                List.of(new PostTarget(
+                        ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null, null)),
+                T,
+                T);
     }
 
     private void conforms(String schema, Object value) {
