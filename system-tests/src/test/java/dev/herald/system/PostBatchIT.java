@@ -107,23 +107,9 @@ class PostBatchIT {
     @Test
     @ResourceLock(RunningSuite.LINKEDIN_FAKE)
     void aBatchCrossingTheAllowanceAcceptsExactlyTheAllowedNumber() {
-        String workspace = RunningSuite.newWorkspace("Batch allowance");
-        RunningSuite.admin()
-                .body("{\"mode\":\"live\",\"plan\":\"starter\",\"plan_source\":\"comp\"}")
-                .put("/admin/v1/workspaces/" + workspace + "/plan")
-                .then()
-                .statusCode(200);
-        String key = RunningSuite.newKey(workspace, "live");
-        String profile = as(key).contentType(ContentType.JSON)
-                .body("{\"name\":\"Batch allowance\"}")
-                .post("/profiles")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        String account = (String) HostedConnect.connect(new LiveWorkspace(key, profile), "linkedin")
-                .get(0)
-                .get("id");
+        LiveWorkspace live = LiveWorkspace.create("Batch allowance", "starter");
+        String key = live.key();
+        String account = (String) HostedConnect.connect(live, "linkedin").get(0).get("id");
         Map<String, Object> apiRequests = RunningSuite.usage(key).getMap("api_requests");
         assertThat(apiRequests.get("limit")).isEqualTo(RunningSuite.STARTER_API_REQUESTS);
         int remaining = (Integer) apiRequests.get("remaining");
