@@ -31,7 +31,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * 7 publications used and 3 reserved, the claim's API requests) and {@code GET /internal/plans} the catalog's four plans.
  * {@code POST /posts} with an {@code Idempotency-Key} is answered as posts-service would ({@link #acceptPost}): 202 with a
  * new post, 200 with {@code Idempotency-Replayed} for the same key and body, 422 for another body with the key or for
- * the text {@code "invalid"}; the keys arrive in {@link #POSTED_KEYS}. The accounts service is pointed at a port nobody
+ * the text {@code "invalid"}, and no answer for the text {@code "unreachable"}; the keys arrive in
+ * {@link #POSTED_KEYS}. The accounts service is pointed at a port nobody
  * listens on.
  */
 public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
@@ -100,6 +101,11 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
                 && headers.containsKey("idempotency-key")) {
             String key = headers.get("idempotency-key");
             POSTED_KEYS.add(key);
+            if ("unreachable".equals(JSON.readTree(body).path("text").asText())) {
+                // No answer at all: the connection closes, as when posts-service dies mid-request.
+                exchange.close();
+                return;
+            }
             Map.Entry<Integer, String> accepted = acceptPost(
                     claims.path("wid").asText() + ":" + claims.path("mode").asText() + ":" + key, body);
             status = accepted.getKey();

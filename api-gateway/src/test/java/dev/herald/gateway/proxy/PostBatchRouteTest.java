@@ -179,6 +179,20 @@ class PostBatchRouteTest {
     }
 
     @Test
+    void oncePostsServiceCannotBeReachedTheLaterPostsAreUnavailableUnsentAndNothingIsCounted() {
+        long before = usedIncludingThisRead();
+        JsonPath answer = batch(posts("One", "unreachable", "Three"))
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(answer.getList("data.status")).containsExactly(202, 503, 503);
+        assertThat(answer.getList("data.error.code")).containsExactly("service_unavailable", "service_unavailable");
+        assertThat(postedKeys()).containsExactly(run + "-0", run + "-1");
+        assertThat(usedIncludingThisRead()).isEqualTo(before + 1 + 1);
+    }
+
+    @Test
     void aMalformedBatchIsRefusedWholeBeforeAnyPostIsSent() {
         batch("{\"posts\":[{\"idempotency_key\":\"" + run + "\",\"text\":\"Hi\"},5,{\"text\":\"no key\"},"
                         + "{\"idempotency_key\":\"" + run + "\"}],\"extra\":1}")
