@@ -24,13 +24,18 @@ final class HostedConnect {
 
     private HostedConnect() {}
 
-    /** A new live workspace's key and a profile of it, named {@code name}, on the scale plan. */
+    /** A new live workspace's key and a profile of it, named {@code name}. */
     record LiveWorkspace(String key, String profile) {
         static LiveWorkspace create(String name) {
-            String workspace = RunningSuite.newWorkspace(name);
             // Scale, so that polling a post's progress stays within the per-minute limit (free allows 30).
+            return create(name, "scale");
+        }
+
+        /** A new live workspace on {@code plan} (comp), its key and a profile named {@code name}. */
+        static LiveWorkspace create(String name, String plan) {
+            String workspace = RunningSuite.newWorkspace(name);
             RunningSuite.admin()
-                    .body("{\"mode\":\"live\",\"plan\":\"scale\",\"plan_source\":\"comp\"}")
+                    .body("{\"mode\":\"live\",\"plan\":\"" + plan + "\",\"plan_source\":\"comp\"}")
                     .put("/admin/v1/workspaces/" + workspace + "/plan")
                     .then()
                     .statusCode(200);

@@ -18,9 +18,10 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * The step after admission: reads the body (at most 1 MiB) and forwards the request to the service that owns its
- * route, with an internal token in place of the caller's credential; a metered request whose answer does not count
- * (spec section 7) gets its unit back before the answer leaves.
+ * The step after admission: reads the body (at most 1 MiB; a batch of posts more, {@link PostBatchRoute}) and forwards
+ * the request to the service that owns its route, with an internal token in place of the caller's credential, or to the
+ * gateway's own route; a metered request whose answer does not count (spec section 7) gets its unit back before the
+ * answer leaves.
  */
 @ApplicationScoped
 class ApiForwarding {
@@ -34,6 +35,7 @@ class ApiForwarding {
     private final InternalTokens issuers;
     private final RequestAdmission admission;
     private final LogsRoute logs;
+    private final PostBatchRoute batch;
     private final GatewayErrors errors;
 
     ApiForwarding(
@@ -42,27 +44,34 @@ class ApiForwarding {
             InternalTokens issuers,
             RequestAdmission admission,
             LogsRoute logs,
+            PostBatchRoute batch,
             GatewayErrors errors) {
         this.proxy = proxy;
         this.tokens = tokens;
         this.issuers = issuers;
         this.admission = admission;
         this.logs = logs;
+        this.batch = batch;
         this.errors = errors;
     }
 
     /**
-     * Buffers the body (at most 1 MiB) before anything reaches a service, so an oversized request is
+     * Buffers the body (at most 1 MiB, or a batch's bound) before anything reaches a service, so an oversized request is
      * refused whole instead of arriving half-written.
      */
     void readBodyAndForward(RoutingContext rc) {
-        BoundedBody.read(rc, MAX_BODY_BYTES, body -> forward(rc, body), () -> tooLarge(rc));
+        int maxBytes = batch.serves(AdmittedRequest.of(rc).route()) ? batch.maxBodyBytes() : MAX_BODY_BYTES;
+        BoundedBody.read(rc, maxBytes, body -> forward(rc, body), () -> tooLarge(rc, maxBytes));
     }
 
     private void forward(RoutingContext rc, Buffer body) {
         AdmittedRequest admitted = AdmittedRequest.of(rc);
         ApiRoute route = admitted.route();
         Credential key = admitted.key();
+        if (batch.serves(route)) {
+            batch.serve(rc, admitted, body);
+            return;
+        }
         if (route.upstream() == Upstream.GATEWAY) {
             logs.serve(rc, admitted);
             return;
@@ -105,10 +114,15 @@ class ApiForwarding {
         return route.template().equals("/usage");
     }
 
-    private void tooLarge(RoutingContext rc) {
+    private void tooLarge(RoutingContext rc, int maxBytes) {
         // The rest of the upload is not wanted; closing after the answer stops the client from sending it.
         rc.response().putHeader("connection", "close");
-        errors.send(rc, ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MiB.");
+        errors.send(
+                rc,
+                ErrorCode.PAYLOAD_TOO_LARGE,
+                "The request body is larger than "
+                        + (maxBytes % MAX_BODY_BYTES == 0 ? maxBytes / MAX_BODY_BYTES + " MiB" : maxBytes + " bytes")
+                        + ".");
         AdmittedRequest admitted = AdmittedRequest.of(rc);
         if (admitted != null && admitted.route().metered()) {
             // Refused before any service saw it: like a validation failure it would count, but the

@@ -11,8 +11,8 @@ import jakarta.enterprise.event.Observes;
  * The public API under {@code /api/v1}, as the chain of steps every request goes through: {@link ApiAdmission}
  * (authenticate the credential, find the route and check its scope, count the request in the rate window and the
  * monthly allowance; each refusal answers with the envelope and the rate-limit headers), then {@link ApiForwarding}
- * (read the body, at most 1 MiB, and forward it to the owning service). A failure nothing answered is
- * {@code 500 internal_error}.
+ * (read the body, at most 1 MiB, and forward it to the owning service, or serve it in the gateway: {@link LogsRoute},
+ * {@link PostBatchRoute}). A failure nothing answered is {@code 500 internal_error}.
  */
 @ApplicationScoped
 public class ApiGatewayRoutes {

@@ -130,33 +130,19 @@ public class ServiceProxy {
             String internalJwt,
             Buffer body,
             BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
-        String base = upstreams.get(upstream);
         String query = rc.request().query();
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.valueOf(rc.request().method().name()))
-                .setAbsoluteURI(base + servicePath + (query == null ? "" : "?" + query))
-                .setIdleTimeout(idleTimeoutMillis)
-                .setFollowRedirects(false);
+        RequestOptions options = requestOptions(
+                rc,
+                HttpMethod.valueOf(rc.request().method().name()),
+                upstream,
+                servicePath + (query == null ? "" : "?" + query),
+                internalJwt);
         MultiMap incoming = rc.request().headers();
         for (String name : forwardedHeaders) {
             if (incoming.contains(name)) {
                 incoming.getAll(name).forEach(value -> options.addHeader(name, value));
             }
         }
-        options.putHeader(RequestIds.HEADER, incoming.get(RequestIds.HEADER));
-        String traceParent = TraceParents.current();
-        if (traceParent != null) {
-            // The service's span is a child of the gateway's server span; the sampling decision travels in the flags.
-            options.putHeader(TraceParents.HEADER, traceParent);
-            String traceState = incoming.get("tracestate");
-            if (traceState != null) {
-                options.putHeader("tracestate", traceState);
-            }
-        }
-        if (internalJwt != null) {
-            options.putHeader("authorization", "Bearer " + internalJwt);
-        }
-
         client.request(options)
                 .compose(request -> body == null || body.length() == 0 ? request.send() : request.send(body))
                 .onSuccess(response -> {
@@ -176,6 +162,57 @@ public class ServiceProxy {
                                     ErrorCode.SERVICE_UNAVAILABLE,
                                     "A Herald service is temporarily unavailable. Retry shortly."));
                 });
+    }
+
+    /**
+     * Sends one request of the gateway's own making on the customer's request {@code rc} (its request id and trace go
+     * along) and hands back the whole answer instead of relaying it: a batch's items ({@link PostBatchItems}). Fails
+     * when the service cannot be reached or does not answer in time.
+     */
+    public Uni<ServiceAnswer> call(
+            RoutingContext rc,
+            HttpMethod method,
+            Upstream upstream,
+            String servicePath,
+            Map<String, String> headers,
+            String internalJwt,
+            Buffer body) {
+        RequestOptions options = requestOptions(rc, method, upstream, servicePath, internalJwt);
+        headers.forEach(options::putHeader);
+        return Uni.createFrom()
+                .completionStage(() -> client.request(options)
+                        .compose(request -> request.send(body))
+                        .compose(response -> response.body()
+                                .map(answer -> new ServiceAnswer(response.statusCode(), response.headers(), answer)))
+                        .toCompletionStage());
+    }
+
+    /** A service's whole answer to {@link #call}. */
+    public record ServiceAnswer(int status, MultiMap headers, Buffer body) {}
+
+    /** The request to a service: its address, time bounds, and the request id, trace and internal JWT it carries. */
+    private RequestOptions requestOptions(
+            RoutingContext rc, HttpMethod method, Upstream upstream, String pathAndQuery, String internalJwt) {
+        RequestOptions options = new RequestOptions()
+                .setMethod(method)
+                .setAbsoluteURI(upstreams.get(upstream) + pathAndQuery)
+                .setIdleTimeout(idleTimeoutMillis)
+                .setFollowRedirects(false);
+        MultiMap incoming = rc.request().headers();
+        options.putHeader(RequestIds.HEADER, incoming.get(RequestIds.HEADER));
+        String traceParent = TraceParents.current();
+        if (traceParent != null) {
+            // The service's span is a child of the gateway's server span; the sampling decision travels in the flags.
+            options.putHeader(TraceParents.HEADER, traceParent);
+            String traceState = incoming.get("tracestate");
+            if (traceState != null) {
+                options.putHeader("tracestate", traceState);
+            }
+        }
+        if (internalJwt != null) {
+            options.putHeader("authorization", "Bearer " + internalJwt);
+        }
+        return options;
     }
 
     /** Runs {@code answer} once {@code work} is done, whether it succeeded or not (its failure is its own to report). */

@@ -53,6 +53,10 @@ public class RouteCatalog {
             ApiRoute.metered("POST", "/posts", POSTS_WRITE, Upstream.POSTS),
             // A dry run of POST /posts: one API request, never a publication (posts-service reserves nothing for it).
             ApiRoute.metered("POST", "/posts/validate", POSTS_WRITE, Upstream.POSTS),
+            // Up to 100 POST /posts in one request, served by the gateway (PostBatchRoute): not metered itself, since
+            // each
+            // accepted post counts as one API request of its own.
+            ApiRoute.exempt("POST", "/posts/batch", POSTS_WRITE, Upstream.GATEWAY),
             ApiRoute.exempt("GET", "/posts/{id}", POSTS_READ, Upstream.POSTS),
             ApiRoute.exempt("DELETE", "/posts/{id}", POSTS_WRITE, Upstream.POSTS),
             ApiRoute.metered("GET", "/posts/{id}/analytics", POSTS_READ, Upstream.POSTS),

@@ -14,8 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Stands in for the services behind the gateway. It answers every request with a JSON echo of what it
@@ -26,7 +29,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code /internal/entitlements} from {@link #ENTITLEMENTS} (free plan when absent) and echoes
  * {@code PUT /internal/subscription}; {@code GET /usage} gets a canned usage view (the plan from {@link #USAGE_PLANS},
  * 7 publications used and 3 reserved, the claim's API requests) and {@code GET /internal/plans} the catalog's four plans.
- * The accounts service is pointed at a port nobody listens on.
+ * {@code POST /posts} with an {@code Idempotency-Key} is answered as posts-service would ({@link #acceptPost}): 202 with a
+ * new post, 200 with {@code Idempotency-Replayed} for the same key and body, 422 for another body with the key or for
+ * the text {@code "invalid"}, and no answer for the text {@code "unreachable"}; the keys arrive in
+ * {@link #POSTED_KEYS}. The accounts service is pointed at a port nobody
+ * listens on.
  */
 public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, String> lastHeaders = new ConcurrentHashMap<>();
@@ -34,6 +41,10 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, long[]> ENTITLEMENTS = new ConcurrentHashMap<>();
     /** "workspace:mode" -> the plan {@code GET /usage} reports (free when absent). */
     public static final Map<String, String> USAGE_PLANS = new ConcurrentHashMap<>();
+    /** The Idempotency-Keys of keyed POST /posts, in arrival order. */
+    public static final List<String> POSTED_KEYS = new CopyOnWriteArrayList<>();
+    /** "workspace:mode:key" -> the body first accepted with it. */
+    private static final Map<String, String> ACCEPTED = new ConcurrentHashMap<>();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private HttpServer server;
@@ -85,6 +96,23 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
                     + "\",\"mode\":\"" + claims.path("mode").asText() + "\",\"period\":{\"start\":\"" + periodStart
                     + "\"},"
                     + "\"api_requests\":{\"used\":0,\"reserved\":0,\"limit\":2000,\"remaining\":2000}}}";
+        } else if (path.equals("/posts")
+                && exchange.getRequestMethod().equals("POST")
+                && headers.containsKey("idempotency-key")) {
+            String key = headers.get("idempotency-key");
+            POSTED_KEYS.add(key);
+            if ("unreachable".equals(JSON.readTree(body).path("text").asText())) {
+                // No answer at all: the connection closes, as when posts-service dies mid-request.
+                exchange.close();
+                return;
+            }
+            Map.Entry<Integer, String> accepted = acceptPost(
+                    claims.path("wid").asText() + ":" + claims.path("mode").asText() + ":" + key, body);
+            status = accepted.getKey();
+            answer = accepted.getValue();
+            if (status == 200) {
+                exchange.getResponseHeaders().add("Idempotency-Replayed", "true");
+            }
         } else {
             lastHeaders.clear();
             lastHeaders.putAll(headers);
@@ -117,6 +145,27 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
         }
         exchange.getResponseBody().write(bytes);
         exchange.close();
+    }
+
+    /** posts-service's answer to a keyed POST /posts: its status and body. */
+    private static Map.Entry<Integer, String> acceptPost(String key, String body) throws IOException {
+        if ("invalid".equals(JSON.readTree(body).path("text").asText())) {
+            return Map.entry(
+                    422,
+                    "{\"error\":{\"code\":\"validation_failed\",\"message\":\"text is invalid.\",\"details\":"
+                            + "{\"errors\":[{\"field\":\"text\",\"code\":\"invalid_value\",\"message\":\"No.\"}]}},"
+                            + "\"request_id\":\"req_0123456789abcdef01234567\"}");
+        }
+        String first = ACCEPTED.putIfAbsent(key, body);
+        if (first != null && !first.equals(body)) {
+            return Map.entry(
+                    422,
+                    "{\"error\":{\"code\":\"idempotency_key_reused\",\"message\":\"Another body.\",\"details\":{}},"
+                            + "\"request_id\":\"req_0123456789abcdef01234567\"}");
+        }
+        String post = "{\"data\":{\"id\":\"pst_" + HexFormat.of().toHexDigits(key.hashCode()) + "0".repeat(16)
+                + "\",\"status\":\"queued\",\"text\":" + JSON.readTree(body).get("text") + "}}";
+        return Map.entry(first == null ? 202 : 200, post);
     }
 
     private static String entitlements(String tenant) {

@@ -3,6 +3,8 @@ package dev.herald.gateway.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.SchemaId;
 import com.networknt.schema.SchemaLocation;
@@ -233,6 +235,25 @@ class OpenApiDocumentTest {
             }
             assertThat(declared).as(route.method() + " " + route.template()).isEqualTo(variables);
         }
+    }
+
+    @Test
+    void aBatchItemIsACreatePostRequestWithItsIdempotencyKey() {
+        JsonNode schemas = document.root().path("components").path("schemas");
+        JsonNode create = schemas.path("CreatePostRequest");
+        ObjectNode item = schemas.path("PostBatchRequestItem").deepCopy();
+        // The key's rules are the Idempotency-Key header's.
+        for (String rule : List.of("minLength", "maxLength")) {
+            assertThat(item.at("/properties/idempotency_key/" + rule))
+                    .isEqualTo(document.root().at("/components/parameters/IdempotencyKey/schema/" + rule));
+        }
+        // When CreatePostRequest changes, PostBatchRequestItem changes with it: the same properties and required ones.
+        assertThat(item.path("required").get(0).asText()).isEqualTo("idempotency_key");
+        ((ArrayNode) item.get("required")).remove(0);
+        assertThat(item.path("required")).isEqualTo(create.path("required"));
+        JsonNode postProperties = ((ObjectNode) item.get("properties")).without("idempotency_key");
+        assertThat(postProperties).isEqualTo(create.path("properties"));
+        assertThat(item.path("additionalProperties")).isEqualTo(create.path("additionalProperties"));
     }
 
     /** Every Schema Object: the components' schemas and each {@code schema} of a parameter, header or media type. */

@@ -29,6 +29,7 @@ import dev.herald.common.wire.PinterestBoardSection;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostAnalytics;
+import dev.herald.common.wire.PostBatchItem;
 import dev.herald.common.wire.PostMedia;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.PostValidation;
@@ -94,6 +95,8 @@ class OpenApiWireTypesTest {
                 Map.entry(DeletedResource.class, "DeletedProfile"),
                 Map.entry(ListMeta.class, "ListMeta"),
                 Map.entry(FieldError.class, "FieldError"),
+                Map.entry(ApiError.class, "ApiError"),
+                Map.entry(PostBatchItem.class, "PostBatchItem"),
                 Map.entry(PostAnalytics.class, "PostAnalytics"),
                 Map.entry(PostAnalytics.Target.class, "PostAnalyticsTarget"),
                 Map.entry(PostAnalytics.Metrics.class, "PostAnalyticsMetrics"),
@@ -211,20 +214,7 @@ class OpenApiWireTypesTest {
         ObjectNode options = WIRE.createObjectNode();
         options.putObject("youtube").put("privacy_status", "public").put("made_for_kids", false);
         options.putObject("tiktok").put("privacy_level", "SELF_ONLY").putNull("disable_duet");
-        Post queued = new Post(
-                POST,
-                "Hello",
-                Post.QUEUED,
-                Mode.TEST,
-                null,
-                null,
-                WIRE.createObjectNode(),
-                null,
-                null,
-                List.of(new PostTarget(
-                        ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null, null)),
-                T,
-                T);
+        Post queued = queuedPost();
         Post finished = new Post(
                 POST,
                 "",
@@ -665,7 +655,54 @@ class OpenApiWireTypesTest {
                     .as(name)
                     .isEqualTo(code.code());
             assertThat(schema.path("description").asText()).as(name).startsWith("HTTP " + code.httpStatus() + " ");
+            // A batch's item carries any of them in its error.
+            assertThat(document.root().at("/components/schemas/ApiError/properties/code/enum"))
+                    .as(name + " in ApiError")
+                    .extracting(JsonNode::asText)
+                    .contains(code.code());
         }
+    }
+
+    @Test
+    void aBatchsAnswerConformsWithPostsAndErrors() {
+        Post post = queuedPost();
+        conforms(
+                "PostBatchEnvelope",
+                DataEnvelope.of(List.of(
+                        new PostBatchItem(0, 202, WIRE.valueToTree(post), null),
+                        new PostBatchItem(1, 200, WIRE.valueToTree(post), null),
+                        new PostBatchItem(
+                                2,
+                                422,
+                                null,
+                                ApiException.validationFailed(List.of(new FieldError("text", "too_long", "Long.")))
+                                        .toApiError()),
+                        new PostBatchItem(
+                                3,
+                                422,
+                                null,
+                                new ApiError(ErrorCode.ACCOUNT_REAUTH_REQUIRED.code(), "Reconnect.", Map.of())))));
+        // An item has its post or its error, not neither.
+        assertThat(problems("PostBatchEnvelope", DataEnvelope.of(List.of(new PostBatchItem(0, 202, null, null)))))
+                .isNotEmpty();
+    }
+
+    /** A text post just accepted, to one LinkedIn account. */
+    private static Post queuedPost() {
+        return new Post(
+                POST,
+                "Hello",
+                Post.QUEUED,
+                Mode.TEST,
+                null,
+                null,
+                WIRE.createObjectNode(),
+                null,
+                null,
+                List.of(new PostTarget(
+                        ACCOUNT, Platform.LINKEDIN, null, PostTarget.QUEUED, 0, null, null, null, null, null)),
+                T,
+                T);
     }
 
     private void conforms(String schema, Object value) {

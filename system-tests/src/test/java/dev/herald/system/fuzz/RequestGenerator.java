@@ -305,7 +305,8 @@ public final class RequestGenerator {
         String pattern = s.path("pattern").asText(null);
         if (pattern != null) {
             return switch (pattern) {
-                case "\\S", "^[^<>]*$", "^[\\x20-\\x7E]+$" -> words(s);
+                // words() starts with a letter and never ends with a space: a batch item's idempotency_key too.
+                case "\\S", "^[^<>]*$", "^[\\x20-\\x7E]+$", "^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$" -> words(s);
                 case "^/" -> random.nextBoolean() ? "/api/v1/posts" : "/api/v1/profiles";
                 case "^[Hh][Tt][Tt][Pp][Ss]://" -> "https://media.herald.invalid/fuzz/" + word(8) + ".jpg";
                 case "^[0-9]{1,40}$" -> Long.toString(1 + (long) (random.nextDouble() * 1_000_000_000L));
@@ -375,8 +376,13 @@ public final class RequestGenerator {
         if (random.nextInt(5) == 0) {
             return Optional.empty();
         }
+        if (context.equals("PostBatchRequestItem.idempotency_key")) {
+            return Optional.of(NODES.textNode("fuzz-" + new UUID(random.nextLong(), random.nextLong())));
+        }
+        // A batch's post is a POST /posts body.
+        String field = context.replace("PostBatchRequestItem.", "CreatePostRequest.");
         return Optional.ofNullable(
-                switch (context) {
+                switch (field) {
                     case "CreateWebhookEndpointRequest.url" -> NODES.textNode(receiverUrl);
                     case "CreatePostRequest.account_ids" -> {
                         // LinkedIn and Facebook sandbox accounts take a text-only post; the others need media or
