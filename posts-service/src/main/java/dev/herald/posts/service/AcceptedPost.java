@@ -15,8 +15,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** A valid post about to be accepted: the rows to write, queued, with one target per account in request order. */
-record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds) {
+/**
+ * A valid post about to be accepted: the rows to write, queued, with one target per account in request order; for a
+ * next_slot post, the slot validation found ({@code slot}, null otherwise), which acceptance claims.
+ */
+record AcceptedPost(
+        PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds, NextSlots.Choice slot) {
+
+    /** The next_slot post scheduled at the slot it is about to claim (or took). */
+    AcceptedPost scheduledAt(Instant at, NextSlots.Choice choice) {
+        post.scheduledAt = at;
+        post.dueAt = at;
+        return new AcceptedPost(post, targets, mode, profileIds, choice);
+    }
 
     static AcceptedPost of(
             String workspaceId,
@@ -58,6 +69,6 @@ record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, 
             target.firstComment = firstComment == null ? null : views.json(FirstComments.pending());
             targets.add(target);
         }
-        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets));
+        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets), null);
     }
 }
