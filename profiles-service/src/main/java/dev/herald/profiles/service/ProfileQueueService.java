@@ -48,7 +48,7 @@ public class ProfileQueueService {
             String workspaceId, Mode mode, String profileId, String timezone, List<PostQueue.Slot> slots) {
         List<PostQueue.Slot> ordered =
                 slots.stream().sorted(PostQueue.SLOT_ORDER).toList();
-        return lockedProfile(workspaceId, mode, profileId)
+        return profile(workspaceId, mode, profileId, true)
                 .flatMap(profile -> queues.findById(profile.id).flatMap(existing -> {
                     ProfileQueueEntity queue = existing != null ? existing : new ProfileQueueEntity();
                     queue.profileId = profile.id;
@@ -65,7 +65,7 @@ public class ProfileQueueService {
     /** The profile's queue; {@code 404} when the profile has none or is not the caller's. */
     @WithSession
     public Uni<PostQueue> get(String workspaceId, Mode mode, String profileId) {
-        return profile(workspaceId, mode, profileId)
+        return profile(workspaceId, mode, profileId, false)
                 .flatMap(profile -> queues.findById(profile.id))
                 .onItem()
                 .ifNull()
@@ -76,7 +76,7 @@ public class ProfileQueueService {
     /** Deletes the profile's queue (posts it scheduled keep their times); {@code 404} when it has none. */
     @WithTransaction
     public Uni<Void> delete(String workspaceId, Mode mode, String profileId) {
-        return lockedProfile(workspaceId, mode, profileId)
+        return profile(workspaceId, mode, profileId, true)
                 .flatMap(profile -> queues.deleteRow(profile.id))
                 .map(deleted -> {
                     if (!deleted) {
@@ -86,21 +86,14 @@ public class ProfileQueueService {
                 });
     }
 
-    private Uni<ProfileEntity> profile(String workspaceId, Mode mode, String id) {
+    /** The caller's profile, locked for the rest of the transaction when {@code locked}; 404 when there is none. */
+    private Uni<ProfileEntity> profile(String workspaceId, Mode mode, String id, boolean locked) {
         if (!IdPrefix.PROFILE.matches(id)) {
             return Uni.createFrom().failure(ApiException.notFound("profile"));
         }
-        return profiles.findInTenant(workspaceId, mode, id)
-                .onItem()
-                .ifNull()
-                .failWith(() -> ApiException.notFound("profile"));
-    }
-
-    private Uni<ProfileEntity> lockedProfile(String workspaceId, Mode mode, String id) {
-        if (!IdPrefix.PROFILE.matches(id)) {
-            return Uni.createFrom().failure(ApiException.notFound("profile"));
-        }
-        return profiles.findInTenantForUpdate(workspaceId, mode, id)
+        return (locked
+                        ? profiles.findInTenantForUpdate(workspaceId, mode, id)
+                        : profiles.findInTenant(workspaceId, mode, id))
                 .onItem()
                 .ifNull()
                 .failWith(() -> ApiException.notFound("profile"));
