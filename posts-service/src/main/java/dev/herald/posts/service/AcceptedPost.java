@@ -22,11 +22,16 @@ import java.util.Set;
 record AcceptedPost(
         PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds, NextSlots.Choice slot) {
 
-    /** The next_slot post scheduled at the slot it is about to claim (or took). */
-    AcceptedPost scheduledAt(Instant at, NextSlots.Choice choice) {
+    /** The next_slot post with the slot validation found, scheduled at it until acceptance claims one. */
+    AcceptedPost withSlot(NextSlots.Choice choice) {
+        scheduleAt(choice.at());
+        return new AcceptedPost(post, targets, mode, profileIds, choice);
+    }
+
+    /** Schedules the post at the slot it took. */
+    void scheduleAt(Instant at) {
         post.scheduledAt = at;
         post.dueAt = at;
-        return new AcceptedPost(post, targets, mode, profileIds, choice);
     }
 
     static AcceptedPost of(

@@ -137,9 +137,7 @@ public class PostService {
             }
             AcceptedPost accepted =
                     AcceptedPost.of(workspaceId, mode, draft, checked.destinations(), Timestamps.now(clock), views);
-            return checked.slot() == null
-                    ? accepted
-                    : accepted.scheduledAt(checked.slot().at(), checked.slot());
+            return checked.slot() == null ? accepted : accepted.withSlot(checked.slot());
         });
     }
 
@@ -222,7 +220,7 @@ public class PostService {
                         accepted.mode(),
                         accepted.slot(),
                         Timestamps.now(clock))
-                .invoke(at -> accepted.scheduledAt(at, accepted.slot()))
+                .invoke(accepted::scheduleAt)
                 .replaceWithVoid();
     }
 
