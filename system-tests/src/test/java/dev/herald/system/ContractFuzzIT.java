@@ -234,6 +234,13 @@ class ContractFuzzIT {
                     .path("data.id"));
         }
         profiles.forEach(id -> pool.add("prf", id));
+        // The seeded accounts' profile has a queue, so a post to them with "scheduled_at": "next_slot" is accepted.
+        as(key).contentType(ContentType.JSON)
+                .body("{\"timezone\":\"UTC\",\"slots\":[{\"day\":\"monday\",\"time\":\"09:00\"},"
+                        + "{\"day\":\"thursday\",\"time\":\"15:30\"}]}")
+                .put("/profiles/" + profiles.get(0) + "/queue")
+                .then()
+                .statusCode(200);
         Map<String, String> accounts = new LinkedHashMap<>();
         for (String platform : List.of("linkedin", "facebook", "tiktok", "pinterest", "youtube", "instagram")) {
             String id = as(key).contentType(ContentType.JSON)

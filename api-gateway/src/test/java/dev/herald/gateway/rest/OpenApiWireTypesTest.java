@@ -31,6 +31,7 @@ import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostAnalytics;
 import dev.herald.common.wire.PostBatchItem;
 import dev.herald.common.wire.PostMedia;
+import dev.herald.common.wire.PostQueue;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.PostValidation;
 import dev.herald.common.wire.Profile;
@@ -80,6 +81,8 @@ class OpenApiWireTypesTest {
                 Map.entry(PostTarget.FirstCommentStatus.class, "FirstCommentStatus"),
                 Map.entry(PostValidation.class, "PostValidation"),
                 Map.entry(PostValidation.TargetProblems.class, "PostValidationTarget"),
+                Map.entry(PostQueue.class, "PostQueue"),
+                Map.entry(PostQueue.Slot.class, "QueueSlot"),
                 Map.entry(TargetError.class, "TargetError"),
                 Map.entry(Comment.class, "Comment"),
                 Map.entry(RequestLog.class, "RequestLog"),
@@ -131,6 +134,18 @@ class OpenApiWireTypesTest {
                         new ListMeta("eyJhIjoxfQ.c2ln", true)));
         conforms("ProfileList", new ListEnvelope<>(List.of(), new ListMeta(null, false)));
         conforms("DeletedProfileEnvelope", DataEnvelope.of(DeletedResource.of(PROFILE, "profile")));
+    }
+
+    @Test
+    void aProfilesQueueAndItsDeletionConform() {
+        conforms(
+                "PostQueueEnvelope",
+                DataEnvelope.of(new PostQueue(
+                        PROFILE,
+                        "Europe/Berlin",
+                        List.of(new PostQueue.Slot("monday", "09:00"), new PostQueue.Slot("sunday", "23:59")),
+                        T)));
+        conforms("DeletedPostQueueEnvelope", DataEnvelope.of(DeletedResource.of(PROFILE, "queue")));
     }
 
     @Test
@@ -358,6 +373,14 @@ class OpenApiWireTypesTest {
                         true,
                         List.of(),
                         List.of(new PostValidation.TargetProblems(ACCOUNT, Platform.YOUTUBE, List.of())))));
+        // A next_slot body's answer names the slot it would take.
+        conforms(
+                "PostValidationEnvelope",
+                DataEnvelope.of(new PostValidation(
+                        true,
+                        List.of(),
+                        List.of(new PostValidation.TargetProblems(ACCOUNT, Platform.LINKEDIN, List.of())),
+                        T)));
         ApiException refusal =
                 ApiException.validationFailed(List.of(caption)).withDetail("targets", validation.targets());
         conforms("ErrorValidationFailed", new ErrorEnvelope(refusal.toApiError(), REQUEST));

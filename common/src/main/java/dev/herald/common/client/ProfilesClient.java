@@ -1,12 +1,15 @@
 package dev.herald.common.client;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.wire.PostQueue;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.core.Response;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -51,6 +54,31 @@ public class ProfilesClient {
                 .map(response -> switch (response.getStatus()) {
                     case 200 -> true;
                     case 404 -> false;
+                    default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);
+                });
+    }
+
+    /**
+     * The profile's posting queue (a post's {@code "scheduled_at": "next_slot"} takes its next free slot); empty when
+     * the profile has none, or is not in this workspace and mode.
+     */
+    @CircuitBreaker(
+            requestVolumeThreshold = 10,
+            failOn = {UpstreamUnavailable.class, TimeoutException.class})
+    public Uni<Optional<PostQueue>> queue(String workspaceId, Mode mode, String profileId) {
+        return api.queue(bearer.of(workspaceId, mode), profileId)
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .map(response -> switch (response.getStatus()) {
+                    case 200 -> {
+                        try {
+                            yield Optional.of(mapper.treeToValue(
+                                    UpstreamResponses.data(mapper, response, SERVICE), PostQueue.class));
+                        } catch (JsonProcessingException | RuntimeException e) {
+                            throw new UpstreamUnavailable(SERVICE, "an unreadable queue: " + e.getMessage());
+                        }
+                    }
+                    case 404 -> Optional.empty();
                     default -> throw UpstreamResponses.refusal(mapper, response, SERVICE);
                 });
     }

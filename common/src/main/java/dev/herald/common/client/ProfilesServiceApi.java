@@ -13,7 +13,8 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
- * profiles-service's profile reads and deletion holds ({@code /internal/profiles/{id}/holds/{kind}/{holder_id}}).
+ * profiles-service's profile reads, posting queues ({@code /internal/profiles/{id}/queue}) and deletion holds
+ * ({@code /internal/profiles/{id}/holds/{kind}/{holder_id}}).
  * Answers are read by {@link ProfilesClient}; the caller's {@code quarkus.rest-client.profiles-service.*} settings
  * configure it.
  */
@@ -23,6 +24,10 @@ public interface ProfilesServiceApi {
     @GET
     @Path("/profiles/{profileId}")
     Uni<Response> get(@HeaderParam("authorization") String bearer, @PathParam("profileId") String profileId);
+
+    @GET
+    @Path("/internal/profiles/{profileId}/queue")
+    Uni<Response> queue(@HeaderParam("authorization") String bearer, @PathParam("profileId") String profileId);
 
     @PUT
     @Path("/internal/profiles/{profileId}/holds/{kind}/{holderId}")

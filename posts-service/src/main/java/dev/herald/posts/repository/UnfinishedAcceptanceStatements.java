@@ -66,7 +66,8 @@ public class UnfinishedAcceptanceStatements {
      * In one transaction, for acceptances started before {@code cutoff} and not yet abandoned (at most
      * {@code limit}; rows another replica is working on are skipped): takes back their Idempotency-Key claim, so
      * the request (should it still be running) can no longer commit its post and a retry with the same key is
-     * accepted; schedules their profile holds for release; and marks them abandoned. Answers every abandoned
+     * accepted; schedules their profile holds for release; frees the queue slot a next_slot post claimed; and marks
+     * them abandoned. Answers every abandoned
      * acceptance, these and earlier ones, whose reservations are still to be given back.
      */
     public Uni<List<UnfinishedAcceptance>> abandonStale(Instant cutoff, int limit) {
@@ -100,6 +101,12 @@ public class UnfinishedAcceptanceStatements {
                             .set("post_id", acceptance.postId())
                             .set("workspace_id", acceptance.workspaceId())
                             .set("mode", acceptance.mode().wireName())
+                            .execute(connection))
+                    // A slot claimed for a next_slot post is freed now; its claim cannot come after (it share-locks
+                    // this row).
+                    .chain(() -> PostSlotStatements.RELEASE
+                            .parameters()
+                            .set("post_id", acceptance.postId())
                             .execute(connection))
                     .chain(() -> MARK_ABANDONED
                             .parameters()

@@ -36,6 +36,7 @@ final class PostRequestReader {
 
     private final List<FieldError> errors = new ArrayList<>();
     private final boolean allowHttpMedia;
+    private boolean nextSlot;
 
     private PostRequestReader(boolean allowHttpMedia) {
         this.allowHttpMedia = allowHttpMedia;
@@ -60,7 +61,7 @@ final class PostRequestReader {
         Instant scheduledAt = scheduledAt(body.get("scheduled_at"));
         ObjectNode options = platformOptions(body.get("platform_options"));
         Post.FirstComment firstComment = FirstCommentRules.read(body.get("first_comment"), "first_comment", errors);
-        return new PostDraft(text, accountIds, media, scheduledAt, options, firstComment, errors);
+        return new PostDraft(text, accountIds, media, scheduledAt, options, firstComment, errors, nextSlot);
     }
 
     private String text(JsonNode value) {
@@ -174,7 +175,11 @@ final class PostRequestReader {
             return null;
         }
         if (!value.isTextual()) {
-            reject("scheduled_at", "invalid_type", "scheduled_at must be an RFC 3339 timestamp string.");
+            reject("scheduled_at", "invalid_type", "scheduled_at must be an RFC 3339 timestamp string or next_slot.");
+            return null;
+        }
+        if (PostDraft.NEXT_SLOT.equals(value.textValue())) {
+            nextSlot = true;
             return null;
         }
         Optional<Instant> at = Timestamps.parseRfc3339(value.textValue());
@@ -182,7 +187,8 @@ final class PostRequestReader {
             reject(
                     "scheduled_at",
                     "invalid_format",
-                    "scheduled_at must be an RFC 3339 timestamp with a time zone, such as 2026-12-01T09:00:00Z.");
+                    "scheduled_at must be an RFC 3339 timestamp with a time zone, such as 2026-12-01T09:00:00Z, or"
+                            + " next_slot (the next free slot of the profile's queue).");
             return null;
         }
         return at.get();

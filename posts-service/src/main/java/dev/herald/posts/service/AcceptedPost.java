@@ -15,8 +15,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** A valid post about to be accepted: the rows to write, queued, with one target per account in request order. */
-record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds) {
+/**
+ * A valid post about to be accepted: the rows to write, queued, with one target per account in request order; for a
+ * next_slot post, the slot validation found ({@code slot}, null otherwise), which acceptance claims.
+ */
+record AcceptedPost(
+        PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds, NextSlots.Choice slot) {
+
+    /** The next_slot post with the slot validation found, scheduled at it until acceptance claims one. */
+    AcceptedPost withSlot(NextSlots.Choice choice) {
+        scheduleAt(choice.at());
+        return new AcceptedPost(post, targets, mode, profileIds, choice);
+    }
+
+    /** Schedules the post at the slot it took. */
+    void scheduleAt(Instant at) {
+        post.scheduledAt = at;
+        post.dueAt = at;
+    }
 
     static AcceptedPost of(
             String workspaceId,
@@ -58,6 +74,6 @@ record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, 
             target.firstComment = firstComment == null ? null : views.json(FirstComments.pending());
             targets.add(target);
         }
-        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets));
+        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets), null);
     }
 }

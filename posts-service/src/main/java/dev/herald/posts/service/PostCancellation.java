@@ -10,6 +10,7 @@ import dev.herald.common.wire.PostTarget;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.repository.PostRepository;
+import dev.herald.posts.repository.PostSlotStatements;
 import dev.herald.posts.repository.PostTargetRepository;
 import dev.herald.posts.repository.ProfileHoldReleaseRepository;
 import dev.herald.posts.repository.ProfileHoldReleaseStatements;
@@ -35,6 +36,7 @@ public class PostCancellation {
     private final PostEventOutbox events;
     private final PostDispatcher dispatcher;
     private final PostViews views;
+    private final PostSlotStatements slots;
     private final Clock clock;
 
     public PostCancellation(
@@ -46,6 +48,7 @@ public class PostCancellation {
             PostEventOutbox events,
             PostDispatcher dispatcher,
             PostViews views,
+            PostSlotStatements slots,
             Clock clock) {
         this.posts = posts;
         this.targets = targets;
@@ -55,13 +58,15 @@ public class PostCancellation {
         this.events = events;
         this.dispatcher = dispatcher;
         this.views = views;
+        this.slots = slots;
         this.clock = clock;
     }
 
     /**
      * {@code DELETE /posts/{id}}: a post still queued (not yet handed to delivery) is canceled with its targets;
      * {@code post.canceled} is emitted, which also releases its reservations in usage-service, and its profile
-     * holds are given back. Otherwise {@code 409 post_not_cancelable}.
+     * holds are given back; a next_slot post's queue slot is freed with it, for the next post to take. Otherwise
+     * {@code 409 post_not_cancelable}.
      */
     public Uni<Post> cancel(String workspaceId, Mode mode, String id) {
         return Panache.withTransaction(() -> cancelQueued(workspaceId, mode, id))
@@ -124,6 +129,7 @@ public class PostCancellation {
                         return events.finalized(workspaceId, mode, wire)
                                 .chain(() ->
                                         holdReleases.schedule(workspaceId, mode, post.id, PostService.profileIds(rows)))
+                                .chain(() -> slots.releaseInTransaction(post.id))
                                 .replaceWith(wire);
                     });
                 });

@@ -13,7 +13,8 @@ import java.util.List;
  * accounts (platform limits, options, connection) add theirs before anything is refused, so one 422 names
  * every failing field. {@code accountIds} holds the ids that could be read, at their positions in the
  * request (null where an element was not a string). {@code media} holds the items that could be read, in order
- * (null when none was given or none could be read).
+ * (null when none was given or none could be read). {@code nextSlot}: {@code scheduled_at} was {@code "next_slot"} (and
+ * {@code scheduledAt} is null): the post takes its profile's next free queue slot ({@link NextSlots}).
  */
 public record PostDraft(
         String text,
@@ -22,7 +23,23 @@ public record PostDraft(
         Instant scheduledAt,
         ObjectNode platformOptions,
         Post.FirstComment firstComment,
-        List<FieldError> errors) {
+        List<FieldError> errors,
+        boolean nextSlot) {
+
+    /** {@code "next_slot"} is what {@code scheduled_at} says instead of a time. */
+    public static final String NEXT_SLOT = "next_slot";
+
+    /** A draft with a time or none for {@code scheduled_at}. */
+    public PostDraft(
+            String text,
+            List<String> accountIds,
+            PostMedia media,
+            Instant scheduledAt,
+            ObjectNode platformOptions,
+            Post.FirstComment firstComment,
+            List<FieldError> errors) {
+        this(text, accountIds, media, scheduledAt, platformOptions, firstComment, errors, false);
+    }
 
     /**
      * The field path of media item {@code index} as the request named it: {@code media} for the one-object form,
@@ -44,6 +61,6 @@ public record PostDraft(
         }
         List<FieldError> all = new ArrayList<>(errors);
         all.addAll(more);
-        return new PostDraft(text, accountIds, media, scheduledAt, platformOptions, firstComment, all);
+        return new PostDraft(text, accountIds, media, scheduledAt, platformOptions, firstComment, all, nextSlot);
     }
 }

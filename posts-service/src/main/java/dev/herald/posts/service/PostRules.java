@@ -36,13 +36,24 @@ final class PostRules {
 
     /**
      * What the rules found: the lookup's accounts by id, the accounts to publish to in request order (broken ones included: they are refused
-     * separately), each targeted platform's format, and every problem.
+     * separately), each targeted platform's format, and every problem; for a next_slot post, its slot as found
+     * ({@link NextSlots}; null otherwise).
      */
     record Checked(
             Map<String, AccountForPosting> found,
             List<AccountForPosting> destinations,
             Map<Platform, PostFormat> formats,
-            PostProblems problems) {}
+            PostProblems problems,
+            NextSlots.Choice slot) {
+
+        /** With the next_slot post's slot, whose problem (if any) is the post's. */
+        Checked withSlot(NextSlots.Choice choice) {
+            if (choice.problem() != null) {
+                problems.ofPost(choice.problem());
+            }
+            return new Checked(found, destinations, formats, problems, choice);
+        }
+    }
 
     /** Checks the draft against its accounts ({@code found}: the lookup's answer by id). */
     static Checked check(PostDraft draft, Map<String, AccountForPosting> found, Instant now) {
@@ -110,7 +121,7 @@ final class PostRules {
                 problems.ofTarget(id, needsReconnecting(account, positions.get(id)));
             }
         }
-        return new Checked(found, destinations, formats, problems);
+        return new Checked(found, destinations, formats, problems, null);
     }
 
     /**

@@ -52,6 +52,7 @@ public class PostService {
     private final PostDispatcher dispatcher;
     private final PostViews views;
     private final PostsConfig config;
+    private final NextSlots nextSlots;
     private final Clock clock;
 
     public PostService(
@@ -65,6 +66,7 @@ public class PostService {
             PostDispatcher dispatcher,
             PostViews views,
             PostsConfig config,
+            NextSlots nextSlots,
             Clock clock) {
         this.idempotencyKeys = idempotencyKeys;
         this.acceptances = acceptances;
@@ -76,6 +78,7 @@ public class PostService {
         this.dispatcher = dispatcher;
         this.views = views;
         this.config = config;
+        this.nextSlots = nextSlots;
         this.clock = clock;
     }
 
@@ -132,7 +135,9 @@ public class PostService {
             if (reauthRequired != null) {
                 throw reauthRequired;
             }
-            return AcceptedPost.of(workspaceId, mode, draft, checked.destinations(), Timestamps.now(clock), views);
+            AcceptedPost accepted =
+                    AcceptedPost.of(workspaceId, mode, draft, checked.destinations(), Timestamps.now(clock), views);
+            return checked.slot() == null ? accepted : accepted.withSlot(checked.slot());
         });
     }
 
@@ -165,15 +170,16 @@ public class PostService {
         throw inUse();
     }
 
-    private static ApiException inUse() {
+    static ApiException inUse() {
         return new ApiException(
                 ErrorCode.IDEMPOTENCY_KEY_IN_USE,
                 "A request with this Idempotency-Key is still being processed; retry shortly to get its answer.");
     }
 
-    /** Reserves, holds and commits the post; what was taken is given back should any step fail. */
+    /** Claims its slot (next_slot), reserves, holds and commits the post; what was taken is given back should any step fail. */
     private Uni<PostAcceptance> accept(AcceptedPost accepted, String idempotencyKey, String claimToken) {
-        return reserve(accepted)
+        return claimSlot(accepted)
+                .chain(() -> reserve(accepted))
                 .chain(() -> holdProfiles(accepted))
                 .chain(() -> persist(accepted, idempotencyKey, claimToken))
                 .onFailure()
@@ -197,6 +203,25 @@ public class PostService {
                 claimToken,
                 accepted.targets().stream().map(target -> target.reservationId).toList(),
                 List.copyOf(accepted.profileIds()));
+    }
+
+    /**
+     * A next_slot post takes its slot before anything is reserved, so the reservation falls in the slot's period. The
+     * slot validation found is taken unless another post took it meanwhile; then the next free one is.
+     */
+    private Uni<Void> claimSlot(AcceptedPost accepted) {
+        if (accepted.slot() == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return nextSlots
+                .claim(
+                        accepted.post().id,
+                        accepted.post().workspaceId,
+                        accepted.mode(),
+                        accepted.slot(),
+                        Timestamps.now(clock))
+                .invoke(accepted::scheduleAt)
+                .replaceWithVoid();
     }
 
     private Uni<Void> reserve(AcceptedPost accepted) {
@@ -253,7 +278,7 @@ public class PostService {
     }
 
     /**
-     * After a failure: the reservations and holds the request took are given back. True when all were; what could
+     * After a failure: the slot, reservations and holds the request took are given back. True when all were; what could
      * not be given back now is left to {@code AbandonedAcceptanceJob}.
      */
     private Uni<Boolean> giveBack(AcceptedPost accepted) {
@@ -277,6 +302,9 @@ public class PostService {
                             "post %s: hold on %s not released: %s", accepted.post().id, profileId, e.toString()))
                     .onFailure()
                     .recoverWithItem(false));
+        }
+        if (accepted.slot() != null) {
+            returns.add(nextSlots.giveBack(accepted.post().id));
         }
         return Uni.join().all(returns).andCollectFailures().map(given -> !given.contains(false));
     }

@@ -13,6 +13,7 @@ import dev.herald.posts.service.media.MediaRules;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,11 +33,13 @@ public class PostValidationService {
 
     private final AccountsClient accounts;
     private final MediaProbe probe;
+    private final NextSlots nextSlots;
     private final Clock clock;
 
-    public PostValidationService(AccountsClient accounts, MediaProbe probe, Clock clock) {
+    public PostValidationService(AccountsClient accounts, MediaProbe probe, NextSlots nextSlots, Clock clock) {
         this.accounts = accounts;
         this.probe = probe;
+        this.nextSlots = nextSlots;
         this.clock = clock;
     }
 
@@ -46,7 +49,14 @@ public class PostValidationService {
                 .flatMap(checked -> draft.media() == null
                         ? Uni.createFrom().item(checked)
                         : probed(draft).map(items -> judged(draft, checked, items)))
-                .map(checked -> checked.problems().validation());
+                .map(checked -> withSlot(checked.problems().validation(), checked.slot()));
+    }
+
+    /** A next_slot post's answer tells the slot it would take now (without claiming it). */
+    private static PostValidation withSlot(PostValidation validation, NextSlots.Choice slot) {
+        return slot == null || slot.at() == null
+                ? validation
+                : new PostValidation(validation.valid(), validation.problems(), validation.targets(), slot.at());
     }
 
     /** Each media item probed, in order. */
@@ -89,7 +99,8 @@ public class PostValidationService {
     /**
      * The draft checked against its accounts and the clock. {@code forAcceptance}: the lookup tells accounts-service
      * when the post is due, for its check of the live accounts' grants ahead of that time; a dry run leaves nothing
-     * behind, so it does not.
+     * behind, so it does not. A next_slot post's lookup is told no time either: its slot is known only once the
+     * accounts' profile is; then the slot free now is found ({@link NextSlots#choose}).
      */
     Uni<PostRules.Checked> check(String workspaceId, Mode mode, PostDraft draft, boolean forAcceptance) {
         List<String> ids = draft.accountIds().stream().filter(Objects::nonNull).toList();
@@ -98,6 +109,14 @@ public class PostValidationService {
                 : forAcceptance
                         ? accounts.lookup(workspaceId, mode, ids, draft.scheduledAt())
                         : accounts.lookup(workspaceId, mode, ids);
-        return lookup.map(found -> PostRules.check(draft, found, Timestamps.now(clock)));
+        return lookup.flatMap(found -> {
+            Instant now = Timestamps.now(clock);
+            PostRules.Checked checked = PostRules.check(draft, found, now);
+            return draft.nextSlot()
+                    ? nextSlots
+                            .choose(workspaceId, mode, checked.destinations(), now)
+                            .map(checked::withSlot)
+                    : Uni.createFrom().item(checked);
+        });
     }
 }

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * A local HTTP stand-in for the internal APIs posts-service calls: accounts-service's lookup (accounts
  * registered with {@link #addAccount}) and provider access (granted with {@link #grantAccess}),
  * usage-service's reservations (an allowance per tenant and meter, all-or-nothing batches, live capacity refusals
- * for tenants marked {@link #overCapacity}, consume and release) and profiles-service's holds. The real rules are tested in those services; this checks what posts-service sends and how it reads
+ * for tenants marked {@link #overCapacity}, consume and release) and profiles-service's holds and posting queues
+ * ({@link #setQueue}). The real rules are tested in those services; this checks what posts-service sends and how it reads
  * the answers. Tenancy comes from the internal JWT's claims (the signature is not checked here).
  */
 public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
@@ -34,6 +35,7 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     private static final Pattern CONSUME = Pattern.compile("^/internal/reservations/([^/]+)/consume$");
     private static final Pattern ACCESS = Pattern.compile("^/internal/accounts/([^/]+)/access-token$");
     private static final Pattern HOLD = Pattern.compile("^/internal/profiles/([^/]+)/holds/pending_posts/([^/]+)$");
+    private static final Pattern QUEUE = Pattern.compile("^/internal/profiles/([^/]+)/queue$");
     private static final String PORT_PROPERTY = "herald.test.fake-upstreams.port";
 
     /** tenant ("ws:mode") -> account id -> the lookup's item. */
@@ -44,6 +46,8 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     private static final Map<String, Integer> PUBLICATION_LIMITS = new ConcurrentHashMap<>();
     private static final Map<String, Set<String>> TENANT_RESERVATIONS = new ConcurrentHashMap<>();
     public static final Set<String> OVER_CAPACITY = ConcurrentHashMap.newKeySet();
+    /** tenant ("ws:mode") + ":" + profile id -> its posting queue ({@code PostQueue} as JSON). */
+    private static final Map<String, ObjectNode> QUEUES = new ConcurrentHashMap<>();
     /** profile id -> post ids holding it. */
     public static final Map<String, Set<String>> HOLDS = new ConcurrentHashMap<>();
 
@@ -188,6 +192,19 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
                 .count();
     }
 
+    /** The profile's posting queue: {@code slots} as {@code "monday 09:00"}. */
+    public static void setQueue(String workspaceId, String mode, String profileId, String timezone, String... slots) {
+        ObjectNode queue = JSON.createObjectNode()
+                .put("profile_id", profileId)
+                .put("timezone", timezone)
+                .put("updated_at", "2026-11-01T00:00:00Z");
+        ArrayNode items = queue.putArray("slots");
+        for (String slot : slots) {
+            items.addObject().put("day", slot.split(" ")[0]).put("time", slot.split(" ")[1]);
+        }
+        QUEUES.put(workspaceId + ":" + mode + ":" + profileId, queue);
+    }
+
     public static Set<String> holders(String profileId) {
         return HOLDS.getOrDefault(profileId, Set.of());
     }
@@ -240,6 +257,7 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
             Matcher consume = CONSUME.matcher(path);
             Matcher access = ACCESS.matcher(path);
             Matcher hold = HOLD.matcher(path);
+            Matcher queue = QUEUE.matcher(path);
             if (path.equals("/internal/accounts/lookup") && method.equals("POST")) {
                 JsonNode body = JSON.readTree(exchange.getRequestBody());
                 ArrayNode data = JSON.createArrayNode();
@@ -295,6 +313,21 @@ public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
                         200,
                         "{\"data\":{\"id\":\"" + release.group(1) + "\",\"status\":\"released\"}}",
                         Map.of());
+            } else if (queue.matches() && method.equals("GET")) {
+                ObjectNode found = QUEUES.get(tenant + ":" + queue.group(1));
+                if (found == null) {
+                    send(
+                            exchange,
+                            404,
+                            "{\"error\":{\"code\":\"not_found\",\"message\":\"No such queue.\",\"details\":{}}}",
+                            Map.of());
+                } else {
+                    send(
+                            exchange,
+                            200,
+                            JSON.createObjectNode().set("data", found).toString(),
+                            Map.of());
+                }
             } else if (hold.matches()) {
                 if (method.equals("PUT")) {
                     HOLDS.computeIfAbsent(hold.group(1), key -> ConcurrentHashMap.newKeySet())

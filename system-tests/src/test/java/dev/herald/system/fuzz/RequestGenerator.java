@@ -310,6 +310,7 @@ public final class RequestGenerator {
                 case "^/" -> random.nextBoolean() ? "/api/v1/posts" : "/api/v1/profiles";
                 case "^[Hh][Tt][Tt][Pp][Ss]://" -> "https://media.herald.invalid/fuzz/" + word(8) + ".jpg";
                 case "^[0-9]{1,40}$" -> Long.toString(1 + (long) (random.nextDouble() * 1_000_000_000L));
+                case "^([01][0-9]|2[0-3]):[0-5][0-9]$" -> "%02d:%02d".formatted(random.nextInt(24), random.nextInt(60));
                 default ->
                     throw new IllegalStateException("no generator for pattern " + pattern + " at " + context
                             + ": teach RequestGenerator.string it");
@@ -398,6 +399,9 @@ public final class RequestGenerator {
                     case "CreateConnectSessionRequest.redirect_url" ->
                         NODES.textNode("https://app.example.com/connected");
                     case "CreateConnectSessionRequest.platforms" -> NODES.missingNode();
+                    case "SetPostQueueRequest.timezone" ->
+                        NODES.textNode(List.of("Europe/Berlin", "America/New_York", "UTC", "Asia/Tokyo")
+                                .get(random.nextInt(4)));
                     default -> null;
                 });
     }
