@@ -10,13 +10,22 @@ import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.repository.SeriesStatements;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** A valid post about to be accepted: the rows to write, queued, with one target per account in request order. */
-record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds) {
+/**
+ * A valid post about to be accepted: the rows to write, queued, with one target per account in request order, and the
+ * series it starts when it repeats (null when it does not).
+ */
+record AcceptedPost(
+        PostEntity post,
+        List<PostTargetEntity> targets,
+        Mode mode,
+        Set<String> profileIds,
+        SeriesStatements.NewSeries startsSeries) {
 
     static AcceptedPost of(
             String workspaceId,
@@ -58,6 +67,12 @@ record AcceptedPost(PostEntity post, List<PostTargetEntity> targets, Mode mode, 
             target.firstComment = firstComment == null ? null : views.json(FirstComments.pending());
             targets.add(target);
         }
-        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets));
+        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets), null);
+    }
+
+    /** This post as the first of {@code series}. */
+    AcceptedPost starting(SeriesStatements.NewSeries series) {
+        post.seriesId = series.id();
+        return new AcceptedPost(post, targets, mode, profileIds, series);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostMedia;
+import dev.herald.common.wire.PostSeries;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.List;
  * accounts (platform limits, options, connection) add theirs before anything is refused, so one 422 names
  * every failing field. {@code accountIds} holds the ids that could be read, at their positions in the
  * request (null where an element was not a string). {@code media} holds the items that could be read, in order
- * (null when none was given or none could be read).
+ * (null when none was given or none could be read). {@code repeat} makes the post the first of a series (null when
+ * not given or unreadable).
  */
 public record PostDraft(
         String text,
@@ -22,7 +24,20 @@ public record PostDraft(
         Instant scheduledAt,
         ObjectNode platformOptions,
         Post.FirstComment firstComment,
+        PostSeries.Repeat repeat,
         List<FieldError> errors) {
+
+    /** A draft of a post that does not repeat. */
+    public PostDraft(
+            String text,
+            List<String> accountIds,
+            PostMedia media,
+            Instant scheduledAt,
+            ObjectNode platformOptions,
+            Post.FirstComment firstComment,
+            List<FieldError> errors) {
+        this(text, accountIds, media, scheduledAt, platformOptions, firstComment, null, errors);
+    }
 
     /**
      * The field path of media item {@code index} as the request named it: {@code media} for the one-object form,
@@ -44,6 +59,6 @@ public record PostDraft(
         }
         List<FieldError> all = new ArrayList<>(errors);
         all.addAll(more);
-        return new PostDraft(text, accountIds, media, scheduledAt, platformOptions, firstComment, all);
+        return new PostDraft(text, accountIds, media, scheduledAt, platformOptions, firstComment, repeat, all);
     }
 }
