@@ -32,6 +32,7 @@ public class SeriesCopying {
     private final PostCancellation cancellation;
     private final SeriesStatements statements;
     private final MediaUrlGuard mediaUrls;
+    private final PostViews views;
     private final ObjectMapper mapper;
     private final Clock clock;
 
@@ -40,12 +41,14 @@ public class SeriesCopying {
             PostCancellation cancellation,
             SeriesStatements statements,
             MediaUrlGuard mediaUrls,
+            PostViews views,
             ObjectMapper mapper,
             Clock clock) {
         this.posts = posts;
         this.cancellation = cancellation;
         this.statements = statements;
         this.mediaUrls = mediaUrls;
+        this.views = views;
         this.mapper = mapper;
         this.clock = clock;
     }
@@ -76,7 +79,7 @@ public class SeriesCopying {
                     if (failure != null && !refused(failure)) {
                         return Uni.createFrom().failure(failure);
                     }
-                    String lastError = failure == null ? null : json(((ApiException) failure).toApiError());
+                    String lastError = failure == null ? null : views.json(((ApiException) failure).toApiError());
                     if (failure != null) {
                         LOG.infof("series %s: occurrence %d refused: %s", series.id(), n, failure.getMessage());
                     }
@@ -128,15 +131,6 @@ public class SeriesCopying {
             return mapper.readTree(replayedBody).path("data").path("id").asText();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored POST /posts answer is unreadable", e);
-        }
-    }
-
-    private String json(Object value) {
-        try {
-            return mapper.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(
-                    "cannot serialize " + value.getClass().getSimpleName(), e);
         }
     }
 }
