@@ -42,6 +42,7 @@ class Api1ObjectLevelAuthorizationIT {
             String board,
             String session,
             String post,
+            String series,
             String webhook,
             String delivery,
             WebhooksIT.Receiver receiver) {
@@ -62,6 +63,7 @@ class Api1ObjectLevelAuthorizationIT {
                                     : template.contains("/boards") ? pinterest : linkedin;
                 case "connect-sessions" -> session;
                 case "posts" -> post;
+                case "post-series" -> series;
                 case "webhooks" -> webhook;
                 case "deliveries" -> delivery;
                 default -> throw new AssertionError("no owner resource for " + route + ": add one to the fixture");
@@ -96,6 +98,7 @@ class Api1ObjectLevelAuthorizationIT {
                     "/accounts/" + pinterest,
                     "/connect-sessions/" + session,
                     "/posts/" + post,
+                    "/post-series/" + series,
                     "/webhooks/" + webhook,
                     "/deliveries?endpoint_id=" + webhook,
                     "/webhooks")) {
@@ -148,6 +151,7 @@ class Api1ObjectLevelAuthorizationIT {
         String session = connectSession(key, profile);
         String post = scheduledPost(key, linkedin);
         scheduledPost(key, linkedin);
+        String series = recurringPost(key, linkedin);
         WebhooksIT.Receiver receiver = new WebhooksIT.Receiver(n -> 200);
         String webhook =
                 WebhooksIT.register(key, receiver.url(), "post.published").id();
@@ -170,6 +174,7 @@ class Api1ObjectLevelAuthorizationIT {
                 board,
                 session,
                 post,
+                series,
                 webhook,
                 delivery,
                 receiver);
@@ -214,6 +219,20 @@ class Api1ObjectLevelAuthorizationIT {
                 .statusCode(202)
                 .extract()
                 .path("data.id");
+    }
+
+    /** A weekly post scheduled later; its series' id. */
+    private static String recurringPost(String key, String account) {
+        return as(key).contentType(ContentType.JSON)
+                .header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"Weekly\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
+                        + Instant.now().plus(2, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS)
+                        + "\",\"repeat\":{\"every\":\"P7D\",\"count\":3}}")
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("data.series_id");
     }
 
     /**

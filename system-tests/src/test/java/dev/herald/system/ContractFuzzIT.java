@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -272,6 +273,20 @@ class ContractFuzzIT {
                             "{\"text\":\"Later\",\"account_ids\":[\"" + accounts.get("linkedin")
                                     + "\"],\"scheduled_at\":\"" + Instant.now().plus(2, ChronoUnit.HOURS) + "\"}"));
         }
+        // A recurring post, for /post-series/{id}.
+        pool.add(
+                "ser",
+                PostsPipelineIT.post(
+                                key,
+                                UUID.randomUUID().toString(),
+                                "{\"text\":\"Weekly\",\"account_ids\":[\"" + accounts.get("linkedin")
+                                        + "\"],\"scheduled_at\":\""
+                                        + Instant.now().plus(2, ChronoUnit.HOURS)
+                                        + "\",\"repeat\":{\"every\":\"P7D\",\"count\":3}}")
+                        .then()
+                        .statusCode(202)
+                        .extract()
+                        .<String>path("data.series_id"));
         pool.add(
                 "cs",
                 as(key).contentType(ContentType.JSON)

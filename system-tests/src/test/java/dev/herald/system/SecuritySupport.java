@@ -93,6 +93,7 @@ final class SecuritySupport {
             case "accounts" -> "acc_";
             case "connect-sessions" -> "cs_";
             case "posts" -> "pst_";
+            case "post-series" -> "ser_";
             case "webhooks" -> "whe_";
             case "deliveries" -> "dlv_";
             default ->

@@ -63,6 +63,9 @@ public class RouteCatalog {
             ApiRoute.exempt("GET", "/posts/{id}", POSTS_READ, Upstream.POSTS),
             ApiRoute.exempt("DELETE", "/posts/{id}", POSTS_WRITE, Upstream.POSTS),
             ApiRoute.metered("GET", "/posts/{id}/analytics", POSTS_READ, Upstream.POSTS),
+            // A recurring post's series: read and canceled like a post (each copy counts as the post it is).
+            ApiRoute.exempt("GET", "/post-series/{id}", POSTS_READ, Upstream.POSTS),
+            ApiRoute.exempt("DELETE", "/post-series/{id}", POSTS_WRITE, Upstream.POSTS),
             ApiRoute.metered("GET", "/comments", COMMENTS_READ, Upstream.POSTS),
             ApiRoute.metered("POST", "/comments", COMMENTS_WRITE, Upstream.POSTS),
             ApiRoute.metered("GET", "/webhooks", WEBHOOKS_READ, Upstream.WEBHOOKS),

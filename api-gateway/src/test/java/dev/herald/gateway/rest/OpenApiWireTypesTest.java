@@ -32,6 +32,7 @@ import dev.herald.common.wire.PostAnalytics;
 import dev.herald.common.wire.PostBatchItem;
 import dev.herald.common.wire.PostMedia;
 import dev.herald.common.wire.PostQueue;
+import dev.herald.common.wire.PostSeries;
 import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.PostValidation;
 import dev.herald.common.wire.Profile;
@@ -80,6 +81,8 @@ class OpenApiWireTypesTest {
                 Map.entry(PostTarget.class, "PostTarget"),
                 Map.entry(PostTarget.FirstCommentStatus.class, "FirstCommentStatus"),
                 Map.entry(PostValidation.class, "PostValidation"),
+                Map.entry(PostSeries.class, "PostSeries"),
+                Map.entry(PostSeries.Repeat.class, "PostSeriesRepeatShown"),
                 Map.entry(PostValidation.TargetProblems.class, "PostValidationTarget"),
                 Map.entry(PostQueue.class, "PostQueue"),
                 Map.entry(PostQueue.Slot.class, "QueueSlot"),
@@ -333,6 +336,38 @@ class OpenApiWireTypesTest {
                 null,
                 comment,
                 done ? T : null);
+    }
+
+    @Test
+    void aPostSeriesConformsActiveWithItsLastErrorAndCanceled() {
+        String series = "ser_0123456789abcdef01234567";
+        conforms(
+                "PostSeriesEnvelope",
+                DataEnvelope.of(new PostSeries(
+                        series,
+                        PostSeries.ACTIVE,
+                        Mode.TEST,
+                        new PostSeries.Repeat("P7D", null, 4, "Europe/Berlin"),
+                        List.of(POST),
+                        1,
+                        T,
+                        new dev.herald.common.api.ApiError(
+                                "usage_limit_exceeded", "The publications of this month are used up.", Map.of()),
+                        T,
+                        T)));
+        conforms(
+                "PostSeriesEnvelope",
+                DataEnvelope.of(new PostSeries(
+                        series,
+                        PostSeries.CANCELED,
+                        Mode.LIVE,
+                        new PostSeries.Repeat("P1M", T, null, "UTC"),
+                        List.of(POST, "pst_00000000000000000000000a"),
+                        2,
+                        null,
+                        null,
+                        T,
+                        T)));
     }
 
     @Test

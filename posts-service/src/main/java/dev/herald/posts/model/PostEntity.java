@@ -66,6 +66,10 @@ public class PostEntity {
     @Column(name = "finalized_at")
     public Instant finalizedAt;
 
+    /** The series the post belongs to ({@code post_series}): its first post or one of its copies; null for most. */
+    @Column(name = "series_id")
+    public String seriesId;
+
     /** The trace of the request that accepted the post; its post.accepted event, written later, continues it. */
     @Column(name = "trace_parent")
     public String traceParent;

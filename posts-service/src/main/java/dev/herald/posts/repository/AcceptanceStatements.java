@@ -14,13 +14,14 @@ import java.util.List;
 
 /**
  * Commits an accepted post in one statement on the Vert.x pool: the post, its targets, its {@code post.accepted}
- * event when it is due now, the Idempotency-Key's stored answer, and the end of its unfinished-acceptance record. A
+ * event when it is due now, the Idempotency-Key's stored answer, the end of its unfinished-acceptance record, and the
+ * series it starts when it repeats ({@link SeriesStatements#insertFrom}). A
  * single statement is its own transaction: no BEGIN and COMMIT round trips, no Hibernate persist and flush.
  */
 @ApplicationScoped
 public class AcceptanceStatements {
-    private static final NamedStatement COMMIT =
-            NamedStatement.of("""
+    private static final NamedStatement COMMIT = NamedStatement.of(
+            """
             with pending as (
                 select post_id from unfinished_acceptances where post_id = :post_id and not abandoned for update),
             completed as (
@@ -33,10 +34,10 @@ public class AcceptanceStatements {
                 delete from unfinished_acceptances where post_id = :post_id and exists (select 1 from completed)),
             post as (
                 insert into posts (id, workspace_id, mode, text, media, scheduled_at, due_at, platform_options,
-                    first_comment, status, created_at, updated_at, dispatched_at, trace_parent)
+                    first_comment, status, created_at, updated_at, dispatched_at, trace_parent, series_id)
                 select :post_id, :workspace_id, :mode, :text, :media::text::jsonb, :scheduled_at, :due_at,
                     :platform_options::text::jsonb, :first_comment::text::jsonb, :status, :created_at, :updated_at,
-                    :dispatched_at, :trace_parent
+                    :dispatched_at, :trace_parent, :series_id
                 where exists (select 1 from completed)
                 returning id),
             targets as (
@@ -49,8 +50,9 @@ public class AcceptanceStatements {
                     :targets_updated_at::timestamptz[])
                     as t(position, account_id, platform, profile_id, account_username, reservation_id, status,
                         first_comment, updated_at)),
-            handed_over as (%s)
-            select count(*) as committed from completed""".formatted(OutboxWriter.insertOnePerRowOf("post")));
+            handed_over as (%s),
+            series as (%s)
+            select count(*) as committed from completed""".formatted(OutboxWriter.insertOnePerRowOf("post"), SeriesStatements.insertFrom("post")));
 
     private final Pool pool;
     private final OutboxWriter outbox;
@@ -75,6 +77,17 @@ public class AcceptanceStatements {
             Mode mode,
             CompletedKey completed,
             OutboxWriter.Entry handover) {
+        return commit(post, targets, mode, completed, handover, null);
+    }
+
+    /** The same for a post that starts {@code series} (null when it starts none; a copy names its series itself). */
+    public Uni<Boolean> commit(
+            PostEntity post,
+            List<PostTargetEntity> targets,
+            Mode mode,
+            CompletedKey completed,
+            OutboxWriter.Entry handover,
+            SeriesStatements.NewSeries series) {
         int count = targets.size();
         Integer[] positions = new Integer[count];
         String[] accountIds = new String[count];
@@ -125,6 +138,7 @@ public class AcceptanceStatements {
                 .set("statuses", statuses)
                 .set("first_comments", firstComments)
                 .set("targets_updated_at", updatedAt);
+        SeriesStatements.bind(parameters, post.seriesId, series);
         return outbox.bind(parameters, handover)
                 .execute(pool)
                 .map(rows -> rows.iterator().next().getLong("committed") > 0);

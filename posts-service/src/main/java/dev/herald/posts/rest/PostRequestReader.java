@@ -8,9 +8,11 @@ import dev.herald.common.api.FieldError;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostMedia;
+import dev.herald.common.wire.PostSeries;
 import dev.herald.posts.service.FirstCommentRules;
 import dev.herald.posts.service.HttpsUrls;
 import dev.herald.posts.service.PostDraft;
+import dev.herald.posts.service.RepeatRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -19,18 +21,19 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads the shape of a {@code POST /posts} body: types, lengths and formats of every field, nested ones
+ * Reads the shape of a {@code POST /posts} body (public: a series' copies are read from their stored body the same way,
+ * {@code SeriesCopying}): types, lengths and formats of every field, nested ones
  * included (field paths like {@code media.url} and {@code account_ids[2]}). Problems are collected, not
  * thrown, so that the account rules can add theirs to the same answer.
  */
-final class PostRequestReader {
+public final class PostRequestReader {
     static final int MAX_TEXT_LENGTH = 5000;
     static final int MAX_TARGETS = 100;
     /** The most media items any platform takes in one post (TikTok's photo posts); each platform's own is lower. */
     static final int MAX_MEDIA_ITEMS = 35;
 
     private static final Set<String> FIELDS =
-            Set.of("text", "account_ids", "media", "scheduled_at", "platform_options", "first_comment");
+            Set.of("text", "account_ids", "media", "scheduled_at", "platform_options", "first_comment", "repeat");
     private static final Set<String> MEDIA_FIELDS = Set.of("url", "type");
     private static final Set<String> MEDIA_TYPES = Set.of(Post.Media.VIDEO, Post.Media.IMAGE, Post.Media.DOCUMENT);
 
@@ -43,7 +46,7 @@ final class PostRequestReader {
     }
 
     /** {@code allowHttpMedia}: local runs, where media may be served over plain http ({@code herald.media.allow-private-urls}). */
-    static PostDraft read(JsonNode body, boolean allowHttpMedia) {
+    public static PostDraft read(JsonNode body, boolean allowHttpMedia) {
         if (body == null || body.isMissingNode() || body.isNull()) {
             throw ApiException.invalidRequest("A JSON object body is required.");
         }
@@ -61,7 +64,8 @@ final class PostRequestReader {
         Instant scheduledAt = scheduledAt(body.get("scheduled_at"));
         ObjectNode options = platformOptions(body.get("platform_options"));
         Post.FirstComment firstComment = FirstCommentRules.read(body.get("first_comment"), "first_comment", errors);
-        return new PostDraft(text, accountIds, media, scheduledAt, options, firstComment, errors, nextSlot);
+        PostSeries.Repeat repeat = RepeatRules.read(body.get("repeat"), body.get("scheduled_at"), errors);
+        return new PostDraft(text, accountIds, media, scheduledAt, options, firstComment, repeat, errors, nextSlot);
     }
 
     private String text(JsonNode value) {

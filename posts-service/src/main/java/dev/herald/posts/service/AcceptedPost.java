@@ -10,6 +10,7 @@ import dev.herald.common.wire.PostTarget;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.repository.SeriesStatements;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +18,21 @@ import java.util.Set;
 
 /**
  * A valid post about to be accepted: the rows to write, queued, with one target per account in request order; for a
- * next_slot post, the slot validation found ({@code slot}, null otherwise), which acceptance claims.
+ * next_slot post, the slot validation found ({@code slot}, null otherwise), which acceptance claims; and the series it
+ * starts when it repeats ({@code startsSeries}, null when it does not).
  */
 record AcceptedPost(
-        PostEntity post, List<PostTargetEntity> targets, Mode mode, Set<String> profileIds, NextSlots.Choice slot) {
+        PostEntity post,
+        List<PostTargetEntity> targets,
+        Mode mode,
+        Set<String> profileIds,
+        NextSlots.Choice slot,
+        SeriesStatements.NewSeries startsSeries) {
 
     /** The next_slot post with the slot validation found, scheduled at it until acceptance claims one. */
     AcceptedPost withSlot(NextSlots.Choice choice) {
         scheduleAt(choice.at());
-        return new AcceptedPost(post, targets, mode, profileIds, choice);
+        return new AcceptedPost(post, targets, mode, profileIds, choice, startsSeries);
     }
 
     /** Schedules the post at the slot it took. */
@@ -74,6 +81,12 @@ record AcceptedPost(
             target.firstComment = firstComment == null ? null : views.json(FirstComments.pending());
             targets.add(target);
         }
-        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets), null);
+        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets), null, null);
+    }
+
+    /** This post as the first of {@code series}. */
+    AcceptedPost starting(SeriesStatements.NewSeries series) {
+        post.seriesId = series.id();
+        return new AcceptedPost(post, targets, mode, profileIds, slot, series);
     }
 }

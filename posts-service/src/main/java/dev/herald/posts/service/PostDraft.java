@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.PostMedia;
+import dev.herald.common.wire.PostSeries;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +14,9 @@ import java.util.List;
  * accounts (platform limits, options, connection) add theirs before anything is refused, so one 422 names
  * every failing field. {@code accountIds} holds the ids that could be read, at their positions in the
  * request (null where an element was not a string). {@code media} holds the items that could be read, in order
- * (null when none was given or none could be read). {@code nextSlot}: {@code scheduled_at} was {@code "next_slot"} (and
- * {@code scheduledAt} is null): the post takes its profile's next free queue slot ({@link NextSlots}).
+ * (null when none was given or none could be read). {@code repeat} makes the post the first of a series (null when
+ * not given or unreadable). {@code nextSlot}: {@code scheduled_at} was {@code "next_slot"} (and {@code scheduledAt} is
+ * null): the post takes its profile's next free queue slot ({@link NextSlots}).
  */
 public record PostDraft(
         String text,
@@ -23,13 +25,14 @@ public record PostDraft(
         Instant scheduledAt,
         ObjectNode platformOptions,
         Post.FirstComment firstComment,
+        PostSeries.Repeat repeat,
         List<FieldError> errors,
         boolean nextSlot) {
 
     /** {@code "next_slot"} is what {@code scheduled_at} says instead of a time. */
     public static final String NEXT_SLOT = "next_slot";
 
-    /** A draft with a time or none for {@code scheduled_at}. */
+    /** A draft of a post that does not repeat, with a time or none for {@code scheduled_at}. */
     public PostDraft(
             String text,
             List<String> accountIds,
@@ -38,7 +41,7 @@ public record PostDraft(
             ObjectNode platformOptions,
             Post.FirstComment firstComment,
             List<FieldError> errors) {
-        this(text, accountIds, media, scheduledAt, platformOptions, firstComment, errors, false);
+        this(text, accountIds, media, scheduledAt, platformOptions, firstComment, null, errors, false);
     }
 
     /**
@@ -61,6 +64,7 @@ public record PostDraft(
         }
         List<FieldError> all = new ArrayList<>(errors);
         all.addAll(more);
-        return new PostDraft(text, accountIds, media, scheduledAt, platformOptions, firstComment, all, nextSlot);
+        return new PostDraft(
+                text, accountIds, media, scheduledAt, platformOptions, firstComment, repeat, all, nextSlot);
     }
 }

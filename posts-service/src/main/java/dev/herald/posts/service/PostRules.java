@@ -83,6 +83,8 @@ final class PostRules {
             }
         }
         schedule(draft.scheduledAt(), now).ifPresent(problems::ofPost);
+        problems.ofPost(
+                RepeatRules.check(draft.repeat(), draft.scheduledAt() == null ? now : draft.scheduledAt(), now));
         if (draft.text() != null && draft.text().isBlank() && !draft.mediaGiven()) {
             problems.ofPost(new FieldError("text", "too_short", "text must not be empty when the post has no media."));
         }

@@ -91,32 +91,45 @@ public class PostService {
      */
     public Uni<PostAcceptance> create(
             String workspaceId, Mode mode, String idempotencyKey, JsonNode body, PostDraft draft) {
+        return create(workspaceId, mode, idempotencyKey, body, draft, null);
+    }
+
+    /**
+     * The same for a copy of the series {@code seriesId} ({@code SeriesCopying}), which the post joins; a request's
+     * post ({@code seriesId} null) starts a series when its draft repeats, committed with it.
+     */
+    public Uni<PostAcceptance> create(
+            String workspaceId, Mode mode, String idempotencyKey, JsonNode body, PostDraft draft, String seriesId) {
         String fingerprint = RequestFingerprint.of(body);
-        return validated(workspaceId, mode, draft).onItemOrFailure().transformToUni((accepted, refusal) -> {
-            if (refusal != null) {
-                return idempotencyKeys
-                        .find(workspaceId, mode, idempotencyKey, Timestamps.now(clock))
-                        .onItem()
-                        .ifNull()
-                        .failWith(refusal)
-                        .map(stored -> answerFromStored(stored, fingerprint));
-            }
-            UnfinishedAcceptance unfinished =
-                    unfinished(accepted, idempotencyKey, UUID.randomUUID().toString());
-            return claim(unfinished, fingerprint, true).flatMap(stored -> {
-                if (!unfinished.claimToken().equals(stored.claimToken())) {
-                    return Uni.createFrom().item(answerFromStored(stored, fingerprint));
-                }
-                return accept(accepted, idempotencyKey, unfinished.claimToken())
-                        .onFailure()
-                        .call(failure -> idempotencyKeys
-                                .release(workspaceId, mode, idempotencyKey, unfinished.claimToken())
+        return validated(workspaceId, mode, draft)
+                .map(accepted -> SeriesStart.join(accepted, body, draft, seriesId))
+                .onItemOrFailure()
+                .transformToUni((accepted, refusal) -> {
+                    if (refusal != null) {
+                        return idempotencyKeys
+                                .find(workspaceId, mode, idempotencyKey, Timestamps.now(clock))
+                                .onItem()
+                                .ifNull()
+                                .failWith(refusal)
+                                .map(stored -> answerFromStored(stored, fingerprint));
+                    }
+                    UnfinishedAcceptance unfinished = unfinished(
+                            accepted, idempotencyKey, UUID.randomUUID().toString());
+                    return claim(unfinished, fingerprint, true).flatMap(stored -> {
+                        if (!unfinished.claimToken().equals(stored.claimToken())) {
+                            return Uni.createFrom().item(answerFromStored(stored, fingerprint));
+                        }
+                        return accept(accepted, idempotencyKey, unfinished.claimToken())
                                 .onFailure()
-                                .invoke(e -> LOG.warnf("could not give back idempotency key claim: %s", e.toString()))
-                                .onFailure()
-                                .recoverWithNull());
-            });
-        });
+                                .call(failure -> idempotencyKeys
+                                        .release(workspaceId, mode, idempotencyKey, unfinished.claimToken())
+                                        .onFailure()
+                                        .invoke(e -> LOG.warnf(
+                                                "could not give back idempotency key claim: %s", e.toString()))
+                                        .onFailure()
+                                        .recoverWithNull());
+                    });
+                });
     }
 
     /**
@@ -261,7 +274,7 @@ public class PostService {
         AcceptanceStatements.CompletedKey key = new AcceptanceStatements.CompletedKey(
                 idempotencyKey, claimToken, response, post.createdAt.plus(config.idempotencyRetention()));
         return acceptanceStatements
-                .commit(post, accepted.targets(), accepted.mode(), key, handedOver)
+                .commit(post, accepted.targets(), accepted.mode(), key, handedOver, accepted.startsSeries())
                 .map(committed -> {
                     if (!committed) {
                         // Our claim expired and another request took the key, or the acceptance was abandoned: that

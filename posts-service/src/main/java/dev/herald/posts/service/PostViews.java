@@ -33,7 +33,7 @@ public class PostViews {
                 post.scheduledAt,
                 read(post.platformOptions, ObjectNode.class),
                 post.firstComment == null ? null : read(post.firstComment, Post.FirstComment.class),
-                null,
+                post.seriesId,
                 targets.stream().map(this::toWire).toList(),
                 post.createdAt,
                 post.updatedAt);

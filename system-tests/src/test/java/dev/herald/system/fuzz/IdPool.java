@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * grown from every successful answer; and the list cursors answers hand out, with the query that produced them.
  */
 public final class IdPool {
-    private static final Pattern ID = Pattern.compile("^(prf|acc|pst|cs|cmt|whe|evt|dlv|req)_[a-f0-9]{24}$");
+    private static final Pattern ID = Pattern.compile("^(prf|acc|pst|ser|cs|cmt|whe|evt|dlv|req)_[a-f0-9]{24}$");
     /** Recent ids are the likeliest to still exist; older ones are forgotten beyond this many per kind. */
     private static final int KEPT_PER_KIND = 40;
 

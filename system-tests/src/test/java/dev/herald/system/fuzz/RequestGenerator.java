@@ -30,27 +30,18 @@ import java.util.function.Predicate;
 public final class RequestGenerator {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** The id components of the document and the pool kind of each. */
-    private static final Map<String, String> ID_KINDS = Map.of(
-            "ProfileId",
-            "prf",
-            "AccountId",
-            "acc",
-            "PostId",
-            "pst",
-            "ConnectSessionId",
-            "cs",
-            "CommentId",
-            "cmt",
-            "WebhookEndpointId",
-            "whe",
-            "EventId",
-            "evt",
-            "DeliveryId",
-            "dlv",
-            "RequestId",
-            "req",
-            "PinterestId",
-            "board");
+    private static final Map<String, String> ID_KINDS = Map.ofEntries(
+            Map.entry("ProfileId", "prf"),
+            Map.entry("AccountId", "acc"),
+            Map.entry("PostId", "pst"),
+            Map.entry("PostSeriesId", "ser"),
+            Map.entry("ConnectSessionId", "cs"),
+            Map.entry("CommentId", "cmt"),
+            Map.entry("WebhookEndpointId", "whe"),
+            Map.entry("EventId", "evt"),
+            Map.entry("DeliveryId", "dlv"),
+            Map.entry("RequestId", "req"),
+            Map.entry("PinterestId", "board"));
     /** The gateway refuses bodies above 1 MiB. */
     private static final int MAX_BODY_BYTES = 1024 * 1024;
 
@@ -311,6 +302,8 @@ public final class RequestGenerator {
                 case "^[Hh][Tt][Tt][Pp][Ss]://" -> "https://media.herald.invalid/fuzz/" + word(8) + ".jpg";
                 case "^[0-9]{1,40}$" -> Long.toString(1 + (long) (random.nextDouble() * 1_000_000_000L));
                 case "^([01][0-9]|2[0-3]):[0-5][0-9]$" -> "%02d:%02d".formatted(random.nextInt(24), random.nextInt(60));
+                // A recurring post's period (repeat.every).
+                case "^P[0-9]{1,9}[DWMY]$" -> "P" + (1 + random.nextInt(4)) + "DWM".charAt(random.nextInt(3));
                 default ->
                     throw new IllegalStateException("no generator for pattern " + pattern + " at " + context
                             + ": teach RequestGenerator.string it");
@@ -394,6 +387,11 @@ public final class RequestGenerator {
                     }
                     case "CreatePostRequest.media", "CreatePostRequest.platform_options" -> NODES.missingNode();
                     case "CreatePostRequest.text" -> NODES.textNode("Fuzz " + word(10));
+                    // Now and then a recurring post that starts its series; mostly none.
+                    case "CreatePostRequest.repeat" ->
+                        random.nextInt(4) == 0
+                                ? NODES.objectNode().put("every", "P1D").put("count", 2)
+                                : NODES.missingNode();
                     case "AnalyticsConsentRequest.policy_version" -> NODES.textNode("2026-09-01");
                     case "CreateConnectSessionRequest.embed_origin" -> NODES.textNode("https://app.example.com");
                     case "CreateConnectSessionRequest.redirect_url" ->
