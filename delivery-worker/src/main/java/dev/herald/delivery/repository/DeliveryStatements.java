@@ -14,6 +14,7 @@ import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.UsageReservation;
+import dev.herald.delivery.model.ClaimWindow;
 import dev.herald.delivery.model.LeasedDelivery;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -67,7 +68,8 @@ public class DeliveryStatements {
     private static final NamedStatement CLAIM_DUE = NamedStatement.of("""
             with due as (
                 select post_id, account_id from deliveries
-                where (status = 'pending' and next_attempt_at <= :now) or (status = 'publishing' and lease_until <= :now)
+                where (status = 'pending' and next_attempt_at <= :pending_up_to and next_attempt_at > :pending_after)
+                    or (status = 'publishing' and lease_until <= :lapsed_up_to and lease_until > :lapsed_after)
                 order by coalesce(next_attempt_at, lease_until)
                 limit :limit
                 for update skip locked)
@@ -241,9 +243,21 @@ public class DeliveryStatements {
      * right now are skipped, not waited for, so replicas share the work without blocking each other.
      */
     public Uni<List<LeasedDelivery>> claimDue(Instant now, Instant leaseUntil, int limit) {
+        return claim(ClaimWindow.upTo(now), now, leaseUntil, limit);
+    }
+
+    /**
+     * The same for the deliveries in {@code window} only: the claim loop takes those on time, the watchdog the overdue
+     * ones ({@code StuckDeliveryRule}).
+     */
+    public Uni<List<LeasedDelivery>> claim(ClaimWindow window, Instant now, Instant leaseUntil, int limit) {
         return CLAIM_DUE
                 .parameters()
                 .set("now", now)
+                .set("pending_after", window.pendingAfter())
+                .set("pending_up_to", window.pendingUpTo())
+                .set("lapsed_after", window.lapsedAfter())
+                .set("lapsed_up_to", window.lapsedUpTo())
                 .set("limit", limit)
                 .set("lease_until", leaseUntil)
                 .execute(pool)

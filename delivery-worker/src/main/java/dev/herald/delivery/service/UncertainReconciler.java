@@ -1,8 +1,5 @@
 package dev.herald.delivery.service;
 
-import dev.herald.common.events.TargetCompletedEvent;
-import dev.herald.common.ids.IdPrefix;
-import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxRelayJob;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.TargetError;
@@ -184,21 +181,6 @@ public class UncertainReconciler {
     private Uni<Void> settle(LeasedDelivery delivery, PublishOutcome outcome) {
         Instant now = Timestamps.now(clock);
         String status = outcome.published() ? DeliveryStatus.PUBLISHED : DeliveryStatus.FAILED;
-        TargetCompletedEvent event = new TargetCompletedEvent(
-                ResourceIds.newId(IdPrefix.EVENT),
-                TargetCompletedEvent.TYPE,
-                now,
-                delivery.workspaceId(),
-                delivery.mode(),
-                delivery.postId(),
-                delivery.accountId(),
-                delivery.reservationId(),
-                status,
-                delivery.attempts(),
-                outcome.providerPostId(),
-                outcome.url(),
-                outcome.error(),
-                now);
         return deliveries
                 .settle(
                         delivery,
@@ -207,7 +189,8 @@ public class UncertainReconciler {
                         outcome.url(),
                         outcome.error(),
                         now,
-                        TargetCompletedOutbox.entry(event, delivery.traceParent()))
+                        TargetCompletedOutbox.finalEntry(
+                                delivery, status, outcome.providerPostId(), outcome.url(), outcome.error(), now))
                 .invoke(held -> {
                     if (!held) {
                         LOG.infof(
