@@ -25,7 +25,22 @@ public final class TargetCompletedOutbox {
     /** The row of a settlement made outside an attempt (a reconciler's, the watchdog's): final as of {@code now}. */
     public static OutboxWriter.Entry finalEntry(
             LeasedDelivery delivery, String status, String providerPostId, String url, TargetError error, Instant now) {
-        TargetCompletedEvent event = new TargetCompletedEvent(
+        return entry(
+                event(delivery, status, providerPostId, url, error, delivery.attempts(), now, now),
+                delivery.traceParent());
+    }
+
+    /** The delivery's {@code target.completed} ({@code completedAt} null while it is not final). */
+    public static TargetCompletedEvent event(
+            LeasedDelivery delivery,
+            String status,
+            String providerPostId,
+            String url,
+            TargetError error,
+            int attempts,
+            Instant completedAt,
+            Instant now) {
+        return new TargetCompletedEvent(
                 ResourceIds.newId(IdPrefix.EVENT),
                 TargetCompletedEvent.TYPE,
                 now,
@@ -35,11 +50,10 @@ public final class TargetCompletedOutbox {
                 delivery.accountId(),
                 delivery.reservationId(),
                 status,
-                delivery.attempts(),
+                attempts,
                 providerPostId,
                 url,
                 error,
-                now);
-        return entry(event, delivery.traceParent());
+                completedAt);
     }
 }

@@ -41,13 +41,13 @@ public final class StuckDeliveryRule {
         if (!enabled) {
             return ClaimWindow.upTo(now);
         }
-        return new ClaimWindow(now.minus(dueGrace), now, now.minus(leaseGrace), now);
+        return new ClaimWindow(now.minus(dueGrace), now, now.minus(leaseGrace), now, false);
     }
 
-    /** The watchdog's window: pending more than N late, lease lapsed more than M ago. */
+    /** The watchdog's window: pending more than N late, lease lapsed more than M ago, or taken over by it before. */
     public ClaimWindow overdue(Instant now) {
         return new ClaimWindow(
-                ClaimWindow.BEGINNING, now.minus(dueGrace), ClaimWindow.BEGINNING, now.minus(leaseGrace));
+                ClaimWindow.BEGINNING, now.minus(dueGrace), ClaimWindow.BEGINNING, now.minus(leaseGrace), true);
     }
 
     /**

@@ -8,8 +8,6 @@ import dev.herald.delivery.messaging.TargetCompletedOutbox;
 import dev.herald.delivery.model.DeliveryStatus;
 import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.provider.PublishOutcome;
-import dev.herald.delivery.provider.PublishRequest;
-import dev.herald.delivery.provider.Publishers;
 import dev.herald.delivery.repository.DeliveryStatements;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -20,7 +18,6 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -48,7 +45,7 @@ public class StuckDeliveryWatchdog {
     private static final Logger LOG = Logger.getLogger(StuckDeliveryWatchdog.class);
 
     private final DeliveryStatements deliveries;
-    private final Publishers publishers;
+    private final UncertainReconciler reconciler;
     private final OutboxRelayJob relay;
     private final DeliveryConfig config;
     private final StuckDeliveryRule rule;
@@ -58,14 +55,14 @@ public class StuckDeliveryWatchdog {
 
     public StuckDeliveryWatchdog(
             DeliveryStatements deliveries,
-            Publishers publishers,
+            UncertainReconciler reconciler,
             OutboxRelayJob relay,
             DeliveryConfig config,
             Clock clock,
             MeterRegistry metrics,
             Vertx vertx) {
         this.deliveries = deliveries;
-        this.publishers = publishers;
+        this.reconciler = reconciler;
         this.relay = relay;
         this.config = config;
         this.rule = StuckDeliveryRule.of(config.watchdog());
@@ -97,9 +94,19 @@ public class StuckDeliveryWatchdog {
                 .claim(
                         rule.overdue(now),
                         now,
-                        now.plus(config.lease()),
+                        leaseUntil(now),
                         config.watchdog().batchSize())
                 .flatMap(this::settleAll);
+    }
+
+    /**
+     * The lease of a look's claims: long enough for the whole batch, one platform look (the publish timeout) after the
+     * other, so another replica does not take them back meanwhile. Claimed rows are marked overdue: if this worker dies,
+     * they wait for the watchdog again, never for the claim loop.
+     */
+    private Instant leaseUntil(Instant now) {
+        return now.plus(config.lease())
+                .plus(config.publishTimeout().multipliedBy(config.watchdog().batchSize()));
     }
 
     /** Settles deliveries this worker holds the lease of, one at a time; the number settled. */
@@ -119,25 +126,12 @@ public class StuckDeliveryWatchdog {
         return look(delivery).flatMap(looked -> write(delivery, StuckDeliveryRule.settle(delivery, looked)));
     }
 
-    /** What the platform says about the delivery's calls; null when none was made; "later" when it could not be asked. */
+    /** What the platform shows of the delivery's calls, as the reconciler asks; null when none was made. */
     private Uni<PublishOutcome> look(LeasedDelivery delivery) {
         if (!StuckDeliveryRule.asksPlatform(delivery)) {
             return Uni.createFrom().nullItem();
         }
-        return Uni.createFrom()
-                .deferred(() -> publishers
-                        .of(delivery.mode(), delivery.platform())
-                        .reconcile(PublishRequest.reconciling(delivery)))
-                .ifNoItem()
-                .after(config.publishTimeout())
-                .fail()
-                .onFailure()
-                .recoverWithItem(failure -> {
-                    LOG.warnf(
-                            "overdue post %s to account %s: the platform could not be asked (%s)",
-                            delivery.postId(), delivery.accountId(), failure.toString());
-                    return PublishOutcome.later(Duration.ZERO);
-                });
+        return reconciler.lookUp(delivery);
     }
 
     private Uni<Boolean> write(LeasedDelivery delivery, StuckDeliveryRule.Settlement settlement) {

@@ -127,6 +127,19 @@ public class UncertainReconciler {
                             false,
                             Map.of("platform", delivery.platform().wireName()))));
         }
+        return lookUp(delivery)
+                // An account awaiting re-authorization cannot be looked at, which says nothing about the publication.
+                .flatMap(outcome -> outcome.isLater() || outcome.mayHavePublished() || awaitsReconnection(outcome)
+                        ? lookLater(uncertain, outcome.isLater() ? outcome.checkAgainIn() : Duration.ZERO)
+                        : settle(delivery, outcome));
+    }
+
+    /**
+     * What the platform shows of the delivery's calls ({@link dev.herald.delivery.provider.Publisher#reconcile}, which
+     * never publishes), bounded by the publish timeout; {@link PublishOutcome#later} when it could not be asked. The
+     * {@link StuckDeliveryWatchdog} looks the same way.
+     */
+    Uni<PublishOutcome> lookUp(LeasedDelivery delivery) {
         return Uni.createFrom()
                 .deferred(() -> publishers
                         .of(delivery.mode(), delivery.platform())
@@ -137,14 +150,10 @@ public class UncertainReconciler {
                 .onFailure()
                 .recoverWithItem(failure -> {
                     LOG.warnf(
-                            "reconciling post %s to account %s: the platform could not be asked (%s)",
+                            "looking up post %s to account %s: the platform could not be asked (%s)",
                             delivery.postId(), delivery.accountId(), failure.toString());
                     return PublishOutcome.later(Duration.ZERO);
-                })
-                // An account awaiting re-authorization cannot be looked at, which says nothing about the publication.
-                .flatMap(outcome -> outcome.isLater() || outcome.mayHavePublished() || awaitsReconnection(outcome)
-                        ? lookLater(uncertain, outcome.isLater() ? outcome.checkAgainIn() : Duration.ZERO)
-                        : settle(delivery, outcome));
+                });
     }
 
     private static boolean awaitsReconnection(PublishOutcome outcome) {

@@ -28,9 +28,10 @@ class StuckDeliveryRuleTest {
         ClaimWindow onTime = RULE.onTime(NOW);
         ClaimWindow overdue = RULE.overdue(NOW);
 
-        assertThat(onTime).isEqualTo(new ClaimWindow(NOW.minus(N), NOW, NOW.minus(M), NOW));
+        assertThat(onTime).isEqualTo(new ClaimWindow(NOW.minus(N), NOW, NOW.minus(M), NOW, false));
         assertThat(overdue)
-                .isEqualTo(new ClaimWindow(ClaimWindow.BEGINNING, NOW.minus(N), ClaimWindow.BEGINNING, NOW.minus(M)));
+                .isEqualTo(new ClaimWindow(
+                        ClaimWindow.BEGINNING, NOW.minus(N), ClaimWindow.BEGINNING, NOW.minus(M), true));
         // Adjacent half-open windows: a row is in exactly one of them.
         assertThat(overdue.pendingUpTo()).isEqualTo(onTime.pendingAfter());
         assertThat(overdue.lapsedUpTo()).isEqualTo(onTime.lapsedAfter());

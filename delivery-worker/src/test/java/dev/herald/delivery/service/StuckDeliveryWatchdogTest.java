@@ -166,6 +166,26 @@ class StuckDeliveryWatchdogTest {
     }
 
     @Test
+    void aDeliveryTheWatchdogTookOverIsNeverAttemptedByTheClaimLoopEvenAfterItsLeaseLapses() throws Exception {
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
+        // A watchdog took it over, then died while settling it: its lease lapsed a minute ago, well within the claim
+        // loop's window for an ordinary lease.
+        insertLeased(postId, accountId, 0, UUID.randomUUID(), "now() - interval '1 minute'");
+        update("update deliveries set overdue_at = now() - interval '2 minutes' where post_id = ?", postId);
+
+        Thread.sleep(1000);
+        assertThat(delivery(postId, accountId)).containsEntry("status", "publishing");
+        assertThat(sandboxPublications(postId, accountId)).isEmpty();
+        watchdog.lookOnce().await().atMost(Duration.ofSeconds(30));
+
+        JsonNode settled = onlyCompletion(postId, accountId);
+        assertThat(settled.get("status").asText()).isEqualTo("failed");
+        assertThat(settled.get("error").get("code").asText()).isEqualTo("delivery_timeout");
+        assertThat(sandboxPublications(postId, accountId)).isEmpty();
+    }
+
+    @Test
     void healthySlowDeliveriesAreNotTouched() throws Exception {
         String postId = ResourceIds.newId(IdPrefix.POST);
         String waiting = ResourceIds.newId(IdPrefix.ACCOUNT);
