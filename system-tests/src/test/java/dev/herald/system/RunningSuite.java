@@ -11,6 +11,7 @@ import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -23,6 +24,13 @@ public final class RunningSuite {
     public static final int STARTER_API_REQUESTS = 5;
     /** The scale plan's per-minute rate limit in the system-test suite. */
     public static final int SCALE_PER_MINUTE = 2000;
+
+    /**
+     * The delivery watchdog's graces in the suite (10 and 15 minutes by default), so StuckDeliveryIT waits a minute and
+     * a half rather than ten. Far above any outage the fault tests cause (a few seconds and a restart), so no other
+     * test's delivery is ever overdue.
+     */
+    public static final Duration WATCHDOG_GRACE = Duration.ofSeconds(90);
     /**
      * Locks of the provider fakes, one per platform, for test classes that steer or read a platform's fake (its request
      * journal, armed failures, token states, latest posts). Test classes run concurrently (junit-platform.properties);
@@ -95,6 +103,14 @@ public final class RunningSuite {
                             // An uncertain target is first looked at after 1 s rather than 30 (LivePinterestIT).
                             Map.entry("HERALD_DELIVERY_RECONCILE_FIRST_LOOK", "PT1S"),
                             Map.entry("HERALD_DELIVERY_RECONCILE_INTERVAL", "PT1S"),
+                            // Overdue deliveries (StuckDeliveryIT): see WATCHDOG_GRACE; posts-service repeats a
+                            // handover
+                            // unanswered for 2 minutes (at least the grace).
+                            Map.entry("HERALD_DELIVERY_WATCHDOG_DUE_GRACE", WATCHDOG_GRACE.toString()),
+                            Map.entry("HERALD_DELIVERY_WATCHDOG_LEASE_GRACE", WATCHDOG_GRACE.toString()),
+                            Map.entry("HERALD_DELIVERY_WATCHDOG_INTERVAL", "PT5S"),
+                            Map.entry("HERALD_POSTS_HANDOVER_TIMEOUT", "PT2M"),
+                            Map.entry("HERALD_POSTS_HANDOVER_CHECK_INTERVAL", "PT5S"),
                             // TikTok's smallest chunks (LiveTikTokIT uploads two); TikTok's status and an Instagram
                             // Reel's container asked about every second, not every 30.
                             Map.entry("HERALD_PUBLISHERS_TIKTOK_CHUNK_SIZE", "5242880"),

@@ -40,6 +40,12 @@ public record TargetError(
     /** A live publisher cannot tell whether the platform published the post, and will not risk a second one. */
     public static final String PUBLICATION_UNCONFIRMED = "publication_unconfirmed";
     /**
+     * Herald could not deliver the target within its bound (the worker's watchdog found its handover, retry or lease
+     * overdue, and the platform shows no publication): retryable, category {@code platform}, action
+     * {@code retry_later} ({@code details.platform}, {@code details.late_seconds}).
+     */
+    public static final String DELIVERY_TIMEOUT = "delivery_timeout";
+    /**
      * The post's media could not be fetched for upload: its URL is not https, resolves to a non-public address at
      * delivery time, gives no length, or its host refused or failed ({@code details.reason}).
      */

@@ -17,6 +17,7 @@ class TargetErrorTest {
         assertFiled(TargetError.MEDIA_TOO_LARGE, false, "media", "replace_media");
         assertFiled(TargetError.ATTEMPTS_EXHAUSTED, false, "platform", "contact_support");
         assertFiled(TargetError.PUBLICATION_UNCONFIRMED, false, "platform", "contact_support");
+        assertFiled(TargetError.DELIVERY_TIMEOUT, true, "platform", "retry_later");
         assertFiled("usage_limit_exceeded", false, "rate_limit", "retry_later");
         assertFiled("account_capacity_exceeded", false, "rate_limit", "contact_support");
         assertFiled(TargetError.PUBLISHER_UNAVAILABLE, false, "platform", "contact_support");

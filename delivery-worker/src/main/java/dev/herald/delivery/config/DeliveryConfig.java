@@ -74,6 +74,8 @@ public interface DeliveryConfig {
 
     Reconcile reconcile();
 
+    Watchdog watchdog();
+
     /** The wait before the n-th retry: a random time between half and all of min(max, base * 2^(n-1)). */
     interface Backoff {
         @WithDefault("PT1S")
@@ -113,6 +115,41 @@ public interface DeliveryConfig {
         Duration giveUpAfter();
 
         /** Deliveries claimed per look at most. */
+        @WithDefault("20")
+        int batchSize();
+    }
+
+    /**
+     * Deliveries whose next step is overdue ({@code StuckDeliveryWatchdog}): never attempted late, settled instead. The
+     * graces are lateness past a step's planned time, not how long a delivery may take: a healthy slow path (a TikTok
+     * status check every 30 s for hours, a Retry-After of 15 minutes, a held account's look every 5 minutes, an upload
+     * renewing its lease) always has its next step planned ahead, so it is never overdue while a worker runs.
+     */
+    interface Watchdog {
+        /** Off, the claim loop takes overdue deliveries too and attempts them late (the behaviour before the watchdog). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** How often the watchdog looks for overdue deliveries. */
+        @WithDefault("PT30S")
+        Duration interval();
+
+        /**
+         * N: a delivery handed over this long after it fell due ({@code due_at}), or pending this long past its
+         * {@code next_attempt_at}, is overdue. Above any healthy consumer lag or claim backlog (a Kafka rebalance, a
+         * restarted broker: a minute or two).
+         */
+        @WithDefault("PT10M")
+        Duration dueGrace();
+
+        /**
+         * M: a {@code publishing} delivery whose lease lapsed this long ago (no worker took it over) is overdue. Far
+         * above the publish timeout (30 s), so any call made under the lapsed lease has been abandoned long since.
+         */
+        @WithDefault("PT15M")
+        Duration leaseGrace();
+
+        /** Deliveries settled per look at most. */
         @WithDefault("20")
         int batchSize();
     }

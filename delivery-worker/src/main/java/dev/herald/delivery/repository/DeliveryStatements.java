@@ -14,6 +14,7 @@ import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.UsageReservation;
+import dev.herald.delivery.model.ClaimWindow;
 import dev.herald.delivery.model.LeasedDelivery;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -67,12 +68,16 @@ public class DeliveryStatements {
     private static final NamedStatement CLAIM_DUE = NamedStatement.of("""
             with due as (
                 select post_id, account_id from deliveries
-                where (status = 'pending' and next_attempt_at <= :now) or (status = 'publishing' and lease_until <= :now)
+                where (status = 'pending' and next_attempt_at <= :pending_up_to and next_attempt_at > :pending_after)
+                    or (status = 'publishing' and lease_until <= :lapsed_up_to and lease_until > :lapsed_after
+                        and overdue_at is null)
+                    or (:overdue::boolean and status = 'publishing' and overdue_at is not null and lease_until <= :now)
                 order by coalesce(next_attempt_at, lease_until)
                 limit :limit
                 for update skip locked)
             update deliveries d set status = 'publishing', lease_token = gen_random_uuid(), lease_until = :lease_until,
-                next_attempt_at = null, updated_at = :now
+                next_attempt_at = null, updated_at = :now,
+                overdue_at = case when :overdue::boolean then coalesce(d.overdue_at, :now) end
             from due where d.post_id = due.post_id and d.account_id = due.account_id""" + RETURNING_LEASED);
 
     private static final NamedStatement START_ATTEMPT = NamedStatement.of("""
@@ -241,9 +246,23 @@ public class DeliveryStatements {
      * right now are skipped, not waited for, so replicas share the work without blocking each other.
      */
     public Uni<List<LeasedDelivery>> claimDue(Instant now, Instant leaseUntil, int limit) {
+        return claim(ClaimWindow.upTo(now), now, leaseUntil, limit);
+    }
+
+    /**
+     * The same for the deliveries in {@code window} only: the claim loop takes those on time, the watchdog the overdue
+     * ones ({@code StuckDeliveryRule}). A watchdog's claim marks the row {@code overdue_at}: the claim loop never takes it
+     * again, and the watchdog takes it back once its lease lapses (a watchdog that died while settling it).
+     */
+    public Uni<List<LeasedDelivery>> claim(ClaimWindow window, Instant now, Instant leaseUntil, int limit) {
         return CLAIM_DUE
                 .parameters()
                 .set("now", now)
+                .set("pending_after", window.pendingAfter())
+                .set("pending_up_to", window.pendingUpTo())
+                .set("lapsed_after", window.lapsedAfter())
+                .set("lapsed_up_to", window.lapsedUpTo())
+                .set("overdue", window.overdue())
                 .set("limit", limit)
                 .set("lease_until", leaseUntil)
                 .execute(pool)

@@ -4,8 +4,6 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.client.UsageClient;
 import dev.herald.common.client.UsageVerdict;
 import dev.herald.common.events.TargetCompletedEvent;
-import dev.herald.common.ids.IdPrefix;
-import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxRelayJob;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
@@ -436,21 +434,7 @@ public class DeliveryAttempts {
             int attempts,
             Instant completedAt,
             Instant now) {
-        return new TargetCompletedEvent(
-                ResourceIds.newId(IdPrefix.EVENT),
-                TargetCompletedEvent.TYPE,
-                now,
-                delivery.workspaceId(),
-                delivery.mode(),
-                delivery.postId(),
-                delivery.accountId(),
-                delivery.reservationId(),
-                status,
-                attempts,
-                providerPostId,
-                url,
-                error,
-                completedAt);
+        return TargetCompletedOutbox.event(delivery, status, providerPostId, url, error, attempts, completedAt, now);
     }
 
     /** Makes the delivery final and puts its target.completed in the outbox, in one statement. */

@@ -3,25 +3,38 @@ package dev.herald.delivery.service;
 import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.time.Timestamps;
 import dev.herald.delivery.config.DeliveryConfig;
+import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.repository.DeliveryStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
-/** Takes a post handed to delivery: one leased delivery per target, attempted right after the commit. */
+/**
+ * Takes a post handed to delivery: one leased delivery per target, attempted right after the commit; a handover that came
+ * more than the watchdog's {@code due-grace} after the post fell due is settled by the {@link StuckDeliveryWatchdog}
+ * instead (never attempted late).
+ */
 @ApplicationScoped
 public class DeliveryIntake {
     private final DeliveryStatements deliveries;
     private final DeliveryAttempts attempts;
+    private final StuckDeliveryWatchdog watchdog;
     private final DeliveryConfig config;
     private final Clock clock;
 
     public DeliveryIntake(
-            DeliveryStatements deliveries, DeliveryAttempts attempts, DeliveryConfig config, Clock clock) {
+            DeliveryStatements deliveries,
+            DeliveryAttempts attempts,
+            StuckDeliveryWatchdog watchdog,
+            DeliveryConfig config,
+            Clock clock) {
         this.deliveries = deliveries;
         this.attempts = attempts;
+        this.watchdog = watchdog;
         this.config = config;
         this.clock = clock;
     }
@@ -34,12 +47,19 @@ public class DeliveryIntake {
      * {@code traceParent} (the record's header, or null) is kept with each delivery: its attempts continue that trace.
      */
     public Uni<Integer> accept(PostAcceptedEvent event, String traceParent) {
-        return Uni.createFrom()
-                .deferred(() -> {
-                    Instant now = Timestamps.now(clock);
-                    return deliveries.insertLeased(event, traceParent, now, now.plus(config.lease()));
-                })
-                .invoke(attempts::startAll)
-                .map(List::size);
+        return Uni.createFrom().deferred(() -> {
+            Instant now = Timestamps.now(clock);
+            return deliveries
+                    .insertLeased(event, traceParent, now, now.plus(config.lease()))
+                    .call(inserted -> {
+                        Map<Boolean, List<LeasedDelivery>> late = inserted.stream()
+                                .collect(Collectors.partitioningBy(
+                                        delivery -> watchdog.rule().lateAtIntake(delivery, now)));
+                        attempts.startAll(late.get(false));
+                        // No call was ever made for these: settling them is one write each, before the offset moves.
+                        return watchdog.settleAll(late.get(true));
+                    })
+                    .map(List::size);
+        });
     }
 }

@@ -15,7 +15,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The claim loop: every {@code herald.delivery.poll-interval} (200 ms) it claims due deliveries (retries whose
- * time came, leases that lapsed because their worker died) and attempts them. Safe with any number of replicas:
+ * time came, leases that lapsed because their worker died) and attempts them; overdue ones (a step late by more than
+ * the watchdog's graces: no worker ran) are left to the {@link StuckDeliveryWatchdog}. Safe with any number of replicas:
  * claims skip rows another worker is claiming, and each claim gives the row a new lease token. A Vert.x timer,
  * because Quarkus's simple scheduler runs an {@code every} below one second only once a second.
  */
@@ -25,6 +26,7 @@ public class DueDeliveryPoller {
 
     private final DeliveryStatements deliveries;
     private final DeliveryAttempts attempts;
+    private final StuckDeliveryRule rule;
     private final DeliveryConfig config;
     private final Vertx vertx;
     private final Clock clock;
@@ -32,9 +34,15 @@ public class DueDeliveryPoller {
     private volatile long timerId = -1;
 
     public DueDeliveryPoller(
-            DeliveryStatements deliveries, DeliveryAttempts attempts, DeliveryConfig config, Vertx vertx, Clock clock) {
+            DeliveryStatements deliveries,
+            DeliveryAttempts attempts,
+            StuckDeliveryWatchdog watchdog,
+            DeliveryConfig config,
+            Vertx vertx,
+            Clock clock) {
         this.deliveries = deliveries;
         this.attempts = attempts;
+        this.rule = watchdog.rule();
         this.config = config;
         this.vertx = vertx;
         this.clock = clock;
@@ -58,7 +66,7 @@ public class DueDeliveryPoller {
         }
         Instant now = Timestamps.now(clock);
         deliveries
-                .claimDue(now, now.plus(config.lease()), room)
+                .claim(rule.onTime(now), now, now.plus(config.lease()), room)
                 .subscribe()
                 .with(
                         claimed -> {

@@ -1,8 +1,5 @@
 package dev.herald.delivery.service;
 
-import dev.herald.common.events.TargetCompletedEvent;
-import dev.herald.common.ids.IdPrefix;
-import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxRelayJob;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.TargetError;
@@ -130,6 +127,19 @@ public class UncertainReconciler {
                             false,
                             Map.of("platform", delivery.platform().wireName()))));
         }
+        return lookUp(delivery)
+                // An account awaiting re-authorization cannot be looked at, which says nothing about the publication.
+                .flatMap(outcome -> outcome.isLater() || outcome.mayHavePublished() || awaitsReconnection(outcome)
+                        ? lookLater(uncertain, outcome.isLater() ? outcome.checkAgainIn() : Duration.ZERO)
+                        : settle(delivery, outcome));
+    }
+
+    /**
+     * What the platform shows of the delivery's calls ({@link dev.herald.delivery.provider.Publisher#reconcile}, which
+     * never publishes), bounded by the publish timeout; {@link PublishOutcome#later} when it could not be asked. The
+     * {@link StuckDeliveryWatchdog} looks the same way.
+     */
+    Uni<PublishOutcome> lookUp(LeasedDelivery delivery) {
         return Uni.createFrom()
                 .deferred(() -> publishers
                         .of(delivery.mode(), delivery.platform())
@@ -140,14 +150,10 @@ public class UncertainReconciler {
                 .onFailure()
                 .recoverWithItem(failure -> {
                     LOG.warnf(
-                            "reconciling post %s to account %s: the platform could not be asked (%s)",
+                            "looking up post %s to account %s: the platform could not be asked (%s)",
                             delivery.postId(), delivery.accountId(), failure.toString());
                     return PublishOutcome.later(Duration.ZERO);
-                })
-                // An account awaiting re-authorization cannot be looked at, which says nothing about the publication.
-                .flatMap(outcome -> outcome.isLater() || outcome.mayHavePublished() || awaitsReconnection(outcome)
-                        ? lookLater(uncertain, outcome.isLater() ? outcome.checkAgainIn() : Duration.ZERO)
-                        : settle(delivery, outcome));
+                });
     }
 
     private static boolean awaitsReconnection(PublishOutcome outcome) {
@@ -184,21 +190,6 @@ public class UncertainReconciler {
     private Uni<Void> settle(LeasedDelivery delivery, PublishOutcome outcome) {
         Instant now = Timestamps.now(clock);
         String status = outcome.published() ? DeliveryStatus.PUBLISHED : DeliveryStatus.FAILED;
-        TargetCompletedEvent event = new TargetCompletedEvent(
-                ResourceIds.newId(IdPrefix.EVENT),
-                TargetCompletedEvent.TYPE,
-                now,
-                delivery.workspaceId(),
-                delivery.mode(),
-                delivery.postId(),
-                delivery.accountId(),
-                delivery.reservationId(),
-                status,
-                delivery.attempts(),
-                outcome.providerPostId(),
-                outcome.url(),
-                outcome.error(),
-                now);
         return deliveries
                 .settle(
                         delivery,
@@ -207,7 +198,8 @@ public class UncertainReconciler {
                         outcome.url(),
                         outcome.error(),
                         now,
-                        TargetCompletedOutbox.entry(event, delivery.traceParent()))
+                        TargetCompletedOutbox.finalEntry(
+                                delivery, status, outcome.providerPostId(), outcome.url(), outcome.error(), now))
                 .invoke(held -> {
                     if (!held) {
                         LOG.infof(

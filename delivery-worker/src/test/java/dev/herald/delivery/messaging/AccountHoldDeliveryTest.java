@@ -16,6 +16,7 @@ import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletion;
 import static dev.herald.delivery.support.DeliveryTestSupport.onlyCompletions;
 import static dev.herald.delivery.support.DeliveryTestSupport.rows;
 import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
+import static dev.herald.delivery.support.DeliveryTestSupport.scheduled;
 import static dev.herald.delivery.support.DeliveryTestSupport.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,7 +29,6 @@ import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.Platform;
-import dev.herald.common.wire.Post;
 import dev.herald.delivery.support.DeliveryTestSupport.Target;
 import dev.herald.delivery.support.FakePlatformApis;
 import dev.herald.delivery.support.FakeUsageService;
@@ -246,31 +246,5 @@ class AccountHoldDeliveryTest {
                 "the account is held",
                 () -> !rows("select 1 from held_accounts where account_id = ?", target.accountId())
                         .isEmpty());
-    }
-
-    /** The same event for a post scheduled at {@code scheduledAt}. */
-    private static PostAcceptedEvent scheduled(PostAcceptedEvent event, Instant scheduledAt) {
-        Post post = event.post();
-        Post scheduled = new Post(
-                post.id(),
-                post.text(),
-                post.status(),
-                post.mode(),
-                post.media(),
-                scheduledAt,
-                post.platformOptions(),
-                post.firstComment(),
-                post.seriesId(),
-                post.targets(),
-                post.createdAt(),
-                post.updatedAt());
-        return new PostAcceptedEvent(
-                event.eventId(),
-                event.type(),
-                event.occurredAt(),
-                event.workspaceId(),
-                event.mode(),
-                scheduled,
-                event.deliveries());
     }
 }

@@ -104,6 +104,32 @@ public final class DeliveryTestSupport {
                 ResourceIds.newId(IdPrefix.EVENT), PostAcceptedEvent.TYPE, now, workspaceId, mode, post, deliveries);
     }
 
+    /** The same event for a post scheduled at {@code scheduledAt}. */
+    public static PostAcceptedEvent scheduled(PostAcceptedEvent event, Instant scheduledAt) {
+        Post post = event.post();
+        Post scheduled = new Post(
+                post.id(),
+                post.text(),
+                post.status(),
+                post.mode(),
+                post.media(),
+                scheduledAt,
+                post.platformOptions(),
+                post.firstComment(),
+                post.seriesId(),
+                post.targets(),
+                post.createdAt(),
+                post.updatedAt());
+        return new PostAcceptedEvent(
+                event.eventId(),
+                event.type(),
+                event.occurredAt(),
+                event.workspaceId(),
+                event.mode(),
+                scheduled,
+                event.deliveries());
+    }
+
     public static void send(PostAcceptedEvent event) throws Exception {
         send(event, null);
     }

@@ -33,4 +33,17 @@ public interface PostsConfig {
     /** How often Idempotency-Keys past their retention (or abandoned claims past their timeout) are deleted. */
     @WithDefault("10m")
     Duration idempotencyPurgeInterval();
+
+    /**
+     * A publishing post none of whose publishing targets delivery-worker has answered this long after its handover is
+     * handed over once more ({@code HandoverWatchdog}): a lost {@code post.accepted} then reaches the worker, which
+     * settles it (a handover this late fails {@code delivery_timeout}); a target the worker has is left to it. At least
+     * the worker's {@code herald.delivery.watchdog.due-grace}, so a repeated handover is never attempted late.
+     */
+    @WithDefault("10m")
+    Duration handoverTimeout();
+
+    /** How often posts past {@link #handoverTimeout()} are looked for. */
+    @WithDefault("1m")
+    Duration handoverCheckInterval();
 }

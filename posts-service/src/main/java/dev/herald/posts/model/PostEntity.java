@@ -70,6 +70,10 @@ public class PostEntity {
     @Column(name = "series_id")
     public String seriesId;
 
+    /** When {@code HandoverWatchdog} handed the post over again (its first {@code post.accepted} may be lost); null if never. */
+    @Column(name = "handover_repeated_at")
+    public Instant handoverRepeatedAt;
+
     /** The trace of the request that accepted the post; its post.accepted event, written later, continues it. */
     @Column(name = "trace_parent")
     public String traceParent;

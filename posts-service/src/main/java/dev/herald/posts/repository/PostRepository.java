@@ -82,6 +82,23 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
                         .getResultList());
     }
 
+    static final String LOCK_UNANSWERED = "from PostEntity where status = ?1 and dueAt <= ?2 and dispatchedAt <= ?2"
+            + " and handoverRepeatedAt is null order by dueAt";
+
+    /**
+     * Up to {@code limit} publishing posts handed over (and due) before {@code cutoff} and never handed over again,
+     * locked, oldest due first; rows another replica holds are skipped.
+     */
+    public Uni<List<PostEntity>> lockHandedOverBefore(Instant cutoff, int limit) {
+        return getSession()
+                .flatMap(session -> session.createSelectionQuery(LOCK_UNANSWERED, PostEntity.class)
+                        .setParameter(1, Post.PUBLISHING)
+                        .setParameter(2, cutoff)
+                        .setLockMode(LockMode.UPGRADE_SKIPLOCKED)
+                        .setMaxResults(limit)
+                        .getResultList());
+    }
+
     /** How many of the tenant's posts that are not final have a target on the account. */
     public Uni<Long> countPendingForAccount(String workspaceId, Mode mode, String accountId) {
         return count("""

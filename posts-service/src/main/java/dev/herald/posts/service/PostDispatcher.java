@@ -117,14 +117,18 @@ public class PostDispatcher {
             target.status = PostTarget.PUBLISHING;
             target.updatedAt = now;
         }
-        List<PostAcceptedEvent.Delivery> deliveries = postTargets.stream()
+        return new PostEventOutbox.Handover(
+                post.workspaceId, views.toWire(post, postTargets), deliveriesOf(postTargets), post.traceParent);
+    }
+
+    /** The deliveries a {@code post.accepted} names for {@code postTargets}. */
+    static List<PostAcceptedEvent.Delivery> deliveriesOf(List<PostTargetEntity> postTargets) {
+        return postTargets.stream()
                 .map(target -> new PostAcceptedEvent.Delivery(
                         target.accountId,
                         Platform.fromWire(target.platform).orElseThrow(),
                         target.accountUsername,
                         target.reservationId))
                 .toList();
-        return new PostEventOutbox.Handover(
-                post.workspaceId, views.toWire(post, postTargets), deliveries, post.traceParent);
     }
 }
