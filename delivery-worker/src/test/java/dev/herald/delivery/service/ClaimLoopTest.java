@@ -71,13 +71,14 @@ class ClaimLoopTest {
         String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
         String token = PublishRequest.tokenOf(postId, accountId);
         String publishedBefore = SandboxPublisher.providerPostIdOf(token);
-        // The dead worker counted its attempt and the sandbox published, but the outcome was never recorded.
-        insertAbandoned(postId, accountId, 1, "interval '1 minute'");
+        // The dead worker counted its attempt and the sandbox published, but the outcome was never recorded. The
+        // sandbox's row goes first: the claim loop may take the delivery as soon as it exists.
         update(
                 "insert into sandbox_publications (token, provider_post_id, publish_calls, created_at, last_called_at)"
                         + " values (?, ?, 1, now(), now())",
                 token,
                 publishedBefore);
+        insertAbandoned(postId, accountId, 1, "interval '1 minute'");
 
         JsonNode completed = onlyCompletion(postId, accountId);
 
