@@ -88,9 +88,11 @@ public class CsvPostBatch {
             List<FieldError> problems = new ArrayList<>(validation.problems());
             for (PostValidation.TargetProblems target : validation.targets()) {
                 for (FieldError problem : target.problems()) {
-                    // A target's problem says which account it is about: the row may name several.
-                    problems.add(new FieldError(
-                            problem.field(), problem.code(), target.accountId() + ": " + problem.message()));
+                    // A target's problem says which account it is about (the row may name several), once.
+                    String message = problem.message().contains(target.accountId())
+                            ? problem.message()
+                            : target.accountId() + ": " + problem.message();
+                    problems.add(new FieldError(problem.field(), problem.code(), message));
                 }
             }
             return new RowCheck(row, List.copyOf(problems));

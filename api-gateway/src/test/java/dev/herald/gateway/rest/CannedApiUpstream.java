@@ -315,7 +315,12 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
                         .addObject()
                         .put("field", "account_ids[" + (targets.size() - 1) + "]")
                         .put("code", "invalid_value")
-                        .put("message", "No such account in this workspace and mode.");
+                        // Worded both ways posts-service words target problems: naming the account or not.
+                        .put(
+                                "message",
+                                account.asText().endsWith("2")
+                                        ? "No account " + account.asText() + " exists in this workspace and mode."
+                                        : "No such account in this workspace and mode.");
                 valid = false;
             } else {
                 target.put("platform", "linkedin");

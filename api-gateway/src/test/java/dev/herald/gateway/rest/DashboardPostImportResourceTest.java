@@ -35,7 +35,7 @@ class DashboardPostImportResourceTest {
     /** Row 1 and 4 are fine; row 2 names an account that does not exist, row 3 a media URL that is not https. */
     private static final String CSV = "text,account_ids,scheduled_at,media_urls\r\n"
             + "\"<b>Bold</b> & more, with a comma\",acc_aaaaaaaaaaaaaaaaaaaaaaa1,2030-01-01T09:00:00Z,\r\n"
-            + "To nobody,acc_unknown0000000000000001,,\r\n"
+            + "To nobody,acc_unknown0000000000000001 acc_unknown0000000000000002,,\r\n"
             + "Bad media,acc_aaaaaaaaaaaaaaaaaaaaaaa1,,http://cdn.example.org/a.jpg\r\n"
             + "Second good one,acc_aaaaaaaaaaaaaaaaaaaaaaa1; acc_bbbbbbbbbbbbbbbbbbbbbbb2,next_slot,https://cdn.example.org/a.mp4\r\n";
 
@@ -131,6 +131,7 @@ class DashboardPostImportResourceTest {
                 .doesNotContain("<b>Bold</b>")
                 .contains("<tr data-row=\"2\" class=\"row-bad\">")
                 .contains("<code>account_ids[0]</code>: acc_unknown0000000000000001: No such account")
+                .contains("<code>account_ids[1]</code>: No account acc_unknown0000000000000002 exists")
                 .contains("<tr data-row=\"3\" class=\"row-bad\">")
                 .contains("<code>media_urls</code>: &quot;http://cdn.example.org/a.jpg&quot; is not an https URL")
                 .contains("<tr data-row=\"4\" class=\"row-ok\">")
