@@ -77,7 +77,7 @@ public class MemberApiClient {
     }
 
     public Uni<ApiAnswer> get(DashboardCaller caller, String apiPath, Map<String, String> query) {
-        return call(caller, "GET", apiPath, query, null);
+        return call(caller, "GET", apiPath, query, null, Map.of());
     }
 
     /** {@code GET} of one resource parsed into its wire record; the API's errors as in {@link ApiAnswer#orRefuse()}. */
@@ -106,7 +106,13 @@ public class MemberApiClient {
 
     /** {@code body} is serialized as JSON; null sends none. */
     public Uni<ApiAnswer> send(DashboardCaller caller, String method, String apiPath, Object body) {
-        return call(caller, method, apiPath, Map.of(), body);
+        return send(caller, method, apiPath, body, Map.of());
+    }
+
+    /** As {@link #send(DashboardCaller, String, String, Object)} with request headers, e.g. {@code Idempotency-Key}. */
+    public Uni<ApiAnswer> send(
+            DashboardCaller caller, String method, String apiPath, Object body, Map<String, String> headers) {
+        return call(caller, method, apiPath, Map.of(), body, headers);
     }
 
     /** Whether the member's role may call the operation at all (pages hide what it cannot). */
@@ -116,7 +122,12 @@ public class MemberApiClient {
     }
 
     private Uni<ApiAnswer> call(
-            DashboardCaller caller, String method, String apiPath, Map<String, String> query, Object body) {
+            DashboardCaller caller,
+            String method,
+            String apiPath,
+            Map<String, String> query,
+            Object body,
+            Map<String, String> headers) {
         ApiRoute route = route(method, apiPath);
         if (!allows(caller, method, apiPath)) {
             return Uni.createFrom()
@@ -124,7 +135,7 @@ public class MemberApiClient {
                             + caller.role().wireName() + ") cannot do this in the workspace. Ask one of its owners."));
         }
         return token(caller, route)
-                .flatMap(jwt -> exchange(route.upstream(), method, apiPath, query, body, jwt))
+                .flatMap(jwt -> exchange(route.upstream(), method, apiPath, query, body, headers, jwt))
                 .onFailure(failure -> !(failure instanceof DashboardRefusal))
                 .transform(failure -> {
                     LOG.warnf("dashboard call %s %s failed: %s", method, route.template(), failure.toString());
@@ -160,7 +171,13 @@ public class MemberApiClient {
     }
 
     private Uni<ApiAnswer> exchange(
-            Upstream upstream, String method, String apiPath, Map<String, String> query, Object body, String jwt) {
+            Upstream upstream,
+            String method,
+            String apiPath,
+            Map<String, String> query,
+            Object body,
+            Map<String, String> headers,
+            String jwt) {
         String base = upstreams.get(upstream).toString().replaceAll("/+$", "");
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.valueOf(method))
@@ -170,6 +187,7 @@ public class MemberApiClient {
                 .putHeader("authorization", "Bearer " + jwt)
                 .putHeader(RequestIds.HEADER, RequestIds.newRequestId())
                 .putHeader("accept", "application/json");
+        headers.forEach(options::putHeader);
         Buffer payload;
         try {
             payload = body == null ? null : Buffer.buffer(mapper.writeValueAsBytes(body));

@@ -52,6 +52,11 @@ public enum MemberRole {
         return this != VIEWER;
     }
 
+    /** Whether the role's scopes let it create posts (the dashboard's CSV import). */
+    public boolean schedulesPosts() {
+        return scopes().contains(Scopes.POSTS_WRITE);
+    }
+
     /** Members, connect links, cancelling posts: the workspace's own business. */
     public boolean isOwner() {
         return this == OWNER;

@@ -16,14 +16,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
  * Stands in for profiles-, accounts- and posts-service behind the dashboard's profile and post pages, answering their
  * public operations with canned data in the real API's JSON shapes (snake_case envelopes, {@code meta} with
  * {@code next_cursor}, the error envelope with {@code details.parameter} or {@code details.errors}). It remembers each
- * request ({@code "METHOD /path?query"}) and each body it was sent, for tests to see what the pages asked for.
+ * request ({@code "METHOD /path?query"}) and each body it was sent, for tests to see what the pages asked for. It also
+ * judges and creates posts for the CSV import ({@code POST /posts/validate}: an account id containing "unknown" does not
+ * exist; {@code POST /posts}: one post per Idempotency-Key, replayed with 200). One class for every canned service,
+ * so it is longer than most: the pages it serves share its data.
  */
 public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
     static final String ACME = "prf_aaaaaaaaaaaaaaaaaaaaaaa1";
@@ -35,6 +40,10 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
 
     static final Queue<String> requests = new ConcurrentLinkedQueue<>();
     static final Queue<JsonNode> bodies = new ConcurrentLinkedQueue<>();
+    /** The posts {@code POST /posts} created, by Idempotency-Key. */
+    static final Map<String, String> createdByKey = new ConcurrentHashMap<>();
+
+    private static final AtomicInteger CREATED = new AtomicInteger();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> POST_STATUSES =
@@ -78,6 +87,8 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
             case "GET /posts" -> posts(query);
             case "GET /posts/{id}" -> one(post(path.substring(path.lastIndexOf('/') + 1), null));
             case "DELETE /posts/{id}" -> cancel(path.substring(path.lastIndexOf('/') + 1));
+            case "POST /posts/validate" -> validate(JSON.readTree(body));
+            case "POST /posts" -> create(exchange.getRequestHeaders().getFirst("Idempotency-Key"), JSON.readTree(body));
             case "POST /accounts/{id}/reconnect-link" -> reconnectLink(segments[2]);
             default -> notFound();
         };
@@ -282,6 +293,56 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
         post.putObject("platform_options");
         post.set("targets", JSON.createArrayNode().add(target));
         return post;
+    }
+
+    private static Answer validate(JsonNode request) {
+        ObjectNode validation = JSON.createObjectNode();
+        ArrayNode problems = validation.putArray("problems");
+        if (request.path("text").asText().isEmpty()) {
+            problems.addObject()
+                    .put("field", "text")
+                    .put("code", "required")
+                    .put("message", "text is required when the post has no media.");
+        }
+        ArrayNode targets = validation.putArray("targets");
+        boolean valid = problems.isEmpty();
+        for (JsonNode account : request.path("account_ids")) {
+            ObjectNode target = targets.addObject().put("account_id", account.asText());
+            ArrayNode targetProblems = target.putArray("problems");
+            if (account.asText().contains("unknown")) {
+                target.putNull("platform");
+                targetProblems
+                        .addObject()
+                        .put("field", "account_ids[" + (targets.size() - 1) + "]")
+                        .put("code", "invalid_value")
+                        // Worded both ways posts-service words target problems: naming the account or not.
+                        .put(
+                                "message",
+                                account.asText().endsWith("2")
+                                        ? "No account " + account.asText() + " exists in this workspace and mode."
+                                        : "No such account in this workspace and mode.");
+                valid = false;
+            } else {
+                target.put("platform", "linkedin");
+            }
+        }
+        validation.put("valid", valid);
+        return one(validation);
+    }
+
+    private static Answer create(String key, JsonNode request) {
+        if (key == null) {
+            return error(400, "invalid_request", "POST /posts needs an Idempotency-Key header.", null, null);
+        }
+        boolean replay = createdByKey.containsKey(key);
+        String id =
+                createdByKey.computeIfAbsent(key, ignored -> String.format("pst_imp%017d", CREATED.incrementAndGet()));
+        ObjectNode post = JSON.createObjectNode()
+                .put("id", id)
+                .put("text", request.path("text").asText())
+                .put("status", "queued")
+                .put("mode", "test");
+        return new Answer(replay ? 200 : 202, JSON.createObjectNode().set("data", post));
     }
 
     private static Answer cancel(String id) {

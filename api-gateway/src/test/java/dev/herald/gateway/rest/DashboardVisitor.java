@@ -91,6 +91,17 @@ final class DashboardVisitor {
                 .post(action);
     }
 
+    /** Uploads {@code content} as the file field of the multipart form at {@code pagePath}, with its CSRF token. */
+    Response upload(String pagePath, String action, String fileName, byte[] content, String contentType) {
+        String csrf = csrfOf(get(pagePath).asString());
+        return given().redirects()
+                .follow(false)
+                .cookie(DashboardResponses.COOKIE, session)
+                .multiPart("csrf", csrf)
+                .multiPart("file", fileName, content, contentType)
+                .post(action);
+    }
+
     static String csrfOf(String html) {
         Matcher matcher = CSRF.matcher(html);
         if (!matcher.find()) {
