@@ -72,6 +72,9 @@ class Api1ObjectLevelAuthorizationIT {
 
         /** A body the owner could send successfully, so only the id can be the reason for a refusal. */
         static String body(Route route) {
+            if (route.template().equals("/profiles/{id}/queue")) {
+                return QUEUE_TAKEN_OVER;
+            }
             if (route.template().equals("/profiles/{id}")) {
                 return "{\"name\":\"Taken over\",\"external_id\":\"taken-over\"}";
             }
@@ -92,6 +95,7 @@ class Api1ObjectLevelAuthorizationIT {
             Map<String, Object> state = new LinkedHashMap<>();
             for (String path : List.of(
                     "/profiles/" + profile,
+                    "/profiles/" + profile + "/queue",
                     "/accounts/" + linkedin,
                     "/accounts/" + youtube,
                     "/accounts/" + tiktok,
@@ -116,6 +120,10 @@ class Api1ObjectLevelAuthorizationIT {
         }
     }
 
+    /** A valid queue an intruder would put on the owner's profile: refused as not found, never for its body. */
+    private static final String QUEUE_TAKEN_OVER =
+            "{\"timezone\":\"UTC\",\"slots\":[{\"day\":\"sunday\",\"time\":\"03:00\"}]}";
+
     @BeforeAll
     static void createTheOwnersResources() throws Exception {
         String workspace = RunningSuite.newWorkspace("API1 owner");
@@ -134,6 +142,11 @@ class Api1ObjectLevelAuthorizationIT {
                 .statusCode(201)
                 .extract()
                 .path("data.id");
+        as(key).contentType(ContentType.JSON)
+                .body("{\"timezone\":\"Europe/Berlin\",\"slots\":[{\"day\":\"monday\",\"time\":\"09:00\"}]}")
+                .put("/profiles/" + profile + "/queue")
+                .then()
+                .statusCode(200);
         as(key).contentType(ContentType.JSON)
                 .body("{\"name\":\"Owner two\"}")
                 .post("/profiles")
