@@ -1,9 +1,9 @@
 package dev.herald.system;
 
-import static dev.herald.system.RunningSuite.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.system.SecuritySupport.Route;
+import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.io.IOException;
@@ -33,8 +33,14 @@ class Api9InventoryIT {
 
     @BeforeAll
     static void readTheServedDocument() {
-        JsonPath document =
-                as("none").get("/openapi.json").then().statusCode(200).extract().jsonPath();
+        // Anonymous, as any client reads it.
+        JsonPath document = RestAssured.given()
+                .baseUri(RunningSuite.baseUrl())
+                .get("/openapi.json")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         Map<String, Map<String, Object>> paths = document.getMap("paths");
         List<Route> operations = new ArrayList<>();
         paths.forEach((template, item) -> item.keySet().stream()
@@ -129,7 +135,7 @@ class Api9InventoryIT {
                 "PUT /api/v1/posts",
                 "DELETE /api/v1/usage",
                 "POST /api/v1/logs",
-                "HEAD /api/v1/usage"
+                "HEAD /api/v1/usage")) {
             RawHttp.Answer answer = send(target);
             if (target.startsWith("HEAD ")) {
                 // A HEAD answer has no body to carry the envelope.
