@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Refusals of a request for its route itself, in the order they are checked: a matrix parameter or an unknown path
@@ -26,6 +27,7 @@ import java.util.Set;
  */
 final class RouteRefusals {
     static final String CHALLENGE = "Bearer realm=\"herald\"";
+    private static final Pattern ENCODED_SEPARATOR = Pattern.compile("%(2[fF]|5[cC])");
 
     private RouteRefusals() {}
 
@@ -35,6 +37,11 @@ final class RouteRefusals {
         if (request.path().indexOf(';') >= 0) {
             // JAX-RS would read "/posts/pst_1;x=1" as the post with a matrix parameter: no id has a ';', so no such
             // route.
+            return Optional.of(noSuchRoute(method, servicePath));
+        }
+        if (ENCODED_SEPARATOR.matcher(request.path()).find()) {
+            // "/posts/x%2F..%2F..%2Finternal" is one segment to the catalog but a path to whoever decodes it later: no
+            // id has a slash or backslash, so no such route, and nothing of it goes upstream.
             return Optional.of(noSuchRoute(method, servicePath));
         }
         if (match.route().isEmpty()) {

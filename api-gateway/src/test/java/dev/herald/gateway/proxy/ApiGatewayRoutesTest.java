@@ -231,6 +231,22 @@ class ApiGatewayRoutesTest {
     }
 
     @Test
+    void anEncodedSlashOrBackslashInAnIdIsNoRouteAndNeverForwarded() {
+        String key = key("test");
+        for (String path : List.of(
+                "/api/v1/profiles/prf_1%2F..%2F..%2Finternal%2Fentitlements",
+                "/api/v1/profiles/prf_1%2f", "/api/v1/profiles/prf_1%5C..%5Cinternal")) {
+            given().header("Authorization", "Bearer " + key)
+                    .urlEncodingEnabled(false)
+                    .get(path)
+                    .then()
+                    .statusCode(404)
+                    .header("x-upstream", nullValue())
+                    .body("error.code", equalTo("not_found"));
+        }
+    }
+
+    @Test
     void requestsNoRouteNamesAreMeasuredUnderABoundedNameNotTheirPath() throws Exception {
         String marker = "uniq" + System.nanoTime();
         // Sent as is: the dot segments resolve to /q/health, which no gateway route names.
