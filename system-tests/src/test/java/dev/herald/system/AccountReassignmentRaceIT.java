@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * Decision 224: {@code PATCH /accounts/{id}} to a new profile racing {@code POST /posts} to the account, the second
  * audit's race (40 tries, the requests 0-30 ms apart). The spec refuses the PATCH while posts are pending, so a try
  * where both succeed must have a post that carries the new profile: one carrying the old one is a window. Checked to
- * fail with the fence disabled (account_fenced answering false: 29 windows in 40 tries).
+ * fail with the fence disabled (the acceptance statement's fence check made to answer false: 30 windows in 40 tries, 39 with both 200 and 202).
  */
 class AccountReassignmentRaceIT {
     private static final int TRIES = 40;

@@ -193,6 +193,15 @@ public class PostService {
                 "A request with this Idempotency-Key is still being processed; retry shortly to get its answer.");
     }
 
+    /** {@code details.reason} of the refusal of a post to an account that is being moved (decision 224). */
+    static final String ACCOUNT_BEING_MOVED = "account_being_moved";
+
+    /** Whether {@code refusal} is that one: a retry gets past it once the move is done. */
+    static boolean accountBeingMoved(ApiException refusal) {
+        return refusal.code() == ErrorCode.CONFLICT
+                && ACCOUNT_BEING_MOVED.equals(refusal.details().get("reason"));
+    }
+
     static ApiException accountBeingMoved(AcceptedPost accepted) {
         List<String> accounts = accepted.targets().stream()
                 .map(target -> target.accountId)
@@ -201,7 +210,7 @@ public class PostService {
         return new ApiException(
                 ErrorCode.CONFLICT,
                 "An account of this post is being moved to another profile; retry with the same Idempotency-Key.",
-                Map.of("reason", "account_being_moved", "account_ids", accounts),
+                Map.of("reason", ACCOUNT_BEING_MOVED, "account_ids", accounts),
                 Map.of("Retry-After", "1"));
     }
 
