@@ -76,6 +76,10 @@ class AccountReassignmentRaceIT {
         } finally {
             pair.shutdownNow();
         }
+        System.out.printf(
+                "AccountReassignmentRaceIT: %d tries: %d PATCH 200 with a 202 post, %d PATCH refused, %d posts refused as"
+                        + " the account moved, %d windows%n",
+                TRIES, bothSucceeded, patchRefused, postRefused, windows.size());
         assertThat(windows)
                 .as(
                         "tries where the PATCH answered 200 and the post kept the old profile "
@@ -104,7 +108,7 @@ class AccountReassignmentRaceIT {
                 .post("/posts");
     }
 
-    /** Retried after Retry-After while the fence (and the clock-skew margin after its lift) still refuses it. */
+    /** Retried every second while the fence (and the clock-skew margin after its lift) still refuses it. */
     private static Response retried(String key, String account, String idempotencyKey) throws InterruptedException {
         Response response = null;
         for (int attempt = 0; attempt < 10; attempt++) {

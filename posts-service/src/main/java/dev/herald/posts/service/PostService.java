@@ -209,9 +209,8 @@ public class PostService {
                 .toList();
         return new ApiException(
                 ErrorCode.CONFLICT,
-                "An account of this post is being moved to another profile; retry with the same Idempotency-Key.",
-                Map.of("reason", ACCOUNT_BEING_MOVED, "account_ids", accounts),
-                Map.of("Retry-After", "1"));
+                "An account of this post is being moved to another profile; retry in a second with the same Idempotency-Key.",
+                Map.of("reason", ACCOUNT_BEING_MOVED, "account_ids", accounts));
     }
 
     /** Claims its slot (next_slot), reserves, holds and commits the post; what was taken is given back should any step fail. */

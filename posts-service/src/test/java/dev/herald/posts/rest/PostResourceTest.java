@@ -651,7 +651,6 @@ class PostResourceTest {
                 .post("/posts")
                 .then()
                 .statusCode(409)
-                .header("Retry-After", "1")
                 .body("error.code", equalTo("conflict"))
                 .body("error.details.reason", equalTo("account_being_moved"))
                 .body("error.details.account_ids[0]", equalTo(linkedIn));
