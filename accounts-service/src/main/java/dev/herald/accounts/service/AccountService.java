@@ -147,35 +147,46 @@ public class AccountService {
     /**
      * Assigns the account to a profile of the same workspace and mode, or unassigns it ({@code null}). Refused
      * with {@code 409 account_has_pending_posts} while posts-service has accepted posts pending for it. The new
-     * profile is held before the change and the old one released after it.
+     * profile is held before the change and the old one released after it. The pending check fences the account in
+     * posts-service, which accepts no post to it until the fence is lifted, after the write committed or failed
+     * (decision 224): no post accepted meanwhile carries the profile the account leaves.
      */
     public Uni<Account> reassign(String workspaceId, Mode mode, String id, String profileId) {
         return Panache.withSession(() -> findOrFail(workspaceId, mode, id)).flatMap(current -> {
             if (Objects.equals(current.profileId, profileId)) {
                 return Uni.createFrom().item(AccountViews.toWire(current));
             }
-            return posts.pendingPosts(workspaceId, mode, id).flatMap(pending -> {
-                if (pending > 0) {
-                    return Uni.createFrom()
-                            .failure(new ApiException(
-                                    ErrorCode.ACCOUNT_HAS_PENDING_POSTS,
-                                    "The account has " + pending + " accepted post" + (pending == 1 ? "" : "s")
-                                            + " still pending; wait until they finish or cancel them before moving it.",
-                                    Map.of("account_id", id, "pending_posts", pending)));
-                }
-                return connections
-                        .holdProfile(workspaceId, mode, profileId, id)
-                        .flatMap(
-                                held -> Panache.withTransaction(() -> writeAssignment(workspaceId, mode, id, profileId))
-                                        .onFailure()
-                                        .call(failure -> connections.releaseHold(workspaceId, mode, profileId, id)))
-                        .call(change -> change.previousProfileId() == null
-                                        || change.previousProfileId().equals(profileId)
-                                ? Uni.createFrom().voidItem()
-                                : connections.releaseHold(workspaceId, mode, change.previousProfileId(), id))
-                        .map(Assignment::account);
-            });
+            return posts.fence(workspaceId, mode, id)
+                    .flatMap(fence -> moveUnlessPending(workspaceId, mode, id, profileId, fence.pendingPosts())
+                            .onTermination()
+                            .call(() -> posts.lift(workspaceId, mode, id, fence.id())
+                                    // Unlifted, the fence expires by itself in posts-service (30 s).
+                                    .onFailure()
+                                    .invoke(e -> LOG.warnf("fence on account %s not lifted: %s", id, e.toString()))
+                                    .onFailure()
+                                    .recoverWithNull()));
         });
+    }
+
+    private Uni<Account> moveUnlessPending(String workspaceId, Mode mode, String id, String profileId, long pending) {
+        if (pending > 0) {
+            return Uni.createFrom()
+                    .failure(new ApiException(
+                            ErrorCode.ACCOUNT_HAS_PENDING_POSTS,
+                            "The account has " + pending + " accepted post" + (pending == 1 ? "" : "s")
+                                    + " still pending; wait until they finish or cancel them before moving it.",
+                            Map.of("account_id", id, "pending_posts", pending)));
+        }
+        return connections
+                .holdProfile(workspaceId, mode, profileId, id)
+                .flatMap(held -> Panache.withTransaction(() -> writeAssignment(workspaceId, mode, id, profileId))
+                        .onFailure()
+                        .call(failure -> connections.releaseHold(workspaceId, mode, profileId, id)))
+                .call(change -> change.previousProfileId() == null
+                                || change.previousProfileId().equals(profileId)
+                        ? Uni.createFrom().voidItem()
+                        : connections.releaseHold(workspaceId, mode, change.previousProfileId(), id))
+                .map(Assignment::account);
     }
 
     private record Assignment(Account account, String previousProfileId) {}

@@ -457,6 +457,35 @@ class AccountResourceTest {
     }
 
     @Test
+    void patchLiftsItsFenceWhetherTheMoveCommittedOrFailed() {
+        String id = create("{\"platform\":\"pinterest\"}");
+        // Refused by profiles-service after the fence was put up: a profile of the other mode.
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + profile(Mode.LIVE) + "\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(422);
+        assertThat(FakeServices.fences(id)).hasSize(1).doesNotContainValue(false);
+
+        FakeServices.setPendingPosts(id, 1);
+        String target = profile(Mode.TEST);
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + target + "\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(409);
+        assertThat(FakeServices.fences(id)).hasSize(2).doesNotContainValue(false);
+
+        FakeServices.setPendingPosts(id, 0);
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + target + "\"}")
+                .patch("/accounts/" + id)
+                .then()
+                .statusCode(200);
+        assertThat(FakeServices.fences(id)).hasSize(3).doesNotContainValue(false);
+    }
+
+    @Test
     void patchFailsCleanlyWhenPostsServiceCannotAnswer() {
         String id = create("{\"platform\":\"pinterest\"}");
         FakeServices.postsDown = true;

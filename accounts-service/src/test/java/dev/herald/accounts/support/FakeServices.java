@@ -19,14 +19,15 @@ import java.util.regex.Pattern;
 /**
  * A local HTTP stand-in for the internal APIs accounts-service calls: usage-service's connected-account slots
  * (10 test accounts; live: a free plan's 2 slots and 4 new connections), profiles-service's holds (only profiles
- * registered with {@link #addProfile} exist) and posts-service's pending-post count ({@link #setPendingPosts}).
+ * registered with {@link #addProfile} exist) and posts-service's account fences with their pending-post count
+ * ({@link #setPendingPosts}, {@link #fences}).
  * The real rules are tested in those services; this checks what accounts-service sends and how it reads answers.
  * Tenancy comes from the internal JWT's claims, as in the real services (the signature is not checked here).
  */
 public class FakeServices implements QuarkusTestResourceLifecycleManager {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern HOLD = Pattern.compile("^/internal/profiles/([^/]+)/holds/accounts/([^/]+)$");
-    private static final Pattern PENDING = Pattern.compile("^/internal/accounts/([^/]+)/pending-posts$");
+    private static final Pattern FENCE = Pattern.compile("^/internal/accounts/([^/]+)/fences(?:/([^/]+))?$");
     private static final Pattern SLOT = Pattern.compile("^/internal/connected-accounts/([^/]+)$");
 
     /** tenant ("ws:mode") -> connected account ids. */
@@ -39,6 +40,10 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, Set<String>> HOLDS = new ConcurrentHashMap<>();
 
     private static final Map<String, Long> PENDING_POSTS = new ConcurrentHashMap<>();
+    /** account id -> fence id -> lifted. */
+    private static final Map<String, Map<String, Boolean>> FENCES = new ConcurrentHashMap<>();
+
+    private static final AtomicInteger FENCE_IDS = new AtomicInteger();
     public static volatile boolean postsDown;
 
     private static final String PORT_PROPERTY = "herald.test.fake-services.port";
@@ -51,6 +56,11 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
 
     public static void setPendingPosts(String accountId, long count) {
         PENDING_POSTS.put(accountId, count);
+    }
+
+    /** The account's fences put up so far, each with whether it was lifted. */
+    public static Map<String, Boolean> fences(String accountId) {
+        return Map.copyOf(FENCES.getOrDefault(accountId, Map.of()));
     }
 
     public static Set<String> holders(String profileId) {
@@ -115,7 +125,7 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
             Matcher hold = HOLD.matcher(path);
-            Matcher pending = PENDING.matcher(path);
+            Matcher fence = FENCE.matcher(path);
             Matcher slot = SLOT.matcher(path);
             if (path.equals("/internal/connected-accounts") && method.equals("POST")) {
                 connect(exchange, tenant);
@@ -143,17 +153,22 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
                             .remove(hold.group(2));
                 }
                 exchange.sendResponseHeaders(204, -1);
-            } else if (pending.matches() && method.equals("GET")) {
-                if (postsDown) {
-                    send(exchange, 500, "{}", Map.of());
-                    return;
-                }
+            } else if (fence.matches() && postsDown) {
+                send(exchange, 500, "{}", Map.of());
+            } else if (fence.matches() && fence.group(2) == null && method.equals("POST")) {
+                String fenceId = "fence-" + FENCE_IDS.incrementAndGet();
+                FENCES.computeIfAbsent(fence.group(1), key -> new ConcurrentHashMap<>())
+                        .put(fenceId, false);
                 send(
                         exchange,
                         200,
-                        "{\"data\":{\"account_id\":\"" + pending.group(1) + "\",\"pending_posts\":"
-                                + PENDING_POSTS.getOrDefault(pending.group(1), 0L) + "}}",
+                        "{\"data\":{\"fence_id\":\"" + fenceId + "\",\"account_id\":\"" + fence.group(1)
+                                + "\",\"pending_posts\":" + PENDING_POSTS.getOrDefault(fence.group(1), 0L)
+                                + ",\"expires_at\":\"2030-01-01T00:00:00Z\"}}",
                         Map.of());
+            } else if (fence.matches() && fence.group(2) != null && method.equals("DELETE")) {
+                FENCES.getOrDefault(fence.group(1), new ConcurrentHashMap<>()).replace(fence.group(2), true);
+                exchange.sendResponseHeaders(204, -1);
             } else {
                 send(
                         exchange,

@@ -14,11 +14,11 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * posts-service (fault tolerance: see the package). accounts-service asks it how many accepted posts are still
- * pending for an account (spec: PATCH /accounts/{id} is refused while there are any); when posts-service cannot
- * answer, the PATCH fails with 503 rather than guessing.
+ * posts-service (fault tolerance: see the package). accounts-service fences an account there before moving it to
+ * another profile (decision 224), learning how many accepted posts are still pending for it (spec: PATCH
+ * /accounts/{id} is refused while there are any), and lifts the fence once the move committed or failed; when
+ * posts-service cannot answer the fence, the PATCH fails with 503 rather than guessing.
  */
-// A count from one index answers in milliseconds; 3 s leaves room for a loaded service.
 @Timeout(value = 3, unit = ChronoUnit.SECONDS)
 @Retry(maxRetries = 2, delay = 100, retryOn = UpstreamUnavailable.class)
 @ApplicationScoped
@@ -36,23 +36,45 @@ public class PostsClient {
         this.mapper = mapper;
     }
 
+    /** A fence on an account and the posts pending for it when it was put up. */
+    public record AccountFence(String id, long pendingPosts) {}
+
     @CircuitBreaker(
             requestVolumeThreshold = 10,
             failOn = {UpstreamUnavailable.class, TimeoutException.class})
-    public Uni<Long> pendingPosts(String workspaceId, Mode mode, String accountId) {
-        return api.pendingPosts(bearer.of(workspaceId, mode), accountId)
+    public Uni<AccountFence> fence(String workspaceId, Mode mode, String accountId) {
+        // A retried call after a lost answer leaves a fence nobody lifts: it expires (posts-service, 30 s).
+        return api.fence(bearer.of(workspaceId, mode), accountId)
                 .onFailure()
                 .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
                 .map(response -> {
                     if (response.getStatus() != 200) {
                         throw UpstreamResponses.refusal(mapper, response, SERVICE);
                     }
-                    JsonNode count =
-                            UpstreamResponses.data(mapper, response, SERVICE).get("pending_posts");
-                    if (count == null || !count.isIntegralNumber() || count.asLong() < 0) {
-                        throw new UpstreamUnavailable(SERVICE, "an answer without a pending_posts count");
+                    JsonNode data = UpstreamResponses.data(mapper, response, SERVICE);
+                    JsonNode id = data.get("fence_id");
+                    JsonNode count = data.get("pending_posts");
+                    if (id == null
+                            || !id.isTextual()
+                            || count == null
+                            || !count.isIntegralNumber()
+                            || count.asLong() < 0) {
+                        throw new UpstreamUnavailable(SERVICE, "a fence without its id or pending_posts count");
                     }
-                    return count.asLong();
+                    return new AccountFence(id.asText(), count.asLong());
+                });
+    }
+
+    /** Lifts the fence (again is a no-op). */
+    public Uni<Void> lift(String workspaceId, Mode mode, String accountId, String fenceId) {
+        return api.lift(bearer.of(workspaceId, mode), accountId, fenceId)
+                .onFailure()
+                .transform(failure -> new UpstreamUnavailable(SERVICE, failure.toString()))
+                .map(response -> {
+                    if (response.getStatus() != 204) {
+                        throw UpstreamResponses.refusal(mapper, response, SERVICE);
+                    }
+                    return null;
                 });
     }
 }

@@ -1,8 +1,9 @@
 package dev.herald.common.client;
 
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.GET;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -11,14 +12,22 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
- * posts-service's internal API: {@code GET /internal/accounts/{id}/pending-posts} answers {@code {"data":
- * {"account_id", "pending_posts"}}}. Answers are read by {@link PostsClient}; the caller's
- * {@code quarkus.rest-client.posts-service.*} settings (url, timeouts) configure it.
+ * posts-service's internal API: {@code POST /internal/accounts/{id}/fences} fences the account and answers {@code
+ * {"data": {"fence_id", "account_id", "pending_posts", "expires_at"}}}; {@code DELETE .../fences/{fenceId}} lifts the
+ * fence (204). Answers are read by {@link PostsClient}; the caller's {@code quarkus.rest-client.posts-service.*}
+ * settings (url, timeouts) configure it.
  */
 @RegisterRestClient(configKey = "posts-service")
-@Path("/internal/accounts/{accountId}/pending-posts")
+@Path("/internal/accounts/{accountId}/fences")
 @Produces(MediaType.APPLICATION_JSON)
 public interface PostsServiceApi {
-    @GET
-    Uni<Response> pendingPosts(@HeaderParam("authorization") String bearer, @PathParam("accountId") String accountId);
+    @POST
+    Uni<Response> fence(@HeaderParam("authorization") String bearer, @PathParam("accountId") String accountId);
+
+    @DELETE
+    @Path("/{fenceId}")
+    Uni<Response> lift(
+            @HeaderParam("authorization") String bearer,
+            @PathParam("accountId") String accountId,
+            @PathParam("fenceId") String fenceId);
 }

@@ -46,4 +46,18 @@ public interface PostsConfig {
     /** How often posts past {@link #handoverTimeout()} are looked for. */
     @WithDefault("1m")
     Duration handoverCheckInterval();
+
+    /**
+     * How long an account fence of {@code PATCH /accounts/{id}} stays in force when accounts-service never lifts it (it
+     * died): well beyond the move's own calls (a few seconds at most, each with a 3 s timeout).
+     */
+    @WithDefault("30s")
+    Duration accountFenceExpiry();
+
+    /**
+     * How much earlier than its request's start (on this replica's clock) an acceptance counts a lifted fence as
+     * concerning it: the replicas' clocks may differ by this much (the fence is lifted on another replica's clock).
+     */
+    @WithDefault("2s")
+    Duration accountFenceClockSkew();
 }

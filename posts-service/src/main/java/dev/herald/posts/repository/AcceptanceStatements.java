@@ -8,6 +8,7 @@ import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
@@ -17,13 +18,20 @@ import java.util.List;
  * event when it is due now, the Idempotency-Key's stored answer, the end of its unfinished-acceptance record, and the
  * series it starts when it repeats ({@link SeriesStatements#insertFrom}). A
  * single statement is its own transaction: no BEGIN and COMMIT round trips, no Hibernate persist and flush.
+ *
+ * <p>It writes nothing while one of the post's accounts is fenced ({@link AccountFenceStatements}, decision 224): the
+ * {@code account_fenced} function takes the shared advisory lock of each account, held until the commit, then asks
+ * whether a fence of one of them was in force at any time since {@code since} (the request's start). Without a fence
+ * that is two in-memory lock entries and an index-only probe of a table holding only the last hour's moves.
  */
 @ApplicationScoped
 public class AcceptanceStatements {
     private static final NamedStatement COMMIT = NamedStatement.of(
             """
-            with pending as (
-                select post_id from unfinished_acceptances where post_id = :post_id and not abandoned for update),
+            with fence as materialized (select account_fenced(:account_ids::text[], :since) as fenced),
+            pending as (
+                select post_id from unfinished_acceptances
+                where post_id = :post_id and not abandoned and not (select fenced from fence) for update),
             completed as (
                 update idempotency_keys set state = 'completed', post_id = :post_id, response = :response,
                     expires_at = :expires_at
@@ -52,7 +60,7 @@ public class AcceptanceStatements {
                         first_comment, updated_at)),
             handed_over as (%s),
             series as (%s)
-            select count(*) as committed from completed""".formatted(OutboxWriter.insertOnePerRowOf("post"), SeriesStatements.insertFrom("post")));
+            select count(*) as committed, (select fenced from fence) as fenced from completed""".formatted(OutboxWriter.insertOnePerRowOf("post"), SeriesStatements.insertFrom("post")));
 
     private final Pool pool;
     private final OutboxWriter outbox;
@@ -65,28 +73,42 @@ public class AcceptanceStatements {
     /** The key whose claim the acceptance holds, and the answer to store on it for replays. */
     public record CompletedKey(String key, String claimToken, String response, Instant expiresAt) {}
 
-    /**
-     * Writes everything, or nothing and answers false: when the key's claim is no longer this request's (it expired
-     * and another request took the key) or the acceptance was abandoned ({@code AbandonedAcceptanceJob} took the
-     * key back and gives back what the request took). The unfinished-acceptance row is locked before the key's row,
-     * the order the job locks them in, so the two never deadlock. {@code handover} is null for a scheduled post.
-     */
-    public Uni<Boolean> commit(
-            PostEntity post,
-            List<PostTargetEntity> targets,
-            Mode mode,
-            CompletedKey completed,
-            OutboxWriter.Entry handover) {
-        return commit(post, targets, mode, completed, handover, null);
+    /** What {@link #commit} did. */
+    public enum Outcome {
+        COMMITTED,
+        /**
+         * Nothing written: the key's claim is no longer this request's (it expired and another request took the key)
+         * or the acceptance was abandoned ({@code AbandonedAcceptanceJob} took the key back and gives back what the
+         * request took).
+         */
+        CLAIM_LOST,
+        /** Nothing written: an account of the post is, or was since {@code since}, being moved to another profile. */
+        FENCED
     }
 
-    /** The same for a post that starts {@code series} (null when it starts none; a copy names its series itself). */
-    public Uni<Boolean> commit(
+    /**
+     * Writes everything, or nothing (see {@link Outcome}). The unfinished-acceptance row is locked before the key's
+     * row, the order the job locks them in, so the two never deadlock. {@code handover} is null for a scheduled post;
+     * {@code since} is the request's start less the replicas' clock skew.
+     */
+    public Uni<Outcome> commit(
             PostEntity post,
             List<PostTargetEntity> targets,
             Mode mode,
             CompletedKey completed,
             OutboxWriter.Entry handover,
+            Instant since) {
+        return commit(post, targets, mode, completed, handover, since, null);
+    }
+
+    /** The same for a post that starts {@code series} (null when it starts none; a copy names its series itself). */
+    public Uni<Outcome> commit(
+            PostEntity post,
+            List<PostTargetEntity> targets,
+            Mode mode,
+            CompletedKey completed,
+            OutboxWriter.Entry handover,
+            Instant since,
             SeriesStatements.NewSeries series) {
         int count = targets.size();
         Integer[] positions = new Integer[count];
@@ -137,10 +159,15 @@ public class AcceptanceStatements {
                 .set("reservation_ids", reservationIds)
                 .set("statuses", statuses)
                 .set("first_comments", firstComments)
-                .set("targets_updated_at", updatedAt);
+                .set("targets_updated_at", updatedAt)
+                .set("since", since);
         SeriesStatements.bind(parameters, post.seriesId, series);
-        return outbox.bind(parameters, handover)
-                .execute(pool)
-                .map(rows -> rows.iterator().next().getLong("committed") > 0);
+        return outbox.bind(parameters, handover).execute(pool).map(rows -> {
+            Row row = rows.iterator().next();
+            if (row.getLong("committed") > 0) {
+                return Outcome.COMMITTED;
+            }
+            return row.getBoolean("fenced") ? Outcome.FENCED : Outcome.CLAIM_LOST;
+        });
     }
 }

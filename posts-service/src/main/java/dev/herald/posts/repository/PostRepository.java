@@ -99,13 +99,6 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
                         .getResultList());
     }
 
-    /** How many of the tenant's posts that are not final have a target on the account. */
-    public Uni<Long> countPendingForAccount(String workspaceId, Mode mode, String accountId) {
-        return count("""
-                workspaceId = ?1 and mode = ?2 and status in ('queued', 'publishing')
-                and id in (select t.postId from PostTargetEntity t where t.accountId = ?3)""", workspaceId, mode.wireName(), accountId);
-    }
-
     /**
      * One page, newest first, {@code fetchSize} rows at most. {@code text} matches the post's text
      * case-insensitively as a plain substring; {@code platform}, {@code accountId} and {@code profileId}

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** Reads of posts with their targets: one post, a filtered page of them, and the count pending for an account. */
+/** Reads of posts with their targets: one post and a filtered page of them. */
 @ApplicationScoped
 public class PostReads {
     static final String CURSOR_KIND = "posts";
@@ -75,11 +75,5 @@ public class PostReads {
                                     scope,
                                     cursors);
                         }));
-    }
-
-    /** How many posts that are not final target the account (accounts-service asks before reassigning it). */
-    @WithSession
-    public Uni<Long> pendingForAccount(String workspaceId, Mode mode, String accountId) {
-        return posts.countPendingForAccount(workspaceId, mode, accountId);
     }
 }

@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
@@ -101,6 +102,9 @@ public class PostService {
     public Uni<PostAcceptance> create(
             String workspaceId, Mode mode, String idempotencyKey, JsonNode body, PostDraft draft, String seriesId) {
         String fingerprint = RequestFingerprint.of(body);
+        // Before the accounts are looked up: a fence lifted after this still concerns the profiles we are about to
+        // read.
+        Instant started = Timestamps.now(clock);
         return validated(workspaceId, mode, draft)
                 .map(accepted -> SeriesStart.join(accepted, body, draft, seriesId))
                 .onItemOrFailure()
@@ -119,7 +123,7 @@ public class PostService {
                         if (!unfinished.claimToken().equals(stored.claimToken())) {
                             return Uni.createFrom().item(answerFromStored(stored, fingerprint));
                         }
-                        return accept(accepted, idempotencyKey, unfinished.claimToken())
+                        return accept(accepted, idempotencyKey, unfinished.claimToken(), started)
                                 .onFailure()
                                 .call(failure -> idempotencyKeys
                                         .release(workspaceId, mode, idempotencyKey, unfinished.claimToken())
@@ -189,12 +193,33 @@ public class PostService {
                 "A request with this Idempotency-Key is still being processed; retry shortly to get its answer.");
     }
 
+    /** {@code details.reason} of the refusal of a post to an account that is being moved (decision 224). */
+    static final String ACCOUNT_BEING_MOVED = "account_being_moved";
+
+    /** Whether {@code refusal} is that one: a retry gets past it once the move is done. */
+    static boolean accountBeingMoved(ApiException refusal) {
+        return refusal.code() == ErrorCode.CONFLICT
+                && ACCOUNT_BEING_MOVED.equals(refusal.details().get("reason"));
+    }
+
+    static ApiException accountBeingMoved(AcceptedPost accepted) {
+        List<String> accounts = accepted.targets().stream()
+                .map(target -> target.accountId)
+                .distinct()
+                .toList();
+        return new ApiException(
+                ErrorCode.CONFLICT,
+                "An account of this post is being moved to another profile; retry in a second with the same Idempotency-Key.",
+                Map.of("reason", ACCOUNT_BEING_MOVED, "account_ids", accounts));
+    }
+
     /** Claims its slot (next_slot), reserves, holds and commits the post; what was taken is given back should any step fail. */
-    private Uni<PostAcceptance> accept(AcceptedPost accepted, String idempotencyKey, String claimToken) {
+    private Uni<PostAcceptance> accept(
+            AcceptedPost accepted, String idempotencyKey, String claimToken, Instant started) {
         return claimSlot(accepted)
                 .chain(() -> reserve(accepted))
                 .chain(() -> holdProfiles(accepted))
-                .chain(() -> persist(accepted, idempotencyKey, claimToken))
+                .chain(() -> persist(accepted, idempotencyKey, claimToken, started))
                 .onFailure()
                 .call(() -> giveBack(accepted)
                         .call(allGivenBack -> allGivenBack
@@ -264,7 +289,7 @@ public class PostService {
      * now is handed to delivery by the same statement (publishing, with its {@code post.accepted} event); the
      * dispatcher only releases scheduled posts. The answer, stored for replays, is the post as accepted: queued.
      */
-    private Uni<Post> persist(AcceptedPost accepted, String idempotencyKey, String claimToken) {
+    private Uni<Post> persist(AcceptedPost accepted, String idempotencyKey, String claimToken, Instant started) {
         PostEntity post = accepted.post();
         Post wire = views.toWire(post, accepted.targets());
         String response = views.json(DataEnvelope.of(wire));
@@ -274,14 +299,21 @@ public class PostService {
         AcceptanceStatements.CompletedKey key = new AcceptanceStatements.CompletedKey(
                 idempotencyKey, claimToken, response, post.createdAt.plus(config.idempotencyRetention()));
         return acceptanceStatements
-                .commit(post, accepted.targets(), accepted.mode(), key, handedOver, accepted.startsSeries())
-                .map(committed -> {
-                    if (!committed) {
-                        // Our claim expired and another request took the key, or the acceptance was abandoned: that
-                        // one answers (or a retry will), and nothing of this one was written.
-                        throw inUse();
-                    }
-                    return wire;
+                .commit(
+                        post,
+                        accepted.targets(),
+                        accepted.mode(),
+                        key,
+                        handedOver,
+                        started.minus(config.accountFenceClockSkew()),
+                        accepted.startsSeries())
+                .map(outcome -> switch (outcome) {
+                    case COMMITTED -> wire;
+                    // Our claim expired and another request took the key, or the acceptance was abandoned: that
+                    // one answers (or a retry will), and nothing of this one was written.
+                    case CLAIM_LOST -> throw inUse();
+                    // The account may have moved since we read it: a retry reads it again (decision 224).
+                    case FENCED -> throw accountBeingMoved(accepted);
                 })
                 .invoke(() -> {
                     if (handover != null) {

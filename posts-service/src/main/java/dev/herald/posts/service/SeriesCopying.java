@@ -101,12 +101,13 @@ public class SeriesCopying {
 
     /**
      * A refusal the copy would meet again (the request's own problem, or the workspace's), as opposed to a failure of
-     * another service or a claim still held, which a later try may get past.
+     * another service, a claim still held or an account being moved, which a later try may get past.
      */
     static boolean refused(Throwable failure) {
         return failure instanceof ApiException refusal
                 && refusal.code().httpStatus() < 500
-                && refusal.code() != ErrorCode.IDEMPOTENCY_KEY_IN_USE;
+                && refusal.code() != ErrorCode.IDEMPOTENCY_KEY_IN_USE
+                && !PostService.accountBeingMoved(refusal);
     }
 
     /** The series was canceled while its copy was being created: the copy goes too. */

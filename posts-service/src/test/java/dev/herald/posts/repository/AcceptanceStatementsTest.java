@@ -42,7 +42,13 @@ class AcceptanceStatementsTest {
     @Inject
     AcceptanceStatements statements;
 
+    @Inject
+    AccountFenceStatements fences;
+
     private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
+    // Fences are per account: each test has its own, so one test's fences never concern another's posts.
+    private final String firstAccount = ResourceIds.newId(IdPrefix.ACCOUNT);
+    private final String secondAccount = ResourceIds.newId(IdPrefix.ACCOUNT);
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
 
     /** A request that claimed {@code key} for {@code post} and recorded what it is taking, as POST /posts does. */
@@ -53,10 +59,15 @@ class AcceptanceStatementsTest {
         execute("""
                 insert into unfinished_acceptances (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids,
                                                     profile_ids, started_at, abandoned)
-                values (?, ?, 'test', ?, ?, array[?], array[]::text[], now(), ?)""", post, workspace, key, CLAIM, post + "-acc_1", abandoned);
+                values (?, ?, 'test', ?, ?, array[?], array[]::text[], now(), ?)""", post, workspace, key, CLAIM, post + "-" + firstAccount, abandoned);
     }
 
-    private Uni<Boolean> commit(String key, String post, String claimToken, boolean dueNow) {
+    private Uni<AcceptanceStatements.Outcome> commit(String key, String post, String claimToken, boolean dueNow) {
+        return commit(key, post, claimToken, dueNow, now.minusSeconds(1));
+    }
+
+    private Uni<AcceptanceStatements.Outcome> commit(
+            String key, String post, String claimToken, boolean dueNow, Instant since) {
         PostEntity entity = new PostEntity();
         entity.id = post;
         entity.workspaceId = workspace;
@@ -69,8 +80,8 @@ class AcceptanceStatementsTest {
         entity.updatedAt = now;
         entity.dispatchedAt = dueNow ? now : null;
         entity.scheduledAt = dueNow ? null : now.plusSeconds(3600);
-        PostTargetEntity first = target(post, 0, "acc_1", dueNow);
-        PostTargetEntity second = target(post, 1, "acc_2", dueNow);
+        PostTargetEntity first = target(post, 0, firstAccount, dueNow);
+        PostTargetEntity second = target(post, 1, secondAccount, dueNow);
         second.profileId = "prf_1";
         OutboxWriter.Entry handover = dueNow
                 ? new OutboxWriter.Entry(
@@ -82,7 +93,8 @@ class AcceptanceStatementsTest {
                 Mode.TEST,
                 new AcceptanceStatements.CompletedKey(
                         key, claimToken, "{\"data\":{\"id\":\"" + post + "\"}}", now.plusSeconds(86_400)),
-                handover);
+                handover,
+                since);
     }
 
     private PostTargetEntity target(String post, int position, String account, boolean dueNow) {
@@ -105,7 +117,7 @@ class AcceptanceStatementsTest {
         claimed("key-due", post, false);
         asserter.assertThat(
                 () -> commit("key-due", post, CLAIM, true),
-                committed -> assertThat(committed).isTrue());
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.COMMITTED));
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(count(
                             "select count(*) from posts where id = ? and status = 'publishing' and dispatched_at is not null",
@@ -116,10 +128,11 @@ class AcceptanceStatementsTest {
                             post))
                     .isEqualTo(2);
             assertThat(count(
-                            "select count(*) from post_targets where post_id = ? and account_id = 'acc_2' and profile_id = 'prf_1' "
+                            "select count(*) from post_targets where post_id = ? and account_id = ? and profile_id = 'prf_1' "
                                     + "and position = 1 and reservation_id = ?",
                             post,
-                            post + "-acc_2"))
+                            secondAccount,
+                            post + "-" + secondAccount))
                     .isEqualTo(1);
             assertThat(count(
                             "select count(*) from outbox where message_key = ? and payload->>'type' = 'post.accepted'",
@@ -139,7 +152,7 @@ class AcceptanceStatementsTest {
         asserter.execute(DatabaseCheck.of(() -> claimed("key-later", scheduled, false)));
         asserter.assertThat(
                 () -> commit("key-later", scheduled, CLAIM, false),
-                committed -> assertThat(committed).isTrue());
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.COMMITTED));
         asserter.execute(DatabaseCheck.of(() -> {
             assertThat(count(
                             "select count(*) from posts where id = ? and status = 'queued' and dispatched_at is null",
@@ -160,10 +173,10 @@ class AcceptanceStatementsTest {
         // Another request took the key over after this claim expired: its token is not ours.
         asserter.assertThat(
                 () -> commit("key-taken", taken, "claim-of-an-earlier-attempt", true),
-                committed -> assertThat(committed).isFalse());
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.CLAIM_LOST));
         asserter.assertThat(
                 () -> commit("key-abandoned", abandoned, CLAIM, true),
-                committed -> assertThat(committed).isFalse());
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.CLAIM_LOST));
         asserter.execute(DatabaseCheck.of(() -> {
             for (String post : List.of(taken, abandoned)) {
                 assertThat(count("select count(*) from posts where id = ?", post))
@@ -181,5 +194,99 @@ class AcceptanceStatementsTest {
                             workspace))
                     .isEqualTo(2);
         }));
+    }
+
+    private Uni<Long> fence(String id, String account, Instant at, Instant expiresAt) {
+        return fences.fence(id, workspace, Mode.TEST, account, at, expiresAt);
+    }
+
+    private static void assertNothingWritten(String post) throws Exception {
+        assertThat(count("select count(*) from posts where id = ?", post)).isZero();
+        assertThat(count("select count(*) from post_targets where post_id = ?", post))
+                .isZero();
+        assertThat(count("select count(*) from outbox where message_key = ?", post))
+                .isZero();
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aPostToAFencedAccountIsNotCommitted(UniAsserter asserter) throws Exception {
+        String post = ResourceIds.newId(IdPrefix.POST);
+        claimed("key-fenced", post, false);
+        asserter.assertThat(
+                () -> fence("fence-" + post, secondAccount, now, now.plusSeconds(30)),
+                pending -> assertThat(pending).isZero());
+        asserter.assertThat(
+                () -> commit("key-fenced", post, CLAIM, true),
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.FENCED));
+        asserter.execute(DatabaseCheck.of(() -> {
+            assertNothingWritten(post);
+            // The claim and the record of what it took stay until PostService gives them back.
+            assertThat(count(
+                            "select count(*) from idempotency_keys where workspace_id = ? and key = 'key-fenced' "
+                                    + "and state = 'in_flight'",
+                            workspace))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from unfinished_acceptances where post_id = ?", post))
+                    .isEqualTo(1);
+        }));
+        asserter.execute(() -> fences.lift("fence-" + post, workspace, Mode.TEST, secondAccount, now.plusSeconds(1)));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aFenceCountsThePostsCommittedBeforeIt(UniAsserter asserter) throws Exception {
+        String post = ResourceIds.newId(IdPrefix.POST);
+        claimed("key-before", post, false);
+        asserter.assertThat(
+                () -> commit("key-before", post, CLAIM, false),
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.COMMITTED));
+        asserter.assertThat(
+                () -> fence("fence-" + post, firstAccount, now, now.plusSeconds(30)),
+                pending -> assertThat(pending).isEqualTo(1));
+        asserter.execute(() -> fences.lift("fence-" + post, workspace, Mode.TEST, firstAccount, now));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aFenceLiftedAfterTheRequestBeganStillRefusesIt(UniAsserter asserter) throws Exception {
+        String refused = ResourceIds.newId(IdPrefix.POST);
+        String later = ResourceIds.newId(IdPrefix.POST);
+        claimed("key-lifted", refused, false);
+        claimed("key-after-lift", later, false);
+        String id = "fence-" + refused;
+        asserter.execute(() -> fence(id, firstAccount, now.minusSeconds(5), now.plusSeconds(25)));
+        asserter.assertThat(
+                () -> fences.lift(id, workspace, Mode.TEST, firstAccount, now),
+                lifted -> assertThat(lifted).isTrue());
+        asserter.assertThat(
+                () -> fences.lift(id, workspace, Mode.TEST, firstAccount, now.plusSeconds(1)),
+                lifted -> assertThat(lifted).isFalse());
+        // Began (less the clock skew) before the lift: it may have read the profile the account left.
+        asserter.assertThat(
+                () -> commit("key-lifted", refused, CLAIM, true, now.minusSeconds(2)),
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.FENCED));
+        // Began after it: it read the account as moved.
+        asserter.assertThat(
+                () -> commit("key-after-lift", later, CLAIM, true, now.plusMillis(1)),
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.COMMITTED));
+        asserter.execute(DatabaseCheck.of(() -> assertNothingWritten(refused)));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aFenceNobodyLiftedEndsAtItsExpiry(UniAsserter asserter) throws Exception {
+        String refused = ResourceIds.newId(IdPrefix.POST);
+        String later = ResourceIds.newId(IdPrefix.POST);
+        claimed("key-before-expiry", refused, false);
+        claimed("key-after-expiry", later, false);
+        Instant expiry = now.minusSeconds(10);
+        asserter.execute(() -> fence("fence-" + refused, secondAccount, expiry.minusSeconds(30), expiry));
+        asserter.assertThat(
+                () -> commit("key-before-expiry", refused, CLAIM, true, expiry.minusSeconds(1)),
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.FENCED));
+        asserter.assertThat(
+                () -> commit("key-after-expiry", later, CLAIM, true, expiry.plusSeconds(1)),
+                outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.COMMITTED));
     }
 }

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.herald.common.api.LimitRefusal;
@@ -26,6 +27,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -623,24 +625,47 @@ class PostResourceTest {
     }
 
     @Test
-    void pendingPostsOfAnAccountAreCountedForAccountsService() {
+    void aFenceCountsPendingPostsAndRefusesNewOnesUntilLifted() {
         String linkedIn = account("linkedin", null);
         String at = Instant.now().plus(1, ChronoUnit.HOURS).toString();
-        posting(workspace, Mode.TEST)
-                .body("{\"text\":\"Later\",\"account_ids\":[\"" + linkedIn + "\"],\"scheduled_at\":\"" + at + "\"}")
-                .post("/posts")
-                .then()
-                .statusCode(202);
-        as(workspace, Mode.TEST)
-                .get("/internal/accounts/" + linkedIn + "/pending-posts")
+        String body = "{\"text\":\"Later\",\"account_ids\":[\"" + linkedIn + "\"],\"scheduled_at\":\"" + at + "\"}";
+        posting(workspace, Mode.TEST).body(body).post("/posts").then().statusCode(202);
+        String fence = as(workspace, Mode.TEST)
+                .post("/internal/accounts/" + linkedIn + "/fences")
                 .then()
                 .statusCode(200)
                 .body("data.account_id", equalTo(linkedIn))
-                .body("data.pending_posts", equalTo(1));
+                .body("data.pending_posts", equalTo(1))
+                .body("data.expires_at", notNullValue())
+                .extract()
+                .path("data.fence_id");
         as(workspace, Mode.LIVE)
-                .get("/internal/accounts/" + linkedIn + "/pending-posts")
+                .post("/internal/accounts/" + linkedIn + "/fences")
                 .then()
                 .statusCode(200)
                 .body("data.pending_posts", equalTo(0));
+
+        // While the account is being moved, a post to it is refused as retryable and keeps nothing it took.
+        posting(workspace, Mode.TEST)
+                .body(body)
+                .post("/posts")
+                .then()
+                .statusCode(409)
+                .body("error.code", equalTo("conflict"))
+                .body("error.details.reason", equalTo("account_being_moved"))
+                .body("error.details.account_ids[0]", equalTo(linkedIn));
+        assertThat(FakeUpstreams.RESERVATIONS.entrySet().stream()
+                        .filter(reservation -> reservation.getKey().endsWith("-" + linkedIn))
+                        .map(Map.Entry::getValue))
+                .containsExactlyInAnyOrder("reserved", "released");
+
+        as(workspace, Mode.TEST)
+                .delete("/internal/accounts/" + linkedIn + "/fences/" + fence)
+                .then()
+                .statusCode(204);
+        as(workspace, Mode.TEST)
+                .delete("/internal/accounts/" + linkedIn + "/fences/" + fence)
+                .then()
+                .statusCode(204);
     }
 }
