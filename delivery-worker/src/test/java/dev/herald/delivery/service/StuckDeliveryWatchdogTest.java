@@ -174,8 +174,10 @@ class StuckDeliveryWatchdogTest {
         String accountId = ResourceIds.newId(IdPrefix.ACCOUNT);
         // A watchdog took it over, then died while settling it: its lease lapsed a minute ago, well within the claim
         // loop's window for an ordinary lease.
-        insertLeased(postId, accountId, 0, UUID.randomUUID(), "now() - interval '1 minute'");
+        // Written in an order the claim loop never sees claimable: held, marked overdue, then lapsed.
+        insertLeased(postId, accountId, 0, UUID.randomUUID(), "now() + interval '1 minute'");
         update("update deliveries set overdue_at = now() - interval '2 minutes' where post_id = ?", postId);
+        update("update deliveries set lease_until = now() - interval '1 minute' where post_id = ?", postId);
 
         assertLeftToTheWatchdog(postId, accountId, "publishing");
         watchdog.lookOnce().await().atMost(Duration.ofSeconds(30));

@@ -2,6 +2,7 @@ package dev.herald.delivery.provider.media;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -206,7 +207,8 @@ public final class StreamingHttp {
                     if (before.length() > 0) {
                         request.write(before);
                     }
-                    body.pipe()
+                    new Progressing(body, renewalNanos(), () -> renewIdleTimeout(request))
+                            .pipe()
                             .endOnSuccess(false)
                             .endOnFailure(false)
                             .to(request)
@@ -232,6 +234,20 @@ public final class StreamingHttp {
                 });
     }
 
+    /**
+     * Vert.x times a request out when no <em>answer</em> bytes arrive for its idle timeout, and an upload's answer only
+     * comes after its body: a body that takes longer than the timeout to send would fail however steadily it flows.
+     * Progress starts the timeout anew (every second, or every quarter of a shorter timeout), so only a real pause (a
+     * receiver that stops reading, a source that stops sending) ends the transfer.
+     */
+    private void renewIdleTimeout(HttpClientRequest request) {
+        request.idleTimeout(idleMillis);
+    }
+
+    private long renewalNanos() {
+        return Duration.ofMillis(Math.min(1_000, idleMillis / 4)).toNanos();
+    }
+
     private static Future<Answer> read(HttpClientResponse response) {
         String length = response.getHeader("Content-Length");
         if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > MAX_ANSWER_BYTES) {
@@ -239,5 +255,65 @@ public final class StreamingHttp {
             return Future.succeededFuture(new Answer(response.statusCode(), response.headers(), ""));
         }
         return response.body().map(body -> new Answer(response.statusCode(), response.headers(), body.toString()));
+    }
+
+    /** A body stream that reports its progress, at most once per {@code everyNanos}, as its buffers pass. */
+    private static final class Progressing implements ReadStream<Buffer> {
+        private final ReadStream<Buffer> body;
+        private final long everyNanos;
+        private final Runnable progress;
+        private long reported = System.nanoTime();
+
+        Progressing(ReadStream<Buffer> body, long everyNanos, Runnable progress) {
+            this.body = body;
+            this.everyNanos = everyNanos;
+            this.progress = progress;
+        }
+
+        @Override
+        public ReadStream<Buffer> handler(Handler<Buffer> handler) {
+            body.handler(
+                    handler == null
+                            ? null
+                            : buffer -> {
+                                long now = System.nanoTime();
+                                if (now - reported >= everyNanos) {
+                                    reported = now;
+                                    progress.run();
+                                }
+                                handler.handle(buffer);
+                            });
+            return this;
+        }
+
+        @Override
+        public ReadStream<Buffer> exceptionHandler(Handler<Throwable> handler) {
+            body.exceptionHandler(handler);
+            return this;
+        }
+
+        @Override
+        public ReadStream<Buffer> pause() {
+            body.pause();
+            return this;
+        }
+
+        @Override
+        public ReadStream<Buffer> resume() {
+            body.resume();
+            return this;
+        }
+
+        @Override
+        public ReadStream<Buffer> fetch(long amount) {
+            body.fetch(amount);
+            return this;
+        }
+
+        @Override
+        public ReadStream<Buffer> endHandler(Handler<Void> handler) {
+            body.endHandler(handler);
+            return this;
+        }
     }
 }

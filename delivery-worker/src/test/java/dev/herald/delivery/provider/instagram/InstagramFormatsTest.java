@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Instagram carousels and stories ({@code platform_options.instagram.format}) against a local fake of the API. */
 @QuarkusTest
@@ -39,6 +40,8 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "delivery_test"),
         scope = TestResourceScope.MATCHING_RESOURCES)
 @WithTestResource(value = FakePlatformApis.class, scope = TestResourceScope.MATCHING_RESOURCES)
+// Each test takes well under a second; one that hung for 30 s once in CI fails here with every thread's stack.
+@Timeout(45)
 class InstagramFormatsTest {
     private static final String USER = "17841405822304914";
     private static final String IG = "/ig/v24.0/";
@@ -62,7 +65,7 @@ class InstagramFormatsTest {
         return publisher
                 .publish(target.requestWithItems(text, media, options, 1))
                 .await()
-                .atMost(Duration.ofSeconds(30));
+                .atMost(Duration.ofSeconds(90));
     }
 
     /** POST /media answers {@code id} when the body has {@code field} equal to {@code value}. */
