@@ -4,13 +4,13 @@ import dev.herald.accounts.config.AccountsConfig;
 import dev.herald.accounts.repository.AccountAnalyticsStatements;
 import dev.herald.accounts.repository.AccountAnalyticsStatements.Due;
 import dev.herald.accounts.service.AccountAnalyticsReads;
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.AnalyticsReason;
 import dev.herald.common.wire.Platform;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,6 +34,10 @@ public class AccountAnalyticsRefreshJob {
     private final AccountsConfig.Analytics config;
     private final Clock clock;
     private final RepeatingTask task;
+    // One account's trouble never ends the pass: its claim lapses and it falls due again.
+    private final DueWork<Due> refreshes = DueWork.goingOnAfterFailure(
+            this::refreshOne,
+            (account, failure) -> LOG.warnf("analytics of account %s not refreshed: %s", account.accountId(), failure));
 
     public AccountAnalyticsRefreshJob(
             AccountAnalyticsStatements cache,
@@ -60,29 +64,17 @@ public class AccountAnalyticsRefreshJob {
     /** One pass; the number of accounts whose numbers were read. */
     public Uni<Integer> refreshDue() {
         Instant now = Timestamps.now(clock);
-        return cache.track(now, config.refreshBatch())
-                .chain(() -> cache.claimDue(now, now.plus(config.claimLease()), config.refreshBatch()))
-                .flatMap(due -> Multi.createFrom()
-                        .iterable(due)
-                        .onItem()
-                        .transformToUniAndConcatenate(this::refreshOne)
-                        .collect()
-                        .asList()
-                        .map(read -> (int)
-                                read.stream().filter(Boolean::booleanValue).count()));
+        return refreshes
+                .round(cache.track(now, config.refreshBatch())
+                        .chain(() -> cache.claimDue(now, now.plus(config.claimLease()), config.refreshBatch())))
+                .map(DueWork.Round::handled);
     }
 
+    /** Whether the account's numbers were read (not when its consent is missing). */
     private Uni<Boolean> refreshOne(Due account) {
         if (Platform.YOUTUBE.wireName().equals(account.platform()) && !account.consented()) {
             return reads.postpone(account, AnalyticsReason.CONSENT_REQUIRED).replaceWith(false);
         }
-        // One account's trouble never ends the pass: its claim lapses and it falls due again.
-        return Uni.createFrom()
-                .deferred(() -> reads.read(account))
-                .map(AccountAnalyticsReads.Fresh::read)
-                .onFailure()
-                .invoke(failure -> LOG.warnf("analytics of account %s not refreshed: %s", account.accountId(), failure))
-                .onFailure()
-                .recoverWithItem(false);
+        return reads.read(account).map(AccountAnalyticsReads.Fresh::read);
     }
 }

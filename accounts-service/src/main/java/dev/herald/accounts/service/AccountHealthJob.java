@@ -1,13 +1,12 @@
 package dev.herald.accounts.service;
 
 import dev.herald.accounts.config.AccountsConfig;
-import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.repository.AccountHealthStatements;
 import dev.herald.accounts.repository.AccountRepository;
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.time.Timestamps;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -32,10 +31,10 @@ public class AccountHealthJob {
     private static final Logger LOG = Logger.getLogger(AccountHealthJob.class);
 
     private final AccountHealthStatements statements;
-    private final AccountRepository accounts;
-    private final AccountHealthChecks checks;
     private final AccountsConfig.Health config;
     private final Clock clock;
+    // One account's trouble never ends the pass: its lease lapses and it falls due again.
+    private final DueWork<String> dueChecks;
 
     public AccountHealthJob(
             AccountHealthStatements statements,
@@ -44,8 +43,13 @@ public class AccountHealthJob {
             AccountsConfig config,
             Clock clock) {
         this.statements = statements;
-        this.accounts = accounts;
-        this.checks = checks;
+        this.dueChecks = DueWork.goingOnAfterFailure(
+                accountId -> Panache.withSession(() -> accounts.findById(accountId))
+                        .flatMap(account -> account == null
+                                ? Uni.createFrom().item(false)
+                                : checks.check(account).replaceWith(true)),
+                (accountId, failure) -> LOG.warnf(
+                        failure, "The health check of account %s failed; it is retried after its lease", accountId));
         this.config = config.health();
         this.clock = clock;
     }
@@ -61,32 +65,10 @@ public class AccountHealthJob {
     /** One pass; the number of accounts checked. */
     public Uni<Integer> checkDue() {
         Instant now = Timestamps.now(clock);
-        return statements
-                .purgeStale(now.minus(STALE_DUE_CHECK))
-                .chain(() -> statements.claimDue(now, now.plus(LEASE), config.batchSize()))
-                .flatMap(due -> Multi.createFrom()
-                        .iterable(due)
-                        .onItem()
-                        .transformToUniAndConcatenate(this::checkOne)
-                        .collect()
-                        .asList()
-                        .map(checked -> (int)
-                                checked.stream().filter(Boolean::booleanValue).count()));
-    }
-
-    private Uni<Boolean> checkOne(String accountId) {
-        // One account's trouble never ends the pass: its lease lapses and it falls due again.
-        return Panache.withSession(() -> accounts.findById(accountId))
-                .flatMap(account -> account == null ? Uni.createFrom().item(false) : check(account))
-                .onFailure()
-                .recoverWithItem(failure -> {
-                    LOG.warnf(
-                            failure, "The health check of account %s failed; it is retried after its lease", accountId);
-                    return false;
-                });
-    }
-
-    private Uni<Boolean> check(AccountEntity account) {
-        return checks.check(account).replaceWith(true);
+        return dueChecks
+                .round(statements
+                        .purgeStale(now.minus(STALE_DUE_CHECK))
+                        .chain(() -> statements.claimDue(now, now.plus(LEASE), config.batchSize())))
+                .map(DueWork.Round::handled);
     }
 }

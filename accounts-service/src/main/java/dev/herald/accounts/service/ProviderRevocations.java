@@ -7,10 +7,10 @@ import dev.herald.accounts.provider.OAuthProviders;
 import dev.herald.accounts.provider.ProviderException;
 import dev.herald.accounts.repository.ProviderRevocationStatements;
 import dev.herald.accounts.repository.ProviderRevocationStatements.PendingRevocation;
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Platform;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -61,14 +61,11 @@ public class ProviderRevocations {
     /** One pass over the due revocations (claimed with SKIP LOCKED, so replicas share the queue). */
     public Uni<Void> revokeDue() {
         Instant now = Timestamps.now(clock);
-        return queue.inTransaction(connection -> queue.claimDue(connection, now, BATCH)
-                .flatMap(due -> Multi.createFrom()
-                        .iterable(due)
-                        .onItem()
-                        .transformToUniAndConcatenate(revocation -> attempt(connection, revocation, now))
-                        .collect()
-                        .last()
-                        .replaceWithVoid()));
+        // One transaction holds the claim's locks: a failure rolls the whole batch back, so it ends the round.
+        return queue.inTransaction(connection -> DueWork.<PendingRevocation>endingAtFailure(revocation ->
+                                attempt(connection, revocation, now).replaceWith(true))
+                        .round(queue.claimDue(connection, now, BATCH)))
+                .replaceWithVoid();
     }
 
     private Uni<Void> attempt(SqlConnection connection, PendingRevocation revocation, Instant now) {

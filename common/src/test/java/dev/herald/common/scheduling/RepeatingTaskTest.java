@@ -68,6 +68,26 @@ class RepeatingTaskTest {
     }
 
     @Test
+    void aFailingRunDoesNotStopTheNextTick() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch ranAgain = new CountDownLatch(1);
+        RepeatingTask task = new RepeatingTask(vertx, "test", Duration.ofMillis(50), () -> {
+            if (runs.incrementAndGet() == 1) {
+                // A claim that failed (the database away): logged, and the next tick claims again.
+                return Uni.createFrom().failure(new IllegalStateException("claim failed"));
+            }
+            ranAgain.countDown();
+            return Uni.createFrom().voidItem();
+        });
+        task.start();
+        try {
+            assertThat(ranAgain.await(5, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            task.stop();
+        }
+    }
+
+    @Test
     void aTaskNotStartedIgnoresNudges() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         RepeatingTask task = new RepeatingTask(vertx, "test", Duration.ofHours(1), () -> {

@@ -1,6 +1,7 @@
 package dev.herald.delivery.service;
 
 import dev.herald.common.outbox.OutboxRelayJob;
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.delivery.config.DeliveryConfig;
@@ -12,7 +13,6 @@ import dev.herald.delivery.repository.DeliveryStatements;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,7 +20,6 @@ import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -52,6 +51,8 @@ public class StuckDeliveryWatchdog {
     private final Clock clock;
     private final MeterRegistry metrics;
     private final RepeatingTask task;
+    // A failed write ends the look: the rest keep their lease, marked overdue, and wait for the next look.
+    private final DueWork<LeasedDelivery> settlements = DueWork.endingAtFailure(this::settle);
 
     public StuckDeliveryWatchdog(
             DeliveryStatements deliveries,
@@ -90,13 +91,13 @@ public class StuckDeliveryWatchdog {
     /** One look: claims a batch of overdue deliveries and settles them; the number settled. */
     public Uni<Integer> lookOnce() {
         Instant now = Timestamps.now(clock);
-        return deliveries
-                .claim(
+        return settlements
+                .round(deliveries.claim(
                         rule.overdue(now),
                         now,
                         leaseUntil(now),
-                        config.watchdog().batchSize())
-                .flatMap(this::settleAll);
+                        config.watchdog().batchSize()))
+                .map(DueWork.Round::handled);
     }
 
     /**
@@ -111,15 +112,7 @@ public class StuckDeliveryWatchdog {
 
     /** Settles deliveries this worker holds the lease of, one at a time; the number settled. */
     public Uni<Integer> settleAll(List<LeasedDelivery> overdue) {
-        if (overdue.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        return Multi.createFrom()
-                .iterable(overdue)
-                .onItem()
-                .transformToUniAndConcatenate(this::settle)
-                .collect()
-                .with(Collectors.summingInt(settled -> settled ? 1 : 0));
+        return settlements.handleAll(overdue).map(DueWork.Round::handled);
     }
 
     private Uni<Boolean> settle(LeasedDelivery delivery) {

@@ -1,6 +1,8 @@
 package dev.herald.delivery.service;
 
 import dev.herald.common.outbox.OutboxRelayJob;
+import dev.herald.common.scheduling.DueWork;
+import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.TargetError;
 import dev.herald.delivery.config.DeliveryConfig;
@@ -15,17 +17,14 @@ import dev.herald.delivery.repository.DeliveryStatements.UncertainDelivery;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.core.Vertx;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -46,11 +45,13 @@ public class UncertainReconciler {
     private final Publishers publishers;
     private final OutboxRelayJob relay;
     private final DeliveryConfig config;
-    private final Vertx vertx;
     private final Clock clock;
     private final MeterRegistry metrics;
-    private final AtomicBoolean looking = new AtomicBoolean();
-    private volatile long timerId = -1;
+    private final RepeatingTask task;
+    // One at a time: uncertain deliveries are rare, and a platform that just failed deserves no burst. A failed write
+    // ends the round; the rest keep their lease and are claimed again once it lapses.
+    private final DueWork<UncertainDelivery> looks =
+            DueWork.endingAtFailure(uncertain -> reconcile(uncertain).replaceWith(true));
 
     public UncertainReconciler(
             DeliveryStatements deliveries,
@@ -64,51 +65,31 @@ public class UncertainReconciler {
         this.publishers = publishers;
         this.relay = relay;
         this.config = config;
-        this.vertx = vertx;
         this.clock = clock;
         this.metrics = metrics;
+        this.task = new RepeatingTask(
+                vertx, "uncertain reconciler", config.reconcile().interval(), this::lookOnce);
     }
 
     void start(@Observes StartupEvent event) {
-        timerId = vertx.setPeriodic(config.reconcile().interval().toMillis(), id -> lookOnce());
+        task.start();
     }
 
     void stop(@Observes ShutdownEvent event) {
-        if (timerId >= 0) {
-            vertx.cancelTimer(timerId);
-        }
+        task.stop();
     }
 
-    /** One round, never overlapping the previous one. */
-    void lookOnce() {
-        if (!looking.compareAndSet(false, true)) {
-            return;
-        }
+    /** One round (the task never overlaps rounds); a failed one is logged here and the next tick tries again. */
+    Uni<Void> lookOnce() {
         Instant now = Timestamps.now(clock);
-        deliveries
-                .claimUncertain(
-                        now, now.plus(config.lease()), config.reconcile().batchSize())
-                .flatMap(this::reconcileAll)
-                .subscribe()
-                .with(done -> looking.set(false), failure -> {
-                    looking.set(false);
-                    LOG.warnf(
-                            "reconciling uncertain deliveries failed: %s (next round in %s)",
-                            failure.toString(), config.reconcile().interval());
-                });
-    }
-
-    private Uni<Void> reconcileAll(List<UncertainDelivery> claimed) {
-        if (claimed.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        // One at a time: uncertain deliveries are rare, and a platform that just failed deserves no burst.
-        return Multi.createFrom()
-                .iterable(claimed)
-                .onItem()
-                .transformToUniAndConcatenate(this::reconcile)
-                .collect()
-                .last()
+        return looks.round(deliveries.claimUncertain(
+                        now, now.plus(config.lease()), config.reconcile().batchSize()))
+                .onFailure()
+                .invoke(failure -> LOG.warnf(
+                        "reconciling uncertain deliveries failed: %s (next round in %s)",
+                        failure.toString(), config.reconcile().interval()))
+                .onFailure()
+                .recoverWithNull()
                 .replaceWithVoid();
     }
 

@@ -1,6 +1,7 @@
 package dev.herald.posts.messaging;
 
 import dev.herald.common.client.UsageClient;
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.posts.config.PostsConfig;
@@ -33,6 +34,11 @@ public class AbandonedAcceptanceJob {
     private final PostsConfig config;
     private final Clock clock;
     private final RepeatingTask task;
+    private final DueWork<UnfinishedAcceptance> releases = DueWork.goingOnAfterFailure(
+            this::release,
+            (acceptance, failure) -> LOG.warnf(
+                    "post %s: reservations of an abandoned acceptance not given back yet: %s",
+                    acceptance.postId(), failure.toString()));
 
     public AbandonedAcceptanceJob(
             UnfinishedAcceptanceStatements acceptances,
@@ -61,13 +67,7 @@ public class AbandonedAcceptanceJob {
 
     /** Abandons acceptances started before {@code cutoff} and gives their reservations back; the number finished. */
     public Uni<Integer> giveBackAbandoned(Instant cutoff) {
-        return acceptances.abandonStale(cutoff, BATCH).flatMap(abandoned -> {
-            Uni<Integer> chain = Uni.createFrom().item(0);
-            for (UnfinishedAcceptance acceptance : abandoned) {
-                chain = chain.flatMap(done -> release(acceptance).map(released -> released ? done + 1 : done));
-            }
-            return chain;
-        });
+        return releases.round(acceptances.abandonStale(cutoff, BATCH)).map(DueWork.Round::handled);
     }
 
     private Uni<Boolean> release(UnfinishedAcceptance acceptance) {
@@ -80,12 +80,6 @@ public class AbandonedAcceptanceJob {
                         "post %s was never accepted (its request ended without an answer): "
                                 + "%d reservations given back",
                         acceptance.postId(), acceptance.reservationIds().size()))
-                .replaceWith(true)
-                .onFailure()
-                .invoke(e -> LOG.warnf(
-                        "post %s: reservations of an abandoned acceptance not given back yet: %s",
-                        acceptance.postId(), e.toString()))
-                .onFailure()
-                .recoverWithItem(false);
+                .replaceWith(true);
     }
 }

@@ -2,6 +2,7 @@ package dev.herald.posts.messaging;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.client.AccountsClient;
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Account;
@@ -45,6 +46,12 @@ public class AnalyticsRefreshJob {
     private final AnalyticsConfig config;
     private final Clock clock;
     private final RepeatingTask task;
+    // One target's trouble never ends the pass: its claim lapses and it falls due again.
+    private final DueWork<Refresh> refreshes = DueWork.goingOnAfterFailure(
+            refresh -> refreshOne(refresh.target(), refresh.account()),
+            (refresh, failure) -> LOG.warnf(
+                    "analytics of post %s on account %s not refreshed: %s",
+                    refresh.target().postId(), refresh.target().accountId(), failure));
 
     public AnalyticsRefreshJob(
             PostAnalyticsStatements cache,
@@ -108,29 +115,22 @@ public class AnalyticsRefreshJob {
         Uni<Map<String, AccountForPosting>> lookup = ids.isEmpty()
                 ? Uni.createFrom().item(Map.of())
                 : accounts.lookup(first.workspaceId(), first.mode(), ids);
-        return lookup.flatMap(known -> Multi.createFrom()
-                .iterable(due)
-                .onItem()
-                .transformToUniAndConcatenate(target -> refreshOne(target, known.get(target.accountId())))
-                .collect()
-                .asList()
-                .map(read -> (int) read.stream().filter(Boolean::booleanValue).count()));
+        return lookup.flatMap(known -> refreshes
+                .handleAll(due.stream()
+                        .map(target -> new Refresh(target, known.get(target.accountId())))
+                        .toList())
+                .map(DueWork.Round::handled));
     }
 
+    /** Whether the target's numbers were read (not when its consent is missing). */
     private Uni<Boolean> refreshOne(Due target, AccountForPosting found) {
         Account account = found == null ? null : found.account();
         if (Platform.YOUTUBE.wireName().equals(target.platform()) && !PostAnalyticsService.consented(account)) {
             return reads.postpone(target, AnalyticsReason.CONSENT_REQUIRED).replaceWith(false);
         }
-        // One target's trouble never ends the pass: its claim lapses and it falls due again.
-        return Uni.createFrom()
-                .deferred(() -> reads.read(target, account))
-                .map(PostAnalyticsReads.Fresh::read)
-                .onFailure()
-                .invoke(failure -> LOG.warnf(
-                        "analytics of post %s on account %s not refreshed: %s",
-                        target.postId(), target.accountId(), failure))
-                .onFailure()
-                .recoverWithItem(false);
+        return reads.read(target, account).map(PostAnalyticsReads.Fresh::read);
     }
+
+    /** A claimed target with its account as accounts-service knows it (null when unknown or not asked for). */
+    private record Refresh(Due target, AccountForPosting account) {}
 }

@@ -1,13 +1,14 @@
 package dev.herald.posts.messaging;
 
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.posts.config.FirstCommentsConfig;
 import dev.herald.posts.repository.FirstCommentStatements;
+import dev.herald.posts.repository.FirstCommentStatements.Due;
 import dev.herald.posts.service.FirstCommentPosting;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,10 +28,11 @@ public class FirstCommentJob {
     private static final Logger LOG = Logger.getLogger(FirstCommentJob.class);
 
     private final FirstCommentStatements statements;
-    private final FirstCommentPosting posting;
     private final FirstCommentsConfig config;
     private final Clock clock;
     private final RepeatingTask task;
+    // One comment's trouble never ends the pass: its claim lapses and it falls due again.
+    private final DueWork<Due> comments;
 
     public FirstCommentJob(
             FirstCommentStatements statements,
@@ -39,7 +41,11 @@ public class FirstCommentJob {
             Clock clock,
             Vertx vertx) {
         this.statements = statements;
-        this.posting = posting;
+        this.comments = DueWork.goingOnAfterFailure(
+                one -> posting.post(one).replaceWith(true),
+                (one, failure) -> LOG.warnf(
+                        "first comment of post %s on account %s not settled yet: %s",
+                        one.postId(), one.accountId(), failure.toString()));
         this.config = config;
         this.clock = clock;
         this.task = new RepeatingTask(vertx, "first comments", config.interval(), this::postDue);
@@ -61,21 +67,7 @@ public class FirstCommentJob {
     /** One pass; the number of first comments claimed. */
     private Uni<Integer> postDue() {
         Instant now = Timestamps.now(clock);
-        return statements
-                .claimDue(now, now.plus(config.claimLease()), config.batch())
-                .flatMap(due -> Multi.createFrom()
-                        .iterable(due)
-                        // One comment's trouble never ends the pass: its claim lapses and it falls due again.
-                        .onItem()
-                        .transformToUniAndConcatenate(one -> posting.post(one)
-                                .onFailure()
-                                .invoke(failure -> LOG.warnf(
-                                        "first comment of post %s on account %s not settled yet: %s",
-                                        one.postId(), one.accountId(), failure.toString()))
-                                .onFailure()
-                                .recoverWithNull())
-                        .collect()
-                        .asList()
-                        .map(ignored -> due.size()));
+        return comments.round(statements.claimDue(now, now.plus(config.claimLease()), config.batch()))
+                .map(DueWork.Round::claimed);
     }
 }

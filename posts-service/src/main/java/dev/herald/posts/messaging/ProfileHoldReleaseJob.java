@@ -1,9 +1,11 @@
 package dev.herald.posts.messaging;
 
 import dev.herald.common.client.ProfilesClient;
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.posts.config.PostsConfig;
 import dev.herald.posts.repository.ProfileHoldReleaseStatements;
+import dev.herald.posts.repository.ProfileHoldReleaseStatements.HoldRelease;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -23,13 +25,20 @@ public class ProfileHoldReleaseJob {
     private static final int BATCH = 100;
 
     private final ProfileHoldReleaseStatements releases;
-    private final ProfilesClient profiles;
     private final RepeatingTask task;
+    private final DueWork<HoldRelease> work;
 
     public ProfileHoldReleaseJob(
             ProfileHoldReleaseStatements releases, ProfilesClient profiles, Vertx vertx, PostsConfig config) {
         this.releases = releases;
-        this.profiles = profiles;
+        this.work = DueWork.goingOnAfterFailure(
+                release -> profiles.releaseForPendingPost(
+                                release.workspaceId(), release.mode(), release.profileId(), release.postId())
+                        .chain(() -> releases.done(release))
+                        .replaceWith(true),
+                (release, failure) -> LOG.warnf(
+                        "hold of profile %s on post %s not released yet: %s",
+                        release.profileId(), release.postId(), failure.toString()));
         this.task = new RepeatingTask(vertx, "profile hold release", config.holdReleaseInterval(), this::releaseAll);
     }
 
@@ -42,20 +51,6 @@ public class ProfileHoldReleaseJob {
     }
 
     private Uni<Void> releaseAll() {
-        return releases.oldest(BATCH).flatMap(batch -> {
-            Uni<Void> chain = Uni.createFrom().voidItem();
-            for (ProfileHoldReleaseStatements.HoldRelease release : batch) {
-                chain = chain.chain(() -> profiles.releaseForPendingPost(
-                                release.workspaceId(), release.mode(), release.profileId(), release.postId())
-                        .chain(() -> releases.done(release))
-                        .onFailure()
-                        .invoke(e -> LOG.warnf(
-                                "hold of profile %s on post %s not released yet: %s",
-                                release.profileId(), release.postId(), e.toString()))
-                        .onFailure()
-                        .recoverWithNull());
-            }
-            return chain;
-        });
+        return work.round(releases.oldest(BATCH)).replaceWithVoid();
     }
 }

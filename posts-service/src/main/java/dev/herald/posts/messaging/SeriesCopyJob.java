@@ -1,13 +1,14 @@
 package dev.herald.posts.messaging;
 
+import dev.herald.common.scheduling.DueWork;
 import dev.herald.common.scheduling.RepeatingTask;
 import dev.herald.common.time.Timestamps;
 import dev.herald.posts.config.SeriesConfig;
 import dev.herald.posts.repository.SeriesStatements;
+import dev.herald.posts.repository.SeriesStatements.StoredSeries;
 import dev.herald.posts.service.SeriesCopying;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,15 +27,19 @@ public class SeriesCopyJob {
     private static final Logger LOG = Logger.getLogger(SeriesCopyJob.class);
 
     private final SeriesStatements statements;
-    private final SeriesCopying copying;
     private final SeriesConfig config;
     private final Clock clock;
     private final RepeatingTask task;
+    // One series' trouble never ends the pass: its claim lapses and it falls due again.
+    private final DueWork<StoredSeries> copies;
 
     public SeriesCopyJob(
             SeriesStatements statements, SeriesCopying copying, SeriesConfig config, Clock clock, Vertx vertx) {
         this.statements = statements;
-        this.copying = copying;
+        this.copies = DueWork.goingOnAfterFailure(
+                series -> copying.createNext(series).replaceWith(true),
+                (series, failure) -> LOG.warnf(
+                        "series %s: copy %d not created yet: %s", series.id(), series.nextIndex(), failure.toString()));
         this.config = config;
         this.clock = clock;
         this.task = new RepeatingTask(vertx, "series copies", config.interval(), this::createDue);
@@ -51,21 +56,7 @@ public class SeriesCopyJob {
     /** One pass; the number of series claimed. */
     Uni<Integer> createDue() {
         Instant now = Timestamps.now(clock);
-        return statements
-                .claimDue(now, now.plus(config.claimLease()), config.batch())
-                .flatMap(due -> Multi.createFrom()
-                        .iterable(due)
-                        // One series' trouble never ends the pass: its claim lapses and it falls due again.
-                        .onItem()
-                        .transformToUniAndConcatenate(series -> copying.createNext(series)
-                                .onFailure()
-                                .invoke(failure -> LOG.warnf(
-                                        "series %s: copy %d not created yet: %s",
-                                        series.id(), series.nextIndex(), failure.toString()))
-                                .onFailure()
-                                .recoverWithNull())
-                        .collect()
-                        .asList()
-                        .map(ignored -> due.size()));
+        return copies.round(statements.claimDue(now, now.plus(config.claimLease()), config.batch()))
+                .map(DueWork.Round::claimed);
     }
 }
