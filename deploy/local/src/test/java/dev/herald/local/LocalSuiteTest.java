@@ -59,7 +59,7 @@ class LocalSuiteTest {
                             + suite.secrets().dashboardSignInToken());
             assertThat(suite.servicePorts())
                     .containsEntry("posts-service", config.port(HeraldService.POSTS))
-                    .hasSize(7);
+                    .hasSize(HeraldService.values().length);
 
             Map<String, String> gateway = environmentOf(config.gatewayPort());
             Map<String, String> posts = environmentOf(config.port(HeraldService.POSTS));
@@ -279,7 +279,8 @@ class LocalSuiteTest {
             }
             supervisor.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             assertThat(pids)
-                    .hasSize(9)
+                    // Every service, the broker and the database.
+                    .hasSize(HeraldService.values().length + 2)
                     .allSatisfy((file, pid) -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive))
                             .as(file)
                             .contains(true));
