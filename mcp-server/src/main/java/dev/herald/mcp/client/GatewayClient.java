@@ -5,7 +5,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.ext.web.client.HttpRequest;
+import io.vertx.mutiny.ext.web.client.HttpResponse;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,8 +39,7 @@ public class GatewayClient {
 
     /** Sends {@code request} with {@code authorization} (the caller's header as received; null: none). */
     public Uni<GatewayAnswer> send(String authorization, GatewayRequest request) {
-        HttpRequest<io.vertx.mutiny.core.buffer.Buffer> http = client.requestAbs(
-                        HttpMethod.valueOf(request.method()), base + request.path())
+        HttpRequest<Buffer> http = client.requestAbs(HttpMethod.valueOf(request.method()), base + request.path())
                 .timeout(timeoutMillis);
         request.query().forEach(http::addQueryParam);
         if (authorization != null) {
@@ -47,8 +48,7 @@ public class GatewayClient {
         if (request.idempotencyKey() != null) {
             http.putHeader("Idempotency-Key", request.idempotencyKey());
         }
-        Uni<io.vertx.mutiny.ext.web.client.HttpResponse<io.vertx.mutiny.core.buffer.Buffer>> sent =
-                request.body() == null ? http.send() : http.sendJsonObject(request.body());
+        Uni<HttpResponse<Buffer>> sent = request.body() == null ? http.send() : http.sendJsonObject(request.body());
         return sent.map(response -> new GatewayAnswer(response.statusCode(), response.bodyAsString()));
     }
 

@@ -1,6 +1,7 @@
 package dev.herald.mcp.tool;
 
 import dev.herald.mcp.client.GatewayRequest;
+import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -61,9 +62,7 @@ final class ToolRequests {
 
     static GatewayRequest replyToComment(String commentId, String text) {
         return GatewayRequest.post(
-                "/comments",
-                new io.vertx.core.json.JsonObject().put("comment_id", commentId).put("text", text),
-                null);
+                "/comments", new JsonObject().put("comment_id", commentId).put("text", text), null);
     }
 
     static GatewayRequest getUsage() {

@@ -6,6 +6,7 @@ import dev.herald.mcp.client.GatewayAnswer;
 import dev.herald.mcp.client.GatewayRequest;
 import io.quarkiverse.mcp.server.TextContent;
 import io.quarkiverse.mcp.server.ToolResponse;
+import io.vertx.core.json.JsonObject;
 import java.net.ConnectException;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ class ToolResultsTest {
 
     @Test
     void aKeyedRequestSaysWhichKeySoARetryCanReuseIt() {
-        GatewayRequest create = GatewayRequest.post("/posts", new io.vertx.core.json.JsonObject(), "mcp-1");
+        GatewayRequest create = GatewayRequest.post("/posts", new JsonObject(), "mcp-1");
 
         ToolResponse accepted = ToolResults.of(create, new GatewayAnswer(202, "{\"data\":{\"id\":\"pst_1\"}}"));
         ToolResponse lost = ToolResults.unreachable(create, new ConnectException("Connection refused"));
