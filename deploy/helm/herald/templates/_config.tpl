@@ -8,11 +8,13 @@ services read (docs/local-runtime.md, README "Configuration"). */}}
 # The image's application.properties binds 127.0.0.1 (right for ./herald up); a pod listens on its own address.
 QUARKUS_HTTP_HOST: "0.0.0.0"
 QUARKUS_HTTP_PORT: "8080"
+{{- if not $topology.stateless }}
 QUARKUS_DATASOURCE_REACTIVE_URL: {{ printf "postgresql:%s" (include "herald.databaseUrl" (dict "root" $root "database" $svc.database)) | quote }}
 QUARKUS_DATASOURCE_JDBC_URL: {{ printf "jdbc:postgresql:%s" (include "herald.databaseUrl" (dict "root" $root "database" $svc.database)) | quote }}
 KAFKA_BOOTSTRAP_SERVERS: {{ required "kafka.bootstrapServers is required" $root.Values.kafka.bootstrapServers | quote }}
 {{- range $property, $value := $root.Values.kafka.config }}
 {{ printf "KAFKA_%s" ($property | replace "." "_" | upper) }}: {{ $value | toString | quote }}
+{{- end }}
 {{- end }}
 # Readiness turns DOWN this long before the server stops on SIGTERM, so the pod leaves its Service first.
 QUARKUS_SHUTDOWN_DELAY: {{ $root.Values.shutdownDelay | quote }}

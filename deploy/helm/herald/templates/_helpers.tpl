@@ -6,7 +6,7 @@ private key; "cursor" services sign list cursors; "cipher" services seal stored 
 */}}
 {{- define "herald.topology" -}}
 api-gateway:
-  calls: [profiles-service, accounts-service, posts-service, webhooks-service, usage-service]
+  calls: [profiles-service, accounts-service, posts-service, webhooks-service, usage-service, mcp-server]
   mintsTokens: true
   cursor: true
 profiles-service:
@@ -30,6 +30,10 @@ webhooks-service:
   cipher: true
 usage-service:
   calls: []
+# stateless: no database, no Kafka, no internal token (it calls the public API with its callers' keys).
+mcp-server:
+  calls: [api-gateway]
+  stateless: true
 {{- end -}}
 
 {{/* The topology entry of one service: include "herald.service.topology" (dict "root" $ "name" $name) | fromYaml */}}
@@ -66,9 +70,14 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- end -}}
 {{- end -}}
 
-{{/* HERALD_SERVICES_<NAME>_URL: profiles-service -> PROFILES, as ServicesConfig maps herald.services.profiles.url. */}}
+{{/* HERALD_SERVICES_<NAME>_URL: profiles-service -> PROFILES, mcp-server -> MCP, as ServicesConfig maps
+herald.services.profiles.url; the gateway, which mcp-server calls as any client does, is HERALD_MCP_GATEWAY_URL. */}}
 {{- define "herald.urlVariable" -}}
-{{- printf "HERALD_SERVICES_%s_URL" (. | trimSuffix "-service" | upper) -}}
+{{- if eq . "api-gateway" -}}
+HERALD_MCP_GATEWAY_URL
+{{- else -}}
+{{- printf "HERALD_SERVICES_%s_URL" (. | trimSuffix "-service" | trimSuffix "-server" | upper) -}}
+{{- end -}}
 {{- end -}}
 
 {{- define "herald.databaseUrl" -}}

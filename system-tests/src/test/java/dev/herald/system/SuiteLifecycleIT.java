@@ -25,7 +25,7 @@ class SuiteLifecycleIT {
                         .then()
                         .statusCode(200)
                         .body("status", equalTo("UP")));
-        assertThat(suite.servicePorts()).hasSize(7);
+        assertThat(suite.servicePorts()).hasSize(8);
     }
 
     @Test

@@ -18,6 +18,8 @@ public interface ServicesConfig {
 
     Upstream usage();
 
+    Upstream mcp();
+
     /** A service that does not accept the connection within this time is unavailable (503). */
     @WithDefault("PT2S")
     Duration connectTimeout();

@@ -51,6 +51,18 @@ class ApiAdmission {
     }
 
     void admit(RoutingContext rc) {
+        admit(rc, false);
+    }
+
+    /**
+     * The same steps for {@code /mcp}, against its own routes ({@link RouteCatalog#matchMcp}): a request without a valid
+     * credential never reaches mcp-server.
+     */
+    void admitMcp(RoutingContext rc) {
+        admit(rc, true);
+    }
+
+    private void admit(RoutingContext rc, boolean mcp) {
         // Hold the body back until the caller is known: nobody gets to upload to us without a key.
         rc.request().pause();
         // Every answer is one tenant's, and some hold a secret shown once (a webhook's, a connect link): no cache keeps
@@ -62,7 +74,7 @@ class ApiAdmission {
                 : authenticator
                         .authenticate(authorization)
                         .flatMap(key -> key.isPresent()
-                                ? admitKeyRequest(rc, key.get())
+                                ? admitKeyRequest(rc, key.get(), mcp)
                                 : refuseWithoutCredential(
                                         rc,
                                         refusals.authenticationFailed(
@@ -98,12 +110,13 @@ class ApiAdmission {
      * Refusals for the route itself are decided first but answered after the rate window counted the request: they
      * are rate limited, never metered.
      */
-    private Uni<Boolean> admitKeyRequest(RoutingContext rc, Credential key) {
+    private Uni<Boolean> admitKeyRequest(RoutingContext rc, Credential key, boolean mcp) {
         String method = rc.request().method().name();
         requestLog.logWhenAnswered(rc, key);
-        String servicePath = RouteCatalog.servicePath(rc.normalizedPath());
-        RouteMatch match = catalog.match(method, servicePath);
-        match.route().ifPresent(route -> MetricsRouteNames.name(rc, API_PREFIX + route.template()));
+        String servicePath = mcp ? RouteCatalog.MCP_PATH : RouteCatalog.servicePath(rc.normalizedPath());
+        RouteMatch match = mcp ? catalog.matchMcp(method) : catalog.match(method, servicePath);
+        match.route()
+                .ifPresent(route -> MetricsRouteNames.name(rc, mcp ? route.template() : API_PREFIX + route.template()));
         Optional<ApiException> routeRefusal = RouteRefusals.of(rc.request(), servicePath, match, key);
         boolean metered = routeRefusal.isEmpty() && match.route().get().metered();
         return admission.admitKeyRequest(key.workspaceId(), key.mode(), metered).map(verdict -> {

@@ -43,6 +43,13 @@ public class ServiceProxy {
      * service would negotiate and answer an undocumented {@code 406}, charged, with an unlabelled metric series.
      */
     private static final Set<String> FORWARDED_REQUEST_HEADERS = Set.of("content-type", "idempotency-key");
+    /**
+     * What an MCP request carries to mcp-server (the streamable HTTP transport's headers), the caller's credential
+     * included: mcp-server holds no credential of its own and calls the public API with the caller's, through this
+     * gateway, where it is authenticated, scoped, rate limited and metered again for each tool call.
+     */
+    private static final Set<String> MCP_REQUEST_HEADERS = Set.of(
+            "content-type", "accept", "authorization", "mcp-session-id", "mcp-protocol-version", "last-event-id");
     /** What a browser's hosted-page request may carry to accounts-service. */
     private static final Set<String> HOSTED_PAGE_REQUEST_HEADERS = Set.of("content-type", "cookie");
     /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
@@ -85,6 +92,7 @@ public class ServiceProxy {
         upstreams.put(Upstream.POSTS, base(config.posts().url()));
         upstreams.put(Upstream.WEBHOOKS, base(config.webhooks().url()));
         upstreams.put(Upstream.USAGE, base(config.usage().url()));
+        upstreams.put(Upstream.MCP, base(config.mcp().url()));
     }
 
     private static String base(URI url) {
@@ -105,6 +113,18 @@ public class ServiceProxy {
             Buffer body,
             BiFunction<Integer, MultiMap, Uni<Void>> onAnswer) {
         send(rc, upstream, servicePath, FORWARDED_REQUEST_HEADERS, internalJwt, body, onAnswer);
+    }
+
+    /** Forwards an admitted {@code /mcp} request to mcp-server, whose answer (JSON, or an event stream) is relayed. */
+    public void forwardMcp(RoutingContext rc, Buffer body) {
+        send(
+                rc,
+                Upstream.MCP,
+                rc.normalizedPath(),
+                MCP_REQUEST_HEADERS,
+                null,
+                body,
+                (status, headers) -> Uni.createFrom().voidItem());
     }
 
     /**

@@ -80,14 +80,36 @@ public class RouteCatalog {
             ApiRoute.metered("GET", "/logs", LOGS_READ, Upstream.GATEWAY),
             ApiRoute.metered("GET", "/usage", null, Upstream.USAGE));
 
+    /** The MCP endpoint (docs/mcp.md), outside {@code /api/v1}: it is no REST operation of the public API. */
+    public static final String MCP_PATH = "/mcp";
+
+    /**
+     * What {@code /mcp} takes: JSON-RPC messages (POST) and the end of a session (DELETE), with any active credential.
+     * Never metered itself, since each tool call is a metered API request of its own; rate limited like every request.
+     * No GET: the gateway holds no idle event stream open, and Herald's tools send nothing unasked (MCP lets a server
+     * answer such a GET with 405).
+     */
+    private static final List<ApiRoute> MCP_ROUTES = List.of(
+            ApiRoute.exempt("POST", MCP_PATH, null, Upstream.MCP),
+            ApiRoute.exempt("DELETE", MCP_PATH, null, Upstream.MCP));
+
     /** Looks up {@code path}, relative to {@code /api/v1} and starting with a slash. */
     public RouteMatch match(String method, String path) {
         if (path.isEmpty() || path.charAt(0) != '/' || path.endsWith("/") || path.contains("//")) {
             return new RouteMatch(Optional.empty(), new TreeSet<>());
         }
+        return match(ROUTES, method, path);
+    }
+
+    /** Looks up a request to {@link #MCP_PATH}. */
+    public RouteMatch matchMcp(String method) {
+        return match(MCP_ROUTES, method, MCP_PATH);
+    }
+
+    private static RouteMatch match(List<ApiRoute> routes, String method, String path) {
         List<String> segments = List.of(path.substring(1).split("/"));
         TreeSet<String> allowed = new TreeSet<>();
-        for (ApiRoute route : ROUTES) {
+        for (ApiRoute route : routes) {
             if (matches(route.segments(), segments)) {
                 if (route.method().equals(method)) {
                     return new RouteMatch(Optional.of(route), Set.of());

@@ -7,6 +7,8 @@ public enum Upstream {
     POSTS,
     WEBHOOKS,
     USAGE,
+    /** mcp-server, behind {@code /mcp} (docs/mcp.md). */
+    MCP,
     /** Served by the gateway itself. */
     GATEWAY
 }

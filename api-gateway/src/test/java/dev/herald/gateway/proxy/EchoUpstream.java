@@ -64,6 +64,7 @@ public class EchoUpstream implements QuarkusTestResourceLifecycleManager {
                 "herald.services.posts.url", url,
                 "herald.services.webhooks.url", url,
                 "herald.services.usage.url", url,
+                "herald.services.mcp.url", url,
                 "herald.services.accounts.url", "http://127.0.0.1:" + FreePorts.next());
     }
 

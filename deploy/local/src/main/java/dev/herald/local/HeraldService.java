@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The Quarkus services of the suite: the Maven module that builds each one, the PostgreSQL database it owns,
- * its default port, and the variable through which the gateway (and any other service) finds it.
+ * The Quarkus services of the suite: the Maven module that builds each one, the PostgreSQL database it owns (none for
+ * mcp-server), its default port, and the variable through which the gateway (and any other service) finds it.
  */
 public enum HeraldService {
     API_GATEWAY("api-gateway", "herald_gateway", 8080, null),
@@ -14,7 +14,9 @@ public enum HeraldService {
     POSTS("posts-service", "herald_posts", 8183, "HERALD_SERVICES_POSTS_URL"),
     DELIVERY_WORKER("delivery-worker", "herald_delivery", 8184, null),
     WEBHOOKS("webhooks-service", "herald_webhooks", 8185, "HERALD_SERVICES_WEBHOOKS_URL"),
-    USAGE("usage-service", "herald_usage", 8186, "HERALD_SERVICES_USAGE_URL");
+    USAGE("usage-service", "herald_usage", 8186, "HERALD_SERVICES_USAGE_URL"),
+    /** The MCP endpoint behind the gateway's {@code /mcp}: no database, no Kafka; it calls the public API. */
+    MCP_SERVER("mcp-server", null, 8187, "HERALD_SERVICES_MCP_URL");
 
     private final String module;
     private final String database;
@@ -33,6 +35,7 @@ public enum HeraldService {
         return module;
     }
 
+    /** The service's database, or null for one that has none. */
     public String database() {
         return database;
     }

@@ -17,10 +17,12 @@ record ServiceEnvironment(
         env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
         env.put("QUARKUS_HTTP_PORT", Integer.toString(config.port(service)));
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(service.database()));
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(service.database()));
-        env.put("QUARKUS_DATASOURCE_USERNAME", postgres.username());
-        env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.password());
+        if (service.database() != null) {
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(service.database()));
+            env.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(service.database()));
+            env.put("QUARKUS_DATASOURCE_USERNAME", postgres.username());
+            env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.password());
+        }
         env.put("HERALD_INTERNAL_JWT_PUBLIC_KEY", secrets.internalJwtPublicKey());
         env.put("HERALD_INTERNAL_JWT_PRIVATE_KEY", secrets.internalJwtPrivateKey());
         env.put("HERALD_CURSOR_SECRET", secrets.cursorSecret());
@@ -52,6 +54,10 @@ record ServiceEnvironment(
             // Local media (the provider fakes' sample files at http://127.0.0.1:...) may be posted and uploaded;
             // production refuses plain http and non-public addresses at acceptance and again at transfer.
             env.put("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true");
+        }
+        if (service == HeraldService.MCP_SERVER) {
+            // Its tools call the public API, as any client does, with the MCP caller's key.
+            env.put("HERALD_MCP_GATEWAY_URL", "http://127.0.0.1:" + config.gatewayPort());
         }
         if (service == HeraldService.API_GATEWAY) {
             env.put("HERALD_ADMIN_TOKEN", secrets.adminToken());

@@ -95,7 +95,9 @@ final class SuiteInfrastructure {
                 progress("using the existing PostgreSQL at " + postgres.host() + ":" + postgres.port());
             }
             for (HeraldService service : HeraldService.values()) {
-                postgres.ensureDatabase(service.database());
+                if (service.database() != null) {
+                    postgres.ensureDatabase(service.database());
+                }
             }
         } catch (IOException | SQLException | RuntimeException e) {
             String problem = config.embeddedPostgres() ? "did not start: " : "(existing server) is not usable: ";

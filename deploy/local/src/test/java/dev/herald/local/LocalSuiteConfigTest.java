@@ -25,6 +25,7 @@ class LocalSuiteConfigTest {
                         Map.entry("delivery-worker", 8184),
                         Map.entry("webhooks-service", 8185),
                         Map.entry("usage-service", 8186),
+                        Map.entry("mcp-server", 8187),
                         Map.entry("postgres", 54329),
                         Map.entry("kafka", 19092),
                         Map.entry("kafka-controller", 19093));

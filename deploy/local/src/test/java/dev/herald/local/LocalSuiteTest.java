@@ -59,7 +59,7 @@ class LocalSuiteTest {
                             + suite.secrets().dashboardSignInToken());
             assertThat(suite.servicePorts())
                     .containsEntry("posts-service", config.port(HeraldService.POSTS))
-                    .hasSize(7);
+                    .hasSize(HeraldService.values().length);
 
             Map<String, String> gateway = environmentOf(config.gatewayPort());
             Map<String, String> posts = environmentOf(config.port(HeraldService.POSTS));
@@ -93,6 +93,10 @@ class LocalSuiteTest {
                     .doesNotContainKey("HERALD_MEDIA_ALLOW_PRIVATE_URLS");
             assertThat(environmentOf(config.port(HeraldService.DELIVERY_WORKER)))
                     .containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true");
+            // mcp-server has no database; it calls the public API at the gateway.
+            assertThat(environmentOf(config.port(HeraldService.MCP_SERVER)))
+                    .containsEntry("HERALD_MCP_GATEWAY_URL", "http://127.0.0.1:" + config.gatewayPort())
+                    .doesNotContainKey("QUARKUS_DATASOURCE_JDBC_URL");
             assertThat(gateway)
                     .containsEntry("QUARKUS_HTTP_PORT", Integer.toString(config.gatewayPort()))
                     .containsEntry(
@@ -110,7 +114,9 @@ class LocalSuiteTest {
                     .containsEntry("HERALD_SERVICES_POSTS_URL", "http://127.0.0.1:" + config.port(HeraldService.POSTS))
                     .containsEntry(
                             "HERALD_SERVICES_WEBHOOKS_URL", "http://127.0.0.1:" + config.port(HeraldService.WEBHOOKS))
-                    .containsEntry("HERALD_SERVICES_USAGE_URL", "http://127.0.0.1:" + config.port(HeraldService.USAGE));
+                    .containsEntry("HERALD_SERVICES_USAGE_URL", "http://127.0.0.1:" + config.port(HeraldService.USAGE))
+                    .containsEntry(
+                            "HERALD_SERVICES_MCP_URL", "http://127.0.0.1:" + config.port(HeraldService.MCP_SERVER));
             assertThat(databases(suite))
                     .contains(
                             "herald_gateway",
@@ -129,6 +135,7 @@ class LocalSuiteTest {
                             "delivery-worker.pid",
                             "webhooks-service.pid",
                             "usage-service.pid",
+                            "mcp-server.pid",
                             "postgres.pid",
                             "kafka.pid");
 
@@ -272,7 +279,8 @@ class LocalSuiteTest {
             }
             supervisor.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             assertThat(pids)
-                    .hasSize(9)
+                    // Every service, the broker and the database.
+                    .hasSize(HeraldService.values().length + 2)
                     .allSatisfy((file, pid) -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive))
                             .as(file)
                             .contains(true));

@@ -56,7 +56,10 @@ class HeraldChartTest {
             "posts-service",
             "delivery-worker",
             "webhooks-service",
-            "usage-service");
+            "usage-service",
+            "mcp-server");
+    /** The services with a database, Kafka and the internal token's public key: all but mcp-server. */
+    static final List<String> STATEFUL_SERVICES = SERVICES.subList(0, SERVICES.size() - 1);
 
     /** Renders by values file (values.yaml: the defaults alone; others on top of them); a render takes a while. */
     private static final Map<String, RenderedChart> RENDERS = new ConcurrentHashMap<>();
@@ -249,6 +252,7 @@ class HeraldChartTest {
                 .containsExactlyInAnyOrder("api-gateway", "posts-service", "delivery-worker");
         assertThat(callers(chart, "posts-service")).containsExactlyInAnyOrder("api-gateway", "accounts-service");
         assertThat(callers(chart, "webhooks-service")).containsExactly("api-gateway");
+        assertThat(callers(chart, "mcp-server")).containsExactly("api-gateway");
         // Nothing calls delivery-worker: its policy admits nobody.
         assertThat(chart.get(NetworkPolicy.class, RELEASE + "-delivery-worker")
                         .getSpec()
@@ -267,7 +271,9 @@ class HeraldChartTest {
                 if (!matcher.matches()) {
                     continue;
                 }
-                String callee = matcher.group(1).toLowerCase() + "-service";
+                String callee = matcher.group(1).equals("MCP")
+                        ? "mcp-server"
+                        : matcher.group(1).toLowerCase() + "-service";
                 Service service = chart.get(Service.class, RELEASE + "-" + callee);
                 assertThat(entry.getValue())
                         .isEqualTo("http://" + service.getMetadata().getName() + ":"
@@ -277,6 +283,11 @@ class HeraldChartTest {
                         .contains(caller);
             }
         }
+        // mcp-server calls the public API, at the gateway's Service, which admits it whatever gatewayFrom says.
+        assertThat(chart.config("mcp-server"))
+                .containsEntry("HERALD_MCP_GATEWAY_URL", "http://" + RELEASE + "-api-gateway:8080")
+                .doesNotContainKeys("QUARKUS_DATASOURCE_JDBC_URL", "KAFKA_BOOTSTRAP_SERVERS");
+        assertThat(callers(rendered("values-production.yaml"), "api-gateway")).containsExactly("mcp-server");
         assertThat(chart.config("delivery-worker"))
                 .containsOnlyKeys(Stream.concat(
                                 basicVariables().stream(),
@@ -296,7 +307,12 @@ class HeraldChartTest {
                         .get(0)
                         .getFrom())
                 .isNullOrEmpty();
-        assertThat(peers(production.get(NetworkPolicy.class, RELEASE + "-api-gateway")))
+        assertThat(production
+                        .get(NetworkPolicy.class, RELEASE + "-api-gateway")
+                        .getSpec()
+                        .getIngress()
+                        .get(0)
+                        .getFrom())
                 .isNotEmpty()
                 .allSatisfy(peer -> assertThat(peer.getNamespaceSelector()).isNotNull());
     }
@@ -390,7 +406,9 @@ class HeraldChartTest {
     void eachServiceGetsOnlyTheSecretsItUses() {
         RenderedChart chart = rendered("values.yaml");
 
-        assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_PUBLIC_KEY")).containsExactlyInAnyOrderElementsOf(SERVICES);
+        assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_PUBLIC_KEY"))
+                .containsExactlyInAnyOrderElementsOf(STATEFUL_SERVICES);
+        assertThat(container(chart.deployment("mcp-server")).getEnv()).isEmpty();
         assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_PRIVATE_KEY"))
                 .containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service", "delivery-worker");
         assertThat(servicesWith(chart, "HERALD_SECRET_CIPHER_CURRENT_KEY"))
@@ -434,9 +452,9 @@ class HeraldChartTest {
                         .getName())
                 .isEqualTo("herald-postgresql");
         Set<String> databases = new TreeSet<>();
-        SERVICES.forEach(service -> databases.add(
+        STATEFUL_SERVICES.forEach(service -> databases.add(
                 chart.config(service).get("QUARKUS_DATASOURCE_JDBC_URL").replaceAll(".*/|\\?.*", "")));
-        assertThat(databases).as("one database per service").hasSize(SERVICES.size());
+        assertThat(databases).as("one database per service").hasSize(STATEFUL_SERVICES.size());
     }
 
     @Test
@@ -584,7 +602,7 @@ class HeraldChartTest {
         List<String> withAdmin =
                 ingressPaths(RenderedChart.render(null, template -> template.set("ingress.exposeAdmin", "true")));
 
-        assertThat(paths).containsExactlyInAnyOrder("/api/v1", "/oauth", "/connect", "/dashboard");
+        assertThat(paths).containsExactlyInAnyOrder("/api/v1", "/oauth", "/connect", "/dashboard", "/mcp");
         assertThat(withAdmin).contains("/admin/v1");
     }
 
@@ -705,6 +723,7 @@ class HeraldChartTest {
     /** The services whose pods a service's policy admits. */
     private static List<String> callers(RenderedChart chart, String service) {
         return peers(chart.get(NetworkPolicy.class, RELEASE + "-" + service)).stream()
+                .filter(peer -> peer.getPodSelector() != null)
                 .map(peer -> peer.getPodSelector().getMatchLabels().get("app.kubernetes.io/name"))
                 .filter(Objects::nonNull)
                 .toList();
