@@ -189,7 +189,8 @@ public record LocalSuiteConfig(
         private String demoLiveKey;
         private String adminToken;
         private ServiceCommand serviceCommand;
-        private Duration readinessTimeout = Duration.ofSeconds(120);
+        // Eight JVMs starting on two busy cores (a CI run, a build beside it) take up to 140 s each.
+        private Duration readinessTimeout = Duration.ofSeconds(240);
         private Duration stopGracePeriod = Duration.ofSeconds(15);
         private Consumer<String> progress = message -> {};
         private Map<String, String> serviceEnvironment = Map.of();
