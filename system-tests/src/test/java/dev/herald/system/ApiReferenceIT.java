@@ -62,7 +62,8 @@ class ApiReferenceIT {
         paths.forEach((template, item) -> item.keySet().stream()
                 .filter(HTTP_METHODS::contains)
                 .forEach(method -> operations.add(method.toUpperCase() + " " + template)));
-        List<String> webhooks = new ArrayList<>(document.getMap("webhooks").keySet());
+        Map<String, Object> webhookItems = document.getMap("webhooks");
+        List<String> webhooks = new ArrayList<>(webhookItems.keySet());
         List<String> errorCodes = document.getList("components.schemas.ApiError.properties.code.enum");
         assertThat(operations).hasSizeGreaterThan(40);
 
