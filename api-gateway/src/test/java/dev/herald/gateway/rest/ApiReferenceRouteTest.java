@@ -124,22 +124,19 @@ class ApiReferenceRouteTest {
     }
 
     @Test
-    void fetchingThePageCountsInThePerAddressWindowWithoutEverBeingRefused() throws InterruptedException {
-        // Early enough in a minute that the requests below share one window.
+    void fetchingThePageCountsInThePerAddressWindow() throws InterruptedException {
+        // Early enough in a minute that the requests below share one window. That the window never refuses is the
+        // OpenAPI document's (OpenApiDocumentRouteTest): the same RateLimitHeaders.countAnonymously serves both, and
+        // 60 more requests here would only make this test slower and minute-boundary sensitive on a busy machine.
         int second = Instant.now().atOffset(ZoneOffset.UTC).getSecond();
         if (second > 50) {
             Thread.sleep((61 - second) * 1000L);
         }
         int before = remaining(given().get("/api/v1/openapi.json"));
-        int last = before;
-        for (int i = 0; i < 3; i++) {
-            last = remaining(given().get("/api/v1/docs"));
-        }
-        assertThat(last).isEqualTo(Math.max(0, before - 3));
-        for (int i = 0; i < 60; i++) {
-            given().get("/api/v1/docs/api-reference.css").then().statusCode(200);
-        }
-        given().get("/api/v1/docs").then().statusCode(200).header("X-RateLimit-Remaining", "0");
+        int afterPage = remaining(given().get("/api/v1/docs"));
+        int afterScript = remaining(given().get("/api/v1/docs/swagger-ui-bundle.js"));
+        assertThat(afterPage).isEqualTo(Math.max(0, before - 1));
+        assertThat(afterScript).isEqualTo(Math.max(0, before - 2));
     }
 
     @Test
