@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.logging.Level;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 
 /** Debian's headless Chromium driven through Debian's chromedriver (no browser download), one per test class. */
 final class HeadlessChromium implements AutoCloseable {
@@ -42,6 +45,10 @@ final class HeadlessChromium implements AutoCloseable {
                         "--window-size=1100,1400",
                         "--no-first-run",
                         "--disable-extensions");
+        // The console's messages (a Content-Security-Policy refusal, a file that failed to load), for tests to read.
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
         WebDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
         return new HeadlessChromium(service, driver);

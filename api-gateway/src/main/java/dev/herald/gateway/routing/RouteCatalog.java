@@ -75,6 +75,9 @@ public class RouteCatalog {
             ApiRoute.exempt("DELETE", "/webhooks/{id}", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("POST", "/webhooks/{id}/rotate-secret", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("POST", "/webhooks/{id}/test", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
+            // An endpoint's events feed: how a pull endpoint (./herald listen) receives its events, polled every
+            // second or two, so exempt like the deliveries a push endpoint receives.
+            ApiRoute.exempt("GET", "/webhooks/{id}/events", WEBHOOKS_READ, Upstream.WEBHOOKS),
             ApiRoute.metered("GET", "/deliveries", WEBHOOKS_READ, Upstream.WEBHOOKS),
             ApiRoute.metered("POST", "/deliveries/{id}/retry", WEBHOOKS_WRITE, Upstream.WEBHOOKS),
             ApiRoute.metered("GET", "/logs", LOGS_READ, Upstream.GATEWAY),

@@ -630,6 +630,7 @@ class OpenApiWireTypesTest {
     void webhookEndpointsAndDeliveriesConform() {
         WebhookEndpoint endpoint = new WebhookEndpoint(
                 "whe_0123456789abcdef01234567",
+                WebhookEndpoint.PUSH,
                 "https://example.com/hooks",
                 null,
                 WebhookEventTypes.SUBSCRIBABLE,
@@ -641,6 +642,21 @@ class OpenApiWireTypesTest {
                 null,
                 null);
         conforms("WebhookEndpointEnvelope", DataEnvelope.of(endpoint));
+        WebhookEndpoint pull = new WebhookEndpoint(
+                "whe_0123456789abcdef01234568",
+                WebhookEndpoint.PULL,
+                null,
+                "herald listen",
+                List.of(WebhookEventTypes.SUBSCRIBABLE.get(0)),
+                WebhookEndpoint.ENABLED,
+                null,
+                Mode.TEST,
+                T,
+                T,
+                null,
+                null);
+        conforms(
+                "WebhookEndpointWithSecretEnvelope", DataEnvelope.of(pull.withSecret("whsec_" + "B".repeat(43) + "=")));
         conforms(
                 "WebhookEndpointWithSecretEnvelope",
                 DataEnvelope.of(endpoint.withSecret("whsec_" + "A".repeat(43) + "=")));

@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code ./herald up | down | status}: runs the suite in the foreground as a supervisor process, stops a running
- * one, or reports on it. {@code --detach} is implemented by the {@code herald} script, which starts {@code up}
+ * {@code ./herald up | down | status | listen}: runs the suite in the foreground as a supervisor process, stops a
+ * running one, or reports on it; {@code listen} forwards webhooks to a local URL ({@link ListenCommand}). {@code --detach} is implemented by the {@code herald} script, which starts {@code up}
  * in the background and waits for the {@code ready} marker. {@link DownCommand} and {@link StatusCommand} do the
  * other two.
  */
@@ -52,6 +52,8 @@ public final class HeraldCli {
                 case "up" -> up(options);
                 case "down" -> new DownCommand(root, env, out, err).run();
                 case "status" -> new StatusCommand(root, env, out).run();
+                case "listen" ->
+                    new ListenCommand(ListenOptions.parse(options, env, localCredentials()), out, err).run();
                 default -> {
                     err.println("unknown command: " + args[0]);
                     usage(err);
@@ -84,10 +86,29 @@ public final class HeraldCli {
                   down            stop what 'up' started
                   status          show each component, its pid and readiness (exit 0 all up, 1 degraded,
                                   3 not running)
+                  listen --forward-to <url> [--mode test|live] [--events a,b] [--url <herald url>] [--key <key>]
+                                  register a temporary pull webhook endpoint, forward each event to <url> signed
+                                  with its secret, delete the endpoint on Ctrl-C (docs/webhooks.md); the local
+                                  suite's URL and demo key unless --url and --key (or HERALD_API_KEY) say otherwise
 
                 State, logs and pids live in .herald/ (HERALD_STATE_DIR). Settings: HERALD_PORT, HERALD_POSTGRES_PORT,
                 HERALD_DATABASE_URL, KAFKA_BOOTSTRAP_SERVERS, HERALD_DEMO_TEST_KEY, HERALD_DEMO_LIVE_KEY,
                 HERALD_ADMIN_TOKEN, HERALD_FAKE_PROVIDERS_PORT; see docs/local-runtime.md.""");
+    }
+
+    /** What {@code up} wrote to {@code .herald/credentials} ({@code NAME=value} lines); empty when it never ran. */
+    private Map<String, String> localCredentials() throws IOException {
+        Path file = LocalSuiteConfig.fromEnvironment(root, env).state().credentials();
+        Map<String, String> credentials = new java.util.HashMap<>();
+        if (Files.exists(file)) {
+            for (String line : Files.readAllLines(file)) {
+                int equals = line.indexOf('=');
+                if (equals > 0) {
+                    credentials.put(line.substring(0, equals), line.substring(equals + 1));
+                }
+            }
+        }
+        return credentials;
     }
 
     // ---- up -------------------------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ import org.jboss.logging.Logger;
 /**
  * One attempt at a claimed delivery, for {@link WebhookSender}: the receiver's address checked again (SSRF guard), the
  * stored body signed with every secret that still signs and POSTed, and the answer classified into the outcome the
- * sender writes under its lease.
+ * sender writes under its lease. A pull endpoint's delivery (no URL) succeeds at once: its event is in the endpoint's
+ * feed.
  */
 @ApplicationScoped
 public class WebhookAttempt {
@@ -65,6 +66,20 @@ public class WebhookAttempt {
                             null,
                             null,
                             "The endpoint is disabled.",
+                            null,
+                            Timestamps.now(clock),
+                            false,
+                            false));
+        }
+        if (delivery.url() == null) {
+            // A pull endpoint's delivery is in its feed (GET /webhooks/{id}/events) once it exists: nothing to send.
+            return Uni.createFrom()
+                    .item(new AttemptOutcome(
+                            delivery,
+                            WebhookDelivery.SUCCEEDED,
+                            null,
+                            null,
+                            null,
                             null,
                             Timestamps.now(clock),
                             false,

@@ -39,6 +39,13 @@ public class DeliveryStatements {
             " and status = :status",
             " and (created_at, id) < (:after_created_at, :after_id)");
 
+    // An endpoint's events feed: the events of its deliveries, newest first (deliveries_of_endpoint orders them).
+    private static final FilteredStatement EVENTS_OF_ENDPOINT = FilteredStatement.of(
+            "select d.id, d.created_at, e.payload from deliveries d join events e on e.id = d.event_id"
+                    + " where d.endpoint_id = :endpoint_id and d.workspace_id = :workspace_id and d.mode = :mode",
+            " order by d.created_at desc, d.id desc limit :limit",
+            " and (d.created_at, d.id) < (:after_created_at, :after_id)");
+
     private static final NamedStatement RETRY = NamedStatement.of("""
             update deliveries d set status = 'pending', final_attempt = true, next_attempt_at = :now, due_at = :now,
                 updated_at = :now
@@ -97,6 +104,29 @@ public class DeliveryStatements {
         after.ifPresent(position ->
                 parameters.set("after_created_at", position.createdAt()).set("after_id", position.id()));
         return parameters.execute(pool).map(DeliveryStatements::all);
+    }
+
+    /** One entry of an endpoint's events feed: its delivery's place in the feed and the event's stored body. */
+    public record FeedEntry(String deliveryId, Instant createdAt, String payload) {}
+
+    /** One page of the events delivered to an endpoint, newest first, {@code fetchSize} rows at most. */
+    public Uni<List<FeedEntry>> eventsOfEndpoint(
+            String workspaceId, Mode mode, String endpointId, Optional<CursorPosition> after, int fetchSize) {
+        NamedStatement.Parameters parameters = EVENTS_OF_ENDPOINT
+                .with(after.isPresent())
+                .parameters()
+                .set("endpoint_id", endpointId)
+                .set("workspace_id", workspaceId)
+                .set("mode", mode.wireName())
+                .set("limit", fetchSize);
+        after.ifPresent(position ->
+                parameters.set("after_created_at", position.createdAt()).set("after_id", position.id()));
+        return parameters.execute(pool).map(rows -> {
+            List<FeedEntry> entries = new ArrayList<>(rows.rowCount());
+            rows.forEach(row -> entries.add(
+                    new FeedEntry(row.getString("id"), instant(row, "created_at"), row.getString("payload"))));
+            return entries;
+        });
     }
 
     /** Why a delivery could not be retried. */

@@ -24,11 +24,12 @@ import java.util.Optional;
 @ApplicationScoped
 public class EndpointStatements {
     private static final String COLUMNS =
-            "id, url, description, events, status, disabled_reason, mode, created_at, updated_at, disabled_at";
+            "id, kind, url, description, events, status, disabled_reason, mode, created_at, updated_at, disabled_at";
 
     private static final NamedStatement INSERT = NamedStatement.of("""
-            insert into endpoints (id, workspace_id, mode, url, description, events, status, created_at, updated_at)
-            values (:id, :workspace_id, :mode, :url, :description, :events, 'enabled', :now, :now)
+            insert into endpoints (id, workspace_id, mode, kind, url, description, events, status, created_at,
+                updated_at)
+            values (:id, :workspace_id, :mode, :kind, :url, :description, :events, 'enabled', :now, :now)
             returning""" + " " + COLUMNS);
 
     private static final NamedStatement FIND = NamedStatement.of(
@@ -94,6 +95,7 @@ public class EndpointStatements {
                 .set("id", endpoint.id())
                 .set("workspace_id", workspaceId)
                 .set("mode", endpoint.mode().wireName())
+                .set("kind", endpoint.kind())
                 .set("url", endpoint.url())
                 .set("description", endpoint.description())
                 .set("events", endpoint.events().toArray(String[]::new))
@@ -256,6 +258,7 @@ public class EndpointStatements {
     static WebhookEndpoint endpoint(Row row) {
         return new WebhookEndpoint(
                 row.getString("id"),
+                row.getString("kind"),
                 row.getString("url"),
                 row.getString("description"),
                 Arrays.asList(row.getArrayOfStrings("events")),

@@ -12,6 +12,7 @@ import dev.herald.common.wire.WebhookDelivery;
 import dev.herald.common.wire.WebhookEndpoint;
 import dev.herald.webhooks.model.EndpointChanges;
 import dev.herald.webhooks.rest.EndpointRequestReader.EndpointRequest;
+import dev.herald.webhooks.service.DeliveryService;
 import dev.herald.webhooks.service.EndpointService;
 import dev.herald.webhooks.service.ReceiverAddresses;
 import io.smallrye.mutiny.Uni;
@@ -28,19 +29,29 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.Cancellable;
 
-/** {@code /webhooks}: register, list, read, change and disable endpoints; rotate a secret; send a test event. */
+/**
+ * {@code /webhooks}: register, list, read, change and disable endpoints; rotate a secret; send a test event; read an
+ * endpoint's events feed.
+ */
 @Cancellable(false)
 @Path("/webhooks")
 @InternalCaller
 @Produces(MediaType.APPLICATION_JSON)
 public class WebhookResource {
     private final EndpointService endpoints;
+    private final DeliveryService deliveries;
     private final ReceiverAddresses addresses;
     private final Caller caller;
     private final ObjectMapper mapper;
 
-    public WebhookResource(EndpointService endpoints, ReceiverAddresses addresses, Caller caller, ObjectMapper mapper) {
+    public WebhookResource(
+            EndpointService endpoints,
+            DeliveryService deliveries,
+            ReceiverAddresses addresses,
+            Caller caller,
+            ObjectMapper mapper) {
         this.endpoints = endpoints;
+        this.deliveries = deliveries;
         this.addresses = addresses;
         this.caller = caller;
         this.mapper = mapper;
@@ -55,6 +66,7 @@ public class WebhookResource {
                         caller.workspaceId(),
                         caller.mode(),
                         request.body(),
+                        request.kind(),
                         request.url(),
                         request.description(),
                         request.events())
@@ -74,6 +86,15 @@ public class WebhookResource {
     @Path("/{id}")
     public Uni<DataEnvelope<WebhookEndpoint>> get(@PathParam("id") String id) {
         return endpoints.get(caller.workspaceId(), caller.mode(), id).map(DataEnvelope::of);
+    }
+
+    /** The events delivered to the endpoint, newest first: how a pull endpoint receives them. */
+    @GET
+    @Path("/{id}/events")
+    @Paginated
+    public Uni<ListEnvelope<JsonNode>> events(
+            @PathParam("id") String id, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        return deliveries.eventsOfEndpoint(caller.workspaceId(), caller.mode(), id, limit, cursor);
     }
 
     /** Changes the endpoint's description or events; its url, status and secret are not fields of this request. */

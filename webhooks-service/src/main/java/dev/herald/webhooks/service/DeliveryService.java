@@ -1,5 +1,8 @@
 package dev.herald.webhooks.service;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.ListEnvelope;
@@ -21,15 +24,17 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The delivery log and manual redelivery. */
+/** The delivery log, manual redelivery, and an endpoint's events feed. */
 @ApplicationScoped
 public class DeliveryService {
     static final String CURSOR_KIND = "webhook_deliveries";
+    static final String FEED_CURSOR_KIND = "webhook_endpoint_events";
 
     private final DeliveryStatements deliveries;
     private final EndpointStatements endpoints;
     private final WebhookSender sender;
     private final CursorCodec cursors;
+    private final ObjectMapper mapper;
     private final Clock clock;
 
     public DeliveryService(
@@ -37,11 +42,13 @@ public class DeliveryService {
             EndpointStatements endpoints,
             WebhookSender sender,
             CursorCodec cursors,
+            ObjectMapper mapper,
             Clock clock) {
         this.deliveries = deliveries;
         this.endpoints = endpoints;
         this.sender = sender;
         this.cursors = cursors;
+        this.mapper = mapper;
         this.clock = clock;
     }
 
@@ -66,6 +73,40 @@ public class DeliveryService {
                 })
                 .map(rows -> Page.of(
                         rows, page, row -> new CursorPosition(row.createdAt(), row.id()), row -> row, scope, cursors));
+    }
+
+    /**
+     * The events delivered to an endpoint (a pull endpoint's only way to receive them; a push endpoint's show what it
+     * was sent), newest first, each exactly as its deliveries carry it. 404 for an endpoint that is not the tenant's.
+     */
+    public Uni<ListEnvelope<JsonNode>> eventsOfEndpoint(
+            String workspaceId, Mode mode, String endpointId, String limit, String cursor) {
+        CursorScope scope = CursorScope.of(FEED_CURSOR_KIND, workspaceId, mode, Map.of("endpoint_id", endpointId));
+        PageRequest page = PageRequest.parse(limit, cursor, scope, cursors);
+        return endpoints
+                .exists(workspaceId, mode, endpointId)
+                .flatMap(known -> {
+                    if (!known) {
+                        throw EndpointService.notFound();
+                    }
+                    return deliveries.eventsOfEndpoint(workspaceId, mode, endpointId, page.after(), page.fetchSize());
+                })
+                .map(rows -> Page.of(
+                        rows,
+                        page,
+                        row -> new CursorPosition(row.createdAt(), row.deliveryId()),
+                        row -> parse(row.payload()),
+                        scope,
+                        cursors));
+    }
+
+    private JsonNode parse(String payload) {
+        try {
+            return mapper.readTree(payload);
+        } catch (JsonProcessingException e) {
+            // Herald wrote every stored body itself (EventBodies).
+            throw new IllegalStateException("a stored webhook event body is not JSON", e);
+        }
     }
 
     /**

@@ -71,11 +71,17 @@ public class EndpointService {
 
     /**
      * Creates an endpoint once its body is valid, its URL's host resolves to acceptable addresses (a refusal is a
-     * 422 on {@code url}, reported with every other failing field), answering it with its secret, the only time
-     * the secret is shown.
+     * 422 on {@code url}, reported with every other failing field; a pull endpoint has no URL), answering it with its
+     * secret, the only time the secret is shown.
      */
     public Uni<WebhookEndpoint> create(
-            String workspaceId, Mode mode, JsonBody body, String url, String description, List<String> subscribed) {
+            String workspaceId,
+            Mode mode,
+            JsonBody body,
+            String kind,
+            String url,
+            String description,
+            List<String> subscribed) {
         Uni<Optional<String>> addressProblem = url == null
                 ? Uni.createFrom().item(Optional.empty())
                 : addresses
@@ -91,6 +97,7 @@ public class EndpointService {
             String secret = SigningSecrets.generate();
             WebhookEndpoint endpoint = new WebhookEndpoint(
                     id,
+                    kind,
                     url,
                     description,
                     List.copyOf(subscribed),
