@@ -21,8 +21,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>This class orders the steps; {@link SuiteLock} guards the state directory, {@link SuiteInfrastructure} runs
  * PostgreSQL and Kafka, {@link SuiteProcesses} the services with their {@link ServiceEnvironment}, and
- * {@link SuiteProperties} records the run for {@code status} and {@code down}. It stays just over 300 lines so that
- * the order of starting and stopping reads in one place.
+ * {@link SuiteProperties} records the run for {@code status} and {@code down}; once everything is ready, the
+ * {@link CrashSupervisor} restarts what crashes, and the methods that stop, kill and start one component take it out
+ * of supervision and back. It is longer than 300 lines (mostly the small control methods tests use, each with its
+ * javadoc) so that the order of starting, supervising and stopping reads in one place.
  */
 public final class LocalSuite implements AutoCloseable {
     private final LocalSuiteConfig config;
