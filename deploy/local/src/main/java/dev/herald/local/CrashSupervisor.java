@@ -99,9 +99,16 @@ final class CrashSupervisor implements AutoCloseable {
     /** Starts watching the components, which are all running now. */
     static CrashSupervisor start(
             List<Component> components, RestartPolicy policy, StateDirectory state, Consumer<String> log) {
-        CrashSupervisor supervisor = new CrashSupervisor(components, policy, state, log, Clock.systemUTC());
-        supervisor.record();
+        CrashSupervisor supervisor = watching(components, policy, state, log, Clock.systemUTC());
         supervisor.thread.start();
+        return supervisor;
+    }
+
+    /** A supervisor whose looks a test takes itself ({@link #tick()}) on its own clock. */
+    static CrashSupervisor watching(
+            List<Component> components, RestartPolicy policy, StateDirectory state, Consumer<String> log, Clock clock) {
+        CrashSupervisor supervisor = new CrashSupervisor(components, policy, state, log, clock);
+        supervisor.record();
         return supervisor;
     }
 

@@ -80,8 +80,8 @@ public final class HeraldCli {
                                   --fake-providers also starts provider-fakes and points live mode's OAuth and
                                   publishing at it
                   down            stop what 'up' started
-                  status          show each component, its pid and readiness (exit 0 all up, 1 degraded,
-                                  3 not running)
+                  status          show each component, its pid, readiness, uptime, restarts and last exit
+                                  (exit 0 all up, 1 degraded or a crash loop, 3 not running)
 
                 State, logs and pids live in .herald/ (HERALD_STATE_DIR). Settings: HERALD_PORT, HERALD_POSTGRES_PORT,
                 HERALD_DATABASE_URL, KAFKA_BOOTSTRAP_SERVERS, HERALD_DEMO_TEST_KEY, HERALD_DEMO_LIVE_KEY,
