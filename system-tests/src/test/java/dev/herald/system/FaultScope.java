@@ -3,8 +3,8 @@ package dev.herald.system;
 import java.util.List;
 
 /**
- * How much the fault tests ({@link RollingRestartIT}, {@link CrashRecoveryIT}) break. CI breaks a short list;
- * {@code -Dherald.faults=all} breaks every component and {@code -Dherald.faults.rounds=N} repeats the sequence
+ * How much the fault tests break. {@link RollingRestartIT} restarts a short list in CI and every service with
+ * {@code -Dherald.faults=all}; {@code -Dherald.faults.rounds=N} repeats {@link CrashRecoveryIT}'s sequence
  * ({@code bench/faults.sh} runs the long version).
  */
 final class FaultScope {

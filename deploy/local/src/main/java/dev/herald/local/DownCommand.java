@@ -79,6 +79,7 @@ final class DownCommand {
                             line -> out.println("  " + line))
                     .reap());
             Files.deleteIfExists(state.suiteProperties());
+            Files.deleteIfExists(state.supervision());
         }
 
         List<String> stillListening = awaitPortsClosed(ports, Duration.ofSeconds(10));

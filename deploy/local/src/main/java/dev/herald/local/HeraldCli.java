@@ -6,8 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +49,7 @@ public final class HeraldCli {
             return switch (args[0]) {
                 case "up" -> up(options);
                 case "down" -> new DownCommand(root, env, out, err).run();
-                case "status" -> new StatusCommand(root, env, out).run();
+                case "status" -> new StatusCommand(LocalSuiteConfig.fromEnvironment(root, env), out).run();
                 case "listen" ->
                     new ListenCommand(ListenOptions.parse(options, env, localCredentials()), out, err).run();
                 default -> {
@@ -84,8 +82,8 @@ public final class HeraldCli {
                                   --fake-providers also starts provider-fakes and points live mode's OAuth and
                                   publishing at it
                   down            stop what 'up' started
-                  status          show each component, its pid and readiness (exit 0 all up, 1 degraded,
-                                  3 not running)
+                  status          show each component, its pid, readiness, uptime, restarts and last exit
+                                  (exit 0 all up, 1 degraded or a crash loop, 3 not running)
                   listen --forward-to <url> [--mode test|live] [--events a,b] [--url <herald url>] [--key <key>]
                                   register a temporary pull webhook endpoint, forward each event to <url> signed
                                   with its secret, delete the endpoint on Ctrl-C (docs/webhooks.md); the local
@@ -126,9 +124,11 @@ public final class HeraldCli {
         }
         // Run by './herald up --detach': the script shows the credentials, so the log does not get them.
         boolean background = options.contains("--background");
+        // In the background the suite's own logs/herald.log is where its progress goes (this process's output is
+        // appended to the same file, so printing it too would show every line twice).
         LocalSuiteConfig config = LocalSuiteConfig.fromEnvironment(root, env).toBuilder()
                 .providerFakes(options.contains("--fake-providers"))
-                .progress(line -> out.println("  " + line))
+                .progress(background ? line -> {} : line -> out.println("  " + line))
                 .build();
         StateDirectory state = config.state();
         Optional<ProcessTree> running = Supervisor.of(state);
@@ -138,6 +138,10 @@ public final class HeraldCli {
         }
         state.create();
         Files.deleteIfExists(state.ready());
+        if (!background) {
+            // A new run's story (a detached run's is begun by the script, which sends its output there too).
+            Files.deleteIfExists(state.log("herald"));
+        }
         long pid = ProcessHandle.current().pid();
         StateDirectory.writePid(state.supervisorPid(), pid);
 
@@ -168,25 +172,15 @@ public final class HeraldCli {
         if (!background) {
             out.println("Press Ctrl-C to stop (or run ./herald down in another terminal).");
         }
-        watchServices(suite);
+        awaitShutdown();
         return 0;
     }
 
-    /** Blocks until the JVM exits (SIGTERM/SIGINT), reporting services that die meanwhile. */
-    private void watchServices(LocalSuite suite) throws InterruptedException {
-        Set<String> reported = new HashSet<>();
-        while (!suite.isClosing()) {
-            List<String> modules = new ArrayList<>(HeraldService.modules());
-            if (suite.config().providerFakes()) {
-                modules.add(ProviderFakes.MODULE);
-            }
-            for (String module : modules) {
-                if (!suite.isRunning(module) && reported.add(module) && !suite.isClosing()) {
-                    err.println("WARNING: " + module + " is no longer running; see " + suite.logFile(module));
-                }
-            }
-            Thread.sleep(2000);
-        }
+    /**
+     * Blocks until the JVM exits (SIGTERM/SIGINT). Meanwhile the suite's supervisor restarts what crashes and reports
+     * it through the progress lines (and logs/herald.log).
+     */
+    private static void awaitShutdown() throws InterruptedException {
         Thread.currentThread().join();
     }
 

@@ -147,6 +147,15 @@ public final class KafkaBroker implements AutoCloseable {
         return log;
     }
 
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** The broker's exit value once it exited, -1 while it runs. */
+    public int exitValue() {
+        return process.isAlive() ? -1 : process.exitValue();
+    }
+
     /** SIGKILL, as a crash of its machine would end it: no controlled shutdown, unflushed log pages lost. */
     public void kill() throws InterruptedException {
         if (process.isAlive()) {

@@ -21,8 +21,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>This class orders the steps; {@link SuiteLock} guards the state directory, {@link SuiteInfrastructure} runs
  * PostgreSQL and Kafka, {@link SuiteProcesses} the services with their {@link ServiceEnvironment}, and
- * {@link SuiteProperties} records the run for {@code status} and {@code down}. It stays just over 300 lines so that
- * the order of starting and stopping reads in one place.
+ * {@link SuiteProperties} records the run for {@code status} and {@code down}; once everything is ready, the
+ * {@link CrashSupervisor} restarts what crashes, and the methods that stop, kill and start one component take it out
+ * of supervision and back. It is longer than 300 lines (mostly the small control methods tests use, each with its
+ * javadoc) so that the order of starting, supervising and stopping reads in one place.
  */
 public final class LocalSuite implements AutoCloseable {
     private final LocalSuiteConfig config;
@@ -37,12 +39,16 @@ public final class LocalSuite implements AutoCloseable {
 
     private SuiteLock lock;
     private LocalSecrets secrets;
+    private volatile CrashSupervisor supervisor;
 
     private LocalSuite(LocalSuiteConfig config) {
-        this.config = config;
+        // Everything the suite reports also goes to logs/herald.log, whoever started it.
+        this.config = config.toBuilder()
+                .progress(config.progress().andThen(new HeraldLog(config.state().log("herald"))))
+                .build();
         this.state = config.state();
-        this.infrastructure = new SuiteInfrastructure(config, state);
-        this.processes = new SuiteProcesses(config, state, this::checkNotClosing);
+        this.infrastructure = new SuiteInfrastructure(this.config, state);
+        this.processes = new SuiteProcesses(this.config, state, this::checkNotClosing);
     }
 
     /** Starts everything and returns once every service is ready. */
@@ -88,6 +94,9 @@ public final class LocalSuite implements AutoCloseable {
                     + (processes.runsProviderFakes()
                             ? ", and the provider fakes at " + config.providerFakesUrl()
                             : ""));
+            List<CrashSupervisor.Component> components = new ArrayList<>(infrastructure.components());
+            components.addAll(processes.components());
+            supervisor = CrashSupervisor.start(components, RestartPolicy.STANDARD, state, this::progress);
         } catch (LocalSuiteStartException e) {
             throw stopAfterFailure(e);
         } catch (InterruptedException e) {
@@ -174,11 +183,17 @@ public final class LocalSuite implements AutoCloseable {
 
     /** Stops one service gracefully (SIGTERM, SIGKILL after the grace period). */
     public void stop(String module) {
+        hold(module);
         processes.stop(module);
     }
 
-    /** Kills one service with SIGKILL, as a crash would: no graceful shutdown, pid file left behind. */
+    /**
+     * Kills one service with SIGKILL, as a crash would: no graceful shutdown, pid file left behind. The caller brings
+     * it back with {@link #start}; the supervisor leaves it down meanwhile (a crash it should restart is a SIGKILL
+     * from outside, e.g. to the pid in {@code pids/<module>.pid}).
+     */
     public void kill(String module) {
+        hold(module);
         processes.kill(module);
     }
 
@@ -187,12 +202,14 @@ public final class LocalSuite implements AutoCloseable {
      * #restartBroker()} brings it back on the same data and port.
      */
     public void killBroker() {
+        hold("kafka");
         infrastructure.killBroker();
     }
 
     /** Starts the embedded Kafka broker again (after {@link #killBroker()}) on its data and port. */
     public void restartBroker() {
         infrastructure.restartBroker();
+        release("kafka");
     }
 
     /**
@@ -200,17 +217,20 @@ public final class LocalSuite implements AutoCloseable {
      * running; their connections fail until {@link #restartDatabase()}.
      */
     public void killDatabase() {
+        hold("postgres");
         infrastructure.killDatabase();
     }
 
     /** Starts the embedded PostgreSQL server again (after {@link #killDatabase()}); it recovers from its WAL. */
     public void restartDatabase() {
         infrastructure.restartDatabase();
+        release("postgres");
     }
 
     /** Starts a stopped (or killed) service again and waits until it is ready. */
     public void start(String module) {
         processes.start(module);
+        release(module);
     }
 
     /**
@@ -281,6 +301,12 @@ public final class LocalSuite implements AutoCloseable {
 
     /** Stops whatever this instance started, in reverse dependency order; keeps going past failures. */
     private synchronized void stopEverything() {
+        CrashSupervisor watching = supervisor;
+        if (watching != null) {
+            // First, so that nothing is restarted while the suite stops.
+            watching.close();
+            supervisor = null;
+        }
         List<Exception> failures = new ArrayList<>();
         processes.stopAll(failures);
         infrastructure.stop(failures);
@@ -308,6 +334,20 @@ public final class LocalSuite implements AutoCloseable {
             failure.addSuppressed(e);
         }
         return failure;
+    }
+
+    private void hold(String component) {
+        CrashSupervisor watching = supervisor;
+        if (watching != null) {
+            watching.hold(component);
+        }
+    }
+
+    private void release(String component) {
+        CrashSupervisor watching = supervisor;
+        if (watching != null) {
+            watching.release(component);
+        }
     }
 
     private void progress(String message) {

@@ -157,6 +157,21 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /**
+     * Whether the embedded server's postmaster still runs (judged by its command line, which names the data
+     * directory, so a recycled pid does not count); always true for an existing server, which is not ours to watch.
+     */
+    public boolean isRunning() {
+        if (embedded == null) {
+            return true;
+        }
+        OptionalLong postmaster = postmasterPid();
+        return postmaster.isPresent()
+                && ProcessTree.of(postmaster.getAsLong())
+                        .filter(p -> p.runs(dataDirectory.toString()))
+                        .isPresent();
+    }
+
+    /**
      * SIGKILL for the postmaster and every backend, as a crash of its machine would end them: no checkpoint, the
      * next start replays the write-ahead log. Embedded servers only.
      */

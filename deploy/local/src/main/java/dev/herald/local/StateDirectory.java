@@ -16,6 +16,7 @@ import java.util.OptionalLong;
  *   secrets.properties   generated keys and tokens, reused by every start (mode 600)
  *   credentials          what {@code up} printed: base URL, demo keys, admin token, dashboard link (mode 600)
  *   suite.properties     ports of the running suite, for {@code status} and {@code down}
+ *   supervision.properties each component's restarts, last exit and state, for {@code status}
  *   suite.lock           held (file lock) by the process that runs the suite
  *   herald.pid, ready    the {@code up} supervisor's pid; {@code ready} appears once everything answers
  *   pids/&lt;name&gt;.pid     one per child process (services, kafka, postgres' postmaster)
@@ -51,6 +52,10 @@ public record StateDirectory(Path root) {
 
     public Path suiteProperties() {
         return root.resolve("suite.properties");
+    }
+
+    public Path supervision() {
+        return root.resolve("supervision.properties");
     }
 
     public Path lock() {

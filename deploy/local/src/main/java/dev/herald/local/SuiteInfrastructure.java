@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -166,6 +167,49 @@ final class SuiteInfrastructure {
     void restartDatabase() {
         requireEmbedded(postgres, "PostgreSQL");
         startPostgres();
+    }
+
+    /**
+     * The embedded servers as the {@link CrashSupervisor} watches them: a restart clears what the crash left (zonky's
+     * handle on the data directory, a dead broker) and starts the server on the same data and port. Existing servers
+     * are not ours to restart.
+     */
+    List<CrashSupervisor.Component> components() {
+        List<CrashSupervisor.Component> components = new ArrayList<>();
+        if (config.embeddedPostgres()) {
+            components.add(new CrashSupervisor.Component(
+                    "postgres",
+                    true,
+                    () -> postgresServer().isRunning(),
+                    // pg_ctl starts the postmaster, so it is not our child and its exit status cannot be read.
+                    () -> "unknown: not a child",
+                    () -> {
+                        postgresServer().kill();
+                        startPostgres();
+                    },
+                    state.log("postgres")));
+        }
+        if (config.embeddedKafka()) {
+            components.add(new CrashSupervisor.Component(
+                    "kafka",
+                    true,
+                    () -> broker().isAlive(),
+                    () -> RestartPolicy.describeExit(broker().exitValue()),
+                    () -> {
+                        broker().kill();
+                        startKafka();
+                    },
+                    state.log("kafka")));
+        }
+        return components;
+    }
+
+    private synchronized PostgresServer postgresServer() {
+        return postgres;
+    }
+
+    private synchronized KafkaBroker broker() {
+        return kafka;
     }
 
     private <T> T requireEmbedded(T component, String name) {

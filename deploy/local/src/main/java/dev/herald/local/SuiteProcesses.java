@@ -168,6 +168,23 @@ final class SuiteProcesses {
         providerFakes = null;
     }
 
+    /** Every process as the {@link CrashSupervisor} watches it: a restart launches it again, without awaiting it. */
+    synchronized List<CrashSupervisor.Component> components() {
+        List<ServiceProcess> processes = new ArrayList<>(services.values());
+        if (providerFakes != null) {
+            processes.add(providerFakes);
+        }
+        return processes.stream()
+                .map(process -> new CrashSupervisor.Component(
+                        process.name(),
+                        false,
+                        process::isAlive,
+                        () -> RestartPolicy.describeExit(process.exitCode()),
+                        process::start,
+                        process.log()))
+                .toList();
+    }
+
     /** Polls every pending service's readiness each 250 ms until all answer 200, one dies, or time runs out. */
     private void awaitReady(Collection<ServiceProcess> processes) throws InterruptedException {
         Instant started = Instant.now();

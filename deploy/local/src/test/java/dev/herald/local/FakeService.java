@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,8 @@ import java.util.stream.Collectors;
  * answers {@code /q/health/ready} with 200 and {@code /env} with the environment it was given (as
  * {@code NAME=value} lines, newlines escaped), so tests can check the launcher's environment contract.
  * Arguments: the module name (so the command line carries a marker), then optionally {@code crash} (exit 3 after
- * 300 ms, before ever answering) or {@code never-ready} (answer 503).
+ * 300 ms, before ever answering) or {@code never-ready} (answer 503). A file named by {@code HERALD_FAKE_SETTINGS}
+ * that says {@code broken} makes it exit 1 at start, as a service with a broken setting does.
  */
 public final class FakeService {
     private FakeService() {}
@@ -26,6 +28,13 @@ public final class FakeService {
     public static void main(String[] args) throws IOException {
         String behaviour = args.length > 1 ? args[1] : "ready";
         System.out.println("fake " + args[0] + " starting (" + behaviour + ")");
+        String settings = System.getenv("HERALD_FAKE_SETTINGS");
+        if (settings != null && Files.readString(Path.of(settings)).contains("broken")) {
+            // As a Quarkus service with a setting it cannot use: it says which, and exits before listening.
+            System.out.println("fake " + args[0] + ": Failed to start application: invalid value 'broken' for"
+                    + " herald.fake.setting (from " + settings + ")");
+            System.exit(1);
+        }
         if (behaviour.equals("crash")) {
             sleep(300);
             System.out.println("fake " + args[0] + " crashes on purpose");
