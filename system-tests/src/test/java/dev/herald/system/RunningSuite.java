@@ -87,8 +87,8 @@ public final class RunningSuite {
             suite = LocalSuite.start(LocalSuiteConfig.builder(root)
                     .stateDir(state)
                     .freePorts()
-                    // 120 s by default, as for ./herald up; a machine shared with other builds may need longer.
-                    .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", 120)))
+                    // As long as ./herald up waits by default; a machine shared with other builds may need longer.
+                    .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", 240)))
                     .providerFakes(true)
                     .serviceEnvironment(Map.ofEntries(
                             Map.entry(
