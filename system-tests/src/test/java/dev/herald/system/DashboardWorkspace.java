@@ -27,10 +27,10 @@ record DashboardWorkspace(String id, String key, String profile, String account)
         return DashboardSession.base(id, "test");
     }
 
+    /** Retries a 503, the API's transient answer on a loaded machine (a just-started service's first calls). */
     private static String created(String key, String path, String body) {
-        return as(key).contentType(ContentType.JSON)
-                .body(body)
-                .post(path)
+        return SecuritySupport.retrying503(
+                        () -> as(key).contentType(ContentType.JSON).body(body).post(path))
                 .then()
                 .statusCode(201)
                 .extract()
