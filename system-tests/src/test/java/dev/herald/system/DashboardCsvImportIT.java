@@ -3,11 +3,9 @@ package dev.herald.system;
 import static dev.herald.system.RunningSuite.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -18,47 +16,38 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
  * The dashboard's CSV import in Debian's headless Chromium against the real services: an owner uploads a file with
  * valid and invalid rows, sees each row's problems (the file's own and posts-service's dry run), schedules the valid
- * ones, and the API lists exactly those; submitting the same table again creates nothing new.
+ * ones, and the API lists exactly those; submitting the same table again creates nothing new. At a phone's width the
+ * dry run's rows stack as cards, so nothing scrolls sideways, not even inside the table's box.
  */
 class DashboardCsvImportIT {
     private static final Pattern POST_ID = Pattern.compile("data-post-id=\"(pst_[a-z0-9]+)\"");
-    private static HeadlessChromium chromium;
+    private static DashboardSession session;
     private static WebDriver driver;
 
     @BeforeAll
     static void start() {
-        RunningSuite.get();
-        chromium = HeadlessChromium.start();
-        driver = chromium.driver();
+        session = DashboardSession.start();
+        driver = session.driver();
     }
 
     @AfterAll
     static void stop() {
-        if (chromium != null) {
-            chromium.close();
+        if (session != null) {
+            session.close();
         }
     }
 
     @Test
     void anOwnerUploadsACsvSeesItsProblemsAndSchedulesTheValidRows() throws Exception {
-        String workspace = RunningSuite.newWorkspace("CSV import IT");
-        String key = RunningSuite.newKey(workspace, "test");
-        String profile = created(key, "/profiles", "{\"name\":\"Corner Bakery\"}");
-        String account = created(
-                key,
-                "/accounts",
-                "{\"platform\":\"linkedin\",\"profile_id\":\"" + profile
-                        + "\",\"name\":\"Bakery Page\",\"username\":\"cornerbakery\"}");
+        DashboardWorkspace workspace = DashboardWorkspace.withLinkedInAccount("CSV import IT");
+        String account = workspace.account();
         Instant inTwoHours = Instant.now().plus(2, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
         Path csv = Files.createTempFile("herald-posts-", ".csv");
         Files.writeString(
@@ -70,18 +59,13 @@ class DashboardCsvImportIT {
                         + "\"Croissants, \"\"warm\"\"\"," + account + "," + inTwoHours.plus(1, ChronoUnit.HOURS)
                         + ",\r\n");
 
-        signIn(workspace);
-        String base = "/dashboard/w/" + workspace + "/test";
-        open(base + "/posts");
-        WebElement postsPage = driver.findElement(By.tagName("html"));
-        driver.findElement(By.id("import-posts")).click();
-        BrowserPages.awaitNextPage(driver, postsPage);
-        assertThat(driver.getCurrentUrl()).endsWith(base + "/posts/import");
+        session.signInWithLink(workspace.id(), "owner");
+        session.open(workspace.id(), "test", "posts");
+        session.submit(By.id("import-posts"));
+        assertThat(driver.getCurrentUrl()).endsWith(workspace.base() + "/posts/import");
 
         driver.findElement(By.id("import-file")).sendKeys(csv.toString());
-        WebElement uploadPage = driver.findElement(By.tagName("html"));
-        driver.findElement(By.id("import-submit")).click();
-        BrowserPages.awaitNextPage(driver, uploadPage);
+        session.submit(By.id("import-submit"));
 
         assertThat(row(1).getAttribute("class")).isEqualTo("row-ok");
         assertThat(row(1).getText()).contains("Fresh bread at nine, every day").contains(account);
@@ -93,23 +77,28 @@ class DashboardCsvImportIT {
         assertThat(row(4).getText()).contains("Croissants, \"warm\"");
         WebElement schedule = driver.findElement(By.id("schedule-submit"));
         assertThat(schedule.getText()).isEqualTo("Schedule 2 posts");
-        screenshots("dashboard-csv-import-preview");
+        session.atWidth(DashboardSession.PHONE, () -> {
+            session.assertNoSidewaysScroll("the dry run at 375 px");
+            assertThat(sidewaysScroll("#import-preview"))
+                    .as("the dry run's table at 375 px scrolls inside its box by")
+                    .isLessThanOrEqualTo(0);
+        });
+        session.screenshots("dashboard-csv-import-preview");
         // The table as it stands, for the second submission below.
         Map<String, String> form = Map.of(
                 "csrf", hidden("csrf"),
                 "upload", hidden("upload"),
                 "rows", hidden("rows"));
 
-        WebElement previewPage = driver.findElement(By.tagName("html"));
-        driver.findElement(By.id("schedule-submit")).click();
-        BrowserPages.awaitNextPage(driver, previewPage);
+        session.submit(By.id("schedule-submit"));
         assertThat(driver.findElement(By.id("results-summary")).getText()).isEqualTo("2 posts scheduled.");
         List<String> created = driver.findElements(By.cssSelector("#import-results tr[data-post-id]")).stream()
                 .map(result -> result.getAttribute("data-post-id"))
                 .toList();
         assertThat(created).hasSize(2);
-        screenshots("dashboard-csv-import-results");
+        session.screenshots("dashboard-csv-import-results");
 
+        String key = workspace.key();
         List<Map<String, Object>> listed = as(key).get("/posts")
                 .then()
                 .statusCode(200)
@@ -122,16 +111,10 @@ class DashboardCsvImportIT {
                 .containsExactlyInAnyOrder("Fresh bread at nine, every day", "Croissants, \"warm\"");
 
         // The same table submitted again (a second click, a resent form): the same posts, nothing new.
-        String again = RestAssured.given()
-                .baseUri(RunningSuite.get().gatewayUrl())
-                .redirects()
-                .follow(false)
-                .cookie(
-                        "herald_dashboard",
-                        driver.manage().getCookieNamed("herald_dashboard").getValue())
+        String again = session.request()
                 .contentType(ContentType.URLENC)
                 .formParams(form)
-                .post(base + "/posts/import/schedule")
+                .post(workspace.base() + "/posts/import/schedule")
                 .then()
                 .statusCode(200)
                 .extract()
@@ -158,65 +141,13 @@ class DashboardCsvImportIT {
                 .getAttribute("value");
     }
 
-    /** The owner signs in through a one-time link the admin API made, as `./herald up` hands one out. */
-    private static void signIn(String workspace) {
-        String member = RunningSuite.admin()
-                .body(Map.of("email", "owner-" + System.nanoTime() + "@example.org", "role", "owner"))
-                .post("/admin/v1/workspaces/" + workspace + "/members")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        String link = RunningSuite.admin()
-                .post("/admin/v1/workspaces/" + workspace + "/members/" + member + "/sign-in-links")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.url");
-        driver.manage().deleteAllCookies();
-        open(link.substring(link.indexOf("/dashboard/")));
-        assertThat(driver.manage().getCookieNamed("herald_dashboard")).isNotNull();
-    }
-
-    private static void open(String path) {
-        driver.get(RunningSuite.get().gatewayUrl() + path);
-    }
-
-    /**
-     * The page at 1280 px and at a phone's 375 px, into target/screenshots; at 375 px nothing may be wider than the
-     * viewport but the tables' own scroll boxes.
-     */
-    private static void screenshots(String name) throws Exception {
-        Dimension before = driver.manage().window().getSize();
-        try {
-            driver.manage().window().setSize(new Dimension(1280, 1400));
-            screenshot(name + "-1280.png");
-            driver.manage().window().setSize(new Dimension(375, 800));
-            Object overflow = ((JavascriptExecutor) driver)
-                    .executeScript("return document.documentElement.scrollWidth - window.innerWidth;");
-            assertThat(((Number) overflow).longValue()).as(name + " at 375 px").isLessThanOrEqualTo(0);
-            screenshot(name + "-375.png");
-        } finally {
-            driver.manage().window().setSize(before);
-        }
-    }
-
-    private static void screenshot(String name) throws Exception {
-        Path file = Path.of("target", "screenshots", name);
-        Files.createDirectories(file.getParent());
-        Files.copy(
-                ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath(),
-                file,
-                StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static String created(String key, String path, String body) {
-        return as(key).contentType(ContentType.JSON)
-                .body(body)
-                .post(path)
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
+    /** How far the box around {@code table} scrolls sideways (0 when it shows the whole table). */
+    private static long sidewaysScroll(String table) {
+        Object overflow = ((JavascriptExecutor) driver)
+                .executeScript(
+                        "const box = document.querySelector(arguments[0]).parentElement;"
+                                + " return box.scrollWidth - box.clientWidth;",
+                        table);
+        return ((Number) overflow).longValue();
     }
 }

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * A dashboard member as a browser without script is, over plain HTTP against the running suite: signed in through the
  * admin API's one-time link, then reading pages with the session cookie (redirects not followed, so tests see them) and
  * submitting their forms with the page's CSRF token. (api-gateway's {@code DashboardVisitor} is the same for its
- * {@code @QuarkusTest}s.)
+ * {@code @QuarkusTest}s; {@link DashboardSession} is the same member in headless Chromium.)
  */
 final class DashboardMember {
     static final String COOKIE = "herald_dashboard";
@@ -23,34 +23,44 @@ final class DashboardMember {
     private final String memberId;
     private final String session;
 
-    private DashboardMember(String memberId, String session) {
+    DashboardMember(String memberId, String session) {
         this.memberId = memberId;
         this.session = session;
     }
 
     /** A new member of {@code role} in the workspace, signed in. */
     static DashboardMember signIn(String workspaceId, String role) {
-        String member = RunningSuite.admin()
-                .body(Map.of("email", role + "-" + System.nanoTime() + "@example.org", "role", role))
-                .post("/admin/v1/workspaces/" + workspaceId + "/members")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        String link = RunningSuite.admin()
-                .post("/admin/v1/workspaces/" + workspaceId + "/members/" + member + "/sign-in-links")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.url");
+        String member = add(workspaceId, role + "-" + System.nanoTime() + "@example.org", role);
         String session = browser()
-                .get(link.substring(link.indexOf("/dashboard/")))
+                .get(signInLink(workspaceId, member))
                 .then()
                 .statusCode(303)
                 .extract()
                 .cookie(COOKIE);
         assertThat(session).as("the sign-in link's session cookie").isNotBlank();
         return new DashboardMember(member, session);
+    }
+
+    /** Adds a member to the workspace through the admin API; its id. */
+    static String add(String workspaceId, String email, String role) {
+        return RunningSuite.admin()
+                .body(Map.of("email", email, "role", role))
+                .post("/admin/v1/workspaces/" + workspaceId + "/members")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+    }
+
+    /** The path of a new one-time sign-in link for the member, as {@code ./herald up} hands one out. */
+    static String signInLink(String workspaceId, String memberId) {
+        String link = RunningSuite.admin()
+                .post("/admin/v1/workspaces/" + workspaceId + "/members/" + memberId + "/sign-in-links")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.url");
+        return link.substring(link.indexOf("/dashboard/"));
     }
 
     String memberId() {
@@ -62,8 +72,13 @@ final class DashboardMember {
         return session;
     }
 
+    /** A request with this member's session (redirects not followed). */
+    RequestSpecification request() {
+        return browser().cookie(COOKIE, session);
+    }
+
     Response get(String path) {
-        return browser().cookie(COOKIE, session).get(path);
+        return request().get(path);
     }
 
     /** The HTML of the page at {@code path}, which must answer 200. */
@@ -74,12 +89,23 @@ final class DashboardMember {
     /** Submits a form of the page at {@code pagePath} to {@code action} with that page's CSRF token. */
     Response post(String pagePath, String action, Map<String, ?> fields) {
         String csrf = find(CSRF, get(pagePath).asString());
-        return browser()
-                .cookie(COOKIE, session)
+        return request()
                 .contentType(ContentType.URLENC)
                 .formParam("csrf", csrf)
                 .formParams(fields)
                 .post(action);
+    }
+
+    /** Reloads the page at {@code path} until it shows {@code expected}, for 30 s (what is done in the background). */
+    String awaitPage(String path, String expected) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 30_000;
+        String page = page(path);
+        while (!page.contains(expected) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(500);
+            page = page(path);
+        }
+        assertThat(page).contains(expected);
+        return page;
     }
 
     /** The first group of {@code pattern}'s first match in {@code html}, which must have one. */

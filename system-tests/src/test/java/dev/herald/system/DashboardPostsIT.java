@@ -25,15 +25,10 @@ class DashboardPostsIT {
 
     @Test
     void anOwnerSeesProfilesAndPostsMakesAConnectLinkAndCancelsAScheduledPost() {
-        String workspace = RunningSuite.newWorkspace("Dashboard posts IT");
-        String key = RunningSuite.newKey(workspace, "test");
-        String profile = created(key, "/profiles", "{\"name\":\"Corner Bakery\"}", 201);
-        String account = created(
-                key,
-                "/accounts",
-                "{\"platform\":\"linkedin\",\"profile_id\":\"" + profile
-                        + "\",\"name\":\"Bakery Page\",\"username\":\"cornerbakery\"}",
-                201);
+        DashboardWorkspace workspace = DashboardWorkspace.withLinkedInAccount("Dashboard posts IT");
+        String key = workspace.key();
+        String profile = workspace.profile();
+        String account = workspace.account();
         String post = as(key).contentType(ContentType.JSON)
                 .header("Idempotency-Key", UUID.randomUUID().toString())
                 .body("{\"text\":\"Fresh bread at nine\",\"account_ids\":[\"" + account + "\"],\"scheduled_at\":\""
@@ -43,8 +38,8 @@ class DashboardPostsIT {
                 .statusCode(202)
                 .extract()
                 .path("data.id");
-        DashboardMember owner = DashboardMember.signIn(workspace, "owner");
-        String base = "/dashboard/w/" + workspace + "/test";
+        DashboardMember owner = DashboardMember.signIn(workspace.id(), "owner");
+        String base = workspace.base();
 
         owner.get(base + "/profiles")
                 .then()
@@ -108,15 +103,5 @@ class DashboardPostsIT {
                 .statusCode(200)
                 .body(containsString("id=\"post-status\">canceled"))
                 .body(containsString("<span class=\"status canceled\">canceled</span>"));
-    }
-
-    private static String created(String key, String path, String body, int status) {
-        return as(key).contentType(ContentType.JSON)
-                .body(body)
-                .post(path)
-                .then()
-                .statusCode(status)
-                .extract()
-                .path("data.id");
     }
 }

@@ -27,7 +27,7 @@ class DashboardUsageLogsIT {
         JsonPath backend = key(workspace, "Backend");
         JsonPath worker = key(workspace, "Worker");
         DashboardMember viewer = DashboardMember.signIn(workspace, "viewer");
-        String base = "/dashboard/w/" + workspace + "/test";
+        String base = DashboardSession.base(workspace, "test");
 
         long before = apiRequestsUsed(viewer.page(base + "/usage"));
 
@@ -66,7 +66,7 @@ class DashboardUsageLogsIT {
         // Another workspace's member finds no such request in theirs, and cannot open this workspace's pages.
         String strangers = RunningSuite.newWorkspace("Stranger");
         DashboardMember stranger = DashboardMember.signIn(strangers, "owner");
-        stranger.get("/dashboard/w/" + strangers + "/test/logs/" + missing)
+        stranger.get(DashboardSession.base(strangers, "test") + "/logs/" + missing)
                 .then()
                 .statusCode(404);
         stranger.get(base + "/logs/" + missing).then().statusCode(404);

@@ -33,7 +33,7 @@ class DashboardWebhooksIT {
     void aDeveloperManagesAnEndpointFromRegistrationToDisabling() throws Exception {
         String workspace = RunningSuite.newWorkspace("Dashboard webhooks");
         DashboardMember developer = DashboardMember.signIn(workspace, "developer");
-        String webhooks = "/dashboard/w/" + workspace + "/test/webhooks";
+        String webhooks = DashboardSession.base(workspace, "test") + "/webhooks";
 
         String created = developer
                 .post(
@@ -76,7 +76,7 @@ class DashboardWebhooksIT {
         List<WebhooksIT.Receiver.Request> received = receiver.awaitRequests(1, 30_000);
         assertThat(received).hasSize(1);
         assertThat(received.get(0).verify(secret).getString("type")).isEqualTo("webhook.test");
-        String page = awaitPage(developer, detail, "data-response-status>202<");
+        String page = developer.awaitPage(detail, "data-response-status>202<");
         assertThat(page).contains("<code>webhook.test</code>").contains("status succeeded");
 
         String rotate = detail + "/rotate-secret";
@@ -109,23 +109,11 @@ class DashboardWebhooksIT {
     void aViewerSeesEndpointsButIsRefusedChanges() throws Exception {
         String workspace = RunningSuite.newWorkspace("Dashboard webhooks viewer");
         DashboardMember viewer = DashboardMember.signIn(workspace, "viewer");
-        String webhooks = "/dashboard/w/" + workspace + "/test/webhooks";
+        String webhooks = DashboardSession.base(workspace, "test") + "/webhooks";
         viewer.get(webhooks).then().statusCode(200).body(not(containsString("id=\"create-endpoint\"")));
         viewer.post(webhooks, webhooks, Map.of("url", receiver.url(), "event", "post.published"))
                 .then()
                 .statusCode(403)
                 .body(containsString("can see webhooks but not change them"));
-    }
-
-    /** Reloads the page until it shows {@code expected} (deliveries are made in the background). */
-    private static String awaitPage(DashboardMember member, String path, String expected) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 30_000;
-        String page = member.page(path);
-        while (!page.contains(expected) && System.currentTimeMillis() < deadline) {
-            Thread.sleep(500);
-            page = member.page(path);
-        }
-        assertThat(page).contains(expected);
-        return page;
     }
 }

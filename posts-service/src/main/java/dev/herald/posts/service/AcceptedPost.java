@@ -81,7 +81,7 @@ record AcceptedPost(
             target.firstComment = firstComment == null ? null : views.json(FirstComments.pending());
             targets.add(target);
         }
-        return new AcceptedPost(post, targets, mode, PostService.profileIds(targets), null, null);
+        return new AcceptedPost(post, targets, mode, AcceptanceHolds.profileIds(targets), null, null);
     }
 
     /** This post as the first of {@code series}. */

@@ -120,7 +120,7 @@ public class NextSlots {
         int after = next + 1;
         return slots.claim(postId, workspaceId, mode, profileId, at, now).flatMap(claim -> switch (claim) {
             case CLAIMED -> Uni.createFrom().item(at);
-            case ABANDONED -> Uni.createFrom().failure(PostService.inUse());
+            case ABANDONED -> Uni.createFrom().failure(IdempotencyKeyClaims.inUse());
             // Another post took it: what else was taken meanwhile is read again, so a crowd of requests moves on at
             // once.
             case TAKEN ->

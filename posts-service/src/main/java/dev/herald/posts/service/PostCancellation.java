@@ -127,8 +127,8 @@ public class PostCancellation {
                         }
                         Post wire = views.toWire(post, rows);
                         return events.finalized(workspaceId, mode, wire)
-                                .chain(() ->
-                                        holdReleases.schedule(workspaceId, mode, post.id, PostService.profileIds(rows)))
+                                .chain(() -> holdReleases.schedule(
+                                        workspaceId, mode, post.id, AcceptanceHolds.profileIds(rows)))
                                 .chain(() -> slots.releaseInTransaction(post.id))
                                 .replaceWith(wire);
                     });

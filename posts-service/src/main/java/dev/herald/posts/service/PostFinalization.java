@@ -133,7 +133,7 @@ public class PostFinalization {
                 finalized = FirstComments.awaited(wire.targets())
                         ? null
                         : events.finalizedEntry(post.workspaceId, event.mode(), wire, traceParent);
-                holds = List.copyOf(PostService.profileIds(rows));
+                holds = List.copyOf(AcceptanceHolds.profileIds(rows));
             }
             boolean eventWritten = finalized != null;
             TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(
@@ -167,7 +167,7 @@ public class PostFinalization {
                     Mode mode = Mode.fromWire(post.mode).orElseThrow();
                     Post wire = views.toWire(post, rows);
                     Uni<Void> holds =
-                            holdReleases.schedule(post.workspaceId, mode, post.id, PostService.profileIds(rows));
+                            holdReleases.schedule(post.workspaceId, mode, post.id, AcceptanceHolds.profileIds(rows));
                     if (FirstComments.awaited(wire.targets())) {
                         return holds.replaceWith(false);
                     }

@@ -6,80 +6,63 @@ import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.api.ErrorCode;
 import dev.herald.common.api.FieldError;
 import dev.herald.common.auth.Mode;
-import dev.herald.common.client.ProfilesClient;
-import dev.herald.common.client.UsageClient;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.wire.Post;
-import dev.herald.common.wire.ReservationBatch;
-import dev.herald.common.wire.UsageReservation;
 import dev.herald.posts.config.PostsConfig;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
-import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.repository.AcceptanceStatements;
-import dev.herald.posts.repository.IdempotencyKeyStatements;
 import dev.herald.posts.repository.UnfinishedAcceptanceStatements;
 import dev.herald.posts.repository.UnfinishedAcceptanceStatements.UnfinishedAcceptance;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import org.jboss.logging.Logger;
 
 /**
- * The acceptance of posts: idempotent, validated against the accounts, charged by reservation. Reads are
- * {@link PostReads}, cancellation {@link PostCancellation}. Acceptance asks the owners of every limit synchronously and commits the post only once all
- * of them said yes (DESIGN rule 1); anything refused or failed after a reservation gives it back, so a refusal
- * charges nothing.
+ * The acceptance of posts: idempotent, validated against the accounts, charged by reservation. Acceptance asks the
+ * owners of every limit synchronously and commits the post only once all of them said yes (DESIGN rule 1); anything
+ * refused or failed after a reservation gives it back, so a refusal charges nothing. The steps are their own services:
+ * the request's key {@link IdempotencyKeyClaims}, what acceptance takes and gives back {@link AcceptanceHolds}, the
+ * commit {@code AcceptanceStatements}. Reads are {@link PostReads}, cancellation {@link PostCancellation}.
  */
 @ApplicationScoped
 public class PostService {
-    private static final Logger LOG = Logger.getLogger(PostService.class);
-
-    private final IdempotencyKeyStatements idempotencyKeys;
+    private final IdempotencyKeyClaims keys;
     private final UnfinishedAcceptanceStatements acceptances;
     private final PostValidationService validation;
-    private final UsageClient usage;
-    private final ProfilesClient profiles;
+    private final AcceptanceHolds holds;
     private final PostEventOutbox events;
     private final AcceptanceStatements acceptanceStatements;
     private final PostDispatcher dispatcher;
     private final PostViews views;
     private final PostsConfig config;
-    private final NextSlots nextSlots;
     private final Clock clock;
 
     public PostService(
-            IdempotencyKeyStatements idempotencyKeys,
+            IdempotencyKeyClaims keys,
             UnfinishedAcceptanceStatements acceptances,
             PostValidationService validation,
-            UsageClient usage,
-            ProfilesClient profiles,
+            AcceptanceHolds holds,
             PostEventOutbox events,
             AcceptanceStatements acceptanceStatements,
             PostDispatcher dispatcher,
             PostViews views,
             PostsConfig config,
-            NextSlots nextSlots,
             Clock clock) {
-        this.idempotencyKeys = idempotencyKeys;
+        this.keys = keys;
         this.acceptances = acceptances;
         this.validation = validation;
-        this.usage = usage;
-        this.profiles = profiles;
+        this.holds = holds;
         this.events = events;
         this.acceptanceStatements = acceptanceStatements;
         this.dispatcher = dispatcher;
         this.views = views;
         this.config = config;
-        this.nextSlots = nextSlots;
         this.clock = clock;
     }
 
@@ -110,28 +93,18 @@ public class PostService {
                 .onItemOrFailure()
                 .transformToUni((accepted, refusal) -> {
                     if (refusal != null) {
-                        return idempotencyKeys
-                                .find(workspaceId, mode, idempotencyKey, Timestamps.now(clock))
-                                .onItem()
-                                .ifNull()
-                                .failWith(refusal)
-                                .map(stored -> answerFromStored(stored, fingerprint));
+                        return keys.answerOrRefuse(workspaceId, mode, idempotencyKey, fingerprint, refusal);
                     }
                     UnfinishedAcceptance unfinished = unfinished(
                             accepted, idempotencyKey, UUID.randomUUID().toString());
-                    return claim(unfinished, fingerprint, true).flatMap(stored -> {
+                    return keys.claim(unfinished, fingerprint).flatMap(stored -> {
                         if (!unfinished.claimToken().equals(stored.claimToken())) {
-                            return Uni.createFrom().item(answerFromStored(stored, fingerprint));
+                            return Uni.createFrom().item(IdempotencyKeyClaims.answerFromStored(stored, fingerprint));
                         }
                         return accept(accepted, idempotencyKey, unfinished.claimToken(), started)
                                 .onFailure()
-                                .call(failure -> idempotencyKeys
-                                        .release(workspaceId, mode, idempotencyKey, unfinished.claimToken())
-                                        .onFailure()
-                                        .invoke(e -> LOG.warnf(
-                                                "could not give back idempotency key claim: %s", e.toString()))
-                                        .onFailure()
-                                        .recoverWithNull());
+                                .call(failure ->
+                                        keys.release(workspaceId, mode, idempotencyKey, unfinished.claimToken()));
                     });
                 });
     }
@@ -158,41 +131,6 @@ public class PostService {
         });
     }
 
-    private Uni<IdempotencyKeyStatements.StoredKey> claim(
-            UnfinishedAcceptance unfinished, String fingerprint, boolean retryIfGone) {
-        Instant now = Timestamps.now(clock);
-        return idempotencyKeys
-                .claim(unfinished, fingerprint, now, now.plus(config.idempotencyClaimTimeout()))
-                .flatMap(stored -> {
-                    if (stored == null && retryIfGone) {
-                        // The holder gave the key back between our insert and our read: claim again.
-                        return claim(unfinished, fingerprint, false);
-                    }
-                    if (stored == null) {
-                        return Uni.createFrom().failure(inUse());
-                    }
-                    return Uni.createFrom().item(stored);
-                });
-    }
-
-    private static PostAcceptance answerFromStored(IdempotencyKeyStatements.StoredKey stored, String fingerprint) {
-        if (!stored.fingerprint().equals(fingerprint)) {
-            throw new ApiException(
-                    ErrorCode.IDEMPOTENCY_KEY_REUSED,
-                    "This Idempotency-Key was used with a different request; use a new key for a new post.");
-        }
-        if (IdempotencyKeyStatements.COMPLETED.equals(stored.state())) {
-            return PostAcceptance.replay(stored.response());
-        }
-        throw inUse();
-    }
-
-    static ApiException inUse() {
-        return new ApiException(
-                ErrorCode.IDEMPOTENCY_KEY_IN_USE,
-                "A request with this Idempotency-Key is still being processed; retry shortly to get its answer.");
-    }
-
     /** {@code details.reason} of the refusal of a post to an account that is being moved (decision 224). */
     static final String ACCOUNT_BEING_MOVED = "account_being_moved";
 
@@ -216,12 +154,10 @@ public class PostService {
     /** Claims its slot (next_slot), reserves, holds and commits the post; what was taken is given back should any step fail. */
     private Uni<PostAcceptance> accept(
             AcceptedPost accepted, String idempotencyKey, String claimToken, Instant started) {
-        return claimSlot(accepted)
-                .chain(() -> reserve(accepted))
-                .chain(() -> holdProfiles(accepted))
+        return holds.take(accepted)
                 .chain(() -> persist(accepted, idempotencyKey, claimToken, started))
                 .onFailure()
-                .call(() -> giveBack(accepted)
+                .call(() -> holds.giveBack(accepted)
                         .call(allGivenBack -> allGivenBack
                                 ? acceptances
                                         .forget(accepted.post().id)
@@ -241,47 +177,6 @@ public class PostService {
                 claimToken,
                 accepted.targets().stream().map(target -> target.reservationId).toList(),
                 List.copyOf(accepted.profileIds()));
-    }
-
-    /**
-     * A next_slot post takes its slot before anything is reserved, so the reservation falls in the slot's period. The
-     * slot validation found is taken unless another post took it meanwhile; then the next free one is.
-     */
-    private Uni<Void> claimSlot(AcceptedPost accepted) {
-        if (accepted.slot() == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return nextSlots
-                .claim(
-                        accepted.post().id,
-                        accepted.post().workspaceId,
-                        accepted.mode(),
-                        accepted.slot(),
-                        Timestamps.now(clock))
-                .invoke(accepted::scheduleAt)
-                .replaceWithVoid();
-    }
-
-    private Uni<Void> reserve(AcceptedPost accepted) {
-        List<ReservationBatch.Item> items = accepted.targets().stream()
-                .map(target -> new ReservationBatch.Item(
-                        target.reservationId, UsageReservation.METER_PUBLICATIONS, 1, accepted.post().scheduledAt))
-                .toList();
-        return usage.reserve(
-                accepted.post().workspaceId,
-                accepted.mode(),
-                new ReservationBatch(items, accepted.mode() == Mode.LIVE));
-    }
-
-    private Uni<Void> holdProfiles(AcceptedPost accepted) {
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (String profileId : accepted.profileIds()) {
-            // A profile that is gone (deleted after the account was read) simply cannot be held.
-            chain = chain.chain(() -> profiles.holdForPendingPost(
-                            accepted.post().workspaceId, accepted.mode(), profileId, accepted.post().id)
-                    .replaceWithVoid());
-        }
-        return chain;
     }
 
     /**
@@ -311,7 +206,7 @@ public class PostService {
                     case COMMITTED -> wire;
                     // Our claim expired and another request took the key, or the acceptance was abandoned: that
                     // one answers (or a retry will), and nothing of this one was written.
-                    case CLAIM_LOST -> throw inUse();
+                    case CLAIM_LOST -> throw IdempotencyKeyClaims.inUse();
                     // The account may have moved since we read it: a retry reads it again (decision 224).
                     case FENCED -> throw accountBeingMoved(accepted);
                 })
@@ -320,47 +215,5 @@ public class PostService {
                         dispatcher.eventsWritten();
                     }
                 });
-    }
-
-    /**
-     * After a failure: the slot, reservations and holds the request took are given back. True when all were; what could
-     * not be given back now is left to {@code AbandonedAcceptanceJob}.
-     */
-    private Uni<Boolean> giveBack(AcceptedPost accepted) {
-        String workspaceId = accepted.post().workspaceId;
-        List<Uni<Boolean>> returns = new ArrayList<>();
-        for (PostTargetEntity target : accepted.targets()) {
-            returns.add(usage.release(workspaceId, accepted.mode(), target.reservationId)
-                    .replaceWith(true)
-                    .onFailure()
-                    .invoke(e -> LOG.warnf(
-                            "post %s: reservation %s not released: %s",
-                            accepted.post().id, target.reservationId, e.toString()))
-                    .onFailure()
-                    .recoverWithItem(false));
-        }
-        for (String profileId : accepted.profileIds()) {
-            returns.add(profiles.releaseForPendingPost(workspaceId, accepted.mode(), profileId, accepted.post().id)
-                    .replaceWith(true)
-                    .onFailure()
-                    .invoke(e -> LOG.warnf(
-                            "post %s: hold on %s not released: %s", accepted.post().id, profileId, e.toString()))
-                    .onFailure()
-                    .recoverWithItem(false));
-        }
-        if (accepted.slot() != null) {
-            returns.add(nextSlots.giveBack(accepted.post().id));
-        }
-        return Uni.join().all(returns).andCollectFailures().map(given -> !given.contains(false));
-    }
-
-    static Set<String> profileIds(List<PostTargetEntity> targets) {
-        Set<String> ids = new LinkedHashSet<>();
-        targets.forEach(target -> {
-            if (target.profileId != null) {
-                ids.add(target.profileId);
-            }
-        });
-        return ids;
     }
 }

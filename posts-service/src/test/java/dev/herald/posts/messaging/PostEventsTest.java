@@ -34,6 +34,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * A post's events end to end on the real broker: handover to delivery, outcomes, finalization, traces, cancellation.
+ * About 380 lines: one life cycle whose cases share the topic readers and outcome senders; split, each part would
+ * start the same readers again.
+ */
 @QuarkusTest
 @WithTestResource(
         value = RealInfrastructure.class,

@@ -28,7 +28,11 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Recurring posts: the series the first post starts, the copies {@link SeriesCopyJob} creates, their cancellation. */
+/**
+ * Recurring posts: the series the first post starts, the copies {@link SeriesCopyJob} creates, their cancellation.
+ *
+ * <p>About 330 lines: a series' life cycle from first post to cancellation, whose cases share the series set-up.
+ */
 @QuarkusTest
 @WithTestResource(
         value = RealInfrastructure.class,

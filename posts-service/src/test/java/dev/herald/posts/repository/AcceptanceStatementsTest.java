@@ -221,7 +221,7 @@ class AcceptanceStatementsTest {
                 outcome -> assertThat(outcome).isEqualTo(AcceptanceStatements.Outcome.FENCED));
         asserter.execute(DatabaseCheck.of(() -> {
             assertNothingWritten(post);
-            // The claim and the record of what it took stay until PostService gives them back.
+            // The claim and the record of what it took stay until AcceptanceHolds gives them back.
             assertThat(count(
                             "select count(*) from idempotency_keys where workspace_id = ? and key = 'key-fenced' "
                                     + "and state = 'in_flight'",

@@ -42,6 +42,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Live comments against local fakes of the platforms' comment APIs, accounts-service's access
  * endpoint and usage-service's comment-request reservations, with the comments stored in the real database.
+ *
+ * <p>Longer than 300 lines: each platform's read and reply, their charging and their refusals share the fakes' set-up and the stored-row assertions; it tests one class, {@code LiveComments}.
  */
 @QuarkusTest
 @WithTestResource(

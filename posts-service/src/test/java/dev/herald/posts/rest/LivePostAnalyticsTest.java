@@ -42,6 +42,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Live post analytics against WireMock fakes of each platform's documented endpoint,
  * accounts-service's lookup and access stand-ins, and the real database.
+ *
+ * <p>Longer than 300 lines: one case per platform's documented endpoint, sharing the WireMock stubs and account set-up.
  */
 @QuarkusTest
 @WithTestResource(

@@ -2,6 +2,8 @@ package dev.herald.posts.rest;
 
 import static dev.herald.posts.support.PostsTestSupport.as;
 import static dev.herald.posts.support.PostsTestSupport.posting;
+import static dev.herald.posts.support.PostsTestSupport.testAccount;
+import static dev.herald.posts.support.PostsTestSupport.textPost;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
@@ -25,18 +27,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** {@code POST /posts} accepted or refused ({@code PostService}, {@code AcceptanceHolds}): validation, accounts, reservations, fences. */
 @QuarkusTest
 @WithTestResource(
         value = RealInfrastructure.class,
@@ -52,29 +48,11 @@ class PostResourceTest {
         workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
     }
 
-    @AfterEach
-    void noDelay() {
-        FakeUpstreams.reserveDelayMillis = 0;
-    }
-
-    private String account(String platform, String profileId) {
-        return FakeUpstreams.addAccount(
-                workspace,
-                "test",
-                platform,
-                "user_" + UUID.randomUUID().toString().substring(0, 6),
-                profileId);
-    }
-
-    private static String linkedInPost(String accountId, String text) {
-        return "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"]}";
-    }
-
     @Test
     void acceptsAPostWithEveryTargetQueuedAndReservesOnePublicationPerTarget() {
         String profile = ResourceIds.newId(IdPrefix.PROFILE);
-        String linkedIn = account("linkedin", profile);
-        String tiktok = account("tiktok", null);
+        String linkedIn = testAccount(workspace, "linkedin", profile);
+        String tiktok = testAccount(workspace, "tiktok", null);
         String id = posting(workspace, Mode.TEST)
                 .body("{\"text\":\"Hello\",\"account_ids\":[\"" + linkedIn + "\",\"" + tiktok + "\"],"
                         + "\"media\":{\"url\":\"https://cdn.example.com/v.mp4\",\"type\":\"video\"},"
@@ -117,7 +95,7 @@ class PostResourceTest {
 
     @Test
     void aLinkedInImagePostTakesItsAltTextWithinLinkedInsLimit() {
-        String linkedIn = account("linkedin", null);
+        String linkedIn = testAccount(workspace, "linkedin", null);
         String image = "\"media\":{\"url\":\"https://cdn.example.com/office.png\",\"type\":\"image\"},";
         posting(workspace, Mode.TEST)
                 .body(
@@ -138,9 +116,9 @@ class PostResourceTest {
 
     @Test
     void validationReportsEveryFailingFieldAtOnceAndChargesNothing() {
-        String tiktok = account("tiktok", null);
-        String youtube = account("youtube", null);
-        String pinterest = account("pinterest", null);
+        String tiktok = testAccount(workspace, "tiktok", null);
+        String youtube = testAccount(workspace, "youtube", null);
+        String pinterest = testAccount(workspace, "pinterest", null);
         String unknown = ResourceIds.newId(IdPrefix.ACCOUNT);
         String body =
                 "{\"text\":\"" + "x".repeat(2300) + "\",\"account_ids\":[\"" + tiktok + "\",\"" + youtube + "\",\""
@@ -188,8 +166,8 @@ class PostResourceTest {
 
     @Test
     void anAccountThatNeedsReauthorizationIsRefusedWithItsHealthAndReconnectLinkAndNothingIsCharged() {
-        String healthy = account("linkedin", null);
-        String broken = account("facebook", null);
+        String healthy = testAccount(workspace, "linkedin", null);
+        String broken = testAccount(workspace, "facebook", null);
         String reconnectUrl = "https://herald.example/connect/reconnect/tok_" + broken;
         FakeUpstreams.needsReauthorization(workspace, "test", broken, reconnectUrl);
         int batches = FakeUpstreams.BATCHES.get();
@@ -223,7 +201,7 @@ class PostResourceTest {
 
     @Test
     void aDisconnectedAccountIsRefusedAsNeedingReauthorization() {
-        String disconnected = account("linkedin", null);
+        String disconnected = testAccount(workspace, "linkedin", null);
         FakeUpstreams.disconnect(workspace, "test", disconnected);
         posting(workspace, Mode.TEST)
                 .body("{\"text\":\"Hi\",\"account_ids\":[\"" + disconnected + "\"]}")
@@ -240,7 +218,7 @@ class PostResourceTest {
 
     @Test
     void theRequestsOwnFieldErrorsComeBeforeAnAccountThatNeedsReauthorization() {
-        String broken = account("pinterest", null);
+        String broken = testAccount(workspace, "pinterest", null);
         FakeUpstreams.needsReauthorization(workspace, "test", broken, "https://herald.example/connect/reconnect/t");
         String unknown = ResourceIds.newId(IdPrefix.ACCOUNT);
         posting(workspace, Mode.TEST)
@@ -255,7 +233,7 @@ class PostResourceTest {
 
     @Test
     void scheduledAtMustBeFiveSecondsToOneYearAhead() {
-        String linkedIn = account("linkedin", null);
+        String linkedIn = testAccount(workspace, "linkedin", null);
         for (Instant at : List.of(Instant.now().plusSeconds(2), Instant.now().plus(400, ChronoUnit.DAYS))) {
             posting(workspace, Mode.TEST)
                     .body("{\"text\":\"Hi\",\"account_ids\":[\"" + linkedIn + "\"],\"scheduled_at\":\"" + at + "\"}")
@@ -275,198 +253,11 @@ class PostResourceTest {
     }
 
     @Test
-    void anIdenticalReplayAnswersTheOriginalBodyFreeOfCharge() {
-        String linkedIn = account("linkedin", null);
-        String key = UUID.randomUUID().toString();
-        String body = linkedInPost(linkedIn, "Once");
-        String first = as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(body)
-                .post("/posts")
-                .then()
-                .statusCode(202)
-                .extract()
-                .asString();
-        int batches = FakeUpstreams.BATCHES.get();
-        // The same JSON with other whitespace and member order is the same request.
-        String reordered = "{ \"account_ids\" : [\"" + linkedIn + "\"], \"text\" : \"Once\" }";
-        Response replay = as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(reordered)
-                .post("/posts");
-        replay.then().statusCode(200).header("Idempotency-Replayed", "true");
-        assertThat(replay.asString()).isEqualTo(first);
-        assertThat(FakeUpstreams.BATCHES.get()).isEqualTo(batches);
-        assertThat(FakeUpstreams.reserved(workspace, "test")).isEqualTo(1);
-    }
-
-    @Test
-    void aReplayGetsTheStoredAnswerEvenWhenItsAccountWasDisconnectedSince() {
-        String linkedIn = account("linkedin", null);
-        String key = UUID.randomUUID().toString();
-        String first = as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(linkedInPost(linkedIn, "Once"))
-                .post("/posts")
-                .then()
-                .statusCode(202)
-                .extract()
-                .asString();
-        FakeUpstreams.disconnect(workspace, "test", linkedIn);
-
-        Response replay = as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(linkedInPost(linkedIn, "Once"))
-                .post("/posts");
-        replay.then().statusCode(200).header("Idempotency-Replayed", "true");
-        assertThat(replay.asString()).isEqualTo(first);
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(linkedInPost(linkedIn, "Twice"))
-                .post("/posts")
-                .then()
-                .statusCode(422)
-                .body("error.code", equalTo("idempotency_key_reused"));
-        // A new key gets today's answer: the account must be reconnected first.
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", UUID.randomUUID().toString())
-                .body(linkedInPost(linkedIn, "Once"))
-                .post("/posts")
-                .then()
-                .statusCode(422)
-                .body("error.code", equalTo("account_reauth_required"));
-        assertThat(FakeUpstreams.reserved(workspace, "test")).isEqualTo(1);
-    }
-
-    @Test
-    void aDifferentRequestUnderAUsedKeyIsRefused() {
-        String linkedIn = account("linkedin", null);
-        String key = UUID.randomUUID().toString();
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(linkedInPost(linkedIn, "One"))
-                .post("/posts")
-                .then()
-                .statusCode(202);
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(linkedInPost(linkedIn, "Two"))
-                .post("/posts")
-                .then()
-                .statusCode(422)
-                .body("error.code", equalTo("idempotency_key_reused"));
-        // Keys belong to one workspace and mode: the same key elsewhere is a new request.
-        String other = FakeUpstreams.addAccount(workspace, "live", "linkedin", "live_user", null);
-        as(workspace, Mode.LIVE)
-                .header("Idempotency-Key", key)
-                .body(linkedInPost(other, "One"))
-                .post("/posts")
-                .then()
-                .statusCode(202);
-    }
-
-    @Test
-    void theIdempotencyKeyIsRequiredAndBounded() {
-        String body = linkedInPost(account("linkedin", null), "Hi");
-        as(workspace, Mode.TEST)
-                .body(body)
-                .post("/posts")
-                .then()
-                .statusCode(400)
-                .body("error.code", equalTo("idempotency_key_required"));
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", "k".repeat(256))
-                .body(body)
-                .post("/posts")
-                .then()
-                .statusCode(400)
-                .body("error.code", equalTo("invalid_request"));
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", "a")
-                .header("Idempotency-Key", "b")
-                .body(body)
-                .post("/posts")
-                .then()
-                .statusCode(400)
-                .body("error.code", equalTo("invalid_request"));
-    }
-
-    @Test
-    void twentyConcurrentIdenticalRequestsCreateExactlyOnePost() throws Exception {
-        String linkedIn = account("linkedin", null);
-        String key = UUID.randomUUID().toString();
-        String body = linkedInPost(linkedIn, "Race");
-        FakeUpstreams.reserveDelayMillis = 300;
-        ExecutorService pool = Executors.newFixedThreadPool(20);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<Integer>> answers = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            answers.add(pool.submit(() -> {
-                start.await();
-                return as(workspace, Mode.TEST)
-                        .header("Idempotency-Key", key)
-                        .body(body)
-                        .post("/posts")
-                        .statusCode();
-            }));
-        }
-        start.countDown();
-        List<Integer> statuses = new ArrayList<>();
-        for (Future<Integer> answer : answers) {
-            statuses.add(answer.get());
-        }
-        pool.shutdown();
-        assertThat(statuses).containsOnlyOnce(202);
-        assertThat(statuses).allMatch(status -> status == 202 || status == 200 || status == 409);
-        assertThat(PostsTestSupport.count("select count(*) from posts where workspace_id = ?", workspace))
-                .isEqualTo(1);
-        assertThat(FakeUpstreams.reserved(workspace, "test")).isEqualTo(1);
-        FakeUpstreams.reserveDelayMillis = 0;
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(body)
-                .post("/posts")
-                .then()
-                .statusCode(200);
-    }
-
-    @Test
-    void anAllowanceRefusalAcceptsNothingAndFreesTheKey() {
-        String linkedIn = account("linkedin", null);
-        FakeUpstreams.setPublicationLimit(workspace, "test", 0);
-        String key = UUID.randomUUID().toString();
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(linkedInPost(linkedIn, "Hi"))
-                .post("/posts")
-                .then()
-                .statusCode(429)
-                .header("Retry-After", "777")
-                .body("error.code", equalTo("usage_limit_exceeded"))
-                .body("error.details.metric", equalTo("publications"))
-                .body("error.details.retry_after_seconds", equalTo(777));
-        assertThat(as(workspace, Mode.TEST)
-                        .get("/posts")
-                        .then()
-                        .statusCode(200)
-                        .extract()
-                        .<List<?>>path("data"))
-                .isEmpty();
-        FakeUpstreams.setPublicationLimit(workspace, "test", 10);
-        as(workspace, Mode.TEST)
-                .header("Idempotency-Key", key)
-                .body(linkedInPost(linkedIn, "Hi"))
-                .post("/posts")
-                .then()
-                .statusCode(202);
-    }
-
-    @Test
     void aLivePostOverAccountCapacityIsRefused() {
         String live = FakeUpstreams.addAccount(workspace, "live", "linkedin", "live_user", null);
         FakeUpstreams.OVER_CAPACITY.add(workspace + ":live");
         posting(workspace, Mode.LIVE)
-                .body(linkedInPost(live, "Hi"))
+                .body(textPost(live, "Hi"))
                 .post("/posts")
                 .then()
                 .statusCode(409)
@@ -477,156 +268,8 @@ class PostResourceTest {
     }
 
     @Test
-    void aQueuedScheduledPostCanBeCanceledOnce() throws Exception {
-        String profile = ResourceIds.newId(IdPrefix.PROFILE);
-        String linkedIn = account("linkedin", profile);
-        String at = Instant.now()
-                .plus(1, ChronoUnit.HOURS)
-                .truncatedTo(ChronoUnit.SECONDS)
-                .toString();
-        String id = posting(workspace, Mode.TEST)
-                .body("{\"text\":\"Later\",\"account_ids\":[\"" + linkedIn + "\"],\"scheduled_at\":\"" + at + "\"}")
-                .post("/posts")
-                .then()
-                .statusCode(202)
-                .body("data.scheduled_at", equalTo(at))
-                .extract()
-                .path("data.id");
-        Thread.sleep(500);
-        as(workspace, Mode.TEST).get("/posts/" + id).then().body("data.status", equalTo("queued"));
-
-        assertThat(FakeUpstreams.holders(profile)).containsExactly(id);
-        as(workspace, Mode.TEST)
-                .delete("/posts/" + id)
-                .then()
-                .statusCode(200)
-                .body("data.status", equalTo("canceled"))
-                .body("data.targets[0].status", equalTo("canceled"));
-        // Given back before the cancel answered: the profile can be deleted at once, not a release-job run later.
-        assertThat(FakeUpstreams.holders(profile)).isEmpty();
-        as(workspace, Mode.TEST)
-                .delete("/posts/" + id)
-                .then()
-                .statusCode(409)
-                .body("error.code", equalTo("post_not_cancelable"))
-                .body("error.details.status", equalTo("canceled"));
-    }
-
-    @Test
-    void anImmediatePostIsHandedToDeliveryAndCannotBeCanceled() throws Exception {
-        String id = posting(workspace, Mode.TEST)
-                .body(linkedInPost(account("linkedin", null), "Now"))
-                .post("/posts")
-                .then()
-                .statusCode(202)
-                .extract()
-                .path("data.id");
-        long deadline = System.currentTimeMillis() + 5_000;
-        String status = "queued";
-        while (status.equals("queued") && System.currentTimeMillis() < deadline) {
-            Thread.sleep(50);
-            status = as(workspace, Mode.TEST)
-                    .get("/posts/" + id)
-                    .then()
-                    .extract()
-                    .path("data.status");
-        }
-        assertThat(status).isEqualTo("publishing");
-        as(workspace, Mode.TEST)
-                .delete("/posts/" + id)
-                .then()
-                .statusCode(409)
-                .body("error.code", equalTo("post_not_cancelable"));
-    }
-
-    @Test
-    void otherTenantsPostsAreNotFound() {
-        String id = posting(workspace, Mode.TEST)
-                .body(linkedInPost(account("linkedin", null), "Mine"))
-                .post("/posts")
-                .then()
-                .statusCode(202)
-                .extract()
-                .path("data.id");
-        as(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST)
-                .get("/posts/" + id)
-                .then()
-                .statusCode(404)
-                .body("error.code", equalTo("not_found"));
-        as(workspace, Mode.LIVE).get("/posts/" + id).then().statusCode(404);
-        as(workspace, Mode.LIVE).delete("/posts/" + id).then().statusCode(404);
-    }
-
-    @Test
-    void listsFilterByStatusPlatformTextAccountAndProfileWithCursorsBoundToFilters() {
-        String profile = ResourceIds.newId(IdPrefix.PROFILE);
-        String linkedIn = account("linkedin", profile);
-        String facebook = account("facebook", null);
-        for (int i = 0; i < 3; i++) {
-            posting(workspace, Mode.TEST)
-                    .body(linkedInPost(linkedIn, "Launch 100% day " + i))
-                    .post("/posts")
-                    .then()
-                    .statusCode(202);
-        }
-        posting(workspace, Mode.TEST)
-                .body(linkedInPost(facebook, "Other"))
-                .post("/posts")
-                .then()
-                .statusCode(202);
-
-        as(workspace, Mode.TEST)
-                .get("/posts?platform=facebook")
-                .then()
-                .statusCode(200)
-                .body("data", hasSize(1))
-                .body("data[0].text", equalTo("Other"));
-        as(workspace, Mode.TEST).queryParam("q", "100%").get("/posts").then().body("data", hasSize(3));
-        as(workspace, Mode.TEST).queryParam("q", "1_0").get("/posts").then().body("data", hasSize(0));
-        as(workspace, Mode.TEST).get("/posts?account_id=" + facebook).then().body("data", hasSize(1));
-        as(workspace, Mode.TEST).get("/posts?profile_id=" + profile).then().body("data", hasSize(3));
-        String cursor = as(workspace, Mode.TEST)
-                .get("/posts?platform=linkedin&limit=2")
-                .then()
-                .statusCode(200)
-                .body("data", hasSize(2))
-                .body("meta.has_more", equalTo(true))
-                .body("data[0].text", equalTo("Launch 100% day 2"))
-                .extract()
-                .path("meta.next_cursor");
-        as(workspace, Mode.TEST)
-                .get("/posts?platform=linkedin&limit=2&cursor=" + cursor)
-                .then()
-                .statusCode(200)
-                .body("data", hasSize(1))
-                .body("meta.has_more", equalTo(false))
-                .body("meta.next_cursor", nullValue());
-        as(workspace, Mode.TEST)
-                .get("/posts?platform=facebook&cursor=" + cursor)
-                .then()
-                .statusCode(400)
-                .body("error.code", equalTo("invalid_cursor"));
-        as(workspace, Mode.TEST)
-                .get("/posts?status=done")
-                .then()
-                .statusCode(400)
-                .body("error.details.parameter", equalTo("status"));
-        as(workspace, Mode.TEST).get("/posts?profile_id=nope").then().statusCode(400);
-        as(workspace, Mode.TEST)
-                .get("/posts?limit=")
-                .then()
-                .statusCode(400)
-                .body("error.details.parameter", equalTo("limit"));
-        as(workspace, Mode.TEST)
-                .get("/posts?cursor=")
-                .then()
-                .statusCode(400)
-                .body("error.details.parameter", equalTo("cursor"));
-    }
-
-    @Test
     void aFenceCountsPendingPostsAndRefusesNewOnesUntilLifted() {
-        String linkedIn = account("linkedin", null);
+        String linkedIn = testAccount(workspace, "linkedin", null);
         String at = Instant.now().plus(1, ChronoUnit.HOURS).toString();
         String body = "{\"text\":\"Later\",\"account_ids\":[\"" + linkedIn + "\"],\"scheduled_at\":\"" + at + "\"}";
         posting(workspace, Mode.TEST).body(body).post("/posts").then().statusCode(202);

@@ -23,6 +23,10 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
+/**
+ * {@link PostRules} on plain drafts and accounts, one case per platform rule. About 400 lines: every platform's media,
+ * option and caption rules go through the one entry point and share the draft and account builders at the top.
+ */
 class PostRulesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant NOW = Instant.parse("2026-11-28T04:00:00Z");

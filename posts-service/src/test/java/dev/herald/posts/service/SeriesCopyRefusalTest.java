@@ -22,6 +22,6 @@ class SeriesCopyRefusalTest {
                 .isTrue();
         assertThat(SeriesCopying.refused(new ApiException(ErrorCode.ACCOUNT_CAPACITY_EXCEEDED, "full")))
                 .isTrue();
-        assertThat(SeriesCopying.refused(PostService.inUse())).isFalse();
+        assertThat(SeriesCopying.refused(IdempotencyKeyClaims.inUse())).isFalse();
     }
 }

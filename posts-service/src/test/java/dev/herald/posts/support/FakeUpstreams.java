@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * for tenants marked {@link #overCapacity}, consume and release) and profiles-service's holds and posting queues
  * ({@link #setQueue}). The real rules are tested in those services; this checks what posts-service sends and how it reads
  * the answers. Tenancy comes from the internal JWT's claims (the signature is not checked here).
+ *
+ * <p>Longer than 300 lines: one stand-in per internal API would each need the server, the JWT claim reading and the per-test reset again; one fake keeps one port and one reset.
  */
 public class FakeUpstreams implements QuarkusTestResourceLifecycleManager {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -54,6 +54,21 @@ public final class PostsTestSupport {
         }
     }
 
+    /** A test-mode account of {@code platform} in the workspace (fake accounts-service), with a fresh username. */
+    public static String testAccount(String workspaceId, String platform, String profileId) {
+        return FakeUpstreams.addAccount(
+                workspaceId,
+                "test",
+                platform,
+                "user_" + UUID.randomUUID().toString().substring(0, 6),
+                profileId);
+    }
+
+    /** The body of a text post to one account. */
+    public static String textPost(String accountId, String text) {
+        return "{\"text\":\"" + text + "\",\"account_ids\":[\"" + accountId + "\"]}";
+    }
+
     /** A POST /posts request with a fresh Idempotency-Key. */
     public static RequestSpecification posting(String workspaceId, Mode mode) {
         return as(workspaceId, mode).header("Idempotency-Key", UUID.randomUUID().toString());

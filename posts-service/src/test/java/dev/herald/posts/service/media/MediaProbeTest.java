@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
  * The probe against real HTTP servers on 127.0.0.1: plain http with {@code allow-private-urls} (local runs), and https
  * under the production address rules, where a test resolver names a public address for {@code media.test} and the
  * connection is routed to the local server (nothing leaves the machine).
+ *
+ * <p>Longer than 300 lines: the probe's cases share the local servers, the test resolver and the media fixtures, which are most of the set-up.
  */
 class MediaProbeTest {
     private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d+)");
