@@ -98,7 +98,7 @@ class ClientTest(unittest.TestCase):
     def test_errors_are_typed_by_their_code(self):
         StandIn.answers[:] = [
             (404, {}, error("not_found", "No such post.")),
-            (422, {}, error("validation_failed", details={"fields": [{"field": "text", "code": "required"}]})),
+            (422, {}, error("validation_failed", details={"errors": [{"field": "text", "code": "required"}]})),
             (409, {}, error("post_not_cancelable")),
             (401, {}, error("authentication_failed")),
             (500, {}, "<html>proxy</html>"),
@@ -108,7 +108,7 @@ class ClientTest(unittest.TestCase):
         self.assertEqual("404 not_found: No such post. (request req_1)", str(raised.exception))
         with self.assertRaises(InvalidRequestError) as raised:
             self.herald.posts.validate_post({})
-        self.assertEqual("text", raised.exception.details["fields"][0]["field"])
+        self.assertEqual("text", raised.exception.details["errors"][0]["field"])
         self.assertRaises(ConflictError, self.herald.posts.cancel_post, "pst_1")
         self.assertRaises(AuthenticationError, self.herald.usage.get_usage)
         with self.assertRaises(HeraldError) as raised:

@@ -64,7 +64,7 @@ test('a wait longer than allowed is the caller\'s as a RateLimitedError', async 
 test('errors are typed by their code', async () => {
   const { herald } = standIn([
     [404, {}, error('not_found', 'No such post.')],
-    [422, {}, error('validation_failed', 'Invalid.', { fields: [{ field: 'text', code: 'required' }] })],
+    [422, {}, error('validation_failed', 'Invalid.', { errors: [{ field: 'text', code: 'required' }] })],
     [409, {}, error('post_not_cancelable')],
     [401, {}, error('authentication_failed')],
     [500, {}, '<html>proxy</html>'],
@@ -72,7 +72,7 @@ test('errors are typed by their code', async () => {
   await assert.rejects(herald.posts.getPost({ id: 'pst_missing' }), (e) => e instanceof NotFoundError
     && e.message === '404 not_found: No such post. (request req_1)' && e.requestId === 'req_1');
   await assert.rejects(herald.posts.validatePost({ createPostRequest: { text: '', accountIds: new Set() } }),
-    (e) => e instanceof InvalidRequestError && e.details.fields[0].field === 'text');
+    (e) => e instanceof InvalidRequestError && e.details.errors[0].field === 'text');
   await assert.rejects(herald.posts.cancelPost({ id: 'pst_1' }), ConflictError);
   await assert.rejects(herald.usage.getUsage(), AuthenticationError);
   await assert.rejects(herald.usage.getUsage(), (e) => e.constructor === HeraldApiError && e.code === 'http_500');

@@ -132,7 +132,7 @@ class HeraldClientTest {
                 422,
                 Map.of(),
                 "{\"error\":{\"code\":\"validation_failed\",\"message\":\"Invalid.\",\"details\":"
-                        + "{\"fields\":[{\"field\":\"text\",\"code\":\"required\"}]}},\"request_id\":\"req_2\"}");
+                        + "{\"errors\":[{\"field\":\"text\",\"code\":\"required\"}]}},\"request_id\":\"req_2\"}");
         answer(409, Map.of(), error("post_not_cancelable", "Already published."));
         answer(401, Map.of(), error("authentication_failed", "Unknown key."));
         answer(500, Map.of(), "<html>proxy</html>");
@@ -146,7 +146,7 @@ class HeraldClientTest {
         assertThatThrownBy(() -> herald.posts().validatePost(new CreatePostRequest()))
                 .isInstanceOfSatisfying(
                         HeraldApiException.InvalidRequest.class,
-                        e -> assertThat(e.details().at("/fields/0/field").asText())
+                        e -> assertThat(e.details().at("/errors/0/field").asText())
                                 .isEqualTo("text"));
         assertThatThrownBy(() -> herald.posts().cancelPost("pst_1")).isInstanceOf(HeraldApiException.Conflict.class);
         assertThatThrownBy(() -> herald.usage().getUsage()).isInstanceOf(HeraldApiException.Authentication.class);
