@@ -3,7 +3,7 @@ package dev.herald.system;
 import static dev.herald.system.RunningSuite.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.common.webhooks.WebhookVerifier;
+import dev.herald.sdk.WebhookVerifier;
 import io.restassured.path.json.JsonPath;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.herald.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.herald.common.webhooks.WebhookVerifier;
+import dev.herald.sdk.WebhookVerifier;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;

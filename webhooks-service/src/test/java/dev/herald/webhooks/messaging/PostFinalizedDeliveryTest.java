@@ -18,7 +18,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.events.PostFinalizedEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
-import dev.herald.common.webhooks.WebhookVerifier;
+import dev.herald.sdk.WebhookVerifier;
 import dev.herald.testing.RealInfrastructure;
 import dev.herald.webhooks.support.Receiver;
 import dev.herald.webhooks.support.Receiver.Answer;

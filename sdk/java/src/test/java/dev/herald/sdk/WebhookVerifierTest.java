@@ -1,10 +1,10 @@
-package dev.herald.common.webhooks;
+package dev.herald.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.herald.common.webhooks.WebhookVerifier.Reason;
-import dev.herald.common.webhooks.WebhookVerifier.VerificationException;
+import dev.herald.sdk.WebhookVerifier.Reason;
+import dev.herald.sdk.WebhookVerifier.VerificationException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

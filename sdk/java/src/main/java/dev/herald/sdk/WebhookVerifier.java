@@ -1,4 +1,4 @@
-package dev.herald.common.webhooks;
+package dev.herald.sdk;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -15,8 +15,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Verifies a Herald webhook delivery, for receivers written in Java. It depends on nothing but the JDK: copy it
- * into a receiver as it is.
+ * Verifies a Herald webhook delivery, for receivers written in Java (part of the Java SDK; it depends on nothing but
+ * the JDK, so a receiver that does not use the SDK can copy it as it is).
  *
  * <p>A delivery carries three headers: {@code webhook-id} (the event id, the same on every retry),
  * {@code webhook-timestamp} (Unix seconds of this attempt) and {@code webhook-signature}: one or more
