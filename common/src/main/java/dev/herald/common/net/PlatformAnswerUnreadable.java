@@ -24,7 +24,7 @@ public final class PlatformAnswerUnreadable extends RuntimeException {
         this.details = details;
     }
 
-    static PlatformAnswerUnreadable tooLarge(int status, long maxBytes) {
+    public static PlatformAnswerUnreadable tooLarge(int status, long maxBytes) {
         return new PlatformAnswerUnreadable(
                 TOO_LARGE,
                 "its answer was over the " + maxBytes + "-byte limit and was not read",
