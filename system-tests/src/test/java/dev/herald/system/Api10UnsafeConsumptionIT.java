@@ -58,26 +58,38 @@ class Api10UnsafeConsumptionIT {
         LiveWorkspace live = LiveWorkspace.create("API10 permalink");
         String accountId =
                 HostedConnect.connect(live, "instagram").get(0).get("id").toString();
-        // The read of the published media's permalink (GET /{media-id}?fields=permalink).
-        arm("instagram", "unsafe_link", "GET", "/v[0-9.]+/[0-9]+");
+        // Every read of a node (the container's status, then the published media's permalink): only the permalink
+        // read's answer has a link to spoil.
+        arm("instagram", "unsafe_link", "GET", "/v[0-9.]+/[0-9]+", 20);
+        try {
+            JsonPath target = finalTarget(
+                    live,
+                    live.post("{\"text\":\"Untrusted link " + UUID.randomUUID() + "\",\"account_ids\":[\""
+                            + accountId
+                            + "\"],\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/light.jpg\"}}"));
 
-        JsonPath target = finalTarget(
-                live,
-                live.post("{\"text\":\"Untrusted link " + UUID.randomUUID() + "\",\"account_ids\":[\"" + accountId
-                        + "\"],\"media\":{\"type\":\"image\",\"url\":\"https://media.example.com/light.jpg\"}}"));
-
-        assertThat(target.getString("status")).as(target.prettify()).isEqualTo("published");
-        assertThat(target.getString("provider_post_id")).isNotBlank();
-        assertThat(target.prettify()).doesNotContainIgnoringCase("javascript:");
-        assertThat(FakeRequests.of("instagram"))
-                .as("the permalink was read, and spoiled")
-                .anyMatch(request -> "unsafe_link".equals(request.get("failure")));
+            assertThat(target.getString("status")).as(target.prettify()).isEqualTo("published");
+            assertThat(target.getString("provider_post_id")).isNotBlank();
+            assertThat(target.getString("url")).isNull();
+            assertThat(target.prettify()).doesNotContainIgnoringCase("javascript:");
+            assertThat(FakeRequests.of("instagram"))
+                    .as("the permalink was read, and spoiled")
+                    .anyMatch(request -> "unsafe_link".equals(request.get("failure"))
+                            && String.valueOf(request.get("raw_query")).contains("permalink"));
+        } finally {
+            fakes().delete("/_fakes/instagram/failures").then().statusCode(204);
+        }
     }
 
     private static void arm(String platform, String kind, String method, String path) {
+        arm(platform, kind, method, path, 1);
+    }
+
+    private static void arm(String platform, String kind, String method, String path, int times) {
         FakeRequests.clear(platform);
         fakes().contentType(ContentType.JSON)
-                .body("{\"kind\":\"" + kind + "\",\"method\":\"" + method + "\",\"path\":\"" + path + "\"}")
+                .body("{\"kind\":\"" + kind + "\",\"method\":\"" + method + "\",\"path\":\"" + path + "\",\"times\":"
+                        + times + "}")
                 .post("/_fakes/" + platform + "/failures")
                 .then()
                 .statusCode(201);
