@@ -3,6 +3,7 @@ package dev.herald.common.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -10,6 +11,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.RequestOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,6 +44,12 @@ class PlatformAnswerLimitTest {
                         case "/chunked" -> {
                             response.setChunked(true);
                             writeHuge(response);
+                        }
+                        case "/upload" -> {
+                            long[] received = {0};
+                            request.handler(chunk -> received[0] += chunk.length());
+                            request.endHandler(end -> response.putHeader("Content-Type", "application/json")
+                                    .end("{\"received\":" + received[0] + "}"));
                         }
                         default -> response.setStatusCode(404).end();
                     }
@@ -133,6 +141,45 @@ class PlatformAnswerLimitTest {
         // The client goes on working on a new connection.
         assertThat(get(client, "/small").body().toString(StandardCharsets.UTF_8))
                 .isEqualTo("{\"id\":\"42\"}");
+    }
+
+    @Test
+    void aLargeUploadGoesOutWholeAndItsAnswerComesBack() throws Exception {
+        // The cap acts on what comes in only: a 64 MiB body streamed out (a video to a platform) is untouched.
+        long size = 64L << 20;
+        Buffer piece = Buffer.buffer(new byte[64 * 1024]);
+        String answer = cappedClient()
+                .request(new RequestOptions()
+                        .setMethod(HttpMethod.PUT)
+                        .setHost("127.0.0.1")
+                        .setPort(server.actualPort())
+                        .setURI("/upload")
+                        .setIdleTimeout(20_000))
+                .compose(request -> {
+                    request.putHeader("Content-Length", Long.toString(size));
+                    Future<Buffer> body = request.response().compose(HttpClientResponse::body);
+                    long[] sent = {0};
+                    Runnable[] more = new Runnable[1];
+                    more[0] = () -> {
+                        while (sent[0] < size && !request.writeQueueFull()) {
+                            request.write(piece);
+                            sent[0] += piece.length();
+                        }
+                        if (sent[0] >= size) {
+                            request.end();
+                        } else {
+                            request.drainHandler(drained -> more[0].run());
+                        }
+                    };
+                    more[0].run();
+                    return body;
+                })
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS)
+                .toString(StandardCharsets.UTF_8);
+
+        assertThat(answer).isEqualTo("{\"received\":" + size + "}");
     }
 
     @Test
