@@ -522,8 +522,8 @@ class LiveCommentsTest {
     @Test
     void anOversizedOrMalformedAnswerIsAPreciseProviderErrorThatEchoesNothing() throws Exception {
         String account = liveAccount("facebook", PAGE, "EAAG-page-token");
-        String post = publishedLive(account, "facebook", PAGE + "_5556");
-        fake.register(get(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5556/comments"))
+        String post = publishedLive(account, "facebook", PAGE + "_5599");
+        fake.register(get(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5599/comments"))
                 .willReturn(aResponse()
                         .withHeader("Content-Type", "application/json")
                         .withBody("{\"data\":[{\"message\":\"" + "x".repeat(3 << 20) + "\"}]}")
@@ -541,7 +541,7 @@ class LiveCommentsTest {
                 .body("error.details.reason", equalTo("answer_too_large"))
                 .body("error.details.limit_bytes", equalTo(1048576));
 
-        fake.register(get(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5556/comments"))
+        fake.register(get(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5599/comments"))
                 .willReturn(aResponse()
                         .withHeader("Content-Type", "application/json")
                         .withBody("{\"data\":[{\"message\":\"a comment cut sh")));
