@@ -26,4 +26,11 @@ public interface ConnectConfig {
     /** How long an OAuth round trip (authorization URL to callback) may take before its state is refused. */
     @WithDefault("PT15M")
     Duration authorizationTimeout();
+
+    /**
+     * How many connect sessions the API may create per workspace and mode in a rolling hour (OWASP API6: a script
+     * minting sessions); more are {@code 429 rate_limit_exceeded} with {@code Retry-After}. 0 turns the cap off.
+     */
+    @WithDefault("100")
+    int sessionsPerHour();
 }

@@ -26,6 +26,22 @@ public class ConnectSessionRepository implements PanacheRepositoryBase<ConnectSe
                 .map(UniqueRow::of);
     }
 
+    /**
+     * The sessions the API created for a workspace and mode since {@code since} (reconnect links' sessions, which end
+     * users open, are not counted): how many, and the oldest's creation (null when none).
+     */
+    public Uni<CreatedSince> createdThroughApiSince(String workspaceId, Mode mode, Instant since) {
+        String where = "workspaceId = ?1 and mode = ?2 and accountId is null and createdAt > ?3";
+        return count(where, workspaceId, mode.wireName(), since)
+                .flatMap(count -> count == 0
+                        ? Uni.createFrom().item(new CreatedSince(0, null))
+                        : find(where + " order by createdAt", workspaceId, mode.wireName(), since)
+                                .firstResult()
+                                .map(oldest -> new CreatedSince(count, oldest == null ? null : oldest.createdAt)));
+    }
+
+    public record CreatedSince(long count, Instant oldest) {}
+
     public Uni<ConnectSessionEntity> findByTokenHash(String tokenHash) {
         return find("tokenHash", tokenHash).list().map(UniqueRow::of);
     }

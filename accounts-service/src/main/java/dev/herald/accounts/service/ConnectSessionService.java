@@ -6,6 +6,7 @@ import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.accounts.repository.ConnectSessionRepository;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.FieldError;
+import dev.herald.common.api.HourlyCreationLimit;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.client.ProfilesClient;
 import dev.herald.common.events.ProfileEvent;
@@ -80,7 +81,16 @@ public class ConnectSessionService {
             session.redirectUrl = request.redirectUrl();
             session.embedOrigin = request.embedOrigin();
             session.expiresAt = session.createdAt.plus(request.expiresIn());
-            return Panache.withTransaction(() -> sessions.persist(session))
+            HourlyCreationLimit limit = new HourlyCreationLimit("connect sessions", config.sessionsPerHour());
+            return Panache.withTransaction(() -> sessions.createdThroughApiSince(
+                                    workspaceId, mode, HourlyCreationLimit.windowStart(session.createdAt))
+                            .flatMap(created -> {
+                                var refusal = limit.refusal(created.count(), created.oldest(), session.createdAt);
+                                if (refusal.isPresent()) {
+                                    return Uni.createFrom().failure(refusal.get());
+                                }
+                                return sessions.persist(session);
+                            }))
                     .map(saved -> toWire(saved, Timestamps.now(clock), linkUrl(token)));
         });
     }

@@ -7,6 +7,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import dev.herald.accounts.config.ProvidersConfig;
 import dev.herald.accounts.provider.http.ProviderHttpClient;
+import dev.herald.common.net.PlatformAnswerLimit;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
@@ -103,7 +104,7 @@ public class FakeProvider implements BeforeAllCallback, AfterAllCallback, Before
     }
 
     public ProviderHttpClient http(ProvidersConfig config) {
-        return new ProviderHttpClient(vertx, config);
+        return new ProviderHttpClient(vertx, config, PlatformAnswerLimit.DEFAULT_MAX_BYTES);
     }
 
     public static <T> T await(Uni<T> uni) {

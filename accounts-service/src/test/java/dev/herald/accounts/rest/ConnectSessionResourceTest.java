@@ -226,6 +226,25 @@ public class ConnectSessionResourceTest {
                 .body("data.revoked_at", nullValue());
     }
 
+    @Test
+    void aWorkspaceCreatesAtMostTheHourlyCapOfSessionsAndOthersAreUnaffected() {
+        String body = "{\"profile_id\":\"" + profile + "\"}";
+        for (int i = 0; i < 100; i++) {
+            create(workspace, Mode.TEST, body);
+        }
+
+        as(workspace, Mode.TEST)
+                .body(body)
+                .post("/connect-sessions")
+                .then()
+                .statusCode(429)
+                .header("Retry-After", matchesPattern("^[0-9]{1,4}$"))
+                .body("error.code", equalTo("rate_limit_exceeded"))
+                .body("error.details.limit", equalTo(100))
+                .body("error.details.window_seconds", equalTo(3600));
+        create(ResourceIds.newId(IdPrefix.WORKSPACE), Mode.TEST, body);
+    }
+
     public static String create(String workspaceId, Mode mode, String body) {
         return as(workspaceId, mode)
                 .body(body)

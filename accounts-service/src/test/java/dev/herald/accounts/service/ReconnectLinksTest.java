@@ -37,6 +37,11 @@ class ReconnectLinksTest {
             public Duration authorizationTimeout() {
                 return Duration.ofMinutes(15);
             }
+
+            @Override
+            public int sessionsPerHour() {
+                return 100;
+            }
         };
     }
 

@@ -9,4 +9,11 @@ public interface RateLimitConfig {
     /** Requests per minute per client address that carry no valid credential. */
     @WithDefault("60")
     int anonymousPerMinute();
+
+    /**
+     * API keys the admin API and the dashboard may create per workspace and mode in a rolling hour (OWASP API6: a
+     * script minting keys); more are {@code 429 rate_limit_exceeded} with {@code Retry-After}. 0 turns the cap off.
+     */
+    @WithDefault("20")
+    int apiKeysPerHour();
 }

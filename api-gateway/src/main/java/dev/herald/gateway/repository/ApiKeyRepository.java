@@ -7,6 +7,7 @@ import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.List;
 
 @ApplicationScoped
@@ -26,4 +27,17 @@ public class ApiKeyRepository implements PanacheRepositoryBase<ApiKey, String> {
     public Uni<List<ApiKey>> findActiveDemoKeys(String workspaceId, Mode mode) {
         return list("workspaceId = ?1 and mode = ?2 and demo = true and revokedAt is null", workspaceId, mode);
     }
+
+    /** Keys created for a workspace and mode since {@code since} (demo keys excepted): how many, and the oldest's time. */
+    public Uni<CreatedSince> createdSince(String workspaceId, Mode mode, Instant since) {
+        String where = "workspaceId = ?1 and mode = ?2 and demo = false and createdAt > ?3";
+        return count(where, workspaceId, mode, since)
+                .flatMap(count -> count == 0
+                        ? Uni.createFrom().item(new CreatedSince(0, null))
+                        : find(where + " order by createdAt", workspaceId, mode, since)
+                                .firstResult()
+                                .map(oldest -> new CreatedSince(count, oldest == null ? null : oldest.createdAt)));
+    }
+
+    public record CreatedSince(long count, Instant oldest) {}
 }

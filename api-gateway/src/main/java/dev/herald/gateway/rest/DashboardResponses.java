@@ -114,7 +114,8 @@ public class DashboardResponses {
             return DashboardRefusal.notFound();
         }
         if (failure instanceof ApiException api && api.code().httpStatus() < 500) {
-            return new DashboardRefusal(api.code().httpStatus(), "Not done", api.getMessage(), java.util.Map.of());
+            // A limit's Retry-After goes along.
+            return new DashboardRefusal(api.code().httpStatus(), "Not done", api.getMessage(), api.headers());
         }
         LOG.error("dashboard page failed", failure);
         return DashboardRefusal.unavailable();

@@ -1,10 +1,12 @@
 package dev.herald.gateway.service;
 
 import dev.herald.common.api.ApiException;
+import dev.herald.common.api.HourlyCreationLimit;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.time.Timestamps;
+import dev.herald.gateway.config.RateLimitConfig;
 import dev.herald.gateway.model.ApiKey;
 import dev.herald.gateway.model.Workspace;
 import dev.herald.gateway.repository.ApiKeyRepository;
@@ -14,6 +16,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,11 +26,14 @@ import java.util.TreeSet;
 public class WorkspaceService {
     private final WorkspaceRepository workspaces;
     private final ApiKeyRepository keys;
+    private final HourlyCreationLimit keysPerHour;
     private final Clock clock;
 
-    public WorkspaceService(WorkspaceRepository workspaces, ApiKeyRepository keys, Clock clock) {
+    public WorkspaceService(
+            WorkspaceRepository workspaces, ApiKeyRepository keys, RateLimitConfig rateLimits, Clock clock) {
         this.workspaces = workspaces;
         this.keys = keys;
+        this.keysPerHour = new HourlyCreationLimit("API keys", rateLimits.apiKeysPerHour());
         this.clock = clock;
     }
 
@@ -40,7 +46,10 @@ public class WorkspaceService {
         return workspaces.persist(workspace);
     }
 
-    /** A new key; the returned {@link IssuedApiKey} holds the only copy of its secret. */
+    /**
+     * A new key, at most {@link RateLimitConfig#apiKeysPerHour} an hour per workspace and mode; the returned
+     * {@link IssuedApiKey} holds the only copy of its secret.
+     */
     @WithTransaction
     public Uni<IssuedApiKey> createApiKey(String workspaceId, Mode mode, Set<String> scopes, String name) {
         return workspaces
@@ -49,6 +58,14 @@ public class WorkspaceService {
                 .ifNull()
                 .failWith(() -> ApiException.notFound("workspace"))
                 .flatMap(workspace -> {
+                    Instant now = Timestamps.now(clock);
+                    return keys.createdSince(workspaceId, mode, HourlyCreationLimit.windowStart(now));
+                })
+                .flatMap(created -> {
+                    var refusal = keysPerHour.refusal(created.count(), created.oldest(), Timestamps.now(clock));
+                    if (refusal.isPresent()) {
+                        return Uni.createFrom().failure(refusal.get());
+                    }
                     String secret = ApiKeySecrets.generate(mode);
                     return keys.persist(newKey(workspaceId, mode, secret, scopes, name, false))
                             .map(key -> new IssuedApiKey(key, secret));

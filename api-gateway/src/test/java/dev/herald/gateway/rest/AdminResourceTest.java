@@ -95,4 +95,40 @@ class AdminResourceTest {
                 .then()
                 .statusCode(404);
     }
+
+    @Test
+    void aWorkspaceCreatesAtMostTwentyKeysAnHourPerMode() {
+        String workspace = given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"name\":\"Key minter\"}")
+                .post("/admin/v1/workspaces")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("data.id");
+        for (int i = 0; i < 20; i++) {
+            given().header("Authorization", ADMIN)
+                    .contentType(ContentType.JSON)
+                    .body("{\"mode\":\"live\"}")
+                    .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                    .then()
+                    .statusCode(201);
+        }
+
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"live\"}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(429)
+                .header("Retry-After", matchesPattern("^[0-9]{1,4}$"))
+                .body("error.code", equalTo("rate_limit_exceeded"))
+                .body("error.details.limit", equalTo(20));
+        given().header("Authorization", ADMIN)
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"test\"}")
+                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
+                .then()
+                .statusCode(201);
+    }
 }

@@ -8,6 +8,7 @@ import dev.herald.delivery.repository.ProviderPublicationStatements;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -72,7 +73,20 @@ public class PublicationSteps {
                 .replaceWith(PublishOutcome.failed(error));
     }
 
-    Uni<PublishOutcome> recordPublished(PublishRequest request, PlatformAnswer.Published published) {
+    /**
+     * A published post is kept with its id and link only if they are safe to store and show ({@link UntrustedAnswers}):
+     * an unsafe id leaves the ledger published without it (never posted again) and fails the target, naming why; an
+     * unsafe link is dropped.
+     */
+    Uni<PublishOutcome> recordPublished(PublishRequest request, PlatformAnswer.Published answered) {
+        Optional<TargetError> unsafe = UntrustedAnswers.unsafePostId(request.platform(), answered.providerPostId());
+        if (unsafe.isPresent()) {
+            return publications
+                    .published(request.idempotencyToken(), null, null, Timestamps.now(clock))
+                    .replaceWith(PublishOutcome.failed(unsafe.get()));
+        }
+        PlatformAnswer.Published published =
+                new PlatformAnswer.Published(answered.providerPostId(), UntrustedAnswers.safeUrl(answered.url()));
         return publications
                 .published(
                         request.idempotencyToken(), published.providerPostId(), published.url(), Timestamps.now(clock))

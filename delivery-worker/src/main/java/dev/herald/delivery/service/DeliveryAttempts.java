@@ -4,6 +4,7 @@ import dev.herald.common.auth.Mode;
 import dev.herald.common.client.UsageClient;
 import dev.herald.common.client.UsageVerdict;
 import dev.herald.common.events.TargetCompletedEvent;
+import dev.herald.common.net.PlatformAnswerUnreadable;
 import dev.herald.common.outbox.OutboxRelayJob;
 import dev.herald.common.time.Timestamps;
 import dev.herald.common.tracing.TraceParents;
@@ -19,6 +20,7 @@ import dev.herald.delivery.provider.PublishOutcome;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.Publisher;
 import dev.herald.delivery.provider.Publishers;
+import dev.herald.delivery.provider.UntrustedAnswers;
 import dev.herald.delivery.repository.DeliveryStatements;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -234,6 +236,12 @@ public class DeliveryAttempts {
                     })
                     .onFailure()
                     .recoverWithItem(failure -> {
+                        PlatformAnswerUnreadable unreadable = PlatformAnswerUnreadable.in(failure);
+                        if (unreadable != null) {
+                            // The platform answered, not in a form Herald uses: final, it may have published.
+                            return Optional.of(PublishOutcome.failed(
+                                    UntrustedAnswers.unreadable(delivery.platform(), unreadable)));
+                        }
                         LOG.warnf(
                                 "publishing post %s to account %s (attempt %d) failed: %s",
                                 delivery.postId(), delivery.accountId(), attempt, failure.toString());

@@ -1,5 +1,6 @@
 package dev.herald.posts.provider;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
@@ -12,10 +13,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** The Graph API's {@code /comments} edge, as {@link FacebookComments} calls it with the Page's token. */
 @RegisterRestClient(configKey = "facebook-comments")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Produces(MediaType.APPLICATION_JSON)
 public interface FacebookCommentsApi {
 

@@ -1,5 +1,6 @@
 package dev.herald.posts.provider;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -10,10 +11,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** Instagram API with Instagram Login's comment endpoints, as {@link InstagramComments} calls them. */
 @RegisterRestClient(configKey = "instagram-comments")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Produces(MediaType.APPLICATION_JSON)
 public interface InstagramCommentsApi {
 

@@ -1,5 +1,6 @@
 package dev.herald.posts.provider;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.Encoded;
@@ -12,6 +13,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
@@ -19,6 +21,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
  * it. The URN in the path is percent-encoded by the caller (Rest.li 2.0) and sent as it is.
  */
 @RegisterRestClient(configKey = "linkedin-comments")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Path("/rest/socialActions")
 @Produces(MediaType.APPLICATION_JSON)
 public interface LinkedInCommentsApi {

@@ -1,5 +1,6 @@
 package dev.herald.posts.provider;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -9,10 +10,12 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** LinkedIn's social actions summary of a post, as {@link LinkedInAnalytics} reads it. */
 @RegisterRestClient(configKey = "linkedin-analytics")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Path("/rest/socialActions")
 @Produces(MediaType.APPLICATION_JSON)
 public interface LinkedInSocialActionsApi {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.api.ApiException;
 import dev.herald.common.api.ErrorCode;
+import dev.herald.common.net.PlatformAnswerUnreadable;
 import dev.herald.common.wire.Platform;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.core.Response;
@@ -85,6 +86,19 @@ public final class PlatformFailures {
     static <T> Uni<T> unreachable(Platform platform, ActingAccount account, Throwable failure) {
         if (failure instanceof ApiException || failure instanceof TokenRefused) {
             return Uni.createFrom().failure(failure);
+        }
+        PlatformAnswerUnreadable unreadable = PlatformAnswerUnreadable.in(failure);
+        if (unreadable != null) {
+            // It answered, over the size cap or not as JSON (API10): said precisely, the body never echoed.
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("account_id", account.access().accountId());
+            details.put("platform", platform.wireName());
+            details.putAll(unreadable.details());
+            return Uni.createFrom()
+                    .failure(new ApiException(
+                            ErrorCode.PROVIDER_ERROR,
+                            platform.displayName() + " answered, but " + unreadable.description() + ".",
+                            details));
         }
         org.jboss.logging.Logger.getLogger(PlatformFailures.class)
                 .warnf("%s: no answer (%s)", platform.wireName(), failure.toString());

@@ -1,6 +1,7 @@
 package dev.herald.posts.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
@@ -10,10 +11,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** TikTok API v2's Query Videos (Display API), as {@link TikTokAnalytics} calls it with the creator's token. */
 @RegisterRestClient(configKey = "tiktok-analytics")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Path("/v2/video")
 @Produces(MediaType.APPLICATION_JSON)
 public interface TikTokVideosApi {

@@ -1,5 +1,6 @@
 package dev.herald.posts.provider;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -10,10 +11,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** YouTube Data API v3's comment resources, as {@link YouTubeComments} calls them with the channel's token. */
 @RegisterRestClient(configKey = "youtube-comments")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Path("/youtube/v3")
 @Produces(MediaType.APPLICATION_JSON)
 public interface YouTubeCommentsApi {

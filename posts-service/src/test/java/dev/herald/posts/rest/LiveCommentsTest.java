@@ -522,6 +522,45 @@ class LiveCommentsTest {
     }
 
     @Test
+    void anOversizedOrMalformedAnswerIsAPreciseProviderErrorThatEchoesNothing() throws Exception {
+        String account = liveAccount("facebook", PAGE, "EAAG-page-token");
+        String post = publishedLive(account, "facebook", PAGE + "_5599");
+        fake.register(get(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5599/comments"))
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"data\":[{\"message\":\"" + "x".repeat(3 << 20) + "\"}]}")
+                        .withChunkedDribbleDelay(4, 40)));
+
+        as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(502)
+                .body("error.code", equalTo("provider_error"))
+                .body(
+                        "error.message",
+                        equalTo("Facebook answered, but its answer was over the 1048576-byte limit and was not read."))
+                .body("error.details.platform", equalTo("facebook"))
+                .body("error.details.reason", equalTo("answer_too_large"))
+                .body("error.details.limit_bytes", equalTo(1048576));
+
+        fake.register(get(urlPathEqualTo("/fb/v24.0/" + PAGE + "_5599/comments"))
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"data\":[{\"message\":\"a comment cut sh")));
+
+        String answer = as(workspace, Mode.LIVE)
+                .get("/comments?post_id=" + post)
+                .then()
+                .statusCode(502)
+                .body("error.code", equalTo("provider_error"))
+                .body("error.details.reason", equalTo("answer_not_json"))
+                .extract()
+                .asString();
+        assertThat(answer).doesNotContain("a comment cut");
+        assertThat(commentRequests()).isEqualTo(Map.of("released", 2L));
+    }
+
+    @Test
     void thePlatformsRateLimitIsAServiceUnavailableWithItsRetryAfterAndNothingCharged() throws Exception {
         String account = liveAccount("youtube", "UCbrandChannel", "ya29.token");
         String post = publishedLive(account, "youtube", "rateLimited1");

@@ -32,6 +32,19 @@ public enum FailureKind {
      * initialized by it ends {@code FAILED} with {@code file_format_check_failed}.
      */
     PROCESSING_ERROR("processing_error"),
+    /**
+     * The request is carried out, and the answer (the platform's status unless {@code status}) has a 50 MiB body with
+     * its {@code Content-Length}: a caller that reads it whole holds 50 MiB.
+     */
+    HUGE_ANSWER("huge_answer"),
+    /** As {@link #HUGE_ANSWER}, sent chunked: no length to judge it by before reading. */
+    HUGE_CHUNKED_ANSWER("huge_chunked_answer"),
+    /** The request is carried out, and the answer's JSON is cut in half (malformed). */
+    MALFORMED_ANSWER("malformed_answer"),
+    /** The request is carried out, and the answer's top-level links (permalink, url, ...) are {@code javascript:} URLs. */
+    UNSAFE_LINK("unsafe_link"),
+    /** The request is carried out, and the answer's top-level {@code id} is 10,000 characters long. */
+    UNSAFE_ID("unsafe_id"),
     /** The authorization page refuses: redirect back with {@code error=access_denied}. */
     DENY("deny");
 

@@ -19,6 +19,20 @@ public record FakeResponse(int status, Map<String, String> headers, String conte
         return new FakeResponse(302, Map.of("Location", location.toString()), null, null);
     }
 
+    /** Names the size of a generated body ({@link #huge}); the endpoint streams it and never sends this header. */
+    public static final String HUGE_BODY_HEADER = "X-Fake-Huge-Body";
+
+    public static final String HUGE_CHUNKED_HEADER = "X-Fake-Huge-Chunked";
+
+    /** A body of {@code bytes} spaces after an opening brace, streamed, declared or chunked. */
+    public static FakeResponse huge(int status, long bytes, boolean chunked) {
+        return new FakeResponse(
+                status,
+                Map.of(HUGE_BODY_HEADER, Long.toString(bytes), HUGE_CHUNKED_HEADER, Boolean.toString(chunked)),
+                "application/json",
+                null);
+    }
+
     public static FakeResponse html(int status, String html) {
         return new FakeResponse(status, Map.of(), "text/html; charset=utf-8", html);
     }

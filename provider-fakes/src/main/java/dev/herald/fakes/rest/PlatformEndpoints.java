@@ -4,6 +4,7 @@ import dev.herald.fakes.model.FakeRequest;
 import dev.herald.fakes.model.FakeResponse;
 import dev.herald.fakes.model.ReceivedBytes;
 import dev.herald.fakes.service.FakeProviders;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -116,11 +117,49 @@ public class PlatformEndpoints {
 
     private static void respond(HttpServerResponse response, FakeResponse answer) {
         response.setStatusCode(answer.status());
+        String huge = answer.headers().get(FakeResponse.HUGE_BODY_HEADER);
+        if (huge != null) {
+            respondHuge(
+                    response,
+                    Long.parseLong(huge),
+                    Boolean.parseBoolean(answer.headers().get(FakeResponse.HUGE_CHUNKED_HEADER)));
+            return;
+        }
         answer.headers().forEach(response::putHeader);
         if (answer.body() == null) {
             response.end();
         } else {
             response.putHeader("Content-Type", answer.contentType()).end(answer.body());
         }
+    }
+
+    /**
+     * A JSON-looking body of {@code bytes} bytes, written with back-pressure in 64 KiB pieces, so the fake holds none of
+     * it; a caller that stops reading (closes) stops it.
+     */
+    private static void respondHuge(HttpServerResponse response, long bytes, boolean chunked) {
+        response.putHeader("Content-Type", "application/json");
+        if (chunked) {
+            response.setChunked(true);
+        } else {
+            response.putHeader("Content-Length", Long.toString(bytes));
+        }
+        Buffer piece = Buffer.buffer(" ".repeat(64 * 1024));
+        long[] sent = {0};
+        Runnable[] more = new Runnable[1];
+        more[0] = () -> {
+            while (sent[0] < bytes && !response.writeQueueFull() && !response.closed()) {
+                int size = (int) Math.min(piece.length(), bytes - sent[0]);
+                response.write(
+                        sent[0] == 0 ? Buffer.buffer("{").appendBuffer(piece.slice(1, size)) : piece.slice(0, size));
+                sent[0] += size;
+            }
+            if (sent[0] >= bytes) {
+                response.end();
+            } else if (!response.closed()) {
+                response.drainHandler(drained -> more[0].run());
+            }
+        };
+        more[0].run();
     }
 }

@@ -24,6 +24,8 @@ public class FakeProviders {
     private final IssuedTokens tokens;
     private final AuthorizationServer authorization;
 
+    private static final long HUGE_ANSWER_BYTES = 50L * 1024 * 1024;
+
     public FakeProviders(
             Instance<PlatformFake> fakes,
             FakeJournal journal,
@@ -97,6 +99,15 @@ public class FakeProviders {
                 fake.handle(request);
                 int status = failure.statusOr(504);
                 return FakeResponse.html(status, "<html><body><h1>" + status + " Gateway Time-out</h1></body></html>");
+            case HUGE_ANSWER:
+            case HUGE_CHUNKED_ANSWER:
+                FakeResponse done = fake.handle(request);
+                return FakeResponse.huge(
+                        failure.statusOr(done.status()), HUGE_ANSWER_BYTES, kind == FailureKind.HUGE_CHUNKED_ANSWER);
+            case MALFORMED_ANSWER:
+            case UNSAFE_LINK:
+            case UNSAFE_ID:
+                return UntrustworthyAnswers.spoil(kind, fake.handle(request));
             default:
                 // delay, and the kinds the platform acts on itself (deny, processing_error)
                 return fake.handle(request.withFailure(failure));

@@ -2,8 +2,13 @@ package dev.herald.accounts.provider.http;
 
 import dev.herald.accounts.config.ProvidersConfig;
 import dev.herald.accounts.provider.ProviderException;
+import dev.herald.common.net.PlatformAnswerLimit;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.MultiMap;
@@ -20,6 +25,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Calls provider endpoints on Quarkus's Vert.x without blocking, each call bounded by the configured deadline.
@@ -33,15 +39,24 @@ public class ProviderHttpClient {
     private final Duration deadline;
 
     @Inject
-    public ProviderHttpClient(Vertx vertx, ProvidersConfig config) {
-        this(
-                WebClient.create(
-                        vertx,
-                        new WebClientOptions()
-                                .setConnectTimeout((int) config.connectTimeout().toMillis())
-                                .setFollowRedirects(false)
-                                .setUserAgent("Herald")),
-                config.requestTimeout());
+    public ProviderHttpClient(
+            Vertx vertx,
+            ProvidersConfig config,
+            @ConfigProperty(name = PlatformAnswerLimit.MAX_BYTES_KEY, defaultValue = "1048576") long maxAnswerBytes) {
+        this(cappedClient(vertx, config, maxAnswerBytes), config.requestTimeout());
+    }
+
+    /**
+     * Redirects are not followed (a provider's answer must not send Herald elsewhere), and every answer is capped as
+     * it arrives ({@link PlatformAnswerLimit}): WebClient would otherwise read a body of any size into memory.
+     */
+    private static WebClient cappedClient(Vertx vertx, ProvidersConfig config, long maxAnswerBytes) {
+        HttpClient http = vertx.getDelegate().createHttpClient(new HttpClientOptions().setConnectTimeout((int)
+                        config.connectTimeout().toMillis()));
+        PlatformAnswerLimit.install(http, maxAnswerBytes);
+        return WebClient.wrap(
+                io.vertx.mutiny.core.http.HttpClient.newInstance(http),
+                new WebClientOptions().setFollowRedirects(false).setUserAgent("Herald"));
     }
 
     ProviderHttpClient(WebClient client, Duration deadline) {
@@ -102,12 +117,37 @@ public class ProviderHttpClient {
         return call.ifNoItem()
                 .after(deadline)
                 .failWith(TimeoutException::new)
-                .map(response -> new ProviderResponse(response.statusCode(), response.bodyAsString()))
+                .map(ProviderHttpClient::answer)
                 .onFailure(failure -> !(failure instanceof ProviderException))
                 .transform(failure -> new ProviderException(
                         "provider_unreachable",
                         "the provider did not answer: " + failure.getClass().getSimpleName(),
                         false,
                         true));
+    }
+
+    /**
+     * A successful answer over the cap, or whose body is not JSON, is the provider's failure, retryable (it may answer
+     * properly later); its body is never kept. Refusals are read by their status and platform as they are.
+     */
+    static ProviderResponse answer(HttpResponse<Buffer> response) {
+        int status = response.statusCode();
+        String capped = response.getHeader(PlatformAnswerLimit.TOO_LARGE_HEADER);
+        if (capped != null && status / 100 == 2) {
+            throw new ProviderException(
+                    "answer_too_large",
+                    "the provider's answer was over the " + capped + "-byte limit and was not read",
+                    false,
+                    true);
+        }
+        String body = response.bodyAsString();
+        if (status / 100 == 2 && body != null && !body.isBlank()) {
+            try {
+                Json.decodeValue(body);
+            } catch (DecodeException e) {
+                throw new ProviderException("malformed_response", "the provider's answer was not JSON", false, true);
+            }
+        }
+        return new ProviderResponse(status, body);
     }
 }

@@ -48,6 +48,55 @@ class ProviderHttpClientTest {
     }
 
     @Test
+    void anAnswerOverTheCapIsNotReadDeclaredOrChunked() {
+        String huge = "{\"pad\":\"" + "x".repeat(3 << 20) + "\"}";
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/declared"))
+                        .willReturn(aResponse().withStatus(200).withBody(huge)));
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/chunked"))
+                        .willReturn(aResponse().withStatus(200).withBody(huge).withChunkedDribbleDelay(4, 40)));
+
+        for (String path : new String[] {"/declared", "/chunked"}) {
+            ProviderException failure = failure(fake.http(fake.config()).get(fake.url() + path, Map.of(), Map.of()));
+
+            assertThat(failure.code()).as(path).isEqualTo("answer_too_large");
+            assertThat(failure.getMessage())
+                    .isEqualTo("the provider's answer was over the 1048576-byte limit and was not read");
+            assertThat(failure.retryable()).isTrue();
+            assertThat(failure.revoked()).isFalse();
+        }
+    }
+
+    @Test
+    void aSuccessfulAnswerThatIsNotJsonIsMalformedAndNotEchoed() {
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/html"))
+                        .willReturn(aResponse().withStatus(200).withBody("<html>secret-looking page</html>")));
+
+        ProviderException failure = failure(fake.http(fake.config()).get(fake.url() + "/html", Map.of(), Map.of()));
+
+        assertThat(failure.code()).isEqualTo("malformed_response");
+        assertThat(failure.getMessage()).doesNotContain("secret-looking");
+    }
+
+    @Test
+    void aRedirectIsHandedBackNotFollowed() {
+        fake.server()
+                .stubFor(get(urlPathEqualTo("/moved"))
+                        .willReturn(aResponse().withStatus(302).withHeader("Location", fake.url() + "/elsewhere")));
+
+        ProviderResponse answer =
+                FakeProvider.await(fake.http(fake.config()).get(fake.url() + "/moved", Map.of(), Map.of()));
+
+        assertThat(answer.status()).isEqualTo(302);
+        assertThat(fake.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                urlPathEqualTo("/elsewhere"))))
+                .isEmpty();
+    }
+
+    @Test
     void oauthErrorsAreRevokedOnlyWhenTheGrantIsDead() {
         ProviderException invalidGrant = ProviderErrors.oauth(
                 Platform.LINKEDIN,

@@ -1,5 +1,6 @@
 package dev.herald.delivery.provider.facebook;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
@@ -13,6 +14,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
@@ -21,6 +23,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
  * Facebook from their URL; Herald moves no media bytes for Facebook.
  */
 @RegisterRestClient(configKey = "facebook-graph")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Produces(MediaType.APPLICATION_JSON)
 public interface FacebookGraphApi {
 

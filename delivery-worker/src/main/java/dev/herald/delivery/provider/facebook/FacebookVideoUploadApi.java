@@ -1,5 +1,6 @@
 package dev.herald.delivery.provider.facebook;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -8,6 +9,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
@@ -16,6 +18,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
  * {@code file_url} itself; Herald moves no bytes. {@code {"success": true}}.
  */
 @RegisterRestClient(configKey = "facebook-upload")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Produces(MediaType.APPLICATION_JSON)
 public interface FacebookVideoUploadApi {
 

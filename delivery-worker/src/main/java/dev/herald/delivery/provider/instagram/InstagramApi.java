@@ -1,5 +1,6 @@
 package dev.herald.delivery.provider.instagram;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
@@ -18,6 +20,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
  * {@link InstagramPublisher} calls it: a media container, its status, then {@code media_publish}.
  */
 @RegisterRestClient(configKey = "instagram-graph")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Produces(MediaType.APPLICATION_JSON)
 public interface InstagramApi {
 

@@ -1,5 +1,6 @@
 package dev.herald.delivery.provider.linkedin;
 
+import dev.herald.common.net.PlatformAnswerFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.Encoded;
@@ -12,6 +13,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
@@ -20,6 +22,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
  * {@code StreamingHttp}). Every call carries {@code LinkedIn-Version} and {@code X-Restli-Protocol-Version: 2.0.0}.
  */
 @RegisterRestClient(configKey = "linkedin-api")
+@RegisterProvider(PlatformAnswerFilter.class)
 @Path("/rest")
 @Produces(MediaType.APPLICATION_JSON)
 public interface LinkedInApi {

@@ -1,5 +1,7 @@
 package dev.herald.delivery.provider.media;
 
+import dev.herald.common.net.PlatformAnswerLimit;
+import dev.herald.common.net.PlatformAnswerUnreadable;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -21,6 +23,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * HTTP on Vert.x's client for moving media: fetching a source (to the address the SSRF guard checked) and sending a
@@ -48,6 +51,12 @@ public final class StreamingHttp {
     /** For platforms' APIs and uploads: connections are kept and reused. */
     public StreamingHttp(Vertx vertx, Duration idleTimeout) {
         this(vertx, idleTimeout, true);
+        // Platforms' answers are capped as they arrive, declared or chunked (API10); sources' bodies are streamed.
+        PlatformAnswerLimit.install(
+                client,
+                ConfigProvider.getConfig()
+                        .getOptionalValue(PlatformAnswerLimit.MAX_BYTES_KEY, Long.class)
+                        .orElse(PlatformAnswerLimit.DEFAULT_MAX_BYTES));
     }
 
     /**
@@ -249,6 +258,11 @@ public final class StreamingHttp {
     }
 
     private static Future<Answer> read(HttpClientResponse response) {
+        String capped = response.getHeader(PlatformAnswerLimit.TOO_LARGE_HEADER);
+        if (capped != null && response.statusCode() / 100 == 2) {
+            return Future.failedFuture(
+                    PlatformAnswerUnreadable.tooLarge(response.statusCode(), Long.parseLong(capped)));
+        }
         String length = response.getHeader("Content-Length");
         if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > MAX_ANSWER_BYTES) {
             response.request().reset();

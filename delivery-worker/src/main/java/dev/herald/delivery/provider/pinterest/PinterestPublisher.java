@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.net.PlatformAnswerFilter;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.ProviderAccess;
@@ -72,6 +73,7 @@ public class PinterestPublisher implements Publisher {
                 .baseUri(URI.create(config.trialAccess() ? config.sandboxApiUrl() : config.apiUrl()))
                 .connectTimeout(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .readTimeout(config.readTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .register(new PlatformAnswerFilter())
                 .build(PinterestApi.class);
         this.ledger = ledger;
         this.ingest = ingest;
