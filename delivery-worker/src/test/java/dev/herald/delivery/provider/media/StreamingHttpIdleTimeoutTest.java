@@ -72,10 +72,12 @@ class StreamingHttpIdleTimeoutTest {
     }
 
     private StreamingHttp.Answer relay(int pieces, int pauseAfter) {
+        // As MediaIngest does it: the source through the sources' client, the upload through the platforms' one.
+        StreamingHttp sources = StreamingHttp.forSources(vertx, IDLE);
         StreamingHttp http = new StreamingHttp(vertx, IDLE);
         try {
             String base = "http://127.0.0.1:" + server.actualPort();
-            return http.open(
+            return sources.open(
                             HttpMethod.GET,
                             StreamingHttp.Endpoint.of(base + "/source/" + pieces + "/" + pauseAfter),
                             Map.of())
@@ -88,6 +90,7 @@ class StreamingHttpIdleTimeoutTest {
                     .await()
                     .atMost(Duration.ofSeconds(20));
         } finally {
+            sources.close();
             http.close();
         }
     }
