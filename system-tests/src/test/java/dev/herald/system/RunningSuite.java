@@ -88,7 +88,8 @@ public final class RunningSuite {
                     .stateDir(state)
                     .freePorts()
                     // As long as ./herald up waits by default; a machine shared with other builds may need longer.
-                    .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", 240)))
+                    .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", (int)
+                            LocalSuiteConfig.DEFAULT_READINESS_TIMEOUT.toSeconds())))
                     .providerFakes(true)
                     .serviceEnvironment(Map.ofEntries(
                             Map.entry(

@@ -47,6 +47,8 @@ public record LocalSuiteConfig(
     public static final int DEFAULT_POSTGRES_PORT = 54329;
     public static final int DEFAULT_KAFKA_PORT = 19092;
     public static final int DEFAULT_KAFKA_CONTROLLER_PORT = 19093;
+    /** How long a start waits for every service: eight JVMs starting on two busy cores took up to 140 s each. */
+    public static final Duration DEFAULT_READINESS_TIMEOUT = Duration.ofSeconds(240);
 
     public LocalSuiteConfig {
         Objects.requireNonNull(projectRoot, "projectRoot");
@@ -189,8 +191,7 @@ public record LocalSuiteConfig(
         private String demoLiveKey;
         private String adminToken;
         private ServiceCommand serviceCommand;
-        // Eight JVMs starting on two busy cores (a CI run, a build beside it) take up to 140 s each.
-        private Duration readinessTimeout = Duration.ofSeconds(240);
+        private Duration readinessTimeout = DEFAULT_READINESS_TIMEOUT;
         private Duration stopGracePeriod = Duration.ofSeconds(15);
         private Consumer<String> progress = message -> {};
         private Map<String, String> serviceEnvironment = Map.of();
