@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.nullValue;
 import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.tracing.TraceParents;
+import dev.herald.gateway.AdminApi;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class ApiGatewayRoutesTest {
-    static final String ADMIN = "Bearer test-admin-token-0123456789";
+    static final String ADMIN = AdminApi.ADMIN;
 
     @Inject
     InternalTokens tokens;
@@ -41,28 +42,11 @@ class ApiGatewayRoutesTest {
 
     @BeforeEach
     void newWorkspace() {
-        workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"Gateway test\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
+        workspace = AdminApi.newWorkspace("Gateway test");
     }
 
     private String key(String mode, String... scopes) {
-        String body = scopes.length == 0
-                ? "{\"mode\":\"" + mode + "\"}"
-                : "{\"mode\":\"" + mode + "\",\"scopes\":[\"" + String.join("\",\"", scopes) + "\"]}";
-        return given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body(body)
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.secret");
+        return AdminApi.newKeySecret(workspace, mode, scopes);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
+import dev.herald.gateway.AdminApi;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -21,29 +22,14 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class McpRouteTest {
-    static final String ADMIN = "Bearer test-admin-token-0123456789";
     static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}";
 
     private String key;
 
     @BeforeEach
     void newKey() {
-        String workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"MCP\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        key = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"mode\":\"test\",\"scopes\":[\"posts:read\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.secret");
+        String workspace = AdminApi.newWorkspace("MCP");
+        key = AdminApi.newKeySecret(workspace, "test", "posts:read");
     }
 
     private RequestSpecification mcp(String authorization) {

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.nullValue;
 
 import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
+import dev.herald.gateway.AdminApi;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class OAuthAccessTokenTest {
-    static final String ADMIN = "Bearer test-admin-token-0123456789";
+    static final String ADMIN = AdminApi.ADMIN;
     static final String RESOURCE = "http://localhost:8081/api/v1";
 
     @Inject
@@ -41,14 +42,7 @@ class OAuthAccessTokenTest {
 
     @BeforeEach
     void newClient() {
-        workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"OAuth\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
+        workspace = AdminApi.newWorkspace("OAuth");
         JsonPath client = given().header("Authorization", ADMIN)
                 .contentType(ContentType.JSON)
                 .body("{\"mode\":\"live\",\"scopes\":[\"profiles:read\",\"posts:read\"]}")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
+import dev.herald.gateway.AdminApi;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -29,7 +30,6 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class PostBatchRouteTest {
-    static final String ADMIN = "Bearer test-admin-token-0123456789";
 
     private String workspace;
     private String key;
@@ -38,26 +38,8 @@ class PostBatchRouteTest {
 
     @BeforeEach
     void newWorkspace() {
-        workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"Batch\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        key = newKey("{\"mode\":\"live\"}");
-    }
-
-    private String newKey(String body) {
-        return given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body(body)
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.secret");
+        workspace = AdminApi.newWorkspace("Batch");
+        key = AdminApi.newKeySecret(workspace, "live");
     }
 
     private Response batch(String body) {
@@ -211,7 +193,7 @@ class PostBatchRouteTest {
                 .post("/api/v1/posts/batch")
                 .then()
                 .statusCode(415);
-        given().header("Authorization", "Bearer " + newKey("{\"mode\":\"live\",\"scopes\":[\"posts:read\"]}"))
+        given().header("Authorization", "Bearer " + AdminApi.newKeySecret(workspace, "live", "posts:read"))
                 .contentType(ContentType.JSON)
                 .body(posts("Hi"))
                 .post("/api/v1/posts/batch")

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.herald.gateway.AdminApi;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class RequestLogTest {
-    static final String ADMIN = "Bearer test-admin-token-0123456789";
+    static final String ADMIN = AdminApi.ADMIN;
 
     private String workspace;
     private String key;
@@ -29,22 +30,8 @@ class RequestLogTest {
 
     @BeforeEach
     void newWorkspace() {
-        workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"Logs\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        JsonPath created = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"mode\":\"test\"}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then()
-                .statusCode(201)
-                .extract()
-                .jsonPath();
+        workspace = AdminApi.newWorkspace("Logs");
+        JsonPath created = AdminApi.newKey(workspace, "test");
         key = created.getString("data.secret");
         keyId = created.getString("data.id");
     }

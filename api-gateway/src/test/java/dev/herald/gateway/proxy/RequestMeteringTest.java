@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.herald.common.api.LimitRefusal;
+import dev.herald.gateway.AdminApi;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -28,29 +29,15 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class RequestMeteringTest {
-    static final String ADMIN = "Bearer test-admin-token-0123456789";
+    static final String ADMIN = AdminApi.ADMIN;
 
     private String workspace;
     private String key;
 
     @BeforeEach
     void newWorkspace() {
-        workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"Metering\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        key = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"mode\":\"live\"}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.secret");
+        workspace = AdminApi.newWorkspace("Metering");
+        key = AdminApi.newKeySecret(workspace, "live");
     }
 
     private Response get(String path) {
@@ -142,14 +129,7 @@ class RequestMeteringTest {
                 .body("data.path", equalTo("/posts/validate"));
         assertThat(usedIncludingThisRead()).isEqualTo(before + 2);
 
-        String readOnly = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"mode\":\"live\",\"scopes\":[\"posts:read\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.secret");
+        String readOnly = AdminApi.newKeySecret(workspace, "live", "posts:read");
         given().header("Authorization", "Bearer " + readOnly)
                 .contentType(ContentType.JSON)
                 .body("{}")

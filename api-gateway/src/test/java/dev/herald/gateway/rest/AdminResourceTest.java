@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.herald.gateway.AdminApi;
 import dev.herald.gateway.proxy.EchoUpstream;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 @QuarkusTestResource(EchoUpstream.class)
 class AdminResourceTest {
-    static final String ADMIN = "Bearer test-admin-token-0123456789";
+    static final String ADMIN = AdminApi.ADMIN;
 
     @Test
     void theAdminApiNeedsTheAdminToken() {

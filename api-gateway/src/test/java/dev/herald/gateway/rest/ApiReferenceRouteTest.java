@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 
+import dev.herald.gateway.AdminApi;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -34,7 +35,6 @@ import org.junit.jupiter.api.Test;
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 class ApiReferenceRouteTest {
-    private static final String ADMIN = "Bearer test-admin-token-0123456789";
     private static final String[] FILES = {
         "/api/v1/docs/swagger-ui-bundle.js",
         "/api/v1/docs/swagger-ui.css",
@@ -141,22 +141,8 @@ class ApiReferenceRouteTest {
 
     @Test
     void aKeySentAlongIsNeitherCheckedNorMetered() {
-        String workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"API reference test\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        String key = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"mode\":\"test\",\"scopes\":[\"profiles:read\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.secret");
+        String workspace = AdminApi.newWorkspace("API reference test");
+        String key = AdminApi.newKeySecret(workspace, "test", "profiles:read");
         for (String path : new String[] {"/api/v1/docs", "/api/v1/docs/swagger-ui.css"}) {
             given().header("Authorization", "Bearer " + key)
                     .get(path)

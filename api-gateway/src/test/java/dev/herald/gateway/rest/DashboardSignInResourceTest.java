@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.herald.gateway.AdminApi;
 import dev.herald.gateway.proxy.EchoUpstream;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -25,13 +26,7 @@ class DashboardSignInResourceTest {
     @Test
     void aSignInLinkOpensTheWorkspaceOnceWithASafeCookie() {
         long unique = System.nanoTime();
-        String workspace = given().header("Authorization", DashboardVisitor.ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"Acme\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .extract()
-                .path("data.id");
+        String workspace = AdminApi.newWorkspace("Acme");
         String member = given().header("Authorization", DashboardVisitor.ADMIN)
                 .contentType(ContentType.JSON)
                 // An address no other test uses: a person who is a member of two workspaces gets to choose one.

@@ -2,6 +2,7 @@ package dev.herald.gateway.rest;
 
 import static io.restassured.RestAssured.given;
 
+import dev.herald.gateway.AdminApi;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.regex.Pattern;
  * through a one-time link, and the session cookie and CSRF token every later request carries.
  */
 final class DashboardVisitor {
-    static final String ADMIN = "Bearer test-admin-token-0123456789";
+    static final String ADMIN = AdminApi.ADMIN;
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
 
     final String workspaceId;
@@ -28,14 +29,7 @@ final class DashboardVisitor {
 
     /** A new workspace with one member of {@code role}, signed in. */
     static DashboardVisitor signedInToNewWorkspace(String role) {
-        String workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"Acme\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
+        String workspace = AdminApi.newWorkspace("Acme");
         return signedIn(workspace, role);
     }
 

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.gateway.AdminApi;
 import dev.herald.openapi.OpenApiDocument;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.Test;
         value = RealInfrastructure.class,
         initArgs = @ResourceArg(name = "database", value = "gateway_test"))
 class OpenApiDocumentRouteTest {
-    private static final String ADMIN = "Bearer test-admin-token-0123456789";
 
     private final OpenApiDocument document = OpenApiDocument.fromClasspath(OpenApiDocumentRoute.RESOURCE);
 
@@ -87,22 +87,8 @@ class OpenApiDocumentRouteTest {
         anonymous.then().statusCode(401);
         assertConforms(anonymous, "GET", "/profiles", 401);
 
-        String workspace = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"name\":\"OpenAPI test\"}")
-                .post("/admin/v1/workspaces")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.id");
-        String key = given().header("Authorization", ADMIN)
-                .contentType(ContentType.JSON)
-                .body("{\"mode\":\"test\",\"scopes\":[\"profiles:read\",\"profiles:write\"]}")
-                .post("/admin/v1/workspaces/" + workspace + "/api-keys")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("data.secret");
+        String workspace = AdminApi.newWorkspace("OpenAPI test");
+        String key = AdminApi.newKeySecret(workspace, "test", "profiles:read", "profiles:write");
 
         Response noScope = given().header("Authorization", "Bearer " + key).get("/api/v1/posts");
         noScope.then().statusCode(403).body("error.details.required_scope", equalTo("posts:read"));
