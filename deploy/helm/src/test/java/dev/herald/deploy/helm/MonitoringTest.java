@@ -107,7 +107,9 @@ class MonitoringTest {
             if (name.startsWith("herald_")) {
                 // Micrometer's name: dots for underscores, without the unit and the counter's suffix Prometheus adds.
                 String meter = name.replaceAll("_(total|seconds)$", "").replace('_', '.');
-                assertThat(sources).as("%s (meter \"%s\")", name, meter).contains("\"" + meter + "\"");
+                assertThat(sources.contains("\"" + meter + "\""))
+                        .as("%s: no meter \"%s\" in the services' code", name, meter)
+                        .isTrue();
             } else {
                 // The Kafka client's and the HTTP server's binders: the documented series.
                 assertThat(operations).as(name).contains("`" + name.replaceAll("_count$", "") + "`");
