@@ -112,7 +112,15 @@ class HelmTestAndNotesTest {
                 .set("secrets.adminToken.key", "admin-token"));
         assertThat(noIngress)
                 .doesNotContain("/api/v1/profiles")
-                .contains("get secret ops-admin -o jsonpath='{.data.admin-token}'");
+                .contains("get secret ops-admin -o jsonpath='{.data.admin-token}'")
+                .doesNotContain("WARNING");
+
+        // Scraping switched on with the NetworkPolicies still shutting the scraper out.
+        assertThat(RenderedChart.notes(install -> install.set("monitoring.serviceMonitor.enabled", "true")))
+                .contains("WARNING: monitoring.serviceMonitor is on, but networkPolicy.extraFrom admits no scraper");
+        assertThat(RenderedChart.notes(install -> install.set("monitoring.serviceMonitor.enabled", "true")
+                        .set("networkPolicy.extraFrom[0].namespaceSelector.matchLabels.team", "monitoring")))
+                .doesNotContain("WARNING");
     }
 
     private RenderedChart withHooks(String valuesFile, Consumer<TemplateCommand> settings) throws IOException {
