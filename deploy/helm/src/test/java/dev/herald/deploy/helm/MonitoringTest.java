@@ -4,22 +4,31 @@ import static dev.herald.deploy.helm.RenderedChart.RELEASE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.openshift.api.model.monitoring.v1.Endpoint;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.Rule;
+import io.fabric8.openshift.api.model.monitoring.v1.RuleGroup;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The Prometheus Operator's objects: off by default, and alerts on series the services really export. */
 class MonitoringTest {
@@ -117,6 +126,39 @@ class MonitoringTest {
         }
     }
 
+    /**
+     * promtool (Debian's prometheus package; .ci/run installs it) runs src/test/resources/alerts-test.yaml against the
+     * rendered rules: each alert fires on made-up series showing its fault once the fault has lasted its "for", with
+     * the summary its template makes, and not on the healthy series beside it.
+     */
+    @Test
+    void eachAlertFiresOnItsFaultAndNotOnHealthySeries(@TempDir Path work) throws Exception {
+        assertThat(Path.of("/usr/bin/promtool"))
+                .as("promtool, from Debian's prometheus package (apt-get install prometheus)")
+                .isExecutable();
+        List<RuleGroup> groups = monitored()
+                .get(PrometheusRule.class, RELEASE + "-alerts")
+                .getSpec()
+                .getGroups();
+        // The descriptions are static text (checked above); the test file spells out the rest of each alert.
+        groups.forEach(
+                group -> group.getRules().forEach(rule -> rule.getAnnotations().remove("description")));
+        Files.writeString(work.resolve("rules.yaml"), new KubernetesSerialization().asYaml(Map.of("groups", groups)));
+        try (InputStream tests = MonitoringTest.class.getResourceAsStream("/alerts-test.yaml")) {
+            Files.copy(Objects.requireNonNull(tests), work.resolve("alerts-test.yaml"));
+        }
+
+        Process promtool = new ProcessBuilder("/usr/bin/promtool", "test", "rules", "alerts-test.yaml")
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(promtool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(promtool.exitValue()).as(output).isZero();
+        assertThat(output).contains("SUCCESS");
+    }
+
     private static List<Rule> alerts() {
         return monitored().get(PrometheusRule.class, RELEASE + "-alerts").getSpec().getGroups().stream()
                 .flatMap(group -> group.getRules().stream())
@@ -156,7 +198,7 @@ class MonitoringTest {
         try {
             return Files.readString(file);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }
