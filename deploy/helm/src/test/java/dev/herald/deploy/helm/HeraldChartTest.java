@@ -287,7 +287,9 @@ class HeraldChartTest {
         assertThat(chart.config("mcp-server"))
                 .containsEntry("HERALD_MCP_GATEWAY_URL", "http://" + RELEASE + "-api-gateway:8080")
                 .doesNotContainKeys("QUARKUS_DATASOURCE_JDBC_URL", "KAFKA_BOOTSTRAP_SERVERS");
-        assertThat(callers(rendered("values-production.yaml"), "api-gateway")).containsExactly("mcp-server");
+        // ... and helm test's Pod (HelmTestAndNotesTest).
+        assertThat(callers(rendered("values-production.yaml"), "api-gateway"))
+                .containsExactlyInAnyOrder("mcp-server", "helm-test");
         assertThat(chart.config("delivery-worker"))
                 .containsOnlyKeys(Stream.concat(
                                 basicVariables().stream(),

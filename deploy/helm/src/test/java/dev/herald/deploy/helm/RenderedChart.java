@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.marcnuri.helm.DryRun;
 import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
 import com.marcnuri.helm.TemplateCommand;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -39,7 +41,17 @@ final class RenderedChart {
     /** The oldest Kubernetes the chart claims (Chart.yaml's kubeVersion); helm-java would assume 1.20. */
     static final String KUBE_VERSION = "1.25.0";
 
+    /**
+     * What the copies {@link #renderWithHooks} renders call Helm's hook annotations ({@code helm.sh/hook},
+     * {@code helm.sh/hook-weight}, ...): helm-java prints a release's resources and leaves hooks out.
+     */
+    static final String HOOK_ANNOTATION = "rendered-hook.herald.dev/hook";
+
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    static {
+        KubernetesApiStub.start();
+    }
 
     final String yaml;
     final List<HasMetadata> objects;
@@ -60,6 +72,18 @@ final class RenderedChart {
      */
     static Path chartWithValues(String valuesFile, Path target) throws IOException {
         Path chart = chart();
+        copy(target);
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode merged = yaml.readTree(chart.resolve("values.yaml").toFile());
+        merge((ObjectNode) merged, (ObjectNode)
+                yaml.readTree(chart.resolve(valuesFile).toFile()));
+        yaml.writeValue(target.resolve("values.yaml").toFile(), merged);
+        return target;
+    }
+
+    /** A copy of the chart in {@code target}. */
+    private static Path copy(Path target) throws IOException {
+        Path chart = chart();
         try (Stream<Path> files = Files.walk(chart)) {
             for (Path file : files.toList()) {
                 Path copy = target.resolve(chart.relativize(file).toString());
@@ -70,11 +94,6 @@ final class RenderedChart {
                 }
             }
         }
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
-        JsonNode merged = yaml.readTree(chart.resolve("values.yaml").toFile());
-        merge((ObjectNode) merged, (ObjectNode)
-                yaml.readTree(chart.resolve(valuesFile).toFile()));
-        yaml.writeValue(target.resolve("values.yaml").toFile(), merged);
         return target;
     }
 
@@ -109,6 +128,50 @@ final class RenderedChart {
 
     static RenderedChart render(String valuesFile) {
         return render(valuesFile, template -> {});
+    }
+
+    /**
+     * As {@link #render(String, Consumer)}, hooks included (the topic Job, the helm test Pod): a copy of the chart in
+     * {@code target} whose templates spell the hook annotations {@link #HOOK_ANNOTATION}, so that Helm renders them
+     * as ordinary resources.
+     */
+    static RenderedChart renderWithHooks(String valuesFile, Consumer<TemplateCommand> settings, Path target)
+            throws IOException {
+        Path copy = copy(target);
+        try (Stream<Path> files = Files.walk(copy.resolve("templates"))) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Files.writeString(file, Files.readString(file).replace("helm.sh/hook", HOOK_ANNOTATION));
+            }
+        }
+        TemplateCommand template = new Helm(copy)
+                .template()
+                .withName(RELEASE)
+                .withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION);
+        if (valuesFile != null) {
+            template.withValuesFile(chart().resolve(valuesFile));
+        }
+        settings.accept(template);
+        return parse(template.call());
+    }
+
+    /** NOTES.txt as helm install prints it (a client-side dry run of an install). */
+    static String notes(Consumer<InstallCommand> settings) {
+        InstallCommand install = new Helm(chart())
+                .install()
+                .withName(RELEASE)
+                .withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION)
+                .dryRun()
+                .withDryRunOption(DryRun.CLIENT)
+                .clientOnly();
+        settings.accept(install);
+        String output = install.call().getOutput();
+        int notes = output.indexOf("NOTES:");
+        if (notes < 0) {
+            throw new AssertionError("helm install printed no notes:\n" + output);
+        }
+        return output.substring(notes + "NOTES:".length());
     }
 
     static RenderedChart parse(String yaml) {
