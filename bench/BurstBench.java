@@ -105,9 +105,10 @@ public class BurstBench extends PostsBench {
                 + " s before the instant");
         Instant burstDeadline = instant.plusSeconds(deadlineSeconds);
         burstCpu = waitForFinal(instant, burstDeadline, pendingAfterInstant);
-        burst = new LagSummary(Outcomes.read(http, gateway, Arrays.asList(workspaces), burstMarker, setupPool), burstDeadline);
-        log(String.format(Locale.ROOT, "  burst read through the API: %d posts, %d published, %d failed, %d not final; lag p50 %s, p99 %s, max %s",
-                burst.outcomes.size(), burst.published, burst.failed, burst.notFinal, LagSummary.seconds(burst.pct(0.5), 2),
+        burst = new LagSummary(Outcomes.read(http, gateway, Arrays.asList(workspaces), burstMarker, setupPool), burstDeadline,
+                burstPosts);
+        log(String.format(Locale.ROOT, "  burst read through the API: %d posts, %d published, %d failed, %d not final, %d missing; lag p50 %s, p99 %s, max %s",
+                burst.outcomes.size(), burst.published, burst.failed, burst.notFinal, burst.missing, LagSummary.seconds(burst.pct(0.5), 2),
                 LagSummary.seconds(burst.pct(0.99), 2), LagSummary.seconds(burst.max(), 2)));
 
         // ---- the steady rate: an open loop, each post due --steady-ahead s after its slot
@@ -121,7 +122,8 @@ public class BurstBench extends PostsBench {
             Instant lastDue = steadyStart.plusSeconds(steadyDuration + steadyAhead);
             Instant steadyDeadline = lastDue.plusSeconds(drainTimeoutSeconds);
             waitForFinal(lastDue, steadyDeadline, new ArrayList<>());
-            steady = new LagSummary(Outcomes.read(http, gateway, Arrays.asList(workspaces), steadyMarker, setupPool), steadyDeadline);
+            steady = new LagSummary(Outcomes.read(http, gateway, Arrays.asList(workspaces), steadyMarker, setupPool), steadyDeadline,
+                    steadyPhase.accepted());
             log(String.format(Locale.ROOT, "  steady read through the API: %d posts, %d published; lag p50 %s, p99 %s, max %s",
                     steady.outcomes.size(), steady.published, LagSummary.seconds(steady.pct(0.5), 3),
                     LagSummary.seconds(steady.pct(0.99), 3), LagSummary.seconds(steady.max(), 3)));

@@ -51,7 +51,7 @@ Usage: bench/burst.sh [options]
 Time: the suite's start and setup (2-3 min), warm-up (2-4 min), the burst (lead 1-3 min, then until every post is final,
 at most --deadline), the steady mode (--steady-duration + --steady-ahead + drain): about 12-16 minutes with the defaults.
 Ports (all 127.0.0.1): gateway $BENCH_GATEWAY_PORT (18080), PostgreSQL $BENCH_POSTGRES_PORT (15329), Kafka
-$BENCH_KAFKA_PORT/$BENCH_KAFKA_CONTROLLER_PORT (19192/19193). The services' ports 8181-8186 are fixed, so the
+$BENCH_KAFKA_PORT/$BENCH_KAFKA_CONTROLLER_PORT (19192/19193). The services' ports 8181-8187 are fixed, so the
 benchmark refuses to run while another Herald suite is up. Needs a JDK 17 (java, javac) on the PATH.
 EOF
 }

@@ -148,8 +148,8 @@ final class LagPlot {
         chart.getTitle().setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
         LagSummary s = row.lags();
         List<String> parts = new ArrayList<>();
-        parts.add(s.outcomes.size() + " posts: " + s.published + " published, " + s.failed + " failed, " + s.notFinal
-                + " not final at the deadline");
+        parts.add(s.lags.length + " posts: " + s.published + " published, " + s.failed + " failed, " + s.notFinal
+                + " not final at the deadline" + (s.missing > 0 ? ", " + s.missing + " not accepted or not listed" : ""));
         parts.add(String.format(Locale.ROOT, "p50 %s, p99 %s, max %s", LagSummary.seconds(s.pct(0.5), 2),
                 LagSummary.seconds(s.pct(0.99), 2), LagSummary.seconds(s.max(), 2)));
         chart.addSubtitle(new TextTitle(String.join("; ", parts), new Font(Font.SANS_SERIF, Font.PLAIN, 12)));

@@ -5,8 +5,9 @@ import java.util.Locale;
 
 /**
  * One mode's outcome (the burst, or the steady rate): how many of its posts were published, failed or not final at
- * its deadline, and the lag percentiles over every post read. A post not published by the deadline counts as later
- * than any published one, so a percentile that falls on it reads "> deadline" rather than flattering the rest.
+ * its deadline, and the lag percentiles over every post it should have had. A post not published by the deadline (or
+ * never accepted, or not listed by the API) counts as later than any published one, so a percentile that falls on it
+ * reads "> deadline" rather than flattering the rest.
  */
 final class LagSummary {
     final List<Outcomes.Outcome> outcomes;
@@ -14,18 +15,24 @@ final class LagSummary {
     final long published;
     final long failed;
     final long notFinal;
+    /** Posts the mode should have had but the API did not list (not accepted, or lost). */
+    final long missing;
     /** Lags in milliseconds, ascending; +infinity for a post not published by the deadline. */
     final double[] lags;
     final double[] visibleLags;
 
-    LagSummary(List<Outcomes.Outcome> outcomes, Instant deadline) {
+    /** {@code expected}: how many posts the mode should have had (the burst's --posts; the steady mode's accepted posts). */
+    LagSummary(List<Outcomes.Outcome> outcomes, Instant deadline, long expected) {
         this.outcomes = outcomes;
         this.deadline = deadline;
         long p = 0;
         long f = 0;
-        lags = new double[outcomes.size()];
-        visibleLags = new double[outcomes.size()];
-        for (int i = 0; i < lags.length; i++) {
+        missing = Math.max(0, expected - outcomes.size());
+        lags = new double[(int) (outcomes.size() + missing)];
+        visibleLags = new double[lags.length];
+        Arrays.fill(lags, Double.POSITIVE_INFINITY);
+        Arrays.fill(visibleLags, Double.POSITIVE_INFINITY);
+        for (int i = 0; i < outcomes.size(); i++) {
             Outcomes.Outcome o = outcomes.get(i);
             boolean inTime = o.published() && !o.completedAt().isAfter(deadline);
             if (inTime) {
