@@ -89,7 +89,7 @@ final class BurstReport {
                 .append(b.pendingAfterInstant.stream().filter(p -> p[0] % 5 == 0).collect(Collectors.toMap(p -> p[0], p -> p[1],
                         (x, y) -> x, TreeMap::new)).entrySet().stream().map(e -> e.getKey() + " s: " + e.getValue())
                         .collect(Collectors.joining(", "))).append(".\n\n");
-        out.append("Targets published per second after the instant (from `completed_at`, per 5 s): ")
+        out.append("Targets published per second after the instant (from `completed_at`, mean of each 5 s): ")
                 .append(publishedPerFive(burst, b.instant)).append(".\n\n");
         out.append("CPU from the instant to the end of the wait, as a share of the whole machine (all cores; `other`: processes "
                 + "outside the suite and this client):\n\n");
@@ -150,7 +150,7 @@ final class BurstReport {
                 perFive.merge(sec, 1L, Long::sum);
             }
         }
-        return perFive.entrySet().stream().map(e -> e.getKey() + " s: " + Math.round(e.getValue() / 5.0))
+        return perFive.entrySet().stream().map(e -> e.getKey() + "-" + (e.getKey() + 5) + " s: " + Math.round(e.getValue() / 5.0) + "/s")
                 .collect(Collectors.joining(", "));
     }
 }
