@@ -25,7 +25,7 @@ Usage: bench/burst.sh [options]
   --worktree             benchmark the working tree instead, uncommitted changes included
   --posts N              posts in the burst, all due at one instant (default 10000)
   --lead S|auto          seconds from the start of the burst's acceptance to its instant; auto (default): from the
-                         warm-up's accepted rate, the time acceptance takes x1.5 plus 21 s, rounded up to the next whole
+                         warm-up's accepted rate, the time acceptance takes x1.5 plus 25 s, rounded up to the next whole
                          minute (customers schedule at round times)
   --deadline S           wait at most S s after the instant (default 180) for every post to be final; a post not published
                          by then counts as not final

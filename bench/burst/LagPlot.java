@@ -20,6 +20,7 @@ import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.Layer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
@@ -89,6 +90,13 @@ final class LagPlot {
             plot.addRangeMarker(m);
         }
         showTargets(plot.getDomainAxis(), row, finite == 0 ? 0 : lags[finite - 1] / 1000);
+        for (Object m : plot.getDomainMarkers(Layer.FOREGROUND)) {
+            // a label beside its line, on the side with room for it
+            ValueMarker v = (ValueMarker) m;
+            boolean leftHalf = v.getValue() < plot.getDomainAxis().getUpperBound() / 2;
+            v.setLabelAnchor(leftHalf ? RectangleAnchor.TOP_RIGHT : RectangleAnchor.TOP_LEFT);
+            v.setLabelTextAnchor(leftHalf ? TextAnchor.TOP_LEFT : TextAnchor.TOP_RIGHT);
+        }
         finish(chart, row);
         return chart;
     }
