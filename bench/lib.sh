@@ -29,11 +29,11 @@ listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # bench_refuse_busy_ports PORT... ; the message names the variables that move the caller's own ports.
 bench_refuse_busy_ports() {
   local port
-  for port in 8181 8182 8183 8184 8185 8186 "$@"; do
+  for port in 8181 8182 8183 8184 8185 8186 8187 "$@"; do
     if listening "$port"; then
       echo "Refusing to run: something already listens on 127.0.0.1:$port." >&2
-      if (( port >= 8181 && port <= 8186 )); then
-        echo "Herald's service ports 8181-8186 are fixed, so only one suite can run at a time: stop the other" >&2
+      if (( port >= 8181 && port <= 8187 )); then
+        echo "Herald's service ports 8181-8187 are fixed, so only one suite can run at a time: stop the other" >&2
         echo "suite (./herald down, with its HERALD_STATE_DIR) and run the benchmark again." >&2
       else
         echo "Choose another port with BENCH_GATEWAY_PORT, BENCH_POSTGRES_PORT, BENCH_KAFKA_PORT," >&2
