@@ -287,7 +287,8 @@ class BrandingResourceTest {
                 .asString();
         assertThat(page)
                 .contains("--accent: #8a1c7c;")
-                .contains("<img id=\"brand-logo\" src=\"" + logoPath + "\" alt=\"Acme Social\">")
+                // The name follows the logo as text, so the image is decorative (no name read twice).
+                .contains("<img id=\"brand-logo\" src=\"" + logoPath + "\" alt=\"\">")
                 .contains("<span class=\"name\" id=\"brand-name\"><bdi>Acme Social</bdi></span>")
                 .contains("id=\"brand-support\" href=\"https://acme.example/help\"")
                 .contains("id=\"brand-privacy\" href=\"https://acme.example/privacy\"");
