@@ -37,6 +37,10 @@ public class ConnectSessionEntity {
     @Column(name = "embed_origin")
     public String embedOrigin;
 
+    /** The page's name for the customer instead of its branding's (V19); null: the branding's. */
+    @Column(name = "display_name")
+    public String displayName;
+
     /** SHA-256 (hex) of the capability token in the session's URL. */
     @Column(name = "token_hash", nullable = false)
     public String tokenHash;

@@ -56,8 +56,8 @@ public class ConnectSessionResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode json) {
-        JsonBody body =
-                JsonBody.of(json, Set.of("profile_id", "platforms", "redirect_url", "embed_origin", "expires_in"));
+        JsonBody body = JsonBody.of(
+                json, Set.of("profile_id", "platforms", "redirect_url", "embed_origin", "display_name", "expires_in"));
         FieldValue<String> profileId = body.string("profile_id")
                 .required()
                 .matching(PROFILE_ID, "a profile id (prf_...)")
@@ -69,10 +69,12 @@ public class ConnectSessionResource {
                 body.string("embed_origin").nullable().length(1, MAX_URL_LENGTH).read();
         String redirect = redirectUrl.orNull() == null ? null : checkRedirectUrl(body, redirectUrl.orNull());
         String origin = embedOrigin.orNull() == null ? null : checkOrigin(body, embedOrigin.orNull());
+        // The page's name for the customer instead of its branding's: the same rules as the branding's own.
+        String displayName = BrandingFields.displayName(body, "display_name");
         long expiresIn = readExpiresIn(body, json.get("expires_in"));
         body.validate();
         ConnectSessionRequest request = new ConnectSessionRequest(
-                profileId.orNull(), platforms, redirect, origin, Duration.ofSeconds(expiresIn));
+                profileId.orNull(), platforms, redirect, origin, displayName, Duration.ofSeconds(expiresIn));
         return sessions.create(caller.workspaceId(), caller.mode(), request)
                 .map(session -> Response.status(Response.Status.CREATED)
                         .entity(DataEnvelope.of(session))

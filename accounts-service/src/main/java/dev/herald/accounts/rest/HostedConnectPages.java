@@ -5,9 +5,11 @@ import dev.herald.accounts.model.AccountEntity;
 import dev.herald.accounts.model.ConnectSessionEntity;
 import dev.herald.accounts.repository.AccountRepository;
 import dev.herald.accounts.rest.HostedPageViews.AccountView;
+import dev.herald.accounts.rest.HostedPageViews.BrandView;
 import dev.herald.accounts.rest.HostedPageViews.MessageView;
 import dev.herald.accounts.rest.HostedPageViews.PlatformView;
 import dev.herald.accounts.rest.HostedPageViews.SessionView;
+import dev.herald.accounts.service.BrandingService;
 import dev.herald.accounts.service.ConnectBrowserBinding;
 import dev.herald.accounts.service.ConnectRefusal;
 import dev.herald.accounts.service.ConnectSessionService;
@@ -40,18 +42,21 @@ public class HostedConnectPages {
     private final HostedPageResponses responses;
     private final AccountRepository accounts;
     private final AccountsConfig accountsConfig;
+    private final BrandingService brandings;
 
     public HostedConnectPages(
             HostedConnectFlow flow,
             ConnectBrowserBinding binding,
             HostedPageResponses responses,
             AccountRepository accounts,
-            AccountsConfig accountsConfig) {
+            AccountsConfig accountsConfig,
+            BrandingService brandings) {
         this.flow = flow;
         this.binding = binding;
         this.responses = responses;
         this.accounts = accounts;
         this.accountsConfig = accountsConfig;
+        this.brandings = brandings;
     }
 
     Uni<Response.ResponseBuilder> session(
@@ -68,8 +73,40 @@ public class HostedConnectPages {
                         "id in ?1 and workspaceId = ?2 and mode = ?3", ids, session.workspaceId, session.mode));
         // One after the other: the two reads may share the reactive session, which runs one statement at a time.
         return connected.flatMap(rows -> flow.boundAccount(session)
-                .map(bound -> sessionPage(
-                        session, cookie, status, connectedAccountId, consentedAccountId, error, ids, rows, bound)));
+                .flatMap(bound -> brand(session)
+                        .map(brand -> sessionPage(
+                                session,
+                                cookie,
+                                status,
+                                connectedAccountId,
+                                consentedAccountId,
+                                error,
+                                ids,
+                                rows,
+                                bound,
+                                brand))));
+    }
+
+    /**
+     * The session's workspace's branding in the session's mode (never another's), its display name replaced by the
+     * session's own when it has one.
+     */
+    Uni<BrandView> brand(ConnectSessionEntity session) {
+        return brandings
+                .forPage(session.workspaceId, Mode.fromWire(session.mode).orElseThrow())
+                .map(row -> {
+                    String name =
+                            session.displayName != null ? session.displayName : row == null ? null : row.displayName;
+                    if (row == null) {
+                        return new BrandView(name, null, null, null, null);
+                    }
+                    return new BrandView(
+                            name,
+                            BrandingService.logoPath(row.logoSha256),
+                            row.accentColor,
+                            row.supportUrl,
+                            row.privacyUrl);
+                });
     }
 
     private Response.ResponseBuilder sessionPage(
@@ -81,7 +118,8 @@ public class HostedConnectPages {
             String error,
             List<String> ids,
             List<AccountEntity> rows,
-            AccountEntity bound) {
+            AccountEntity bound,
+            BrandView brand) {
         Map<String, Integer> order = ids.stream().collect(Collectors.toMap(Function.identity(), ids::indexOf));
         List<AccountEntity> sorted = rows.stream()
                 .sorted(Comparator.comparing(row -> order.get(row.id)))
@@ -117,23 +155,25 @@ public class HostedConnectPages {
                 notice,
                 error,
                 accountsConfig.youtubePolicyVersion());
-        return responses.page(status, session.embedOrigin, (nonce, origin) -> HostedPages.session(page, nonce));
+        return responses.page(status, session.embedOrigin, (nonce, origin) -> HostedPages.session(page, brand, nonce));
     }
 
-    /** The closing page of a completed session that has no redirect URL. */
-    Response allSet(ConnectSessionEntity session) {
-        return responses
-                .page(
-                        200,
-                        session.embedOrigin,
-                        (nonce, origin) -> HostedPages.message(
-                                new MessageView(
-                                        "You're all set",
-                                        "Your accounts are connected. You can close this page.",
-                                        null,
-                                        null),
-                                nonce))
-                .build();
+    /** The closing page of a completed session that has no redirect URL, in the session's branding. */
+    Uni<Response> allSet(ConnectSessionEntity session) {
+        return brand(session)
+                .map(brand -> responses
+                        .page(
+                                200,
+                                session.embedOrigin,
+                                (nonce, origin) -> HostedPages.message(
+                                        new MessageView(
+                                                "You're all set",
+                                                "Your accounts are connected. You can close this page.",
+                                                null,
+                                                null),
+                                        brand,
+                                        nonce))
+                        .build());
     }
 
     /** A refusal of the connection itself (slot limit, monthly allowance, profile gone): the page explains it. */
@@ -169,6 +209,7 @@ public class HostedConnectPages {
                                             "We could not complete this step. Try again in a moment.",
                                             "internal_error",
                                             null),
+                                    BrandView.NEUTRAL,
                                     nonce))
                     .build();
         }
@@ -179,7 +220,9 @@ public class HostedConnectPages {
                         reason.status(),
                         null,
                         (nonce, origin) -> HostedPages.message(
-                                new MessageView(reason.title(), refusal.message(), reason.code(), back), nonce))
+                                new MessageView(reason.title(), refusal.message(), reason.code(), back),
+                                BrandView.NEUTRAL,
+                                nonce))
                 .build();
     }
 

@@ -197,13 +197,16 @@ public class HostedConnectResource {
             @FormParam("csrf") String csrf) {
         return postedByBoundBrowser(id, cookie, csrf)
                 .flatMap(session -> sessions.complete(session.id))
-                .map(session -> {
+                .flatMap(session -> {
                     if (session.redirectUrl != null) {
                         URI back = UriBuilder.fromUri(session.redirectUrl)
                                 .queryParam("connect_session_id", session.id)
                                 .queryParam("status", ConnectSession.COMPLETED)
                                 .build();
-                        return responses.seeOther(back, session.embedOrigin).build();
+                        return Uni.createFrom()
+                                .item(responses
+                                        .seeOther(back, session.embedOrigin)
+                                        .build());
                     }
                     return pages.allSet(session);
                 })

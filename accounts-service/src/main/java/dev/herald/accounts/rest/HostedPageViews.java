@@ -51,6 +51,21 @@ public final class HostedPageViews {
         }
     }
 
+    /**
+     * The customer's branding as every page shows it: the name and logo in the header, the accent as the CSS custom
+     * property {@code --accent}, the support and privacy links in the footer. Each part null: Herald's neutral look for
+     * it ({@link #NEUTRAL}: all of them). {@code logoPath} is on the page's own origin; {@code accent} is
+     * {@code #rrggbb}, checked when it was set, so it is safe inside the style sheet.
+     */
+    public record BrandView(String displayName, String logoPath, String accent, String supportUrl, String privacyUrl) {
+        public static final BrandView NEUTRAL = new BrandView(null, null, null, null, null);
+
+        /** Whether the page has a footer at all. */
+        public boolean hasLinks() {
+            return supportUrl != null || privacyUrl != null;
+        }
+    }
+
     /** A page that only explains: a dead link, another browser, a provider failure, or the end of the flow. */
     public record MessageView(String title, String message, String code, String backUrl) {}
 }

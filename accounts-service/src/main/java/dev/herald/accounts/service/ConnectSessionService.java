@@ -80,6 +80,7 @@ public class ConnectSessionService {
                     request.platforms().stream().map(Platform::wireName).collect(Collectors.joining(","));
             session.redirectUrl = request.redirectUrl();
             session.embedOrigin = request.embedOrigin();
+            session.displayName = request.displayName();
             session.expiresAt = session.createdAt.plus(request.expiresIn());
             HourlyCreationLimit limit = new HourlyCreationLimit("connect sessions", config.sessionsPerHour());
             return Panache.withTransaction(() -> sessions.createdThroughApiSince(
@@ -307,6 +308,7 @@ public class ConnectSessionService {
                 platforms(session),
                 session.redirectUrl,
                 session.embedOrigin,
+                session.displayName,
                 List.copyOf(accountIds(session)),
                 session.expiresAt,
                 session.completedAt,

@@ -52,6 +52,10 @@ public class RouteCatalog {
             ApiRoute.metered("POST", "/connect-sessions", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.exempt("GET", "/connect-sessions/{id}", ACCOUNTS_READ, Upstream.ACCOUNTS),
             ApiRoute.exempt("DELETE", "/connect-sessions/{id}", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            // The hosted connect page's branding for the key's workspace and mode (set like a queue: PUT metered).
+            ApiRoute.exempt("GET", "/branding", ACCOUNTS_READ, Upstream.ACCOUNTS),
+            ApiRoute.metered("PUT", "/branding", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
+            ApiRoute.exempt("DELETE", "/branding", ACCOUNTS_WRITE, Upstream.ACCOUNTS),
             ApiRoute.metered("GET", "/posts", POSTS_READ, Upstream.POSTS),
             ApiRoute.metered("POST", "/posts", POSTS_WRITE, Upstream.POSTS),
             // A dry run of POST /posts: one API request, never a publication (posts-service reserves nothing for it).

@@ -282,6 +282,40 @@ class ApiGatewayRoutesTest {
                 .statusCode(400);
     }
 
+    /** accounts-service is down here: a 503 shows the request passed the scope check and went to it. */
+    @Test
+    void brandingIsReadWithAccountsReadAndSetOrDeletedWithAccountsWriteAtAccountsService() {
+        String readOnly = key("live", "accounts:read");
+        given().header("Authorization", "Bearer " + readOnly)
+                .get("/api/v1/branding")
+                .then()
+                .statusCode(503)
+                .body("error.code", equalTo("service_unavailable"));
+        for (String method : List.of("PUT", "DELETE")) {
+            given().header("Authorization", "Bearer " + readOnly)
+                    .contentType(ContentType.JSON)
+                    .body("{}")
+                    .request(method, "/api/v1/branding")
+                    .then()
+                    .statusCode(403)
+                    .body("error.details.required_scope", equalTo("accounts:write"));
+        }
+        String writer = key("live", "accounts:write");
+        given().header("Authorization", "Bearer " + writer)
+                .contentType(ContentType.JSON)
+                .body("{\"display_name\":\"Acme\"}")
+                .put("/api/v1/branding")
+                .then()
+                .statusCode(503);
+        given().header("Authorization", "Bearer " + writer)
+                .contentType(ContentType.JSON)
+                .body("{}")
+                .post("/api/v1/branding")
+                .then()
+                .statusCode(405)
+                .header("Allow", containsString("PUT"));
+    }
+
     @Test
     void aKeyWithoutTheRoutesScopeIsForbidden() {
         String readOnly = key("test", "profiles:read");

@@ -90,6 +90,13 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
             case "POST /posts/validate" -> validate(JSON.readTree(body));
             case "POST /posts" -> create(exchange.getRequestHeaders().getFirst("Idempotency-Key"), JSON.readTree(body));
             case "POST /accounts/{id}/reconnect-link" -> reconnectLink(segments[2]);
+            case "GET /branding" -> one(branding(null));
+            case "PUT /branding" -> setBranding(JSON.readTree(body));
+            case "DELETE /branding" ->
+                one(JSON.createObjectNode()
+                        .put("id", "ws_x")
+                        .put("object", "branding")
+                        .put("deleted", true));
             default -> notFound();
         };
         byte[] bytes = JSON.writeValueAsBytes(answer.body());
@@ -358,6 +365,40 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
                     JSON.getNodeFactory().textNode("published"));
         }
         return notFound();
+    }
+
+    /** The saved branding (Acme's), or the one {@code PUT /branding} was sent. */
+    private static ObjectNode branding(JsonNode sent) {
+        ObjectNode branding = JSON.createObjectNode();
+        if (sent == null) {
+            branding.put("display_name", "Acme Social")
+                    .put("logo_url", "https://acme.example/logo.png")
+                    .put("hosted_logo_url", "http://127.0.0.1:8080/connect/logos/" + "ab".repeat(32))
+                    .put("accent_color", "#0b57d0")
+                    .put("support_url", "https://acme.example/help")
+                    .putNull("privacy_url");
+        } else {
+            for (String field : List.of("display_name", "logo_url", "accent_color", "support_url", "privacy_url")) {
+                branding.set(field, sent.path(field).isMissingNode() ? JSON.nullNode() : sent.get(field));
+            }
+            branding.putNull("hosted_logo_url");
+        }
+        return branding.put("updated_at", "2030-01-01T10:00:00Z");
+    }
+
+    /** {@code accent_color} {@code #ffcc00} is refused as accounts-service refuses it (too light). */
+    private static Answer setBranding(JsonNode sent) {
+        if ("#ffcc00".equals(sent.path("accent_color").asText())) {
+            Answer refused = error(422, "validation_failed", "The request has invalid fields.", null, null);
+            ((ObjectNode) refused.body().path("error").path("details"))
+                    .putArray("errors")
+                    .addObject()
+                    .put("field", "accent_color")
+                    .put("code", "invalid_value")
+                    .put("message", "accent_color #ffcc00 has a contrast ratio of 1.57:1 against white.");
+            return refused;
+        }
+        return one(branding(sent));
     }
 
     private static Answer one(JsonNode data) {

@@ -21,6 +21,7 @@ import dev.herald.common.wire.AccountAnalytics;
 import dev.herald.common.wire.AccountEventData;
 import dev.herald.common.wire.AccountHealth;
 import dev.herald.common.wire.AnalyticsReason;
+import dev.herald.common.wire.Branding;
 import dev.herald.common.wire.Comment;
 import dev.herald.common.wire.ConnectSession;
 import dev.herald.common.wire.DeletedResource;
@@ -205,6 +206,24 @@ class OpenApiWireTypesTest {
     }
 
     @Test
+    void aBrandingAndItsDeletionConformWithEveryPartSetOrNone() {
+        conforms(
+                "BrandingEnvelope",
+                DataEnvelope.of(new Branding(
+                        "Acme Social",
+                        "https://acme.example/logo.png",
+                        "https://herald.example.com/connect/logos/" + "ab".repeat(32),
+                        "#8a1c7c",
+                        "https://acme.example/help",
+                        "https://acme.example/privacy",
+                        T)));
+        conforms("BrandingEnvelope", DataEnvelope.of(new Branding(null, null, null, null, null, null, T)));
+        conforms(
+                "DeletedBrandingEnvelope",
+                DataEnvelope.of(DeletedResource.of("ws_0123456789abcdef01234567", "branding")));
+    }
+
+    @Test
     void aConnectSessionShowsItsUrlAtCreationOnly() {
         ConnectSession created = new ConnectSession(
                 "cs_0123456789abcdef01234567",
@@ -214,6 +233,7 @@ class OpenApiWireTypesTest {
                 List.of(Platform.TIKTOK, Platform.YOUTUBE),
                 "https://app.example.com/done",
                 null,
+                "Acme for Bakeries",
                 List.of(ACCOUNT),
                 T,
                 null,

@@ -9,7 +9,8 @@ import java.util.List;
  * A hosted connection link as the API shows it. {@code url} is the private capability URL: present only in
  * the creation response, never again (only a hash of its token is stored). {@code status} is one of
  * {@link #OPEN}, {@link #COMPLETED}, {@link #EXPIRED}, {@link #REVOKED}; {@code accountIds} grows, in
- * connection order, as the end user connects accounts through the link.
+ * connection order, as the end user connects accounts through the link. {@code displayName}: the name the page
+ * shows for the customer instead of its branding's (null: the branding's).
  */
 public record ConnectSession(
         String id,
@@ -19,6 +20,7 @@ public record ConnectSession(
         List<Platform> platforms,
         String redirectUrl,
         String embedOrigin,
+        String displayName,
         List<String> accountIds,
         Instant expiresAt,
         Instant completedAt,
@@ -41,6 +43,7 @@ public record ConnectSession(
                 platforms,
                 redirectUrl,
                 embedOrigin,
+                displayName,
                 accountIds,
                 expiresAt,
                 completedAt,

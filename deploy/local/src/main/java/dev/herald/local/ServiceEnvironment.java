@@ -35,6 +35,9 @@ record ServiceEnvironment(
         if (service == HeraldService.ACCOUNTS) {
             // Hosted connect links point at the gateway, which routes /connect/** to accounts-service.
             env.put("HERALD_CONNECT_PUBLIC_URL", "http://127.0.0.1:" + config.gatewayPort());
+            // Local logos for the connect page's branding (http://127.0.0.1:...), as for media; production refuses
+            // them.
+            env.put("HERALD_BRANDING_ALLOW_PRIVATE_URLS", "true");
         }
         if (config.providerFakes() && service == HeraldService.ACCOUNTS) {
             env.putAll(ProviderFakes.accountsEnvironment(config.providerFakesUrl()));

@@ -93,6 +93,10 @@ class LocalSuiteTest {
                     .doesNotContainKey("HERALD_MEDIA_ALLOW_PRIVATE_URLS");
             assertThat(environmentOf(config.port(HeraldService.DELIVERY_WORKER)))
                     .containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true");
+            // Local logos for the connect page's branding, on accounts-service only.
+            assertThat(environmentOf(config.port(HeraldService.ACCOUNTS)))
+                    .containsEntry("HERALD_BRANDING_ALLOW_PRIVATE_URLS", "true")
+                    .doesNotContainKey("HERALD_MEDIA_ALLOW_PRIVATE_URLS");
             // mcp-server has no database; it calls the public API at the gateway.
             assertThat(environmentOf(config.port(HeraldService.MCP_SERVER)))
                     .containsEntry("HERALD_MCP_GATEWAY_URL", "http://127.0.0.1:" + config.gatewayPort())

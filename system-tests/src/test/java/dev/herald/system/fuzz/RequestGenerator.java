@@ -298,6 +298,11 @@ public final class RequestGenerator {
             return switch (pattern) {
                 // words() starts with a letter and never ends with a space: a batch item's idempotency_key too.
                 case "\\S", "^[^<>]*$", "^[\\x20-\\x7E]+$", "^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$" -> words(s);
+                // A branding's or a connect session's display name: one line without control characters.
+                case "^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$" -> words(s);
+                // A branding's accent: dark channels (at most 0x60), so white text on it has the contrast it needs.
+                case "^#[0-9a-fA-F]{6}$" ->
+                    "#%02x%02X%02x".formatted(random.nextInt(0x61), random.nextInt(0x61), random.nextInt(0x61));
                 case "^/" -> random.nextBoolean() ? "/api/v1/posts" : "/api/v1/profiles";
                 case "^[Hh][Tt][Tt][Pp][Ss]://" -> "https://media.herald.invalid/fuzz/" + word(8) + ".jpg";
                 case "^[0-9]{1,40}$" -> Long.toString(1 + (long) (random.nextDouble() * 1_000_000_000L));
@@ -397,6 +402,8 @@ public final class RequestGenerator {
                     case "CreateConnectSessionRequest.redirect_url" ->
                         NODES.textNode("https://app.example.com/connected");
                     case "CreateConnectSessionRequest.platforms" -> NODES.missingNode();
+                    // A logo is fetched by the PUT: mostly none, so fuzzing does not wait on hosts that do not exist.
+                    case "BrandingRequest.logo_url" -> NODES.missingNode();
                     case "SetPostQueueRequest.timezone" ->
                         NODES.textNode(List.of("Europe/Berlin", "America/New_York", "UTC", "Asia/Tokyo")
                                 .get(random.nextInt(4)));
