@@ -106,7 +106,8 @@ public class Bench extends BenchSupport {
         String apiKey = require(key, 201, "\"secret\":\"(sk_test_[A-Za-z0-9]+)\"", "create test key");
         Answer created = send("POST", gateway + "/api/v1/profiles", apiKey, "{\"name\":\"Bench profile\"}");
         String profileId = require(created, 201, "\"id\":\"(prf_[0-9A-Za-z]+)\"", "create profile");
-        String jwt = mintInternalJwt(secrets.getProperty("internal-jwt.private-key"), workspaceId);
+        String jwt = mintInternalJwt(
+                secrets.getProperty("internal-jwt.signing-key-id"), secrets.getProperty("internal-jwt.private-key"), workspaceId);
 
         Target direct = new Target("direct", directPort, "/profiles/" + profileId, jwt);
         Target viaGateway = new Target("gateway", gatewayPort, "/api/v1/profiles/" + profileId, apiKey);
@@ -772,12 +773,12 @@ public class Bench extends BenchSupport {
 
     // ---------------------------------------------------------------- internal JWT
 
-    /** RS256, issuer herald-gateway, audience herald-services, as InternalTokenIssuer mints them; valid 2 hours. */
-    static String mintInternalJwt(String privateKeyPem, String workspaceId) throws Exception {
+    /** RS256 with its key id, issuer herald-gateway, audience herald-services, as InternalTokenIssuer mints them; valid 2 hours. */
+    static String mintInternalJwt(String keyId, String privateKeyPem, String workspaceId) throws Exception {
         String base64 = privateKeyPem.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
         PrivateKey key = KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
         long now = Instant.now().getEpochSecond();
-        String header = "{\"alg\":\"RS256\",\"typ\":\"JWT\"}";
+        String header = "{\"alg\":\"RS256\",\"typ\":\"JWT\",\"kid\":\"" + keyId + "\"}";
         String claims = "{\"iss\":\"herald-gateway\",\"aud\":\"herald-services\",\"sub\":\"bench\",\"wid\":\"" + workspaceId
                 + "\",\"mode\":\"test\",\"scope\":\"profiles:read\",\"iat\":" + now + ",\"exp\":" + (now + 7200) + "}";
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();

@@ -130,7 +130,14 @@ public final class RunningSuite {
                             // request timeout instead of 10 s, and a killed webhooks-service's leases lapse in 5 s.
                             Map.entry("HERALD_WEBHOOKS_RETRY_SCHEDULE", "PT1S,PT1S,PT1S"),
                             Map.entry("HERALD_WEBHOOKS_REQUEST_TIMEOUT", "PT2S"),
-                            Map.entry("HERALD_WEBHOOKS_LEASE", "PT5S")))
+                            Map.entry("HERALD_WEBHOOKS_LEASE", "PT5S"),
+                            // KeyRotationIT: the services read their key files again every second (10 s by
+                            // default), internal JWTs live 30 s (10 minutes), so the old signing key may go after
+                            // 35 s, and the re-seal jobs look for values sealed with a retired key every 2 s (1 min).
+                            Map.entry("HERALD_INTERNAL_JWT_RELOAD_INTERVAL", "PT1S"),
+                            Map.entry("HERALD_INTERNAL_JWT_TTL", "PT30S"),
+                            Map.entry("HERALD_SECRET_CIPHER_RELOAD_INTERVAL", "PT1S"),
+                            Map.entry("HERALD_SECRET_CIPHER_RESEAL_INTERVAL", "PT2S")))
                     .serviceEnvironment(
                             HeraldService.API_GATEWAY,
                             Map.of(

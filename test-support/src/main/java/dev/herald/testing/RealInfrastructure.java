@@ -58,8 +58,7 @@ public class RealInfrastructure implements QuarkusTestResourceLifecycleManager {
         config.put("quarkus.datasource.username", postgres.username());
         config.put("quarkus.datasource.password", postgres.password());
         config.put("kafka.bootstrap.servers", bootstrapServers);
-        config.put("herald.internal-jwt.public-key", RsaKeys.publicKeyPem(internalJwtKeys.getPublic()));
-        config.put("herald.internal-jwt.private-key", RsaKeys.privateKeyPem(internalJwtKeys.getPrivate()));
+        config.putAll(TestTokens.config(internalJwtKeys));
         config.put("herald.cursor.secret", "test-cursor-secret-0123456789abcdef");
         return config;
     }

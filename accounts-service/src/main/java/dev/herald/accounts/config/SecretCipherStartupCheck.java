@@ -1,6 +1,6 @@
 package dev.herald.accounts.config;
 
-import dev.herald.common.crypto.SecretCipher;
+import dev.herald.common.crypto.SecretCiphers;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -14,7 +14,7 @@ import org.jboss.logging.Logger;
 public class SecretCipherStartupCheck {
     private static final Logger LOG = Logger.getLogger(SecretCipherStartupCheck.class);
 
-    void verify(@Observes StartupEvent event, SecretCipher cipher) {
-        LOG.debugf("provider tokens are sealed with key %s", cipher.currentKeyId());
+    void verify(@Observes StartupEvent event, SecretCiphers ciphers) {
+        LOG.debugf("provider tokens are sealed with key %s", ciphers.current().currentKeyId());
     }
 }

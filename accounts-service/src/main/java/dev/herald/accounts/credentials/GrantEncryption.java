@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.accounts.provider.ProviderGrant;
 import dev.herald.common.crypto.SecretCipher;
+import dev.herald.common.crypto.SecretCiphers;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,17 +15,19 @@ import java.nio.charset.StandardCharsets;
  */
 @ApplicationScoped
 public class GrantEncryption {
-    private final SecretCipher cipher;
+    private final SecretCiphers ciphers;
     private final ObjectMapper mapper;
 
-    public GrantEncryption(SecretCipher cipher, ObjectMapper mapper) {
-        this.cipher = cipher;
+    public GrantEncryption(SecretCiphers ciphers, ObjectMapper mapper) {
+        this.ciphers = ciphers;
         this.mapper = mapper;
     }
 
     public byte[] seal(ProviderGrant grant, String accountId) {
         try {
-            return cipher.encrypt(mapper.writeValueAsString(grant), accountId).getBytes(StandardCharsets.US_ASCII);
+            return ciphers.current()
+                    .encrypt(mapper.writeValueAsString(grant), accountId)
+                    .getBytes(StandardCharsets.US_ASCII);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a provider grant could not be serialized");
         }
@@ -34,7 +37,8 @@ public class GrantEncryption {
     public ProviderGrant open(byte[] sealed, String accountId) {
         try {
             return mapper.readValue(
-                    cipher.decrypt(new String(sealed, StandardCharsets.US_ASCII), accountId), ProviderGrant.class);
+                    ciphers.current().decrypt(new String(sealed, StandardCharsets.US_ASCII), accountId),
+                    ProviderGrant.class);
         } catch (IOException e) {
             throw new IllegalStateException("a stored provider grant could not be read");
         }

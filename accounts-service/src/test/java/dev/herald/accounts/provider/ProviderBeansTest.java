@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.herald.accounts.provider.http.ConfiguredOAuthProvider;
 import dev.herald.common.crypto.SecretCipher;
+import dev.herald.common.crypto.SecretCiphers;
 import dev.herald.common.wire.Platform;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -38,7 +39,7 @@ class ProviderBeansTest {
     PinterestBoardsReader boards;
 
     @Inject
-    SecretCipher cipher;
+    SecretCiphers ciphers;
 
     @Test
     void everyPlatformHasOneLiveProviderThatRefusesUntilConfigured() {
@@ -78,6 +79,7 @@ class ProviderBeansTest {
 
     @Test
     void testRunsSealSecretsWithAnEphemeralKey() {
+        SecretCipher cipher = ciphers.current();
         String sealed = cipher.encrypt("act.token", "acc_1");
 
         assertThat(cipher.currentKeyId()).isEqualTo("ephemeral");

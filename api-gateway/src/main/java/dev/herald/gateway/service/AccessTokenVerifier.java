@@ -1,8 +1,8 @@
 package dev.herald.gateway.service;
 
-import dev.herald.common.auth.InternalJwtConfig;
+import dev.herald.common.auth.InternalTokens;
 import dev.herald.common.auth.Mode;
-import dev.herald.common.auth.RsaKeys;
+import dev.herald.common.auth.VerifyKeys;
 import dev.herald.gateway.config.OAuthConfig;
 import dev.herald.gateway.repository.OAuthClientRepository;
 import io.smallrye.jwt.algorithm.SignatureAlgorithm;
@@ -21,7 +21,9 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * Verifies OAuth 2.0 access tokens: RS256 only (so never {@code alg=none}), issued by this gateway or the
  * configured external issuer, unexpired, and bound to exactly this REST resource (the audience must be the
  * base URL). Workspace, mode and scopes come only from the token's claims. A token of this gateway also
- * needs its client to be active, so deleting a client cuts its tokens off at once.
+ * needs its client to be active, so deleting a client cuts its tokens off at once. This gateway's own tokens are
+ * signed with the internal JWT's key and checked against its key set (common's {@code VerifyKeys}): their
+ * {@code kid} must name a key of the set.
  */
 @ApplicationScoped
 public class AccessTokenVerifier {
@@ -31,18 +33,22 @@ public class AccessTokenVerifier {
 
     private final OAuthClientRepository clients;
     private final OAuthConfig config;
-    private final InternalJwtConfig keys;
-    private volatile DefaultJWTParser ownTokens;
+    private final InternalTokens keys;
+    /** The parser of this gateway's own tokens, made again when the key set was read again (a rotation step). */
+    private volatile OwnTokens ownTokens;
+
     private volatile DefaultJWTParser externalTokens;
 
-    public AccessTokenVerifier(OAuthClientRepository clients, OAuthConfig config, InternalJwtConfig keys) {
+    public AccessTokenVerifier(OAuthClientRepository clients, OAuthConfig config, InternalTokens keys) {
         this.clients = clients;
         this.config = config;
         this.keys = keys;
     }
 
     public Uni<Optional<Credential>> verify(String token) {
-        Optional<JsonWebToken> own = parse(ownTokens(), token);
+        VerifyKeys verifyKeys = keys.verifyKeys();
+        Optional<JsonWebToken> own =
+                verifyKeys.namesOneOf(token) ? parse(ownTokens(verifyKeys), token) : Optional.empty();
         if (own.isPresent()) {
             Optional<Credential> credential = credential(own.get(), own.get().getSubject());
             if (credential.isEmpty()) {
@@ -82,14 +88,15 @@ public class AccessTokenVerifier {
         return Optional.of(new Credential(id, workspaceId, mode.get(), scopes));
     }
 
-    private DefaultJWTParser ownTokens() {
-        if (ownTokens == null) {
-            String pem = keys.publicKey()
-                    .orElseThrow(() -> new IllegalStateException("herald.internal-jwt.public-key is not configured"));
-            JWTAuthContextInfo info = new JWTAuthContextInfo(RsaKeys.readPublicKey(pem), config.issuer());
-            ownTokens = parser(info);
+    private record OwnTokens(VerifyKeys keys, DefaultJWTParser parser) {}
+
+    private DefaultJWTParser ownTokens(VerifyKeys verifyKeys) {
+        OwnTokens known = ownTokens;
+        if (known == null || known.keys() != verifyKeys) {
+            known = new OwnTokens(verifyKeys, parser(verifyKeys.contextInfo(config.issuer())));
+            ownTokens = known;
         }
-        return ownTokens;
+        return known.parser();
     }
 
     private DefaultJWTParser externalTokens() {

@@ -148,6 +148,7 @@ public class OAuthTokenService {
                     .issuedAt(now)
                     .expiresAt(now.plus(config.tokenLifetime()))
                     .jws()
+                    .keyId(keys.signingKeyId())
                     .algorithm(io.smallrye.jwt.algorithm.SignatureAlgorithm.RS256)
                     .sign(keys.signingKey());
             return new AccessToken(jwt, "Bearer", config.tokenLifetime().toSeconds(), String.join(" ", granted));

@@ -333,6 +333,9 @@ class OAuthAccessTokenTest {
         refused.put("foreign issuer", foreignIssuer);
         refused.put("alg none", unsigned);
         refused.put("bad signature", parts[0] + "." + parts[1] + ".AAAA");
+        // The gateway's key, but the header names no key of the verification set, or none at all.
+        refused.put("unknown kid", mint(keys, "unknown-kid", now.plusSeconds(600)));
+        refused.put("no kid", mint(keys, null, now.plusSeconds(600)));
         refused.forEach((why, bad) -> assertThat(given().header("Authorization", "Bearer " + bad)
                         .get("/api/v1/profiles")
                         .statusCode())
@@ -372,7 +375,15 @@ class OAuthAccessTokenTest {
     }
 
     private String mint(InternalTokens keys, String issuer, String audience, Instant expiresAt) {
-        return Jwt.issuer(issuer)
+        return mint(keys, issuer, audience, keys.signingKeyId(), expiresAt);
+    }
+
+    private String mint(InternalTokens keys, String kid, Instant expiresAt) {
+        return mint(keys, "herald", RESOURCE, kid, expiresAt);
+    }
+
+    private String mint(InternalTokens keys, String issuer, String audience, String kid, Instant expiresAt) {
+        io.smallrye.jwt.build.JwtSignatureBuilder jws = Jwt.issuer(issuer)
                 .audience(audience)
                 .subject(clientId)
                 .claim("wid", workspace)
@@ -381,7 +392,7 @@ class OAuthAccessTokenTest {
                 .issuedAt(expiresAt.minusSeconds(3600))
                 .expiresAt(expiresAt)
                 .jws()
-                .algorithm(SignatureAlgorithm.RS256)
-                .sign(keys.signingKey());
+                .algorithm(SignatureAlgorithm.RS256);
+        return (kid == null ? jws : jws.keyId(kid)).sign(keys.signingKey());
     }
 }

@@ -2,20 +2,38 @@ package dev.herald.common.auth;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Keys and claims of the internal JWT. RS256: services that only verify hold only the public key; the
- * private key goes to the callers that mint tokens (the gateway, and later service-to-service clients).
+ * Keys and claims of the internal JWT. RS256: services that only verify hold only public keys; the private key goes
+ * to the callers that mint tokens (the gateway, accounts, posts and delivery-worker). Keys are named by id
+ * ({@code kid}) so they rotate without downtime: docs/operations.md, "Secret rotation".
  */
 @ConfigMapping(prefix = "herald.internal-jwt")
 public interface InternalJwtConfig {
-    /** PEM (or bare base64) X.509 public key. */
-    Optional<String> publicKey();
+    /**
+     * The public keys tokens are accepted from: a JWKS (JSON Web Key Set) of RSA keys, each with its {@code kid}.
+     * During a rotation it holds the old key and the new one.
+     */
+    Optional<String> verifyKeys();
+
+    /** The id ({@code kid}) of {@link #privateKey()}, named in every token signed with it; only on signers. */
+    Optional<String> signingKeyId();
 
     /** PEM (or bare base64) PKCS#8 private key; only on services that mint tokens. */
     Optional<String> privateKey();
+
+    /**
+     * A directory holding the three keys above as files ({@code verify-keys.json}, {@code signing-key-id},
+     * {@code private.pem}), e.g. the Secret mounted as a volume; it takes the place of the three settings, and its
+     * files are read again every {@link #reloadInterval()}, so a rotation step needs no restart.
+     */
+    Optional<Path> keyDirectory();
+
+    @WithDefault("PT10S")
+    Duration reloadInterval();
 
     @WithDefault("herald-gateway")
     String issuer();

@@ -8,15 +8,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-/** Mints the short-lived internal JWT a trusted caller attaches to a service call. */
+/**
+ * Mints the short-lived internal JWT a trusted caller attaches to a service call, signed with the private key of
+ * {@code keyId}, which its header names ({@code kid}) so verifiers holding several keys pick that one.
+ */
 public final class InternalTokenIssuer {
+    private final String keyId;
     private final PrivateKey key;
     private final String issuer;
     private final String audience;
     private final Duration ttl;
     private final Clock clock;
 
-    public InternalTokenIssuer(PrivateKey key, String issuer, String audience, Duration ttl, Clock clock) {
+    public InternalTokenIssuer(
+            String keyId, PrivateKey key, String issuer, String audience, Duration ttl, Clock clock) {
+        this.keyId = RsaKeys.checkedKeyId(keyId);
         this.key = key;
         this.issuer = issuer;
         this.audience = audience;
@@ -41,6 +47,7 @@ public final class InternalTokenIssuer {
                 .issuedAt(now)
                 .expiresAt(now.plus(ttl))
                 .jws()
+                .keyId(keyId)
                 .algorithm(io.smallrye.jwt.algorithm.SignatureAlgorithm.RS256)
                 .sign(key);
     }

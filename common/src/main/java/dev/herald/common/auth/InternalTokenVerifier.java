@@ -4,7 +4,6 @@ import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.ParseException;
-import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
@@ -15,7 +14,8 @@ import java.util.stream.Collectors;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
- * Checks an internal JWT's signature, issuer, audience and expiry, and reads the caller from it.
+ * Checks an internal JWT's key id, signature, issuer, audience and expiry, and reads the caller from it. The token must
+ * name ({@code kid}) one of the {@link VerifyKeys} and be signed with it; a token without {@code kid} is refused.
  *
  * <p>Callers reuse a token for many calls (for half its lifetime), so a token verified once is remembered until
  * it expires: parsing and checking an RS256 signature on every internal call cost about as much CPU as the
@@ -32,16 +32,18 @@ public final class InternalTokenVerifier {
 
     private record Verified(InternalToken token, Instant usableUntil) {}
 
+    private final VerifyKeys keys;
     private final DefaultJWTParser parser;
     private final Clock clock;
     private final ConcurrentHashMap<String, Verified> verified = new ConcurrentHashMap<>();
 
-    public InternalTokenVerifier(PublicKey key, String issuer, String audience) {
-        this(key, issuer, audience, Clock.systemUTC());
+    public InternalTokenVerifier(VerifyKeys keys, String issuer, String audience) {
+        this(keys, issuer, audience, Clock.systemUTC());
     }
 
-    InternalTokenVerifier(PublicKey key, String issuer, String audience, Clock clock) {
-        JWTAuthContextInfo info = new JWTAuthContextInfo(key, issuer);
+    InternalTokenVerifier(VerifyKeys keys, String issuer, String audience, Clock clock) {
+        this.keys = keys;
+        JWTAuthContextInfo info = keys.contextInfo(issuer);
         info.setExpectedAudience(Set.of(audience));
         info.setSignatureAlgorithm(Set.of(SignatureAlgorithm.RS256));
         info.setClockSkew(CLOCK_SKEW_SECONDS);
@@ -80,6 +82,9 @@ public final class InternalTokenVerifier {
     }
 
     private Optional<Verified> parse(String jwt) {
+        if (!keys.namesOneOf(jwt)) {
+            return Optional.empty();
+        }
         try {
             JsonWebToken parsed = parser.parse(jwt);
             String workspace = parsed.getClaim(WORKSPACE_CLAIM);

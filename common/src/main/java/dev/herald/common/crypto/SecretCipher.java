@@ -115,6 +115,11 @@ public final class SecretCipher {
         return current.id();
     }
 
+    /** How every value sealed with {@code keyId} begins. */
+    public static String sealedPrefix(String keyId) {
+        return FORMAT + "." + keyId + ".";
+    }
+
     private static byte[] aad(String keyId, String associatedData) {
         // The key id cannot contain '.', so the prefix is unambiguous before the caller's data.
         return (FORMAT + "." + keyId + "." + associatedData).getBytes(StandardCharsets.UTF_8);

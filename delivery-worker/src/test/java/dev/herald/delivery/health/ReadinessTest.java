@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.herald.common.auth.RsaKeys;
+import dev.herald.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -26,13 +27,13 @@ class ReadinessTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             KeyPair keys = RsaKeys.generate();
-            return Map.of(
+            Map<String, String> config = new java.util.HashMap<>(TestTokens.config(keys));
+            config.putAll(Map.of(
                     "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:1/herald_delivery",
                     "quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:1/herald_delivery",
                     "quarkus.flyway.migrate-at-start", "false",
-                    "kafka.bootstrap.servers", "127.0.0.1:1",
-                    "herald.internal-jwt.public-key", RsaKeys.publicKeyPem(keys.getPublic()),
-                    "herald.internal-jwt.private-key", RsaKeys.privateKeyPem(keys.getPrivate()));
+                    "kafka.bootstrap.servers", "127.0.0.1:1"));
+            return config;
         }
     }
 

@@ -12,18 +12,20 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Properties;
 
 /**
- * The secrets of a local suite: the internal JWT key pair, the cursor signing secret, the admin token and the
- * demo workspace's API keys. Generated on the first start and kept in {@code secrets.properties} (mode 600) so
+ * The secrets of a local suite: the internal JWT's signing key (its id and private key) and verification key set (a
+ * JWKS), the cursor signing secret, the secret cipher's key, the admin token and the demo workspace's API keys. Generated on the first start and kept in {@code secrets.properties} (mode 600) so
  * that keys handed out, cursors and tokens stay valid across {@code down}/{@code up}.
  *
  * <p>The exception is {@code dashboardSignInToken}, the demo workspace owner's one-time dashboard sign-in token:
  * the gateway consumes it on first use, so it is never stored and every start makes a new one.
  */
 public record LocalSecrets(
-        String internalJwtPublicKey,
+        String internalJwtVerifyKeys,
+        String internalJwtSigningKeyId,
         String internalJwtPrivateKey,
         String cursorSecret,
         String adminToken,
@@ -34,6 +36,8 @@ public record LocalSecrets(
 
     private static final String BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The id of the first internal JWT key of a suite. */
+    static final String FIRST_KEY_ID = "local1";
 
     /** Reads the stored secrets, generating (and storing) whatever is missing. */
     public static LocalSecrets loadOrGenerate(Path file) throws IOException {
@@ -43,14 +47,7 @@ public record LocalSecrets(
                 stored.load(reader);
             }
         }
-        boolean changed = false;
-        if (stored.getProperty("internal-jwt.public-key") == null
-                || stored.getProperty("internal-jwt.private-key") == null) {
-            KeyPair keys = RsaKeys.generate();
-            stored.setProperty("internal-jwt.public-key", RsaKeys.publicKeyPem(keys.getPublic()));
-            stored.setProperty("internal-jwt.private-key", RsaKeys.privateKeyPem(keys.getPrivate()));
-            changed = true;
-        }
+        boolean changed = internalJwtKeys(stored);
         changed |= generateIfMissing(stored, "cursor-secret", () -> randomBase64(32));
         changed |= generateIfMissing(stored, "admin-token", () -> "hat_" + randomBase62(32));
         changed |= generateIfMissing(stored, "demo-test-key", () -> "sk_test_" + randomBase62(32));
@@ -58,7 +55,8 @@ public record LocalSecrets(
         // Added after the first suites were created: an older file gains the key on its next start.
         changed |= generateIfMissing(stored, "secret-cipher-key", () -> "local1:" + randomBase64(32));
         LocalSecrets secrets = new LocalSecrets(
-                stored.getProperty("internal-jwt.public-key"),
+                stored.getProperty("internal-jwt.verify-keys"),
+                stored.getProperty("internal-jwt.signing-key-id"),
                 stored.getProperty("internal-jwt.private-key"),
                 stored.getProperty("cursor-secret"),
                 stored.getProperty("admin-token"),
@@ -81,7 +79,8 @@ public record LocalSecrets(
     /** The configured fixed credentials take the place of the stored ones (which stay stored). */
     public LocalSecrets withOverrides(LocalSuiteConfig config) {
         return new LocalSecrets(
-                internalJwtPublicKey,
+                internalJwtVerifyKeys,
+                internalJwtSigningKeyId,
                 internalJwtPrivateKey,
                 cursorSecret,
                 config.adminToken() != null ? config.adminToken() : adminToken,
@@ -93,7 +92,8 @@ public record LocalSecrets(
 
     private void validate(Path file) {
         try {
-            RsaKeys.readPublicKey(internalJwtPublicKey);
+            RsaKeys.readJwks(internalJwtVerifyKeys);
+            RsaKeys.checkedKeyId(internalJwtSigningKeyId);
             RsaKeys.readPrivateKey(internalJwtPrivateKey);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(
@@ -105,6 +105,29 @@ public record LocalSecrets(
             // Deleting the file would orphan secrets stored under the old key; say what is wrong instead.
             throw new IllegalStateException(file + " holds an unusable secret-cipher-key: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A key pair named {@value #FIRST_KEY_ID} when there is none. A file from before key ids had the pair as
+     * {@code public-key} and {@code private-key}: its public key becomes the one key of the set, under that name.
+     */
+    private static boolean internalJwtKeys(Properties stored) {
+        if (stored.getProperty("internal-jwt.verify-keys") != null
+                && stored.getProperty("internal-jwt.signing-key-id") != null
+                && stored.getProperty("internal-jwt.private-key") != null) {
+            return false;
+        }
+        String publicKey = stored.getProperty("internal-jwt.public-key");
+        if (publicKey == null || stored.getProperty("internal-jwt.private-key") == null) {
+            KeyPair keys = RsaKeys.generate();
+            publicKey = RsaKeys.publicKeyPem(keys.getPublic());
+            stored.setProperty("internal-jwt.private-key", RsaKeys.privateKeyPem(keys.getPrivate()));
+        }
+        stored.setProperty(
+                "internal-jwt.verify-keys", RsaKeys.jwks(Map.of(FIRST_KEY_ID, RsaKeys.readPublicKey(publicKey))));
+        stored.setProperty("internal-jwt.signing-key-id", FIRST_KEY_ID);
+        stored.remove("internal-jwt.public-key");
+        return true;
     }
 
     private static boolean generateIfMissing(

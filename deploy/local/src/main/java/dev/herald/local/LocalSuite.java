@@ -85,11 +85,12 @@ public final class LocalSuite implements AutoCloseable {
             requireFreePorts();
             requireRunnableServices();
             secrets = LocalSecrets.loadOrGenerate(state.secrets()).withOverrides(config);
+            KeyDirectories.write(state, secrets);
             infrastructure.start();
             checkNotClosing();
             SuiteProperties.write(state, config, gatewayUrl());
             processes.startAll(new ServiceEnvironment(
-                    config, infrastructure.bootstrapServers(), infrastructure.postgres(), secrets));
+                    config, infrastructure.bootstrapServers(), infrastructure.postgres(), secrets, state));
             progress("all " + processes.serviceCount() + " services are ready"
                     + (processes.runsProviderFakes()
                             ? ", and the provider fakes at " + config.providerFakesUrl()
@@ -140,6 +141,16 @@ public final class LocalSuite implements AutoCloseable {
     }
 
     /** The internal JWT keys and cursor secret too, for tests that mint internal tokens. */
+    /** Where the running services read the internal JWT's keys (see {@link KeyDirectories#writeInternalJwt}). */
+    public Path internalJwtKeyDirectory() {
+        return state.internalJwtKeys();
+    }
+
+    /** Where the running services read the secret cipher's keys (see {@link KeyDirectories#writeCipher}). */
+    public Path cipherKeyDirectory() {
+        return state.cipherKeys();
+    }
+
     public LocalSecrets secrets() {
         return secrets;
     }

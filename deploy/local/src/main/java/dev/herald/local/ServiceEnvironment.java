@@ -9,7 +9,11 @@ import java.util.Map;
  * some ask others synchronously (admission).
  */
 record ServiceEnvironment(
-        LocalSuiteConfig config, String bootstrapServers, PostgresServer postgres, LocalSecrets secrets) {
+        LocalSuiteConfig config,
+        String bootstrapServers,
+        PostgresServer postgres,
+        LocalSecrets secrets,
+        StateDirectory state) {
 
     Map<String, String> of(HeraldService service) {
         Map<String, String> env = new LinkedHashMap<>(config.serviceEnvironment());
@@ -23,10 +27,11 @@ record ServiceEnvironment(
             env.put("QUARKUS_DATASOURCE_USERNAME", postgres.username());
             env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.password());
         }
-        env.put("HERALD_INTERNAL_JWT_PUBLIC_KEY", secrets.internalJwtPublicKey());
-        env.put("HERALD_INTERNAL_JWT_PRIVATE_KEY", secrets.internalJwtPrivateKey());
+        // Keys as files the services read again when they change, as from a mounted Secret: a key rotates on the
+        // running suite (KeyDirectories).
+        env.put("HERALD_INTERNAL_JWT_KEY_DIRECTORY", state.internalJwtKeys().toString());
         env.put("HERALD_CURSOR_SECRET", secrets.cursorSecret());
-        env.put("HERALD_SECRET_CIPHER_CURRENT_KEY", secrets.secretCipherKey());
+        env.put("HERALD_SECRET_CIPHER_KEY_DIRECTORY", state.cipherKeys().toString());
         for (HeraldService other : HeraldService.values()) {
             if (other.urlVariable() != null) {
                 env.put(other.urlVariable(), "http://127.0.0.1:" + config.port(other));

@@ -46,6 +46,16 @@ public record StateDirectory(Path root) {
         return root.resolve("secrets.properties");
     }
 
+    /** The internal JWT's keys as files, which the services read again when they change ({@link KeyDirectories}). */
+    public Path internalJwtKeys() {
+        return root.resolve("keys/internal-jwt");
+    }
+
+    /** The secret cipher's keys as files, which the services read again when they change ({@link KeyDirectories}). */
+    public Path cipherKeys() {
+        return root.resolve("keys/cipher");
+    }
+
     public Path credentials() {
         return root.resolve("credentials");
     }

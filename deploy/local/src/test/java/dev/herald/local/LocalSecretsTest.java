@@ -34,8 +34,8 @@ class LocalSecretsTest {
         assertThat(first.adminToken()).matches("hat_[0-9A-Za-z]{32}");
         assertThat(Base64.getDecoder().decode(first.cursorSecret())).hasSize(32);
         assertThat(SecretCipher.SecretKey.parse(first.secretCipherKey()).id()).isEqualTo("local1");
-        assertThat(RsaKeys.readPublicKey(first.internalJwtPublicKey()).getAlgorithm())
-                .isEqualTo("RSA");
+        assertThat(RsaKeys.readJwks(first.internalJwtVerifyKeys())).containsOnlyKeys("local1");
+        assertThat(first.internalJwtSigningKeyId()).isEqualTo("local1");
         assertThat(RsaKeys.readPrivateKey(first.internalJwtPrivateKey()).getAlgorithm())
                 .isEqualTo("RSA");
     }
@@ -128,6 +128,26 @@ class LocalSecretsTest {
         assertThat(upgraded.secretCipherKey()).isNotBlank().isNotEqualTo(first.secretCipherKey());
         assertThat(upgraded.demoTestKey()).isEqualTo(first.demoTestKey());
         assertThat(LocalSecrets.loadOrGenerate(file).secretCipherKey()).isEqualTo(upgraded.secretCipherKey());
+    }
+
+    @Test
+    void aSecretsFileFromBeforeKeyIdsKeepsItsKeyPairUnderTheFirstId() throws Exception {
+        Path file = state.resolve("secrets.properties");
+        java.security.KeyPair keys = RsaKeys.generate();
+        java.util.Properties old = new java.util.Properties();
+        old.setProperty("internal-jwt.public-key", RsaKeys.publicKeyPem(keys.getPublic()));
+        old.setProperty("internal-jwt.private-key", RsaKeys.privateKeyPem(keys.getPrivate()));
+        try (java.io.Writer writer = Files.newBufferedWriter(file)) {
+            old.store(writer, null);
+        }
+
+        LocalSecrets upgraded = LocalSecrets.loadOrGenerate(file);
+
+        assertThat(RsaKeys.readJwks(upgraded.internalJwtVerifyKeys()))
+                .containsOnly(java.util.Map.entry("local1", keys.getPublic()));
+        assertThat(upgraded.internalJwtSigningKeyId()).isEqualTo("local1");
+        assertThat(upgraded.internalJwtPrivateKey()).isEqualTo(RsaKeys.privateKeyPem(keys.getPrivate()));
+        assertThat(Files.readString(file)).doesNotContain("internal-jwt.public-key");
     }
 
     @Test

@@ -61,6 +61,13 @@ class LocalSuiteTest {
                     .containsEntry("posts-service", config.port(HeraldService.POSTS))
                     .hasSize(HeraldService.values().length);
 
+            // The keys as files the services read (and read again when they change), written from the stored secrets.
+            assertThat(Files.readString(state.cipherKeys().resolve("current-key")))
+                    .isEqualTo(secretsOfTheCrashedRun.get("secret-cipher-key"));
+            assertThat(Files.readString(state.internalJwtKeys().resolve("verify-keys.json")))
+                    .isEqualTo(secretsOfTheCrashedRun.get("internal-jwt.verify-keys"));
+            assertThat(Files.readString(state.internalJwtKeys().resolve("signing-key-id")))
+                    .isEqualTo("local1");
             Map<String, String> gateway = environmentOf(config.gatewayPort());
             Map<String, String> posts = environmentOf(config.port(HeraldService.POSTS));
             int pg = config.postgresPort();
@@ -72,13 +79,12 @@ class LocalSuiteTest {
                     .containsEntry("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://127.0.0.1:" + pg + "/herald_posts")
                     .containsEntry("QUARKUS_DATASOURCE_USERNAME", "postgres")
                     .containsEntry("HERALD_CURSOR_SECRET", secretsOfTheCrashedRun.get("cursor-secret"))
-                    .containsEntry("HERALD_SECRET_CIPHER_CURRENT_KEY", secretsOfTheCrashedRun.get("secret-cipher-key"))
                     .containsEntry(
-                            "HERALD_INTERNAL_JWT_PUBLIC_KEY",
-                            secretsOfTheCrashedRun
-                                    .get("internal-jwt.public-key")
-                                    .replace("\n", "\\n"))
-                    .containsKey("HERALD_INTERNAL_JWT_PRIVATE_KEY")
+                            "HERALD_SECRET_CIPHER_KEY_DIRECTORY",
+                            state.cipherKeys().toString())
+                    .containsEntry(
+                            "HERALD_INTERNAL_JWT_KEY_DIRECTORY",
+                            state.internalJwtKeys().toString())
                     // Local media (the provider fakes' sample files) may be posted.
                     .containsEntry("HERALD_MEDIA_ALLOW_PRIVATE_URLS", "true")
                     .doesNotContainKeys(

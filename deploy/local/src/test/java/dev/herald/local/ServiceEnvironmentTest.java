@@ -8,11 +8,15 @@ import org.junit.jupiter.api.Test;
 
 class ServiceEnvironmentTest {
     private static final LocalSecrets SECRETS = new LocalSecrets(
-            "public", "private", "cursor", "admin", "sk_test_x", "sk_live_x", "cipher", "dashboard-token");
+            "jwks", "local1", "private", "cursor", "admin", "sk_test_x", "sk_live_x", "cipher", "dashboard-token");
 
     private static ServiceEnvironment environment(LocalSuiteConfig config) {
         return new ServiceEnvironment(
-                config, "127.0.0.1:19092", PostgresServer.existing("postgresql://u:p@127.0.0.1:5432"), SECRETS);
+                config,
+                "127.0.0.1:19092",
+                PostgresServer.existing("postgresql://u:p@127.0.0.1:5432"),
+                SECRETS,
+                new StateDirectory(Path.of("/herald/state")));
     }
 
     @Test

@@ -63,6 +63,7 @@ public final class UsageTestSupport {
                         .issuedAt(now)
                         .expiresAt(now.plusSeconds(300))
                         .jws()
+                        .keyId(TestTokens.KEY_ID)
                         .algorithm(SignatureAlgorithm.RS256)
                         .sign(RsaKeys.readPrivateKey(pem));
     }

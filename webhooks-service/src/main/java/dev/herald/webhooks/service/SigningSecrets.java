@@ -1,6 +1,7 @@
 package dev.herald.webhooks.service;
 
 import dev.herald.common.crypto.SecretCipher;
+import dev.herald.common.crypto.SecretCiphers;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -17,15 +18,15 @@ public class SigningSecrets {
     public static final String PREFIX = "whsec_";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final SecretCipher cipher;
+    private final SecretCiphers ciphers;
 
-    public SigningSecrets(SecretCipher cipher) {
-        this.cipher = cipher;
+    public SigningSecrets(SecretCiphers ciphers) {
+        this.ciphers = ciphers;
     }
 
     /** A production run without a usable cipher key stops here, at startup, not at the first endpoint. */
     void checkKeyAtStartup(@Observes StartupEvent event) {
-        cipher.currentKeyId();
+        ciphers.current().currentKeyId();
     }
 
     public static String generate() {
@@ -35,11 +36,11 @@ public class SigningSecrets {
     }
 
     public String seal(String secret, String endpointId) {
-        return cipher.encrypt(secret, endpointId);
+        return ciphers.current().encrypt(secret, endpointId);
     }
 
     /** Fails with common's SecretDecryptionException when the value was altered or belongs to another endpoint. */
     public String open(String sealed, String endpointId) {
-        return cipher.decrypt(sealed, endpointId);
+        return ciphers.current().decrypt(sealed, endpointId);
     }
 }

@@ -408,8 +408,10 @@ class HeraldChartTest {
     void eachServiceGetsOnlyTheSecretsItUses() {
         RenderedChart chart = rendered("values.yaml");
 
-        assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_PUBLIC_KEY"))
+        assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_VERIFY_KEYS"))
                 .containsExactlyInAnyOrderElementsOf(STATEFUL_SERVICES);
+        assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_SIGNING_KEY_ID"))
+                .containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service", "delivery-worker");
         assertThat(container(chart.deployment("mcp-server")).getEnv()).isEmpty();
         assertThat(servicesWith(chart, "HERALD_INTERNAL_JWT_PRIVATE_KEY"))
                 .containsExactlyInAnyOrder("api-gateway", "accounts-service", "posts-service", "delivery-worker");

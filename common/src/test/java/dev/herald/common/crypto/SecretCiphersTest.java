@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class SecretCipherProducerTest {
+class SecretCiphersTest {
     @Test
     void productionRefusesToStartWithoutAKey() {
-        assertThatThrownBy(() -> SecretCipherProducer.create(config(null, null), LaunchMode.NORMAL))
+        assertThatThrownBy(() -> SecretCiphers.create(config(null, null), LaunchMode.NORMAL))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(
                         "herald.secret-cipher.current-key (HERALD_SECRET_CIPHER_CURRENT_KEY) is not configured");
@@ -23,7 +23,7 @@ class SecretCipherProducerTest {
     void aShortKeyIsRefusedInEveryMode() {
         String shortKey = "k1:" + Base64.getEncoder().encodeToString(new byte[31]);
         for (LaunchMode mode : LaunchMode.values()) {
-            assertThatThrownBy(() -> SecretCipherProducer.create(config(shortKey, null), mode))
+            assertThatThrownBy(() -> SecretCiphers.create(config(shortKey, null), mode))
                     .as(mode.name())
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("exactly 32 bytes");
@@ -32,8 +32,8 @@ class SecretCipherProducerTest {
 
     @Test
     void devAndTestRunsWithoutAKeyGetARandomOne() {
-        SecretCipher one = SecretCipherProducer.create(config(null, null), LaunchMode.TEST);
-        SecretCipher other = SecretCipherProducer.create(config(null, null), LaunchMode.DEVELOPMENT);
+        SecretCipher one = SecretCiphers.create(config(null, null), LaunchMode.TEST);
+        SecretCipher other = SecretCiphers.create(config(null, null), LaunchMode.DEVELOPMENT);
 
         String sealed = one.encrypt("secret", "acc_1");
         assertThat(one.decrypt(sealed, "acc_1")).isEqualTo("secret");
@@ -46,7 +46,7 @@ class SecretCipherProducerTest {
         SecretKey current = SecretKey.generate("k2");
         String sealedBefore = new SecretCipher(old, List.of()).encrypt("secret", "acc_1");
 
-        SecretCipher cipher = SecretCipherProducer.create(config(text(current), text(old)), LaunchMode.NORMAL);
+        SecretCipher cipher = SecretCiphers.create(config(text(current), text(old)), LaunchMode.NORMAL);
 
         assertThat(cipher.currentKeyId()).isEqualTo("k2");
         assertThat(cipher.decrypt(sealedBefore, "acc_1")).isEqualTo("secret");
@@ -66,6 +66,21 @@ class SecretCipherProducerTest {
             @Override
             public Optional<List<String>> retiredKeys() {
                 return Optional.ofNullable(retired).map(List::of);
+            }
+
+            @Override
+            public Optional<java.nio.file.Path> keyDirectory() {
+                return Optional.empty();
+            }
+
+            @Override
+            public java.time.Duration reloadInterval() {
+                return java.time.Duration.ofSeconds(10);
+            }
+
+            @Override
+            public Reseal reseal() {
+                throw new UnsupportedOperationException();
             }
         };
     }
