@@ -187,7 +187,7 @@ run_one() {
     # A start that fails (on a loaded machine a service can time out on its first database connection) is a row of
     # the results, not the end of the other runs.
     local why
-    why="$(grep -m1 '^Herald did not start' "$WORK/$run.up.out" | cut -c1-160 || true)"
+    why="$(grep -m1 '^Herald did not start:' "$WORK/$run.up.out" | cut -c1-200 || true)"
     say "  the start failed: ${why:-see $WORK/$run.up.out}"
     printf '%s\t%s\t%s\t-\t%s\t-\t-\t-\n' "$run" "$variant" "failed: ${why:-see the log}" "$load1" >> "$WORK/runs.tsv"
     stop_suite
@@ -268,7 +268,7 @@ report() {
   echo
   echo "| run | variant | ready (s) | CPU to ready (s) | other processes during start | load average before | PSS idle (MiB) | PSS under load, peak (MiB) |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|"
-  awk -F'\t' '{ mark = ($4 > 10) ? " *" : ""; printf "| %s | %s | %s%s | %s | %s%% | %s | %s | %s |\n", $1, $2, $3, mark, $8, $4, $5, $6, $7 }' "$WORK/runs.tsv"
+  awk -F'\t' '{ mark = ($4 > 10) ? " *" : ""; printf "| %s | %s | %s%s | %s | %s | %s | %s | %s |\n", $1, $2, $3, mark, $8, ($4 == "-" ? "-" : $4 "%"), $5, $6, $7 }' "$WORK/runs.tsv"
   echo
   local k spec variant
   for ((k = 0; k < ${#VARIANTS[@]}; k++)); do
@@ -294,22 +294,21 @@ report() {
       best="$(awk '{s[$1] += $4} END {m = -1; for (k in s) if (s[k] > m) { m = s[k]; b = k } print b}' "$f")"
       awk -v b="$best" '$1 == b { $1 = ""; print substr($0, 2) }' "$f" >> "$WORK/v$k.load.peak"
     done
+    # One row per process (sorted by name), then the total of the rows' columns; plain awk (no gawk extensions).
     awk -v runs="$(ls "$WORK"/r*v"$k".idle | wc -l)" '
       FNR == 1 { file++ }
       file == 1 { pss[$1] += $3; anon[$1] += $5; fil[$1] += $6; shm[$1] += $7; rss[$1] += $4; thr[$1] += $8; names[$1] = 1 }
       file == 2 { lpss[$1] += $3; lrss[$1] += $4; lruns[$1]++; names[$1] = 1 }
       END {
-        for (n in names) order[n] = n
-        m = asort(order)
-        for (i = 1; i <= m; i++) {
-          n = order[i]
-          printf "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %s |\n", n, pss[n] / runs / 1024, anon[n] / runs / 1024, fil[n] / runs / 1024,
+        for (n in names) {
+          printf "%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%s\t%s\n", n, pss[n] / runs / 1024, anon[n] / runs / 1024, fil[n] / runs / 1024,
             shm[n] / runs / 1024, rss[n] / runs / 1024, thr[n] / runs, lruns[n] ? sprintf("%.0f", lpss[n] / lruns[n] / 1024) : "-",
             lruns[n] ? sprintf("%.0f", lrss[n] / lruns[n] / 1024) : "-"
-          tp += pss[n] / runs; tr += rss[n] / runs; tl += lruns[n] ? lpss[n] / lruns[n] : 0; tlr += lruns[n] ? lrss[n] / lruns[n] : 0
         }
-        printf "| **total** | **%.0f** | | | | %.0f | | **%s** | %s |\n", tp / 1024, tr / 1024, tl ? sprintf("%.0f", tl / 1024) : "-", tlr ? sprintf("%.0f", tlr / 1024) : "-"
-      }' "$WORK/v$k.idle.all" "$WORK/v$k.load.peak"
+      }' "$WORK/v$k.idle.all" "$WORK/v$k.load.peak" | sort > "$WORK/v$k.rows"
+    awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' "$WORK/v$k.rows"
+    awk -F'\t' '{ p += $2; r += $6; if ($8 != "-") { l += $8; lr += $9 } }
+      END { printf "| **total** | **%.0f** | | | | %.0f | | **%s** | %s |\n", p, r, l ? sprintf("%.0f", l) : "-", lr ? sprintf("%.0f", lr) : "-" }' "$WORK/v$k.rows"
     echo
   done
   echo "Targets (issue 37, item 3): total PSS idle <= 1,300 MB, under the light load <= 1,700 MB, ready <= 15 s after start."
