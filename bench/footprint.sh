@@ -208,6 +208,9 @@ run_one() {
   if (( LOAD > 0 )); then
     : > "$WORK/$run.load"
     local i=0
+    # A load program that fails (e.g. a 503 during its setup on an overloaded machine) leaves the readings it got;
+    # the run's row says so, and the other runs go on.
+    set +e
     timeout $((LOAD + 600)) java -Xms32m -Xmx256m -XX:+UseSerialGC -cp "$WORK/classes" SoakBench \
       --state="$STATE" --src="$SRC" --gateway-port="$GATEWAY_PORT" --postgres-port="$POSTGRES_PORT" --receiver-port="$RECEIVER_PORT" \
       --rate="$RATE" --rate-note="bench/footprint.sh's light load" --workspaces=auto --duration="$LOAD" --sample=10 --warmup=0 \
@@ -219,7 +222,15 @@ run_one() {
           pss_snapshot "$STATE" | sed "s/^/$i /" >> "$WORK/$run.load"
         fi
       done
+    local load_rc=("${PIPESTATUS[@]}")
+    set -e
+    if [[ "${load_rc[0]}" != 0 ]]; then
+      say "  the light load failed (exit ${load_rc[0]}): $(grep -m1 -E 'Exception|answered' "$WORK/$run.soak.log" | cut -c1-160)"
+    fi
     peak="$(awk '{s[$1] += $4} END {m = 0; for (k in s) if (s[k] > m) m = s[k]; printf "%.0f", m / 1024}' "$WORK/$run.load")"
+    if [[ "${load_rc[0]}" != 0 ]]; then
+      if [[ -s "$WORK/$run.load" ]]; then peak="load failed (largest reading before: $peak)"; else peak="load failed"; fi
+    fi
     say "  under load: peak $peak MiB PSS ($(grep -c 's: offered' "$WORK/$run.soak.log" || true) readings); $(grep -m1 -o 'offered [0-9]*.*' "$WORK/$run.soak.log" | tail -1 | cut -c1-80)"
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$run" "$variant" "$ready" "$other_share" "$load1" \
