@@ -1,3 +1,6 @@
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -32,6 +35,10 @@ public class PostsBench extends PostsReport {
     }
     public static void main(String[] args) throws Exception {
         parseOptions(args);
+        if (OPTIONS.containsKey("self-test")) {
+            TimeToSteady.selfTest();
+            return;
+        }
         PostsBench bench = new PostsBench();
         try {
             bench.run();
@@ -82,6 +89,7 @@ public class PostsBench extends PostsReport {
         } else if (warmLast != null) {
             drain(warmLast);
         }
+        timeToSteady = timeToSteady(sustained == null ? Double.NaN : sustained.throughput());
         List<Phase> phases = new ArrayList<>();
         for (int c : connectionCounts) {
             Phase p = closedLoop("closed loop, " + c + " connections", c, durationSeconds, pacer, false, false);
@@ -121,6 +129,19 @@ public class PostsBench extends PostsReport {
         Reference reference = directSql();
 
         writeResults(report(measured, best, sustained, open, reference));
+    }
+
+    /** From the suite's ready moment (its state directory's {@code ready} file) to a steady accepted rate; null if unknown. */
+    TimeToSteady timeToSteady(double sustainedRate) {
+        try {
+            Instant ready = Files.getLastModifiedTime(state.resolve("ready")).toInstant();
+            TimeToSteady result = TimeToSteady.of(ready, warmupChunks, sustainedRate);
+            log("time to steady: " + result.describe());
+            return result;
+        } catch (IOException | RuntimeException e) {
+            notes.append("- Time to steady not computed: ").append(e).append(".\n");
+            return null;
+        }
     }
 
     /** One post by hand, with the first workspace: must be 202 with a pst_ id (sets {@link #sanity}). */
@@ -194,6 +215,7 @@ public class PostsBench extends PostsReport {
                 + " to " + warmupMaxSeconds + " s)");
         List<String> trace = new ArrayList<>();
         List<Double> rates = new ArrayList<>();
+        warmupChunks.clear();
         long accepted = 0;
         Phase last = null;
         int elapsed = 0;
@@ -203,6 +225,7 @@ public class PostsBench extends PostsReport {
             elapsed += WARMUP_CHUNK_SECONDS;
             accepted += last.accepted();
             rates.add(last.throughput());
+            warmupChunks.add(new TimeToSteady.Chunk(last.startedAt, last.endedAt, last.throughput()));
             trace.add(fmt0(last.throughput()));
             log("  warm-up " + elapsed + " s: " + last.summary() + ", JIT compiler threads "
                     + share(last.load.threads().getOrDefault(CpuSnapshot.JIT, 0L), last.load.total()));

@@ -76,6 +76,8 @@ public class SoakBench extends PostsBench {
 
     final int sampleSeconds = intOpt("sample", 30);
     final int gcEverySeconds = intOpt("gc-every", 300);
+    /** --force-gc=false: no forced GC at all (bench/footprint.sh, whose memory readings a forced GC would shrink). */
+    final boolean forceGc = !opt("force-gc", "true").equals("false");
     /** The offered rate climbs linearly from RAMP_FROM x rate to the rate over the first --ramp s (inside the warm-up). */
     final int rampSeconds = intOpt("ramp", 0);
     static final double RAMP_FROM = 0.1;
@@ -260,7 +262,7 @@ public class SoakBench extends PostsBench {
         probe(gateway);
         postgresSettings = postsDb.query("select current_setting('server_version') || ', synchronous_commit ' "
                 + "|| current_setting('synchronous_commit') || ', shared_buffers ' || current_setting('shared_buffers')").get(0)[0];
-        Sample baseline = read(true);
+        Sample baseline = read(forceGc);
         log("baseline (idle suite, after a forced GC): " + baseline.describe());
         idleReport = CpuSnapshot.waitForQuietMachine(state, waitIdleSeconds, notes, "absolute numbers are pessimistic and noisy.");
         log("machine: " + idleReport);
@@ -465,8 +467,8 @@ public class SoakBench extends PostsBench {
     /** A full GC is forced at the warm-up's end, every --gc-every s after it, at both ends of both windows, and at the end. */
     boolean forceGcAt(int t) {
         int w = layout.warmup();
-        return t == w || t == w + layout.window() || t == layout.duration() - layout.window() || t == layout.duration()
-                || (gcEverySeconds > 0 && t > w && (t - w) % gcEverySeconds == 0);
+        return forceGc && (t == w || t == w + layout.window() || t == layout.duration() - layout.window() || t == layout.duration()
+                || (gcEverySeconds > 0 && t > w && (t - w) % gcEverySeconds == 0));
     }
 
     // ---------------------------------------------------------------- readings

@@ -41,6 +41,7 @@ Usage: bench/posts-throughput.sh [options]
                        of the CPU; the run goes on regardless, and the results say how busy the machine was
   --out FILE           results file (default bench/results/<UTC date-time>-posts.md); --no-results writes none
   --keep-state         keep the suite's temporary state directory (logs) after the run
+  --self-test          check the time-to-steady computation on made-up warm-ups (no suite, seconds); exit 1 if wrong
   -h, --help
 
 Ports (all 127.0.0.1): gateway $BENCH_GATEWAY_PORT (18080), PostgreSQL $BENCH_POSTGRES_PORT (15329), Kafka
@@ -68,6 +69,7 @@ WAIT_IDLE=60
 OUT=""
 NO_RESULTS=0
 KEEP_STATE=0
+SELF_TEST=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --ref) REF="$2"; shift 2 ;;
@@ -89,6 +91,7 @@ while [[ $# -gt 0 ]]; do
     --out) OUT="$2"; shift 2 ;;
     --no-results) NO_RESULTS=1; shift ;;
     --keep-state) KEEP_STATE=1; shift ;;
+    --self-test) SELF_TEST=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -102,6 +105,13 @@ KAFKA_CONTROLLER_PORT="${BENCH_KAFKA_CONTROLLER_PORT:-19193}"
 CACHE="${BENCH_CACHE:-$HOME/.cache/herald-bench}"
 
 bench_require_java
+if [[ "$SELF_TEST" == 1 ]]; then
+  classes="$(mktemp -d "${TMPDIR:-/tmp}/herald-posts-classes.XXXXXX")"
+  trap 'rm -rf "$classes"' EXIT
+  bench_compile "$classes" "" "$BENCH/PostsBench.java" "$BENCH"/posts/*.java
+  java -cp "$classes" PostsBench --self-test=true
+  exit
+fi
 for tool in psql pgbench; do
   command -v "$tool" >/dev/null || { echo "$tool is required on the PATH (Debian: apt-get install postgresql-client)" >&2; exit 1; }
 done

@@ -64,6 +64,8 @@ abstract class PostsReport extends PostsPipeline {
                 + "), one sandbox account (`POST /api/v1/accounts`, which counts as a request). Limits on, as in production: "
                 + "the gateway announced `X-RateLimit-Limit: " + rateLimitSeen + "`");
         row(out, "sanity check", "one post before the load: " + sanity);
+        row(out, "time to steady", timeToSteady == null ? "not computed (see Notes)" : timeToSteady.describe()
+                + " (issue 40: at most 60 s; meaningful only with `--wait-idle 0`, so that the load starts right after setup)");
         int maxConnections = connectionCounts.stream().mapToInt(Integer::intValue).max().orElse(8);
         row(out, "load", "warm-up: closed loop, " + maxConnections + " connections, waiting while more than " + backlogCap
                 + " posts are queued or publishing (so delivery warms up too), " + warmupOutcome + ". Then " + durationSeconds

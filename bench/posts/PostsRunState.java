@@ -2,6 +2,7 @@ import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -140,6 +141,9 @@ abstract class PostsRunState extends BenchSupport {
 
     /** The warm-up's last chunk (drained after the sustained phase, or at once without it). */
     Phase warmLast;
+    /** The warm-up's 15 s chunks, for {@link TimeToSteady}. */
+    final List<TimeToSteady.Chunk> warmupChunks = new ArrayList<>();
+    TimeToSteady timeToSteady;
     /** Posts published per second while the sustained phase ran (any post: the pipeline's output). */
     double sustainedPublished;
 

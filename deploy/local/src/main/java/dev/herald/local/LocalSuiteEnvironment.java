@@ -26,7 +26,9 @@ final class LocalSuiteEnvironment {
                 .demoTestKey(env.get("HERALD_DEMO_TEST_KEY"))
                 .demoLiveKey(env.get("HERALD_DEMO_LIVE_KEY"))
                 .adminToken(env.get("HERALD_ADMIN_TOKEN"))
-                .providerFakesPort(port(env, "HERALD_FAKE_PROVIDERS_PORT", ProviderFakes.DEFAULT_PORT));
+                .providerFakesPort(port(env, "HERALD_FAKE_PROVIDERS_PORT", ProviderFakes.DEFAULT_PORT))
+                .serviceCommand(ServiceCommand.quarkusJar(
+                        projectRoot, ServiceJvmOptions.parse(env.get(ServiceJvmOptions.EXTRA_VARIABLE))));
         return builder.build();
     }
 

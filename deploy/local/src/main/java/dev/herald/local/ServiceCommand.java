@@ -2,6 +2,7 @@ package dev.herald.local;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,30 +22,53 @@ public interface ServiceCommand {
      */
     String processMarker(HeraldService service);
 
+    /** Where the process runs; empty: the launcher's own working directory. */
+    default Optional<Path> workingDirectory(HeraldService service) {
+        return Optional.empty();
+    }
+
     /** Why the service cannot be started at all (e.g. it was never built), checked before anything starts. */
     default Optional<String> unavailableReason(HeraldService service) {
         return Optional.empty();
     }
 
-    /** {@code java -Xms64m -Xmx320m -XX:+UseSerialGC -jar <module>/target/quarkus-app/quarkus-run.jar}. */
+    /**
+     * {@code java <ServiceJvmOptions> -Dherald.service.jar=<absolute jar> -jar quarkus-run.jar} in the module's
+     * {@code target/quarkus-app}.
+     */
     static ServiceCommand quarkusJar(Path projectRoot) {
-        return new QuarkusJar(projectRoot.toAbsolutePath().normalize());
+        return quarkusJar(projectRoot, List.of());
     }
 
-    /** Runs a module's Quarkus fast-jar on the JVM that runs the launcher. */
-    record QuarkusJar(Path projectRoot) implements ServiceCommand {
+    /** The same with {@code extraOptions} (the operator's {@code HERALD_SERVICE_JVM_OPTIONS}) last. */
+    static ServiceCommand quarkusJar(Path projectRoot, List<String> extraOptions) {
+        return new QuarkusJar(projectRoot.toAbsolutePath().normalize(), List.copyOf(extraOptions));
+    }
+
+    /**
+     * Runs a module's Quarkus fast-jar on the JVM that runs the launcher, from its {@code quarkus-app} directory and by
+     * the jar's relative name: on JDK 17 an AppCDS archive is only used with the class path it was dumped with, which
+     * Quarkus's build writes as {@code quarkus-run.jar:lib/...} relative to that directory. The absolute path is in the
+     * command line still, as {@code -Dherald.service.jar}, so that a pid file is only acted on for this very jar.
+     */
+    record QuarkusJar(Path projectRoot, List<String> extraOptions) implements ServiceCommand {
         public Path jar(HeraldService service) {
             return projectRoot.resolve(service.module()).resolve("target/quarkus-app/quarkus-run.jar");
         }
 
         @Override
         public List<String> commandLine(HeraldService service) {
-            return JavaCommand.with(
-                    "-Xms64m",
-                    "-Xmx320m",
-                    "-XX:+UseSerialGC",
-                    "-jar",
-                    jar(service).toString());
+            Path jar = jar(service);
+            List<String> options = new ArrayList<>(ServiceJvmOptions.of(service, jar.getParent(), extraOptions));
+            options.add("-Dherald.service.jar=" + jar);
+            options.add("-jar");
+            options.add(jar.getFileName().toString());
+            return JavaCommand.with(options.toArray(String[]::new));
+        }
+
+        @Override
+        public Optional<Path> workingDirectory(HeraldService service) {
+            return Optional.of(jar(service).getParent());
         }
 
         @Override

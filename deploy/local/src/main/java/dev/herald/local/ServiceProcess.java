@@ -21,11 +21,25 @@ public final class ServiceProcess {
     private final Map<String, String> environment;
     private final Path log;
     private final Path pidFile;
+    private final Path workingDirectory;
     private Process process;
 
     /** @param name the Maven module, also the name of its log and pid files */
     public ServiceProcess(
             String name, int port, List<String> command, Map<String, String> environment, Path log, Path pidFile) {
+        this(name, port, command, environment, log, pidFile, null);
+    }
+
+    /** The same, run in {@code workingDirectory} (null: the launcher's own). */
+    public ServiceProcess(
+            String name,
+            int port,
+            List<String> command,
+            Map<String, String> environment,
+            Path log,
+            Path pidFile,
+            Path workingDirectory) {
+        this.workingDirectory = workingDirectory;
         this.name = name;
         this.port = port;
         this.command = List.copyOf(command);
@@ -51,6 +65,9 @@ public final class ServiceProcess {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().putAll(environment);
+        if (workingDirectory != null) {
+            builder.directory(workingDirectory.toFile());
+        }
         process = builder.start();
         StateDirectory.writePid(pidFile, process.pid());
     }

@@ -55,7 +55,8 @@ final class SuiteProcesses {
                     service.module(),
                     config.port(service),
                     config.serviceCommand().commandLine(service),
-                    environment.of(service));
+                    environment.of(service),
+                    config.serviceCommand().workingDirectory(service).orElse(null));
             synchronized (this) {
                 services.put(service, process);
             }
@@ -68,7 +69,8 @@ final class SuiteProcesses {
                     ProviderFakes.MODULE,
                     config.providerFakesPort(),
                     ProviderFakes.commandLine(config.projectRoot()),
-                    environment.ofProviderFakes());
+                    environment.ofProviderFakes(),
+                    null);
             synchronized (this) {
                 providerFakes = fakes;
             }
@@ -78,11 +80,12 @@ final class SuiteProcesses {
         awaitReady(started);
     }
 
-    private ServiceProcess launch(String module, int port, List<String> commandLine, Map<String, String> env)
+    private ServiceProcess launch(
+            String module, int port, List<String> commandLine, Map<String, String> env, Path workingDirectory)
             throws IOException {
         Path log = state.log(module);
         Files.deleteIfExists(log);
-        return new ServiceProcess(module, port, commandLine, env, log, state.pidFile(module));
+        return new ServiceProcess(module, port, commandLine, env, log, state.pidFile(module), workingDirectory);
     }
 
     private static void start(ServiceProcess process) {

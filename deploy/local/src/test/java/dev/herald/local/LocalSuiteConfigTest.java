@@ -33,11 +33,14 @@ class LocalSuiteConfigTest {
         assertThat(config.embeddedKafka()).isTrue();
         assertThat(config.serviceCommand().commandLine(HeraldService.POSTS))
                 .endsWith(
-                        "-Xms64m",
+                        "-Xms32m",
                         "-Xmx320m",
                         "-XX:+UseSerialGC",
+                        "-Dherald.service.jar=/srv/herald/posts-service/target/quarkus-app/quarkus-run.jar",
                         "-jar",
-                        "/srv/herald/posts-service/target/quarkus-app/quarkus-run.jar");
+                        "quarkus-run.jar");
+        assertThat(config.serviceCommand().workingDirectory(HeraldService.POSTS))
+                .contains(Path.of("/srv/herald/posts-service/target/quarkus-app"));
     }
 
     @Test

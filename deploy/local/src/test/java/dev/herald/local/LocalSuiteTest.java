@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -194,6 +195,13 @@ class LocalSuiteTest {
                         return service == HeraldService.POSTS
                                 ? real.processMarker(service)
                                 : fake.processMarker(service);
+                    }
+
+                    @Override
+                    public Optional<Path> workingDirectory(HeraldService service) {
+                        return service == HeraldService.POSTS
+                                ? real.workingDirectory(service)
+                                : fake.workingDirectory(service);
                     }
                 })
                 .build();
