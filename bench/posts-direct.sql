@@ -97,11 +97,11 @@ commit;
 -- posts-service, PostService.persist (one transaction): the post, its target and the key's stored answer (the
 -- 202's body, byte for byte).
 begin;
-insert into posts.posts (id, workspace_id, mode, text, media_url, media_type, scheduled_at, due_at, platform_options,
-                         status, created_at, updated_at, dispatched_at, finalized_at)
+insert into posts.posts (id, workspace_id, mode, text, media, scheduled_at, due_at, platform_options, status,
+                         created_at, updated_at, dispatched_at, finalized_at)
 values ('pst_' || :n, 'ws_bench_' || :w, 'test',
         'Posts pipeline benchmark run, post number in the run: one LinkedIn sandbox target in test mode.', null, null,
-        null, now(), '{}', 'queued', now(), now(), null, null);
+        now(), '{}', 'queued', now(), now(), null, null);
 insert into posts.post_targets (post_id, position, account_id, platform, profile_id, account_username, reservation_id,
                                 status, attempts, provider_post_id, url, error, completed_at, updated_at)
 values ('pst_' || :n, 0, 'acc_bench_' || :w, 'linkedin', null, 'bench', 'pst_' || :n || '-acc_bench_' || :w, 'queued', 0,
