@@ -4,6 +4,14 @@ import dev.herald.common.wire.Platform;
 import java.time.Duration;
 import java.util.List;
 
-/** A validated {@code POST /connect-sessions} body; {@code platforms} is never empty (defaults applied). */
+/**
+ * A validated {@code POST /connect-sessions} body; {@code platforms} is never empty (defaults applied), {@code locale}
+ * is a normalized tag of a language the page speaks, or null.
+ */
 public record ConnectSessionRequest(
-        String profileId, List<Platform> platforms, String redirectUrl, String embedOrigin, Duration expiresIn) {}
+        String profileId,
+        List<Platform> platforms,
+        String redirectUrl,
+        String embedOrigin,
+        Duration expiresIn,
+        String locale) {}

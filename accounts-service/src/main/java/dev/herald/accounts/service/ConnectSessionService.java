@@ -80,6 +80,7 @@ public class ConnectSessionService {
                     request.platforms().stream().map(Platform::wireName).collect(Collectors.joining(","));
             session.redirectUrl = request.redirectUrl();
             session.embedOrigin = request.embedOrigin();
+            session.locale = request.locale();
             session.expiresAt = session.createdAt.plus(request.expiresIn());
             HourlyCreationLimit limit = new HourlyCreationLimit("connect sessions", config.sessionsPerHour());
             return Panache.withTransaction(() -> sessions.createdThroughApiSince(
@@ -257,9 +258,9 @@ public class ConnectSessionService {
     public void requireUsable(ConnectSessionEntity session) {
         switch (status(session, Timestamps.now(clock))) {
             case ConnectSession.OPEN -> {}
-            case ConnectSession.EXPIRED -> throw new ConnectRefusal(ConnectRefusal.Reason.EXPIRED);
-            case ConnectSession.REVOKED -> throw new ConnectRefusal(ConnectRefusal.Reason.REVOKED);
-            default -> throw new ConnectRefusal(ConnectRefusal.Reason.COMPLETED);
+            case ConnectSession.EXPIRED -> throw ConnectRefusal.ofDeadSession(ConnectRefusal.Reason.EXPIRED, session);
+            case ConnectSession.REVOKED -> throw ConnectRefusal.ofDeadSession(ConnectRefusal.Reason.REVOKED, session);
+            default -> throw ConnectRefusal.ofDeadSession(ConnectRefusal.Reason.COMPLETED, session);
         }
     }
 
@@ -313,6 +314,7 @@ public class ConnectSessionService {
                 session.revokedAt,
                 session.createdAt,
                 session.updatedAt,
+                session.locale,
                 url);
     }
 }

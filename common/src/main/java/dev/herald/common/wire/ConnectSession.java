@@ -9,7 +9,8 @@ import java.util.List;
  * A hosted connection link as the API shows it. {@code url} is the private capability URL: present only in
  * the creation response, never again (only a hash of its token is stored). {@code status} is one of
  * {@link #OPEN}, {@link #COMPLETED}, {@link #EXPIRED}, {@link #REVOKED}; {@code accountIds} grows, in
- * connection order, as the end user connects accounts through the link.
+ * connection order, as the end user connects accounts through the link. {@code locale}: the hosted page's language
+ * as the creator asked for it (a BCP 47 tag), or null when the end user's browser decides.
  */
 public record ConnectSession(
         String id,
@@ -25,6 +26,7 @@ public record ConnectSession(
         Instant revokedAt,
         Instant createdAt,
         Instant updatedAt,
+        String locale,
         @JsonInclude(JsonInclude.Include.NON_NULL) String url) {
     public static final String OPEN = "open";
     public static final String COMPLETED = "completed";
@@ -47,6 +49,7 @@ public record ConnectSession(
                 revokedAt,
                 createdAt,
                 updatedAt,
+                locale,
                 null);
     }
 }
