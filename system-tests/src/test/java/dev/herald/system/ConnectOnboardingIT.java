@@ -56,9 +56,9 @@ class ConnectOnboardingIT {
         }
     }
 
-    private record Tenant(String key, String profileId) {}
+    record Tenant(String key, String profileId) {}
 
-    private static Tenant newTenant(String name) {
+    static Tenant newTenant(String name) {
         String workspace = RunningSuite.newWorkspace(name);
         String key = RunningSuite.newKey(workspace, "test");
         String profileId = as(key).contentType(ContentType.JSON)
@@ -71,9 +71,9 @@ class ConnectOnboardingIT {
         return new Tenant(key, profileId);
     }
 
-    private record Session(String id, String url) {}
+    record Session(String id, String url) {}
 
-    private static Session newSession(Tenant tenant, String extraFields) {
+    static Session newSession(Tenant tenant, String extraFields) {
         String body = "{\"profile_id\":\"" + tenant.profileId() + "\"" + extraFields + "}";
         var response = as(tenant.key()).contentType(ContentType.JSON).body(body).post("/connect-sessions");
         if (response.statusCode() == 503) {
