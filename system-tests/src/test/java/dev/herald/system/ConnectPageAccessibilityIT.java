@@ -3,15 +3,10 @@ package dev.herald.system;
 import static dev.herald.system.RunningSuite.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.herald.system.ConnectOnboardingIT.Session;
 import dev.herald.system.ConnectOnboardingIT.Tenant;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +51,9 @@ class ConnectPageAccessibilityIT {
 
     @BeforeAll
     static void startBrowser() throws IOException {
-        assertThat(AXE).as("axe-core, installed by system-tests' build (npm ci in target/axe)").isRegularFile();
+        assertThat(AXE)
+                .as("axe-core, installed by system-tests' build (npm ci in target/axe)")
+                .isRegularFile();
         axeSource = Files.readString(AXE);
         Files.createDirectories(SCREENSHOTS);
         RunningSuite.get();
@@ -145,7 +142,8 @@ class ConnectPageAccessibilityIT {
             }
         }
         assertThat(order)
-                .containsExactly("a#skip", "input#name-pinterest", "input#username-pinterest", "button#authorize-pinterest");
+                .containsExactly(
+                        "a#skip", "input#name-pinterest", "input#username-pinterest", "button#authorize-pinterest");
         active().sendKeys(Keys.ENTER);
         BrowserPages.awaitNextPage(browser, page);
         assertThat(browser.findElement(By.id("notice")).getText()).contains("Kay Board (@kay)");
@@ -160,33 +158,19 @@ class ConnectPageAccessibilityIT {
 
     @Test
     void theCompletionMessageReachesTheEmbeddingPageOnTheConfiguredOrigin() throws Exception {
-        HttpServer embedder = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        embedder.createContext("/", exchange -> {
-            String src = URLDecoder.decode(
-                    exchange.getRequestURI().getRawQuery().substring("src=".length()), StandardCharsets.UTF_8);
-            // The customer's page: records every message, and fits the frame to the height the page posts.
-            byte[] html = ("<!DOCTYPE html><html lang=\"en\"><head><title>Customer app</title></head><body>"
-                            + "<h1>Customer app</h1><iframe id=\"connect\" title=\"Connect accounts\" src=\"" + src
-                            + "\" width=\"600\" height=\"150\"></iframe><script>window.heraldMessages = [];"
-                            + "window.addEventListener('message', function (event) {"
-                            + "  window.heraldMessages.push({origin: event.origin, data: event.data});"
-                            + "  if (event.data && event.data.type === 'herald.connect.resize') {"
-                            + "    document.getElementById('connect').height = event.data.height;"
-                            + "  }"
-                            + "});</script></body></html>")
-                    .getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("content-type", "text/html;charset=UTF-8");
-            exchange.sendResponseHeaders(200, html.length);
-            exchange.getResponseBody().write(html);
-            exchange.close();
-        });
-        embedder.start();
-        try {
-            String origin = "http://127.0.0.1:" + embedder.getAddress().getPort();
+        // The customer's page records every message, and fits the frame to the height the hosted page posts.
+        try (CustomerPage customer = CustomerPage.start("window.heraldMessages = [];"
+                + "window.addEventListener('message', function (event) {"
+                + "  window.heraldMessages.push({origin: event.origin, data: event.data});"
+                + "  if (event.data && event.data.type === 'herald.connect.resize') {"
+                + "    document.getElementById('connect').height = event.data.height;"
+                + "  }"
+                + "});")) {
+            String origin = customer.origin();
             Tenant tenant = ConnectOnboardingIT.newTenant("Embedded page");
             Session session = ConnectOnboardingIT.newSession(
                     tenant, ",\"platforms\":[\"tiktok\"],\"embed_origin\":\"" + origin + "\"");
-            browser.get(origin + "/?src=" + URLEncoder.encode(session.url(), StandardCharsets.UTF_8));
+            browser.get(customer.framing(session.url()));
             browser.switchTo().frame(awaitFrame());
             authorize("tiktok", "Emma Bed", "emma");
             submit(By.id("finish"));
@@ -198,7 +182,8 @@ class ConnectPageAccessibilityIT {
             assertThat(overflow).as("the framed page's own scrolling").isLessThanOrEqualTo(1);
 
             Map<String, Object> completed = awaitMessage("herald.connect.completed");
-            String gateway = URI.create(RunningSuite.get().gatewayUrl()).resolve("/").toString();
+            String gateway =
+                    URI.create(RunningSuite.get().gatewayUrl()).resolve("/").toString();
             assertThat(completed.get("origin") + "/").isEqualTo(gateway);
             @SuppressWarnings("unchecked")
             Map<String, Object> data = (Map<String, Object>) completed.get("data");
@@ -214,7 +199,6 @@ class ConnectPageAccessibilityIT {
                     .containsEntry("accounts", List.of(Map.of("id", accountIds.get(0), "platform", "tiktok")));
         } finally {
             browser.switchTo().defaultContent();
-            embedder.stop(0);
         }
     }
 
