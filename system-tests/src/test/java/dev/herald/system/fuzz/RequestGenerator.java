@@ -397,6 +397,9 @@ public final class RequestGenerator {
                     case "CreateConnectSessionRequest.redirect_url" ->
                         NODES.textNode("https://app.example.com/connected");
                     case "CreateConnectSessionRequest.platforms" -> NODES.missingNode();
+                    case "CreateConnectSessionRequest.locale" ->
+                        NODES.textNode(
+                                List.of("en", "de-AT", "fr", "es", "pt-BR").get(random.nextInt(5)));
                     case "SetPostQueueRequest.timezone" ->
                         NODES.textNode(List.of("Europe/Berlin", "America/New_York", "UTC", "Asia/Tokyo")
                                 .get(random.nextInt(4)));
