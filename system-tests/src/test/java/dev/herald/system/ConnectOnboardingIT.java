@@ -3,15 +3,12 @@ package dev.herald.system;
 import static dev.herald.system.RunningSuite.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import io.restassured.http.ContentType;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,9 +53,9 @@ class ConnectOnboardingIT {
         }
     }
 
-    private record Tenant(String key, String profileId) {}
+    record Tenant(String key, String profileId) {}
 
-    private static Tenant newTenant(String name) {
+    static Tenant newTenant(String name) {
         String workspace = RunningSuite.newWorkspace(name);
         String key = RunningSuite.newKey(workspace, "test");
         String profileId = as(key).contentType(ContentType.JSON)
@@ -71,9 +68,9 @@ class ConnectOnboardingIT {
         return new Tenant(key, profileId);
     }
 
-    private record Session(String id, String url) {}
+    record Session(String id, String url) {}
 
-    private static Session newSession(Tenant tenant, String extraFields) {
+    static Session newSession(Tenant tenant, String extraFields) {
         String body = "{\"profile_id\":\"" + tenant.profileId() + "\"" + extraFields + "}";
         var response = as(tenant.key()).contentType(ContentType.JSON).body(body).post("/connect-sessions");
         if (response.statusCode() == 503) {
@@ -207,37 +204,21 @@ class ConnectOnboardingIT {
 
     @Test
     void onlyTheConfiguredEmbedOriginMayFrameThePage() throws Exception {
-        HttpServer embedder = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        embedder.createContext("/", exchange -> {
-            String src = exchange.getRequestURI().getRawQuery().substring("src=".length());
-            byte[] page = ("<!DOCTYPE html><html><head><title>Customer app</title></head><body><h1>Customer app</h1>"
-                            + "<iframe id=\"connect\" src=\"" + java.net.URLDecoder.decode(src, StandardCharsets.UTF_8)
-                            + "\" width=\"900\" height=\"600\"></iframe></body></html>")
-                    .getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("content-type", "text/html;charset=UTF-8");
-            exchange.sendResponseHeaders(200, page.length);
-            exchange.getResponseBody().write(page);
-            exchange.close();
-        });
-        embedder.start();
-        try {
-            String origin = "http://127.0.0.1:" + embedder.getAddress().getPort();
+        try (CustomerPage customer = CustomerPage.start("")) {
             Tenant tenant = newTenant("Embedding");
-            Session allowed = newSession(tenant, ",\"embed_origin\":\"" + origin + "\"");
+            Session allowed = newSession(tenant, ",\"embed_origin\":\"" + customer.origin() + "\"");
             Session foreign = newSession(tenant, ",\"embed_origin\":\"https://app.example.com\"");
 
-            assertThat(framedHeading(origin, allowed)).isEqualTo("Connect your social accounts");
+            assertThat(framedHeading(customer, allowed)).isEqualTo("Connect your social accounts");
             screenshot("06-embedded-by-configured-origin");
-            assertThat(framedHeading(origin, foreign)).isNotEqualTo("Connect your social accounts");
+            assertThat(framedHeading(customer, foreign)).isNotEqualTo("Connect your social accounts");
             screenshot("07-embedding-refused-by-csp");
-        } finally {
-            embedder.stop(0);
         }
     }
 
     /** The h1 the framed page shows inside the customer's page, or "" when the frame shows none of ours. */
-    private static String framedHeading(String embedderOrigin, Session session) throws InterruptedException {
-        browser.get(embedderOrigin + "/?src=" + java.net.URLEncoder.encode(session.url(), StandardCharsets.UTF_8));
+    private static String framedHeading(CustomerPage customer, Session session) throws InterruptedException {
+        browser.get(customer.framing(session.url()));
         Thread.sleep(1500); // the frame loads after the outer page
         browser.switchTo().frame(browser.findElement(By.id("connect")));
         try {

@@ -41,6 +41,10 @@ public class ConnectSessionEntity {
     @Column(name = "display_name")
     public String displayName;
 
+    /** The page's language (a normalized BCP 47 tag, see {@code HostedPageLocales}); null: the browser's. */
+    @Column
+    public String locale;
+
     /** SHA-256 (hex) of the capability token in the session's URL. */
     @Column(name = "token_hash", nullable = false)
     public String tokenHash;

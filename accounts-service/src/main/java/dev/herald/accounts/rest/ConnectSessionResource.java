@@ -3,6 +3,7 @@ package dev.herald.accounts.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.accounts.service.ConnectSessionRequest;
 import dev.herald.accounts.service.ConnectSessionService;
+import dev.herald.accounts.service.HostedPageLocales;
 import dev.herald.common.api.DataEnvelope;
 import dev.herald.common.auth.Caller;
 import dev.herald.common.auth.InternalCaller;
@@ -57,7 +58,15 @@ public class ConnectSessionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode json) {
         JsonBody body = JsonBody.of(
-                json, Set.of("profile_id", "platforms", "redirect_url", "embed_origin", "display_name", "expires_in"));
+                json,
+                Set.of(
+                        "profile_id",
+                        "platforms",
+                        "redirect_url",
+                        "embed_origin",
+                        "display_name",
+                        "expires_in",
+                        "locale"));
         FieldValue<String> profileId = body.string("profile_id")
                 .required()
                 .matching(PROFILE_ID, "a profile id (prf_...)")
@@ -72,9 +81,11 @@ public class ConnectSessionResource {
         // The page's name for the customer instead of its branding's: the same rules as the branding's own.
         String displayName = BrandingFields.displayName(body, "display_name");
         long expiresIn = readExpiresIn(body, json.get("expires_in"));
+        FieldValue<String> localeTag = body.string("locale").nullable().read();
+        String locale = localeTag.orNull() == null ? null : checkLocale(body, localeTag.orNull());
         body.validate();
         ConnectSessionRequest request = new ConnectSessionRequest(
-                profileId.orNull(), platforms, redirect, origin, displayName, Duration.ofSeconds(expiresIn));
+                profileId.orNull(), platforms, redirect, origin, displayName, Duration.ofSeconds(expiresIn), locale);
         return sessions.create(caller.workspaceId(), caller.mode(), request)
                 .map(session -> Response.status(Response.Status.CREATED)
                         .entity(DataEnvelope.of(session))
@@ -189,6 +200,20 @@ public class ConnectSessionResource {
             return null;
         }
         return text.toLowerCase(Locale.ROOT);
+    }
+
+    /** One of the page's languages, alone or as a BCP 47 tag's language ({@code pt-BR}); answered normalized. */
+    private static String checkLocale(JsonBody body, String tag) {
+        var normalized = HostedPageLocales.normalizedTag(tag);
+        if (normalized.isEmpty()) {
+            body.reject(
+                    "locale",
+                    "invalid_value",
+                    "locale must be one of " + String.join(", ", HostedPageLocales.LANGUAGES)
+                            + ", or a BCP 47 language tag whose language is one of them (de-AT, pt-BR).");
+            return null;
+        }
+        return normalized.get();
     }
 
     private static boolean allowedScheme(URI uri) {

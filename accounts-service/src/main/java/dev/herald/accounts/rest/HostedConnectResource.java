@@ -19,11 +19,13 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
@@ -79,19 +81,21 @@ public class HostedConnectResource {
     @GET
     @Path("/{token}")
     public Uni<Response> open(
-            @PathParam("token") String token, @CookieParam(ConnectBrowserBinding.COOKIE) String cookie) {
+            @PathParam("token") String token,
+            @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
+            @HeaderParam(HttpHeaders.ACCEPT_LANGUAGE) String acceptLanguage) {
         return sessions.findByToken(token)
                 .flatMap(session -> {
                     sessions.requireUsable(session);
                     String bound =
                             binding.cookieBindsSession(cookie, session.id) ? cookie : binding.newCookie(session.id);
-                    return pages.session(session, bound, 200, null, null, null)
+                    return pages.session(session, bound, 200, null, null, null, acceptLanguage)
                             .map(page -> page.cookie(
                                             responses.bindingCookie(bound, session.expiresAt, Timestamps.now(clock)))
                                     .build());
                 })
                 .onFailure()
-                .recoverWithItem(pages::refusal);
+                .recoverWithItem(failure -> pages.refusal(failure, acceptLanguage));
     }
 
     @GET
@@ -100,15 +104,16 @@ public class HostedConnectResource {
             @PathParam("id") String id,
             @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
             @QueryParam("connected") String connected,
-            @QueryParam("consented") String consented) {
+            @QueryParam("consented") String consented,
+            @HeaderParam(HttpHeaders.ACCEPT_LANGUAGE) String acceptLanguage) {
         return boundSession(id, cookie)
                 .flatMap(session -> {
                     sessions.requireUsable(session);
-                    return pages.session(session, cookie, 200, connected, consented, null)
+                    return pages.session(session, cookie, 200, connected, consented, null, acceptLanguage)
                             .map(Response.ResponseBuilder::build);
                 })
                 .onFailure()
-                .recoverWithItem(pages::refusal);
+                .recoverWithItem(failure -> pages.refusal(failure, acceptLanguage));
     }
 
     /**
@@ -124,7 +129,8 @@ public class HostedConnectResource {
             @FormParam("csrf") String csrf,
             @FormParam("platform") String platformName,
             @FormParam("name") String name,
-            @FormParam("username") String username) {
+            @FormParam("username") String username,
+            @HeaderParam(HttpHeaders.ACCEPT_LANGUAGE) String acceptLanguage) {
         return postedByBoundBrowser(id, cookie, csrf)
                 .flatMap(session -> {
                     sessions.requireUsable(session);
@@ -146,8 +152,8 @@ public class HostedConnectResource {
                                         422,
                                         null,
                                         null,
-                                        "Enter a display name and a username of 1 to " + MAX_NAME_LENGTH
-                                                + " characters.")
+                                        text -> text.messages().name_missing(String.valueOf(MAX_NAME_LENGTH)),
+                                        acceptLanguage)
                                 .map(Response.ResponseBuilder::build);
                     }
                     return flow.authorizeSimulated(id, platform, displayName, handle)
@@ -155,10 +161,11 @@ public class HostedConnectResource {
                                     .seeOther(connectedPage(step), step.session().embedOrigin)
                                     .build())
                             .onFailure(ApiException.class)
-                            .recoverWithUni(refused -> pages.connectRefused(session, cookie, (ApiException) refused));
+                            .recoverWithUni(refused ->
+                                    pages.connectRefused(session, cookie, (ApiException) refused, acceptLanguage));
                 })
                 .onFailure()
-                .recoverWithItem(pages::refusal);
+                .recoverWithItem(failure -> pages.refusal(failure, acceptLanguage));
     }
 
     /** The platform sends the browser back here after the end user decided. */
@@ -169,10 +176,12 @@ public class HostedConnectResource {
             @QueryParam("code") String code,
             @QueryParam("state") String state,
             @QueryParam("error") String error,
-            @CookieParam(ConnectBrowserBinding.COOKIE) String cookie) {
+            @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
+            @HeaderParam(HttpHeaders.ACCEPT_LANGUAGE) String acceptLanguage) {
         Optional<Platform> platform = Platform.fromWire(platformName);
         if (platform.isEmpty()) {
-            return Uni.createFrom().item(pages.refusal(new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM)));
+            return Uni.createFrom()
+                    .item(pages.refusal(new ConnectRefusal(ConnectRefusal.Reason.INVALID_FORM), acceptLanguage));
         }
         return flow.finishAuthorization(platform.get(), code, state, cookie, error)
                 .map(step -> responses
@@ -181,10 +190,11 @@ public class HostedConnectResource {
                 .onFailure(ApiException.class)
                 .recoverWithUni(refused -> sessionIdFromState(state, platformName, cookie)
                         .map(sessionId -> sessions.findById(sessionId)
-                                .flatMap(session -> pages.connectRefused(session, cookie, (ApiException) refused)))
-                        .orElseGet(() -> Uni.createFrom().item(pages.refusal(refused))))
+                                .flatMap(session ->
+                                        pages.connectRefused(session, cookie, (ApiException) refused, acceptLanguage)))
+                        .orElseGet(() -> Uni.createFrom().item(pages.refusal(refused, acceptLanguage))))
                 .onFailure()
-                .recoverWithItem(pages::refusal);
+                .recoverWithItem(failure -> pages.refusal(failure, acceptLanguage));
     }
 
     /** The end user is done: the session completes and the browser returns to the customer (or sees a closing page). */
@@ -194,7 +204,8 @@ public class HostedConnectResource {
     public Uni<Response> complete(
             @PathParam("id") String id,
             @CookieParam(ConnectBrowserBinding.COOKIE) String cookie,
-            @FormParam("csrf") String csrf) {
+            @FormParam("csrf") String csrf,
+            @HeaderParam(HttpHeaders.ACCEPT_LANGUAGE) String acceptLanguage) {
         return postedByBoundBrowser(id, cookie, csrf)
                 .flatMap(session -> sessions.complete(session.id))
                 .flatMap(session -> {
@@ -208,10 +219,10 @@ public class HostedConnectResource {
                                         .seeOther(back, session.embedOrigin)
                                         .build());
                     }
-                    return pages.allSet(session);
+                    return pages.allSet(session, acceptLanguage);
                 })
                 .onFailure()
-                .recoverWithItem(pages::refusal);
+                .recoverWithItem(failure -> pages.refusal(failure, acceptLanguage));
     }
 
     /**
@@ -228,7 +239,8 @@ public class HostedConnectResource {
             @FormParam("csrf") String csrf,
             @FormParam("account_id") String accountId,
             @FormParam("revision") String revision,
-            @FormParam("accept") String accept) {
+            @FormParam("accept") String accept,
+            @HeaderParam(HttpHeaders.ACCEPT_LANGUAGE) String acceptLanguage) {
         return postedByBoundBrowser(id, cookie, csrf)
                 .flatMap(session -> {
                     sessions.requireUsable(session);
@@ -245,7 +257,8 @@ public class HostedConnectResource {
                                         422,
                                         null,
                                         null,
-                                        "Tick the box to accept the privacy policy, or skip this step.")
+                                        text -> text.messages().consent_missing(),
+                                        acceptLanguage)
                                 .map(Response.ResponseBuilder::build);
                     }
                     return consents.accept(
@@ -262,10 +275,11 @@ public class HostedConnectResource {
                                             session.embedOrigin)
                                     .build())
                             .onFailure(ApiException.class)
-                            .recoverWithUni(refused -> pages.connectRefused(session, cookie, (ApiException) refused));
+                            .recoverWithUni(refused ->
+                                    pages.connectRefused(session, cookie, (ApiException) refused, acceptLanguage));
                 })
                 .onFailure()
-                .recoverWithItem(pages::refusal);
+                .recoverWithItem(failure -> pages.refusal(failure, acceptLanguage));
     }
 
     /**

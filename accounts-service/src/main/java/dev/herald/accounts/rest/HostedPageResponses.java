@@ -11,12 +11,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Every hosted page answer carries the same protections: a Content-Security-Policy that allows only the page's
- * own nonce-tagged style sheet and framing only by the session's {@code embed_origin} (none when it has
- * none), no MIME sniffing, no referrer (the link's token is in the URL), and no caching anywhere.
+ * own nonce-tagged style sheet (and script, when it may be framed) and framing only by the session's
+ * {@code embed_origin} (none when it has none), no MIME sniffing, no referrer (the link's token is in the URL), and no
+ * caching anywhere.
  */
 @ApplicationScoped
 public class HostedPageResponses {
@@ -37,13 +38,12 @@ public class HostedPageResponses {
                 || !LOOPBACK_HOSTS.contains(publicUrl.getHost().toLowerCase(Locale.ROOT));
     }
 
-    /** A page rendered with a fresh CSP nonce. */
-    public Response.ResponseBuilder page(
-            int status, String embedOrigin, BiFunction<String, String, TemplateInstance> template) {
+    /** A page rendered with a fresh CSP nonce (the argument of {@code template}). */
+    public Response.ResponseBuilder page(int status, String embedOrigin, Function<String, TemplateInstance> template) {
         String nonce = binding.styleNonce();
         return secured(Response.status(status), embedOrigin, nonce)
                 .type("text/html;charset=UTF-8")
-                .entity(template.apply(nonce, embedOrigin).render());
+                .entity(template.apply(nonce).render());
     }
 
     /**
@@ -76,8 +76,14 @@ public class HostedPageResponses {
                 .build();
     }
 
+    /**
+     * Scripts only on a page that may be framed, and only its own nonce-tagged one: it tells the embedding page the
+     * page's height and, at the end, that the session completed (postMessage to {@code embedOrigin} exactly).
+     */
     static String contentSecurityPolicy(String embedOrigin, String nonce) {
-        return "default-src 'none'; style-src 'nonce-" + nonce + "'; img-src 'self' data:; base-uri 'none'; "
+        return "default-src 'none'; style-src 'nonce-" + nonce + "'; "
+                + (embedOrigin == null ? "" : "script-src 'nonce-" + nonce + "'; ")
+                + "img-src 'self' data:; base-uri 'none'; "
                 + "frame-ancestors " + (embedOrigin == null ? "'none'" : embedOrigin);
     }
 

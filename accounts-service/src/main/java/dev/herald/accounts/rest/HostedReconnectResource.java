@@ -5,9 +5,11 @@ import dev.herald.accounts.service.ReconnectLinks;
 import dev.herald.common.time.Timestamps;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -45,13 +47,14 @@ public class HostedReconnectResource {
 
     @GET
     @Path("/{token}")
-    public Uni<Response> open(@PathParam("token") String token) {
+    public Uni<Response> open(
+            @PathParam("token") String token, @HeaderParam(HttpHeaders.ACCEPT_LANGUAGE) String acceptLanguage) {
         return Uni.createFrom()
                 .item(() -> links.open(token, Timestamps.now(clock)))
                 .flatMap(sessions::openReconnect)
                 .map(sessionLink ->
                         responses.seeOther(URI.create(sessionLink), null).build())
                 .onFailure()
-                .recoverWithItem(pages::refusal);
+                .recoverWithItem(failure -> pages.refusal(failure, acceptLanguage));
     }
 }

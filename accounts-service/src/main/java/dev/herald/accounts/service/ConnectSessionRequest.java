@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A validated {@code POST /connect-sessions} body; {@code platforms} is never empty (defaults applied).
- * {@code displayName}: the page's name for the customer instead of the branding's, or null.
+ * {@code displayName}: the page's name for the customer instead of the branding's, or null. {@code locale} is a
+ * normalized tag of a language the page speaks, or null.
  */
 public record ConnectSessionRequest(
         String profileId,
@@ -14,4 +15,5 @@ public record ConnectSessionRequest(
         String redirectUrl,
         String embedOrigin,
         String displayName,
-        Duration expiresIn) {}
+        Duration expiresIn,
+        String locale) {}

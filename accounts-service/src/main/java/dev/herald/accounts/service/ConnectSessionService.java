@@ -81,6 +81,7 @@ public class ConnectSessionService {
             session.redirectUrl = request.redirectUrl();
             session.embedOrigin = request.embedOrigin();
             session.displayName = request.displayName();
+            session.locale = request.locale();
             session.expiresAt = session.createdAt.plus(request.expiresIn());
             HourlyCreationLimit limit = new HourlyCreationLimit("connect sessions", config.sessionsPerHour());
             return Panache.withTransaction(() -> sessions.createdThroughApiSince(
@@ -258,9 +259,9 @@ public class ConnectSessionService {
     public void requireUsable(ConnectSessionEntity session) {
         switch (status(session, Timestamps.now(clock))) {
             case ConnectSession.OPEN -> {}
-            case ConnectSession.EXPIRED -> throw new ConnectRefusal(ConnectRefusal.Reason.EXPIRED);
-            case ConnectSession.REVOKED -> throw new ConnectRefusal(ConnectRefusal.Reason.REVOKED);
-            default -> throw new ConnectRefusal(ConnectRefusal.Reason.COMPLETED);
+            case ConnectSession.EXPIRED -> throw ConnectRefusal.ofDeadSession(ConnectRefusal.Reason.EXPIRED, session);
+            case ConnectSession.REVOKED -> throw ConnectRefusal.ofDeadSession(ConnectRefusal.Reason.REVOKED, session);
+            default -> throw ConnectRefusal.ofDeadSession(ConnectRefusal.Reason.COMPLETED, session);
         }
     }
 
@@ -315,6 +316,7 @@ public class ConnectSessionService {
                 session.revokedAt,
                 session.createdAt,
                 session.updatedAt,
+                session.locale,
                 url);
     }
 }

@@ -121,17 +121,12 @@ public class HostedConnectFlow {
                 .filter(identity -> bound.externalId.equals(identity.externalId()))
                 .toList();
         if (same.isEmpty()) {
-            String platform = Platform.fromWire(bound.platform).orElseThrow().displayName();
+            Platform platform = Platform.fromWire(bound.platform).orElseThrow();
             // A LinkedIn member's username is its URN, which nobody signs in with: the name says who it is.
             String who = bound.username.startsWith("urn:")
-                    ? bound.name
+                    ? null
                     : bound.username.startsWith("@") ? bound.username : "@" + bound.username;
-            throw new ConnectRefusal(
-                    ConnectRefusal.Reason.OTHER_ACCOUNT,
-                    session.id,
-                    "This link reconnects the " + platform + " account " + bound.name + " (" + who + "), but "
-                            + platform + " authorized another account. Nothing was changed. Sign in on " + platform
-                            + " as " + who + ", then try again.");
+            throw ConnectRefusal.otherAccount(session, new ConnectRefusal.ExpectedAccount(platform, bound.name, who));
         }
         return same;
     }

@@ -318,7 +318,8 @@ class BrandingResourceTest {
                 .asString();
         assertThat(page)
                 .contains("--accent: #0b57d0;")
-                .doesNotContain("id=\"brand\"")
+                .contains("<span class=\"name\" id=\"brand-name\"><bdi>Herald</bdi></span>")
+                .doesNotContain("id=\"brand-logo\"")
                 .doesNotContain("id=\"brand-links\"");
     }
 

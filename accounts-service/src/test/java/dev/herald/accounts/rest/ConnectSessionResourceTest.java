@@ -124,6 +124,33 @@ public class ConnectSessionResourceTest {
     }
 
     @Test
+    void aLocaleIsOneOfThePagesLanguagesOrATagOfOneAndIsAnsweredNormalized() {
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + profile + "\",\"locale\":\"PT-br\"}")
+                .post("/connect-sessions")
+                .then()
+                .statusCode(201)
+                .body("data.locale", equalTo("pt-BR"));
+        as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + profile + "\"}")
+                .post("/connect-sessions")
+                .then()
+                .statusCode(201)
+                .body("data", hasKey("locale"))
+                .body("data.locale", org.hamcrest.Matchers.nullValue());
+        // Not a language the page speaks, not a well-formed tag (an underscore, an empty subtag), not a string.
+        for (String locale : new String[] {"\"ja\"", "\"de_DE\"", "\"de--AT\"", "\"\"", "\"english\"", "42"}) {
+            as(workspace, Mode.TEST)
+                    .body("{\"profile_id\":\"" + profile + "\",\"locale\":" + locale + "}")
+                    .post("/connect-sessions")
+                    .then()
+                    .statusCode(422)
+                    .body("error.code", equalTo("validation_failed"))
+                    .body("error.details.errors.field", contains("locale"));
+        }
+    }
+
+    @Test
     void aPortOutsideOneTo65535IsABadRedirectOrOrigin() {
         for (String port : new String[] {"0", "65536", "99999"}) {
             as(workspace, Mode.TEST)

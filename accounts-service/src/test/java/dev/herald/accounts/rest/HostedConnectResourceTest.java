@@ -167,7 +167,7 @@ class HostedConnectResourceTest {
                 .body(containsString("data-account-id=\"" + accountIds.get(0) + "\""))
                 .body(containsString("data-account-id=\"" + accountIds.get(1) + "\""))
                 // The YouTube account's legal step is offered until the owner accepts.
-                .body(containsString("YouTube analytics: one more step for Grace Hopper"));
+                .body(containsString("YouTube analytics: one more step for <bdi>Grace Hopper</bdi>"));
 
         // Authorizing the same username again re-authorizes the same account.
         authorize(link, browser, "tiktok", "Ada L.", "ada").then().statusCode(303);
@@ -234,7 +234,7 @@ class HostedConnectResourceTest {
                 .get("/connect/sessions/" + link.id())
                 .then()
                 .statusCode(200)
-                .body(containsString("TikTok: <bdi>Eve</bdi> (<bdi>@rtl</bdi>)</li>"));
+                .body(containsString("TikTok: <bdi>Eve</bdi> (<bdi>@rtl</bdi>)</span>"));
     }
 
     @Test
@@ -325,7 +325,7 @@ class HostedConnectResourceTest {
                 .get("/connect/sessions/" + link.id())
                 .then()
                 .statusCode(200)
-                .body(containsString("Analytics consent recorded for Channel One."))
+                .body(containsString("Analytics consent recorded for <bdi>Channel One</bdi>."))
                 .body(not(containsString("name=\"revision\"")));
     }
 

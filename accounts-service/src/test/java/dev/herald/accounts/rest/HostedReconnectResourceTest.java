@@ -320,7 +320,8 @@ class HostedReconnectResourceTest {
                 .statusCode(409)
                 .contentType(containsString("text/html"))
                 .body(containsString("reconnect_account_mismatch"))
-                .body(containsString("Sign in on LinkedIn as @sam"))
+                .body(containsString("Sign in on LinkedIn as <bdi>"))
+                .body(containsString("(<bdi>@sam</bdi>), then try again."))
                 .body(containsString("Nothing was changed"))
                 .body(not(containsString("Acme Corp")));
 

@@ -50,8 +50,11 @@ public class ServiceProxy {
      */
     private static final Set<String> MCP_REQUEST_HEADERS = Set.of(
             "content-type", "accept", "authorization", "mcp-session-id", "mcp-protocol-version", "last-event-id");
-    /** What a browser's hosted-page request may carry to accounts-service. */
-    private static final Set<String> HOSTED_PAGE_REQUEST_HEADERS = Set.of("content-type", "cookie");
+    /**
+     * What a browser's hosted-page request may carry to accounts-service: {@code accept-language} chooses the page's
+     * language when its session names none.
+     */
+    private static final Set<String> HOSTED_PAGE_REQUEST_HEADERS = Set.of("content-type", "cookie", "accept-language");
     /** Hop-by-hop headers (RFC 9110 section 7.6.1) and ones the gateway sets itself. */
     private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of(
             "connection",

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 class HostedPageRoutesTest {
 
     @Test
-    void pagesNeedNoApiKeyAndPassCookiesButNeverCredentials() {
+    void pagesNeedNoApiKeyAndPassCookiesAndLanguagesButNeverCredentials() {
         given().header("Authorization", "Bearer sk_test_not_for_accounts_service")
                 .cookie("herald_connect", "abc")
+                .header("Accept-Language", "de-AT,de;q=0.9,en;q=0.5")
                 .header("X-Forwarded-For", "203.0.113.9")
                 .get("/connect/token-123")
                 .then()
@@ -39,6 +40,7 @@ class HostedPageRoutesTest {
                 .header("x-request-id", org.hamcrest.Matchers.startsWith("req_"));
         assertThat(HostedPageUpstream.lastHeaders)
                 .containsEntry("cookie", "herald_connect=abc")
+                .containsEntry("accept-language", "de-AT,de;q=0.9,en;q=0.5")
                 .doesNotContainKeys("authorization", "x-forwarded-for");
     }
 

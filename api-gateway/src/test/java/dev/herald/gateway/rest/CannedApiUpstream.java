@@ -212,6 +212,7 @@ public class CannedApiUpstream implements QuarkusTestResourceLifecycleManager {
                 .putNull("revoked_at")
                 .put("created_at", "2030-01-01T10:00:00Z")
                 .put("updated_at", "2030-01-01T10:00:00Z")
+                .putNull("locale")
                 .put("url", CONNECT_URL);
         session.set("account_ids", JSON.createArrayNode());
         return new Answer(201, JSON.createObjectNode().set("data", session));

@@ -240,6 +240,7 @@ class OpenApiWireTypesTest {
                 null,
                 T,
                 T,
+                "de-AT",
                 "https://herald.example.com/connect/abc");
         conforms("CreatedConnectSessionEnvelope", DataEnvelope.of(created));
         conforms("ConnectSessionEnvelope", DataEnvelope.of(created.withoutUrl()));

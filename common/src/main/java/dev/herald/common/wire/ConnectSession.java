@@ -10,7 +10,8 @@ import java.util.List;
  * the creation response, never again (only a hash of its token is stored). {@code status} is one of
  * {@link #OPEN}, {@link #COMPLETED}, {@link #EXPIRED}, {@link #REVOKED}; {@code accountIds} grows, in
  * connection order, as the end user connects accounts through the link. {@code displayName}: the name the page
- * shows for the customer instead of its branding's (null: the branding's).
+ * shows for the customer instead of its branding's (null: the branding's). {@code locale}: the hosted page's language
+ * as the creator asked for it (a BCP 47 tag), or null when the end user's browser decides.
  */
 public record ConnectSession(
         String id,
@@ -27,6 +28,7 @@ public record ConnectSession(
         Instant revokedAt,
         Instant createdAt,
         Instant updatedAt,
+        String locale,
         @JsonInclude(JsonInclude.Include.NON_NULL) String url) {
     public static final String OPEN = "open";
     public static final String COMPLETED = "completed";
@@ -50,6 +52,7 @@ public record ConnectSession(
                 revokedAt,
                 createdAt,
                 updatedAt,
+                locale,
                 null);
     }
 }

@@ -404,6 +404,9 @@ public final class RequestGenerator {
                     case "CreateConnectSessionRequest.platforms" -> NODES.missingNode();
                     // A logo is fetched by the PUT: mostly none, so fuzzing does not wait on hosts that do not exist.
                     case "BrandingRequest.logo_url" -> NODES.missingNode();
+                    case "CreateConnectSessionRequest.locale" ->
+                        NODES.textNode(
+                                List.of("en", "de-AT", "fr", "es", "pt-BR").get(random.nextInt(5)));
                     case "SetPostQueueRequest.timezone" ->
                         NODES.textNode(List.of("Europe/Berlin", "America/New_York", "UTC", "Asia/Tokyo")
                                 .get(random.nextInt(4)));
