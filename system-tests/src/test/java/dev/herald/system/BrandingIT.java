@@ -3,14 +3,11 @@ package dev.herald.system;
 import static dev.herald.system.RunningSuite.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,36 +18,20 @@ import org.junit.jupiter.api.Test;
  * names the customer its own way, and the page that shows Herald's copy of the logo, the accent and the footer links.
  */
 class BrandingIT {
-    private static final byte[] PNG = png();
-    private static HttpServer logoHost;
+    private static LogoHost logoHost;
     private static String logoUrl;
-
-    private static byte[] png() {
-        byte[] bytes = new byte[200];
-        Arrays.fill(bytes, (byte) 3);
-        System.arraycopy(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, 0, bytes, 0, 8);
-        return bytes;
-    }
 
     @BeforeAll
     static void startLogoHost() throws IOException {
         RunningSuite.get();
-        logoHost = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        logoHost.createContext("/brand/logo.png", exchange -> {
-            exchange.getResponseHeaders().add("Content-Type", "image/png");
-            exchange.sendResponseHeaders(200, PNG.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(PNG);
-            }
-        });
-        logoHost.start();
-        logoUrl = "http://127.0.0.1:" + logoHost.getAddress().getPort() + "/brand/logo.png";
+        logoHost = LogoHost.start(new Color(0x8A1C7C), "AS");
+        logoUrl = logoHost.url();
     }
 
     @AfterAll
     static void stopLogoHost() {
         if (logoHost != null) {
-            logoHost.stop(0);
+            logoHost.close();
         }
     }
 
@@ -99,7 +80,7 @@ class BrandingIT {
         assertThat(logo.contentType()).isEqualTo("image/png");
         assertThat(logo.header("X-Content-Type-Options")).isEqualTo("nosniff");
         assertThat(logo.header("Cache-Control")).contains("immutable");
-        assertThat(logo.asByteArray()).isEqualTo(PNG);
+        assertThat(logo.asByteArray()).isEqualTo(logoHost.png());
 
         // Another workspace, and the other mode, see none of it.
         String other = RunningSuite.newKey(RunningSuite.newWorkspace("Branding, other"), "test");

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.system.ConnectOnboardingIT.Session;
 import dev.herald.system.ConnectOnboardingIT.Tenant;
+import io.restassured.http.ContentType;
+import java.awt.Color;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -44,6 +46,15 @@ class ConnectPageAccessibilityIT {
             + "      + v.nodes.map(function (n) { return n.target.join(' '); }).join(', ');"
             + "  }));"
             + "}, function (failure) { done(['axe failed: ' + failure]); });";
+
+    /** The customer's page records every message, and fits the frame to the height the hosted page posts. */
+    private static final String RECORD_MESSAGES = "window.heraldMessages = [];"
+            + "window.addEventListener('message', function (event) {"
+            + "  window.heraldMessages.push({origin: event.origin, data: event.data});"
+            + "  if (event.data && event.data.type === 'herald.connect.resize') {"
+            + "    document.getElementById('connect').height = event.data.height;"
+            + "  }"
+            + "});";
 
     private static HeadlessChromium chromium;
     private static WebDriver browser;
@@ -157,15 +168,68 @@ class ConnectPageAccessibilityIT {
     }
 
     @Test
+    void aBrandedPageInGermanConnectsAnAccountInItsFrameAndTellsTheEmbeddingPage() throws Exception {
+        try (LogoHost logo = LogoHost.start(new Color(0x8A1C7C), "AS");
+                CustomerPage customer = CustomerPage.start(RECORD_MESSAGES)) {
+            String origin = customer.origin();
+            Tenant tenant = ConnectOnboardingIT.newTenant("Branded page");
+            as(tenant.key())
+                    .contentType(ContentType.JSON)
+                    .body("{\"display_name\":\"Acme Social\",\"logo_url\":\"" + logo.url()
+                            + "\",\"accent_color\":\"#8A1C7C\",\"support_url\":\"https://acme.example/hilfe\","
+                            + "\"privacy_url\":\"https://acme.example/datenschutz\"}")
+                    .put("/branding")
+                    .then()
+                    .statusCode(200);
+            Session session = ConnectOnboardingIT.newSession(
+                    tenant,
+                    ",\"platforms\":[\"tiktok\",\"linkedin\"],\"locale\":\"de\",\"embed_origin\":\"" + origin + "\"");
+
+            // The page on its own first, for the screenshots (docs/images/connect-page-branded-de-*.png).
+            browser.get(session.url());
+            assertBrandedInGerman();
+            screenshots("connect-page-branded-de");
+
+            browser.get(customer.framing(session.url()));
+            browser.switchTo().frame(awaitFrame());
+            assertBrandedInGerman();
+            authorize("tiktok", "Emma Bed", "emma");
+            assertThat(browser.findElement(By.id("finish")).getText()).isEqualTo("Abschließen");
+            submit(By.id("finish"));
+
+            Map<String, Object> completed = awaitMessage("herald.connect.completed");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> data = (Map<String, Object>) completed.get("data");
+            assertThat(data).containsEntry("session_id", session.id()).containsEntry("status", "completed");
+            assertThat(completed.get("origin") + "/")
+                    .isEqualTo(URI.create(RunningSuite.get().gatewayUrl())
+                            .resolve("/")
+                            .toString());
+        } finally {
+            browser.switchTo().defaultContent();
+        }
+    }
+
+    /** The customer's logo (Herald's copy, drawn), name and accent, and the page's words in German. */
+    private static void assertBrandedInGerman() {
+        assertThat(script("return document.documentElement.lang;")).isEqualTo("de");
+        assertThat(browser.getTitle()).isEqualTo("Konten verbinden · Acme Social");
+        assertThat(browser.findElement(By.id("brand-name")).getText()).isEqualTo("Acme Social");
+        assertThat(script("var logo = document.getElementById('brand-logo');"
+                        + " return logo.complete ? logo.naturalWidth : -1;"))
+                .as("the logo's width as drawn")
+                .isEqualTo(96L);
+        assertThat(browser.findElement(By.id("authorize-tiktok")).getText()).isEqualTo("TikTok autorisieren");
+        assertThat(browser.findElement(By.id("authorize-tiktok")).getCssValue("background-color"))
+                .as("the accent on the buttons")
+                .isEqualTo("rgba(138, 28, 124, 1)");
+        assertThat(browser.findElement(By.id("brand-privacy")).getAttribute("href"))
+                .isEqualTo("https://acme.example/datenschutz");
+    }
+
+    @Test
     void theCompletionMessageReachesTheEmbeddingPageOnTheConfiguredOrigin() throws Exception {
-        // The customer's page records every message, and fits the frame to the height the hosted page posts.
-        try (CustomerPage customer = CustomerPage.start("window.heraldMessages = [];"
-                + "window.addEventListener('message', function (event) {"
-                + "  window.heraldMessages.push({origin: event.origin, data: event.data});"
-                + "  if (event.data && event.data.type === 'herald.connect.resize') {"
-                + "    document.getElementById('connect').height = event.data.height;"
-                + "  }"
-                + "});")) {
+        try (CustomerPage customer = CustomerPage.start(RECORD_MESSAGES)) {
             String origin = customer.origin();
             Tenant tenant = ConnectOnboardingIT.newTenant("Embedded page");
             Session session = ConnectOnboardingIT.newSession(
