@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,6 +50,9 @@ class ContainerSuiteIT {
                 .stateDir(state)
                 .freePorts()
                 .serviceCommand(new PodmanCommand(root))
+                // Flyway's first JDBC connection may wait 5 s for PostgreSQL by default; eight JVMs starting at once on
+                // a loaded 2-core machine took longer, and a pod would merely be restarted. Not a chart setting.
+                .serviceEnvironment(Map.of("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "60S"))
                 .stopGracePeriod(Duration.ofSeconds(PodmanCommand.TERMINATION_GRACE_SECONDS + 5))
                 .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", (int)
                         LocalSuiteConfig.DEFAULT_READINESS_TIMEOUT.toSeconds())))
@@ -101,6 +105,22 @@ class ContainerSuiteIT {
 
     @Test
     @Order(2)
+    void eachContainerAnswersTheChartsProbes() {
+        // The paths of the chart's startupProbe, livenessProbe and readinessProbe (ChartInPodmanTest ties the rest).
+        suite.servicePorts().forEach((module, port) -> {
+            for (String probe : new String[] {"/q/health/started", "/q/health/live", "/q/health/ready"}) {
+                RestAssured.given()
+                        .baseUri("http://127.0.0.1:" + port)
+                        .get(probe)
+                        .then()
+                        .statusCode(200)
+                        .body("status", equalTo("UP"));
+            }
+        });
+    }
+
+    @Test
+    @Order(3)
     void eachContainerStopsCleanlyOnSigterm() throws IOException {
         for (HeraldService service : HeraldService.values()) {
             Instant signalled = Instant.now();

@@ -29,7 +29,7 @@ public record PodmanCommand(Path projectRoot) implements ServiceCommand {
      * What the chart's ConfigMap sets besides the variables the launcher gives every service: readiness goes down
      * {@code shutdownDelay} before the server stops, and logs are JSON lines (values.yaml's defaults).
      */
-    static final Map<String, String> CHART_ENVIRONMENT =
+    public static final Map<String, String> CHART_ENVIRONMENT =
             Map.of("QUARKUS_SHUTDOWN_DELAY", "5s", "QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true");
 
     public PodmanCommand {
