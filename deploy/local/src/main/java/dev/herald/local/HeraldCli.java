@@ -75,12 +75,13 @@ public final class HeraldCli {
         stream.println("""
                 Usage: ./herald <command>
 
-                  up [--detach] [--fake-providers]
+                  up [--detach] [--fake-providers] [--containers]
                                   build what is stale, start PostgreSQL, Kafka and every service, print the base URL,
                                   demo credentials and a one-time dashboard sign-in link; stays in the foreground
                                   (Ctrl-C stops everything) unless --detach, which returns once everything is ready.
                                   --fake-providers also starts provider-fakes and points live mode's OAuth and
-                                  publishing at it
+                                  publishing at it. --containers runs each service from its image with podman, with
+                                  the Helm chart's security context (docs/local-runtime.md)
                   down            stop what 'up' started
                   status          show each component, its pid, readiness, uptime, restarts and last exit
                                   (exit 0 all up, 1 degraded or a crash loop, 3 not running)
@@ -112,7 +113,7 @@ public final class HeraldCli {
     // ---- up -------------------------------------------------------------------------------------------------
 
     private int up(List<String> options) throws IOException, InterruptedException {
-        Set<String> known = Set.of("--background", "--fake-providers");
+        Set<String> known = Set.of("--background", "--fake-providers", "--containers");
         for (String option : options) {
             if (option.equals("--detach")) {
                 throw new IllegalArgumentException(
@@ -126,8 +127,13 @@ public final class HeraldCli {
         boolean background = options.contains("--background");
         // In the background the suite's own logs/herald.log is where its progress goes (this process's output is
         // appended to the same file, so printing it too would show every line twice).
-        LocalSuiteConfig config = LocalSuiteConfig.fromEnvironment(root, env).toBuilder()
-                .providerFakes(options.contains("--fake-providers"))
+        LocalSuiteConfig.Builder builder = LocalSuiteConfig.fromEnvironment(root, env).toBuilder();
+        if (options.contains("--containers")) {
+            // Each service from its image, as the chart runs it; podman's own stop grace comes first.
+            builder.serviceCommand(new PodmanCommand(root))
+                    .stopGracePeriod(Duration.ofSeconds(PodmanCommand.TERMINATION_GRACE_SECONDS + 5));
+        }
+        LocalSuiteConfig config = builder.providerFakes(options.contains("--fake-providers"))
                 .progress(background ? line -> {} : line -> out.println("  " + line))
                 .build();
         StateDirectory state = config.state();

@@ -192,6 +192,11 @@ public final class LocalSuite implements AutoCloseable {
         return processes.isRunning(module);
     }
 
+    /** The exit code of a service's last run (after {@link #stop} or {@link #kill}), or -1 while it runs. */
+    public int exitCode(String module) {
+        return processes.exitCode(module);
+    }
+
     /** Stops one service gracefully (SIGTERM, SIGKILL after the grace period). */
     public void stop(String module) {
         hold(module);

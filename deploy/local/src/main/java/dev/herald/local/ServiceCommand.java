@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,6 +15,14 @@ public interface ServiceCommand {
 
     /** The command line that runs the service (environment and output are set by the supervisor). */
     List<String> commandLine(HeraldService service);
+
+    /**
+     * The command line, knowing the environment the supervisor will give the process: a container runtime must name
+     * the variables to pass into the container ({@link PodmanCommand}); a plain process inherits them all.
+     */
+    default List<String> commandLine(HeraldService service, Map<String, String> environment) {
+        return commandLine(service);
+    }
 
     /**
      * Text that the running process's command line contains. A pid file from an earlier run is only acted on

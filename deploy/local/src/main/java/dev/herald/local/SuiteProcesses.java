@@ -51,11 +51,12 @@ final class SuiteProcesses {
         List<ServiceProcess> started = new ArrayList<>();
         for (HeraldService service : HeraldService.values()) {
             abandonIfClosing.run();
+            Map<String, String> serviceEnvironment = environment.of(service);
             ServiceProcess process = launch(
                     service.module(),
                     config.port(service),
-                    config.serviceCommand().commandLine(service),
-                    environment.of(service),
+                    config.serviceCommand().commandLine(service, serviceEnvironment),
+                    serviceEnvironment,
                     config.serviceCommand().workingDirectory(service).orElse(null));
             synchronized (this) {
                 services.put(service, process);
@@ -100,6 +101,11 @@ final class SuiteProcesses {
     boolean isRunning(String module) {
         ServiceProcess process = service(module);
         return process != null && process.isAlive();
+    }
+
+    /** How the service's last run ended: its exit code, or -1 while it runs or before it first ran. */
+    int exitCode(String module) {
+        return requireService(module).exitCode();
     }
 
     /** Stops one service gracefully (SIGTERM, SIGKILL after the grace period). */

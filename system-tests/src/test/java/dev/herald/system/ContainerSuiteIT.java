@@ -1,0 +1,147 @@
+package dev.herald.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.herald.local.HeraldService;
+import dev.herald.local.LocalSuite;
+import dev.herald.local.LocalSuiteConfig;
+import dev.herald.local.PodmanCommand;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The suite from its images, as the Helm chart runs it ({@code ./herald up --containers}): every service in a podman
+ * container with a read-only root filesystem, user 185, no capabilities and a tmpfs only at {@code /tmp}, against the
+ * embedded PostgreSQL and Kafka on 127.0.0.1. A post goes through the gateway to published; then each container is
+ * sent SIGTERM and must stop by itself, within the chart's terminationGracePeriodSeconds, with a clean exit and
+ * Quarkus's shutdown line in its log.
+ *
+ * <p>Its own suite (the shared {@link RunningSuite} runs plain processes), started once for the class. Skipped where
+ * podman is missing, since the images are only built where it is (the root pom's local-images profile).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ContainerSuiteIT {
+    private static LocalSuite suite;
+
+    @BeforeAll
+    static void startFromImages(@TempDir Path state) {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/podman")), "podman is not installed: no images were built");
+        Path root = Path.of(System.getProperty("herald.root", ".."))
+                .toAbsolutePath()
+                .normalize();
+        suite = LocalSuite.start(LocalSuiteConfig.builder(root)
+                .stateDir(state)
+                .freePorts()
+                .serviceCommand(new PodmanCommand(root))
+                // Flyway's first JDBC connection may wait 5 s for PostgreSQL by default; eight JVMs starting at once on
+                // a loaded 2-core machine took longer, and a pod would merely be restarted. Not a chart setting.
+                .serviceEnvironment(Map.of("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "60S"))
+                .stopGracePeriod(Duration.ofSeconds(PodmanCommand.TERMINATION_GRACE_SECONDS + 5))
+                .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", (int)
+                        LocalSuiteConfig.DEFAULT_READINESS_TIMEOUT.toSeconds())))
+                .build());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (suite != null) {
+            suite.close();
+        }
+    }
+
+    private static RequestSpecification demo() {
+        return RestAssured.given()
+                .baseUri(suite.baseUrl())
+                .header("Authorization", "Bearer " + suite.demoTestKey())
+                .contentType(ContentType.JSON);
+    }
+
+    @Test
+    @Order(1)
+    void aPostPublishesThroughTheContainers() throws InterruptedException {
+        String body = "{\"platform\":\"linkedin\",\"username\":\"containers\"}";
+        Response created = demo().body(body).post("/accounts");
+        for (int attempt = 1; created.statusCode() == 503 && attempt < 20; attempt++) {
+            // The API's transient answer, which clients retry: just after the start, accounts-service's first calls
+            // to usage-service can outlast their timeout on a loaded machine (as in PostsPipelineIT).
+            Thread.sleep(3000);
+            created = demo().body(body).post("/accounts");
+        }
+        String account = created.then().statusCode(201).extract().path("data.id");
+        String post = demo().header("Idempotency-Key", UUID.randomUUID().toString())
+                .body("{\"text\":\"Hello from the images\",\"account_ids\":[\"" + account + "\"]}")
+                .post("/posts")
+                .then()
+                .statusCode(202)
+                .body("data.status", equalTo("queued"))
+                .extract()
+                .path("data.id");
+        Instant deadline = Instant.now().plusSeconds(60);
+        String status = "queued";
+        while (!status.equals("published") && Instant.now().isBefore(deadline)) {
+            Thread.sleep(300);
+            status = demo().get("/posts/" + post)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("data.status");
+        }
+        assertThat(status).isEqualTo("published");
+    }
+
+    @Test
+    @Order(2)
+    void eachContainerAnswersTheChartsProbes() {
+        // The paths of the chart's startupProbe, livenessProbe and readinessProbe (ChartInPodmanTest ties the rest).
+        suite.servicePorts().forEach((module, port) -> {
+            for (String probe : new String[] {"/q/health/started", "/q/health/live", "/q/health/ready"}) {
+                RestAssured.given()
+                        .baseUri("http://127.0.0.1:" + port)
+                        .get(probe)
+                        .then()
+                        .statusCode(200)
+                        .body("status", equalTo("UP"));
+            }
+        });
+    }
+
+    @Test
+    @Order(3)
+    void eachContainerStopsCleanlyOnSigterm() throws IOException {
+        for (HeraldService service : HeraldService.values()) {
+            Instant signalled = Instant.now();
+            // SIGTERM to podman run, which passes it to the container's java, as the kubelet's stop does.
+            suite.stop(service.module());
+            Duration took = Duration.between(signalled, Instant.now());
+            assertThat(suite.isRunning(service.module())).as(service.module()).isFalse();
+            // 143 is 128 + SIGTERM: what the JVM answers when its shutdown hooks finished after that signal.
+            assertThat(suite.exitCode(service.module()))
+                    .as(service.module() + "'s exit code")
+                    .isIn(0, 143);
+            assertThat(took)
+                    .as(service.module() + " stopped within the chart's grace")
+                    .isLessThan(Duration.ofSeconds(PodmanCommand.TERMINATION_GRACE_SECONDS));
+            assertThat(Files.readString(suite.logFile(service.module())))
+                    .as(service.module() + "'s log")
+                    .contains("stopped in");
+        }
+    }
+}
