@@ -213,7 +213,8 @@ class ConnectPageAccessibilityIT {
     /** The customer's logo (Herald's copy, drawn), name and accent, and the page's words in German. */
     private static void assertBrandedInGerman() {
         assertThat(script("return document.documentElement.lang;")).isEqualTo("de");
-        assertThat(browser.getTitle()).isEqualTo("Konten verbinden · Acme Social");
+        // The document in the frame (the driver's getTitle names the top-level page's).
+        assertThat(script("return document.title;")).isEqualTo("Konten verbinden · Acme Social");
         assertThat(browser.findElement(By.id("brand-name")).getText()).isEqualTo("Acme Social");
         assertThat(script("var logo = document.getElementById('brand-logo');"
                         + " return logo.complete ? logo.naturalWidth : -1;"))

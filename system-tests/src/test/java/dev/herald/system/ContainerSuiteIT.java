@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * sent SIGTERM and must stop by itself, within the chart's terminationGracePeriodSeconds, with a clean exit and
  * Quarkus's shutdown line in its log.
  *
- * <p>Its own suite (the shared {@link RunningSuite} runs plain processes), started once for the class. Skipped where
- * podman is missing, since the images are only built where it is (the root pom's local-images profile).
+ * <p>Its own suite (the shared {@link RunningSuite} runs plain processes), started once for the class. Runs only where
+ * the images were built in the same build: {@code ./mvnw verify -Dherald.images} (the root pom's local-images
+ * profile), on a machine with podman.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ContainerSuiteIT {
@@ -43,7 +44,9 @@ class ContainerSuiteIT {
 
     @BeforeAll
     static void startFromImages(@TempDir Path state) {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/podman")), "podman is not installed: no images were built");
+        assumeTrue(
+                System.getProperty("herald.images") != null && Files.isExecutable(Path.of("/usr/bin/podman")),
+                "the images are built and run with ./mvnw verify -Dherald.images, where podman is installed");
         Path root = Path.of(System.getProperty("herald.root", ".."))
                 .toAbsolutePath()
                 .normalize();

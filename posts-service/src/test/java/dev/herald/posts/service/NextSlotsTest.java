@@ -58,7 +58,11 @@ class NextSlotsTest {
                 .values());
     }
 
-    /** Claims the next slot as acceptance does (its unfinished-acceptance row first) at {@code now}. */
+    /**
+     * Claims the next slot as acceptance does (its unfinished-acceptance row first) at {@code now}. The row is started
+     * at the real time, not at {@code now}: AbandonedAcceptanceJob, running in this JVM, abandons rows started long ago
+     * and frees their slots, which let the next claim take the same slot again now and then.
+     */
     private Instant accept(Instant now) throws Exception {
         NextSlots.Choice choice = nextSlots
                 .choose(workspace, Mode.TEST, destinations, now)
@@ -69,7 +73,7 @@ class NextSlotsTest {
         execute("""
                 insert into unfinished_acceptances
                     (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids, profile_ids, started_at)
-                values (?, ?, 'test', ?, 'claim', ?, ?, ?)""", post, workspace, post, new String[0], new String[] {profile}, Timestamp.from(now));
+                values (?, ?, 'test', ?, 'claim', ?, ?, ?)""", post, workspace, post, new String[0], new String[] {profile}, Timestamp.from(Instant.now()));
         Instant claimed =
                 nextSlots.claim(post, workspace, Mode.TEST, choice, now).await().atMost(WAIT);
         assertThat(claimed).as("the slot validation proposed").isEqualTo(choice.at());
