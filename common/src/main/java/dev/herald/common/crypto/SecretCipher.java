@@ -105,12 +105,6 @@ public final class SecretCipher {
         }
     }
 
-    /** Whether a value was sealed with a key other than the current one (re-seal it to finish a rotation). */
-    public boolean sealedWithRetiredKey(String sealedValue) {
-        String[] parts = sealedValue.split("\\.", -1);
-        return parts.length != 3 || !current.id().equals(parts[1]);
-    }
-
     public String currentKeyId() {
         return current.id();
     }
