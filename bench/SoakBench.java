@@ -64,10 +64,14 @@ public class SoakBench extends PostsBench {
     /** Of the posts offered after the warm-up, at least this share must be accepted (202). */
     static final double ACCEPTED_SHARE_MIN = 0.995;
 
-    /** The service JVMs, as the launcher names them (pids/<name>.pid), and their ports (the gateway's is --gateway-port). */
+    /**
+     * The service JVMs, as the launcher names them (pids/<name>.pid), and the ports of their /q/metrics: the gateway's is
+     * its management port (the launcher's default, HERALD_MANAGEMENT_PORT, which the bench scripts leave as is; its
+     * public port, --gateway-port, answers nothing under /q).
+     */
     static final String[] SERVICES = {"api-gateway", "profiles-service", "accounts-service", "posts-service", "delivery-worker",
             "webhooks-service", "usage-service"};
-    static final int[] SERVICE_PORTS = {0, 8181, 8182, 8183, 8184, 8185, 8186};
+    static final int[] METRICS_PORTS = {9000, 8181, 8182, 8183, 8184, 8185, 8186};
     static final String KAFKA = "kafka";
     static final String[] WEBHOOK_EVENTS = {"post.published", "post.partially_failed", "post.failed", "post.canceled"};
     static final Pattern POST_ID = Pattern.compile("\"id\"\\s*:\\s*\"(pst_[0-9a-zA-Z]+)\"");
@@ -547,7 +551,7 @@ public class SoakBench extends PostsBench {
         }
         for (int i = 0; i < SERVICES.length; i++) {
             String service = SERVICES[i];
-            int port = SERVICE_PORTS[i] == 0 ? gatewayPort : SERVICE_PORTS[i];
+            int port = METRICS_PORTS[i];
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics"))
                         .timeout(java.time.Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());

@@ -23,18 +23,19 @@ bench_compile() {
   javac -nowarn -d "$out" ${classpath:+-cp "$classpath"} "$BENCH"/support/*.java "$@"
 }
 
-# ---- refuse to run next to another suite: the service ports are fixed
+# ---- refuse to run next to another suite: the service ports (and the gateway's management port, 9000) are fixed
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # bench_refuse_busy_ports PORT... ; the message names the variables that move the caller's own ports.
 bench_refuse_busy_ports() {
   local port
-  for port in 8181 8182 8183 8184 8185 8186 8187 "$@"; do
+  for port in 8181 8182 8183 8184 8185 8186 8187 9000 "$@"; do
     if listening "$port"; then
       echo "Refusing to run: something already listens on 127.0.0.1:$port." >&2
-      if (( port >= 8181 && port <= 8187 )); then
-        echo "Herald's service ports 8181-8187 are fixed, so only one suite can run at a time: stop the other" >&2
-        echo "suite (./herald down, with its HERALD_STATE_DIR) and run the benchmark again." >&2
+      if (( (port >= 8181 && port <= 8187) || port == 9000 )); then
+        echo "Herald's service ports 8181-8187 and the gateway's management port 9000 are fixed, so only one suite" >&2
+        echo "can run at a time: stop the other suite (./herald down, with its HERALD_STATE_DIR) and run the" >&2
+        echo "benchmark again." >&2
       else
         echo "Choose another port with BENCH_GATEWAY_PORT, BENCH_POSTGRES_PORT, BENCH_KAFKA_PORT," >&2
         echo "${BENCH_PORT_VARIABLES_TAIL:-BENCH_KAFKA_CONTROLLER_PORT or BENCH_RELAY_PORT}." >&2

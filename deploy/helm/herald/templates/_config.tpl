@@ -29,6 +29,9 @@ QUARKUS_OTEL_TRACES_SAMPLER_ARG: {{ .sampleRatio | toString | quote }}
 {{ include "herald.urlVariable" $peer }}: {{ printf "http://%s:8080" (include "herald.fullname" (dict "root" $root "name" $peer)) | quote }}
 {{- end }}
 {{- if eq $name "api-gateway" }}
+# Its probes and metrics answer on the management interface only (the Service's "management" port), never on 8080.
+QUARKUS_MANAGEMENT_HOST: "0.0.0.0"
+QUARKUS_MANAGEMENT_PORT: "9000"
 HERALD_OAUTH_RESOURCE: {{ printf "%s/api/v1" ($root.Values.publicUrl | trimSuffix "/") | quote }}
 HERALD_PUBLIC_URL: {{ $root.Values.publicUrl | trimSuffix "/" | quote }}
 {{ include "herald.dashboardConfig" $root }}

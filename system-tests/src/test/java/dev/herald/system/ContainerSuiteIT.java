@@ -114,7 +114,7 @@ class ContainerSuiteIT {
     @Order(2)
     void eachContainerAnswersTheChartsProbes() {
         // The paths of the chart's startupProbe, livenessProbe and readinessProbe (ChartInPodmanTest ties the rest).
-        suite.servicePorts().forEach((module, port) -> {
+        suite.managementPorts().forEach((module, port) -> {
             for (String probe : new String[] {"/q/health/started", "/q/health/live", "/q/health/ready"}) {
                 RestAssured.given()
                         .baseUri("http://127.0.0.1:" + port)

@@ -134,7 +134,7 @@ class CrashRecoveryIT {
     /** Waits until the restarted service answers its readiness check, before the next one is crashed. */
     private static void awaitReady(LocalSuite suite, String service) throws Exception {
         ReadinessProbe probe = new ReadinessProbe();
-        int port = suite.servicePorts().get(service);
+        int port = suite.managementPorts().get(service);
         Instant deadline = Instant.now().plus(RESTART_TIMEOUT.multipliedBy(2));
         ReadinessProbe.Result last = null;
         while (Instant.now().isBefore(deadline)) {

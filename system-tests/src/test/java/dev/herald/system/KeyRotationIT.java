@@ -139,7 +139,7 @@ class KeyRotationIT {
     }
 
     private static void awaitNothingSealedWithARetiredKey(String module) throws InterruptedException {
-        int port = RunningSuite.get().servicePorts().get(module);
+        int port = RunningSuite.get().managementPorts().get(module);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         Supplier<Double> stale = () -> io.restassured.RestAssured.given()
                 .baseUri("http://127.0.0.1:" + port)

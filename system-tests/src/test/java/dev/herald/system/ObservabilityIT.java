@@ -70,7 +70,7 @@ class ObservabilityIT {
     }
 
     private static String metrics(String module) {
-        int port = RunningSuite.get().servicePorts().get(module);
+        int port = RunningSuite.get().managementPorts().get(module);
         return RestAssured.given()
                 .baseUri("http://127.0.0.1:" + port)
                 .get("/q/metrics")

@@ -8,7 +8,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.Set;
 
 /**
  * The public API under {@code /api/v1}, as the chain of steps every request goes through: {@link ApiAdmission}
@@ -19,15 +18,6 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class ApiGatewayRoutes {
-    /**
-     * What the public port serves of Quarkus's own endpoints under {@code /q}: the probes the chart's kubelet and
-     * the local launcher ask, and the Prometheus text. Anything else there (the full health report with its checks'
-     * data, health groups, whatever an extension adds later: dev UI, OpenAPI, Swagger UI) is an undocumented route.
-     * Moving these to Quarkus's management port too is left for its own change (docs/security.md).
-     */
-    static final Set<String> PUBLIC_Q_PATHS =
-            Set.of("/q/health/live", "/q/health/ready", "/q/health/started", "/q/metrics");
-
     private final ApiAdmission admission;
     private final ApiForwarding forwarding;
     private final GatewayErrors errors;
@@ -59,15 +49,11 @@ public class ApiGatewayRoutes {
 
     private void keepOutOfQ(RoutingContext rc) {
         String path = rc.normalizedPath();
-        HttpMethod method = rc.request().method();
-        boolean read = method == HttpMethod.GET || method == HttpMethod.HEAD;
-        if ((path.startsWith("/q/") || path.equals("/q"))
-                && !(read
-                        && PUBLIC_Q_PATHS.contains(path)
-                        && rc.request().path().equals(path))) {
-            // Health and metrics answer only to a read of their own paths, spelled as such: never to one that climbs
-            // out of /api/v1 or /connect with dot segments (which an Ingress that routes those prefixes alone would
-            // let through) or that percent-encodes its letters; and nothing else under /q answers at all.
+        if (path.startsWith("/q/") || path.equals("/q")) {
+            // Quarkus's own endpoints (probes, metrics) answer on the management interface's port only; on the public
+            // port nothing under /q answers, whatever an extension adds there later (OWASP API9: an inventory of
+            // exactly the documented routes).
+            HttpMethod method = rc.request().method();
             errors.send(rc, ErrorCode.NOT_FOUND, "No such route: " + method + " " + path + ".");
             return;
         }

@@ -15,12 +15,14 @@ import dev.herald.gateway.AdminApi;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.net.Socket;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -37,6 +39,10 @@ class ApiGatewayRoutesTest {
 
     @Inject
     InternalTokens tokens;
+
+    /** The management interface (its probes and metrics), at its root path {@code /q}. */
+    @TestHTTPResource(management = true)
+    URL management;
 
     private String workspace;
 
@@ -243,7 +249,13 @@ class ApiGatewayRoutesTest {
             // Nor is health or metrics served to a path that climbs out of a public prefix.
             assertThat(answer).startsWith("HTTP/1.1 404");
         }
-        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
+        assertThat(given().baseUri("http://" + management.getHost())
+                        .port(management.getPort())
+                        .get("/q/metrics")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString())
                 .doesNotContain(marker);
         assertThat(MetricsRouteNames.boundedName("/q/health")).isEqualTo("/q/*");
         assertThat(MetricsRouteNames.boundedName("/api/v1/anything/at/all")).isEqualTo("/api/v1/*");

@@ -164,6 +164,18 @@ public final class LocalSuite implements AutoCloseable {
         return ports;
     }
 
+    /**
+     * Service module to the port it answers {@code /q/health} and {@code /q/metrics} on: the gateway's management
+     * port (its public port answers nothing under {@code /q}), each other service's own port.
+     */
+    public Map<String, Integer> managementPorts() {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        for (HeraldService service : HeraldService.values()) {
+            ports.put(service.module(), config.managementPort(service));
+        }
+        return ports;
+    }
+
     /** {@code http://127.0.0.1:<port>} of the provider fakes and their {@code /_fakes} control API. */
     public String providerFakesUrl() {
         return config.providerFakesUrl();

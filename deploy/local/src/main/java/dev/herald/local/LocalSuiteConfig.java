@@ -13,6 +13,8 @@ import java.util.function.Consumer;
  * The record and its {@link Builder} list the same settings twice, which makes this a little over 300 lines;
  * the environment mapping lives in {@link LocalSuiteEnvironment} and the port checks in {@link SuitePorts}.
  *
+ * @param gatewayManagementPort where the gateway's management interface listens: its probes and metrics under
+ *                            {@code /q}, which its public port never answers
  * @param existingDatabaseUrl {@code postgresql://user:password@host:port} of a server to use instead of the
  *                            embedded one, or null
  * @param existingKafka       bootstrap servers of a broker to use instead of the embedded one, or null
@@ -27,6 +29,7 @@ public record LocalSuiteConfig(
         Path projectRoot,
         Path stateDir,
         Map<HeraldService, Integer> ports,
+        int gatewayManagementPort,
         int postgresPort,
         int kafkaPort,
         int kafkaControllerPort,
@@ -43,6 +46,11 @@ public record LocalSuiteConfig(
         boolean providerFakes,
         int providerFakesPort,
         Map<HeraldService, Map<String, String>> environmentByService) {
+
+    /** Quarkus's default management port, as in the chart. */
+    public static final int DEFAULT_GATEWAY_MANAGEMENT_PORT = 9000;
+    /** How {@link #listeningPorts} and the suite's recorded ports name the gateway's management port. */
+    public static final String GATEWAY_MANAGEMENT = "api-gateway-management";
 
     public static final int DEFAULT_POSTGRES_PORT = 54329;
     public static final int DEFAULT_KAFKA_PORT = 19092;
@@ -75,6 +83,7 @@ public record LocalSuiteConfig(
         requirePrefix("HERALD_DEMO_LIVE_KEY", demoLiveKey, "sk_live_");
         SuitePorts.requireDistinct(SuitePorts.wanted(
                 ports,
+                gatewayManagementPort,
                 existingDatabaseUrl == null ? postgresPort : null,
                 existingKafka == null ? kafkaPort : null,
                 existingKafka == null ? kafkaControllerPort : null,
@@ -107,6 +116,14 @@ public record LocalSuiteConfig(
         return port(HeraldService.API_GATEWAY);
     }
 
+    /**
+     * Where a service answers {@code /q/health/ready} and {@code /q/metrics}: the gateway's management port, the
+     * main port of the others (not reachable from outside, they keep Quarkus's endpoints there; docs/security.md).
+     */
+    public int managementPort(HeraldService service) {
+        return service == HeraldService.API_GATEWAY ? gatewayManagementPort : port(service);
+    }
+
     public boolean embeddedPostgres() {
         return existingDatabaseUrl == null;
     }
@@ -131,6 +148,7 @@ public record LocalSuiteConfig(
     public Map<String, Integer> listeningPorts() {
         return SuitePorts.wanted(
                 ports,
+                gatewayManagementPort,
                 embeddedPostgres() ? postgresPort : null,
                 embeddedKafka() ? kafkaPort : null,
                 embeddedKafka() ? kafkaControllerPort : null,
@@ -140,6 +158,7 @@ public record LocalSuiteConfig(
     public Builder toBuilder() {
         Builder builder = new Builder(projectRoot)
                 .stateDir(stateDir)
+                .gatewayManagementPort(gatewayManagementPort)
                 .postgresPort(postgresPort)
                 .kafkaPorts(kafkaPort, kafkaControllerPort)
                 .existingDatabaseUrl(existingDatabaseUrl)
@@ -182,6 +201,7 @@ public record LocalSuiteConfig(
         private final Path projectRoot;
         private Path stateDir;
         private final Map<HeraldService, Integer> ports = new EnumMap<>(HeraldService.class);
+        private int gatewayManagementPort = DEFAULT_GATEWAY_MANAGEMENT_PORT;
         private int postgresPort = DEFAULT_POSTGRES_PORT;
         private int kafkaPort = DEFAULT_KAFKA_PORT;
         private int kafkaControllerPort = DEFAULT_KAFKA_CONTROLLER_PORT;
@@ -217,6 +237,11 @@ public record LocalSuiteConfig(
             return port(HeraldService.API_GATEWAY, port);
         }
 
+        public Builder gatewayManagementPort(int port) {
+            this.gatewayManagementPort = port;
+            return this;
+        }
+
         public Builder postgresPort(int port) {
             this.postgresPort = port;
             return this;
@@ -233,7 +258,8 @@ public record LocalSuiteConfig(
             for (HeraldService service : HeraldService.values()) {
                 port(service, FreePorts.next());
             }
-            return postgresPort(FreePorts.next())
+            return gatewayManagementPort(FreePorts.next())
+                    .postgresPort(FreePorts.next())
                     .kafkaPorts(FreePorts.next(), FreePorts.next())
                     .providerFakesPort(FreePorts.next());
         }
@@ -320,6 +346,7 @@ public record LocalSuiteConfig(
                     root,
                     stateDir != null ? stateDir : root.resolve(".herald"),
                     ports,
+                    gatewayManagementPort,
                     postgresPort,
                     kafkaPort,
                     kafkaControllerPort,

@@ -17,6 +17,8 @@ final class LocalSuiteEnvironment {
             builder.stateDir(Path.of(stateDir));
         }
         builder.gatewayPort(port(env, "HERALD_PORT", HeraldService.API_GATEWAY.defaultPort()))
+                .gatewayManagementPort(
+                        port(env, "HERALD_MANAGEMENT_PORT", LocalSuiteConfig.DEFAULT_GATEWAY_MANAGEMENT_PORT))
                 .postgresPort(port(env, "HERALD_POSTGRES_PORT", LocalSuiteConfig.DEFAULT_POSTGRES_PORT))
                 .kafkaPorts(
                         port(env, "HERALD_KAFKA_PORT", LocalSuiteConfig.DEFAULT_KAFKA_PORT),

@@ -8,7 +8,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-/** Asks a service's {@code /q/health/ready} (SmallRye Health) whether it can take traffic. */
+/**
+ * Asks a service's {@code /q/health/ready} (SmallRye Health) whether it can take traffic, on the port it answers
+ * Quarkus's endpoints on ({@link LocalSuiteConfig#managementPort}: the gateway's management port).
+ */
 public final class ReadinessProbe {
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)

@@ -68,6 +68,9 @@ record ServiceEnvironment(
             env.put("HERALD_MCP_GATEWAY_URL", "http://127.0.0.1:" + config.gatewayPort());
         }
         if (service == HeraldService.API_GATEWAY) {
+            // Its probes and metrics, on their own port (the public one answers nothing under /q).
+            env.put("QUARKUS_MANAGEMENT_HOST", "127.0.0.1");
+            env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(config.managementPort(service)));
             env.put("HERALD_ADMIN_TOKEN", secrets.adminToken());
             env.put("HERALD_DEMO_TEST_KEY", secrets.demoTestKey());
             env.put("HERALD_DEMO_LIVE_KEY", secrets.demoLiveKey());

@@ -79,7 +79,7 @@ final class StatusCommand {
             Optional<ProcessTree> process = component(state, service.module(), markers.get(service.module()));
             processes.put(service, process);
             if (process.isPresent()) {
-                readiness.put(service, probe.probe(ports.getOrDefault(service.module(), config.port(service))));
+                readiness.put(service, probe.probe(managementPort(ports, service)));
             }
         }
         for (HeraldService service : HeraldService.values()) {
@@ -132,6 +132,13 @@ final class StatusCommand {
         }
         out.println("Herald is degraded: not every component is up (logs in " + state.logs() + ").");
         return 1;
+    }
+
+    /** Where the running suite asks a service's readiness, as it recorded its ports. */
+    private int managementPort(Map<String, Integer> ports, HeraldService service) {
+        return service == HeraldService.API_GATEWAY
+                ? ports.getOrDefault(LocalSuiteConfig.GATEWAY_MANAGEMENT, config.managementPort(service))
+                : ports.getOrDefault(service.module(), config.port(service));
     }
 
     /**

@@ -11,6 +11,7 @@ final class SuitePorts {
 
     static Map<String, Integer> wanted(
             Map<HeraldService, Integer> ports,
+            int gatewayManagement,
             Integer postgres,
             Integer kafka,
             Integer kafkaController,
@@ -19,6 +20,7 @@ final class SuitePorts {
         for (HeraldService service : HeraldService.values()) {
             wanted.put(service.module(), ports.get(service));
         }
+        wanted.put(LocalSuiteConfig.GATEWAY_MANAGEMENT, gatewayManagement);
         if (postgres != null) {
             wanted.put("postgres", postgres);
         }

@@ -194,6 +194,13 @@ final class SuiteProcesses {
                 .toList();
     }
 
+    /** The gateway answers its probes on its management port; the other services and the fakes on their own. */
+    private int readinessPort(ServiceProcess process) {
+        return process.name().equals(ProviderFakes.MODULE)
+                ? process.port()
+                : config.managementPort(HeraldService.ofModule(process.name()));
+    }
+
     /** Polls every pending service's readiness each 250 ms until all answer 200, one dies, or time runs out. */
     private void awaitReady(Collection<ServiceProcess> processes) throws InterruptedException {
         Instant started = Instant.now();
@@ -212,7 +219,7 @@ final class SuiteProcesses {
                 }
             }
             Map<ServiceProcess, CompletableFuture<ReadinessProbe.Result>> probes = new LinkedHashMap<>();
-            pending.forEach(process -> probes.put(process, probe.probe(process.port())));
+            pending.forEach(process -> probes.put(process, probe.probe(readinessPort(process))));
             probes.forEach((process, answer) -> {
                 ReadinessProbe.Result result = answer.join();
                 lastAnswer.put(process, result);

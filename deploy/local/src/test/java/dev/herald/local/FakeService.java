@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
 
 /**
  * Stands in for a Quarkus service in the launcher's tests: listens on {@code QUARKUS_HTTP_HOST:QUARKUS_HTTP_PORT},
- * answers {@code /q/health/ready} with 200 and {@code /env} with the environment it was given (as
+ * answers {@code /q/health/ready} with 200 (on {@code QUARKUS_MANAGEMENT_HOST:QUARKUS_MANAGEMENT_PORT} instead when
+ * that is set, as the gateway does) and {@code /env} with the environment it was given (as
  * {@code NAME=value} lines, newlines escaped), so tests can check the launcher's environment contract.
  * Arguments: the module name (so the command line carries a marker), then optionally {@code crash} (exit 3 after
  * 300 ms, before ever answering) or {@code never-ready} (answer 503). A file named by {@code HERALD_FAKE_SETTINGS}
@@ -42,7 +43,15 @@ public final class FakeService {
         }
         int port = Integer.parseInt(System.getenv("QUARKUS_HTTP_PORT"));
         HttpServer server = HttpServer.create(new InetSocketAddress(System.getenv("QUARKUS_HTTP_HOST"), port), 50);
-        server.createContext("/q/health/ready", exchange -> {
+        // As Quarkus with its management interface on (the gateway): health answers there, not on the main port.
+        String managementPort = System.getenv("QUARKUS_MANAGEMENT_PORT");
+        HttpServer management = managementPort == null
+                ? server
+                : HttpServer.create(
+                        new InetSocketAddress(
+                                System.getenv("QUARKUS_MANAGEMENT_HOST"), Integer.parseInt(managementPort)),
+                        50);
+        management.createContext("/q/health/ready", exchange -> {
             byte[] body = "{\"status\":\"UP\"}".getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(behaviour.equals("never-ready") ? 503 : 200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
@@ -64,6 +73,9 @@ public final class FakeService {
             }
         });
         server.start();
+        if (management != server) {
+            management.start();
+        }
         System.out.println("fake " + args[0] + " listening on " + port);
     }
 

@@ -26,9 +26,12 @@ class LocalSuiteConfigTest {
                         Map.entry("webhooks-service", 8185),
                         Map.entry("usage-service", 8186),
                         Map.entry("mcp-server", 8187),
+                        Map.entry("api-gateway-management", 9000),
                         Map.entry("postgres", 54329),
                         Map.entry("kafka", 19092),
                         Map.entry("kafka-controller", 19093));
+        assertThat(config.managementPort(HeraldService.API_GATEWAY)).isEqualTo(9000);
+        assertThat(config.managementPort(HeraldService.POSTS)).isEqualTo(8183);
         assertThat(config.embeddedPostgres()).isTrue();
         assertThat(config.embeddedKafka()).isTrue();
         assertThat(config.serviceCommand().commandLine(HeraldService.POSTS))
@@ -49,6 +52,7 @@ class LocalSuiteConfigTest {
                 ROOT,
                 Map.of(
                         "HERALD_PORT", "9090",
+                        "HERALD_MANAGEMENT_PORT", "9091",
                         "HERALD_POSTGRES_PORT", "6543",
                         "HERALD_DATABASE_URL", "postgresql://herald:secret@db.internal:5432",
                         "KAFKA_BOOTSTRAP_SERVERS", "kafka.internal:9092",
@@ -58,6 +62,9 @@ class LocalSuiteConfigTest {
                         "HERALD_STATE_DIR", "/tmp/elsewhere"));
 
         assertThat(config.gatewayPort()).isEqualTo(9090);
+        assertThat(config.managementPort(HeraldService.API_GATEWAY)).isEqualTo(9091);
+        assertThat(config.toBuilder().build().managementPort(HeraldService.API_GATEWAY))
+                .isEqualTo(9091);
         assertThat(config.postgresPort()).isEqualTo(6543);
         assertThat(config.embeddedPostgres()).isFalse();
         assertThat(config.existingKafka()).isEqualTo("kafka.internal:9092");

@@ -73,6 +73,7 @@ class LocalSuiteTest {
             Map<String, String> posts = environmentOf(config.port(HeraldService.POSTS));
             int pg = config.postgresPort();
             assertThat(posts)
+                    .doesNotContainKey("QUARKUS_MANAGEMENT_PORT")
                     .containsEntry("QUARKUS_HTTP_HOST", "127.0.0.1")
                     .containsEntry("QUARKUS_HTTP_PORT", Integer.toString(config.port(HeraldService.POSTS)))
                     .containsEntry("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + config.kafkaPort())
@@ -110,6 +111,10 @@ class LocalSuiteTest {
                     .doesNotContainKey("QUARKUS_DATASOURCE_JDBC_URL");
             assertThat(gateway)
                     .containsEntry("QUARKUS_HTTP_PORT", Integer.toString(config.gatewayPort()))
+                    .containsEntry("QUARKUS_MANAGEMENT_HOST", "127.0.0.1")
+                    .containsEntry(
+                            "QUARKUS_MANAGEMENT_PORT",
+                            Integer.toString(config.managementPort(HeraldService.API_GATEWAY)))
                     .containsEntry(
                             "QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://127.0.0.1:" + pg + "/herald_gateway")
                     .containsEntry("HERALD_ADMIN_TOKEN", suite.adminToken())
@@ -165,6 +170,10 @@ class LocalSuiteTest {
             assertThat(suite.isRunning("usage-service")).isFalse();
             suite.start("usage-service");
             assertThat(readiness(config.port(HeraldService.USAGE))).isEqualTo(200);
+            // The gateway was awaited on its management port: its public one answers nothing under /q.
+            assertThat(readiness(config.managementPort(HeraldService.API_GATEWAY)))
+                    .isEqualTo(200);
+            assertThat(readiness(config.gatewayPort())).isEqualTo(404);
             assertThat(Files.readString(suite.logFile("usage-service"))).contains("listening on");
         }
 

@@ -54,6 +54,10 @@ class HelmTestAndNotesTest {
         assertThat(env(container, "GATEWAY").getValue())
                 .isEqualTo("http://" + gateway.getMetadata().getName() + ":"
                         + gateway.getSpec().getPorts().get(0).getPort());
+        assertThat(gateway.getSpec().getPorts().get(1).getName()).isEqualTo("management");
+        assertThat(env(container, "MANAGEMENT").getValue())
+                .isEqualTo("http://" + gateway.getMetadata().getName() + ":"
+                        + gateway.getSpec().getPorts().get(1).getPort());
         assertThat(env(container, "HERALD_ADMIN_TOKEN").getValueFrom().getSecretKeyRef())
                 .satisfies(ref -> assertThat(ref.getName()).isEqualTo("herald-admin"))
                 .satisfies(ref -> assertThat(ref.getKey()).isEqualTo("token"));
@@ -86,14 +90,22 @@ class HelmTestAndNotesTest {
     void theTestScriptPassesAgainstAWorkingGatewayAndFailsWhenTheAdminApiAcceptsAnyToken() throws Exception {
         String script = script();
 
-        assertThat(run(script, gateway(false), ""))
+        assertThat(run(script, gateway(false, false), ""))
                 .startsWith("0\n")
+                .contains("ok   the gateway is ready")
+                .contains("ok   the gateway's public port answers nothing under /q")
                 .contains("ok   the admin API accepts the admin token");
-        assertThat(run(script, gateway(false), "sk_test_key")).startsWith("0\n").contains("ok   GET /api/v1/profiles");
+        assertThat(run(script, gateway(false, false), "sk_test_key"))
+                .startsWith("0\n")
+                .contains("ok   GET /api/v1/profiles");
         // A gateway that lets any token into the admin API fails the test.
-        assertThat(run(script, gateway(true), ""))
+        assertThat(run(script, gateway(true, false), ""))
                 .startsWith("1\n")
                 .contains("FAIL the admin API refuses a wrong token: HTTP 404, expected 401");
+        // So does one whose public port serves its health (an image built without the management interface).
+        assertThat(run(script, gateway(false, true), ""))
+                .startsWith("1\n")
+                .contains("FAIL the gateway's public port answers nothing under /q: HTTP 200, expected 404");
     }
 
     @Test
@@ -138,13 +150,15 @@ class HelmTestAndNotesTest {
     }
 
     /** Runs the Pod's script here, with curl; its exit code, a newline and its output. */
-    private static String run(String script, HttpServer gateway, String apiKey) throws Exception {
+    private static String run(String script, HttpServer[] gateway, String apiKey) throws Exception {
         try {
             ProcessBuilder process = new ProcessBuilder("/bin/sh", "-ec", script).redirectErrorStream(true);
             process.environment()
                     .putAll(Map.of(
                             "GATEWAY",
-                            "http://127.0.0.1:" + gateway.getAddress().getPort(),
+                            "http://127.0.0.1:" + gateway[0].getAddress().getPort(),
+                            "MANAGEMENT",
+                            "http://127.0.0.1:" + gateway[1].getAddress().getPort(),
                             "HERALD_ADMIN_TOKEN",
                             ADMIN_TOKEN,
                             "HERALD_API_KEY",
@@ -154,19 +168,28 @@ class HelmTestAndNotesTest {
             return started.exitValue() + "\n"
                     + new String(started.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         } finally {
-            gateway.stop(0);
+            gateway[0].stop(0);
+            gateway[1].stop(0);
         }
     }
 
-    /** A gateway answering as Herald's does, or (anyAdminToken) one whose admin API takes any token. */
-    private static HttpServer gateway(boolean anyAdminToken) throws IOException {
+    /**
+     * A gateway answering as Herald's does, its public port and its management port; or (anyAdminToken) one whose
+     * admin API takes any token, or (healthInPublic) one whose public port answers its readiness too.
+     */
+    private static HttpServer[] gateway(boolean anyAdminToken, boolean healthInPublic) throws IOException {
+        HttpServer management = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        management.createContext(
+                "/",
+                exchange -> answer(exchange, exchange.getRequestURI().getPath().equals("/q/health/ready") ? 200 : 404));
+        management.start();
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
             String authorization = Objects.toString(exchange.getRequestHeaders().getFirst("Authorization"), "");
             int status;
             if (path.equals("/q/health/ready")) {
-                status = 200;
+                status = healthInPublic ? 200 : 404;
             } else if (path.equals("/api/v1/profiles")) {
                 status = authorization.equals("Bearer sk_test_key") ? 200 : 401;
             } else if (path.startsWith("/admin/v1/")) {
@@ -177,7 +200,7 @@ class HelmTestAndNotesTest {
             answer(exchange, status);
         });
         server.start();
-        return server;
+        return new HttpServer[] {server, management};
     }
 
     private static void answer(HttpExchange exchange, int status) throws IOException {

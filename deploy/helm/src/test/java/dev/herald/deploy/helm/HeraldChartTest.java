@@ -139,13 +139,54 @@ class HeraldChartTest {
         for (String service : SERVICES) {
             Container container = container(rendered(valuesFile).deployment(service));
 
-            assertHttpProbe(container.getLivenessProbe(), "/q/health/live", service);
-            assertHttpProbe(container.getReadinessProbe(), "/q/health/ready", service);
-            assertHttpProbe(container.getStartupProbe(), "/q/health/started", service);
+            // The gateway's /q answers on its management interface only (docs/security.md); the others' on 8080.
+            String probed = service.equals("api-gateway") ? "management" : "http";
+            assertHttpProbe(container.getLivenessProbe(), "/q/health/live", probed, service);
+            assertHttpProbe(container.getReadinessProbe(), "/q/health/ready", probed, service);
+            assertHttpProbe(container.getStartupProbe(), "/q/health/started", probed, service);
             assertThat(container.getPorts())
-                    .singleElement()
-                    .satisfies(port -> assertThat(port.getName()).isEqualTo("http"))
-                    .satisfies(port -> assertThat(port.getContainerPort()).isEqualTo(8080));
+                    .as(service)
+                    .extracting(port -> port.getName() + "=" + port.getContainerPort())
+                    .containsExactlyElementsOf(
+                            service.equals("api-gateway")
+                                    ? List.of("http=8080", "management=9000")
+                                    : List.of("http=8080"));
+        }
+        assertThat(rendered(valuesFile).config("api-gateway"))
+                .containsEntry("QUARKUS_MANAGEMENT_HOST", "0.0.0.0")
+                .containsEntry("QUARKUS_MANAGEMENT_PORT", "9000");
+    }
+
+    @Test
+    void theGatewaysManagementPortIsOpenToTheScraperAndTheTestPodOnly() {
+        for (RenderedChart chart : List.of(
+                rendered("values.yaml"),
+                rendered("values-production.yaml"),
+                RenderedChart.render(
+                        null,
+                        template -> template.set(
+                                "networkPolicy.extraFrom[0].namespaceSelector.matchLabels.team", "monitoring")))) {
+            NetworkPolicy policy = chart.get(NetworkPolicy.class, RELEASE + "-api-gateway");
+            // A rule naming the management port always names its sources: never gatewayFrom's "anywhere".
+            assertThat(policy.getSpec().getIngress())
+                    .filteredOn(rule -> rule.getPorts().stream()
+                            .anyMatch(port -> "management".equals(port.getPort().getStrVal())))
+                    .isNotEmpty()
+                    .allSatisfy(rule -> assertThat(rule.getFrom()).isNotEmpty())
+                    .allSatisfy(rule -> assertThat(rule.getFrom())
+                            .allSatisfy(peer -> assertThat(peer.getIpBlock()).isNull()));
+            // The Service's "management" port leads to where /q answers: the gateway's management interface.
+            for (String service : SERVICES) {
+                assertThat(chart.get(Service.class, RELEASE + "-" + service)
+                                .getSpec()
+                                .getPorts())
+                        .as(service)
+                        .anySatisfy(port -> {
+                            assertThat(port.getName()).isEqualTo("management");
+                            assertThat(port.getTargetPort().getStrVal())
+                                    .isEqualTo(service.equals("api-gateway") ? "management" : "http");
+                        });
+            }
         }
     }
 
@@ -712,10 +753,10 @@ class HeraldChartTest {
                 .toList();
     }
 
-    private static void assertHttpProbe(Probe probe, String path, String service) {
+    private static void assertHttpProbe(Probe probe, String path, String port, String service) {
         assertThat(probe).as("%s probe on %s", service, path).isNotNull();
         assertThat(probe.getHttpGet().getPath()).as(service).isEqualTo(path);
-        assertThat(probe.getHttpGet().getPort().getStrVal()).as(service).isEqualTo("http");
+        assertThat(probe.getHttpGet().getPort().getStrVal()).as(service).isEqualTo(port);
     }
 
     private static List<NetworkPolicyPeer> peers(NetworkPolicy policy) {

@@ -68,6 +68,8 @@ class MonitoringTest {
         assertThat(selected).hasSize(HeraldChartTest.SERVICES.size());
         Endpoint endpoint = monitor.getSpec().getEndpoints().get(0);
         assertThat(endpoint.getPath()).isEqualTo("/q/metrics");
+        // The Service port that leads to /q: the gateway's management interface (its 8080 answers 404 there).
+        assertThat(endpoint.getPort()).isEqualTo("management");
         assertThat(selected)
                 .allSatisfy(service -> assertThat(service.getSpec().getPorts())
                         .anySatisfy(port -> assertThat(port.getName()).isEqualTo(endpoint.getPort())));
