@@ -8,6 +8,7 @@ import dev.herald.local.HeraldService;
 import dev.herald.local.LocalSuite;
 import dev.herald.local.LocalSuiteConfig;
 import dev.herald.local.PodmanCommand;
+import dev.herald.local.StateDirectory;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -15,10 +16,12 @@ import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -40,10 +43,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ContainerSuiteIT {
+    /**
+     * Where each container's output (podman run's, which is the service's log) and the suite's own log are kept after
+     * the run, relative to the module (failsafe's working directory): the state directory is a temporary one.
+     */
+    static final Path KEPT_LOGS = Path.of("target", "container-suite-logs");
+
     private static LocalSuite suite;
+    private static Path stateDir;
 
     @BeforeAll
     static void startFromImages(@TempDir Path state) {
+        stateDir = state;
         assumeTrue(
                 System.getProperty("herald.images") != null && Files.isExecutable(Path.of("/usr/bin/podman")),
                 "the images are built and run with ./mvnw verify -Dherald.images, where podman is installed");
@@ -64,9 +75,30 @@ class ContainerSuiteIT {
     }
 
     @AfterAll
-    static void stop() {
-        if (suite != null) {
-            suite.close();
+    static void stop() throws IOException {
+        try {
+            if (suite != null) {
+                suite.close();
+            }
+        } finally {
+            keepLogs();
+        }
+    }
+
+    /**
+     * Copies the logs out of the temporary state directory, whatever the outcome (JUnit runs this after a failed start
+     * too): a container that exits during its start leaves nothing else behind, as {@code podman run --rm} removes it.
+     */
+    private static void keepLogs() throws IOException {
+        Path logDirectory = stateDir == null ? null : new StateDirectory(stateDir).logs();
+        if (logDirectory == null || !Files.isDirectory(logDirectory)) {
+            return;
+        }
+        Files.createDirectories(KEPT_LOGS);
+        try (Stream<Path> logs = Files.list(logDirectory)) {
+            for (Path log : logs.filter(Files::isRegularFile).toList()) {
+                Files.copy(log, KEPT_LOGS.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 

@@ -85,6 +85,12 @@ public record PodmanCommand(Path projectRoot) implements ServiceCommand {
         return List.copyOf(command);
     }
 
+    /** The container sees only its image and its /tmp, as a pod does: its keys come as values (the chart's way). */
+    @Override
+    public boolean readsLauncherFiles() {
+        return false;
+    }
+
     @Override
     public String processMarker(HeraldService service) {
         return "--name=herald-" + service.module() + "-";
