@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.herald.local.HeraldService;
+import dev.herald.local.JavaCommand;
 import dev.herald.local.LocalSuite;
 import dev.herald.local.LocalSuiteConfig;
 import dev.herald.local.PodmanCommand;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -65,13 +67,29 @@ class ContainerSuiteIT {
                 .stateDir(state)
                 .freePorts()
                 .serviceCommand(new PodmanCommand(root))
-                // Flyway's first JDBC connection may wait 5 s for PostgreSQL by default; eight JVMs starting at once on
-                // a loaded 2-core machine took longer, and a pod would merely be restarted. Not a chart setting.
-                .serviceEnvironment(Map.of("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "60S"))
+                .serviceEnvironment(containerEnvironment())
                 .stopGracePeriod(Duration.ofSeconds(PodmanCommand.TERMINATION_GRACE_SECONDS + 5))
-                .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", (int)
-                        LocalSuiteConfig.DEFAULT_READINESS_TIMEOUT.toSeconds())))
+                // As long as the chart's startupProbe waits for a pod: eight containers starting among the other
+                // system tests' suite took up to 345 s on two cores loaded by other builds as well.
+                .readinessTimeout(Duration.ofSeconds(
+                        Integer.getInteger("herald.suite.readiness-seconds", PodmanCommand.STARTUP_SECONDS)))
                 .build());
+    }
+
+    /** Test settings only, none of them the chart's. */
+    private static Map<String, String> containerEnvironment() {
+        Map<String, String> environment = new HashMap<>();
+        // Flyway's first JDBC connection may wait 5 s for PostgreSQL by default; eight JVMs starting at once on a
+        // loaded 2-core machine took longer, and a pod would merely be restarted.
+        environment.put("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "60S");
+        // The build's test JVMs, and the JVMs they start, use the quick compiler only (pom.xml: a JVM that mostly
+        // starts up spends far less CPU without C2); a container's java reads its options from JAVA_TOOL_OPTIONS.
+        String childJvmOptions =
+                System.getProperty(JavaCommand.EXTRA_OPTIONS, "").strip();
+        if (!childJvmOptions.isEmpty()) {
+            environment.put("JAVA_TOOL_OPTIONS", childJvmOptions);
+        }
+        return environment;
     }
 
     @AfterAll
