@@ -5,9 +5,11 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.herald.local.HeraldService;
+import dev.herald.local.JavaCommand;
 import dev.herald.local.LocalSuite;
 import dev.herald.local.LocalSuiteConfig;
 import dev.herald.local.PodmanCommand;
+import dev.herald.local.StateDirectory;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -15,10 +17,13 @@ import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -40,10 +45,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ContainerSuiteIT {
+    /**
+     * Where each container's output (podman run's, which is the service's log) and the suite's own log are kept after
+     * the run, relative to the module (failsafe's working directory): the state directory is a temporary one.
+     */
+    static final Path KEPT_LOGS = Path.of("target", "container-suite-logs");
+
     private static LocalSuite suite;
+    private static Path stateDir;
 
     @BeforeAll
     static void startFromImages(@TempDir Path state) {
+        stateDir = state;
         assumeTrue(
                 System.getProperty("herald.images") != null && Files.isExecutable(Path.of("/usr/bin/podman")),
                 "the images are built and run with ./mvnw verify -Dherald.images, where podman is installed");
@@ -54,19 +67,56 @@ class ContainerSuiteIT {
                 .stateDir(state)
                 .freePorts()
                 .serviceCommand(new PodmanCommand(root))
-                // Flyway's first JDBC connection may wait 5 s for PostgreSQL by default; eight JVMs starting at once on
-                // a loaded 2-core machine took longer, and a pod would merely be restarted. Not a chart setting.
-                .serviceEnvironment(Map.of("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "60S"))
+                .serviceEnvironment(containerEnvironment())
                 .stopGracePeriod(Duration.ofSeconds(PodmanCommand.TERMINATION_GRACE_SECONDS + 5))
-                .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", (int)
-                        LocalSuiteConfig.DEFAULT_READINESS_TIMEOUT.toSeconds())))
+                // As long as the chart's startupProbe waits for a pod: eight containers starting among the other
+                // system tests' suite took up to 345 s on two cores loaded by other builds as well.
+                .readinessTimeout(Duration.ofSeconds(
+                        Integer.getInteger("herald.suite.readiness-seconds", PodmanCommand.STARTUP_SECONDS)))
                 .build());
     }
 
+    /** Test settings only, none of them the chart's. */
+    private static Map<String, String> containerEnvironment() {
+        Map<String, String> environment = new HashMap<>();
+        // Flyway's first JDBC connection may wait 5 s for PostgreSQL by default; eight JVMs starting at once on a
+        // loaded 2-core machine took longer, and a pod would merely be restarted.
+        environment.put("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "60S");
+        // The build's test JVMs, and the JVMs they start, use the quick compiler only (pom.xml: a JVM that mostly
+        // starts up spends far less CPU without C2); a container's java reads its options from JAVA_TOOL_OPTIONS.
+        String childJvmOptions =
+                System.getProperty(JavaCommand.EXTRA_OPTIONS, "").strip();
+        if (!childJvmOptions.isEmpty()) {
+            environment.put("JAVA_TOOL_OPTIONS", childJvmOptions);
+        }
+        return environment;
+    }
+
     @AfterAll
-    static void stop() {
-        if (suite != null) {
-            suite.close();
+    static void stop() throws IOException {
+        try {
+            if (suite != null) {
+                suite.close();
+            }
+        } finally {
+            keepLogs();
+        }
+    }
+
+    /**
+     * Copies the logs out of the temporary state directory, whatever the outcome (JUnit runs this after a failed start
+     * too): a container that exits during its start leaves nothing else behind, as {@code podman run --rm} removes it.
+     */
+    private static void keepLogs() throws IOException {
+        Path logDirectory = stateDir == null ? null : new StateDirectory(stateDir).logs();
+        if (logDirectory == null || !Files.isDirectory(logDirectory)) {
+            return;
+        }
+        Files.createDirectories(KEPT_LOGS);
+        try (Stream<Path> logs = Files.list(logDirectory)) {
+            for (Path log : logs.filter(Files::isRegularFile).toList()) {
+                Files.copy(log, KEPT_LOGS.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 

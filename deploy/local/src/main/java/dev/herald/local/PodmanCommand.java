@@ -26,6 +26,12 @@ public record PodmanCommand(Path projectRoot) implements ServiceCommand {
     public static final int TERMINATION_GRACE_SECONDS = 30;
 
     /**
+     * How long the chart's startupProbe lets a pod start ({@code failureThreshold} x {@code periodSeconds}) before the
+     * kubelet restarts it: what a test that starts the suite from the images may wait for it.
+     */
+    public static final int STARTUP_SECONDS = 300;
+
+    /**
      * What the chart's ConfigMap sets besides the variables the launcher gives every service: readiness goes down
      * {@code shutdownDelay} before the server stops, and logs are JSON lines (values.yaml's defaults).
      */
@@ -83,6 +89,12 @@ public record PodmanCommand(Path projectRoot) implements ServiceCommand {
                 .forEach(name -> command.add("--env=" + name));
         command.add(imageId(service).orElse("missing-image"));
         return List.copyOf(command);
+    }
+
+    /** The container sees only its image and its /tmp, as a pod does: its keys come as values (the chart's way). */
+    @Override
+    public boolean readsLauncherFiles() {
+        return false;
     }
 
     @Override

@@ -31,6 +31,15 @@ public interface ServiceCommand {
      */
     String processMarker(HeraldService service);
 
+    /**
+     * Whether the service can read the launcher's files (the state directory's key files, which a running suite's
+     * services read again when a key rotates). A container cannot: {@link ServiceEnvironment} gives it its keys as
+     * values instead, in the variables the Helm chart fills from its Secrets.
+     */
+    default boolean readsLauncherFiles() {
+        return true;
+    }
+
     /** Where the process runs; empty: the launcher's own working directory. */
     default Optional<Path> workingDirectory(HeraldService service) {
         return Optional.empty();

@@ -27,11 +27,20 @@ record ServiceEnvironment(
             env.put("QUARKUS_DATASOURCE_USERNAME", postgres.username());
             env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.password());
         }
-        // Keys as files the services read again when they change, as from a mounted Secret: a key rotates on the
-        // running suite (KeyDirectories).
-        env.put("HERALD_INTERNAL_JWT_KEY_DIRECTORY", state.internalJwtKeys().toString());
+        if (config.serviceCommand().readsLauncherFiles()) {
+            // Keys as files the services read again when they change, as from a mounted Secret: a key rotates on the
+            // running suite (KeyDirectories).
+            env.put("HERALD_INTERNAL_JWT_KEY_DIRECTORY", state.internalJwtKeys().toString());
+            env.put("HERALD_SECRET_CIPHER_KEY_DIRECTORY", state.cipherKeys().toString());
+        } else {
+            // A container cannot see those files (without them a service that stores secrets refuses to start): it gets
+            // the keys as values, in the variables the chart's Deployments fill from its Secrets.
+            env.put("HERALD_INTERNAL_JWT_VERIFY_KEYS", secrets.internalJwtVerifyKeys());
+            env.put("HERALD_INTERNAL_JWT_SIGNING_KEY_ID", secrets.internalJwtSigningKeyId());
+            env.put("HERALD_INTERNAL_JWT_PRIVATE_KEY", secrets.internalJwtPrivateKey());
+            env.put("HERALD_SECRET_CIPHER_CURRENT_KEY", secrets.secretCipherKey());
+        }
         env.put("HERALD_CURSOR_SECRET", secrets.cursorSecret());
-        env.put("HERALD_SECRET_CIPHER_KEY_DIRECTORY", state.cipherKeys().toString());
         for (HeraldService other : HeraldService.values()) {
             if (other.urlVariable() != null) {
                 env.put(other.urlVariable(), "http://127.0.0.1:" + config.port(other));

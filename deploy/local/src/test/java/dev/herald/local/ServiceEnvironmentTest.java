@@ -45,4 +45,30 @@ class ServiceEnvironmentTest {
 
         assertThat(environment(config).of(HeraldService.API_GATEWAY)).containsEntry("HERALD_ADMIN_TOKEN", "admin");
     }
+
+    @Test
+    void aProcessReadsItsKeysFromTheStateDirectory() {
+        LocalSuiteConfig config = LocalSuiteConfig.builder(Path.of("/herald")).build();
+
+        assertThat(environment(config).of(HeraldService.WEBHOOKS))
+                .containsEntry("HERALD_INTERNAL_JWT_KEY_DIRECTORY", "/herald/state/keys/internal-jwt")
+                .containsEntry("HERALD_SECRET_CIPHER_KEY_DIRECTORY", "/herald/state/keys/cipher")
+                .doesNotContainKeys("HERALD_INTERNAL_JWT_PRIVATE_KEY", "HERALD_SECRET_CIPHER_CURRENT_KEY");
+    }
+
+    @Test
+    void aContainerGetsItsKeysAsTheChartGivesThem() {
+        LocalSuiteConfig config = LocalSuiteConfig.builder(Path.of("/herald"))
+                .serviceCommand(new PodmanCommand(Path.of("/herald")))
+                .build();
+
+        // The state directory is not in the container: webhooks-service refused to start without its cipher key.
+        assertThat(environment(config).of(HeraldService.WEBHOOKS))
+                .containsEntry("HERALD_INTERNAL_JWT_VERIFY_KEYS", "jwks")
+                .containsEntry("HERALD_INTERNAL_JWT_SIGNING_KEY_ID", "local1")
+                .containsEntry("HERALD_INTERNAL_JWT_PRIVATE_KEY", "private")
+                .containsEntry("HERALD_SECRET_CIPHER_CURRENT_KEY", "cipher")
+                .containsEntry("HERALD_CURSOR_SECRET", "cursor")
+                .doesNotContainKeys("HERALD_INTERNAL_JWT_KEY_DIRECTORY", "HERALD_SECRET_CIPHER_KEY_DIRECTORY");
+    }
 }

@@ -66,6 +66,10 @@ class ChartInPodmanTest {
                             "--memory=" + mebibytes(limits.get("memory")) + "m",
                             "--cpus=" + limits.get("cpu").getAmount());
             assertThat(run).as(what).contains("--stop-timeout=" + pod.getTerminationGracePeriodSeconds());
+            assertThat(container.getStartupProbe().getFailureThreshold()
+                            * container.getStartupProbe().getPeriodSeconds())
+                    .as(what + "'s start allowance")
+                    .isEqualTo(PodmanCommand.STARTUP_SECONDS);
             // The paths ContainerSuiteIT asks every container for.
             assertThat(List.of(
                             container.getStartupProbe().getHttpGet().getPath(),
