@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
  * carries the new profile, unless the post was final before the account moved: one carrying the old one is a window.
  * The account is a {@code slow_} sandbox account (publishing takes 3 s), so a post accepted before the move is still
  * pending when the PATCH's fence counts it: with an account that publishes at once, a PATCH that lags (its path is
- * cold in the first tries) can meet a post already published, which rightly keeps its profile and which this test
- * once counted as a window (one CI run's try 3). Checked to fail with the fence disabled (the acceptance statement's
- * fence check made to answer false: 30 windows in 40 tries, 39 with both 200 and 202).
+ * cold in the first tries) can meet a post already published, which rightly keeps its profile; this test counted that
+ * as a window (the one failure CI saw, try 3, fits it). Checked to fail with the fence disabled (the acceptance
+ * statement's fence check made to answer false: 30 windows in 40 tries, 39 with both 200 and 202).
  */
 class AccountReassignmentRaceIT {
     private static final int TRIES = Integer.getInteger("herald.race.tries", 40);
