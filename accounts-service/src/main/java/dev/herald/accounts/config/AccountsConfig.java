@@ -23,6 +23,14 @@ public interface AccountsConfig {
     @WithDefault("false")
     boolean pinterestTrialAccess();
 
+    /**
+     * How long before its fence in posts-service ends a move to another profile must have written (decision 224): a
+     * later write is refused {@code 503} and written nothing, since a post that began after the fence ended may have
+     * read the old profile. It covers the services' clocks (2 s apart at most) and the commit itself.
+     */
+    @WithDefault("10s")
+    Duration moveBeforeFenceEnds();
+
     Revocation revocation();
 
     Health health();

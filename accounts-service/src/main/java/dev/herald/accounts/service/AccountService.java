@@ -157,7 +157,7 @@ public class AccountService {
                 return Uni.createFrom().item(AccountViews.toWire(current));
             }
             return posts.fence(workspaceId, mode, id)
-                    .flatMap(fence -> moveUnlessPending(workspaceId, mode, id, profileId, fence.pendingPosts())
+                    .flatMap(fence -> moveUnlessPending(workspaceId, mode, id, profileId, fence)
                             .onTermination()
                             .call(() -> posts.lift(workspaceId, mode, id, fence.id())
                                     // Unlifted, the fence expires by itself in posts-service (30 s).
@@ -168,7 +168,9 @@ public class AccountService {
         });
     }
 
-    private Uni<Account> moveUnlessPending(String workspaceId, Mode mode, String id, String profileId, long pending) {
+    private Uni<Account> moveUnlessPending(
+            String workspaceId, Mode mode, String id, String profileId, PostsClient.AccountFence fence) {
+        long pending = fence.pendingPosts();
         if (pending > 0) {
             return Uni.createFrom()
                     .failure(new ApiException(
@@ -179,7 +181,12 @@ public class AccountService {
         }
         return connections
                 .holdProfile(workspaceId, mode, profileId, id)
-                .flatMap(held -> Panache.withTransaction(() -> writeAssignment(workspaceId, mode, id, profileId))
+                .flatMap(held -> Panache.withTransaction(() -> writeAssignment(
+                                workspaceId,
+                                mode,
+                                id,
+                                profileId,
+                                fence.expiresAt().minus(config.moveBeforeFenceEnds())))
                         .onFailure()
                         .call(failure -> connections.releaseHold(workspaceId, mode, profileId, id)))
                 .call(change -> change.previousProfileId() == null
@@ -191,12 +198,21 @@ public class AccountService {
 
     private record Assignment(Account account, String previousProfileId) {}
 
-    private Uni<Assignment> writeAssignment(String workspaceId, Mode mode, String id, String profileId) {
+    /** The move, unless it is too late for it: {@code writeBy} leaves the fence time to cover the commit. */
+    private Uni<Assignment> writeAssignment(
+            String workspaceId, Mode mode, String id, String profileId, Instant writeBy) {
         return accounts.findInTenantForUpdate(workspaceId, mode, id)
                 .onItem()
                 .ifNull()
                 .failWith(() -> ApiException.notFound("account"))
                 .flatMap(account -> {
+                    // Checked once the row is ours (waiting for it may have taken long); the commit follows at once.
+                    if (!Timestamps.now(clock).isBefore(writeBy)) {
+                        return Uni.createFrom()
+                                .failure(new ApiException(
+                                        ErrorCode.SERVICE_UNAVAILABLE,
+                                        "The account could not be moved in time; retry shortly."));
+                    }
                     String previous = account.profileId;
                     if (Objects.equals(previous, profileId)) {
                         return Uni.createFrom().item(new Assignment(AccountViews.toWire(account), previous));

@@ -20,6 +20,8 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -483,6 +485,28 @@ class AccountResourceTest {
                 .then()
                 .statusCode(200);
         assertThat(FakeServices.fences(id)).hasSize(3).doesNotContainValue(false);
+    }
+
+    @Test
+    void aMoveTooLateToCommitWithinItsFenceIsRefusedAndWritesNothing() {
+        String id = create("{\"platform\":\"pinterest\"}");
+        String target = profile(Mode.TEST);
+        // The fence ends within the margin the commit needs: a post that began after it may read the old profile.
+        FakeServices.setFenceExpiry(id, Instant.now().plusSeconds(5));
+        moving(id, target).statusCode(503).body("error.code", equalTo("service_unavailable"));
+        as(workspace, Mode.TEST).get("/accounts/" + id).then().body("data.profile_id", nullValue());
+        assertThat(FakeServices.holders(target)).isEmpty();
+        assertThat(FakeServices.fences(id)).hasSize(1).doesNotContainValue(false);
+
+        FakeServices.setFenceExpiry(id, Instant.now().plusSeconds(30));
+        moving(id, target).statusCode(200).body("data.profile_id", equalTo(target));
+    }
+
+    private ValidatableResponse moving(String id, String profileId) {
+        return as(workspace, Mode.TEST)
+                .body("{\"profile_id\":\"" + profileId + "\"}")
+                .patch("/accounts/" + id)
+                .then();
     }
 
     @Test

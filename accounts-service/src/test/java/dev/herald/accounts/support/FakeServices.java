@@ -8,6 +8,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +41,8 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, Set<String>> HOLDS = new ConcurrentHashMap<>();
 
     private static final Map<String, Long> PENDING_POSTS = new ConcurrentHashMap<>();
+    /** account id -> when its next fences end (unless lifted); far off when not set. */
+    private static final Map<String, String> FENCE_EXPIRIES = new ConcurrentHashMap<>();
     /** account id -> fence id -> lifted. */
     private static final Map<String, Map<String, Boolean>> FENCES = new ConcurrentHashMap<>();
 
@@ -56,6 +59,10 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
 
     public static void setPendingPosts(String accountId, long count) {
         PENDING_POSTS.put(accountId, count);
+    }
+
+    public static void setFenceExpiry(String accountId, Instant expiresAt) {
+        FENCE_EXPIRIES.put(accountId, expiresAt.toString());
     }
 
     /** The account's fences put up so far, each with whether it was lifted. */
@@ -164,7 +171,8 @@ public class FakeServices implements QuarkusTestResourceLifecycleManager {
                         200,
                         "{\"data\":{\"fence_id\":\"" + fenceId + "\",\"account_id\":\"" + fence.group(1)
                                 + "\",\"pending_posts\":" + PENDING_POSTS.getOrDefault(fence.group(1), 0L)
-                                + ",\"expires_at\":\"2030-01-01T00:00:00Z\"}}",
+                                + ",\"expires_at\":\""
+                                + FENCE_EXPIRIES.getOrDefault(fence.group(1), "2030-01-01T00:00:00Z") + "\"}}",
                         Map.of());
             } else if (fence.matches() && fence.group(2) != null && method.equals("DELETE")) {
                 FENCES.getOrDefault(fence.group(1), new ConcurrentHashMap<>()).replace(fence.group(2), true);

@@ -3,10 +3,13 @@ package dev.herald.common.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.common.auth.Mode;
+import dev.herald.common.time.Timestamps;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -36,8 +39,8 @@ public class PostsClient {
         this.mapper = mapper;
     }
 
-    /** A fence on an account and the posts pending for it when it was put up. */
-    public record AccountFence(String id, long pendingPosts) {}
+    /** A fence on an account, the posts pending for it when it was put up, and when it ends unless lifted before. */
+    public record AccountFence(String id, long pendingPosts, Instant expiresAt) {}
 
     @CircuitBreaker(
             requestVolumeThreshold = 10,
@@ -54,14 +57,19 @@ public class PostsClient {
                     JsonNode data = UpstreamResponses.data(mapper, response, SERVICE);
                     JsonNode id = data.get("fence_id");
                     JsonNode count = data.get("pending_posts");
+                    Optional<Instant> expiresAt = Optional.ofNullable(data.get("expires_at"))
+                            .filter(JsonNode::isTextual)
+                            .flatMap(expiry -> Timestamps.parseRfc3339(expiry.asText()));
                     if (id == null
                             || !id.isTextual()
                             || count == null
                             || !count.isIntegralNumber()
-                            || count.asLong() < 0) {
-                        throw new UpstreamUnavailable(SERVICE, "a fence without its id or pending_posts count");
+                            || count.asLong() < 0
+                            || expiresAt.isEmpty()) {
+                        throw new UpstreamUnavailable(
+                                SERVICE, "a fence without its id, pending_posts count or expires_at");
                     }
-                    return new AccountFence(id.asText(), count.asLong());
+                    return new AccountFence(id.asText(), count.asLong(), expiresAt.get());
                 });
     }
 

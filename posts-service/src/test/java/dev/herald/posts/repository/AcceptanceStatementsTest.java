@@ -1,17 +1,11 @@
 package dev.herald.posts.repository;
 
 import static dev.herald.posts.support.PostsTestSupport.count;
-import static dev.herald.posts.support.PostsTestSupport.execute;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
-import dev.herald.common.outbox.OutboxWriter;
-import dev.herald.common.wire.Post;
-import dev.herald.common.wire.PostTarget;
-import dev.herald.posts.model.PostEntity;
-import dev.herald.posts.model.PostTargetEntity;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
 import dev.herald.testing.DatabaseCheck;
@@ -25,9 +19,8 @@ import io.quarkus.test.vertx.UniAsserter;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -37,7 +30,7 @@ import org.junit.jupiter.api.Test;
         scope = TestResourceScope.MATCHING_RESOURCES)
 @WithTestResource(value = FakeUpstreams.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class AcceptanceStatementsTest {
-    private static final String CLAIM = "claim-1";
+    private static final String CLAIM = ClaimedAcceptances.CLAIM;
 
     @Inject
     AcceptanceStatements statements;
@@ -45,69 +38,32 @@ class AcceptanceStatementsTest {
     @Inject
     AccountFenceStatements fences;
 
-    private final String workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
-    // Fences are per account: each test has its own, so one test's fences never concern another's posts.
-    private final String firstAccount = ResourceIds.newId(IdPrefix.ACCOUNT);
-    private final String secondAccount = ResourceIds.newId(IdPrefix.ACCOUNT);
-    private final Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    private ClaimedAcceptances acceptances;
+    private String workspace;
+    private String firstAccount;
+    private String secondAccount;
+    private Instant now;
 
-    /** A request that claimed {@code key} for {@code post} and recorded what it is taking, as POST /posts does. */
+    @BeforeEach
+    void newWorkspace() {
+        acceptances = new ClaimedAcceptances(statements, fences);
+        workspace = acceptances.workspace;
+        firstAccount = acceptances.firstAccount;
+        secondAccount = acceptances.secondAccount;
+        now = acceptances.now;
+    }
+
     private void claimed(String key, String post, boolean abandoned) throws Exception {
-        execute("""
-                insert into idempotency_keys (workspace_id, mode, key, fingerprint, state, claim_token, claimed_at, expires_at)
-                values (?, 'test', ?, 'fp', 'in_flight', ?, now(), now() + interval '1 minute')""", workspace, key, CLAIM);
-        execute("""
-                insert into unfinished_acceptances (post_id, workspace_id, mode, idempotency_key, claim_token, reservation_ids,
-                                                    profile_ids, started_at, abandoned)
-                values (?, ?, 'test', ?, ?, array[?], array[]::text[], now(), ?)""", post, workspace, key, CLAIM, post + "-" + firstAccount, abandoned);
+        acceptances.claimed(key, post, abandoned);
     }
 
     private Uni<AcceptanceStatements.Outcome> commit(String key, String post, String claimToken, boolean dueNow) {
-        return commit(key, post, claimToken, dueNow, now.minusSeconds(1));
+        return acceptances.commit(key, post, claimToken, dueNow);
     }
 
     private Uni<AcceptanceStatements.Outcome> commit(
             String key, String post, String claimToken, boolean dueNow, Instant since) {
-        PostEntity entity = new PostEntity();
-        entity.id = post;
-        entity.workspaceId = workspace;
-        entity.mode = "test";
-        entity.text = "Doors open at 9";
-        entity.dueAt = now;
-        entity.platformOptions = "{\"linkedin\":{}}";
-        entity.status = dueNow ? Post.PUBLISHING : Post.QUEUED;
-        entity.createdAt = now;
-        entity.updatedAt = now;
-        entity.dispatchedAt = dueNow ? now : null;
-        entity.scheduledAt = dueNow ? null : now.plusSeconds(3600);
-        PostTargetEntity first = target(post, 0, firstAccount, dueNow);
-        PostTargetEntity second = target(post, 1, secondAccount, dueNow);
-        second.profileId = "prf_1";
-        OutboxWriter.Entry handover = dueNow
-                ? new OutboxWriter.Entry(
-                        ResourceIds.newId(IdPrefix.EVENT), "post.accepted", post, Map.of("type", "post.accepted"), null)
-                : null;
-        return statements.commit(
-                entity,
-                List.of(first, second),
-                Mode.TEST,
-                new AcceptanceStatements.CompletedKey(
-                        key, claimToken, "{\"data\":{\"id\":\"" + post + "\"}}", now.plusSeconds(86_400)),
-                handover,
-                since);
-    }
-
-    private PostTargetEntity target(String post, int position, String account, boolean dueNow) {
-        PostTargetEntity target = new PostTargetEntity();
-        target.postId = post;
-        target.position = position;
-        target.accountId = account;
-        target.platform = "linkedin";
-        target.accountUsername = "brand";
-        target.reservationId = post + "-" + account;
-        target.status = dueNow ? PostTarget.PUBLISHING : PostTarget.QUEUED;
-        target.updatedAt = now;
-        return target;
+        return acceptances.commit(key, post, claimToken, dueNow, since);
     }
 
     @Test
@@ -197,15 +153,11 @@ class AcceptanceStatementsTest {
     }
 
     private Uni<Long> fence(String id, String account, Instant at, Instant expiresAt) {
-        return fences.fence(id, workspace, Mode.TEST, account, at, expiresAt);
+        return acceptances.fence(id, account, at, expiresAt);
     }
 
     private static void assertNothingWritten(String post) throws Exception {
-        assertThat(count("select count(*) from posts where id = ?", post)).isZero();
-        assertThat(count("select count(*) from post_targets where post_id = ?", post))
-                .isZero();
-        assertThat(count("select count(*) from outbox where message_key = ?", post))
-                .isZero();
+        ClaimedAcceptances.assertNothingWritten(post);
     }
 
     @Test
