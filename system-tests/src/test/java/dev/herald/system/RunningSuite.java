@@ -91,6 +91,9 @@ public final class RunningSuite {
                     .readinessTimeout(Duration.ofSeconds(Integer.getInteger("herald.suite.readiness-seconds", (int)
                             LocalSuiteConfig.DEFAULT_READINESS_TIMEOUT.toSeconds())))
                     .providerFakes(true)
+                    // fsync off unless -Dherald.postgres.durable=true (bench/faults.sh): CI's SIGKILL of PostgreSQL
+                    // loses nothing the operating system already holds either way, and the suite runs faster.
+                    .durablePostgres(durablePostgres())
                     .serviceEnvironment(Map.ofEntries(
                             Map.entry(
                                     "HERALD_USAGE_PLAN_OVERRIDES",
@@ -155,6 +158,14 @@ public final class RunningSuite {
             Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "herald-system-test-suite-stop"));
         }
         return suite;
+    }
+
+    /**
+     * Whether the suite's PostgreSQL runs with the production durability settings, {@code fsync} on as well as
+     * {@code synchronous_commit} ({@code -Dherald.postgres.durable=true}).
+     */
+    public static boolean durablePostgres() {
+        return Boolean.getBoolean("herald.postgres.durable");
     }
 
     /** The OIDC provider the suite's gateway signs dashboard users in at (see {@link OidcServer#signIn}). */

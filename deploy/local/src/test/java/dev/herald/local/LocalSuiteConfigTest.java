@@ -31,6 +31,7 @@ class LocalSuiteConfigTest {
                         Map.entry("kafka-controller", 19093));
         assertThat(config.embeddedPostgres()).isTrue();
         assertThat(config.embeddedKafka()).isTrue();
+        assertThat(config.durablePostgres()).as("fsync on, as in production").isTrue();
         assertThat(config.serviceCommand().commandLine(HeraldService.POSTS))
                 .endsWith(
                         "-Xms32m",
@@ -73,6 +74,19 @@ class LocalSuiteConfigTest {
     void aDemoKeyWithoutItsModePrefixIsRefused() {
         assertThatThrownBy(() -> LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_DEMO_LIVE_KEY", "sk_test_x")))
                 .hasMessageContaining("HERALD_DEMO_LIVE_KEY must start with sk_live_");
+    }
+
+    @Test
+    void durablePostgresIsTurnedOffOnlyByAnExplicitFalse() {
+        assertThat(LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_POSTGRES_DURABLE", "false"))
+                        .durablePostgres())
+                .isFalse();
+        assertThat(LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_POSTGRES_DURABLE", "true"))
+                        .durablePostgres())
+                .isTrue();
+        assertThatThrownBy(() -> LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_POSTGRES_DURABLE", "off")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("HERALD_POSTGRES_DURABLE is true or false");
     }
 
     @Test
