@@ -274,7 +274,8 @@ if runs soak; then
       capacity="$(awk -v a="$accepted" -v p="$published" 'BEGIN { print (a < p ? a : p) }')"
       rate="$(awk -v c="$capacity" 'BEGIN { printf "%.1f", c / 2 }')"
       soak_file="$RESULTS/$STAMP-soak.md"
-      say "5. the soak: $rate posts/s (half of $capacity) for $SOAK_MINUTES judged minutes after ${SOAK_WARMUP} s of warm-up"
+      # (to stderr: this block's stdout is the table)
+      say "5. the soak: $rate posts/s (half of $capacity) for $SOAK_MINUTES judged minutes after ${SOAK_WARMUP} s of warm-up" >&2
       soak_options=(--rate "$rate" --warmup "$SOAK_WARMUP" --duration "$(( SOAK_WARMUP + SOAK_MINUTES * 60 ))" --out "$soak_file")
       [[ "$SMOKE" == 0 ]] || soak_options+=(--sample 10 --ramp 10 --window 30 --gc-every 0 --wait-idle 5 --drain-timeout 60)
       status=0
