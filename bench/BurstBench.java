@@ -86,7 +86,8 @@ public class BurstBench extends PostsBench {
         postsDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "herald_posts", "burst-bench", 60_000);
         statsDb = Pg.connect("127.0.0.1", postgresPort, "postgres", "postgres", "burst-bench", 60_000);
         postgresSettings = postsDb.query("select current_setting('server_version') || ', synchronous_commit ' "
-                + "|| current_setting('synchronous_commit') || ', shared_buffers ' || current_setting('shared_buffers')").get(0)[0];
+                + "|| current_setting('synchronous_commit') || ', fsync ' || current_setting('fsync') || ', shared_buffers ' "
+                + "|| current_setting('shared_buffers')").get(0)[0];
         setup(gateway, credentials.getProperty("HERALD_ADMIN_TOKEN"));
         probe(gateway);
         idleReport = CpuSnapshot.waitForQuietMachine(state, waitIdleSeconds, notes, "the lags are pessimistic and noisy.");

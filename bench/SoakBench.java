@@ -265,7 +265,8 @@ public class SoakBench extends PostsBench {
         }
         probe(gateway);
         postgresSettings = postsDb.query("select current_setting('server_version') || ', synchronous_commit ' "
-                + "|| current_setting('synchronous_commit') || ', shared_buffers ' || current_setting('shared_buffers')").get(0)[0];
+                + "|| current_setting('synchronous_commit') || ', fsync ' || current_setting('fsync') || ', shared_buffers ' "
+                + "|| current_setting('shared_buffers')").get(0)[0];
         Sample baseline = read(forceGc);
         log("baseline (idle suite, after a forced GC): " + baseline.describe());
         idleReport = CpuSnapshot.waitForQuietMachine(state, waitIdleSeconds, notes, "absolute numbers are pessimistic and noisy.");

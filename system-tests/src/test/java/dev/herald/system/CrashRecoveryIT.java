@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -34,6 +35,10 @@ import org.junit.jupiter.api.parallel.Isolated;
  * previous one is ready again. (Overlapping their restarts would be quicker, but on a busy two-core machine seven JVMs
  * starting together kept the gateway down for longer than a client retries a post: two minutes.)
  * {@code -Dherald.faults.rounds=N} repeats the sequence ({@code bench/faults.sh} runs the long version).
+ *
+ * <p>PostgreSQL commits synchronously in every run; with {@code -Dherald.postgres.durable=true} (bench/faults.sh) it
+ * also syncs each commit to disk ({@code fsync}), as production runs it. The test reads both settings from the server
+ * before the first crash and from the restarted one at the end, so a run never reports settings it did not have.
  */
 @Isolated
 class CrashRecoveryIT {
@@ -56,6 +61,7 @@ class CrashRecoveryIT {
         StateDirectory state = suite.config().state();
         Map<String, String> restartsBefore = statusColumn(suite, "RESTARTS");
         Instant started = Instant.now();
+        String durability = assertPostgresDurability();
         try (SteadyPostLoad load = SteadyPostLoad.start("Crash recovery", 3)) {
             Thread.sleep(3000);
             for (int round = 0; round < rounds; round++) {
@@ -73,14 +79,18 @@ class CrashRecoveryIT {
             }
             Duration crashes = Duration.between(started, Instant.now());
             SteadyPostLoad.Summary summary = load.finishAndVerify();
+            assertThat(assertPostgresDurability())
+                    .as("the restarted PostgreSQL's settings")
+                    .isEqualTo(durability);
             int resumed = load.resumedTargets();
             System.out.printf(
-                    "supervised crashes of %s and %s (%d round(s), %d s until the last was ready again): %s; %d targets"
-                            + " attempted again; %d s in all%n",
+                    "supervised crashes of %s and %s (%d round(s), %d s until the last was ready again, PostgreSQL %s):"
+                            + " %s; %d targets attempted again; %d s in all%n",
                     INFRASTRUCTURE,
                     SERVICES,
                     rounds,
                     crashes.toSeconds(),
+                    durability,
                     summary,
                     resumed,
                     Duration.between(started, Instant.now()).toSeconds());
@@ -103,6 +113,30 @@ class CrashRecoveryIT {
                         .as("last exit of %s", component)
                         .isEqualTo("signal 9 (SIGKILL)");
             }
+        }
+    }
+
+    /**
+     * {@code SHOW fsync} and {@code SHOW synchronous_commit} on the running server: synchronous commit always (an
+     * acknowledged post must survive the kill), fsync as the run asked ({@link RunningSuite#durablePostgres()}).
+     */
+    private static String assertPostgresDurability() throws Exception {
+        String fsync;
+        String synchronousCommit;
+        try (Connection connection = RunningSuite.get().postgres().connect("postgres");
+                Statement statement = connection.createStatement()) {
+            fsync = show(statement, "fsync");
+            synchronousCommit = show(statement, "synchronous_commit");
+        }
+        assertThat(synchronousCommit).as("synchronous_commit").isEqualTo("on");
+        assertThat(fsync).as("fsync").isEqualTo(RunningSuite.durablePostgres() ? "on" : "off");
+        return "fsync=" + fsync + " synchronous_commit=" + synchronousCommit;
+    }
+
+    private static String show(Statement statement, String setting) throws Exception {
+        try (ResultSet rows = statement.executeQuery("show " + setting)) {
+            rows.next();
+            return rows.getString(1);
         }
     }
 

@@ -41,15 +41,22 @@ final class SteadyPostLoad implements AutoCloseable {
     /** Between two posts of one client: each workspace stays well inside the scale plan's 300 requests a minute. */
     private static final long PACE_MILLIS = 400;
 
-    record Tenant(String key, String brand, String slow, Endpoint endpoint, List<String> posts) {}
+    record Tenant(
+            String key, String brand, String slow, Endpoint endpoint, List<String> posts, AtomicInteger requestsSent) {}
 
-    /** What a run did, for the test's log line. */
-    record Summary(int posts, int publishCalls, int webhookRequests, Map<String, AtomicInteger> retries) {
+    /**
+     * What a run did, for the test's log line (bench/reliability.sh reads its figures from it): every post final
+     * (none stuck, none lost), each published once, the meters exact.
+     */
+    record Summary(
+            int posts, int publishCalls, int webhookRequests, int requestsSent, Map<String, AtomicInteger> retries) {
         @Override
         public String toString() {
             return posts + " posts accepted and published once each (" + publishCalls
                     + " sandbox publish calls, one per target), " + webhookRequests
-                    + " webhook requests; client retries by cause " + retries;
+                    + " webhook requests; 0 lost, 0 stuck, meter drift 0 (publications used = posts and 0 reserved,"
+                    + " accounts unchanged, api_requests within the " + posts + " accepted and " + requestsSent
+                    + " sent); client retries by cause " + retries;
         }
     }
 
@@ -59,6 +66,8 @@ final class SteadyPostLoad implements AutoCloseable {
     private final Map<String, AtomicInteger> retries = new ConcurrentHashMap<>();
     private final ExecutorService clients;
     private final List<Future<?>> work = new ArrayList<>();
+    /** Each workspace's {@code GET /usage} before its client's first post. */
+    private final Map<String, JsonPath> usageBefore = new HashMap<>();
 
     private SteadyPostLoad(String name, int clientCount) throws Exception {
         receiver = new Receiver(n -> 200);
@@ -75,7 +84,11 @@ final class SteadyPostLoad implements AutoCloseable {
                             "post.partially_failed",
                             "post.failed",
                             "post.canceled"),
-                    new CopyOnWriteArrayList<>()));
+                    new CopyOnWriteArrayList<>(),
+                    new AtomicInteger()));
+        }
+        for (Tenant tenant : tenants) {
+            usageBefore.put(tenant.key(), RunningSuite.usage(tenant.key()));
         }
         clients = Executors.newFixedThreadPool(clientCount);
     }
@@ -87,7 +100,7 @@ final class SteadyPostLoad implements AutoCloseable {
             load.work.add(load.clients.submit(() -> {
                 for (int n = 0; load.running.get(); n++) {
                     String body = linkedIn(n % 4 == 0 ? tenant.slow() : tenant.brand());
-                    tenant.posts().add(load.createRetryingAsAsked(tenant.key(), body));
+                    tenant.posts().add(load.createRetryingAsAsked(tenant, body));
                     Thread.sleep(PACE_MILLIS);
                 }
                 return null;
@@ -109,6 +122,11 @@ final class SteadyPostLoad implements AutoCloseable {
         running.set(false);
         for (Future<?> future : work) {
             future.get();
+        }
+        // Read before any other request of the check, so the API requests since usageBefore are the clients' own.
+        Map<String, JsonPath> usageAfterLoad = new HashMap<>();
+        for (Tenant tenant : tenants) {
+            usageAfterLoad.put(tenant.key(), RunningSuite.usage(tenant.key()));
         }
         Map<String, String> providerPostIds = new HashMap<>();
         Set<String> accepted = new HashSet<>();
@@ -136,11 +154,14 @@ final class SteadyPostLoad implements AutoCloseable {
             assertThat(publications)
                     .containsEntry("used", tenant.posts().size())
                     .containsEntry("reserved", 0);
+            assertOtherMetersExact(tenant, usageBefore.get(tenant.key()), usageAfterLoad.get(tenant.key()));
         }
         assertThat(providerPostIds.values()).doesNotContainNull().doesNotHaveDuplicates();
         int publishCalls = assertPublishedOnceEach(providerPostIds);
         assertEveryPostAnnounced(accepted);
-        return new Summary(accepted.size(), publishCalls, receiver.requests().size(), retries);
+        int requestsSent =
+                tenants.stream().mapToInt(tenant -> tenant.requestsSent().get()).sum();
+        return new Summary(accepted.size(), publishCalls, receiver.requests().size(), requestsSent, retries);
     }
 
     /** Targets whose attempt count shows they were attempted again (a crash cut their provider call off). */
@@ -165,13 +186,15 @@ final class SteadyPostLoad implements AutoCloseable {
         receiver.close();
     }
 
-    private String createRetryingAsAsked(String key, String body) throws InterruptedException {
+    private String createRetryingAsAsked(Tenant tenant, String body) throws InterruptedException {
+        String key = tenant.key();
         String idempotencyKey = UUID.randomUUID().toString();
         long deadline = System.currentTimeMillis() + 120_000;
         while (true) {
             String cause;
             long pause = 250;
             try {
+                tenant.requestsSent().incrementAndGet();
                 Response response = post(key, idempotencyKey, body);
                 int status = response.statusCode();
                 if (status == 202 || status == 200) {
@@ -198,6 +221,26 @@ final class SteadyPostLoad implements AutoCloseable {
                     .isLessThan(deadline);
             Thread.sleep(pause);
         }
+    }
+
+    /**
+     * The meters besides publications (test mode shows no others: media bytes, comment requests and new connections
+     * are unlimited there): no account slot taken or given back, and every API request the client sent counted at most
+     * once, every accepted one at least once. The gateway counts a request when it admits it, so one cut off by a crash
+     * after that counts although its client never saw an answer: between the two is all a client can tell.
+     */
+    private static void assertOtherMetersExact(Tenant tenant, JsonPath before, JsonPath after) {
+        assertThat(after.getInt("accounts.used"))
+                .as("account slots of %s", tenant.key())
+                .isEqualTo(before.getInt("accounts.used"));
+        // The read of usageAfterLoad is itself one API request.
+        int counted = after.getInt("api_requests.used") - before.getInt("api_requests.used") - 1;
+        assertThat(counted)
+                .as(
+                        "API requests counted for %d accepted posts and %d requests sent",
+                        tenant.posts().size(), tenant.requestsSent().get())
+                .isBetween(tenant.posts().size(), tenant.requestsSent().get());
+        assertThat(after.getInt("api_requests.reserved")).isZero();
     }
 
     /** Every accepted post's event reached the receiver, signed with its workspace's endpoint secret. */

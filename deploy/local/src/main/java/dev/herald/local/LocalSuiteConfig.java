@@ -23,6 +23,9 @@ import java.util.function.Consumer;
  * @param providerFakes       whether the suite runs the provider fakes and points live mode at them
  *                            ({@code ./herald up --fake-providers})
  * @param providerFakesPort   where the provider fakes listen when they run
+ * @param durablePostgres     whether the embedded PostgreSQL runs with {@code fsync} on, as a production server does
+ *                            (the default; {@code HERALD_POSTGRES_DURABLE=false} turns it off). Off, a commit survives
+ *                            a crash of PostgreSQL but not of the machine
  * @param environmentByService extra variables for one service only, on top of {@code serviceEnvironment}
  */
 public record LocalSuiteConfig(
@@ -45,7 +48,8 @@ public record LocalSuiteConfig(
         Map<String, String> serviceEnvironment,
         boolean providerFakes,
         int providerFakesPort,
-        Map<HeraldService, Map<String, String>> environmentByService) {
+        Map<HeraldService, Map<String, String>> environmentByService,
+        boolean durablePostgres) {
 
     /** Quarkus's default management port, as in the chart. */
     public static final int DEFAULT_GATEWAY_MANAGEMENT_PORT = 9000;
@@ -171,7 +175,9 @@ public record LocalSuiteConfig(
                 .stopGracePeriod(stopGracePeriod)
                 .progress(progress)
                 .serviceEnvironment(serviceEnvironment);
-        builder.providerFakes(providerFakes).providerFakesPort(providerFakesPort);
+        builder.providerFakes(providerFakes)
+                .providerFakesPort(providerFakesPort)
+                .durablePostgres(durablePostgres);
         environmentByService.forEach(builder::serviceEnvironment);
         ports.forEach(builder::port);
         return builder;
@@ -183,7 +189,8 @@ public record LocalSuiteConfig(
         return "LocalSuiteConfig[projectRoot=" + projectRoot + ", stateDir=" + stateDir + ", ports="
                 + listeningPorts() + ", existingDatabase=" + (existingDatabaseUrl != null)
                 + ", existingKafka=" + existingKafka + ", fixedCredentials=" + (demoTestKey != null) + "/"
-                + (demoLiveKey != null) + "/" + (adminToken != null) + ", providerFakes=" + providerFakes() + "]";
+                + (demoLiveKey != null) + "/" + (adminToken != null) + ", providerFakes=" + providerFakes()
+                + ", durablePostgres=" + durablePostgres + "]";
     }
 
     private static void requirePrefix(String name, String value, String prefix) {
@@ -218,6 +225,7 @@ public record LocalSuiteConfig(
         private final Map<HeraldService, Map<String, String>> environmentByService = new EnumMap<>(HeraldService.class);
         private boolean providerFakes;
         private int providerFakesPort = ProviderFakes.DEFAULT_PORT;
+        private boolean durablePostgres = true;
 
         private Builder(Path projectRoot) {
             this.projectRoot = Objects.requireNonNull(projectRoot, "projectRoot");
@@ -340,6 +348,16 @@ public record LocalSuiteConfig(
             return this;
         }
 
+        /**
+         * Whether the embedded PostgreSQL syncs its write-ahead log to disk at each commit ({@code fsync}; on by
+         * default, as {@code ./herald up} runs it). The system tests turn it off for speed: a SIGKILL of PostgreSQL
+         * loses nothing the operating system already holds either way, only a crash of the machine would.
+         */
+        public Builder durablePostgres(boolean durable) {
+            this.durablePostgres = durable;
+            return this;
+        }
+
         public LocalSuiteConfig build() {
             Path root = projectRoot.toAbsolutePath().normalize();
             return new LocalSuiteConfig(
@@ -362,7 +380,8 @@ public record LocalSuiteConfig(
                     serviceEnvironment,
                     providerFakes,
                     providerFakesPort,
-                    environmentByService);
+                    environmentByService,
+                    durablePostgres);
         }
     }
 }

@@ -29,9 +29,22 @@ final class LocalSuiteEnvironment {
                 .demoLiveKey(env.get("HERALD_DEMO_LIVE_KEY"))
                 .adminToken(env.get("HERALD_ADMIN_TOKEN"))
                 .providerFakesPort(port(env, "HERALD_FAKE_PROVIDERS_PORT", ProviderFakes.DEFAULT_PORT))
+                .durablePostgres(flag(env, "HERALD_POSTGRES_DURABLE", true))
                 .serviceCommand(ServiceCommand.quarkusJar(
                         projectRoot, ServiceJvmOptions.parse(env.get(ServiceJvmOptions.EXTRA_VARIABLE))));
         return builder.build();
+    }
+
+    private static boolean flag(Map<String, String> env, String name, boolean fallback) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        return switch (value.trim()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " is true or false, not '" + value + "'");
+        };
     }
 
     private static int port(Map<String, String> env, String name, int fallback) {

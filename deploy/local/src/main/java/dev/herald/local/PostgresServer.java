@@ -53,9 +53,11 @@ public final class PostgresServer implements AutoCloseable {
     /**
      * Starts an embedded server whose lifecycle the caller owns: data kept in {@code dataDirectory}, server
      * output appended to {@code logFile}, and no JVM shutdown hook of its own, so the caller can stop the
-     * services that use it before it (zonky's hook would stop it concurrently with them).
+     * services that use it before it (zonky's hook would stop it concurrently with them). {@code durable}: with
+     * {@code fsync} on, as a production server runs, so a commit also survives a crash of the machine.
      */
-    public static PostgresServer startEmbedded(int port, Path dataDirectory, Path logFile) throws IOException {
+    public static PostgresServer startEmbedded(int port, Path dataDirectory, Path logFile, boolean durable)
+            throws IOException {
         Path data = dataDirectory.toAbsolutePath().normalize();
         ProcessBuilder.Redirect log = ProcessBuilder.Redirect.appendTo(logFile.toFile());
         EmbeddedPostgres postgres = builder(port)
@@ -68,6 +70,8 @@ public final class PostgresServer implements AutoCloseable {
                 // zonky turns synchronous commit off, for tests; here a commit must survive a crash of the server
                 // the moment it is acknowledged, as on any production PostgreSQL (CrashRecoveryIT kills it).
                 .setServerConfig("synchronous_commit", "on")
+                // zonky starts the server with -F (fsync off); a -c fsync=on after it on the command line wins.
+                .setServerConfig("fsync", durable ? "on" : "off")
                 .start();
         return new PostgresServer(postgres, data, "127.0.0.1", postgres.getPort(), "postgres", "");
     }

@@ -82,7 +82,8 @@ final class SuiteInfrastructure {
             if (config.embeddedPostgres()) {
                 progress("starting PostgreSQL on 127.0.0.1:" + config.postgresPort() + " (data in "
                         + state.postgresData() + ")");
-                PostgresServer started = PostgresServer.startEmbedded(config.postgresPort(), state.postgresData(), log);
+                PostgresServer started = PostgresServer.startEmbedded(
+                        config.postgresPort(), state.postgresData(), log, config.durablePostgres());
                 synchronized (this) {
                     postgres = started;
                 }

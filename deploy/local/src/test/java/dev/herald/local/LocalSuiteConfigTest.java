@@ -34,6 +34,7 @@ class LocalSuiteConfigTest {
         assertThat(config.managementPort(HeraldService.POSTS)).isEqualTo(8183);
         assertThat(config.embeddedPostgres()).isTrue();
         assertThat(config.embeddedKafka()).isTrue();
+        assertThat(config.durablePostgres()).as("fsync on, as in production").isTrue();
         assertThat(config.serviceCommand().commandLine(HeraldService.POSTS))
                 .endsWith(
                         "-Xms32m",
@@ -80,6 +81,19 @@ class LocalSuiteConfigTest {
     void aDemoKeyWithoutItsModePrefixIsRefused() {
         assertThatThrownBy(() -> LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_DEMO_LIVE_KEY", "sk_test_x")))
                 .hasMessageContaining("HERALD_DEMO_LIVE_KEY must start with sk_live_");
+    }
+
+    @Test
+    void durablePostgresIsTurnedOffOnlyByAnExplicitFalse() {
+        assertThat(LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_POSTGRES_DURABLE", "false"))
+                        .durablePostgres())
+                .isFalse();
+        assertThat(LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_POSTGRES_DURABLE", "true"))
+                        .durablePostgres())
+                .isTrue();
+        assertThatThrownBy(() -> LocalSuiteConfig.fromEnvironment(ROOT, Map.of("HERALD_POSTGRES_DURABLE", "off")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("HERALD_POSTGRES_DURABLE is true or false");
     }
 
     @Test

@@ -142,6 +142,9 @@ class LocalSuiteTest {
                             "herald_delivery",
                             "herald_webhooks",
                             "herald_usage");
+            // ./herald up's PostgreSQL commits as a production server does: synced to disk, synchronously.
+            assertThat(setting(suite, "fsync")).isEqualTo("on");
+            assertThat(setting(suite, "synchronous_commit")).isEqualTo("on");
             assertThat(pidFiles(state))
                     .containsExactlyInAnyOrder(
                             "api-gateway.pid",
@@ -344,6 +347,14 @@ class LocalSuiteTest {
             }
         }
         return names;
+    }
+
+    private static String setting(LocalSuite suite, String name) throws Exception {
+        try (Connection connection = suite.postgres().connect("postgres");
+                ResultSet rows = connection.createStatement().executeQuery("show " + name)) {
+            rows.next();
+            return rows.getString(1);
+        }
     }
 
     private static Map<String, String> properties(Path file) throws Exception {
