@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds Herald's base image from Debian's packages: bookworm's essential set plus openjdk-17-jre-headless, made by
-# mmdebstrap, written as a docker-archive tar that Jib takes as its base (quarkus.jib.base-jvm-image=tar://...).
+# mmdebstrap, written as a docker-archive tar that service-image.sh loads into podman as the services' base.
 # No registry is involved: the packages come from Debian's archive, as apt-get's do.
 #
-# The tar is cached under a key of what goes into it (this script and the candidate versions of the packages it
-# installs), so a second build of the same key returns at once; a newer JRE in the archive makes a new key.
-# Prints the path of the tar. Concurrent builds (Maven's -T) wait on a lock and reuse the first one's result.
+# The tar is cached under a key of what goes into it (this script's commands, not its comments, and the candidate
+# versions of the packages it installs), so a second build of the same key returns at once; a newer JRE in the
+# archive makes a new key. Prints the path of the tar. Concurrent builds (Maven's -T) wait on a lock and reuse the
+# first one's result.
 #
-# Usage: deploy/images/base-image.sh [LINK]     prints the cached tar's path, building it first if missing; with LINK,
-#                                              also points the symbolic link LINK at it (what the Maven build uses)
+# Usage: deploy/images/base-image.sh            prints the cached tar's path, building it first if missing
 #        HERALD_IMAGE_CACHE=dir ...             cache directory (default ~/.cache/herald/images)
 set -euo pipefail
 
@@ -22,20 +22,13 @@ for package in "${packages[@]}"; do
   # The host's apt lists name the archive's current version; without them the key is the script alone.
   versions+="$package=$(apt-cache policy "$package" 2>/dev/null | awk '/Candidate:/ {print $2}');"
 done
-key=$( { cat "$0"; echo "$suite $versions"; } | sha256sum | cut -c1-16)
+key=$( { grep -v '^ *#' "$0"; echo "$suite $versions"; } | sha256sum | cut -c1-16)
 tar="$cache/herald-base-$key.tar"
 
 exec 9>"$cache/.lock"
 flock 9
-link_and_print() {
-  if [ -n "${1:-}" ]; then
-    mkdir -p "$(dirname "$1")"
-    ln -sfn "$tar" "$1"
-  fi
-  echo "$tar"
-}
 if [ -s "$tar" ]; then
-  link_and_print "${1:-}"
+  echo "$tar"
   exit 0
 fi
 
@@ -75,4 +68,4 @@ mmdebstrap --variant=essential --include="$(IFS=,; echo "${packages[*]}")" \
 python3 "$(dirname "$0")/docker-archive.py" "$work/rootfs.tar" "herald/base:$key" "$work/image.tar"
 mv "$work/image.tar" "$tar"
 echo "base-image.sh: built $tar in $(( $(date +%s) - started )) s" >&2
-link_and_print "${1:-}"
+echo "$tar"

@@ -16,8 +16,8 @@ import java.util.Optional;
  * memory and CPU limits, and the chart's stop grace. Host networking, so the services reach the embedded PostgreSQL
  * and Kafka, and each other, on 127.0.0.1 as the process suite does; nothing listens on any other address.
  *
- * <p>The image is the one this checkout built ({@code <module>/target/jib-image.id}, written by
- * {@code deploy/images/jib-image-tar} when the {@code local-images} profile loaded it into podman), so two worktrees
+ * <p>The image is the one this checkout built ({@code <module>/target/image.id}, written by
+ * {@code deploy/images/service-image.sh} when the {@code local-images} profile built it with podman), so two worktrees
  * never run each other's builds under a shared tag. {@code podman run} stays in the foreground: its output is the
  * service's log, and a SIGTERM to it reaches the service (podman proxies signals), whose exit code it returns.
  */
@@ -44,7 +44,7 @@ public record PodmanCommand(Path projectRoot) implements ServiceCommand {
 
     /** Where the local-images build recorded the image id of a module (a service or the provider fakes). */
     public Path imageIdFile(String module) {
-        return projectRoot.resolve(module).resolve("target/jib-image.id");
+        return projectRoot.resolve(module).resolve("target/image.id");
     }
 
     /** The container's name: one per service and suite, since the port is the suite's own. */
@@ -107,8 +107,8 @@ public record PodmanCommand(Path projectRoot) implements ServiceCommand {
         return imageId(service).isPresent()
                 ? Optional.empty()
                 : Optional.of(imageIdFile(service.module()) + " does not exist; build the images with ./mvnw"
-                        + " -DskipTests install on a machine with podman and mmdebstrap (docs/operations.md,"
-                        + " \"Images\")");
+                        + " -DskipTests -Dherald.images package on a machine with podman and mmdebstrap"
+                        + " (docs/operations.md, \"Images\")");
     }
 
     private Optional<String> imageId(HeraldService service) {

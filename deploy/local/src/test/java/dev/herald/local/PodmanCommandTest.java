@@ -14,7 +14,7 @@ class PodmanCommandTest {
     @Test
     void aServiceRunsFromItsBuiltImageWithTheChartsSecurityContext(@TempDir Path root) throws IOException {
         Files.createDirectories(root.resolve("posts-service/target"));
-        Files.writeString(root.resolve("posts-service/target/jib-image.id"), "sha256:abc123\n");
+        Files.writeString(root.resolve("posts-service/target/image.id"), "sha256:abc123\n");
 
         var command = new PodmanCommand(root)
                 .commandLine(
@@ -46,7 +46,7 @@ class PodmanCommandTest {
     void aServiceWhoseImageWasNeverBuiltCannotStart(@TempDir Path root) {
         assertThat(new PodmanCommand(root).unavailableReason(HeraldService.USAGE))
                 .hasValueSatisfying(reason -> assertThat(reason)
-                        .contains("usage-service/target/jib-image.id does not exist")
+                        .contains("usage-service/target/image.id does not exist")
                         .contains("podman"));
     }
 }

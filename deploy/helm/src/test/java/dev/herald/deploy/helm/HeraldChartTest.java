@@ -729,7 +729,7 @@ class HeraldChartTest {
                 RenderedChart.render(null, template -> template.set("image.registry", "registry.example.com"));
 
         for (String service : SERVICES) {
-            // <registry>/<quarkus.container-image.group>/<quarkus.application.name>:<project version>
+            // <registry>/herald/<module>:<project version>, as deploy/images/service-image.sh pushes them
             assertThat(container(chart.deployment(service)).getImage())
                     .isEqualTo("registry.example.com/herald/" + service + ":0.1.0-SNAPSHOT");
         }
