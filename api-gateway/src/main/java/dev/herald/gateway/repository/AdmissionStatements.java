@@ -24,11 +24,7 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class AdmissionStatements {
-    /**
-     * One row per subject: how many requests it has in the batch, and how many of them are metered. Keep it
-     * under {@link #CACHEABLE_SQL_LENGTH} (as sent, with {@code $n} placeholders): longer statements are parsed and
-     * planned by PostgreSQL on every execution, which costs several times the statement itself.
-     */
+    /** One row per subject: how many requests it has in the batch, and how many of them are metered. */
     static final NamedStatement ADMIT_ALL = NamedStatement.of("""
             with request as (
                 select * from unnest(:subjects::text[], :window_starts::timestamptz[], :period_starts::timestamptz[], :requests::integer[], :metered::integer[],
@@ -71,9 +67,6 @@ public class AdmissionStatements {
 
     private static final NamedStatement DELETE_WINDOWS_ENDED_BEFORE =
             NamedStatement.of("delete from rate_limit_windows where window_start < :before");
-
-    /** The Vert.x PostgreSQL client caches prepared statements up to this SQL length (its default limit). */
-    static final int CACHEABLE_SQL_LENGTH = 2048;
 
     private final Pool pool;
 

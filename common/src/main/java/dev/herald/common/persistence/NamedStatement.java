@@ -33,7 +33,10 @@ public final class NamedStatement {
         }
     }
 
-    /** Parses {@code namedSql}; fails on a positional {@code $n} placeholder or an unterminated literal. */
+    /**
+     * Parses {@code namedSql}; fails on a positional {@code $n} placeholder, an unterminated literal, or a text longer
+     * than the client keeps prepared ({@link StatementCachingPoolCreator#SQL_LIMIT}).
+     */
     public static NamedStatement of(String namedSql) {
         StringBuilder sql = new StringBuilder(namedSql.length());
         List<String> names = new ArrayList<>();
@@ -79,6 +82,11 @@ public final class NamedStatement {
                 sql.append(c);
                 i++;
             }
+        }
+        if (sql.length() > StatementCachingPoolCreator.SQL_LIMIT) {
+            // the client would not keep it prepared: planned anew at every execution
+            throw new IllegalArgumentException("a statement of %d characters, over the %d the client keeps prepared: %s"
+                    .formatted(sql.length(), StatementCachingPoolCreator.SQL_LIMIT, namedSql));
         }
         return new NamedStatement(sql.toString(), names);
     }

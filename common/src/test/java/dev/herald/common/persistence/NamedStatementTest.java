@@ -98,4 +98,15 @@ class NamedStatementTest {
         assertThatThrownBy(() -> NamedStatement.of("select :a, $2")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> NamedStatement.of("select ':a")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aStatementTheClientWouldNotKeepPreparedIsRefused() {
+        String padding = "x".repeat(StatementCachingPoolCreator.SQL_LIMIT);
+        assertThat(NamedStatement.of("select 1 /*" + padding.substring(13) + "*/")
+                        .sql())
+                .hasSize(StatementCachingPoolCreator.SQL_LIMIT);
+        assertThatThrownBy(() -> NamedStatement.of("select 1 /*" + padding + "*/"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("over the 16384 the client keeps prepared");
+    }
 }

@@ -28,10 +28,8 @@ import java.util.List;
 public class AcceptanceStatements {
     /**
      * The statement, with the series insert ({@link SeriesStatements#insertFrom}) in its last {@code %s} for a post that
-     * starts a series. The Vert.x client keeps a prepared statement only when its text is at most 2,048 characters
-     * ({@code preparedStatementCacheSqlLimit}); a longer one is parsed, analysed and planned anew at every execution
-     * (about 0.4 ms of PostgreSQL's time per post, 200 plans in 200 calls). So every post but a series' first gets
-     * the statement without that insert, which fits ({@code AcceptanceStatementsTest}).
+     * starts a series; every other post runs the text without it. Both stay prepared on each connection
+     * ({@code StatementCachingPoolCreator}).
      */
     private static final String COMMIT_SQL = """
             with fence as materialized (select account_fenced(:account_ids::text[], :since) as fenced),
