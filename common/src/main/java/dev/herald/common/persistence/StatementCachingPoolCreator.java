@@ -11,7 +11,9 @@ import jakarta.inject.Singleton;
  * unnamed, so PostgreSQL parses, analyses and plans it at every execution: the posts pipeline's acceptance statement
  * once cost 0.4 ms of PostgreSQL's time per post that way. Herald's SQL is fixed text (the {@code *Statements}
  * classes and Hibernate's generated statements), so the limit guards no unbounded set of texts here. Quarkus has no
- * setting for it (only {@code cache-prepared-statements}), hence this bean, which Quarkus calls for every pool.
+ * setting for it (only {@code cache-prepared-statements}), hence this bean, which Quarkus calls for every pool. It
+ * builds the pool from the configured options, not from Quarkus's per-connection supplier, which only matters with a
+ * credentials provider: Herald configures none.
  */
 @Singleton
 public class StatementCachingPoolCreator implements PgPoolCreator {
