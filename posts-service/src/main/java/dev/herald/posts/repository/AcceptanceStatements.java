@@ -27,9 +27,8 @@ import java.util.List;
 @ApplicationScoped
 public class AcceptanceStatements {
     /**
-     * The statement, with the series insert ({@link SeriesStatements#insertFrom}) in its last {@code %s} for a post that
-     * starts a series; every other post runs the text without it. Both stay prepared on each connection
-     * ({@code StatementCachingPoolCreator}).
+     * The statement; its last step inserts the series the post starts ({@link SeriesStatements#insertFrom}), nothing
+     * when it starts none. It stays prepared on each connection ({@code StatementCachingPoolCreator}).
      */
     private static final String COMMIT_SQL = """
             with fence as materialized (select account_fenced(:account_ids::text[], :since) as fenced),
@@ -62,14 +61,12 @@ public class AcceptanceStatements {
                     :targets_updated_at::timestamptz[])
                     as t(position, account_id, platform, profile_id, account_username, reservation_id, status,
                         first_comment, updated_at)),
-            handed_over as (%s)%s
+            handed_over as (%s),
+            series as (%s)
             select count(*) as committed, (select fenced from fence) as fenced from completed""";
 
-    static final NamedStatement COMMIT =
-            NamedStatement.of(COMMIT_SQL.formatted(OutboxWriter.insertOnePerRowOf("post"), ""));
-
-    static final NamedStatement COMMIT_STARTING_SERIES = NamedStatement.of(COMMIT_SQL.formatted(
-            OutboxWriter.insertOnePerRowOf("post"), ",\nseries as (" + SeriesStatements.insertFrom("post") + ")"));
+    static final NamedStatement COMMIT = NamedStatement.of(
+            COMMIT_SQL.formatted(OutboxWriter.insertOnePerRowOf("post"), SeriesStatements.insertFrom("post")));
 
     private final Pool pool;
     private final OutboxWriter outbox;
@@ -141,8 +138,7 @@ public class AcceptanceStatements {
             firstComments[i] = target.firstComment;
             updatedAt[i] = target.updatedAt;
         }
-        NamedStatement.Parameters parameters = (series == null ? COMMIT : COMMIT_STARTING_SERIES)
-                .parameters()
+        NamedStatement.Parameters parameters = COMMIT.parameters()
                 .set("post_id", post.id)
                 .set("workspace_id", post.workspaceId)
                 .set("mode", mode.wireName())
@@ -171,17 +167,14 @@ public class AcceptanceStatements {
                 .set("first_comments", firstComments)
                 .set("targets_updated_at", updatedAt)
                 .set("since", since);
-        if (series == null) {
-            parameters.set("series_id", post.seriesId);
-        } else {
-            SeriesStatements.bind(parameters, post.seriesId, series);
-        }
-        return outbox.bind(parameters, handover).execute(pool).map(rows -> {
-            Row row = rows.iterator().next();
-            if (row.getLong("committed") > 0) {
-                return Outcome.COMMITTED;
-            }
-            return row.getBoolean("fenced") ? Outcome.FENCED : Outcome.CLAIM_LOST;
-        });
+        return outbox.bind(SeriesStatements.bind(parameters, post.seriesId, series), handover)
+                .execute(pool)
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    if (row.getLong("committed") > 0) {
+                        return Outcome.COMMITTED;
+                    }
+                    return row.getBoolean("fenced") ? Outcome.FENCED : Outcome.CLAIM_LOST;
+                });
     }
 }
