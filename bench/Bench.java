@@ -44,6 +44,9 @@ import java.util.regex.Pattern;
  */
 public class Bench extends BenchSupport {
     static final int LIFTED_PER_MINUTE = 1_000_000_000;
+    /** Process names in the CPU tables: the gateway's as CpuSnapshot names the suite's services, the proxy's its own. */
+    static final String GATEWAY_PROCESS = "api-gateway";
+    static final String BARE_PROXY_PROCESS = "bare proxy (phase 4)";
 
     // ---------------------------------------------------------------- configuration
 
@@ -90,7 +93,7 @@ public class Bench extends BenchSupport {
         String gateway = "http://127.0.0.1:" + gatewayPort;
         long hopPid = Long.parseLong(opt("hop-pid", "0"));
         if (hopPid > 0) {
-            CpuSnapshot.EXTRA_ROOTS.put(hopPid, "bare proxy (phase 4)");
+            CpuSnapshot.EXTRA_ROOTS.put(hopPid, BARE_PROXY_PROCESS);
         }
 
         if (limitMode.equals("relay")) {
@@ -278,16 +281,28 @@ public class Bench extends BenchSupport {
             out.append("| gateway added latency, p50, 1 connection (no queueing) | ").append(ms(lowP50))
                     .append(" ms | < 1 ms | ").append(verdict(lowP50, lowP50 < 1_000_000)).append(" |\n");
         }
-        out.append("| throughput through the gateway / direct, ").append(connections).append(" connections | ")
-                .append(String.format(Locale.ROOT, "%.1f%%", ratio * 100)).append(" | >= 60% | ")
-                .append(verdict(ratio, ratio >= 0.60)).append(" |\n");
         Slice hopDirect = Slice.merge("direct", hopSlices);
         Slice hop = Slice.merge("bare proxy", hopSlices);
         double hopRatio = hopDirect.throughput() == 0 ? Double.NaN : hop.throughput() / hopDirect.throughput();
-        if (!hopSlices.isEmpty()) {
+        out.append("| throughput through the gateway / direct, ").append(connections).append(" connections | ")
+                .append(String.format(Locale.ROOT, "%.1f%%", ratio * 100)).append(" | | |\n");
+        if (hopSlices.isEmpty()) {
+            out.append("| throughput through the gateway / through a bare proxy | not measured (--hop 0) | >= 80% | - |\n");
+        } else {
+            // Each ratio against its own phase's direct rate, so a host that drifts between phases does not move it.
+            double ofHop = ratio / hopRatio;
             out.append("| reference (phase 4): throughput through a bare proxy / direct, ").append(connections)
                     .append(" connections | ").append(String.format(Locale.ROOT, "%.1f%%", hopRatio * 100))
                     .append(" | | the ceiling for any HTTP hop here |\n");
+            out.append("| throughput through the gateway / through the bare proxy (each against its phase's direct) | ")
+                    .append(String.format(Locale.ROOT, "%.1f%%", ofHop * 100)).append(" | >= 80% | ")
+                    .append(verdict(ofHop, ofHop >= 0.80)).append(" |\n");
+            double gatewayMicros = micros(gateway, GATEWAY_PROCESS);
+            double hopMicros = micros(hop, BARE_PROXY_PROCESS);
+            double cpuRatio = gatewayMicros / hopMicros;
+            out.append(String.format(Locale.ROOT, "| CPU per request in the gateway's JVM / in the bare proxy's (%.0f / %.0f µs) | %.2fx",
+                            gatewayMicros, hopMicros, cpuRatio))
+                    .append(" | <= 1.3x | ").append(verdict(cpuRatio, cpuRatio <= 1.3)).append(" |\n");
         }
         out.append('\n');
 
@@ -375,11 +390,8 @@ public class Bench extends BenchSupport {
                     .append(" connections.\n\n");
             latencyTable(out, List.of(hopDirect, hop), true);
             out.append(String.format(Locale.ROOT, "Throughput through the bare proxy / direct: **%.1f%%**. ", hopRatio * 100))
-                    .append(String.format(Locale.ROOT, "The gateway (phase 2) kept %.1f%% of direct, so it delivers %.0f%% of what the ",
-                            ratio * 100, 100 * ratio / hopRatio))
-                    .append("bare hop does; the issue's 60% leaves the gateway's own work ")
-                    .append(hopRatio > 0.60 ? String.format(Locale.ROOT, "%.0f%% of the bare hop's throughput to spend.\n\n",
-                            100 * (1 - 0.60 / hopRatio)) : "nothing to spend: the bare hop alone does not reach it.\n\n");
+                    .append(String.format(Locale.ROOT, "The gateway (phase 2) kept %.1f%% of direct, so it delivers **%.0f%%** of what the "
+                            + "bare hop does (target: at least 80%%).\n\n", ratio * 100, 100 * ratio / hopRatio));
             out.append("Slices in the order they ran:\n\n");
             latencyTable(out, hopSlices, false);
             cpuTable(out, hopDirect, hop);
@@ -468,14 +480,15 @@ public class Bench extends BenchSupport {
                 .append(ms(lat.length == 0 ? -1 : lat[lat.length - 1])).append(" | ").append(otherShare(s)).append(" |\n");
     }
 
-    String cpuPerRequest(Slice s, String component) {
-        long ticks = s.cpuTicks.getOrDefault(component, 0L);
+    /** CPU microseconds of {@code component} per answered request of {@code s}; NaN without requests. */
+    double micros(Slice s, String component) {
         long requests = s.total();
-        if (requests == 0) {
-            return "-";
-        }
-        double micros = ticks * 1_000_000.0 / clockTicks / requests;
-        return String.format(Locale.ROOT, "%.0f", micros);
+        return requests == 0 ? Double.NaN : s.cpuTicks.getOrDefault(component, 0L) * 1_000_000.0 / clockTicks / requests;
+    }
+
+    String cpuPerRequest(Slice s, String component) {
+        double micros = micros(s, component);
+        return Double.isNaN(micros) ? "-" : String.format(Locale.ROOT, "%.0f", micros);
     }
 
     static String otherShare(Slice s) {

@@ -215,6 +215,8 @@ public class PostsBench extends PostsReport {
                 + " to " + warmupMaxSeconds + " s)");
         List<String> trace = new ArrayList<>();
         List<Double> rates = new ArrayList<>();
+        List<String> jitTrace = new ArrayList<>();
+        long jitTicks = 0;
         warmupChunks.clear();
         long accepted = 0;
         Phase last = null;
@@ -227,6 +229,9 @@ public class PostsBench extends PostsReport {
             rates.add(last.throughput());
             warmupChunks.add(new TimeToSteady.Chunk(last.startedAt, last.endedAt, last.throughput()));
             trace.add(fmt0(last.throughput()));
+            long chunkJit = last.load.threads().getOrDefault(CpuSnapshot.JIT, 0L);
+            jitTicks += chunkJit;
+            jitTrace.add(share(chunkJit, last.load.total()));
             log("  warm-up " + elapsed + " s: " + last.summary() + ", JIT compiler threads "
                     + share(last.load.threads().getOrDefault(CpuSnapshot.JIT, 0L), last.load.total()));
             int n = rates.size();
@@ -238,7 +243,10 @@ public class PostsBench extends PostsReport {
                 break;
             }
         }
-        warmupOutcome = elapsed + " s, " + accepted + " posts accepted (posts/s per 15 s chunk: " + String.join(", ", trace) + ")";
+        // The compilers' CPU says what a warm-up costs on this machine: all of it is taken from the services' work.
+        warmupOutcome = elapsed + " s, " + accepted + " posts accepted (posts/s per 15 s chunk: " + String.join(", ", trace)
+                + "; the suite's JIT compiler threads: " + fmt0((double) jitTicks / clockTicks) + " CPU-s in all, per chunk "
+                + String.join(", ", jitTrace) + " of the machine)";
         if (!steady) {
             notes.append("- The warm-up reached its maximum (").append(elapsed).append(" s) before a steady rate (posts/s per 15 s chunk: ")
                     .append(String.join(", ", trace)).append("); the measurement may still include JIT warm-up.\n");

@@ -45,6 +45,17 @@ record TimeToSteady(double steadyRate, String steadySource, Duration loadStarted
                         reachedAfterReady.toMillis() / 1000.0, Math.round(WITHIN * 100)));
     }
 
+    /** For the verdict table: the seconds after ready, or that the warm-up never reached the steady rate. */
+    String verdictFigure() {
+        return reachedAfterReady == null
+                ? "not reached in " + chunks * 15 + " s"
+                : String.format(Locale.ROOT, "%.0f s", reachedAfterReady.toMillis() / 1000.0);
+    }
+
+    boolean met(int seconds) {
+        return reachedAfterReady != null && reachedAfterReady.toSeconds() <= seconds;
+    }
+
     /** The computation on made-up chunks; exits 1 when it is wrong (bench/posts-throughput.sh --self-test). */
     static void selfTest() {
         Instant ready = Instant.parse("2026-11-28T12:00:00Z");
