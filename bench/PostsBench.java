@@ -232,12 +232,11 @@ public class PostsBench extends PostsReport {
             long chunkJit = last.load.threads().getOrDefault(CpuSnapshot.JIT, 0L);
             jitTicks += chunkJit;
             jitTrace.add(share(chunkJit, last.load.total()));
-            log("  warm-up " + elapsed + " s: " + last.summary() + ", JIT compiler threads "
-                    + share(last.load.threads().getOrDefault(CpuSnapshot.JIT, 0L), last.load.total()));
+            log("  warm-up " + elapsed + " s: " + last.summary() + ", JIT compiler threads " + share(chunkJit, last.load.total()));
             int n = rates.size();
             // Steady: the last 30 s no more than 5% above the 30 s before, and the JIT compilers of the suite's JVMs
             // under 10% of the machine (the accepted rate alone climbs too slowly to tell).
-            double jit = last.load.total() == 0 ? 1 : (double) last.load.threads().getOrDefault(CpuSnapshot.JIT, 0L) / last.load.total();
+            double jit = last.load.total() == 0 ? 1 : (double) chunkJit / last.load.total();
             steady = n >= 4 && rates.get(n - 1) + rates.get(n - 2) <= 1.05 * (rates.get(n - 3) + rates.get(n - 4)) && jit < 0.10;
             if (elapsed >= warmupSeconds && steady) {
                 break;

@@ -30,7 +30,8 @@ abstract class PostsReport extends PostsPipeline {
         double cpuPerPost = best.accepted() == 0 ? Double.NaN
                 : sumButOther(best.all.ticks()) * 1000.0 / clockTicks / best.accepted();
         out.append("| CPU per accepted post, every process but `other`, best closed loop, load + drain | ")
-                .append(Double.isNaN(cpuPerPost) ? "-" : String.format(Locale.ROOT, "%.1f", cpuPerPost)).append(" ms | <= 3.6 ms | ").append(verdict(cpuPerPost <= 3.6)).append(" |\n");
+                .append(Double.isNaN(cpuPerPost) ? "-" : String.format(Locale.ROOT, "%.1f", cpuPerPost)).append(" ms | <= 3.6 ms | ")
+                .append(verdict(cpuPerPost <= 3.6)).append(" |\n");
         out.append("| accepted posts/s / direct-SQL posts/s | ").append(fmt0(best.throughput())).append(" / ").append(fmt0(ref.tps()))
                 .append(" = ").append(String.format(Locale.ROOT, "%.1f%%", 100 * ratio)).append(" | >= 25% | ")
                 .append(verdict(ratio >= 0.25)).append(" |\n");
