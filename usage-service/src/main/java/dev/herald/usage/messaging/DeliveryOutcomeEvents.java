@@ -9,7 +9,11 @@ import dev.herald.common.messaging.EventRetry;
 import dev.herald.usage.service.ReservationSettlement;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -33,13 +37,22 @@ public class DeliveryOutcomeEvents {
         this.events = mapper.copy().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
+    /** One poll's records at a time ({@code batch=true}): their settlement shares a read and a statement. */
     @Incoming("target-completed")
-    public Uni<Void> targetCompleted(String payload) {
-        TargetCompletedEvent event = read(payload, TargetCompletedEvent.class);
-        if (event == null || withoutId(event.eventId(), TargetCompletedEvent.TYPE)) {
+    public Uni<Void> targetCompleted(ConsumerRecords<String, String> records) {
+        List<TargetCompletedEvent> batch = new ArrayList<>(records.count());
+        for (ConsumerRecord<String, String> record : records) {
+            TargetCompletedEvent event = read(record.value(), TargetCompletedEvent.class);
+            if (event != null && !withoutId(event.eventId(), TargetCompletedEvent.TYPE)) {
+                batch.add(event);
+            }
+        }
+        if (batch.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return applied(event.eventId(), () -> settlement.targetCompleted(event));
+        return applied(
+                batch.size() + " target.completed events from " + batch.get(0).eventId(),
+                () -> settlement.targetsCompleted(batch));
     }
 
     @Incoming("post-finalized")
@@ -53,11 +66,11 @@ public class DeliveryOutcomeEvents {
             // nothing to record either. Skipping the transaction matters: every final post passes through here.
             return Uni.createFrom().voidItem();
         }
-        return applied(event.eventId(), () -> settlement.postFinalized(event));
+        return applied("event " + event.eventId(), () -> settlement.postFinalized(event));
     }
 
-    private static Uni<Void> applied(String eventId, Supplier<Uni<? extends Void>> apply) {
-        return EventRetry.untilApplied("event " + eventId, apply);
+    private static Uni<Void> applied(String events, Supplier<Uni<? extends Void>> apply) {
+        return EventRetry.untilApplied(events, apply);
     }
 
     /** The event, or null when the record cannot be one (logged): a record nobody can read would stop the channel. */

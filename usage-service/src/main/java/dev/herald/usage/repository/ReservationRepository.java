@@ -11,7 +11,11 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.hibernate.LockMode;
 
 /** Reservations, always within one workspace and mode: another tenant's reservation does not exist here. */
@@ -24,6 +28,12 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
             where r.workspaceId = :workspaceId and r.mode = :mode and r.id = :id""";
 
     private static final String WITH_SUBSCRIPTION = "select r, s" + RESERVATION_AND_SUBSCRIPTION;
+    /** Candidates for a batch of keys: the primary key's index takes the three lists; exact keys are picked after. */
+    private static final String ALL_WITH_SUBSCRIPTIONS = """
+            select r, s from ReservationEntity r
+            left join SubscriptionEntity s on s.workspaceId = r.workspaceId and s.mode = r.mode
+            where r.workspaceId in :workspaceIds and r.mode in :modes and r.id in :ids""";
+
     private static final String FOR_DELIVERY = """
             select r, s, (select count(c) from ConnectedAccountEntity c
                           where c.workspaceId = r.workspaceId and c.mode = r.mode and c.accountId = :accountId)""" + RESERVATION_AND_SUBSCRIPTION;
@@ -78,6 +88,43 @@ public class ReservationRepository implements PanacheRepositoryBase<ReservationE
                         : new ForDelivery(
                                 new WithSubscription((ReservationEntity) row[0], (SubscriptionEntity) row[1]),
                                 ((Number) row[2]).longValue() > 0));
+    }
+
+    /**
+     * The reservations of {@code keys} that exist, each with its tenant's subscription, by key, in one query (a batch
+     * of delivery outcomes reads its reservations at once).
+     */
+    public Uni<Map<ReservationEntity.Key, WithSubscription>> findAllWithSubscriptions(Set<ReservationEntity.Key> keys) {
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        Set<String> workspaceIds = new HashSet<>();
+        Set<String> modes = new HashSet<>();
+        Set<String> ids = new HashSet<>();
+        for (ReservationEntity.Key key : keys) {
+            workspaceIds.add(key.workspaceId);
+            modes.add(key.mode);
+            ids.add(key.id);
+        }
+        return Panache.getSession()
+                .flatMap(session -> session.createSelectionQuery(ALL_WITH_SUBSCRIPTIONS, Object[].class)
+                        .setParameter("workspaceIds", workspaceIds)
+                        .setParameter("modes", modes)
+                        .setParameter("ids", ids)
+                        .getResultList())
+                .map(rows -> {
+                    Map<ReservationEntity.Key, WithSubscription> found = new HashMap<>();
+                    for (Object[] row : rows) {
+                        ReservationEntity reservation = (ReservationEntity) row[0];
+                        ReservationEntity.Key key =
+                                new ReservationEntity.Key(reservation.workspaceId, reservation.mode, reservation.id);
+                        // The lists also match other combinations of the keys' parts: only the keys asked count.
+                        if (keys.contains(key)) {
+                            found.put(key, new WithSubscription(reservation, (SubscriptionEntity) row[1]));
+                        }
+                    }
+                    return found;
+                });
     }
 
     /** A reservation and its subscription, with whether the delivery's account is still connected. */

@@ -18,14 +18,19 @@ import dev.herald.usage.repository.ReservationStatements;
 import dev.herald.usage.service.SettlementDecision.Verdict;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jboss.logging.Logger;
 
@@ -38,10 +43,10 @@ import org.jboss.logging.Logger;
  * blocks the partition behind it.
  *
  * <p>A {@code target.completed} is settled on one of two paths, for throughput (every published target passes here;
- * bench/README.md, "Statements per post"): a published target consumed in its reservation's own period is one statement
- * ({@link ReservationStatements#consumeInItsPeriod}) against the reservation as read; everything else (a failure, a
- * completion in another period, a redelivery, a reservation changed since the read) takes the transaction against the
- * locked reservation. Both apply one {@link SettlementDecision}; the statement only guards that the reservation is
+ * bench/README.md, "Statements per post"): published targets consumed in their reservations' own periods are one read
+ * and one statement per batch of events ({@link ReservationStatements#consumeAllInTheirPeriods}) against the
+ * reservations as read; everything else (a failure, a completion in another period, a redelivery, a reservation changed
+ * since the read) takes a transaction per event against the locked reservation. Both apply one {@link SettlementDecision}; the statement only guards that the reservation is
  * still as read and the event new. One path alone would cost either the transaction's round trips on every publication,
  * or a statement that also decides, and logs, every odd case.
  */
@@ -68,40 +73,87 @@ public class ReservationSettlement {
         this.clock = clock;
     }
 
-    public Uni<Void> targetCompleted(TargetCompletedEvent event) {
-        Uni<Boolean> consumed = SettlementDecision.asked(event) == Verdict.CONSUME
-                ? consumeInOneStatement(event)
-                : Uni.createFrom().item(false);
-        return consumed.flatMap(
-                done -> done ? Uni.createFrom().voidItem() : Panache.withTransaction(() -> settleInTransaction(event)));
+    /**
+     * A batch of {@code target.completed}, as one poll of the partitions delivered it. The published targets whose
+     * reservations are consumed in their own periods, the common case, go in one read and one statement
+     * ({@link ReservationStatements#consumeAllInTheirPeriods}); every other event, in the batch's order, takes the
+     * transaction. An event whose reservation another event of the batch names too also takes the transaction, so
+     * that the batch applies them in order, as one at a time would.
+     */
+    public Uni<Void> targetsCompleted(List<TargetCompletedEvent> batch) {
+        Map<String, TargetCompletedEvent> distinct = new LinkedHashMap<>();
+        Map<ReservationEntity.Key, Integer> named = new HashMap<>();
+        for (TargetCompletedEvent event : batch) {
+            // A redelivery within the batch: the first one applies it.
+            if (distinct.putIfAbsent(event.eventId(), event) == null && event.reservationId() != null) {
+                named.merge(key(event), 1, Integer::sum);
+            }
+        }
+        Set<ReservationEntity.Key> keys = new HashSet<>();
+        for (TargetCompletedEvent event : distinct.values()) {
+            if (SettlementDecision.asked(event) == Verdict.CONSUME && named.get(key(event)) == 1) {
+                keys.add(key(event));
+            }
+        }
+        return consumeInOneStatement(distinct.values(), keys).flatMap(applied -> {
+            List<TargetCompletedEvent> rest = distinct.values().stream()
+                    .filter(event -> !applied.contains(event.eventId()))
+                    .toList();
+            return Multi.createFrom()
+                    .iterable(rest)
+                    .onItem()
+                    .transformToUniAndConcatenate(event -> Panache.withTransaction(() -> settleInTransaction(event)))
+                    .collect()
+                    .last()
+                    .replaceWithVoid();
+        });
+    }
+
+    private static ReservationEntity.Key key(TargetCompletedEvent event) {
+        String mode = event.mode() == null ? null : event.mode().wireName();
+        return new ReservationEntity.Key(event.workspaceId(), mode, event.reservationId());
     }
 
     /**
-     * The common case of a published target in one statement ({@link ReservationStatements#consumeInItsPeriod}): the
-     * reservation, read without a lock, is to be consumed in its own period. False when the decision is another, or
-     * the reservation is no longer as read when the statement runs (nothing is written then); the transaction settles
-     * the event as it finds it.
+     * The events among {@code events} whose reservations (of {@code keys}, read without a lock) are to be consumed
+     * in their own periods, consumed in one statement; answers the ids of the events it applied. An event left out
+     * (its decision is another, or its reservation is no longer as read when the statement runs) takes the
+     * transaction, which settles it as it finds it.
      */
-    private Uni<Boolean> consumeInOneStatement(TargetCompletedEvent event) {
+    private Uni<Set<String>> consumeInOneStatement(
+            Collection<TargetCompletedEvent> batch, Set<ReservationEntity.Key> keys) {
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
         Instant now = Timestamps.now(clock);
-        return Panache.withSession(() -> reservations.findInTenantWithSubscription(
-                        event.workspaceId(), event.mode(), event.reservationId()))
+        return Panache.withSession(() -> reservations.findAllWithSubscriptions(keys))
                 .flatMap(found -> {
-                    ReservationEntity reservation = found == null ? null : found.reservation();
-                    SettlementDecision decision = decide(event, found, now);
-                    if (!decision.consumesInItsPeriod(reservation)) {
-                        return Uni.createFrom().item(false);
+                    List<ReservationStatements.Consumption> consumptions = new ArrayList<>();
+                    for (TargetCompletedEvent event : batch) {
+                        WithSubscription read = keys.contains(key(event)) ? found.get(key(event)) : null;
+                        if (read == null) {
+                            continue;
+                        }
+                        ReservationEntity reservation = read.reservation();
+                        SettlementDecision decision = decide(event, read, now);
+                        if (decision.consumesInItsPeriod(reservation)) {
+                            OutboxWriter.Entry announced = events.entry(
+                                    UsageEvent.CONSUMED,
+                                    reservation.workspaceId,
+                                    event.mode(),
+                                    ReservationWire.consumed(reservation, decision.consumedIn(), now));
+                            consumptions.add(
+                                    new ReservationStatements.Consumption(reservation, event.eventId(), announced));
+                        }
                     }
-                    OutboxWriter.Entry announced = events.entry(
-                            UsageEvent.CONSUMED,
-                            reservation.workspaceId,
-                            event.mode(),
-                            ReservationWire.consumed(reservation, decision.consumedIn(), now));
+                    if (consumptions.isEmpty()) {
+                        return Uni.createFrom().item(Set.<String>of());
+                    }
                     return statements
-                            .consumeInItsPeriod(reservation, now, event.eventId(), announced)
-                            // The event's mark was written by a concurrent delivery of it: the transaction finds it.
+                            .consumeAllInTheirPeriods(consumptions, now)
+                            // An event's mark was written by a concurrent delivery of it: the transactions find it.
                             .onFailure(UniqueViolation::causedBy)
-                            .recoverWithItem(false);
+                            .recoverWithItem(Set.of());
                 });
     }
 

@@ -91,7 +91,7 @@ public record SettlementDecision(Verdict verdict, Instant completedAt, UsagePeri
 
     /**
      * True when the decision is to consume {@code reservation} in its own period: its units move from reserved to
-     * used on one meter row, which {@code ReservationStatements.consumeInItsPeriod} does in one statement.
+     * used on one meter row, which {@code ReservationStatements.consumeAllInTheirPeriods} does for a batch in one statement.
      */
     public boolean consumesInItsPeriod(ReservationEntity reservation) {
         return verdict == Verdict.CONSUME

@@ -342,4 +342,47 @@ class DeliveryOutcomeEventsTest {
         assertThat(count("select count(*) from reservations where workspace_id = ? and mode = 'test'", workspace))
                 .isZero();
     }
+
+    @Test
+    void aBurstOfOutcomesIsSettledExactlyWhateverTheBatchesTheConsumerPolls() throws Exception {
+        List<String> accounts = new ArrayList<>();
+        for (int i = 0; i < 18; i++) {
+            accounts.add("acc_" + i);
+        }
+        reserveTargets(Mode.LIVE, accounts.toArray(String[]::new));
+        // Sent without waiting, so that polls find many records: published targets (three of them delivered twice),
+        // one target first uncertain, then published, and one failed, then (oddly) published: the same reservation
+        // named twice in a batch is settled in the events' order, as one at a time would.
+        List<TargetCompletedEvent> sent = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            sent.add(completed(Mode.LIVE, accounts.get(i), PostTarget.PUBLISHED, NOW.plusSeconds(i)));
+        }
+        sent.add(completed(Mode.LIVE, "acc_16", PostTarget.UNCERTAIN, NOW));
+        sent.add(completed(Mode.LIVE, "acc_16", PostTarget.PUBLISHED, NOW.plusSeconds(30)));
+        sent.add(completed(Mode.LIVE, "acc_17", PostTarget.FAILED, NOW));
+        sent.add(completed(Mode.LIVE, "acc_17", PostTarget.PUBLISHED, NOW.plusSeconds(40)));
+        sent.add(sent.get(0));
+        sent.add(sent.get(5));
+        sent.add(sent.get(15));
+        for (TargetCompletedEvent event : sent) {
+            producer.send(new ProducerRecord<>(Topics.TARGET_COMPLETED, post, mapper.writeValueAsString(event)));
+        }
+        producer.flush();
+
+        String applied = "select count(*) from processed_events where event_id = any(string_to_array(?, ','))";
+        String ids = String.join(
+                ",", sent.stream().map(TargetCompletedEvent::eventId).toList());
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (count(applied, ids) < 20 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(count(applied, ids)).isEqualTo(20);
+        assertThat(status(Mode.LIVE, "acc_17")).isEqualTo(UsageReservation.STATUS_RELEASED);
+        for (int i = 0; i < 17; i++) {
+            assertThat(status(Mode.LIVE, accounts.get(i))).isEqualTo(UsageReservation.STATUS_CONSUMED);
+        }
+        assertThat(meter("used", MARCH)).isEqualTo(17);
+        assertThat(meter("reserved", MARCH)).isZero();
+        assertThat(events("usage.consumed")).isEqualTo(17);
+    }
 }

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -55,10 +56,17 @@ class ReservationStatementsTest {
     }
 
     private Uni<Boolean> consume(String id, String eventId) {
+        return consumeAll(List.of(consumption(id, MARCH, eventId))).map(applied -> applied.contains(eventId));
+    }
+
+    private Uni<Set<String>> consumeAll(List<ReservationStatements.Consumption> consumptions) {
+        return statements.consumeAllInTheirPeriods(consumptions, LATER);
+    }
+
+    private ReservationStatements.Consumption consumption(String id, UsagePeriod period, String eventId) {
         String announced = ResourceIds.newId(IdPrefix.EVENT);
-        return statements.consumeInItsPeriod(
-                reservation(id, MARCH),
-                LATER,
+        return new ReservationStatements.Consumption(
+                reservation(id, period),
                 eventId,
                 new OutboxWriter.Entry(
                         announced, "usage.reserved", key(), Map.of("type", "usage.consumed", "reservation", id), null));
@@ -201,6 +209,59 @@ class ReservationStatementsTest {
             assertThat(count("select count(*) from processed_events where event_id = ?", late))
                     .isZero();
             assertThat(events("usage.consumed")).isEqualTo(1);
+        }));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void aBatchConsumesEachReservationOnceAndCountsEachMeterRowByTheSumOfItsUnits(UniAsserter asserter) {
+        String before = ResourceIds.newId(IdPrefix.EVENT);
+        List<String> fresh = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            fresh.add(ResourceIds.newId(IdPrefix.EVENT));
+        }
+        asserter.assertThat(
+                () -> reserve(MARCH, null, "pub_a", "pub_b", "pub_c", "pub_d"),
+                admitted -> assertThat(admitted).isTrue());
+        asserter.assertThat(
+                () -> reserve(APRIL, null, "pub_e", "pub_f"),
+                admitted -> assertThat(admitted).isTrue());
+        asserter.assertThat(
+                () -> consume("pub_d", before), consumed -> assertThat(consumed).isTrue());
+        // Two meter rows; pub_a named by two events (one of them applies); pub_d consumed already, on an event
+        // applied before.
+        asserter.assertThat(
+                () -> consumeAll(List.of(
+                        consumption("pub_a", MARCH, fresh.get(0)),
+                        consumption("pub_b", MARCH, fresh.get(1)),
+                        consumption("pub_e", APRIL, fresh.get(2)),
+                        consumption("pub_a", MARCH, fresh.get(3)),
+                        consumption("pub_c", MARCH, fresh.get(4)),
+                        consumption("pub_d", MARCH, before),
+                        consumption("pub_f", APRIL, fresh.get(5)))),
+                applied -> {
+                    assertThat(applied).contains(fresh.get(1), fresh.get(2), fresh.get(4), fresh.get(5));
+                    assertThat(applied).hasSize(5).doesNotContain(before);
+                    assertThat(applied).containsAnyOf(fresh.get(0), fresh.get(3));
+                });
+        asserter.execute(DatabaseCheck.of(() -> {
+            assertThat(meter(MARCH)).containsExactly(4L, 0L);
+            assertThat(meter(APRIL)).containsExactly(2L, 0L);
+            assertThat(reservations("consumed")).isEqualTo(6);
+            assertThat(events("usage.consumed")).isEqualTo(6);
+            assertThat(count(
+                            "select count(*) from processed_events where event_id = any(string_to_array(?, ','))",
+                            String.join(",", fresh)))
+                    .isEqualTo(5);
+        }));
+        // The same batch again changes nothing.
+        asserter.assertThat(
+                () -> consumeAll(
+                        List.of(consumption("pub_b", MARCH, fresh.get(1)), consumption("pub_e", APRIL, fresh.get(2)))),
+                applied -> assertThat(applied).isEmpty());
+        asserter.execute(DatabaseCheck.of(() -> {
+            assertThat(meter(MARCH)).containsExactly(4L, 0L);
+            assertThat(events("usage.consumed")).isEqualTo(6);
         }));
     }
 }
