@@ -49,21 +49,27 @@ public class DeliveryStatements {
             exists (select 1 from held_accounts h where h.account_id = d.account_id) as account_held,
             (select h.reconnect_url from held_accounts h where h.account_id = d.account_id) as held_reconnect_url""";
 
-    private static final NamedStatement INSERT_LEASED =
-            NamedStatement.of("""
-            with first_time as (%s)
+    /** The deliveries of a batch of events: each target row names its event, whose post fields it joins. */
+    private static final NamedStatement INSERT_LEASED = NamedStatement.of(
+            """
+            with event as (
+                select * from unnest(:event_ids::text[], :post_ids::text[], :workspace_ids::text[], :modes::text[],
+                        :texts::text[], :media::text[], :trace_parents::text[], :due_at::timestamptz[])
+                    as e(event_id, post_id, workspace_id, mode, text, media, trace_parent, due_at)),
+            first_time as (%s)
             insert into deliveries as d (post_id, account_id, workspace_id, mode, platform, account_username,
                 reservation_id, text, media, platform_options, status, lease_token, lease_until,
                 source_event_id, created_at, updated_at, trace_parent, due_at)
-            select :post_id::text, t.account_id, :workspace_id::text, :mode::text, t.platform, t.account_username,
-                t.reservation_id, :text::text, :media::text::jsonb, t.platform_options::jsonb,
-                'publishing', gen_random_uuid(), :lease_until::timestamptz, :event_id::text, :now::timestamptz,
-                :now::timestamptz, :trace_parent::text, :due_at::timestamptz
-            from unnest(:account_ids::text[], :platforms::text[], :usernames::text[], :reservation_ids::text[],
-                    :platform_options::text[])
-                as t(account_id, platform, account_username, reservation_id, platform_options)
-            where exists (select 1 from first_time)
-            on conflict (post_id, account_id) do nothing""".formatted(ProcessedEvents.recordNew("values (:event_id::text)")) + RETURNING_LEASED);
+            select e.post_id, t.account_id, e.workspace_id, e.mode, t.platform, t.account_username,
+                t.reservation_id, e.text, e.media::jsonb, t.platform_options::jsonb,
+                'publishing', gen_random_uuid(), :lease_until::timestamptz, e.event_id, :now::timestamptz,
+                :now::timestamptz, e.trace_parent, e.due_at
+            from unnest(:target_event_ids::text[], :account_ids::text[], :platforms::text[], :usernames::text[],
+                    :reservation_ids::text[], :platform_options::text[])
+                as t(event_id, account_id, platform, account_username, reservation_id, platform_options)
+            join event e on e.event_id = t.event_id
+            where t.event_id in (select event_id from first_time)
+            on conflict (post_id, account_id) do nothing""".formatted(ProcessedEvents.recordNew("select event_id from event")) + RETURNING_LEASED);
 
     private static final NamedStatement CLAIM_DUE = NamedStatement.of("""
             with due as (
@@ -185,6 +191,9 @@ public class DeliveryStatements {
     private final ObjectMapper mapper;
     private final OutboxWriter outbox;
 
+    /** A post handed to delivery, with the trace its record came with ({@code traceparent}, or null). */
+    public record HandedOver(PostAcceptedEvent event, String traceParent) {}
+
     public DeliveryStatements(Pool pool, ObjectMapper mapper) {
         this.pool = pool;
         this.mapper = mapper;
@@ -192,50 +201,71 @@ public class DeliveryStatements {
     }
 
     /**
-     * Records the event as processed and inserts one {@code publishing} row per delivery of it, leased to the caller
-     * until {@code leaseUntil}, in one statement (so in one transaction, without a round trip for BEGIN and COMMIT).
-     * A redelivered event inserts nothing; a target that already has a row (the same post handed over again) is left
-     * alone; only the rows inserted here are answered. {@code traceParent} is the trace the event came with (or null).
+     * Records the events as processed and inserts one {@code publishing} row per delivery of each, leased to the caller
+     * until {@code leaseUntil}, in one statement (so in one transaction, without a round trip for BEGIN and COMMIT):
+     * a batch of {@code post.accepted} costs one statement however many posts it hands over. An event recorded before
+     * (a redelivery) inserts nothing; a target that already has a row (the same post handed over again) is left
+     * alone; only the rows inserted here are answered. The events' ids must be distinct.
      */
-    public Uni<List<LeasedDelivery>> insertLeased(
-            PostAcceptedEvent event, String traceParent, Instant now, Instant leaseUntil) {
-        Post post = event.post();
-        int count = event.deliveries().size();
-        String[] accountIds = new String[count];
-        String[] platforms = new String[count];
-        String[] usernames = new String[count];
-        String[] reservationIds = new String[count];
-        String[] platformOptions = new String[count];
-        for (int i = 0; i < count; i++) {
-            PostAcceptedEvent.Delivery delivery = event.deliveries().get(i);
-            accountIds[i] = delivery.accountId();
-            platforms[i] = delivery.platform().wireName();
-            usernames[i] = delivery.accountUsername();
-            // A target's publication reservation has a fixed id; an event that leaves it out still names it.
-            reservationIds[i] = delivery.reservationId() != null
-                    ? delivery.reservationId()
-                    : UsageReservation.publicationId(post.id(), delivery.accountId());
-            platformOptions[i] =
-                    optionsFor(post.platformOptions(), delivery.platform()).toString();
+    public Uni<List<LeasedDelivery>> insertLeased(List<HandedOver> handedOver, Instant now, Instant leaseUntil) {
+        int events = handedOver.size();
+        String[] eventIds = new String[events];
+        String[] postIds = new String[events];
+        String[] workspaceIds = new String[events];
+        String[] modes = new String[events];
+        String[] texts = new String[events];
+        String[] media = new String[events];
+        String[] traceParents = new String[events];
+        Instant[] dueAt = new Instant[events];
+        List<String> targetEventIds = new ArrayList<>();
+        List<String> accountIds = new ArrayList<>();
+        List<String> platforms = new ArrayList<>();
+        List<String> usernames = new ArrayList<>();
+        List<String> reservationIds = new ArrayList<>();
+        List<String> platformOptions = new ArrayList<>();
+        for (int i = 0; i < events; i++) {
+            PostAcceptedEvent event = handedOver.get(i).event();
+            Post post = event.post();
+            eventIds[i] = event.eventId();
+            postIds[i] = post.id();
+            workspaceIds[i] = event.workspaceId();
+            modes[i] = event.mode().wireName();
+            texts[i] = post.text();
+            media[i] = json(post.media() == null ? List.of() : post.media().items());
+            traceParents[i] = handedOver.get(i).traceParent();
+            dueAt[i] = dueAt(post, now);
+            for (PostAcceptedEvent.Delivery delivery : event.deliveries()) {
+                targetEventIds.add(event.eventId());
+                accountIds.add(delivery.accountId());
+                platforms.add(delivery.platform().wireName());
+                usernames.add(delivery.accountUsername());
+                // A target's publication reservation has a fixed id; an event that leaves it out still names it.
+                reservationIds.add(
+                        delivery.reservationId() != null
+                                ? delivery.reservationId()
+                                : UsageReservation.publicationId(post.id(), delivery.accountId()));
+                platformOptions.add(
+                        optionsFor(post.platformOptions(), delivery.platform()).toString());
+            }
         }
-        List<Post.Media> media = post.media() == null ? List.of() : post.media().items();
         return INSERT_LEASED
                 .parameters()
-                .set("post_id", post.id())
-                .set("workspace_id", event.workspaceId())
-                .set("mode", event.mode().wireName())
-                .set("text", post.text())
-                .set("media", json(media))
+                .set("event_ids", eventIds)
+                .set("post_ids", postIds)
+                .set("workspace_ids", workspaceIds)
+                .set("modes", modes)
+                .set("texts", texts)
+                .set("media", media)
+                .set("trace_parents", traceParents)
+                .set("due_at", dueAt)
                 .set("lease_until", leaseUntil)
-                .set("event_id", event.eventId())
                 .set("now", now)
-                .set("account_ids", accountIds)
-                .set("platforms", platforms)
-                .set("usernames", usernames)
-                .set("reservation_ids", reservationIds)
-                .set("platform_options", platformOptions)
-                .set("trace_parent", traceParent)
-                .set("due_at", dueAt(post, now))
+                .set("target_event_ids", targetEventIds.toArray(String[]::new))
+                .set("account_ids", accountIds.toArray(String[]::new))
+                .set("platforms", platforms.toArray(String[]::new))
+                .set("usernames", usernames.toArray(String[]::new))
+                .set("reservation_ids", reservationIds.toArray(String[]::new))
+                .set("platform_options", platformOptions.toArray(String[]::new))
                 .execute(pool)
                 .map(this::leasedRows);
     }

@@ -1,6 +1,5 @@
 package dev.herald.delivery.service;
 
-import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.time.Timestamps;
 import dev.herald.delivery.config.DeliveryConfig;
 import dev.herald.delivery.model.LeasedDelivery;
@@ -9,12 +8,13 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Takes a post handed to delivery: one leased delivery per target, attempted right after the commit; a handover that came
+ * Takes posts handed to delivery, a poll's batch at a time: one leased delivery per target, attempted right after the commit; a handover that came
  * more than the watchdog's {@code due-grace} after the post fell due is settled by the {@link StuckDeliveryWatchdog}
  * instead (never attempted late).
  */
@@ -40,17 +40,17 @@ public class DeliveryIntake {
     }
 
     /**
-     * Records the event and its deliveries in one statement, then starts attempting them without waiting for
-     * the attempts (a slow provider must not hold up the partition). The rows are leased to this worker from the
-     * start: if it dies before an attempt ends, the claim loop of any worker takes them over once the lease
-     * lapses. Answers how many deliveries were new (none for a redelivered event or an already known target).
-     * {@code traceParent} (the record's header, or null) is kept with each delivery: its attempts continue that trace.
+     * Records a batch of events and their deliveries in one statement, then starts attempting them without waiting
+     * for the attempts (a slow provider must not hold up the partition). The rows are leased to this worker from the
+     * start: if it dies before an attempt ends, the claim loop of any worker takes them over once the lease lapses.
+     * Answers how many deliveries were new (none for a redelivered event or an already known target). Each event's
+     * trace (its record's header, or null) is kept with its deliveries: their attempts continue that trace.
      */
-    public Uni<Integer> accept(PostAcceptedEvent event, String traceParent) {
+    public Uni<Integer> accept(List<DeliveryStatements.HandedOver> batch) {
         return Uni.createFrom().deferred(() -> {
             Instant now = Timestamps.now(clock);
             return deliveries
-                    .insertLeased(event, traceParent, now, now.plus(config.lease()))
+                    .insertLeased(distinctEvents(batch), now, now.plus(config.lease()))
                     .call(inserted -> {
                         Map<Boolean, List<LeasedDelivery>> late = inserted.stream()
                                 .collect(Collectors.partitioningBy(
@@ -61,5 +61,14 @@ public class DeliveryIntake {
                     })
                     .map(List::size);
         });
+    }
+
+    /** The batch without its redeliveries of an event (the first one counts): the statement wants distinct ids. */
+    private static List<DeliveryStatements.HandedOver> distinctEvents(List<DeliveryStatements.HandedOver> batch) {
+        Map<String, DeliveryStatements.HandedOver> distinct = new LinkedHashMap<>();
+        for (DeliveryStatements.HandedOver handedOver : batch) {
+            distinct.putIfAbsent(handedOver.event().eventId(), handedOver);
+        }
+        return List.copyOf(distinct.values());
     }
 }

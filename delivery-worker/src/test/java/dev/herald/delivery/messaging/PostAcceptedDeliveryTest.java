@@ -23,6 +23,7 @@ import static dev.herald.delivery.support.DeliveryTestSupport.rows;
 import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublications;
 import static dev.herald.delivery.support.DeliveryTestSupport.sandboxPublishCalls;
 import static dev.herald.delivery.support.DeliveryTestSupport.send;
+import static dev.herald.delivery.support.DeliveryTestSupport.sendAll;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -53,6 +54,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -298,6 +300,57 @@ class PostAcceptedDeliveryTest {
         assertThat(rows("select * from processed_events where event_id = ?", event.eventId()))
                 .hasSize(1);
         assertThat(rows("select * from outbox where message_key = ?", postId)).hasSize(1);
+    }
+
+    @Test
+    void eventsPolledTogetherEachDeliverTheirOwnPostOnce() throws Exception {
+        List<PostAcceptedEvent> events = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            // A workspace of its own per post, so that a row joined to another event's post would show.
+            String owner = ResourceIds.newId(IdPrefix.WORKSPACE);
+            events.add(accepted(
+                    owner,
+                    Mode.TEST,
+                    "Post number " + i,
+                    new Post.Media("https://cdn.example.com/clip.mp4", Post.Media.VIDEO),
+                    Target.of(Platform.TIKTOK, "polled_" + i),
+                    Target.of(Platform.LINKEDIN, "polled_li_" + i)));
+        }
+        List<PostAcceptedEvent> sent = new ArrayList<>(events);
+        sent.add(events.get(3));
+        PostAcceptedEvent again = events.get(7);
+        sent.add(new PostAcceptedEvent(
+                ResourceIds.newId(IdPrefix.EVENT),
+                again.type(),
+                again.occurredAt(),
+                again.workspaceId(),
+                again.mode(),
+                again.post(),
+                again.deliveries()));
+
+        sendAll(sent);
+
+        for (PostAcceptedEvent event : events) {
+            String postId = event.post().id();
+            assertThat(completions(postId, 2)).hasSize(2);
+            assertThat(rows("select workspace_id, text, source_event_id from deliveries where post_id = ?", postId))
+                    .hasSize(2)
+                    .allSatisfy(row -> assertThat(row)
+                            .containsEntry("workspace_id", event.workspaceId())
+                            .containsEntry("text", event.post().text())
+                            .containsEntry("source_event_id", event.eventId()));
+            for (PostAcceptedEvent.Delivery delivery : event.deliveries()) {
+                assertThat(delivery(postId, delivery.accountId()))
+                        .containsEntry("account_username", delivery.accountUsername())
+                        .containsEntry("reservation_id", UsageReservation.publicationId(postId, delivery.accountId()));
+            }
+        }
+        assertThat(rows(
+                        "select * from processed_events where event_id = any(string_to_array(?, ','))",
+                        String.join(
+                                ",",
+                                sent.stream().map(PostAcceptedEvent::eventId).toList())))
+                .hasSize(13);
     }
 
     @Test

@@ -134,6 +134,17 @@ public final class DeliveryTestSupport {
         send(event, null);
     }
 
+    /** The events in this order, sent without waiting for each, so that the worker's polls find several at once. */
+    public static void sendAll(List<PostAcceptedEvent> events) throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
+            for (PostAcceptedEvent event : events) {
+                producer.send(
+                        new ProducerRecord<>(Topics.POST_ACCEPTED, event.post().id(), JSON.writeValueAsString(event)));
+            }
+            producer.flush();
+        }
+    }
+
     /** The event with a {@code traceparent} header, as posts-service's outbox relay sends it (none when null). */
     public static void send(PostAcceptedEvent event, String traceParent) throws Exception {
         try (KafkaProducer<String, String> producer = producer()) {
