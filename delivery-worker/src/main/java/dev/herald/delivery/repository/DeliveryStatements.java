@@ -10,6 +10,7 @@ import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.messaging.ProcessedEvents;
 import dev.herald.common.outbox.OutboxWriter;
 import dev.herald.common.persistence.NamedStatement;
+import dev.herald.common.persistence.StatementBatcher;
 import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.Post;
 import dev.herald.common.wire.TargetError;
@@ -23,8 +24,11 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The {@code deliveries} table, on the Vert.x pool: each write is one statement, its own transaction. Every write
@@ -86,26 +90,44 @@ public class DeliveryStatements {
                 overdue_at = case when :overdue::boolean then coalesce(d.overdue_at, :now) end
             from due where d.post_id = due.post_id and d.account_id = due.account_id""" + RETURNING_LEASED);
 
+    /** Starts a batch of attempts ({@link #startAttempt}); answers the positions (from 1) of those it started. */
     private static final NamedStatement START_ATTEMPT = NamedStatement.of("""
-            update deliveries set attempts = attempts + 1, deferrals = 0, lease_until = :lease_until, updated_at = :now,
-                held_since = null
-            where post_id = :post_id and account_id = :account_id and lease_token = :lease_token
-            returning attempts""");
+            with item as (
+                select * from unnest(:post_ids::text[], :account_ids::text[], :lease_tokens::uuid[],
+                        :lease_until::timestamptz[], :now::timestamptz[])
+                    with ordinality as i(post_id, account_id, lease_token, lease_until, now, position))
+            update deliveries d set attempts = d.attempts + 1, deferrals = 0, lease_until = i.lease_until,
+                updated_at = i.now, held_since = null
+            from item i
+            where d.post_id = i.post_id and d.account_id = i.account_id and d.lease_token = i.lease_token
+            returning i.position, d.attempts""");
 
     private static final NamedStatement RENEW_LEASE = NamedStatement.of("""
             update deliveries set lease_until = :lease_until
             where post_id = :post_id and account_id = :account_id and lease_token = :lease_token
                 and status = 'publishing'""");
 
-    private static final NamedStatement COMPLETE =
-            NamedStatement.of("""
-            with changed as (
-                update deliveries set status = :status, provider_post_id = :provider_post_id, url = :url,
-                    last_error = :error::text::jsonb, completed_at = :now, updated_at = :now, lease_token = null,
-                    lease_until = null, next_attempt_at = null, reconcile_at = :reconcile_at
-                where post_id = :post_id and account_id = :account_id and lease_token = :lease_token
-                returning post_id)
-            %s""".formatted(OutboxWriter.insertOnePerRowOf("changed")));
+    /** Completes a batch of deliveries ({@link #complete}); answers the positions (from 1) of those it changed. */
+    private static final NamedStatement COMPLETE = NamedStatement.of(
+            """
+            with item as (
+                select * from unnest(:post_ids::text[], :account_ids::text[], :lease_tokens::uuid[], :statuses::text[],
+                        :provider_post_ids::text[], :urls::text[], :errors::text[], :completed_at::timestamptz[],
+                        :reconcile_at::timestamptz[], :announced_ids::text[])
+                    with ordinality as i(post_id, account_id, lease_token, status, provider_post_id, url, error,
+                        completed_at, reconcile_at, announced_id, position)),
+            changed as (
+                update deliveries d set status = i.status, provider_post_id = i.provider_post_id, url = i.url,
+                    last_error = i.error::jsonb, completed_at = i.completed_at, updated_at = i.completed_at,
+                    lease_token = null, lease_until = null, next_attempt_at = null, reconcile_at = i.reconcile_at
+                from item i
+                where d.post_id = i.post_id and d.account_id = i.account_id and d.lease_token = i.lease_token
+                returning i.position, i.announced_id),
+            recorded as (%s)
+            select position from changed""".formatted(OutboxWriter.insertAllWhen("e.event_id in (select announced_id from changed)")));
+
+    /** Attempts started, or deliveries completed, by one statement at most ({@link StatementBatcher}). */
+    static final int MAX_PER_STATEMENT = 100;
 
     private static final NamedStatement CLAIM_UNCERTAIN = NamedStatement.of("""
             with due as (
@@ -190,6 +212,12 @@ public class DeliveryStatements {
     private final Pool pool;
     private final ObjectMapper mapper;
     private final OutboxWriter outbox;
+    // Attempts starting, and deliveries completing, while a statement of theirs is in flight go together in the
+    // next one: under load one commit serves many.
+    private final StatementBatcher<AttemptStart, Optional<Integer>> attemptStarts =
+            StatementBatcher.of(MAX_PER_STATEMENT, this::startAttempts);
+    private final StatementBatcher<Completion, Boolean> completions =
+            StatementBatcher.of(MAX_PER_STATEMENT, this::completeAll);
 
     /** A post handed to delivery, with the trace its record came with ({@code traceparent}, or null). */
     public record HandedOver(PostAcceptedEvent event, String traceParent) {}
@@ -304,17 +332,41 @@ public class DeliveryStatements {
      * while). Answers the attempt's number, or nothing when the lease was lost.
      */
     public Uni<Optional<Integer>> startAttempt(LeasedDelivery delivery, Instant now, Instant leaseUntil) {
+        return attemptStarts.submit(new AttemptStart(delivery, now, leaseUntil));
+    }
+
+    /** An attempt about to be made: when ({@code now}), and its lease's new end. */
+    private record AttemptStart(LeasedDelivery delivery, Instant now, Instant leaseUntil) {}
+
+    private Uni<List<Optional<Integer>>> startAttempts(List<AttemptStart> batch) {
+        int count = batch.size();
+        String[] postIds = new String[count];
+        String[] accountIds = new String[count];
+        UUID[] leaseTokens = new UUID[count];
+        Instant[] leaseUntil = new Instant[count];
+        Instant[] now = new Instant[count];
+        for (int i = 0; i < count; i++) {
+            AttemptStart start = batch.get(i);
+            postIds[i] = start.delivery().postId();
+            accountIds[i] = start.delivery().accountId();
+            leaseTokens[i] = start.delivery().leaseToken();
+            leaseUntil[i] = start.leaseUntil();
+            now[i] = start.now();
+        }
         return START_ATTEMPT
                 .parameters()
-                .set("post_id", delivery.postId())
-                .set("account_id", delivery.accountId())
-                .set("lease_token", delivery.leaseToken())
+                .set("post_ids", postIds)
+                .set("account_ids", accountIds)
+                .set("lease_tokens", leaseTokens)
                 .set("lease_until", leaseUntil)
                 .set("now", now)
                 .execute(pool)
-                .map(rows -> rows.rowCount() == 0
-                        ? Optional.<Integer>empty()
-                        : Optional.of(rows.iterator().next().getInteger("attempts")));
+                .map(rows -> {
+                    List<Optional<Integer>> started = new ArrayList<>(Collections.nCopies(count, Optional.empty()));
+                    rows.forEach(row -> started.set(
+                            row.getLong("position").intValue() - 1, Optional.of(row.getInteger("attempts"))));
+                    return started;
+                });
     }
 
     /** Extends the lease of a delivery whose call is still running (an upload); false when the lease was lost. */
@@ -329,12 +381,8 @@ public class DeliveryStatements {
                 .map(rows -> rows.rowCount() > 0);
     }
 
-    /**
-     * Makes the delivery final ({@code published} with the provider's post, or {@code failed} with the error) and
-     * appends its {@code announcement} to the outbox, in one statement: the event exists exactly when the write took
-     * effect. False when the lease was lost: then neither is written.
-     */
-    public Uni<Boolean> complete(
+    /** A delivery made final: its outcome, when ({@code now}), and the {@code target.completed} that announces it. */
+    public record Completion(
             LeasedDelivery delivery,
             String status,
             String providerPostId,
@@ -342,18 +390,64 @@ public class DeliveryStatements {
             TargetError error,
             Instant now,
             Instant reconcileAt,
-            OutboxWriter.Entry announcement) {
+            OutboxWriter.Entry announcement) {}
+
+    /**
+     * Makes the delivery final ({@code published} with the provider's post, or {@code failed} with the error) and
+     * appends its {@code announcement} to the outbox, in one statement: the event exists exactly when the write took
+     * effect. False when the lease was lost: then neither is written. Completions made while another statement of
+     * them is in flight go together in the next one ({@link StatementBatcher}): under load one commit serves many.
+     */
+    public Uni<Boolean> complete(Completion completion) {
+        return completions.submit(completion);
+    }
+
+    private Uni<List<Boolean>> completeAll(List<Completion> batch) {
+        int count = batch.size();
+        String[] postIds = new String[count];
+        String[] accountIds = new String[count];
+        UUID[] leaseTokens = new UUID[count];
+        String[] statuses = new String[count];
+        String[] providerPostIds = new String[count];
+        String[] urls = new String[count];
+        String[] errors = new String[count];
+        Instant[] completedAt = new Instant[count];
+        Instant[] reconcileAt = new Instant[count];
+        String[] announcedIds = new String[count];
+        List<OutboxWriter.Entry> announcements = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Completion completion = batch.get(i);
+            postIds[i] = completion.delivery().postId();
+            accountIds[i] = completion.delivery().accountId();
+            leaseTokens[i] = completion.delivery().leaseToken();
+            statuses[i] = completion.status();
+            providerPostIds[i] = completion.providerPostId();
+            urls[i] = completion.url();
+            errors[i] = json(completion.error());
+            completedAt[i] = completion.now();
+            reconcileAt[i] = completion.reconcileAt();
+            if (completion.announcement() != null) {
+                announcedIds[i] = completion.announcement().eventId();
+                announcements.add(completion.announcement());
+            }
+        }
         NamedStatement.Parameters parameters = COMPLETE.parameters()
-                .set("post_id", delivery.postId())
-                .set("account_id", delivery.accountId())
-                .set("lease_token", delivery.leaseToken())
-                .set("status", status)
-                .set("provider_post_id", providerPostId)
-                .set("url", url)
-                .set("error", json(error))
-                .set("now", now)
-                .set("reconcile_at", reconcileAt);
-        return outbox.bind(parameters, announcement).execute(pool).map(rows -> rows.rowCount() > 0);
+                .set("post_ids", postIds)
+                .set("account_ids", accountIds)
+                .set("lease_tokens", leaseTokens)
+                .set("statuses", statuses)
+                .set("provider_post_ids", providerPostIds)
+                .set("urls", urls)
+                .set("errors", errors)
+                .set("completed_at", completedAt)
+                .set("reconcile_at", reconcileAt)
+                .set("announced_ids", announcedIds);
+        return outbox.bindAll(parameters, announcements).execute(pool).map(rows -> {
+            Boolean[] changed = new Boolean[count];
+            Arrays.fill(changed, false);
+            rows.forEach(row -> changed[row.getLong("position").intValue() - 1] = true);
+            return List.of(changed);
+        });
     }
 
     /** An uncertain delivery the reconciler holds, since when it is uncertain, and the looks made so far (this one included). */

@@ -459,7 +459,7 @@ public class DeliveryAttempts {
                 ? now.plus(config.reconcile().firstLook())
                 : null;
         return deliveries
-                .complete(
+                .complete(new DeliveryStatements.Completion(
                         delivery,
                         status,
                         providerPostId,
@@ -467,7 +467,7 @@ public class DeliveryAttempts {
                         error,
                         now,
                         reconcileAt,
-                        TargetCompletedOutbox.entry(event, delivery.traceParent()))
+                        TargetCompletedOutbox.entry(event, delivery.traceParent())))
                 .flatMap(held -> {
                     if (!held) {
                         return lostLease(delivery);

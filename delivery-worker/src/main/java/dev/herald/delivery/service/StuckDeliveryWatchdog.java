@@ -133,7 +133,7 @@ public class StuckDeliveryWatchdog {
                 ? now.plus(config.reconcile().firstLook())
                 : null;
         return deliveries
-                .complete(
+                .complete(new DeliveryStatements.Completion(
                         delivery,
                         settlement.status(),
                         settlement.providerPostId(),
@@ -147,7 +147,7 @@ public class StuckDeliveryWatchdog {
                                 settlement.providerPostId(),
                                 settlement.url(),
                                 settlement.error(),
-                                now))
+                                now)))
                 .invoke(held -> {
                     if (!held) {
                         LOG.infof(

@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -227,7 +228,8 @@ class ClaimLoopTest {
                     .isFalse();
             OutboxWriter.Entry lateOutcome = completed(first, "published");
             assertThat(deliveries
-                            .complete(first, "published", "sbx_x", null, null, later, null, lateOutcome)
+                            .complete(new DeliveryStatements.Completion(
+                                    first, "published", "sbx_x", null, null, later, null, lateOutcome))
                             .await()
                             .atMost(WAIT))
                     .isFalse();
@@ -242,7 +244,7 @@ class ClaimLoopTest {
                     .contains(1);
             OutboxWriter.Entry outcome = completed(second, "published");
             assertThat(deliveries
-                            .complete(
+                            .complete(new DeliveryStatements.Completion(
                                     second,
                                     "published",
                                     "sbx_y",
@@ -250,7 +252,7 @@ class ClaimLoopTest {
                                     null,
                                     later,
                                     null,
-                                    outcome)
+                                    outcome))
                             .await()
                             .atMost(WAIT))
                     .isTrue();
@@ -267,6 +269,81 @@ class ClaimLoopTest {
         } finally {
             update("delete from deliveries where post_id = ?", postId);
         }
+    }
+
+    @Test
+    void concurrentStartsAndCompletionsGoTogetherAndEachGetsItsOwnAnswer() throws Exception {
+        String postId = ResourceIds.newId(IdPrefix.POST);
+        for (int i = 0; i < 20; i++) {
+            insertPendingTomorrow(postId, ResourceIds.newId(IdPrefix.ACCOUNT));
+        }
+        try {
+            Instant later = Instant.now().plus(Duration.ofDays(2));
+            List<LeasedDelivery> claimed =
+                    deliveries.claimDue(later, later.plus(Duration.ofDays(1)), 100).await().atMost(WAIT).stream()
+                            .filter(delivery -> delivery.postId().equals(postId))
+                            .toList();
+            assertThat(claimed).hasSize(20);
+            // Every third one as a worker whose lease was taken over would hold it: its writes must change nothing.
+            List<LeasedDelivery> held = new ArrayList<>();
+            for (int i = 0; i < claimed.size(); i++) {
+                held.add(i % 3 == 0 ? withOtherLease(claimed.get(i)) : claimed.get(i));
+            }
+
+            List<Uni<Optional<Integer>>> starts = new ArrayList<>();
+            for (LeasedDelivery delivery : held) {
+                starts.add(deliveries.startAttempt(delivery, later, later.plusSeconds(60)));
+            }
+            List<Optional<Integer>> started =
+                    Uni.join().all(starts).andFailFast().await().atMost(WAIT);
+            List<OutboxWriter.Entry> outcomes = new ArrayList<>();
+            List<Uni<Boolean>> completions = new ArrayList<>();
+            for (LeasedDelivery delivery : held) {
+                OutboxWriter.Entry outcome = completed(delivery, "published");
+                outcomes.add(outcome);
+                completions.add(deliveries.complete(new DeliveryStatements.Completion(
+                        delivery, "published", "sbx_" + delivery.accountId(), null, null, later, null, outcome)));
+            }
+            List<Boolean> completed =
+                    Uni.join().all(completions).andFailFast().await().atMost(WAIT);
+
+            for (int i = 0; i < held.size(); i++) {
+                boolean lost = i % 3 == 0;
+                LeasedDelivery delivery = held.get(i);
+                assertThat(started.get(i)).isEqualTo(lost ? Optional.empty() : Optional.of(1));
+                assertThat(completed.get(i)).isEqualTo(!lost);
+                assertThat(delivery(postId, delivery.accountId()))
+                        .containsEntry("status", lost ? "publishing" : "published")
+                        .containsEntry("provider_post_id", lost ? null : "sbx_" + delivery.accountId())
+                        .containsEntry("attempts", lost ? 0 : 1);
+                assertThat(rows(
+                                "select * from outbox where event_id = ?",
+                                outcomes.get(i).eventId()))
+                        .hasSize(lost ? 0 : 1);
+            }
+        } finally {
+            update("delete from deliveries where post_id = ?", postId);
+        }
+    }
+
+    private static LeasedDelivery withOtherLease(LeasedDelivery delivery) {
+        return new LeasedDelivery(
+                delivery.postId(),
+                delivery.accountId(),
+                delivery.workspaceId(),
+                delivery.mode(),
+                delivery.platform(),
+                delivery.accountUsername(),
+                delivery.reservationId(),
+                delivery.text(),
+                delivery.media(),
+                delivery.platformOptions(),
+                delivery.attempts(),
+                delivery.deferrals(),
+                UUID.randomUUID(),
+                delivery.traceParent(),
+                delivery.dueAt(),
+                delivery.heldAccount());
     }
 
     private static OutboxWriter.Entry completed(LeasedDelivery delivery, String status) {

@@ -118,7 +118,7 @@ class StuckDeliveryWatchdogTest {
                         .atMost(Duration.ofSeconds(10)))
                 .isEmpty();
         assertThat(deliveries
-                        .complete(
+                        .complete(new DeliveryStatements.Completion(
                                 late,
                                 DeliveryStatus.PUBLISHED,
                                 "sbx_late",
@@ -127,7 +127,7 @@ class StuckDeliveryWatchdogTest {
                                 Instant.now(),
                                 null,
                                 TargetCompletedOutbox.finalEntry(
-                                        late, DeliveryStatus.PUBLISHED, "sbx_late", null, null, Instant.now()))
+                                        late, DeliveryStatus.PUBLISHED, "sbx_late", null, null, Instant.now())))
                         .await()
                         .atMost(Duration.ofSeconds(10)))
                 .isFalse();
