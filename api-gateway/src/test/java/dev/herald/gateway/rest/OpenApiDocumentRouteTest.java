@@ -53,7 +53,19 @@ class OpenApiDocumentRouteTest {
         if (second > 50) {
             Thread.sleep((61 - second) * 1000L);
         }
-        int before = anonymousRemaining();
+        boolean counted = countsWithinOneWindow();
+        if (!counted) {
+            // A busy machine took them past the minute: a second round starts at the new minute's beginning.
+            counted = countsWithinOneWindow();
+        }
+        assertThat(counted).as("67 requests counted within one minute's window").isTrue();
+    }
+
+    /** The requests' counting, unless their window ended before the last of them (nothing asserted then: false). */
+    private static boolean countsWithinOneWindow() {
+        Response first =
+                given().get("/api/v1/profiles").then().statusCode(401).extract().response();
+        int before = Integer.parseInt(first.header("X-RateLimit-Remaining"));
         int last = before;
         for (int i = 0; i < 5; i++) {
             last = Integer.parseInt(given().get("/api/v1/openapi.json")
@@ -67,7 +79,16 @@ class OpenApiDocumentRouteTest {
         for (int i = 0; i < 60; i++) {
             given().get("/api/v1/openapi.json").then().statusCode(200);
         }
-        given().get("/api/v1/openapi.json").then().statusCode(200).header("X-RateLimit-Remaining", "0");
+        Response end = given().get("/api/v1/openapi.json")
+                .then()
+                .statusCode(200)
+                .extract()
+                .response();
+        if (!end.header("X-RateLimit-Reset").equals(first.header("X-RateLimit-Reset"))) {
+            return false;
+        }
+        assertThat(end.header("X-RateLimit-Remaining")).isEqualTo("0");
+        return true;
     }
 
     @Test
@@ -111,11 +132,6 @@ class OpenApiDocumentRouteTest {
                 new String[] {"x-request-id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}) {
             assertThat(response.header(header)).as(header).isNotNull();
         }
-    }
-
-    private static int anonymousRemaining() {
-        return Integer.parseInt(
-                given().get("/api/v1/profiles").then().statusCode(401).extract().header("X-RateLimit-Remaining"));
     }
 
     private static JsonNode parse(String json) {

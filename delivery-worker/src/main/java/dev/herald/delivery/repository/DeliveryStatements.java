@@ -63,14 +63,18 @@ public class DeliveryStatements {
             first_time as (%s)
             insert into deliveries as d (post_id, account_id, workspace_id, mode, platform, account_username,
                 reservation_id, text, media, platform_options, status, lease_token, lease_until,
-                source_event_id, created_at, updated_at, trace_parent, due_at)
+                source_event_id, created_at, updated_at, trace_parent, due_at, next_attempt_at)
             select e.post_id, t.account_id, e.workspace_id, e.mode, t.platform, t.account_username,
                 t.reservation_id, e.text, e.media::jsonb, t.platform_options::jsonb,
-                'publishing', gen_random_uuid(), :lease_until::timestamptz, e.event_id, :now::timestamptz,
-                :now::timestamptz, e.trace_parent, e.due_at
+                case when t.position <= :places then 'publishing' else 'pending' end,
+                case when t.position <= :places then gen_random_uuid() end,
+                case when t.position <= :places then :lease_until::timestamptz end,
+                e.event_id, :now::timestamptz, :now::timestamptz, e.trace_parent, e.due_at,
+                case when t.position > :places then :now::timestamptz end
             from unnest(:target_event_ids::text[], :account_ids::text[], :platforms::text[], :usernames::text[],
                     :reservation_ids::text[], :platform_options::text[])
-                as t(event_id, account_id, platform, account_username, reservation_id, platform_options)
+                with ordinality as t(event_id, account_id, platform, account_username, reservation_id, platform_options,
+                    position)
             join event e on e.event_id = t.event_id
             where t.event_id in (select event_id from first_time)
             on conflict (post_id, account_id) do nothing""".formatted(ProcessedEvents.recordNew("select event_id from event")) + RETURNING_LEASED);
@@ -229,13 +233,16 @@ public class DeliveryStatements {
     }
 
     /**
-     * Records the events as processed and inserts one {@code publishing} row per delivery of each, leased to the caller
-     * until {@code leaseUntil}, in one statement (so in one transaction, without a round trip for BEGIN and COMMIT):
-     * a batch of {@code post.accepted} costs one statement however many posts it hands over. An event recorded before
-     * (a redelivery) inserts nothing; a target that already has a row (the same post handed over again) is left
-     * alone; only the rows inserted here are answered. The events' ids must be distinct.
+     * Records the events as processed and inserts one row per delivery of each, in one statement (so in one
+     * transaction, without a round trip for BEGIN and COMMIT): a batch of {@code post.accepted} costs one statement
+     * however many posts it hands over. The first {@code places} rows are {@code publishing}, leased to the caller until
+     * {@code leaseUntil}, and answered, for the caller to attempt at once; the others are {@code pending}, due now, for
+     * the claim loop to take as places free up (a burst of handovers must not start more attempts than the worker
+     * runs at once). An event recorded before (a redelivery) inserts nothing; a target that already has a row (the
+     * same post handed over again) is left alone. The events' ids must be distinct.
      */
-    public Uni<List<LeasedDelivery>> insertLeased(List<HandedOver> handedOver, Instant now, Instant leaseUntil) {
+    public Uni<List<LeasedDelivery>> insertLeased(
+            List<HandedOver> handedOver, int places, Instant now, Instant leaseUntil) {
         int events = handedOver.size();
         String[] eventIds = new String[events];
         String[] postIds = new String[events];
@@ -287,6 +294,7 @@ public class DeliveryStatements {
                 .set("trace_parents", traceParents)
                 .set("due_at", dueAt)
                 .set("lease_until", leaseUntil)
+                .set("places", places)
                 .set("now", now)
                 .set("target_event_ids", targetEventIds.toArray(String[]::new))
                 .set("account_ids", accountIds.toArray(String[]::new))
@@ -295,7 +303,9 @@ public class DeliveryStatements {
                 .set("reservation_ids", reservationIds.toArray(String[]::new))
                 .set("platform_options", platformOptions.toArray(String[]::new))
                 .execute(pool)
-                .map(this::leasedRows);
+                .map(rows -> leasedRows(rows).stream()
+                        .filter(delivery -> delivery.leaseToken() != null)
+                        .toList());
     }
 
     /**

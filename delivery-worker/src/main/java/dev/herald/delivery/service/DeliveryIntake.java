@@ -40,17 +40,18 @@ public class DeliveryIntake {
     }
 
     /**
-     * Records a batch of events and their deliveries in one statement, then starts attempting them without waiting
-     * for the attempts (a slow provider must not hold up the partition). The rows are leased to this worker from the
-     * start: if it dies before an attempt ends, the claim loop of any worker takes them over once the lease lapses.
-     * Answers how many deliveries were new (none for a redelivered event or an already known target). Each event's
+     * Records a batch of events and their deliveries in one statement, then starts attempting as many as the worker
+     * has free places for, without waiting for the attempts (a slow provider must not hold up the partition); the
+     * claim loop takes the others as places free up. The started rows are leased to this worker from the start: if it
+     * dies before an attempt ends, the claim loop of any worker takes them over once the lease lapses. Answers how many
+     * deliveries were started at once. Each event's
      * trace (its record's header, or null) is kept with its deliveries: their attempts continue that trace.
      */
     public Uni<Integer> accept(List<DeliveryStatements.HandedOver> batch) {
         return Uni.createFrom().deferred(() -> {
             Instant now = Timestamps.now(clock);
             return deliveries
-                    .insertLeased(distinctEvents(batch), now, now.plus(config.lease()))
+                    .insertLeased(distinctEvents(batch), attempts.freePlaces(), now, now.plus(config.lease()))
                     .call(inserted -> {
                         Map<Boolean, List<LeasedDelivery>> late = inserted.stream()
                                 .collect(Collectors.partitioningBy(

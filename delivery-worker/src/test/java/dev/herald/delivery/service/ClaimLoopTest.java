@@ -9,10 +9,13 @@ import static dev.herald.delivery.support.DeliveryTestSupport.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.common.auth.Mode;
+import dev.herald.common.events.PostAcceptedEvent;
 import dev.herald.common.events.TargetCompletedEvent;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
 import dev.herald.common.outbox.OutboxWriter;
+import dev.herald.common.wire.Platform;
 import dev.herald.common.wire.TargetError;
 import dev.herald.common.wire.UsageReservation;
 import dev.herald.delivery.messaging.TargetCompletedOutbox;
@@ -20,6 +23,8 @@ import dev.herald.delivery.model.LeasedDelivery;
 import dev.herald.delivery.provider.PublishRequest;
 import dev.herald.delivery.provider.SandboxPublisher;
 import dev.herald.delivery.repository.DeliveryStatements;
+import dev.herald.delivery.support.DeliveryTestSupport;
+import dev.herald.delivery.support.DeliveryTestSupport.Target;
 import dev.herald.delivery.support.FakeUsageService;
 import dev.herald.testing.RealInfrastructure;
 import io.quarkus.test.common.ResourceArg;
@@ -30,6 +35,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -321,6 +327,60 @@ class ClaimLoopTest {
                                 outcomes.get(i).eventId()))
                         .hasSize(lost ? 0 : 1);
             }
+        } finally {
+            update("delete from deliveries where post_id = ?", postId);
+        }
+    }
+
+    @Test
+    void anIntakeBeyondTheWorkersFreePlacesLeavesTheRestPendingForTheClaimLoop() throws Exception {
+        PostAcceptedEvent event = DeliveryTestSupport.accepted(
+                workspace,
+                Mode.TEST,
+                Target.of(Platform.TIKTOK, "placed_1"),
+                Target.of(Platform.TIKTOK, "placed_2"),
+                Target.of(Platform.TIKTOK, "placed_3"));
+        String postId = event.post().id();
+        // As of tomorrow, so that the running claim loop leaves the pending rows to this test.
+        Instant tomorrow = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.MILLIS);
+        try {
+            List<LeasedDelivery> started = deliveries
+                    .insertLeased(
+                            List.of(new DeliveryStatements.HandedOver(event, null)),
+                            1,
+                            tomorrow,
+                            tomorrow.plusSeconds(60))
+                    .await()
+                    .atMost(WAIT);
+
+            assertThat(started).singleElement().satisfies(delivery -> {
+                assertThat(delivery.accountId())
+                        .isEqualTo(event.deliveries().get(0).accountId());
+                assertThat(delivery.leaseToken()).isNotNull();
+            });
+            assertThat(rows(
+                            "select status, lease_token is null as unleased,"
+                                    + " coalesce(next_attempt_at = ?, false) as due_at_intake"
+                                    + " from deliveries where post_id = ? order by status",
+                            java.sql.Timestamp.from(tomorrow),
+                            postId))
+                    .containsExactly(
+                            Map.of("status", "pending", "unleased", true, "due_at_intake", true),
+                            Map.of("status", "pending", "unleased", true, "due_at_intake", true),
+                            Map.of("status", "publishing", "unleased", false, "due_at_intake", false));
+            List<LeasedDelivery> claimed =
+                    deliveries
+                            .claimDue(tomorrow.plusSeconds(1), tomorrow.plusSeconds(61), 100)
+                            .await()
+                            .atMost(WAIT)
+                            .stream()
+                            .filter(delivery -> delivery.postId().equals(postId))
+                            .toList();
+            assertThat(claimed)
+                    .extracting(LeasedDelivery::accountId)
+                    .containsExactlyInAnyOrder(
+                            event.deliveries().get(1).accountId(),
+                            event.deliveries().get(2).accountId());
         } finally {
             update("delete from deliveries where post_id = ?", postId);
         }
