@@ -70,7 +70,9 @@ public class DeliveryStatements {
                 case when t.position <= :places then gen_random_uuid() end,
                 case when t.position <= :places then :lease_until::timestamptz end,
                 e.event_id, :now::timestamptz, :now::timestamptz, e.trace_parent, e.due_at,
-                case when t.position > :places then :now::timestamptz end
+                case when t.position > :places then
+                    case when exists (select 1 from held_accounts h where h.account_id = t.account_id)
+                        then :now::timestamptz else least(:now::timestamptz, e.due_at) end end
             from unnest(:target_event_ids::text[], :account_ids::text[], :platforms::text[], :usernames::text[],
                     :reservation_ids::text[], :platform_options::text[])
                 with ordinality as t(event_id, account_id, platform, account_username, reservation_id, platform_options,
@@ -236,9 +238,11 @@ public class DeliveryStatements {
      * Records the events as processed and inserts one row per delivery of each, in one statement (so in one
      * transaction, without a round trip for BEGIN and COMMIT): a batch of {@code post.accepted} costs one statement
      * however many posts it hands over. The first {@code places} rows are {@code publishing}, leased to the caller until
-     * {@code leaseUntil}, and answered, for the caller to attempt at once; the others are {@code pending}, due now, for
-     * the claim loop to take as places free up (a burst of handovers must not start more attempts than the worker
-     * runs at once). An event recorded before (a redelivery) inserts nothing; a target that already has a row (the
+     * {@code leaseUntil}, and answered, for the caller to attempt at once; the others are {@code pending} for the claim
+     * loop to take as places free up (a burst of handovers must not start more attempts than the worker runs at once).
+     * A pending row is due when its post fell due (at the latest now), so one handed over too late lands in the
+     * watchdog's window as {@code StuckDeliveryRule.lateAtIntake} says of a started one; a held account's is due now,
+     * its attempt then holding it as it would have at once. An event recorded before (a redelivery) inserts nothing; a target that already has a row (the
      * same post handed over again) is left alone. The events' ids must be distinct.
      */
     public Uni<List<LeasedDelivery>> insertLeased(

@@ -334,15 +334,17 @@ class ClaimLoopTest {
 
     @Test
     void anIntakeBeyondTheWorkersFreePlacesLeavesTheRestPendingForTheClaimLoop() throws Exception {
-        PostAcceptedEvent event = DeliveryTestSupport.accepted(
-                workspace,
-                Mode.TEST,
-                Target.of(Platform.TIKTOK, "placed_1"),
-                Target.of(Platform.TIKTOK, "placed_2"),
-                Target.of(Platform.TIKTOK, "placed_3"));
-        String postId = event.post().id();
-        // As of tomorrow, so that the running claim loop leaves the pending rows to this test.
+        // Due tomorrow and taken in as of then, so that the running claim loop leaves the pending rows to this test.
         Instant tomorrow = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.MILLIS);
+        PostAcceptedEvent event = DeliveryTestSupport.scheduled(
+                DeliveryTestSupport.accepted(
+                        workspace,
+                        Mode.TEST,
+                        Target.of(Platform.TIKTOK, "placed_1"),
+                        Target.of(Platform.TIKTOK, "placed_2"),
+                        Target.of(Platform.TIKTOK, "placed_3")),
+                tomorrow);
+        String postId = event.post().id();
         try {
             List<LeasedDelivery> started = deliveries
                     .insertLeased(
@@ -358,16 +360,11 @@ class ClaimLoopTest {
                         .isEqualTo(event.deliveries().get(0).accountId());
                 assertThat(delivery.leaseToken()).isNotNull();
             });
-            assertThat(rows(
-                            "select status, lease_token is null as unleased,"
-                                    + " coalesce(next_attempt_at = ?, false) as due_at_intake"
-                                    + " from deliveries where post_id = ? order by status",
-                            java.sql.Timestamp.from(tomorrow),
-                            postId))
+            assertThat(pendingSince(postId, tomorrow))
                     .containsExactly(
-                            Map.of("status", "pending", "unleased", true, "due_at_intake", true),
-                            Map.of("status", "pending", "unleased", true, "due_at_intake", true),
-                            Map.of("status", "publishing", "unleased", false, "due_at_intake", false));
+                            Map.of("status", "pending", "unleased", true, "due", true),
+                            Map.of("status", "pending", "unleased", true, "due", true),
+                            Map.of("status", "publishing", "unleased", false, "due", false));
             List<LeasedDelivery> claimed =
                     deliveries
                             .claimDue(tomorrow.plusSeconds(1), tomorrow.plusSeconds(61), 100)
@@ -384,6 +381,64 @@ class ClaimLoopTest {
         } finally {
             update("delete from deliveries where post_id = ?", postId);
         }
+    }
+
+    @Test
+    void aLateHandoverLeftPendingIsDueWhenItsPostWasAndAHeldAccountsIsDueNow() throws Exception {
+        Instant tomorrow = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.MILLIS);
+        Instant hourLate = tomorrow.plus(Duration.ofHours(1));
+        PostAcceptedEvent event = DeliveryTestSupport.scheduled(
+                DeliveryTestSupport.accepted(
+                        workspace,
+                        Mode.TEST,
+                        Target.of(Platform.TIKTOK, "late_1"),
+                        Target.of(Platform.TIKTOK, "late_held")),
+                tomorrow);
+        String postId = event.post().id();
+        String heldAccount = event.deliveries().get(1).accountId();
+        update(
+                "insert into held_accounts (account_id, workspace_id, mode, since) values (?, ?, 'test', now())",
+                heldAccount,
+                workspace);
+        try {
+            assertThat(deliveries
+                            .insertLeased(
+                                    List.of(new DeliveryStatements.HandedOver(event, null)),
+                                    0,
+                                    hourLate,
+                                    hourLate.plusSeconds(60))
+                            .await()
+                            .atMost(WAIT))
+                    .isEmpty();
+            // The late one where the watchdog looks (pending far past its due time), the held one for the claim loop,
+            // whose attempt holds it.
+            String lateAccount = event.deliveries().get(0).accountId();
+            assertThat(nextAttemptAt(postId, lateAccount)).isEqualTo(tomorrow);
+            assertThat(nextAttemptAt(postId, heldAccount)).isEqualTo(hourLate);
+            assertThat(pendingSince(postId, tomorrow))
+                    .extracting(row -> row.get("status"))
+                    .containsOnly("pending");
+        } finally {
+            update("delete from deliveries where post_id = ?", postId);
+            update("delete from held_accounts where account_id = ?", heldAccount);
+        }
+    }
+
+    private static Instant nextAttemptAt(String postId, String accountId) throws Exception {
+        java.sql.Timestamp at = (java.sql.Timestamp)
+                rows("select next_attempt_at from deliveries where post_id = ? and account_id = ?", postId, accountId)
+                        .get(0)
+                        .get("next_attempt_at");
+        return at.toInstant();
+    }
+
+    /** The post's rows by status: status, whether unleased, whether due at {@code at}. */
+    private static List<Map<String, Object>> pendingSince(String postId, Instant at) throws Exception {
+        return rows(
+                "select status, lease_token is null as unleased, coalesce(next_attempt_at = ?, false) as due"
+                        + " from deliveries where post_id = ? order by status, account_id",
+                java.sql.Timestamp.from(at),
+                postId);
     }
 
     private static LeasedDelivery withOtherLease(LeasedDelivery delivery) {
