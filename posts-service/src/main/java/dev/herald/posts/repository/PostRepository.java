@@ -15,7 +15,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.hibernate.LockMode;
 
@@ -32,21 +35,23 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
     /** A post and its targets in request order. */
     public record WithTargets(PostEntity post, List<PostTargetEntity> targets) {}
 
-    /** The post with its targets, in one query; null when there is no such post (or it has no targets). */
-    public Uni<WithTargets> findWithTargets(String id) {
+    /** The posts of {@code ids} with their targets in request order, by post id, in one query; absent ids left out. */
+    public Uni<Map<String, WithTargets>> findAllWithTargets(Collection<String> ids) {
         return Panache.getSession()
                 .flatMap(session -> session.createSelectionQuery(
-                                "select p, t from PostEntity p join PostTargetEntity t on t.postId = p.id where p.id = :id order by t.position",
+                                "select p, t from PostEntity p join PostTargetEntity t on t.postId = p.id where p.id in :ids order by p.id, t.position",
                                 Object[].class)
-                        .setParameter("id", id)
+                        .setParameter("ids", ids)
                         .getResultList())
                 .map(rows -> {
-                    if (rows.isEmpty()) {
-                        return null;
+                    Map<String, WithTargets> found = new HashMap<>();
+                    for (Object[] row : rows) {
+                        PostEntity post = (PostEntity) row[0];
+                        found.computeIfAbsent(post.id, id -> new WithTargets(post, new ArrayList<>()))
+                                .targets()
+                                .add((PostTargetEntity) row[1]);
                     }
-                    List<PostTargetEntity> targets = new ArrayList<>(rows.size());
-                    rows.forEach(row -> targets.add((PostTargetEntity) row[1]));
-                    return new WithTargets((PostEntity) rows.get(0)[0], targets);
+                    return found;
                 });
     }
 

@@ -21,7 +21,11 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -30,8 +34,8 @@ import org.jboss.logging.Logger;
  * is emitted in the same transaction, with the event id recorded so a redelivered event changes nothing.
  *
  * <p>Two paths write an outcome, for throughput (every target of every post passes here; bench/README.md, "Statements
- * per post"): one statement against the post as read without a lock ({@link TargetOutcomeStatements}), and, when that
- * writes nothing, a transaction against the locked post. Both apply the same {@link TargetOutcomeDecision}, written
+ * per post"): one statement against the posts as read without a lock ({@link TargetOutcomeStatements}; one for a
+ * whole poll of outcomes, one per post), and, for an outcome it does not write, a transaction against the locked post. Both apply the same {@link TargetOutcomeDecision}, written
  * into the entities by {@code take}: the statement only guards that the post is still as read and the event new, and
  * writes the values decided. One path alone would cost either the transaction's round trips on every outcome, or a
  * statement that also judges and logs the odd cases (redeliveries, concurrent outcomes of one post, events naming
@@ -78,26 +82,30 @@ public class PostFinalization {
         this.clock = clock;
     }
 
+    /** An outcome as it was received, with the trace it came with (the request that accepted the post, through delivery). */
+    public record Received(TargetCompletedEvent event, String traceParent) {}
+
     /**
-     * Applies a delivery outcome once. {@code traceParent} is the trace the outcome came with (the request that
-     * accepted the post, through delivery): a {@code post.finalized} it causes carries it on to webhooks-service.
+     * Applies each of a poll's outcomes once, in the poll's order for the outcomes of one post. They go in rounds of
+     * at most one outcome per post ({@link OutcomeRounds}), each round one read and one statement; an outcome the
+     * statement did not write takes the transaction, one at a time. A {@code post.finalized} an outcome causes
+     * carries the outcome's trace on to webhooks-service.
      */
-    public Uni<Void> apply(TargetCompletedEvent event, String traceParent) {
-        return applyInOneStatement(event, traceParent)
-                .flatMap(finalized -> finalized != null
-                        ? Uni.createFrom().item(finalized)
-                        : Panache.withTransaction(() -> ProcessedEvents.markProcessed(event.eventId())
-                                .flatMap(first -> {
-                                    if (!first) {
-                                        return Uni.createFrom().item(false);
-                                    }
-                                    return settle(event, traceParent);
-                                })))
-                .invoke(finalized -> {
-                    if (finalized) {
+    public Uni<Void> applyAll(List<Received> outcomes) {
+        Uni<Boolean> finalized = Uni.createFrom().item(false);
+        for (List<Received> round :
+                OutcomeRounds.of(outcomes, received -> received.event().postId())) {
+            finalized = finalized.flatMap(before -> applyRound(round).map(now -> before || now));
+        }
+        return finalized
+                .invoke(any -> {
+                    if (any) {
                         dispatcher.eventsWritten();
                     }
-                    if (event.mode() == Mode.LIVE && PostTarget.PUBLISHED.equals(event.status())) {
+                    if (outcomes.stream()
+                            .anyMatch(received -> received.event().mode() == Mode.LIVE
+                                    && PostTarget.PUBLISHED.equals(
+                                            received.event().status()))) {
                         // Its first comment, if pending, is posted now rather than at the job's next tick.
                         firstComments.nudge();
                     }
@@ -105,48 +113,101 @@ public class PostFinalization {
                 .replaceWithVoid();
     }
 
-    /**
-     * The common case in one statement ({@link TargetOutcomeStatements}): the post and its targets are read without a
-     * lock, the outcome is decided from that read, and the statement writes it if the post is still as read. True
-     * when the post became final, false when not; null when the statement did not apply (an outcome the transaction
-     * must judge and log, a redelivery, or a post that changed since it was read). The transaction then applies the
-     * event as it finds it.
-     */
-    private Uni<Boolean> applyInOneStatement(TargetCompletedEvent event, String traceParent) {
-        return Panache.withSession(() -> posts.findWithTargets(event.postId())).flatMap(found -> {
-            PostEntity post = found == null ? null : found.post();
-            List<PostTargetEntity> rows = found == null ? List.of() : found.targets();
-            TargetOutcomeDecision decision = TargetOutcomeDecision.of(event, post, rows);
-            if (!decision.applies()) {
-                return Uni.createFrom().nullItem();
+    /** True when one of the round's outcomes made its post final and wrote its event. */
+    private Uni<Boolean> applyRound(List<Received> round) {
+        return applyInOneStatement(round).flatMap(results -> {
+            Uni<Boolean> finalized = Uni.createFrom().item(results.contains(true));
+            for (int i = 0; i < round.size(); i++) {
+                if (results.get(i) == null) {
+                    Received received = round.get(i);
+                    finalized = finalized.flatMap(
+                            before -> applyInTransaction(received).map(now -> before || now));
+                }
             }
-            // The session is closed: these entities are changed in memory only, to carry the new state.
-            Instant readUpdatedAt = post.updatedAt;
-            String readStatus = post.status;
-            String readTargetStatus = decision.target().status;
-            take(decision, post, Timestamps.now(clock));
-            OutboxWriter.Entry finalized = null;
-            List<String> holds = List.of();
-            if (decision.finalStatus() != null) {
-                Post wire = views.toWire(post, rows);
-                // The final event waits for the first comments still to post (FirstCommentPosting sends it then).
-                finalized = FirstComments.awaited(wire.targets())
-                        ? null
-                        : events.finalizedEntry(post.workspaceId, event.mode(), wire, traceParent);
-                holds = List.copyOf(AcceptanceHolds.profileIds(rows));
-            }
-            boolean eventWritten = finalized != null;
-            TargetOutcomeStatements.Outcome outcome = new TargetOutcomeStatements.Outcome(
-                    post,
-                    readUpdatedAt,
-                    readStatus,
-                    decision.target(),
-                    readTargetStatus,
-                    event.eventId(),
-                    finalized,
-                    holds);
-            return outcomes.apply(outcome).map(applied -> applied ? eventWritten : null);
+            return finalized;
         });
+    }
+
+    /**
+     * The common case in one statement ({@link TargetOutcomeStatements}): the posts and their targets are read
+     * without a lock, each outcome is decided from that read, and the statement writes those whose post is still as
+     * read. Per outcome: true when its post became final, false when not; null when the statement did not write it
+     * (an outcome the transaction must judge and log, a redelivery, or a post that changed since it was read).
+     */
+    private Uni<List<Boolean>> applyInOneStatement(List<Received> round) {
+        Set<String> postIds =
+                round.stream().map(received -> received.event().postId()).collect(Collectors.toSet());
+        return Panache.withSession(() -> posts.findAllWithTargets(postIds)).flatMap(found -> {
+            List<Boolean> results = new ArrayList<>(Collections.nCopies(round.size(), null));
+            List<Integer> positions = new ArrayList<>();
+            List<TargetOutcomeStatements.Outcome> outcomes = new ArrayList<>();
+            for (int i = 0; i < round.size(); i++) {
+                Received received = round.get(i);
+                TargetOutcomeStatements.Outcome outcome =
+                        outcome(received, found.get(received.event().postId()));
+                if (outcome != null) {
+                    positions.add(i);
+                    outcomes.add(outcome);
+                }
+            }
+            if (outcomes.isEmpty()) {
+                return Uni.createFrom().item(results);
+            }
+            return this.outcomes.applyAll(outcomes).map(applied -> {
+                for (int j = 0; j < applied.size(); j++) {
+                    if (applied.get(j)) {
+                        results.set(positions.get(j), outcomes.get(j).finalized() != null);
+                    }
+                }
+                return results;
+            });
+        });
+    }
+
+    /**
+     * The outcome's writes, decided from {@code found} (read without a lock, its session closed: the entities are
+     * changed in memory only, to carry the new state); null when it does not apply, which the transaction judges.
+     */
+    private TargetOutcomeStatements.Outcome outcome(Received received, PostRepository.WithTargets found) {
+        TargetCompletedEvent event = received.event();
+        PostEntity post = found == null ? null : found.post();
+        List<PostTargetEntity> rows = found == null ? List.of() : found.targets();
+        TargetOutcomeDecision decision = TargetOutcomeDecision.of(event, post, rows);
+        if (!decision.applies()) {
+            return null;
+        }
+        Instant readUpdatedAt = post.updatedAt;
+        String readStatus = post.status;
+        String readTargetStatus = decision.target().status;
+        take(decision, post, Timestamps.now(clock));
+        OutboxWriter.Entry finalized = null;
+        List<String> holds = List.of();
+        if (decision.finalStatus() != null) {
+            Post wire = views.toWire(post, rows);
+            // The final event waits for the first comments still to post (FirstCommentPosting sends it then).
+            finalized = FirstComments.awaited(wire.targets())
+                    ? null
+                    : events.finalizedEntry(post.workspaceId, event.mode(), wire, received.traceParent());
+            holds = List.copyOf(AcceptanceHolds.profileIds(rows));
+        }
+        return new TargetOutcomeStatements.Outcome(
+                post,
+                readUpdatedAt,
+                readStatus,
+                decision.target(),
+                readTargetStatus,
+                event.eventId(),
+                finalized,
+                holds);
+    }
+
+    /** The outcome against the locked post, once (its processed mark); true when it made the post final and wrote its event. */
+    private Uni<Boolean> applyInTransaction(Received received) {
+        TargetCompletedEvent event = received.event();
+        return Panache.withTransaction(() -> ProcessedEvents.markProcessed(event.eventId())
+                .flatMap(first -> first
+                        ? settle(event, received.traceParent())
+                        : Uni.createFrom().item(false)));
     }
 
     /** True when this outcome made the post final and wrote its event. */

@@ -47,9 +47,9 @@ class TargetOutcomeStatementsTest {
      * Reads the post and works out {@code account}'s outcome as the finalization does, claiming it was read with the
      * post at {@code readUpdatedAt} (null: as read now); {@code finalStatus} non-null makes the post final.
      */
-    private Uni<Boolean> apply(
+    private Uni<TargetOutcomeStatements.Outcome> outcome(
             String post, Instant readUpdatedAt, String account, String status, String eventId, String finalStatus) {
-        return Panache.withSession(() -> posts.findWithTargets(post)).flatMap(read -> {
+        return read(post).map(read -> {
             PostTargetEntity target = read.targets().stream()
                     .filter(row -> row.accountId.equals(account))
                     .findFirst()
@@ -77,9 +77,22 @@ class TargetOutcomeStatementsTest {
                         null);
                 holds = List.of("prf_" + post);
             }
-            return statements.apply(new TargetOutcomeStatements.Outcome(
-                    read.post(), seen, readStatus, target, readTargetStatus, eventId, finalized, holds));
+            return new TargetOutcomeStatements.Outcome(
+                    read.post(), seen, readStatus, target, readTargetStatus, eventId, finalized, holds);
         });
+    }
+
+    /** The same outcome, applied alone. */
+    private Uni<Boolean> apply(
+            String post, Instant readUpdatedAt, String account, String status, String eventId, String finalStatus) {
+        return outcome(post, readUpdatedAt, account, status, eventId, finalStatus)
+                .flatMap(outcome -> statements.applyAll(List.of(outcome)))
+                .map(applied -> applied.get(0));
+    }
+
+    private Uni<PostRepository.WithTargets> read(String post) {
+        return Panache.withSession(() -> posts.findAllWithTargets(List.of(post)))
+                .map(found -> found.get(post));
     }
 
     private static long targets(String post, String status) throws Exception {
@@ -93,7 +106,7 @@ class TargetOutcomeStatementsTest {
         PostsTestSupport.insertTarget(post, 0, "acc_1", "linkedin", PostTarget.PUBLISHING, null, 0);
         PostsTestSupport.insertTarget(post, 1, "acc_2", "linkedin", PostTarget.PUBLISHING, null, 0);
         Instant[] firstRead = new Instant[1];
-        asserter.assertThat(() -> Panache.withSession(() -> posts.findWithTargets(post)), read -> {
+        asserter.assertThat(() -> read(post), read -> {
             assertThat(read.post().id).isEqualTo(post);
             assertThat(read.targets()).extracting(target -> target.accountId).containsExactly("acc_1", "acc_2");
             firstRead[0] = read.post().updatedAt;
@@ -153,6 +166,71 @@ class TargetOutcomeStatementsTest {
                             post,
                             "prf_" + post))
                     .isEqualTo(1);
+        }));
+    }
+
+    @Test
+    @RunOnVertxContext
+    void oneStatementWritesEachOutcomeWhosePostIsAsReadAndAnswersWhichItWrote(UniAsserter asserter) throws Exception {
+        String finalized = PostsTestSupport.insertPost(workspace, "test", Post.PUBLISHING);
+        PostsTestSupport.insertTarget(finalized, 0, "acc_1", "linkedin", PostTarget.PUBLISHING, null, 0);
+        String stillPublishing = PostsTestSupport.insertPost(workspace, "test", Post.PUBLISHING);
+        PostsTestSupport.insertTarget(stillPublishing, 0, "acc_1", "linkedin", PostTarget.PUBLISHING, null, 0);
+        PostsTestSupport.insertTarget(stillPublishing, 1, "acc_2", "linkedin", PostTarget.PUBLISHING, null, 0);
+        String moved = PostsTestSupport.insertPost(workspace, "test", Post.PUBLISHING);
+        PostsTestSupport.insertTarget(moved, 0, "acc_1", "linkedin", PostTarget.PUBLISHING, null, 0);
+        String applied = PostsTestSupport.insertPost(workspace, "test", Post.PUBLISHING);
+        PostsTestSupport.insertTarget(applied, 0, "acc_1", "linkedin", PostTarget.PUBLISHING, null, 0);
+        String appliedBefore = ResourceIds.newId(IdPrefix.EVENT);
+        PostsTestSupport.execute("insert into processed_events (event_id) values (?)", appliedBefore);
+        Instant longAgo = Instant.parse("2026-01-01T00:00:00Z");
+        String published = ResourceIds.newId(IdPrefix.EVENT);
+        String movedOutcome = ResourceIds.newId(IdPrefix.EVENT);
+        String failed = ResourceIds.newId(IdPrefix.EVENT);
+
+        asserter.assertThat(
+                // Read one after another: each read has its own session.
+                () -> outcome(finalized, null, "acc_1", PostTarget.PUBLISHED, published, Post.PUBLISHED)
+                        .flatMap(first -> outcome(moved, longAgo, "acc_1", PostTarget.FAILED, movedOutcome, Post.FAILED)
+                                .flatMap(second -> outcome(
+                                                stillPublishing, null, "acc_2", PostTarget.FAILED, failed, null)
+                                        .flatMap(third -> outcome(
+                                                        applied,
+                                                        null,
+                                                        "acc_1",
+                                                        PostTarget.PUBLISHED,
+                                                        appliedBefore,
+                                                        Post.PUBLISHED)
+                                                .map(fourth -> List.of(first, second, third, fourth)))))
+                        .flatMap(statements::applyAll),
+                written -> assertThat(written).containsExactly(true, false, true, false));
+        asserter.execute(DatabaseCheck.of(() -> {
+            assertThat(targets(finalized, PostTarget.PUBLISHED)).isEqualTo(1);
+            assertThat(count("select count(*) from posts where id = ? and status = 'published'", finalized))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from outbox where message_key = ?", finalized))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from profile_hold_releases where post_id = ?", finalized))
+                    .isEqualTo(1);
+            assertThat(targets(stillPublishing, PostTarget.FAILED)).isEqualTo(1);
+            assertThat(targets(stillPublishing, PostTarget.PUBLISHING)).isEqualTo(1);
+            assertThat(count("select count(*) from posts where id = ? and status = 'publishing'", stillPublishing))
+                    .isEqualTo(1);
+            assertThat(count("select count(*) from profile_hold_releases where post_id = ?", stillPublishing))
+                    .isZero();
+            for (String unchanged : List.of(moved, applied)) {
+                assertThat(targets(unchanged, PostTarget.PUBLISHING)).isEqualTo(1);
+                assertThat(count("select count(*) from posts where id = ? and status = 'publishing'", unchanged))
+                        .isEqualTo(1);
+                assertThat(count("select count(*) from outbox where message_key = ?", unchanged))
+                        .isZero();
+                assertThat(count("select count(*) from profile_hold_releases where post_id = ?", unchanged))
+                        .isZero();
+            }
+            assertThat(count("select count(*) from processed_events where event_id in (?, ?)", published, failed))
+                    .isEqualTo(2);
+            assertThat(count("select count(*) from processed_events where event_id = ?", movedOutcome))
+                    .isZero();
         }));
     }
 }
