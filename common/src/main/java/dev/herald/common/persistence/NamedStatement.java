@@ -7,9 +7,11 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A statement for the Vert.x pool written with {@code :name} placeholders, bound by name: a statement with thirty
@@ -31,6 +33,19 @@ public final class NamedStatement {
         for (int i = 0; i < names.size(); i++) {
             positions.put(names.get(i), i);
         }
+    }
+
+    /**
+     * The answers of a statement that takes many calls as arrays ({@code unnest(...) with ordinality as i(...,
+     * position)}) and returns a {@code position} column for each call it answers: per call, in order, {@code answer}
+     * of the row naming it, or {@code otherwise} for a call no row names (one the statement did not change).
+     */
+    public static <O> List<O> answersByPosition(RowSet<Row> rows, int calls, Function<Row, O> answer, O otherwise) {
+        List<O> answers = new ArrayList<>(Collections.nCopies(calls, otherwise));
+        for (Row row : rows) {
+            answers.set(row.getLong("position").intValue() - 1, answer.apply(row));
+        }
+        return answers;
     }
 
     /**

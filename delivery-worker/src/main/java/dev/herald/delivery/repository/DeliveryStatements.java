@@ -24,8 +24,6 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -375,12 +373,8 @@ public class DeliveryStatements {
                 .set("lease_until", leaseUntil)
                 .set("now", now)
                 .execute(pool)
-                .map(rows -> {
-                    List<Optional<Integer>> started = new ArrayList<>(Collections.nCopies(count, Optional.empty()));
-                    rows.forEach(row -> started.set(
-                            row.getLong("position").intValue() - 1, Optional.of(row.getInteger("attempts"))));
-                    return started;
-                });
+                .map(rows -> NamedStatement.answersByPosition(
+                        rows, count, row -> Optional.of(row.getInteger("attempts")), Optional.empty()));
     }
 
     /** Extends the lease of a delivery whose call is still running (an upload); false when the lease was lost. */
@@ -456,12 +450,9 @@ public class DeliveryStatements {
                 .set("completed_at", completedAt)
                 .set("reconcile_at", reconcileAt)
                 .set("announced_ids", announcedIds);
-        return outbox.bindAll(parameters, announcements).execute(pool).map(rows -> {
-            Boolean[] changed = new Boolean[count];
-            Arrays.fill(changed, false);
-            rows.forEach(row -> changed[row.getLong("position").intValue() - 1] = true);
-            return List.of(changed);
-        });
+        return outbox.bindAll(parameters, announcements)
+                .execute(pool)
+                .map(rows -> NamedStatement.answersByPosition(rows, count, row -> true, false));
     }
 
     /** An uncertain delivery the reconciler holds, since when it is uncertain, and the looks made so far (this one included). */

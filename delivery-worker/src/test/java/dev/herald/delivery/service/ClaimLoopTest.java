@@ -285,10 +285,7 @@ class ClaimLoopTest {
         }
         try {
             Instant later = Instant.now().plus(Duration.ofDays(2));
-            List<LeasedDelivery> claimed =
-                    deliveries.claimDue(later, later.plus(Duration.ofDays(1)), 100).await().atMost(WAIT).stream()
-                            .filter(delivery -> delivery.postId().equals(postId))
-                            .toList();
+            List<LeasedDelivery> claimed = claimedOf(postId, later);
             assertThat(claimed).hasSize(20);
             // Every third one as a worker whose lease was taken over would hold it: its writes must change nothing.
             List<LeasedDelivery> held = new ArrayList<>();
@@ -365,14 +362,7 @@ class ClaimLoopTest {
                             Map.of("status", "pending", "unleased", true, "due", true),
                             Map.of("status", "pending", "unleased", true, "due", true),
                             Map.of("status", "publishing", "unleased", false, "due", false));
-            List<LeasedDelivery> claimed =
-                    deliveries
-                            .claimDue(tomorrow.plusSeconds(1), tomorrow.plusSeconds(61), 100)
-                            .await()
-                            .atMost(WAIT)
-                            .stream()
-                            .filter(delivery -> delivery.postId().equals(postId))
-                            .toList();
+            List<LeasedDelivery> claimed = claimedOf(postId, tomorrow.plusSeconds(1));
             assertThat(claimed)
                     .extracting(LeasedDelivery::accountId)
                     .containsExactlyInAnyOrder(
@@ -482,11 +472,15 @@ class ClaimLoopTest {
                 delivery.traceParent());
     }
 
+    /** Claims what is due at {@code asOf} (leased for a day), answering the deliveries of {@code postId}. */
+    private List<LeasedDelivery> claimedOf(String postId, Instant asOf) {
+        return deliveries.claimDue(asOf, asOf.plus(Duration.ofDays(1)), 100).await().atMost(WAIT).stream()
+                .filter(delivery -> delivery.postId().equals(postId))
+                .toList();
+    }
+
     private LeasedDelivery claimOnly(String postId, Instant asOf) {
-        List<LeasedDelivery> claimed =
-                deliveries.claimDue(asOf, asOf.plus(Duration.ofDays(1)), 100).await().atMost(WAIT).stream()
-                        .filter(delivery -> delivery.postId().equals(postId))
-                        .toList();
+        List<LeasedDelivery> claimed = claimedOf(postId, asOf);
         assertThat(claimed).hasSize(1);
         return claimed.get(0);
     }

@@ -11,7 +11,6 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -166,13 +165,7 @@ public class IdempotencyKeyStatements {
                 .set("held_positions", heldPositions.toArray(Long[]::new))
                 .set("held_ids", heldIds.toArray(String[]::new))
                 .execute(pool)
-                .map(rows -> {
-                    List<StoredKey> claimed = new ArrayList<>(Collections.nCopies(count, null));
-                    for (Row row : rows) {
-                        claimed.set(row.getLong("position").intValue() - 1, stored(row));
-                    }
-                    return claimed;
-                });
+                .map(rows -> NamedStatement.answersByPosition(rows, count, IdempotencyKeyStatements::stored, null));
     }
 
     /** The key as a request left it, or null when no request holds it now (never used, given back, or expired). */

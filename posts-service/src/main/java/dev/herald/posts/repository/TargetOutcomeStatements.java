@@ -11,7 +11,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -185,11 +184,8 @@ public class TargetOutcomeStatements {
                 .map(Outcome::finalized)
                 .filter(Objects::nonNull)
                 .toList();
-        return outbox.bindAll(parameters, finalized).execute(pool).map(rows -> {
-            Boolean[] applied = new Boolean[count];
-            Arrays.fill(applied, false);
-            rows.forEach(row -> applied[row.getLong("position").intValue() - 1] = true);
-            return List.of(applied);
-        });
+        return outbox.bindAll(parameters, finalized)
+                .execute(pool)
+                .map(rows -> NamedStatement.answersByPosition(rows, count, row -> true, false));
     }
 }
