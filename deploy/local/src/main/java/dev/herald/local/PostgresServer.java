@@ -80,7 +80,10 @@ public final class PostgresServer implements AutoCloseable {
         return EmbeddedPostgres.builder()
                 .setPort(port)
                 .setServerConfig("max_connections", "300")
-                .setServerConfig("listen_addresses", "127.0.0.1");
+                .setServerConfig("listen_addresses", "127.0.0.1")
+                // An autovacuum run long enough to matter is logged (postgres.log), so a latency spike can be lined
+                // up with it; checkpoints are logged by default.
+                .setServerConfig("log_autovacuum_min_duration", "250ms");
     }
 
     /** An existing server, {@code postgresql://user:password@host:port[/anything]}. */

@@ -145,6 +145,8 @@ class LocalSuiteTest {
             // ./herald up's PostgreSQL commits as a production server does: synced to disk, synchronously.
             assertThat(setting(suite, "fsync")).isEqualTo("on");
             assertThat(setting(suite, "synchronous_commit")).isEqualTo("on");
+            // A slow autovacuum run shows in postgres.log, next to the latency it may explain.
+            assertThat(setting(suite, "log_autovacuum_min_duration")).isEqualTo("250ms");
             assertThat(pidFiles(state))
                     .containsExactlyInAnyOrder(
                             "api-gateway.pid",
