@@ -35,9 +35,9 @@ import org.jboss.logging.Logger;
  *
  * <p>Two paths write an outcome, for throughput (every target of every post passes here; bench/README.md, "Statements
  * per post"): one statement against the posts as read without a lock ({@link TargetOutcomeStatements}; one for a
- * whole poll of outcomes, one per post), and, for an outcome it does not write, a transaction against the locked post. Both apply the same {@link TargetOutcomeDecision}, written
- * into the entities by {@code take}: the statement only guards that the post is still as read and the event new, and
- * writes the values decided. One path alone would cost either the transaction's round trips on every outcome, or a
+ * whole poll of outcomes, one per post), and, for an outcome it does not write, a transaction against the locked
+ * post. Both apply the same {@link TargetOutcomeDecision}, written into the entities by {@code take}: the statement
+ * only guards that the post is still as read and the event new, and writes the values decided. One path alone would cost either the transaction's round trips on every outcome, or a
  * statement that also judges and logs the odd cases (redeliveries, concurrent outcomes of one post, events naming
  * nothing) which the transaction handles.
  *
@@ -82,7 +82,7 @@ public class PostFinalization {
         this.clock = clock;
     }
 
-    /** An outcome as it was received, with the trace it came with (the request that accepted the post, through delivery). */
+    /** An outcome as received, with the trace it came with (the request that accepted the post, through delivery). */
     public record Received(TargetCompletedEvent event, String traceParent) {}
 
     /**
@@ -201,7 +201,10 @@ public class PostFinalization {
                 holds);
     }
 
-    /** The outcome against the locked post, once (its processed mark); true when it made the post final and wrote its event. */
+    /**
+     * The outcome against the locked post, once (its processed mark); true when it made the post final and wrote its
+     * event.
+     */
     private Uni<Boolean> applyInTransaction(Received received) {
         TargetCompletedEvent event = received.event();
         return Panache.withTransaction(() -> ProcessedEvents.markProcessed(event.eventId())
