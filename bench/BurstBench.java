@@ -237,7 +237,8 @@ public class BurstBench extends PostsBench {
     /**
      * Waits until {@code from}, then polls posts-service's database every second (one count: progress only, the lags come
      * from the API) until no post is queued or publishing or {@code deadline} passes. Records (seconds after
-     * {@code from}, posts pending) in {@code timeline}; answers the CPU used from {@code from} to the end of the wait.
+     * {@code from}, posts pending, posts of them not yet handed to delivery) in {@code timeline}; answers the CPU used
+     * from {@code from} to the end of the wait.
      */
     CpuUse waitForFinal(Instant from, Instant deadline, List<long[]> timeline) throws Exception {
         long until = Duration.between(Instant.now(), from).toMillis();
@@ -246,9 +247,11 @@ public class BurstBench extends PostsBench {
         }
         CpuSnapshot before = CpuSnapshot.take(state);
         while (true) {
-            long pending = Long.parseLong(postsDb.query("select count(*) from posts where status in ('queued', 'publishing')").get(0)[0]);
+            String[] counts = postsDb.query("select count(*), count(*) filter (where status = 'queued') from posts"
+                    + " where status in ('queued', 'publishing')").get(0);
+            long pending = Long.parseLong(counts[0]);
             Instant now = Instant.now();
-            timeline.add(new long[] {Duration.between(from, now).toSeconds(), pending});
+            timeline.add(new long[] {Duration.between(from, now).toSeconds(), pending, Long.parseLong(counts[1])});
             if (pending == 0 || now.isAfter(deadline)) {
                 log("  " + pending + " posts queued or publishing " + Duration.between(from, now).toSeconds() + " s after " + from);
                 break;

@@ -85,10 +85,11 @@ final class BurstReport {
                     .append(" accepted posts.**\n\n");
         }
         lagTable(out, burst, 1);
-        out.append("Posts queued or publishing after the instant (posts-service's database, every 5 s): ")
-                .append(b.pendingAfterInstant.stream().filter(p -> p[0] % 5 == 0).collect(Collectors.toMap(p -> p[0], p -> p[1],
-                        (x, y) -> x, TreeMap::new)).entrySet().stream().map(e -> e.getKey() + " s: " + e.getValue())
-                        .collect(Collectors.joining(", "))).append(".\n\n");
+        out.append("Posts queued or publishing after the instant (posts-service's database, every 5 s; in brackets those not yet "
+                + "handed to delivery, still `queued`): ")
+                .append(b.pendingAfterInstant.stream().filter(p -> p[0] % 5 == 0).collect(Collectors.toMap(p -> p[0],
+                        p -> p[1] + " (" + p[2] + ")", (x, y) -> x, TreeMap::new)).entrySet().stream()
+                        .map(e -> e.getKey() + " s: " + e.getValue()).collect(Collectors.joining(", "))).append(".\n\n");
         out.append("Targets published per second after the instant (from `completed_at`, mean of each 5 s): ")
                 .append(publishedPerFive(burst, b.instant)).append(".\n\n");
         out.append("CPU from the instant to the end of the wait, as a share of the whole machine (all cores; `other`: processes "
