@@ -240,8 +240,8 @@ public class DeliveryStatements {
      * loop to take as places free up (a burst of handovers must not start more attempts than the worker runs at once).
      * A pending row is due when its post fell due (at the latest now), so one handed over too late lands in the
      * watchdog's window as {@code StuckDeliveryRule.lateAtIntake} says of a started one; a held account's is due now,
-     * its attempt then holding it as it would have at once. An event recorded before (a redelivery) inserts nothing; a target that already has a row (the
-     * same post handed over again) is left alone. The events' ids must be distinct.
+     * its attempt then holding it as it would have at once. An event recorded before (a redelivery) inserts nothing; a
+     * target that already has a row (the same post handed over again) is left alone. The events' ids must be distinct.
      */
     public Uni<List<LeasedDelivery>> insertLeased(
             List<HandedOver> handedOver, int places, Instant now, Instant leaseUntil) {

@@ -91,10 +91,10 @@ public class PostFinalization {
      * statement did not write takes the transaction, one at a time. A {@code post.finalized} an outcome causes
      * carries the outcome's trace on to webhooks-service.
      */
-    public Uni<Void> applyAll(List<Received> outcomes) {
+    public Uni<Void> applyAll(List<Received> poll) {
         Uni<Boolean> finalized = Uni.createFrom().item(false);
         for (List<Received> round :
-                OutcomeRounds.of(outcomes, received -> received.event().postId())) {
+                OutcomeRounds.of(poll, received -> received.event().postId())) {
             finalized = finalized.flatMap(before -> applyRound(round).map(now -> before || now));
         }
         return finalized
@@ -102,7 +102,7 @@ public class PostFinalization {
                     if (any) {
                         dispatcher.eventsWritten();
                     }
-                    if (outcomes.stream()
+                    if (poll.stream()
                             .anyMatch(received -> received.event().mode() == Mode.LIVE
                                     && PostTarget.PUBLISHED.equals(
                                             received.event().status()))) {
@@ -140,23 +140,23 @@ public class PostFinalization {
         return Panache.withSession(() -> posts.findAllWithTargets(postIds)).flatMap(found -> {
             List<Boolean> results = new ArrayList<>(Collections.nCopies(round.size(), null));
             List<Integer> positions = new ArrayList<>();
-            List<TargetOutcomeStatements.Outcome> outcomes = new ArrayList<>();
+            List<TargetOutcomeStatements.Outcome> writes = new ArrayList<>();
             for (int i = 0; i < round.size(); i++) {
                 Received received = round.get(i);
                 TargetOutcomeStatements.Outcome outcome =
                         outcome(received, found.get(received.event().postId()));
                 if (outcome != null) {
                     positions.add(i);
-                    outcomes.add(outcome);
+                    writes.add(outcome);
                 }
             }
-            if (outcomes.isEmpty()) {
+            if (writes.isEmpty()) {
                 return Uni.createFrom().item(results);
             }
-            return this.outcomes.applyAll(outcomes).map(applied -> {
+            return outcomes.applyAll(writes).map(applied -> {
                 for (int j = 0; j < applied.size(); j++) {
                     if (applied.get(j)) {
-                        results.set(positions.get(j), outcomes.get(j).finalized() != null);
+                        results.set(positions.get(j), writes.get(j).finalized() != null);
                     }
                 }
                 return results;
