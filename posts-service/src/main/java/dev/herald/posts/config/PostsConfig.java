@@ -18,8 +18,8 @@ public interface PostsConfig {
     @WithDefault("200ms")
     Duration dispatchInterval();
 
-    /** Posts handed to delivery per dispatcher transaction. */
-    @WithDefault("200")
+    /** Posts handed to delivery per dispatcher statement. */
+    @WithDefault("500")
     int dispatchBatchSize();
 
     /** How often profile holds of final posts are given back to profiles-service. */

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,14 +46,23 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
                         .getResultList())
                 .map(rows -> {
                     Map<String, WithTargets> found = new HashMap<>();
-                    for (Object[] row : rows) {
-                        PostEntity post = (PostEntity) row[0];
-                        found.computeIfAbsent(post.id, id -> new WithTargets(post, new ArrayList<>()))
-                                .targets()
-                                .add((PostTargetEntity) row[1]);
+                    for (WithTargets post : withTargets(rows)) {
+                        found.put(post.post().id, post);
                     }
                     return found;
                 });
+    }
+
+    /** Rows of (post, target), a post's rows together: each post with its targets, in the rows' order. */
+    private static List<WithTargets> withTargets(List<Object[]> rows) {
+        Map<String, WithTargets> posts = new LinkedHashMap<>();
+        for (Object[] row : rows) {
+            PostEntity post = (PostEntity) row[0];
+            posts.computeIfAbsent(post.id, id -> new WithTargets(post, new ArrayList<>()))
+                    .targets()
+                    .add((PostTargetEntity) row[1]);
+        }
+        return List.copyOf(posts.values());
     }
 
     /** The same, locked for the rest of the transaction. */
@@ -68,23 +78,26 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
     }
 
     /** The due-post query, by its text: Hibernate keys its plan cache and query statistics by it. */
-    static final String LOCK_DUE = "from PostEntity where status = ?1 and dueAt <= ?2 order by dueAt";
+    static final String DUE = "select p, t from PostEntity p join PostTargetEntity t on t.postId = p.id"
+            + " where p.id in (select d.id from PostEntity d where d.status = ?1 and d.dueAt <= ?2"
+            + " order by d.dueAt limit ?3) order by p.dueAt, p.id, t.position";
 
     /**
-     * Up to {@code limit} queued posts whose time has come, oldest due first, locked; rows another replica's
-     * dispatcher holds are skipped, so replicas share the work without handing a post over twice.
+     * Up to {@code limit} queued posts whose time has come, oldest due first, with their targets in request order, in
+     * one query and without a lock: the dispatcher writes each only if it is still as read ({@link
+     * DispatchStatements}).
      */
-    public Uni<List<PostEntity>> lockDue(Instant now, int limit) {
+    public Uni<List<WithTargets>> findDue(Instant now, int limit) {
         // HQL, not a native query mapped to PostEntity: Hibernate keys a native query's plan by its result mapping,
         // which is built anew for each call, so every run of a native entity query adds a plan to the cache (all
         // under one hash) until it evicts every other plan. This query runs five times a second.
-        return getSession()
-                .flatMap(session -> session.createSelectionQuery(LOCK_DUE, PostEntity.class)
+        return Panache.getSession()
+                .flatMap(session -> session.createSelectionQuery(DUE, Object[].class)
                         .setParameter(1, Post.QUEUED)
                         .setParameter(2, now)
-                        .setLockMode(LockMode.UPGRADE_SKIPLOCKED)
-                        .setMaxResults(limit)
-                        .getResultList());
+                        .setParameter(3, limit)
+                        .getResultList())
+                .map(PostRepository::withTargets);
     }
 
     static final String LOCK_UNANSWERED = "from PostEntity where status = ?1 and dueAt <= ?2 and dispatchedAt <= ?2"

@@ -11,8 +11,8 @@ import dev.herald.posts.config.PostsConfig;
 import dev.herald.posts.messaging.PostEventOutbox;
 import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.model.PostTargetEntity;
+import dev.herald.posts.repository.DispatchStatements;
 import dev.herald.posts.repository.PostRepository;
-import dev.herald.posts.repository.PostTargetRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -23,20 +23,18 @@ import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * Hands due posts to delivery: queued posts whose time has come become {@code publishing}, with a
- * {@code post.accepted} event in the same transaction. A post due at once is handed over by its acceptance
+ * {@code post.accepted} event in the same statement. A post due at once is handed over by its acceptance
  * transaction ({@link PostService}); this releases scheduled posts at {@code scheduled_at}. Safe with several
- * replicas: due rows are claimed with {@code FOR UPDATE SKIP LOCKED}, and a post that was canceled first is no
- * longer queued. Runs every 200 ms, so a scheduled post leaves well within a second of its time.
+ * replicas and with cancellation: a post is written only while it is still queued as read, and rows another
+ * transaction holds are skipped. Runs every 200 ms, so a scheduled post leaves well within a second of its time.
  */
 @ApplicationScoped
 public class PostDispatcher {
     private final PostRepository posts;
-    private final PostTargetRepository targets;
+    private final DispatchStatements statements;
     private final PostEventOutbox events;
     private final PostViews views;
     private final OutboxRelayJob relay;
@@ -46,7 +44,7 @@ public class PostDispatcher {
 
     public PostDispatcher(
             PostRepository posts,
-            PostTargetRepository targets,
+            DispatchStatements statements,
             PostEventOutbox events,
             PostViews views,
             OutboxRelayJob relay,
@@ -54,7 +52,7 @@ public class PostDispatcher {
             Clock clock,
             Vertx vertx) {
         this.posts = posts;
-        this.targets = targets;
+        this.statements = statements;
         this.events = events;
         this.views = views;
         this.relay = relay;
@@ -77,38 +75,52 @@ public class PostDispatcher {
     }
 
     private Uni<Void> dispatchAllDue() {
-        return dispatchDue().flatMap(count -> {
-            if (count > 0) {
+        return dispatchDue().flatMap(batch -> {
+            if (batch.handedOver() > 0) {
                 relay.nudge();
             }
-            return count == config.dispatchBatchSize()
+            // A full read means more may be due; a batch that wrote nothing (another replica's, or posts canceled
+            // since the read) waits for the next tick rather than reading the same rows again at once.
+            return batch.read() == config.dispatchBatchSize() && batch.handedOver() > 0
                     ? dispatchAllDue()
                     : Uni.createFrom().voidItem();
         });
     }
 
-    /** One batch in one transaction; the number of posts handed over. */
-    Uni<Integer> dispatchDue() {
-        return Panache.withTransaction(() -> {
-            Instant now = Timestamps.now(clock);
-            return posts.lockDue(now, config.dispatchBatchSize()).flatMap(due -> {
-                if (due.isEmpty()) {
-                    return Uni.createFrom().item(0);
-                }
-                return targets.forPosts(due.stream().map(post -> post.id).toList())
-                        .flatMap(all -> {
-                            Map<String, List<PostTargetEntity>> byPost =
-                                    all.stream().collect(Collectors.groupingBy(target -> target.postId));
-                            List<PostEventOutbox.Handover> handovers = due.stream()
-                                    .map(post -> handOver(post, byPost.getOrDefault(post.id, List.of()), now))
-                                    .toList();
-                            return events.accepted(handovers).replaceWith(due.size());
-                        });
-            });
-        });
+    /** One batch: the due posts read, and those of them this batch handed over. */
+    record Batch(int read, int handedOver) {}
+
+    /**
+     * One batch: the due posts are read without a lock, their handovers built from the read, and one statement
+     * writes those still queued as read ({@link DispatchStatements}).
+     */
+    Uni<Batch> dispatchDue() {
+        Instant now = Timestamps.now(clock);
+        return Panache.withSession(() -> posts.findDue(now, config.dispatchBatchSize()))
+                .flatMap(due -> {
+                    if (due.isEmpty()) {
+                        return Uni.createFrom().item(new Batch(0, 0));
+                    }
+                    List<DispatchStatements.Handover> handovers = due.stream()
+                            .map(read -> {
+                                Instant readUpdatedAt = read.post().updatedAt;
+                                PostEventOutbox.Handover handover = handOver(read.post(), read.targets(), now);
+                                return new DispatchStatements.Handover(
+                                        read.post().id, readUpdatedAt, events.acceptedEntry(handover));
+                            })
+                            .toList();
+                    return statements
+                            .handOverAll(handovers, now)
+                            .map(written -> new Batch(due.size(), (int) written.stream()
+                                    .filter(Boolean::booleanValue)
+                                    .count()));
+                });
     }
 
-    /** Marks the post and its targets publishing (the caller writes them); the event that hands them to delivery. */
+    /**
+     * Marks the post and its targets publishing in memory (the caller writes them); the event that hands them to
+     * delivery.
+     */
     PostEventOutbox.Handover handOver(PostEntity post, List<PostTargetEntity> postTargets, Instant now) {
         post.status = Post.PUBLISHING;
         post.dispatchedAt = now;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.herald.common.auth.Mode;
 import dev.herald.common.ids.IdPrefix;
 import dev.herald.common.ids.ResourceIds;
-import dev.herald.posts.model.PostEntity;
 import dev.herald.posts.support.FakeUpstreams;
 import dev.herald.posts.support.PostsTestSupport;
 import dev.herald.testing.RealInfrastructure;
@@ -18,8 +17,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.vertx.RunOnVertxContext;
 import io.quarkus.test.vertx.UniAsserter;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,7 +25,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.hibernate.reactive.mutiny.Mutiny;
 import org.hibernate.stat.QueryStatistics;
 import org.hibernate.stat.Statistics;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,8 +45,6 @@ class PostRepositoryTest {
     /** A moment decades ahead, so the running dispatcher (which asks with the real time) never takes these posts. */
     private Instant now;
 
-    private Connection lockHolder;
-
     @BeforeEach
     void newWorkspace() {
         workspace = ResourceIds.newId(IdPrefix.WORKSPACE);
@@ -58,60 +52,53 @@ class PostRepositoryTest {
                 .plus(ThreadLocalRandom.current().nextInt(1_000_000), ChronoUnit.MINUTES);
     }
 
-    @AfterEach
-    void releaseLock() {
-        if (lockHolder == null) {
-            return;
-        }
-        try {
-            lockHolder.rollback();
-            lockHolder.close();
-            lockHolder = null;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
     @RunOnVertxContext
-    void lockDueTakesQueuedPostsWhoseTimeHasComeOldestFirstAndSkipsRowsAnotherTransactionHolds(UniAsserter asserter)
+    void findDueReadsQueuedPostsWhoseTimeHasComeOldestFirstWithTheirTargetsInOrder(UniAsserter asserter)
             throws Exception {
         String older = queuedPost(now.minusSeconds(20), "queued");
+        PostsTestSupport.insertTarget(older, 1, "acc_2", "linkedin", "queued", null, 0);
+        PostsTestSupport.insertTarget(older, 0, "acc_1", "linkedin", "queued", null, 0);
         String newer = queuedPost(now.minusSeconds(10), "queued");
-        String held = queuedPost(now.minusSeconds(30), "queued");
-        queuedPost(now.plusSeconds(1), "queued");
-        queuedPost(now.minusSeconds(40), "publishing");
-        holdLockOn(held);
+        PostsTestSupport.insertTarget(newer, 0, "acc_1", "linkedin", "queued", null, 0);
+        String later = queuedPost(now.plusSeconds(1), "queued");
+        PostsTestSupport.insertTarget(later, 0, "acc_1", "linkedin", "queued", null, 0);
+        String publishing = queuedPost(now.minusSeconds(40), "publishing");
+        PostsTestSupport.insertTarget(publishing, 0, "acc_1", "linkedin", "publishing", null, 0);
 
-        asserter.assertThat(
-                () -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
-                due -> assertThat(ours(due)).containsExactly(older, newer));
-        asserter.execute(this::releaseLock);
-        asserter.assertThat(
-                () -> Panache.withTransaction(() -> posts.lockDue(now, 50)),
-                due -> assertThat(ours(due)).containsExactly(held, older, newer));
+        asserter.assertThat(() -> Panache.withSession(() -> posts.findDue(now, 500)), due -> {
+            List<PostRepository.WithTargets> ours = due.stream()
+                    .filter(read -> read.post().workspaceId.equals(workspace))
+                    .toList();
+            assertThat(ours).extracting(read -> read.post().id).containsExactly(older, newer);
+            assertThat(ours.get(0).targets())
+                    .extracting(target -> target.accountId)
+                    .containsExactly("acc_1", "acc_2");
+            assertThat(ours.get(1).targets())
+                    .extracting(target -> target.accountId)
+                    .containsExactly("acc_1");
+        });
     }
 
     @Test
     @RunOnVertxContext
-    void lockDueReusesOneQueryPlanHoweverOftenItRuns(UniAsserter asserter) {
+    void findDueReusesOneQueryPlanHoweverOftenItRuns(UniAsserter asserter) {
         Statistics statistics = sessionFactory.getStatistics();
         statistics.setStatisticsEnabled(true);
         // This query's own statistics: the totals also count other queries (the dispatcher's, jobs') that run
         // meanwhile, which made this test fail now and then under load.
-        QueryStatistics lockDue = statistics.getQueryStatistics(PostRepository.LOCK_DUE);
+        QueryStatistics findDue = statistics.getQueryStatistics(PostRepository.DUE);
         long[] after = new long[2];
-        asserter.execute(
-                () -> Panache.withTransaction(() -> posts.lockDue(now, 50)).invoke(() -> {
-                    after[0] = lockDue.getPlanCacheMissCount();
-                    after[1] = lockDue.getPlanCacheHitCount();
-                }));
+        asserter.execute(() -> Panache.withSession(() -> posts.findDue(now, 50)).invoke(() -> {
+            after[0] = findDue.getPlanCacheMissCount();
+            after[1] = findDue.getPlanCacheHitCount();
+        }));
         for (int i = 0; i < 20; i++) {
-            asserter.execute(() -> Panache.withTransaction(() -> posts.lockDue(now, 50)));
+            asserter.execute(() -> Panache.withSession(() -> posts.findDue(now, 50)));
         }
         asserter.execute(() -> {
-            assertThat(lockDue.getPlanCacheMissCount()).isEqualTo(after[0]);
-            assertThat(lockDue.getPlanCacheHitCount() - after[1]).isGreaterThanOrEqualTo(20);
+            assertThat(findDue.getPlanCacheMissCount()).isEqualTo(after[0]);
+            assertThat(findDue.getPlanCacheHitCount() - after[1]).isGreaterThanOrEqualTo(20);
         });
         asserter.execute(() -> statistics.setStatisticsEnabled(false));
     }
@@ -153,23 +140,5 @@ class PostRepositoryTest {
                 insert into posts (id, workspace_id, mode, text, due_at, status, created_at, updated_at)
                 values (?, ?, 'test', 'Doors open at 9', ?, ?, now(), now())""", post, workspace, Timestamp.from(dueAt), status);
         return post;
-    }
-
-    /** Another transaction (another replica's dispatcher, say) locks the post and keeps it until the test ends. */
-    private void holdLockOn(String post) throws Exception {
-        lockHolder = RealInfrastructure.connect(PostsTestSupport.DATABASE);
-        lockHolder.setAutoCommit(false);
-        try (PreparedStatement statement =
-                lockHolder.prepareStatement("select id from posts where id = ? for update")) {
-            statement.setString(1, post);
-            statement.executeQuery().close();
-        }
-    }
-
-    private List<String> ours(List<PostEntity> due) {
-        return due.stream()
-                .filter(post -> post.workspaceId.equals(workspace))
-                .map(post -> post.id)
-                .toList();
     }
 }
