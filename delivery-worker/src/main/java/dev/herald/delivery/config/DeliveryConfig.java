@@ -34,6 +34,10 @@ public interface DeliveryConfig {
     @WithDefault("PT0.2S")
     Duration pollInterval();
 
+    /** How soon the claim loop looks again after a claim that took all it asked for (more may be due). */
+    @WithDefault("PT0.02S")
+    Duration backlogPollInterval();
+
     /** Rows claimed per look at most. */
     @WithDefault("50")
     int claimBatchSize();

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
- * The claim loop: every {@code herald.delivery.poll-interval} (200 ms) it claims due deliveries (retries whose
- * time came, leases that lapsed because their worker died) and attempts them; overdue ones (a step late by more than
+ * The claim loop: every {@code herald.delivery.poll-interval} (200 ms), and sooner while a backlog lasts, it claims due
+ * deliveries (retries whose time came, leases that lapsed because their worker died, deliveries the intake left
+ * pending for want of free places) and attempts them; overdue ones (a step late by more than
  * the watchdog's graces: no worker ran) are left to the {@link StuckDeliveryWatchdog}. Safe with any number of replicas:
  * claims skip rows another worker is claiming, and each claim gives the row a new lease token. A Vert.x timer,
  * because Quarkus's simple scheduler runs an {@code every} below one second only once a second.
@@ -31,6 +32,11 @@ public class DueDeliveryPoller {
     private final Vertx vertx;
     private final Clock clock;
     private final AtomicBoolean polling = new AtomicBoolean();
+    /** The last claim took all it asked for: more may be due. */
+    private volatile boolean backlogged;
+    /** A look after {@code backlog-poll-interval} is scheduled. */
+    private final AtomicBoolean lookPending = new AtomicBoolean();
+
     private volatile long timerId = -1;
 
     public DueDeliveryPoller(
@@ -61,7 +67,11 @@ public class DueDeliveryPoller {
     /** One look: claims no more than this worker has room for, and never overlaps the previous look. */
     void poll() {
         int room = Math.min(attempts.freePlaces(), config.claimBatchSize());
-        if (room == 0 || !polling.compareAndSet(false, true)) {
+        if (room == 0) {
+            lookAgainSoonWhileBacklogged();
+            return;
+        }
+        if (!polling.compareAndSet(false, true)) {
             return;
         }
         Instant now = Timestamps.now(clock);
@@ -72,12 +82,30 @@ public class DueDeliveryPoller {
                         claimed -> {
                             polling.set(false);
                             attempts.startAll(claimed);
+                            backlogged = claimed.size() == room;
+                            lookAgainSoonWhileBacklogged();
                         },
                         failure -> {
                             polling.set(false);
+                            backlogged = false;
                             LOG.warnf(
                                     "claiming due deliveries failed: %s (next look in %s)",
                                     failure.toString(), config.pollInterval());
                         });
+    }
+
+    /**
+     * After a full claim more may be due: the next look comes after {@code herald.delivery.backlog-poll-interval}
+     * (and again while the worker has no free place), not at the next tick. At one look a tick the loop could start
+     * no more than a claim batch per {@code poll-interval} (50 per 200 ms: 250 a second, however fast attempts end,
+     * which capped a burst of scheduled posts). One such look is pending at a time.
+     */
+    private void lookAgainSoonWhileBacklogged() {
+        if (backlogged && lookPending.compareAndSet(false, true)) {
+            vertx.setTimer(config.backlogPollInterval().toMillis(), id -> {
+                lookPending.set(false);
+                poll();
+            });
+        }
     }
 }
