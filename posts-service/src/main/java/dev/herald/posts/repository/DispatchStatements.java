@@ -16,7 +16,7 @@ import java.util.List;
  * without a lock: the post and all its targets become {@code publishing} and its {@code post.accepted} is written. A
  * single statement is its own transaction, so a batch of due posts costs one read and one round trip, where a
  * Hibernate transaction cost a dozen (lock, targets, batched updates, outbox, commit): at the top of the hour those
- * round trips, on a busy machine, were what held 10,000 due posts back (bench/README.md, "The scheduled burst").
+ * round trips, on a busy machine, were what held 10,000 due posts back (bench/README.md, "Scheduled burst").
  */
 @ApplicationScoped
 public class DispatchStatements {
