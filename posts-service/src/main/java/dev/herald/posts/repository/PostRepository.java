@@ -16,7 +16,6 @@ import jakarta.persistence.LockModeType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,17 +43,11 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
                                 Object[].class)
                         .setParameter("ids", ids)
                         .getResultList())
-                .map(rows -> {
-                    Map<String, WithTargets> found = new HashMap<>();
-                    for (WithTargets post : withTargets(rows)) {
-                        found.put(post.post().id, post);
-                    }
-                    return found;
-                });
+                .map(PostRepository::withTargets);
     }
 
-    /** Rows of (post, target), a post's rows together: each post with its targets, in the rows' order. */
-    private static List<WithTargets> withTargets(List<Object[]> rows) {
+    /** Rows of (post, target), a post's rows together: each post with its targets, by post id in the rows' order. */
+    private static Map<String, WithTargets> withTargets(List<Object[]> rows) {
         Map<String, WithTargets> posts = new LinkedHashMap<>();
         for (Object[] row : rows) {
             PostEntity post = (PostEntity) row[0];
@@ -62,7 +55,7 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
                     .targets()
                     .add((PostTargetEntity) row[1]);
         }
-        return List.copyOf(posts.values());
+        return posts;
     }
 
     /** The same, locked for the rest of the transaction. */
@@ -97,7 +90,7 @@ public class PostRepository implements PanacheRepositoryBase<PostEntity, String>
                         .setParameter(2, now)
                         .setParameter(3, limit)
                         .getResultList())
-                .map(PostRepository::withTargets);
+                .map(rows -> List.copyOf(withTargets(rows).values()));
     }
 
     static final String LOCK_UNANSWERED = "from PostEntity where status = ?1 and dueAt <= ?2 and dispatchedAt <= ?2"
