@@ -18,6 +18,11 @@ import jakarta.enterprise.event.Observes;
  */
 @ApplicationScoped
 public class ApiGatewayRoutes {
+    /** After the request-id filter (-1000) and {@code /q} refusal (-900), before Quarkus Security's (-200). */
+    public static final int API_ROUTE_ORDER = -250;
+    /** The API's public documents ({@code /api/v1/docs}, {@code /api/v1/openapi.json}), served without a credential. */
+    public static final int AHEAD_OF_API_ROUTES = API_ROUTE_ORDER - 50;
+
     private final ApiAdmission admission;
     private final ApiForwarding forwarding;
     private final GatewayErrors errors;
@@ -34,12 +39,15 @@ public class ApiGatewayRoutes {
         router.route().order(-1000).handler(ApiGatewayRoutes::nameBounded);
         // After common's request-id filter (also -1000, registered later), so the refusal carries the request's id.
         router.route("/q*").order(-900).handler(this::keepOutOfQ);
+        // Ahead of Quarkus Security's handlers (route order -200 and after): the API checks its own credentials
+        // (ApiAdmission), so the deferred identity and REST's metrics-template lookup they add to every request would
+        // be work for nothing on the gateway's busiest path.
         router.route(API_PREFIX + "/*")
-                .order(-100)
+                .order(API_ROUTE_ORDER)
                 .handler(admission::admit)
                 .handler(forwarding::readBodyAndForward)
                 .failureHandler(rc -> errors.internalError(rc, rc.failure()));
-        router.route(API_PREFIX).order(-100).handler(admission::admit);
+        router.route(API_PREFIX).order(API_ROUTE_ORDER).handler(admission::admit);
     }
 
     private static void nameBounded(RoutingContext rc) {

@@ -26,6 +26,13 @@ public final class MetricsRouteNames {
         return "/*";
     }
 
+    /** The request's name as last set (ours, or a REST endpoint's template); null when none was. */
+    public static String of(RoutingContext rc) {
+        return rc.request() instanceof HttpServerRequestInternal request
+                ? request.context().getLocal(TEMPLATE_KEY)
+                : null;
+    }
+
     public static void name(RoutingContext rc, String template) {
         if (rc.request() instanceof HttpServerRequestInternal request) {
             request.context().putLocal(TEMPLATE_KEY, template);

@@ -1,5 +1,6 @@
 package dev.herald.gateway.rest;
 
+import dev.herald.gateway.proxy.ApiGatewayRoutes;
 import dev.herald.gateway.proxy.MetricsRouteNames;
 import dev.herald.gateway.proxy.RateLimitHeaders;
 import dev.herald.gateway.routing.RouteCatalog;
@@ -57,9 +58,9 @@ public class ApiReferenceRoute {
     }
 
     void register(@Observes Router router) {
-        // Ahead of the /api/v1/* admission chain (order -100), like the document's own route.
+        // Ahead of the /api/v1/* admission chain, like the document's own route.
         for (String path : assets.keySet()) {
-            router.get(path).order(-200).handler(this::serve);
+            router.get(path).order(ApiGatewayRoutes.AHEAD_OF_API_ROUTES).handler(this::serve);
         }
     }
 

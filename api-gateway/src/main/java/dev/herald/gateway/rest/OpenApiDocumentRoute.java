@@ -33,8 +33,8 @@ public class OpenApiDocumentRoute {
     }
 
     void register(@Observes Router router) {
-        // Lower order runs first: ahead of the /api/v1/* admission chain (order -100).
-        router.get(PATH).order(-200).handler(this::serve);
+        // Lower order runs first: ahead of the /api/v1/* admission chain.
+        router.get(PATH).order(ApiGatewayRoutes.AHEAD_OF_API_ROUTES).handler(this::serve);
     }
 
     private void serve(RoutingContext rc) {

@@ -104,6 +104,24 @@ class ApiGatewayRoutesTest {
     }
 
     @Test
+    void aClientsTraceparentContinuesItsTraceButCannotAskForItToBeRecorded() {
+        String key = key("test");
+        String clientTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        given().header("Authorization", "Bearer " + key)
+                .header("traceparent", "00-" + clientTrace + "-00f067aa0ba902b7-01")
+                .get("/api/v1/profiles")
+                .then()
+                .statusCode(200)
+                .header("x-trace-id", clientTrace);
+        // The gateway's own span is the service's parent, and its sampler (ratio 0 here) decides, not the client's
+        // flag.
+        assertThat(EchoUpstream.lastHeaders.get("traceparent"))
+                .startsWith("00-" + clientTrace + "-")
+                .doesNotContain("00f067aa0ba902b7")
+                .endsWith("-00");
+    }
+
+    @Test
     void aStreamedAnswerWithoutALengthReachesTheCustomerWhole() {
         String key = key("test");
         given().header("Authorization", "Bearer " + key)
