@@ -52,6 +52,7 @@ public class Bench extends BenchSupport {
 
     public static void main(String[] args) throws Exception {
         parseOptions(args);
+        CpuSnapshot.countJvmThreads = true; // the CPU tables show the JIT compilers' part
         new Bench().run();
     }
 
@@ -427,6 +428,8 @@ public class Bench extends BenchSupport {
         }
         out.append("| **all but other** | ").append(perRequest(leftSum, left)).append(" | ")
                 .append(perRequest(rightSum, right)).append(" |\n");
+        out.append("| of these, the JVMs' JIT compiler threads | ").append(perRequest(left.jitTicks, left)).append(" | ")
+                .append(perRequest(right.jitTicks, right)).append(" |\n");
         out.append("| machine busy | ").append(busy(left)).append(" | ").append(busy(right)).append(" |\n\n");
     }
 
@@ -525,6 +528,8 @@ public class Bench extends BenchSupport {
         int connections;
         String rateLimitHeader = "-";
         Map<String, Long> cpuTicks = new TreeMap<>();
+        /** Of {@link #cpuTicks}: the suite's JVMs' JIT compiler threads (a measurement still compiling shows here). */
+        long jitTicks;
         long systemBusy;
         long systemTotal;
 
@@ -573,6 +578,7 @@ public class Bench extends BenchSupport {
                 s.statusCounts.forEach((k, v) -> m.statusCounts.merge(k, v, Long::sum));
                 s.latencies.forEach((k, v) -> m.latencies.computeIfAbsent(k, x -> new LongList()).addAll(v));
                 s.cpuTicks.forEach((k, v) -> m.cpuTicks.merge(k, v, Long::sum));
+                m.jitTicks += s.jitTicks;
                 m.ioErrors += s.ioErrors;
                 m.nanos += s.nanos;
                 m.systemBusy += s.systemBusy;
@@ -627,6 +633,7 @@ public class Bench extends BenchSupport {
             }
         }
         slice.cpuTicks = after.minus(before);
+        slice.jitTicks = after.threadsMinus(before).getOrDefault(CpuSnapshot.JIT, 0L);
         slice.systemBusy = after.systemBusy - before.systemBusy;
         slice.systemTotal = after.systemTotal - before.systemTotal;
         return slice;

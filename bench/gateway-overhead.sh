@@ -24,9 +24,13 @@ Usage: bench/gateway-overhead.sh [options]
                      relay: the gateway reads entitlements through the bench's relay, which lifts per_minute
                      real: keep the plan's limit (phases 2 and 3 are then rate limited; 429s are counted)
   --connections N    concurrent keep-alive connections (default 8)
-  --warmup S         minimum warm-up seconds per target (default 10); the warm-up alternates 5 s chunks of
-                     each target until each served --warmup-requests N (30000) and both throughputs are
-                     steady (within 10% of the previous chunk), at most --warmup-max S (60) per target
+  --warmup S         minimum warm-up seconds per target (default 90); the warm-up alternates 5 s chunks of
+                     each target until each served --warmup-requests N (250000) and both throughputs are
+                     steady (within 10% of the previous chunk), at most --warmup-max S (150) per target.
+                     The gateway's JIT needs that long: stopped after 60 s, its warm-up looked steady while it
+                     still compiled, and its JVM's CPU per request read 234 against 151 us warmed up
+                     (results/2026-11-29-1054-gateway-short-warmup.md, -1101.md); the CPU tables now show
+                     the JVMs' JIT compiler threads, so a measurement still compiling shows
   --duration S       measured seconds per target (default 30), split into --slices (default 2) in ABBA order
   --real-phase S     seconds of phase 1, the gateway under the real plan limit (default 10; 0 skips it)
   --low-load S       measured seconds per target of phase 3, one connection (default 10; 0 skips it)
@@ -49,9 +53,9 @@ REF=HEAD
 WORKTREE=0
 LIMIT_MODE=auto
 CONNECTIONS=8
-WARMUP=10
-WARMUP_MAX=60
-WARMUP_REQUESTS=30000
+WARMUP=90
+WARMUP_MAX=150
+WARMUP_REQUESTS=250000
 DURATION=30
 SLICES=2
 REAL_PHASE=10
