@@ -20,8 +20,11 @@ import jakarta.enterprise.event.Observes;
 public class ApiGatewayRoutes {
     /** After the request-id filter (-1000) and {@code /q} refusal (-900), before Quarkus Security's (-200). */
     public static final int API_ROUTE_ORDER = -250;
-    /** The API's public documents ({@code /api/v1/docs}, {@code /api/v1/openapi.json}), served without a credential. */
-    public static final int AHEAD_OF_API_ROUTES = API_ROUTE_ORDER - 50;
+    /**
+     * The API's public documents ({@code /api/v1/docs}, {@code /api/v1/openapi.json}), served without a credential: still
+     * after Quarkus's CORS filter (-300), as they were before the API moved ahead of Quarkus Security.
+     */
+    public static final int AHEAD_OF_API_ROUTES = API_ROUTE_ORDER - 10;
 
     private final ApiAdmission admission;
     private final ApiForwarding forwarding;
